@@ -1,0 +1,2 @@
+// Public exports of the model area: list each export by name.
+export {};

@@ -1,0 +1,105 @@
+import { statSync } from "node:fs";
+import path from "node:path";
+import { SdkError } from "../errors.js";
+import { isWithin, tryRealpath } from "./containment.js";
+
+/** Access granted to an extra directory. */
+export type RootAccess = "read" | "write";
+
+/** An extra directory the host grants, reachable as `root://<alias>/...`. */
+export interface AdditionalRoot {
+  /** `^[a-z][a-z0-9_-]{0,31}$`, not `workspace`, `skill`, `uploads` or `external`. */
+  alias: string;
+  /** Absolute path of an existing directory. */
+  path: string;
+  access: RootAccess;
+  /** Optional id of a stored grant. */
+  id?: string;
+  /**
+   * The canonical path recorded when the grant was made. When given and the
+   * path now canonicalises elsewhere (drift, a retargeted symlink), the root
+   * is `changed` and every access is refused until the host grants it again.
+   */
+  canonicalPath?: string;
+}
+
+/** Live state of a granted root. */
+export type RootStatus = "active" | "changed" | "missing";
+
+/** A validated root as the path policy holds it. */
+export interface GrantedRoot {
+  readonly alias: string;
+  readonly id?: string;
+  /** The path as the host gave it. */
+  readonly declaredPath: string;
+  /** The canonical path fixed at grant time; containment is checked against it. */
+  readonly canonicalPath: string;
+  readonly access: RootAccess;
+}
+
+const ALIAS_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
+const RESERVED_ALIASES = new Set(["workspace", "skill", "uploads", "external"]);
+
+/**
+ * Validates grants as the seed's "Apply" does and fixes each canonical path.
+ * Throws {@link SdkError} (`invalid_root`) for a grant that is malformed,
+ * overlaps another, equals or sits inside the workspace, or contains the
+ * workspace with write access.
+ */
+export function validateAdditionalRoots(roots: readonly AdditionalRoot[], canonicalWorkdir: string): GrantedRoot[] {
+  const granted: GrantedRoot[] = [];
+  const aliases = new Set<string>();
+  const ids = new Set<string>();
+  for (const root of roots) {
+    const alias = typeof root.alias === "string" ? root.alias : "";
+    const fail = (message: string): never => {
+      throw new SdkError("invalid_root", `additionalRoots: root "${alias}": ${message}`, { alias, path: root.path });
+    };
+    if (!ALIAS_PATTERN.test(alias)) fail("alias must match ^[a-z][a-z0-9_-]{0,31}$.");
+    if (RESERVED_ALIASES.has(alias)) fail("alias is reserved (workspace, skill, uploads, external).");
+    if (aliases.has(alias)) fail("alias is used twice.");
+    aliases.add(alias);
+    if (root.id !== undefined) {
+      if (ids.has(root.id)) fail(`id "${root.id}" is used twice.`);
+      ids.add(root.id);
+    }
+    if (root.access !== "read" && root.access !== "write") fail('access must be "read" or "write".');
+    if (typeof root.path !== "string" || root.path.includes("\0")) fail("path must be a string without NUL bytes.");
+    const declared = root.path.replace(/\\/g, "/");
+    if (declared.startsWith("//")) fail("UNC paths are not accepted.");
+    if (!path.isAbsolute(declared)) fail("path must be absolute.");
+    const current = tryRealpath(declared);
+    let canonicalPath: string;
+    if (root.canonicalPath !== undefined) {
+      // A stored grant: keep the recorded canonical path; drift is detected per access (fail closed).
+      canonicalPath = path.resolve(root.canonicalPath);
+    } else {
+      if (current === null) fail("path does not exist.");
+      canonicalPath = current as string;
+      if (!statSync(canonicalPath).isDirectory()) fail("path is not a directory.");
+    }
+    if (isWithin(canonicalWorkdir, canonicalPath)) fail("path equals or sits inside the workspace; use workspace-relative paths instead.");
+    if (isWithin(canonicalPath, canonicalWorkdir) && root.access === "write") {
+      fail("path contains the workspace; such a root may only be granted read access.");
+    }
+    for (const other of granted) {
+      if (isWithin(other.canonicalPath, canonicalPath) || isWithin(canonicalPath, other.canonicalPath)) {
+        fail(`path overlaps root "${other.alias}" (${other.canonicalPath}).`);
+      }
+    }
+    granted.push({ alias, id: root.id, declaredPath: path.resolve(declared), canonicalPath, access: root.access });
+  }
+  return granted;
+}
+
+/** Recomputes a root's status: `active` iff its declared path still canonicalises to the recorded one. */
+export function rootStatus(root: GrantedRoot): RootStatus {
+  const current = tryRealpath(root.declaredPath);
+  if (current === null) return "missing";
+  if (current !== root.canonicalPath) return "changed";
+  try {
+    return statSync(current).isDirectory() ? "active" : "changed";
+  } catch {
+    return "missing";
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * ProcessRunner: starts processes in their own process group, streams their
+ * output, reports their exit and kills their whole tree.
+ */
+
+/** Options of {@link ProcessRunner.spawn}. */
+export interface SpawnOptions {
+  /** The executable, or a shell command line when `shell` is set. */
+  command: string;
+  /** Arguments (ignored when `shell` is set). */
+  args?: readonly string[];
+  /** Run `command` through a shell: `true` = `/bin/bash` (else `/bin/sh`), or a shell path. */
+  shell?: boolean | string;
+  /** Absolute working directory. */
+  cwd: string;
+  /** Environment; merged over `process.env` unless `extendEnv` is false. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Default true. */
+  extendEnv?: boolean;
+  /** Text written to stdin, then stdin is closed; default: stdin is `/dev/null`. */
+  input?: string;
+  /** Aborting kills the whole tree. */
+  signal?: AbortSignal;
+  /**
+   * When true the process is not tied to the host: it is not killed when the
+   * runner is closed or the host exits (ManagedProcess `isolated`).
+   */
+  isolated?: boolean;
+  /** Redirect stdout and stderr to this file (append) instead of pipes. */
+  logFile?: string;
+}
+
+/** A chunk of output, in arrival order. */
+export interface ProcessOutputChunk {
+  stream: "stdout" | "stderr";
+  /** Raw bytes; never split into lines by the runner. */
+  data: Buffer;
+}
+
+/** How a process ended. */
+export interface ProcessExit {
+  /** The exit code, or null when killed by a signal. */
+  exitCode: number | null;
+  /** The signal name when killed by one. */
+  signal: string | null;
+}
+
+/** Options of {@link RunningProcess.kill}. */
+export interface KillOptions {
+  /** Time between SIGTERM and SIGKILL; default 300 ms. */
+  graceMs?: number;
+}
+
+/** A started process. */
+export interface RunningProcess {
+  /** OS process id (also the process-group id). */
+  readonly pid: number;
+  /**
+   * Subscribes to output. Chunks that arrived before the subscription are not
+   * replayed; subscribe right after `spawn`. Returns an unsubscribe function.
+   */
+  onOutput(listener: (chunk: ProcessOutputChunk) => void): () => void;
+  /** Resolves when the main process exits (its pipes may still be open). */
+  readonly exited: Promise<ProcessExit>;
+  /** Resolves when stdout and stderr have both closed (or immediately with `logFile`). */
+  readonly outputClosed: Promise<void>;
+  /**
+   * Kills the whole tree: SIGTERM to the group and every known descendant
+   * (also those that left the group), a grace period, then SIGKILL. Resolves
+   * once no process of the tree is alive. Safe to call repeatedly.
+   */
+  kill(options?: KillOptions): Promise<void>;
+  /** True while any process of the tree is alive. */
+  isTreeAlive(): boolean;
+}
+
+/**
+ * Starts processes. Implementations must put each child in its own process
+ * group and must be able to end every descendant.
+ */
+export interface ProcessRunner {
+  /** Starts a process. Throws only for host misuse; a failed exec shows as exit code 127/126. */
+  spawn(options: SpawnOptions): RunningProcess;
+  /** Kills every non-isolated process this runner started. */
+  close(): Promise<void>;
+}

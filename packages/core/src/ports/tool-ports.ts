@@ -1,0 +1,13 @@
+import type { GitClient } from "./git-client.js";
+import type { ModelClient } from "./model-client.js";
+import type { ProcessRunner } from "./process-runner.js";
+
+/** The ports a registry hands to its tools. */
+export interface ToolPorts {
+  /** Starts and kills processes. */
+  readonly processRunner: ProcessRunner;
+  /** Git operations, when the host provides or the SDK could create one. */
+  readonly gitClient?: GitClient;
+  /** The host's model, for tools that need one (subagents, prompt cron tasks). */
+  readonly modelClient?: ModelClient;
+}

@@ -1,0 +1,180 @@
+import os from "node:os";
+import path from "node:path";
+import { SdkError } from "../errors.js";
+import type { AdditionalRoot } from "../paths/additional-roots.js";
+import { type PathPolicy, type SkillPathOptions, createPathPolicy, expandHome } from "../paths/path-policy.js";
+import { ExecaProcessRunner } from "../process/execa-process-runner.js";
+import type { ToolPorts } from "../ports/tool-ports.js";
+import type { Logger, RuntimeScope, ToolBundle, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolSchema } from "../types.js";
+import { type ApprovalOptions, resolveApproval } from "./approval-policy.js";
+import type { ToolEvent } from "./events.js";
+import { type ExecuteToolCallOptions, deniedError, errorResult, executeResolvedToolCall } from "./execute-tool-call.js";
+import { LoopBreaker } from "./loop-breaker.js";
+import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
+import { createToolIndex } from "./tool-index.js";
+
+/** Options of {@link createToolRegistry}. */
+export interface ToolRegistryOptions {
+  /** Absolute project directory; must exist. */
+  workdir: string;
+  /** Default `chat`. */
+  runtimeScope?: RuntimeScope;
+  /** Where the SDK keeps its files; default `~/.agent-tools`. */
+  dataDir?: string;
+  /** Extra directories reachable as `root://alias/...` by the file tools. */
+  additionalRoots?: readonly AdditionalRoot[];
+  /** How `skill://` paths resolve; omitted = refused. */
+  skills?: SkillPathOptions;
+  /** Tool bundles, in order: earlier bundles win name lookups and listing order. */
+  bundles: readonly ToolBundle[];
+  /** Ports; the process runner defaults to {@link ExecaProcessRunner}. */
+  ports?: Partial<ToolPorts>;
+  /** allow / ask / deny rules. */
+  approval?: ApprovalOptions;
+  /** Default cap of a result's text; default 240 000 characters. */
+  maxOutputChars?: number;
+  /** Tell the model when it repeats an identical failing call; default true. */
+  loopBreaker?: boolean;
+  /** Every event of every call. */
+  onEvent?(event: ToolEvent): void;
+  /** Default: warnings and errors to the console. */
+  logger?: Logger;
+}
+
+/** A set of tools the host offers to its model, and the one entry point that runs them. */
+export interface ToolRegistry {
+  /** Tools to hand to the model: scope-filtered, denied and hidden ones left out. */
+  readonly tools: readonly ToolSchema[];
+  /** Metadata of every callable tool, by canonical name. */
+  readonly metadataByName: Readonly<Record<string, ToolMetadata>>;
+  readonly runtimeScope: RuntimeScope;
+  /** The canonical workspace directory. */
+  readonly workdir: string;
+  readonly dataDir: string;
+  readonly paths: PathPolicy;
+  readonly ports: ToolPorts;
+  /** True when `name` resolves (exactly or case-insensitively) to a callable, non-denied tool. */
+  hasTool(name: string): boolean;
+  /** The canonical name `name` resolves to, if any. */
+  resolveToolName(name: string): string | undefined;
+  /** The definition behind a name, if any. */
+  getTool(name: string): ToolDefinition | undefined;
+  /**
+   * Runs a tool call. Never throws for a tool failure: returns `isError: true`
+   * with a message for the model. Throws `SdkError` only for host misuse.
+   */
+  executeToolCall(call: ToolCall, options?: ExecuteToolCallOptions): Promise<ToolResult>;
+  /** Releases processes, connections and handles of every bundle. */
+  close(): Promise<void>;
+}
+
+const consoleLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message, data) => console.warn(`[agent-tools] ${message}`, data ?? ""),
+  error: (message, data) => console.error(`[agent-tools] ${message}`, data ?? ""),
+};
+
+/**
+ * Creates a registry from bundles.
+ *
+ * @example
+ * const registry = createToolRegistry({ workdir: "/repo", bundles: [createTaskToolBundle({ store })] });
+ * const result = await registry.executeToolCall({ id: "1", name: "TaskList", arguments: {} });
+ */
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const runtimeScope = options.runtimeScope ?? "chat";
+  if (runtimeScope !== "chat" && runtimeScope !== "cron") {
+    throw new SdkError("invalid_options", `runtimeScope must be "chat" or "cron", not ${JSON.stringify(runtimeScope)}.`);
+  }
+  if (!Array.isArray(options.bundles)) throw new SdkError("invalid_options", "bundles must be an array of tool bundles.");
+  const paths = createPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, skills: options.skills });
+  const dataDir = path.resolve(expandHome(options.dataDir ?? path.join(os.homedir(), ".agent-tools")));
+  const logger = options.logger ?? consoleLogger;
+  let ownedRunner: ExecaProcessRunner | undefined;
+  const ports: ToolPorts = {
+    get processRunner() {
+      if (options.ports?.processRunner) return options.ports.processRunner;
+      ownedRunner ??= new ExecaProcessRunner();
+      return ownedRunner;
+    },
+    gitClient: options.ports?.gitClient,
+    modelClient: options.ports?.modelClient,
+  };
+  const index = createToolIndex(options.bundles, runtimeScope, logger);
+  const loopBreaker = options.loopBreaker === false ? undefined : new LoopBreaker();
+  let closed = false;
+
+  const isDenied = (tool: ToolDefinition) => resolveApproval(tool.name, tool.metadata, options.approval) === "deny";
+
+  const environment = {
+    approval: options.approval,
+    loopBreaker,
+    maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+    emit: (event: ToolEvent) => {
+      try {
+        options.onEvent?.(event);
+      } catch (error) {
+        logger.warn("onEvent listener threw", { error: String(error) });
+      }
+    },
+    makeContext: (tool: ToolDefinition, call: ToolCall, signal: AbortSignal, onUpdate: (u: import("../types.js").ToolUpdate) => void, hostContext: unknown) =>
+      Object.freeze({ callId: call.id, toolName: tool.name, signal, workdir: paths.workdir, runtimeScope, dataDir, paths, ports, logger, onUpdate, hostContext }),
+  };
+
+  const registry: ToolRegistry = {
+    get tools() {
+      return index
+        .current()
+        .filter((entry) => entry.exposed && !isDenied(entry.tool))
+        .map((entry) => ({ name: entry.tool.name, description: entry.tool.description, inputSchema: entry.tool.jsonSchema }));
+    },
+    get metadataByName() {
+      const out: Record<string, ToolMetadata> = {};
+      for (const entry of index.current()) out[entry.tool.name] = entry.tool.metadata;
+      return out;
+    },
+    runtimeScope,
+    workdir: paths.workdir,
+    dataDir,
+    paths,
+    ports,
+    hasTool(name) {
+      const tool = index.lookup(name);
+      return tool !== undefined && !isDenied(tool);
+    },
+    resolveToolName(name) {
+      return index.lookup(name)?.name;
+    },
+    getTool(name) {
+      return index.lookup(name);
+    },
+    async executeToolCall(call, callOptions = {}) {
+      if (closed) throw new SdkError("closed", "executeToolCall was called after registry.close().");
+      if (call === null || typeof call !== "object" || typeof call.name !== "string") {
+        throw new SdkError("invalid_tool_call", "executeToolCall needs { id, name, arguments } with a string name.");
+      }
+      const callId = typeof call.id === "string" && call.id !== "" ? call.id : `call_${Date.now().toString(36)}`;
+      const normalised: ToolCall = { ...call, id: callId };
+      const tool = index.lookup(call.name);
+      if (!tool) {
+        const names = index.current().filter((e) => e.exposed && !isDenied(e.tool)).map((e) => e.tool.name);
+        return errorResult(`Unknown tool: ${call.name}. Available tools: ${names.join(", ")}.`);
+      }
+      if (isDenied(tool)) return errorResult(deniedError(tool.name).message, { code: "permission_denied" });
+      return executeResolvedToolCall(tool, normalised, callOptions, environment);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const results = await Promise.allSettled([
+        ...options.bundles.map((bundle) => bundle.close?.()),
+        ownedRunner?.close(),
+      ]);
+      for (const result of results) if (result.status === "rejected") logger.warn("a bundle failed to close", { error: String(result.reason) });
+    },
+  };
+  // Validate duplicates eagerly so host misuse surfaces at construction.
+  index.current();
+  return registry;
+}

@@ -1,0 +1,168 @@
+import { ToolError, isAbortError } from "../errors.js";
+import type { ToolCall, ToolContent, ToolContext, ToolDefinition, ToolOutput, ToolResult } from "../types.js";
+import { type ApprovalOptions, resolveApproval } from "./approval-policy.js";
+import { parseArguments, rejectUnknownKeys, validateArguments } from "./arguments.js";
+import type { ToolEvent } from "./events.js";
+import { LoopBreaker } from "./loop-breaker.js";
+import { capOutput } from "./output-cap.js";
+
+/** Per-call options of `executeToolCall`. */
+export interface ExecuteToolCallOptions {
+  /** Aborting cancels the call; the result is then a cancelled error result. */
+  signal?: AbortSignal;
+  /** Streamed output and progress of this call. */
+  onUpdate?(event: ToolEvent & { type: "tool-output-delta" }): void;
+  /** Every event of this call (start, deltas, end). */
+  onEvent?(event: ToolEvent): void;
+  /** Passed to the tool as `context.hostContext`. */
+  hostContext?: unknown;
+}
+
+/** What the executor needs from its registry. */
+export interface ExecutorEnvironment {
+  readonly approval?: ApprovalOptions;
+  readonly loopBreaker?: LoopBreaker;
+  readonly maxOutputChars: number;
+  emit(event: ToolEvent): void;
+  makeContext(tool: ToolDefinition, call: ToolCall, signal: AbortSignal, onUpdate: ToolContext["onUpdate"], hostContext: unknown): ToolContext;
+}
+
+/** Builds an error result with the message as its only content. */
+export function errorResult(message: string, details: Record<string, unknown> = {}): ToolResult<Record<string, unknown>> {
+  return { content: [{ type: "text", text: message }], details, isError: true };
+}
+
+const CANCELLED_TEXT = "Cancelled: the host aborted this call before it finished.";
+
+/**
+ * Runs one resolved tool call through every central step: abort check,
+ * argument parsing and validation, approval, execution raced against the
+ * abort signal, error normalisation, the loop breaker, output capping and
+ * events.
+ */
+export async function executeResolvedToolCall(
+  tool: ToolDefinition,
+  call: ToolCall,
+  options: ExecuteToolCallOptions,
+  environment: ExecutorEnvironment,
+): Promise<ToolResult> {
+  const startedAt = Date.now();
+  const signal = options.signal ?? new AbortController().signal;
+  const emit = (event: ToolEvent) => {
+    environment.emit(event);
+    safely(() => options.onEvent?.(event));
+    if (event.type === "tool-output-delta") safely(() => options.onUpdate?.(event));
+  };
+  emit({ type: "tool-call-start", callId: call.id, toolName: tool.name, arguments: call.arguments, startedAt });
+  let pathArgument: string | undefined;
+  let result: ToolResult;
+  try {
+    if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
+    const args = parseArguments(tool.name, call.arguments);
+    pathArgument = typeof args.path === "string" ? args.path : undefined;
+    if (!tool.allowUnknownArguments) rejectUnknownKeys(tool.name, args, tool.jsonSchema);
+    const input = tool.inputSchema ? validateArguments(tool.name, args, tool.inputSchema) : args;
+    if (tool.loopKey) pathArgument = tool.loopKey(input);
+    await checkApproval(tool, call, args, signal, environment.approval);
+    if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
+    const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
+    const context = environment.makeContext(tool, call, signal, onUpdate, options.hostContext);
+    const output = await runWithAbort(tool, input, context, signal);
+    result = normalise(output);
+  } catch (error) {
+    result = toErrorResult(tool.name, error, signal);
+  }
+  result = finish(tool, call, result, pathArgument, environment);
+  emit({ type: "tool-call-end", callId: call.id, toolName: tool.name, result, durationMs: Date.now() - startedAt });
+  return result;
+}
+
+async function checkApproval(tool: ToolDefinition, call: ToolCall, args: Record<string, unknown>, signal: AbortSignal, approval: ApprovalOptions | undefined): Promise<void> {
+  const decision = resolveApproval(tool.name, tool.metadata, approval);
+  if (decision === "allow") return;
+  if (decision === "deny") throw deniedError(tool.name);
+  if (!approval?.onAsk) {
+    throw new ToolError("permission_denied", `${tool.name} needs the user's approval, and this host cannot ask for it; the call was refused. Do not retry it; choose another approach or ask the user.`, { recoverable: false });
+  }
+  const answer = await approval.onAsk({ callId: call.id, toolName: tool.name, arguments: args, metadata: tool.metadata, signal });
+  if (answer === true || answer === "allow") return;
+  throw new ToolError("permission_denied", `The user declined this ${tool.name} call. Do not retry it; ask the user how to proceed or take a different approach.`, { recoverable: false });
+}
+
+/** The error a denied tool answers with. */
+export function deniedError(toolName: string): ToolError {
+  return new ToolError("permission_denied", `${toolName} is denied by the host's approval policy. Do not retry it; take a different approach.`, { recoverable: false });
+}
+
+async function runWithAbort(tool: ToolDefinition, input: unknown, context: ToolContext, signal: AbortSignal): Promise<ToolOutput> {
+  const running = Promise.resolve().then(() => tool.execute(input, context));
+  if (tool.handlesAbort) return running;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new ToolError("cancelled", CANCELLED_TEXT));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  running.catch(() => undefined); // a late rejection after an abort must not go unhandled
+  try {
+    return await Promise.race([running, aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function normalise(output: ToolOutput): ToolResult {
+  if (output === null || typeof output !== "object") {
+    return { content: [{ type: "text", text: String(output ?? "") }], details: {}, isError: false };
+  }
+  const content: ToolContent[] = typeof output.content === "string" ? [{ type: "text", text: output.content }] : Array.isArray(output.content) ? output.content : [];
+  return { content, details: output.details ?? {}, isError: output.isError === true };
+}
+
+function toErrorResult(toolName: string, error: unknown, signal: AbortSignal): ToolResult {
+  if (error instanceof ToolError) {
+    return errorResult(error.message, error.code === "cancelled" ? { cancelled: true, ...error.details } : { code: error.code, ...error.details });
+  }
+  if (signal.aborted || isAbortError(error)) return errorResult(CANCELLED_TEXT, { cancelled: true });
+  const message = error instanceof Error ? error.message : String(error);
+  return errorResult(`${toolName} failed unexpectedly: ${message}. Check the arguments; if the problem persists, take a different approach.`, { code: "other" });
+}
+
+function finish(tool: ToolDefinition, call: ToolCall, result: ToolResult, pathArgument: string | undefined, environment: ExecutorEnvironment): ToolResult {
+  let content = result.content;
+  const breaker = environment.loopBreaker;
+  const cancelled = (result.details as { cancelled?: unknown } | undefined)?.cancelled === true;
+  if (breaker && result.isError && !cancelled) {
+    const text = content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text).join("\n");
+    const count = breaker.recordFailure(tool.name, pathArgument, text, call.id);
+    if (count >= 2) content = appendText(content, LoopBreaker.message(count));
+  } else if (breaker && !result.isError) {
+    breaker.recordSuccess();
+  }
+  const capped = capOutput(content, tool.maxOutputChars ?? environment.maxOutputChars);
+  let details = result.details;
+  if (capped.truncated && details !== null && typeof details === "object" && !Array.isArray(details)) {
+    details = { ...(details as Record<string, unknown>), outputTruncated: capped.truncated };
+  }
+  return { content: capped.content, details, isError: result.isError };
+}
+
+function appendText(content: ToolContent[], suffix: string): ToolContent[] {
+  const out = [...content];
+  for (let index = out.length - 1; index >= 0; index -= 1) {
+    const block = out[index]!;
+    if (block.type === "text") {
+      out[index] = { type: "text", text: block.text + suffix };
+      return out;
+    }
+  }
+  out.push({ type: "text", text: suffix.trim() });
+  return out;
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A host listener that throws must not break the call.
+  }
+}

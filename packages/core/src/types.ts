@@ -1,0 +1,185 @@
+/**
+ * The shared vocabulary of the SDK: tool definitions, calls, results,
+ * metadata, bundles and the per-call context.
+ */
+import type { ZodType } from "zod";
+import type { PathPolicy } from "./paths/path-policy.js";
+import type { ToolPorts } from "./ports/tool-ports.js";
+
+/** Where a registry runs: an interactive chat, or an unattended cron prompt. */
+export type RuntimeScope = "chat" | "cron";
+
+/** Every runtime scope, in a stable order. */
+export const RUNTIME_SCOPES: readonly RuntimeScope[] = ["chat", "cron"];
+
+/** The group a tool belongs to; approval rules can target `group:<id>`. */
+export type ToolGroupId = "fs" | "shell" | "skill" | "system" | "mcp" | "subagent" | "memory" | "task" | (string & {});
+
+/** How a UI may file a tool call. */
+export type ToolDisplayCategory = "file" | "search" | "terminal" | "system" | "mcp" | "other";
+
+/** Static facts about a tool, for UIs, traces, schedulers and approval rules. */
+export interface ToolMetadata {
+  /** The tool's group. */
+  readonly groupId: ToolGroupId;
+  /** A finer kind, e.g. `read`, `edit`, `search`, `execute`, `mcp`. */
+  readonly kind: string;
+  /** True when the tool never changes state; such calls may run in parallel and are allowed by default. */
+  readonly isReadOnly: boolean;
+  /** Where a UI files the call. */
+  readonly displayCategory: ToolDisplayCategory;
+  /** For MCP tools: the server id. */
+  readonly serverId?: string;
+}
+
+/** A JSON Schema object as handed to model providers. */
+export interface JsonSchemaObject {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: boolean | Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A text block of a result. */
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+/** An image block of a result (base64 data). */
+export interface ImageContent {
+  type: "image";
+  /** Base64-encoded bytes. */
+  data: string;
+  mimeType: string;
+}
+
+/** What the model sees of a result. */
+export type ToolContent = TextContent | ImageContent;
+
+/** The result of one tool call, as returned by `executeToolCall`. */
+export interface ToolResult<Details = unknown> {
+  /** The only part the model sees. */
+  content: ToolContent[];
+  /** Typed, JSON-serialisable facts for UIs and traces. `{}` on errors unless the tool adds more. */
+  details: Details;
+  /** True when the call failed; `content` then says what went wrong and what to do next. */
+  isError: boolean;
+}
+
+/** What a tool's `execute` returns; the executor normalises it into a {@link ToolResult}. */
+export interface ToolOutput<Details = unknown> {
+  content: string | ToolContent[];
+  details?: Details;
+  isError?: boolean;
+}
+
+/** A tool call as a model produced it. */
+export interface ToolCall {
+  /** The provider's call id. */
+  id: string;
+  /** The tool name; looked up exactly, then case-insensitively. */
+  name: string;
+  /** An object, or a JSON string of one. `undefined`, `null` and `""` mean `{}`. */
+  arguments?: unknown;
+}
+
+/** A streamed piece of output or progress from a running tool. */
+export interface ToolUpdate {
+  /** Text to append to a live view (e.g. shell output). */
+  text?: string;
+  /** Which stream the text came from, when it matters. */
+  stream?: "stdout" | "stderr";
+  /** Structured progress, JSON-serialisable. */
+  data?: unknown;
+}
+
+/** Minimal logger; hosts may route it anywhere. */
+export interface Logger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** The immutable per-call context every tool receives. */
+export interface ToolContext {
+  /** The id of this call. */
+  readonly callId: string;
+  /** The canonical tool name. */
+  readonly toolName: string;
+  /** Aborted when the host cancels the call; tools must stop promptly. */
+  readonly signal: AbortSignal;
+  /** The canonical workspace directory. */
+  readonly workdir: string;
+  /** The registry's runtime scope. */
+  readonly runtimeScope: RuntimeScope;
+  /** Where the SDK keeps its own files (logs, sqlite, skills, memory). */
+  readonly dataDir: string;
+  /** The one place every path is resolved and checked. */
+  readonly paths: PathPolicy;
+  /** The registry's ports. */
+  readonly ports: ToolPorts;
+  /** Logger of the registry. */
+  readonly logger: Logger;
+  /** Stream output or progress to the host while the call runs. */
+  onUpdate(update: ToolUpdate): void;
+  /** Whatever the host passed as `hostContext` for this call. */
+  readonly hostContext: unknown;
+}
+
+/**
+ * A tool: its name and description for the model, its input schema, metadata
+ * and executor. Build one with `defineTool()`.
+ */
+export interface ToolDefinition<Input = any, Details = unknown> {
+  readonly name: string;
+  /** Written for the model: what it does, limits, path forms, 1-based ranges. */
+  readonly description: string;
+  /** The zod schema that validates the input; absent for tools validated elsewhere (MCP). */
+  readonly inputSchema?: ZodType<Input>;
+  /** What the model sees: a JSON Schema object. */
+  readonly jsonSchema: JsonSchemaObject;
+  readonly metadata: ToolMetadata;
+  /** Scopes the tool is offered in. */
+  readonly scopes: readonly RuntimeScope[];
+  /** Cap of the result text in characters; the executor truncates beyond it with a paging hint. */
+  readonly maxOutputChars?: number;
+  /**
+   * When true the executor does not race the tool against the abort signal:
+   * the tool promises to settle promptly after an abort with its own result
+   * (e.g. a shell session reporting `cancelled` with its remaining output).
+   */
+  readonly handlesAbort?: boolean;
+  /** When true, argument keys not in the schema are passed through instead of rejected. */
+  readonly allowUnknownArguments?: boolean;
+  /** The loop breaker's key part for this input; default: the `path` argument. */
+  loopKey?(input: Input): string | undefined;
+  /** Runs the tool. Throw `ToolError` for failures the model should see. */
+  execute(input: Input, context: ToolContext): Promise<ToolOutput<Details>> | ToolOutput<Details>;
+}
+
+/** A set of tools contributed to a registry by one package. */
+export interface ToolBundle {
+  /** A stable id, e.g. `fs`, `shell`, `mcp`. */
+  readonly id: string;
+  /**
+   * Built-in bundles are trusted: a duplicate name between two trusted bundles
+   * throws. An untrusted bundle's (MCP's) duplicate is skipped with a warning.
+   */
+  readonly trusted: boolean;
+  /** The tools currently offered; may change over time (MCP list_changed). */
+  listTools(): readonly ToolDefinition[];
+  /** False for tools that stay callable but are hidden from `tools` (lazy MCP). */
+  isExposed?(name: string): boolean;
+  /** Releases processes, connections and handles. */
+  close?(): Promise<void>;
+}
+
+/** A tool as offered to a model. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+}

@@ -1,0 +1,6 @@
+/**
+ * @agent-tools/mcp: MCP servers as tools, McpManager, applyMcpOps, ToolSearch.
+ *
+ * @packageDocumentation
+ */
+export {};

@@ -1,0 +1,100 @@
+import {
+  type AdditionalRoot,
+  type ApprovalOptions,
+  type Logger,
+  type RuntimeScope,
+  type ToolBundle,
+  type ToolEvent,
+  type ToolPorts,
+  type ToolRegistry,
+  createToolRegistry,
+} from "@agent-tools/core";
+import os from "node:os";
+import path from "node:path";
+// --- imports: fs ---
+import { type FsToolBundleOptions, createFsToolBundle } from "@agent-tools/tools-fs";
+// --- imports: shell ---
+import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools/tools-shell";
+// --- imports: tasks ---
+import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
+// --- imports: mcp ---
+
+/** Options of {@link buildBuiltinToolRegistry}. */
+export interface BuiltinToolRegistryOptions {
+  /** Absolute project directory. */
+  workdir: string;
+  /** `chat` (default) or `cron`. */
+  runtimeScope?: RuntimeScope;
+  /** Where the SDK keeps skills, memory, logs and its SQLite file; default `~/.agent-tools`. */
+  dataDir?: string;
+  /** Extra directories for the file tools, as `root://alias/...`. */
+  additionalRoots?: readonly AdditionalRoot[];
+  /** Ports; every one has a Node default. */
+  ports?: Partial<ToolPorts>;
+  /** allow / ask / deny rules. */
+  approval?: ApprovalOptions;
+  /** Every event of every call. */
+  onEvent?(event: ToolEvent): void;
+  logger?: Logger;
+  /** Default cap of a result's text in characters. */
+  maxOutputChars?: number;
+  // --- options: fs ---
+  /** File-tool options. */
+  fs?: FsToolBundleOptions;
+  // --- options: shell ---
+  /** Shell-tool options. */
+  shell?: ShellToolBundleOptions;
+  // --- options: tasks ---
+  /** Task-tool options (chat scope only). */
+  tasks?: TaskToolBundleOptions;
+  // --- options: mcp ---
+}
+
+/**
+ * Builds a registry with every built-in bundle on Node defaults: file tools,
+ * shell, tasks (chat), MCP (when settings are given).
+ *
+ * @example
+ * import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
+ * const registry = await buildBuiltinToolRegistry({ workdir: process.cwd() });
+ * const result = await registry.executeToolCall({ id: "1", name: "TaskList", arguments: {} });
+ * await registry.close();
+ */
+export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<ToolRegistry> {
+  const runtimeScope = options.runtimeScope ?? "chat";
+  const dataDir = path.resolve(options.dataDir ?? path.join(os.homedir(), ".agent-tools"));
+  const bundles: ToolBundle[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  try {
+    // --- bundles: fs ---
+    bundles.push(createFsToolBundle(options.fs));
+    // --- bundles: shell ---
+    bundles.push(createShellToolBundle(options.shell));
+    // --- bundles: tasks ---
+    if (runtimeScope === "chat") bundles.push(createTaskToolBundle(options.tasks));
+    // --- bundles: mcp ---
+  } catch (error) {
+    await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);
+    throw error;
+  }
+  const registry = createToolRegistry({
+    workdir: options.workdir,
+    runtimeScope,
+    dataDir,
+    additionalRoots: options.additionalRoots,
+    bundles,
+    ports: options.ports,
+    approval: options.approval,
+    onEvent: options.onEvent,
+    logger: options.logger,
+    maxOutputChars: options.maxOutputChars,
+  });
+  if (cleanups.length === 0) return registry;
+  const close = registry.close.bind(registry);
+  return Object.assign(Object.create(registry) as ToolRegistry, {
+    async close() {
+      await close();
+      await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
+    },
+  });
+}

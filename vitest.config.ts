@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// Workspace packages export a `source` condition pointing at their TypeScript
+// sources, so tests run against src/ without a build step.
+export default defineConfig({
+  resolve: { conditions: ["source"] },
+  ssr: { resolve: { conditions: ["source"] } },
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "examples/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});
