@@ -1,7 +1,10 @@
 /**
  * @agent-tools/core/testing: fakes of every port and contract suites a host
- * can run against its own adapters. Imports vitest.
+ * can run against its own adapters. The suites import vitest.
  *
  * @packageDocumentation
  */
-export {};
+export * from "./process.js";
+export * from "./git.js";
+export * from "./storage.js";
+export * from "./model.js";

@@ -1,0 +1,2 @@
+// Testing exports of the git area: list each export by name.
+export {};

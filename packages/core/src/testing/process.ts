@@ -1,0 +1,2 @@
+// Testing exports of the process area: list each export by name.
+export {};

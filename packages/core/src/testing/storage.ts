@@ -1,0 +1,2 @@
+// Testing exports of the storage area: list each export by name.
+export {};
