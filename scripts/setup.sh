@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Sets up a fresh clone: pnpm at the pinned version, dependencies (better-sqlite3
+# is compiled against Node's own headers), the machine packages the tests use
+# (PostgreSQL 15 server binaries, tmux, git), and a build of every package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PNPM_VERSION="$(node -p 'require("./package.json").packageManager.split("@")[1]')"
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+  echo "setup: installing pnpm@$PNPM_VERSION"
+  npm install -g "pnpm@$PNPM_VERSION" >/dev/null 2>&1 || npm install -g "pnpm@$PNPM_VERSION"
+fi
+
+missing=()
+[ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql-15)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v git >/dev/null 2>&1 || missing+=(git)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing ${missing[*]} from Debian"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "setup: warning: missing ${missing[*]}; the tests that need them will fail" >&2
+  fi
+fi
+
+# pnpm does not pass .npmrc's nodedir on to node-gyp; without this it would try to download headers.
+export npm_config_nodedir="${npm_config_nodedir:-/usr}"
+pnpm install --frozen-lockfile
+pnpm run build
