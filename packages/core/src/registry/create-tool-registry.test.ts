@@ -292,3 +292,42 @@ function text(result: { content: Array<{ type: string; text?: string }> }): stri
 function specOf(tool: ToolDefinition) {
   return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as z.ZodObject, metadata: tool.metadata, execute: tool.execute };
 }
+
+describe("tool JSON Schemas", () => {
+  it("leave out what some providers reject", () => {
+    const tool = defineTool({
+      name: "Shapes",
+      description: "Schema shapes.",
+      inputSchema: z.object({ count: z.number().int().min(1).optional(), sort_by: z.literal("path").optional(), env: z.record(z.string(), z.string()).optional() }),
+      metadata: readMeta,
+      execute: () => ({ content: "" }),
+    });
+    expect(tool.jsonSchema).toEqual({
+      type: "object",
+      properties: {
+        count: { type: "integer", minimum: 1 },
+        sort_by: { type: "string", enum: ["path"] },
+        env: { type: "object", additionalProperties: { type: "string" } },
+      },
+      additionalProperties: false,
+    });
+  });
+
+  it("refuses invalid tool definitions", () => {
+    expect(() => defineTool({ ...specOf(Echo), name: "bad name!" })).toThrow(SdkError);
+    expect(() => defineTool({ ...specOf(Echo), description: " " })).toThrow(/description/);
+  });
+});
+
+describe("tool JSON Schemas with keyword-like property names", () => {
+  it("keeps properties named like schema keywords", () => {
+    const tool = defineTool({
+      name: "Keywords",
+      description: "Keyword names.",
+      inputSchema: z.object({ const: z.string(), propertyNames: z.string().optional() }),
+      metadata: readMeta,
+      execute: () => ({ content: "" }),
+    });
+    expect(Object.keys(tool.jsonSchema.properties!)).toEqual(["const", "propertyNames"]);
+  });
+});

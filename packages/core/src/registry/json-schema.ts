@@ -2,12 +2,15 @@ import { z, type ZodType } from "zod";
 import { SdkError } from "../errors.js";
 import type { JsonSchemaObject } from "../types.js";
 
-const DROPPED_KEYS = new Set(["$schema", "$id", "$comment"]);
+const DROPPED_KEYS = new Set(["$schema", "$id", "$comment", "propertyNames"]);
+const SCHEMA_MAP_KEYS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
+const SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
 /**
  * Converts a zod input schema into the JSON Schema object a model sees:
  * an object at the top, `additionalProperties: false`, no `$schema` and no
- * keys that some providers reject.
+ * keys that some providers reject (`propertyNames`, `const`, the
+ * safe-integer bounds zod adds to every integer).
  */
 export function toToolJsonSchema(schema: ZodType, toolName: string): JsonSchemaObject {
   let raw: Record<string, unknown>;
@@ -28,7 +31,19 @@ function stripKeys(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    if (SCHEMA_MAP_KEYS.has(key) && child !== null && typeof child === "object" && !Array.isArray(child)) {
+      // Keys of these maps are property names, not schema keywords: keep them all.
+      out[key] = Object.fromEntries(Object.entries(child as Record<string, unknown>).map(([name, schema]) => [name, stripKeys(schema)]));
+      continue;
+    }
     if (DROPPED_KEYS.has(key)) continue;
+    // zod writes the safe-integer range on every int; it says nothing and bloats the schema.
+    if ((key === "minimum" || key === "maximum") && Math.abs(child as number) === SAFE_INTEGER_BOUND) continue;
+    // Some providers reject `const`; a one-value enum means the same.
+    if (key === "const") {
+      out.enum = [child];
+      continue;
+    }
     out[key] = stripKeys(child);
   }
   return out;
