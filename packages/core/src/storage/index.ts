@@ -1,2 +1,10 @@
 // Public exports of the storage area: list each export by name.
-export {};
+export type { Storage, StorageDialect, StorageMigration, StorageMigrationResult } from "./storage.js";
+export { createKyselyStorage } from "./kysely-storage.js";
+export { STORAGE_NAMESPACE_PATTERN, migrationTableName } from "./migrate.js";
+export { DEFAULT_SQLITE_FILE_NAME, openSqliteStorage, resolveSqliteFilename } from "./open-sqlite-storage.js";
+export type { SqliteStorageOptions } from "./open-sqlite-storage.js";
+export { openPostgresStorage } from "./open-postgres-storage.js";
+export type { PostgresStorageOptions } from "./open-postgres-storage.js";
+export { openStorage } from "./open-storage.js";
+export type { StorageOptions } from "./open-storage.js";

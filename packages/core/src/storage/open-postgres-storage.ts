@@ -1,0 +1,49 @@
+import { Kysely, PostgresDialect, type PostgresPool } from "kysely";
+import { SdkError } from "../errors.js";
+import { createKyselyStorage } from "./kysely-storage.js";
+import type { Storage } from "./storage.js";
+
+/** Options of {@link openPostgresStorage}: give `connectionString` or `pool`. */
+export interface PostgresStorageOptions {
+  /** `postgres://user:password@host:port/database`; the storage creates and ends its own pool. */
+  connectionString?: string;
+  /** Maximum connections of the storage's own pool; default 10. */
+  maxConnections?: number;
+  /**
+   * A pool the host owns (a `pg.Pool` or anything with the same `connect` /
+   * `end`). The storage never ends it: `close()` leaves it open.
+   */
+  pool?: PostgresPool;
+}
+
+/**
+ * Opens a PostgreSQL database through a `pg` pool, for hosts that run many
+ * agents on many machines. Checks the connection before returning.
+ *
+ * @example
+ * const storage = await openPostgresStorage({ connectionString: process.env.DATABASE_URL });
+ * await storage.migrate("my-package", migrations);
+ * await storage.close();
+ */
+export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
+  let pool: PostgresPool;
+  if (options.pool !== undefined) {
+    const hostPool = options.pool;
+    // Kysely ends the pool on destroy; a host's pool stays the host's.
+    pool = { connect: () => hostPool.connect(), end: async () => undefined };
+  } else if (typeof options.connectionString === "string" && options.connectionString !== "") {
+    const { default: pg } = await import("pg");
+    pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  } else {
+    throw new SdkError("invalid_options", "openPostgresStorage needs `connectionString` or `pool`.");
+  }
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    const connection = await pool.connect();
+    connection.release();
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    throw new SdkError("storage", `Cannot connect to PostgreSQL: ${(error as Error).message}`, {}, { cause: error });
+  }
+  return createKyselyStorage(db, "postgres");
+}

@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Kysely, SqliteDialect } from "kysely";
+import { SdkError } from "../errors.js";
+import { createKyselyStorage } from "./kysely-storage.js";
+import type { Storage } from "./storage.js";
+
+/** The embedded database's file name inside `dataDir`. */
+export const DEFAULT_SQLITE_FILE_NAME = "agent-tools.sqlite";
+
+/** Options of {@link openSqliteStorage}: give `filename` or `dataDir`. */
+export interface SqliteStorageOptions {
+  /** The SDK's data directory; the file is `<dataDir>/agent-tools.sqlite`. Created when missing. */
+  dataDir?: string;
+  /** An explicit file path (its directory is created), or `:memory:`. Wins over `dataDir`. */
+  filename?: string;
+  /** How long a statement waits for another connection's write lock; default 5000 ms. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens the embedded SQLite database with better-sqlite3 in WAL mode
+ * (readers never block the writer; several processes may share the file),
+ * with foreign keys on and a busy timeout.
+ *
+ * @example
+ * const storage = await openSqliteStorage({ dataDir: "/home/me/.agent-tools" });
+ * await storage.migrate("my-package", migrations);
+ * await storage.close();
+ */
+export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
+  const filename = resolveSqliteFilename(options);
+  if (filename !== ":memory:") fs.mkdirSync(path.dirname(filename), { recursive: true });
+  const { default: Database } = await import("better-sqlite3");
+  let database: InstanceType<typeof Database>;
+  try {
+    database = new Database(filename);
+  } catch (error) {
+    throw new SdkError("storage", `Cannot open the SQLite database ${filename}: ${(error as Error).message}`, { filename }, { cause: error });
+  }
+  try {
+    database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    if (filename !== ":memory:") database.pragma("journal_mode = WAL");
+    database.pragma("synchronous = NORMAL");
+    database.pragma("foreign_keys = ON");
+  } catch (error) {
+    database.close();
+    throw new SdkError("storage", `Cannot configure the SQLite database ${filename}: ${(error as Error).message}`, { filename }, { cause: error });
+  }
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
+  return createKyselyStorage(db, "sqlite");
+}
+
+/** The file {@link openSqliteStorage} would open for these options. */
+export function resolveSqliteFilename(options: SqliteStorageOptions): string {
+  if (options.filename !== undefined) return options.filename === ":memory:" ? options.filename : path.resolve(options.filename);
+  if (options.dataDir === undefined) throw new SdkError("invalid_options", "openSqliteStorage needs `dataDir` or `filename`.");
+  return path.join(path.resolve(options.dataDir), DEFAULT_SQLITE_FILE_NAME);
+}
