@@ -60,7 +60,10 @@ export interface RunningProcess {
    * replayed; subscribe right after `spawn`. Returns an unsubscribe function.
    */
   onOutput(listener: (chunk: ProcessOutputChunk) => void): () => void;
-  /** Resolves when the main process exits (its pipes may still be open). */
+  /**
+   * Resolves when the main process exits (its pipes may still be open). A
+   * process that could not start resolves with exit code 127.
+   */
   readonly exited: Promise<ProcessExit>;
   /** Resolves when stdout and stderr have both closed (or immediately with `logFile`). */
   readonly outputClosed: Promise<void>;
@@ -72,6 +75,8 @@ export interface RunningProcess {
   kill(options?: KillOptions): Promise<void>;
   /** True while any process of the tree is alive. */
   isTreeAlive(): boolean;
+  /** Pids of the live (non-zombie) processes of the tree, root included while it runs. */
+  livePids(): number[];
 }
 
 /**
@@ -81,6 +86,10 @@ export interface RunningProcess {
 export interface ProcessRunner {
   /** Starts a process. Throws only for host misuse; a failed exec shows as exit code 127/126. */
   spawn(options: SpawnOptions): RunningProcess;
-  /** Kills every non-isolated process this runner started. */
+  /**
+   * Kills the whole tree of every non-isolated process this runner started
+   * (also those whose main process already exited but left descendants).
+   * Later `spawn` calls throw.
+   */
   close(): Promise<void>;
 }

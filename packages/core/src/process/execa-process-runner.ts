@@ -1,29 +1,46 @@
+import { randomUUID } from "node:crypto";
 import { execa, type ResultPromise } from "execa";
 import { SdkError } from "../errors.js";
 import type { KillOptions, ProcessExit, ProcessOutputChunk, ProcessRunner, RunningProcess, SpawnOptions } from "../ports/process-runner.js";
-import { killProcessTree, isProcessGroupAlive } from "./process-tree.js";
+import { HostExitWatchdog } from "./host-exit-watchdog.js";
+import { PROCESS_TREE_TAG_VARIABLE, findProcessTree, isProcessAlive, killProcessTree, readProcessTable } from "./process-tree.js";
 
 /**
  * The default {@link ProcessRunner}: execa, each child in its own process
- * group (`detached`), output as raw Buffers, tree kill by group.
+ * group and session (`detached`), output as raw Buffers (never split into
+ * lines), and a tree kill that also finds descendants that left the group
+ * (setsid, double fork) through an inherited environment tag.
+ *
+ * Non-isolated processes end with the runner: on `close()`, and through a
+ * small watchdog process when the host exits in any way (even SIGKILL).
  *
  * @example
  * const runner = new ExecaProcessRunner();
  * const child = runner.spawn({ command: "echo hi", shell: true, cwd: "/tmp" });
  * child.onOutput((chunk) => process.stdout.write(chunk.data));
  * await child.exited;
+ * await runner.close();
  */
 export class ExecaProcessRunner implements ProcessRunner {
   private readonly running = new Set<ExecaRunningProcess>();
+  private readonly tag = `r${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  private readonly watchdog = new HostExitWatchdog(this.tag);
+  private counter = 0;
+  private closed = false;
 
   spawn(options: SpawnOptions): RunningProcess {
     if (!options || typeof options.command !== "string" || options.command === "") {
       throw new SdkError("invalid_options", "ProcessRunner.spawn needs a command.");
     }
-    const child = new ExecaRunningProcess(options);
+    if (typeof options.cwd !== "string" || options.cwd === "") throw new SdkError("invalid_options", "ProcessRunner.spawn needs an absolute cwd.");
+    if (this.closed) throw new SdkError("closed", "ProcessRunner.spawn was called after close().");
+    this.counter += 1;
+    const tag = options.isolated ? `i${randomUUID().replace(/-/g, "")}` : `${this.tag}.${this.counter}`;
+    if (!options.isolated) this.watchdog.ensureStarted();
+    const child = new ExecaRunningProcess(options, tag);
     if (!options.isolated) {
       this.running.add(child);
-      void child.exited.then(() => child.outputClosed).finally(() => {
+      void child.exited.then(() => child.outputClosed).then(() => {
         if (!child.isTreeAlive()) this.running.delete(child);
       });
     }
@@ -31,27 +48,32 @@ export class ExecaProcessRunner implements ProcessRunner {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.allSettled([...this.running].map((child) => child.kill()));
     this.running.clear();
+    this.watchdog.stop();
   }
 }
 
 class ExecaRunningProcess implements RunningProcess {
   readonly pid: number;
+  readonly tag: string;
   readonly exited: Promise<ProcessExit>;
   readonly outputClosed: Promise<void>;
   private readonly listeners = new Set<(chunk: ProcessOutputChunk) => void>();
   private readonly subprocess: ResultPromise;
   private killing: Promise<void> | undefined;
+  private hasExited = false;
 
-  constructor(options: SpawnOptions) {
+  constructor(options: SpawnOptions, tag: string) {
+    this.tag = tag;
     const shell = options.shell === true ? "/bin/bash" : options.shell || false;
-    const logFd = options.logFile ? 1 : undefined;
     const file = shell ? (shell as string) : options.command;
     const args = shell ? ["-c", options.command] : [...(options.args ?? [])];
+    const logTarget = options.logFile ? ({ file: options.logFile, append: true } as never) : "pipe";
     this.subprocess = execa(file, args, {
       cwd: options.cwd,
-      env: options.env as Record<string, string> | undefined,
+      env: { ...(options.env as Record<string, string> | undefined), [PROCESS_TREE_TAG_VARIABLE]: tag },
       extendEnv: options.extendEnv ?? true,
       detached: true,
       reject: false,
@@ -59,31 +81,44 @@ class ExecaRunningProcess implements RunningProcess {
       encoding: "buffer",
       stripFinalNewline: false,
       stdin: options.input !== undefined ? "pipe" : "ignore",
-      stdout: logFd !== undefined ? ({ file: options.logFile!, append: true } as never) : "pipe",
-      stderr: logFd !== undefined ? ({ file: options.logFile!, append: true } as never) : "pipe",
+      stdout: logTarget,
+      stderr: logTarget,
       cleanup: !options.isolated,
     });
-    if (options.input !== undefined) this.subprocess.stdin?.end(options.input);
+    if (options.input !== undefined) {
+      this.subprocess.stdin?.on("error", () => undefined);
+      this.subprocess.stdin?.end(options.input);
+    }
     this.pid = this.subprocess.pid ?? -1;
-    const forward = (stream: "stdout" | "stderr") => (data: Buffer) => {
-      for (const listener of this.listeners) listener({ stream, data });
-    };
     const closes: Promise<void>[] = [];
     for (const stream of ["stdout", "stderr"] as const) {
-      const readable = this.subprocess[stream];
+      const readable = options.logFile ? null : this.subprocess[stream];
       if (!readable) continue;
-      readable.on("data", forward(stream));
+      readable.on("data", (data: Buffer) => {
+        for (const listener of this.listeners) listener({ stream, data });
+      });
+      readable.on("error", () => undefined);
       closes.push(new Promise((resolve) => readable.once("close", () => resolve())));
     }
     this.outputClosed = Promise.all(closes).then(() => undefined);
     this.exited = new Promise((resolve) => {
-      this.subprocess.once("exit", (code, signal) => resolve({ exitCode: code, signal: signal ?? null }));
-      this.subprocess.once("error", () => resolve({ exitCode: 127, signal: null }));
+      const done = (exit: ProcessExit) => {
+        this.hasExited = true;
+        resolve(exit);
+      };
+      this.subprocess.once("exit", (code, signal) => done({ exitCode: code, signal: signal ?? null }));
+      this.subprocess.once("error", () => done({ exitCode: 127, signal: null }));
     });
     this.subprocess.catch(() => undefined);
-    if (options.signal) {
-      if (options.signal.aborted) void this.kill();
-      else options.signal.addEventListener("abort", () => void this.kill(), { once: true });
+    if (options.isolated) this.subprocess.unref();
+    const signal = options.signal;
+    if (signal) {
+      const onAbort = () => void this.kill();
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener("abort", onAbort, { once: true });
+        void this.exited.then(() => this.outputClosed).then(() => signal.removeEventListener("abort", onAbort));
+      }
     }
   }
 
@@ -93,13 +128,21 @@ class ExecaRunningProcess implements RunningProcess {
   }
 
   kill(options: KillOptions = {}): Promise<void> {
-    this.killing ??= killProcessTree(this.pid, options.graceMs ?? 300).finally(() => {
+    if (this.pid <= 0) return Promise.resolve();
+    this.killing ??= killProcessTree({ rootPid: this.pid, tag: this.tag }, options.graceMs ?? 300).finally(() => {
       this.killing = undefined;
     });
     return this.killing;
   }
 
   isTreeAlive(): boolean {
-    return this.pid > 0 && isProcessGroupAlive(this.pid);
+    if (this.pid <= 0) return false;
+    if (readProcessTable().length === 0) return !this.hasExited && isProcessAlive(this.pid);
+    return findProcessTree({ rootPid: this.pid, tag: this.tag }).length > 0;
+  }
+
+  livePids(): number[] {
+    if (this.pid <= 0) return [];
+    return findProcessTree({ rootPid: this.pid, tag: this.tag });
   }
 }

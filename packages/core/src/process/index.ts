@@ -1,2 +1,14 @@
 export { ExecaProcessRunner } from "./execa-process-runner.js";
-export { isProcessAlive, isProcessGroupAlive, killProcessTree, processGroupMembers } from "./process-tree.js";
+export {
+  PROCESS_TREE_TAG_VARIABLE,
+  findProcessTree,
+  isProcessAlive,
+  isProcessGroupAlive,
+  isProcessTreeAlive,
+  killProcessTree,
+  processGroupMembers,
+  readProcessInfo,
+  readProcessTable,
+  readProcessTreeTag,
+} from "./process-tree.js";
+export type { ProcessInfo, ProcessTreeSelector } from "./process-tree.js";

@@ -1,69 +1,189 @@
 import { readFileSync, readdirSync } from "node:fs";
 
-/** True when a process exists and is not a zombie (PID 1 here may not reap). */
-export function isProcessAlive(pid: number): boolean {
+/**
+ * The environment variable every process started by the SDK's runner carries.
+ * Descendants inherit it, so a process that left the group (setsid, double
+ * fork) is still found by scanning `/proc/<pid>/environ`.
+ */
+export const PROCESS_TREE_TAG_VARIABLE = "AGENT_TOOLS_PROCESS_TREE";
+
+/** One row of the process table, read from `/proc/<pid>/stat`. */
+export interface ProcessInfo {
+  readonly pid: number;
+  readonly parentPid: number;
+  readonly processGroupId: number;
+  readonly sessionId: number;
+  /** The one-letter state; `Z` (zombie) and `X` (dead) count as ended. */
+  readonly state: string;
+}
+
+/** Which processes make up one tree. */
+export interface ProcessTreeSelector {
+  /** The root pid; it is also the group and session id of the tree (spawned with `detached`). */
+  readonly rootPid: number;
+  /** The value of {@link PROCESS_TREE_TAG_VARIABLE} the tree's processes inherited. */
+  readonly tag?: string;
+}
+
+function parseStat(pid: number, text: string): ProcessInfo | undefined {
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  const fields = text.slice(close + 2).split(" ");
+  return {
+    pid,
+    state: fields[0] ?? "?",
+    parentPid: Number(fields[1]),
+    processGroupId: Number(fields[2]),
+    sessionId: Number(fields[3]),
+  };
+}
+
+/** Reads one process's row; undefined when it does not exist. */
+export function readProcessInfo(pid: number): ProcessInfo | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state !== "Z" && state !== "X";
+    return parseStat(pid, readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return undefined;
   }
 }
 
-/** Live (non-zombie) members of a process group. */
-export function processGroupMembers(pgid: number): number[] {
-  const members: number[] = [];
+/** Reads the process table from `/proc` (empty where `/proc` is missing). */
+export function readProcessTable(): ProcessInfo[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return isProcessAlive(pgid) ? [pgid] : [];
+    return [];
   }
+  const table: ProcessInfo[] = [];
   for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] === "Z" || fields[0] === "X") continue;
-      if (Number(fields[2]) === pgid) members.push(Number(entry));
-    } catch {
-      // the process ended while we looked
+    const first = entry.charCodeAt(0);
+    if (first < 48 || first > 57) continue;
+    const info = readProcessInfo(Number(entry));
+    if (info) table.push(info);
+  }
+  return table;
+}
+
+/** The tree tag a process inherited, if any (undefined when unreadable). */
+export function readProcessTreeTag(pid: number): string | undefined {
+  let environ: Buffer;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return undefined;
+  }
+  const key = Buffer.from(`${PROCESS_TREE_TAG_VARIABLE}=`);
+  let at = environ.indexOf(key);
+  while (at > 0 && environ[at - 1] !== 0) at = environ.indexOf(key, at + 1);
+  if (at < 0) return undefined;
+  const end = environ.indexOf(0, at);
+  return environ.subarray(at + key.length, end < 0 ? environ.length : end).toString("utf8");
+}
+
+/** True when a process exists and is not a zombie (PID 1 here may not reap). */
+export function isProcessAlive(pid: number): boolean {
+  const info = readProcessInfo(pid);
+  if (info) return info.state !== "Z" && info.state !== "X";
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every live (non-zombie) process of a tree: members of the root's group or
+ * session, processes carrying the tree's tag (those that left via setsid or a
+ * double fork), and every descendant of any of them by parent pid.
+ */
+export function findProcessTree(selector: ProcessTreeSelector, table: readonly ProcessInfo[] = readProcessTable()): number[] {
+  const { rootPid, tag } = selector;
+  if (rootPid <= 0) return [];
+  const members = new Set<number>();
+  const children = new Map<number, number[]>();
+  for (const info of table) {
+    if (info.pid === process.pid || info.pid === 1) continue;
+    const siblings = children.get(info.parentPid);
+    if (siblings) siblings.push(info.pid);
+    else children.set(info.parentPid, [info.pid]);
+    if (info.pid === rootPid || info.processGroupId === rootPid || info.sessionId === rootPid) members.add(info.pid);
+    else if (tag !== undefined && readProcessTreeTag(info.pid) === tag) members.add(info.pid);
+  }
+  const queue = [...members];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    for (const child of children.get(pid) ?? []) {
+      if (!members.has(child)) {
+        members.add(child);
+        queue.push(child);
+      }
     }
   }
-  return members;
+  const dead = new Set(table.filter((info) => info.state === "Z" || info.state === "X").map((info) => info.pid));
+  return [...members].filter((pid) => !dead.has(pid));
+}
+
+/** Live (non-zombie) members of a process group. */
+export function processGroupMembers(processGroupId: number): number[] {
+  return readProcessTable()
+    .filter((info) => info.processGroupId === processGroupId && info.state !== "Z" && info.state !== "X")
+    .map((info) => info.pid);
 }
 
 /** True while any non-zombie process of the group is alive. */
-export function isProcessGroupAlive(pgid: number): boolean {
-  return processGroupMembers(pgid).length > 0;
+export function isProcessGroupAlive(processGroupId: number): boolean {
+  return processGroupMembers(processGroupId).length > 0;
 }
 
-/** SIGTERM to the group, poll every 25 ms up to `graceMs`, then SIGKILL; resolves when the group is gone. */
-export async function killProcessTree(pgid: number, graceMs: number): Promise<void> {
-  if (pgid <= 0) return;
-  signalGroup(pgid, "SIGTERM");
+/** True while any process of the tree is alive. */
+export function isProcessTreeAlive(selector: ProcessTreeSelector): boolean {
+  if (readProcessTable().length === 0) return isProcessAlive(selector.rootPid);
+  return findProcessTree(selector).length > 0;
+}
+
+/**
+ * Ends a whole tree: SIGTERM to the group and to every process of the tree
+ * (newcomers found while waiting get it too), polls every 25 ms up to
+ * `graceMs`, then SIGKILL until nothing of the tree is alive. Resolves when
+ * the tree is gone (or after about 5 s of SIGKILL attempts).
+ *
+ * Accepts a bare process-group id for compatibility.
+ */
+export async function killProcessTree(selector: ProcessTreeSelector | number, graceMs = 300): Promise<void> {
+  const tree = typeof selector === "number" ? { rootPid: selector } : selector;
+  if (tree.rootPid <= 0) return;
+  const signalled = new Set<number>();
+  const terminate = (pids: readonly number[]) => {
+    for (const pid of pids) {
+      if (signalled.has(pid)) continue;
+      signalled.add(pid);
+      send(pid, "SIGTERM");
+    }
+  };
+  send(-tree.rootPid, "SIGTERM");
+  let alive = findProcessTree(tree);
+  terminate(alive);
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    if (!isProcessGroupAlive(pgid)) return;
+  while (alive.length > 0 && Date.now() < deadline) {
     await sleep(25);
+    alive = findProcessTree(tree);
+    terminate(alive);
   }
-  for (let attempt = 0; attempt < 40 && isProcessGroupAlive(pgid); attempt += 1) {
-    signalGroup(pgid, "SIGKILL");
-    await sleep(25);
+  for (let attempt = 0; attempt < 200 && alive.length > 0; attempt += 1) {
+    send(-tree.rootPid, "SIGKILL");
+    for (const pid of alive) send(pid, "SIGKILL");
+    await sleep(attempt < 4 ? 5 : 25);
+    alive = findProcessTree(tree);
   }
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+function send(pid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-pgid, signal);
+    process.kill(pid, signal);
   } catch {
-    // group already gone
+    // already gone, or not ours
   }
 }
 
