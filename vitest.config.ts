@@ -10,5 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Packages that publish a `source` export condition pointing at .ts files
+    // (eventsource-parser, imported by the AI SDK) must go through vite, not Node.
+    server: { deps: { inline: ["ai", /@ai-sdk\//, "eventsource-parser"] } },
   },
 });
