@@ -1,0 +1,44 @@
+/**
+ * The sample project the offline demo works on: a tiny shopping-cart library
+ * with one bug, shipped in `examples/cli/sample-project` and copied to a
+ * temporary directory for every run, so the demo never touches the example.
+ */
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The shipped sample (works from `src/demo` and from `dist/demo`). */
+export const SAMPLE_PROJECT_DIR = fileURLToPath(new URL("../../sample-project/", import.meta.url));
+
+/** The file with the bug; it uses CRLF line endings on purpose. */
+export const SAMPLE_BUGGY_FILE = "src/pricing.js";
+
+/** The sample's own test command. */
+export const SAMPLE_TEST_COMMAND = "node --test --test-reporter=spec";
+
+/** A temporary copy of the sample project. */
+export interface DemoProject {
+  /** Absolute, canonical path of the copy. */
+  readonly workdir: string;
+  /** Deletes the copy. */
+  remove(): void;
+}
+
+/**
+ * Copies the sample project into a new temporary directory and makes sure the
+ * buggy file has CRLF line endings (a checkout may have normalised them).
+ *
+ * @example
+ * const project = prepareDemoProject();
+ * try { ... } finally { project.remove(); }
+ */
+export function prepareDemoProject(): DemoProject {
+  const parent = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-tools-demo-")));
+  const workdir = path.join(parent, "sample-shop");
+  cpSync(SAMPLE_PROJECT_DIR, workdir, { recursive: true, filter: (source) => !source.includes(`${path.sep}node_modules`) });
+  const buggy = path.join(workdir, SAMPLE_BUGGY_FILE);
+  const text = readFileSync(buggy, "utf8");
+  writeFileSync(buggy, text.replace(/\r?\n/g, "\r\n"));
+  return { workdir, remove: () => rmSync(parent, { recursive: true, force: true }) };
+}

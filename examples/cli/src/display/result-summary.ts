@@ -1,0 +1,152 @@
+/**
+ * Short, human summaries of tool results, read from each tool's `details`
+ * (what a UI is meant to show) with the result text as a fallback.
+ */
+import type { ToolEndEvent } from "../agent/agent-events.js";
+
+type Details = Record<string, unknown>;
+
+/** A task as the task tools report it in `details.tasks`. */
+export interface TaskView {
+  id: string;
+  subject: string;
+  status: string;
+  activeForm?: string;
+}
+
+/** Output of a shell call as `details.output` carries it. */
+export interface ShellOutputPart {
+  stream: string;
+  text: string;
+}
+
+/** The facts of a shell result that the display shows. */
+export interface ShellView {
+  status?: string;
+  sessionId?: string;
+  exitCode?: number | null;
+  durationMs?: number;
+  output: ShellOutputPart[];
+}
+
+/**
+ * One line that says what a successful call did, e.g. `lines 1-20 of 20`,
+ * `3 matches in 1 file`, `1 replacement (matchStrategy: line-endings)`.
+ */
+export function summarizeResult(event: ToolEndEvent): string {
+  const details = asRecord(event.details);
+  const text = event.text;
+  switch (event.toolName) {
+    case "Read": {
+      const start = num(details.startLine);
+      const count = num(details.numLines);
+      const total = num(details.totalLines);
+      if (start !== undefined && count !== undefined && total !== undefined) {
+        const reused = details.reusedExisting === true ? " (unchanged since last Read)" : "";
+        return count === 0 ? `empty file${reused}` : `lines ${start}-${start + count - 1} of ${total}${reused}`;
+      }
+      break;
+    }
+    case "Edit": {
+      const replacements = num(details.replacements) ?? 1;
+      const strategy = typeof details.matchStrategy === "string" ? details.matchStrategy : "exact";
+      return `${plural(replacements, "replacement")} · matchStrategy: ${strategy}`;
+    }
+    case "Write": {
+      const lines = num(details.totalLines);
+      const verb = details.existedBefore === true ? "updated" : details.existedBefore === false ? "created" : "written";
+      return lines === undefined ? verb : `${verb} · ${plural(lines, "line")}`;
+    }
+    case "Glob":
+    case "List": {
+      const total = num(details.total) ?? num(details.totalCount) ?? num(details.count) ?? arrayLength(details.paths) ?? arrayLength(details.entries) ?? arrayLength(details.files);
+      if (total !== undefined) return plural(total, event.toolName === "Glob" ? "file" : "entry", event.toolName === "Glob" ? "files" : "entries");
+      break;
+    }
+    case "Grep": {
+      const matches = num(details.matchCount);
+      const files = num(details.fileCount);
+      if (matches !== undefined && files !== undefined) return `${plural(matches, "match", "matches")} in ${plural(files, "file")}`;
+      if (files !== undefined) return plural(files, "file");
+      break;
+    }
+    case "Bash":
+    case "ProcessWait":
+    case "ProcessStop": {
+      const shell = shellView(event.details);
+      if (shell?.status) {
+        const parts = [shell.status];
+        if (shell.exitCode !== undefined && shell.exitCode !== null) parts.push(`exit ${shell.exitCode}`);
+        if (shell.status === "running" && shell.sessionId) parts.push(`session ${shell.sessionId}`);
+        return parts.join(" · ");
+      }
+      break;
+    }
+    case "TaskCreate":
+    case "TaskUpdate":
+    case "TaskList": {
+      const tasks = taskViews(event.details);
+      if (tasks) return event.toolName === "TaskCreate" ? `task #${tasks.at(-1)?.id ?? "?"} created` : plural(tasks.length, "task");
+      break;
+    }
+    default:
+      break;
+  }
+  return firstLine(text);
+}
+
+/** The task list carried by a task tool's details, if any. */
+export function taskViews(details: unknown): TaskView[] | undefined {
+  const tasks = asRecord(details).tasks;
+  if (!Array.isArray(tasks)) return undefined;
+  return tasks
+    .filter((task): task is Details => task !== null && typeof task === "object")
+    .map((task) => ({
+      id: String(task.id ?? "?"),
+      subject: String(task.subject ?? ""),
+      status: String(task.status ?? "pending"),
+      activeForm: typeof task.activeForm === "string" ? task.activeForm : undefined,
+    }));
+}
+
+/** Reads the shell fields of a Bash / ProcessWait / ProcessStop result (resumable or synchronous form). */
+export function shellView(details: unknown): ShellView | undefined {
+  const record = asRecord(details);
+  const status = typeof record.status === "string" ? record.status : undefined;
+  const output: ShellOutputPart[] = [];
+  if (Array.isArray(record.output)) {
+    for (const part of record.output) {
+      const item = asRecord(part);
+      if (typeof item.text === "string") output.push({ stream: String(item.stream ?? "stdout"), text: item.text });
+    }
+  }
+  if (typeof record.stdout === "string" && record.stdout) output.push({ stream: "stdout", text: record.stdout });
+  if (typeof record.stderr === "string" && record.stderr) output.push({ stream: "stderr", text: record.stderr });
+  const exitRaw = record.exit_code ?? record.exitCode;
+  const exitCode = typeof exitRaw === "number" ? exitRaw : exitRaw === null ? null : undefined;
+  const durationMs = num(record.duration_ms) ?? num(record.durationMs);
+  const sessionId = typeof record.session_id === "string" ? record.session_id : typeof record.sessionId === "string" ? record.sessionId : undefined;
+  if (status === undefined && exitCode === undefined && output.length === 0) return undefined;
+  return { status: status ?? (exitCode === 0 ? "completed" : exitCode === undefined ? undefined : "failed"), sessionId, exitCode, durationMs, output };
+}
+
+/** The first non-empty line of `text`. */
+export function firstLine(text: string): string {
+  return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+}
+
+function asRecord(value: unknown): Details {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Details) : {};
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function arrayLength(value: unknown): number | undefined {
+  return Array.isArray(value) ? value.length : undefined;
+}
+
+function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}

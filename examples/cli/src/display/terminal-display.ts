@@ -1,0 +1,232 @@
+/**
+ * The live display: renders the events of a session for a person at a
+ * terminal. Tool calls appear as they start, shell output streams in, Edit
+ * shows a coloured diff, a spinner runs while the model or a tool works, and
+ * the session ends with a summary line.
+ */
+import { createColors } from "./colors.js";
+import type { Colors } from "./colors.js";
+import type { AgentEvent, ToolEndEvent } from "../agent/agent-events.js";
+import { summarizeArguments, truncate } from "./argument-summary.js";
+import { renderEditDiff } from "./edit-diff.js";
+import { shellView, summarizeResult, taskViews } from "./result-summary.js";
+import { Spinner } from "./spinner.js";
+
+/** Options of {@link TerminalDisplay}. */
+export interface TerminalDisplayOptions {
+  /** Where to write; default `process.stdout`. */
+  stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Colours on or off; default: on for a TTY unless NO_COLOR is set (FORCE_COLOR forces them). */
+  colors?: boolean;
+  /** Spinner on or off; default: on for a TTY. */
+  spinner?: boolean;
+}
+
+const SHELL_TOOLS = new Set(["Bash", "ProcessWait", "ProcessStop", "ManagedProcess"]);
+const MAX_FALLBACK_OUTPUT_LINES = 20;
+
+/**
+ * Renders agent events as text.
+ *
+ * @example
+ * const display = new TerminalDisplay();
+ * await runAgentLoop({ ..., onEvent: (event) => display.handle(event) });
+ */
+export class TerminalDisplay {
+  private readonly stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  private readonly c: Colors;
+  private readonly spinner: Spinner;
+  /** Streamed output per call: the unfinished last line, and whether anything was shown. */
+  private readonly outputs = new Map<string, { partial: string; shown: boolean }>();
+  private readonly running = new Map<string, string>();
+  private textStreamedThisTurn = false;
+  private atLineStart = true;
+
+  constructor(options: TerminalDisplayOptions = {}) {
+    this.stream = options.stream ?? process.stdout;
+    const tty = this.stream.isTTY === true;
+    const colors = options.colors ?? (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== "0" ? true : tty && process.env.NO_COLOR === undefined);
+    this.c = createColors(colors);
+    this.spinner = new Spinner(this.stream, this.c, options.spinner ?? tty);
+  }
+
+  /** Renders one event. */
+  handle(event: AgentEvent): void {
+    switch (event.type) {
+      case "session-start":
+        this.line(`${this.c.bold("agent-tools")} ${this.c.dim("·")} ${event.model} ${this.c.dim(`· ${event.workdir} · scope ${event.runtimeScope} · ${event.tools.length} tools`)}`);
+        this.line(`${this.c.bold(this.c.blue("›"))} ${event.prompt}`);
+        this.line("");
+        break;
+      case "notice": {
+        const colour = event.level === "error" ? this.c.red : event.level === "warning" ? this.c.yellow : this.c.dim;
+        this.line(colour(event.message));
+        break;
+      }
+      case "model-start":
+        this.textStreamedThisTurn = false;
+        this.spinner.start("thinking");
+        break;
+      case "model-text-delta":
+        // The spinner would erase a half-written line: stop it while text streams.
+        if (!this.textStreamedThisTurn) this.spinner.stop();
+        this.textStreamedThisTurn = true;
+        this.write(event.text);
+        break;
+      case "model-end":
+        if (this.textStreamedThisTurn) this.endLine();
+        else if (event.text.trim()) this.line(event.text.trim());
+        if (event.text.trim() && event.toolCalls.length) this.line("");
+        this.spinner.stop();
+        break;
+      case "tool-start":
+        this.running.set(event.callId, event.toolName);
+        this.line(`${this.c.cyan("▸")} ${this.c.bold(event.toolName)} ${this.c.dim(summarizeArguments(event.toolName, event.arguments, this.width() - event.toolName.length - 4))}`);
+        this.spinner.start(`running ${event.toolName}`);
+        break;
+      case "tool-output":
+        if (typeof event.update.text === "string" && event.update.text !== "") this.streamOutput(event.callId, event.update.text, event.update.stream);
+        break;
+      case "tool-end":
+        this.running.delete(event.callId);
+        this.flushOutput(event.callId);
+        this.renderToolEnd(event);
+        this.outputs.delete(event.callId);
+        if (this.running.size === 0) this.spinner.stop();
+        else this.spinner.start(`running ${[...this.running.values()].join(", ")}`);
+        break;
+      case "approval":
+        if (event.by !== "flag") {
+          const verdict = event.approved ? this.c.green("approved") : this.c.red("declined");
+          this.line(`  ${this.c.dim("permission:")} ${verdict}${event.by === "no-terminal" ? this.c.dim(" (no terminal to ask; pass --yes to approve)") : ""}`);
+        }
+        break;
+      case "session-end":
+        this.spinner.stop();
+        this.endLine();
+        this.line("");
+        this.line(this.summaryLine(event));
+        break;
+    }
+  }
+
+  /** Stops the spinner (e.g. before prompting the user); returns a function that restarts it. */
+  pause(): () => void {
+    const wasActive = this.spinner.active;
+    this.spinner.stop();
+    this.endLine();
+    return () => {
+      if (wasActive) this.spinner.start(this.running.size ? `running ${[...this.running.values()].join(", ")}` : "thinking");
+    };
+  }
+
+  private renderToolEnd(event: ToolEndEvent): void {
+    if (event.isError) {
+      const lines = event.text.split("\n").filter((line) => line.trim() !== "");
+      this.line(`  ${this.c.red("✗")} ${this.c.red(truncate(lines[0] ?? "failed", this.width() - 4))}`);
+      for (const line of lines.slice(1, 4)) this.line(`    ${this.c.dim(truncate(line, this.width() - 4))}`);
+    } else {
+      this.line(`  ${this.c.green("✓")} ${truncate(summarizeResult(event), this.width() - 4)} ${this.c.dim(formatDuration(event.durationMs))}`);
+    }
+    if (event.toolName === "Edit" && !event.isError) this.renderEdit(event);
+    if (SHELL_TOOLS.has(event.toolName)) this.renderUnstreamedShellOutput(event);
+    if (event.toolName.startsWith("Task") && !event.isError) this.renderTasks(event);
+  }
+
+  private renderEdit(event: ToolEndEvent): void {
+    const args = event.arguments as { old_string?: unknown; new_string?: unknown } | null;
+    if (!args || typeof args.old_string !== "string" || typeof args.new_string !== "string") return;
+    for (const line of renderEditDiff(args.old_string, args.new_string, { colors: this.c, width: this.width() - 8 })) this.line(line);
+  }
+
+  /** Shell output that was not streamed through onUpdate (e.g. the first page of a session) is shown from the details. */
+  private renderUnstreamedShellOutput(event: ToolEndEvent): void {
+    const shown = this.outputs.get(event.callId)?.shown === true;
+    if (shown) return;
+    const shell = shellView(event.details);
+    if (!shell || shell.output.length === 0) return;
+    const lines = shell.output.map((part) => part.text).join("").replace(/\n$/, "").split("\n");
+    const hidden = Math.max(0, lines.length - MAX_FALLBACK_OUTPUT_LINES);
+    if (hidden) this.line(`    ${this.c.dim(`│ … ${hidden} earlier lines`)}`);
+    for (const line of lines.slice(hidden)) this.line(`    ${this.c.dim("│")} ${truncate(line, this.width() - 6)}`);
+  }
+
+  private renderTasks(event: ToolEndEvent): void {
+    const tasks = taskViews(event.details);
+    if (!tasks || event.toolName === "TaskCreate") return;
+    for (const task of tasks) {
+      const mark = task.status === "completed" ? this.c.green("[x]") : task.status === "in_progress" ? this.c.yellow("[~]") : this.c.dim("[ ]");
+      const label = task.status === "in_progress" && task.activeForm ? task.activeForm : task.subject;
+      this.line(`    ${mark} ${task.status === "completed" ? this.c.dim(label) : label}`);
+    }
+  }
+
+  private streamOutput(callId: string, text: string, stream: string | undefined): void {
+    const state = this.outputs.get(callId) ?? { partial: "", shown: false };
+    this.outputs.set(callId, state);
+    const combined = state.partial + text.replace(/\r\n/g, "\n");
+    const lines = combined.split("\n");
+    state.partial = lines.pop() ?? "";
+    for (const line of lines) this.outputLine(line, stream);
+    if (lines.length) state.shown = true;
+  }
+
+  private flushOutput(callId: string): void {
+    const state = this.outputs.get(callId);
+    if (state && state.partial !== "") {
+      this.outputLine(state.partial, undefined);
+      state.partial = "";
+      state.shown = true;
+    }
+  }
+
+  private outputLine(line: string, stream: string | undefined): void {
+    const body = truncate(line.replace(/\r/g, ""), this.width() - 6);
+    this.line(`    ${this.c.dim("│")} ${stream === "stderr" ? this.c.yellow(body) : body}`);
+  }
+
+  private summaryLine(event: Extract<AgentEvent, { type: "session-end" }>): string {
+    const figures = `${event.turns} turn${event.turns === 1 ? "" : "s"} · ${event.toolCalls} tool call${event.toolCalls === 1 ? "" : "s"} (${event.failedToolCalls} failed) · ${formatDuration(event.durationMs)}`;
+    switch (event.status) {
+      case "answered":
+        return `${this.c.green("✔")} ${this.c.bold("Done")} ${this.c.dim("·")} ${figures}`;
+      case "max-turns":
+        return `${this.c.yellow("■")} ${this.c.bold("Stopped at the turn limit")} ${this.c.dim("·")} ${figures}`;
+      case "aborted":
+        return `${this.c.yellow("■")} ${this.c.bold("Cancelled")} ${this.c.dim("·")} ${figures}`;
+      case "model-error":
+        return `${this.c.red("✖")} ${this.c.bold("Model error:")} ${this.c.red(event.error ?? "unknown")} ${this.c.dim("·")} ${figures}`;
+    }
+  }
+
+  private width(): number {
+    return Math.max(40, Math.min(this.stream.columns ?? 100, 160));
+  }
+
+  private write(text: string): void {
+    if (text === "") return;
+    this.spinner.clear();
+    this.stream.write(text);
+    this.atLineStart = text.endsWith("\n");
+  }
+
+  private endLine(): void {
+    if (!this.atLineStart) this.write("\n");
+  }
+
+  private line(text: string): void {
+    this.spinner.clear();
+    if (!this.atLineStart) this.stream.write("\n");
+    this.stream.write(`${text}\n`);
+    this.atLineStart = true;
+  }
+}
+
+/** `850ms`, `1.9s`, `2m 05s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return `${minutes}m ${String(seconds).padStart(2, "0")}s`;
+}

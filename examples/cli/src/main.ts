@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+/**
+ * Entry point of the example CLI: wires {@link runCli} to the process.
+ * Ctrl-C cancels the running model request and tool calls; a second Ctrl-C
+ * exits at once.
+ */
+import { runCli } from "./run-cli.js";
+
+const controller = new AbortController();
+let interrupts = 0;
+process.on("SIGINT", () => {
+  interrupts += 1;
+  if (interrupts > 1) process.exit(130);
+  controller.abort();
+});
+
+// `pnpm run demo -- --json` may hand the script a literal "--" first: drop it.
+const argv = process.argv.slice(2);
+if (argv[0] === "--") argv.shift();
+
+const code = await runCli({
+  argv,
+  env: process.env,
+  cwd: process.cwd(),
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: controller.signal,
+});
+process.exitCode = code;
+// stdin may hold the event loop open after an approval prompt.
+process.stdin.unref?.();

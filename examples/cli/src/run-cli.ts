@@ -1,0 +1,138 @@
+/**
+ * The CLI as a function: parse flags, pick the model (configured or demo),
+ * build the registry, run the agent loop with the live display or the JSON
+ * stream, and return the exit code.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SdkError } from "@agent-tools/core";
+import type { ModelClient, ToolRegistry } from "@agent-tools/core";
+import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
+import type { AgentEvent, SessionEndEvent } from "./agent/agent-events.js";
+import { runAgentLoop } from "./agent/run-agent-loop.js";
+import { createApprovalOptions } from "./approval/approval-prompt.js";
+import { type CliOptions, USAGE, UsageError, parseCliOptions, usesConfiguredModel } from "./cli-options.js";
+import { createDemoModelClient } from "./demo/demo-model.js";
+import { DEMO_PROMPT, DemoScript } from "./demo/demo-script.js";
+import { type DemoProject, prepareDemoProject } from "./demo/sample-project.js";
+import { createJsonEventWriter } from "./display/json-display.js";
+import { TerminalDisplay } from "./display/terminal-display.js";
+import { createConfiguredModelClient } from "./model-selection.js";
+
+/** The process surroundings of a CLI run; tests pass their own. */
+export interface CliEnvironment {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream;
+  /** Aborts the session (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+/** Exit codes of the CLI. */
+export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, maxTurns: 3, aborted: 130 } as const;
+
+/**
+ * Runs the CLI and resolves with its exit code. Never calls `process.exit`.
+ *
+ * @example
+ * const code = await runCli({ argv: ["--demo", "--yes"], env: process.env, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+ */
+export async function runCli(environment: CliEnvironment): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseCliOptions(environment.argv, environment.env, environment.cwd);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    environment.stderr.write(`agent-tools-cli: ${error.message}\n\n${USAGE}`);
+    return EXIT_CODES.usage;
+  }
+  if (options.help) {
+    environment.stdout.write(USAGE);
+    return EXIT_CODES.ok;
+  }
+  const demo = !usesConfiguredModel(options);
+  // With no prompt, a configured model gets the demo's task on the sample project.
+  const onSample = demo || options.prompt === "";
+  if (onSample && options.runtimeScope !== "chat") {
+    environment.stderr.write("agent-tools-cli: the demo needs --scope chat (it uses ProcessWait and the task tools).\n");
+    return EXIT_CODES.usage;
+  }
+
+  const display = options.json ? undefined : new TerminalDisplay({ stream: environment.stdout });
+  const onEvent: (event: AgentEvent) => void = display ? (event) => display.handle(event) : createJsonEventWriter(environment.stdout);
+  const cleanups: Array<() => void | Promise<void>> = [];
+  let registry: ToolRegistry | undefined;
+  try {
+    let workdir = options.workdir;
+    let prompt = options.prompt;
+    let script: DemoScript | undefined;
+    let model: ModelClient;
+    if (onSample) {
+      const project: DemoProject = prepareDemoProject();
+      workdir = project.workdir;
+      prompt = DEMO_PROMPT;
+      if (!options.keep) cleanups.push(() => project.remove());
+      const who = demo ? "No model configured (set OPENAI_API_KEY or OPENAI_BASE_URL): running the offline scripted demo" : "No prompt given: running the demo task with your model";
+      onEvent({ type: "notice", level: "info", message: `${who} on a temporary copy of the sample project in ${workdir}` });
+    }
+    if (demo) {
+      script = new DemoScript();
+      model = createDemoModelClient(script);
+    } else {
+      model = createConfiguredModelClient(options);
+    }
+    let dataDir = options.dataDir;
+    if (dataDir === undefined && onSample) {
+      const temporary = mkdtempSync(path.join(os.tmpdir(), "agent-tools-data-"));
+      cleanups.push(() => rmSync(temporary, { recursive: true, force: true }));
+      dataDir = temporary;
+    }
+    const approval = createApprovalOptions({
+      yes: options.yes,
+      input: environment.stdin,
+      output: options.json ? environment.stderr : environment.stdout,
+      onEvent,
+      pause: display ? () => display.pause() : undefined,
+    });
+    registry = await buildBuiltinToolRegistry({ workdir, runtimeScope: options.runtimeScope, dataDir, additionalRoots: options.additionalRoots, approval });
+    onEvent({ type: "session-start", model: model.id, workdir: registry.workdir, runtimeScope: registry.runtimeScope, tools: registry.tools.map((tool) => tool.name), prompt });
+    const { summary } = await runAgentLoop({ model, registry, prompt, maxTurns: options.maxTurns, signal: environment.signal, onEvent });
+    if (onSample && options.keep) onEvent({ type: "notice", level: "info", message: `The demo project was kept at ${workdir}` });
+    if (script) {
+      const outcome = script.outcome;
+      if (summary.status === "answered" && !(outcome.edited && outcome.testsPassed)) {
+        onEvent({ type: "notice", level: "error", message: `The demo did not succeed: ${outcome.failure ?? "the fix or the test run is missing"}` });
+        return EXIT_CODES.failed;
+      }
+    }
+    return exitCodeOf(summary);
+  } catch (error) {
+    if (error instanceof SdkError) {
+      environment.stderr.write(`agent-tools-cli: ${error.message}\n`);
+      return EXIT_CODES.usage;
+    }
+    environment.stderr.write(`agent-tools-cli: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_CODES.failed;
+  } finally {
+    await registry?.close();
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+/** Maps how a session ended to the process exit code. */
+export function exitCodeOf(summary: SessionEndEvent): number {
+  switch (summary.status) {
+    case "answered":
+      return EXIT_CODES.ok;
+    case "max-turns":
+      return EXIT_CODES.maxTurns;
+    case "aborted":
+      return EXIT_CODES.aborted;
+    case "model-error":
+      return EXIT_CODES.failed;
+  }
+}
