@@ -11,7 +11,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     // Packages that publish a `source` export condition pointing at .ts files
-    // (eventsource-parser, imported by the AI SDK) must go through vite, not Node.
-    server: { deps: { inline: ["ai", /@ai-sdk\//, "eventsource-parser"] } },
+    // (eventsource-parser, imported by the AI SDK and the MCP SDK; eventsource)
+    // must go through vite, not Node.
+    server: { deps: { inline: ["ai", /@ai-sdk\//, "eventsource-parser", "eventsource", /@modelcontextprotocol\/sdk/] } },
   },
 });

@@ -1,0 +1,132 @@
+import { type Logger, type ToolBundle, type ToolDefinition, ToolError, coerceInputSchema } from "@agent-tools/core";
+import { mapMcpCallResult } from "./content-mapping.js";
+import type { McpRuntime } from "./mcp-runtime.js";
+import type { McpRemoteTool } from "./server-connection.js";
+import { type McpSettings, selectEnabledMcpServers } from "./settings.js";
+import { buildMcpToolName } from "./tool-naming.js";
+
+/** The server and server-side tool name behind a dynamic tool name. */
+export interface McpToolTarget {
+  serverId: string;
+  toolName: string;
+}
+
+/** One dynamic tool and where it goes. */
+export interface McpToolEntry extends McpToolTarget {
+  definition: ToolDefinition;
+  remote: McpRemoteTool;
+}
+
+/** The untrusted bundle of `mcp_<server>_<tool>` tools, with its reverse map. */
+export interface McpDynamicToolBundle extends ToolBundle {
+  /** `(server, tool)` behind a dynamic tool name, for hosts and approval rules. */
+  resolveToolName(name: string): McpToolTarget | undefined;
+  /** Every dynamic tool of enabled servers, exposed or not. */
+  entries(): McpToolEntry[];
+  /** Rebuilds the tool list from the runtime's connections; called after loads and list_changed. */
+  rebuild(): void;
+}
+
+/** What the dynamic bundle needs. */
+export interface DynamicToolBundleOptions {
+  getSettings(): McpSettings;
+  runtime: McpRuntime;
+  logger?: Logger;
+  sandbox?: boolean;
+  /** False for tools kept callable but hidden from the model (ToolSearch lazy load). */
+  isExposed?(name: string): boolean;
+}
+
+/** The description a model sees: `[MCP:<server>] <description or name>`. */
+export function describeMcpTool(serverLabel: string, tool: McpRemoteTool): string {
+  const text = (tool.description ?? "").trim() || tool.title || tool.name;
+  return serverLabel ? `[MCP:${serverLabel}] ${text}` : `[MCP] ${text}`;
+}
+
+function allowsExtraKeys(schema: Record<string, unknown>): boolean {
+  const extra = schema.additionalProperties;
+  return extra === true || (typeof extra === "object" && extra !== null);
+}
+
+/**
+ * Creates the dynamic MCP bundle (`trusted: false`, so a name that collides
+ * with a built-in is skipped by the registry with a warning). Calls go to the
+ * runtime's connection of the server, one at a time per server.
+ */
+export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): McpDynamicToolBundle {
+  let entries = new Map<string, McpToolEntry>();
+  const warned = new Set<string>();
+
+  function makeDefinition(name: string, serverId: string, remote: McpRemoteTool): ToolDefinition {
+    const jsonSchema = coerceInputSchema(remote.inputSchema);
+    const meta = { serverId, serverLabel: serverId, tool: remote.name };
+    return {
+      name,
+      description: describeMcpTool(serverId, remote),
+      jsonSchema,
+      metadata: { groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId },
+      scopes: ["chat", "cron"],
+      allowUnknownArguments: allowsExtraKeys(jsonSchema),
+      async execute(input: Record<string, unknown>, context) {
+        const server = selectEnabledMcpServers(options.getSettings()).find((candidate) => candidate.id === serverId);
+        if (!server) throw new ToolError("unavailable", `MCP server ${serverId} is no longer enabled; ${name} cannot run. Use McpManager action=list to see the servers.`);
+        const connection = options.runtime.connectionFor(server);
+        if (options.sandbox && server.transport === "stdio" && connection.state !== "connected") {
+          throw new ToolError("permission_denied", `MCP server ${serverId} is a stdio server and this host runs sandboxed: it cannot be started.`, { recoverable: false });
+        }
+        const result = await connection.callTool(remote.name, input, {
+          signal: context.signal,
+          onProgress: (progress) => context.onUpdate({ text: progress.message, data: { kind: "mcp_progress", ...progress } }),
+        });
+        return mapMcpCallResult(result, meta);
+      },
+    };
+  }
+
+  const bundle: McpDynamicToolBundle = {
+    id: "mcp",
+    trusted: false,
+    listTools() {
+      const enabled = new Set(selectEnabledMcpServers(options.getSettings()).map((server) => server.id));
+      const out: ToolDefinition[] = [];
+      for (const entry of entries.values()) if (enabled.has(entry.serverId)) out.push(entry.definition);
+      return out;
+    },
+    isExposed: (name) => options.isExposed?.(name) ?? true,
+    resolveToolName(name) {
+      const entry = entries.get(name) ?? [...entries.values()].find((candidate) => candidate.definition.name.toLowerCase() === name.trim().toLowerCase());
+      return entry ? { serverId: entry.serverId, toolName: entry.toolName } : undefined;
+    },
+    entries() {
+      const enabled = new Set(selectEnabledMcpServers(options.getSettings()).map((server) => server.id));
+      return [...entries.values()].filter((entry) => enabled.has(entry.serverId));
+    },
+    rebuild() {
+      const next = new Map<string, McpToolEntry>();
+      for (const server of selectEnabledMcpServers(options.getSettings())) {
+        const connection = options.runtime.peek(server.id);
+        if (!connection || connection.state === "closed") continue;
+        for (const remote of connection.tools) {
+          const name = buildMcpToolName(server.id, remote.name);
+          const clash = next.get(name);
+          if (clash) {
+            const key = `${server.id}:${remote.name}`;
+            if (!warned.has(key)) {
+              warned.add(key);
+              options.logger?.warn(`MCP tool ${remote.name} of ${server.id} maps to ${name}, already used by ${clash.serverId}/${clash.toolName}; it is skipped.`);
+            }
+            continue;
+          }
+          const previous = entries.get(name);
+          const definition = previous && previous.serverId === server.id && previous.remote === remote ? previous.definition : makeDefinition(name, server.id, remote);
+          next.set(name, { serverId: server.id, toolName: remote.name, definition, remote });
+        }
+      }
+      entries = next;
+    },
+    async close() {
+      await options.runtime.close();
+    },
+  };
+  return bundle;
+}

@@ -1,0 +1,99 @@
+import type { RuntimeScope } from "@agent-tools/core";
+import type { McpOp } from "./apply-mcp-ops.js";
+import type { McpRuntime } from "./mcp-runtime.js";
+import type { McpServerConfig, McpSettings } from "./settings.js";
+
+/** Every McpManager action. */
+export const MCP_MANAGER_ACTIONS = ["list", "read", "create", "update", "delete", "enable", "disable", "validate", "test", "diagnose", "restart", "stop", "tools"] as const;
+/** One McpManager action. */
+export type McpManagerAction = (typeof MCP_MANAGER_ACTIONS)[number];
+
+/** Actions that change the settings. */
+export const SETTINGS_WRITE_ACTIONS: ReadonlySet<McpManagerAction> = new Set(["create", "update", "delete", "enable", "disable"]);
+/** Actions refused in the cron scope. */
+export const CRON_REFUSED_ACTIONS: ReadonlySet<McpManagerAction> = new Set(["create", "update", "delete", "enable", "disable", "restart", "stop"]);
+
+/** The `details` of every McpManager result. */
+export interface McpManagerDetails {
+  kind: "manage_mcp";
+  action: McpManagerAction;
+  serverId?: string;
+  serverIds?: string[];
+  transport?: string;
+  ok: boolean;
+  phase?: string;
+  serverCount?: number;
+  enabledCount?: number;
+  toolsCount?: number;
+  changed?: boolean;
+  stopped?: string[];
+  errors: string[];
+  warnings?: string[];
+  suggestions?: string[];
+  servers?: unknown[];
+  tools?: unknown[];
+  stderr?: string[];
+  durationMs?: number;
+}
+
+/** What the McpManager needs from its bundle. */
+export interface McpManagerEnvironment {
+  getSettings(): McpSettings;
+  applyOps?(ops: readonly McpOp[]): void | Promise<void>;
+  runtime: McpRuntime;
+  /** Refuse every action that would spawn a stdio server. */
+  sandbox: boolean;
+  /** Reconnects servers and rebuilds dynamic tools after a change; runs in the background. */
+  scheduleRefresh(): void;
+  /** Rebuilds the dynamic tools from the live connections now. */
+  rebuildTools(): void;
+  runtimeScope: RuntimeScope;
+}
+
+const REDACTED = "<redacted>";
+
+/** A copy of `config` with env and header values replaced by `<redacted>`. */
+export function redactMcpServerConfig(config: McpServerConfig): McpServerConfig {
+  const copy: McpServerConfig = { ...config, args: [...config.args] };
+  if (config.env) copy.env = Object.fromEntries(Object.keys(config.env).map((key) => [key, REDACTED]));
+  if (config.headers) copy.headers = Object.fromEntries(Object.keys(config.headers).map((key) => [key, REDACTED]));
+  return copy;
+}
+
+/** Next steps derived from an error message. */
+export function suggestFixes(message: string, config: Pick<McpServerConfig, "transport" | "command"> | undefined): string[] {
+  const out: string[] = [];
+  const text = message.toLowerCase();
+  if (config?.transport === "stdio" && /enoent|not found|no such file/.test(text)) {
+    out.push(`The command "${config.command}" was not found: install it, or use an absolute path (the server gets the host's PATH).`);
+  }
+  if (/timed? ?out|timeout/.test(text)) out.push("The server did not answer in time: raise timeoutMs, or check that it starts on its own (a first npx run downloads packages).");
+  if (/\b401\b|\b403\b|unauthori[sz]ed|forbidden/.test(text)) out.push("The server refused the credentials: check the headers (for example Authorization) and the token's scope.");
+  if (config?.transport === "sse" && /endpoint|405|messageurl/.test(text)) out.push("This looks like a legacy SSE server: set messageUrl to its POST endpoint, or use transport http if it speaks Streamable HTTP.");
+  if (/econnrefused|fetch failed|enotfound/.test(text)) out.push("Nothing answers at the URL: check it and that the server is running.");
+  if (/closed|exited|crash/.test(text)) out.push("The server process ended: run action=diagnose with include_stderr to read its error output.");
+  return out;
+}
+
+/** The text lines and details of one result. */
+export class ManagerReport {
+  readonly lines: string[];
+  readonly details: McpManagerDetails;
+  constructor(action: McpManagerAction) {
+    this.lines = [`McpManager action=${action}`];
+    this.details = { kind: "manage_mcp", action, ok: true, errors: [] };
+  }
+  line(text: string): this {
+    this.lines.push(text);
+    return this;
+  }
+  fail(message: string): this {
+    this.details.ok = false;
+    this.details.errors.push(message);
+    return this;
+  }
+  output(isError = !this.details.ok) {
+    const text = this.lines.join("\n");
+    return { content: isError ? `McpManager failed: ${this.details.errors.join("; ")}\n${text}` : text, details: this.details, isError };
+  }
+}

@@ -1,0 +1,191 @@
+import { type Logger, type RuntimeScope, type ToolBundle, type ToolDefinition } from "@agent-tools/core";
+import type { McpOp } from "./apply-mcp-ops.js";
+import { type McpDynamicToolBundle, type McpToolTarget, createMcpDynamicToolBundle } from "./dynamic-tools.js";
+import { createMcpManagerTool } from "./mcp-manager-tool.js";
+import { McpRuntime } from "./mcp-runtime.js";
+import { type McpSettings, assertCompleteMcpServers, selectEnabledMcpServers } from "./settings.js";
+import { DEFAULT_TOOL_SEARCH_TOKEN_BUDGET, createToolSearchTool, estimateToolSchemaTokens } from "./tool-search.js";
+
+/** Options of {@link createMcpToolBundles}. */
+export interface McpToolBundleOptions {
+  /** The host's live settings getter; read on every use, never snapshotted. */
+  getSettings(): McpSettings;
+  /**
+   * Commits settings ops (normally `settings = applyMcpOps(settings, ops)`).
+   * The new settings must be visible to `getSettings` when it returns, even if
+   * it returns a promise (for persistence). Absent: MCP settings are read-only.
+   */
+  applyOps?(ops: readonly McpOp[]): void | Promise<void>;
+  /** Default `chat`. In `cron` McpManager refuses writes, restart and stop, and ToolSearch is off. */
+  runtimeScope?: RuntimeScope;
+  /** `continue` (default): report load failures to `onLoadError` and go on; `throw`: reject. */
+  loadFailureMode?: "continue" | "throw";
+  /** Load failures (all servers, or some) in `continue` mode. */
+  onLoadError?(error: Error): void;
+  /** True: never spawn stdio servers (http and sse still work). */
+  sandbox?: boolean;
+  /** Lazy loading of MCP tools; `false` turns it off. Default budget 12 000 tokens. */
+  toolSearch?: false | { tokenBudget?: number };
+  logger?: Logger;
+  /** How the SDK introduces itself to servers. */
+  clientInfo?: { name: string; version: string };
+}
+
+/** A failure to load MCP servers. */
+export class McpLoadError extends Error {
+  override readonly name = "McpLoadError";
+  /** Each failed server and its error message. */
+  readonly failures: ReadonlyArray<{ serverId: string; message: string }>;
+  constructor(message: string, failures: ReadonlyArray<{ serverId: string; message: string }>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.failures = failures;
+  }
+}
+
+/** What a load did. */
+export interface McpLoadReport {
+  loaded: string[];
+  failed: Array<{ serverId: string; message: string }>;
+}
+
+/** The MCP bundles of one registry and their shared runtime. */
+export interface McpToolBundles {
+  /** Trusted: McpManager, and ToolSearch while lazy loading is active. */
+  readonly manager: ToolBundle;
+  /** Untrusted: the dynamic `mcp_<server>_<tool>` tools. */
+  readonly tools: McpDynamicToolBundle;
+  /** `[manager, tools]`, to pass to a registry. */
+  readonly bundles: readonly ToolBundle[];
+  readonly runtime: McpRuntime;
+  /** `(server, tool)` behind a dynamic tool name. */
+  resolveToolName(name: string): McpToolTarget | undefined;
+  /** True while MCP tools are hidden until ToolSearch activates them. */
+  isDeferralActive(): boolean;
+  /** Connects newly enabled servers, stops removed ones and rebuilds the tools; concurrent calls share one run. */
+  refresh(): Promise<McpLoadReport>;
+  /** Closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads the enabled MCP servers and returns the McpManager bundle and the
+ * dynamic tool bundle, sharing one runtime.
+ *
+ * @example
+ * const store = createInMemoryMcpSettingsStore({ servers: [{ id: "fs", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] }] });
+ * const mcp = await createMcpToolBundles({ getSettings: store.getSettings, applyOps: store.applyOps });
+ * const registry = createToolRegistry({ workdir: process.cwd(), bundles: [...mcp.bundles] });
+ */
+export async function createMcpToolBundles(options: McpToolBundleOptions): Promise<McpToolBundles> {
+  const runtimeScope = options.runtimeScope ?? "chat";
+  const runtime = new McpRuntime({ clientInfo: options.clientInfo });
+  const activated = new Set<string>();
+  const budget = options.toolSearch === false ? Infinity : (options.toolSearch?.tokenBudget ?? DEFAULT_TOOL_SEARCH_TOKEN_BUDGET);
+  const searchable = runtimeScope === "chat" && budget !== Infinity;
+  let deferral = false;
+  const tools = createMcpDynamicToolBundle({
+    getSettings: options.getSettings,
+    runtime,
+    logger: options.logger,
+    sandbox: options.sandbox,
+    isExposed: (name) => !deferral || activated.has(name),
+  });
+  const rebuild = () => {
+    tools.rebuild();
+    deferral = searchable && estimateToolSchemaTokens(tools.entries()) > budget;
+  };
+  runtime.onToolsChanged(rebuild);
+
+  let running: Promise<McpLoadReport> | undefined;
+  let again = false;
+  async function load(): Promise<McpLoadReport> {
+    const enabled = selectEnabledMcpServers(options.getSettings());
+    assertCompleteMcpServers(enabled);
+    const enabledIds = new Set(enabled.map((server) => server.id));
+    await Promise.allSettled(runtime.all().filter((connection) => !enabledIds.has(connection.config.id)).map((connection) => runtime.stop(connection.config.id)));
+    const results = await Promise.allSettled(
+      enabled.map(async (server) => {
+        if (options.sandbox && server.transport === "stdio") throw new Error("stdio servers cannot be started on this sandboxed host");
+        await runtime.connectionFor(server).connect();
+      }),
+    );
+    const report: McpLoadReport = { loaded: [], failed: [] };
+    results.forEach((result, index) => {
+      const serverId = enabled[index]!.id;
+      if (result.status === "fulfilled") report.loaded.push(serverId);
+      else report.failed.push({ serverId, message: (result.reason as Error)?.message ?? String(result.reason) });
+    });
+    rebuild();
+    if (report.failed.length > 0) {
+      const all = report.loaded.length === 0;
+      const text = report.failed.map((failure) => `- ${failure.serverId}: ${failure.message}`).join("\n");
+      throw Object.assign(new McpLoadError(`${all ? "All MCP servers failed to load" : "Some MCP servers failed to load"}:\n${text}`, report.failed), { partial: !all, report });
+    }
+    return report;
+  }
+  function refresh(): Promise<McpLoadReport> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        let report: McpLoadReport;
+        do {
+          again = false;
+          report = await load().catch((error: unknown) => {
+            const partial = (error as { report?: McpLoadReport }).report;
+            if (partial) return partial;
+            throw error;
+          });
+        } while (again);
+        return report;
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
+  try {
+    await load();
+  } catch (error) {
+    const partial = (error as { partial?: boolean }).partial === true;
+    if (options.loadFailureMode === "throw" && !partial) {
+      await runtime.close();
+      throw error;
+    }
+    options.logger?.warn(`MCP load: ${(error as Error).message}`);
+    options.onLoadError?.(error as Error);
+  }
+
+  const managerTools: ToolDefinition[] = [
+    createMcpManagerTool({
+      getSettings: options.getSettings,
+      applyOps: options.applyOps,
+      runtime,
+      sandbox: options.sandbox === true,
+      runtimeScope,
+      rebuildTools: rebuild,
+      scheduleRefresh: () => {
+        refresh().catch((error: unknown) => options.logger?.warn(`MCP refresh failed: ${(error as Error).message}`));
+      },
+    }),
+  ];
+  const toolSearch = createToolSearchTool({ entries: () => tools.entries(), activated });
+  const manager: ToolBundle = {
+    id: "mcp-manager",
+    trusted: true,
+    listTools: () => (deferral ? [...managerTools, toolSearch] : managerTools),
+  };
+  return {
+    manager,
+    tools,
+    bundles: [manager, tools],
+    runtime,
+    resolveToolName: (name) => tools.resolveToolName(name),
+    isDeferralActive: () => deferral,
+    refresh,
+    close: () => runtime.close(),
+  };
+}

@@ -1,0 +1,259 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ToolError } from "@agent-tools/core";
+import { createLegacySseTransport } from "./legacy-sse-transport.js";
+import type { McpServerConfig } from "./settings.js";
+
+/** A tool as the server lists it. */
+export interface McpRemoteTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  annotations?: Record<string, unknown>;
+}
+
+/** Lifecycle of a {@link McpServerConnection}. */
+export type McpConnectionState = "idle" | "connecting" | "connected" | "disconnected" | "failed" | "closed";
+
+/** Progress the server reported for a running call. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Options shared by every connection of a runtime. */
+export interface McpConnectionOptions {
+  clientInfo?: { name: string; version: string };
+  /** Called after a `tools/list_changed` notification refreshed {@link McpServerConnection.tools}. */
+  onToolsChanged?(connection: McpServerConnection): void;
+  /** Lines of stderr kept for diagnostics; default 200. */
+  stderrTailLines?: number;
+}
+
+/** Identity of a configuration for connection reuse: what changes the process or endpoint. */
+export function connectionKey(config: McpServerConfig): string {
+  const { id, transport, command, args, url, env, cwd, headers, timeoutMs, messageUrl } = config;
+  return JSON.stringify({ id, transport, command, args, url, env, cwd, headers, timeoutMs, messageUrl });
+}
+
+const isSessionLost = (error: unknown) => error instanceof StreamableHTTPError && error.code === 404;
+const isConnectionClosed = (error: unknown) => error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+
+/**
+ * One live connection to one MCP server: connects lazily, lists its tools,
+ * serialises calls, reconnects once after a transport failure, re-initialises
+ * after an HTTP 404 session loss, keeps a stderr tail.
+ */
+export class McpServerConnection {
+  readonly config: McpServerConfig;
+  readonly key: string;
+  state: McpConnectionState = "idle";
+  /** The server's tools as of the last listing. */
+  tools: McpRemoteTool[] = [];
+  lastError: string | undefined;
+  connectedAt: number | undefined;
+  private client: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly stderrLines: string[] = [];
+  private partialLine = "";
+  private readonly options: McpConnectionOptions;
+
+  constructor(config: McpServerConfig, options: McpConnectionOptions = {}) {
+    this.config = config;
+    this.key = connectionKey(config);
+    this.options = options;
+  }
+
+  /** The last stderr lines of a stdio server (at most 200 by default). */
+  get stderrTail(): string[] {
+    return this.partialLine ? [...this.stderrLines, this.partialLine] : [...this.stderrLines];
+  }
+
+  /** Name and version the server reported, once connected. */
+  get serverInfo(): { name: string; version: string } | undefined {
+    return this.client?.getServerVersion();
+  }
+
+  /** Connects (or reuses the live connection) and returns the client; a dropped connection is reopened once per call. */
+  async connect(signal?: AbortSignal): Promise<Client> {
+    if (this.state === "closed") throw new ToolError("unavailable", `MCP server ${this.config.id} was stopped.`);
+    if (this.client) return this.client;
+    this.connecting ??= this.open(signal).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private createTransport(): Transport {
+    const config = this.config;
+    if (config.transport === "stdio") {
+      const transport = new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: "pipe" });
+      transport.stderr?.on("data", (chunk: Buffer) => this.appendStderr(chunk.toString("utf8")));
+      return transport;
+    }
+    const url = new URL(config.url);
+    if (config.transport === "sse") return createLegacySseTransport(url, { headers: config.headers, messageUrl: config.messageUrl });
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers } });
+  }
+
+  private async open(signal?: AbortSignal): Promise<Client> {
+    this.state = "connecting";
+    const client = new Client(this.options.clientInfo ?? { name: "agent-tools", version: "0.1.0" }, { capabilities: {} });
+    client.onclose = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      if (this.state !== "closed") this.state = "disconnected";
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (this.client !== client) return;
+      try {
+        await this.listTools(client);
+        this.options.onToolsChanged?.(this);
+      } catch (error) {
+        this.lastError = `tools/list after list_changed failed: ${(error as Error).message}`;
+      }
+    });
+    try {
+      await client.connect(this.createTransport(), { timeout: this.config.timeoutMs, signal });
+      this.client = client;
+      await this.listTools(client, signal);
+      if ((this.state as McpConnectionState) === "closed") throw new ToolError("unavailable", `MCP server ${this.config.id} was stopped while connecting.`);
+      this.state = "connected";
+      this.connectedAt = Date.now();
+      this.lastError = undefined;
+      return client;
+    } catch (error) {
+      this.client = undefined;
+      this.state = (this.state as McpConnectionState) === "closed" ? "closed" : "failed";
+      this.lastError = (error as Error)?.message ?? String(error);
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Lists every page of the server's tools and stores them in {@link tools}. */
+  async listTools(client?: Client, signal?: AbortSignal): Promise<McpRemoteTool[]> {
+    const active = client ?? (await this.connect(signal));
+    const tools: McpRemoteTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await active.listTools(cursor ? { cursor } : undefined, { timeout: this.config.timeoutMs, signal });
+      tools.push(...(page.tools as McpRemoteTool[]));
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = tools;
+    return tools;
+  }
+
+  /**
+   * Calls a tool. Calls to one server run one at a time; an abort while
+   * queued leaves the queue, an abort while running sends the server a
+   * cancellation. A 404 session loss re-initialises and retries once.
+   */
+  async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onProgress?(progress: McpProgress): void } = {}): Promise<CallToolResult> {
+    return this.exclusive(options.signal, async () => {
+      const attempt = async () => {
+        const client = await this.connect(options.signal);
+        try {
+          return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+            signal: options.signal,
+            timeout: this.config.timeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress: options.onProgress ? (progress) => options.onProgress!(progress as McpProgress) : undefined,
+          })) as CallToolResult;
+        } catch (error) {
+          if (isSessionLost(error) || isConnectionClosed(error)) await this.dropClient(client);
+          throw error;
+        }
+      };
+      try {
+        return await attempt();
+      } catch (error) {
+        if (isSessionLost(error) && !options.signal?.aborted) return attempt();
+        throw this.describeFailure(error, options.signal);
+      }
+    });
+  }
+
+  private describeFailure(error: unknown, signal: AbortSignal | undefined): unknown {
+    if (signal?.aborted || error instanceof ToolError) return error;
+    const id = this.config.id;
+    if (isConnectionClosed(error)) {
+      const tail = this.stderrTail.slice(-5).join("\n");
+      return new ToolError("unavailable", `MCP server ${id} closed the connection during the call (it may have crashed); it is restarted on the next call.${tail ? `\nLast stderr lines:\n${tail}` : ""}`, { details: { serverId: id } });
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new ToolError("timeout", `MCP server ${id} did not answer within ${this.config.timeoutMs} ms. Retry later, or ask the user to raise its timeoutMs.`, { details: { serverId: id } });
+    }
+    const message = (error as Error)?.message ?? String(error);
+    return new ToolError("unavailable", `MCP server ${id} failed: ${message}`, { details: { serverId: id } });
+  }
+
+  private async dropClient(client: Client): Promise<void> {
+    if (this.client === client) {
+      this.client = undefined;
+      if (this.state !== "closed") this.state = "disconnected";
+    }
+    await client.close().catch(() => undefined);
+  }
+
+  private async exclusive<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    const previous = this.queue;
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.queue = previous.then(() => mine);
+    try {
+      await waitUnlessAborted(previous, signal);
+      return await run();
+    } finally {
+      release();
+    }
+  }
+
+  private appendStderr(text: string): void {
+    const limit = this.options.stderrTailLines ?? 200;
+    const parts = (this.partialLine + text).split(/\r?\n/);
+    this.partialLine = parts.pop() ?? "";
+    this.stderrLines.push(...parts);
+    if (this.stderrLines.length > limit) this.stderrLines.splice(0, this.stderrLines.length - limit);
+  }
+
+  /** Closes the connection (terminating an HTTP session, ending a stdio process); later calls fail. */
+  async close(): Promise<void> {
+    this.state = "closed";
+    const client = this.client ?? (await this.connecting?.catch(() => undefined));
+    this.client = undefined;
+    if (!client) return;
+    const transport = client.transport;
+    if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
+    await client.close().catch(() => undefined);
+    this.state = "closed";
+  }
+}
+
+function waitUnlessAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new ToolError("cancelled", "Cancelled while waiting for the MCP server."));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(new ToolError("cancelled", "Cancelled while waiting for the MCP server."));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+    );
+  });
+}
