@@ -16,7 +16,8 @@ import { type FsToolBundleOptions, createFsToolBundle } from "@agent-tools/tools
 // --- imports: shell ---
 import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools/tools-shell";
 // --- imports: tasks ---
-import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
+import { type Storage, openSqliteStorage } from "@agent-tools/core";
+import { KyselyTaskStateStore, type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
 // --- imports: mcp ---
 
 /** Options of {@link buildBuiltinToolRegistry}. */
@@ -45,7 +46,11 @@ export interface BuiltinToolRegistryOptions {
   /** Shell-tool options. */
   shell?: ShellToolBundleOptions;
   // --- options: tasks ---
-  /** Task-tool options (chat scope only). */
+  /**
+   * Task-tool options (chat scope only). Without `store`, lists persist in
+   * the SQLite file `<dataDir>/agent-tools.sqlite`, opened on the first task
+   * call and closed with the registry.
+   */
   tasks?: TaskToolBundleOptions;
   // --- options: mcp ---
 }
@@ -71,7 +76,17 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
     // --- bundles: shell ---
     bundles.push(createShellToolBundle(options.shell));
     // --- bundles: tasks ---
-    if (runtimeScope === "chat") bundles.push(createTaskToolBundle(options.tasks));
+    if (runtimeScope === "chat") {
+      let taskStorage: Promise<Storage> | undefined;
+      const openTaskStorage = (): Promise<Storage> =>
+        (taskStorage ??= openSqliteStorage({ dataDir }).catch((error: unknown) => {
+          taskStorage = undefined;
+          throw error;
+        }));
+      const store = options.tasks?.store ?? (async () => KyselyTaskStateStore.open(await openTaskStorage()));
+      cleanups.push(async () => void (await taskStorage?.then((storage) => storage.close(), () => undefined)));
+      bundles.push(createTaskToolBundle({ ...options.tasks, store }));
+    }
     // --- bundles: mcp ---
   } catch (error) {
     await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);

@@ -1,0 +1,18 @@
+// A plain Node script standing in for a restarted host process. Run it as
+//   node --import tsx --conditions=source task-tools-process.mjs <workdir> <dataDir> <calls-json>
+// It builds the built-in registry on the same dataDir, runs the given task
+// tool calls in order and prints their results as one JSON line.
+import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
+
+const [workdir, dataDir, callsJson] = process.argv.slice(2);
+const calls = JSON.parse(callsJson ?? "[]");
+const registry = await buildBuiltinToolRegistry({ workdir, dataDir, runtimeScope: "chat" });
+const results = [];
+try {
+  for (const [index, call] of calls.entries()) {
+    results.push(await registry.executeToolCall({ id: `child_${index}`, name: call.name, arguments: call.arguments }));
+  }
+} finally {
+  await registry.close();
+}
+process.stdout.write(`${JSON.stringify({ pid: process.pid, results })}\n`);
