@@ -1,6 +1,18 @@
 /**
  * GitClient: the git operations the SDK needs (subagent worktrees, status,
  * binary-safe diffs, patch application, commits).
+ *
+ * Contract of every adapter:
+ * - Every path argument is absolute; `repo` is any directory inside a work
+ *   tree (the main one or a linked worktree).
+ * - Failures reject with a `GitClientError` (from `@agent-tools/core`) whose
+ *   `code` says what failed and whose `data.paths` names the files involved.
+ *   An operation an adapter cannot do at all rejects with
+ *   `SdkError("unsupported")`, documented on the adapter.
+ * - When `signal` aborts, the operation stops and the promise rejects with
+ *   an error whose `name` is `AbortError`.
+ * - `diff` and `apply` work on the work tree only: the index (staging area)
+ *   is never changed by them, so a host's own staged changes survive.
  */
 
 /** Common options of every GitClient method. */
@@ -15,38 +27,64 @@ export interface GitWorktree {
   path: string;
   /** The checked-out branch without `refs/heads/`, or null when detached. */
   branch: string | null;
-  /** The HEAD commit id. */
-  head: string;
+  /** The HEAD commit id (40 hex digits), or null in a repository without commits. */
+  head: string | null;
 }
 
 /** One changed path of {@link GitClient.status}. */
 export interface GitStatusEntry {
+  /** Repository-relative path with `/` separators. */
   path: string;
-  /** Index (staged) state letter as in porcelain v1, `?` for untracked, ` ` for none. */
+  /** Index (staged) state letter as in porcelain v1 (`M`, `A`, `D`, ` `), `?` for untracked. */
   index: string;
-  /** Work-tree state letter as in porcelain v1. */
+  /** Work-tree state letter as in porcelain v1 (`M`, `D`, ` `), `?` for untracked. */
   workTree: string;
+}
+
+/** A commit author. */
+export interface GitAuthor {
+  name: string;
+  email: string;
 }
 
 /** The git operations the SDK uses. All paths are absolute. */
 export interface GitClient {
-  /** The top level of the repository containing `cwd`, or null when not in a repository. */
+  /** The top level of the work tree containing `cwd`, or null when not in a repository. */
   repositoryRoot(cwd: string, options?: GitOptions): Promise<string | null>;
-  /** Adds a worktree at `path` on a new branch `branch` starting at `startPoint` (default HEAD). */
+  /** Adds a linked worktree at `path` on a new branch `branch` starting at `startPoint` (default HEAD). */
   addWorktree(repo: string, options: { path: string; branch: string; startPoint?: string } & GitOptions): Promise<void>;
-  /** Removes a worktree (forcefully when `force`). */
+  /** Removes a linked worktree and its directory (also with local changes when `force`). */
   removeWorktree(repo: string, options: { path: string; force?: boolean } & GitOptions): Promise<void>;
   /** Lists worktrees, the main one first. */
   listWorktrees(repo: string, options?: GitOptions): Promise<GitWorktree[]>;
-  /** Changed and untracked paths (untracked directories expanded to files), sorted by path. */
+  /**
+   * Changed and untracked paths (untracked directories expanded to files,
+   * ignored files left out, no rename detection), sorted by path.
+   */
   status(repo: string, options?: GitOptions): Promise<GitStatusEntry[]>;
   /**
-   * A binary-safe patch (`git diff --binary`) of the work tree including
-   * untracked files against `base` (default HEAD). Empty string when nothing changed.
+   * A patch of the work tree, including untracked (not ignored) files,
+   * against `base` (default HEAD; the empty tree in a repository without
+   * commits), in `git diff --binary` format: binary files as `GIT binary
+   * patch` literals with full blob ids, so `apply` restores them byte for
+   * byte. Empty string when nothing changed. Paths are relative to the top
+   * level.
    */
   diff(repo: string, options?: { base?: string } & GitOptions): Promise<string>;
-  /** Applies a patch; `threeWay` falls back to a 3-way merge. Throws with the conflicting paths on failure. */
+  /**
+   * Applies a patch from `diff` to the work tree. All or nothing: when a hunk
+   * does not apply, nothing is written and it rejects with code
+   * `patch_failed`. With `threeWay`, hunks that do not apply are merged with
+   * the patch's base blobs (which must exist in this repository); when that
+   * conflicts, the files are left with conflict markers and it rejects with
+   * code `conflict` naming them.
+   */
   apply(repo: string, patch: string, options?: { threeWay?: boolean } & GitOptions): Promise<void>;
-  /** Stages everything and commits; returns the new commit id. */
-  commit(repo: string, options: { message: string; author?: { name: string; email: string } } & GitOptions): Promise<string>;
+  /**
+   * Stages everything (untracked files too, ignored ones not) and commits;
+   * returns the new commit id. `author` defaults to the repository's
+   * configured user. Rejects with code `nothing_to_commit` when nothing
+   * changed.
+   */
+  commit(repo: string, options: { message: string; author?: GitAuthor } & GitOptions): Promise<string>;
 }
