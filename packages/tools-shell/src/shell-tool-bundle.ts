@@ -1,10 +1,86 @@
 import type { ToolBundle, ToolDefinition } from "@agent-tools/core";
+import { createBashSessionTool } from "./bash-session-tool.js";
+import { createBashSyncTool } from "./bash-sync-tool.js";
+import type { CommandPolicy } from "./command-guards.js";
+import { createManagedProcessTool } from "./managed-process-tool.js";
+import { ManagedProcessManager } from "./managed-process-manager.js";
+import { createProcessStopTool } from "./process-stop-tool.js";
+import { createProcessWaitTool } from "./process-wait-tool.js";
+import { resolveShellInfo } from "./shell-environment.js";
+import type { ShellRuntime } from "./shell-runtime.js";
+import { ShellSessionStore } from "./shell-session-store.js";
 
 /** Options of {@link createShellToolBundle}. */
-export interface ShellToolBundleOptions {}
+export interface ShellToolBundleOptions {
+  /**
+   * The model provider, for the synchronous timeout table: `claude_code`
+   * 120 s / 600 s; `codex`, `gemini`, `xai`, `deepseek` 30 s / 30 s; others 120 s / 600 s.
+   */
+  providerId?: string;
+  /** Shell executable; default `/bin/bash`, else `/bin/sh`. */
+  shell?: string;
+  /** Extra environment for every command. */
+  env?: Record<string, string>;
+  /**
+   * Checks run before any command is spawned, in order; one returning a
+   * message refuses the command with it. The skills package adds its access
+   * policy here.
+   */
+  commandPolicies?: readonly CommandPolicy[];
+  /** Sessions held at once; default 64. */
+  maxSessions?: number;
+  /** How long a finished session stays readable; default 10 minutes. */
+  sessionRetentionMs?: number;
+}
 
-/** The shell tools as a bundle. */
-export function createShellToolBundle(_options: ShellToolBundleOptions = {}): ToolBundle {
-  const tools: ToolDefinition[] = [];
-  return { id: "shell", trusted: true, listTools: () => tools };
+/** The shell bundle: its tools plus what a host may need to add a policy later. */
+export interface ShellToolBundle extends ToolBundle {
+  /** Adds a command policy (e.g. the skills access policy); returns a function that removes it. */
+  addCommandPolicy(policy: CommandPolicy): () => void;
+}
+
+/**
+ * The shell tools as a bundle. Chat scope: Bash (resumable sessions),
+ * ProcessWait, ProcessStop and ManagedProcess. Cron scope: the synchronous
+ * Bash only. Sessions and managed processes live in this bundle's closure;
+ * `close()` ends every one of them (isolated managed processes excepted).
+ *
+ * @example
+ * const registry = createToolRegistry({ workdir, runtimeScope: "chat", bundles: [createShellToolBundle()] });
+ * const result = await registry.executeToolCall({ id: "1", name: "Bash", arguments: { command: "npm test" } });
+ */
+export function createShellToolBundle(options: ShellToolBundleOptions = {}): ShellToolBundle {
+  const policies: CommandPolicy[] = [...(options.commandPolicies ?? [])];
+  const runtime: ShellRuntime = {
+    sessions: new ShellSessionStore({ maxSessions: options.maxSessions, retentionMs: options.sessionRetentionMs }),
+    managed: new ManagedProcessManager(),
+    info: resolveShellInfo(options.shell),
+    providerId: options.providerId,
+    policies,
+    env: { ...(options.env ?? {}) },
+  };
+  const tools: ToolDefinition[] = [
+    createBashSessionTool(runtime),
+    createBashSyncTool(runtime),
+    createProcessWaitTool(runtime),
+    createProcessStopTool(runtime),
+    createManagedProcessTool(runtime),
+  ];
+  let closing: Promise<void> | undefined;
+  return {
+    id: "shell",
+    trusted: true,
+    listTools: () => tools,
+    addCommandPolicy(policy) {
+      policies.push(policy);
+      return () => {
+        const index = policies.indexOf(policy);
+        if (index >= 0) policies.splice(index, 1);
+      };
+    },
+    close() {
+      closing ??= Promise.allSettled([runtime.sessions.close(), runtime.managed.close()]).then(() => undefined);
+      return closing;
+    },
+  };
 }

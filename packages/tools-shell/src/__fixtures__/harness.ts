@@ -1,0 +1,32 @@
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type ExecuteToolCallOptions, type RuntimeScope, type ToolResult, createToolRegistry } from "@agent-tools/core";
+import { type ShellToolBundleOptions, createShellToolBundle } from "../shell-tool-bundle.js";
+
+/** A registry with only the shell bundle, in fresh temp directories. */
+export function createHarness(runtimeScope: RuntimeScope = "chat", options: ShellToolBundleOptions = {}) {
+  const workdir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "shell-work-")));
+  const dataDir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "shell-data-")));
+  const bundle = createShellToolBundle(options);
+  const registry = createToolRegistry({ workdir, runtimeScope, dataDir, bundles: [bundle], loopBreaker: false });
+  let counter = 0;
+  const call = (name: string, args: Record<string, unknown>, callOptions?: ExecuteToolCallOptions) =>
+    registry.executeToolCall({ id: `call_${(counter += 1)}`, name, arguments: args }, callOptions);
+  const cleanup = async () => {
+    await registry.close();
+    rmSync(workdir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { workdir, dataDir, bundle, registry, call, cleanup };
+}
+
+/** The text of a result. */
+export function textOf(result: ToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}
+
+/** Details of a result, typed loosely for assertions. */
+export function detailsOf(result: ToolResult): Record<string, any> {
+  return result.details as Record<string, any>;
+}

@@ -1,0 +1,228 @@
+import { randomUUID } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type ProcessExit, type ProcessRunner, type RunningProcess, ToolError, isProcessAlive, killProcessTree, readProcessTreeTag } from "@agent-tools/core";
+import { incompleteUtf8Tail, leadingContinuationBytes } from "./utf8.js";
+
+/** Grace between SIGTERM and SIGKILL for ManagedProcess stop. */
+export const MANAGED_STOP_GRACE_MS = 500;
+/** Grace when the bundle closes. */
+export const MANAGED_SHUTDOWN_GRACE_MS = 1_200;
+/** How often a wait checks the log and the process. */
+const WAIT_POLL_MS = 100;
+
+/** What is stored beside each log as `<id>.json`. */
+export interface ManagedProcessRecord {
+  process_id: string;
+  pid: number;
+  command: string;
+  cwd: string;
+  label?: string;
+  isolated: boolean;
+  started_at: string;
+  log_path: string;
+  /** The tree tag the process inherited, used to find its descendants later. */
+  tree_tag?: string;
+}
+
+/** The state of a managed process as reported to the model. */
+export interface ManagedProcessState extends ManagedProcessRecord {
+  status: "running" | "exited" | "stopped";
+  exit_code: number | null;
+  log_bytes: number;
+}
+
+/** A piece of a log. */
+export interface LogPage {
+  output: string;
+  /** Absolute log offset after the returned bytes. */
+  cursor: number;
+  /** Bytes in the log right now. */
+  log_bytes: number;
+  has_more: boolean;
+}
+
+interface LiveEntry {
+  record: ManagedProcessRecord;
+  process: RunningProcess;
+  exit?: ProcessExit;
+  stopped: boolean;
+}
+
+/** Options of {@link ManagedProcessManager.start}. */
+export interface ManagedStartOptions {
+  command: string;
+  cwd: string;
+  shell: string;
+  label?: string;
+  isolated: boolean;
+  runner: ProcessRunner;
+  dataDir: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Long-running processes with their output in `<dataDir>/process-logs/<id>.log`.
+ * Non-isolated ones end with the bundle (or the host); isolated ones may
+ * outlive the host and stay manageable later through their `<id>.json`.
+ */
+export class ManagedProcessManager {
+  private readonly live = new Map<string, LiveEntry>();
+
+  /** Starts a process; its output goes to its log file. */
+  start(options: ManagedStartOptions): ManagedProcessRecord {
+    const directory = logDirectory(options.dataDir);
+    mkdirSync(directory, { recursive: true });
+    const id = randomUUID();
+    const logPath = path.join(directory, `${id}.log`);
+    writeFileSync(logPath, "");
+    const child = options.runner.spawn({ command: options.command, shell: options.shell, cwd: options.cwd, env: options.env, isolated: options.isolated, logFile: logPath });
+    const record: ManagedProcessRecord = {
+      process_id: id,
+      pid: child.pid,
+      command: options.command,
+      cwd: options.cwd,
+      label: options.label,
+      isolated: options.isolated,
+      started_at: new Date().toISOString(),
+      log_path: logPath,
+      tree_tag: child.pid > 0 ? readProcessTreeTag(child.pid) : undefined,
+    };
+    writeFileSync(path.join(directory, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    const entry: LiveEntry = { record, process: child, stopped: false };
+    void child.exited.then((exit) => (entry.exit = exit));
+    this.live.set(id, entry);
+    return record;
+  }
+
+  /** States of every known process (this host's and isolated ones on disk), or of one. */
+  status(dataDir: string, processId?: string): ManagedProcessState[] {
+    const ids = processId ? [processId] : this.knownIds(dataDir);
+    return ids.map((id) => this.state(dataDir, id)).filter((state): state is ManagedProcessState => state !== undefined);
+  }
+
+  /** One process's state; throws `not_found` for an unknown id. */
+  require(dataDir: string, processId: string): ManagedProcessState {
+    const state = this.state(dataDir, processId);
+    if (!state) {
+      throw new ToolError("not_found", `managed process not found: ${processId}. Call ManagedProcess(action="status") to list known processes.`, { details: { process_id: processId, not_found: true } });
+    }
+    return state;
+  }
+
+  /** Reads up to `maxBytes` of the log from `cursor`, never splitting a UTF-8 character. */
+  readLog(state: ManagedProcessRecord, cursor: number, maxBytes: number): LogPage {
+    const size = fileSize(state.log_path);
+    const from = Math.min(Math.max(0, Math.floor(cursor)), size);
+    const length = Math.min(maxBytes, size - from);
+    if (length <= 0) return { output: "", cursor: from, log_bytes: size, has_more: false };
+    const buffer = Buffer.allocUnsafe(length);
+    const fd = openSync(state.log_path, "r");
+    let read = 0;
+    try {
+      read = readSync(fd, buffer, 0, length, from);
+    } finally {
+      closeSync(fd);
+    }
+    const skip = leadingContinuationBytes(buffer, 0, read);
+    let end = read;
+    if (from + end < size) end -= incompleteUtf8Tail(buffer, end);
+    if (end < skip) end = skip;
+    return { output: buffer.subarray(skip, end).toString("utf8"), cursor: from + end, log_bytes: size, has_more: from + end < size };
+  }
+
+  /** Waits until the process ended, `unreadBytes` are in the log after `cursor`, the time passed or `signal` aborted. */
+  async wait(dataDir: string, processId: string, cursor: number, yieldMs: number, unreadBytes: number, signal: AbortSignal): Promise<ManagedProcessState> {
+    const deadline = Date.now() + yieldMs;
+    for (;;) {
+      const state = this.require(dataDir, processId);
+      if (state.status !== "running" || state.log_bytes - cursor >= unreadBytes || Date.now() >= deadline || signal.aborted) return state;
+      const entry = this.live.get(processId);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())));
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          resolve();
+        }
+        signal.addEventListener("abort", done, { once: true });
+        void entry?.process.exited.then(done);
+      });
+    }
+  }
+
+  /** Kills a process tree; false when the id is unknown. */
+  async stop(dataDir: string, processId: string, graceMs = MANAGED_STOP_GRACE_MS): Promise<ManagedProcessState | undefined> {
+    const entry = this.live.get(processId);
+    if (entry) {
+      entry.stopped = entry.stopped || entry.exit === undefined;
+      await entry.process.kill({ graceMs });
+      await entry.process.exited;
+      return this.state(dataDir, processId);
+    }
+    const record = readRecord(dataDir, processId);
+    if (!record) return undefined;
+    if (isRecordAlive(record)) await killProcessTree({ rootPid: record.pid, tag: record.tree_tag }, graceMs);
+    return this.state(dataDir, processId);
+  }
+
+  /** Ends every non-isolated process of this manager (shutdown grace 1.2 s). */
+  async close(): Promise<void> {
+    const entries = [...this.live.values()].filter((entry) => !entry.record.isolated);
+    await Promise.allSettled(entries.map((entry) => entry.process.kill({ graceMs: MANAGED_SHUTDOWN_GRACE_MS })));
+    this.live.clear();
+  }
+
+  private state(dataDir: string, processId: string): ManagedProcessState | undefined {
+    const entry = this.live.get(processId);
+    const record = entry?.record ?? readRecord(dataDir, processId);
+    if (!record) return undefined;
+    const log_bytes = fileSize(record.log_path);
+    if (entry) {
+      const running = entry.exit === undefined;
+      return { ...record, status: running ? "running" : entry.stopped ? "stopped" : "exited", exit_code: entry.exit ? (entry.exit.exitCode ?? -1) : null, log_bytes };
+    }
+    return { ...record, status: isRecordAlive(record) ? "running" : "exited", exit_code: null, log_bytes };
+  }
+
+  private knownIds(dataDir: string): string[] {
+    const ids = new Set(this.live.keys());
+    try {
+      for (const name of readdirSync(logDirectory(dataDir))) if (name.endsWith(".json")) ids.add(name.slice(0, -5));
+    } catch {
+      // no log directory yet
+    }
+    return [...ids];
+  }
+}
+
+function logDirectory(dataDir: string): string {
+  return path.join(dataDir, "process-logs");
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function readRecord(dataDir: string, processId: string): ManagedProcessRecord | undefined {
+  if (!ID_PATTERN.test(processId)) return undefined;
+  const file = path.join(logDirectory(dataDir), `${processId}.json`);
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as ManagedProcessRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive and still the same process (its tag matches, so a reused pid is not mistaken for it). */
+function isRecordAlive(record: ManagedProcessRecord): boolean {
+  if (record.pid <= 0 || !isProcessAlive(record.pid)) return false;
+  return record.tree_tag === undefined || readProcessTreeTag(record.pid) === record.tree_tag;
+}

@@ -1,0 +1,120 @@
+import { type ToolDefinition, ToolError, defineTool } from "@agent-tools/core";
+import { z } from "zod";
+import type { LogPage, ManagedProcessState } from "./managed-process-manager.js";
+import { resolveCommandCwd } from "./shell-environment.js";
+import { EXECUTE_METADATA, type ShellRuntime, checkCommand, commandEnvironment } from "./shell-runtime.js";
+import { WAIT_YIELD, clampInteger } from "./timeout-policy.js";
+
+/** Input of ManagedProcess. */
+export const managedProcessInputSchema = z.object({
+  action: z.enum(["start", "status", "read_log", "wait", "stop"]).describe("What to do."),
+  command: z.string().optional().describe("start: the command to run in the foreground (no trailing &)."),
+  cwd: z.string().optional().describe("start: working directory (workspace-relative, skill://..., or absolute). Default: the workspace root."),
+  label: z.string().optional().describe("start: a short name for the process."),
+  isolated: z.boolean().optional().describe("start: true lets the process outlive the host application. Default false: it ends with the host."),
+  process_id: z.string().optional().describe("The process_id from start. Required except for status, where it filters."),
+  cursor: z.number().min(0).optional().describe("read_log / wait: absolute byte offset in the log to read from (default 0)."),
+  yield_time_ms: z.number().optional().describe("wait: longest wait in ms (default 30000, clamped to 5000..300000)."),
+  max_bytes: z.number().optional().describe("read_log / wait: bytes of log to return (1..524288, default 65536)."),
+});
+
+/** `details` of ManagedProcess. */
+export type ManagedProcessDetails =
+  | { action: "start"; process: ManagedProcessState }
+  | { action: "status"; processes: ManagedProcessState[] }
+  | { action: "read_log" | "wait"; process: ManagedProcessState; log: LogPage }
+  | { action: "stop"; process_id: string; stopped: boolean; not_found: boolean; process?: ManagedProcessState };
+
+const DESCRIPTION = `Starts and manages long-running processes (dev servers, watchers) whose output goes to a log file.
+
+Actions:
+- start {command, cwd?, label?, isolated?}: runs the command in the foreground of its own process group (do not add "&"); returns a process_id (a UUID). isolated=true lets it outlive the host application.
+- status {process_id?}: state of one or all processes (running, exited, stopped).
+- read_log {process_id, cursor?, max_bytes?}: log bytes from cursor (default 0, up to max_bytes, default 65536, max 524288); returns the next cursor.
+- wait {process_id, cursor?, yield_time_ms?, max_bytes?}: waits until the process exits, new log output reaches max_bytes, or yield_time_ms passes (default 30000, 5000..300000).
+- stop {process_id}: kills the whole process tree.
+Do not use ProcessWait or ProcessStop with a process_id; those are for Bash session ids.`;
+
+function describeState(state: ManagedProcessState): string {
+  return [
+    `process_id: ${state.process_id}`,
+    state.label ? `label: ${state.label}` : undefined,
+    `status: ${state.status}`,
+    state.exit_code !== null ? `exit_code: ${state.exit_code}` : undefined,
+    `pid: ${state.pid}`,
+    `isolated: ${state.isolated}`,
+    `command: ${state.command}`,
+    `log_path: ${state.log_path}`,
+    `log_bytes: ${state.log_bytes}`,
+  ].filter(Boolean).join("\n");
+}
+
+function requireId(processId: string | undefined, action: string): string {
+  if (!processId) throw new ToolError("invalid_arguments", `ManagedProcess action="${action}" needs process_id (from action="start" or action="status").`);
+  return processId;
+}
+
+/** ManagedProcess (chat scope). */
+export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition {
+  return defineTool<typeof managedProcessInputSchema, ManagedProcessDetails>({
+    name: "ManagedProcess",
+    description: DESCRIPTION,
+    inputSchema: managedProcessInputSchema,
+    metadata: { ...EXECUTE_METADATA, kind: "process" },
+    scopes: ["chat"],
+    loopKey: (input) => `${input.action}:${input.process_id ?? input.command ?? ""}`,
+    async execute(input, context) {
+      const manager = runtime.managed;
+      const dataDir = context.dataDir;
+      const maxBytes = clampInteger(input.max_bytes, 1, 524_288, 65_536);
+      switch (input.action) {
+        case "start": {
+          const command = input.command ?? "";
+          const cwd = resolveCommandCwd(context, input.cwd, "ManagedProcess cwd");
+          await checkCommand(runtime, "ManagedProcess", command, cwd, input.cwd, "managed");
+          if (/&\s*$/.test(command.trim()) && !/&&\s*$/.test(command.trim())) {
+            throw new ToolError("invalid_arguments", "ManagedProcess runs the command in the foreground and manages it itself; remove the trailing \"&\".");
+          }
+          const record = manager.start({ command, cwd, shell: runtime.info.shell, label: input.label, isolated: input.isolated ?? false, runner: context.ports.processRunner, dataDir, env: commandEnvironment(runtime) });
+          if (context.signal.aborted) await manager.stop(dataDir, record.process_id);
+          const state = manager.require(dataDir, record.process_id);
+          const text = `# ManagedProcess started\n${describeState(state)}\n\nFollow it with ManagedProcess(action="wait" or "read_log", process_id="${state.process_id}", cursor=...) and end it with ManagedProcess(action="stop", process_id="${state.process_id}"). Do not use ProcessWait or ProcessStop with this id.`;
+          return { content: text, details: { action: "start", process: state } };
+        }
+        case "status": {
+          const processes = manager.status(dataDir, input.process_id);
+          if (input.process_id && processes.length === 0) manager.require(dataDir, input.process_id);
+          const text = processes.length === 0 ? "# ManagedProcess status\nNo managed processes." : `# ManagedProcess status\n${processes.map(describeState).join("\n\n")}`;
+          return { content: text, details: { action: "status", processes } };
+        }
+        case "read_log":
+        case "wait": {
+          const processId = requireId(input.process_id, input.action);
+          const cursor = Math.floor(input.cursor ?? 0);
+          const state =
+            input.action === "wait"
+              ? await manager.wait(dataDir, processId, cursor, clampInteger(input.yield_time_ms, WAIT_YIELD.minMs, WAIT_YIELD.maxMs, WAIT_YIELD.defaultMs), maxBytes, context.signal)
+              : manager.require(dataDir, processId);
+          const log = manager.readLog(state, cursor, maxBytes);
+          let text = `# ManagedProcess ${input.action}\n${describeState(state)}\ncursor: ${log.cursor}\n`;
+          if (log.has_more) text += "has_more: true\n";
+          text += `\nlog:\n${log.output === "" ? "(no new output)\n" : log.output.endsWith("\n") ? log.output : `${log.output}\n`}`;
+          if (state.status === "running" || log.has_more) text += `\nContinue with ManagedProcess(action="wait", process_id="${processId}", cursor=${log.cursor}).\n`;
+          return { content: text, details: { action: input.action, process: state, log } };
+        }
+        case "stop": {
+          const processId = requireId(input.process_id, "stop");
+          const state = await manager.stop(dataDir, processId);
+          if (!state) {
+            return {
+              content: `managed process not found: ${processId}; nothing was stopped. Call ManagedProcess(action="status") to list known processes.`,
+              details: { action: "stop", process_id: processId, stopped: false, not_found: true },
+              isError: true,
+            };
+          }
+          return { content: `# ManagedProcess stopped\n${describeState(state)}`, details: { action: "stop", process_id: processId, stopped: true, not_found: false, process: state } };
+        }
+      }
+    },
+  });
+}

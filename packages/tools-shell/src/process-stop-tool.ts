@@ -1,0 +1,35 @@
+import { type ToolDefinition, defineTool } from "@agent-tools/core";
+import { z } from "zod";
+import { STOP_WAIT_MS } from "./bash-session-tool.js";
+import { buildSessionResponse, type ShellSessionResponse, sessionOutput } from "./session-response.js";
+import { type ShellRuntime, displayCwd, requireSession, withTimeLimit } from "./shell-runtime.js";
+
+/** Input of ProcessStop. */
+export const processStopInputSchema = z.object({
+  session_id: z.string().min(1).describe("The session_id a Bash result returned."),
+  cursor: z.number().min(0).optional().describe("The cursor of the previous result; the remaining output after it is returned."),
+});
+
+const DESCRIPTION = `Stops a Bash session: kills its whole process tree (SIGTERM, then SIGKILL after a short grace period), waits up to 5 s for it to end, and returns the remaining buffered output after cursor. The status becomes cancelled, which is not an error. Stopping a session that already ended also ends any background process it left behind, and returns its final status.`;
+
+/** ProcessStop (chat scope). */
+export function createProcessStopTool(runtime: ShellRuntime): ToolDefinition {
+  return defineTool<typeof processStopInputSchema, ShellSessionResponse>({
+    name: "ProcessStop",
+    description: DESCRIPTION,
+    inputSchema: processStopInputSchema,
+    metadata: { groupId: "shell", kind: "stop", isReadOnly: false, displayCategory: "terminal" },
+    scopes: ["chat"],
+    handlesAbort: true,
+    loopKey: (input) => input.session_id,
+    async execute(input, context) {
+      const session = requireSession(runtime, input.session_id);
+      const cursor = input.cursor === undefined ? undefined : Math.floor(input.cursor);
+      if (session.isTerminal) await withTimeLimit(session.endTree(), STOP_WAIT_MS);
+      else await withTimeLimit(session.terminate("cancelled"), STOP_WAIT_MS);
+      const page = session.read(cursor);
+      const response = buildSessionResponse(session, page, runtime.info, displayCwd(context, session.cwd));
+      return sessionOutput(response);
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import { type ToolContext, ToolError, type ToolMetadata } from "@agent-tools/core";
+import { type CommandPolicy, type ShellMode, checkBackgroundCommand, checkLeadingSleep } from "./command-guards.js";
+import type { ManagedProcessManager } from "./managed-process-manager.js";
+import { COMMAND_ENVIRONMENT, type ShellInfo } from "./shell-environment.js";
+import type { ShellSession } from "./shell-session.js";
+import type { ShellSessionStore } from "./shell-session-store.js";
+
+/** What the shell tools of one bundle share (never module globals). */
+export interface ShellRuntime {
+  readonly sessions: ShellSessionStore;
+  readonly managed: ManagedProcessManager;
+  readonly info: ShellInfo;
+  readonly providerId?: string;
+  readonly policies: CommandPolicy[];
+  readonly env: Record<string, string>;
+}
+
+/** Metadata of the tools that run commands. */
+export const EXECUTE_METADATA: ToolMetadata = { groupId: "shell", kind: "execute", isReadOnly: false, displayCategory: "terminal" };
+
+/** Environment of every command: the fixed additions, then the host's. */
+export function commandEnvironment(runtime: ShellRuntime): Record<string, string> {
+  return { ...COMMAND_ENVIRONMENT, ...runtime.env };
+}
+
+/**
+ * Runs the pre-spawn checks in the seed's order: the host's policies (the
+ * skills policy plugs in here), the background guard, then (resumable mode
+ * only) the sleep guard. Throws `ToolError` with guidance for the model.
+ */
+export async function checkCommand(runtime: ShellRuntime, toolName: string, command: string, cwd: string, cwdInput: string | undefined, mode: ShellMode): Promise<void> {
+  if (command.trim() === "") throw new ToolError("invalid_arguments", `${toolName} needs a non-empty command.`);
+  for (const policy of runtime.policies) {
+    const refusal = await policy({ command, cwd, cwdInput, mode, toolName });
+    if (refusal) throw new ToolError("permission_denied", refusal);
+  }
+  const background = checkBackgroundCommand(command);
+  if (background) throw new ToolError("invalid_arguments", background, { details: { guard: "background" } });
+  if (mode === "resumable") {
+    const sleep = checkLeadingSleep(command);
+    if (sleep) throw new ToolError("invalid_arguments", sleep, { details: { guard: "sleep" } });
+  }
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The session behind an id, or a `not_found` error (with a ManagedProcess hint for process ids). */
+export function requireSession(runtime: ShellRuntime, sessionId: string): ShellSession {
+  const session = runtime.sessions.get(sessionId);
+  if (session) return session;
+  let message = `shell session not found or expired: ${sessionId}. Sessions are kept for 10 minutes after they end; start the command again with Bash only if you still need it.`;
+  if (UUID_PATTERN.test(sessionId)) {
+    message += ` This id looks like a ManagedProcess process_id: use ManagedProcess(action="wait"|"read_log"|"stop", process_id="${sessionId}") instead.`;
+  }
+  throw new ToolError("not_found", message, { details: { session_id: sessionId } });
+}
+
+/** Resolves after `ms` or when `promise` settles, whichever comes first. */
+export async function withTimeLimit<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The display form of a working directory. */
+export function displayCwd(context: ToolContext, cwd: string): string {
+  try {
+    return context.paths.display(cwd);
+  } catch {
+    return cwd;
+  }
+}
