@@ -1,0 +1,94 @@
+import { SdkError } from "../errors.js";
+import type { JsonSchemaObject, ToolSchema } from "../types.js";
+
+/** Options every provider format takes. */
+export interface ProviderToolsOptions {
+  /**
+   * What to do with a tool the provider would reject (a name outside its
+   * pattern, a schema it refuses): `throw` (default) an `SdkError`, or `skip`
+   * it and report it through `onSkip`. `skip` suits MCP tools, which a host
+   * does not control.
+   */
+  invalidTools?: "throw" | "skip";
+  /** Called for each skipped tool with the reason. */
+  onSkip?(toolName: string, reason: string): void;
+}
+
+/** The rules of one provider. */
+export interface ProviderToolRules {
+  /** Shown in messages, e.g. `OpenAI`. */
+  provider: string;
+  /** Names the provider accepts. */
+  namePattern: RegExp;
+  /** Most tools one request may carry, when the provider has a limit. */
+  maxTools?: number;
+}
+
+/** Tool names OpenAI accepts. */
+export const OPENAI_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Tool names Anthropic accepts. */
+export const ANTHROPIC_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const TOP_LEVEL_COMBINATORS = ["oneOf", "anyOf", "allOf", "not", "enum", "const"] as const;
+
+/** Why `schema` would be rejected as a tool's input schema, or undefined when it is fine. */
+export function inputSchemaProblem(schema: unknown): string | undefined {
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return "its input schema is not a JSON object";
+  const record = schema as Record<string, unknown>;
+  if (record.type !== "object") return `its input schema has type ${JSON.stringify(record.type)} at the top level; it must be "object"`;
+  const combinator = TOP_LEVEL_COMBINATORS.find((key) => key in record);
+  if (combinator) return `its input schema uses "${combinator}" at the top level, which providers reject`;
+  if (record.properties !== undefined && (record.properties === null || typeof record.properties !== "object" || Array.isArray(record.properties))) {
+    return "its input schema's properties is not an object";
+  }
+  try {
+    JSON.stringify(schema);
+  } catch (error) {
+    return `its input schema cannot be serialised to JSON (${(error as Error).message})`;
+  }
+  return undefined;
+}
+
+/**
+ * The tools of `tools` that satisfy `rules`, in order, each with a deep
+ * copy of its schema that has `properties` set. Throws `SdkError("invalid_tool_definition")`
+ * for a rejected tool unless `invalidTools` is `skip`.
+ */
+export function selectProviderTools(tools: readonly ToolSchema[], rules: ProviderToolRules, options: ProviderToolsOptions = {}): ToolSchema[] {
+  const selected: ToolSchema[] = [];
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    let problem: string | undefined;
+    if (typeof tool.name !== "string" || !rules.namePattern.test(tool.name)) {
+      problem = `its name must match ${rules.namePattern}`;
+    } else if (seen.has(tool.name)) {
+      problem = "another tool has the same name";
+    } else if (typeof tool.description !== "string") {
+      problem = "it has no description";
+    } else {
+      problem = inputSchemaProblem(tool.inputSchema);
+    }
+    if (problem) {
+      const message = `${rules.provider} would reject tool ${JSON.stringify(tool.name)}: ${problem}.`;
+      if (options.invalidTools !== "skip") throw new SdkError("invalid_tool_definition", message, { toolName: tool.name, provider: rules.provider });
+      options.onSkip?.(String(tool.name), message);
+      continue;
+    }
+    seen.add(tool.name);
+    // A deep copy: hosts may adjust what they send without changing the registry.
+    const schema = JSON.parse(JSON.stringify(tool.inputSchema)) as JsonSchemaObject;
+    selected.push({ name: tool.name, description: tool.description, inputSchema: { ...schema, properties: schema.properties ?? {} } });
+  }
+  if (rules.maxTools !== undefined && selected.length > rules.maxTools) {
+    throw new SdkError("invalid_options", `${rules.provider} accepts at most ${rules.maxTools} tools in one request; the registry offers ${selected.length}. Deny or hide some tools.`, {
+      provider: rules.provider,
+      count: selected.length,
+    });
+  }
+  return selected;
+}
+
+/** Anything with the tools a model should see, e.g. a `ToolRegistry`. */
+export interface ToolSchemaSource {
+  readonly tools: readonly ToolSchema[];
+}
