@@ -17,6 +17,7 @@ const object = (properties = {}, extra = {}) => ({ type: "object", properties, .
 const baseTools = [
   { name: "echo", description: "Echoes text.", inputSchema: object({ text: { type: "string" } }, { required: ["text"], additionalProperties: false }) },
   { name: "slow", description: "Waits ms milliseconds, reporting progress.", inputSchema: object({ ms: { type: "number" } }) },
+  { name: "hang", description: "Never answers until cancelled; no progress.", inputSchema: object() },
   { name: "crash", description: "Exits the server process mid-call.", inputSchema: object() },
   { name: "fail", description: "Always returns an error result.", inputSchema: object() },
   { name: "pid", description: "Returns the server process id.", inputSchema: object() },
@@ -57,6 +58,10 @@ function createServer() {
         note(`slow-done ${extra.requestId}`);
         return text(`slept ${total}`);
       }
+      case "hang":
+        await new Promise((resolve) => extra.signal.addEventListener("abort", resolve, { once: true }));
+        note(`hang-cancelled ${extra.requestId}`);
+        return text("cancelled");
       case "crash":
         process.stderr.write("edge-server: crashing on purpose\n");
         setTimeout(() => process.exit(3), 10);
