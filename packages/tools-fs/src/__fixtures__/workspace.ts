@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createToolRegistry, type ToolRegistry, type ToolResult } from "@agent-tools/core";
+import { createFsToolBundle, type FsToolBundleOptions } from "../fs-tool-bundle.js";
+
+/** A temporary workspace with a registry holding only the file tools. */
+export interface TestWorkspace {
+  dir: string;
+  registry: ToolRegistry;
+  /** Calls a tool; returns the result with its text joined. */
+  call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolResult<any> & { text: string }>;
+  write(relative: string, content: string | Buffer): string;
+  cleanup(): void;
+}
+
+let counter = 0;
+
+/** Creates a workspace in os.tmpdir(); `files` are written first. */
+export function createTestWorkspace(files: Record<string, string | Buffer> = {}, options: FsToolBundleOptions & { additionalRoots?: Parameters<typeof createToolRegistry>[0]["additionalRoots"]; dir?: string } = {}): TestWorkspace {
+  const dir = options.dir ?? realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-")));
+  const write = (relative: string, content: string | Buffer) => {
+    const target = path.join(dir, relative);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+    return target;
+  };
+  for (const [relative, content] of Object.entries(files)) write(relative, content);
+  const registry = createToolRegistry({
+    workdir: dir,
+    dataDir: path.join(dir, ".data-unused"),
+    bundles: [createFsToolBundle(options)],
+    additionalRoots: options.additionalRoots,
+    loopBreaker: false,
+  });
+  return {
+    dir,
+    registry,
+    async call(name, args, callOptions) {
+      const result = await registry.executeToolCall({ id: `call_${++counter}`, name, arguments: args }, callOptions);
+      const text = result.content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text).join("\n");
+      return { ...result, text };
+    },
+    write,
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Edit's tolerant matcher: four passes, strictest first (exact ->
+ * line-endings -> trailing-whitespace -> indentation). The first pass with at
+ * least one match wins and returns all of its matches, ascending and
+ * non-overlapping.
+ *
+ * Everything works on bytes: the file is held as a Buffer (pass 1 uses
+ * `Buffer.indexOf`) or as a latin1 "byte string" (one character per byte,
+ * passes 2-4), so the file is never UTF-8 decoded and re-encoded, invalid
+ * byte sequences survive an edit untouched, and offsets are byte offsets.
+ * Candidates are found with `indexOf`, never by splitting the file into
+ * lines, so a match costs about as much as one scan of the file.
+ */
+import { dominantEol, renderEol } from "./line-endings.js";
+import { findLineMatches, type LineIndex, buildLineIndex } from "./line-match.js";
+
+export { dominantEol, renderEol };
+
+/** Which pass matched. */
+export type MatchStrategy = "exact" | "line-endings" | "trailing-whitespace" | "indentation";
+
+/** One match: a byte range of the file and the bytes (latin1 string) replacing it. */
+export interface EditMatch {
+  start: number;
+  end: number;
+  /** Replacement bytes as a latin1 string. */
+  replacement: string;
+}
+
+/** The winning pass and all of its matches. */
+export interface EditMatchResult {
+  strategy: MatchStrategy;
+  matches: EditMatch[];
+}
+
+const BOM = "\xEF\xBB\xBF";
+
+/** A UTF-8 string as a latin1 byte string (one character per byte). */
+export function toByteString(text: string): string {
+  return Buffer.from(text, "utf8").toString("latin1");
+}
+
+/**
+ * Finds the matches of `oldString` in `content` and their replacements from
+ * `newString`; null when no pass matches (or `oldString` is empty).
+ *
+ * @example
+ * const result = findEditMatches(Buffer.from("a\r\nb\r\n"), "a\nb\n", "x\ny\n");
+ * result?.strategy; // "line-endings"
+ */
+export function findEditMatches(content: Buffer, oldString: string, newString: string): EditMatchResult | null {
+  if (oldString === "") return null;
+  const needle = Buffer.from(oldString, "utf8");
+  const newBytes = toByteString(newString);
+  const exact: EditMatch[] = [];
+  for (let index = content.indexOf(needle); index !== -1; index = content.indexOf(needle, index + needle.length)) {
+    exact.push({ start: index, end: index + needle.length, replacement: newBytes });
+  }
+  if (exact.length) return { strategy: "exact", matches: exact };
+
+  const text = content.toString("latin1");
+  const oldBytes = needle.toString("latin1");
+  let eol: "\r\n" | "\n" | undefined;
+  const eolOf = () => (eol ??= dominantEol(text));
+
+  const lineEndings = matchLineEndings(text, oldBytes, newBytes, eolOf);
+  if (lineEndings.length) return { strategy: "line-endings", matches: lineEndings };
+
+  const index: LineIndex = buildLineIndex(text);
+  const trailing = findLineMatches(text, index, oldBytes, newBytes, "trailing-whitespace", eolOf);
+  if (trailing.length) return { strategy: "trailing-whitespace", matches: trailing };
+  const indented = findLineMatches(text, index, oldBytes, newBytes, "indentation", eolOf);
+  if (indented.length) return { strategy: "indentation", matches: indented };
+  return null;
+}
+
+function matchLineEndings(text: string, oldBytes: string, newBytes: string, eolOf: () => "\r\n" | "\n"): EditMatch[] {
+  const bomLength = text.startsWith(BOM) ? BOM.length : 0;
+  // Normalised indices of the LFs that were CRLF pairs.
+  const crlfAt: number[] = [];
+  const parts: string[] = [];
+  let from = bomLength;
+  let removed = 0;
+  for (let index = text.indexOf("\r\n", bomLength); index !== -1; index = text.indexOf("\r\n", index + 2)) {
+    parts.push(text.slice(from, index));
+    from = index + 1; // keep the LF
+    crlfAt.push(index + 1 - bomLength - (removed + 1));
+    removed += 1;
+  }
+  const normalised = removed === 0 ? (bomLength ? text.slice(bomLength) : text) : parts.join("") + text.slice(from);
+  let pattern = oldBytes.startsWith(BOM) ? oldBytes.slice(BOM.length) : oldBytes;
+  pattern = pattern.replace(/\r\n/g, "\n");
+  if (pattern === "" || (removed === 0 && bomLength === 0 && pattern === oldBytes)) return [];
+  // original offset of normalised index i: bom + i + (number of removed CRs at normalised indices <= i)
+  const crsUpTo = (position: number): number => {
+    let low = 0;
+    let high = crlfAt.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (crlfAt[middle]! <= position) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const original = (position: number) => bomLength + position + crsUpTo(position);
+  const matches: EditMatch[] = [];
+  let replacement: string | undefined;
+  for (let index = normalised.indexOf(pattern); index !== -1; index = normalised.indexOf(pattern, index + pattern.length)) {
+    let start = original(index);
+    if (removed && normalised.charCodeAt(index) === 10 && text.charCodeAt(start - 1) === 13 && crlfAt[crsUpTo(index) - 1] === index) start -= 1;
+    const end = original(index + pattern.length - 1) + 1;
+    replacement ??= renderEol(newBytes, eolOf());
+    matches.push({ start, end, replacement });
+  }
+  return matches;
+}
+
+/** Applies matches (ascending, non-overlapping) to `content`; only the first unless `replaceAll`. */
+export function applyEditMatches(content: Buffer, matches: readonly EditMatch[], replaceAll: boolean): Buffer {
+  const chosen = replaceAll ? matches : matches.slice(0, 1);
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (const match of chosen) {
+    pieces.push(content.subarray(from, match.start), Buffer.from(match.replacement, "latin1"));
+    from = match.end;
+  }
+  pieces.push(content.subarray(from));
+  return Buffer.concat(pieces);
+}
+
+/**
+ * Convenience over text: runs the matcher on `text` and applies the result.
+ * Returns null when nothing matches.
+ */
+export function replaceInText(text: string, oldString: string, newString: string, replaceAll = false): { text: string; strategy: MatchStrategy; matches: number } | null {
+  const content = Buffer.from(text, "utf8");
+  const result = findEditMatches(content, oldString, newString);
+  if (!result) return null;
+  return { text: applyEditMatches(content, result.matches, replaceAll).toString("utf8"), strategy: result.strategy, matches: result.matches.length };
+}

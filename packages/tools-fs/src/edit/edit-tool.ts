@@ -1,0 +1,145 @@
+import { open, stat } from "node:fs/promises";
+import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
+import { z } from "zod";
+import { countLines, preview, writeFileAtomic } from "../shared/atomic-write.js";
+import { contentHash } from "../shared/content-hash.js";
+import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { assertNotStale } from "../shared/staleness.js";
+import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import { looksBinary } from "../read/text-window.js";
+import { type MatchStrategy, applyEditMatches, findEditMatches } from "./edit-match.js";
+
+/** Edit's input schema. */
+export const editInputSchema = z.object({
+  path: z.string().describe("File to edit: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. The file must exist."),
+  old_string: z.string().describe("Exact text to replace, copied from Read output without the line-number prefix. Include enough context to be unique."),
+  new_string: z.string().describe("Replacement text (may be empty to delete old_string)."),
+  expected_replacements: z.number().int().min(1).optional().describe("How many replacements you expect; the edit fails if the count differs."),
+  replace_all: z.boolean().default(false).describe("Replace every occurrence instead of exactly one (default false)."),
+});
+
+/** Details of an Edit result. */
+export interface EditDetails {
+  kind: "edit";
+  path: string;
+  absolutePath: string;
+  replacements: number;
+  replaceAll: boolean;
+  matchStrategy: MatchStrategy;
+  expectedReplacements: number | null;
+  mtimeMs: number;
+  contentHash: string;
+  totalLines: number;
+  oldPreview: string;
+  newPreview: string;
+  autoRead: boolean;
+}
+
+const DESCRIPTION = `Replaces text in an existing file.
+- old_string must match the file: copy it from Read output without the line-number prefix. If it is not exact, Edit tries, in order: line-ending differences (CRLF/LF, BOM), trailing whitespace, then a uniform indentation shift; the result says which was used.
+- By default old_string must occur exactly once; add surrounding lines to make it unique, or set replace_all=true to replace every occurrence. expected_replacements makes the edit fail if the count differs.
+- If the file changed on disk since your last Read, Edit refuses (stale_file): Read it again, then retry. If you have not read the file, Edit reads it itself (autoRead=full).
+- Edit never creates files (use Write). Chained edits need no re-read.`;
+
+const NOTES: Record<MatchStrategy, string> = {
+  exact: "",
+  "line-endings": "Note: old_string matched after normalising line endings (CRLF/LF, BOM); the file's original line-ending style was preserved.",
+  "trailing-whitespace": "Note: old_string matched ignoring per-line trailing whitespace; the replaced lines were written as given in new_string.",
+  indentation: "Note: old_string matched with a uniform indentation shift; the replacement was re-indented to the file's actual indentation.",
+};
+
+/** Creates the Edit tool for one bundle. */
+export function createEditTool(environment: FsToolEnvironment) {
+  return defineTool<typeof editInputSchema, EditDetails>({
+    name: "Edit",
+    description: DESCRIPTION,
+    inputSchema: editInputSchema,
+    metadata: { groupId: "fs", kind: "edit", isReadOnly: false, displayCategory: "file" },
+    async execute(input, context) {
+      const resolved = context.paths.resolve(input.path, { intent: "edit", label: "Edit path" });
+      try {
+        return await editResolved(input, resolved, context, environment);
+      } catch (error) {
+        throw toFsToolError("Edit", error, resolved, context);
+      }
+    },
+  });
+}
+
+async function editResolved(input: z.output<typeof editInputSchema>, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+  if (input.old_string === "") {
+    throw new ToolError("invalid_arguments", "Edit needs a non-empty old_string. To create a file use Write; to add text, include an existing neighbouring line in old_string and repeat it in new_string.");
+  }
+  if (!resolved.exists) throw notFoundError("Edit", resolved, context);
+  const target = stateKey(resolved.absolutePath);
+  const handle = await open(target, "r");
+  let bytes: Buffer;
+  let current: import("node:fs").Stats;
+  try {
+    current = await handle.stat();
+    if (current.isDirectory()) throw new ToolError("not_a_file", `Edit failed: ${resolved.displayPath} is a directory; pass a file path.`);
+    if (!current.isFile()) throw new ToolError("unsupported_target", `Edit failed: ${resolved.displayPath} is not a regular file.`);
+    bytes = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+  if (looksBinary(bytes)) throw new ToolError("binary_file", `Edit refused: ${resolved.displayPath} is a binary file (it contains NUL bytes). Edit works on text files only.`);
+  const key = target;
+  const expected = environment.state.getLatestFullText(key) ?? environment.state.getLatest(key);
+  const autoRead = expected === undefined;
+  if (expected) await assertNotStale("Edit", resolved.displayPath, expected, current, () => bytes);
+  if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it finished.");
+
+  const result = findEditMatches(bytes, input.old_string, input.new_string);
+  const display = resolved.displayPath;
+  if (!result) {
+    throw new ToolError(
+      "edit_no_match",
+      `Edit failed: old_string was not found in ${display} (also tried ignoring line endings, trailing whitespace and indentation). Read the file again and copy old_string verbatim from the current content (without line-number prefixes), or locate it with Grep.`,
+      { details: { path: display } },
+    );
+  }
+  const found = result.matches.length;
+  if (found > 1 && !input.replace_all) {
+    throw new ToolError(
+      "edit_ambiguous",
+      `Edit failed: old_string matched ${found} locations in ${display}. Extend old_string with surrounding lines so it matches exactly one location, or set replace_all=true to replace all ${found}.`,
+      { details: { path: display, matches: found, matchStrategy: result.strategy } },
+    );
+  }
+  const replacements = input.replace_all ? found : 1;
+  if (input.expected_replacements !== undefined && input.expected_replacements !== replacements) {
+    throw new ToolError(
+      "edit_count_mismatch",
+      `Edit failed: expected ${input.expected_replacements} replacements but found ${replacements} in ${display}. Fix expected_replacements, or adjust old_string${input.replace_all ? "" : " (or set replace_all=true)"}.`,
+      { details: { path: display, expected: input.expected_replacements, found: replacements } },
+    );
+  }
+  const updated = applyEditMatches(bytes, result.matches, input.replace_all);
+  await writeFileAtomic(target, updated, Number(current.mode) & 0o7777);
+  const hash = contentHash(updated);
+  const after = await stat(target);
+  const totalLines = countLines(updated);
+  environment.state.recordTextMutation(key, { mtimeMs: after.mtimeMs, size: updated.length, contentHash: hash, totalLines });
+  const lines = [`Edit: ${display}`, `replacements=${replacements}`, `replaceAll=${input.replace_all}`];
+  if (NOTES[result.strategy]) lines.push(NOTES[result.strategy]);
+  if (autoRead) lines.push("autoRead=full");
+  return {
+    content: lines.join("\n"),
+    details: {
+      kind: "edit" as const,
+      path: display,
+      absolutePath: resolved.absolutePath,
+      replacements,
+      replaceAll: input.replace_all,
+      matchStrategy: result.strategy,
+      expectedReplacements: input.expected_replacements ?? null,
+      mtimeMs: after.mtimeMs,
+      contentHash: hash,
+      totalLines,
+      oldPreview: preview(input.old_string),
+      newPreview: preview(input.new_string),
+      autoRead,
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** The file's dominant line ending: CRLF when CRLF endings are at least as common as lone LF (and present). */
+export function dominantEol(text: string): "\r\n" | "\n" {
+  let crlf = 0;
+  let lf = 0;
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) {
+    if (index > 0 && text.charCodeAt(index - 1) === 13) crlf += 1;
+    else lf += 1;
+  }
+  return crlf > 0 && crlf >= lf ? "\r\n" : "\n";
+}
+
+/** `text` with CRLF collapsed to LF, then rendered in `eol`. */
+export function renderEol(text: string, eol: "\r\n" | "\n"): string {
+  const lf = text.replace(/\r\n/g, "\n");
+  return eol === "\n" ? lf : lf.replace(/\n/g, "\r\n");
+}

@@ -1,0 +1,112 @@
+import { readFile, stat } from "node:fs/promises";
+import { ToolError, defineTool, type ToolContent } from "@agent-tools/core";
+import { z } from "zod";
+import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, extensionOf, sniffImageMime } from "../shared/image-data.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { MAX_IMAGE_SOURCES, type ImageSourceType, checkImageUrl, collectImageSources, decodeBase64Image } from "./image-sources.js";
+
+const list = (what: string) => z.array(z.string()).min(1).max(MAX_IMAGE_SOURCES).optional().describe(`Several ${what} (1-${MAX_IMAGE_SOURCES}); replaces the singular form.`);
+
+/** Image's input schema. */
+export const imageInputSchema = z.object({
+  path: z.string().optional().describe("Local image file: workspace-relative, root://<alias>/..., or any absolute path."),
+  paths: list("local image paths"),
+  url: z.string().optional().describe("http(s) image URL: shown to the user, never downloaded (you will not see it)."),
+  urls: list("image URLs"),
+  base64: z.string().optional().describe("Base64 image data or a data:image/...;base64, URL."),
+  base64s: list("base64 images"),
+  source: z.string().optional().describe("Any of the above, or inline <svg> markup; the kind is inferred."),
+  sources: list("sources of any kind"),
+  mimeType: z.string().optional().describe("MIME type override, e.g. image/png."),
+  mime_type: z.string().optional().describe("Alias of mimeType."),
+});
+
+/** One displayed image in the details. */
+export interface DisplayedImage {
+  sourceType: ImageSourceType;
+  renderMode: "inline" | "proxy";
+  mimeType?: string;
+  bytes?: number;
+  path?: string;
+  url?: string;
+}
+
+/** Details of an Image result. */
+export interface ImageDetails {
+  kind: "display_image";
+  images: DisplayedImage[];
+  loadMode: "inline" | "proxy" | "mixed";
+}
+
+const DESCRIPTION = `Displays up to ${MAX_IMAGE_SOURCES} images to the user (and to you, except URLs).
+- path/paths: local files (png, jpg, gif, webp, avif, bmp, svg, ico; up to 25 MB), inside or outside the workspace.
+- url/urls: http(s) links shown to the user through the host; they are never downloaded and you do not see them.
+- base64/base64s: raw base64 or data:image/... URLs. source/sources: any of these or inline <svg> markup, inferred.
+Use Read for a single workspace image you want to inspect.`;
+
+/** Creates the Image tool for one bundle. */
+export function createImageTool(environment: FsToolEnvironment) {
+  void environment;
+  return defineTool<typeof imageInputSchema, ImageDetails>({
+    name: "Image",
+    description: DESCRIPTION,
+    inputSchema: imageInputSchema,
+    metadata: { groupId: "fs", kind: "image", isReadOnly: true, displayCategory: "file" },
+    loopKey: (input) => input.path ?? input.source ?? input.url,
+    async execute(input, context) {
+      const sources = collectImageSources(input);
+      const override = input.mimeType ?? input.mime_type;
+      const content: ToolContent[] = [];
+      const images: DisplayedImage[] = [];
+      const summary: string[] = [];
+      for (const [index, source] of sources.entries()) {
+        const label = `#${index + 1}`;
+        if (source.type === "url") {
+          const url = checkImageUrl(source.value);
+          images.push({ sourceType: "url", renderMode: "proxy", url });
+          summary.push(`${label} url ${url}: shown to the user by proxy (not visible to you)`);
+          continue;
+        }
+        let bytes: Buffer;
+        let mimeType: string | undefined = override;
+        let shownPath: string | undefined;
+        if (source.type === "path") {
+          const resolved = context.paths.resolve(source.value, { intent: "image", label: "Image path", allowExternal: true });
+          if (!resolved.exists) throw notFoundError("Image", resolved, context);
+          try {
+            const info = await stat(resolved.absolutePath);
+            if (!info.isFile()) throw new ToolError("not_a_file", `Image failed: ${resolved.displayPath} is not a file.`);
+            if (info.size > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image failed: ${resolved.displayPath} is ${info.size} bytes; at most 25 MB is shown.`);
+            bytes = await readFile(resolved.absolutePath);
+          } catch (error) {
+            throw toFsToolError("Image", error, resolved, context);
+          }
+          mimeType ??= IMAGE_MIME_BY_EXTENSION[extensionOf(resolved.absolutePath)];
+          shownPath = resolved.displayPath;
+        } else if (source.type === "svg") {
+          bytes = Buffer.from(source.value.trim(), "utf8");
+          mimeType ??= "image/svg+xml";
+        } else {
+          const decoded = decodeBase64Image(source.value);
+          bytes = decoded.bytes;
+          mimeType ??= decoded.mimeType;
+        }
+        if (bytes.length > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image ${label} is ${bytes.length} bytes; at most 25 MB is shown.`);
+        mimeType ??= sniffImageMime(bytes);
+        if (!mimeType || !mimeType.startsWith("image/")) {
+          throw new ToolError("unsupported_target", `Image ${label}${shownPath ? ` (${shownPath})` : ""} is not a recognised image; pass mimeType if you know it.`);
+        }
+        content.push({ type: "image", data: bytes.toString("base64"), mimeType });
+        images.push({ sourceType: source.type, renderMode: "inline", mimeType, bytes: bytes.length, path: shownPath });
+        summary.push(`${label} ${shownPath ?? source.type}: ${mimeType}, ${bytes.length} bytes`);
+      }
+      const inline = images.filter((image) => image.renderMode === "inline").length;
+      const loadMode: ImageDetails["loadMode"] = inline === images.length ? "inline" : inline === 0 ? "proxy" : "mixed";
+      return {
+        content: [{ type: "text", text: `Displayed ${images.length} image${images.length === 1 ? "" : "s"}:\n${summary.join("\n")}` }, ...content],
+        details: { kind: "display_image" as const, images, loadMode },
+      };
+    },
+  });
+}

@@ -1,0 +1,233 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { ToolError, defineTool, type ResolvedPath, type ToolContent, type ToolContext, type ToolOutput } from "@agent-tools/core";
+import { z } from "zod";
+import { sameVersion, type FileVersion } from "../shared/file-state.js";
+import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, extensionOf, sniffImageMime } from "../shared/image-data.js";
+import { contentHash } from "../shared/content-hash.js";
+import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import { archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
+import { renderNotebook } from "./read-notebook.js";
+import { READ_MAX_CHARS, numberLine, readTextWindow } from "./text-window.js";
+import { readPdfPages } from "./read-pdf.js";
+
+/** Read's input schema. */
+export const readInputSchema = z.object({
+  path: z.string().describe("File to read: workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or an absolute path inside the workspace."),
+  start_line: z.number().int().min(1).default(1).describe("Text files: 1-based first line to show (default 1)."),
+  limit: z.number().int().min(1).default(200).describe("Text files: how many lines to show (default 200)."),
+  page_start: z.number().int().min(1).default(1).describe("PDF files: 1-based first page (default 1)."),
+  page_limit: z.number().int().min(1).default(5).describe("PDF files: how many pages (default 5)."),
+  cell_start: z.number().int().min(1).default(1).describe("Notebooks (.ipynb): 1-based first cell (default 1)."),
+  cell_limit: z.number().int().min(1).default(20).describe("Notebooks (.ipynb): how many cells (default 20)."),
+});
+
+/** Read's input after defaults. */
+export type ReadInput = z.output<typeof readInputSchema>;
+
+const LEGACY_FORMATS = new Set(["doc", "rtf", "xls", "ppt"]);
+
+const DESCRIPTION = `Reads a file and returns its content for you to use.
+- Text: numbered lines ("     1\\tcode"), a window of \`limit\` lines (default 200) from \`start_line\` (1-based, default 1), at most 200 KB of output. When more lines remain the result says so; continue with start_line=<next line>.
+- Re-reading an unchanged range returns a short "unchanged" note instead of the same content again.
+- Images (png, jpg, jpeg, gif, webp, avif, bmp, svg, ico; up to 25 MB) are returned as images.
+- PDF: text of \`page_limit\` pages (default 5) from \`page_start\`. Notebooks (.ipynb): \`cell_limit\` cells (default 20) from \`cell_start\`.
+- Archives (zip, jar, tar, tar.gz, tgz): a listing of the first 200 entries.
+- Binary files are refused (use Bash tools such as xxd if you must inspect them).
+Paths: workspace-relative, root://<alias>/..., skill://<skill>/..., or absolute inside the workspace. Read a file before you Write or Edit it.`;
+
+interface PathDetails {
+  path: string;
+  absolutePath: string;
+}
+
+function pathDetails(resolved: ResolvedPath): PathDetails {
+  return { path: resolved.displayPath, absolutePath: resolved.absolutePath };
+}
+
+const UNCHANGED_NOTE = "This range is unchanged since the previous Read. Reuse the earlier content.";
+
+/** Fields every Read result's details carry. */
+export interface ReadPathDetails {
+  /** Display path (relative, root://, skill://). */
+  path: string;
+  absolutePath: string;
+  mtimeMs?: number;
+  contentHash?: string;
+  reusedExisting?: boolean;
+}
+
+/** Details of a Read result, by `kind`. */
+export type ReadDetails =
+  | (ReadPathDetails & { kind: "read_text"; startLine: number; numLines: number; totalLines: number; truncated: boolean; isPartialView: boolean })
+  | (ReadPathDetails & { kind: "read_image"; mimeType: string; bytes: number })
+  | (ReadPathDetails & { kind: "read_notebook"; cellStart: number; numCells: number; totalCells: number; truncated: boolean })
+  | (ReadPathDetails & { kind: "read_pdf"; pageStart: number; numPages: number; totalPages: number; truncated: boolean })
+  | (ReadPathDetails & { kind: "read_archive"; format: string; entries: number; hasMore: boolean });
+
+/** Creates the Read tool for one bundle. */
+export function createReadTool(environment: FsToolEnvironment) {
+  return defineTool<typeof readInputSchema, ReadDetails>({
+    name: "Read",
+    description: DESCRIPTION,
+    inputSchema: readInputSchema,
+    metadata: { groupId: "fs", kind: "read", isReadOnly: true, displayCategory: "file" },
+    async execute(input, context) {
+      const resolved = context.paths.resolve(input.path, { intent: "read", label: "Read path" });
+      try {
+        return await readResolved(input, resolved, context, environment);
+      } catch (error) {
+        throw toFsToolError("Read", error, resolved, context);
+      }
+    },
+  });
+}
+
+async function readResolved(input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment): Promise<ToolOutput<ReadDetails>> {
+  if (!resolved.exists) throw notFoundError("Read", resolved, context);
+  const info = await stat(resolved.absolutePath);
+  if (info.isDirectory()) {
+    throw new ToolError("not_a_file", `Read failed: ${resolved.displayPath} is a directory. Use List path="${resolved.displayPath}" to see its entries, then Read a file inside it.`);
+  }
+  if (!info.isFile()) throw new ToolError("unsupported_target", `Read failed: ${resolved.displayPath} is not a regular file (a device, socket or pipe).`);
+  const extension = extensionOf(resolved.absolutePath);
+  if (IMAGE_MIME_BY_EXTENSION[extension]) return readImage(resolved, info.size, extension, environment);
+  if (extension === "pdf") return readPdf(input, resolved, context, environment);
+  if (extension === "ipynb") return readNotebook(input, resolved, environment);
+  if (LEGACY_FORMATS.has(extension)) {
+    throw new ToolError("unsupported_target", `Read cannot extract text from legacy .${extension} files. Convert it first with Bash (for example libreoffice --headless --convert-to txt or pdf), then Read the result.`);
+  }
+  const archive = archiveKind(path.basename(resolved.absolutePath));
+  if (archive) return readArchive(archive, resolved, context);
+  return readText(input, resolved, context, environment);
+}
+
+async function readText(input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+  const window = await readTextWindow(resolved.absolutePath, { startLine: input.start_line, limit: input.limit, signal: context.signal });
+  if (window.binary) {
+    throw new ToolError("binary_file", `Read refused: ${resolved.displayPath} is a binary file (it contains NUL bytes), so its bytes are not shown as text. Inspect it with Bash (file, xxd | head) or Read a text file instead.`, {
+      details: { path: resolved.displayPath, size: window.version.size },
+    });
+  }
+  if (window.totalLines > 0 && input.start_line > window.totalLines) {
+    throw new ToolError("invalid_arguments", `Read: start_line=${input.start_line} is past the end of ${resolved.displayPath}, which has ${window.totalLines} lines. Use a start_line between 1 and ${window.totalLines}.`);
+  }
+  const key = stateKey(resolved.absolutePath);
+  const rangeKey = `text:${window.startLine}:${window.numLines}:${window.totalLines}`;
+  const previous = environment.state.getExactRead(key, rangeKey);
+  const reusedExisting = previous !== undefined && window.version.contentHash !== "" && sameVersion(previous, window.version);
+  const full = window.startLine === 1 && window.numLines === window.totalLines && !window.lineCut;
+  environment.state.recordRead(key, { kind: "text", rangeKey, totalLines: window.totalLines, ...window.version }, full);
+  const lastLine = window.startLine + window.numLines - 1;
+  const isPartialView = window.startLine > 1 || window.numLines < window.totalLines || window.lineCut;
+  const header = [
+    `Read: ${resolved.displayPath}`,
+    window.totalLines === 0 ? "lines=empty" : `lines=${window.startLine}-${lastLine} / ${window.totalLines}`,
+    `view=${isPartialView ? "partial" : "full"}`,
+  ].join("\n");
+  let body: string;
+  if (reusedExisting) body = UNCHANGED_NOTE;
+  else if (window.totalLines === 0) body = "(empty file)";
+  else {
+    body = window.lines.map((line, index) => numberLine(window.startLine + index, line)).join("\n");
+    if (window.lineCut) body += `\n[...truncated: line ${window.startLine} is longer than the 200 KB output cap and was cut...]`;
+    if (window.truncated && lastLine < window.totalLines) {
+      const why = window.cappedBySize ? " (200 KB output cap reached)" : "";
+      body += `\n[...truncated${why}: ${window.totalLines - lastLine} more lines; continue with start_line=${lastLine + 1}...]`;
+    }
+  }
+  return {
+    content: `${header}\n\n${body}`,
+    details: {
+      kind: "read_text" as const,
+      ...pathDetails(resolved),
+      startLine: window.startLine,
+      numLines: window.numLines,
+      totalLines: window.totalLines,
+      truncated: window.truncated,
+      isPartialView,
+      mtimeMs: window.version.mtimeMs,
+      contentHash: window.version.contentHash,
+      reusedExisting,
+    },
+  };
+}
+
+async function readImage(resolved: ResolvedPath, size: number, extension: string, environment: FsToolEnvironment) {
+  if (size > MAX_IMAGE_BYTES) {
+    throw new ToolError("too_large", `Read failed: ${resolved.displayPath} is ${size} bytes; images are returned up to 25 MB. Resize it first (for example with Bash: convert in.png -resize 50% out.png).`, { details: { size } });
+  }
+  const bytes = await readFile(resolved.absolutePath);
+  const after = await stat(resolved.absolutePath);
+  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
+  const mimeType = sniffImageMime(bytes) ?? IMAGE_MIME_BY_EXTENSION[extension]!;
+  const key = stateKey(resolved.absolutePath);
+  const previous = environment.state.getExactRead(key, "image");
+  const reusedExisting = previous !== undefined && sameVersion(previous, version);
+  environment.state.recordRead(key, { kind: "image", rangeKey: "image", ...version });
+  const header = `Read: ${resolved.displayPath}\nimage=${mimeType}, ${bytes.length} bytes`;
+  const content: ToolContent[] = reusedExisting
+    ? [{ type: "text", text: `${header}\n\n${UNCHANGED_NOTE}` }]
+    : [{ type: "text", text: header }, { type: "image", data: bytes.toString("base64"), mimeType }];
+  return { content, details: { kind: "read_image" as const, ...pathDetails(resolved), mimeType, bytes: bytes.length, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting } };
+}
+
+async function readNotebook(input: ReadInput, resolved: ResolvedPath, environment: FsToolEnvironment) {
+  const bytes = await readFile(resolved.absolutePath);
+  const after = await stat(resolved.absolutePath);
+  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
+  const window = renderNotebook(bytes.toString("utf8"), input.cell_start, input.cell_limit, READ_MAX_CHARS);
+  if (window.totalCells > 0 && input.cell_start > window.totalCells) {
+    throw new ToolError("invalid_arguments", `Read: cell_start=${input.cell_start} is past the end of ${resolved.displayPath}, which has ${window.totalCells} cells.`);
+  }
+  const key = stateKey(resolved.absolutePath);
+  const rangeKey = `notebook:${window.cellStart}:${window.numCells}:${window.totalCells}`;
+  const previous = environment.state.getExactRead(key, rangeKey);
+  const reusedExisting = previous !== undefined && sameVersion(previous, version);
+  environment.state.recordRead(key, { kind: "notebook", rangeKey, ...version });
+  const last = window.cellStart + window.numCells - 1;
+  const header = `Read: ${resolved.displayPath}\ncells=${window.numCells === 0 ? "empty" : `${window.cellStart}-${last}`} / ${window.totalCells}`;
+  let body = reusedExisting ? UNCHANGED_NOTE : window.text || "(no cells)";
+  if (!reusedExisting && window.truncated) body += `\n\n[...truncated: ${window.totalCells - last} more cells; continue with cell_start=${last + 1}...]`;
+  return {
+    content: `${header}\n\n${body}`,
+    details: { kind: "read_notebook" as const, ...pathDetails(resolved), cellStart: window.cellStart, numCells: window.numCells, totalCells: window.totalCells, truncated: window.truncated, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting },
+  };
+}
+
+async function readPdf(input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+  const bytes = await readFile(resolved.absolutePath);
+  const after = await stat(resolved.absolutePath);
+  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
+  const pages = await readPdfPages(bytes, input.page_start, input.page_limit, READ_MAX_CHARS, context.signal);
+  if (pages.totalPages > 0 && input.page_start > pages.totalPages) {
+    throw new ToolError("invalid_arguments", `Read: page_start=${input.page_start} is past the end of ${resolved.displayPath}, which has ${pages.totalPages} pages.`);
+  }
+  const key = stateKey(resolved.absolutePath);
+  const rangeKey = `pdf:${input.page_start}:${pages.numPages}:${pages.totalPages}`;
+  const previous = environment.state.getExactRead(key, rangeKey);
+  const reusedExisting = previous !== undefined && sameVersion(previous, version);
+  environment.state.recordRead(key, { kind: "pdf", rangeKey, ...version });
+  const last = input.page_start + pages.numPages - 1;
+  const header = `Read: ${resolved.displayPath}\npages=${pages.numPages === 0 ? "empty" : `${input.page_start}-${last}`} / ${pages.totalPages}`;
+  let body = reusedExisting ? UNCHANGED_NOTE : pages.text;
+  if (!reusedExisting && last < pages.totalPages) body += `\n\n[...truncated: ${pages.totalPages - last} more pages; continue with page_start=${last + 1}...]`;
+  return {
+    content: `${header}\n\n${body}`,
+    details: { kind: "read_pdf" as const, ...pathDetails(resolved), pageStart: input.page_start, numPages: pages.numPages, totalPages: pages.totalPages, truncated: last < pages.totalPages, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting },
+  };
+}
+
+async function readArchive(kind: NonNullable<ReturnType<typeof archiveKind>>, resolved: ResolvedPath, context: ToolContext) {
+  if (kind === "unsupported" || kind === "gz") {
+    const name = path.basename(resolved.absolutePath);
+    throw new ToolError("unsupported_target", `Read lists zip, jar, tar, tar.gz and tgz archives; ${name} is another compressed format. Inspect it with Bash (for example: 7z l, unrar l, tar -tJf, or gzip -l).`);
+  }
+  const listing = kind === "zip" ? await listZip(resolved.absolutePath) : await listTar(resolved.absolutePath, kind === "tar.gz", undefined, context.signal);
+  const header = `Read: ${resolved.displayPath}\narchive=${listing.format}, entries shown=${listing.entries.length}${listing.hasMore ? "+" : ""}`;
+  return {
+    content: `${header}\n\n${renderListing(listing)}`,
+    details: { kind: "read_archive" as const, ...pathDetails(resolved), format: listing.format, entries: listing.entries.length, hasMore: listing.hasMore },
+  };
+}

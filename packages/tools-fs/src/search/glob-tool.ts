@@ -1,0 +1,77 @@
+import { ToolError, defineTool } from "@agent-tools/core";
+import { Minimatch } from "minimatch";
+import { z } from "zod";
+import { toFsToolError } from "../shared/fs-errors.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { comparePaths, joinDisplay } from "./file-walker.js";
+import { basenamePrefilter, listFiles } from "./list-files.js";
+import { moreNote, resolveSearchBase } from "./search-base.js";
+
+/** Glob's input schema. */
+export const globInputSchema = z.object({
+  pattern: z.string().min(1).describe('Glob matched against paths relative to the search directory, e.g. "**/*.ts", "src/**/*.test.ts", "*.{json,yaml}". A pattern without "/" matches file names at any depth.'),
+  path: z.string().optional().describe("Directory to search (default: the workspace root); a file path searches its directory."),
+  offset: z.number().int().min(0).default(0).describe("Results to skip, for paging (default 0)."),
+  max_results: z.number().int().min(1).default(200).describe("Results to return at most (default 200)."),
+  sort_by: z.string().default("path").describe('Sort order; only "path" is supported.'),
+});
+
+/** Details of a Glob result. */
+export interface GlobDetails {
+  kind: "glob";
+  pattern: string;
+  path: string;
+  totalMatches: number;
+  returned: number;
+  offset: number;
+  hasMore: boolean;
+}
+
+const DESCRIPTION = `Finds files by name pattern, sorted by path.
+- Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; does not follow symlinks.
+- Files only. "*" matches within one path segment, "**" across directories; a pattern without "/" matches file names at any depth ("*.ts" finds src/a.ts).
+- Paged: offset (default 0) and max_results (default 200); the result says when more remain.
+Use Grep to search file contents.`;
+
+/** Creates the Glob tool for one bundle. */
+export function createGlobTool(environment: FsToolEnvironment) {
+  return defineTool<typeof globInputSchema, GlobDetails>({
+    name: "Glob",
+    description: DESCRIPTION,
+    inputSchema: globInputSchema,
+    metadata: { groupId: "fs", kind: "search", isReadOnly: true, displayCategory: "search" },
+    async execute(input, context) {
+      if (input.sort_by !== "path") throw new ToolError("invalid_arguments", `Glob.sort_by only supports path (got "${input.sort_by}").`);
+      const pattern = input.pattern.replace(/\\/g, "/").replace(/^\.\//, "");
+      const base = await resolveSearchBase("Glob", input.path, "search", context);
+      let matcher: Minimatch;
+      try {
+        matcher = new Minimatch(pattern, { dot: true, matchBase: !pattern.includes("/"), nocomment: true, nonegate: true });
+      } catch (error) {
+        throw new ToolError("glob_invalid", `Glob pattern "${input.pattern}" is invalid: ${(error as Error).message}. Use forms like "**/*.ts" or "src/*.{js,ts}".`);
+      }
+      let files: string[];
+      try {
+        files = await listFiles(base.directory, environment.ripgrepPath, { signal: context.signal, prefilterGlob: basenamePrefilter(pattern) });
+      } catch (error) {
+        throw toFsToolError("Glob", error, base.resolved, context);
+      }
+      const matched = files.filter((file) => matcher.match(file));
+      matched.sort(comparePaths);
+      const page = matched.slice(input.offset, input.offset + input.max_results);
+      const hasMore = input.offset + input.max_results < matched.length;
+      const lines = page.map((file) => joinDisplay(base.displayDirectory, file));
+      let text: string;
+      if (matched.length === 0) text = `No files match "${input.pattern}" in ${base.displayDirectory}.`;
+      else {
+        text = `Found ${matched.length} file${matched.length === 1 ? "" : "s"} matching "${input.pattern}" in ${base.displayDirectory}` + (page.length ? ` (showing ${input.offset + 1}-${input.offset + page.length}):` : `; offset=${input.offset} is past the end.`);
+        if (lines.length) text += `\n${lines.join("\n")}`;
+        if (hasMore) text += `\n${moreNote("files", input.offset + page.length)}`;
+      }
+      return {
+        content: text,
+        details: { kind: "glob" as const, pattern: input.pattern, path: base.displayDirectory, totalMatches: matched.length, returned: page.length, offset: input.offset, hasMore },
+      };
+    },
+  });
+}

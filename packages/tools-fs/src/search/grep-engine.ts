@@ -1,0 +1,154 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { ToolError } from "@agent-tools/core";
+import { walkTree } from "./file-walker.js";
+import type { GrepFileHits } from "./grep-result.js";
+import type { GrepQuery } from "./grep-ripgrep.js";
+
+/** How many files the TypeScript engine reads at once. */
+const READ_CONCURRENCY = 16;
+
+/**
+ * Compiles a Grep pattern (Rust regex syntax) into a JavaScript RegExp with
+ * the same meaning for the common subset; refuses what ripgrep refuses
+ * (look-around, backreferences, a literal newline without multiline).
+ */
+export function compileGrepPattern(pattern: string, ignoreCase: boolean, multiline: boolean): RegExp {
+  let source = pattern;
+  let flags = "gm";
+  if (ignoreCase) flags += "i";
+  if (multiline) flags += "s";
+  const inline = /^\(\?([imsx]+)\)/.exec(source);
+  if (inline) {
+    source = source.slice(inline[0].length);
+    if (inline[1]!.includes("i") && !flags.includes("i")) flags += "i";
+    if (inline[1]!.includes("s") && !flags.includes("s")) flags += "s";
+  }
+  if (/\(\?<?[=!]/.test(source) || /\\[1-9]|\\k</.test(source)) {
+    throw new ToolError("regex_invalid", `Grep pattern "${pattern}" uses look-around or backreferences, which Grep's regex syntax (Rust regex) does not support. Rewrite it without them, or search a simpler pattern and filter the results.`);
+  }
+  if (!multiline && (/(^|[^\\])\\n/.test(source) || source.includes("\n"))) {
+    throw new ToolError("regex_invalid", `Grep pattern "${pattern}" contains a line break (\\n), which only matches with multiline=true. Set multiline=true to match across lines.`);
+  }
+  source = source.replace(/\(\?P</g, "(?<");
+  try {
+    return new RegExp(source, flags + "u");
+  } catch {
+    try {
+      return new RegExp(source, flags);
+    } catch (error) {
+      throw new ToolError("regex_invalid", `Grep pattern "${pattern}" is not a valid regular expression: ${(error as Error).message}. Escape special characters (e.g. \\( \\[ \\.) for a literal search.`);
+    }
+  }
+}
+
+class TextFileHits implements GrepFileHits {
+  private lineStarts: number[] | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly matchLines: number[],
+    private readonly text: string,
+  ) {}
+
+  lineText(line: number): string | undefined {
+    if (!this.lineStarts) {
+      const starts = [0];
+      const text = this.text;
+      for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) if (index + 1 < text.length) starts.push(index + 1);
+      this.lineStarts = starts;
+    }
+    if (line < 1 || line > this.lineStarts.length || this.text.length === 0) return undefined;
+    const start = this.lineStarts[line - 1]!;
+    const next = line < this.lineStarts.length ? this.lineStarts[line]! - 1 : this.text.length;
+    return this.text.slice(start, next);
+  }
+}
+
+/** The matching lines of one text (CRLF already normalised), 1-based and ascending. */
+export function matchingLines(text: string, regex: RegExp, multiline: boolean): number[] {
+  const lines: number[] = [];
+  regex.lastIndex = 0;
+  let scanned = 0; // offset up to which newlines have been counted
+  let line = 1;
+  const lineAt = (offset: number) => {
+    for (let index = text.indexOf("\n", scanned); index !== -1 && index < offset; index = text.indexOf("\n", index + 1)) line += 1;
+    scanned = offset;
+    return line;
+  };
+  for (;;) {
+    const match = regex.exec(text);
+    if (!match) break;
+    const start = match.index;
+    const value = match[0];
+    const startLine = lineAt(start);
+    if (!multiline && value.includes("\n")) return matchingLinesByLine(text, regex);
+    const endLine = multiline && value.length > 0 ? startLine + countNewlines(value.slice(0, -1)) : startLine;
+    for (let current = startLine; current <= endLine; current += 1) if (lines[lines.length - 1] !== current) lines.push(current);
+    // Continue after the last matched line: only matching lines are reported.
+    const nextLineStart = text.indexOf("\n", multiline && value.length > 0 ? start + value.length - 1 : start);
+    if (nextLineStart === -1 || nextLineStart + 1 >= text.length) break;
+    if (multiline && value.length > 0 && value.endsWith("\n")) {
+      regex.lastIndex = start + value.length;
+    } else {
+      regex.lastIndex = nextLineStart + 1;
+    }
+    lineAt(regex.lastIndex);
+  }
+  return lines;
+}
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count += 1;
+  return count;
+}
+
+function matchingLinesByLine(text: string, regex: RegExp): number[] {
+  const single = new RegExp(regex.source, regex.flags.replace("g", ""));
+  const lines: number[] = [];
+  const all = text.split("\n");
+  if (all.length && all[all.length - 1] === "") all.pop();
+  for (let index = 0; index < all.length; index += 1) if (single.test(all[index]!)) lines.push(index + 1);
+  return lines;
+}
+
+/** Searches one file's bytes; null for binary files (a NUL byte anywhere). */
+export function searchBytes(relativePath: string, bytes: Buffer, regex: RegExp, multiline: boolean): GrepFileHits | null {
+  if (bytes.indexOf(0) !== -1) return null;
+  let text = bytes.toString("utf8");
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes("\r\n")) text = text.replace(/\r\n/g, "\n");
+  const lines = matchingLines(text, regex, multiline);
+  return lines.length ? new TextFileHits(relativePath, lines, text) : null;
+}
+
+/**
+ * The pure TypeScript Grep engine: the ignore-aware walker, concurrent
+ * reads and one JavaScript regex pass over each file.
+ *
+ * @param files when given, these files (relative to `directory`) are searched instead of walking
+ */
+export async function grepWithTypeScript(directory: string, query: GrepQuery, filter: (relativePath: string) => boolean, files?: string[]): Promise<GrepFileHits[]> {
+  const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
+  const candidates = (files ?? (await walkTree(directory, { signal: query.signal })).map((entry) => entry.relativePath)).filter(filter);
+  const hits: GrepFileHits[] = [];
+  let next = 0;
+  const worker = async () => {
+    const local = new RegExp(regex.source, regex.flags);
+    while (next < candidates.length) {
+      if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
+      const relative = candidates[next++]!;
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(path.join(directory, relative));
+      } catch {
+        continue; // vanished or unreadable: skipped, as ripgrep does
+      }
+      const found = searchBytes(relative, bytes, local, query.multiline);
+      if (found) hits.push(found);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, Math.max(1, candidates.length)) }, worker));
+  return hits;
+}

@@ -1,0 +1,114 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { ToolError, defineTool } from "@agent-tools/core";
+import { Minimatch } from "minimatch";
+import { z } from "zod";
+import { toFsToolError } from "../shared/fs-errors.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { compileGrepPattern, grepWithTypeScript, searchBytes } from "./grep-engine.js";
+import { renderGrep } from "./grep-format.js";
+import type { GrepFileHits } from "./grep-result.js";
+import { type GrepQuery, grepWithRipgrep } from "./grep-ripgrep.js";
+import { resolveSearchBase } from "./search-base.js";
+
+/** Grep's input schema. */
+export const grepInputSchema = z.object({
+  pattern: z.string().min(1).describe("Regular expression (Rust regex syntax: no look-around or backreferences). Escape ( [ . * + ? { | for literal text."),
+  path: z.string().optional().describe("Directory or file to search (default: the workspace root)."),
+  file_pattern: z.string().optional().describe('Only search files matching these globs, relative to the search directory, separated by "|", e.g. "*.ts|*.tsx" or "src/**/*.py".'),
+  ignore_case: z.boolean().default(true).describe("Case-insensitive matching (default true)."),
+  output_mode: z.enum(["content", "files", "count"]).default("content").describe('"content": matching lines as path:line: text (default); "files": files with their match count and first line; "count": totals only.'),
+  head_limit: z.number().int().min(1).default(200).describe("Matching lines (content) or files (files) to return at most (default 200)."),
+  offset: z.number().int().min(0).default(0).describe("Matching lines or files to skip, for paging (default 0)."),
+  context: z.number().int().min(0).max(20).default(0).describe("Lines of context around each match in content mode (default 0)."),
+  multiline: z.boolean().default(false).describe("Let the pattern match across lines (\\n allowed, . matches newlines); default false."),
+});
+
+/** Details of a Grep result. */
+export interface GrepDetails {
+  kind: "grep";
+  pattern: string;
+  path: string;
+  outputMode: "content" | "files" | "count";
+  matchCount: number;
+  fileCount: number;
+  returned: number;
+  offset: number;
+  hasMore: boolean;
+  engine: "ripgrep" | "typescript";
+}
+
+const DESCRIPTION = `Searches file contents with a regular expression and reports matching lines sorted by path, then line.
+- Case-insensitive by default (ignore_case=false for exact case). Rust regex syntax: no look-around or backreferences.
+- output_mode: "content" (path:line: text, default), "files" (path (count, firstLine=N)), "count" (totals). Lines are cut at 400 characters.
+- Paged: head_limit (default 200) and offset; matchCount and fileCount are totals before paging, and the result says how to continue.
+- file_pattern filters files by glob ("*.ts|*.tsx"); context adds lines around matches; multiline lets a match span lines.
+- Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git and binary files; does not follow symlinks.`;
+
+function fileFilter(filePattern: string | undefined): { filter: (relative: string) => boolean; prefilter?: string[] } {
+  if (!filePattern || filePattern.trim() === "") return { filter: () => true };
+  const globs = filePattern.split("|").map((glob) => glob.trim().replace(/\\/g, "/").replace(/^\.\//, "")).filter(Boolean);
+  let matchers: Minimatch[];
+  try {
+    matchers = globs.map((glob) => new Minimatch(glob, { dot: true, matchBase: !glob.includes("/"), nocomment: true, nonegate: true }));
+  } catch (error) {
+    throw new ToolError("glob_invalid", `Grep file_pattern "${filePattern}" is invalid: ${(error as Error).message}.`);
+  }
+  const basenameOnly = globs.every((glob) => !glob.includes("/") && !/[()!+@\\]/.test(glob));
+  return { filter: (relative) => matchers.some((matcher) => matcher.match(relative)), prefilter: basenameOnly ? globs : undefined };
+}
+
+/** Creates the Grep tool for one bundle. */
+export function createGrepTool(environment: FsToolEnvironment) {
+  return defineTool<typeof grepInputSchema, GrepDetails>({
+    name: "Grep",
+    description: DESCRIPTION,
+    inputSchema: grepInputSchema,
+    metadata: { groupId: "fs", kind: "search", isReadOnly: true, displayCategory: "search" },
+    loopKey: (input) => `${input.path ?? "."}|${input.pattern}`,
+    async execute(input, context) {
+      const base = await resolveSearchBase("Grep", input.path, "search", context);
+      const { filter, prefilter } = fileFilter(input.file_pattern);
+      const query: GrepQuery = { pattern: input.pattern, ignoreCase: input.ignore_case, multiline: input.multiline, context: input.output_mode === "content" ? input.context : 0, prefilterGlobs: prefilter, signal: context.signal };
+      let hits: GrepFileHits[];
+      let engine: GrepDetails["engine"] = environment.ripgrepPath ? "ripgrep" : "typescript";
+      try {
+        if (base.fileName !== undefined) {
+          engine = "typescript";
+          const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
+          const found = searchBytes(base.fileName, await readFile(path.join(base.directory, base.fileName)), regex, query.multiline);
+          hits = found ? [found] : [];
+        } else if (environment.ripgrepPath) {
+          hits = (await grepWithRipgrep(environment.ripgrepPath, base.directory, query)).filter((file) => filter(file.path));
+        } else {
+          hits = await grepWithTypeScript(base.directory, query, filter);
+        }
+      } catch (error) {
+        throw toFsToolError("Grep", error, base.resolved, context);
+      }
+      const rendered = renderGrep(hits, {
+        outputMode: input.output_mode,
+        offset: input.offset,
+        headLimit: input.head_limit,
+        context: query.context,
+        displayDirectory: base.displayDirectory,
+        pattern: input.pattern,
+      });
+      return {
+        content: rendered.text,
+        details: {
+          kind: "grep" as const,
+          pattern: input.pattern,
+          path: base.fileName !== undefined ? base.resolved.displayPath : base.displayDirectory,
+          outputMode: input.output_mode,
+          matchCount: rendered.matchCount,
+          fileCount: rendered.fileCount,
+          returned: rendered.returned,
+          offset: input.offset,
+          hasMore: rendered.hasMore,
+          engine,
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,67 @@
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { createRequire } from "node:module";
+
+/**
+ * The ripgrep binary shipped inside `@vscode/ripgrep`, or null when it is not
+ * installed or not executable on this platform.
+ */
+export function locateRipgrep(): string | null {
+  try {
+    const require = createRequire(import.meta.url);
+    const rgPath = (require("@vscode/ripgrep") as { rgPath?: string }).rgPath;
+    if (!rgPath) return null;
+    accessSync(rgPath, constants.X_OK);
+    return rgPath;
+  } catch {
+    return null;
+  }
+}
+
+/** Flags every ripgrep walk uses: the seed's ignore rules, deterministic across hosts. */
+export const RIPGREP_WALK_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--glob", "!.git"] as const;
+
+/** What a ripgrep run returned. */
+export interface RipgrepOutput {
+  stdout: Buffer;
+  stderr: string;
+  exitCode: number;
+}
+
+/**
+ * Runs ripgrep to completion, collecting stdout as bytes. Aborting the
+ * signal kills the process and rejects with the signal's reason.
+ */
+export function runRipgrep(rgPath: string, args: readonly string[], options: { cwd: string; signal?: AbortSignal }): Promise<RipgrepOutput> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(options.signal.reason ?? new Error("aborted"));
+      return;
+    }
+    const child = spawn(rgPath, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stderr = "";
+    const onAbort = () => child.kill("SIGKILL");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < 64 * 1024) stderr += chunk.toString("utf8");
+    });
+    child.on("error", (error) => {
+      options.signal?.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      options.signal?.removeEventListener("abort", onAbort);
+      if (options.signal?.aborted) {
+        reject(options.signal.reason ?? new Error("aborted"));
+        return;
+      }
+      resolve({ stdout: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), stderr, exitCode: code ?? -1 });
+    });
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * Per-registry memory of what the model has read and written: the latest
+ * version seen of each file, the latest full-text snapshot (what Write and
+ * Edit check for staleness) and the versions per read range (what Read's
+ * "unchanged" stub relies on).
+ */
+
+/** A version of a file on disk. */
+export interface FileVersion {
+  /** Modification time in milliseconds (sub-millisecond precision kept). */
+  readonly mtimeMs: number;
+  /** FNV-1a 64 of the raw bytes; "" when the file was too big to hash. */
+  readonly contentHash: string;
+  /** Size in bytes. */
+  readonly size: number;
+}
+
+/** A full-text snapshot: the model saw every line of this version. */
+export interface FullTextSnapshot extends FileVersion {
+  readonly totalLines: number;
+}
+
+/** What was last seen of a file. */
+export interface LatestRead extends FileVersion {
+  readonly kind: "text" | "image" | "pdf" | "notebook" | "archive" | "mutation";
+  readonly rangeKey: string;
+  /** Total lines, for text reads and mutations. */
+  readonly totalLines?: number;
+}
+
+interface Bucket {
+  latest?: LatestRead;
+  latestFullText?: FullTextSnapshot;
+  byRangeKey: Map<string, FileVersion>;
+}
+
+/** Identity of two versions (mtime, size and hash). */
+export function sameVersion(a: FileVersion, b: FileVersion): boolean {
+  return a.mtimeMs === b.mtimeMs && a.size === b.size && a.contentHash === b.contentHash;
+}
+
+/**
+ * The file tools' state of one registry; buckets are keyed by the canonical
+ * absolute path (atomic replacements change the inode, so `dev:ino` would
+ * lose track of a file the tools themselves rewrote).
+ *
+ * @example
+ * const state = new FileToolState();
+ * state.recordRead("/repo/a.ts", { kind: "text", rangeKey: "text:1:10:10", mtimeMs, contentHash, size, totalLines: 10 }, true);
+ */
+export class FileToolState {
+  private readonly buckets = new Map<string, Bucket>();
+
+  private bucket(key: string): Bucket {
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = { byRangeKey: new Map() };
+      this.buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+
+  /** Records a read of `rangeKey`; `fullText` when every line of a text file was shown. */
+  recordRead(key: string, read: LatestRead, fullText = false): void {
+    const bucket = this.bucket(key);
+    bucket.latest = read;
+    bucket.byRangeKey.set(read.rangeKey, { mtimeMs: read.mtimeMs, contentHash: read.contentHash, size: read.size });
+    if (fullText && read.totalLines !== undefined) {
+      bucket.latestFullText = { mtimeMs: read.mtimeMs, contentHash: read.contentHash, size: read.size, totalLines: read.totalLines };
+    }
+  }
+
+  /** Records the version the tools themselves just wrote: a full snapshot, no range reads kept. */
+  recordTextMutation(key: string, version: FullTextSnapshot): void {
+    const bucket = this.bucket(key);
+    bucket.byRangeKey.clear();
+    bucket.latest = { kind: "mutation", rangeKey: "mutation", ...version };
+    bucket.latestFullText = version;
+  }
+
+  /** The latest thing seen of a file. */
+  getLatest(key: string): LatestRead | undefined {
+    return this.buckets.get(key)?.latest;
+  }
+
+  /** The latest full-text snapshot of a file. */
+  getLatestFullText(key: string): FullTextSnapshot | undefined {
+    return this.buckets.get(key)?.latestFullText;
+  }
+
+  /** The version recorded for an exact range key, if any. */
+  getExactRead(key: string, rangeKey: string): FileVersion | undefined {
+    return this.buckets.get(key)?.byRangeKey.get(rangeKey);
+  }
+
+  /** Forgets a file (after Delete, or when an auto-read is rolled back). */
+  clear(key: string): void {
+    this.buckets.delete(key);
+  }
+
+  /** Forgets every file under a directory (after a recursive Delete). */
+  clearUnder(directory: string): void {
+    const prefix = directory.endsWith("/") ? directory : directory + "/";
+    for (const key of [...this.buckets.keys()]) if (key === directory || key.startsWith(prefix)) this.buckets.delete(key);
+  }
+}

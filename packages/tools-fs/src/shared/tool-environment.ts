@@ -1,0 +1,18 @@
+import { tryRealpath } from "@agent-tools/core";
+import type { FileToolState } from "./file-state.js";
+
+/** What every file tool of one bundle shares. */
+export interface FsToolEnvironment {
+  /** The bundle's file state (one per registry). */
+  readonly state: FileToolState;
+  /** Absolute path of the ripgrep binary, or null to use the pure TypeScript engines. */
+  readonly ripgrepPath: string | null;
+}
+
+/** The file-state key of a path: its canonical form when it exists. */
+export function stateKey(absolutePath: string): string {
+  return tryRealpath(absolutePath) ?? absolutePath;
+}
+
+/** Standard metadata of the file tools. */
+export const FS_GROUP = "fs" as const;

@@ -1,0 +1,34 @@
+import { ToolError, type ResolvedPath, type ToolContext } from "@agent-tools/core";
+import type { FullTextSnapshot } from "../shared/file-state.js";
+import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import { readTextWindow } from "../read/text-window.js";
+
+/** Lines Write reads by itself when the model has not read a file in full. */
+export const AUTO_READ_LINE_LIMIT = 5000;
+
+/**
+ * Reads a file in full on the model's behalf (up to
+ * {@link AUTO_READ_LINE_LIMIT} lines and Read's 200 KB cap) and records the
+ * snapshot; refuses with `requires_full_read` when that is not enough.
+ */
+export async function primeFullSnapshot(toolName: string, resolved: ResolvedPath, target: string, context: ToolContext, environment: FsToolEnvironment): Promise<FullTextSnapshot> {
+  const key = stateKey(target);
+  const known = environment.state.getLatest(key)?.totalLines;
+  const requireRead = (lines: number, why: string) =>
+    new ToolError(
+      "requires_full_read",
+      `${toolName} requires a full-file Read first: ${resolved.displayPath} has ${lines} lines, which ${why}. Call Read with path="${resolved.displayPath}" and limit=${lines}, then retry ${toolName} with the same path. To replace a file too large to read, Delete it and Write it anew.`,
+      { details: { path: resolved.displayPath, totalLines: lines } },
+    );
+  if (known !== undefined && known > AUTO_READ_LINE_LIMIT) throw requireRead(known, `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`);
+  const window = await readTextWindow(target, { startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal });
+  if (window.binary) {
+    throw new ToolError("binary_file", `${toolName} refused: ${resolved.displayPath} is a binary file. Delete it first if you mean to replace it with text.`);
+  }
+  if (window.numLines < window.totalLines || window.lineCut) {
+    throw requireRead(window.totalLines, window.cappedBySize ? "is more than the 200 KB that one automatic read covers" : `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`);
+  }
+  const snapshot: FullTextSnapshot = { ...window.version, totalLines: window.totalLines };
+  environment.state.recordRead(key, { kind: "text", rangeKey: `text:1:${window.numLines}:${window.totalLines}`, ...snapshot }, true);
+  return snapshot;
+}

@@ -1,0 +1,125 @@
+import { lstat, mkdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
+import { z } from "zod";
+import { writeFileAtomic, countLines, preview } from "../shared/atomic-write.js";
+import { contentHash } from "../shared/content-hash.js";
+import type { FullTextSnapshot } from "../shared/file-state.js";
+import { toFsToolError } from "../shared/fs-errors.js";
+import { assertNotStale } from "../shared/staleness.js";
+import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
+
+/** Write's input schema (path first on purpose: models stream it before the content). */
+export const writeInputSchema = z.object({
+  path: z.string().describe("File to create or replace: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. Parent directories are created."),
+  content: z.string().describe("The complete new content of the file."),
+  mode: z.string().optional().describe("Legacy; ignored. Write always replaces the whole file."),
+});
+
+/** Details of a Write result. */
+export interface WriteDetails {
+  kind: "write";
+  path: string;
+  absolutePath: string;
+  existedBefore: boolean;
+  bytesWritten: number;
+  mtimeMs: number;
+  contentHash: string;
+  totalLines: number;
+  preview: string;
+  autoRead: boolean;
+}
+
+const DESCRIPTION = `Creates a file or replaces its whole content.
+- Parent directories are created as needed; pass a file path, never a directory.
+- An existing file must have been Read in full first. If you have not read it, Write reads it for you when it has at most ${AUTO_READ_LINE_LIMIT} lines (reported as autoRead=full); larger files need Read with a limit covering every line first.
+- If the file changed on disk since your last Read, Write refuses (stale_file): Read it again, then retry.
+- To change part of a file prefer Edit. The file is replaced atomically and keeps its permissions.`;
+
+/** Creates the Write tool for one bundle. */
+export function createWriteTool(environment: FsToolEnvironment) {
+  return defineTool<typeof writeInputSchema, WriteDetails>({
+    name: "Write",
+    description: DESCRIPTION,
+    inputSchema: writeInputSchema,
+    metadata: { groupId: "fs", kind: "write", isReadOnly: false, displayCategory: "file" },
+    async execute(input, context) {
+      const resolved = context.paths.resolve(input.path, { intent: "write", label: "Write path" });
+      try {
+        return await writeResolved(input.content, resolved, context, environment);
+      } catch (error) {
+        throw toFsToolError("Write", error, resolved, context);
+      }
+    },
+  });
+}
+
+async function writeResolved(content: string, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+  if (resolved.relativePath === "" && resolved.scope !== "external") {
+    throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is the root directory. Directories are created implicitly; pass a file path such as path="notes.md".`);
+  }
+  let target = resolved.absolutePath;
+  let existing: import("node:fs").Stats | undefined;
+  if (resolved.exists) {
+    target = stateKey(resolved.absolutePath);
+    existing = await stat(target);
+    if (existing.isDirectory()) {
+      throw new ToolError(
+        "not_a_file",
+        `Write failed: ${resolved.displayPath} is a directory. Directories are created implicitly when you write a file inside them: pass a file path such as path="${resolved.displayPath}/notes.md".`,
+      );
+    }
+    if (!existing.isFile()) throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is not a regular file.`);
+  } else {
+    const linkStat = await lstat(resolved.absolutePath).catch(() => undefined);
+    if (linkStat?.isSymbolicLink()) {
+      throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is a dangling symlink. Delete it first or write to the real path.`);
+    }
+  }
+  const key = stateKey(target);
+  let autoRead = false;
+  if (existing) {
+    let expected: FullTextSnapshot | undefined = environment.state.getLatestFullText(key);
+    if (!expected) {
+      expected = await primeFullSnapshot("Write", resolved, target, context, environment);
+      autoRead = true;
+    }
+    const current = existing;
+    try {
+      await assertNotStale("Write", resolved.displayPath, expected, current, () => readFile(target));
+    } catch (error) {
+      if (autoRead) environment.state.clear(key);
+      throw error;
+    }
+  } else {
+    await mkdir(path.dirname(target), { recursive: true });
+  }
+  const bytes = Buffer.from(content, "utf8");
+  try {
+    await writeFileAtomic(target, bytes, existing ? Number(existing.mode) & 0o7777 : undefined);
+  } catch (error) {
+    if (autoRead) environment.state.clear(key);
+    throw error;
+  }
+  const hash = contentHash(bytes);
+  const after = await stat(target);
+  const totalLines = countLines(bytes);
+  environment.state.recordTextMutation(stateKey(target), { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: hash, totalLines });
+  const verb = existing ? "updated" : "created";
+  return {
+    content: `File ${verb} successfully at: ${resolved.displayPath}${autoRead ? "\nautoRead=full" : ""}`,
+    details: {
+      kind: "write" as const,
+      path: resolved.displayPath,
+      absolutePath: resolved.absolutePath,
+      existedBefore: existing !== undefined,
+      bytesWritten: bytes.length,
+      mtimeMs: after.mtimeMs,
+      contentHash: hash,
+      totalLines,
+      preview: preview(content),
+      autoRead,
+    },
+  };
+}
