@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { closeSync, openSync } from "node:fs";
 import { execa, type ResultPromise } from "execa";
 import { SdkError } from "../errors.js";
 import type { KillOptions, ProcessExit, ProcessOutputChunk, ProcessRunner, RunningProcess, SpawnOptions } from "../ports/process-runner.js";
@@ -70,7 +71,11 @@ class ExecaRunningProcess implements RunningProcess {
     const shell = options.shell === true ? "/bin/bash" : options.shell || false;
     const file = shell ? (shell as string) : options.command;
     const args = shell ? ["-c", options.command] : [...(options.args ?? [])];
-    const logTarget = options.logFile ? ({ file: options.logFile, append: true } as never) : "pipe";
+    // A log file is opened here and handed to the child as its stdout/stderr
+    // descriptor, so writes never pass through the host (an isolated process
+    // keeps logging after the host exited).
+    const logDescriptor = options.logFile ? openSync(options.logFile, "a") : undefined;
+    const logTarget = (logDescriptor ?? "pipe") as "pipe";
     this.subprocess = execa(file, args, {
       cwd: options.cwd,
       env: { ...(options.env as Record<string, string> | undefined), [PROCESS_TREE_TAG_VARIABLE]: tag },
@@ -85,6 +90,7 @@ class ExecaRunningProcess implements RunningProcess {
       stderr: logTarget,
       cleanup: !options.isolated,
     });
+    if (logDescriptor !== undefined) closeSync(logDescriptor);
     if (options.input !== undefined) {
       this.subprocess.stdin?.on("error", () => undefined);
       this.subprocess.stdin?.end(options.input);

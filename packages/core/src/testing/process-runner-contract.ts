@@ -143,6 +143,17 @@ export function describeProcessRunnerContract(name: string, createRunner: () => 
       expect(output.stdout()).toBe(`${cwd}|v1`);
     });
 
+    it("appends output to logFile instead of streaming it", async () => {
+      const dir = tempDir();
+      const logFile = path.join(dir, "out.log");
+      const child = make().spawn({ command: PROCESS_RUNNER_CONTRACT_COMMANDS.output, shell: true, cwd: dir, logFile });
+      const output = collect(child);
+      expect((await child.exited).exitCode).toBe(3);
+      await child.outputClosed;
+      expect(readFileSync(logFile, "utf8")).toBe("outerr");
+      expect(output.chunks).toEqual([]);
+    });
+
     it("reports a command that cannot start as exit code 127", async () => {
       const child = make().spawn({ command: "/nonexistent/agent-tools-contract-binary", cwd: os.tmpdir() });
       expect((await child.exited).exitCode).toBe(127);

@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { SdkError } from "../errors.js";
 import type { KillOptions, ProcessExit, ProcessOutputChunk, ProcessRunner, RunningProcess, SpawnOptions } from "../ports/process-runner.js";
 
@@ -7,7 +8,7 @@ export interface ScriptedProcessController {
   readonly options: SpawnOptions;
   /** Aborted when the process is killed (unless the script handles `onKill`). */
   readonly killed: AbortSignal;
-  /** Emits output (strings are UTF-8 encoded). Ignored after `exit`. */
+  /** Emits output (strings are UTF-8 encoded), or appends it to `options.logFile`. Ignored after `exit`. */
   write(stream: "stdout" | "stderr", data: string | Buffer): void;
   /** Ends the process; later calls are ignored. */
   exit(exitCode: number | null, signal?: string | null): void;
@@ -78,7 +79,8 @@ class ScriptedRunningProcess implements RunningProcess {
       write: (stream, data) => {
         if (this.done) return;
         const chunk = { stream, data: typeof data === "string" ? Buffer.from(data, "utf8") : data };
-        for (const listener of this.listeners) listener(chunk);
+        if (options.logFile) appendFileSync(options.logFile, chunk.data);
+        else for (const listener of this.listeners) listener(chunk);
       },
       exit: (exitCode, signal = null) => this.finish({ exitCode, signal }),
       sleep: (ms) =>
