@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { createMcpToolBundles, McpLoadError } from "./mcp-tool-bundles.js";
-export type { McpToolBundleOptions, McpToolBundles, McpLoadReport } from "./mcp-tool-bundles.js";
+export type { McpToolBundleOptions, McpToolBundles, McpLoadReport, McpHostOptions } from "./mcp-tool-bundles.js";
 export { applyMcpOps, createInMemoryMcpSettingsStore } from "./apply-mcp-ops.js";
 export type { McpOp, McpUpsertOp, McpPatchOp, McpRemoveOp, McpSetEnabledOp, McpSettingsStore } from "./apply-mcp-ops.js";
 export {

@@ -31,6 +31,16 @@ export interface McpToolBundleOptions {
   clientInfo?: { name: string; version: string };
 }
 
+/**
+ * What a host passes to `buildBuiltinToolRegistry({ mcp })`: the bundle
+ * options without the ones the registry supplies (scope, logger), plus a
+ * hook that receives the bundles (for the reverse name map and `refresh`).
+ */
+export interface McpHostOptions extends Omit<McpToolBundleOptions, "runtimeScope" | "logger"> {
+  /** Receives the created bundles, e.g. to keep `resolveToolName` for approval rules. */
+  onReady?(bundles: McpToolBundles): void;
+}
+
 /** A failure to load MCP servers. */
 export class McpLoadError extends Error {
   override readonly name = "McpLoadError";

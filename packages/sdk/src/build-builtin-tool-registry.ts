@@ -19,6 +19,7 @@ import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools
 import { type Storage, openSqliteStorage } from "@agent-tools/core";
 import { KyselyTaskStateStore, type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
 // --- imports: mcp ---
+import { type McpHostOptions, createMcpToolBundles } from "@agent-tools/mcp";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
 export interface BuiltinToolRegistryOptions {
@@ -53,6 +54,13 @@ export interface BuiltinToolRegistryOptions {
    */
   tasks?: TaskToolBundleOptions;
   // --- options: mcp ---
+  /**
+   * MCP servers as tools, McpManager and ToolSearch; registered only when
+   * `getSettings` (a live getter) is given. Without `applyOps`, and always in
+   * the cron scope, MCP settings are read-only. Load failures default to
+   * `continue` in chat and `throw` in cron.
+   */
+  mcp?: McpHostOptions;
 }
 
 /**
@@ -88,6 +96,18 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       bundles.push(createTaskToolBundle({ ...options.tasks, store }));
     }
     // --- bundles: mcp ---
+    if (typeof options.mcp?.getSettings === "function") {
+      const { onReady, ...mcpOptions } = options.mcp;
+      const mcp = await createMcpToolBundles({
+        ...mcpOptions,
+        runtimeScope,
+        logger: options.logger,
+        applyOps: runtimeScope === "chat" ? mcpOptions.applyOps : undefined,
+        loadFailureMode: mcpOptions.loadFailureMode ?? (runtimeScope === "cron" ? "throw" : "continue"),
+      });
+      bundles.push(...mcp.bundles);
+      onReady?.(mcp);
+    }
   } catch (error) {
     await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);
     throw error;
