@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, Migrator } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { SdkError } from "../errors.js";
 import type { StorageDialect, StorageMigration, StorageMigrationResult } from "./storage.js";
 
@@ -30,8 +30,12 @@ export function validateMigrations(namespace: string, migrations: readonly Stora
 }
 
 /**
- * Runs a namespace's pending migrations with Kysely's Migrator, using a
- * migration table and lock table of the namespace's own.
+ * Runs a namespace's pending migrations. Each step runs in a transaction
+ * that first writes the namespace's lock row, so concurrent migrators (other
+ * connections, other processes, other machines) take turns: the first
+ * applies a step, the others find it recorded and skip it. Works the same on
+ * SQLite (the write takes the database's write lock) and PostgreSQL (a row
+ * lock held until commit).
  */
 export async function runMigrations(
   db: Kysely<any>,
@@ -40,32 +44,68 @@ export async function runMigrations(
   migrations: readonly StorageMigration[],
 ): Promise<StorageMigrationResult> {
   validateMigrations(namespace, migrations);
-  const record: Record<string, Migration> = {};
-  for (const migration of migrations) {
-    record[migration.name] = {
-      // PostgreSQL: the Migrator runs each step in a transaction of its own.
-      // SQLite: Kysely runs steps outside a transaction, so the step opens one.
-      up: dialect === "sqlite" ? (connection) => connection.transaction().execute((transaction) => migration.up(transaction, dialect)) : (transaction) => migration.up(transaction, dialect),
-    };
-  }
   const table = migrationTableName(namespace);
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => record },
-    migrationTableName: table,
-    migrationLockTableName: `${table}_lock`,
-  });
+  const lockTable = `${table}_lock`;
   const applied: string[] = [];
-  // One step per call, so a failing step leaves the steps before it applied.
-  for (;;) {
-    const { error, results = [] } = await migrator.migrateUp();
-    if (error !== undefined) {
-      const failed = results.find((result) => result.status === "Error")?.migrationName;
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new SdkError("storage", `Migration ${failed ?? "(setup)"} of "${namespace}" failed: ${reason}`, { namespace, migration: failed, applied }, { cause: error });
+  try {
+    await ensureMigrationTables(db, table, lockTable);
+    const recorded = new Set((await db.selectFrom(table).select("name").execute()).map((row) => row.name as string));
+    for (const migration of migrations) {
+      if (recorded.has(migration.name)) continue;
+      const ran = await db.transaction().execute(async (transaction) => {
+        await transaction
+          .insertInto(lockTable)
+          .values({ id: 1, holder: migration.name })
+          .onConflict((conflict) => conflict.column("id").doUpdateSet({ holder: sql.ref("excluded.holder") }))
+          .execute();
+        const done = await transaction.selectFrom(table).select("name").where("name", "=", migration.name).executeTakeFirst();
+        if (done !== undefined) return false;
+        await migration.up(transaction, dialect);
+        await transaction.insertInto(table).values({ name: migration.name, applied_at: new Date().toISOString() }).execute();
+        return true;
+      }).catch((error: unknown) => {
+        throw new MigrationStepError(migration.name, error);
+      });
+      if (ran) applied.push(migration.name);
     }
-    const done = results.filter((result) => result.status === "Success").map((result) => result.migrationName);
-    if (done.length === 0) return { applied };
-    applied.push(...done);
+    return { applied };
+  } catch (error) {
+    const failed = error instanceof MigrationStepError ? error.migration : undefined;
+    const cause = error instanceof MigrationStepError ? error.cause : error;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new SdkError("storage", `Migration ${failed ?? "(setup)"} of "${namespace}" failed: ${reason}`, { namespace, migration: failed, applied }, { cause });
+  }
+}
+
+class MigrationStepError extends Error {
+  constructor(
+    readonly migration: string,
+    cause: unknown,
+  ) {
+    super(`Migration ${migration} failed`, { cause });
+  }
+}
+
+async function ensureMigrationTables(db: Kysely<any>, table: string, lockTable: string): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await db.schema
+        .createTable(table)
+        .ifNotExists()
+        .addColumn("name", "text", (column) => column.primaryKey())
+        .addColumn("applied_at", "text", (column) => column.notNull())
+        .execute();
+      await db.schema
+        .createTable(lockTable)
+        .ifNotExists()
+        .addColumn("id", "integer", (column) => column.primaryKey())
+        .addColumn("holder", "text", (column) => column.notNull())
+        .execute();
+      return;
+    } catch (error) {
+      // Two first-ever migrators can race on PostgreSQL's catalog; the loser retries and finds the tables.
+      if (attempt >= 2) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type PostgresPool } from "kysely";
+import { Kysely, PostgresDialect, type PostgresPool, sql } from "kysely";
 import { SdkError } from "../errors.js";
 import { createKyselyStorage } from "./kysely-storage.js";
 import type { Storage } from "./storage.js";
@@ -39,8 +39,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   }
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   try {
-    const connection = await pool.connect();
-    connection.release();
+    // Through Kysely, so its driver owns the pool from now on and ends it on destroy.
+    await sql`select 1`.execute(db);
   } catch (error) {
     await db.destroy().catch(() => undefined);
     throw new SdkError("storage", `Cannot connect to PostgreSQL: ${(error as Error).message}`, {}, { cause: error });

@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { runStorageContract, usePostgresTestCluster } from "../testing/storage.js";
 import { openPostgresStorage } from "./open-postgres-storage.js";
@@ -16,6 +19,30 @@ let postgresUrl: Promise<string> | undefined;
 runStorageContract("sqlite (file under dataDir)", { open: () => openSqliteStorage({ dataDir: path.join(temporary, "data") }) });
 runStorageContract("postgres (real server)", {
   open: async () => openPostgresStorage({ connectionString: await (postgresUrl ??= cluster().createDatabase("storage")) }),
+  concurrentInstances: true,
+});
+
+describe("SQLite migrations across processes", () => {
+  it("apply each step exactly once when several processes start together", async () => {
+    const dataDir = path.join(temporary, "race");
+    const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "__fixtures__", "migrate-process.mjs");
+    const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+    // Processes start slowly on a busy machine; they all begin migrating at startAt.
+    const startAt = String(Date.now() + 6_000);
+    const runOne = () =>
+      promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=source", fixture, dataDir, startAt], { cwd: repositoryRoot, timeout: 90_000 });
+    const outputs = await Promise.all([runOne(), runOne(), runOne()]);
+    const reports = outputs.map(({ stdout }) => JSON.parse(stdout.trim().split("\n").at(-1)!) as { pid: number; applied: string[] });
+    expect(new Set(reports.map((report) => report.pid)).size).toBe(3);
+    expect(reports.flatMap((report) => report.applied).sort()).toEqual(["0001-create", "0002-first-row", "0003-second-row"]);
+    const storage = await openSqliteStorage({ dataDir });
+    try {
+      const rows = await storage.db.selectFrom("race_rows").select("migration").orderBy("migration").execute();
+      expect(rows.map((row) => row.migration)).toEqual(["0002-first-row", "0003-second-row"]);
+    } finally {
+      await storage.close();
+    }
+  });
 });
 
 describe("openSqliteStorage", () => {

@@ -29,7 +29,7 @@ export interface PostgresTestCluster {
   connectionString(database?: string): string;
   /** Creates a fresh, uniquely named database and returns its URL. */
   createDatabase(prefix?: string): Promise<string>;
-  /** Stops the server (fast shutdown) and removes the directory. Idempotent. */
+  /** Stops the server (smart shutdown, fast after 5 s) and removes the directory. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -154,7 +154,13 @@ export async function startPostgresTestCluster(options: PostgresTestClusterOptio
       async stop() {
         if (stopped) return;
         process.removeListener("exit", stopSync);
-        if (started) await run(pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w"], spawnOptions).catch(() => undefined);
+        if (started) {
+          // Smart first: pools that were just ended may still be closing their sockets, and a fast
+          // shutdown would hit them with "terminating connection" errors. Fast if a client lingers.
+          await run(pgCtl, ["stop", "-D", dataDir, "-m", "smart", "-w", "-t", "5"], spawnOptions).catch(() =>
+            run(pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w"], spawnOptions).catch(() => undefined),
+          );
+        }
         started = false;
         stopSync();
       },

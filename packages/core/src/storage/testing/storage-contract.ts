@@ -38,6 +38,13 @@ export interface StorageContractTarget {
    * (so reopening sees earlier writes). The suite closes what it opens.
    */
   open(): Promise<Storage>;
+  /**
+   * True when two open storages may migrate at the same moment from one
+   * process (PostgreSQL pools). Not for better-sqlite3, whose synchronous
+   * busy wait would block the thread that holds the lock; check SQLite with
+   * separate processes instead.
+   */
+  concurrentInstances?: boolean;
 }
 
 let uniqueCounter = 0;
@@ -124,6 +131,21 @@ export function runStorageContract(label: string, target: StorageContractTarget)
         expect(results.map((result) => result.applied.length).sort()).toEqual([0, 1]);
         expect(runs).toBe(1);
       });
+    });
+
+    it.runIf(target.concurrentInstances === true)("lets racing storages apply each step exactly once", async () => {
+      const namespace = uniqueName("ns");
+      const table = uniqueName("contract_race");
+      const insert = (name: string): StorageMigration => ({ name, up: async (db) => void (await db.insertInto(table).values({ id: name, value: "v" }).execute()) });
+      const migrations = [createTable(table), insert("0002-row"), insert("0003-row")];
+      const storages = await Promise.all([target.open(), target.open(), target.open()]);
+      try {
+        const results = await Promise.all(storages.map((storage) => storage.migrate(namespace, migrations)));
+        expect(results.flatMap((result) => result.applied).sort()).toEqual(["0001-create", "0002-row", "0003-row"]);
+        expect((await storages[0]!.db.selectFrom(table).select("id").orderBy("id").execute()).map((row) => row.id)).toEqual(["0002-row", "0003-row"]);
+      } finally {
+        await Promise.all(storages.map((storage) => storage.close()));
+      }
     });
 
     it("keeps an independent history per namespace", async () => {
