@@ -80,6 +80,7 @@ export function matchingLines(text: string, regex: RegExp, multiline: boolean): 
     const match = regex.exec(text);
     if (!match) break;
     const start = match.index;
+    if (start === text.length && start > 0 && text.charCodeAt(start - 1) === 10) break; // past the last line
     const value = match[0];
     const startLine = lineAt(start);
     if (!multiline && value.includes("\n")) return matchingLinesByLine(text, regex);

@@ -59,7 +59,9 @@ export function ripgrepArguments(query: GrepQuery): string[] {
   else args.push("--case-sensitive");
   if (query.multiline) args.push("--multiline", "--multiline-dotall");
   if (query.context > 0) args.push("--context", String(query.context));
-  for (const glob of query.prefilterGlobs ?? []) args.push("--glob", glob);
+  // File types, not --glob: ripgrep's globs would override the ignore files.
+  for (const glob of query.prefilterGlobs ?? []) args.push("--type-add", `agentprefilter:${glob}`);
+  if (query.prefilterGlobs?.length) args.push("--type", "agentprefilter");
   args.push("--regexp", query.pattern, "--", ".");
   return args;
 }

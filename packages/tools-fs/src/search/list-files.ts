@@ -13,7 +13,8 @@ import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
 export async function listFiles(base: string, ripgrepPath: string | null, options: { signal?: AbortSignal; prefilterGlob?: string } = {}): Promise<string[]> {
   if (!ripgrepPath) return (await walkTree(base, { signal: options.signal })).map((entry) => entry.relativePath);
   const args = ["--files", ...RIPGREP_WALK_FLAGS];
-  if (options.prefilterGlob) args.push("--glob", options.prefilterGlob);
+  // A file type (not --glob: ripgrep's globs override ignore files) narrows by base name.
+  if (options.prefilterGlob) args.push("--type-add", `agentprefilter:${options.prefilterGlob}`, "--type", "agentprefilter");
   args.push("--", ".");
   const output = await runRipgrep(ripgrepPath, args, { cwd: base, signal: options.signal });
   if (output.exitCode !== 0 && output.exitCode !== 1) {
