@@ -88,7 +88,7 @@ export class DemoScript {
       case "test": {
         const edit = results.find((result) => result.toolName === "Edit");
         this.state.edited = edit !== undefined && !edit.isError;
-        this.state.matchStrategy = /line-endings|trailing-whitespace|indentation|exact/.exec(edit?.content ?? "")?.[0];
+        this.state.matchStrategy = matchStrategyOf(edit?.content ?? "");
         this.stage = "follow";
         return this.turn("Now the tests. They take a couple of seconds, so I'll start them as a session and follow it.", [
           this.call("TaskUpdate", { taskId: "2", status: "completed" }),
@@ -117,7 +117,9 @@ export class DemoScript {
           [
             `Fixed the discount bug in ${SAMPLE_BUGGY_FILE}: \`applyDiscount\` now takes \`percent\` percent of the amount`,
             `(\`amount - (amount * percent) / 100\`) instead of subtracting the number itself.`,
-            `The file uses CRLF line endings; the Edit matched with the ${this.state.matchStrategy ?? "tolerant"} strategy and kept them.`,
+            this.state.matchStrategy === "line-endings"
+              ? "The file uses CRLF line endings and my old_string used LF: the Edit matched after normalising line endings and kept the file's CRLF."
+              : `The Edit matched with the ${this.state.matchStrategy ?? "exact"} strategy.`,
             `\`${SAMPLE_TEST_COMMAND}\` now passes.`,
           ].join("\n"),
         );
@@ -160,6 +162,14 @@ function definingFile(grepText: string): string {
     if (match) return match[1]!.replace(/^\.\//, "");
   }
   return SAMPLE_BUGGY_FILE;
+}
+
+/** The matcher pass an Edit result describes (its note to the model), `exact` when it has none. */
+export function matchStrategyOf(editText: string): string {
+  if (/line[- ]endings/i.test(editText)) return "line-endings";
+  if (/trailing[- ]whitespace/i.test(editText)) return "trailing-whitespace";
+  if (/indent/i.test(editText)) return "indentation";
+  return "exact";
 }
 
 /** Reads `status`, `session_id`, `cursor` and `exit_code` from a shell result text (lines or JSON). */

@@ -63,7 +63,7 @@ function knownSummary(toolName: string, a: Arguments): string | undefined {
       return `"${str("subject") ?? "?"}"`;
     case "TaskUpdate": {
       const changes = Object.keys(a).filter((key) => key !== "taskId" && key !== "status");
-      return `#${String(a.taskId ?? "?")}${str("status") ? ` -> ${str("status")}` : ""}${changes.length ? ` (${changes.join(", ")})` : ""}`;
+      return `#${String(a.taskId ?? "?")}${str("status") ? ` → ${str("status")}` : ""}${changes.length ? ` (${changes.join(", ")})` : ""}`;
     }
     case "TaskList":
       return "";

@@ -59,7 +59,7 @@ export function summarizeResult(event: ToolEndEvent): string {
     }
     case "Glob":
     case "List": {
-      const total = num(details.total) ?? num(details.totalCount) ?? num(details.count) ?? arrayLength(details.paths) ?? arrayLength(details.entries) ?? arrayLength(details.files);
+      const total = num(details.totalMatches) ?? num(details.total) ?? num(details.totalCount) ?? num(details.count) ?? arrayLength(details.paths) ?? arrayLength(details.entries) ?? arrayLength(details.files);
       if (total !== undefined) return plural(total, event.toolName === "Glob" ? "file" : "entry", event.toolName === "Glob" ? "files" : "entries");
       break;
     }
@@ -86,7 +86,13 @@ export function summarizeResult(event: ToolEndEvent): string {
     case "TaskUpdate":
     case "TaskList": {
       const tasks = taskViews(event.details);
-      if (tasks) return event.toolName === "TaskCreate" ? `task #${tasks.at(-1)?.id ?? "?"} created` : plural(tasks.length, "task");
+      if (tasks) {
+        const id = typeof details.taskId === "string" || typeof details.taskId === "number" ? String(details.taskId) : undefined;
+        const task = tasks.find((item) => item.id === id);
+        if (event.toolName === "TaskCreate") return `task #${task?.id ?? tasks.at(-1)?.id ?? "?"} created`;
+        if (event.toolName === "TaskUpdate" && task) return `task #${task.id} is ${task.status.replace("_", " ")}`;
+        return plural(tasks.length, "task");
+      }
       break;
     }
     default:

@@ -28,7 +28,7 @@ describe("TerminalDisplay", () => {
       { type: "tool-output", callId: "2", toolName: "Bash", update: { text: "st\n✔ second test\npartial", stream: "stdout" } },
       { type: "tool-end", turn: 1, callId: "2", toolName: "Bash", arguments: { command: "npm test" }, isError: false, text: "# Shell Session", details: { status: "completed", exit_code: 0, duration_ms: 1900, output: [{ stream: "stdout", text: "ignored, already streamed" }] }, durationMs: 1900 },
       { type: "tool-start", turn: 1, callId: "3", toolName: "TaskUpdate", arguments: { taskId: "1", status: "completed" }, parallel: false },
-      { type: "tool-end", turn: 1, callId: "3", toolName: "TaskUpdate", arguments: { taskId: "1", status: "completed" }, isError: false, text: "Updated", details: { tasks: [{ id: "1", subject: "Find it", status: "completed" }, { id: "2", subject: "Fix it", status: "in_progress", activeForm: "Fixing it" }, { id: "3", subject: "Test it", status: "pending" }] }, durationMs: 1 },
+      { type: "tool-end", turn: 1, callId: "3", toolName: "TaskUpdate", arguments: { taskId: "1", status: "completed" }, isError: false, text: "Updated", details: { taskId: "1", tasks: [{ id: "1", subject: "Find it", status: "completed" }, { id: "2", subject: "Fix it", status: "in_progress", activeForm: "Fixing it" }, { id: "3", subject: "Test it", status: "pending" }] }, durationMs: 1 },
       { type: "tool-start", turn: 1, callId: "4", toolName: "Read", arguments: { path: "nope.js" }, parallel: false },
       { type: "tool-end", turn: 1, callId: "4", toolName: "Read", arguments: { path: "nope.js" }, isError: true, text: "Read failed: nope.js does not exist.\nDid you mean: note.js?", details: {}, durationMs: 1 },
       { type: "session-end", status: "answered", turns: 2, toolCalls: 4, failedToolCalls: 1, durationMs: 2500, finalText: "done" },
@@ -48,6 +48,7 @@ describe("TerminalDisplay", () => {
     expect(lines).toContain("    │ partial");
     expect(output).not.toContain("ignored, already streamed");
     expect(lines).toContain("  ✓ completed · exit 0 1.9s");
+    expect(lines).toContain("  ✓ task #1 is completed 1ms");
     expect(lines).toContain("    [x] Find it");
     expect(lines).toContain("    [~] Fixing it");
     expect(lines).toContain("    [ ] Test it");
@@ -80,7 +81,7 @@ describe("summarizeArguments", () => {
     expect(summarizeArguments("Grep", { pattern: "foo", path: "src", file_pattern: "*.ts" })).toBe("/foo/ in src (*.ts)");
     expect(summarizeArguments("Bash", { command: "npm test\n  --silent" })).toBe("$ npm test --silent");
     expect(summarizeArguments("Write", { path: "b.md", content: "x\ny\n" })).toBe("b.md (3 lines)");
-    expect(summarizeArguments("TaskUpdate", { taskId: "2", status: "completed" })).toBe("#2 -> completed");
+    expect(summarizeArguments("TaskUpdate", { taskId: "2", status: "completed" })).toBe("#2 → completed");
     expect(summarizeArguments("Custom", { a: 1, b: "two" })).toBe('a=1 b="two"');
     expect(summarizeArguments("Read", '{"path":', 40)).toBe('(malformed arguments) {"path":');
     expect(summarizeArguments("Bash", { command: "x".repeat(200) }, 20)).toHaveLength(20);

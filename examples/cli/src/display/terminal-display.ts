@@ -9,7 +9,7 @@ import type { Colors } from "./colors.js";
 import type { AgentEvent, ToolEndEvent } from "../agent/agent-events.js";
 import { summarizeArguments, truncate } from "./argument-summary.js";
 import { renderEditDiff } from "./edit-diff.js";
-import { shellView, summarizeResult, taskViews } from "./result-summary.js";
+import { type TaskView, shellView, summarizeResult, taskViews } from "./result-summary.js";
 import { Spinner } from "./spinner.js";
 
 /** Options of {@link TerminalDisplay}. */
@@ -23,6 +23,7 @@ export interface TerminalDisplayOptions {
 }
 
 const SHELL_TOOLS = new Set(["Bash", "ProcessWait", "ProcessStop", "ManagedProcess"]);
+const TASK_TOOLS = new Set(["TaskCreate", "TaskUpdate", "TaskList"]);
 const MAX_FALLBACK_OUTPUT_LINES = 20;
 
 /**
@@ -39,7 +40,12 @@ export class TerminalDisplay {
   /** Streamed output per call: the unfinished last line, and whether anything was shown. */
   private readonly outputs = new Map<string, { partial: string; shown: boolean }>();
   private readonly running = new Map<string, string>();
+  private readonly parallelCalls = new Set<string>();
   private textStreamedThisTurn = false;
+  /** The latest task list, shown once a run of task calls ends. */
+  private pendingTasks: TaskView[] | undefined;
+  /** True when the last thing shown was a tool line (assistant text then gets a blank line first). */
+  private lastWasTool = false;
   private atLineStart = true;
 
   constructor(options: TerminalDisplayOptions = {}) {
@@ -52,6 +58,14 @@ export class TerminalDisplay {
 
   /** Renders one event. */
   handle(event: AgentEvent): void {
+    // A run of task calls shows one checklist, after its last call.
+    const taskEvent = (event.type === "tool-start" || event.type === "tool-end") && TASK_TOOLS.has(event.toolName);
+    if (!taskEvent && event.type !== "tool-output") this.flushTasks();
+    this.render(event);
+    if (event.type !== "model-start") this.lastWasTool = event.type.startsWith("tool-") || event.type === "approval";
+  }
+
+  private render(event: AgentEvent): void {
     switch (event.type) {
       case "session-start":
         this.line(`${this.c.bold("agent-tools")} ${this.c.dim("·")} ${event.model} ${this.c.dim(`· ${event.workdir} · scope ${event.runtimeScope} · ${event.tools.length} tools`)}`);
@@ -69,18 +83,25 @@ export class TerminalDisplay {
         break;
       case "model-text-delta":
         // The spinner would erase a half-written line: stop it while text streams.
-        if (!this.textStreamedThisTurn) this.spinner.stop();
+        if (!this.textStreamedThisTurn) {
+          this.spinner.stop();
+          this.separateFromTools();
+        }
         this.textStreamedThisTurn = true;
         this.write(event.text);
         break;
       case "model-end":
         if (this.textStreamedThisTurn) this.endLine();
-        else if (event.text.trim()) this.line(event.text.trim());
+        else if (event.text.trim()) {
+          this.separateFromTools();
+          this.line(event.text.trim());
+        }
         if (event.text.trim() && event.toolCalls.length) this.line("");
         this.spinner.stop();
         break;
       case "tool-start":
         this.running.set(event.callId, event.toolName);
+        if (event.parallel) this.parallelCalls.add(event.callId);
         this.line(`${this.c.cyan("▸")} ${this.c.bold(event.toolName)} ${this.c.dim(summarizeArguments(event.toolName, event.arguments, this.width() - event.toolName.length - 4))}`);
         this.spinner.start(`running ${event.toolName}`);
         break;
@@ -122,15 +143,18 @@ export class TerminalDisplay {
 
   private renderToolEnd(event: ToolEndEvent): void {
     if (event.isError) {
+      this.parallelCalls.delete(event.callId);
       const lines = event.text.split("\n").filter((line) => line.trim() !== "");
       this.line(`  ${this.c.red("✗")} ${this.c.red(truncate(lines[0] ?? "failed", this.width() - 4))}`);
       for (const line of lines.slice(1, 4)) this.line(`    ${this.c.dim(truncate(line, this.width() - 4))}`);
     } else {
-      this.line(`  ${this.c.green("✓")} ${truncate(summarizeResult(event), this.width() - 4)} ${this.c.dim(formatDuration(event.durationMs))}`);
+      // Results of parallel calls may arrive in any order: name the tool.
+      const who = this.parallelCalls.delete(event.callId) ? `${event.toolName}: ` : "";
+      this.line(`  ${this.c.green("✓")} ${who}${truncate(summarizeResult(event), this.width() - 4 - who.length)} ${this.c.dim(formatDuration(event.durationMs))}`);
     }
     if (event.toolName === "Edit" && !event.isError) this.renderEdit(event);
     if (SHELL_TOOLS.has(event.toolName)) this.renderUnstreamedShellOutput(event);
-    if (event.toolName.startsWith("Task") && !event.isError) this.renderTasks(event);
+    if (TASK_TOOLS.has(event.toolName) && !event.isError) this.renderTasks(event);
   }
 
   private renderEdit(event: ToolEndEvent): void {
@@ -152,8 +176,13 @@ export class TerminalDisplay {
   }
 
   private renderTasks(event: ToolEndEvent): void {
-    const tasks = taskViews(event.details);
-    if (!tasks || event.toolName === "TaskCreate") return;
+    this.pendingTasks = taskViews(event.details) ?? this.pendingTasks;
+  }
+
+  private flushTasks(): void {
+    const tasks = this.pendingTasks;
+    this.pendingTasks = undefined;
+    if (!tasks) return;
     for (const task of tasks) {
       const mark = task.status === "completed" ? this.c.green("[x]") : task.status === "in_progress" ? this.c.yellow("[~]") : this.c.dim("[ ]");
       const label = task.status === "in_progress" && task.activeForm ? task.activeForm : task.subject;
@@ -201,6 +230,11 @@ export class TerminalDisplay {
 
   private width(): number {
     return Math.max(40, Math.min(this.stream.columns ?? 100, 160));
+  }
+
+  private separateFromTools(): void {
+    if (this.lastWasTool) this.line("");
+    this.lastWasTool = false;
   }
 
   private write(text: string): void {
