@@ -1,0 +1,20 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { ContentHasher, contentHash, contentHashJs } from "./content-hash.js";
+
+describe("contentHash (FNV-1a 64)", () => {
+  it("matches the reference vectors", () => {
+    expect(contentHash(Buffer.from(""))).toBe("cbf29ce484222325");
+    expect(contentHash(Buffer.from("a"))).toBe("af63dc4c8601ec8c");
+    expect(contentHash(Buffer.from("foobar"))).toBe("85944171f73967e8");
+  });
+
+  it("gives the same result in WebAssembly, JavaScript and in chunks", () => {
+    const bytes = randomBytes(5 * 1024 * 1024 + 17);
+    const whole = contentHash(bytes);
+    expect(contentHashJs(bytes.subarray(0, 100_000))).toBe(contentHash(bytes.subarray(0, 100_000)));
+    const hasher = new ContentHasher();
+    for (let offset = 0; offset < bytes.length; offset += 777_777) hasher.update(bytes.subarray(offset, offset + 777_777));
+    expect(hasher.digest()).toBe(whole);
+  });
+});
