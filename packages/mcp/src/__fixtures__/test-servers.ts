@@ -87,6 +87,14 @@ export async function startEverythingHttp(mode: "streamableHttp" | "sse" = "stre
   return { url: `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`, port, child, stop: stopper(child) };
 }
 
+/** Starts the legacy SSE server that never announces an endpoint; `/secure` answers 401. */
+export async function startLegacySse(): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, [path.join(here, "legacy-sse-server.mjs")], { stdio: ["ignore", "pipe", "pipe"] });
+  const match = await waitFor(child, /LISTENING (\d+)/);
+  const port = Number(match[1]);
+  return { url: `http://127.0.0.1:${port}/sse`, port, child, stop: stopper(child) };
+}
+
 /** Starts the edge server over Streamable HTTP (unknown sessions get 404). */
 export async function startEdgeHttp(): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [EDGE_ENTRY, "http", "0"], { stdio: ["ignore", "pipe", "pipe"] });
