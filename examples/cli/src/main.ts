@@ -14,9 +14,11 @@ process.on("SIGINT", () => {
   controller.abort();
 });
 
-// `pnpm run demo -- --json` may hand the script a literal "--" first: drop it.
+// `pnpm run demo -- --json` hands the script `--yes -- --json`: drop the
+// separator so the flags after it still count as flags.
 const argv = process.argv.slice(2);
-if (argv[0] === "--") argv.shift();
+const separator = argv.indexOf("--");
+if (separator !== -1) argv.splice(separator, 1);
 
 const code = await runCli({
   argv,

@@ -1,30 +1,9 @@
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../src/run-cli.js";
+import { runCliCapturing } from "./run-cli-capturing.js";
 import { type FakeChatCompletionsServer, type FakeReply, type FakeRequest, startFakeChatCompletionsServer } from "./fake-chat-completions-server.js";
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  events: Array<Record<string, unknown>>;
-}
-
-async function runCliCapturing(argv: string[], cwd: string): Promise<CliRun> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString("utf8")));
-  stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-  const stdin = new PassThrough();
-  const code = await runCli({ argv, env: {}, cwd, stdin, stdout, stderr });
-  const events = argv.includes("--json") ? out.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) : [];
-  return { code, stdout: out, stderr: err, events };
-}
 
 function toolMessages(request: FakeRequest) {
   return request.body.messages.filter((message) => message.role === "tool");

@@ -43,11 +43,15 @@ function screenOf(session: string, colours = false): string {
   return tmux("capture-pane", "-p", "-J", ...(colours ? ["-e"] : []), "-S", "-", "-t", session);
 }
 
+/** Every screen seen while waiting, for things that show only for a moment (the spinner). */
+const seen: string[] = [];
+
 async function waitForScreen(session: string, pattern: RegExp, timeoutMs = 100_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let screen = "";
   while (Date.now() < deadline) {
     screen = screenOf(session);
+    seen.push(screen);
     if (pattern.test(screen)) return screen;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -81,8 +85,9 @@ describe.skipIf(!hasTmux)("the demo in a terminal", () => {
     // The task list and the final summary.
     expect(screen).toMatch(/\[x\] Run the tests/);
     expect(screen).toMatch(/✔ Done · \d+ turns · \d+ tool calls \(0 failed\) · [\d.]+s/);
-    // No spinner residue left on the final screen.
-    expect(screen).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] thinking/);
+    // A spinner ran while the tests ran, and left no residue on the final screen.
+    expect(seen.some((shown) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running (Bash|ProcessWait) \d+\.\ds/.test(shown))).toBe(true);
+    expect(screen).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (thinking|running)/);
   }, 120_000);
 
   it("asks the person before tools whose policy is ask", async () => {
@@ -97,4 +102,14 @@ describe.skipIf(!hasTmux)("the demo in a terminal", () => {
     // Read-only tools and the task tools never asked.
     expect(screen).not.toMatch(/Allow (Glob|Grep|Read|ProcessWait|TaskCreate|TaskUpdate)/);
   }, 120_000);
+
+  it("cancels the running session on Ctrl-C and exits 130", async () => {
+    startCli("stop", "--demo --yes");
+    await waitForScreen("stop", /▸ (Bash|ProcessWait) /);
+    tmux("send-keys", "-t", "stop", "C-c");
+    const screen = await waitForScreen("stop", /CLI-EXIT=\d+/, 30_000);
+    expect(screen).toContain("CLI-EXIT=130");
+    expect(screen).toMatch(/■ cancelled/);
+    expect(screen).toMatch(/■ Cancelled · \d+ turns/);
+  }, 60_000);
 });

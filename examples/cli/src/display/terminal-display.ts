@@ -150,7 +150,9 @@ export class TerminalDisplay {
     } else {
       // Results of parallel calls may arrive in any order: name the tool.
       const who = this.parallelCalls.delete(event.callId) ? `${event.toolName}: ` : "";
-      this.line(`  ${this.c.green("✓")} ${who}${truncate(summarizeResult(event), this.width() - 4 - who.length)} ${this.c.dim(formatDuration(event.durationMs))}`);
+      // A shell session stopped by the user or a timeout is not an error, but not a success either.
+      const stopped = SHELL_TOOLS.has(event.toolName) && /^(cancelled|timed_out)$/.test(shellView(event.details)?.status ?? "");
+      this.line(`  ${stopped ? this.c.yellow("■") : this.c.green("✓")} ${who}${truncate(summarizeResult(event), this.width() - 4 - who.length)} ${this.c.dim(formatDuration(event.durationMs))}`);
     }
     if (event.toolName === "Edit" && !event.isError) this.renderEdit(event);
     if (SHELL_TOOLS.has(event.toolName)) this.renderUnstreamedShellOutput(event);
