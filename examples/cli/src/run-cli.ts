@@ -78,6 +78,9 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       if (!options.keep) cleanups.push(() => project.remove());
       const who = demo ? "No model configured (set OPENAI_API_KEY or OPENAI_BASE_URL): running the offline scripted demo" : "No prompt given: running the demo task with your model";
       onEvent({ type: "notice", level: "info", message: `${who} on a temporary copy of the sample project in ${workdir}` });
+      if (demo && (options.prompt !== "" || options.workdir !== path.resolve(environment.cwd))) {
+        onEvent({ type: "notice", level: "warning", message: "The scripted demo has its own task and project: your prompt and --workdir are used only with a configured model." });
+      }
     }
     if (demo) {
       script = new DemoScript();

@@ -72,6 +72,8 @@ describe("the CLI on an OpenAI-compatible server", () => {
       ]);
       const end = run.events.at(-1)!;
       expect(end).toMatchObject({ type: "session-end", status: "answered", turns: 4, toolCalls: 3, failedToolCalls: 1, finalText: "I wrote the answer to answer.txt." });
+      // The server reported usage on non-streamed answers; streamed ones carry none here.
+      if (!streaming) expect(end.usage).toEqual({ inputTokens: 40, outputTokens: 20 });
       const deltas = run.events.filter((event) => event.type === "model-text-delta").map((event) => event.text).join("");
       if (streaming) expect(deltas).toBe("Reading the notes.I wrote the answer to answer.txt.");
       else expect(deltas).toBe("");

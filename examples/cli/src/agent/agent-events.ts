@@ -93,6 +93,8 @@ export interface SessionEndEvent {
   failedToolCalls: number;
   durationMs: number;
   finalText: string;
+  /** Tokens summed over the turns, when the model reported them. */
+  usage?: { inputTokens: number; outputTokens: number };
   /** The error message for `model-error`. */
   error?: string;
 }

@@ -50,6 +50,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let finalText = "";
   let status: SessionStatus = "max-turns";
   let error: string | undefined;
+  let usage: { inputTokens: number; outputTokens: number } | undefined;
 
   try {
     while (turns < options.maxTurns) {
@@ -76,6 +77,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         usage: response.usage,
         durationMs: Date.now() - modelStartedAt,
       });
+      if (response.usage) {
+        usage ??= { inputTokens: 0, outputTokens: 0 };
+        usage.inputTokens += response.usage.inputTokens ?? 0;
+        usage.outputTokens += response.usage.outputTokens ?? 0;
+      }
       messages.push({ role: "assistant", content: response.text, toolCalls: response.toolCalls.length ? response.toolCalls : undefined });
       if (response.toolCalls.length === 0) {
         finalText = response.text;
@@ -102,7 +108,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     }
   }
   if (status !== "answered" && signal.aborted) status = "aborted";
-  const summary: SessionEndEvent = { type: "session-end", status, turns, toolCalls, failedToolCalls, durationMs: Date.now() - startedAt, finalText, error };
+  const summary: SessionEndEvent = { type: "session-end", status, turns, toolCalls, failedToolCalls, durationMs: Date.now() - startedAt, finalText, usage, error };
   onEvent(summary);
   return { summary, messages };
 }

@@ -73,6 +73,11 @@ describe("TerminalDisplay", () => {
     const output = render([{ type: "session-end", status: "model-error", turns: 1, toolCalls: 0, failedToolCalls: 0, durationMs: 30, finalText: "", error: "HTTP 401: bad key" }]);
     expect(output).toContain("✖ Model error: HTTP 401: bad key · 1 turn · 0 tool calls (0 failed) · 30ms");
   });
+
+  it("adds token counts to the summary when the model reported them", () => {
+    const output = render([{ type: "session-end", status: "answered", turns: 3, toolCalls: 2, failedToolCalls: 0, durationMs: 4200, finalText: "ok", usage: { inputTokens: 12_345, outputTokens: 678 } }]);
+    expect(output).toContain("✔ Done · 3 turns · 2 tool calls (0 failed) · 4.2s · 12.3k tokens in, 678 out");
+  });
 });
 
 describe("summarizeArguments", () => {

@@ -217,7 +217,8 @@ export class TerminalDisplay {
   }
 
   private summaryLine(event: Extract<AgentEvent, { type: "session-end" }>): string {
-    const figures = `${event.turns} turn${event.turns === 1 ? "" : "s"} · ${event.toolCalls} tool call${event.toolCalls === 1 ? "" : "s"} (${event.failedToolCalls} failed) · ${formatDuration(event.durationMs)}`;
+    const tokens = event.usage ? ` · ${formatCount(event.usage.inputTokens)} tokens in, ${formatCount(event.usage.outputTokens)} out` : "";
+    const figures = `${event.turns} turn${event.turns === 1 ? "" : "s"} · ${event.toolCalls} tool call${event.toolCalls === 1 ? "" : "s"} (${event.failedToolCalls} failed) · ${formatDuration(event.durationMs)}${tokens}`;
     switch (event.status) {
       case "answered":
         return `${this.c.green("✔")} ${this.c.bold("Done")} ${this.c.dim("·")} ${figures}`;
@@ -265,4 +266,11 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms % 60_000) / 1000);
   return `${minutes}m ${String(seconds).padStart(2, "0")}s`;
+}
+
+/** `950`, `12.3k`, `1.2M`. */
+export function formatCount(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${(count / 1000).toFixed(1)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
 }
