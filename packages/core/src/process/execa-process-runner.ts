@@ -4,7 +4,10 @@ import { execa, type ResultPromise } from "execa";
 import { SdkError } from "../errors.js";
 import type { KillOptions, ProcessExit, ProcessOutputChunk, ProcessRunner, RunningProcess, SpawnOptions } from "../ports/process-runner.js";
 import { HostExitWatchdog } from "./host-exit-watchdog.js";
-import { PROCESS_TREE_TAG_VARIABLE, findProcessTree, isProcessAlive, killProcessTree, readProcessTable } from "./process-tree.js";
+import { PROCESS_TREE_TAG_VARIABLE, findProcessTree, findProcessTrees, isProcessAlive, killProcessTree, readProcessTable } from "./process-tree.js";
+
+/** Delay before finished processes are checked for leftovers. */
+const PRUNE_DELAY_MS = 1_000;
 
 /**
  * The default {@link ProcessRunner}: execa, each child in its own process
@@ -26,6 +29,8 @@ export class ExecaProcessRunner implements ProcessRunner {
   private readonly running = new Set<ExecaRunningProcess>();
   private readonly tag = `r${randomUUID().replace(/-/g, "").slice(0, 16)}`;
   private readonly watchdog = new HostExitWatchdog(this.tag);
+  private readonly finished = new Set<ExecaRunningProcess>();
+  private pruneTimer: NodeJS.Timeout | undefined;
   private counter = 0;
   private closed = false;
 
@@ -41,15 +46,36 @@ export class ExecaProcessRunner implements ProcessRunner {
     const child = new ExecaRunningProcess(options, tag);
     if (!options.isolated) {
       this.running.add(child);
-      void child.exited.then(() => child.outputClosed).then(() => {
-        if (!child.isTreeAlive()) this.running.delete(child);
-      });
+      void child.exited.then(() => child.outputClosed).then(() => this.schedulePrune(child));
     }
     return child;
   }
 
+  /**
+   * Forgets finished processes whose trees have ended. Batched and deferred,
+   * so no /proc scan runs on the path that reports an exit; a tree with
+   * leftovers stays known and is ended by close().
+   */
+  private schedulePrune(child: ExecaRunningProcess): void {
+    this.finished.add(child);
+    if (this.pruneTimer) return;
+    this.pruneTimer = setTimeout(() => {
+      this.pruneTimer = undefined;
+      const candidates = [...this.finished];
+      this.finished.clear();
+      const trees = findProcessTrees(candidates.map((candidate) => ({ rootPid: candidate.pid, tag: candidate.tag })));
+      for (const candidate of candidates) {
+        if ((trees.get(candidate.pid) ?? []).length === 0) this.running.delete(candidate);
+      }
+    }, PRUNE_DELAY_MS);
+    this.pruneTimer.unref?.();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    if (this.pruneTimer) clearTimeout(this.pruneTimer);
+    this.pruneTimer = undefined;
+    this.finished.clear();
     await Promise.allSettled([...this.running].map((child) => child.kill()));
     this.running.clear();
     this.watchdog.stop();

@@ -2,6 +2,7 @@ export { ExecaProcessRunner } from "./execa-process-runner.js";
 export {
   PROCESS_TREE_TAG_VARIABLE,
   findProcessTree,
+  findProcessTrees,
   isProcessAlive,
   isProcessGroupAlive,
   isProcessTreeAlive,

@@ -99,30 +99,55 @@ export function isProcessAlive(pid: number): boolean {
  * double fork), and every descendant of any of them by parent pid.
  */
 export function findProcessTree(selector: ProcessTreeSelector, table: readonly ProcessInfo[] = readProcessTable()): number[] {
-  const { rootPid, tag } = selector;
-  if (rootPid <= 0) return [];
-  const members = new Set<number>();
+  return findProcessTrees([selector], table).get(selector.rootPid) ?? [];
+}
+
+/**
+ * {@link findProcessTree} for many trees with one pass over the process
+ * table (each environment is read at most once). Keyed by root pid.
+ */
+export function findProcessTrees(selectors: readonly ProcessTreeSelector[], table: readonly ProcessInfo[] = readProcessTable()): Map<number, number[]> {
+  const byRoot = new Map<number, ProcessTreeSelector>();
+  const byTag = new Map<string, ProcessTreeSelector>();
+  for (const selector of selectors) {
+    if (selector.rootPid <= 0) continue;
+    byRoot.set(selector.rootPid, selector);
+    if (selector.tag !== undefined) byTag.set(selector.tag, selector);
+  }
+  const members = new Map<number, Set<number>>();
+  for (const root of byRoot.keys()) members.set(root, new Set());
   const children = new Map<number, number[]>();
   for (const info of table) {
     if (info.pid === process.pid || info.pid === 1) continue;
     const siblings = children.get(info.parentPid);
     if (siblings) siblings.push(info.pid);
     else children.set(info.parentPid, [info.pid]);
-    if (info.pid === rootPid || info.processGroupId === rootPid || info.sessionId === rootPid) members.add(info.pid);
-    else if (tag !== undefined && readProcessTreeTag(info.pid) === tag) members.add(info.pid);
-  }
-  const queue = [...members];
-  while (queue.length > 0) {
-    const pid = queue.pop()!;
-    for (const child of children.get(pid) ?? []) {
-      if (!members.has(child)) {
-        members.add(child);
-        queue.push(child);
-      }
+    const direct = byRoot.get(info.pid) ?? byRoot.get(info.processGroupId) ?? byRoot.get(info.sessionId);
+    if (direct) {
+      members.get(direct.rootPid)!.add(info.pid);
+      continue;
     }
+    if (byTag.size === 0) continue;
+    const tag = readProcessTreeTag(info.pid);
+    const tagged = tag === undefined ? undefined : byTag.get(tag);
+    if (tagged) members.get(tagged.rootPid)!.add(info.pid);
   }
   const dead = new Set(table.filter((info) => info.state === "Z" || info.state === "X").map((info) => info.pid));
-  return [...members].filter((pid) => !dead.has(pid));
+  const result = new Map<number, number[]>();
+  for (const [root, set] of members) {
+    const queue = [...set];
+    while (queue.length > 0) {
+      const pid = queue.pop()!;
+      for (const child of children.get(pid) ?? []) {
+        if (!set.has(child)) {
+          set.add(child);
+          queue.push(child);
+        }
+      }
+    }
+    result.set(root, [...set].filter((pid) => !dead.has(pid)));
+  }
+  return result;
 }
 
 /** Live (non-zombie) members of a process group. */

@@ -1,0 +1,100 @@
+/**
+ * Streams 1 GiB through a resumable Bash session and compares it with a bare
+ * `child_process.spawn` reading the same bytes; samples the host's resident
+ * memory while the session runs.
+ *
+ * Run: npx tsx --conditions=source bench/shell/session-throughput.ts [GiB]
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createToolRegistry } from "@agent-tools/core";
+import { createShellToolBundle } from "@agent-tools/tools-shell";
+
+const GIB = 1024 ** 3;
+const bytes = Math.round(Number(process.argv[2] ?? "1") * GIB);
+// One producer process, so the reader (not a pipeline of tools) is what is measured.
+const producer = `exec head -c ${bytes} /dev/zero`;
+
+/** Host CPU seconds (user + system) since `since`. */
+function cpuSeconds(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+}
+
+async function bareSpawn(): Promise<{ seconds: number; received: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const child = spawn("/bin/bash", ["-c", producer], { stdio: ["ignore", "pipe", "pipe"] });
+  let received = 0;
+  child.stdout.on("data", (chunk: Buffer) => (received += chunk.length));
+  child.stderr.on("data", () => undefined);
+  await new Promise((resolve) => child.on("close", resolve));
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, received, cpu: cpuSeconds(cpu) };
+}
+
+interface SessionRun {
+  seconds: number;
+  received: number;
+  calls: number;
+  rssGrowthMiB: number;
+  truncated: boolean;
+  /** Host CPU seconds spent. */
+  cpu: number;
+}
+
+/** `pollMs` = pause between ProcessWait calls (a model's round trip); 0 = a hot reader. */
+async function throughSession(pollMs: number): Promise<SessionRun> {
+  const workdir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "bench-shell-")));
+  const registry = createToolRegistry({ workdir, dataDir: workdir, bundles: [createShellToolBundle()], loopBreaker: false });
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  let calls = 1;
+  let truncated = false;
+  let result = await registry.executeToolCall({ id: "start", name: "Bash", arguments: { command: producer, yield_time_ms: 30_000 } });
+  let details = result.details as { status: string; session_id: string; cursor: number; next_cursor: number; output_truncated: boolean };
+  while (details.status === "running") {
+    if (pollMs > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
+    result = await registry.executeToolCall({ id: `wait-${calls}`, name: "ProcessWait", arguments: { session_id: details.session_id, cursor: details.cursor, yield_time_ms: 300_000 } });
+    details = result.details as typeof details;
+    truncated ||= details.output_truncated;
+    calls += 1;
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpuUsed = cpuSeconds(cpu);
+  clearInterval(sampler);
+  rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  await registry.close();
+  rmSync(workdir, { recursive: true, force: true });
+  return { seconds, received: details.next_cursor, calls, rssGrowthMiB: (rssPeak - rssBefore) / 1024 ** 2, truncated, cpu: cpuUsed };
+}
+
+const gibPerSecond = (received: number, seconds: number) => received / GIB / seconds;
+
+// Bare runs before and after the session runs; the machine may be shared, so their mean is the reference.
+const bareRuns = [await bareSpawn()];
+const sessionRuns: [string, SessionRun][] = [];
+for (const [label, pollMs] of [["session, ProcessWait every 1 s (model cadence)", 1_000], ["session, back-to-back ProcessWait (hot reader)", 0]] as const) {
+  sessionRuns.push([label, await throughSession(pollMs)]);
+}
+bareRuns.push(await bareSpawn());
+const bare = { received: bareRuns[0]!.received, seconds: (bareRuns[0]!.seconds + bareRuns[1]!.seconds) / 2, cpu: (bareRuns[0]!.cpu + bareRuns[1]!.cpu) / 2 };
+console.log(
+  `bare child_process.spawn: ${(bare.received / GIB).toFixed(2)} GiB in ${bareRuns.map((run) => run.seconds.toFixed(2)).join(" s / ")} s = ${gibPerSecond(bare.received, bare.seconds).toFixed(2)} GiB/s (mean); ` +
+    `host CPU ${bare.cpu.toFixed(2)} s = ${(bare.received / GIB / bare.cpu).toFixed(2)} GiB per CPU-second`,
+);
+for (const [label, run] of sessionRuns) {
+  const rate = gibPerSecond(run.received, run.seconds);
+  console.log(
+    `${label}: ${(run.received / GIB).toFixed(2)} GiB in ${run.seconds.toFixed(2)} s = ${rate.toFixed(2)} GiB/s ` +
+      `(${((rate / gibPerSecond(bare.received, bare.seconds)) * 100).toFixed(0)}% of bare), ${run.calls} calls, ` +
+      `RSS growth ${run.rssGrowthMiB.toFixed(1)} MiB, output_truncated seen: ${run.truncated}; ` +
+      `host CPU ${run.cpu.toFixed(2)} s = ${(run.received / GIB / run.cpu).toFixed(2)} GiB per CPU-second (${((bare.cpu / run.cpu) * 100).toFixed(0)}% of bare's efficiency)`,
+  );
+}
+console.log(`load average: ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
