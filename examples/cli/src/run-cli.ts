@@ -103,15 +103,21 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
     });
     registry = await buildBuiltinToolRegistry({ workdir, runtimeScope: options.runtimeScope, dataDir, additionalRoots: options.additionalRoots, approval });
     onEvent({ type: "session-start", model: model.id, workdir: registry.workdir, runtimeScope: registry.runtimeScope, tools: registry.tools.map((tool) => tool.name), prompt });
-    const { summary } = await runAgentLoop({ model, registry, prompt, maxTurns: options.maxTurns, signal: environment.signal, onEvent });
-    if (onSample && options.keep) onEvent({ type: "notice", level: "info", message: `The demo project was kept at ${workdir}` });
-    if (script) {
-      const outcome = script.outcome;
-      if (summary.status === "answered" && !(outcome.edited && outcome.testsPassed)) {
-        onEvent({ type: "notice", level: "error", message: `The demo did not succeed: ${outcome.failure ?? "the fix or the test run is missing"}` });
-        return EXIT_CODES.failed;
+    // Notes about the session go before its summary line, which stays last.
+    const demoFailure = () => {
+      const outcome = script?.outcome;
+      return outcome && !(outcome.edited && outcome.testsPassed) ? (outcome.failure ?? "the fix or the test run is missing") : undefined;
+    };
+    const onLoopEvent = (event: AgentEvent) => {
+      if (event.type === "session-end") {
+        if (onSample && options.keep) onEvent({ type: "notice", level: "info", message: `The demo project was kept at ${workdir}` });
+        const failure = event.status === "answered" ? demoFailure() : undefined;
+        if (failure) onEvent({ type: "notice", level: "error", message: `The demo did not succeed: ${failure}` });
       }
-    }
+      onEvent(event);
+    };
+    const { summary } = await runAgentLoop({ model, registry, prompt, maxTurns: options.maxTurns, signal: environment.signal, onEvent: onLoopEvent });
+    if (summary.status === "answered" && demoFailure()) return EXIT_CODES.failed;
     return exitCodeOf(summary);
   } catch (error) {
     if (error instanceof SdkError) {

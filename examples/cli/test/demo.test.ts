@@ -43,7 +43,8 @@ describe("the offline demo, end to end", () => {
 
     expect(err).toBe("");
     expect(code).toBe(0);
-    expect(events.at(-2)).toMatchObject({ type: "session-end", status: "answered", failedToolCalls: 0 });
+    expect(events.at(-2)).toMatchObject({ type: "notice", message: expect.stringContaining(path.dirname(workdir)) });
+    expect(events.at(-1)).toMatchObject({ type: "session-end", status: "answered", failedToolCalls: 0 });
 
     // The tools the brief asks for all ran, in a sensible order, without errors.
     const ends: Event[] = events.filter((event) => event.type === "tool-end");
