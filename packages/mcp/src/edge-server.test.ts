@@ -4,7 +4,7 @@ import { defineTool } from "@agent-tools/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { buildMcpToolName } from "./tool-naming.js";
-import { LONG_TOOL_NAME, type McpTestSetup, edgeStdio, setupMcp, startEdgeHttp, tempDir, textOf } from "./__fixtures__/test-servers.js";
+import { EDGE_ENTRY, LONG_TOOL_NAME, type McpTestSetup, edgeStdio, setupMcp, startEdgeHttp, tempDir, textOf } from "./__fixtures__/test-servers.js";
 
 const markerDir = tempDir("mcp-edge-marker-");
 const marker = path.join(markerDir.dir, "marker.log");
@@ -27,7 +27,7 @@ describe("edge server over stdio", () => {
       metadata: { groupId: "system", kind: "echo", isReadOnly: true, displayCategory: "other" },
       execute: ({ text }) => ({ content: `builtin:${text}` }),
     });
-    setup = await setupMcp([edgeStdio("edge", { EDGE_MARKER_FILE: marker }), edgeStdio("other", { EDGE_MARKER_FILE: marker }), { ...edgeStdio("edge_long_server_id"), timeoutMs: 4_000 }], {
+    setup = await setupMcp([edgeStdio("edge", { EDGE_MARKER_FILE: marker }), edgeStdio("other", { EDGE_MARKER_FILE: marker }), edgeStdio("edge_long_server_id"), { id: "hang", command: process.execPath, args: [path.join(path.dirname(EDGE_ENTRY), "hang-server.mjs")], timeoutMs: 1_500 }], {
       extraBundles: [{ id: "builtin", trusted: true, listTools: () => [builtin] }],
     });
   });
@@ -97,9 +97,9 @@ describe("edge server over stdio", () => {
   it("serialises calls to one server while different servers run in parallel", async () => {
     const before = markerLines().length;
     await Promise.all([
-      setup.registry.executeToolCall({ id: "a1", name: "mcp_edge_slow", arguments: { ms: 600 } }),
-      setup.registry.executeToolCall({ id: "a2", name: "mcp_edge_slow", arguments: { ms: 600 } }),
-      setup.registry.executeToolCall({ id: "b1", name: "mcp_other_slow", arguments: { ms: 1_500 } }),
+      setup.registry.executeToolCall({ id: "a1", name: "mcp_edge_slow", arguments: { ms: 1_000 } }),
+      setup.registry.executeToolCall({ id: "a2", name: "mcp_edge_slow", arguments: { ms: 1_000 } }),
+      setup.registry.executeToolCall({ id: "b1", name: "mcp_other_slow", arguments: { ms: 2_000 } }),
     ]);
     const lines = markerLines().slice(before);
     // Lines are "<event> <requestId>"; the two edge calls never overlap.
@@ -115,10 +115,9 @@ describe("edge server over stdio", () => {
   });
 
   it("times out a call that never answers, by the server's timeoutMs", async () => {
-    const name = buildMcpToolName("edge_long_server_id", "hang");
-    const result = await setup.registry.executeToolCall({ id: "hang", name, arguments: {} });
+    const result = await setup.registry.executeToolCall({ id: "hang", name: "mcp_hang_hang", arguments: {} });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/did not answer within 4000 ms/);
+    expect(textOf(result)).toMatch(/did not answer within 1500 ms/);
   });
 
   it("refreshes its tools on tools/list_changed", async () => {
@@ -171,4 +170,19 @@ describe("edge server over Streamable HTTP", () => {
       await server.stop();
     }
   });
+});
+
+describe("closing while a server is still starting", () => {
+  it("aborts the pending connect instead of waiting for its timeout", async () => {
+    const setup = await setupMcp([]);
+    const hanging = { id: "hanging", command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], timeoutMs: 300_000 };
+    const created = await setup.registry.executeToolCall({ id: "c", name: "McpManager", arguments: { action: "create", server: hanging } });
+    expect(created.isError).toBe(false);
+    await vi.waitFor(() => expect(setup.mcp.runtime.peek("hanging")?.state).toBe("connecting"), { timeout: 10_000 });
+    const refreshing = setup.mcp.refresh();
+    await setup.close();
+    const report = await refreshing;
+    expect(report.failed.map((failure) => failure.serverId)).toEqual(["hanging"]);
+    expect(setup.mcp.runtime.peek("hanging")).toBeUndefined();
+  }, 30_000);
 });

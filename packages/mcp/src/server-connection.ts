@@ -59,6 +59,7 @@ export class McpServerConnection {
   connectedAt: number | undefined;
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
+  private connectAbort: AbortController | undefined;
   private queue: Promise<void> = Promise.resolve();
   private readonly stderrLines: string[] = [];
   private partialLine = "";
@@ -84,10 +85,11 @@ export class McpServerConnection {
   async connect(signal?: AbortSignal): Promise<Client> {
     if (this.state === "closed") throw new ToolError("unavailable", `MCP server ${this.config.id} was stopped.`);
     if (this.client) return this.client;
-    this.connecting ??= this.open(signal).finally(() => {
+    // One shared attempt, aborted only by close(); each caller waits with its own signal.
+    this.connecting ??= this.open().finally(() => {
       this.connecting = undefined;
     });
-    return this.connecting;
+    return raceAbort(this.connecting, signal);
   }
 
   private createTransport(): Transport {
@@ -102,8 +104,11 @@ export class McpServerConnection {
     return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers } });
   }
 
-  private async open(signal?: AbortSignal): Promise<Client> {
+  private async open(): Promise<Client> {
     this.state = "connecting";
+    const controller = new AbortController();
+    this.connectAbort = controller;
+    const signal = controller.signal;
     const client = new Client(this.options.clientInfo ?? { name: "agent-tools", version: "0.1.0" }, { capabilities: {} });
     client.onclose = () => {
       if (this.client !== client) return;
@@ -131,9 +136,12 @@ export class McpServerConnection {
     } catch (error) {
       this.client = undefined;
       this.state = (this.state as McpConnectionState) === "closed" ? "closed" : "failed";
+      if (signal.aborted) error = new ToolError("unavailable", `MCP server ${this.config.id} was stopped while connecting.`);
       this.lastError = (error as Error)?.message ?? String(error);
       await client.close().catch(() => undefined);
       throw error;
+    } finally {
+      if (this.connectAbort === controller) this.connectAbort = undefined;
     }
   }
 
@@ -229,6 +237,7 @@ export class McpServerConnection {
   /** Closes the connection (terminating an HTTP session, ending a stdio process); later calls fail. */
   async close(): Promise<void> {
     this.state = "closed";
+    this.connectAbort?.abort();
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
     if (!client) return;
@@ -237,6 +246,25 @@ export class McpServerConnection {
     await client.close().catch(() => undefined);
     this.state = "closed";
   }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new ToolError("cancelled", "Cancelled while connecting to the MCP server."));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ToolError("cancelled", "Cancelled while connecting to the MCP server."));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function waitUnlessAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
