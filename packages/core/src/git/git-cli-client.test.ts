@@ -1,10 +1,45 @@
-import { afterAll } from "vitest";
+import { writeFile } from "node:fs/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { isAbortError } from "../errors.js";
 import { ExecaProcessRunner } from "../process/execa-process-runner.js";
-import { runGitClientContract } from "../testing/git.js";
+import { cloneGitTestRepository, createGitTestRepository, runGitClientContract } from "../testing/git.js";
 import { GitCliClient } from "./git-cli-client.js";
 
-runGitClientContract({ name: "GitCliClient (execa)", create: () => new GitCliClient() });
+runGitClientContract({ name: "GitCliClient", create: () => new GitCliClient() });
 
-const runner = new ExecaProcessRunner();
-runGitClientContract({ name: "GitCliClient (ProcessRunner)", create: () => new GitCliClient({ processRunner: runner }) });
-afterAll(() => runner.close());
+describe("GitCliClient through the ProcessRunner port", () => {
+  const runner = new ExecaProcessRunner();
+  afterAll(() => runner.close());
+
+  it("runs every git call through the runner", async () => {
+    const repo = await createGitTestRepository();
+    try {
+      const git = new GitCliClient({ processRunner: runner });
+      await writeFile(repo.path("a.txt"), "one\n");
+      const first = await git.commit(repo.root, { message: "first" });
+      expect(repo.git(["rev-parse", "HEAD"]).trim()).toBe(first);
+      await writeFile(repo.path("a.txt"), "two\n");
+      expect(await git.status(repo.root)).toEqual([{ path: "a.txt", index: " ", workTree: "M" }]);
+      const patch = await git.diff(repo.root);
+      const clone = cloneGitTestRepository(repo, "clone");
+      await git.apply(clone.root, patch);
+      expect(clone.git(["diff", "--name-only"]).trim()).toBe("a.txt");
+      const controller = new AbortController();
+      controller.abort();
+      expect(isAbortError(await git.status(repo.root, { signal: controller.signal }).catch((error: unknown) => error))).toBe(true);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+
+  it("names a missing git binary clearly", async () => {
+    const repo = await createGitTestRepository();
+    try {
+      const git = new GitCliClient({ processRunner: runner, gitBinary: "/nonexistent/git" });
+      expect(await git.repositoryRoot(repo.root)).toBeNull();
+      await expect(git.status(repo.root)).rejects.toThrow(/git status .* failed \(exit 127\)/);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+});

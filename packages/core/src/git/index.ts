@@ -6,3 +6,4 @@ export type { GitClientErrorCode, GitClientErrorData } from "./git-client-error.
 export type { GitAuthor } from "../ports/git-client.js";
 export { RecordingGitClient } from "./recording-git-client.js";
 export type { RecordedGitCall } from "./recording-git-client.js";
+export { IsomorphicGitClient } from "./isomorphic/isomorphic-git-client.js";
