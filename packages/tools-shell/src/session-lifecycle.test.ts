@@ -73,6 +73,18 @@ describe("process trees", () => {
   });
 });
 
+describe("inherited pipes", () => {
+  it("a background process holding stdout does not hold the session", async () => {
+    harness = createHarness();
+    const result = await harness.call("Bash", { command: "(setsid sh -c 'echo $$ > holder.pid; exec sleep 30' &) ; echo hi" });
+    expect(detailsOf(result)).toMatchObject({ status: "completed", exit_code: 0 });
+    expect(detailsOf(result).output[0].text).toBe("hi\n");
+    const [pid] = await waitForPidFiles(harness.workdir, 1);
+    await harness.registry.close();
+    expect(isProcessAlive(pid!)).toBe(false);
+  });
+});
+
 describe("abort from the host", () => {
   it("an abort during the start window stops the session and returns a cancelled result that is not an error", async () => {
     harness = createHarness();

@@ -16,8 +16,9 @@ export const PROVIDER_TIMEOUTS: Readonly<Record<string, TimeoutLimits>> = {
 /** Limits for providers not in the table. */
 export const DEFAULT_TIMEOUT_LIMITS: TimeoutLimits = { defaultMs: 120_000, maxMs: 600_000 };
 
-/** The lowest and highest timeout any path accepts. */
+/** The lowest timeout any path accepts. */
 export const MIN_TIMEOUT_MS = 1_000;
+/** The highest timeout any path accepts (also the sessions' `max_timeout_ms`). */
 export const MAX_TIMEOUT_MS = 600_000;
 
 /** Resumable sessions: the initial wait (default 10 s, 250..30000). */
