@@ -25,7 +25,7 @@ const { Client } = (await import(pathToFileURL(path.join(sdk, "client/index.js")
 const { StdioClientTransport } = (await import(pathToFileURL(path.join(sdk, "client/stdio.js")).href)) as typeof import("@modelcontextprotocol/sdk/client/stdio.js");
 
 const calls = Number(process.argv[2] ?? 2000);
-const warmup = 200;
+const warmup = 1000;
 const rounds = 40;
 
 function percentile(sorted: number[], p: number): number {

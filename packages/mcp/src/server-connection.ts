@@ -61,6 +61,7 @@ export class McpServerConnection {
   private connecting: Promise<Client> | undefined;
   private connectAbort: AbortController | undefined;
   private queue: Promise<void> = Promise.resolve();
+  private holders = 0;
   private readonly stderrLines: string[] = [];
   private partialLine = "";
   private readonly options: McpConnectionOptions;
@@ -218,10 +219,14 @@ export class McpServerConnection {
       release = resolve;
     });
     this.queue = previous.then(() => mine);
+    // When nobody holds or waits for the lock, skip the wait (and its abort listener).
+    const idle = this.holders === 0;
+    this.holders += 1;
     try {
-      await waitUnlessAborted(previous, signal);
+      if (!idle) await waitUnlessAborted(previous, signal);
       return await run();
     } finally {
+      this.holders -= 1;
       release();
     }
   }
