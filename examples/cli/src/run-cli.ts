@@ -15,7 +15,7 @@ import { createApprovalOptions } from "./approval/approval-prompt.js";
 import { type CliOptions, USAGE, UsageError, parseCliOptions, usesConfiguredModel } from "./cli-options.js";
 import { createDemoModelClient } from "./demo/demo-model.js";
 import { DEMO_PROMPT, DemoScript } from "./demo/demo-script.js";
-import { type DemoProject, prepareDemoProject } from "./demo/sample-project.js";
+import { type DemoProject, type SampleTestRun, prepareDemoProject, runSampleTests } from "./demo/sample-project.js";
 import { createJsonEventWriter } from "./display/json-display.js";
 import { TerminalDisplay } from "./display/terminal-display.js";
 import { createConfiguredModelClient } from "./model-selection.js";
@@ -65,6 +65,12 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
   const display = options.json ? undefined : new TerminalDisplay({ stream: environment.stdout });
   const onEvent: (event: AgentEvent) => void = display ? (event) => display.handle(event) : createJsonEventWriter(environment.stdout);
   const cleanups: Array<() => void | Promise<void>> = [];
+  // The session's own signal: the caller's (Ctrl-C in main.ts) or a Ctrl-C at an approval question.
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (environment.signal?.aborted) abort();
+  environment.signal?.addEventListener("abort", abort, { once: true });
+  cleanups.push(() => environment.signal?.removeEventListener("abort", abort));
   let registry: ToolRegistry | undefined;
   try {
     let workdir = options.workdir;
@@ -99,11 +105,13 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       input: environment.stdin,
       output: options.json ? environment.stderr : environment.stdout,
       onEvent,
+      onInterrupt: abort,
       pause: display ? () => display.pause() : undefined,
     });
     registry = await buildBuiltinToolRegistry({ workdir, runtimeScope: options.runtimeScope, dataDir, additionalRoots: options.additionalRoots, approval });
     onEvent({ type: "session-start", model: model.id, workdir: registry.workdir, runtimeScope: registry.runtimeScope, tools: registry.tools.map((tool) => tool.name), prompt });
     // Notes about the session go before its summary line, which stays last.
+    let sampleTests: SampleTestRun | undefined;
     const demoFailure = () => {
       const outcome = script?.outcome;
       return outcome && !(outcome.edited && outcome.testsPassed) ? (outcome.failure ?? "the fix or the test run is missing") : undefined;
@@ -113,11 +121,20 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
         if (onSample && options.keep) onEvent({ type: "notice", level: "info", message: `The demo project was kept at ${workdir}` });
         const failure = event.status === "answered" ? demoFailure() : undefined;
         if (failure) onEvent({ type: "notice", level: "error", message: `The demo did not succeed: ${failure}` });
+        if (onSample && !script && event.status === "answered") {
+          // A real model did the demo task: check its work with the sample's own tests.
+          sampleTests = runSampleTests(workdir);
+          onEvent(
+            sampleTests.passed
+              ? { type: "notice", level: "info", message: `Checked: the sample's tests pass (${sampleTests.summary}).` }
+              : { type: "notice", level: "error", message: `Checked: the sample's tests still fail (${sampleTests.summary}).` },
+          );
+        }
       }
       onEvent(event);
     };
-    const { summary } = await runAgentLoop({ model, registry, prompt, maxTurns: options.maxTurns, signal: environment.signal, onEvent: onLoopEvent });
-    if (summary.status === "answered" && demoFailure()) return EXIT_CODES.failed;
+    const { summary } = await runAgentLoop({ model, registry, prompt, maxTurns: options.maxTurns, signal: controller.signal, onEvent: onLoopEvent });
+    if (summary.status === "answered" && (demoFailure() || sampleTests?.passed === false)) return EXIT_CODES.failed;
     return exitCodeOf(summary);
   } catch (error) {
     if (error instanceof SdkError) {

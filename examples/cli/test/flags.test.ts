@@ -58,6 +58,25 @@ describe("CLI flags reach the registry and the loop", () => {
     expect(run.events.at(-1)).toMatchObject({ type: "session-end", status: "max-turns", turns: 2, toolCalls: 2 });
   });
 
+  for (const fixes of [true, false]) {
+    it(`with a configured model and no prompt, gives the model the demo task and checks it with the sample's tests (${fixes ? "fixed" : "not fixed"})`, async () => {
+      server = await startFakeChatCompletionsServer((request, index) => {
+        if (index === 0) {
+          expect(request.body.messages[1]!.content).toMatch(/discount/);
+          if (!fixes) return { content: "I cannot help." };
+          // A real model would send an exact old_string: the file is CRLF.
+          const edit = { path: "src/pricing.js", old_string: "return amount - percent;", new_string: "return amount - (amount * percent) / 100;" };
+          return { toolCalls: [{ id: "e", name: "Edit", arguments: JSON.stringify(edit) }] };
+        }
+        return { content: "Fixed." };
+      });
+      const run = await runCliCapturing(["--base-url", server.baseUrl, "--yes", "--json"], scratch);
+      expect(run.code).toBe(fixes ? 0 : 1);
+      expect(run.events.at(-2)).toMatchObject({ type: "notice", message: fixes ? expect.stringMatching(/tests pass \(tests 7, pass 7, fail 0\)/) : expect.stringMatching(/tests still fail \(tests 7, pass 4, fail 3\)/) });
+      expect(run.events.at(-1)).toMatchObject({ type: "session-end", status: "answered" });
+    });
+  }
+
   it("rejects a bad flag or a bad root with a usage error (exit 2)", async () => {
     const bad = await runCliCapturing(["--scope", "weekly"], scratch);
     expect(bad.code).toBe(2);

@@ -16,6 +16,8 @@ export interface ApprovalPromptOptions {
   /** Where the question is written (stderr in `--json` mode, so stdout stays JSON). */
   output: NodeJS.WritableStream;
   onEvent: AgentEventListener;
+  /** Ctrl-C at the question: the host cancels the session. */
+  onInterrupt?(): void;
   /** Called before the question, returns a function called after it (pauses the spinner). */
   pause?(): () => void;
 }
@@ -68,6 +70,12 @@ async function ask(options: ApprovalPromptOptions, request: ApprovalRequest): Pr
     const summary = summarizeArguments(request.toolName, request.arguments, 80);
     const reply = await new Promise<string>((resolve) => {
       rl.once("close", () => resolve(""));
+      // In raw mode Ctrl-C reaches readline, not the process: cancel the
+      // session as a Ctrl-C elsewhere would, and decline this call.
+      rl.once("SIGINT", () => {
+        options.onInterrupt?.();
+        rl.close();
+      });
       rl.question(`Allow ${request.toolName} ${summary}? [y]es / [n]o / [a]lways for ${request.toolName}: `, resolve);
     });
     const normalised = reply.trim().toLowerCase();

@@ -3,6 +3,7 @@
  * with one bug, shipped in `examples/cli/sample-project` and copied to a
  * temporary directory for every run, so the demo never touches the example.
  */
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -41,4 +42,25 @@ export function prepareDemoProject(): DemoProject {
   const text = readFileSync(buggy, "utf8");
   writeFileSync(buggy, text.replace(/\r?\n/g, "\r\n"));
   return { workdir, remove: () => rmSync(parent, { recursive: true, force: true }) };
+}
+
+/** What running the sample's tests showed. */
+export interface SampleTestRun {
+  passed: boolean;
+  /** The reporter's summary lines (`ℹ pass 7`, `ℹ fail 0`, ...). */
+  summary: string;
+}
+
+/**
+ * Runs the sample's own tests in `workdir`: how the host checks a real
+ * model's work on the demo task.
+ */
+export function runSampleTests(workdir: string): SampleTestRun {
+  const run = spawnSync(process.execPath, ["--test", "--test-reporter=spec"], { cwd: workdir, encoding: "utf8", timeout: 120_000 });
+  const summary = `${run.stdout ?? ""}`
+    .split("\n")
+    .filter((line) => /^ℹ (tests|pass|fail) /.test(line))
+    .map((line) => line.slice(2))
+    .join(", ");
+  return { passed: run.status === 0, summary: summary || (run.error?.message ?? `exit ${run.status}`) };
 }
