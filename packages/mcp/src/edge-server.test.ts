@@ -94,6 +94,22 @@ describe("edge server over stdio", () => {
     expect(textOf(next)).toContain("after abort");
   });
 
+  it("lets a call aborted while queued leave the queue without reaching the server", async () => {
+    const before = markerLines().length;
+    const first = setup.registry.executeToolCall({ id: "q1", name: "mcp_edge_slow", arguments: { ms: 1_500 } });
+    await vi.waitFor(() => expect(markerLines().slice(before).some((line) => line.startsWith("slow-start"))).toBe(true), { timeout: 10_000 });
+    const controller = new AbortController();
+    const queued = setup.registry.executeToolCall({ id: "q2", name: "mcp_edge_slow", arguments: { ms: 50 } }, { signal: controller.signal });
+    controller.abort();
+    const cancelled = await queued;
+    expect(cancelled.details).toMatchObject({ cancelled: true });
+    expect((await first).isError).toBe(false);
+    const third = await setup.registry.executeToolCall({ id: "q3", name: "mcp_edge_slow", arguments: { ms: 10 } });
+    expect(third.isError).toBe(false);
+    const starts = markerLines().slice(before).filter((line) => line.startsWith("slow-start"));
+    expect(starts).toHaveLength(2);
+  });
+
   it("serialises calls to one server while different servers run in parallel", async () => {
     const before = markerLines().length;
     await Promise.all([
