@@ -69,6 +69,17 @@ describe("TerminalDisplay", () => {
     expect(output).toContain("■ Stopped at the turn limit · 20 turns · 1 tool call (0 failed) · 1m 01s");
   });
 
+  it("shows the first lines of a file that Write created", () => {
+    const content = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join("\n");
+    const output = render([
+      { type: "tool-start", turn: 1, callId: "w", toolName: "Write", arguments: { path: "new.txt", content }, parallel: false },
+      { type: "tool-end", turn: 1, callId: "w", toolName: "Write", arguments: { path: "new.txt", content }, isError: false, text: "File created", details: { existedBefore: false, totalLines: 10 }, durationMs: 3 },
+    ]);
+    expect(output).toContain("▸ Write new.txt (10 lines)\n  ✓ created · 10 lines 3ms\n    + line 1\n");
+    expect(output).toContain("    + line 8\n    … 2 more lines\n");
+    expect(output).not.toContain("line 9");
+  });
+
   it("shows a model error clearly", () => {
     const output = render([{ type: "session-end", status: "model-error", turns: 1, toolCalls: 0, failedToolCalls: 0, durationMs: 30, finalText: "", error: "HTTP 401: bad key" }]);
     expect(output).toContain("✖ Model error: HTTP 401: bad key · 1 turn · 0 tool calls (0 failed) · 30ms");

@@ -25,6 +25,7 @@ export interface TerminalDisplayOptions {
 const SHELL_TOOLS = new Set(["Bash", "ProcessWait", "ProcessStop", "ManagedProcess"]);
 const TASK_TOOLS = new Set(["TaskCreate", "TaskUpdate", "TaskList"]);
 const MAX_FALLBACK_OUTPUT_LINES = 20;
+const MAX_NEW_FILE_LINES = 8;
 
 /**
  * Renders agent events as text.
@@ -155,6 +156,7 @@ export class TerminalDisplay {
       this.line(`  ${stopped ? this.c.yellow("■") : this.c.green("✓")} ${who}${truncate(summarizeResult(event), this.width() - 4 - who.length)} ${this.c.dim(formatDuration(event.durationMs))}`);
     }
     if (event.toolName === "Edit" && !event.isError) this.renderEdit(event);
+    if (event.toolName === "Write" && !event.isError) this.renderNewFile(event);
     if (SHELL_TOOLS.has(event.toolName)) this.renderUnstreamedShellOutput(event);
     if (TASK_TOOLS.has(event.toolName) && !event.isError) this.renderTasks(event);
   }
@@ -163,6 +165,16 @@ export class TerminalDisplay {
     const args = event.arguments as { old_string?: unknown; new_string?: unknown } | null;
     if (!args || typeof args.old_string !== "string" || typeof args.new_string !== "string") return;
     for (const line of renderEditDiff(args.old_string, args.new_string, { colors: this.c, width: this.width() - 8 })) this.line(line);
+  }
+
+  /** A file Write created is shown as added lines (the first few). */
+  private renderNewFile(event: ToolEndEvent): void {
+    const args = event.arguments as { content?: unknown } | null;
+    const created = (event.details as { existedBefore?: unknown } | null)?.existedBefore === false;
+    if (!created || !args || typeof args.content !== "string" || args.content === "") return;
+    const lines = args.content.replace(/\r\n/g, "\n").replace(/\n$/, "").split("\n");
+    for (const line of lines.slice(0, MAX_NEW_FILE_LINES)) this.line(`    ${this.c.green(`+ ${truncate(line, this.width() - 8)}`)}`);
+    if (lines.length > MAX_NEW_FILE_LINES) this.line(`    ${this.c.dim(`… ${lines.length - MAX_NEW_FILE_LINES} more lines`)}`);
   }
 
   /** Shell output that was not streamed through onUpdate (e.g. the first page of a session) is shown from the details. */
