@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Entry point of the example CLI: wires {@link runCli} to the process.
- * Ctrl-C cancels the running model request and tool calls; a second Ctrl-C
- * exits at once.
+ * Ctrl-C (or SIGTERM) cancels the running model request and tool calls; a
+ * second Ctrl-C exits at once.
  */
 import { runCli } from "./run-cli.js";
 
@@ -13,6 +13,8 @@ process.on("SIGINT", () => {
   if (interrupts > 1) process.exit(130);
   controller.abort();
 });
+// A plain kill ends the session the same way, so temporary directories and processes are cleaned up.
+process.on("SIGTERM", () => controller.abort());
 
 // `pnpm run demo -- --json` hands the script `--yes -- --json`: drop the
 // separator so the flags after it still count as flags.

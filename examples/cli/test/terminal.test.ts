@@ -92,9 +92,9 @@ describe.skipIf(!hasTmux)("the demo in a terminal", () => {
 
   it("asks the person before tools whose policy is ask", async () => {
     startCli("ask", "--demo");
-    await waitForScreen("ask", /Allow Edit src\/pricing\.js\? \[y\]es \/ \[n\]o \/ \[a\]lways for Edit: $/m);
+    await waitForScreen("ask", /Allow Edit src\/pricing\.js\? \[y\]es \/ \[n\]o \/ \[a\]lways for Edit: ?$/m);
     tmux("send-keys", "-t", "ask", "a", "Enter");
-    await waitForScreen("ask", /Allow Bash \$ node --test --test-reporter=spec\? .*: $/m);
+    await waitForScreen("ask", /Allow Bash \$ node --test --test-reporter=spec\? .*: ?$/m);
     tmux("send-keys", "-t", "ask", "y", "Enter");
     const screen = await waitForScreen("ask", /CLI-EXIT=\d+/);
     expect(screen).toContain("CLI-EXIT=0");
