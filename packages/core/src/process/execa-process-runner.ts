@@ -4,7 +4,8 @@ import { execa, type ResultPromise } from "execa";
 import { SdkError } from "../errors.js";
 import type { KillOptions, ProcessExit, ProcessOutputChunk, ProcessRunner, RunningProcess, SpawnOptions } from "../ports/process-runner.js";
 import { HostExitWatchdog } from "./host-exit-watchdog.js";
-import { PROCESS_TREE_TAG_VARIABLE, findProcessTree, findProcessTrees, isProcessAlive, killProcessTree, readProcessTable } from "./process-tree.js";
+import { PROCESS_TREE_TAG_VARIABLE, findProcessTree, findProcessTrees, isProcessAlive, readProcessTable } from "./process-tree.js";
+import { ProcessTreeKiller } from "./process-tree-killer.js";
 
 /** Delay before finished processes are checked for leftovers. */
 const PRUNE_DELAY_MS = 1_000;
@@ -29,6 +30,7 @@ export class ExecaProcessRunner implements ProcessRunner {
   private readonly running = new Set<ExecaRunningProcess>();
   private readonly tag = `r${randomUUID().replace(/-/g, "").slice(0, 16)}`;
   private readonly watchdog = new HostExitWatchdog(this.tag);
+  private readonly killer = new ProcessTreeKiller();
   private readonly finished = new Set<ExecaRunningProcess>();
   private pruneTimer: NodeJS.Timeout | undefined;
   private counter = 0;
@@ -43,7 +45,7 @@ export class ExecaProcessRunner implements ProcessRunner {
     this.counter += 1;
     const tag = options.isolated ? `i${randomUUID().replace(/-/g, "")}` : `${this.tag}.${this.counter}`;
     if (!options.isolated) this.watchdog.ensureStarted();
-    const child = new ExecaRunningProcess(options, tag);
+    const child = new ExecaRunningProcess(options, tag, this.killer);
     if (!options.isolated) {
       this.running.add(child);
       void child.exited.then(() => child.outputClosed).then(() => this.schedulePrune(child));
@@ -92,7 +94,7 @@ class ExecaRunningProcess implements RunningProcess {
   private killing: Promise<void> | undefined;
   private hasExited = false;
 
-  constructor(options: SpawnOptions, tag: string) {
+  constructor(options: SpawnOptions, tag: string, private readonly killer: ProcessTreeKiller) {
     this.tag = tag;
     const shell = options.shell === true ? "/bin/bash" : options.shell || false;
     const file = shell ? (shell as string) : options.command;
@@ -161,7 +163,7 @@ class ExecaRunningProcess implements RunningProcess {
 
   kill(options: KillOptions = {}): Promise<void> {
     if (this.pid <= 0) return Promise.resolve();
-    this.killing ??= killProcessTree({ rootPid: this.pid, tag: this.tag }, options.graceMs ?? 300).finally(() => {
+    this.killing ??= this.killer.kill({ rootPid: this.pid, tag: this.tag }, options.graceMs ?? 300).finally(() => {
       this.killing = undefined;
     });
     return this.killing;

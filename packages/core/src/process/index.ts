@@ -6,10 +6,10 @@ export {
   isProcessAlive,
   isProcessGroupAlive,
   isProcessTreeAlive,
-  killProcessTree,
   processGroupMembers,
   readProcessInfo,
   readProcessTable,
   readProcessTreeTag,
 } from "./process-tree.js";
 export type { ProcessInfo, ProcessTreeSelector } from "./process-tree.js";
+export { ProcessTreeKiller, killProcessTree } from "./process-tree-killer.js";
