@@ -14,10 +14,16 @@ export const nodeFs = fs;
 
 const EMPTY = new Uint8Array();
 
-async function blobChange(entry: WalkerEntry | null) {
+async function blobSide(entry: WalkerEntry | null): Promise<{ oid: string; mode: string; entry: WalkerEntry } | null> {
   if (!entry) return null;
-  const [oid, mode, content] = await Promise.all([entry.oid(), entry.mode(), entry.content()]);
-  return { oid, mode: mode.toString(8), content: (content as Uint8Array | undefined) ?? EMPTY };
+  const [oid, mode] = await Promise.all([entry.oid(), entry.mode()]);
+  return { oid, mode: mode.toString(8), entry };
+}
+
+async function withContent(side: { oid: string; mode: string; entry: WalkerEntry } | null) {
+  if (!side) return null;
+  const content = (await side.entry.content()) as Uint8Array | undefined;
+  return { oid: side.oid, mode: side.mode, content: content ?? EMPTY };
 }
 
 /**
@@ -43,9 +49,11 @@ export async function workTreeChanges(dir: string, commitOid: string | null, cac
       const baseBlob = baseType === "blob" ? base : null;
       const workBlob = workType === "blob" ? work : null;
       if (!baseBlob && !workBlob) return undefined;
-      const [oldSide, newSide] = await Promise.all([blobChange(baseBlob), blobChange(workBlob)]);
+      const [oldSide, newSide] = await Promise.all([blobSide(baseBlob), blobSide(workBlob)]);
       if (oldSide && newSide && oldSide.oid === newSide.oid && oldSide.mode === newSide.mode) return undefined;
-      changes.push({ path: filepath, old: oldSide, new: newSide });
+      // Contents are read only for files that changed.
+      const [oldContent, newContent] = await Promise.all([withContent(oldSide), withContent(newSide)]);
+      changes.push({ path: filepath, old: oldContent, new: newContent });
       return undefined;
     },
   });
