@@ -271,6 +271,23 @@ export function runGitClientContract(target: GitClientContractTarget): void {
       });
     }
 
+    it("works in a repository without commits: status, diff against the empty tree, first commit", async () => {
+      const fresh = await createGitTestRepository(path.join(path.dirname(repo.root), "fresh-parent"));
+      await writeFile(fresh.path("first.txt"), "first\n");
+      await writeFile(fresh.path("blob.bin"), Buffer.from([0, 1, 2, 3]));
+      expect(await git.status(fresh.root)).toEqual([
+        { path: "blob.bin", index: "?", workTree: "?" },
+        { path: "first.txt", index: "?", workTree: "?" },
+      ]);
+      expect(await git.listWorktrees(fresh.root)).toEqual([{ path: fresh.root, branch: "main", head: null }]);
+      const patch = await git.diff(fresh.root);
+      expect(patch).toContain("diff --git a/first.txt b/first.txt\nnew file mode 100644");
+      expect(patch).toContain("GIT binary patch");
+      const id = await git.commit(fresh.root, { message: "root commit" });
+      expect(fresh.git(["rev-parse", "HEAD"]).trim()).toBe(id);
+      expect(fresh.git(["ls-tree", "--name-only", "HEAD"])).toBe("blob.bin\nfirst.txt\n");
+    });
+
     it("rejects with an AbortError when the signal is already aborted", async () => {
       const controller = new AbortController();
       controller.abort();

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
@@ -39,6 +39,7 @@ function runGitSync(args: readonly string[], cwd: string, input?: string): Buffe
  */
 export async function createGitTestRepository(parent?: string): Promise<GitTestRepository & { cleanup(): Promise<void> }> {
   const base = parent ?? (await realpath(await mkdtemp(path.join(os.tmpdir(), "agent-tools-git-contract-"))));
+  await mkdir(base, { recursive: true });
   const root = path.join(base, "repo");
   runGitSync(["init", "-q", "-b", "main", root], base);
   runGitSync(["config", "user.name", TEST_AUTHOR.name], root);
