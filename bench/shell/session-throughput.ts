@@ -3,7 +3,7 @@
  * `child_process.spawn` reading the same bytes; samples the host's resident
  * memory while the session runs.
  *
- * Run: npx tsx --conditions=source bench/shell/session-throughput.ts [GiB]
+ * Run: npx tsx --conditions=source bench/shell/session-throughput.ts [GiB] [rounds]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -76,25 +76,35 @@ async function throughSession(pollMs: number): Promise<SessionRun> {
 
 const gibPerSecond = (received: number, seconds: number) => received / GIB / seconds;
 
-// Bare runs before and after the session runs; the machine may be shared, so their mean is the reference.
-const bareRuns = [await bareSpawn()];
-const sessionRuns: [string, SessionRun][] = [];
-for (const [label, pollMs] of [["session, ProcessWait every 1 s (model cadence)", 1_000], ["session, back-to-back ProcessWait (hot reader)", 0]] as const) {
-  sessionRuns.push([label, await throughSession(pollMs)]);
+// The machine may be shared: bare and session runs alternate, and each figure
+// is the median of its rounds.
+const rounds = Number(process.argv[3] ?? "2");
+const variants = [
+  ["session, ProcessWait every 1 s (model cadence)", 1_000],
+  ["session, back-to-back ProcessWait (hot reader)", 0],
+] as const;
+const bareRuns: Awaited<ReturnType<typeof bareSpawn>>[] = [];
+const sessionRuns = new Map<string, SessionRun[]>(variants.map(([label]) => [label, []]));
+for (let round = 0; round < rounds; round += 1) {
+  bareRuns.push(await bareSpawn());
+  for (const [label, pollMs] of variants) sessionRuns.get(label)!.push(await throughSession(pollMs));
 }
-bareRuns.push(await bareSpawn());
-const bare = { received: bareRuns[0]!.received, seconds: (bareRuns[0]!.seconds + bareRuns[1]!.seconds) / 2, cpu: (bareRuns[0]!.cpu + bareRuns[1]!.cpu) / 2 };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const bare = { received: bareRuns[0]!.received, seconds: median(bareRuns.map((run) => run.seconds)), cpu: median(bareRuns.map((run) => run.cpu)) };
+const bareRate = gibPerSecond(bare.received, bare.seconds);
 console.log(
-  `bare child_process.spawn: ${(bare.received / GIB).toFixed(2)} GiB in ${bareRuns.map((run) => run.seconds.toFixed(2)).join(" s / ")} s = ${gibPerSecond(bare.received, bare.seconds).toFixed(2)} GiB/s (mean); ` +
+  `bare child_process.spawn: ${(bare.received / GIB).toFixed(2)} GiB, runs ${bareRuns.map((run) => run.seconds.toFixed(2)).join(" / ")} s, median ${bareRate.toFixed(2)} GiB/s; ` +
     `host CPU ${bare.cpu.toFixed(2)} s = ${(bare.received / GIB / bare.cpu).toFixed(2)} GiB per CPU-second`,
 );
-for (const [label, run] of sessionRuns) {
-  const rate = gibPerSecond(run.received, run.seconds);
+for (const [label, runs] of sessionRuns) {
+  const seconds = median(runs.map((run) => run.seconds));
+  const cpu = median(runs.map((run) => run.cpu));
+  const received = runs[0]!.received;
+  const rate = gibPerSecond(received, seconds);
   console.log(
-    `${label}: ${(run.received / GIB).toFixed(2)} GiB in ${run.seconds.toFixed(2)} s = ${rate.toFixed(2)} GiB/s ` +
-      `(${((rate / gibPerSecond(bare.received, bare.seconds)) * 100).toFixed(0)}% of bare), ${run.calls} calls, ` +
-      `RSS growth ${run.rssGrowthMiB.toFixed(1)} MiB, output_truncated seen: ${run.truncated}; ` +
-      `host CPU ${run.cpu.toFixed(2)} s = ${(run.received / GIB / run.cpu).toFixed(2)} GiB per CPU-second (${((bare.cpu / run.cpu) * 100).toFixed(0)}% of bare's efficiency)`,
+    `${label}: runs ${runs.map((run) => run.seconds.toFixed(2)).join(" / ")} s, median ${rate.toFixed(2)} GiB/s (${((rate / bareRate) * 100).toFixed(0)}% of bare), ` +
+      `${runs.map((run) => run.calls).join(" / ")} calls, RSS growth ${runs.map((run) => run.rssGrowthMiB.toFixed(1)).join(" / ")} MiB, ` +
+      `output_truncated seen: ${runs.some((run) => run.truncated)}; host CPU ${cpu.toFixed(2)} s = ${(received / GIB / cpu).toFixed(2)} GiB per CPU-second (${((bare.cpu / cpu) * 100).toFixed(0)}% of bare's efficiency)`,
   );
 }
 console.log(`load average: ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);

@@ -130,6 +130,8 @@ describe("Bash (resumable) and ProcessWait", () => {
     expect(textOf(missing)).toContain("shell session not found or expired: bash-unknown");
     const uuid = await harness.call("ProcessStop", { session_id: "0b6f3e8c-1d2a-4b5c-8d9e-0f1a2b3c4d5e" });
     expect(textOf(uuid)).toContain('ManagedProcess(action="wait"|"read_log"|"stop", process_id="0b6f3e8c');
+    const invalid = await harness.call("ProcessWait", { session_id: "bash id with spaces" });
+    expect(textOf(invalid)).toMatch(/session_id must be 1-128 characters/);
     const extra = await harness.call("Bash", { command: "true", shell: "zsh" });
     expect(textOf(extra)).toMatch(/shell/);
     expect(extra.isError).toBe(true);
