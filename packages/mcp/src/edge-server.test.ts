@@ -27,7 +27,7 @@ describe("edge server over stdio", () => {
       metadata: { groupId: "system", kind: "echo", isReadOnly: true, displayCategory: "other" },
       execute: ({ text }) => ({ content: `builtin:${text}` }),
     });
-    setup = await setupMcp([edgeStdio("edge", { EDGE_MARKER_FILE: marker }), edgeStdio("other", { EDGE_MARKER_FILE: marker }), edgeStdio("edge_long_server_id"), { id: "hang", command: process.execPath, args: [path.join(path.dirname(EDGE_ENTRY), "hang-server.mjs")], timeoutMs: 1_500 }], {
+    setup = await setupMcp([edgeStdio("edge", { EDGE_MARKER_FILE: marker }), edgeStdio("other", { EDGE_MARKER_FILE: marker }), edgeStdio("edge_long_server_id"), { id: "hang", command: process.execPath, args: [path.join(path.dirname(EDGE_ENTRY), "hang-server.mjs")], timeoutMs: 5_000 }], {
       extraBundles: [{ id: "builtin", trusted: true, listTools: () => [builtin] }],
     });
   });
@@ -133,7 +133,7 @@ describe("edge server over stdio", () => {
   it("times out a call that never answers, by the server's timeoutMs", async () => {
     const result = await setup.registry.executeToolCall({ id: "hang", name: "mcp_hang_hang", arguments: {} });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/did not answer within 1500 ms/);
+    expect(textOf(result)).toMatch(/did not answer within 5000 ms/);
   });
 
   it("refreshes its tools on tools/list_changed", async () => {

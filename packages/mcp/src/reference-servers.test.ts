@@ -1,5 +1,9 @@
+// Tests against real servers: the everything and filesystem reference servers from npm, and a bare legacy SSE server.
+import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpServerProcess, type McpTestSetup, everythingStdio, setupMcp, startEverythingHttp, textOf } from "./__fixtures__/test-servers.js";
+import type { McpManagerDetails } from "./mcp-manager-support.js";
+import { type HttpServerProcess, type McpTestSetup, everythingStdio, filesystemStdio, setupMcp, startEverythingHttp, startLegacySse, tempDir, textOf } from "./__fixtures__/test-servers.js";
 
 function sharedChecks(get: () => McpTestSetup, serverId: string) {
   it("lists the server's tools as mcp_<server>_<tool> with the [MCP:<server>] prefix and mcp metadata", () => {
@@ -99,4 +103,92 @@ describe("everything server over legacy SSE", () => {
     await server?.stop();
   });
   sharedChecks(() => setup, "legacy");
+});
+
+describe("filesystem server over stdio", () => {
+  const root = tempDir("mcp-fs-root-");
+  const dir = realpathSync(root.dir);
+  let setup: McpTestSetup;
+  beforeAll(async () => {
+    writeFileSync(path.join(dir, "notes.txt"), "line one\nline two\n");
+    setup = await setupMcp([filesystemStdio(dir)]);
+  });
+  afterAll(async () => {
+    await setup?.close();
+    root.cleanup();
+  });
+
+  it("reads, writes and lists files inside its allowed directory", async () => {
+    const read = await setup.registry.executeToolCall({ id: "r", name: "mcp_files_read_text_file", arguments: { path: path.join(dir, "notes.txt") } });
+    expect(read.isError).toBe(false);
+    expect(textOf(read)).toContain("line two");
+    const write = await setup.registry.executeToolCall({ id: "w", name: "mcp_files_write_file", arguments: { path: path.join(dir, "new.txt"), content: "written by MCP" } });
+    expect(write.isError).toBe(false);
+    expect(readFileSync(path.join(dir, "new.txt"), "utf8")).toBe("written by MCP");
+    const list = await setup.registry.executeToolCall({ id: "l", name: "mcp_files_list_directory", arguments: { path: dir } });
+    expect(textOf(list)).toMatch(/\[FILE\] new\.txt/);
+  });
+
+  it("passes the server's refusal outside its directory back as an error result", async () => {
+    const result = await setup.registry.executeToolCall({ id: "x", name: "mcp_files_read_text_file", arguments: { path: "/etc/hostname" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/denied|outside|not allowed/i);
+  });
+
+  it("rejects keys the server's schema does not declare (it does not allow extra keys explicitly)", async () => {
+    const schema = setup.registry.tools.find((tool) => tool.name === "mcp_files_read_text_file")?.inputSchema;
+    expect(schema).toMatchObject({ type: "object", properties: { path: { type: "string" } } });
+    const result = await setup.registry.executeToolCall({ id: "k", name: "mcp_files_read_text_file", arguments: { path: path.join(dir, "notes.txt"), bogus: true } });
+    expect(schema?.additionalProperties).toBeUndefined();
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/unsupported argument\(s\): bogus/);
+  });
+});
+
+describe("legacy SSE server without an endpoint event", () => {
+  let server: HttpServerProcess;
+  beforeAll(async () => {
+    server = await startLegacySse();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("uses messageUrl (relative to url) after waiting 3 s for the endpoint", async () => {
+    const setup = await setupMcp([{ id: "old", transport: "sse", url: server.url, messageUrl: "/messages", timeoutMs: 15_000 }]);
+    try {
+      const result = await setup.registry.executeToolCall({ id: "1", name: "mcp_old_echo", arguments: { text: "hi" } });
+      expect(result.isError).toBe(false);
+      expect(textOf(result)).toBe("legacy: hi");
+    } finally {
+      await setup.close();
+    }
+  });
+
+  it("without messageUrl, McpManager test fails and suggests setting it", async () => {
+    const setup = await setupMcp([]);
+    try {
+      const result = await setup.registry.executeToolCall({ id: "2", name: "McpManager", arguments: { action: "test", server: { id: "old", transport: "sse", url: server.url } } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/announced no message endpoint within 3000 ms/);
+      expect((result.details as McpManagerDetails).suggestions?.join("\n")).toMatch(/messageUrl/);
+    } finally {
+      await setup.close();
+    }
+  });
+
+  it("suggests checking the credentials on a 401", async () => {
+    const setup = await setupMcp([]);
+    try {
+      const url = server.url.replace("/sse", "/secure/mcp");
+      const result = await setup.registry.executeToolCall({ id: "3", name: "McpManager", arguments: { action: "diagnose", server: { id: "locked", transport: "http", url, headers: { Authorization: "Bearer wrong" } } } });
+      const details = result.details as McpManagerDetails;
+      expect(details.ok).toBe(false);
+      expect(details.phase).toBe("connect");
+      expect(details.suggestions?.join("\n")).toMatch(/credentials/);
+      expect(JSON.stringify(result)).not.toContain("Bearer wrong");
+    } finally {
+      await setup.close();
+    }
+  });
 });
