@@ -12,7 +12,7 @@
  * lines, so a match costs about as much as one scan of the file.
  */
 import { dominantEol, renderEol } from "./line-endings.js";
-import { findLineMatches, type LineIndex, buildLineIndex } from "./line-match.js";
+import { findLineMatches } from "./line-match-bytes.js";
 
 export { dominantEol, renderEol };
 
@@ -58,23 +58,91 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   }
   if (exact.length) return { strategy: "exact", matches: exact };
 
-  const text = content.toString("latin1");
   const oldBytes = needle.toString("latin1");
   let eol: "\r\n" | "\n" | undefined;
-  const eolOf = () => (eol ??= dominantEol(text));
+  const eolOf = () => (eol ??= dominantEolOfBuffer(content));
 
-  const lineEndings = matchLineEndings(text, oldBytes, newBytes, eolOf);
+  const lineEndings = matchLineEndings(content, oldBytes, newBytes, eolOf);
   if (lineEndings.length) return { strategy: "line-endings", matches: lineEndings };
-
-  const index: LineIndex = buildLineIndex(text);
-  const trailing = findLineMatches(text, index, oldBytes, newBytes, "trailing-whitespace", eolOf);
+  const trailing = findLineMatches(content, oldBytes, newBytes, "trailing-whitespace", eolOf);
   if (trailing.length) return { strategy: "trailing-whitespace", matches: trailing };
-  const indented = findLineMatches(text, index, oldBytes, newBytes, "indentation", eolOf);
+  const indented = findLineMatches(content, oldBytes, newBytes, "indentation", eolOf);
   if (indented.length) return { strategy: "indentation", matches: indented };
   return null;
 }
 
-function matchLineEndings(text: string, oldBytes: string, newBytes: string, eolOf: () => "\r\n" | "\n"): EditMatch[] {
+/** Dominant EOL of a buffer, counted with native scans. */
+function dominantEolOfBuffer(content: Buffer): "\r\n" | "\n" {
+  let crlf = 0;
+  let lf = 0;
+  for (let index = content.indexOf(10); index !== -1; index = content.indexOf(10, index + 1)) {
+    if (index > 0 && content[index - 1] === 13) crlf += 1;
+    else lf += 1;
+  }
+  return crlf > 0 && crlf >= lf ? "\r\n" : "\n";
+}
+
+/**
+ * Pass 2 without normalising the file: the pattern (BOM dropped, CRLF -> LF)
+ * is split on LF; its first non-empty segment is found with `Buffer.indexOf`
+ * and each candidate is verified segment by segment, a pattern LF matching
+ * LF or CRLF in the file. A match that starts at the LF of a CRLF pair takes
+ * the CR too.
+ */
+function matchLineEndings(content: Buffer, oldBytes: string, newBytes: string, eolOf: () => "\r\n" | "\n"): EditMatch[] {
+  const bomLength = content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0;
+  let pattern = oldBytes.startsWith(BOM) ? oldBytes.slice(BOM.length) : oldBytes;
+  pattern = pattern.replace(/\r\n/g, "\n");
+  if (pattern === "") return [];
+  const hasCrlf = content.indexOf("\r\n", 0, "latin1") !== -1;
+  if (!hasCrlf && bomLength === 0 && pattern === oldBytes) return [];
+  const segments = pattern.split("\n").map((segment) => Buffer.from(segment, "latin1"));
+  const anchor = segments.findIndex((segment) => segment.length > 0);
+  if (anchor === -1) return matchLineEndingsInText(content.toString("latin1"), oldBytes, newBytes, eolOf);
+  const length = content.length;
+  const breakAt = (position: number) => (content[position] === 10 ? 1 : content[position] === 13 && content[position + 1] === 10 ? 2 : 0);
+  const segmentAt = (segment: Buffer, position: number) => position + segment.length <= length && content.compare(segment, 0, segment.length, position, position + segment.length) === 0;
+  const matches: EditMatch[] = [];
+  let replacement: string | undefined;
+  let nextFree = bomLength;
+  let from = bomLength;
+  for (;;) {
+    const hit = content.indexOf(segments[anchor]!, from);
+    if (hit === -1) break;
+    from = hit + 1;
+    // Walk back over the line breaks of the leading empty segments.
+    let start = hit;
+    let valid = true;
+    for (let step = 0; step < anchor; step += 1) {
+      if (start > nextFree && content[start - 1] === 10) {
+        start -= start - 1 > nextFree && content[start - 2] === 13 ? 2 : 1;
+      } else {
+        valid = false;
+        break;
+      }
+    }
+    if (!valid || start < nextFree) continue;
+    let cursor = hit + segments[anchor]!.length;
+    for (let index = anchor + 1; index < segments.length && valid; index += 1) {
+      const width = breakAt(cursor);
+      if (width === 0) valid = false;
+      else {
+        cursor += width;
+        if (!segmentAt(segments[index]!, cursor)) valid = false;
+        else cursor += segments[index]!.length;
+      }
+    }
+    if (!valid) continue;
+    replacement ??= renderEol(newBytes, eolOf());
+    matches.push({ start, end: cursor, replacement });
+    nextFree = cursor;
+    from = Math.max(from, cursor);
+  }
+  return matches;
+}
+
+/** Pass 2 over a normalised string: the slow path for patterns made only of line breaks. */
+export function matchLineEndingsInText(text: string, oldBytes: string, newBytes: string, eolOf: () => "\r\n" | "\n"): EditMatch[] {
   const bomLength = text.startsWith(BOM) ? BOM.length : 0;
   // Normalised indices of the LFs that were CRLF pairs.
   const crlfAt: number[] = [];

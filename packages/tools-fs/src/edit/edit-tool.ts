@@ -116,10 +116,8 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
     );
   }
   const updated = applyEditMatches(bytes, result.matches, input.replace_all);
-  await writeFileAtomic(target, updated, Number(current.mode) & 0o7777);
-  const hash = contentHash(updated);
+  const { hash, totalLines } = await writeFileAtomic(target, updated, Number(current.mode) & 0o7777, () => ({ hash: contentHash(updated), totalLines: countLines(updated) }));
   const after = await stat(target);
-  const totalLines = countLines(updated);
   environment.state.recordTextMutation(key, { mtimeMs: after.mtimeMs, size: updated.length, contentHash: hash, totalLines });
   const lines = [`Edit: ${display}`, `replacements=${replacements}`, `replaceAll=${input.replace_all}`];
   if (NOTES[result.strategy]) lines.push(NOTES[result.strategy]);

@@ -7,6 +7,9 @@
 import type { EditMatch } from "./edit-match.js";
 import { renderEol } from "./line-endings.js";
 
+export { trimEnd, trimBoth, shiftOf, reindent };
+export type { Shift };
+
 const BOM = "\xEF\xBB\xBF";
 
 /** Start offsets of every line of a byte string. */
@@ -102,10 +105,11 @@ function reindent(newLf: string, shift: Shift): string | null {
 }
 
 /**
- * Runs one line-based pass. Returns every valid window, ascending and
- * non-overlapping (after a hit the next window starts past it).
+ * Runs one line-based pass over a whole-file string by sliding a window over
+ * every line: the slow path, used only when every line of `old_string` is
+ * blank (there is no anchor to search for).
  */
-export function findLineMatches(
+export function findLineMatchesInText(
   text: string,
   index: LineIndex,
   oldBytes: string,

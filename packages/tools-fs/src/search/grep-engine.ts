@@ -1,12 +1,12 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
 import { walkTree } from "./file-walker.js";
 import type { GrepFileHits } from "./grep-result.js";
 import type { GrepQuery } from "./grep-ripgrep.js";
 
-/** How many files the TypeScript engine reads at once. */
-const READ_CONCURRENCY = 16;
+/** Files searched between two yields to the event loop (abort checks). */
+const FILES_PER_SLICE = 64;
 
 /**
  * Compiles a Grep pattern (Rust regex syntax) into a JavaScript RegExp with
@@ -134,22 +134,22 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
   const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
   const candidates = (files ?? (await walkTree(directory, { signal: query.signal })).map((entry) => entry.relativePath)).filter(filter);
   const hits: GrepFileHits[] = [];
-  let next = 0;
-  const worker = async () => {
-    const local = new RegExp(regex.source, regex.flags);
-    while (next < candidates.length) {
+  // Synchronous reads: for many small, cached files they beat promise round
+  // trips through the thread pool; the loop yields regularly for aborts.
+  for (let index = 0; index < candidates.length; index += 1) {
+    if (index % FILES_PER_SLICE === 0 && index > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
       if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
-      const relative = candidates[next++]!;
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(path.join(directory, relative));
-      } catch {
-        continue; // vanished or unreadable: skipped, as ripgrep does
-      }
-      const found = searchBytes(relative, bytes, local, query.multiline);
-      if (found) hits.push(found);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, Math.max(1, candidates.length)) }, worker));
+    const relative = candidates[index]!;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path.join(directory, relative));
+    } catch {
+      continue; // vanished or unreadable: skipped, as ripgrep does
+    }
+    const found = searchBytes(relative, bytes, regex, query.multiline);
+    if (found) hits.push(found);
+  }
   return hits;
 }

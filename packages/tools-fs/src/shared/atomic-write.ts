@@ -7,17 +7,27 @@ import path from "node:path";
  * gives it `mode` (the mode of the file being replaced), then renames it over
  * the target. Readers see the old or the new content, never a mix.
  *
+ * `duringWrite` runs on the main thread while the write system call is in
+ * flight on libuv's thread pool (e.g. hashing the new content), so the two
+ * overlap; its result is returned.
+ *
  * @example
  * await writeFileAtomic("/repo/a.txt", Buffer.from("hi\n"), 0o644);
  */
-export async function writeFileAtomic(absolutePath: string, data: Uint8Array, mode?: number): Promise<void> {
+export async function writeFileAtomic<T = undefined>(absolutePath: string, data: Uint8Array, mode?: number, duringWrite?: () => T): Promise<T> {
   const directory = path.dirname(absolutePath);
   const temporary = path.join(directory, `.${path.basename(absolutePath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const handle = await open(temporary, "wx", mode ?? 0o666);
   let renamed = false;
+  let result: T = undefined as T;
   try {
     try {
-      await handle.writeFile(data);
+      const writing = handle.writeFile(data);
+      try {
+        if (duringWrite) result = duringWrite();
+      } finally {
+        await writing;
+      }
     } finally {
       await handle.close();
     }
@@ -27,6 +37,7 @@ export async function writeFileAtomic(absolutePath: string, data: Uint8Array, mo
   } finally {
     if (!renamed) await unlink(temporary).catch(() => undefined);
   }
+  return result;
 }
 
 /** Number of lines in bytes (split inclusively of `\n`). */

@@ -96,13 +96,13 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
     await mkdir(path.dirname(target), { recursive: true });
   }
   const bytes = Buffer.from(content, "utf8");
+  let hash: string;
   try {
-    await writeFileAtomic(target, bytes, existing ? Number(existing.mode) & 0o7777 : undefined);
+    hash = await writeFileAtomic(target, bytes, existing ? Number(existing.mode) & 0o7777 : undefined, () => contentHash(bytes));
   } catch (error) {
     if (autoRead) environment.state.clear(key);
     throw error;
   }
-  const hash = contentHash(bytes);
   const after = await stat(target);
   const totalLines = countLines(bytes);
   environment.state.recordTextMutation(stateKey(target), { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: hash, totalLines });

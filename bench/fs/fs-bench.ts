@@ -1,0 +1,182 @@
+/**
+ * File tools benchmark (not a test): Grep, Glob and Edit side by side with
+ * their peers in one process run, printing medians and ratios.
+ *
+ *   npx tsx --conditions=source bench/fs/fs-bench.ts [--quick]
+ *
+ * Peers: the `rg` binary run directly with the same query; globby with
+ * `gitignore: true`; a plain read + write of the edited file.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createToolRegistry, type ToolRegistry } from "@agent-tools/core";
+import { createFsToolBundle, findEditMatches, locateRipgrep } from "@agent-tools/tools-fs";
+import { globby } from "globby";
+import { ensureBenchRepositories } from "./make-repository.js";
+
+const quick = process.argv.includes("--quick");
+const RUNS = quick ? 3 : 5;
+const rgPath = locateRipgrep();
+if (!rgPath) throw new Error("ripgrep (@vscode/ripgrep) is required for the benchmark peers");
+
+async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn(); // warm-up
+  const times: number[] = [];
+  for (let index = 0; index < runs; index += 1) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+function rgDirect(args: string[], cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(rgPath!, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    let bytes = 0;
+    child.stdout.on("data", (chunk: Buffer) => (bytes += chunk.length));
+    child.on("error", reject);
+    child.on("close", () => resolve(bytes));
+  });
+}
+
+function registryFor(workdir: string, ripgrepPath?: false): ToolRegistry {
+  return createToolRegistry({ workdir, dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"), bundles: [createFsToolBundle({ ripgrepPath })], loopBreaker: false });
+}
+
+let callId = 0;
+async function call(registry: ToolRegistry, name: string, args: Record<string, unknown>) {
+  const result = await registry.executeToolCall({ id: `bench_${++callId}`, name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result;
+}
+
+const format = (ms: number) => `${ms.toFixed(1).padStart(8)} ms`;
+const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}x`;
+const rows: string[][] = [];
+function row(...cells: string[]) {
+  rows.push(cells);
+  console.log(cells.join(" | "));
+}
+
+async function benchGrep(label: string, repository: string) {
+  const rg = registryFor(repository);
+  const ts = registryFor(repository, false);
+  const queries: Array<[string, string]> = [
+    ["common literal", "return"],
+    ["rare literal", "Levenshtein"],
+    ["regex", "function\\s+\\w+\\("],
+  ];
+  for (const [kind, pattern] of queries) {
+    const peer = await median(RUNS, () => rgDirect(["--no-config", "-i", "-n", "--hidden", "--no-require-git", "-e", pattern, "."], repository));
+    let matches = 0;
+    const tool = await median(RUNS, async () => {
+      const result = await call(rg, "Grep", { pattern });
+      matches = (result.details as { matchCount: number }).matchCount;
+    });
+    const pure = await median(Math.max(1, RUNS - 2), () => call(ts, "Grep", { pattern }));
+    row(label, `Grep ${kind} (${matches} matches)`, `rg ${format(peer)}`, `tool ${format(tool)} ${ratio(tool, peer)}`, `pure-TS ${format(pure)} ${ratio(pure, peer)}`);
+  }
+}
+
+async function benchGlob(label: string, repository: string) {
+  const rg = registryFor(repository);
+  const ts = registryFor(repository, false);
+  const peer = await median(RUNS, () => rgDirect(["--files", "--hidden", "--no-require-git", "-g", "*.ts"], repository));
+  let count = 0;
+  const tool = await median(RUNS, async () => {
+    const result = await call(rg, "Glob", { pattern: "**/*.ts" });
+    count = (result.details as { totalMatches: number }).totalMatches;
+  });
+  const pure = await median(Math.max(1, RUNS - 2), () => call(ts, "Glob", { pattern: "**/*.ts" }));
+  let globbyCount = 0;
+  const peerGlobby = await median(quick ? 1 : 3, async () => {
+    globbyCount = (await globby("**/*.ts", { cwd: repository, gitignore: true, dot: true })).length;
+  });
+  row(label, `Glob **/*.ts (${count} files; globby ${globbyCount})`, `rg --files ${format(peer)}`, `tool ${format(tool)} ${ratio(tool, peer)}`, `pure-TS ${format(pure)} ${ratio(pure, peer)}`, `globby ${format(peerGlobby)} (tool ${(peerGlobby / tool).toFixed(1)}x faster)`);
+}
+
+/** Realistic text: the tracked sources concatenated up to `bytes`. */
+function sourceText(repository: string, bytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      if (size >= bytes) return;
+      if (entry.name === "node_modules" || entry.name === ".git") continue;
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(ts|js|md)$/.test(entry.name)) {
+        const text = readFileSync(full, "utf8").replace(/\r/g, "").replace(/[ \t]+$/gm, "");
+        parts.push(text);
+        size += text.length;
+      }
+    }
+  };
+  while (size < bytes) walk(repository);
+  return parts.join("\n").slice(0, bytes);
+}
+
+async function benchEdit(repository: string) {
+  const directory = mkdtempSync(path.join(os.tmpdir(), "agent-tools-bench-edit-"));
+  const file = path.join(directory, "big.ts");
+  try {
+    for (const megabytes of quick ? [10] : [10, 20, 50]) {
+      const body = sourceText(repository, megabytes * 1024 * 1024);
+      const half = body.lastIndexOf("\n", body.length / 2) + 1;
+      const cases: Array<{ pass: string; content: string; oldString: string; newString: string }> = [
+        { pass: "exact", content: `${body.slice(0, half)}const benchMarker = 1;\n${body.slice(half)}`, oldString: "const benchMarker = 1;", newString: "const benchMarker = 2;" },
+        { pass: "line-endings", content: `${body.slice(0, half)}alphaMarker();\nbetaMarker();\n${body.slice(half)}`.replace(/\n/g, "\r\n"), oldString: "alphaMarker();\nbetaMarker();\n", newString: "gammaMarker();\n" },
+        { pass: "trailing-whitespace", content: `${body.slice(0, half)}alphaMarker();   \nbetaMarker();\t\n${body.slice(half)}`, oldString: "alphaMarker();\nbetaMarker();\n", newString: "gammaMarker();\n" },
+        { pass: "indentation", content: `${body.slice(0, half)}        alphaMarker();\n        betaMarker();\n${body.slice(half)}`, oldString: "alphaMarker();\nbetaMarker();", newString: "gammaMarker();" },
+      ];
+      for (const item of cases) {
+        writeFileSync(file, item.content);
+        const size = statSync(file).size;
+        const plain = await median(RUNS, async () => {
+          const bytes = await readFile(file);
+          await writeFile(file, bytes);
+        });
+        const bytes = Buffer.from(item.content);
+        const matchTimes: number[] = [];
+        for (let run = 0; run < RUNS; run += 1) {
+          const start = performance.now();
+          const result = findEditMatches(bytes, item.oldString, item.newString);
+          matchTimes.push(performance.now() - start);
+          if (result?.strategy !== item.pass) throw new Error(`expected ${item.pass}, got ${result?.strategy}`);
+        }
+        matchTimes.sort((a, b) => a - b);
+        const match = matchTimes[Math.floor(RUNS / 2)]!;
+        const times: number[] = [];
+        for (let run = 0; run < RUNS; run += 1) {
+          writeFileSync(file, item.content);
+          const registry = createToolRegistry({ workdir: directory, dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"), bundles: [createFsToolBundle()], loopBreaker: false });
+          const start = performance.now();
+          const result = await call(registry, "Edit", { path: "big.ts", old_string: item.oldString, new_string: item.newString });
+          times.push(performance.now() - start);
+          if ((result.details as { matchStrategy: string }).matchStrategy !== item.pass) throw new Error("wrong strategy");
+        }
+        times.sort((a, b) => a - b);
+        const tool = times[Math.floor(RUNS / 2)]!;
+        const mb = size / 1024 / 1024;
+        row(`${megabytes} MB file`, `Edit ${item.pass}`, `read+write ${format(plain)}`, `tool ${format(tool)} ${ratio(tool, plain)}`, `match ${(match / mb).toFixed(2)} ms/MB`);
+      }
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const repositories = ensureBenchRepositories();
+console.log(`base: ${repositories.trackedFiles} tracked files, ${repositories.ignoredFiles} ignored files in node_modules; x20: 20 copies`);
+console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}, ${RUNS} runs per figure (median)\n`);
+for (const [label, repository] of [["base", repositories.base], ["x20", repositories.x20]] as const) {
+  await benchGrep(label, repository);
+  await benchGlob(label, repository);
+}
+await benchEdit(repositories.base);
+console.log(`\nload after: ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
