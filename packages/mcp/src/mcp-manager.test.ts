@@ -153,6 +153,17 @@ describe("McpManager runtime actions against a real server", () => {
     expect(setup.registry.hasTool("mcp_edge_echo")).toBe(true);
   });
 
+  it("stops the stale runtime after an update; a refresh connects the new configuration", async () => {
+    await setup.mcp.refresh();
+    expect(setup.mcp.runtime.peek("edge")?.state).toBe("connected");
+    const updated = await call(setup, { action: "update", server_id: "edge", patch: { description: "changed" } });
+    expect(details(updated)).toMatchObject({ ok: true, changed: true, stopped: ["edge"] });
+    expect(textOf(updated)).toContain("stopped=edge");
+    await setup.mcp.refresh();
+    expect(setup.mcp.runtime.peek("edge")?.state).toBe("connected");
+    expect(setup.registry.hasTool("mcp_edge_echo")).toBe(true);
+  });
+
   it("connects a server created and enabled at run time after a refresh", async () => {
     const created = await call(setup, { action: "create", server: edgeStdio("later") });
     expect(created.isError).toBe(false);
