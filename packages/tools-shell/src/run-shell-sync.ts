@@ -115,6 +115,7 @@ export async function runShellSync(options: RunShellSyncOptions): Promise<ShellS
     if (stdioOpenAfterExit) {
       stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}[warning] The command exited but a process it started still holds stdout/stderr open; its later output is not captured. Redirect background processes' output (> file 2>&1) or use ManagedProcess.\n`;
     }
+    if (exit.error) stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}The command could not start: ${exit.error}\n`;
     if (cancelled) stderr += `${stderr === "" || stderr.endsWith("\n") ? "" : "\n"}Cancelled\n`;
     return {
       exitCode: cancelled ? -1 : (exit.exitCode ?? -1),

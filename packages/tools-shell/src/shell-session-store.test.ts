@@ -1,4 +1,5 @@
 import os from "node:os";
+import { ExecaProcessRunner } from "@agent-tools/core";
 import { ScriptedProcessRunner } from "@agent-tools/core/testing";
 import { describe, expect, it } from "vitest";
 import { SESSION_RETENTION_MS, ShellSessionStore } from "./shell-session-store.js";
@@ -36,5 +37,18 @@ describe("ShellSessionStore", () => {
     expect(session.exitCode).toBe(-1);
     await store.close();
     expect(() => store.start({ id: "bash-c", command: "x", cwd: os.tmpdir(), shell: "/bin/sh", runner })).toThrow(/closed/);
+  });
+
+  it("a command that cannot start fails with the reason in its output", async () => {
+    const runner = new ExecaProcessRunner();
+    const store = new ShellSessionStore();
+    const session = store.start({ id: "bash-d", command: "true", cwd: "/nonexistent/agent-tools-cwd", shell: "/bin/sh", runner });
+    expect(await session.wait(0, 5_000)).toBe("terminal");
+    expect(session.status).toBe("failed");
+    expect(session.exitCode).toBe(127);
+    expect(session.read(0).output[0]).toMatchObject({ stream: "stderr" });
+    expect(session.read(0).output[0]!.text).toMatch(/could not start: .*(ENOENT|no such)/i);
+    await store.close();
+    await runner.close();
   });
 });

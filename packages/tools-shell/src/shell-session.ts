@@ -205,6 +205,7 @@ export class ShellSession {
 
   private async onExit(exit: ProcessExit): Promise<void> {
     this.exit = exit;
+    if (exit.error) this.accept("stderr", Buffer.from(`The command could not start: ${exit.error}\n`));
     if (this.stopping) return;
     await this.drainOutput();
     if (this.stopping) return;

@@ -43,6 +43,8 @@ export interface ProcessExit {
   exitCode: number | null;
   /** The signal name when killed by one. */
   signal: string | null;
+  /** Why the process could not start (then `exitCode` is 127), e.g. a missing cwd or executable. */
+  error?: string;
 }
 
 /** Options of {@link RunningProcess.kill}. */

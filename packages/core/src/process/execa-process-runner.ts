@@ -141,7 +141,7 @@ class ExecaRunningProcess implements RunningProcess {
         resolve(exit);
       };
       this.subprocess.once("exit", (code, signal) => done({ exitCode: code, signal: signal ?? null }));
-      this.subprocess.once("error", () => done({ exitCode: 127, signal: null }));
+      this.subprocess.once("error", (error) => done({ exitCode: 127, signal: null, error: error instanceof Error ? error.message : String(error) }));
     });
     this.subprocess.catch(() => undefined);
     if (options.isolated) this.subprocess.unref();
