@@ -78,6 +78,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
   const dataDir = path.resolve(options.dataDir ?? path.join(os.homedir(), ".agent-tools"));
   const bundles: ToolBundle[] = [];
   const cleanups: Array<() => Promise<void>> = [];
+  let registry: ToolRegistry;
   try {
     // --- bundles: fs ---
     bundles.push(createFsToolBundle(options.fs));
@@ -108,22 +109,23 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       bundles.push(...mcp.bundles);
       onReady?.(mcp);
     }
+    registry = createToolRegistry({
+      workdir: options.workdir,
+      runtimeScope,
+      dataDir,
+      additionalRoots: options.additionalRoots,
+      bundles,
+      ports: options.ports,
+      approval: options.approval,
+      onEvent: options.onEvent,
+      logger: options.logger,
+      maxOutputChars: options.maxOutputChars,
+    });
   } catch (error) {
+    // Nothing may leak when the options are invalid: close what was opened.
     await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);
     throw error;
   }
-  const registry = createToolRegistry({
-    workdir: options.workdir,
-    runtimeScope,
-    dataDir,
-    additionalRoots: options.additionalRoots,
-    bundles,
-    ports: options.ports,
-    approval: options.approval,
-    onEvent: options.onEvent,
-    logger: options.logger,
-    maxOutputChars: options.maxOutputChars,
-  });
   if (cleanups.length === 0) return registry;
   const close = registry.close.bind(registry);
   return Object.assign(Object.create(registry) as ToolRegistry, {
