@@ -232,6 +232,9 @@ describe("engine parity", () => {
       ["Glob", { pattern: "**/*" }],
       ["Glob", { pattern: "**/.*" }],
       ["Glob", { pattern: "src/**" }],
+      ["Glob", { pattern: "**/*.ts" }],
+      ["Glob", { pattern: "*.{md,log}" }],
+      ["Glob", { pattern: "**/[rR]*" }],
     ];
     for (const [name, args] of queries) {
       const a = await rg.call(name, args);
