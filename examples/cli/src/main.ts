@@ -8,9 +8,13 @@ import { runCli } from "./run-cli.js";
 
 const controller = new AbortController();
 let interrupts = 0;
+let firstInterruptAt = 0;
 process.on("SIGINT", () => {
   interrupts += 1;
-  if (interrupts > 1) process.exit(130);
+  // A terminal's Ctrl-C can arrive twice at once (directly and relayed by a
+  // wrapper such as tsx): only a later, deliberate second Ctrl-C forces the exit.
+  if (interrupts > 1 && Date.now() - firstInterruptAt > 1000) process.exit(130);
+  if (interrupts === 1) firstInterruptAt = Date.now();
   controller.abort();
 });
 // A plain kill ends the session the same way, so temporary directories and processes are cleaned up.

@@ -9,7 +9,9 @@ import { afterAll, describe, expect, it } from "vitest";
 // reads the screen, colours included.
 const exampleDir = fileURLToPath(new URL("..", import.meta.url));
 const repoRoot = path.resolve(exampleDir, "../..");
-const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+// `node --import tsx`, not the `tsx` wrapper: the wrapper SIGKILLs its child when
+// the child is slow (over 60 ms) to acknowledge a relayed Ctrl-C.
+const node = process.execPath;
 const socket = `agent-tools-cli-test-${process.pid}`;
 const scratch = mkdtempSync(path.join(os.tmpdir(), "cli-tmux-"));
 
@@ -32,7 +34,7 @@ function startCli(session: string, flags: string): void {
   writeFileSync(path.join(scratch, "tmux.conf"), "set -g history-limit 20000\n");
   const command = [
     `cd ${JSON.stringify(repoRoot)}`,
-    `env -u NO_COLOR -u FORCE_COLOR -u CI ${JSON.stringify(tsx)} --conditions=source examples/cli/src/main.ts ${flags}`,
+    `env -u NO_COLOR -u FORCE_COLOR -u CI ${JSON.stringify(node)} --import tsx --conditions=source examples/cli/src/main.ts ${flags}`,
     "echo CLI-EXIT=$?",
     "sleep 600",
   ].join("; ");
@@ -58,6 +60,13 @@ async function waitForScreen(session: string, pattern: RegExp, timeoutMs = 100_0
   throw new Error(`timed out waiting for ${pattern} on the screen:\n${screen}`);
 }
 
+/** The demo's temporary project directory, as the first notice names it. */
+function demoDirectory(screen: string): string {
+  const match = /sample project in (\S+)\/sample-shop/.exec(screen);
+  if (!match) throw new Error(`no demo directory on the screen:\n${screen}`);
+  return match[1]!;
+}
+
 describe.skipIf(!hasTmux)("the demo in a terminal", () => {
   it("shows tool lines, streamed test output and a coloured diff", async () => {
     startCli("demo", "--demo --yes");
@@ -65,6 +74,7 @@ describe.skipIf(!hasTmux)("the demo in a terminal", () => {
     const coloured = screenOf("demo", true);
 
     expect(screen).toContain("CLI-EXIT=0");
+    expect(existsSync(demoDirectory(screen))).toBe(false);
     // Tool lines with their one-line argument summaries.
     expect(screen).toMatch(/▸ TaskCreate "Find the discount bug"/);
     expect(screen).toMatch(/▸ Glob \*\*\/\*\.js/);
@@ -113,5 +123,7 @@ describe.skipIf(!hasTmux)("the demo in a terminal", () => {
     // The running shell call ends as cancelled: a stopped session, or a call aborted while it started.
     expect(tail, tail).toMatch(/▸ (Bash|ProcessWait) .*\n(.*\n)*? {2}(■ cancelled|✗ Cancelled)/);
     expect(tail, tail).toMatch(/■ Cancelled · \d+ turns/);
+    // Cancelling still cleans up the temporary project.
+    expect(existsSync(demoDirectory(screen))).toBe(false);
   }, 60_000);
 });
