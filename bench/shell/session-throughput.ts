@@ -23,7 +23,23 @@ function cpuSeconds(since: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
-async function bareSpawn(): Promise<{ seconds: number; received: number; cpu: number }> {
+/** Samples the resident set every 20 ms; `stop()` returns the growth in MiB. */
+function sampleRss(): { stop(): number } {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      return (peak - before) / 1024 ** 2;
+    },
+  };
+}
+
+async function bareSpawn(): Promise<{ seconds: number; received: number; cpu: number; rssGrowthMiB: number }> {
+  const rss = sampleRss();
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   const child = spawn("/bin/bash", ["-c", producer], { stdio: ["ignore", "pipe", "pipe"] });
@@ -31,7 +47,7 @@ async function bareSpawn(): Promise<{ seconds: number; received: number; cpu: nu
   child.stdout.on("data", (chunk: Buffer) => (received += chunk.length));
   child.stderr.on("data", () => undefined);
   await new Promise((resolve) => child.on("close", resolve));
-  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, received, cpu: cpuSeconds(cpu) };
+  return { seconds: Number(process.hrtime.bigint() - started) / 1e9, received, cpu: cpuSeconds(cpu), rssGrowthMiB: rss.stop() };
 }
 
 interface SessionRun {
@@ -48,10 +64,9 @@ interface SessionRun {
 async function throughSession(pollMs: number): Promise<SessionRun> {
   const workdir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "bench-shell-")));
   const registry = createToolRegistry({ workdir, dataDir: workdir, bundles: [createShellToolBundle()], loopBreaker: false });
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  let rssPeak = rssBefore;
-  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
+  // Warm up the call path (schema validation, JIT) so it is not counted as growth.
+  await registry.executeToolCall({ id: "warm-up", name: "Bash", arguments: { command: "echo warm" } });
+  const rss = sampleRss();
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   let calls = 1;
@@ -67,11 +82,10 @@ async function throughSession(pollMs: number): Promise<SessionRun> {
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpuUsed = cpuSeconds(cpu);
-  clearInterval(sampler);
-  rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  const rssGrowthMiB = rss.stop();
   await registry.close();
   rmSync(workdir, { recursive: true, force: true });
-  return { seconds, received: details.next_cursor, calls, rssGrowthMiB: (rssPeak - rssBefore) / 1024 ** 2, truncated, cpu: cpuUsed };
+  return { seconds, received: details.next_cursor, calls, rssGrowthMiB, truncated, cpu: cpuUsed };
 }
 
 const gibPerSecond = (received: number, seconds: number) => received / GIB / seconds;
@@ -93,7 +107,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const bare = { received: bareRuns[0]!.received, seconds: median(bareRuns.map((run) => run.seconds)), cpu: median(bareRuns.map((run) => run.cpu)) };
 const bareRate = gibPerSecond(bare.received, bare.seconds);
 console.log(
-  `bare child_process.spawn: ${(bare.received / GIB).toFixed(2)} GiB, runs ${bareRuns.map((run) => run.seconds.toFixed(2)).join(" / ")} s, median ${bareRate.toFixed(2)} GiB/s; ` +
+  `bare child_process.spawn: ${(bare.received / GIB).toFixed(2)} GiB, runs ${bareRuns.map((run) => run.seconds.toFixed(2)).join(" / ")} s, median ${bareRate.toFixed(2)} GiB/s, RSS growth ${bareRuns.map((run) => run.rssGrowthMiB.toFixed(1)).join(" / ")} MiB; ` +
     `host CPU ${bare.cpu.toFixed(2)} s = ${(bare.received / GIB / bare.cpu).toFixed(2)} GiB per CPU-second`,
 );
 for (const [label, runs] of sessionRuns) {

@@ -79,7 +79,7 @@ export class OutputRingBuffer {
     let offset = 0;
     while (offset < source.length) {
       const count = Math.min(source.length - offset, size - position);
-      this.storage.set(source.subarray(offset, offset + count), position);
+      Buffer.prototype.copy.call(source, this.storage, position, offset, offset + count);
       offset += count;
       position = (position + count) % size;
     }
