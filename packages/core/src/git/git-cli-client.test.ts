@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { isAbortError } from "../errors.js";
 import { ExecaProcessRunner } from "../process/execa-process-runner.js";
@@ -21,8 +21,10 @@ describe("GitCliClient through the ProcessRunner port", () => {
       await writeFile(repo.path("a.txt"), "two\n");
       expect(await git.status(repo.root)).toEqual([{ path: "a.txt", index: " ", workTree: "M" }]);
       const patch = await git.diff(repo.root);
+      expect(patch).toContain("+two");
       const clone = cloneGitTestRepository(repo, "clone");
       await git.apply(clone.root, patch);
+      expect(await readFile(clone.path("a.txt"), "utf8")).toBe("two\n");
       expect(clone.git(["diff", "--name-only"]).trim()).toBe("a.txt");
       const controller = new AbortController();
       controller.abort();

@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree } from "../ports/git-client.js";
@@ -105,7 +105,14 @@ export class GitCliClient implements GitClient {
     const directory = await mkdtemp(path.join(os.tmpdir(), "agent-tools-git-"));
     const temporaryIndex = path.join(directory, "index");
     try {
-      await copyFile(indexPath, temporaryIndex).catch(() => undefined);
+      const original = await stat(indexPath).catch(() => undefined);
+      if (original) {
+        await copyFile(indexPath, temporaryIndex);
+        // Keep git's racy-clean check working: a copy with a fresh mtime would make git
+        // trust the cached stat data of files rewritten (same size) in the index's second.
+        const mtime = new Date(original.mtimeMs - 2_000);
+        await utimes(temporaryIndex, mtime, mtime);
+      }
       const env = { GIT_INDEX_FILE: temporaryIndex };
       await this.#checked(root, ["add", "-A", "--", "."], { env, signal });
       return await body(env);

@@ -130,6 +130,16 @@ export function runGitClientContract(target: GitClientContractTarget): void {
       clone.git(["apply", "--check", "-"], { input: patch });
     });
 
+    it("sees same-size rewrites made right after a commit (racy-clean files)", async () => {
+      for (let round = 0; round < 4; round++) {
+        await writeFile(repo.path("racy.txt"), `old${round}\n`);
+        await git.commit(repo.root, { message: `round ${round}` });
+        await writeFile(repo.path("racy.txt"), `new${round}\n`);
+        expect(await git.status(repo.root)).toEqual([{ path: "racy.txt", index: " ", workTree: "M" }]);
+        expect(await git.diff(repo.root)).toContain(`-old${round}\n+new${round}\n`);
+      }
+    });
+
     it("diffs against another base", async () => {
       const first = repo.git(["rev-parse", "HEAD"]).trim();
       await writeFile(repo.path("src/b.txt"), "bee two\n");
