@@ -134,19 +134,20 @@ export class ManagedProcessManager {
   /** Waits until the process ended, `unreadBytes` are in the log after `cursor`, the time passed or `signal` aborted. */
   async wait(dataDir: string, processId: string, cursor: number, yieldMs: number, unreadBytes: number, signal: AbortSignal): Promise<ManagedProcessState> {
     const deadline = Date.now() + yieldMs;
+    let exited = false;
+    void this.live.get(processId)?.process.exited.then(() => (exited = true));
     for (;;) {
       const state = this.require(dataDir, processId);
       if (state.status !== "running" || state.log_bytes - cursor >= unreadBytes || Date.now() >= deadline || signal.aborted) return state;
-      const entry = this.live.get(processId);
+      // Poll the log; an exit of this host's process is seen within one poll (the 'exited' flag is set by then).
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())));
+        const timer = setTimeout(done, Math.min(exited ? 5 : WAIT_POLL_MS, Math.max(0, deadline - Date.now())));
         function done() {
           clearTimeout(timer);
           signal.removeEventListener("abort", done);
           resolve();
         }
         signal.addEventListener("abort", done, { once: true });
-        void entry?.process.exited.then(done);
       });
     }
   }
