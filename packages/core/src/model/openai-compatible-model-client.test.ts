@@ -123,6 +123,23 @@ describe("OpenAICompatibleModelClient", () => {
     }
   });
 
+  it("accepts a whole JSON answer when a server ignores stream: true", async () => {
+    const raw = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "whole" }, finish_reason: "stop" }] }));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = new OpenAICompatibleModelClient({ baseURL: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, model: "m" });
+      const deltas: string[] = [];
+      expect(await client.generate({ messages: [], onTextDelta: (text) => deltas.push(text) })).toEqual({ text: "whole", toolCalls: [], finishReason: "stop" });
+      expect(deltas).toEqual(["whole"]);
+    } finally {
+      raw.closeAllConnections();
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
   it("surfaces HTTP errors with the status and the provider's message", async () => {
     const test = await start((_request, index) =>
       index === 0

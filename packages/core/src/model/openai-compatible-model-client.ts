@@ -22,7 +22,10 @@ export interface OpenAICompatibleModelClientOptions {
    * request has an `onTextDelta` listener.
    */
   stream?: boolean | "auto";
-  /** Ask for token usage in the last streamed chunk (`stream_options.include_usage`); default true. */
+  /**
+   * Ask for token usage in the last streamed chunk (`stream_options.include_usage`);
+   * default true. Set false for an older server that rejects `stream_options`.
+   */
   includeUsage?: boolean;
   /** Extra headers (e.g. `OpenAI-Organization`). */
   headers?: Record<string, string>;
