@@ -183,8 +183,11 @@ export function matchLineEndingsInText(text: string, oldBytes: string, newBytes:
   return matches;
 }
 
-/** Applies matches (ascending, non-overlapping) to `content`; only the first unless `replaceAll`. */
-export function applyEditMatches(content: Buffer, matches: readonly EditMatch[], replaceAll: boolean): Buffer {
+/**
+ * The new content as pieces (views of `content` and the replacements), so a
+ * large file is written with `writev` instead of being copied whole.
+ */
+export function editPieces(content: Buffer, matches: readonly EditMatch[], replaceAll: boolean): Buffer[] {
   const chosen = replaceAll ? matches : matches.slice(0, 1);
   const pieces: Buffer[] = [];
   let from = 0;
@@ -193,7 +196,12 @@ export function applyEditMatches(content: Buffer, matches: readonly EditMatch[],
     from = match.end;
   }
   pieces.push(content.subarray(from));
-  return Buffer.concat(pieces);
+  return pieces.filter((piece) => piece.length > 0);
+}
+
+/** Applies matches (ascending, non-overlapping) to `content`; only the first unless `replaceAll`. */
+export function applyEditMatches(content: Buffer, matches: readonly EditMatch[], replaceAll: boolean): Buffer {
+  return Buffer.concat(editPieces(content, matches, replaceAll));
 }
 
 /**

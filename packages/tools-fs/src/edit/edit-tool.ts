@@ -2,12 +2,12 @@ import { open, stat } from "node:fs/promises";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
 import { countLines, preview, writeFileAtomic } from "../shared/atomic-write.js";
-import { contentHash } from "../shared/content-hash.js";
+import { ContentHasher } from "../shared/content-hash.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
 import { assertNotStale } from "../shared/staleness.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import { looksBinary } from "../read/text-window.js";
-import { type MatchStrategy, applyEditMatches, findEditMatches } from "./edit-match.js";
+import { type MatchStrategy, editPieces, findEditMatches } from "./edit-match.js";
 
 /** Edit's input schema. */
 export const editInputSchema = z.object({
@@ -115,10 +115,15 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
       { details: { path: display, expected: input.expected_replacements, found: replacements } },
     );
   }
-  const updated = applyEditMatches(bytes, result.matches, input.replace_all);
-  const { hash, totalLines } = await writeFileAtomic(target, updated, Number(current.mode) & 0o7777, () => ({ hash: contentHash(updated), totalLines: countLines(updated) }));
+  const pieces = editPieces(bytes, result.matches, input.replace_all);
+  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const { hash, totalLines } = await writeFileAtomic(target, pieces, Number(current.mode) & 0o7777, () => {
+    const hasher = new ContentHasher();
+    for (const piece of pieces) hasher.update(piece);
+    return { hash: hasher.digest(), totalLines: countLines(pieces) };
+  });
   const after = await stat(target);
-  environment.state.recordTextMutation(key, { mtimeMs: after.mtimeMs, size: updated.length, contentHash: hash, totalLines });
+  environment.state.recordTextMutation(key, { mtimeMs: after.mtimeMs, size, contentHash: hash, totalLines });
   const lines = [`Edit: ${display}`, `replacements=${replacements}`, `replaceAll=${input.replace_all}`];
   if (NOTES[result.strategy]) lines.push(NOTES[result.strategy]);
   if (autoRead) lines.push("autoRead=full");

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmod, open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, chmod, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -14,7 +14,7 @@ import path from "node:path";
  * @example
  * await writeFileAtomic("/repo/a.txt", Buffer.from("hi\n"), 0o644);
  */
-export async function writeFileAtomic<T = undefined>(absolutePath: string, data: Uint8Array, mode?: number, duringWrite?: () => T): Promise<T> {
+export async function writeFileAtomic<T = undefined>(absolutePath: string, data: Uint8Array | readonly Buffer[], mode?: number, duringWrite?: () => T): Promise<T> {
   const directory = path.dirname(absolutePath);
   const temporary = path.join(directory, `.${path.basename(absolutePath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const handle = await open(temporary, "wx", mode ?? 0o666);
@@ -22,7 +22,7 @@ export async function writeFileAtomic<T = undefined>(absolutePath: string, data:
   let result: T = undefined as T;
   try {
     try {
-      const writing = handle.writeFile(data);
+      const writing = Array.isArray(data) ? writeAll(handle, data as readonly Buffer[]) : handle.writeFile(data as Uint8Array);
       try {
         if (duringWrite) result = duringWrite();
       } finally {
@@ -40,13 +40,24 @@ export async function writeFileAtomic<T = undefined>(absolutePath: string, data:
   return result;
 }
 
-/** Number of lines in bytes (split inclusively of `\n`). */
-export function countLines(bytes: Uint8Array): number {
-  if (bytes.length === 0) return 0;
-  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<void> {
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const { bytesWritten } = await handle.writev(pieces as Buffer[]);
+  if (bytesWritten < total) await handle.writeFile(Buffer.concat(pieces as Buffer[]).subarray(bytesWritten));
+}
+
+/** Number of lines in bytes, or in consecutive pieces (split inclusively of `\n`). */
+export function countLines(bytes: Uint8Array | readonly Buffer[]): number {
+  const pieces = Array.isArray(bytes) ? (bytes as readonly Buffer[]) : [Buffer.isBuffer(bytes) ? bytes : Buffer.from((bytes as Uint8Array).buffer, (bytes as Uint8Array).byteOffset, (bytes as Uint8Array).length)];
   let count = 0;
-  for (let index = buffer.indexOf(10); index !== -1; index = buffer.indexOf(10, index + 1)) count += 1;
-  return buffer[buffer.length - 1] === 10 ? count : count + 1;
+  let last = -1;
+  for (const buffer of pieces) {
+    if (buffer.length === 0) continue;
+    for (let index = buffer.indexOf(10); index !== -1; index = buffer.indexOf(10, index + 1)) count += 1;
+    last = buffer[buffer.length - 1]!;
+  }
+  if (last === -1) return 0;
+  return last === 10 ? count : count + 1;
 }
 
 /** The first 500 characters of a text, with a note of the full length when cut. */
