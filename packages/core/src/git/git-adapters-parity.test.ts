@@ -135,3 +135,27 @@ describe("IsomorphicGitClient commits what git sees", () => {
     }
   });
 });
+
+describe("IsomorphicGitClient in a linked worktree made by git", () => {
+  it("refuses status, diff and commit as unsupported, and applies patches", async () => {
+    const repo = await createGitTestRepository();
+    try {
+      await writeFile(repo.path("a.txt"), "a\n");
+      repo.git(["add", "-A"]);
+      repo.git(["commit", "-q", "-m", "initial"]);
+      const worktree = path.join(path.dirname(repo.root), "linked");
+      await cli.addWorktree(repo.root, { path: worktree, branch: "agent" });
+      await writeFile(path.join(worktree, "a.txt"), "changed\n");
+      for (const call of [() => isomorphic.status(worktree), () => isomorphic.diff(worktree), () => isomorphic.commit(worktree, { message: "x" })]) {
+        await expect(call()).rejects.toMatchObject({ name: "SdkError", code: "unsupported" });
+      }
+      const patch = await cli.diff(worktree);
+      await writeFile(path.join(worktree, "a.txt"), "a\n");
+      await isomorphic.apply(worktree, patch);
+      expect(await readFile(path.join(worktree, "a.txt"), "utf8")).toBe("changed\n");
+      expect((await isomorphic.listWorktrees(worktree)).map((entry) => entry.branch)).toEqual(["main", "agent"]);
+    } finally {
+      await repo.cleanup();
+    }
+  });
+});

@@ -32,8 +32,9 @@ function statusLetters(head: number, workdir: number, stage: number): [string, s
  *
  * What it cannot do, on purpose and documented: `addWorktree` and
  * `removeWorktree` reject with `SdkError("unsupported")` (isomorphic-git has
- * no linked worktrees); `listWorktrees` reads the worktree records git keeps
- * on disk; `diff`'s `base` must be a ref name or a (possibly abbreviated)
+ * no linked worktrees), and so do `status`, `diff` and `commit` inside a
+ * linked worktree made by git (`apply` works there); `listWorktrees` reads the
+ * worktree records git keeps on disk; `diff`'s `base` must be a ref name or a (possibly abbreviated)
  * commit id, not a revision expression like `HEAD~1`; commits run no hooks.
  * Patches are produced and applied by this package (text hunks, git binary
  * literals and deltas, 3-way merges with the same diff3 engine
@@ -60,6 +61,20 @@ export class IsomorphicGitClient implements GitClient {
     return root;
   }
 
+  /** The root of a main work tree: isomorphic-git reads a linked worktree's HEAD and index wrongly, so those are refused. */
+  async #mainRoot(repo: string, signal: AbortSignal | undefined, operation: string): Promise<string> {
+    const root = await this.#root(repo, signal);
+    const { gitdir, commonDir } = await commonGitDirectory(root);
+    if (gitdir !== commonDir) {
+      throw new SdkError(
+        "unsupported",
+        `IsomorphicGitClient cannot ${operation} in the linked worktree ${root}: isomorphic-git does not read a linked worktree's HEAD and index. Use GitCliClient, or run it in the main work tree.`,
+        { operation, path: root },
+      );
+    }
+    return root;
+  }
+
   async addWorktree(_repo: string, options: { path: string; branch: string; startPoint?: string } & GitOptions): Promise<void> {
     throwIfAborted(options.signal);
     throw new SdkError("unsupported", "IsomorphicGitClient cannot add worktrees: isomorphic-git has no linked-worktree support. Use GitCliClient where a git binary exists.", { operation: "addWorktree" });
@@ -76,7 +91,7 @@ export class IsomorphicGitClient implements GitClient {
   }
 
   async status(repo: string, options: GitOptions = {}): Promise<GitStatusEntry[]> {
-    const root = await this.#root(repo, options.signal);
+    const root = await this.#mainRoot(repo, options.signal, "read the status");
     throwIfAborted(options.signal);
     const cache = {};
     const matrix = await this.#call(() => git.statusMatrix({ fs: nodeFs, dir: root, cache }));
@@ -114,7 +129,7 @@ export class IsomorphicGitClient implements GitClient {
   }
 
   async diff(repo: string, options: { base?: string } & GitOptions = {}): Promise<string> {
-    const root = await this.#root(repo, options.signal);
+    const root = await this.#mainRoot(repo, options.signal, "diff");
     throwIfAborted(options.signal);
     const cache = {};
     const commit = await this.#resolveCommit(root, options.base, cache);
@@ -163,7 +178,7 @@ export class IsomorphicGitClient implements GitClient {
   }
 
   async commit(repo: string, options: { message: string; author?: GitAuthor } & GitOptions): Promise<string> {
-    const root = await this.#root(repo, options.signal);
+    const root = await this.#mainRoot(repo, options.signal, "commit");
     throwIfAborted(options.signal);
     const cache = {};
     const matrix = await this.#call(() => git.statusMatrix({ fs: nodeFs, dir: root, cache }));
