@@ -1,7 +1,7 @@
 import { open, stat } from "node:fs/promises";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { countLines, preview, writeFileAtomic } from "../shared/atomic-write.js";
+import { preview, writeFileAtomic } from "../shared/atomic-write.js";
 import { ContentHasher } from "../shared/content-hash.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
 import { assertNotStale } from "../shared/staleness.js";
@@ -120,7 +120,7 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
   const { hash, totalLines } = await writeFileAtomic(target, pieces, Number(current.mode) & 0o7777, () => {
     const hasher = new ContentHasher();
     for (const piece of pieces) hasher.update(piece);
-    return { hash: hasher.digest(), totalLines: countLines(pieces) };
+    return { hash: hasher.digest(), totalLines: hasher.lineCount() };
   });
   const after = await stat(target);
   environment.state.recordTextMutation(key, { mtimeMs: after.mtimeMs, size, contentHash: hash, totalLines });

@@ -18,3 +18,12 @@ describe("contentHash (FNV-1a 64)", () => {
     expect(hasher.digest()).toBe(whole);
   });
 });
+
+describe("ContentHasher.lineCount", () => {
+  it("counts lines inclusively of the newline, across chunks", () => {
+    expect(new ContentHasher().lineCount()).toBe(0);
+    expect(new ContentHasher().update(Buffer.from("a")).lineCount()).toBe(1);
+    expect(new ContentHasher().update(Buffer.from("a\n")).lineCount()).toBe(1);
+    expect(new ContentHasher().update(Buffer.from("a\nb")).update(Buffer.from("\n\nc")).lineCount()).toBe(4);
+  });
+});

@@ -2,8 +2,8 @@ import { lstat, mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { writeFileAtomic, countLines, preview } from "../shared/atomic-write.js";
-import { contentHash } from "../shared/content-hash.js";
+import { writeFileAtomic, preview } from "../shared/atomic-write.js";
+import { ContentHasher } from "../shared/content-hash.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
 import { toFsToolError } from "../shared/fs-errors.js";
 import { assertNotStale } from "../shared/staleness.js";
@@ -97,14 +97,17 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
   }
   const bytes = Buffer.from(content, "utf8");
   let hash: string;
+  let totalLines: number;
   try {
-    hash = await writeFileAtomic(target, bytes, existing ? Number(existing.mode) & 0o7777 : undefined, () => contentHash(bytes));
+    ({ hash, totalLines } = await writeFileAtomic(target, bytes, existing ? Number(existing.mode) & 0o7777 : undefined, () => {
+      const hasher = new ContentHasher().update(bytes);
+      return { hash: hasher.digest(), totalLines: hasher.lineCount() };
+    }));
   } catch (error) {
     if (autoRead) environment.state.clear(key);
     throw error;
   }
   const after = await stat(target);
-  const totalLines = countLines(bytes);
   environment.state.recordTextMutation(stateKey(target), { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: hash, totalLines });
   const verb = existing ? "updated" : "created";
   return {
