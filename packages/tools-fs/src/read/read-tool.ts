@@ -1,16 +1,14 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
-import { ToolError, defineTool, type ResolvedPath, type ToolContent, type ToolContext, type ToolOutput } from "@agent-tools/core";
+import { ToolError, defineTool, type ResolvedPath, type ToolContext, type ToolOutput } from "@agent-tools/core";
 import { z } from "zod";
-import { sameVersion, type FileVersion } from "../shared/file-state.js";
+import { sameVersion } from "../shared/file-state.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
-import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, extensionOf, sniffImageMime } from "../shared/image-data.js";
-import { contentHash } from "../shared/content-hash.js";
+import { IMAGE_MIME_BY_EXTENSION, extensionOf } from "../shared/image-data.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
-import { archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
-import { renderNotebook } from "./read-notebook.js";
-import { READ_MAX_CHARS, numberLine, readTextWindow } from "./text-window.js";
-import { readPdfPages } from "./read-pdf.js";
+import { archiveKind } from "./read-archive.js";
+import { UNCHANGED_NOTE, pathDetails, readArchive, readImage, readNotebook, readPdf } from "./read-formats.js";
+import { numberLine, readTextWindow } from "./text-window.js";
 
 /** Read's input schema. */
 export const readInputSchema = z.object({
@@ -37,16 +35,6 @@ const DESCRIPTION = `Reads a file and returns its content for you to use.
 - Binary files are refused (use Bash tools such as xxd if you must inspect them).
 Paths: workspace-relative, root://<alias>/..., skill://<skill>/..., or absolute inside the workspace. Read a file before you Write or Edit it.`;
 
-interface PathDetails {
-  path: string;
-  absolutePath: string;
-}
-
-function pathDetails(resolved: ResolvedPath): PathDetails {
-  return { path: resolved.displayPath, absolutePath: resolved.absolutePath };
-}
-
-const UNCHANGED_NOTE = "This range is unchanged since the previous Read. Reuse the earlier content.";
 
 /** Fields every Read result's details carry. */
 export interface ReadPathDetails {
@@ -151,83 +139,5 @@ async function readText(input: ReadInput, resolved: ResolvedPath, context: ToolC
       contentHash: window.version.contentHash,
       reusedExisting,
     },
-  };
-}
-
-async function readImage(resolved: ResolvedPath, size: number, extension: string, environment: FsToolEnvironment) {
-  if (size > MAX_IMAGE_BYTES) {
-    throw new ToolError("too_large", `Read failed: ${resolved.displayPath} is ${size} bytes; images are returned up to 25 MB. Resize it first (for example with Bash: convert in.png -resize 50% out.png).`, { details: { size } });
-  }
-  const bytes = await readFile(resolved.absolutePath);
-  const after = await stat(resolved.absolutePath);
-  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
-  const mimeType = sniffImageMime(bytes) ?? IMAGE_MIME_BY_EXTENSION[extension]!;
-  const key = stateKey(resolved.absolutePath);
-  const previous = environment.state.getExactRead(key, "image");
-  const reusedExisting = previous !== undefined && sameVersion(previous, version);
-  environment.state.recordRead(key, { kind: "image", rangeKey: "image", ...version });
-  const header = `Read: ${resolved.displayPath}\nimage=${mimeType}, ${bytes.length} bytes`;
-  const content: ToolContent[] = reusedExisting
-    ? [{ type: "text", text: `${header}\n\n${UNCHANGED_NOTE}` }]
-    : [{ type: "text", text: header }, { type: "image", data: bytes.toString("base64"), mimeType }];
-  return { content, details: { kind: "read_image" as const, ...pathDetails(resolved), mimeType, bytes: bytes.length, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting } };
-}
-
-async function readNotebook(input: ReadInput, resolved: ResolvedPath, environment: FsToolEnvironment) {
-  const bytes = await readFile(resolved.absolutePath);
-  const after = await stat(resolved.absolutePath);
-  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
-  const window = renderNotebook(bytes.toString("utf8"), input.cell_start, input.cell_limit, READ_MAX_CHARS);
-  if (window.totalCells > 0 && input.cell_start > window.totalCells) {
-    throw new ToolError("invalid_arguments", `Read: cell_start=${input.cell_start} is past the end of ${resolved.displayPath}, which has ${window.totalCells} cells.`);
-  }
-  const key = stateKey(resolved.absolutePath);
-  const rangeKey = `notebook:${window.cellStart}:${window.numCells}:${window.totalCells}`;
-  const previous = environment.state.getExactRead(key, rangeKey);
-  const reusedExisting = previous !== undefined && sameVersion(previous, version);
-  environment.state.recordRead(key, { kind: "notebook", rangeKey, ...version });
-  const last = window.cellStart + window.numCells - 1;
-  const header = `Read: ${resolved.displayPath}\ncells=${window.numCells === 0 ? "empty" : `${window.cellStart}-${last}`} / ${window.totalCells}`;
-  let body = reusedExisting ? UNCHANGED_NOTE : window.text || "(no cells)";
-  if (!reusedExisting && window.truncated) body += `\n\n[...truncated: ${window.totalCells - last} more cells; continue with cell_start=${last + 1}...]`;
-  return {
-    content: `${header}\n\n${body}`,
-    details: { kind: "read_notebook" as const, ...pathDetails(resolved), cellStart: window.cellStart, numCells: window.numCells, totalCells: window.totalCells, truncated: window.truncated, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting },
-  };
-}
-
-async function readPdf(input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
-  const bytes = await readFile(resolved.absolutePath);
-  const after = await stat(resolved.absolutePath);
-  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
-  const pages = await readPdfPages(bytes, input.page_start, input.page_limit, READ_MAX_CHARS, context.signal);
-  if (pages.totalPages > 0 && input.page_start > pages.totalPages) {
-    throw new ToolError("invalid_arguments", `Read: page_start=${input.page_start} is past the end of ${resolved.displayPath}, which has ${pages.totalPages} pages.`);
-  }
-  const key = stateKey(resolved.absolutePath);
-  const rangeKey = `pdf:${input.page_start}:${pages.numPages}:${pages.totalPages}`;
-  const previous = environment.state.getExactRead(key, rangeKey);
-  const reusedExisting = previous !== undefined && sameVersion(previous, version);
-  environment.state.recordRead(key, { kind: "pdf", rangeKey, ...version });
-  const last = input.page_start + pages.numPages - 1;
-  const header = `Read: ${resolved.displayPath}\npages=${pages.numPages === 0 ? "empty" : `${input.page_start}-${last}`} / ${pages.totalPages}`;
-  let body = reusedExisting ? UNCHANGED_NOTE : pages.text;
-  if (!reusedExisting && last < pages.totalPages) body += `\n\n[...truncated: ${pages.totalPages - last} more pages; continue with page_start=${last + 1}...]`;
-  return {
-    content: `${header}\n\n${body}`,
-    details: { kind: "read_pdf" as const, ...pathDetails(resolved), pageStart: input.page_start, numPages: pages.numPages, totalPages: pages.totalPages, truncated: last < pages.totalPages, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting },
-  };
-}
-
-async function readArchive(kind: NonNullable<ReturnType<typeof archiveKind>>, resolved: ResolvedPath, context: ToolContext) {
-  if (kind === "unsupported" || kind === "gz") {
-    const name = path.basename(resolved.absolutePath);
-    throw new ToolError("unsupported_target", `Read lists zip, jar, tar, tar.gz and tgz archives; ${name} is another compressed format. Inspect it with Bash (for example: 7z l, unrar l, tar -tJf, or gzip -l).`);
-  }
-  const listing = kind === "zip" ? await listZip(resolved.absolutePath) : await listTar(resolved.absolutePath, kind === "tar.gz", undefined, context.signal);
-  const header = `Read: ${resolved.displayPath}\narchive=${listing.format}, entries shown=${listing.entries.length}${listing.hasMore ? "+" : ""}`;
-  return {
-    content: `${header}\n\n${renderListing(listing)}`,
-    details: { kind: "read_archive" as const, ...pathDetails(resolved), format: listing.format, entries: listing.entries.length, hasMore: listing.hasMore },
   };
 }
