@@ -7,3 +7,4 @@ export type { GitAuthor } from "../ports/git-client.js";
 export { RecordingGitClient } from "./recording-git-client.js";
 export type { RecordedGitCall } from "./recording-git-client.js";
 export { IsomorphicGitClient } from "./isomorphic/isomorphic-git-client.js";
+export { createDefaultGitClient, hasExecutableOnPath } from "./default-git-client.js";

@@ -6,8 +6,8 @@ import type { ProcessRunner } from "./process-runner.js";
 export interface ToolPorts {
   /** Starts and kills processes. */
   readonly processRunner: ProcessRunner;
-  /** Git operations, when the host provides or the SDK could create one. */
-  readonly gitClient?: GitClient;
+  /** Git operations; default: the git CLI through `processRunner`, isomorphic-git without a git binary. */
+  readonly gitClient: GitClient;
   /** The host's model, for tools that need one (subagents, prompt cron tasks). */
   readonly modelClient?: ModelClient;
 }

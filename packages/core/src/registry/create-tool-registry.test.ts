@@ -331,3 +331,13 @@ describe("tool JSON Schemas with keyword-like property names", () => {
     expect(Object.keys(tool.jsonSchema.properties!)).toEqual(["const", "propertyNames"]);
   });
 });
+
+describe("default ports", () => {
+  it("provides a process runner and a git client", async () => {
+    const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [] });
+    expect(registry.ports.gitClient).toBe(registry.ports.gitClient);
+    expect(registry.ports.gitClient.constructor.name).toBe("GitCliClient");
+    expect(await registry.ports.gitClient.repositoryRoot(os.tmpdir())).toBeNull();
+    await registry.close();
+  });
+});

@@ -3,6 +3,8 @@ import path from "node:path";
 import { SdkError } from "../errors.js";
 import type { AdditionalRoot } from "../paths/additional-roots.js";
 import { type PathPolicy, type SkillPathOptions, createPathPolicy, expandHome } from "../paths/path-policy.js";
+import { createDefaultGitClient } from "../git/default-git-client.js";
+import type { GitClient } from "../ports/git-client.js";
 import { ExecaProcessRunner } from "../process/execa-process-runner.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
 import type { Logger, RuntimeScope, ToolBundle, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolSchema } from "../types.js";
@@ -27,7 +29,10 @@ export interface ToolRegistryOptions {
   skills?: SkillPathOptions;
   /** Tool bundles, in order: earlier bundles win name lookups and listing order. */
   bundles: readonly ToolBundle[];
-  /** Ports; the process runner defaults to {@link ExecaProcessRunner}. */
+  /**
+   * Ports; the process runner defaults to {@link ExecaProcessRunner}, the git
+   * client to the git CLI (isomorphic-git when no `git` binary is on PATH).
+   */
   ports?: Partial<ToolPorts>;
   /** allow / ask / deny rules. */
   approval?: ApprovalOptions;
@@ -92,13 +97,18 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const dataDir = path.resolve(expandHome(options.dataDir ?? path.join(os.homedir(), ".agent-tools")));
   const logger = options.logger ?? consoleLogger;
   let ownedRunner: ExecaProcessRunner | undefined;
+  let ownedGitClient: GitClient | undefined;
   const ports: ToolPorts = {
     get processRunner() {
       if (options.ports?.processRunner) return options.ports.processRunner;
       ownedRunner ??= new ExecaProcessRunner();
       return ownedRunner;
     },
-    gitClient: options.ports?.gitClient,
+    get gitClient() {
+      if (options.ports?.gitClient) return options.ports.gitClient;
+      ownedGitClient ??= createDefaultGitClient(this.processRunner);
+      return ownedGitClient;
+    },
     modelClient: options.ports?.modelClient,
   };
   const index = createToolIndex(options.bundles, runtimeScope, logger);
