@@ -40,6 +40,11 @@ export interface BuiltinToolRegistryOptions {
   logger?: Logger;
   /** Default cap of a result's text in characters. */
   maxOutputChars?: number;
+  /**
+   * The model provider (`claude_code`, `codex`, `gemini`, `xai`, `deepseek`,
+   * ...): picks the synchronous Bash timeout table unless `shell.providerId` is set.
+   */
+  providerId?: string;
   // --- options: fs ---
   /** File-tool options. */
   fs?: FsToolBundleOptions;
@@ -83,7 +88,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
     // --- bundles: fs ---
     bundles.push(createFsToolBundle(options.fs));
     // --- bundles: shell ---
-    bundles.push(createShellToolBundle(options.shell));
+    bundles.push(createShellToolBundle({ providerId: options.providerId, ...options.shell }));
     // --- bundles: tasks ---
     if (runtimeScope === "chat") {
       let taskStorage: Promise<Storage> | undefined;
