@@ -11,6 +11,7 @@
  * Candidates are found with `indexOf`, never by splitting the file into
  * lines, so a match costs about as much as one scan of the file.
  */
+import { countLineEndings } from "../shared/line-ending-count.js";
 import { dominantEol, renderEol } from "./line-endings.js";
 import { findLineMatches } from "./line-match-bytes.js";
 
@@ -71,15 +72,10 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   return null;
 }
 
-/** Dominant EOL of a buffer, counted with native scans. */
+/** Dominant EOL of a buffer: CRLF when CRLF pairs are at least as common as lone LFs (and present). */
 function dominantEolOfBuffer(content: Buffer): "\r\n" | "\n" {
-  let crlf = 0;
-  let lf = 0;
-  for (let index = content.indexOf(10); index !== -1; index = content.indexOf(10, index + 1)) {
-    if (index > 0 && content[index - 1] === 13) crlf += 1;
-    else lf += 1;
-  }
-  return crlf > 0 && crlf >= lf ? "\r\n" : "\n";
+  const { lf, crlf } = countLineEndings(content);
+  return crlf > 0 && crlf >= lf - crlf ? "\r\n" : "\n";
 }
 
 /**

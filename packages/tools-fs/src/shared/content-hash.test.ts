@@ -27,3 +27,15 @@ describe("ContentHasher.lineCount", () => {
     expect(new ContentHasher().update(Buffer.from("a\nb")).update(Buffer.from("\n\nc")).lineCount()).toBe(4);
   });
 });
+
+describe("countLineEndings", () => {
+  it("counts LF and CRLF, also across its internal chunks", async () => {
+    const { countLineEndings } = await import("./line-ending-count.js");
+    expect(countLineEndings(Buffer.from("a\r\nb\nc\r\n"))).toEqual({ lf: 3, crlf: 2 });
+    expect(countLineEndings(Buffer.from("\n\r\n\r"))).toEqual({ lf: 2, crlf: 1 });
+    const big = Buffer.alloc(4 * 1024 * 1024 + 2, 97);
+    big[4 * 1024 * 1024 - 1] = 13;
+    big[4 * 1024 * 1024] = 10;
+    expect(countLineEndings(big)).toEqual({ lf: 1, crlf: 1 });
+  });
+});
