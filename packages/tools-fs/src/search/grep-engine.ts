@@ -125,6 +125,23 @@ export function searchBytes(relativePath: string, bytes: Buffer, regex: RegExp, 
 }
 
 /**
+ * A cheap test that rules out files that cannot match, for plain ASCII
+ * literals: `Buffer.indexOf` when case matters (or the literal has no
+ * letters), else a case-insensitive regex over the latin1 view of the bytes
+ * (ASCII letters never fold to or from bytes >= 0x80, so the verdict equals
+ * the decoded text's). Undefined when the pattern is not such a literal.
+ */
+export function literalPrefilter(pattern: string, ignoreCase: boolean): ((bytes: Buffer) => boolean) | undefined {
+  if (!/^[A-Za-z0-9_ \-]+$/.test(pattern)) return undefined;
+  if (!ignoreCase || !/[A-Za-z]/.test(pattern)) {
+    const needle = Buffer.from(pattern, "latin1");
+    return (bytes) => bytes.indexOf(needle) !== -1;
+  }
+  const regex = new RegExp(pattern.replace(/-/g, "\\-"), "i");
+  return (bytes) => regex.test(bytes.toString("latin1"));
+}
+
+/**
  * The pure TypeScript Grep engine: the ignore-aware walker, concurrent
  * reads and one JavaScript regex pass over each file.
  *
@@ -133,6 +150,7 @@ export function searchBytes(relativePath: string, bytes: Buffer, regex: RegExp, 
 export async function grepWithTypeScript(directory: string, query: GrepQuery, filter: (relativePath: string) => boolean, files?: string[]): Promise<GrepFileHits[]> {
   const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
   const candidates = (files ?? (await walkTree(directory, { signal: query.signal })).map((entry) => entry.relativePath)).filter(filter);
+  const prefilter = literalPrefilter(query.pattern, query.ignoreCase);
   const hits: GrepFileHits[] = [];
   // Synchronous reads: for many small, cached files they beat promise round
   // trips through the thread pool; the loop yields regularly for aborts.
@@ -148,6 +166,7 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
     } catch {
       continue; // vanished or unreadable: skipped, as ripgrep does
     }
+    if (prefilter && !prefilter(bytes)) continue;
     const found = searchBytes(relative, bytes, regex, query.multiline);
     if (found) hits.push(found);
   }
