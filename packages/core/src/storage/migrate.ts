@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { SdkError } from "../errors.js";
 import type { StorageDialect, StorageMigration, StorageMigrationResult } from "./storage.js";
 
@@ -47,6 +47,8 @@ export async function runMigrations(
   const table = migrationTableName(namespace);
   const lockTable = `${table}_lock`;
   const applied: string[] = [];
+  // Loaded on first use so importing the SDK does not pay for Kysely.
+  const { sql } = await import("kysely");
   try {
     await ensureMigrationTables(db, table, lockTable);
     const recorded = new Set((await db.selectFrom(table).select("name").execute()).map((row) => row.name as string));

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type PostgresPool, sql } from "kysely";
+import type { PostgresPool } from "kysely";
 import { SdkError } from "../errors.js";
 import { createKyselyStorage } from "./kysely-storage.js";
 import type { Storage } from "./storage.js";
@@ -37,6 +37,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   } else {
     throw new SdkError("invalid_options", "openPostgresStorage needs `connectionString` or `pool`.");
   }
+  const { Kysely, PostgresDialect, sql } = await import("kysely"); // loaded on first use: keeps SDK start-up light
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   try {
     // Through Kysely, so its driver owns the pool from now on and ends it on destroy.

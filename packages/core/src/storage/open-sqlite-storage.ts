@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, SqliteDialect } from "kysely";
 import { SdkError } from "../errors.js";
 import { createKyselyStorage } from "./kysely-storage.js";
 import type { Storage } from "./storage.js";
@@ -47,6 +46,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     database.close();
     throw new SdkError("storage", `Cannot configure the SQLite database ${filename}: ${(error as Error).message}`, { filename }, { cause: error });
   }
+  const { Kysely, SqliteDialect } = await import("kysely"); // loaded on first use: keeps SDK start-up light
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
   return createKyselyStorage(db, "sqlite");
 }

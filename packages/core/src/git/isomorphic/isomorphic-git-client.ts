@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import git from "isomorphic-git";
+import { loadIsomorphicGit } from "./load-isomorphic-git.js";
 import { SdkError } from "../../errors.js";
 import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree } from "../../ports/git-client.js";
 import { GitClientError } from "../git-client-error.js";
@@ -47,6 +47,7 @@ function statusLetters(head: number, workdir: number, stage: number): [string, s
  */
 export class IsomorphicGitClient implements GitClient {
   async repositoryRoot(cwd: string, options: GitOptions = {}): Promise<string | null> {
+    const git = await loadIsomorphicGit();
     throwIfAborted(options.signal);
     try {
       return await realpath(await git.findRoot({ fs: nodeFs, filepath: cwd }));
@@ -91,6 +92,7 @@ export class IsomorphicGitClient implements GitClient {
   }
 
   async status(repo: string, options: GitOptions = {}): Promise<GitStatusEntry[]> {
+    const git = await loadIsomorphicGit();
     const root = await this.#mainRoot(repo, options.signal, "read the status");
     throwIfAborted(options.signal);
     const cache = {};
@@ -114,6 +116,7 @@ export class IsomorphicGitClient implements GitClient {
   }
 
   async #resolveCommit(root: string, base: string | undefined, cache: object): Promise<string | null> {
+    const git = await loadIsomorphicGit();
     const ref = base ?? "HEAD";
     try {
       const oid = await git.resolveRef({ fs: nodeFs, dir: root, ref });
@@ -139,6 +142,7 @@ export class IsomorphicGitClient implements GitClient {
   }
 
   async apply(repo: string, patch: string, options: { threeWay?: boolean } & GitOptions = {}): Promise<void> {
+    const git = await loadIsomorphicGit();
     const root = await this.#root(repo, options.signal);
     throwIfAborted(options.signal);
     if (patch.trim() === "") return;
@@ -178,6 +182,7 @@ export class IsomorphicGitClient implements GitClient {
   }
 
   async commit(repo: string, options: { message: string; author?: GitAuthor } & GitOptions): Promise<string> {
+    const git = await loadIsomorphicGit();
     const root = await this.#mainRoot(repo, options.signal, "commit");
     throwIfAborted(options.signal);
     const cache = {};

@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import { readFile, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
-import git, { type WalkerEntry } from "isomorphic-git";
+import type { WalkerEntry } from "isomorphic-git";
+import { loadIsomorphicGit } from "./load-isomorphic-git.js";
 import type { GitWorktree } from "../../ports/git-client.js";
 import type { FileChange } from "./unified-patch-writer.js";
 
@@ -32,6 +33,7 @@ async function withContent(side: { oid: string; mode: string; entry: WalkerEntry
  * sorted by path.
  */
 export async function workTreeChanges(dir: string, commitOid: string | null, cache: object): Promise<FileChange[]> {
+  const git = await loadIsomorphicGit();
   const changes: FileChange[] = [];
   const trees = commitOid ? [git.TREE({ ref: commitOid }), git.WORKDIR()] : [git.WORKDIR()];
   await git.walk({
@@ -74,6 +76,7 @@ export async function commonGitDirectory(root: string): Promise<{ gitdir: string
 }
 
 async function headOf(commonDir: string, headFile: string): Promise<{ branch: string | null; head: string | null }> {
+  const git = await loadIsomorphicGit();
   const content = (await readFile(headFile, "utf8")).trim();
   if (!content.startsWith("ref: ")) return { branch: null, head: content || null };
   const ref = content.slice("ref: ".length);
@@ -110,6 +113,7 @@ export async function readWorkTreeFile(file: string): Promise<{ content: Buffer;
  * statusMatrix compares contents only.
  */
 export async function modeChanges(dir: string, hasHead: boolean, cache: object): Promise<Map<string, { index: boolean; workTree: boolean }>> {
+  const git = await loadIsomorphicGit();
   const changes = new Map<string, { index: boolean; workTree: boolean }>();
   const trees = hasHead ? [git.TREE({ ref: "HEAD" }), git.STAGE(), git.WORKDIR()] : [git.STAGE(), git.WORKDIR()];
   await git.walk({
