@@ -45,11 +45,21 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean, multili
 class TextFileHits implements GrepFileHits {
   private lineStarts: number[] | undefined;
 
+  readonly matchCount: number;
+  readonly firstMatchLine: number;
+
   constructor(
     readonly path: string,
-    readonly matchLines: number[],
+    private readonly lines: number[],
     private readonly text: string,
-  ) {}
+  ) {
+    this.matchCount = lines.length;
+    this.firstMatchLine = lines[0] ?? 0;
+  }
+
+  matchLines(): readonly number[] {
+    return this.lines;
+  }
 
   lineText(line: number): string | undefined {
     if (!this.lineStarts) {

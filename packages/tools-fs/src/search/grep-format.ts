@@ -15,9 +15,9 @@ export interface GrepRendered {
  * pagination and renders one page. Only the lines on the page are decoded.
  */
 export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOptions): GrepRendered {
-  const files = hitsUnsorted.filter((file) => file.matchLines.length > 0).sort((a, b) => comparePaths(a.path, b.path));
+  const files = hitsUnsorted.filter((file) => file.matchCount > 0).sort((a, b) => comparePaths(a.path, b.path));
   let matchCount = 0;
-  for (const file of files) matchCount += file.matchLines.length;
+  for (const file of files) matchCount += file.matchCount;
   const fileCount = files.length;
   const { offset, headLimit } = options;
   const display = (file: GrepFileHits) => joinDisplay(options.displayDirectory, file.path);
@@ -30,7 +30,7 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
   if (options.outputMode === "files") {
     const page = files.slice(offset, offset + headLimit);
     const hasMore = offset + headLimit < fileCount;
-    const lines = page.map((file) => `${display(file)} (${file.matchLines.length}, firstLine=${file.matchLines[0]})`);
+    const lines = page.map((file) => `${display(file)} (${file.matchCount}, firstLine=${file.firstMatchLine})`);
     let text = `Found ${matchCount} matching lines in ${fileCount} files` + (page.length ? ` (files ${offset + 1}-${offset + page.length}):` : `; offset=${offset} is past the end.`);
     if (lines.length) text += `\n${lines.join("\n")}`;
     if (hasMore) text += `\n...more files omitted; continue with offset=${offset + page.length}...`;
@@ -41,7 +41,7 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
   let returned = 0;
   const end = offset + headLimit;
   for (const file of files) {
-    const count = file.matchLines.length;
+    const count = file.matchCount;
     if (index + count <= offset) {
       index += count;
       continue;
@@ -50,10 +50,11 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
     const from = Math.max(0, offset - index);
     const to = Math.min(count, end - index);
     const name = display(file);
-    const matchSet = options.context > 0 ? new Set(file.matchLines) : undefined;
+    const matchLines = file.matchLines();
+    const matchSet = options.context > 0 ? new Set(matchLines) : undefined;
     let lastPrinted = -1;
     for (let position = from; position < to; position += 1) {
-      const line = file.matchLines[position]!;
+      const line = matchLines[position]!;
       if (!matchSet) {
         out.push(`${name}:${line}: ${clipLine(file.lineText(line) ?? "")}`);
         continue;

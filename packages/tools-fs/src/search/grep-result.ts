@@ -2,8 +2,12 @@
 export interface GrepFileHits {
   /** Path relative to the search directory, `/`-separated. */
   readonly path: string;
-  /** 1-based numbers of the matching lines, ascending. */
-  readonly matchLines: readonly number[];
+  /** How many lines match. */
+  readonly matchCount: number;
+  /** The first matching line (1-based). */
+  readonly firstMatchLine: number;
+  /** 1-based numbers of the matching lines, ascending (may be computed on first use). */
+  matchLines(): readonly number[];
   /**
    * Text of a line of this file (a match line, or a context line within the
    * requested context), without its line ending; undefined when not known

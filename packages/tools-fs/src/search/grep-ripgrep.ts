@@ -1,4 +1,5 @@
 import { ToolError } from "@agent-tools/core";
+import { countLineEndings } from "../shared/line-ending-count.js";
 import type { GrepFileHits } from "./grep-result.js";
 import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
 
@@ -14,42 +15,95 @@ export interface GrepQuery {
 }
 
 /**
- * Per-file hits parsed from ripgrep's `--heading --null` output, kept as
- * byte offsets into the output; text is decoded only for lines shown.
+ * Per-file hits of ripgrep's `--heading --null` output, kept as a byte range
+ * of the output. Without context every record is a match, so the count is a
+ * line-feed count (one WebAssembly pass) and the records are parsed only when
+ * the file's lines are shown; text is decoded only for lines shown.
  */
 class RipgrepFileHits implements GrepFileHits {
-  readonly matchLines: number[] = [];
-  private readonly lines: number[] = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  readonly matchCount: number;
+  readonly firstMatchLine: number;
+  private parsed: { lines: number[]; starts: number[]; ends: number[]; matches: number[] } | undefined;
 
   constructor(
     readonly path: string,
     private readonly output: Buffer,
-  ) {}
+    private readonly start: number,
+    private readonly end: number,
+    withContext: boolean,
+  ) {
+    if (withContext) {
+      const parsed = this.parse();
+      this.matchCount = parsed.matches.length;
+      this.firstMatchLine = parsed.matches[0] ?? 0;
+    } else {
+      this.matchCount = end - start > 4096 ? countLineEndings(output.subarray(start, end)).lf : countLf(output, start, end);
+      this.firstMatchLine = readNumber(output, start).value;
+    }
+  }
 
-  add(line: number, isMatch: boolean, start: number, end: number): void {
-    // A line printed twice (multi-line matches) keeps its first record.
-    const last = this.lines.length - 1;
-    if (last >= 0 && this.lines[last] === line) return;
-    this.lines.push(line);
-    this.starts.push(start);
-    this.ends.push(end);
-    if (isMatch) this.matchLines.push(line);
+  private parse() {
+    if (this.parsed) return this.parsed;
+    const parsed = { lines: [] as number[], starts: [] as number[], ends: [] as number[], matches: [] as number[] };
+    const output = this.output;
+    let position = this.start;
+    while (position < this.end) {
+      const newline = output.indexOf(10, position);
+      const lineEnd = newline === -1 || newline > this.end ? this.end : newline;
+      const { value, next } = readNumber(output, position);
+      const separator = output[next];
+      if (next > position && (separator === 58 || separator === 45)) {
+        const last = parsed.lines.length - 1;
+        // A line printed twice (multi-line matches) keeps its first record.
+        if (last < 0 || parsed.lines[last] !== value) {
+          let textEnd = lineEnd;
+          if (textEnd > next + 1 && output[textEnd - 1] === 13) textEnd -= 1;
+          parsed.lines.push(value);
+          parsed.starts.push(next + 1);
+          parsed.ends.push(textEnd);
+          if (separator === 58) parsed.matches.push(value);
+        }
+      }
+      position = lineEnd + 1;
+    }
+    this.parsed = parsed;
+    return parsed;
+  }
+
+  matchLines(): readonly number[] {
+    return this.parse().matches;
   }
 
   lineText(line: number): string | undefined {
+    const { lines, starts, ends } = this.parse();
     let low = 0;
-    let high = this.lines.length - 1;
+    let high = lines.length - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const value = this.lines[middle]!;
-      if (value === line) return this.output.toString("utf8", this.starts[middle], this.ends[middle]);
+      const value = lines[middle]!;
+      if (value === line) return this.output.toString("utf8", starts[middle], ends[middle]);
       if (value < line) low = middle + 1;
       else high = middle - 1;
     }
     return undefined;
   }
+}
+
+function readNumber(output: Buffer, position: number): { value: number; next: number } {
+  let value = 0;
+  let cursor = position;
+  let byte = output[cursor]!;
+  while (byte >= 48 && byte <= 57) {
+    value = value * 10 + (byte - 48);
+    byte = output[++cursor]!;
+  }
+  return { value, next: cursor };
+}
+
+function countLf(output: Buffer, start: number, end: number): number {
+  let count = 0;
+  for (let index = output.indexOf(10, start); index !== -1 && index < end; index = output.indexOf(10, index + 1)) count += 1;
+  return count;
 }
 
 /** Builds ripgrep's arguments for a query (search path "."). */
@@ -66,8 +120,12 @@ export function ripgrepArguments(query: GrepQuery): string[] {
   return args;
 }
 
-/** Parses `--heading --null --line-number` output: `path\0N:text\n...` groups separated by empty lines. */
-export function parseRipgrepOutput(output: Buffer): RipgrepFileHits[] {
+/**
+ * Splits `--heading --null --line-number` output into files: `path\0`
+ * followed by `N:text` / `N-text` / `--` lines, files separated by an empty
+ * line (no record line is ever empty, so "\n\n" only separates files).
+ */
+export function parseRipgrepOutput(output: Buffer, parseEagerly = false): RipgrepFileHits[] {
   const files: RipgrepFileHits[] = [];
   const length = output.length;
   let position = 0;
@@ -76,30 +134,10 @@ export function parseRipgrepOutput(output: Buffer): RipgrepFileHits[] {
     if (nul === -1) break;
     let name = output.toString("utf8", position, nul);
     if (name.startsWith("./")) name = name.slice(2);
-    const file = new RipgrepFileHits(name, output);
-    files.push(file);
-    position = nul + 1;
-    while (position < length) {
-      const newline = output.indexOf(10, position);
-      const lineEnd = newline === -1 ? length : newline;
-      if (lineEnd === position) {
-        position += 1; // the empty line between files
-        break;
-      }
-      let cursor = position;
-      let number = 0;
-      let byte = output[cursor]!;
-      while (byte >= 48 && byte <= 57) {
-        number = number * 10 + (byte - 48);
-        byte = output[++cursor]!;
-      }
-      if (cursor > position && (byte === 58 || byte === 45)) {
-        let end = lineEnd;
-        if (end > cursor + 1 && output[end - 1] === 13) end -= 1;
-        file.add(number, byte === 58, cursor + 1, end);
-      }
-      position = lineEnd + 1;
-    }
+    const separator = output.indexOf("\n\n", nul + 1, "latin1");
+    const end = separator === -1 ? length : separator + 1;
+    files.push(new RipgrepFileHits(name, output, nul + 1, end, parseEagerly));
+    position = separator === -1 ? length : separator + 2;
   }
   return files;
 }
@@ -114,5 +152,5 @@ export async function grepWithRipgrep(rgPath: string, directory: string, query: 
   if (output.exitCode !== 0 && output.exitCode !== 1 && output.stdout.length === 0) {
     throw new ToolError("io", `Grep failed: ${output.stderr.trim().split("\n")[0] || `ripgrep exited with ${output.exitCode}`}.`);
   }
-  return parseRipgrepOutput(output.stdout);
+  return parseRipgrepOutput(output.stdout, query.context > 0 || query.multiline);
 }
