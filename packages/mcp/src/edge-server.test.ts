@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { defineTool } from "@agent-tools/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -191,7 +191,8 @@ describe("edge server over Streamable HTTP", () => {
 describe("closing while a server is still starting", () => {
   it("aborts the pending connect instead of waiting for its timeout", async () => {
     const setup = await setupMcp([]);
-    const hanging = { id: "hanging", command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], timeoutMs: 300_000 };
+    const marker = `hanging-mcp-${process.pid}-${Date.now()}`;
+    const hanging = { id: "hanging", command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)", marker], timeoutMs: 300_000 };
     const created = await setup.registry.executeToolCall({ id: "c", name: "McpManager", arguments: { action: "create", server: hanging } });
     expect(created.isError).toBe(false);
     await vi.waitFor(() => expect(setup.mcp.runtime.peek("hanging")?.state).toBe("connecting"), { timeout: 10_000 });
@@ -200,5 +201,23 @@ describe("closing while a server is still starting", () => {
     const report = await refreshing;
     expect(report.failed.map((failure) => failure.serverId)).toEqual(["hanging"]);
     expect(setup.mcp.runtime.peek("hanging")).toBeUndefined();
+    // The server ignores stdin: closing must still end its process.
+    expect(liveProcessesWith(marker)).toEqual([]);
   }, 30_000);
 });
+
+/** Live (non-zombie) processes whose command line contains `marker`. */
+function liveProcessesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z") pids.push(Number(entry));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return pids;
+}

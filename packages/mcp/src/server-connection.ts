@@ -5,6 +5,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "@agent-tools/core";
 import { createLegacySseTransport } from "./legacy-sse-transport.js";
+import { endStdioProcess, trackStdioProcess } from "./stdio-process-end.js";
 import type { McpServerConfig } from "./settings.js";
 
 /** A tool as the server lists it. */
@@ -98,6 +99,7 @@ export class McpServerConnection {
     if (config.transport === "stdio") {
       const transport = new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: "pipe" });
       transport.stderr?.on("data", (chunk: Buffer) => this.appendStderr(chunk.toString("utf8")));
+      trackStdioProcess(transport);
       return transport;
     }
     const url = new URL(config.url);
@@ -125,8 +127,9 @@ export class McpServerConnection {
         this.lastError = `tools/list after list_changed failed: ${(error as Error).message}`;
       }
     });
+    const transport = this.createTransport();
     try {
-      await client.connect(this.createTransport(), { timeout: this.config.timeoutMs, signal });
+      await client.connect(transport, { timeout: this.config.timeoutMs, signal });
       this.client = client;
       await this.listTools(client, signal);
       if ((this.state as McpConnectionState) === "closed") throw new ToolError("unavailable", `MCP server ${this.config.id} was stopped while connecting.`);
@@ -140,6 +143,7 @@ export class McpServerConnection {
       if (signal.aborted) error = new ToolError("unavailable", `MCP server ${this.config.id} was stopped while connecting.`);
       this.lastError = (error as Error)?.message ?? String(error);
       await client.close().catch(() => undefined);
+      await endStdioProcess(transport);
       throw error;
     } finally {
       if (this.connectAbort === controller) this.connectAbort = undefined;
@@ -209,7 +213,9 @@ export class McpServerConnection {
       this.client = undefined;
       if (this.state !== "closed") this.state = "disconnected";
     }
+    const transport = client.transport;
     await client.close().catch(() => undefined);
+    await endStdioProcess(transport);
   }
 
   private async exclusive<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
@@ -249,6 +255,7 @@ export class McpServerConnection {
     const transport = client.transport;
     if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
     await client.close().catch(() => undefined);
+    await endStdioProcess(transport);
     this.state = "closed";
   }
 }
