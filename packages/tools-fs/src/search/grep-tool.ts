@@ -8,7 +8,7 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { compileGrepPattern, grepWithTypeScript, searchBytes } from "./grep-engine.js";
 import { renderGrep } from "./grep-format.js";
 import type { GrepFileHits } from "./grep-result.js";
-import { type GrepQuery, grepWithRipgrep } from "./grep-ripgrep.js";
+import { type GrepQuery, grepWithRipgrepPaged } from "./grep-ripgrep.js";
 import { resolveSearchBase } from "./search-base.js";
 
 /** Grep's input schema. */
@@ -79,7 +79,7 @@ export function createGrepTool(environment: FsToolEnvironment) {
           const found = searchBytes(base.fileName, await readFile(path.join(base.directory, base.fileName)), regex, query.multiline);
           hits = found ? [found] : [];
         } else if (environment.ripgrepPath) {
-          hits = (await grepWithRipgrep(environment.ripgrepPath, base.directory, query)).filter((file) => filter(file.path));
+          hits = await grepWithRipgrepPaged(environment.ripgrepPath, base.directory, query, filter, { outputMode: input.output_mode, offset: input.offset, headLimit: input.head_limit });
         } else {
           hits = await grepWithTypeScript(base.directory, query, filter);
         }
