@@ -17,6 +17,8 @@ export interface WalkOptions {
   /** Return directories and symlinks too (List); default files only. */
   includeAll?: boolean;
   signal?: AbortSignal;
+  /** Called with each file as soon as it is found (the result still lists it). */
+  onFile?: (relativePath: string) => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
         if (depth < maxDepth) stack.push({ directory: absolute, relative: childRelative, depth: depth + 1, layers });
       } else if (entry.isFile()) {
         out.push({ relativePath: childRelative, kind: "file", depth });
+        options.onFile?.(childRelative);
       } else if (entry.isSymbolicLink() && options.includeAll) {
         out.push({ relativePath: childRelative, kind: "symlink", depth });
       }
