@@ -4,6 +4,7 @@ import { ToolError } from "@agent-tools/core";
 import { walkTree } from "./file-walker.js";
 import type { GrepFileHits } from "./grep-result.js";
 import type { GrepQuery } from "./grep-ripgrep.js";
+import { decodeText, literalPrefilter, matchingLines } from "./grep-line-scan.js";
 import { type GrepWorkerPool, startGrepWorkers } from "./grep-workers.js";
 
 /** Files searched between two yields to the event loop (abort checks). */
@@ -85,86 +86,12 @@ class TextFileHits implements GrepFileHits {
   }
 }
 
-/** The matching lines of one text (CRLF already normalised), 1-based and ascending. */
-export function matchingLines(text: string, regex: RegExp, multiline: boolean): number[] {
-  const lines: number[] = [];
-  regex.lastIndex = 0;
-  let scanned = 0; // offset up to which newlines have been counted
-  let line = 1;
-  const lineAt = (offset: number) => {
-    for (let index = text.indexOf("\n", scanned); index !== -1 && index < offset; index = text.indexOf("\n", index + 1)) line += 1;
-    scanned = offset;
-    return line;
-  };
-  for (;;) {
-    const match = regex.exec(text);
-    if (!match) break;
-    const start = match.index;
-    if (start === text.length && start > 0 && text.charCodeAt(start - 1) === 10) break; // past the last line
-    const value = match[0];
-    const startLine = lineAt(start);
-    if (!multiline && value.includes("\n")) return matchingLinesByLine(text, regex);
-    const endLine = multiline && value.length > 0 ? startLine + countNewlines(value.slice(0, -1)) : startLine;
-    for (let current = startLine; current <= endLine; current += 1) if (lines[lines.length - 1] !== current) lines.push(current);
-    // Continue after the last matched line: only matching lines are reported.
-    const nextLineStart = text.indexOf("\n", multiline && value.length > 0 ? start + value.length - 1 : start);
-    if (nextLineStart === -1 || nextLineStart + 1 >= text.length) break;
-    if (multiline && value.length > 0 && value.endsWith("\n")) {
-      regex.lastIndex = start + value.length;
-    } else {
-      regex.lastIndex = nextLineStart + 1;
-    }
-    lineAt(regex.lastIndex);
-  }
-  return lines;
-}
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count += 1;
-  return count;
-}
-
-function matchingLinesByLine(text: string, regex: RegExp): number[] {
-  const single = new RegExp(regex.source, regex.flags.replace("g", ""));
-  const lines: number[] = [];
-  const all = text.split("\n");
-  if (all.length && all[all.length - 1] === "") all.pop();
-  for (let index = 0; index < all.length; index += 1) if (single.test(all[index]!)) lines.push(index + 1);
-  return lines;
-}
-
 /** Searches one file's bytes; null for binary files (a NUL byte anywhere). */
 export function searchBytes(relativePath: string, bytes: Buffer, regex: RegExp, multiline: boolean): GrepFileHits | null {
   if (bytes.indexOf(0) !== -1) return null;
   const text = decodeText(bytes);
   const lines = matchingLines(text, regex, multiline);
   return lines.length ? new TextFileHits(relativePath, lines, text) : null;
-}
-
-/** A text file's bytes as searched: UTF-8, without a BOM, CRLF as LF. */
-function decodeText(bytes: Buffer): string {
-  let text = bytes.toString("utf8");
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.includes("\r\n")) text = text.replace(/\r\n/g, "\n");
-  return text;
-}
-
-/**
- * A cheap test that rules out files that cannot match, for plain ASCII
- * literals: `Buffer.indexOf` when case matters (or the literal has no
- * letters), else a case-insensitive regex over the latin1 view of the bytes
- * (ASCII letters never fold to or from bytes >= 0x80, so the verdict equals
- * the decoded text's). Undefined when the pattern is not such a literal.
- */
-export function literalPrefilter(pattern: string, ignoreCase: boolean): ((bytes: Buffer) => boolean) | undefined {
-  if (!/^[A-Za-z0-9_ \-]+$/.test(pattern)) return undefined;
-  if (!ignoreCase || !/[A-Za-z]/.test(pattern)) {
-    const needle = Buffer.from(pattern, "latin1");
-    return (bytes) => bytes.indexOf(needle) !== -1;
-  }
-  const regex = new RegExp(pattern.replace(/-/g, "\\-"), "i");
-  return (bytes) => regex.test(bytes.toString("latin1"));
 }
 
 /**
@@ -263,3 +190,5 @@ function searchFile(directory: string, relative: string, regex: RegExp, multilin
   if (prefilter && !prefilter(bytes)) return null;
   return searchBytes(relative, bytes, regex, multiline);
 }
+
+export { literalPrefilter, matchingLines } from "./grep-line-scan.js";
