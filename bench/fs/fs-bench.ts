@@ -2,7 +2,7 @@
  * File tools benchmark (not a test): Grep, Glob and Edit side by side with
  * their peers in one process run, printing best-of-N times and ratios.
  *
- *   npx tsx --conditions=source bench/fs/fs-bench.ts [--quick]
+ *   npx tsx --conditions=source bench/fs/fs-bench.ts [--quick] [--only=grep,glob,edit] [--repo=base|x20]
  *
  * Peers: the `rg` binary run directly with the same query; globby with
  * `gitignore: true`; a plain read + write of the edited file.
@@ -19,6 +19,11 @@ import { ensureBenchRepositories } from "./make-repository.js";
 
 const quick = process.argv.includes("--quick");
 const RUNS = quick ? 3 : 5;
+const option = (name: string) => process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
+/** Which figures to run (default all): `--only=grep,glob,edit`. */
+const only = new Set((option("only") ?? "grep,glob,edit").split(","));
+/** Which repositories the search figures use (default both): `--repo=base` or `--repo=x20`. */
+const repoFilter = option("repo");
 const rgPath = locateRipgrep();
 if (!rgPath) throw new Error("ripgrep (@vscode/ripgrep) is required for the benchmark peers");
 
@@ -182,8 +187,9 @@ const repositories = ensureBenchRepositories();
 console.log(`base: ${repositories.trackedFiles} tracked files, ${repositories.ignoredFiles} ignored files in node_modules; x20: 20 copies`);
 console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}, best of ${RUNS} runs per figure\n`);
 for (const [label, repository] of [["base", repositories.base], ["x20", repositories.x20]] as const) {
-  await benchGrep(label, repository);
-  await benchGlob(label, repository);
+  if (repoFilter && repoFilter !== label) continue;
+  if (only.has("grep")) await benchGrep(label, repository);
+  if (only.has("glob")) await benchGlob(label, repository);
 }
-await benchEdit(repositories.base);
+if (only.has("edit")) await benchEdit(repositories.base);
 console.log(`\nload after: ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
