@@ -1,0 +1,16 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module script without type declarations
+import { findWatFiles, generate, outputOf } from "../../../../scripts/build-wasm.mjs";
+
+describe("generated WebAssembly modules", () => {
+  const files = (findWatFiles() as string[]).filter((file) => file.includes("/tools-fs/"));
+
+  it("finds the package's .wat sources", () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  it.each(files.map((file) => [file.slice(file.indexOf("src/")), file]))("%s matches its generated .wasm.ts", async (_label, file) => {
+    expect(readFileSync(outputOf(file), "utf8")).toBe(await generate(file));
+  });
+});
