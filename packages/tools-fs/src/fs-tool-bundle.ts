@@ -20,6 +20,14 @@ export interface FsToolBundleOptions {
   ripgrepPath?: string | false;
   /** The file state to use; default a fresh one per bundle (i.e. per registry). */
   state?: FileToolState;
+  /**
+   * Edit and Write hash (FNV-1a 64) new content up to this many bytes on the
+   * main thread; larger content is hashed on a shared background worker
+   * thread after the write, and the result reports `contentHash: ""` with
+   * `contentHashPending: true` until the file state has it. Default 1 MiB;
+   * `Infinity` always hashes inline.
+   */
+  inlineHashLimitBytes?: number;
 }
 
 /**
@@ -38,8 +46,8 @@ export function createFsToolBundle(options: FsToolBundleOptions = {}): ToolBundl
   const tools: ToolDefinition[] = [
     createReadTool(environment),
     createImageTool(environment),
-    createWriteTool(environment),
-    createEditTool(environment),
+    createWriteTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
+    createEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
     createDeleteTool(environment),
     createListTool(environment),
     createGlobTool(environment),

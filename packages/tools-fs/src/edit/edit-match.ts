@@ -11,7 +11,8 @@
  * Candidates are found with `indexOf`, never by splitting the file into
  * lines, so a match costs about as much as one scan of the file.
  */
-import { countLineEndings } from "../shared/line-ending-count.js";
+import { createIndexFinder } from "../shared/fast-index-of.js";
+import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
 import { dominantEol, renderEol } from "./line-endings.js";
 import { findLineMatches } from "./line-match-bytes.js";
 
@@ -41,6 +42,16 @@ export function toByteString(text: string): string {
   return Buffer.from(text, "utf8").toString("latin1");
 }
 
+/** Options of {@link findEditMatches}. */
+export interface FindEditMatchesOptions {
+  /**
+   * The LF and CRLF counts of `content`, asked for only when a fuzzy pass
+   * needs the dominant line ending (so a caller that needs them anyway counts
+   * the file once); default: counted here.
+   */
+  lineEndingCounts?: () => LineEndingCounts;
+}
+
 /**
  * Finds the matches of `oldString` in `content` and their replacements from
  * `newString`; null when no pass matches (or `oldString` is empty).
@@ -49,19 +60,20 @@ export function toByteString(text: string): string {
  * const result = findEditMatches(Buffer.from("a\r\nb\r\n"), "a\nb\n", "x\ny\n");
  * result?.strategy; // "line-endings"
  */
-export function findEditMatches(content: Buffer, oldString: string, newString: string): EditMatchResult | null {
+export function findEditMatches(content: Buffer, oldString: string, newString: string, options: FindEditMatchesOptions = {}): EditMatchResult | null {
   if (oldString === "") return null;
   const needle = Buffer.from(oldString, "utf8");
   const newBytes = toByteString(newString);
   const exact: EditMatch[] = [];
-  for (let index = content.indexOf(needle); index !== -1; index = content.indexOf(needle, index + needle.length)) {
+  const finder = createIndexFinder(content, needle);
+  for (let index = finder.find(0); index !== -1; index = finder.find(index + needle.length)) {
     exact.push({ start: index, end: index + needle.length, replacement: newBytes });
   }
   if (exact.length) return { strategy: "exact", matches: exact };
 
   const oldBytes = needle.toString("latin1");
   let eol: "\r\n" | "\n" | undefined;
-  const eolOf = () => (eol ??= dominantEolOfBuffer(content));
+  const eolOf = () => (eol ??= dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
 
   const lineEndings = matchLineEndings(content, oldBytes, newBytes, eolOf);
   if (lineEndings.length) return { strategy: "line-endings", matches: lineEndings };
@@ -72,9 +84,8 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   return null;
 }
 
-/** Dominant EOL of a buffer: CRLF when CRLF pairs are at least as common as lone LFs (and present). */
-function dominantEolOfBuffer(content: Buffer): "\r\n" | "\n" {
-  const { lf, crlf } = countLineEndings(content);
+/** Dominant EOL from line-ending counts: CRLF when CRLF pairs are at least as common as lone LFs (and present). */
+export function dominantEolOf({ lf, crlf }: LineEndingCounts): "\r\n" | "\n" {
   return crlf > 0 && crlf >= lf - crlf ? "\r\n" : "\n";
 }
 
@@ -102,8 +113,9 @@ function matchLineEndings(content: Buffer, oldBytes: string, newBytes: string, e
   let replacement: string | undefined;
   let nextFree = bomLength;
   let from = bomLength;
+  const finder = createIndexFinder(content, segments[anchor]!);
   for (;;) {
-    const hit = content.indexOf(segments[anchor]!, from);
+    const hit = finder.find(from);
     if (hit === -1) break;
     from = hit + 1;
     // Walk back over the line breaks of the leading empty segments.

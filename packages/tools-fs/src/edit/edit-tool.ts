@@ -1,12 +1,15 @@
-import { open, stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { preview, writeFileAtomic } from "../shared/atomic-write.js";
-import { ContentHasher } from "../shared/content-hash.js";
+import { preview } from "../shared/atomic-write.js";
+import { ownedArrayBuffer } from "../shared/deferred-hash.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
+import { type MutationHashOptions, writeMutation } from "../shared/mutation-write.js";
 import { assertNotStale } from "../shared/staleness.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import { looksBinary } from "../read/text-window.js";
+import { editedLineCount, lineFeedsFromLines } from "./edit-line-count.js";
 import { type MatchStrategy, editPieces, findEditMatches } from "./edit-match.js";
 
 /** Edit's input schema. */
@@ -28,7 +31,10 @@ export interface EditDetails {
   matchStrategy: MatchStrategy;
   expectedReplacements: number | null;
   mtimeMs: number;
+  /** FNV-1a 64 of the new content; "" while it is computed off the main thread (see `contentHashPending`). */
   contentHash: string;
+  /** True when the new content was large and its hash is still being computed (the file state fills it in). */
+  contentHashPending: boolean;
   totalLines: number;
   oldPreview: string;
   newPreview: string;
@@ -49,7 +55,7 @@ const NOTES: Record<MatchStrategy, string> = {
 };
 
 /** Creates the Edit tool for one bundle. */
-export function createEditTool(environment: FsToolEnvironment) {
+export function createEditTool(environment: FsToolEnvironment, options: MutationHashOptions = {}) {
   return defineTool<typeof editInputSchema, EditDetails>({
     name: "Edit",
     description: DESCRIPTION,
@@ -58,7 +64,7 @@ export function createEditTool(environment: FsToolEnvironment) {
     async execute(input, context) {
       const resolved = context.paths.resolve(input.path, { intent: "edit", label: "Edit path" });
       try {
-        return await editResolved(input, resolved, context, environment);
+        return await editResolved(input, resolved, context, environment, options);
       } catch (error) {
         throw toFsToolError("Edit", error, resolved, context);
       }
@@ -66,7 +72,7 @@ export function createEditTool(environment: FsToolEnvironment) {
   });
 }
 
-async function editResolved(input: z.output<typeof editInputSchema>, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+async function editResolved(input: z.output<typeof editInputSchema>, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment, options: MutationHashOptions) {
   if (input.old_string === "") {
     throw new ToolError("invalid_arguments", "Edit needs a non-empty old_string. To create a file use Write; to add text, include an existing neighbouring line in old_string and repeat it in new_string.");
   }
@@ -85,12 +91,17 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
   }
   if (looksBinary(bytes)) throw new ToolError("binary_file", `Edit refused: ${resolved.displayPath} is a binary file (it contains NUL bytes). Edit works on text files only.`);
   const key = target;
-  const expected = environment.state.getLatestFullText(key) ?? environment.state.getLatest(key);
+  const fullText = environment.state.getLatestFullText(key);
+  const expected = fullText ?? environment.state.getLatest(key);
   const autoRead = expected === undefined;
-  if (expected) await assertNotStale("Edit", resolved.displayPath, expected, current, () => bytes);
+  if (expected) await assertNotStale("Edit", resolved.displayPath, expected, current, () => bytes, environment.state.getPendingHash(key, expected));
   if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it finished.");
 
-  const result = findEditMatches(bytes, input.old_string, input.new_string);
+  // The file's line endings are counted at most once, and only when needed:
+  // for the dominant EOL of a fuzzy pass, or for the new line count.
+  let counts: LineEndingCounts | undefined;
+  const lineEndingCounts = () => (counts ??= countLineEndings(bytes));
+  const result = findEditMatches(bytes, input.old_string, input.new_string, { lineEndingCounts });
   const display = resolved.displayPath;
   if (!result) {
     throw new ToolError(
@@ -115,15 +126,21 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
       { details: { path: display, expected: input.expected_replacements, found: replacements } },
     );
   }
-  const pieces = editPieces(bytes, result.matches, input.replace_all);
-  const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  const { hash, totalLines } = await writeFileAtomic(target, pieces, Number(current.mode) & 0o7777, () => {
-    const hasher = new ContentHasher();
-    for (const piece of pieces) hasher.update(piece);
-    return { hash: hasher.digest(), totalLines: hasher.lineCount() };
-  });
-  const after = await stat(target);
-  environment.state.recordTextMutation(key, { mtimeMs: after.mtimeMs, size, contentHash: hash, totalLines });
+  const applied = input.replace_all ? result.matches : result.matches.slice(0, 1);
+  const pieces = editPieces(bytes, applied, true);
+  // The old line count is known when the recorded full snapshot is this very version.
+  const knownLines = fullText && fullText.mtimeMs === current.mtimeMs && fullText.size === current.size ? fullText.totalLines : undefined;
+  const oldLineFeeds = () => (knownLines !== undefined && bytes.length > 0 ? lineFeedsFromLines(knownLines, bytes.length, bytes[bytes.length - 1]!) : lineEndingCounts().lf);
+  const { version, pendingHash } = await writeMutation(
+    target,
+    pieces,
+    Number(current.mode) & 0o7777,
+    options,
+    () => editedLineCount(bytes, applied, oldLineFeeds(), pieces),
+    ownedArrayBuffer(bytes),
+  );
+  environment.state.recordTextMutation(key, version, pendingHash);
+  const { mtimeMs, contentHash: hash, totalLines } = version;
   const lines = [`Edit: ${display}`, `replacements=${replacements}`, `replaceAll=${input.replace_all}`];
   if (NOTES[result.strategy]) lines.push(NOTES[result.strategy]);
   if (autoRead) lines.push("autoRead=full");
@@ -137,8 +154,9 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
       replaceAll: input.replace_all,
       matchStrategy: result.strategy,
       expectedReplacements: input.expected_replacements ?? null,
-      mtimeMs: after.mtimeMs,
+      mtimeMs,
       contentHash: hash,
+      contentHashPending: pendingHash !== undefined,
       totalLines,
       oldPreview: preview(input.old_string),
       newPreview: preview(input.new_string),

@@ -4,6 +4,7 @@
  * normalised line; only the lines of candidate windows are decoded, so the
  * cost is one native scan of the file plus the candidates.
  */
+import { createIndexFinder } from "../shared/fast-index-of.js";
 import type { EditMatch } from "./edit-match.js";
 import { renderEol } from "./line-endings.js";
 import { type Shift, buildLineIndex, findLineMatchesInText, reindent, shiftOf, trimBoth, trimEnd } from "./line-match.js";
@@ -93,8 +94,9 @@ export function findLineMatches(content: Buffer, oldBytes: string, newBytes: str
   const matches: EditMatch[] = [];
   let nextFree = 0;
   let from = 0;
+  const finder = createIndexFinder(content, anchorBytes);
   while (from < length) {
-    const hit = content.indexOf(anchorBytes, from);
+    const hit = finder.find(from);
     if (hit === -1) break;
     const anchorLine = lineStartOf(hit);
     let first = anchorLine;

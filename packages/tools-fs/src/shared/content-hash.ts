@@ -14,7 +14,8 @@ const CHUNK = 4 * 1024 * 1024;
 // h = (h ^ load8_u(ptr)) * prime over [ptr, ptr + len), counting the LF bytes
 // on the side (free: the loop is bound by the multiply's latency) and storing
 // the count as an i32 at address 0. Data is copied to address 8.
-const WASM_BYTES = new Uint8Array([
+/** The FNV-1a 64 WebAssembly module (also embedded in the off-thread hashing worker). */
+export const FNV_WASM_BYTES = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 127, 127, 126, 1, 126, 3, 2, 1, 0, 5, 3, 1, 0, 1, 7, 13, 2, 3, 109, 101, 109, 2, 0, 3, 102,
   110, 118, 0, 0, 10, 78, 1, 76, 1, 1, 127, 32, 0, 32, 1, 106, 33, 1, 2, 64, 32, 0, 32, 1, 79, 13, 0, 3, 64, 32, 2, 32, 0, 49, 0, 0, 133,
   66, 179, 131, 128, 128, 128, 32, 126, 33, 2, 32, 3, 32, 0, 45, 0, 0, 65, 10, 70, 106, 33, 3, 32, 0, 65, 1, 106, 34, 0, 32, 1, 73, 13, 0,
@@ -44,7 +45,7 @@ function loadWasm(): WasmHasher | null {
   try {
     const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
     if (!api) return (wasm = null);
-    const instance = new api.Instance(new api.Module(WASM_BYTES));
+    const instance = new api.Instance(new api.Module(FNV_WASM_BYTES));
     const exports = instance.exports as unknown as { mem: WasmMemory; fnv(p: number, l: number, h: bigint): bigint };
     wasm = { memory: exports.mem, fnv: exports.fnv };
   } catch {

@@ -1,3 +1,5 @@
+import type { PendingHash } from "./deferred-hash.js";
+
 /**
  * Per-registry memory of what the model has read and written: the latest
  * version seen of each file, the latest full-text snapshot (what Write and
@@ -9,7 +11,7 @@
 export interface FileVersion {
   /** Modification time in milliseconds (sub-millisecond precision kept). */
   readonly mtimeMs: number;
-  /** FNV-1a 64 of the raw bytes; "" when the file was too big to hash. */
+  /** FNV-1a 64 of the raw bytes; "" when the file was too big to hash, or while the hash is being computed off the main thread. */
   readonly contentHash: string;
   /** Size in bytes. */
   readonly size: number;
@@ -32,6 +34,8 @@ interface Bucket {
   latest?: LatestRead;
   latestFullText?: FullTextSnapshot;
   byRangeKey: Map<string, FileVersion>;
+  /** The hash of the version the tools last wrote, while it is computed off the main thread. */
+  pendingHash?: { mtimeMs: number; size: number; hash: PendingHash };
 }
 
 /** Identity of two versions (mtime, size and hash). */
@@ -70,12 +74,40 @@ export class FileToolState {
     }
   }
 
-  /** Records the version the tools themselves just wrote: a full snapshot, no range reads kept. */
-  recordTextMutation(key: string, version: FullTextSnapshot): void {
+  /**
+   * Records the version the tools themselves just wrote: a full snapshot, no
+   * range reads kept. With `pendingHash` the version's `contentHash` is ""
+   * until the hash arrives; it is then filled in if this is still the
+   * recorded version.
+   */
+  recordTextMutation(key: string, version: FullTextSnapshot, pendingHash?: PendingHash): void {
     const bucket = this.bucket(key);
     bucket.byRangeKey.clear();
     bucket.latest = { kind: "mutation", rangeKey: "mutation", ...version };
     bucket.latestFullText = version;
+    bucket.pendingHash = pendingHash ? { mtimeMs: version.mtimeMs, size: version.size, hash: pendingHash } : undefined;
+    if (!pendingHash) return;
+    const settle = (hash: string) => {
+      const current = this.buckets.get(key);
+      if (current?.pendingHash?.hash !== pendingHash) return;
+      current.pendingHash = undefined;
+      if (hash === "") return;
+      const fill = <T extends FileVersion>(recorded: T | undefined): T | undefined =>
+        recorded && recorded.contentHash === "" && recorded.mtimeMs === version.mtimeMs && recorded.size === version.size ? { ...recorded, contentHash: hash } : recorded;
+      current.latest = fill(current.latest);
+      current.latestFullText = fill(current.latestFullText);
+    };
+    pendingHash.promise.then(settle, () => settle(""));
+  }
+
+  /**
+   * The hash being computed for `version` of a file (the tools wrote it and
+   * its hash is not known yet), if any.
+   */
+  getPendingHash(key: string, version: FileVersion): PendingHash | undefined {
+    const pending = this.buckets.get(key)?.pendingHash;
+    if (!pending || version.contentHash !== "" || pending.mtimeMs !== version.mtimeMs || pending.size !== version.size) return undefined;
+    return pending.hash;
   }
 
   /** The latest thing seen of a file. */

@@ -1,15 +1,19 @@
 import type { Stats } from "node:fs";
 import { ToolError } from "@agent-tools/core";
 import { contentHash } from "./content-hash.js";
+import type { PendingHash } from "./deferred-hash.js";
 import type { FileVersion } from "./file-state.js";
 
 /**
  * Refuses a write when the file changed since the version the model saw.
  * An unchanged mtime and size is trusted without hashing; otherwise the
  * FNV-1a 64 hash of the current bytes decides (a touched but unchanged file
- * is not stale).
+ * is not stale). When the expected version's hash is still being computed
+ * off the main thread (`pendingHash`), that hash is awaited rather than the
+ * file called stale.
  *
  * @param readCurrent returns the current bytes (only called when needed)
+ * @param pendingHash the expected version's hash while it is being computed
  */
 export async function assertNotStale(
   toolName: string,
@@ -17,10 +21,13 @@ export async function assertNotStale(
   expected: FileVersion,
   current: Pick<Stats, "mtimeMs" | "size">,
   readCurrent: () => Promise<Uint8Array> | Uint8Array,
+  pendingHash?: PendingHash,
 ): Promise<void> {
   if (current.mtimeMs === expected.mtimeMs && current.size === expected.size) return;
-  if (current.size === expected.size && expected.contentHash !== "") {
-    if (contentHash(await readCurrent()) === expected.contentHash) return;
+  if (current.size === expected.size) {
+    let expectedHash = expected.contentHash;
+    if (expectedHash === "" && pendingHash) expectedHash = await pendingHash.wait().catch(() => "");
+    if (expectedHash !== "" && contentHash(await readCurrent()) === expectedHash) return;
   }
   throw new ToolError(
     "stale_file",

@@ -2,10 +2,12 @@ import { lstat, mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { writeFileAtomic, preview } from "../shared/atomic-write.js";
-import { ContentHasher } from "../shared/content-hash.js";
+import { preview } from "../shared/atomic-write.js";
+import { ownedArrayBuffer } from "../shared/deferred-hash.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
 import { toFsToolError } from "../shared/fs-errors.js";
+import { countLineEndings, linesFromLineFeeds } from "../shared/line-ending-count.js";
+import { type MutationHashOptions, type WrittenVersion, writeMutation } from "../shared/mutation-write.js";
 import { assertNotStale } from "../shared/staleness.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
@@ -25,7 +27,10 @@ export interface WriteDetails {
   existedBefore: boolean;
   bytesWritten: number;
   mtimeMs: number;
+  /** FNV-1a 64 of the content; "" while it is computed off the main thread (see `contentHashPending`). */
   contentHash: string;
+  /** True when the content was large and its hash is still being computed (the file state fills it in). */
+  contentHashPending: boolean;
   totalLines: number;
   preview: string;
   autoRead: boolean;
@@ -38,7 +43,7 @@ const DESCRIPTION = `Creates a file or replaces its whole content.
 - To change part of a file prefer Edit. The file is replaced atomically and keeps its permissions.`;
 
 /** Creates the Write tool for one bundle. */
-export function createWriteTool(environment: FsToolEnvironment) {
+export function createWriteTool(environment: FsToolEnvironment, options: MutationHashOptions = {}) {
   return defineTool<typeof writeInputSchema, WriteDetails>({
     name: "Write",
     description: DESCRIPTION,
@@ -47,7 +52,7 @@ export function createWriteTool(environment: FsToolEnvironment) {
     async execute(input, context) {
       const resolved = context.paths.resolve(input.path, { intent: "write", label: "Write path" });
       try {
-        return await writeResolved(input.content, resolved, context, environment);
+        return await writeResolved(input.content, resolved, context, environment, options);
       } catch (error) {
         throw toFsToolError("Write", error, resolved, context);
       }
@@ -55,7 +60,7 @@ export function createWriteTool(environment: FsToolEnvironment) {
   });
 }
 
-async function writeResolved(content: string, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+async function writeResolved(content: string, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment, options: MutationHashOptions) {
   if (resolved.relativePath === "" && resolved.scope !== "external") {
     throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is the root directory. Directories are created implicitly; pass a file path such as path="notes.md".`);
   }
@@ -87,7 +92,7 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
     }
     const current = existing;
     try {
-      await assertNotStale("Write", resolved.displayPath, expected, current, () => readFile(target));
+      await assertNotStale("Write", resolved.displayPath, expected, current, () => readFile(target), environment.state.getPendingHash(key, expected));
     } catch (error) {
       if (autoRead) environment.state.clear(key);
       throw error;
@@ -96,19 +101,17 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
     await mkdir(path.dirname(target), { recursive: true });
   }
   const bytes = Buffer.from(content, "utf8");
-  let hash: string;
-  let totalLines: number;
+  const size = bytes.length;
+  let written: WrittenVersion;
   try {
-    ({ hash, totalLines } = await writeFileAtomic(target, bytes, existing ? Number(existing.mode) & 0o7777 : undefined, () => {
-      const hasher = new ContentHasher().update(bytes);
-      return { hash: hasher.digest(), totalLines: hasher.lineCount() };
-    }));
+    const countLines = () => linesFromLineFeeds(countLineEndings(bytes).lf, bytes.length, bytes[bytes.length - 1] ?? -1);
+    written = await writeMutation(target, [bytes], existing ? Number(existing.mode) & 0o7777 : undefined, options, countLines, ownedArrayBuffer(bytes));
   } catch (error) {
     if (autoRead) environment.state.clear(key);
     throw error;
   }
-  const after = await stat(target);
-  environment.state.recordTextMutation(stateKey(target), { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: hash, totalLines });
+  const { version, pendingHash } = written;
+  environment.state.recordTextMutation(stateKey(target), version, pendingHash);
   const verb = existing ? "updated" : "created";
   return {
     content: `File ${verb} successfully at: ${resolved.displayPath}${autoRead ? "\nautoRead=full" : ""}`,
@@ -117,10 +120,11 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
       path: resolved.displayPath,
       absolutePath: resolved.absolutePath,
       existedBefore: existing !== undefined,
-      bytesWritten: bytes.length,
-      mtimeMs: after.mtimeMs,
-      contentHash: hash,
-      totalLines,
+      bytesWritten: size,
+      mtimeMs: version.mtimeMs,
+      contentHash: version.contentHash,
+      contentHashPending: pendingHash !== undefined,
+      totalLines: version.totalLines,
       preview: preview(content),
       autoRead,
     },

@@ -1,0 +1,36 @@
+/**
+ * The off-thread hashing worker, as a self-contained JavaScript source run
+ * with `new Worker(source, { eval: true })`. It embeds the same FNV-1a 64
+ * WebAssembly module as content-hash.ts (the deferred-hash tests compare the
+ * two), so it needs no file on disk.
+ *
+ * Protocol: each message `{ id, pieces }` (Uint8Arrays, hashed in order as
+ * one content) is answered with `{ id, hash }` (16 hex characters) or
+ * `{ id, error }`.
+ */
+import { FNV_WASM_BYTES } from "./content-hash.js";
+
+/** The worker program. */
+export const DEFERRED_HASH_WORKER_SOURCE = `"use strict";
+const { parentPort } = require("node:worker_threads");
+const DATA_OFFSET = 8;
+const CHUNK = 4 * 1024 * 1024;
+const { mem, fnv } = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([${Array.from(FNV_WASM_BYTES).join(",")}]))).exports;
+parentPort.on("message", ({ id, pieces }) => {
+  try {
+    let state = BigInt.asIntN(64, 0xcbf29ce484222325n);
+    for (const bytes of pieces) {
+      for (let offset = 0; offset < bytes.length; offset += CHUNK) {
+        const piece = bytes.subarray(offset, Math.min(bytes.length, offset + CHUNK));
+        const pages = Math.ceil((piece.length + DATA_OFFSET) / 65536) - mem.buffer.byteLength / 65536;
+        if (pages > 0) mem.grow(pages);
+        new Uint8Array(mem.buffer, DATA_OFFSET, piece.length).set(piece);
+        state = fnv(DATA_OFFSET, piece.length, state);
+      }
+    }
+    parentPort.postMessage({ id, hash: BigInt.asUintN(64, state).toString(16).padStart(16, "0") });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error) });
+  }
+});
+`;

@@ -1,0 +1,72 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { contentHash } from "./content-hash.js";
+import { hashOffThread, hashWorkerRunning, ownedArrayBuffer, stopHashWorker } from "./deferred-hash.js";
+
+afterAll(async () => {
+  await stopHashWorker();
+  expect(hashWorkerRunning()).toBe(false);
+});
+
+function pseudoRandom(length: number, seed: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  let state = seed;
+  for (let index = 0; index < length; index += 1) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    bytes[index] = state >>> 24;
+  }
+  return bytes;
+}
+
+describe("hashOffThread", () => {
+  it("computes the same FNV-1a 64 as contentHash, over pieces in order", async () => {
+    expect(await hashOffThread([]).wait()).toBe(contentHash(Buffer.alloc(0)));
+    expect(await hashOffThread([Buffer.from("hello")]).wait()).toBe(contentHash(Buffer.from("hello")));
+    const whole = pseudoRandom(9 * 1024 * 1024 + 17, 5); // spans the worker's 4 MB chunks
+    const pieces = [whole.subarray(0, 3), whole.subarray(3, 5_000_000), whole.subarray(5_000_000)];
+    expect(await hashOffThread(pieces).wait()).toBe(contentHash(whole));
+    expect(hashWorkerRunning()).toBe(true);
+  });
+
+  it("moves an owned buffer to the worker instead of copying it", async () => {
+    const bytes = pseudoRandom(2 * 1024 * 1024, 9);
+    const expected = contentHash(bytes);
+    const owned = new Uint8Array(bytes.length);
+    owned.set(bytes);
+    const transfer = ownedArrayBuffer(owned);
+    expect(transfer).toBeDefined();
+    const pending = hashOffThread([owned.subarray(0, 10), owned.subarray(10)], transfer);
+    expect(owned.byteLength).toBe(0); // detached: the memory went to the worker
+    expect(await pending.wait()).toBe(expected);
+  });
+
+  it("answers many concurrent jobs with their own hashes", async () => {
+    const inputs = Array.from({ length: 12 }, (_, index) => pseudoRandom(1000 + index * 7919, index + 1));
+    const hashes = await Promise.all(inputs.map((input) => hashOffThread([input]).promise));
+    expect(hashes).toEqual(inputs.map((input) => contentHash(input)));
+  });
+
+  it("falls back to the main thread for copied jobs when the worker is stopped mid-flight, and fails moved ones", async () => {
+    const copied = pseudoRandom(3 * 1024 * 1024, 3);
+    const moved = new Uint8Array(copied.length);
+    const first = hashOffThread([copied]);
+    const second = hashOffThread([moved], ownedArrayBuffer(moved));
+    await stopHashWorker();
+    expect(hashWorkerRunning()).toBe(false);
+    expect(await first.wait()).toBe(contentHash(copied));
+    // The moved job may have finished before the stop; if not, it fails rather than hashing an empty view.
+    await second.wait().then(
+      (hash) => expect(hash).toBe(contentHash(new Uint8Array(copied.length))),
+      (error: Error) => expect(error.message).toMatch(/stopped/),
+    );
+    // A new job starts a new worker.
+    expect(await hashOffThread([Buffer.from("again")]).wait()).toBe(contentHash(Buffer.from("again")));
+  });
+});
+
+describe("ownedArrayBuffer", () => {
+  it("only accepts views spanning their whole buffer", () => {
+    expect(ownedArrayBuffer(new Uint8Array(10))).toBeDefined();
+    expect(ownedArrayBuffer(new Uint8Array(10).subarray(1))).toBeUndefined();
+    expect(ownedArrayBuffer(Buffer.from("small"))).toBeUndefined(); // from Node's shared pool
+  });
+});
