@@ -1,5 +1,5 @@
 import { type Dirent, readdirSync } from "node:fs";
-import { type IgnoreLayer, ancestorLayers, directoryLayers, isIgnored } from "./ignore-rules.js";
+import { DIRECTORY_IGNORE_FILES, type IgnoreLayer, ancestorLayers, directoryLayers, isEntryIgnored, rulesForDirectory, stackLayers } from "./ignore-rules.js";
 
 /** One entry found by {@link walkTree}. */
 export interface WalkEntry {
@@ -17,8 +17,10 @@ export interface WalkOptions {
   /** Return directories and symlinks too (List); default files only. */
   includeAll?: boolean;
   signal?: AbortSignal;
-  /** Called with each file as soon as it is found (the result still lists it). */
+  /** Called with each file as soon as it is found. */
   onFile?: (relativePath: string) => void;
+  /** Also collect the entries into the returned array (default true; false with `onFile` saves the objects). */
+  collect?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export interface WalkOptions {
 export async function walkTree(base: string, options: WalkOptions = {}): Promise<WalkEntry[]> {
   const out: WalkEntry[] = [];
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  const collect = options.collect ?? true;
   const stack: Array<{ directory: string; relative: string; depth: number; layers: IgnoreLayer[] }> = [
     { directory: base, relative: "", depth: 1, layers: ancestorLayers(base) },
   ];
@@ -50,28 +53,39 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
     } catch {
       continue; // unreadable directories are skipped, as ripgrep does
     }
-    const names = new Set(entries.map((entry) => entry.name));
-    const own = directoryLayers(directory, names);
-    const layers = own.length ? [...own, ...inherited] : inherited;
+    const own = hasIgnoreFiles(entries) ? directoryLayers(directory, (name) => entries.some((entry) => entry.name === name)) : [];
+    const layers = stackLayers(own, inherited);
+    const rules = layers.length ? rulesForDirectory(layers, directory) : undefined;
+    const prefix = relative === "" ? "" : `${relative}/`;
+    const absolutePrefix = directory.endsWith("/") ? directory : `${directory}/`;
     for (const entry of entries) {
       const name = entry.name;
       const isDirectory = entry.isDirectory();
       if (isDirectory && name === ".git") continue;
-      const absolute = directory.endsWith("/") ? directory + name : `${directory}/${name}`;
-      if (layers.length && isIgnored(layers, absolute, isDirectory)) continue;
-      const childRelative = relative === "" ? name : `${relative}/${name}`;
+      if (rules && isEntryIgnored(rules, name, isDirectory)) continue;
+      const childRelative = prefix + name;
       if (isDirectory) {
-        if (options.includeAll) out.push({ relativePath: childRelative, kind: "directory", depth });
-        if (depth < maxDepth) stack.push({ directory: absolute, relative: childRelative, depth: depth + 1, layers });
+        if (options.includeAll && collect) out.push({ relativePath: childRelative, kind: "directory", depth });
+        if (depth < maxDepth) stack.push({ directory: absolutePrefix + name, relative: childRelative, depth: depth + 1, layers });
       } else if (entry.isFile()) {
-        out.push({ relativePath: childRelative, kind: "file", depth });
+        if (collect) out.push({ relativePath: childRelative, kind: "file", depth });
         options.onFile?.(childRelative);
-      } else if (entry.isSymbolicLink() && options.includeAll) {
+      } else if (entry.isSymbolicLink() && options.includeAll && collect) {
         out.push({ relativePath: childRelative, kind: "symlink", depth });
       }
     }
   }
   return out;
+}
+
+/** Whether a directory's entries include an ignore file or a `.git` (whose info/exclude counts). */
+function hasIgnoreFiles(entries: readonly Dirent[]): boolean {
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.charCodeAt(0) !== 46 /* "." */) continue;
+    if (name === ".git" || (DIRECTORY_IGNORE_FILES as readonly string[]).includes(name)) return true;
+  }
+  return false;
 }
 
 /** Joins a display base (".", "src", "root://docs/") with a relative path. */

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { toFsToolError } from "../shared/fs-errors.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { joinDisplay } from "./file-walker.js";
-import { basenamePrefilter, listFiles } from "./list-files.js";
+import { listFiles } from "./list-files.js";
 import { moreNote, resolveSearchBase } from "./search-base.js";
 
 /** Glob's input schema. */
@@ -50,17 +50,13 @@ export function createGlobTool(environment: FsToolEnvironment) {
       } catch (error) {
         throw new ToolError("glob_invalid", `Glob pattern "${input.pattern}" is invalid: ${(error as Error).message}. Use forms like "**/*.ts" or "src/*.{js,ts}".`);
       }
-      const prefilter = basenamePrefilter(pattern);
       let files: string[];
       try {
-        files = await listFiles(base.directory, environment.ripgrepPath, { signal: context.signal, prefilterGlob: prefilter });
+        files = await listFiles(base.directory, { signal: context.signal });
       } catch (error) {
         throw toFsToolError("Glob", error, base.resolved, context);
       }
-      // "**/<name glob>" and a bare name glob mean exactly "base name matches":
-      // ripgrep's file-type prefilter already decided that, so skip re-matching.
-      const exactPrefilter = environment.ripgrepPath !== null && prefilter !== undefined && (pattern === prefilter || pattern === `**/${prefilter}`);
-      const matched = exactPrefilter ? files : files.filter((file) => matcher.match(file));
+      const matched = files.filter((file) => matcher.match(file));
       matched.sort(); // UTF-16 code unit order, the same as comparePaths
       const page = matched.slice(input.offset, input.offset + input.max_results);
       const hasMore = input.offset + input.max_results < matched.length;

@@ -133,7 +133,7 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
   };
   try {
     if (files) for (const relative of files) take(relative);
-    else await walkTree(directory, { signal: query.signal, onFile: take });
+    else await walkTree(directory, { signal: query.signal, onFile: take, collect: false });
   } catch (error) {
     await pool?.cancel(error);
     throw error;
