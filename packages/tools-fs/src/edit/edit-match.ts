@@ -11,7 +11,7 @@
  * Candidates are found with `indexOf`, never by splitting the file into
  * lines, so a match costs about as much as one scan of the file.
  */
-import { createIndexFinder } from "../shared/fast-index-of.js";
+import { type SearchContext, createIndexFinder, createSearchContext } from "../shared/fast-index-of.js";
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
 import { dominantEol, renderEol } from "./line-endings.js";
 import { findLineMatches } from "./line-match-bytes.js";
@@ -65,7 +65,9 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   const needle = Buffer.from(oldString, "utf8");
   const newBytes = toByteString(newString);
   const exact: EditMatch[] = [];
-  const finder = createIndexFinder(content, needle);
+  // The passes' needles are cut from the same old_string, so they mostly share a probe: one scan serves all.
+  const search = createSearchContext(content);
+  const finder = createIndexFinder(content, needle, search);
   for (let index = finder.find(0); index !== -1; index = finder.find(index + needle.length)) {
     exact.push({ start: index, end: index + needle.length, replacement: newBytes });
   }
@@ -73,13 +75,14 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
 
   const oldBytes = needle.toString("latin1");
   let eol: "\r\n" | "\n" | undefined;
-  const eolOf = () => (eol ??= dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
+  // Without any CR the file has no CRLF, so LF dominates: no need to count.
+  const eolOf = () => (eol ??= content.indexOf(13) === -1 ? "\n" : dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
 
-  const lineEndings = matchLineEndings(content, oldBytes, newBytes, eolOf);
+  const lineEndings = matchLineEndings(content, oldBytes, newBytes, eolOf, search);
   if (lineEndings.length) return { strategy: "line-endings", matches: lineEndings };
-  const trailing = findLineMatches(content, oldBytes, newBytes, "trailing-whitespace", eolOf);
+  const trailing = findLineMatches(content, oldBytes, newBytes, "trailing-whitespace", eolOf, search);
   if (trailing.length) return { strategy: "trailing-whitespace", matches: trailing };
-  const indented = findLineMatches(content, oldBytes, newBytes, "indentation", eolOf);
+  const indented = findLineMatches(content, oldBytes, newBytes, "indentation", eolOf, search);
   if (indented.length) return { strategy: "indentation", matches: indented };
   return null;
 }
@@ -96,7 +99,7 @@ export function dominantEolOf({ lf, crlf }: LineEndingCounts): "\r\n" | "\n" {
  * LF or CRLF in the file. A match that starts at the LF of a CRLF pair takes
  * the CR too.
  */
-function matchLineEndings(content: Buffer, oldBytes: string, newBytes: string, eolOf: () => "\r\n" | "\n"): EditMatch[] {
+function matchLineEndings(content: Buffer, oldBytes: string, newBytes: string, eolOf: () => "\r\n" | "\n", search?: SearchContext): EditMatch[] {
   const bomLength = content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0;
   let pattern = oldBytes.startsWith(BOM) ? oldBytes.slice(BOM.length) : oldBytes;
   pattern = pattern.replace(/\r\n/g, "\n");
@@ -113,7 +116,7 @@ function matchLineEndings(content: Buffer, oldBytes: string, newBytes: string, e
   let replacement: string | undefined;
   let nextFree = bomLength;
   let from = bomLength;
-  const finder = createIndexFinder(content, segments[anchor]!);
+  const finder = createIndexFinder(content, segments[anchor]!, search);
   for (;;) {
     const hit = finder.find(from);
     if (hit === -1) break;

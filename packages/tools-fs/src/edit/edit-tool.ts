@@ -6,6 +6,7 @@ import { ownedArrayBuffer } from "../shared/deferred-hash.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
 import { type MutationHashOptions, writeMutation } from "../shared/mutation-write.js";
+import { type PooledRead, readWholeFile } from "../shared/read-buffer-pool.js";
 import { assertNotStale } from "../shared/staleness.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import { looksBinary } from "../read/text-window.js";
@@ -79,16 +80,42 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
   if (!resolved.exists) throw notFoundError("Edit", resolved, context);
   const target = stateKey(resolved.absolutePath);
   const handle = await open(target, "r");
-  let bytes: Buffer;
+  let read: PooledRead;
   let current: import("node:fs").Stats;
   try {
     current = await handle.stat();
     if (current.isDirectory()) throw new ToolError("not_a_file", `Edit failed: ${resolved.displayPath} is a directory; pass a file path.`);
     if (!current.isFile()) throw new ToolError("unsupported_target", `Edit failed: ${resolved.displayPath} is not a regular file.`);
-    bytes = await handle.readFile();
+    read = await readWholeFile(handle, current.size);
   } finally {
     await handle.close();
   }
+  // Pooled memory goes back to the pool when the edit is done, or once the
+  // off-thread hash that reads it has finished.
+  let handedOff = false;
+  try {
+    const { result, pendingHash } = await editBytes(input, resolved, context, environment, options, target, current, read);
+    if (pendingHash && read.pooled) {
+      handedOff = true;
+      pendingHash.promise.then(read.release, read.release);
+    }
+    return result;
+  } finally {
+    if (!handedOff) read.release();
+  }
+}
+
+async function editBytes(
+  input: z.output<typeof editInputSchema>,
+  resolved: ResolvedPath,
+  context: ToolContext,
+  environment: FsToolEnvironment,
+  options: MutationHashOptions,
+  target: string,
+  current: import("node:fs").Stats,
+  read: PooledRead,
+) {
+  const bytes = read.bytes;
   if (looksBinary(bytes)) throw new ToolError("binary_file", `Edit refused: ${resolved.displayPath} is a binary file (it contains NUL bytes). Edit works on text files only.`);
   const key = target;
   const fullText = environment.state.getLatestFullText(key);
@@ -137,14 +164,14 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
     Number(current.mode) & 0o7777,
     options,
     () => editedLineCount(bytes, applied, oldLineFeeds(), pieces),
-    ownedArrayBuffer(bytes),
+    read.pooled ? undefined : ownedArrayBuffer(bytes),
   );
   environment.state.recordTextMutation(key, version, pendingHash);
   const { mtimeMs, contentHash: hash, totalLines } = version;
   const lines = [`Edit: ${display}`, `replacements=${replacements}`, `replaceAll=${input.replace_all}`];
   if (NOTES[result.strategy]) lines.push(NOTES[result.strategy]);
   if (autoRead) lines.push("autoRead=full");
-  return {
+  const output = {
     content: lines.join("\n"),
     details: {
       kind: "edit" as const,
@@ -163,4 +190,5 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
       autoRead,
     },
   };
+  return { result: output, pendingHash };
 }

@@ -4,7 +4,7 @@
  * normalised line; only the lines of candidate windows are decoded, so the
  * cost is one native scan of the file plus the candidates.
  */
-import { createIndexFinder } from "../shared/fast-index-of.js";
+import { type SearchContext, createIndexFinder } from "../shared/fast-index-of.js";
 import type { EditMatch } from "./edit-match.js";
 import { renderEol } from "./line-endings.js";
 import { type Shift, buildLineIndex, findLineMatchesInText, reindent, shiftOf, trimBoth, trimEnd } from "./line-match.js";
@@ -24,7 +24,14 @@ function patternLines(oldBytes: string): { lines: string[]; endsWithNewline: boo
  * Runs one line-based pass. Returns every valid window, ascending and
  * non-overlapping (after a hit the next window starts past it).
  */
-export function findLineMatches(content: Buffer, oldBytes: string, newBytes: string, pass: "trailing-whitespace" | "indentation", eolOf: () => "\r\n" | "\n"): EditMatch[] {
+export function findLineMatches(
+  content: Buffer,
+  oldBytes: string,
+  newBytes: string,
+  pass: "trailing-whitespace" | "indentation",
+  eolOf: () => "\r\n" | "\n",
+  search?: SearchContext,
+): EditMatch[] {
   const { lines: pattern, endsWithNewline } = patternLines(oldBytes);
   const count = pattern.length;
   if (count === 0 || content.length === 0) return [];
@@ -94,7 +101,7 @@ export function findLineMatches(content: Buffer, oldBytes: string, newBytes: str
   const matches: EditMatch[] = [];
   let nextFree = 0;
   let from = 0;
-  const finder = createIndexFinder(content, anchorBytes);
+  const finder = createIndexFinder(content, anchorBytes, search);
   while (from < length) {
     const hit = finder.find(from);
     if (hit === -1) break;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FAST_INDEX_MIN_HAYSTACK, chooseProbe, createIndexFinder, fastIndexOf } from "./fast-index-of.js";
+import { FAST_INDEX_MIN_HAYSTACK, chooseProbe, createIndexFinder, createSearchContext, fastIndexOf } from "./fast-index-of.js";
 
 function random(seed: number) {
   let state = seed >>> 0 || 1;
@@ -18,8 +18,8 @@ function randomBuffer(length: number, next: () => number, alphabet: string): Buf
 }
 
 /** Every occurrence (non-overlapping, as Edit's exact pass walks them) by a finder and by Buffer.indexOf. */
-function allHits(haystack: Buffer, needle: Buffer, step: number) {
-  const finder = createIndexFinder(haystack, needle);
+function allHits(haystack: Buffer, needle: Buffer, step: number, context?: ReturnType<typeof createSearchContext>) {
+  const finder = createIndexFinder(haystack, needle, context);
   const fast: number[] = [];
   const native: number[] = [];
   // At most 300 hits each: short needles over a two-letter alphabet hit everywhere.
@@ -34,6 +34,8 @@ describe("createIndexFinder", () => {
     const size = FAST_INDEX_MIN_HAYSTACK + 4096;
     for (const alphabet of ["ab", "abc\n", "abcdefghijklmnopqrstuvwxyz \n;(){}", "aaaaaaaaaaaaaaaab"]) {
       const haystack = randomBuffer(size, next, alphabet);
+      // One shared context for all needles of this haystack: probe hit lists are reused across needles.
+      const context = createSearchContext(haystack);
       for (let round = 0; round < 30; round += 1) {
         const length = 1 + Math.floor(next() * 24);
         // Half the needles are cut from the haystack (so they occur), half are random.
@@ -41,6 +43,7 @@ describe("createIndexFinder", () => {
         for (const step of [1, length]) {
           const { fast, native } = allHits(haystack, needle, step);
           expect(fast).toEqual(native);
+          expect(allHits(haystack, needle, step, context).fast).toEqual(native);
         }
         for (const from of [0, 1, Math.floor(next() * size), size - length, size - length + 1, size, size + 5]) {
           expect(fastIndexOf(haystack, needle, from)).toBe(haystack.indexOf(needle, from));
@@ -69,6 +72,18 @@ describe("createIndexFinder", () => {
     haystack.write("zaaaaaaaaaaaaaaaaaq", haystack.length - 40, "latin1");
     expect(fastIndexOf(haystack, needle)).toBe(haystack.indexOf(needle));
     expect(fastIndexOf(haystack, needle)).toBe(haystack.length - 40);
+  });
+
+  it("shares one probe scan between needles cut from the same text", () => {
+    const haystack = Buffer.alloc(FAST_INDEX_MIN_HAYSTACK * 2, "abc def\n");
+    haystack.write("alphaMarker();\nbetaMarker();\n", 300_000, "latin1");
+    haystack.write("  alphaMarker();   \n", 400_000, "latin1");
+    const context = createSearchContext(haystack);
+    expect(createIndexFinder(haystack, Buffer.from("alphaMarker();\nbetaMarker();\n"), context).find(0)).toBe(300_000);
+    expect(context.hits.size).toBe(1);
+    const anchor = createIndexFinder(haystack, Buffer.from("alphaMarker();"), context);
+    expect(context.hits.size).toBe(1);
+    expect([anchor.find(0), anchor.find(300_001), anchor.find(400_003)]).toEqual([300_000, 400_002, -1]);
   });
 
   it("works on needles that are views into a larger buffer", () => {

@@ -9,6 +9,11 @@
  * a few windows of the haystack). Each probe hit is verified against the
  * whole needle. If the probe turns out to hit often without a match, the
  * finder falls back to the plain native search for the rest of the scan.
+ *
+ * Finders created with one {@link SearchContext} share work: the byte
+ * frequencies are sampled once, and the hits of a probe are collected in one
+ * scan and reused by every later needle that picks the same probe (Edit's
+ * passes usually do: their needles are all cut from the same old_string).
  */
 
 /** Haystacks below this size use `Buffer.indexOf` directly. */
@@ -18,6 +23,43 @@ const SHORT_NEEDLE = 7;
 const PROBE_MAX = 6;
 const SAMPLE_WINDOWS = 4;
 const SAMPLE_BYTES = 8 * 1024;
+/** A probe with more hits than this is not collected (its needles are searched as a stream). */
+const HIT_LIST_CAP = 4096;
+
+/** Work shared by the finders of one haystack: see {@link createSearchContext}. */
+export interface SearchContext {
+  readonly haystack: Buffer;
+  frequencies?: Uint32Array;
+  /** Every hit of a probe (latin1 key), or null when it has too many. */
+  readonly hits: Map<string, Int32Array | null>;
+}
+
+/** A context for several searches in one haystack (pass it to each {@link createIndexFinder}). */
+export function createSearchContext(haystack: Buffer): SearchContext {
+  return { haystack, hits: new Map() };
+}
+
+/** Every offset of `probe` in `haystack`, or null past {@link HIT_LIST_CAP} hits. */
+function collectHits(haystack: Buffer, probe: Buffer): Int32Array | null {
+  const hits: number[] = [];
+  for (let at = haystack.indexOf(probe, 0); at !== -1; at = haystack.indexOf(probe, at + 1)) {
+    if (hits.length === HIT_LIST_CAP) return null;
+    hits.push(at);
+  }
+  return Int32Array.from(hits);
+}
+
+/** Index of the first element of the ascending `list` that is >= `value`. */
+function lowerBound(list: Int32Array, value: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 /**
  * Searches one needle in one haystack; `find(from)` has exactly the result
@@ -65,14 +107,25 @@ export function chooseProbe(needle: Uint8Array, frequencies: ArrayLike<number>):
  * const finder = createIndexFinder(content, Buffer.from("const benchMarker = 1;"));
  * for (let at = finder.find(0); at !== -1; at = finder.find(at + 22)) console.log(at);
  */
-export function createIndexFinder(haystack: Buffer, needle: Uint8Array): IndexFinder {
+export function createIndexFinder(haystack: Buffer, needle: Uint8Array, context?: SearchContext): IndexFinder {
   const needleLength = needle.length;
   const native = (from: number) => haystack.indexOf(needle, from);
   if (needleLength < SHORT_NEEDLE || haystack.length < FAST_INDEX_MIN_HAYSTACK) return { find: native };
-  const { offset, length } = chooseProbe(needle, sampleFrequencies(haystack));
+  const shared = context?.haystack === haystack ? context : undefined;
+  const frequencies = shared ? (shared.frequencies ??= sampleFrequencies(haystack)) : sampleFrequencies(haystack);
+  const { offset, length } = chooseProbe(needle, frequencies);
   const probe = Buffer.from(needle.buffer, needle.byteOffset + offset, length);
   const whole = Buffer.isBuffer(needle) ? needle : Buffer.from(needle.buffer, needle.byteOffset, needleLength);
   const last = haystack.length - needleLength; // last possible start
+  if (shared) {
+    const key = probe.toString("latin1");
+    let hits = shared.hits.get(key);
+    if (hits === undefined) {
+      hits = collectHits(haystack, probe);
+      shared.hits.set(key, hits);
+    }
+    if (hits) return listFinder(haystack, whole, offset, last, hits);
+  }
   // Probe hits that failed verification; past the budget the native search takes over.
   let misses = 0;
   let useNative = false;
@@ -95,6 +148,22 @@ export function createIndexFinder(haystack: Buffer, needle: Uint8Array): IndexFi
         }
         at = hit + 1;
       }
+    },
+  };
+}
+
+/** A finder walking a complete list of probe hits. */
+function listFinder(haystack: Buffer, whole: Buffer, offset: number, last: number, hits: Int32Array): IndexFinder {
+  const needleLength = whole.length;
+  return {
+    find(from: number): number {
+      if (from < 0) return haystack.indexOf(whole, from);
+      for (let index = lowerBound(hits, from + offset); index < hits.length; index += 1) {
+        const start = hits[index]! - offset;
+        if (start > last) return -1;
+        if (haystack.compare(whole, 0, needleLength, start, start + needleLength) === 0) return start;
+      }
+      return -1;
     },
   };
 }

@@ -1,0 +1,119 @@
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createTestWorkspace, type TestWorkspace } from "../__fixtures__/workspace.js";
+import { countLines } from "../shared/atomic-write.js";
+import { contentHash } from "../shared/content-hash.js";
+import { hashWorkerRunning, stopHashWorker } from "../shared/deferred-hash.js";
+import { FileToolState } from "../shared/file-state.js";
+import { readPoolState } from "../shared/read-buffer-pool.js";
+
+let ws: TestWorkspace;
+afterEach(() => ws?.cleanup());
+afterAll(async () => {
+  await stopHashWorker();
+  expect(hashWorkerRunning()).toBe(false);
+});
+
+/** About `bytes` of source-like text with numbered lines. */
+function bigText(bytes: number, eol = "\n"): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let index = 0; size < bytes; index += 1) {
+    const line = `  const value${index} = compute(${index}, "text ${index % 97}");`;
+    lines.push(line);
+    size += line.length + eol.length;
+  }
+  return lines.join(eol) + eol;
+}
+
+/** Waits until the file state has the hash of the recorded version of `file`. */
+async function settledHash(state: FileToolState, file: string): Promise<string> {
+  const recorded = state.getLatestFullText(file)!;
+  await state.getPendingHash(file, recorded)?.promise.catch(() => undefined);
+  return state.getLatestFullText(file)!.contentHash;
+}
+
+describe("Edit of large files", () => {
+  it("hashes large new content off the main thread and records the hash when it arrives", async () => {
+    const state = new FileToolState();
+    const text = bigText(2_500_000);
+    ws = createTestWorkspace({ "big.ts": text }, { state });
+    const result = await ws.call("Edit", { path: "big.ts", old_string: "const value1000 = compute(1000,", new_string: "const renamed = compute(1000,\n" });
+    expect(result.isError).toBe(false);
+    expect(result.details).toMatchObject({ matchStrategy: "exact", contentHash: "", contentHashPending: true });
+    const file = `${ws.dir}/big.ts`;
+    const written = readFileSync(file);
+    expect(written.toString()).toBe(text.replace("const value1000 = compute(1000,", "const renamed = compute(1000,\n"));
+    expect(result.details.totalLines).toBe(countLines(written));
+    expect(await settledHash(state, file)).toBe(contentHash(written));
+    expect(state.getLatest(file)?.contentHash).toBe(contentHash(written));
+    expect(readPoolState().busy).toBe(0);
+  });
+
+  it("hashes inline when inlineHashLimitBytes allows it", async () => {
+    ws = createTestWorkspace({ "big.ts": bigText(1_500_000) }, { inlineHashLimitBytes: Number.POSITIVE_INFINITY });
+    const result = await ws.call("Edit", { path: "big.ts", old_string: "const value7 = ", new_string: "const seven = " });
+    expect(result.details.contentHashPending).toBe(false);
+    expect(result.details.contentHash).toBe(contentHash(readFileSync(`${ws.dir}/big.ts`)));
+  });
+
+  it("is not stale after a touch while the hash is pending, and stale after a same-size change", async () => {
+    const state = new FileToolState();
+    ws = createTestWorkspace({ "big.ts": bigText(3_000_000) }, { state });
+    const file = `${ws.dir}/big.ts`;
+    const first = await ws.call("Edit", { path: "big.ts", old_string: "const value10 = ", new_string: "const value_10 = " });
+    expect(first.details.contentHashPending).toBe(true);
+    // Touch at once (new mtime, same bytes): staleness must wait for the pending hash, not guess.
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    const second = await ws.call("Edit", { path: "big.ts", old_string: "const value20 = ", new_string: "const value_20 = " });
+    expect(second.isError).toBe(false);
+    await settledHash(state, file);
+    // Same size, different bytes, new mtime: stale.
+    const bytes = readFileSync(file);
+    bytes[10] = bytes[10] === 0x61 ? 0x62 : 0x61;
+    writeFileSync(file, bytes);
+    const evenLater = new Date(Date.now() + 10_000);
+    utimesSync(file, evenLater, evenLater);
+    const third = await ws.call("Edit", { path: "big.ts", old_string: "const value30 = ", new_string: "const value_30 = " });
+    expect(third.isError).toBe(true);
+    expect(third.details).toMatchObject({ code: "stale_file" });
+  });
+
+  it("counts lines right on every path: counted, carried over from the snapshot, replace_all and CRLF", async () => {
+    const state = new FileToolState();
+    ws = createTestWorkspace({ "crlf.ts": bigText(1_200_000, "\r\n"), "small.ts": "a\nb\nc" }, { state, inlineHashLimitBytes: 1000 });
+    const check = async (name: string, args: Record<string, unknown>) => {
+      const result = await ws.call("Edit", { path: name, ...args });
+      expect(result.isError, result.text).toBe(false);
+      expect(result.details.totalLines).toBe(countLines(readFileSync(`${ws.dir}/${name}`)));
+      return result;
+    };
+    await check("crlf.ts", { old_string: "const value1 = compute(1, \"text 1\");\n  const value2", new_string: "one\ntwo\nthree\n  const value2" });
+    await check("crlf.ts", { old_string: "compute(5", new_string: "x\ny(5", replace_all: true });
+    await check("crlf.ts", { old_string: "  const value3 = compute(3, \"text 3\");\r\n", new_string: "" });
+    const fuzzy = await check("crlf.ts", { old_string: "const value6 = compute(6, \"text 6\");\nconst value7 = compute(7, \"text 7\");", new_string: "const six = 6;\nconst value7 = 7;" });
+    expect(fuzzy.details.matchStrategy).toBe("indentation");
+    await check("small.ts", { old_string: "c", new_string: "c\n" });
+    await check("small.ts", { old_string: "a\nb\n", new_string: "" });
+    const text = readFileSync(`${ws.dir}/crlf.ts`, "latin1");
+    expect(text).toContain("  const six = 6;\r\n  const value7 = 7;\r\n");
+    await settledHash(state, `${ws.dir}/crlf.ts`);
+  });
+});
+
+describe("Write of large content", () => {
+  it("defers the hash and stays usable for a following Write after a touch", async () => {
+    const state = new FileToolState();
+    ws = createTestWorkspace({}, { state });
+    const content = bigText(2_000_000);
+    const first = await ws.call("Write", { path: "out.ts", content });
+    expect(first.details).toMatchObject({ contentHash: "", contentHashPending: true, totalLines: countLines(Buffer.from(content)) });
+    const file = `${ws.dir}/out.ts`;
+    const later = new Date(Date.now() + 5000);
+    utimesSync(file, later, later);
+    const second = await ws.call("Write", { path: "out.ts", content: content + "// end\n" });
+    expect(second.isError, second.text).toBe(false);
+    expect(await settledHash(state, file)).toBe(contentHash(Buffer.from(content + "// end\n")));
+  });
+});

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFile, open } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { READ_POOL_MIN_BYTES, readPoolState, readWholeFile } from "./read-buffer-pool.js";
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "tools-fs-read-pool-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+function fileOf(name: string, bytes: Buffer): string {
+  const file = path.join(directory, name);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+async function readAll(file: string) {
+  const handle = await open(file, "r");
+  try {
+    return await readWholeFile(handle, (await handle.stat()).size);
+  } finally {
+    await handle.close();
+  }
+}
+
+describe("readWholeFile", () => {
+  it("reads small files into fresh memory and large ones into a reused shared buffer", async () => {
+    const small = await readAll(fileOf("small.txt", Buffer.from("hello\n")));
+    expect(small.pooled).toBe(false);
+    expect(small.bytes.toString()).toBe("hello\n");
+    const content = Buffer.alloc(READ_POOL_MIN_BYTES + 12_345, "line of text\n");
+    const file = fileOf("large.txt", content);
+    const first = await readAll(file);
+    expect(first.pooled).toBe(true);
+    expect(first.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(first.bytes.equals(content)).toBe(true);
+    expect(readPoolState().busy).toBe(1);
+    first.release();
+    first.release(); // idempotent
+    expect(readPoolState().busy).toBe(0);
+    const second = await readAll(file);
+    expect(second.bytes.buffer).toBe(first.bytes.buffer); // the same memory again
+    expect(second.bytes.equals(content)).toBe(true);
+    second.release();
+  });
+
+  it("falls back to fresh memory while every pooled buffer is busy", async () => {
+    const content = Buffer.alloc(READ_POOL_MIN_BYTES + 1, "x");
+    const file = fileOf("busy.txt", content);
+    const held = [await readAll(file), await readAll(file)];
+    expect(held.every((read) => read.pooled)).toBe(true);
+    const third = await readAll(file);
+    expect(third.pooled).toBe(false);
+    expect(third.bytes.equals(content)).toBe(true);
+    for (const read of held) read.release();
+    expect(readPoolState().busy).toBe(0);
+  });
+
+  it("reads a file that grew after its size was taken", async () => {
+    const content = Buffer.alloc(READ_POOL_MIN_BYTES, "y");
+    const file = fileOf("growing.txt", content);
+    const handle = await open(file, "r");
+    try {
+      const size = (await handle.stat()).size;
+      await appendFile(file, Buffer.alloc(READ_POOL_MIN_BYTES, "z"));
+      const read = await readWholeFile(handle, size);
+      expect(read.bytes.length).toBe(2 * READ_POOL_MIN_BYTES);
+      expect(read.bytes[read.bytes.length - 1]).toBe(0x7a);
+      read.release();
+    } finally {
+      await handle.close();
+    }
+    expect(readPoolState().busy).toBe(0);
+  });
+});
