@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
 import { walkTree } from "./file-walker.js";
 import type { GrepFileHits } from "./grep-result.js";
 import type { GrepQuery } from "./grep-ripgrep.js";
-import { decodeText, literalPrefilter, matchingLines } from "./grep-line-scan.js";
+import { type LiteralFinder, createFileReader, decodeText, matchingLines, searchFileBytes, searchFinder } from "./grep-line-scan.js";
 import { type GrepWorkerPool, startGrepWorkers } from "./grep-workers.js";
 
 /** Files searched between two yields to the event loop (abort checks). */
@@ -142,11 +142,12 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
     // The main thread searches the batches no worker has taken yet (while
     // the workers start, or when all are busy).
     const local: GrepFileHits[] = [];
-    const prefilter = literalPrefilter(query.pattern, query.ignoreCase);
+    const finder = searchFinder(query.pattern, query.ignoreCase);
+    const read = createFileReader({ openSync, readSync, closeSync });
     try {
       for (let batch = pool.takeBatch(); batch; batch = pool.takeBatch()) {
         for (const relative of batch) {
-          const found = searchFile(directory, relative, regex, query.multiline, prefilter);
+          const found = searchFile(directory, relative, regex, query.multiline, finder, read);
           if (found) local.push(found);
         }
         await new Promise((resolve) => setImmediate(resolve));
@@ -157,15 +158,10 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
       throw error;
     }
     const found = await pool.finish();
-    return local.concat(found.map(({ path: relative, lines }) => new TextFileHits(relative, lines, () => {
-      try {
-        return decodeText(readFileSync(path.join(directory, relative)));
-      } catch {
-        return "";
-      }
-    })));
+    return local.concat(found.map(({ path: relative, lines }) => new TextFileHits(relative, lines, loadText(directory, relative))));
   }
-  const prefilter = literalPrefilter(query.pattern, query.ignoreCase);
+  const finder = searchFinder(query.pattern, query.ignoreCase);
+  const read = createFileReader({ openSync, readSync, closeSync });
   const hits: GrepFileHits[] = [];
   // Synchronous reads: for many small, cached files they beat promise round
   // trips through the thread pool; the loop yields regularly for aborts.
@@ -174,21 +170,33 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
       await new Promise((resolve) => setImmediate(resolve));
       if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
     }
-    const found = searchFile(directory, candidates[index]!, regex, query.multiline, prefilter);
+    const found = searchFile(directory, candidates[index]!, regex, query.multiline, finder, read);
     if (found) hits.push(found);
   }
   return hits;
 }
 
-function searchFile(directory: string, relative: string, regex: RegExp, multiline: boolean, prefilter: ((bytes: Buffer) => boolean) | undefined): GrepFileHits | null {
+/** Reads a file's text again when a hit's line is shown (the search decoded only its matching lines). */
+function loadText(directory: string, relative: string): () => string {
+  return () => {
+    try {
+      return decodeText(readFileSync(path.join(directory, relative)));
+    } catch {
+      return ""; // vanished since the search
+    }
+  };
+}
+
+/** Searches one file; `read` returns a view of a reused buffer, so nothing here keeps the bytes. */
+function searchFile(directory: string, relative: string, regex: RegExp, multiline: boolean, finder: LiteralFinder | undefined, read: (file: string) => Buffer): GrepFileHits | null {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path.join(directory, relative));
+    bytes = read(path.join(directory, relative));
   } catch {
     return null; // vanished or unreadable: skipped, as ripgrep does
   }
-  if (prefilter && !prefilter(bytes)) return null;
-  return searchBytes(relative, bytes, regex, multiline);
+  const lines = searchFileBytes(bytes, regex, multiline, finder);
+  return lines && lines.length ? new TextFileHits(relative, lines, loadText(directory, relative)) : null;
 }
 
 export { literalPrefilter, matchingLines } from "./grep-line-scan.js";

@@ -12,22 +12,25 @@
  * `directory`) is answered with `{ id, hits }`, where `hits` is a flat
  * Int32Array `[fileIndex, lineCount, ...lines]` per file with matches.
  */
-import { countNewlines, decodeText, literalPrefilter, matchingLines, matchingLinesByLine } from "./grep-line-scan.js";
+import { countNewlines, createFileReader, createLiteralFinder, decodeText, matchingLines, matchingLinesAt, matchingLinesByLine, requiredLiteral, searchFileBytes, searchFinder } from "./grep-line-scan.js";
 
-const SHARED_FUNCTIONS = [countNewlines, matchingLinesByLine, matchingLines, decodeText, literalPrefilter].map(String).join("\n\n");
+const SHARED_FUNCTIONS = [countNewlines, matchingLinesByLine, matchingLines, decodeText, createLiteralFinder, matchingLinesAt, searchFileBytes, requiredLiteral, searchFinder, createFileReader].map(String).join("\n\n");
 
 /** The worker program. */
 export const GREP_WORKER_SOURCE = `
 "use strict";
 const { parentPort, workerData } = require("node:worker_threads");
-const { readFileSync } = require("node:fs");
+const fs = require("node:fs");
+// Loaders that keep function names (tsx/esbuild) wrap inner functions in __name(fn, "name").
+var __name = (target) => target;
 const path = require("node:path");
 const { directory, source, flags, multiline, pattern, ignoreCase } = workerData;
 
 ${SHARED_FUNCTIONS}
 
 const regex = new RegExp(source, flags);
-const prefilter = literalPrefilter(pattern, ignoreCase);
+const finder = searchFinder(pattern, ignoreCase);
+const read = createFileReader(fs);
 
 parentPort.postMessage({ ready: true });
 parentPort.on("message", ({ id, files }) => {
@@ -35,14 +38,12 @@ parentPort.on("message", ({ id, files }) => {
   for (let index = 0; index < files.length; index += 1) {
     let bytes;
     try {
-      bytes = readFileSync(path.join(directory, files[index]));
+      bytes = read(path.join(directory, files[index]));
     } catch {
       continue;
     }
-    if (prefilter && !prefilter(bytes)) continue;
-    if (bytes.indexOf(0) !== -1) continue;
-    const lines = matchingLines(decodeText(bytes), regex, multiline);
-    if (!lines.length) continue;
+    const lines = searchFileBytes(bytes, regex, multiline, finder);
+    if (!lines || !lines.length) continue;
     out.push(index, lines.length);
     for (const line of lines) out.push(line);
   }
