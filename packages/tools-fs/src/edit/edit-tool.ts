@@ -91,13 +91,13 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
     await handle.close();
   }
   // Pooled memory goes back to the pool when the edit is done, or once the
-  // off-thread hash that reads it has finished.
+  // off-thread hash has copied what it reads.
   let handedOff = false;
   try {
     const { result, pendingHash } = await editBytes(input, resolved, context, environment, options, target, current, read);
     if (pendingHash && read.pooled) {
       handedOff = true;
-      pendingHash.promise.then(read.release, read.release);
+      read.releaseWhen(pendingHash.released);
     }
     return result;
   } finally {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type FileHandle, chmod, open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -22,16 +22,17 @@ export async function writeFileAtomic<T = undefined>(absolutePath: string, data:
   let result: T = undefined as T;
   try {
     try {
+      // The mode is set (fchmod: open's mode is narrowed by the umask) while the data is written.
+      const moding = mode !== undefined ? handle.chmod(mode) : undefined;
       const writing = Array.isArray(data) ? writeAll(handle, data as readonly Buffer[]) : handle.writeFile(data as Uint8Array);
       try {
         if (duringWrite) result = duringWrite();
       } finally {
-        await writing;
+        await Promise.all([writing, moding]);
       }
     } finally {
       await handle.close();
     }
-    if (mode !== undefined) await chmod(temporary, mode);
     await rename(temporary, absolutePath);
     renamed = true;
   } finally {

@@ -24,11 +24,14 @@ export interface PendingHash {
   readonly promise: Promise<string>;
   /** The same hash, keeping the process alive until it arrives (for callers that must have it). */
   wait(): Promise<string>;
+  /** Settles once nothing reads the hashed pieces any more (their memory may be reused). */
+  readonly released: Promise<void>;
 }
 
 interface Job {
   resolve(hash: string): void;
   reject(error: Error): void;
+  release(): void;
   pieces: readonly Uint8Array[];
   /** The pieces' memory was moved to a worker: only that worker can hash them. */
   transferred: boolean;
@@ -47,10 +50,15 @@ function startWorker(): Worker | null {
   try {
     const started = new Worker(DEFERRED_HASH_WORKER_SOURCE, { eval: true, name: "agent-tools-hash" });
     started.unref();
-    started.on("message", (message: { id: number; hash?: string; error?: string }) => {
+    started.on("message", (message: { id: number; hash?: string; error?: string; released?: boolean }) => {
       const job = jobs.get(message.id);
       if (!job) return;
+      if (message.released) {
+        job.release();
+        return;
+      }
       jobs.delete(message.id);
+      job.release();
       if (message.hash !== undefined) job.resolve(message.hash);
       else job.reject(new Error(message.error ?? "hash worker failed"));
       scheduleIdleExit();
@@ -97,6 +105,7 @@ function scheduleIdleExit(): void {
 function hashLater(job: Job): void {
   setImmediate(() => {
     if (job.transferred) {
+      job.release();
       job.reject(new Error("the hashing worker stopped before it answered"));
       return;
     }
@@ -106,6 +115,8 @@ function hashLater(job: Job): void {
       job.resolve(hasher.digest());
     } catch (error) {
       job.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      job.release();
     }
   });
 }
@@ -128,7 +139,11 @@ export function hashOffThread(pieces: readonly Uint8Array[], transfer?: ArrayBuf
     reject = onReject;
   });
   promise.catch(() => undefined); // a failure is reported to whoever waits
-  const job: Job = { resolve, reject, pieces, transferred: false };
+  let release!: () => void;
+  const released = new Promise<void>((onRelease) => {
+    release = onRelease;
+  });
+  const job: Job = { resolve, reject, release, pieces, transferred: false };
   const thread = startWorker();
   if (!thread) hashLater(job);
   else {
@@ -146,6 +161,7 @@ export function hashOffThread(pieces: readonly Uint8Array[], transfer?: ArrayBuf
   }
   return {
     promise,
+    released,
     wait: async () => {
       waiters += 1;
       worker?.ref();

@@ -56,6 +56,23 @@ describe("readWholeFile", () => {
     expect(readPoolState().busy).toBe(0);
   });
 
+  it("waits for a buffer another thread is about to hand back rather than mapping new memory", async () => {
+    const content = Buffer.alloc(READ_POOL_MIN_BYTES + 5, "w");
+    const file = fileOf("handoff.txt", content);
+    const handedOff = await readAll(file);
+    const held = await readAll(file);
+    expect(handedOff.pooled && held.pooled).toBe(true);
+    let copied!: () => void;
+    handedOff.releaseWhen(new Promise<void>((resolve) => (copied = resolve)));
+    setTimeout(() => copied(), 20);
+    const next = await readAll(file);
+    expect(next.pooled).toBe(true);
+    expect(next.bytes.buffer).toBe(handedOff.bytes.buffer);
+    next.release();
+    held.release();
+    expect(readPoolState().busy).toBe(0);
+  });
+
   it("reads a file that grew after its size was taken", async () => {
     const content = Buffer.alloc(READ_POOL_MIN_BYTES, "y");
     const file = fileOf("growing.txt", content);

@@ -24,6 +24,8 @@ const MAX_SLOTS = 2;
 interface Slot {
   buffer: Buffer;
   busy: boolean;
+  /** While busy only until another thread has copied the bytes: settles then. */
+  handedOff?: Promise<void>;
 }
 
 /** A whole file's bytes; call `release()` once nothing reads them any more. */
@@ -32,6 +34,8 @@ export interface PooledRead {
   /** Whether `bytes` lives in pooled shared memory (it must not be kept after `release()`). */
   readonly pooled: boolean;
   release(): void;
+  /** Releases the bytes once `done` settles (another thread still reads them); a read waiting for a buffer may wait for that. */
+  releaseWhen(done: Promise<void>): void;
 }
 
 const slots: Slot[] = [];
@@ -46,8 +50,21 @@ function scheduleDrop(): void {
   idleTimer.unref();
 }
 
-function take(capacity: number): Slot | null {
+/** How long a read waits for a handed-off buffer before it takes fresh memory. */
+const HAND_OFF_WAIT_MS = 100;
+
+async function take(capacity: number): Promise<Slot | null> {
   let slot = slots.find((candidate) => !candidate.busy && candidate.buffer.length >= capacity);
+  if (!slot) {
+    // A buffer that fits is about to come back (another thread is copying it): cheaper to wait than to map new memory.
+    const returning = slots.find((candidate) => candidate.busy && candidate.handedOff && candidate.buffer.length >= capacity);
+    if (returning) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([returning.handedOff, new Promise<void>((resolve) => (timer = setTimeout(resolve, HAND_OFF_WAIT_MS)))]);
+      clearTimeout(timer);
+      slot = slots.find((candidate) => !candidate.busy && candidate.buffer.length >= capacity);
+    }
+  }
   if (!slot) {
     const free = slots.findIndex((candidate) => !candidate.busy);
     if (free === -1 && slots.length >= MAX_SLOTS) return null;
@@ -58,6 +75,7 @@ function take(capacity: number): Slot | null {
     else slots[free] = slot;
   }
   slot.busy = true;
+  slot.handedOff = undefined;
   return slot;
 }
 
@@ -67,14 +85,20 @@ function take(capacity: number): Slot | null {
  * busy, in a fresh Buffer like `handle.readFile()`.
  */
 export async function readWholeFile(handle: FileHandle, size: number): Promise<PooledRead> {
-  const slot = size >= READ_POOL_MIN_BYTES && size <= READ_POOL_MAX_BYTES ? take(size + 1) : null;
-  if (!slot) return { bytes: await handle.readFile(), pooled: false, release: () => undefined };
+  const slot = size >= READ_POOL_MIN_BYTES && size <= READ_POOL_MAX_BYTES ? await take(size + 1) : null;
+  const unpooled = (bytes: Buffer): PooledRead => ({ bytes, pooled: false, release: () => undefined, releaseWhen: () => undefined });
+  if (!slot) return unpooled(await handle.readFile());
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     slot.busy = false;
+    slot.handedOff = undefined;
     scheduleDrop();
+  };
+  const releaseWhen = (done: Promise<void>) => {
+    if (released) return;
+    slot.handedOff = done.then(release, release);
   };
   try {
     const capacity = slot.buffer.length;
@@ -87,10 +111,10 @@ export async function readWholeFile(handle: FileHandle, size: number): Promise<P
         // The file grew past the buffer since it was sized: read it the ordinary way.
         release();
         // (Positional reads leave the file position at 0, where readFile starts.)
-        return { bytes: await handle.readFile(), pooled: false, release: () => undefined };
+        return unpooled(await handle.readFile());
       }
     }
-    return { bytes: slot.buffer.subarray(0, filled), pooled: true, release };
+    return { bytes: slot.buffer.subarray(0, filled), pooled: true, release, releaseWhen };
   } catch (error) {
     release();
     throw error;
