@@ -65,3 +65,39 @@ describe("byte matcher agrees with the whole-string reference", () => {
     }
   });
 });
+
+describe("byte matcher on large files (probe search and shared hit lists)", () => {
+  it("agrees with the reference on 40 random files above 256 KB", () => {
+    const next = random(7);
+    const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)]!;
+    const words = ["alphaMarker();", "betaMarker();", "const value = 1;", "return result;", "}", "", "if (ready) {", "gamma", "Marker"];
+    const strategies = new Set<string>();
+    for (let round = 0; round < 40; round += 1) {
+      const lines: string[] = [];
+      const crlfShare = pick([0, 0.5, 1]);
+      let size = 0;
+      while (size < 300_000) {
+        const line = pick(["", "  ", "    ", "\t"]) + pick(words) + pick(["", "", " ", "\t"]);
+        lines.push(line);
+        size += line.length + 2;
+      }
+      const eols = lines.map(() => (next() < crlfShare ? "\r\n" : "\n"));
+      const content = lines.map((line, index) => line + eols[index]).join("");
+      const from = Math.floor(next() * (lines.length - 3));
+      const count = 1 + Math.floor(next() * 3);
+      let needle = lines
+        .slice(from, from + count)
+        .map((line) => pick([line, line.trim(), line.trimEnd(), "  " + line.trim()]))
+        .join(pick(["\n", "\r\n"]));
+      if (next() < 0.5) needle += "\n";
+      if (needle.trim() === "") needle = "alphaMarker();\nbetaMarker();";
+      const replacement = pick(["", "X\n", "  Y\n  Z"]);
+      const actual = findEditMatches(Buffer.from(content), needle, replacement);
+      const expected = reference(content, needle, replacement);
+      const simplified = actual ? { strategy: actual.strategy, ranges: actual.matches.map(({ start, end }) => ({ start, end })) } : null;
+      expect(simplified, JSON.stringify({ round, needle })).toEqual(expected);
+      strategies.add(actual?.strategy ?? "none");
+    }
+    expect(strategies.size).toBeGreaterThanOrEqual(3);
+  });
+});
