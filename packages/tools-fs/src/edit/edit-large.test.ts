@@ -112,8 +112,10 @@ describe("Write of large content", () => {
     const file = `${ws.dir}/out.ts`;
     const later = new Date(Date.now() + 5000);
     utimesSync(file, later, later);
-    const second = await ws.call("Write", { path: "out.ts", content: content + "// end\n" });
+    const second = await ws.call("Write", { path: "out.ts", content: content + "// end ✓\n" });
     expect(second.isError, second.text).toBe(false);
-    expect(await settledHash(state, file)).toBe(contentHash(Buffer.from(content + "// end\n")));
+    expect(readFileSync(file, "utf8")).toBe(content + "// end ✓\n");
+    expect(await settledHash(state, file)).toBe(contentHash(Buffer.from(content + "// end ✓\n")));
+    expect(readPoolState().busy).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { appendFile, open } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { READ_POOL_MIN_BYTES, readPoolState, readWholeFile } from "./read-buffer-pool.js";
+import { READ_POOL_MIN_BYTES, encodeText, readPoolState, readWholeFile } from "./read-buffer-pool.js";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "tools-fs-read-pool-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -70,6 +70,18 @@ describe("readWholeFile", () => {
     expect(next.bytes.buffer).toBe(handedOff.bytes.buffer);
     next.release();
     held.release();
+    expect(readPoolState().busy).toBe(0);
+  });
+
+  it("encodes large text as UTF-8 into pooled memory, small text into a fresh Buffer", async () => {
+    const small = await encodeText("héllo");
+    expect(small.pooled).toBe(false);
+    expect(small.bytes.equals(Buffer.from("héllo"))).toBe(true);
+    const text = "línea ✓ 😀 text\n".repeat(120_000);
+    const large = await encodeText(text);
+    expect(large.pooled).toBe(true);
+    expect(large.bytes.equals(Buffer.from(text, "utf8"))).toBe(true);
+    large.release();
     expect(readPoolState().busy).toBe(0);
   });
 

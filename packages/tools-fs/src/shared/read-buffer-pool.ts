@@ -1,5 +1,5 @@
 /**
- * Whole-file reads into reused memory, for Edit.
+ * Whole-file reads into reused memory, for Edit (and Write's encoded content).
  *
  * Memory freshly mapped into the process costs a page fault on its first
  * touch from JavaScript, even after the kernel filled it with a read: on
@@ -79,15 +79,7 @@ async function take(capacity: number): Promise<Slot | null> {
   return slot;
 }
 
-/**
- * Reads a whole file through `handle` (whose current size is `size`). Large
- * files land in pooled memory; smaller ones, or when every pooled buffer is
- * busy, in a fresh Buffer like `handle.readFile()`.
- */
-export async function readWholeFile(handle: FileHandle, size: number): Promise<PooledRead> {
-  const slot = size >= READ_POOL_MIN_BYTES && size <= READ_POOL_MAX_BYTES ? await take(size + 1) : null;
-  const unpooled = (bytes: Buffer): PooledRead => ({ bytes, pooled: false, release: () => undefined, releaseWhen: () => undefined });
-  if (!slot) return unpooled(await handle.readFile());
+function releasers(slot: Slot): Pick<PooledRead, "release" | "releaseWhen"> {
   let released = false;
   const release = () => {
     if (released) return;
@@ -100,6 +92,19 @@ export async function readWholeFile(handle: FileHandle, size: number): Promise<P
     if (released) return;
     slot.handedOff = done.then(release, release);
   };
+  return { release, releaseWhen };
+}
+
+/**
+ * Reads a whole file through `handle` (whose current size is `size`). Large
+ * files land in pooled memory; smaller ones, or when every pooled buffer is
+ * busy, in a fresh Buffer like `handle.readFile()`.
+ */
+export async function readWholeFile(handle: FileHandle, size: number): Promise<PooledRead> {
+  const slot = size >= READ_POOL_MIN_BYTES && size <= READ_POOL_MAX_BYTES ? await take(size + 1) : null;
+  const unpooled = (bytes: Buffer): PooledRead => ({ bytes, pooled: false, release: () => undefined, releaseWhen: () => undefined });
+  if (!slot) return unpooled(await handle.readFile());
+  const { release, releaseWhen } = releasers(slot);
   try {
     const capacity = slot.buffer.length;
     let filled = 0;
@@ -119,6 +124,22 @@ export async function readWholeFile(handle: FileHandle, size: number): Promise<P
     release();
     throw error;
   }
+}
+
+/**
+ * `text` encoded as UTF-8, into pooled memory when it is large (like
+ * `Buffer.from(text)` otherwise). Release it like a {@link readWholeFile} result.
+ */
+export async function encodeText(text: string): Promise<PooledRead> {
+  const unpooled = (): PooledRead => ({ bytes: Buffer.from(text, "utf8"), pooled: false, release: () => undefined, releaseWhen: () => undefined });
+  if (text.length < READ_POOL_MIN_BYTES / 3 || text.length > READ_POOL_MAX_BYTES) return unpooled();
+  const size = Buffer.byteLength(text, "utf8");
+  if (size < READ_POOL_MIN_BYTES || size > READ_POOL_MAX_BYTES) return unpooled();
+  const slot = await take(size);
+  if (!slot) return unpooled();
+  const { release, releaseWhen } = releasers(slot);
+  const written = slot.buffer.write(text, 0, "utf8");
+  return { bytes: slot.buffer.subarray(0, written), pooled: true, release, releaseWhen };
 }
 
 /** Buffers currently kept by the pool, and how many are busy (for tests). */

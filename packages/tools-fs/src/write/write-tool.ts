@@ -8,6 +8,7 @@ import type { FullTextSnapshot } from "../shared/file-state.js";
 import { toFsToolError } from "../shared/fs-errors.js";
 import { countLineEndings, linesFromLineFeeds } from "../shared/line-ending-count.js";
 import { type MutationHashOptions, type WrittenVersion, writeMutation } from "../shared/mutation-write.js";
+import { encodeText } from "../shared/read-buffer-pool.js";
 import { assertNotStale } from "../shared/staleness.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
@@ -100,17 +101,23 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
   } else {
     await mkdir(path.dirname(target), { recursive: true });
   }
-  const bytes = Buffer.from(content, "utf8");
+  // Large content is encoded into pooled memory (fresh memory is slow to touch first), handed back
+  // once the off-thread hash has copied it.
+  const encoded = await encodeText(content);
+  const bytes = encoded.bytes;
   const size = bytes.length;
   let written: WrittenVersion;
   try {
     const countLines = () => linesFromLineFeeds(countLineEndings(bytes).lf, bytes.length, bytes[bytes.length - 1] ?? -1);
-    written = await writeMutation(target, [bytes], existing ? Number(existing.mode) & 0o7777 : undefined, options, countLines, ownedArrayBuffer(bytes));
+    written = await writeMutation(target, [bytes], existing ? Number(existing.mode) & 0o7777 : undefined, options, countLines, encoded.pooled ? undefined : ownedArrayBuffer(bytes));
   } catch (error) {
+    encoded.release();
     if (autoRead) environment.state.clear(key);
     throw error;
   }
   const { version, pendingHash } = written;
+  if (pendingHash) encoded.releaseWhen(pendingHash.released);
+  else encoded.release();
   environment.state.recordTextMutation(stateKey(target), version, pendingHash);
   const verb = existing ? "updated" : "created";
   return {
