@@ -35,6 +35,8 @@ interface Job {
   pieces: readonly Uint8Array[];
   /** The pieces' memory was moved to a worker: only that worker can hash them. */
   transferred: boolean;
+  /** The worker copied the pieces and their memory may have been reused since: only that worker can hash them. */
+  handedBack: boolean;
 }
 
 let worker: Worker | null = null;
@@ -54,6 +56,7 @@ function startWorker(): Worker | null {
       const job = jobs.get(message.id);
       if (!job) return;
       if (message.released) {
+        job.handedBack = true;
         job.release();
         return;
       }
@@ -101,10 +104,10 @@ function scheduleIdleExit(): void {
   idleTimer.unref();
 }
 
-/** The main-thread fallback; a job whose memory went to a worker that died fails instead (its hash stays unknown). */
+/** The main-thread fallback; a job whose memory went to (or was copied by) a worker that died fails instead: its hash stays unknown. */
 function hashLater(job: Job): void {
   setImmediate(() => {
-    if (job.transferred) {
+    if (job.transferred || job.handedBack) {
       job.release();
       job.reject(new Error("the hashing worker stopped before it answered"));
       return;
@@ -143,7 +146,7 @@ export function hashOffThread(pieces: readonly Uint8Array[], transfer?: ArrayBuf
   const released = new Promise<void>((onRelease) => {
     release = onRelease;
   });
-  const job: Job = { resolve, reject, release, pieces, transferred: false };
+  const job: Job = { resolve, reject, release, pieces, transferred: false, handedBack: false };
   const thread = startWorker();
   if (!thread) hashLater(job);
   else {

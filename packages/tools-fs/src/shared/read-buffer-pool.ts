@@ -16,7 +16,7 @@ import type { FileHandle } from "node:fs/promises";
 /** Files from this size on are read into pooled memory. */
 export const READ_POOL_MIN_BYTES = 1024 * 1024;
 /** Files above this size are read into fresh memory (the pool does not keep such buffers). */
-export const READ_POOL_MAX_BYTES = 256 * 1024 * 1024;
+export const READ_POOL_MAX_BYTES = 64 * 1024 * 1024;
 /** Pooled buffers are dropped after this long unused. */
 export const READ_POOL_IDLE_MS = 10_000;
 const MAX_SLOTS = 2;
@@ -54,6 +54,7 @@ function scheduleDrop(): void {
 const HAND_OFF_WAIT_MS = 100;
 
 async function take(capacity: number): Promise<Slot | null> {
+  if (typeof SharedArrayBuffer !== "function") return null;
   let slot = slots.find((candidate) => !candidate.busy && candidate.buffer.length >= capacity);
   if (!slot) {
     // A buffer that fits is about to come back (another thread is copying it): cheaper to wait than to map new memory.
