@@ -14,6 +14,12 @@ import { FNV_WASM_BYTES } from "./content-hash.js";
 /** The worker program. */
 export const DEFERRED_HASH_WORKER_SOURCE = `"use strict";
 const { parentPort } = require("node:worker_threads");
+// Hashing is not urgent: on Linux this thread (only) gives way to the main
+// thread, libuv's I/O threads and other processes when the CPU is contended.
+try {
+  const tid = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
+  if (tid > 0) require("node:os").setPriority(tid, 10);
+} catch {}
 const DATA_OFFSET = 8;
 const CHUNK = 4 * 1024 * 1024;
 const { mem, fnv } = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([${Array.from(FNV_WASM_BYTES).join(",")}]))).exports;

@@ -51,7 +51,7 @@ function scheduleDrop(): void {
 }
 
 /** How long a read waits for a handed-off buffer before it takes fresh memory. */
-const HAND_OFF_WAIT_MS = 100;
+const HAND_OFF_WAIT_MS = 50;
 
 async function take(capacity: number): Promise<Slot | null> {
   if (typeof SharedArrayBuffer !== "function") return null;
