@@ -76,9 +76,11 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   const oldBytes = needle.toString("latin1");
   let eol: "\r\n" | "\n" | undefined;
   // Without any CR the file has no CRLF, so LF dominates: no need to count.
-  const eolOf = () => (eol ??= content.indexOf(13) === -1 ? "\n" : dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
+  let hasCr: boolean | undefined;
+  const hasCrOf = () => (hasCr ??= content.indexOf(13) !== -1);
+  const eolOf = () => (eol ??= !hasCrOf() ? "\n" : dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
 
-  const lineEndings = matchLineEndings(content, oldBytes, newBytes, eolOf, search);
+  const lineEndings = matchLineEndings(content, oldBytes, newBytes, eolOf, search, hasCrOf);
   if (lineEndings.length) return { strategy: "line-endings", matches: lineEndings };
   const trailing = findLineMatches(content, oldBytes, newBytes, "trailing-whitespace", eolOf, search);
   if (trailing.length) return { strategy: "trailing-whitespace", matches: trailing };
@@ -99,12 +101,20 @@ export function dominantEolOf({ lf, crlf }: LineEndingCounts): "\r\n" | "\n" {
  * LF or CRLF in the file. A match that starts at the LF of a CRLF pair takes
  * the CR too.
  */
-function matchLineEndings(content: Buffer, oldBytes: string, newBytes: string, eolOf: () => "\r\n" | "\n", search?: SearchContext): EditMatch[] {
+function matchLineEndings(
+  content: Buffer,
+  oldBytes: string,
+  newBytes: string,
+  eolOf: () => "\r\n" | "\n",
+  search?: SearchContext,
+  hasCrOf: () => boolean = () => content.indexOf(13) !== -1,
+): EditMatch[] {
   const bomLength = content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0;
   let pattern = oldBytes.startsWith(BOM) ? oldBytes.slice(BOM.length) : oldBytes;
   pattern = pattern.replace(/\r\n/g, "\n");
   if (pattern === "") return [];
-  const hasCrlf = content.indexOf("\r\n", 0, "latin1") !== -1;
+  // (A file without any CR, the common case, is scanned once for both questions.)
+  const hasCrlf = hasCrOf() && content.indexOf("\r\n", 0, "latin1") !== -1;
   if (!hasCrlf && bomLength === 0 && pattern === oldBytes) return [];
   const segments = pattern.split("\n").map((segment) => Buffer.from(segment, "latin1"));
   const anchor = segments.findIndex((segment) => segment.length > 0);
