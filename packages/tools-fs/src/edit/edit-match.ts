@@ -13,7 +13,7 @@
  */
 import { type SearchContext, createIndexFinder, createSearchContext } from "../shared/fast-index-of.js";
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
-import { dominantEol, renderEol } from "./line-endings.js";
+import { dominantEol, renderEol, renderEolLazy } from "./line-endings.js";
 import { findLineMatches } from "./line-match-bytes.js";
 
 export { dominantEol, renderEol };
@@ -154,7 +154,7 @@ function matchLineEndings(
       }
     }
     if (!valid) continue;
-    replacement ??= renderEol(newBytes, eolOf());
+    replacement ??= renderEolLazy(newBytes, eolOf);
     matches.push({ start, end: cursor, replacement });
     nextFree = cursor;
     from = Math.max(from, cursor);

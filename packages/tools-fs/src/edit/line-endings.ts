@@ -14,3 +14,12 @@ export function renderEol(text: string, eol: "\r\n" | "\n"): string {
   const lf = text.replace(/\r\n/g, "\n");
   return eol === "\n" ? lf : lf.replace(/\n/g, "\r\n");
 }
+
+/**
+ * {@link renderEol} that asks for the line ending only when `text` has a line
+ * break (without one the result is `text` either way), so the file's line
+ * endings need not be counted for a single-line replacement.
+ */
+export function renderEolLazy(text: string, eolOf: () => "\r\n" | "\n"): string {
+  return text.includes("\n") ? renderEol(text, eolOf()) : text;
+}

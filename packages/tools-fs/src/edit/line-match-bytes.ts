@@ -6,7 +6,7 @@
  */
 import { type SearchContext, createIndexFinder } from "../shared/fast-index-of.js";
 import type { EditMatch } from "./edit-match.js";
-import { renderEol } from "./line-endings.js";
+import { renderEolLazy } from "./line-endings.js";
 import { type Shift, buildLineIndex, findLineMatchesInText, reindent, shiftOf, trimBoth, trimEnd } from "./line-match.js";
 
 const BOM = "\xEF\xBB\xBF";
@@ -93,7 +93,7 @@ export function findLineMatches(
     return {
       start: contentStartOf(first),
       end: endsWithNewline ? lastEnd : contentEndOf(lastStart, lastEnd),
-      replacement: renderEol(replacement, eolOf()),
+      replacement: renderEolLazy(replacement, eolOf),
       windowEnd: lastEnd,
     };
   };
