@@ -1,4 +1,4 @@
-import { readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "../__fixtures__/workspace.js";
 import { countLines } from "../shared/atomic-write.js";
@@ -45,6 +45,7 @@ describe("Edit of large files", () => {
     const written = readFileSync(file);
     expect(written.toString()).toBe(text.replace("const value1000 = compute(1000,", "const renamed = compute(1000,\n"));
     expect(result.details.totalLines).toBe(countLines(written));
+    expect(result.details.mtimeMs).toBe(statSync(file).mtimeMs); // the temporary file's own mtime survives the rename
     expect(await settledHash(state, file)).toBe(contentHash(written));
     expect(state.getLatest(file)?.contentHash).toBe(contentHash(written));
     expect(readPoolState().busy).toBe(0);

@@ -1,3 +1,4 @@
+import { fstatSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
@@ -83,7 +84,7 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
   let read: PooledRead;
   let current: import("node:fs").Stats;
   try {
-    current = await handle.stat();
+    current = fstatSync(handle.fd); // no I/O: cheaper than a thread-pool round trip
     if (current.isDirectory()) throw new ToolError("not_a_file", `Edit failed: ${resolved.displayPath} is a directory; pass a file path.`);
     if (!current.isFile()) throw new ToolError("unsupported_target", `Edit failed: ${resolved.displayPath} is not a regular file.`);
     read = await readWholeFile(handle, current.size);

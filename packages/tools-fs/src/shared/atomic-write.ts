@@ -9,12 +9,20 @@ import path from "node:path";
  *
  * `duringWrite` runs on the main thread while the write system call is in
  * flight on libuv's thread pool (e.g. hashing the new content), so the two
- * overlap; its result is returned.
+ * overlap; its result is returned. `written` runs once the data is written,
+ * before the temporary file is closed (e.g. `fstatSync(fd)` for its mtime,
+ * which the rename keeps).
  *
  * @example
  * await writeFileAtomic("/repo/a.txt", Buffer.from("hi\n"), 0o644);
  */
-export async function writeFileAtomic<T = undefined>(absolutePath: string, data: Uint8Array | readonly Buffer[], mode?: number, duringWrite?: () => T): Promise<T> {
+export async function writeFileAtomic<T = undefined>(
+  absolutePath: string,
+  data: Uint8Array | readonly Buffer[],
+  mode?: number,
+  duringWrite?: () => T,
+  written?: (fd: number) => void,
+): Promise<T> {
   const directory = path.dirname(absolutePath);
   const temporary = path.join(directory, `.${path.basename(absolutePath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const handle = await open(temporary, "wx", mode ?? 0o666);
@@ -30,6 +38,7 @@ export async function writeFileAtomic<T = undefined>(absolutePath: string, data:
       } finally {
         await Promise.all([writing, moding]);
       }
+      written?.(handle.fd);
     } finally {
       await handle.close();
     }

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { fstatSync } from "node:fs";
 import { writeFileAtomic } from "./atomic-write.js";
 import { ContentHasher } from "./content-hash.js";
 import { DEFAULT_INLINE_HASH_LIMIT_BYTES, type PendingHash, hashOffThread } from "./deferred-hash.js";
@@ -42,14 +42,21 @@ export async function writeMutation(
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
   const inline = size <= (options.inlineHashLimitBytes ?? DEFAULT_INLINE_HASH_LIMIT_BYTES);
   const data = pieces.length === 1 ? pieces[0]! : pieces;
-  const { contentHash, totalLines } = await writeFileAtomic(target, data, mode, () => {
-    if (!inline) return { contentHash: "", totalLines: countLines() };
-    const hasher = new ContentHasher();
-    for (const piece of pieces) hasher.update(piece);
-    return { contentHash: hasher.digest(), totalLines: hasher.lineCount() };
-  });
-  const after = await stat(target);
-  const version: FullTextSnapshot = { mtimeMs: after.mtimeMs, size, contentHash, totalLines };
+  let mtimeMs = 0;
+  const { contentHash, totalLines } = await writeFileAtomic(
+    target,
+    data,
+    mode,
+    () => {
+      if (!inline) return { contentHash: "", totalLines: countLines() };
+      const hasher = new ContentHasher();
+      for (const piece of pieces) hasher.update(piece);
+      return { contentHash: hasher.digest(), totalLines: hasher.lineCount() };
+    },
+    // The written file's own mtime (an fstat of a local descriptor does not block; the rename keeps it).
+    (fd) => (mtimeMs = fstatSync(fd).mtimeMs),
+  );
+  const version: FullTextSnapshot = { mtimeMs, size, contentHash, totalLines };
   if (inline) return { version };
   return { version, pendingHash: hashOffThread(pieces, transfer) };
 }
