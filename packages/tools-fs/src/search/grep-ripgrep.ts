@@ -230,11 +230,13 @@ function parseCounts(output: Buffer): { path: string; count: number }[] {
  * stops it and counts instead: moving and keeping megabytes of lines costs
  * more than a second search of the page's files (x20 common literal, 40 MB
  * of lines: 1.38x rg in one pass, 1.01x in two), while a small result is
- * cheapest in one run (no second process start). Kept low because a stopped
- * run is wasted work: 256 KiB is a few percent of a mid-size result (the
- * base common literal prints 5 MB).
+ * cheapest in one run (no second process start). A stopped run costs a
+ * process start plus its first output, so the limit is low: measured on the
+ * base benchmark tree (ms, best of 7): rare literal 126 (always two passes)
+ * vs 100 (16 KiB); common literal 207 vs 240; regex 186 vs 207; 64 KiB and
+ * 256 KiB only waste more.
  */
-export const SINGLE_PASS_OUTPUT_LIMIT = 256 * 1024;
+export const SINGLE_PASS_OUTPUT_LIMIT = 16 * 1024;
 
 /**
  * Runs a query in one ripgrep pass while its output stays small (below
