@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeSearchTree } from "../__fixtures__/search-tree.js";
 import { renderGrep } from "./grep-format.js";
 import type { GrepOutputMode } from "./grep-result.js";
-import { type GrepQuery, grepWithRipgrepPaged } from "./grep-ripgrep.js";
+import { type GrepQuery, grepWithRipgrep, grepWithRipgrepPaged, parseRipgrepOutput } from "./grep-ripgrep.js";
 import { locateRipgrep } from "./ripgrep.js";
 
 const rgPath = locateRipgrep();
@@ -29,13 +29,25 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
     ["nothing-matches-this", {}, "content", 0, 200],
   ];
 
-  it.each(cases)("%s %j %s offset=%d limit=%d: one pass, a stopped pass and two passes render the same", async (pattern, extra, outputMode, offset, headLimit) => {
+  it.each(cases)("%s %j %s offset=%d limit=%d: two passes render what one full pass renders", async (pattern, extra, outputMode, offset, headLimit) => {
     const query: GrepQuery = { pattern, ignoreCase: true, multiline: false, context: 0, ...extra };
-    const page = { outputMode, offset, headLimit };
-    const render = async (limit: number) =>
-      renderGrep(await grepWithRipgrepPaged(rgPath!, root, query, () => true, page, limit), { outputMode, offset, headLimit, context: query.context, displayDirectory: ".", pattern }).text;
-    const onePass = await render(1024 * 1024); // the fixture's output is far below this
-    expect(await render(1)).toBe(onePass); // stopped after the first bytes, then counted
-    expect(await render(0)).toBe(onePass); // straight to two passes
+    const options = { outputMode, offset, headLimit, context: query.context, displayDirectory: ".", pattern };
+    const onePass = renderGrep(await grepWithRipgrep(rgPath!, root, query), options).text;
+    const twoPasses = renderGrep(await grepWithRipgrepPaged(rgPath!, root, query, () => true, { outputMode, offset, headLimit }), options).text;
+    expect(twoPasses).toBe(onePass);
+  });
+});
+
+describe("parseRipgrepOutput", () => {
+  it("splits files at LF and CRLF empty lines (ripgrep --crlf on one thread)", () => {
+    const output = Buffer.from("./a.ts\u00002:one\r\n5:two\n\r\n./b.ts\u00001:three\n\n./c.ts\u00007:four\n");
+    const files = parseRipgrepOutput(output);
+    expect(files.map((file) => [file.path, file.matchCount, file.firstMatchLine])).toEqual([
+      ["a.ts", 2, 2],
+      ["b.ts", 1, 1],
+      ["c.ts", 1, 7],
+    ]);
+    expect(files[0]!.lineText(5)).toBe("two");
+    expect(files[0]!.lineText(2)).toBe("one");
   });
 });

@@ -124,31 +124,35 @@ export function ripgrepArguments(query: GrepQuery): string[] {
 /**
  * Splits `--heading --null --line-number` output into files: `path\0`
  * followed by `N:text` / `N-text` / `--` lines, files separated by an empty
- * line (no record line is ever empty, so "\n\n" only separates files).
+ * line (no record line is ever empty, so an empty line only separates
+ * files). With `--crlf` on one thread ripgrep ends that empty line with
+ * CRLF, so both "\n\n" and "\n\r\n" separate files.
  */
 export function parseRipgrepOutput(output: Buffer, parseEagerly = false): RipgrepFileHits[] {
   const files: RipgrepFileHits[] = [];
   const length = output.length;
+  // Next occurrence of each separator form, searched again only once passed (no rescans).
+  let nextLf = -2;
+  let nextCrlf = -2;
   let position = 0;
   while (position < length) {
     const nul = output.indexOf(0, position);
     if (nul === -1) break;
     let name = output.toString("utf8", position, nul);
     if (name.startsWith("./")) name = name.slice(2);
-    const separator = output.indexOf("\n\n", nul + 1, "latin1");
+    if (nextLf !== -1 && nextLf < nul) nextLf = output.indexOf("\n\n", nul + 1, "latin1");
+    if (nextCrlf !== -1 && nextCrlf < nul) nextCrlf = output.indexOf("\n\r\n", nul + 1, "latin1");
+    const separator = nextLf === -1 ? nextCrlf : nextCrlf === -1 ? nextLf : Math.min(nextLf, nextCrlf);
     const end = separator === -1 ? length : separator + 1;
     files.push(new RipgrepFileHits(name, output, nul + 1, end, parseEagerly));
-    position = separator === -1 ? length : separator + 2;
+    position = separator === -1 ? length : separator + (separator === nextLf ? 2 : 3);
   }
   return files;
 }
 
-/** Runs ripgrep and turns its failures into tool errors; null when stdout outgrew `maxOutputBytes`. */
-async function runChecked(rgPath: string, directory: string, args: string[], signal: AbortSignal | undefined): Promise<Buffer>;
-async function runChecked(rgPath: string, directory: string, args: string[], signal: AbortSignal | undefined, maxOutputBytes: number): Promise<Buffer | null>;
-async function runChecked(rgPath: string, directory: string, args: string[], signal: AbortSignal | undefined, maxOutputBytes?: number): Promise<Buffer | null> {
-  const output = await runRipgrep(rgPath, args, { cwd: directory, signal, maxOutputBytes });
-  if (output.overflowed) return null;
+/** Runs ripgrep and turns its failures into tool errors. */
+async function runChecked(rgPath: string, directory: string, args: string[], signal: AbortSignal | undefined): Promise<Buffer> {
+  const output = await runRipgrep(rgPath, args, { cwd: directory, signal });
   if (output.exitCode === 2 && /regex parse error|error parsing regex|literal .* is not allowed|look-around|backreferences/i.test(output.stderr)) {
     const detail = output.stderr.trim().split("\n").slice(0, 8).join("\n");
     throw new ToolError("regex_invalid", `Grep pattern is not a valid regular expression (Rust regex syntax: no look-around or backreferences):\n${detail}\nEscape special characters for a literal search, or set multiline=true to match across lines.`);
@@ -226,32 +230,24 @@ function parseCounts(output: Buffer): { path: string; count: number }[] {
 }
 
 /**
- * Output of a single ripgrep pass above which {@link grepWithRipgrepPaged}
- * stops it and counts instead: moving and keeping megabytes of lines costs
- * more than a second search of the page's files (x20 common literal, 40 MB
- * of lines: 1.38x rg in one pass, 1.01x in two), while a small result is
- * cheapest in one run (no second process start). A stopped run costs a
- * process start plus its first output, so the limit is low: measured on the
- * base benchmark tree (ms, best of 7): rare literal 126 (always two passes)
- * vs 100 (16 KiB); common literal 207 vs 240; regex 186 vs 207; 64 KiB and
- * 256 KiB only waste more.
+ * Runs a query in two ripgrep passes: `--count` gives every file's matching
+ * lines (tiny output), then only the files holding the requested page are
+ * searched again for their lines (on one thread when they are few). Same
+ * hits as {@link grepWithRipgrep} for everything the formatter reads;
+ * multi-line queries (where `--count` counts matches, not lines) take the
+ * single pass.
+ *
+ * Why not one pass for small results: the size of a result is only known
+ * once it is printed, and a single pass stopped when its output grows costs
+ * a process start plus the work so far. Measured on the benchmark trees
+ * (best of 7, ms; rg itself: base 96-98 rare, 173-213 common/regex): always
+ * two passes 110 / 216 / 185 (base rare / common / regex) and x20 within 1%
+ * of rg; a single pass stopped past 16 KiB 100 / 240 / 207 but x20 rare
+ * 2475 (its 23 KB of output arrives late, so the stopped run was nearly
+ * complete); stopped past 256 KiB 97 / 242 / 238.
  */
-export const SINGLE_PASS_OUTPUT_LIMIT = 16 * 1024;
-
-/**
- * Runs a query in one ripgrep pass while its output stays small (below
- * {@link SINGLE_PASS_OUTPUT_LIMIT}); past that, in two passes: `--count`
- * gives every file's matching lines (tiny output), then only the files
- * holding the requested page are searched again for their lines. Same hits
- * as {@link grepWithRipgrep} for everything the formatter reads; multi-line
- * queries (where `--count` counts matches, not lines) take the single pass.
- */
-export async function grepWithRipgrepPaged(rgPath: string, directory: string, query: GrepQuery, filter: (relative: string) => boolean, page: GrepPage, singlePassLimit = SINGLE_PASS_OUTPUT_LIMIT): Promise<GrepFileHits[]> {
+export async function grepWithRipgrepPaged(rgPath: string, directory: string, query: GrepQuery, filter: (relative: string) => boolean, page: GrepPage): Promise<GrepFileHits[]> {
   if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
-  if (singlePassLimit > 0) {
-    const stdout = await runChecked(rgPath, directory, ripgrepArguments(query), query.signal, singlePassLimit);
-    if (stdout) return parseRipgrepOutput(stdout, query.context > 0).filter((file) => filter(file.path));
-  }
   const countArgs = ripgrepArguments(query).filter((arg) => arg !== "--heading" && arg !== "--line-number");
   countArgs.splice(countArgs.indexOf("--context"), query.context > 0 ? 2 : 0);
   countArgs.unshift("--count");
@@ -279,6 +275,8 @@ export async function grepWithRipgrepPaged(rgPath: string, directory: string, qu
     const args = ripgrepArguments(query);
     args.splice(args.length - 1, 1, ...[...onPage].map((index) => `./${counted[index]!.path}`));
     args.unshift("--with-filename"); // one explicit file would print no name
+    // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
+    if (onPage.size <= 8) args.unshift("--threads", "1");
     if (page.outputMode === "files") args.unshift("--max-count", "1");
     for (const file of parseRipgrepOutput(await runChecked(rgPath, directory, args, query.signal), query.context > 0)) pageHits.set(file.path, file);
   }

@@ -26,17 +26,13 @@ export interface RipgrepOutput {
   stdout: Buffer;
   stderr: string;
   exitCode: number;
-  /** The run was stopped because stdout grew past `maxOutputBytes` (stdout is then partial). */
-  overflowed?: boolean;
 }
 
 /**
  * Runs ripgrep to completion, collecting stdout as bytes. Aborting the
- * signal kills the process and rejects with the signal's reason. With
- * `maxOutputBytes`, a run whose stdout grows past it is killed and resolves
- * with `overflowed: true`.
+ * signal kills the process and rejects with the signal's reason.
  */
-export function runRipgrep(rgPath: string, args: readonly string[], options: { cwd: string; signal?: AbortSignal; maxOutputBytes?: number }): Promise<RipgrepOutput> {
+export function runRipgrep(rgPath: string, args: readonly string[], options: { cwd: string; signal?: AbortSignal }): Promise<RipgrepOutput> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(options.signal.reason ?? new Error("aborted"));
@@ -48,15 +44,9 @@ export function runRipgrep(rgPath: string, args: readonly string[], options: { c
     let stderr = "";
     const onAbort = () => child.kill("SIGKILL");
     options.signal?.addEventListener("abort", onAbort, { once: true });
-    let overflowed = false;
     child.stdout.on("data", (chunk: Buffer) => {
-      if (overflowed) return;
       chunks.push(chunk);
       size += chunk.length;
-      if (options.maxOutputBytes !== undefined && size > options.maxOutputBytes) {
-        overflowed = true;
-        child.kill("SIGKILL");
-      }
     });
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < 64 * 1024) stderr += chunk.toString("utf8");
@@ -71,8 +61,7 @@ export function runRipgrep(rgPath: string, args: readonly string[], options: { c
         reject(options.signal.reason ?? new Error("aborted"));
         return;
       }
-      const stdout = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      resolve(overflowed ? { stdout, stderr, exitCode: code ?? -1, overflowed } : { stdout, stderr, exitCode: code ?? -1 });
+      resolve({ stdout: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), stderr, exitCode: code ?? -1 });
     });
   });
 }
