@@ -199,4 +199,3 @@ function searchFile(directory: string, relative: string, regex: RegExp, multilin
   return lines && lines.length ? new TextFileHits(relative, lines, loadText(directory, relative)) : null;
 }
 
-export { literalPrefilter, matchingLines } from "./grep-line-scan.js";

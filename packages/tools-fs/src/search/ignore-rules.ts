@@ -304,13 +304,3 @@ export function isEntryIgnored(rules: DirectoryRules, name: string, isDirectory:
   }
   return false;
 }
-
-/**
- * Whether `absolutePath` is ignored by `layers` (highest precedence first):
- * the first layer with a verdict (ignored or re-included) decides.
- */
-export function isIgnored(layers: readonly IgnoreLayer[], absolutePath: string, isDirectory: boolean): boolean {
-  const slash = absolutePath.lastIndexOf("/");
-  const rules = rulesForDirectory(layers, absolutePath.slice(0, Math.max(slash, 1)));
-  return isEntryIgnored(rules, absolutePath.slice(slash + 1), isDirectory);
-}
