@@ -88,23 +88,35 @@ export type SdkErrorCode =
   | "unsupported";
 
 /**
- * Thrown for host misuse: invalid options, duplicate built-in tool names, a
- * malformed tool-call envelope, use after `close()`.
+ * The shape every SDK error that is not a {@link ToolError} shares: a
+ * machine-readable `code`, JSON-serialisable `data` and a `toJSON()` that
+ * keeps both. Subclasses narrow the code and data types and set `name`.
  */
-export class SdkError extends Error {
-  override readonly name = "SdkError";
-  readonly code: SdkErrorCode;
-  readonly data: Record<string, unknown>;
+export class CodedError<Code extends string, Data extends object> extends Error {
+  readonly code: Code;
+  readonly data: Data;
 
-  constructor(code: SdkErrorCode, message: string, data: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(code: Code, message: string, data: Data, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
     this.data = data;
   }
 
   /** A plain object that survives JSON serialisation. */
-  toJSON(): { name: string; code: SdkErrorCode; message: string; data: Record<string, unknown> } {
+  toJSON(): { name: string; code: Code; message: string; data: Data } {
     return { name: this.name, code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/**
+ * Thrown for host misuse: invalid options, duplicate built-in tool names, a
+ * malformed tool-call envelope, use after `close()`.
+ */
+export class SdkError extends CodedError<SdkErrorCode, Record<string, unknown>> {
+  override readonly name = "SdkError";
+
+  constructor(code: SdkErrorCode, message: string, data: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(code, message, data, options);
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { TOOL_ERROR_CODES, ToolError, SdkError, isAbortError } from "./errors.js";
+export { TOOL_ERROR_CODES, ToolError, SdkError, CodedError, isAbortError } from "./errors.js";
 export type { ToolErrorCode, ToolErrorOptions, SdkErrorCode } from "./errors.js";
 export { RUNTIME_SCOPES } from "./types.js";
 export type {

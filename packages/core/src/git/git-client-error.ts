@@ -1,3 +1,5 @@
+import { CodedError } from "../errors.js";
+
 /** What kind of failure a {@link GitClientError} reports. */
 export type GitClientErrorCode =
   /** The directory is not inside a git work tree. */
@@ -33,19 +35,10 @@ export interface GitClientErrorData {
  *   if (error instanceof GitClientError && error.code === "conflict") console.log(error.data.paths);
  * }
  */
-export class GitClientError extends Error {
+export class GitClientError extends CodedError<GitClientErrorCode, GitClientErrorData> {
   override readonly name = "GitClientError";
-  readonly code: GitClientErrorCode;
-  readonly data: GitClientErrorData;
 
   constructor(code: GitClientErrorCode, message: string, data: GitClientErrorData = {}, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
-
-  /** A plain object that survives JSON serialisation. */
-  toJSON(): { name: string; code: GitClientErrorCode; message: string; data: GitClientErrorData } {
-    return { name: this.name, code: this.code, message: this.message, data: this.data };
+    super(code, message, data, options);
   }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from "../errors.js";
+
 /** What kind of failure a {@link ModelClientError} reports. */
 export type ModelClientErrorCode =
   /** The server answered with a non-2xx HTTP status. */
@@ -34,15 +36,11 @@ export interface ModelClientErrorData {
  *   if (error instanceof ModelClientError && error.status === 429) await sleep(1000);
  * }
  */
-export class ModelClientError extends Error {
+export class ModelClientError extends CodedError<ModelClientErrorCode, ModelClientErrorData> {
   override readonly name = "ModelClientError";
-  readonly code: ModelClientErrorCode;
-  readonly data: ModelClientErrorData;
 
   constructor(code: ModelClientErrorCode, message: string, data: ModelClientErrorData = {}, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
+    super(code, message, data, options);
   }
 
   /** The HTTP status, for `http_error`. */
@@ -55,10 +53,5 @@ export class ModelClientError extends Error {
     if (this.code === "network_error") return true;
     const status = this.data.status;
     return status !== undefined && (status === 408 || status === 409 || status === 429 || status >= 500);
-  }
-
-  /** A plain object that survives JSON serialisation. */
-  toJSON(): { name: string; code: ModelClientErrorCode; message: string; data: ModelClientErrorData } {
-    return { name: this.name, code: this.code, message: this.message, data: this.data };
   }
 }
