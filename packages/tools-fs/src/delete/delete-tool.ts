@@ -1,7 +1,7 @@
 import { lstat, rm, unlink } from "node:fs/promises";
 import { ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 
 /** Delete's input schema. */
@@ -29,8 +29,7 @@ export function createDeleteTool(environment: FsToolEnvironment) {
     inputSchema: deleteInputSchema,
     metadata: { groupId: "fs", kind: "delete", isReadOnly: false, displayCategory: "file" },
     async execute(input, context) {
-      const resolved = context.paths.resolve(input.path, { intent: "delete", label: "Delete path" });
-      try {
+      return onResolvedPath("Delete", input.path, "delete", context, async (resolved) => {
         if (resolved.relativePath === "" && resolved.scope !== "external") {
           throw new ToolError("unsupported_target", `Delete refused: ${resolved.displayPath} is the root directory itself. Delete files or folders inside it instead.`);
         }
@@ -60,9 +59,7 @@ export function createDeleteTool(environment: FsToolEnvironment) {
           content: `Deleted ${targetKind}: ${resolved.displayPath}`,
           details: { kind: "delete" as const, path: resolved.displayPath, absolutePath: resolved.absolutePath, targetKind },
         };
-      } catch (error) {
-        throw toFsToolError("Delete", error, resolved, context);
-      }
+      });
     },
   });
 }

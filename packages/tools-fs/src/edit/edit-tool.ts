@@ -4,7 +4,7 @@ import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@age
 import { z } from "zod";
 import { preview } from "../shared/atomic-write.js";
 import { ownedArrayBuffer } from "../shared/deferred-hash.js";
-import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
 import { type MutationHashOptions, writeMutation } from "../shared/mutation-write.js";
 import { type PooledRead, readWholeFile } from "../shared/read-buffer-pool.js";
@@ -64,12 +64,7 @@ export function createEditTool(environment: FsToolEnvironment, options: Mutation
     inputSchema: editInputSchema,
     metadata: { groupId: "fs", kind: "edit", isReadOnly: false, displayCategory: "file" },
     async execute(input, context) {
-      const resolved = context.paths.resolve(input.path, { intent: "edit", label: "Edit path" });
-      try {
-        return await editResolved(input, resolved, context, environment, options);
-      } catch (error) {
-        throw toFsToolError("Edit", error, resolved, context);
-      }
+      return onResolvedPath("Edit", input.path, "edit", context, (resolved) => editResolved(input, resolved, context, environment, options));
     },
   });
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext, type ToolOutput } from "@agent-tools/core";
 import { z } from "zod";
 import { sameVersion } from "../shared/file-state.js";
-import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { IMAGE_MIME_BY_EXTENSION, extensionOf } from "../shared/image-data.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import { archiveKind } from "./read-archive.js";
@@ -62,12 +62,7 @@ export function createReadTool(environment: FsToolEnvironment) {
     inputSchema: readInputSchema,
     metadata: { groupId: "fs", kind: "read", isReadOnly: true, displayCategory: "file" },
     async execute(input, context) {
-      const resolved = context.paths.resolve(input.path, { intent: "read", label: "Read path" });
-      try {
-        return await readResolved(input, resolved, context, environment);
-      } catch (error) {
-        throw toFsToolError("Read", error, resolved, context);
-      }
+      return onResolvedPath("Read", input.path, "read", context, (resolved) => readResolved(input, resolved, context, environment));
     },
   });
 }

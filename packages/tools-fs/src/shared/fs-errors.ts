@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ToolError, type ResolvedPath, type ToolContext } from "@agent-tools/core";
+import { ToolError, type PathIntent, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { suggestSimilarPaths } from "./did-you-mean.js";
 
 /** The error raised when a path does not exist, with did-you-mean candidates and the next step. */
@@ -12,6 +12,20 @@ export function notFoundError(toolName: string, resolved: ResolvedPath, context:
   return new ToolError("not_found", `${toolName} failed: ${resolved.displayPath} does not exist (${where}). ${next}`, {
     details: { path: resolved.displayPath, didYouMean: suggestions },
   });
+}
+
+/**
+ * Resolves a tool's `path` argument through the path policy (label
+ * "<Tool> path") and runs `run` on it; any error it throws comes back as a
+ * {@link ToolError} with guidance for the model ({@link toFsToolError}).
+ */
+export async function onResolvedPath<T>(toolName: string, inputPath: string, intent: PathIntent, context: ToolContext, run: (resolved: ResolvedPath) => Promise<T>): Promise<T> {
+  const resolved = context.paths.resolve(inputPath, { intent, label: `${toolName} path` });
+  try {
+    return await run(resolved);
+  } catch (error) {
+    throw toFsToolError(toolName, error, resolved, context);
+  }
 }
 
 /**

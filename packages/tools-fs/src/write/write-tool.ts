@@ -5,7 +5,7 @@ import { z } from "zod";
 import { preview } from "../shared/atomic-write.js";
 import { ownedArrayBuffer } from "../shared/deferred-hash.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
-import { toFsToolError } from "../shared/fs-errors.js";
+import { onResolvedPath } from "../shared/fs-errors.js";
 import { countLineEndings, linesFromLineFeeds } from "../shared/line-ending-count.js";
 import { type MutationHashOptions, type WrittenVersion, writeMutation } from "../shared/mutation-write.js";
 import { encodeText } from "../shared/read-buffer-pool.js";
@@ -51,12 +51,7 @@ export function createWriteTool(environment: FsToolEnvironment, options: Mutatio
     inputSchema: writeInputSchema,
     metadata: { groupId: "fs", kind: "write", isReadOnly: false, displayCategory: "file" },
     async execute(input, context) {
-      const resolved = context.paths.resolve(input.path, { intent: "write", label: "Write path" });
-      try {
-        return await writeResolved(input.content, resolved, context, environment, options);
-      } catch (error) {
-        throw toFsToolError("Write", error, resolved, context);
-      }
+      return onResolvedPath("Write", input.path, "write", context, (resolved) => writeResolved(input.content, resolved, context, environment, options));
     },
   });
 }
