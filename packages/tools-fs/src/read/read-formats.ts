@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, type ResolvedPath, type ToolContent, type ToolContext } from "@agent-tools/core";
 import { contentHash } from "../shared/content-hash.js";
-import { sameVersion, type FileVersion } from "../shared/file-state.js";
+import type { FileVersion } from "../shared/file-state.js";
 import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, sniffImageMime } from "../shared/image-data.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import { archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
@@ -24,20 +24,22 @@ export function pathDetails(resolved: ResolvedPath): PathDetails {
   return { path: resolved.displayPath, absolutePath: resolved.absolutePath };
 }
 
+/** A whole file's bytes and the version they are (mtime after the read, size, FNV-1a 64). */
+async function readVersioned(absolutePath: string): Promise<{ bytes: Buffer; version: FileVersion }> {
+  const bytes = await readFile(absolutePath);
+  const after = await stat(absolutePath);
+  return { bytes, version: { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) } };
+}
+
 
 /** Read of an image file (returned as image content). */
 export async function readImage(resolved: ResolvedPath, size: number, extension: string, environment: FsToolEnvironment) {
   if (size > MAX_IMAGE_BYTES) {
     throw new ToolError("too_large", `Read failed: ${resolved.displayPath} is ${size} bytes; images are returned up to 25 MB. Resize it first (for example with Bash: convert in.png -resize 50% out.png).`, { details: { size } });
   }
-  const bytes = await readFile(resolved.absolutePath);
-  const after = await stat(resolved.absolutePath);
-  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
+  const { bytes, version } = await readVersioned(resolved.absolutePath);
   const mimeType = sniffImageMime(bytes) ?? IMAGE_MIME_BY_EXTENSION[extension]!;
-  const key = stateKey(resolved.absolutePath);
-  const previous = environment.state.getExactRead(key, "image");
-  const reusedExisting = previous !== undefined && sameVersion(previous, version);
-  environment.state.recordRead(key, { kind: "image", rangeKey: "image", ...version });
+  const reusedExisting = environment.state.recordRangeRead(stateKey(resolved.absolutePath), { kind: "image", rangeKey: "image", ...version });
   const header = `Read: ${resolved.displayPath}\nimage=${mimeType}, ${bytes.length} bytes`;
   const content: ToolContent[] = reusedExisting
     ? [{ type: "text", text: `${header}\n\n${UNCHANGED_NOTE}` }]
@@ -47,18 +49,14 @@ export async function readImage(resolved: ResolvedPath, size: number, extension:
 
 /** Read of a Jupyter notebook, by cells. */
 export async function readNotebook(input: ReadInput, resolved: ResolvedPath, environment: FsToolEnvironment) {
-  const bytes = await readFile(resolved.absolutePath);
-  const after = await stat(resolved.absolutePath);
-  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
+  const { bytes, version } = await readVersioned(resolved.absolutePath);
   const window = renderNotebook(bytes.toString("utf8"), input.cell_start, input.cell_limit, READ_MAX_CHARS);
   if (window.totalCells > 0 && input.cell_start > window.totalCells) {
     throw new ToolError("invalid_arguments", `Read: cell_start=${input.cell_start} is past the end of ${resolved.displayPath}, which has ${window.totalCells} cells.`);
   }
   const key = stateKey(resolved.absolutePath);
   const rangeKey = `notebook:${window.cellStart}:${window.numCells}:${window.totalCells}`;
-  const previous = environment.state.getExactRead(key, rangeKey);
-  const reusedExisting = previous !== undefined && sameVersion(previous, version);
-  environment.state.recordRead(key, { kind: "notebook", rangeKey, ...version });
+  const reusedExisting = environment.state.recordRangeRead(key, { kind: "notebook", rangeKey, ...version });
   const last = window.cellStart + window.numCells - 1;
   const header = `Read: ${resolved.displayPath}\ncells=${window.numCells === 0 ? "empty" : `${window.cellStart}-${last}`} / ${window.totalCells}`;
   let body = reusedExisting ? UNCHANGED_NOTE : window.text || "(no cells)";
@@ -71,18 +69,14 @@ export async function readNotebook(input: ReadInput, resolved: ResolvedPath, env
 
 /** Read of a PDF, text by pages. */
 export async function readPdf(input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
-  const bytes = await readFile(resolved.absolutePath);
-  const after = await stat(resolved.absolutePath);
-  const version: FileVersion = { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) };
+  const { bytes, version } = await readVersioned(resolved.absolutePath);
   const pages = await readPdfPages(bytes, input.page_start, input.page_limit, READ_MAX_CHARS, context.signal);
   if (pages.totalPages > 0 && input.page_start > pages.totalPages) {
     throw new ToolError("invalid_arguments", `Read: page_start=${input.page_start} is past the end of ${resolved.displayPath}, which has ${pages.totalPages} pages.`);
   }
   const key = stateKey(resolved.absolutePath);
   const rangeKey = `pdf:${input.page_start}:${pages.numPages}:${pages.totalPages}`;
-  const previous = environment.state.getExactRead(key, rangeKey);
-  const reusedExisting = previous !== undefined && sameVersion(previous, version);
-  environment.state.recordRead(key, { kind: "pdf", rangeKey, ...version });
+  const reusedExisting = environment.state.recordRangeRead(key, { kind: "pdf", rangeKey, ...version });
   const last = input.page_start + pages.numPages - 1;
   const header = `Read: ${resolved.displayPath}\npages=${pages.numPages === 0 ? "empty" : `${input.page_start}-${last}`} / ${pages.totalPages}`;
   let body = reusedExisting ? UNCHANGED_NOTE : pages.text;

@@ -2,7 +2,6 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext, type ToolOutput } from "@agent-tools/core";
 import { z } from "zod";
-import { sameVersion } from "../shared/file-state.js";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { IMAGE_MIME_BY_EXTENSION, extensionOf } from "../shared/image-data.js";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
@@ -98,10 +97,8 @@ async function readText(input: ReadInput, resolved: ResolvedPath, context: ToolC
   }
   const key = stateKey(resolved.absolutePath);
   const rangeKey = `text:${window.startLine}:${window.numLines}:${window.totalLines}`;
-  const previous = environment.state.getExactRead(key, rangeKey);
-  const reusedExisting = previous !== undefined && window.version.contentHash !== "" && sameVersion(previous, window.version);
   const full = window.startLine === 1 && window.numLines === window.totalLines && !window.lineCut;
-  environment.state.recordRead(key, { kind: "text", rangeKey, totalLines: window.totalLines, ...window.version }, full);
+  const reusedExisting = environment.state.recordRangeRead(key, { kind: "text", rangeKey, totalLines: window.totalLines, ...window.version }, full);
   const lastLine = window.startLine + window.numLines - 1;
   const isPartialView = window.startLine > 1 || window.numLines < window.totalLines || window.lineCut;
   const header = [

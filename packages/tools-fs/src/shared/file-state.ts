@@ -75,6 +75,18 @@ export class FileToolState {
   }
 
   /**
+   * Records a read like {@link FileToolState.recordRead} and says whether the
+   * model had already seen this exact range at this very version (Read then
+   * answers with the "unchanged" stub). A version without a hash never counts.
+   */
+  recordRangeRead(key: string, read: LatestRead, fullText = false): boolean {
+    const previous = this.getExactRead(key, read.rangeKey);
+    const seen = previous !== undefined && read.contentHash !== "" && sameVersion(previous, read);
+    this.recordRead(key, read, fullText);
+    return seen;
+  }
+
+  /**
    * Records the version the tools themselves just wrote: a full snapshot, no
    * range reads kept. With `pendingHash` the version's `contentHash` is ""
    * until the hash arrives; it is then filled in if this is still the
