@@ -138,12 +138,12 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
     await pool?.cancel(error);
     throw error;
   }
+  const finder = searchFinder(query.pattern, query.ignoreCase);
+  const read = createFileReader({ openSync, readSync, closeSync });
   if (pool) {
     // The main thread searches the batches no worker has taken yet (while
     // the workers start, or when all are busy).
     const local: GrepFileHits[] = [];
-    const finder = searchFinder(query.pattern, query.ignoreCase);
-    const read = createFileReader({ openSync, readSync, closeSync });
     try {
       for (let batch = pool.takeBatch(); batch; batch = pool.takeBatch()) {
         for (const relative of batch) {
@@ -160,8 +160,6 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
     const found = await pool.finish();
     return local.concat(found.map(({ path: relative, lines }) => new TextFileHits(relative, lines, loadText(directory, relative))));
   }
-  const finder = searchFinder(query.pattern, query.ignoreCase);
-  const read = createFileReader({ openSync, readSync, closeSync });
   const hits: GrepFileHits[] = [];
   // Synchronous reads: for many small, cached files they beat promise round
   // trips through the thread pool; the loop yields regularly for aborts.

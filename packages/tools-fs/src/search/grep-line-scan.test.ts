@@ -3,14 +3,21 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileGrepPattern } from "./grep-engine.js";
-import { createFileReader, decodeText, literalPrefilter, matchingLines, requiredLiteral, searchFileBytes, searchFinder } from "./grep-line-scan.js";
+import { createFileReader, createLiteralFinder, decodeText, matchingLines, requiredLiteral, searchFileBytes, searchFinder } from "./grep-line-scan.js";
 
 /** What the prefilter must agree with: the pattern searched in the decoded text, as the engine's regex does. */
 function reference(pattern: string, ignoreCase: boolean, bytes: Buffer): boolean {
   return new RegExp(pattern, ignoreCase ? "iu" : "u").test(bytes.toString("utf8"));
 }
 
-describe("literalPrefilter", () => {
+/** Whether a file can hold the plain literal: what the engine asks the finder before decoding anything. */
+function literalPrefilter(pattern: string, ignoreCase: boolean): ((bytes: Buffer) => boolean) | undefined {
+  const finder = createLiteralFinder(pattern, ignoreCase);
+  if (!finder) return undefined;
+  return (bytes) => finder.find(bytes, true).length > 0 || finder.foldsBeyondAscii(bytes);
+}
+
+describe("createLiteralFinder as a file prefilter", () => {
   it("is undefined for patterns that are not plain literals", () => {
     expect(literalPrefilter("a.b", true)).toBeUndefined();
     expect(literalPrefilter("foo(", false)).toBeUndefined();

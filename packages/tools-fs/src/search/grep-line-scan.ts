@@ -144,17 +144,6 @@ export function createLiteralFinder(literalText: string, ignoreCase: boolean): L
 }
 
 /**
- * A cheap test that rules out files that cannot match the plain literal
- * `pattern` (see {@link createLiteralFinder}); undefined for other patterns.
- * A file whose characters fold with the literal beyond ASCII always passes.
- */
-export function literalPrefilter(pattern: string, ignoreCase: boolean): ((bytes: Buffer) => boolean) | undefined {
-  const finder = createLiteralFinder(pattern, ignoreCase);
-  if (!finder) return undefined;
-  return (bytes) => finder.find(bytes, true).length > 0 || finder.foldsBeyondAscii(bytes);
-}
-
-/**
  * The 1-based numbers of the lines holding a match, for a single-line
  * search whose every match contains the literal found at `positions`
  * (ascending): only those lines are decoded and tested, one by one, the
