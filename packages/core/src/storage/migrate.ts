@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { SdkError } from "../errors.js";
+import { MIGRATION_LOCK_TIMEOUT_MS, isSqliteBusy, withMigrationLock } from "./migration-lock.js";
 import type { StorageDialect, StorageMigration, StorageMigrationResult } from "./storage.js";
 
 /** Namespaces are package ids: letters, digits, `-` and `_`, at most 40 characters. */
@@ -33,28 +34,34 @@ export function validateMigrations(namespace: string, migrations: readonly Stora
  * Runs a namespace's pending migrations. Each step runs in a transaction
  * that first writes the namespace's lock row, so concurrent migrators (other
  * connections, other processes, other machines) take turns: the first
- * applies a step, the others find it recorded and skip it. Works the same on
- * SQLite (the write takes the database's write lock) and PostgreSQL (a row
- * lock held until commit).
+ * applies a step, the others wait for the lock (up to
+ * {@link MIGRATION_LOCK_TIMEOUT_MS}), find the step recorded and skip it.
+ * Works the same on SQLite (`BEGIN IMMEDIATE`, retried with backoff) and
+ * PostgreSQL (a row lock held until commit).
  */
 export async function runMigrations(
   db: Kysely<any>,
   dialect: StorageDialect,
   namespace: string,
   migrations: readonly StorageMigration[],
+  lockTimeoutMs = MIGRATION_LOCK_TIMEOUT_MS,
 ): Promise<StorageMigrationResult> {
   validateMigrations(namespace, migrations);
   const table = migrationTableName(namespace);
   const lockTable = `${table}_lock`;
   const applied: string[] = [];
+  const deadline = Date.now() + lockTimeoutMs;
   // Loaded on first use so importing the SDK does not pay for Kysely.
   const { sql } = await import("kysely");
   try {
-    await ensureMigrationTables(db, table, lockTable);
+    await ensureMigrationTables(db, dialect, table, lockTable, deadline);
     const recorded = new Set((await db.selectFrom(table).select("name").execute()).map((row) => row.name as string));
     for (const migration of migrations) {
       if (recorded.has(migration.name)) continue;
-      const ran = await db.transaction().execute(async (transaction) => {
+      // Asked again before every attempt: a racer that finished meanwhile spares us the lock.
+      const alreadyDone = async (executor: Kysely<any>) =>
+        (await executor.selectFrom(table).select("name").where("name", "=", migration.name).executeTakeFirst()) !== undefined;
+      const ran = await withMigrationLock(db, dialect, { deadline, alreadyDone }, async (transaction) => {
         await transaction
           .insertInto(lockTable)
           .values({ id: 1, holder: migration.name })
@@ -68,14 +75,15 @@ export async function runMigrations(
       }).catch((error: unknown) => {
         throw new MigrationStepError(migration.name, error);
       });
-      if (ran) applied.push(migration.name);
+      if (ran === true) applied.push(migration.name);
     }
     return { applied };
   } catch (error) {
     const failed = error instanceof MigrationStepError ? error.migration : undefined;
     const cause = error instanceof MigrationStepError ? error.cause : error;
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new SdkError("storage", `Migration ${failed ?? "(setup)"} of "${namespace}" failed: ${reason}`, { namespace, migration: failed, applied }, { cause });
+    const waited = isSqliteBusy(cause) ? ` (another process held the database's write lock for more than ${Math.round(lockTimeoutMs / 1000)} s)` : "";
+    throw new SdkError("storage", `Migration ${failed ?? "(setup)"} of "${namespace}" failed: ${reason}${waited}`, { namespace, migration: failed, applied }, { cause });
   }
 }
 
@@ -88,21 +96,33 @@ class MigrationStepError extends Error {
   }
 }
 
-async function ensureMigrationTables(db: Kysely<any>, table: string, lockTable: string): Promise<void> {
+async function ensureMigrationTables(db: Kysely<any>, dialect: StorageDialect, table: string, lockTable: string, deadline: number): Promise<void> {
+  const create = async (target: Kysely<any>) => {
+    await target.schema
+      .createTable(table)
+      .ifNotExists()
+      .addColumn("name", "text", (column) => column.primaryKey())
+      .addColumn("applied_at", "text", (column) => column.notNull())
+      .execute();
+    await target.schema
+      .createTable(lockTable)
+      .ifNotExists()
+      .addColumn("id", "integer", (column) => column.primaryKey())
+      .addColumn("holder", "text", (column) => column.notNull())
+      .execute();
+  };
+  if (dialect === "sqlite") {
+    // Creating a table writes: take the lock without a synchronous busy wait, and only when a table is missing.
+    const alreadyDone = async (executor: Kysely<any>) => {
+      const rows = await executor.selectFrom("sqlite_master").select("name").where("type", "=", "table").where("name", "in", [table, lockTable]).execute();
+      return rows.length === 2;
+    };
+    await withMigrationLock(db, dialect, { deadline, alreadyDone }, create);
+    return;
+  }
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await db.schema
-        .createTable(table)
-        .ifNotExists()
-        .addColumn("name", "text", (column) => column.primaryKey())
-        .addColumn("applied_at", "text", (column) => column.notNull())
-        .execute();
-      await db.schema
-        .createTable(lockTable)
-        .ifNotExists()
-        .addColumn("id", "integer", (column) => column.primaryKey())
-        .addColumn("holder", "text", (column) => column.notNull())
-        .execute();
+      await create(db);
       return;
     } catch (error) {
       // Two first-ever migrators can race on PostgreSQL's catalog; the loser retries and finds the tables.

@@ -16,7 +16,7 @@ afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 const cluster = usePostgresTestCluster();
 let postgresUrl: Promise<string> | undefined;
 
-runStorageContract("sqlite (file under dataDir)", { open: () => openSqliteStorage({ dataDir: path.join(temporary, "data") }) });
+runStorageContract("sqlite (file under dataDir)", { open: () => openSqliteStorage({ dataDir: path.join(temporary, "data") }), concurrentInstances: true });
 runStorageContract("postgres (real server)", {
   open: async () => openPostgresStorage({ connectionString: await (postgresUrl ??= cluster().createDatabase("storage")) }),
   concurrentInstances: true,
