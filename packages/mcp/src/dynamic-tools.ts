@@ -1,6 +1,7 @@
-import { type Logger, type ToolBundle, type ToolDefinition, ToolError, coerceInputSchema } from "@agent-tools/core";
+import { type Logger, type ToolBundle, type ToolDefinition, ToolError } from "@agent-tools/core";
 import { mapMcpCallResult } from "./content-mapping.js";
 import type { McpRuntime } from "./mcp-runtime.js";
+import { coerceMcpInputSchema } from "./remote-tool-schema.js";
 import type { McpRemoteTool } from "./server-connection.js";
 import { type McpSettings, selectEnabledMcpServers } from "./settings.js";
 import { buildMcpToolName } from "./tool-naming.js";
@@ -58,7 +59,7 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
   const warned = new Set<string>();
 
   function makeDefinition(name: string, serverId: string, remote: McpRemoteTool): ToolDefinition {
-    const jsonSchema = coerceInputSchema(remote.inputSchema);
+    const jsonSchema = coerceMcpInputSchema(remote.inputSchema).schema;
     const meta = { serverId, serverLabel: serverId, tool: remote.name };
     return {
       name,
@@ -106,6 +107,11 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
       for (const server of selectEnabledMcpServers(options.getSettings())) {
         const connection = options.runtime.peek(server.id);
         if (!connection || connection.state === "closed") continue;
+        for (const warning of connection.toolListWarnings) {
+          if (warned.has(warning)) continue;
+          warned.add(warning);
+          options.logger?.warn(warning);
+        }
         for (const remote of connection.tools) {
           const name = buildMcpToolName(server.id, remote.name);
           const clash = next.get(name);

@@ -26,6 +26,9 @@ export type { McpDynamicToolBundle, McpToolTarget, McpToolEntry, DynamicToolBund
 export { mapMcpCallResult, mapMcpContentBlock } from "./content-mapping.js";
 export type { McpToolCallDetails } from "./content-mapping.js";
 export { McpServerConnection, connectionKey } from "./server-connection.js";
+export { coerceMcpInputSchema } from "./remote-tool-schema.js";
+export type { CoercedMcpInputSchema } from "./remote-tool-schema.js";
+export { MCP_STDIO_MAX_MESSAGE_BYTES } from "./message-size-limit.js";
 export type { McpRemoteTool, McpConnectionState, McpProgress, McpConnectionOptions } from "./server-connection.js";
 export { McpRuntime } from "./mcp-runtime.js";
 export type { McpRuntimeStatus } from "./mcp-runtime.js";

@@ -5,6 +5,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "@agent-tools/core";
 import { createLegacySseTransport } from "./legacy-sse-transport.js";
+import { listMcpRemoteTools } from "./list-remote-tools.js";
+import { readBufferOverflowLimit, resultTooLargeError, toolListTooLargeMessage } from "./message-size-limit.js";
 import { endStdioProcess, trackStdioProcess } from "./stdio-process-end.js";
 import type { McpServerConfig } from "./settings.js";
 
@@ -48,14 +50,18 @@ const isConnectionClosed = (error: unknown) => error instanceof McpError && erro
 /**
  * One live connection to one MCP server: connects lazily, lists its tools,
  * serialises calls, reconnects once after a transport failure, re-initialises
- * after an HTTP 404 session loss, keeps a stderr tail.
+ * after an HTTP 404 session loss, keeps a stderr tail. A result over the SDK's
+ * stdio message limit fails as `too_large` (the SDK resets the connection; the
+ * next call reconnects).
  */
 export class McpServerConnection {
   readonly config: McpServerConfig;
   readonly key: string;
   state: McpConnectionState = "idle";
-  /** The server's tools as of the last listing. */
+  /** The server's tools as of the last listing (input schemas coerced to object schemas). */
   tools: McpRemoteTool[] = [];
+  /** Tools of the last listing that were repaired or skipped, one line each naming the tool and this server. */
+  toolListWarnings: string[] = [];
   lastError: string | undefined;
   connectedAt: number | undefined;
   private client: Client | undefined;
@@ -66,6 +72,8 @@ export class McpServerConnection {
   private readonly stderrLines: string[] = [];
   private partialLine = "";
   private readonly options: McpConnectionOptions;
+  /** Clients whose stdio transport dropped a message over the SDK's size limit, with that limit. */
+  private readonly overflowLimits = new WeakMap<Client, number>();
 
   constructor(config: McpServerConfig, options: McpConnectionOptions = {}) {
     this.config = config;
@@ -113,6 +121,11 @@ export class McpServerConnection {
     this.connectAbort = controller;
     const signal = controller.signal;
     const client = new Client(this.options.clientInfo ?? { name: "agent-tools", version: "0.1.0" }, { capabilities: {} });
+    client.onerror = (error) => {
+      // The SDK's only report of an oversized stdio message; the close that follows rejects the pending requests.
+      const limit = readBufferOverflowLimit(error);
+      if (limit !== undefined) this.overflowLimits.set(client, limit);
+    };
     client.onclose = () => {
       if (this.client !== client) return;
       this.client = undefined;
@@ -141,6 +154,8 @@ export class McpServerConnection {
       this.client = undefined;
       this.state = (this.state as McpConnectionState) === "closed" ? "closed" : "failed";
       if (signal.aborted) error = new ToolError("unavailable", `MCP server ${this.config.id} was stopped while connecting.`);
+      const overflow = this.overflowLimits.get(client);
+      if (overflow !== undefined && isConnectionClosed(error)) error = new ToolError("too_large", toolListTooLargeMessage(this.config.id, overflow), { details: { serverId: this.config.id, limitBytes: overflow } });
       this.lastError = (error as Error)?.message ?? String(error);
       await client.close().catch(() => undefined);
       await endStdioProcess(transport);
@@ -150,18 +165,17 @@ export class McpServerConnection {
     }
   }
 
-  /** Lists every page of the server's tools and stores them in {@link tools}. */
+  /**
+   * Lists every page of the server's tools, each input schema coerced to an
+   * object schema, and stores them in {@link tools}; tools that were repaired
+   * or skipped are described in {@link toolListWarnings}.
+   */
   async listTools(client?: Client, signal?: AbortSignal): Promise<McpRemoteTool[]> {
     const active = client ?? (await this.connect(signal));
-    const tools: McpRemoteTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await active.listTools(cursor ? { cursor } : undefined, { timeout: this.config.timeoutMs, signal });
-      tools.push(...(page.tools as McpRemoteTool[]));
-      cursor = page.nextCursor;
-    } while (cursor);
-    this.tools = tools;
-    return tools;
+    const listing = await listMcpRemoteTools(active, this.config.id, { timeout: this.config.timeoutMs, signal });
+    this.tools = listing.tools;
+    this.toolListWarnings = listing.warnings;
+    return listing.tools;
   }
 
   /**
@@ -182,6 +196,8 @@ export class McpServerConnection {
           })) as CallToolResult;
         } catch (error) {
           if (isSessionLost(error) || isConnectionClosed(error)) await this.dropClient(client);
+          const overflow = this.overflowLimits.get(client);
+          if (overflow !== undefined && isConnectionClosed(error)) throw resultTooLargeError(this.config.id, name, overflow);
           throw error;
         }
       };

@@ -26,6 +26,7 @@ const baseTools = [
   { name: "mixed", description: "Returns every content type.", inputSchema: object() },
   { name: "extra_keys", description: "Accepts any keys.", inputSchema: object({ known: { type: "string" } }, { additionalProperties: true }) },
   { name: "drop_sessions", description: "HTTP only: forgets every session.", inputSchema: object() },
+  { name: "big", description: "Returns `bytes` characters of text.", inputSchema: object({ bytes: { type: "number" } }, { required: ["bytes"] }) },
 ];
 const added = [];
 const sessions = new Map();
@@ -88,6 +89,8 @@ function createServer() {
         };
       case "extra_keys":
         return text(JSON.stringify(args));
+      case "big":
+        return text("x".repeat(Number(args.bytes)));
       case "drop_sessions":
         setTimeout(() => sessions.clear(), 5);
         return text("dropped");

@@ -27,6 +27,12 @@ export function edgeStdio(id = "edge", env?: Record<string, string>): McpServerC
   return { id, command: process.execPath, args: [EDGE_ENTRY, "stdio"], env, timeoutMs: 20_000 };
 }
 
+/** The raw JSON-RPC stdio server: broken tool schemas, a nameless tool, results of any size. */
+export const RAW_ENTRY = path.join(here, "raw-stdio-server.mjs");
+export function rawStdio(id = "raw"): McpServerConfigInput {
+  return { id, command: process.execPath, args: [RAW_ENTRY], timeoutMs: 30_000 };
+}
+
 export function tempDir(prefix: string): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
