@@ -1,8 +1,11 @@
-import { lstat, rm, unlink } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
-import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import { withFileMutation } from "../shared/file-mutation.js";
+import { describeFileType } from "../shared/regular-file.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { removeEntry } from "./remove-tree.js";
 
 /** Delete's input schema. */
 export const deleteInputSchema = z.object({
@@ -33,28 +36,26 @@ export function createDeleteTool(environment: FsToolEnvironment) {
         if (resolved.relativePath === "" && resolved.scope !== "external") {
           throw new ToolError("unsupported_target", `Delete refused: ${resolved.displayPath} is the root directory itself. Delete files or folders inside it instead.`);
         }
-        const info = await lstat(resolved.absolutePath).catch((error: { code?: string }) => {
-          if (error.code === "ENOENT") throw notFoundError("Delete", resolved, context);
-          throw error;
+        const targetKind = await withFileMutation(resolved, context, environment, { toolName: "Delete", followLeaf: false }, async (target) => {
+          const info = target.stats;
+          if (!info) throw notFoundError("Delete", resolved, context);
+          let kind: DeleteDetails["targetKind"];
+          if (info.isSymbolicLink()) kind = "symlink";
+          else if (info.isFile()) kind = "file";
+          else if (info.isDirectory()) kind = "directory";
+          else {
+            throw new ToolError("unsupported_target", `Delete refused: ${resolved.displayPath} is ${describeFileType(info)}. Only regular files, directories, or symlinks can be deleted.`);
+          }
+          if (kind === "directory") {
+            await removeEntry(target.directory, target.name);
+            environment.state.clearUnder(target.canonicalPath);
+          } else {
+            await unlink(target.entryPath);
+            environment.state.clear(target.canonicalPath);
+            if (kind === "symlink") environment.state.clear(resolved.absolutePath);
+          }
+          return kind;
         });
-        let targetKind: DeleteDetails["targetKind"];
-        if (info.isSymbolicLink()) {
-          targetKind = "symlink";
-          await unlink(resolved.absolutePath);
-          environment.state.clear(resolved.absolutePath);
-        } else if (info.isFile()) {
-          targetKind = "file";
-          const key = stateKey(resolved.absolutePath);
-          await unlink(resolved.absolutePath);
-          environment.state.clear(key);
-        } else if (info.isDirectory()) {
-          targetKind = "directory";
-          const key = stateKey(resolved.absolutePath);
-          await rm(resolved.absolutePath, { recursive: true, force: false });
-          environment.state.clearUnder(key);
-        } else {
-          throw new ToolError("unsupported_target", `Delete refused: ${resolved.displayPath} is not a regular file, directory or symlink. Only regular files, directories, or symlinks can be deleted.`);
-        }
         return {
           content: `Deleted ${targetKind}: ${resolved.displayPath}`,
           details: { kind: "delete" as const, path: resolved.displayPath, absolutePath: resolved.absolutePath, targetKind },

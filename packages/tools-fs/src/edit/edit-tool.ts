@@ -1,5 +1,3 @@
-import { fstatSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
 import { preview } from "../shared/atomic-write.js";
@@ -9,7 +7,10 @@ import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-c
 import { type MutationHashOptions, writeMutation } from "../shared/mutation-write.js";
 import { type PooledRead, readWholeFile } from "../shared/read-buffer-pool.js";
 import { assertNotStale } from "../shared/staleness.js";
-import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import type { AnchoredTarget } from "../shared/anchored-target.js";
+import { openTarget, withFileMutation } from "../shared/file-mutation.js";
+import { assertRegularFile } from "../shared/regular-file.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { looksBinary } from "../read/text-window.js";
 import { editedLineCount, lineFeedsFromLines } from "./edit-line-count.js";
 import { type MatchStrategy, editPieces, findEditMatches } from "./edit-match.js";
@@ -74,31 +75,30 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
     throw new ToolError("invalid_arguments", "Edit needs a non-empty old_string. To create a file use Write; to add text, include an existing neighbouring line in old_string and repeat it in new_string.");
   }
   if (!resolved.exists) throw notFoundError("Edit", resolved, context);
-  const target = stateKey(resolved.absolutePath);
-  const handle = await open(target, "r");
-  let read: PooledRead;
-  let current: import("node:fs").Stats;
-  try {
-    current = fstatSync(handle.fd); // no I/O: cheaper than a thread-pool round trip
-    if (current.isDirectory()) throw new ToolError("not_a_file", `Edit failed: ${resolved.displayPath} is a directory; pass a file path.`);
-    if (!current.isFile()) throw new ToolError("unsupported_target", `Edit failed: ${resolved.displayPath} is not a regular file.`);
-    read = await readWholeFile(handle, current.size);
-  } finally {
-    await handle.close();
-  }
-  // Pooled memory goes back to the pool when the edit is done, or once the
-  // off-thread hash has copied what it reads.
-  let handedOff = false;
-  try {
-    const { result, pendingHash } = await editBytes(input, resolved, context, environment, options, target, current, read);
-    if (pendingHash && read.pooled) {
-      handedOff = true;
-      read.releaseWhen(pendingHash.released);
+  return withFileMutation(resolved, context, environment, { toolName: "Edit", followLeaf: true }, async (target) => {
+    if (!target.stats) throw notFoundError("Edit", resolved, context);
+    assertRegularFile("Edit", resolved.displayPath, target.stats);
+    const { handle, stats: current } = await openTarget("Edit", resolved.displayPath, target);
+    let read: PooledRead;
+    try {
+      read = await readWholeFile(handle, current.size);
+    } finally {
+      await handle.close();
     }
-    return result;
-  } finally {
-    if (!handedOff) read.release();
-  }
+    // Pooled memory goes back to the pool when the edit is done, or once the
+    // off-thread hash has copied what it reads.
+    let handedOff = false;
+    try {
+      const { result, pendingHash } = await editBytes(input, resolved, context, environment, options, target, current, read);
+      if (pendingHash && read.pooled) {
+        handedOff = true;
+        read.releaseWhen(pendingHash.released);
+      }
+      return result;
+    } finally {
+      if (!handedOff) read.release();
+    }
+  });
 }
 
 async function editBytes(
@@ -107,13 +107,13 @@ async function editBytes(
   context: ToolContext,
   environment: FsToolEnvironment,
   options: MutationHashOptions,
-  target: string,
+  target: AnchoredTarget,
   current: import("node:fs").Stats,
   read: PooledRead,
 ) {
   const bytes = read.bytes;
   if (looksBinary(bytes)) throw new ToolError("binary_file", `Edit refused: ${resolved.displayPath} is a binary file (it contains NUL bytes). Edit works on text files only.`);
-  const key = target;
+  const key = target.canonicalPath;
   const fullText = environment.state.getLatestFullText(key);
   const expected = fullText ?? environment.state.getLatest(key);
   const autoRead = expected === undefined;
@@ -155,7 +155,8 @@ async function editBytes(
   const knownLines = fullText && fullText.mtimeMs === current.mtimeMs && fullText.size === current.size ? fullText.totalLines : undefined;
   const oldLineFeeds = () => (knownLines !== undefined && bytes.length > 0 ? lineFeedsFromLines(knownLines, bytes.length, bytes[bytes.length - 1]!) : lineEndingCounts().lf);
   const { version, pendingHash } = await writeMutation(
-    target,
+    target.directory,
+    target.name,
     pieces,
     Number(current.mode) & 0o7777,
     options,

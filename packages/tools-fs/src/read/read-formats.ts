@@ -1,10 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
+import { fstatSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, type ResolvedPath, type ToolContent, type ToolContext } from "@agent-tools/core";
 import { contentHash } from "../shared/content-hash.js";
-import type { FileVersion } from "../shared/file-state.js";
+import { type FileVersion, statIdentity } from "../shared/file-state.js";
 import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, sniffImageMime } from "../shared/image-data.js";
-import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
 import { renderNotebook } from "./read-notebook.js";
 import { readPdfPages } from "./read-pdf.js";
@@ -24,22 +25,31 @@ export function pathDetails(resolved: ResolvedPath): PathDetails {
   return { path: resolved.displayPath, absolutePath: resolved.absolutePath };
 }
 
-/** A whole file's bytes and the version they are (mtime after the read, size, FNV-1a 64). */
-async function readVersioned(absolutePath: string): Promise<{ bytes: Buffer; version: FileVersion }> {
-  const bytes = await readFile(absolutePath);
-  const after = await stat(absolutePath);
-  return { bytes, version: { mtimeMs: after.mtimeMs, size: bytes.length, contentHash: contentHash(bytes) } };
+/** The file a Read works on: opened as a regular file through its pinned directory. */
+export interface ReadSource {
+  readonly handle: FileHandle;
+  /** The file-state key (canonical path). */
+  readonly key: string;
+  /** A path that reaches the opened file itself (for libraries that open by path). */
+  readonly path: string;
+}
+
+/** A whole file's bytes and the version they are (times and inode after the read, size, FNV-1a 64). */
+async function readVersioned(source: ReadSource): Promise<{ bytes: Buffer; version: FileVersion }> {
+  const bytes = await source.handle.readFile();
+  const after = fstatSync(source.handle.fd);
+  return { bytes, version: { ...statIdentity(after), size: bytes.length, contentHash: contentHash(bytes) } };
 }
 
 
 /** Read of an image file (returned as image content). */
-export async function readImage(resolved: ResolvedPath, size: number, extension: string, environment: FsToolEnvironment) {
+export async function readImage(source: ReadSource, resolved: ResolvedPath, size: number, extension: string, environment: FsToolEnvironment) {
   if (size > MAX_IMAGE_BYTES) {
     throw new ToolError("too_large", `Read failed: ${resolved.displayPath} is ${size} bytes; images are returned up to 25 MB. Resize it first (for example with Bash: convert in.png -resize 50% out.png).`, { details: { size } });
   }
-  const { bytes, version } = await readVersioned(resolved.absolutePath);
+  const { bytes, version } = await readVersioned(source);
   const mimeType = sniffImageMime(bytes) ?? IMAGE_MIME_BY_EXTENSION[extension]!;
-  const reusedExisting = environment.state.recordRangeRead(stateKey(resolved.absolutePath), { kind: "image", rangeKey: "image", ...version });
+  const reusedExisting = environment.state.recordRangeRead(source.key, { kind: "image", rangeKey: "image", ...version });
   const header = `Read: ${resolved.displayPath}\nimage=${mimeType}, ${bytes.length} bytes`;
   const content: ToolContent[] = reusedExisting
     ? [{ type: "text", text: `${header}\n\n${UNCHANGED_NOTE}` }]
@@ -48,13 +58,13 @@ export async function readImage(resolved: ResolvedPath, size: number, extension:
 }
 
 /** Read of a Jupyter notebook, by cells. */
-export async function readNotebook(input: ReadInput, resolved: ResolvedPath, environment: FsToolEnvironment) {
-  const { bytes, version } = await readVersioned(resolved.absolutePath);
+export async function readNotebook(source: ReadSource, input: ReadInput, resolved: ResolvedPath, environment: FsToolEnvironment) {
+  const { bytes, version } = await readVersioned(source);
   const window = renderNotebook(bytes.toString("utf8"), input.cell_start, input.cell_limit, READ_MAX_CHARS);
   if (window.totalCells > 0 && input.cell_start > window.totalCells) {
     throw new ToolError("invalid_arguments", `Read: cell_start=${input.cell_start} is past the end of ${resolved.displayPath}, which has ${window.totalCells} cells.`);
   }
-  const key = stateKey(resolved.absolutePath);
+  const key = source.key;
   const rangeKey = `notebook:${window.cellStart}:${window.numCells}:${window.totalCells}`;
   const reusedExisting = environment.state.recordRangeRead(key, { kind: "notebook", rangeKey, ...version });
   const last = window.cellStart + window.numCells - 1;
@@ -68,13 +78,13 @@ export async function readNotebook(input: ReadInput, resolved: ResolvedPath, env
 }
 
 /** Read of a PDF, text by pages. */
-export async function readPdf(input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
-  const { bytes, version } = await readVersioned(resolved.absolutePath);
+export async function readPdf(source: ReadSource, input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+  const { bytes, version } = await readVersioned(source);
   const pages = await readPdfPages(bytes, input.page_start, input.page_limit, READ_MAX_CHARS, context.signal);
   if (pages.totalPages > 0 && input.page_start > pages.totalPages) {
     throw new ToolError("invalid_arguments", `Read: page_start=${input.page_start} is past the end of ${resolved.displayPath}, which has ${pages.totalPages} pages.`);
   }
-  const key = stateKey(resolved.absolutePath);
+  const key = source.key;
   const rangeKey = `pdf:${input.page_start}:${pages.numPages}:${pages.totalPages}`;
   const reusedExisting = environment.state.recordRangeRead(key, { kind: "pdf", rangeKey, ...version });
   const last = input.page_start + pages.numPages - 1;
@@ -88,12 +98,12 @@ export async function readPdf(input: ReadInput, resolved: ResolvedPath, context:
 }
 
 /** Read of an archive: a listing of its entries. */
-export async function readArchive(kind: NonNullable<ReturnType<typeof archiveKind>>, resolved: ResolvedPath, context: ToolContext) {
+export async function readArchive(source: ReadSource, kind: NonNullable<ReturnType<typeof archiveKind>>, resolved: ResolvedPath, context: ToolContext) {
   if (kind === "unsupported" || kind === "gz") {
     const name = path.basename(resolved.absolutePath);
     throw new ToolError("unsupported_target", `Read lists zip, jar, tar, tar.gz and tgz archives; ${name} is another compressed format. Inspect it with Bash (for example: 7z l, unrar l, tar -tJf, or gzip -l).`);
   }
-  const listing = kind === "zip" ? await listZip(resolved.absolutePath) : await listTar(resolved.absolutePath, kind === "tar.gz", undefined, context.signal);
+  const listing = kind === "zip" ? await listZip(source.path) : await listTar(source.path, kind === "tar.gz", undefined, context.signal);
   const header = `Read: ${resolved.displayPath}\narchive=${listing.format}, entries shown=${listing.entries.length}${listing.hasMore ? "+" : ""}`;
   return {
     content: `${header}\n\n${renderListing(listing)}`,

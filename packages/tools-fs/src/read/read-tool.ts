@@ -1,12 +1,14 @@
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext, type ToolOutput } from "@agent-tools/core";
 import { z } from "zod";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { IMAGE_MIME_BY_EXTENSION, extensionOf } from "../shared/image-data.js";
-import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import { anchorTarget } from "../shared/anchored-target.js";
+import { openTarget } from "../shared/file-mutation.js";
+import { assertRegularFile, descriptorPath } from "../shared/regular-file.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { archiveKind } from "./read-archive.js";
-import { UNCHANGED_NOTE, pathDetails, readArchive, readImage, readNotebook, readPdf } from "./read-formats.js";
+import { type ReadSource, UNCHANGED_NOTE, pathDetails, readArchive, readImage, readNotebook, readPdf } from "./read-formats.js";
 import { numberLine, readTextWindow } from "./text-window.js";
 
 /** Read's input schema. */
@@ -68,25 +70,40 @@ export function createReadTool(environment: FsToolEnvironment) {
 
 async function readResolved(input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment): Promise<ToolOutput<ReadDetails>> {
   if (!resolved.exists) throw notFoundError("Read", resolved, context);
-  const info = await stat(resolved.absolutePath);
-  if (info.isDirectory()) {
-    throw new ToolError("not_a_file", `Read failed: ${resolved.displayPath} is a directory. Use List path="${resolved.displayPath}" to see its entries, then Read a file inside it.`);
+  const target = anchorTarget(resolved, { toolName: "Read", followLeaf: true });
+  try {
+    if (!target.stats) throw notFoundError("Read", resolved, context);
+    if (target.stats.isDirectory()) {
+      throw new ToolError("not_a_file", `Read failed: ${resolved.displayPath} is a directory. Use List path="${resolved.displayPath}" to see its entries, then Read a file inside it.`);
+    }
+    assertRegularFile("Read", resolved.displayPath, target.stats);
+    const { handle, stats } = await openTarget("Read", resolved.displayPath, target);
+    try {
+      const source: ReadSource = { handle, key: target.canonicalPath, path: target.directory.anchored ? descriptorPath(handle) : target.entryPath };
+      return await readSource(source, stats.size, input, resolved, context, environment);
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    target.close();
   }
-  if (!info.isFile()) throw new ToolError("unsupported_target", `Read failed: ${resolved.displayPath} is not a regular file (a device, socket or pipe).`);
+}
+
+function readSource(source: ReadSource, size: number, input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment): Promise<ToolOutput<ReadDetails>> {
   const extension = extensionOf(resolved.absolutePath);
-  if (IMAGE_MIME_BY_EXTENSION[extension]) return readImage(resolved, info.size, extension, environment);
-  if (extension === "pdf") return readPdf(input, resolved, context, environment);
-  if (extension === "ipynb") return readNotebook(input, resolved, environment);
+  if (IMAGE_MIME_BY_EXTENSION[extension]) return readImage(source, resolved, size, extension, environment);
+  if (extension === "pdf") return readPdf(source, input, resolved, context, environment);
+  if (extension === "ipynb") return readNotebook(source, input, resolved, environment);
   if (LEGACY_FORMATS.has(extension)) {
     throw new ToolError("unsupported_target", `Read cannot extract text from legacy .${extension} files. Convert it first with Bash (for example libreoffice --headless --convert-to txt or pdf), then Read the result.`);
   }
   const archive = archiveKind(path.basename(resolved.absolutePath));
-  if (archive) return readArchive(archive, resolved, context);
-  return readText(input, resolved, context, environment);
+  if (archive) return readArchive(source, archive, resolved, context);
+  return readText(source, input, resolved, context, environment);
 }
 
-async function readText(input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
-  const window = await readTextWindow(resolved.absolutePath, { startLine: input.start_line, limit: input.limit, signal: context.signal });
+async function readText(source: ReadSource, input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+  const window = await readTextWindow(source.handle, { startLine: input.start_line, limit: input.limit, signal: context.signal });
   if (window.binary) {
     throw new ToolError("binary_file", `Read refused: ${resolved.displayPath} is a binary file (it contains NUL bytes), so its bytes are not shown as text. Inspect it with Bash (file, xxd | head) or Read a text file instead.`, {
       details: { path: resolved.displayPath, size: window.version.size },
@@ -95,7 +112,7 @@ async function readText(input: ReadInput, resolved: ResolvedPath, context: ToolC
   if (window.totalLines > 0 && input.start_line > window.totalLines) {
     throw new ToolError("invalid_arguments", `Read: start_line=${input.start_line} is past the end of ${resolved.displayPath}, which has ${window.totalLines} lines. Use a start_line between 1 and ${window.totalLines}.`);
   }
-  const key = stateKey(resolved.absolutePath);
+  const key = source.key;
   const rangeKey = `text:${window.startLine}:${window.numLines}:${window.totalLines}`;
   const full = window.startLine === 1 && window.numLines === window.totalLines && !window.lineCut;
   const reusedExisting = environment.state.recordRangeRead(key, { kind: "text", rangeKey, totalLines: window.totalLines, ...window.version }, full);

@@ -1,51 +1,56 @@
-import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
 import { type FileHandle, open, rename, unlink } from "node:fs/promises";
-import path from "node:path";
+import type { AnchoredDirectory } from "./anchored-directory.js";
+import { temporaryName } from "./sidecar-names.js";
+
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
- * Replaces `absolutePath` atomically: writes a temporary file beside it,
- * gives it `mode` (the mode of the file being replaced), then renames it over
- * the target. Readers see the old or the new content, never a mix.
+ * Replaces the entry `name` of a held directory atomically: writes a
+ * temporary file beside it (created with O_EXCL | O_NOFOLLOW), gives it
+ * `mode` (the mode of the file being replaced), then renames it over the
+ * target, both through the held directory, so a directory swapped on the
+ * path meanwhile cannot redirect the write. Readers see the old or the new
+ * content, never a mix; a crash leaves the old file and at most a temporary
+ * file, which listings hide and the next writer of the file sweeps.
  *
  * `duringWrite` runs on the main thread while the write system call is in
  * flight on libuv's thread pool (e.g. hashing the new content), so the two
- * overlap; its result is returned. `written` runs once the data is written,
- * before the temporary file is closed (e.g. `fstatSync(fd)` for its mtime,
- * which the rename keeps).
+ * overlap; its result is returned. `renamed` runs right after the rename,
+ * before the temporary descriptor is closed (e.g. `fstatSync(fd)` for the
+ * new file's mtime, ctime and inode, which are final only after the rename).
  *
  * @example
- * await writeFileAtomic("/repo/a.txt", Buffer.from("hi\n"), 0o644);
+ * const directory = anchorDirectory("/repo");
+ * await writeFileAtomic(directory, "a.txt", Buffer.from("hi\n"), 0o644);
  */
 export async function writeFileAtomic<T = undefined>(
-  absolutePath: string,
+  directory: AnchoredDirectory,
+  name: string,
   data: Uint8Array | readonly Buffer[],
   mode?: number,
   duringWrite?: () => T,
-  written?: (fd: number) => void,
+  renamed?: (fd: number) => void,
 ): Promise<T> {
-  const directory = path.dirname(absolutePath);
-  const temporary = path.join(directory, `.${path.basename(absolutePath)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const handle = await open(temporary, "wx", mode ?? 0o666);
-  let renamed = false;
+  const temporary = directory.entry(temporaryName(name));
+  const handle = await open(temporary, CREATE_FLAGS, mode ?? 0o666);
+  let done = false;
   let result: T = undefined as T;
   try {
+    // The mode is set (fchmod: open's mode is narrowed by the umask) while the data is written.
+    const moding = mode !== undefined ? handle.chmod(mode) : undefined;
+    const writing = Array.isArray(data) ? writeAll(handle, data as readonly Buffer[]) : handle.writeFile(data as Uint8Array);
     try {
-      // The mode is set (fchmod: open's mode is narrowed by the umask) while the data is written.
-      const moding = mode !== undefined ? handle.chmod(mode) : undefined;
-      const writing = Array.isArray(data) ? writeAll(handle, data as readonly Buffer[]) : handle.writeFile(data as Uint8Array);
-      try {
-        if (duringWrite) result = duringWrite();
-      } finally {
-        await Promise.all([writing, moding]);
-      }
-      written?.(handle.fd);
+      if (duringWrite) result = duringWrite();
     } finally {
-      await handle.close();
+      await Promise.all([writing, moding]);
     }
-    await rename(temporary, absolutePath);
-    renamed = true;
+    await rename(temporary, directory.entry(name));
+    done = true;
+    renamed?.(handle.fd);
   } finally {
-    if (!renamed) await unlink(temporary).catch(() => undefined);
+    await handle.close();
+    if (!done) await unlink(temporary).catch(() => undefined);
   }
   return result;
 }

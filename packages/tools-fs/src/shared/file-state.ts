@@ -15,6 +15,19 @@ export interface FileVersion {
   readonly contentHash: string;
   /** Size in bytes. */
   readonly size: number;
+  /**
+   * Change time in milliseconds, when known. User space can set mtime back
+   * but not ctime, so an unchanged mtime + size is trusted only when ctime
+   * and inode are unchanged too.
+   */
+  readonly ctimeMs?: number;
+  /** Inode number, when known (an atomic replacement changes it). */
+  readonly ino?: number;
+}
+
+/** The identity fields of a `Stats` as a {@link FileVersion} records them. */
+export function statIdentity(stats: { mtimeMs: number; ctimeMs: number; ino: number; size: number }): Pick<FileVersion, "mtimeMs" | "ctimeMs" | "ino" | "size"> {
+  return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, size: stats.size };
 }
 
 /** A full-text snapshot: the model saw every line of this version. */
@@ -70,7 +83,7 @@ export class FileToolState {
     bucket.latest = read;
     bucket.byRangeKey.set(read.rangeKey, { mtimeMs: read.mtimeMs, contentHash: read.contentHash, size: read.size });
     if (fullText && read.totalLines !== undefined) {
-      bucket.latestFullText = { mtimeMs: read.mtimeMs, contentHash: read.contentHash, size: read.size, totalLines: read.totalLines };
+      bucket.latestFullText = { mtimeMs: read.mtimeMs, ctimeMs: read.ctimeMs, ino: read.ino, contentHash: read.contentHash, size: read.size, totalLines: read.totalLines };
     }
   }
 

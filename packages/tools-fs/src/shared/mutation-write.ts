@@ -1,4 +1,5 @@
 import { fstatSync } from "node:fs";
+import type { AnchoredDirectory } from "./anchored-directory.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { ContentHasher } from "./content-hash.js";
 import { DEFAULT_INLINE_HASH_LIMIT_BYTES, type PendingHash, hashOffThread } from "./deferred-hash.js";
@@ -23,8 +24,9 @@ export interface WrittenVersion {
 }
 
 /**
- * Writes `pieces` (the new content, in order) atomically over `target` and
- * works out the new version: mtime, size, hash and line count.
+ * Writes `pieces` (the new content, in order) atomically over the entry
+ * `name` of a held directory and works out the new version: mtime, ctime,
+ * inode, size, hash and line count.
  *
  * @param countLines the new content's line count when the hash is deferred
  *   (inline hashing counts lines for free); it runs while the write is in flight
@@ -32,7 +34,8 @@ export interface WrittenVersion {
  *   will not touch it again, so a deferred hash can take it without a copy
  */
 export async function writeMutation(
-  target: string,
+  directory: AnchoredDirectory,
+  name: string,
   pieces: readonly Buffer[],
   mode: number | undefined,
   options: MutationHashOptions,
@@ -42,9 +45,10 @@ export async function writeMutation(
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
   const inline = size <= (options.inlineHashLimitBytes ?? DEFAULT_INLINE_HASH_LIMIT_BYTES);
   const data = pieces.length === 1 ? pieces[0]! : pieces;
-  let mtimeMs = 0;
+  let identity = { mtimeMs: 0, ctimeMs: 0, ino: 0 };
   const { contentHash, totalLines } = await writeFileAtomic(
-    target,
+    directory,
+    name,
     data,
     mode,
     () => {
@@ -53,10 +57,13 @@ export async function writeMutation(
       for (const piece of pieces) hasher.update(piece);
       return { contentHash: hasher.digest(), totalLines: hasher.lineCount() };
     },
-    // The written file's own mtime (an fstat of a local descriptor does not block; the rename keeps it).
-    (fd) => (mtimeMs = fstatSync(fd).mtimeMs),
+    // The written file's own times and inode, after the rename (which sets its ctime); an fstat of a local descriptor does not block.
+    (fd) => {
+      const stats = fstatSync(fd);
+      identity = { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
+    },
   );
-  const version: FullTextSnapshot = { mtimeMs, size, contentHash, totalLines };
+  const version: FullTextSnapshot = { ...identity, size, contentHash, totalLines };
   if (inline) return { version };
   return { version, pendingHash: hashOffThread(pieces, transfer) };
 }

@@ -6,7 +6,10 @@ import type { FileVersion } from "./file-state.js";
 
 /**
  * Refuses a write when the file changed since the version the model saw.
- * An unchanged mtime and size is trusted without hashing; otherwise the
+ * An unchanged mtime, size, ctime and inode is trusted without hashing
+ * (ctime, which user space cannot set back, catches a change that restored
+ * the mtime; a version recorded without ctime or inode skips that part);
+ * otherwise the
  * FNV-1a 64 hash of the current bytes decides (a touched but unchanged file
  * is not stale). When the expected version's hash is still being computed
  * off the main thread (`pendingHash`), that hash is awaited rather than the
@@ -19,11 +22,18 @@ export async function assertNotStale(
   toolName: string,
   displayPath: string,
   expected: FileVersion,
-  current: Pick<Stats, "mtimeMs" | "size">,
+  current: Pick<Stats, "mtimeMs" | "size" | "ctimeMs" | "ino">,
   readCurrent: () => Promise<Uint8Array> | Uint8Array,
   pendingHash?: PendingHash,
 ): Promise<void> {
-  if (current.mtimeMs === expected.mtimeMs && current.size === expected.size) return;
+  if (
+    current.mtimeMs === expected.mtimeMs &&
+    current.size === expected.size &&
+    (expected.ctimeMs === undefined || expected.ctimeMs === current.ctimeMs) &&
+    (expected.ino === undefined || expected.ino === current.ino)
+  ) {
+    return;
+  }
   if (current.size === expected.size) {
     let expectedHash = expected.contentHash;
     if (expectedHash === "" && pendingHash) expectedHash = await pendingHash.wait().catch(() => "");

@@ -1,10 +1,13 @@
 import { tryRealpath } from "@agent-tools/core";
 import type { FileToolState } from "./file-state.js";
+import type { MutationQueue } from "./mutation-queue.js";
 
 /** What every file tool of one bundle shares. */
 export interface FsToolEnvironment {
   /** The bundle's file state (one per registry). */
   readonly state: FileToolState;
+  /** Serialises Write, Edit and Delete of one file within the bundle (one per registry). */
+  readonly mutations: MutationQueue;
   /** Absolute path of the ripgrep binary, or null to use the pure TypeScript engines. */
   readonly ripgrepPath: string | null;
 }

@@ -1,7 +1,9 @@
 import { ToolError, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import type { FullTextSnapshot } from "../shared/file-state.js";
-import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
-import { readTextWindow } from "../read/text-window.js";
+import type { AnchoredTarget } from "../shared/anchored-target.js";
+import { openTarget } from "../shared/file-mutation.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { type TextWindow, readTextWindow } from "../read/text-window.js";
 
 /** Lines Write reads by itself when the model has not read a file in full. */
 export const AUTO_READ_LINE_LIMIT = 5000;
@@ -11,8 +13,8 @@ export const AUTO_READ_LINE_LIMIT = 5000;
  * {@link AUTO_READ_LINE_LIMIT} lines and Read's 200 KB cap) and records the
  * snapshot; refuses with `requires_full_read` when that is not enough.
  */
-export async function primeFullSnapshot(toolName: string, resolved: ResolvedPath, target: string, context: ToolContext, environment: FsToolEnvironment): Promise<FullTextSnapshot> {
-  const key = stateKey(target);
+export async function primeFullSnapshot(toolName: string, resolved: ResolvedPath, target: AnchoredTarget, context: ToolContext, environment: FsToolEnvironment): Promise<FullTextSnapshot> {
+  const key = target.canonicalPath;
   const known = environment.state.getLatest(key)?.totalLines;
   const requireRead = (lines: number, why: string) =>
     new ToolError(
@@ -21,7 +23,13 @@ export async function primeFullSnapshot(toolName: string, resolved: ResolvedPath
       { details: { path: resolved.displayPath, totalLines: lines } },
     );
   if (known !== undefined && known > AUTO_READ_LINE_LIMIT) throw requireRead(known, `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`);
-  const window = await readTextWindow(target, { startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal });
+  const { handle } = await openTarget(toolName, resolved.displayPath, target);
+  let window: TextWindow;
+  try {
+    window = await readTextWindow(handle, { startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal });
+  } finally {
+    await handle.close();
+  }
   if (window.binary) {
     throw new ToolError("binary_file", `${toolName} refused: ${resolved.displayPath} is a binary file. Delete it first if you mean to replace it with text.`);
   }

@@ -1,5 +1,3 @@
-import { lstat, mkdir, readFile, stat } from "node:fs/promises";
-import path from "node:path";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
 import { preview } from "../shared/atomic-write.js";
@@ -10,7 +8,10 @@ import { countLineEndings, linesFromLineFeeds } from "../shared/line-ending-coun
 import { type MutationHashOptions, type WrittenVersion, writeMutation } from "../shared/mutation-write.js";
 import { encodeText } from "../shared/read-buffer-pool.js";
 import { assertNotStale } from "../shared/staleness.js";
-import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import type { AnchoredTarget } from "../shared/anchored-target.js";
+import { openTarget, withFileMutation } from "../shared/file-mutation.js";
+import { assertRegularFile } from "../shared/regular-file.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
 
 /** Write's input schema (path first on purpose: models stream it before the content). */
@@ -60,25 +61,22 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
   if (resolved.relativePath === "" && resolved.scope !== "external") {
     throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is the root directory. Directories are created implicitly; pass a file path such as path="notes.md".`);
   }
-  let target = resolved.absolutePath;
-  let existing: import("node:fs").Stats | undefined;
-  if (resolved.exists) {
-    target = stateKey(resolved.absolutePath);
-    existing = await stat(target);
-    if (existing.isDirectory()) {
-      throw new ToolError(
-        "not_a_file",
-        `Write failed: ${resolved.displayPath} is a directory. Directories are created implicitly when you write a file inside them: pass a file path such as path="${resolved.displayPath}/notes.md".`,
-      );
-    }
-    if (!existing.isFile()) throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is not a regular file.`);
-  } else {
-    const linkStat = await lstat(resolved.absolutePath).catch(() => undefined);
-    if (linkStat?.isSymbolicLink()) {
-      throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is a dangling symlink. Delete it first or write to the real path.`);
-    }
+  if (!resolved.exists && resolved.isSymlink) {
+    throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is a dangling symlink. Delete it first or write to the real path.`);
   }
-  const key = stateKey(target);
+  return withFileMutation(resolved, context, environment, { toolName: "Write", followLeaf: true, createParents: true }, (target) => writePinned(content, resolved, context, environment, options, target));
+}
+
+async function writePinned(content: string, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment, options: MutationHashOptions, target: AnchoredTarget) {
+  const existing = target.stats;
+  if (existing?.isDirectory()) {
+    throw new ToolError(
+      "not_a_file",
+      `Write failed: ${resolved.displayPath} is a directory. Directories are created implicitly when you write a file inside them: pass a file path such as path="${resolved.displayPath}/notes.md".`,
+    );
+  }
+  if (existing) assertRegularFile("Write", resolved.displayPath, existing);
+  const key = target.canonicalPath;
   let autoRead = false;
   if (existing) {
     let expected: FullTextSnapshot | undefined = environment.state.getLatestFullText(key);
@@ -86,15 +84,12 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
       expected = await primeFullSnapshot("Write", resolved, target, context, environment);
       autoRead = true;
     }
-    const current = existing;
     try {
-      await assertNotStale("Write", resolved.displayPath, expected, current, () => readFile(target), environment.state.getPendingHash(key, expected));
+      await assertNotStale("Write", resolved.displayPath, expected, existing, () => readTarget(resolved, target), environment.state.getPendingHash(key, expected));
     } catch (error) {
       if (autoRead) environment.state.clear(key);
       throw error;
     }
-  } else {
-    await mkdir(path.dirname(target), { recursive: true });
   }
   // Large content is encoded into pooled memory (fresh memory is slow to touch first), handed back
   // once the off-thread hash has copied it.
@@ -104,7 +99,15 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
   let written: WrittenVersion;
   try {
     const countLines = () => linesFromLineFeeds(countLineEndings(bytes).lf, bytes.length, bytes[bytes.length - 1] ?? -1);
-    written = await writeMutation(target, [bytes], existing ? Number(existing.mode) & 0o7777 : undefined, options, countLines, encoded.pooled ? undefined : ownedArrayBuffer(bytes));
+    written = await writeMutation(
+      target.directory,
+      target.name,
+      [bytes],
+      existing ? Number(existing.mode) & 0o7777 : undefined,
+      options,
+      countLines,
+      encoded.pooled ? undefined : ownedArrayBuffer(bytes),
+    );
   } catch (error) {
     encoded.release();
     if (autoRead) environment.state.clear(key);
@@ -113,7 +116,7 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
   const { version, pendingHash } = written;
   if (pendingHash) encoded.releaseWhen(pendingHash.released);
   else encoded.release();
-  environment.state.recordTextMutation(stateKey(target), version, pendingHash);
+  environment.state.recordTextMutation(key, version, pendingHash);
   const verb = existing ? "updated" : "created";
   return {
     content: `File ${verb} successfully at: ${resolved.displayPath}${autoRead ? "\nautoRead=full" : ""}`,
@@ -131,4 +134,14 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
       autoRead,
     },
   };
+}
+
+/** The current bytes of the pinned target (for the staleness hash). */
+async function readTarget(resolved: ResolvedPath, target: AnchoredTarget): Promise<Uint8Array> {
+  const { handle } = await openTarget("Write", resolved.displayPath, target);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 }
