@@ -5,9 +5,11 @@ import { createImageTool } from "./image/image-tool.js";
 import { createReadTool } from "./read/read-tool.js";
 import { createGlobTool } from "./search/glob-tool.js";
 import { createGrepTool } from "./search/grep-tool.js";
+import { GrepWorkerHost } from "./search/grep-worker-host.js";
 import { createListTool } from "./search/list-tool.js";
 import { locateRipgrep } from "./search/ripgrep.js";
 import { FileToolState } from "./shared/file-state.js";
+import { MutationQueue } from "./shared/mutation-queue.js";
 import { createWriteTool } from "./write/write-tool.js";
 
 /** Options of {@link createFsToolBundle}. */
@@ -28,6 +30,17 @@ export interface FsToolBundleOptions {
    * `Infinity` always hashes inline.
    */
   inlineHashLimitBytes?: number;
+  /**
+   * Grep without ripgrep (and Grep on a single file) matches a pattern that
+   * may backtrack (any quantifier or alternation) on worker threads, and
+   * stops after this many milliseconds of searching with a "pattern too
+   * expensive" error (catastrophic backtracking, e.g. `(a+)+$`). Default
+   * 10,000 ms; raise it for very large trees searched with complex
+   * patterns. Literal-like patterns are never limited. The worker threads
+   * are kept idle between calls, never keep the process alive, and are
+   * released by `registry.close()`.
+   */
+  regexTimeBudgetMs?: number;
 }
 
 /**
@@ -41,8 +54,10 @@ export interface FsToolBundleOptions {
 export function createFsToolBundle(options: FsToolBundleOptions = {}): ToolBundle {
   const environment = {
     state: options.state ?? new FileToolState(),
+    mutations: new MutationQueue(),
     ripgrepPath: options.ripgrepPath === false ? null : (options.ripgrepPath ?? locateRipgrep()),
   };
+  const grepWorkers = new GrepWorkerHost();
   const tools: ToolDefinition[] = [
     createReadTool(environment),
     createImageTool(environment),
@@ -51,7 +66,7 @@ export function createFsToolBundle(options: FsToolBundleOptions = {}): ToolBundl
     createDeleteTool(environment),
     createListTool(environment),
     createGlobTool(environment),
-    createGrepTool(environment),
+    createGrepTool(environment, { workers: grepWorkers, regexTimeBudgetMs: options.regexTimeBudgetMs }),
   ];
-  return { id: "fs", trusted: true, listTools: () => tools };
+  return { id: "fs", trusted: true, listTools: () => tools, close: () => grepWorkers.close() };
 }

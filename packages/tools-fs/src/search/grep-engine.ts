@@ -5,6 +5,8 @@ import { walkTree } from "./file-walker.js";
 import type { GrepFileHits } from "./grep-result.js";
 import type { GrepQuery } from "./grep-ripgrep.js";
 import { type LiteralFinder, createFileReader, decodeText, matchingLines, searchFileBytes, searchFinder } from "./grep-line-scan.js";
+import { DEFAULT_REGEX_TIME_BUDGET_MS, cannotBacktrack, patternTooExpensiveError } from "./grep-regex-budget.js";
+import { GrepWorkerHost } from "./grep-worker-host.js";
 import { type GrepWorkerPool, startGrepWorkers } from "./grep-workers.js";
 
 /** Files searched between two yields to the event loop (abort checks). */
@@ -104,21 +106,50 @@ export const GREP_WORKER_THRESHOLD = 10_000;
 
 /** Tuning of {@link grepWithTypeScript}. */
 export interface GrepEngineOptions {
-  /** Search on worker threads when more candidates than this; default {@link GREP_WORKER_THRESHOLD}. */
+  /**
+   * Search on worker threads when more candidates than this; default
+   * {@link GREP_WORKER_THRESHOLD}. Patterns that may backtrack are always
+   * matched on worker threads, whatever the count.
+   */
   workerThreshold?: number;
+  /** The bundle's worker threads; default a host of this call only (its threads exit with it). */
+  workers?: GrepWorkerHost;
+  /**
+   * Wall-clock time the worker-thread search of a pattern that may
+   * backtrack may take before it is stopped with a "pattern too expensive"
+   * error; default {@link DEFAULT_REGEX_TIME_BUDGET_MS}.
+   */
+  regexTimeBudgetMs?: number;
 }
 
 /**
  * The pure TypeScript Grep engine: the ignore-aware walker, then one
- * JavaScript regex pass over each file; in-process for small file sets, on
- * two worker threads above `workerThreshold` candidates. A worker reports
- * only line numbers: the text of a hit is read again when a line is shown.
+ * JavaScript regex pass over each file. A pattern that cannot backtrack
+ * ({@link cannotBacktrack}: literals and the like) is matched in-process
+ * for small file sets, and on two worker threads (with the main thread
+ * helping) above `workerThreshold` candidates. Any other pattern is matched
+ * only on worker threads, which are terminated on abort and when the regex
+ * time budget runs out, so a catastrophic regex never blocks the event
+ * loop. A worker reports only line numbers: the text of a hit is read
+ * again when a line is shown.
  *
  * @param files when given, these files (relative to `directory`) are searched instead of walking
  */
 export async function grepWithTypeScript(directory: string, query: GrepQuery, filter: (relativePath: string) => boolean, files?: string[], options: GrepEngineOptions = {}): Promise<GrepFileHits[]> {
   const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
-  const threshold = options.workerThreshold ?? GREP_WORKER_THRESHOLD;
+  const host = options.workers ?? new GrepWorkerHost();
+  try {
+    return await searchCandidates(directory, query, regex, filter, files, { ...options, workers: host });
+  } finally {
+    if (!options.workers) await host.close();
+  }
+}
+
+async function searchCandidates(directory: string, query: GrepQuery, regex: RegExp, filter: (relativePath: string) => boolean, files: string[] | undefined, options: GrepEngineOptions & { workers: GrepWorkerHost }): Promise<GrepFileHits[]> {
+  const inProcess = cannotBacktrack(query.pattern);
+  // A pattern that may backtrack goes to the workers from the first file.
+  const threshold = inProcess ? (options.workerThreshold ?? GREP_WORKER_THRESHOLD) : -1;
+  const budgetMs = options.regexTimeBudgetMs ?? DEFAULT_REGEX_TIME_BUDGET_MS;
   const candidates: string[] = [];
   let pool: GrepWorkerPool | undefined;
   // Past the threshold the workers start and search while the walk goes on.
@@ -127,7 +158,11 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
     if (pool) return pool.add(relative);
     candidates.push(relative);
     if (candidates.length > threshold) {
-      pool = startGrepWorkers(directory, { source: regex.source, flags: regex.flags, multiline: query.multiline, pattern: query.pattern, ignoreCase: query.ignoreCase }, query.signal);
+      pool = startGrepWorkers(directory, { source: regex.source, flags: regex.flags, multiline: query.multiline, pattern: query.pattern, ignoreCase: query.ignoreCase }, {
+        host: options.workers,
+        signal: query.signal,
+        timeBudget: inProcess ? undefined : { ms: budgetMs, error: () => patternTooExpensiveError(query.pattern, budgetMs) },
+      });
       for (const candidate of candidates) pool.add(candidate);
     }
   };
@@ -142,10 +177,10 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
   const read = createFileReader({ openSync, readSync, closeSync });
   if (pool) {
     // The main thread searches the batches no worker has taken yet (while
-    // the workers start, or when all are busy).
+    // the workers start, or when all are busy), when the pattern cannot backtrack.
     const local: GrepFileHits[] = [];
     try {
-      for (let batch = pool.takeBatch(); batch; batch = pool.takeBatch()) {
+      for (let batch = inProcess ? pool.takeBatch() : undefined; batch; batch = pool.takeBatch()) {
         for (const relative of batch) {
           const found = searchFile(directory, relative, regex, query.multiline, finder, read);
           if (found) local.push(found);

@@ -5,10 +5,12 @@ import { Minimatch } from "minimatch";
 import { z } from "zod";
 import { toFsToolError } from "../shared/fs-errors.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
-import { compileGrepPattern, grepWithTypeScript, searchBytes } from "./grep-engine.js";
+import { type GrepEngineOptions, compileGrepPattern, grepWithTypeScript, searchBytes } from "./grep-engine.js";
 import { renderGrep } from "./grep-format.js";
 import type { GrepFileHits } from "./grep-result.js";
 import { type GrepQuery, grepWithRipgrepPaged } from "./grep-ripgrep.js";
+import { cannotBacktrack } from "./grep-regex-budget.js";
+import type { GrepWorkerHost } from "./grep-worker-host.js";
 import { resolveSearchBase } from "./search-base.js";
 
 /** Grep's input schema. */
@@ -58,8 +60,17 @@ function fileFilter(filePattern: string | undefined): { filter: (relative: strin
   return { filter: (relative) => matchers.some((matcher) => matcher.match(relative)), prefilter: basenameOnly ? globs : undefined };
 }
 
+/** Options of {@link createGrepTool}. */
+export interface GrepToolOptions {
+  /** The bundle's worker threads, which match patterns that may backtrack. */
+  workers: GrepWorkerHost;
+  /** Regex time budget of one call of the pure TypeScript engine (see `FsToolBundleOptions.regexTimeBudgetMs`). */
+  regexTimeBudgetMs?: number;
+}
+
 /** Creates the Grep tool for one bundle. */
-export function createGrepTool(environment: FsToolEnvironment) {
+export function createGrepTool(environment: FsToolEnvironment, options: GrepToolOptions) {
+  const engineOptions: GrepEngineOptions = { workers: options.workers, regexTimeBudgetMs: options.regexTimeBudgetMs };
   return defineTool<typeof grepInputSchema, GrepDetails>({
     name: "Grep",
     description: DESCRIPTION,
@@ -76,12 +87,17 @@ export function createGrepTool(environment: FsToolEnvironment) {
         if (base.fileName !== undefined) {
           engine = "typescript";
           const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
-          const found = searchBytes(base.fileName, await readFile(path.join(base.directory, base.fileName)), regex, query.multiline);
-          hits = found ? [found] : [];
+          // Read here so that an unreadable file is reported, not skipped.
+          const bytes = await readFile(path.join(base.directory, base.fileName));
+          if (bytes.indexOf(0) !== -1) hits = []; // binary
+          else if (cannotBacktrack(query.pattern)) {
+            const found = searchBytes(base.fileName, bytes, regex, query.multiline);
+            hits = found ? [found] : [];
+          } else hits = await grepWithTypeScript(base.directory, query, () => true, [base.fileName], engineOptions);
         } else if (environment.ripgrepPath) {
           hits = await grepWithRipgrepPaged(environment.ripgrepPath, base.directory, query, filter, { outputMode: input.output_mode, offset: input.offset, headLimit: input.head_limit });
         } else {
-          hits = await grepWithTypeScript(base.directory, query, filter);
+          hits = await grepWithTypeScript(base.directory, query, filter, undefined, engineOptions);
         }
       } catch (error) {
         throw toFsToolError("Grep", error, base.resolved, context);

@@ -1,8 +1,7 @@
-import { Worker } from "node:worker_threads";
-import { GREP_WORKER_SOURCE } from "./grep-worker-source.js";
+import { GREP_WORKER_COUNT, type GrepThread, type GrepWorkerHost, type GrepWorkerReply } from "./grep-worker-host.js";
 
-/** Worker threads used for a large pure-TypeScript search. */
-export const GREP_WORKER_COUNT = 2;
+export { GREP_WORKER_COUNT, liveGrepWorkerCount } from "./grep-worker-host.js";
+
 /** Files sent to a worker per message. */
 const FILES_PER_BATCH = 128;
 /**
@@ -10,13 +9,6 @@ const FILES_PER_BATCH = 128;
  * thread walks (it reads replies only between walk slices).
  */
 const BATCHES_IN_FLIGHT = 16;
-
-let liveWorkers = 0;
-
-/** Worker threads of Grep alive right now in this process (for tests: 0 between calls). */
-export function liveGrepWorkerCount(): number {
-  return liveWorkers;
-}
 
 /** What the worker needs to rebuild the query. */
 export interface GrepWorkerQuery {
@@ -37,6 +29,20 @@ export interface GrepWorkerHit {
   lines: number[];
 }
 
+/** Options of {@link startGrepWorkers}. */
+export interface GrepWorkerSearchOptions {
+  /** Where the worker threads come from and go back to. */
+  host: GrepWorkerHost;
+  /** Aborting stops the search: `finish()` rejects with the abort reason. */
+  signal?: AbortSignal;
+  /**
+   * Wall-clock time the search may take from the first batch a started
+   * worker receives; past it the workers are terminated and `finish()`
+   * rejects with `error()`.
+   */
+  timeBudget?: { ms: number; error: () => unknown };
+}
+
 /** A running set of search workers fed file by file (see {@link startGrepWorkers}). */
 export interface GrepWorkerPool {
   /** Queues one file (relative to the search directory). */
@@ -53,16 +59,22 @@ export interface GrepWorkerPool {
 }
 
 /**
- * Starts {@link GREP_WORKER_COUNT} worker threads that search the files
+ * Starts a search on up to {@link GREP_WORKER_COUNT} worker threads of
+ * `options.host` (a second one joins once batches wait), fed the files
  * added to the pool in batches, handed out as workers finish earlier ones.
- * `finish()` rejects with the abort reason on abort, or with a worker's
- * error; the workers are always terminated before it settles, and the pool
- * must be finished (even after an error of the caller) so none outlives the call.
+ * `finish()` rejects with the abort reason on abort, with the budget's
+ * error when the time budget runs out, or with a worker's error; before it
+ * settles, every worker is back in the host (all batches answered) or
+ * terminated (perhaps stuck in a regex), and the pool must be finished
+ * (even after an error of the caller) so none works on after the call.
  */
-export function startGrepWorkers(directory: string, query: GrepWorkerQuery, signal?: AbortSignal): GrepWorkerPool {
+export function startGrepWorkers(directory: string, query: GrepWorkerQuery, options: GrepWorkerSearchOptions): GrepWorkerPool {
+  const { host, signal, timeBudget } = options;
+  const message = { directory, ...query };
   const results: GrepWorkerHit[][] = [];
   const queue: Array<{ id: number; files: string[] }> = [];
-  const inFlight = new Map<Worker, number>(); // only workers that are ready
+  const threads: GrepThread[] = [];
+  const inFlight = new Map<GrepThread, number>(); // only threads that are ready
   let current: string[] = [];
   let batchCount = 0;
   let doneBatches = 0;
@@ -72,28 +84,33 @@ export function startGrepWorkers(directory: string, query: GrepWorkerQuery, sign
   const settled = new Promise<NonNullable<typeof outcome>>((resolve) => {
     settle = (result) => resolve(result!);
   });
-  const workers: Worker[] = [];
   const batchFiles = new Map<number, string[]>();
+  let budgetTimer: NodeJS.Timeout | undefined;
 
   const end = (result: NonNullable<typeof outcome>) => {
     if (outcome) return;
     outcome = result;
     signal?.removeEventListener("abort", onAbort);
-    // Settle only once every worker has exited: none outlives the call.
-    void Promise.allSettled(workers.map((worker) => worker.terminate())).then(() => settle!(result));
+    if (budgetTimer) clearTimeout(budgetTimer);
+    // Settle only once every thread is idle again or has exited: none works on after the call.
+    const healthy = "value" in result;
+    void Promise.allSettled(threads.map((thread) => host.release(thread, healthy))).then(() => settle!(result));
   };
   const onAbort = () => end({ error: signal?.reason ?? new Error("aborted") });
-  signal?.addEventListener("abort", onAbort, { once: true });
 
   const pump = () => {
-    for (const [worker, count] of inFlight) {
+    for (const [thread, count] of inFlight) {
       let sent = count;
       while (queue.length && sent < BATCHES_IN_FLIGHT) {
-        worker.postMessage(queue.shift());
+        thread.worker.postMessage({ ...queue.shift()!, query: message });
+        // The clock starts with the first batch a started worker gets: start-up is not regex time.
+        if (timeBudget && !budgetTimer) budgetTimer = setTimeout(() => end({ error: timeBudget.error() }), timeBudget.ms);
         sent += 1;
       }
-      inFlight.set(worker, sent);
+      inFlight.set(thread, sent);
     }
+    // Another thread joins once more batches wait than there are threads (a small search needs one).
+    if (queue.length > threads.length && threads.length < GREP_WORKER_COUNT && !outcome && addThread().ready) pump();
   };
   const flush = () => {
     if (!current.length) return;
@@ -102,38 +119,38 @@ export function startGrepWorkers(directory: string, query: GrepWorkerQuery, sign
     current = [];
     pump();
   };
-
-  for (let index = 0; index < GREP_WORKER_COUNT && !outcome; index += 1) {
-    const worker = new Worker(GREP_WORKER_SOURCE, { eval: true, execArgv: [], workerData: { directory, ...query } });
-    workers.push(worker);
-    liveWorkers += 1;
-    worker.on("message", ({ id, hits, ready }: { id: number; hits: Int32Array; ready?: true }) => {
-      if (outcome) return;
-      if (ready) {
-        inFlight.set(worker, 0);
-        return pump();
-      }
-      inFlight.set(worker, inFlight.get(worker)! - 1);
-      const files = batchFiles.get(id)!;
-      batchFiles.delete(id);
-      const found: GrepWorkerHit[] = [];
-      for (let offset = 0; offset < hits.length; ) {
-        const count = hits[offset + 1]!;
-        found.push({ path: files[hits[offset]!]!, lines: Array.from(hits.subarray(offset + 2, offset + 2 + count)) });
-        offset += 2 + count;
-      }
-      results[id] = found;
-      doneBatches += 1;
-      if (closed && doneBatches === batchCount) return end({ value: results.flat() });
-      pump();
-    });
-    worker.on("error", (error) => end({ error }));
-    worker.on("exit", (code) => {
-      liveWorkers -= 1;
-      end({ error: new Error(`Grep worker exited early (code ${code})`) });
-    });
+  const onReply = (thread: GrepThread, { id, hits, ready }: GrepWorkerReply) => {
+    if (outcome) return;
+    if (ready) {
+      inFlight.set(thread, 0);
+      return pump();
+    }
+    inFlight.set(thread, inFlight.get(thread)! - 1);
+    const files = batchFiles.get(id)!;
+    batchFiles.delete(id);
+    const found: GrepWorkerHit[] = [];
+    for (let offset = 0; offset < hits.length; ) {
+      const count = hits[offset + 1]!;
+      found.push({ path: files[hits[offset]!]!, lines: Array.from(hits.subarray(offset + 2, offset + 2 + count)) });
+      offset += 2 + count;
+    }
+    results[id] = found;
+    doneBatches += 1;
+    if (closed && doneBatches === batchCount) return end({ value: results.flat() });
+    pump();
+  };
+  function addThread(): GrepThread {
+    const thread = host.acquire();
+    threads.push(thread);
+    thread.onMessage = (reply) => onReply(thread, reply);
+    thread.onFailure = (error) => end({ error });
+    if (thread.ready) inFlight.set(thread, 0);
+    return thread;
   }
+
+  signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) onAbort();
+  else addThread();
 
   return {
     add(relativePath) {

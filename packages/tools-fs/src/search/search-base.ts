@@ -1,4 +1,5 @@
-import { stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { lstat, stat } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { notFoundError } from "../shared/fs-errors.js";
@@ -18,13 +19,51 @@ export interface SearchBase {
 /** Resolves the `path` argument of List, Glob and Grep (default: the workspace root). */
 export async function resolveSearchBase(toolName: string, input: string | undefined, intent: "list" | "search", context: ToolContext): Promise<SearchBase> {
   const resolved = context.paths.resolve(input ?? ".", { intent, label: `${toolName} path` });
-  if (!resolved.exists) throw notFoundError(toolName, resolved, context);
+  if (!resolved.exists) throw await missingPathError(toolName, resolved, context);
   const canonical = stateKey(resolved.absolutePath);
   const info = await stat(canonical);
   if (info.isDirectory()) return { resolved, directory: canonical, displayDirectory: resolved.displayPath };
-  if (!info.isFile()) throw new ToolError("unsupported_target", `${toolName} failed: ${resolved.displayPath} is neither a file nor a directory.`);
+  if (!info.isFile()) {
+    // Reading a FIFO would block until a writer comes, a device may never end.
+    const kind = specialFileKind(info);
+    throw new ToolError("unsupported_target", `${toolName} failed: ${resolved.displayPath} is a ${kind}, not a regular file or directory; ${toolName} reads only regular files. Pass a directory or a regular file instead.`, {
+      details: { path: resolved.displayPath, kind },
+    });
+  }
   const parentDisplay = resolved.displayPath.includes("/") ? resolved.displayPath.slice(0, resolved.displayPath.lastIndexOf("/")) : ".";
   return { resolved, directory: path.dirname(canonical), displayDirectory: parentDisplay === "root:/" ? resolved.displayPath : parentDisplay, fileName: path.basename(canonical) };
+}
+
+/**
+ * The error for a path the policy found missing: a symlink loop (ELOOP) or a
+ * dangling symlink says so, anything else is "does not exist".
+ */
+async function missingPathError(toolName: string, resolved: ResolvedPath, context: ToolContext): Promise<ToolError> {
+  const link = await lstat(resolved.absolutePath).catch(() => undefined);
+  if (!link?.isSymbolicLink()) return notFoundError(toolName, resolved, context);
+  const code = await stat(resolved.absolutePath).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error.code,
+  );
+  if (code === "ELOOP") {
+    return new ToolError("invalid_path", `${toolName} failed: ${resolved.displayPath} is a symlink loop (it points back to itself, directly or through other links), so it names no file or directory. Pass the real path instead; List its parent directory to see the links.`, {
+      details: { path: resolved.displayPath, reason: "symlink_loop" },
+    });
+  }
+  if (code === "ENOENT") {
+    return new ToolError("not_found", `${toolName} failed: ${resolved.displayPath} is a symlink whose target does not exist. Pass an existing file or directory instead.`, {
+      details: { path: resolved.displayPath, reason: "dangling_symlink" },
+    });
+  }
+  return notFoundError(toolName, resolved, context);
+}
+
+/** What a file that is neither regular nor a directory is, for messages. */
+function specialFileKind(info: Stats): string {
+  if (info.isFIFO()) return "named pipe (FIFO)";
+  if (info.isSocket()) return "socket";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "device";
+  return "special file";
 }
 
 /** The standard pagination note. */
