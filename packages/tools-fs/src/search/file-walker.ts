@@ -1,4 +1,5 @@
 import { type Dirent, readdirSync } from "node:fs";
+import { isToolSidecarName } from "../shared/sidecar-names.js";
 import { DIRECTORY_IGNORE_FILES, type IgnoreLayer, ancestorLayers, directoryLayers, isEntryIgnored, rulesForDirectory, stackLayers } from "./ignore-rules.js";
 
 /** One entry found by {@link walkTree}. */
@@ -62,6 +63,8 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
       const name = entry.name;
       const isDirectory = entry.isDirectory();
       if (isDirectory && name === ".git") continue;
+      // The file tools' own in-flight temporary and lock files (a crashed writer's leftovers included).
+      if (name.charCodeAt(0) === 46 /* "." */ && !isDirectory && isToolSidecarName(name)) continue;
       if (rules && isEntryIgnored(rules, name, isDirectory)) continue;
       const childRelative = prefix + name;
       if (isDirectory) {
