@@ -1,8 +1,12 @@
 import type { ZodError, ZodType } from "zod";
 import { ToolError } from "../errors.js";
 import type { JsonSchemaObject } from "../types.js";
+import { describeType, previewForMessage, quoteForMessage } from "./quote.js";
 
-/** Parses the arguments of a call: an object, a JSON string of one, or nothing. */
+/** Most validation problems one message lists; the rest are counted. */
+const MAX_LISTED_ISSUES = 10;
+
+/** Parses the arguments of a call: an object, a JSON string of one, or nothing (`undefined`, `null`, `""`, the JSON text `null`). */
 export function parseArguments(toolName: string, raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) return {};
   let value = raw;
@@ -11,11 +15,19 @@ export function parseArguments(toolName: string, raw: unknown): Record<string, u
     try {
       value = JSON.parse(raw);
     } catch (error) {
+      if (error instanceof RangeError) {
+        // A JSON text nested so deeply that the parser ran out of stack.
+        throw new ToolError(
+          "invalid_arguments",
+          `${toolName} received JSON arguments nested too deeply to parse (${raw.length} characters). Send one flat JSON object matching the tool's schema.`,
+        );
+      }
       throw new ToolError(
         "invalid_arguments",
-        `${toolName} received malformed JSON arguments (${(error as Error).message}). Send the arguments as one JSON object matching the tool's schema.`,
+        `${toolName} received malformed JSON arguments (${quoteForMessage((error as Error).message)}). Send the arguments as one JSON object matching the tool's schema.`,
       );
     }
+    if (value === null) return {};
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ToolError("invalid_arguments", `${toolName} arguments must be a JSON object, not ${Array.isArray(value) ? "an array" : typeof value}.`);
@@ -28,10 +40,12 @@ export function rejectUnknownKeys(toolName: string, args: Record<string, unknown
   const allowed = Object.keys(schema.properties ?? {});
   const unknown = Object.keys(args).filter((key) => !allowed.includes(key));
   if (unknown.length === 0) return;
+  const listed = unknown.slice(0, MAX_LISTED_ISSUES).map((key) => quoteForMessage(key, 60));
+  const more = unknown.length > listed.length ? ` and ${unknown.length - listed.length} more` : "";
   throw new ToolError(
     "invalid_arguments",
-    `${toolName} received unsupported argument(s): ${unknown.join(", ")}. Allowed arguments: ${allowed.join(", ") || "(none)"}.`,
-    { details: { unsupported: unknown } },
+    `${toolName} received unsupported argument(s): ${listed.join(", ")}${more}. Allowed arguments: ${allowed.join(", ") || "(none)"}.`,
+    { details: { unsupported: listed, unsupportedCount: unknown.length } },
   );
 }
 
@@ -43,26 +57,28 @@ export function validateArguments<T>(toolName: string, args: Record<string, unkn
 }
 
 function describeZodError(error: ZodError, args: Record<string, unknown>): string {
+  const more = error.issues.length > MAX_LISTED_ISSUES ? `; and ${error.issues.length - MAX_LISTED_ISSUES} more problem(s)` : "";
   return error.issues
+    .slice(0, MAX_LISTED_ISSUES)
     .map((issue) => {
-      const where = issue.path.length ? `\`${issue.path.join(".")}\`` : "arguments";
+      const where = issue.path.length ? `\`${quoteForMessage(issue.path.map(String).join("."), 120)}\`` : "arguments";
       const given = issue.path.length ? lookup(args, issue.path as PropertyKey[]) : args;
       switch (issue.code) {
         case "invalid_type":
-          return given === undefined ? `${where} is required (${issue.expected})` : `${where} must be ${article(issue.expected)} (got ${typeName(given)})`;
+          return given === undefined ? `${where} is required (${issue.expected})` : `${where} must be ${article(issue.expected)} (got ${describeType(given)})`;
         case "too_small":
           return `${where} ${issue.origin === "string" ? "must have at least" : issue.origin === "array" ? "must have at least" : "must be >="} ${String(issue.minimum)}${issue.origin === "string" ? " character(s)" : issue.origin === "array" ? " item(s)" : ""} (got ${preview(given)})`;
         case "too_big":
           return `${where} ${issue.origin === "string" || issue.origin === "array" ? "must have at most" : "must be <="} ${String(issue.maximum)}${issue.origin === "string" ? " character(s)" : issue.origin === "array" ? " item(s)" : ""} (got ${preview(given)})`;
         case "invalid_value":
-          return `${where} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")} (got ${preview(given)})`;
+          return `${where} must be one of ${issue.values.map((v) => previewForMessage(v, 60)).join(", ")} (got ${preview(given)})`;
         case "unrecognized_keys":
-          return `unsupported key(s) ${issue.keys.join(", ")}`;
+          return `unsupported key(s) ${issue.keys.slice(0, MAX_LISTED_ISSUES).map((key) => quoteForMessage(key, 60)).join(", ")}`;
         default:
-          return `${where}: ${issue.message}`;
+          return `${where}: ${quoteForMessage(issue.message)}`;
       }
     })
-    .join("; ");
+    .join("; ") + more;
 }
 
 function lookup(value: unknown, path: PropertyKey[]): unknown {
@@ -74,18 +90,10 @@ function lookup(value: unknown, path: PropertyKey[]): unknown {
   return current;
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
 function article(expected: string): string {
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
 
 function preview(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) return typeName(value);
-  return text.length > 60 ? text.slice(0, 57) + "..." : text;
+  return previewForMessage(value, 60);
 }

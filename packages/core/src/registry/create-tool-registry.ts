@@ -10,8 +10,10 @@ import type { ToolPorts } from "../ports/tool-ports.js";
 import type { Logger, RuntimeScope, ToolBundle, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolSchema } from "../types.js";
 import { type ApprovalOptions, resolveApproval } from "./approval-policy.js";
 import type { ToolEvent } from "./events.js";
+import { checkExecuteOptions } from "./execute-options.js";
 import { type ExecuteToolCallOptions, deniedError, errorResult, executeResolvedToolCall } from "./execute-tool-call.js";
 import { LoopBreaker } from "./loop-breaker.js";
+import { quoteForMessage } from "./quote.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { createToolIndex } from "./tool-index.js";
 
@@ -66,9 +68,13 @@ export interface ToolRegistry {
   getTool(name: string): ToolDefinition | undefined;
   /**
    * Runs a tool call. Never throws for a tool failure: returns `isError: true`
-   * with a message for the model. Throws `SdkError` only for host misuse.
+   * with a message for the model (bad, too deep or too large arguments
+   * included). Rejects with `SdkError` only for host misuse: a call without
+   * a string name, a closed registry, or options that are not an object,
+   * a `signal` that is not an AbortSignal, an `onUpdate` / `onEvent` that is
+   * not a function. `null` options mean none.
    */
-  executeToolCall(call: ToolCall, options?: ExecuteToolCallOptions): Promise<ToolResult>;
+  executeToolCall(call: ToolCall, options?: ExecuteToolCallOptions | null): Promise<ToolResult>;
   /** Releases processes, connections and handles of every bundle. */
   close(): Promise<void>;
 }
@@ -159,20 +165,21 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     getTool(name) {
       return index.lookup(name);
     },
-    async executeToolCall(call, callOptions = {}) {
+    async executeToolCall(call, callOptions) {
       if (closed) throw new SdkError("closed", "executeToolCall was called after registry.close().");
       if (call === null || typeof call !== "object" || typeof call.name !== "string") {
         throw new SdkError("invalid_tool_call", "executeToolCall needs { id, name, arguments } with a string name.");
       }
+      const options = checkExecuteOptions(callOptions);
       const callId = typeof call.id === "string" && call.id !== "" ? call.id : `call_${Date.now().toString(36)}`;
       const normalised: ToolCall = { ...call, id: callId };
       const tool = index.lookup(call.name);
       if (!tool) {
         const names = index.current().filter((e) => e.exposed && !isDenied(e.tool)).map((e) => e.tool.name);
-        return errorResult(`Unknown tool: ${call.name}. Available tools: ${names.join(", ")}.`);
+        return errorResult(`Unknown tool: ${quoteForMessage(call.name)}. Available tools: ${names.join(", ")}.`);
       }
       if (isDenied(tool)) return errorResult(deniedError(tool.name).message, { code: "permission_denied" });
-      return executeResolvedToolCall(tool, normalised, callOptions, environment);
+      return executeResolvedToolCall(tool, normalised, options, environment);
     },
     async close() {
       if (closed) return;

@@ -1,10 +1,12 @@
 import { ToolError, isAbortError } from "../errors.js";
 import type { ToolCall, ToolContent, ToolContext, ToolDefinition, ToolOutput, ToolResult } from "../types.js";
 import { type ApprovalOptions, resolveApproval } from "./approval-policy.js";
+import { checkArgumentLimits } from "./argument-limits.js";
 import { parseArguments, rejectUnknownKeys, validateArguments } from "./arguments.js";
 import type { ToolEvent } from "./events.js";
 import { LoopBreaker } from "./loop-breaker.js";
 import { capOutput } from "./output-cap.js";
+import { quoteForMessage } from "./quote.js";
 
 /** Per-call options of `executeToolCall`. */
 export interface ExecuteToolCallOptions {
@@ -36,7 +38,7 @@ const CANCELLED_TEXT = "Cancelled: the host aborted this call before it finished
 
 /**
  * Runs one resolved tool call through every central step: abort check,
- * argument parsing and validation, approval, execution raced against the
+ * argument parsing, size and depth limits, validation, approval, execution raced against the
  * abort signal, error normalisation, the loop breaker, output capping and
  * events.
  */
@@ -59,6 +61,8 @@ export async function executeResolvedToolCall(
   try {
     if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
     const args = parseArguments(tool.name, call.arguments);
+    // Before anything recursive (zod, JSON.stringify) sees them: deep or huge values could overflow the stack.
+    checkArgumentLimits(tool.name, args);
     pathArgument = typeof args.path === "string" ? args.path : undefined;
     if (!tool.allowUnknownArguments) rejectUnknownKeys(tool.name, args, tool.jsonSchema);
     const input = tool.inputSchema ? validateArguments(tool.name, args, tool.inputSchema) : args;
@@ -123,7 +127,8 @@ function toErrorResult(toolName: string, error: unknown, signal: AbortSignal): T
     return errorResult(error.message, error.code === "cancelled" ? { cancelled: true, ...error.details } : { code: error.code, ...error.details });
   }
   if (signal.aborted || isAbortError(error)) return errorResult(CANCELLED_TEXT, { cancelled: true });
-  const message = error instanceof Error ? error.message : String(error);
+  // Node's own errors quote their inputs (a 5 MB path in an ENOENT message): quote a prefix only.
+  const message = quoteForMessage(error instanceof Error ? error.message : String(error), 2_000);
   return errorResult(`${toolName} failed unexpectedly: ${message}. Check the arguments; if the problem persists, take a different approach.`, { code: "other" });
 }
 
