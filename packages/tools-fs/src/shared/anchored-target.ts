@@ -66,6 +66,13 @@ function splitExisting(directory: string): { existing: string; missing: string[]
   }
 }
 
+/** A parent directory being created was replaced by something else meanwhile. */
+class ParentReplacedError extends Error {
+  constructor(readonly directory: string) {
+    super(`${directory} was replaced while it was being created`);
+  }
+}
+
 /** Creates `names` one below the other, each inside the directory held just before; returns the last one held. */
 function createChain(start: AnchoredDirectory, names: readonly string[]): AnchoredDirectory {
   let current = start;
@@ -81,6 +88,11 @@ function createChain(start: AnchoredDirectory, names: readonly string[]): Anchor
     let next: AnchoredDirectory;
     try {
       next = anchorChild(current, name);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      // Something else (a symlink, a file) took the name between mkdir and open.
+      if (code === "ELOOP" || code === "ENOTDIR") throw new ParentReplacedError(path.join(current.path, name));
+      throw error;
     } finally {
       current.close();
     }
@@ -116,7 +128,14 @@ function pinOnce(resolved: ResolvedPath, options: AnchorTargetOptions): Anchored
     if (code === "ENOENT" || code === "ENOTDIR") return { retry: true, cause: error };
     throw error;
   }
-  if (missing.length > 0) directory = createChain(directory, missing);
+  if (missing.length > 0) {
+    try {
+      directory = createChain(directory, missing);
+    } catch (error) {
+      if (error instanceof ParentReplacedError) return { retry: true };
+      throw error;
+    }
+  }
   const entryPath = directory.entry(name);
   let stats: Stats | undefined;
   try {
