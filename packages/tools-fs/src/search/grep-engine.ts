@@ -9,6 +9,9 @@ import { DEFAULT_REGEX_TIME_BUDGET_MS, cannotBacktrack, patternTooExpensiveError
 import { GrepWorkerHost } from "./grep-worker-host.js";
 import { type GrepWorkerPool, startGrepWorkers } from "./grep-workers.js";
 
+/** Thrown out of the walk when the workers' search has already ended. */
+const WALK_STOPPED = Object.freeze({ reason: "the worker search ended" });
+
 /** Files searched between two yields to the event loop (abort checks). */
 const FILES_PER_SLICE = 64;
 
@@ -155,6 +158,7 @@ async function searchCandidates(directory: string, query: GrepQuery, regex: RegE
   // Past the threshold the workers start and search while the walk goes on.
   const take = (relative: string) => {
     if (!filter(relative)) return;
+    if (pool?.stopped) throw WALK_STOPPED; // e.g. out of time: `finish()` gives the reason
     if (pool) return pool.add(relative);
     candidates.push(relative);
     if (candidates.length > threshold) {
@@ -170,8 +174,10 @@ async function searchCandidates(directory: string, query: GrepQuery, regex: RegE
     if (files) for (const relative of files) take(relative);
     else await walkTree(directory, { signal: query.signal, onFile: take, collect: false });
   } catch (error) {
-    await pool?.cancel(error);
-    throw error;
+    if (error !== WALK_STOPPED) {
+      await pool?.cancel(error);
+      throw error;
+    }
   }
   const finder = searchFinder(query.pattern, query.ignoreCase);
   const read = createFileReader({ openSync, readSync, closeSync });

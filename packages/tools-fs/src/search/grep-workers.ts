@@ -56,6 +56,8 @@ export interface GrepWorkerPool {
   finish(): Promise<GrepWorkerHit[]>;
   /** Stops the workers (the caller failed); `finish()` then rejects with `reason`. */
   cancel(reason: unknown): Promise<void>;
+  /** The search already ended (aborted, failed or out of time): more files are pointless, `finish()` rejects. */
+  readonly stopped: boolean;
 }
 
 /**
@@ -180,6 +182,9 @@ export function startGrepWorkers(directory: string, query: GrepWorkerQuery, opti
     async cancel(reason) {
       end({ error: reason });
       await settled;
+    },
+    get stopped() {
+      return outcome !== undefined && "error" in outcome;
     },
   };
 }
