@@ -21,6 +21,24 @@ export interface CommandPolicyRequest {
  */
 export type CommandPolicy = (request: CommandPolicyRequest) => string | undefined | Promise<string | undefined>;
 
+/**
+ * The NUL guard: a shell command line (or its cwd) cannot carry a NUL byte,
+ * because the operating system passes arguments as NUL-terminated strings
+ * (Node's spawn throws ERR_INVALID_ARG_VALUE). Returns a message naming the
+ * argument and the first NUL's position, or undefined.
+ *
+ * @example
+ * checkNulByte("Bash", "command", "echo a\u0000b"); // "Bash `command` contains a NUL byte (at character 7)..."
+ */
+export function checkNulByte(toolName: string, argumentName: string, value: string): string | undefined {
+  const index = value.indexOf("\u0000");
+  if (index < 0) return undefined;
+  return (
+    `${toolName} \`${argumentName}\` contains a NUL byte (at character ${index + 1}); NUL bytes cannot be passed to a shell command. ` +
+    "Remove it. To produce a NUL byte in the output, let the command create it, e.g. `printf '\\0'`."
+  );
+}
+
 /** A top-level segment of a command line and how it ends. */
 interface Segment {
   text: string;

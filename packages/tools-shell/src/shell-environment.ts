@@ -27,10 +27,13 @@ export const COMMAND_ENVIRONMENT: Readonly<Record<string, string>> = {
 /**
  * Resolves a command's working directory through the path policy:
  * workspace-relative, `skill://`, or any absolute path (`root://` is refused).
- * Default: the workspace.
+ * Default: the workspace. A NUL byte is refused before the path policy sees it.
  */
 export function resolveCommandCwd(context: ToolContext, cwd: string | undefined, label: string): string {
   if (cwd === undefined || cwd.trim() === "") return context.workdir;
+  if (cwd.includes("\u0000")) {
+    throw new ToolError("invalid_arguments", `${label} contains a NUL byte; NUL bytes cannot be passed to a shell command as its working directory. Pass a plain directory path, or omit cwd to run in the workspace root.`, { details: { guard: "nul" } });
+  }
   const resolved = context.paths.resolve(cwd, { intent: "cwd", label, allowExternal: true });
   if (!resolved.exists) {
     throw new ToolError("not_found", `${label} ${resolved.displayPath} does not exist. Pass an existing directory (workspace-relative or absolute), or omit cwd to run in the workspace root.`);

@@ -1,5 +1,5 @@
 import { type ToolContext, ToolError, type ToolMetadata } from "@agent-tools/core";
-import { type CommandPolicy, type ShellMode, checkBackgroundCommand, checkLeadingSleep } from "./command-guards.js";
+import { type CommandPolicy, type ShellMode, checkBackgroundCommand, checkLeadingSleep, checkNulByte } from "./command-guards.js";
 import type { ManagedProcessManager } from "./managed-process-manager.js";
 import { COMMAND_ENVIRONMENT, type ShellInfo } from "./shell-environment.js";
 import type { ShellSession } from "./shell-session.js";
@@ -24,12 +24,16 @@ export function commandEnvironment(runtime: ShellRuntime): Record<string, string
 }
 
 /**
- * Runs the pre-spawn checks in the seed's order: the host's policies (the
- * skills policy plugs in here), the background guard, then (resumable mode
+ * Runs the pre-spawn checks in the seed's order: a non-empty command without
+ * NUL bytes, the host's policies (the skills policy plugs in here), the
+ * background guard, then (resumable mode
  * only) the sleep guard. Throws `ToolError` with guidance for the model.
  */
 export async function checkCommand(runtime: ShellRuntime, toolName: string, command: string, cwd: string, cwdInput: string | undefined, mode: ShellMode): Promise<void> {
   if (command.trim() === "") throw new ToolError("invalid_arguments", `${toolName} needs a non-empty command.`);
+  // Before the policies and the spawn: spawn would throw ERR_INVALID_ARG_VALUE, a policy might misread the command.
+  const nul = checkNulByte(toolName, "command", command);
+  if (nul) throw new ToolError("invalid_arguments", nul, { details: { guard: "nul" } });
   for (const policy of runtime.policies) {
     const refusal = await policy({ command, cwd, cwdInput, mode, toolName });
     if (refusal) throw new ToolError("permission_denied", refusal);

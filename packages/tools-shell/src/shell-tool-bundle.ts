@@ -1,4 +1,4 @@
-import type { ToolBundle, ToolDefinition } from "@agent-tools/core";
+import { SdkError, type ToolBundle, type ToolDefinition } from "@agent-tools/core";
 import { createBashSessionTool } from "./bash-session-tool.js";
 import { createBashSyncTool } from "./bash-sync-tool.js";
 import type { CommandPolicy } from "./command-guards.js";
@@ -50,6 +50,7 @@ export interface ShellToolBundle extends ToolBundle {
  * const result = await registry.executeToolCall({ id: "1", name: "Bash", arguments: { command: "npm test" } });
  */
 export function createShellToolBundle(options: ShellToolBundleOptions = {}): ShellToolBundle {
+  checkHostEnvironment(options.env);
   const policies: CommandPolicy[] = [...(options.commandPolicies ?? [])];
   const runtime: ShellRuntime = {
     sessions: new ShellSessionStore({ maxSessions: options.maxSessions, retentionMs: options.sessionRetentionMs }),
@@ -83,4 +84,17 @@ export function createShellToolBundle(options: ShellToolBundleOptions = {}): She
       return closing;
     },
   };
+}
+
+/** Host misuse surfaces here, not as every command failing "unexpectedly" when spawn rejects the environment. */
+function checkHostEnvironment(env: Record<string, string> | undefined): void {
+  if (env === undefined) return;
+  for (const [key, value] of Object.entries(env)) {
+    if (key === "" || key.includes("=") || key.includes("\u0000")) {
+      throw new SdkError("invalid_options", `Shell env names must be non-empty, without "=" or NUL bytes (got ${JSON.stringify(key.slice(0, 100))}).`);
+    }
+    if (typeof value !== "string" || value.includes("\u0000")) {
+      throw new SdkError("invalid_options", `Shell env value of ${key} must be a string without NUL bytes: the shell cannot receive them.`);
+    }
+  }
 }
