@@ -5,7 +5,7 @@
  */
 export { createShellToolBundle } from "./shell-tool-bundle.js";
 export type { ShellToolBundle, ShellToolBundleOptions } from "./shell-tool-bundle.js";
-export { checkBackgroundCommand, checkLeadingSleep, splitCommandSegments } from "./command-guards.js";
+export { checkBackgroundCommand, checkLeadingSleep, checkNulByte, splitCommandSegments } from "./command-guards.js";
 export type { CommandPolicy, CommandPolicyRequest, ShellMode } from "./command-guards.js";
 export { OutputRingBuffer, DEFAULT_PAGE_BYTES, DEFAULT_RING_CAPACITY } from "./output-ring-buffer.js";
 export type { OutputFragment, OutputPage, OutputStream } from "./output-ring-buffer.js";
