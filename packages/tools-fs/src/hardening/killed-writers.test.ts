@@ -34,7 +34,7 @@ async function killMidWrite(workdir: string): Promise<void> {
 
 describe.skipIf(process.platform !== "linux")("writers killed mid-write (real processes, SIGKILL)", () => {
   it("leaves the old or the new file, hides the leftovers from List/Glob/Grep, and the next Write sweeps them", async () => {
-    ws = createTestWorkspace({ "out/keep.txt": "keep\n" }, { ripgrepPath: false });
+    ws = createTestWorkspace({ "out/keep.txt": "keep\n" });
     const out = path.join(ws.dir, "out");
     for (let kill = 0; kill < 3; kill += 1) await killMidWrite(ws.dir);
     const left = sidecars(out);
@@ -50,7 +50,11 @@ describe.skipIf(process.platform !== "linux")("writers killed mid-write (real pr
     const list = await ws.call("List", { path: "out" });
     const glob = await ws.call("Glob", { pattern: "**/*", path: "out" });
     const grep = await ws.call("Grep", { pattern: "xxxx", path: "out", output_mode: "files" });
-    for (const result of [list, glob, grep]) {
+    const lockGrep = await ws.call("Grep", { pattern: "[0-9]+ [0-9]+ [0-9a-f]+", path: "out", output_mode: "files" });
+    const typeScript = createTestWorkspace({}, { ripgrepPath: false, dir: ws.dir });
+    const grepTypeScript = await typeScript.call("Grep", { pattern: "xxxx", path: "out", output_mode: "files" });
+    await typeScript.registry.close();
+    for (const result of [list, glob, grep, lockGrep, grepTypeScript]) {
       expect(result.isError).toBe(false);
       expect(result.text).not.toMatch(/\.tmp|agent-tools\.lock/);
     }

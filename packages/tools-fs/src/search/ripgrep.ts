@@ -19,7 +19,21 @@ export function locateRipgrep(): string | null {
 }
 
 /** Flags every ripgrep walk uses: the seed's ignore rules, deterministic across hosts. */
-export const RIPGREP_WALK_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "--glob", "!.git"] as const;
+export const RIPGREP_WALK_FLAGS = [
+  "--no-config",
+  "--hidden",
+  "--no-require-git",
+  "--no-ignore-global",
+  "--glob",
+  "!.git",
+  // The file tools' in-flight temporary and lock files (see shared/sidecar-names.ts), hidden as the walker hides them.
+  "--glob",
+  "!.*.[0-9]*.[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f].tmp",
+  "--glob",
+  "!.*.agent-tools.lock",
+  "--glob",
+  "!.*.agent-tools.lock.stale.*",
+] as const;
 
 /** What a ripgrep run returned. */
 export interface RipgrepOutput {
