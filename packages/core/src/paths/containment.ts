@@ -1,5 +1,10 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { ToolError } from "../errors.js";
+import { shortenInput } from "./quote-input.js";
+
+/** Symlinks one resolution follows at most, as Linux's MAXSYMLINKS; more is treated as a loop. */
+export const MAX_SYMLINK_HOPS = 40;
 
 /** True when `child` equals `parent` or lies inside it (both absolute, normalised). */
 export function isWithin(parent: string, child: string): boolean {
@@ -29,43 +34,111 @@ export interface CanonicalTarget {
 
 /**
  * Canonicalises `target`: resolves symlinks through the deepest existing
- * ancestor and appends the components that do not exist yet. With
- * `keepLeafSymlink` a symlink in the last component is not followed (for
- * deleting the link itself).
+ * ancestor and appends the components that do not exist yet. A dangling
+ * symlink is followed to where its target would be, so containment checks
+ * see the real destination of a later write. With `keepLeafSymlink` a
+ * symlink in the last component is not followed (for deleting the link
+ * itself).
+ *
+ * Throws a `ToolError` (`invalid_path`, `details.symlinkLoop: true`) when
+ * resolving follows more than {@link MAX_SYMLINK_HOPS} symlinks: a loop
+ * (`a -> b -> a`, `self -> self`) or an absurdly long chain.
+ *
+ * @example
+ * canonicalizeTarget("/repo/new/file.txt"); // { canonicalPath: "/repo/new/file.txt", exists: false, isSymlink: false }
  */
 export function canonicalizeTarget(target: string, options: { keepLeafSymlink?: boolean } = {}): CanonicalTarget {
+  const absolute = path.resolve(target);
   let isSymlink = false;
   try {
-    isSymlink = lstatSync(target).isSymbolicLink();
+    isSymlink = lstatSync(absolute).isSymbolicLink();
   } catch {
     isSymlink = false;
   }
   if (isSymlink && options.keepLeafSymlink) {
-    const parent = canonicalizeTarget(path.dirname(target));
-    return { canonicalPath: path.join(parent.canonicalPath, path.basename(target)), exists: true, isSymlink };
+    // The parent is resolved in full (one level only: that call does not keep its leaf).
+    const parent = canonicalizeTarget(path.dirname(absolute));
+    return { canonicalPath: path.join(parent.canonicalPath, path.basename(absolute)), exists: true, isSymlink };
   }
-  const full = tryRealpath(target);
+  const full = tryRealpath(absolute);
   if (full !== null) return { canonicalPath: full, exists: true, isSymlink };
-  if (isSymlink) {
-    // A dangling symlink: follow it lexically so its target's location is what gets checked.
-    const parent = canonicalizeTarget(path.dirname(target));
-    let linkTarget: string;
-    try {
-      linkTarget = path.resolve(parent.canonicalPath, readlinkSync(target));
-    } catch {
-      linkTarget = path.join(parent.canonicalPath, path.basename(target));
-    }
-    const resolved = canonicalizeTarget(linkTarget);
-    return { canonicalPath: resolved.canonicalPath, exists: false, isSymlink };
-  }
+  return { canonicalPath: walkComponents(absolute), exists: false, isSymlink };
+}
+
+/**
+ * Resolves `absolute` one component at a time, as the kernel does, but
+ * tolerates missing components: from the first missing one on, the rest is
+ * appended lexically (a later `..` can step back onto disk and is checked
+ * again). Iterative with a hop counter, so a loop ends in an error instead
+ * of a stack overflow.
+ */
+function walkComponents(absolute: string): string {
+  const pending = splitComponents(absolute).reverse();
+  let resolved = path.parse(absolute).root;
   const missing: string[] = [];
-  let current = target;
-  for (;;) {
-    const parent = path.dirname(current);
-    missing.unshift(path.basename(current));
-    if (parent === current) return { canonicalPath: target, exists: false, isSymlink };
-    const real = tryRealpath(parent);
-    if (real !== null) return { canonicalPath: path.join(real, ...missing), exists: false, isSymlink };
-    current = parent;
+  let resolvedIsDirectory = true;
+  let hops = 0;
+  let firstLink: string | undefined;
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (name === ".") continue;
+    if (missing.length > 0 || !resolvedIsDirectory) {
+      if (name !== "..") missing.push(name);
+      else if (missing.length > 0) missing.pop();
+      else {
+        resolved = path.dirname(resolved);
+        resolvedIsDirectory = true;
+      }
+      continue;
+    }
+    if (name === "..") {
+      resolved = path.dirname(resolved);
+      continue;
+    }
+    const next = path.join(resolved, name);
+    let isLink: boolean;
+    let isDirectory: boolean;
+    try {
+      const info = lstatSync(next);
+      isLink = info.isSymbolicLink();
+      isDirectory = info.isDirectory();
+    } catch {
+      missing.push(name);
+      continue;
+    }
+    if (!isLink) {
+      resolved = next;
+      resolvedIsDirectory = isDirectory;
+      continue;
+    }
+    firstLink ??= next;
+    hops += 1;
+    if (hops > MAX_SYMLINK_HOPS) throw symlinkLoopError(absolute, firstLink, next);
+    let link: string;
+    try {
+      link = readlinkSync(next);
+    } catch {
+      missing.push(name);
+      continue;
+    }
+    if (path.isAbsolute(link)) resolved = path.parse(link).root;
+    pending.push(...splitComponents(link).reverse());
   }
+  return missing.length > 0 ? path.join(resolved, ...missing) : resolved;
+}
+
+/** The components of a path after its root (`/`, or a drive on Windows). */
+function splitComponents(value: string): string[] {
+  return value
+    .slice(path.parse(value).root.length)
+    .split(path.sep === "\\" ? /[\\/]+/ : /\/+/)
+    .filter((part) => part !== "");
+}
+
+function symlinkLoopError(target: string, firstLink: string, lastLink: string): ToolError {
+  return new ToolError(
+    "invalid_path",
+    `${shortenInput(target)} is a symlink loop (or too many levels of symlinks): resolving it followed more than ${MAX_SYMLINK_HOPS} symlinks, starting at ${shortenInput(firstLink)}. Delete the link or point it at an existing file.`,
+    { details: { symlinkLoop: true, path: shortenInput(target), firstLink: shortenInput(firstLink), lastLink: shortenInput(lastLink) } },
+  );
 }

@@ -2,8 +2,10 @@ import os from "node:os";
 import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
 import { type AdditionalRoot, type GrantedRoot, type RootAccess, type RootStatus, rootStatus, validateAdditionalRoots } from "./additional-roots.js";
-import { canonicalizeTarget, isWithin, tryRealpath } from "./containment.js";
+import { type CanonicalTarget, MAX_SYMLINK_HOPS, canonicalizeTarget, isWithin, tryRealpath } from "./containment.js";
+import { matchOnDiskNames } from "./on-disk-names.js";
 import { type ParsedPathInput, parsePathInput } from "./parse-path-input.js";
+import { quoteInput, shortenInput } from "./quote-input.js";
 
 /** Why a path is resolved; write intents need write access, `cwd` refuses `root://`. */
 export type PathIntent = "read" | "list" | "search" | "image" | "write" | "edit" | "delete" | "cwd";
@@ -109,9 +111,9 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
   if (typeof options.workdir !== "string" || options.workdir.trim() === "") {
     throw new SdkError("invalid_options", "workdir is required: pass the absolute project directory.");
   }
-  if (!path.isAbsolute(options.workdir)) throw new SdkError("invalid_options", `workdir must be absolute: ${options.workdir}`);
+  if (!path.isAbsolute(options.workdir)) throw new SdkError("invalid_options", `workdir must be absolute: ${shortenInput(options.workdir)}`);
   const workdir = tryRealpath(options.workdir);
-  if (workdir === null) throw new SdkError("invalid_options", `workdir does not exist: ${options.workdir}`);
+  if (workdir === null) throw new SdkError("invalid_options", `workdir does not exist: ${shortenInput(options.workdir)}`);
   const declaredWorkdir = path.resolve(options.workdir);
   const granted = validateAdditionalRoots(options.additionalRoots ?? [], workdir);
   const skills = options.skills;
@@ -142,7 +144,7 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
 
   function skillCandidate(skillName: string, intent: PathIntent, label: string): Candidate {
     if (!skills || !skillsRoot) fail("permission_denied", `${label}: skill:// paths are not available in this runtime.`);
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(skillName)) fail("invalid_path", `${label}: "${skillName}" is not a valid skill name.`);
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(skillName)) fail("invalid_path", `${label}: ${quoteInput(skillName)} is not a valid skill name.`);
     const decision = skills!.access ? skills!.access(skillName, intent) : { access: "read" as const };
     if ("denied" in decision) fail("permission_denied", decision.denied, { skillName });
     const rootPath = tryRealpath(path.join(skillsRoot!, skillName)) ?? path.join(tryRealpath(skillsRoot!) ?? skillsRoot!, skillName);
@@ -158,7 +160,8 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
   /** Longest matching root for an absolute path (lexical first, then canonical). */
   function matchAbsolute(absolutePath: string): { candidate: Candidate; relative: string } | null {
     const forms = [absolutePath];
-    const canonical = canonicalizeTarget(absolutePath).canonicalPath;
+    // A symlink loop has no canonical form: match lexically, resolve() then reports the loop.
+    const canonical = canonicalOrLoop(absolutePath)?.canonicalPath ?? absolutePath;
     if (canonical !== absolutePath) forms.push(canonical);
     for (const form of forms) {
       let best: { candidate: Candidate; relative: string } | null = null;
@@ -198,23 +201,26 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
     let segments: string[];
     if (parsed.kind === "workspace") {
       candidate = { scope: "workspace", rootPath: workdir!, access: "write" };
-      segments = parsed.segments;
+      segments = matchOnDiskNames(candidate.rootPath, parsed.segments);
     } else if (parsed.kind === "root") {
       const root = granted.find((r) => r.alias === parsed.alias);
       if (!root) {
         const available = granted.map((r) => `root://${r.alias}/ (${r.access === "write" ? "read/write" : "read-only"})`);
         fail(
           "invalid_path",
-          `${label} "${input}" names an unknown root "${parsed.alias}". ${available.length ? `Available roots: ${available.join(", ")}.` : "No extra roots are granted; use a workspace-relative path."}`,
+          `${label} ${quoteInput(input)} names an unknown root ${quoteInput(parsed.alias, 40)}. ${available.length ? `Available roots: ${available.join(", ")}.` : "No extra roots are granted; use a workspace-relative path."}`,
         );
       }
       candidate = { scope: "root", rootPath: root!.canonicalPath, access: root!.access, alias: root!.alias, granted: root };
-      segments = parsed.segments;
+      segments = matchOnDiskNames(candidate.rootPath, parsed.segments);
     } else if (parsed.kind === "skill") {
       candidate = skillCandidate(parsed.skillName, intent, label);
-      segments = parsed.segments;
+      segments = matchOnDiskNames(candidate.rootPath, parsed.segments);
     } else {
-      const match = matchAbsolute(parsed.absolutePath);
+      const systemRoot = path.parse(parsed.absolutePath).root;
+      const onDisk = matchOnDiskNames(systemRoot, parsed.segments);
+      const absolutePath = path.join(systemRoot, ...onDisk);
+      const match = matchAbsolute(absolutePath);
       if (match) {
         candidate = match.candidate;
         if (candidate.scope === "skill") candidate = skillCandidate(candidate.skillName!, intent, label);
@@ -223,12 +229,12 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
         if (!resolveOptions.allowExternal) {
           fail(
             "out_of_bounds",
-            `${label} resolves outside the workspace and granted roots: ${parsed.absolutePath}. Pass a workspace-relative path instead (workspace root: ${workdir}).`,
-            { absolutePath: parsed.absolutePath },
+            `${label} resolves outside the workspace and granted roots: ${shortenInput(absolutePath)}. Pass a workspace-relative path instead (workspace root: ${workdir}).`,
+            { absolutePath: shortenInput(absolutePath) },
           );
         }
-        candidate = { scope: "external", rootPath: "/", access: "write" };
-        segments = parsed.segments;
+        candidate = { scope: "external", rootPath: systemRoot, access: "write" };
+        segments = onDisk;
       }
     }
     if (intent === "cwd" && candidate.scope === "root") {
@@ -244,12 +250,13 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
       );
     }
     const lexical = segments.length ? path.join(candidate.rootPath, ...segments) : candidate.rootPath;
-    const target = canonicalizeTarget(lexical, { keepLeafSymlink: intent === "delete" });
+    const target = canonicalOrLoop(lexical, { keepLeafSymlink: intent === "delete" });
+    if (target === null) failSymlinkLoop(lexical, input, label);
     if (candidate.scope !== "external" && !isWithin(candidate.rootPath, target.canonicalPath)) {
       fail(
         "out_of_bounds",
-        `${label} "${input}" resolves through a symlink to ${target.canonicalPath}, outside ${describe(candidate)}. Symlinks may not lead out of the workspace or a granted root.`,
-        { canonicalPath: target.canonicalPath },
+        `${label} ${quoteInput(input)} resolves through a symlink to ${shortenInput(target.canonicalPath)}, outside ${describe(candidate)}. Symlinks may not lead out of the workspace or a granted root.`,
+        { canonicalPath: shortenInput(target.canonicalPath) },
       );
     }
     const relativePath = candidate.scope === "external" ? "" : segments.join("/");
@@ -266,6 +273,31 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
       alias: candidate.alias,
       skillName: candidate.skillName,
     };
+  }
+
+  /** {@link canonicalizeTarget}, with null for a symlink loop instead of its error. */
+  function canonicalOrLoop(target: string, canonicalOptions: { keepLeafSymlink?: boolean } = {}): CanonicalTarget | null {
+    try {
+      return canonicalizeTarget(target, canonicalOptions);
+    } catch (error) {
+      if (error instanceof ToolError && error.details.symlinkLoop === true) return null;
+      throw error;
+    }
+  }
+
+  /** Reports a symlink loop with the first link on the way, so the model knows which link to delete. */
+  function failSymlinkLoop(lexical: string, input: string, label: string): never {
+    let firstLink = lexical;
+    try {
+      canonicalizeTarget(lexical);
+    } catch (error) {
+      if (error instanceof ToolError && typeof error.details.firstLink === "string") firstLink = error.details.firstLink;
+    }
+    fail(
+      "invalid_path",
+      `${label} ${quoteInput(input)} is a symlink loop (or too many levels of symlinks): resolving it followed more than ${MAX_SYMLINK_HOPS} symlinks, starting at ${display(firstLink)}. Delete the link or point it at an existing file (Delete removes a symlink itself, never its target), then retry.`,
+      { symlinkLoop: true, firstLink: display(firstLink) },
+    );
   }
 
   function describe(candidate: Candidate): string {

@@ -58,9 +58,9 @@ export function checkImageUrl(value: string): string {
   try {
     url = new URL(value.trim());
   } catch {
-    throw new ToolError("invalid_arguments", `Image url "${value}" is not a valid URL.`);
+    throw new ToolError("invalid_arguments", `Image url "${shorten(value)}" is not a valid URL.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ToolError("invalid_arguments", `Image url "${value}" must use http or https.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ToolError("invalid_arguments", `Image url "${shorten(value)}" must use http or https.`);
   if (url.username || url.password) throw new ToolError("invalid_arguments", "Image urls must not contain credentials (user:password@).");
   return url.toString();
 }
@@ -76,4 +76,9 @@ export function decodeBase64Image(value: string): { bytes: Buffer; mimeType?: st
   const compact = trimmed.replace(/\s+/g, "");
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length === 0) throw new ToolError("invalid_arguments", "Image base64 data is not valid base64 (or a data:image/...;base64, URL).");
   return { bytes: Buffer.from(compact, "base64") };
+}
+
+/** At most 200 characters of a caller's value for a message, then its length. */
+function shorten(value: string): string {
+  return value.length <= 200 ? value : `${value.slice(0, 200)}...(${value.length} chars)`;
 }

@@ -1,9 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
 import { ToolError, defineTool, type ToolContent } from "@agent-tools/core";
 import { z } from "zod";
-import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
-import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, extensionOf, sniffImageMime } from "../shared/image-data.js";
+import { MAX_IMAGE_BYTES, sniffImageMime } from "../shared/image-data.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { readImageFile } from "./image-path.js";
 import { MAX_IMAGE_SOURCES, type ImageSourceType, checkImageUrl, collectImageSources, decodeBase64Image } from "./image-sources.js";
 
 const list = (what: string) => z.array(z.string()).min(1).max(MAX_IMAGE_SOURCES).optional().describe(`Several ${what} (1-${MAX_IMAGE_SOURCES}); replaces the singular form.`);
@@ -68,38 +67,38 @@ export function createImageTool(environment: FsToolEnvironment) {
           summary.push(`${label} url ${url}: shown to the user by proxy (not visible to you)`);
           continue;
         }
+        // For files the signature wins over a caller's mimeType or the
+        // extension (a PNG sent as image/jpeg makes providers reject the whole
+        // request); for bytes the caller passed itself its mimeType still wins.
         let bytes: Buffer;
-        let mimeType: string | undefined = override;
+        let fallbackMimeType: string | undefined;
+        let signatureWins = false;
         let shownPath: string | undefined;
         if (source.type === "path") {
-          const resolved = context.paths.resolve(source.value, { intent: "image", label: "Image path", allowExternal: true });
-          if (!resolved.exists) throw notFoundError("Image", resolved, context);
-          try {
-            const info = await stat(resolved.absolutePath);
-            if (!info.isFile()) throw new ToolError("not_a_file", `Image failed: ${resolved.displayPath} is not a file.`);
-            if (info.size > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image failed: ${resolved.displayPath} is ${info.size} bytes; at most 25 MB is shown.`);
-            bytes = await readFile(resolved.absolutePath);
-          } catch (error) {
-            throw toFsToolError("Image", error, resolved, context);
-          }
-          mimeType ??= IMAGE_MIME_BY_EXTENSION[extensionOf(resolved.absolutePath)];
-          shownPath = resolved.displayPath;
+          const file = await readImageFile(source.value, context);
+          bytes = file.bytes;
+          // Outside the roots readImageFile only returns recognised images: the caller's word is not taken.
+          fallbackMimeType = file.external ? undefined : (override ?? file.extensionMimeType);
+          shownPath = file.displayPath;
+          signatureWins = true;
         } else if (source.type === "svg") {
           bytes = Buffer.from(source.value.trim(), "utf8");
-          mimeType ??= "image/svg+xml";
+          fallbackMimeType = override ?? "image/svg+xml";
         } else {
           const decoded = decodeBase64Image(source.value);
           bytes = decoded.bytes;
-          mimeType ??= decoded.mimeType;
+          fallbackMimeType = override ?? decoded.mimeType;
         }
         if (bytes.length > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image ${label} is ${bytes.length} bytes; at most 25 MB is shown.`);
-        mimeType ??= sniffImageMime(bytes);
+        const sniffed = sniffImageMime(bytes);
+        const mimeType = signatureWins ? (sniffed ?? fallbackMimeType) : (fallbackMimeType ?? sniffed);
+        const overridden = signatureWins && override !== undefined && sniffed !== undefined && override.toLowerCase() !== sniffed ? ` (mimeType ${override.slice(0, 60)} ignored: the file's bytes are ${sniffed})` : "";
         if (!mimeType || !mimeType.startsWith("image/")) {
           throw new ToolError("unsupported_target", `Image ${label}${shownPath ? ` (${shownPath})` : ""} is not a recognised image; pass mimeType if you know it.`);
         }
         content.push({ type: "image", data: bytes.toString("base64"), mimeType });
         images.push({ sourceType: source.type, renderMode: "inline", mimeType, bytes: bytes.length, path: shownPath });
-        summary.push(`${label} ${shownPath ?? source.type}: ${mimeType}, ${bytes.length} bytes`);
+        summary.push(`${label} ${shownPath ?? source.type}: ${mimeType}, ${bytes.length} bytes${overridden}`);
       }
       const inline = images.filter((image) => image.renderMode === "inline").length;
       const loadMode: ImageDetails["loadMode"] = inline === images.length ? "inline" : inline === 0 ? "proxy" : "mixed";

@@ -22,8 +22,10 @@ export function levenshtein(a: string, b: string, limit = Number.POSITIVE_INFINI
 
 /**
  * Up to five existing siblings of the first missing component of
- * `absolutePath` (below `rootPath`), ranked: case-insensitive equal, then
- * prefix / contains, then Levenshtein distance <= 2. Returned as absolute paths.
+ * `absolutePath` (below `rootPath`), ranked: equal ignoring case and Unicode
+ * normal form, then prefix / contains, then Levenshtein distance <= 2.
+ * Returned as absolute paths spelled with the names as they are on disk
+ * (a decomposed NFD name stays NFD), so a suggestion always reaches its file.
  *
  * @example
  * suggestSimilarPaths("/repo", "/repo/src/Index.ts"); // ["/repo/src/index.ts"]
@@ -41,20 +43,22 @@ export function suggestSimilarPaths(rootPath: string, absolutePath: string): str
     } catch {
       return [];
     }
-    if (entries.includes(name)) {
-      directory = path.join(directory, name);
+    const wanted = fold(name);
+    // Walk on through a directory present under this name in any normal form.
+    const present = entries.includes(name) ? name : entries.find((entry) => entry.normalize("NFC") === name.normalize("NFC"));
+    if (present !== undefined) {
+      directory = path.join(directory, present);
       continue;
     }
     const rest = parts.slice(index + 1);
-    const lower = name.toLowerCase();
     const ranked: Array<{ entry: string; rank: number; distance: number }> = [];
     for (const entry of entries) {
-      const candidate = entry.toLowerCase();
-      if (candidate === lower) ranked.push({ entry, rank: 0, distance: 0 });
-      else if (candidate.startsWith(lower) || lower.startsWith(candidate) || candidate.includes(lower) || lower.includes(candidate)) {
-        ranked.push({ entry, rank: 1, distance: Math.abs(candidate.length - lower.length) });
+      const candidate = fold(entry);
+      if (candidate === wanted) ranked.push({ entry, rank: 0, distance: entry === name ? 0 : 1 });
+      else if (candidate.startsWith(wanted) || wanted.startsWith(candidate) || candidate.includes(wanted) || wanted.includes(candidate)) {
+        ranked.push({ entry, rank: 1, distance: Math.abs(candidate.length - wanted.length) });
       } else {
-        const distance = levenshtein(candidate, lower, 2);
+        const distance = levenshtein(candidate, wanted, 2);
         if (distance <= 2) ranked.push({ entry, rank: 2, distance });
       }
     }
@@ -62,4 +66,9 @@ export function suggestSimilarPaths(rootPath: string, absolutePath: string): str
     return ranked.slice(0, 5).map((item) => path.join(directory, item.entry, ...rest));
   }
   return [];
+}
+
+/** Case- and normal-form-insensitive comparison key (NFC, lower case). */
+function fold(name: string): string {
+  return name.normalize("NFC").toLowerCase();
 }

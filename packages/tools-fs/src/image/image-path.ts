@@ -1,0 +1,56 @@
+import { readFile, stat } from "node:fs/promises";
+import { ToolError, type ToolContext } from "@agent-tools/core";
+import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, SNIFFED_IMAGE_FORMATS, extensionOf, sniffImageMime } from "../shared/image-data.js";
+
+/** An image file read for Image. */
+export interface ImageFile {
+  bytes: Buffer;
+  /** The type the bytes' signature shows, if recognised. */
+  sniffedMimeType?: string;
+  /** The type the file extension implies, if any. */
+  extensionMimeType?: string;
+  /** True when the path lies outside the workspace and every granted root. */
+  external: boolean;
+  displayPath: string;
+}
+
+/**
+ * Resolves and reads one `path` source of Image (absolute paths outside the
+ * roots are accepted, as Image alone does).
+ *
+ * Outside the workspace and granted roots the file is only returned when its
+ * bytes carry a real image signature ({@link sniffImageMime}): a caller's
+ * `mimeType` or the extension never turns an arbitrary file (`/etc/shadow`)
+ * into an "image". The refusal quotes nothing of the file, and a missing
+ * external path gets no did-you-mean (that would list directories outside
+ * the roots).
+ */
+export async function readImageFile(value: string, context: ToolContext): Promise<ImageFile> {
+  const resolved = context.paths.resolve(value, { intent: "image", label: "Image path", allowExternal: true });
+  const external = resolved.scope === "external";
+  if (!resolved.exists) {
+    if (!external) throw notFoundError("Image", resolved, context);
+    throw new ToolError("not_found", `Image failed: ${resolved.displayPath} does not exist. Check the path; for a file in the workspace pass a workspace-relative path.`, {
+      details: { path: resolved.displayPath },
+    });
+  }
+  let bytes: Buffer;
+  try {
+    const info = await stat(resolved.absolutePath);
+    if (!info.isFile()) throw new ToolError("not_a_file", `Image failed: ${resolved.displayPath} is not a file.`);
+    if (info.size > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image failed: ${resolved.displayPath} is ${info.size} bytes; at most 25 MB is shown.`);
+    bytes = await readFile(resolved.absolutePath);
+  } catch (error) {
+    throw toFsToolError("Image", error, resolved, context);
+  }
+  const sniffedMimeType = sniffImageMime(bytes);
+  if (external && sniffedMimeType === undefined) {
+    throw new ToolError(
+      "unsupported_target",
+      `Image refused ${resolved.displayPath}: it is outside the workspace and granted roots, and its contents are not a ${SNIFFED_IMAGE_FORMATS} image. Outside the roots Image sends only files whose bytes are a real image; mimeType and the file extension are not trusted there. Nothing of the file was sent. Pass a real image file, or ask the user to copy it into the workspace.`,
+      { details: { path: resolved.displayPath, scope: "external" } },
+    );
+  }
+  return { bytes, sniffedMimeType, extensionMimeType: IMAGE_MIME_BY_EXTENSION[extensionOf(resolved.absolutePath)], external, displayPath: resolved.displayPath };
+}
