@@ -26,7 +26,7 @@ describe.skipIf(process.platform !== "linux")("special files (FIFO, socket, devi
     for (let index = 0; index < 4; index += 1) execFileSync("mkfifo", [path.join(ws.dir, `pipe${index}`)]);
     // Four at once used to occupy every libuv pool thread with a blocked open.
     const calls = [0, 1, 2, 3].map((index) => ws.call("Edit", { path: `pipe${index}`, old_string: "a", new_string: "b" }));
-    calls.push(ws.call("Read", { path: "pipe0" }), ws.call("Write", { path: "pipe1", content: "x" }));
+    calls.push(ws.call("Read", { path: "pipe0" }), ws.call("Write", { path: "pipe1", content: "x" }), ws.call("Image", { path: "pipe2" }));
     const results = await Promise.all(calls);
     for (const result of results) {
       expect(result.isError).toBe(true);

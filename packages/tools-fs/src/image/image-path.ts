@@ -1,6 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
 import { ToolError, type ToolContext } from "@agent-tools/core";
+import { type AnchoredTarget, anchorTarget } from "../shared/anchored-target.js";
+import { openTarget } from "../shared/file-mutation.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
+import { assertRegularFile } from "../shared/regular-file.js";
 import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, SNIFFED_IMAGE_FORMATS, extensionOf, sniffImageMime } from "../shared/image-data.js";
 
 /** An image file read for Image. */
@@ -36,13 +38,23 @@ export async function readImageFile(value: string, context: ToolContext): Promis
     });
   }
   let bytes: Buffer;
+  // Pinned and opened like Read (no racing symlink, no FIFO that could block a pool thread).
+  let target: AnchoredTarget | undefined;
   try {
-    const info = await stat(resolved.absolutePath);
-    if (!info.isFile()) throw new ToolError("not_a_file", `Image failed: ${resolved.displayPath} is not a file.`);
-    if (info.size > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image failed: ${resolved.displayPath} is ${info.size} bytes; at most 25 MB is shown.`);
-    bytes = await readFile(resolved.absolutePath);
+    target = anchorTarget(resolved, { toolName: "Image", followLeaf: true });
+    if (!target.stats) throw Object.assign(new Error("missing"), { code: "ENOENT" });
+    assertRegularFile("Image", resolved.displayPath, target.stats);
+    if (target.stats.size > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image failed: ${resolved.displayPath} is ${target.stats.size} bytes; at most 25 MB is shown.`);
+    const { handle } = await openTarget("Image", resolved.displayPath, target);
+    try {
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     throw toFsToolError("Image", error, resolved, context);
+  } finally {
+    target?.close();
   }
   const sniffedMimeType = sniffImageMime(bytes);
   if (external && sniffedMimeType === undefined) {

@@ -48,7 +48,10 @@ export function toFsToolError(toolName: string, error: unknown, resolved: Resolv
     case "EPERM":
       return new ToolError("permission_denied", `${toolName} failed: the operating system denied access to ${target}. Do not retry; choose another file or ask the user.`, { recoverable: false });
     case "ELOOP":
-      return new ToolError("invalid_path", `${toolName} failed: ${target} is a symlink loop.`);
+      return new ToolError(
+        "invalid_path",
+        `${toolName} failed: ${target} is a symlink loop (or too many levels of symlinks). Delete the link or point it at an existing file (Delete removes a symlink itself, never its target), then retry.`,
+      );
     case "ENAMETOOLONG":
       return new ToolError("invalid_path", `${toolName} failed: ${target} is too long a path.`);
     case "ENOSPC":
