@@ -38,10 +38,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw new SdkError("storage", `Cannot open the SQLite database ${filename}: ${(error as Error).message}`, { filename }, { cause: error });
   }
   try {
-    database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-    if (filename !== ":memory:") database.pragma("journal_mode = WAL");
-    database.pragma("synchronous = NORMAL");
-    database.pragma("foreign_keys = ON");
+    await configureWithRetry(database, filename, options.busyTimeoutMs ?? 5000);
   } catch (error) {
     database.close();
     throw new SdkError("storage", `Cannot configure the SQLite database ${filename}: ${(error as Error).message}`, { filename }, { cause: error });
@@ -56,4 +53,31 @@ export function resolveSqliteFilename(options: SqliteStorageOptions): string {
   if (options.filename !== undefined) return options.filename === ":memory:" ? options.filename : path.resolve(options.filename);
   if (options.dataDir === undefined) throw new SdkError("invalid_options", "openSqliteStorage needs `dataDir` or `filename`.");
   return path.join(path.resolve(options.dataDir), DEFAULT_SQLITE_FILE_NAME);
+}
+
+/** How long opening waits for another process that is setting up the same fresh file. */
+const CONFIGURE_DEADLINE_MS = 30_000;
+
+/**
+ * Sets the connection's pragmas. Switching a fresh file to WAL needs an
+ * exclusive lock, and SQLite answers SQLITE_BUSY at once (without its busy
+ * handler) while another process is doing the same, so that case is retried
+ * with a short jittered back-off instead of failing.
+ */
+async function configureWithRetry(database: { pragma(source: string): unknown }, filename: string, busyTimeoutMs: number): Promise<void> {
+  const deadline = Date.now() + CONFIGURE_DEADLINE_MS;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      database.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+      if (filename !== ":memory:") database.pragma("journal_mode = WAL");
+      database.pragma("synchronous = NORMAL");
+      database.pragma("foreign_keys = ON");
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? "";
+      if (!code.startsWith("SQLITE_BUSY") && !code.startsWith("SQLITE_LOCKED")) throw error;
+      if (Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200, 5 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random())));
+    }
+  }
 }
