@@ -5,6 +5,9 @@
  *   embedding application). It never reaches the model.
  * - {@link ToolError} is thrown by tools for failures the model should see.
  *   The central executor renders it into an `isError` result.
+ *
+ * Both extend {@link CodedError} (`code`, `details`, `toJSON()`), as do the
+ * port errors (GitClientError, ModelClientError).
  */
 
 /** The small, closed list of tool error codes. Tool-specific facts go in `details`. */
@@ -41,6 +44,61 @@ export const TOOL_ERROR_CODES = [
 /** One of {@link TOOL_ERROR_CODES}. */
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
+/**
+ * What `toJSON()` of every SDK error returns: the same four keys for
+ * {@link SdkError}, {@link ToolError} (which adds `recoverable`) and the
+ * port errors built on {@link CodedError}.
+ */
+export interface CodedErrorJSON<Code extends string = string, Details extends object = Record<string, unknown>> {
+  /** The class name, e.g. `"ToolError"`. */
+  name: string;
+  /** The machine-readable code. */
+  code: Code;
+  /** The human (or model) readable message. */
+  message: string;
+  /** JSON-serialisable facts. */
+  details: Details;
+}
+
+/**
+ * The base of every SDK error: a machine-readable `code`, JSON-serialisable
+ * `details` and a `toJSON()` that keeps both, so an error survives a wire
+ * (as isomorphic-git's errors do). Subclasses narrow the code and details
+ * types and set `name`.
+ *
+ * @example
+ * try {
+ *   await registry.execute(call);
+ * } catch (error) {
+ *   if (error instanceof CodedError) console.log(JSON.stringify(error)); // {"name":..,"code":..,"message":..,"details":{..}}
+ * }
+ */
+export class CodedError<Code extends string, Details extends object> extends Error {
+  override readonly name: string = "CodedError";
+  readonly code: Code;
+  readonly details: Details;
+
+  constructor(code: Code, message: string, details: Details, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = details;
+  }
+
+  /**
+   * The same object as {@link CodedError.details}.
+   *
+   * @deprecated Read `details`; `data` stays as an alias for one major version.
+   */
+  get data(): Details {
+    return this.details;
+  }
+
+  /** A plain object that survives JSON serialisation. */
+  toJSON(): CodedErrorJSON<Code, Details> {
+    return { name: this.name, code: this.code, message: this.message, details: this.details };
+  }
+}
+
 /** Options of a {@link ToolError}. */
 export interface ToolErrorOptions {
   /** JSON-serialisable facts for UIs and traces. */
@@ -53,26 +111,24 @@ export interface ToolErrorOptions {
 
 /**
  * A tool failure, written for the model: what went wrong and what to do next.
+ * Tool-specific facts go in `details`, not in new codes.
  *
  * @example
- * throw new ToolError("not_found", "src/a.ts does not exist. Use Glob to find it.");
+ * throw new ToolError("not_found", "src/a.ts does not exist. Use Glob to find it.", { details: { path: "src/a.ts" } });
  */
-export class ToolError extends Error {
+export class ToolError extends CodedError<ToolErrorCode, Record<string, unknown>> {
   override readonly name = "ToolError";
-  readonly code: ToolErrorCode;
-  readonly details: Record<string, unknown>;
+  /** Whether the model can fix the call and retry. */
   readonly recoverable: boolean;
 
   constructor(code: ToolErrorCode, message: string, options: ToolErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.details = options.details ?? {};
+    super(code, message, options.details ?? {}, { cause: options.cause });
     this.recoverable = options.recoverable ?? true;
   }
 
-  /** A plain object that survives JSON serialisation. */
-  toJSON(): { name: string; code: ToolErrorCode; message: string; details: Record<string, unknown>; recoverable: boolean } {
-    return { name: this.name, code: this.code, message: this.message, details: this.details, recoverable: this.recoverable };
+  /** {@link CodedErrorJSON} plus `recoverable`. */
+  override toJSON(): CodedErrorJSON<ToolErrorCode, Record<string, unknown>> & { recoverable: boolean } {
+    return { ...super.toJSON(), recoverable: this.recoverable };
   }
 }
 
@@ -88,35 +144,14 @@ export type SdkErrorCode =
   | "unsupported";
 
 /**
- * The shape every SDK error that is not a {@link ToolError} shares: a
- * machine-readable `code`, JSON-serialisable `data` and a `toJSON()` that
- * keeps both. Subclasses narrow the code and data types and set `name`.
- */
-export class CodedError<Code extends string, Data extends object> extends Error {
-  readonly code: Code;
-  readonly data: Data;
-
-  constructor(code: Code, message: string, data: Data, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
-
-  /** A plain object that survives JSON serialisation. */
-  toJSON(): { name: string; code: Code; message: string; data: Data } {
-    return { name: this.name, code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/**
  * Thrown for host misuse: invalid options, duplicate built-in tool names, a
  * malformed tool-call envelope, use after `close()`.
  */
 export class SdkError extends CodedError<SdkErrorCode, Record<string, unknown>> {
   override readonly name = "SdkError";
 
-  constructor(code: SdkErrorCode, message: string, data: Record<string, unknown> = {}, options?: { cause?: unknown }) {
-    super(code, message, data, options);
+  constructor(code: SdkErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(code, message, details, options);
   }
 }
 
