@@ -4,7 +4,7 @@
  * the replacements.
  */
 import { countLineEndings, linesFromLineFeeds } from "../shared/line-ending-count.js";
-import type { EditMatch } from "./edit-match.js";
+import type { EditMatch } from "./match-types.js";
 
 /** Line feeds in a latin1 byte string. */
 function lineFeedsIn(text: string): number {

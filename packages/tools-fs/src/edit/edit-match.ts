@@ -15,25 +15,11 @@ import { type SearchContext, createIndexFinder, createSearchContext } from "../s
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
 import { dominantEol, renderEol, renderEolLazy } from "./line-endings.js";
 import { findLineMatches } from "./line-match-bytes.js";
+import type { EditMatch, EditMatchResult, MatchStrategy } from "./match-types.js";
 
 export { dominantEol, renderEol };
 
-/** Which pass matched. */
-export type MatchStrategy = "exact" | "line-endings" | "trailing-whitespace" | "indentation";
-
-/** One match: a byte range of the file and the bytes (latin1 string) replacing it. */
-export interface EditMatch {
-  start: number;
-  end: number;
-  /** Replacement bytes as a latin1 string. */
-  replacement: string;
-}
-
-/** The winning pass and all of its matches. */
-export interface EditMatchResult {
-  strategy: MatchStrategy;
-  matches: EditMatch[];
-}
+export type { EditMatch, EditMatchResult, MatchStrategy };
 
 const BOM = "\xEF\xBB\xBF";
 

@@ -5,7 +5,7 @@
  * cost is one native scan of the file plus the candidates.
  */
 import { type SearchContext, createIndexFinder } from "../shared/fast-index-of.js";
-import type { EditMatch } from "./edit-match.js";
+import type { EditMatch } from "./match-types.js";
 import { renderEolLazy } from "./line-endings.js";
 import { type Shift, buildLineIndex, findLineMatchesInText, reindent, shiftOf, trimBoth, trimEnd } from "./line-match.js";
 

@@ -4,7 +4,7 @@
  * `old_string`; candidates come from `indexOf` of the pattern's most
  * distinctive line, so the file is scanned once, not line by line.
  */
-import type { EditMatch } from "./edit-match.js";
+import type { EditMatch } from "./match-types.js";
 import { renderEol } from "./line-endings.js";
 
 export { trimEnd, trimBoth, shiftOf, reindent };

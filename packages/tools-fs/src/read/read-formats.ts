@@ -9,7 +9,7 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
 import { renderNotebook } from "./read-notebook.js";
 import { readPdfPages } from "./read-pdf.js";
-import type { ReadInput } from "./read-tool.js";
+import type { ReadInput } from "./read-input.js";
 import { READ_MAX_CHARS } from "./text-window.js";
 
 /** Read's note for a range the model has already seen unchanged. */

@@ -1,6 +1,5 @@
 import path from "node:path";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext, type ToolOutput } from "@agent-tools/core";
-import { z } from "zod";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { IMAGE_MIME_BY_EXTENSION, extensionOf } from "../shared/image-data.js";
 import { anchorTarget } from "../shared/anchored-target.js";
@@ -10,20 +9,10 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { archiveKind } from "./read-archive.js";
 import { type ReadSource, UNCHANGED_NOTE, pathDetails, readArchive, readImage, readNotebook, readPdf } from "./read-formats.js";
 import { numberLine, readTextWindow } from "./text-window.js";
+import { type ReadInput, readInputSchema } from "./read-input.js";
 
-/** Read's input schema. */
-export const readInputSchema = z.object({
-  path: z.string().describe("File to read: workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or an absolute path inside the workspace."),
-  start_line: z.number().int().min(1).default(1).describe("Text files: 1-based first line to show (default 1)."),
-  limit: z.number().int().min(1).default(200).describe("Text files: how many lines to show (default 200)."),
-  page_start: z.number().int().min(1).default(1).describe("PDF files: 1-based first page (default 1)."),
-  page_limit: z.number().int().min(1).default(5).describe("PDF files: how many pages (default 5)."),
-  cell_start: z.number().int().min(1).default(1).describe("Notebooks (.ipynb): 1-based first cell (default 1)."),
-  cell_limit: z.number().int().min(1).default(20).describe("Notebooks (.ipynb): how many cells (default 20)."),
-});
-
-/** Read's input after defaults. */
-export type ReadInput = z.output<typeof readInputSchema>;
+export { readInputSchema };
+export type { ReadInput };
 
 const LEGACY_FORMATS = new Set(["doc", "rtf", "xls", "ppt"]);
 
