@@ -6,6 +6,7 @@
  */
 import type { EditMatch } from "./match-types.js";
 import { renderEol } from "./line-endings.js";
+import { trimmedEnd, trimmedStart } from "./unicode-space.js";
 
 export { trimEnd, trimBoth, shiftOf, reindent };
 export type { Shift };
@@ -31,25 +32,20 @@ export function buildLineIndex(text: string): LineIndex {
   return { starts, length: text.length, bomLength: text.startsWith(BOM) ? BOM.length : 0 };
 }
 
-const isSpace = (code: number) => code === 32 || code === 9 || code === 13 || code === 11 || code === 12;
-
+/** `text` without trailing Unicode White_Space (see unicode-space.ts: U+3000 and U+00A0 count, U+FEFF does not). */
 function trimEnd(text: string): string {
-  let end = text.length;
-  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end -= 1;
-  return text.slice(0, end);
+  return text.slice(0, trimmedEnd(text));
 }
 
+/** Length of a line's indentation: spaces, tabs and horizontal Unicode White_Space (e.g. U+3000). */
 function trimStartLength(text: string): number {
-  let start = 0;
-  while (start < text.length && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start += 1;
-  return start;
+  return trimmedStart(text, text.length, true);
 }
 
+/** `text` without leading and trailing Unicode White_Space. */
 function trimBoth(text: string): string {
-  const end = trimEnd(text);
-  let start = 0;
-  while (start < end.length && isSpace(end.charCodeAt(start))) start += 1;
-  return end.slice(start);
+  const end = trimmedEnd(text);
+  return text.slice(trimmedStart(text, end), end);
 }
 
 type Shift = { kind: "add" | "remove"; prefix: string };
