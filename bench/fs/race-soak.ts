@@ -8,7 +8,7 @@
  *   registry, and of 2 x 30 through two registries, checking that every
  *   reported success is in the final file.
  *
- * Run: npx tsx --conditions=source bench/fs/race-soak.ts [operations per tool] [edit rounds]
+ * Run: npx tsx --conditions=source bench/fs/race-soak.ts [operations per tool] [edit rounds] [tools, e.g. Delete,Write] [modes, e.g. dir]
  * Exits 1 when anything escaped or a reported success was lost.
  */
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -21,12 +21,14 @@ import { type RaceMode, type RaceTool, runSymlinkRace } from "../../packages/too
 
 const operations = Number(process.argv[2] ?? 100_000);
 const editRounds = Number(process.argv[3] ?? 200);
+const tools = (process.argv[4] ?? "Read,Write,Edit,Delete").split(",") as RaceTool[];
+const modes = (process.argv[5] ?? "dir,link").split(",") as RaceMode[];
 let failed = false;
 
 console.log(`symlink race: ${operations} operations per tool and mode`);
 console.log("tool    mode  ops      ok       refused  swaps     escapes  seconds");
-for (const mode of ["dir", "link"] as RaceMode[]) {
-  for (const tool of ["Read", "Write", "Edit", "Delete"] as RaceTool[]) {
+for (const mode of modes) {
+  for (const tool of tools) {
     const started = performance.now();
     const report = await runSymlinkRace(tool, mode, operations);
     const refused = Object.values(report.failures).reduce((sum, count) => sum + count, 0);

@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,11 +82,39 @@ async function startSwapper(workdir: string, outside: string, mode: RaceMode): P
   return Object.assign(child, { swapsReported });
 }
 
-/** The real directory that `sub` stands for, wherever the swapper has it right now (dir mode moves it). */
-function realDirectory(workdir: string, mode: RaceMode): string {
-  if (mode === "link") return path.join(workdir, "real");
-  const away = path.join(workdir, "sub.away");
-  return existsSync(away) ? away : path.join(workdir, "sub");
+/**
+ * Opens the real directory that `sub` stands for, wherever the swapper has it
+ * right now, without following a symlink (dir mode moves it between `sub`
+ * and `sub.away`); the refill writes through the descriptor, so the harness
+ * itself can never write outside.
+ */
+function openRealDirectory(workdir: string, mode: RaceMode): number | undefined {
+  const candidates = mode === "link" ? ["real"] : ["sub.away", "sub"];
+  for (const name of candidates) {
+    try {
+      return openSync(path.join(workdir, name), constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    } catch {
+      // moved or a symlink right now: try the other place
+    }
+  }
+  return undefined;
+}
+
+function refillPool(workdir: string, mode: RaceMode): void {
+  const fd = openRealDirectory(workdir, mode);
+  if (fd === undefined) return; // the next success refills
+  try {
+    const base = `/proc/self/fd/${fd}/d`;
+    mkdirSync(base, { recursive: true });
+    for (let file = 0; file < POOL; file += 1) {
+      const target = `${base}/f${file}.txt`;
+      if (!existsSync(target)) writeFileSync(target, `inside ${file}\n`, { flag: "wx" });
+    }
+  } catch {
+    // the directory changed meanwhile: the next success refills
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function operate(registry: ToolRegistry, tool: RaceTool, index: number, workdir: string, mode: RaceMode): Promise<{ ok: boolean; code?: string; text: string }> {
@@ -107,19 +135,8 @@ async function operate(registry: ToolRegistry, tool: RaceTool, index: number, wo
   }
   const result = await registry.executeToolCall({ id: `race-${index}`, name: tool, arguments: args });
   const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
-  if (tool === "Delete" && !result.isError) {
-    // Put the pool back inside (by the real directory's path, never through sub).
-    try {
-      const real = realDirectory(workdir, mode);
-      mkdirSync(path.join(real, "d"), { recursive: true });
-      for (let file = 0; file < POOL; file += 1) {
-        const target = path.join(real, "d", `f${file}.txt`);
-        if (!existsSync(target)) writeFileSync(target, `inside ${file}\n`);
-      }
-    } catch {
-      // the swapper moved the directory meanwhile: the next success refills it
-    }
-  }
+  // Put the pool back inside, through the real directory's descriptor (never through sub).
+  if (tool === "Delete" && !result.isError) refillPool(workdir, mode);
   return { ok: !result.isError, code: (result.details as { code?: string } | undefined)?.code, text };
 }
 
