@@ -62,7 +62,8 @@ function snapshot(directory: string): Map<string, string> {
 
 function differences(before: Map<string, string>, after: Map<string, string>): string[] {
   const found: string[] = [];
-  for (const [file, hash] of before) if (after.get(file) !== hash) found.push(after.has(file) ? `changed ${file}` : `removed ${file}`);
+  const content = (file: string) => JSON.stringify(readFileSync(file, "utf8").slice(0, 40));
+  for (const [file, hash] of before) if (after.get(file) !== hash) found.push(after.has(file) ? `changed ${file} (now ${hash === "dir" ? "a directory" : content(file)})` : `removed ${file}`);
   for (const file of after.keys()) if (!before.has(file)) found.push(`created ${file}`);
   return found;
 }
