@@ -8,6 +8,7 @@ import { createGrepTool } from "./search/grep-tool.js";
 import { GrepWorkerHost } from "./search/grep-worker-host.js";
 import { createListTool } from "./search/list-tool.js";
 import { locateRipgrep } from "./search/ripgrep.js";
+import { type FastIo, createFastIo } from "./fast-io/fast-io.js";
 import { FileToolState } from "./shared/file-state.js";
 import { MutationQueue } from "./shared/mutation-queue.js";
 import { createWriteTool } from "./write/write-tool.js";
@@ -24,10 +25,11 @@ export interface FsToolBundleOptions {
   state?: FileToolState;
   /**
    * Edit and Write hash (FNV-1a 64) new content up to this many bytes on the
-   * main thread; larger content is hashed on a shared background worker
-   * thread after the write, and the result reports `contentHash: ""` with
-   * `contentHashPending: true` until the file state has it. Default 1 MiB;
-   * `Infinity` always hashes inline.
+   * main thread; larger content is hashed after the write on a background
+   * worker thread owned by the bundle (stopped by `registry.close()`), and
+   * the result's details then carry no `contentHash` (the file state gets
+   * it when it arrives). Default 1 MiB; `Infinity` always hashes inline, so
+   * every result carries its hash.
    */
   inlineHashLimitBytes?: number;
   /**
@@ -52,10 +54,20 @@ export interface FsToolBundleOptions {
  * await registry.executeToolCall({ id: "1", name: "Read", arguments: { path: "README.md" } });
  */
 export function createFsToolBundle(options: FsToolBundleOptions = {}): ToolBundle {
+  return assembleFsToolBundle(options, createFastIo());
+}
+
+/**
+ * {@link createFsToolBundle} with a given {@link FastIo}, which the bundle
+ * then owns (its `close` closes it). Internal: tests use it to watch the
+ * worker and the buffers; not exported from the package.
+ */
+export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastIo): ToolBundle {
   const environment = {
     state: options.state ?? new FileToolState(),
     mutations: new MutationQueue(),
     ripgrepPath: options.ripgrepPath === false ? null : (options.ripgrepPath ?? locateRipgrep()),
+    fastIo,
   };
   const grepWorkers = new GrepWorkerHost();
   const tools: ToolDefinition[] = [
@@ -68,5 +80,9 @@ export function createFsToolBundle(options: FsToolBundleOptions = {}): ToolBundl
     createGlobTool(environment),
     createGrepTool(environment, { workers: grepWorkers, regexTimeBudgetMs: options.regexTimeBudgetMs }),
   ];
-  return { id: "fs", trusted: true, listTools: () => tools, close: () => grepWorkers.close() };
+  return { id: "fs", trusted: true, listTools: () => tools, close: async () => {
+      // The Grep workers, the hashing worker, pooled buffers and WebAssembly instances belong to this bundle.
+      await Promise.all([grepWorkers.close(), environment.fastIo.close()]);
+    },
+  };
 }

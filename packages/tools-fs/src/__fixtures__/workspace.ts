@@ -2,12 +2,15 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { createToolRegistry, type ToolRegistry, type ToolResult } from "@agent-tools/core";
-import { createFsToolBundle, type FsToolBundleOptions } from "../fs-tool-bundle.js";
+import { type FastIo, createFastIo } from "../fast-io/fast-io.js";
+import { assembleFsToolBundle, type FsToolBundleOptions } from "../fs-tool-bundle.js";
 
 /** A temporary workspace with a registry holding only the file tools. */
 export interface TestWorkspace {
   dir: string;
   registry: ToolRegistry;
+  /** The bundle's hashing worker, buffer pool and WebAssembly instances. */
+  fastIo: FastIo;
   /** Calls a tool; returns the result with its text joined. */
   call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolResult<any> & { text: string }>;
   write(relative: string, content: string | Buffer): string;
@@ -26,16 +29,18 @@ export function createTestWorkspace(files: Record<string, string | Buffer> = {},
     return target;
   };
   for (const [relative, content] of Object.entries(files)) write(relative, content);
+  const fastIo = createFastIo();
   const registry = createToolRegistry({
     workdir: dir,
     dataDir: path.join(dir, ".data-unused"),
-    bundles: [createFsToolBundle(options)],
+    bundles: [assembleFsToolBundle(options, fastIo)],
     additionalRoots: options.additionalRoots,
     loopBreaker: false,
   });
   return {
     dir,
     registry,
+    fastIo,
     async call(name, args, callOptions) {
       const result = await registry.executeToolCall({ id: `call_${++counter}`, name, arguments: args }, callOptions);
       const text = result.content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text).join("\n");
@@ -43,6 +48,7 @@ export function createTestWorkspace(files: Record<string, string | Buffer> = {},
     },
     write,
     cleanup() {
+      void registry.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,18 +1,12 @@
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "../__fixtures__/workspace.js";
 import { countLines } from "../shared/atomic-write.js";
 import { contentHash } from "../shared/content-hash.js";
-import { hashWorkerRunning, stopHashWorker } from "../shared/deferred-hash.js";
 import { FileToolState } from "../shared/file-state.js";
-import { readPoolState } from "../shared/read-buffer-pool.js";
 
 let ws: TestWorkspace;
 afterEach(() => ws?.cleanup());
-afterAll(async () => {
-  await stopHashWorker();
-  expect(hashWorkerRunning()).toBe(false);
-});
 
 /** About `bytes` of source-like text with numbered lines. */
 function bigText(bytes: number, eol = "\n"): string {
@@ -40,7 +34,9 @@ describe("Edit of large files", () => {
     ws = createTestWorkspace({ "big.ts": text }, { state });
     const result = await ws.call("Edit", { path: "big.ts", old_string: "const value1000 = compute(1000,", new_string: "const renamed = compute(1000,\n" });
     expect(result.isError).toBe(false);
-    expect(result.details).toMatchObject({ matchStrategy: "exact", contentHash: "", contentHashPending: true });
+    expect(result.details).toMatchObject({ matchStrategy: "exact" });
+    expect(result.details).not.toHaveProperty("contentHash");
+    expect(result.details).not.toHaveProperty("contentHashPending");
     const file = `${ws.dir}/big.ts`;
     const written = readFileSync(file);
     expect(written.toString()).toBe(text.replace("const value1000 = compute(1000,", "const renamed = compute(1000,\n"));
@@ -48,14 +44,13 @@ describe("Edit of large files", () => {
     expect(result.details.mtimeMs).toBe(statSync(file).mtimeMs); // the temporary file's own mtime survives the rename
     expect(await settledHash(state, file)).toBe(contentHash(written));
     expect(state.getLatest(file)?.contentHash).toBe(contentHash(written));
-    expect(readPoolState().busy).toBe(0);
+    expect(ws.fastIo.usage().busyBuffers).toBe(0);
   });
 
   it("hashes inline when inlineHashLimitBytes allows it", async () => {
     ws = createTestWorkspace({ "big.ts": bigText(1_500_000) }, { inlineHashLimitBytes: Number.POSITIVE_INFINITY });
     const result = await ws.call("Edit", { path: "big.ts", old_string: "const value7 = ", new_string: "const seven = " });
-    expect(result.details.contentHashPending).toBe(false);
-    expect(result.details.contentHash).toBe(contentHash(readFileSync(`${ws.dir}/big.ts`)));
+        expect(result.details.contentHash).toBe(contentHash(readFileSync(`${ws.dir}/big.ts`)));
   });
 
   it("is not stale after a touch while the hash is pending, and stale after a same-size change", async () => {
@@ -63,7 +58,7 @@ describe("Edit of large files", () => {
     ws = createTestWorkspace({ "big.ts": bigText(3_000_000) }, { state });
     const file = `${ws.dir}/big.ts`;
     const first = await ws.call("Edit", { path: "big.ts", old_string: "const value10 = ", new_string: "const value_10 = " });
-    expect(first.details.contentHashPending).toBe(true);
+    expect(first.details.contentHash).toBeUndefined();
     // Touch at once (new mtime, same bytes): staleness must wait for the pending hash, not guess.
     const later = new Date(Date.now() + 5000);
     utimesSync(file, later, later);
@@ -109,7 +104,8 @@ describe("Write of large content", () => {
     ws = createTestWorkspace({}, { state });
     const content = bigText(2_000_000);
     const first = await ws.call("Write", { path: "out.ts", content });
-    expect(first.details).toMatchObject({ contentHash: "", contentHashPending: true, totalLines: countLines(Buffer.from(content)) });
+    expect(first.details).toMatchObject({ totalLines: countLines(Buffer.from(content)) });
+    expect(first.details).not.toHaveProperty("contentHash");
     const file = `${ws.dir}/out.ts`;
     const later = new Date(Date.now() + 5000);
     utimesSync(file, later, later);
@@ -117,6 +113,29 @@ describe("Write of large content", () => {
     expect(second.isError, second.text).toBe(false);
     expect(readFileSync(file, "utf8")).toBe(content + "// end ✓\n");
     expect(await settledHash(state, file)).toBe(contentHash(Buffer.from(content + "// end ✓\n")));
-    expect(readPoolState().busy).toBe(0);
+    expect(ws.fastIo.usage().busyBuffers).toBe(0);
+  });
+});
+
+describe("the bundle owns its hashing worker and buffers", () => {
+  it("registry.close() stops the worker thread and drops the pooled buffers", async () => {
+    ws = createTestWorkspace({ "big.ts": bigText(2_500_000) });
+    const result = await ws.call("Edit", { path: "big.ts", old_string: "const value5 = ", new_string: "const five = " });
+    expect(result.isError, result.text).toBe(false);
+    expect(ws.fastIo.usage()).toMatchObject({ hashWorkerRunning: true, buffers: 1 });
+    await ws.registry.close();
+    expect(ws.fastIo.usage()).toEqual({ hashWorkerRunning: false, buffers: 0, busyBuffers: 0 });
+  });
+
+  it("gives each bundle its own worker and pool", async () => {
+    ws = createTestWorkspace({ "big.ts": bigText(2_500_000) });
+    const other = createTestWorkspace({ "big.ts": bigText(1_500_000) });
+    try {
+      await ws.call("Edit", { path: "big.ts", old_string: "const value5 = ", new_string: "const five = " });
+      expect(ws.fastIo.usage().buffers).toBe(1);
+      expect(other.fastIo.usage()).toEqual({ hashWorkerRunning: false, buffers: 0, busyBuffers: 0 });
+    } finally {
+      other.cleanup();
+    }
   });
 });

@@ -1,11 +1,11 @@
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
 import { preview } from "../shared/atomic-write.js";
-import { ownedArrayBuffer } from "../shared/deferred-hash.js";
+import { ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
-import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
+import type { LineEndingCounts } from "../shared/line-ending-count.js";
 import { type MutationHashOptions, writeMutation } from "../shared/mutation-write.js";
-import { type PooledRead, readWholeFile } from "../shared/read-buffer-pool.js";
+import type { PooledRead } from "../fast-io/read-buffer-pool.js";
 import { assertNotStale } from "../shared/staleness.js";
 import type { AnchoredTarget } from "../shared/anchored-target.js";
 import { openTarget, withFileMutation } from "../shared/file-mutation.js";
@@ -34,10 +34,12 @@ export interface EditDetails {
   matchStrategy: MatchStrategy;
   expectedReplacements: number | null;
   mtimeMs: number;
-  /** FNV-1a 64 of the new content; "" while it is computed off the main thread (see `contentHashPending`). */
-  contentHash: string;
-  /** True when the new content was large and its hash is still being computed (the file state fills it in). */
-  contentHashPending: boolean;
+  /**
+   * FNV-1a 64 of the new content (16 hex characters). Absent when the content
+   * was above `inlineHashLimitBytes` and is hashed off the main thread after
+   * the write: the file state records it when it arrives.
+   */
+  contentHash?: string;
   totalLines: number;
   oldPreview: string;
   newPreview: string;
@@ -81,7 +83,7 @@ async function editResolved(input: z.output<typeof editInputSchema>, resolved: R
     const { handle, stats: current } = await openTarget("Edit", resolved.displayPath, target);
     let read: PooledRead;
     try {
-      read = await readWholeFile(handle, current.size);
+      read = await environment.fastIo.readWholeFile(handle, current.size);
     } finally {
       await handle.close();
     }
@@ -123,7 +125,7 @@ async function editBytes(
   // The file's line endings are counted at most once, and only when needed:
   // for the dominant EOL of a fuzzy pass, or for the new line count.
   let counts: LineEndingCounts | undefined;
-  const lineEndingCounts = () => (counts ??= countLineEndings(bytes));
+  const lineEndingCounts = () => (counts ??= environment.fastIo.countLineEndings(bytes));
   const result = findEditMatches(bytes, input.old_string, input.new_string, { lineEndingCounts });
   const display = resolved.displayPath;
   if (!result) {
@@ -160,6 +162,7 @@ async function editBytes(
     pieces,
     Number(current.mode) & 0o7777,
     options,
+    environment.fastIo,
     () => editedLineCount(bytes, applied, oldLineFeeds(), pieces),
     read.pooled ? undefined : ownedArrayBuffer(bytes),
   );
@@ -179,8 +182,7 @@ async function editBytes(
       matchStrategy: result.strategy,
       expectedReplacements: input.expected_replacements ?? null,
       mtimeMs,
-      contentHash: hash,
-      contentHashPending: pendingHash !== undefined,
+      ...(pendingHash ? {} : { contentHash: hash }),
       totalLines,
       oldPreview: preview(input.old_string),
       newPreview: preview(input.new_string),

@@ -39,3 +39,26 @@ describe("countLineEndings", () => {
     expect(countLineEndings(big)).toEqual({ lf: 1, crlf: 1 });
   });
 });
+
+describe("the FNV-1a 64 WebAssembly module (src/wasm/fnv-hash.wat)", () => {
+  it("agrees with the JavaScript reference on random inputs, whole and in pieces", () => {
+    let seed = 12345;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let round = 0; round < 200; round += 1) {
+      const length = round < 20 ? round : next() % 70_000;
+      const bytes = new Uint8Array(length);
+      for (let index = 0; index < length; index += 1) bytes[index] = next() >>> 24;
+      const expected = contentHashJs(bytes);
+      expect(new ContentHasher().update(bytes).digest()).toBe(expected);
+      const cut = length ? next() % length : 0;
+      expect(new ContentHasher().update(bytes.subarray(0, cut)).update(bytes.subarray(cut)).digest()).toBe(expected);
+      expect(new ContentHasher(null).update(bytes).digest()).toBe(expected);
+    }
+  });
+
+  it("is the module the hashing worker embeds", async () => {
+    const { FNV_HASH_WASM } = await import("../wasm/fnv-hash.wasm.js");
+    const { HASH_WORKER_SOURCE } = await import("../fast-io/hash-worker-source.js");
+    expect(HASH_WORKER_SOURCE).toContain(`new Uint8Array([${Array.from(FNV_HASH_WASM).join(",")}])`);
+  });
+});

@@ -2,63 +2,28 @@
  * FNV-1a 64-bit content hashing (offset basis 0xcbf29ce484222325, prime
  * 0x100000001b3), rendered as 16 lowercase hex characters.
  *
- * The byte loop runs in a tiny hand-assembled WebAssembly function (i64
- * arithmetic, about 4x faster than 32-bit JavaScript emulation); a pure
+ * The byte loop runs in a tiny WebAssembly function (src/wasm/fnv-hash.wat;
+ * i64 arithmetic, about 4x faster than 32-bit JavaScript emulation); a pure
  * JavaScript loop is the fallback where WebAssembly is unavailable.
  */
+import { type FnvKernel, createFnvKernel } from "../fast-io/wasm-kernels.js";
 
 const OFFSET_BASIS = 0xcbf29ce484222325n;
 const CHUNK = 4 * 1024 * 1024;
 
-// (func (param $ptr i32) (param $len i32) (param $h i64) (result i64)) looping
-// h = (h ^ load8_u(ptr)) * prime over [ptr, ptr + len), counting the LF bytes
-// on the side (free: the loop is bound by the multiply's latency) and storing
-// the count as an i32 at address 0. Data is copied to address 8.
-/** The FNV-1a 64 WebAssembly module (also embedded in the off-thread hashing worker). */
-export const FNV_WASM_BYTES = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 127, 127, 126, 1, 126, 3, 2, 1, 0, 5, 3, 1, 0, 1, 7, 13, 2, 3, 109, 101, 109, 2, 0, 3, 102,
-  110, 118, 0, 0, 10, 78, 1, 76, 1, 1, 127, 32, 0, 32, 1, 106, 33, 1, 2, 64, 32, 0, 32, 1, 79, 13, 0, 3, 64, 32, 2, 32, 0, 49, 0, 0, 133,
-  66, 179, 131, 128, 128, 128, 32, 126, 33, 2, 32, 3, 32, 0, 45, 0, 0, 65, 10, 70, 106, 33, 3, 32, 0, 65, 1, 106, 34, 0, 32, 1, 73, 13, 0,
-  11, 11, 65, 0, 32, 3, 54, 2, 0, 32, 2, 11,
-]);
 const DATA_OFFSET = 8;
-
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => unknown;
-  Instance: new (module: unknown) => { exports: Record<string, unknown> };
-}
-
-interface WasmHasher {
-  memory: WasmMemory;
-  fnv(pointer: number, length: number, state: bigint): bigint;
-}
-
-let wasm: WasmHasher | null | undefined;
-
-function loadWasm(): WasmHasher | null {
-  if (wasm !== undefined) return wasm;
-  try {
-    const api = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-    if (!api) return (wasm = null);
-    const instance = new api.Instance(new api.Module(FNV_WASM_BYTES));
-    const exports = instance.exports as unknown as { mem: WasmMemory; fnv(p: number, l: number, h: bigint): bigint };
-    wasm = { memory: exports.mem, fnv: exports.fnv };
-  } catch {
-    wasm = null;
-  }
-  return wasm;
-}
 
 /**
  * An incremental FNV-1a 64 hasher: feed chunks in order, then read
  * {@link ContentHasher.digest}. It counts lines in the same pass.
+ *
+ * @param kernel the WebAssembly instance to hash with (a bundle passes its
+ *   own, see fast-io.ts); default one of its own, made on first use; null
+ *   for the JavaScript loop
  */
 export class ContentHasher {
+  constructor(private kernel?: FnvKernel | null) {}
+
   private state = OFFSET_BASIS;
   private newlines = 0;
   private size = 0;
@@ -69,7 +34,7 @@ export class ContentHasher {
     if (bytes.length === 0) return this;
     this.size += bytes.length;
     this.lastByte = bytes[bytes.length - 1]!;
-    const hasher = loadWasm();
+    const hasher = this.kernel === undefined ? (this.kernel = createFnvKernel()) : this.kernel;
     if (!hasher) {
       const [state, newlines] = updateJs(this.state, bytes);
       this.state = state;

@@ -1,4 +1,4 @@
-import type { PendingHash } from "./deferred-hash.js";
+import type { PendingHash } from "../fast-io/hash-worker.js";
 
 /**
  * Per-registry memory of what the model has read and written: the latest

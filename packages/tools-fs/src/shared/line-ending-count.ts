@@ -4,7 +4,7 @@
  * millisecond per 10 MB); a JavaScript loop is the fallback where
  * WebAssembly (or its SIMD) is unavailable.
  */
-import { EOL_COUNT_WASM } from "../wasm/eol-count.wasm.js";
+import { type EolKernel, createEolKernel } from "../fast-io/wasm-kernels.js";
 
 /** Line feeds and how many of them end a CRLF pair. */
 export interface LineEndingCounts {
@@ -20,40 +20,19 @@ export interface LineEndingCounts {
 const DATA_OFFSET = 16;
 const CHUNK = 128 * 1024;
 
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-
-interface Counter {
-  bytes: Uint8Array;
-  results: Uint32Array;
-  count(pointer: number, length: number): void;
-}
-
-let counter: Counter | null | undefined;
-
-function load(): Counter | null {
-  if (counter !== undefined) return counter;
-  try {
-    const api = (globalThis as unknown as { WebAssembly?: { Module: new (bytes: Uint8Array) => unknown; Instance: new (module: unknown) => { exports: Record<string, unknown> } } }).WebAssembly;
-    if (!api) return (counter = null);
-    const exports = new api.Instance(new api.Module(EOL_COUNT_WASM)).exports as unknown as { memory: WasmMemory; count(pointer: number, length: number): void };
-    // The memory never grows, so these views stay valid.
-    counter = { bytes: new Uint8Array(exports.memory.buffer), results: new Uint32Array(exports.memory.buffer, 0, 2), count: exports.count };
-  } catch {
-    counter = null;
-  }
-  return counter;
-}
-
 /**
  * Line feeds in `bytes` and how many of them end a CRLF pair.
  *
  * @example
+ * @param counter the WebAssembly instance to count with (a bundle passes its
+ *   own, see fast-io.ts); default: the JavaScript loop for small inputs, a
+ *   fresh instance for large ones; null for the JavaScript loop
+ *
+ * @example
  * countLineEndings(Buffer.from("a\r\nb\nc")); // { lf: 2, crlf: 1 }
  */
-export function countLineEndings(bytes: Uint8Array): LineEndingCounts {
-  const wasm = load();
+export function countLineEndings(bytes: Uint8Array, counter?: EolKernel | null): LineEndingCounts {
+  const wasm = counter === undefined ? (bytes.length >= 64 * 1024 ? createEolKernel() : null) : counter;
   if (!wasm) return countLineEndingsJs(bytes);
   let lf = 0;
   let crlf = 0;
@@ -70,9 +49,9 @@ export function countLineEndings(bytes: Uint8Array): LineEndingCounts {
   return { lf, crlf };
 }
 
-/** Whether the WebAssembly SIMD counter is in use (false: the JavaScript fallback). */
+/** Whether the WebAssembly SIMD counter is available (false: the JavaScript fallback). */
 export function lineEndingCounterUsesWasm(): boolean {
-  return load() !== null;
+  return createEolKernel() !== null;
 }
 
 /** The JavaScript implementation (the fallback), exported for tests comparing both. */

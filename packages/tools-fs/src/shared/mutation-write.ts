@@ -1,8 +1,8 @@
 import { fstatSync } from "node:fs";
 import type { AnchoredDirectory } from "./anchored-directory.js";
 import { writeFileAtomic } from "./atomic-write.js";
-import { ContentHasher } from "./content-hash.js";
-import { DEFAULT_INLINE_HASH_LIMIT_BYTES, type PendingHash, hashOffThread } from "./deferred-hash.js";
+import type { FastIo } from "../fast-io/fast-io.js";
+import { DEFAULT_INLINE_HASH_LIMIT_BYTES, type PendingHash } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "./file-state.js";
 
 /** How Edit and Write hash what they write. */
@@ -28,6 +28,7 @@ export interface WrittenVersion {
  * `name` of a held directory and works out the new version: mtime, ctime,
  * inode, size, hash and line count.
  *
+ * @param fastIo the bundle's hashing worker and WebAssembly instances
  * @param countLines the new content's line count when the hash is deferred
  *   (inline hashing counts lines for free); it runs while the write is in flight
  * @param transfer the ArrayBuffer under the pieces when the caller owns it and
@@ -39,6 +40,7 @@ export async function writeMutation(
   pieces: readonly Buffer[],
   mode: number | undefined,
   options: MutationHashOptions,
+  fastIo: FastIo,
   countLines: () => number,
   transfer?: ArrayBuffer,
 ): Promise<WrittenVersion> {
@@ -53,7 +55,7 @@ export async function writeMutation(
     mode,
     () => {
       if (!inline) return { contentHash: "", totalLines: countLines() };
-      const hasher = new ContentHasher();
+      const hasher = fastIo.createHasher();
       for (const piece of pieces) hasher.update(piece);
       return { contentHash: hasher.digest(), totalLines: hasher.lineCount() };
     },
@@ -65,5 +67,5 @@ export async function writeMutation(
   );
   const version: FullTextSnapshot = { ...identity, size, contentHash, totalLines };
   if (inline) return { version };
-  return { version, pendingHash: hashOffThread(pieces, transfer) };
+  return { version, pendingHash: fastIo.hashOffThread(pieces, transfer) };
 }

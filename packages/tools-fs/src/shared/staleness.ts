@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import { ToolError } from "@agent-tools/core";
 import { contentHash } from "./content-hash.js";
-import type { PendingHash } from "./deferred-hash.js";
+import type { PendingHash } from "../fast-io/hash-worker.js";
 import type { FileVersion } from "./file-state.js";
 
 /**

@@ -1,4 +1,5 @@
 import { tryRealpath } from "@agent-tools/core";
+import type { FastIo } from "../fast-io/fast-io.js";
 import type { FileToolState } from "./file-state.js";
 import type { MutationQueue } from "./mutation-queue.js";
 
@@ -10,6 +11,8 @@ export interface FsToolEnvironment {
   readonly mutations: MutationQueue;
   /** Absolute path of the ripgrep binary, or null to use the pure TypeScript engines. */
   readonly ripgrepPath: string | null;
+  /** The bundle's hashing worker, buffer pool and WebAssembly instances (closed with the bundle). */
+  readonly fastIo: FastIo;
 }
 
 /** The file-state key of a path: its canonical form when it exists. */

@@ -1,12 +1,11 @@
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
 import { preview } from "../shared/atomic-write.js";
-import { ownedArrayBuffer } from "../shared/deferred-hash.js";
+import { ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
 import { onResolvedPath } from "../shared/fs-errors.js";
-import { countLineEndings, linesFromLineFeeds } from "../shared/line-ending-count.js";
+import { linesFromLineFeeds } from "../shared/line-ending-count.js";
 import { type MutationHashOptions, type WrittenVersion, writeMutation } from "../shared/mutation-write.js";
-import { encodeText } from "../shared/read-buffer-pool.js";
 import { assertNotStale } from "../shared/staleness.js";
 import type { AnchoredTarget } from "../shared/anchored-target.js";
 import { openTarget, withFileMutation } from "../shared/file-mutation.js";
@@ -29,10 +28,12 @@ export interface WriteDetails {
   existedBefore: boolean;
   bytesWritten: number;
   mtimeMs: number;
-  /** FNV-1a 64 of the content; "" while it is computed off the main thread (see `contentHashPending`). */
-  contentHash: string;
-  /** True when the content was large and its hash is still being computed (the file state fills it in). */
-  contentHashPending: boolean;
+  /**
+   * FNV-1a 64 of the content (16 hex characters). Absent when the content
+   * was above `inlineHashLimitBytes` and is hashed off the main thread after
+   * the write: the file state records it when it arrives.
+   */
+  contentHash?: string;
   totalLines: number;
   preview: string;
   autoRead: boolean;
@@ -93,18 +94,19 @@ async function writePinned(content: string, resolved: ResolvedPath, context: Too
   }
   // Large content is encoded into pooled memory (fresh memory is slow to touch first), handed back
   // once the off-thread hash has copied it.
-  const encoded = await encodeText(content);
+  const encoded = await environment.fastIo.encodeText(content);
   const bytes = encoded.bytes;
   const size = bytes.length;
   let written: WrittenVersion;
   try {
-    const countLines = () => linesFromLineFeeds(countLineEndings(bytes).lf, bytes.length, bytes[bytes.length - 1] ?? -1);
+    const countLines = () => linesFromLineFeeds(environment.fastIo.countLineEndings(bytes).lf, bytes.length, bytes[bytes.length - 1] ?? -1);
     written = await writeMutation(
       target.directory,
       target.name,
       [bytes],
       existing ? Number(existing.mode) & 0o7777 : undefined,
       options,
+      environment.fastIo,
       countLines,
       encoded.pooled ? undefined : ownedArrayBuffer(bytes),
     );
@@ -127,8 +129,7 @@ async function writePinned(content: string, resolved: ResolvedPath, context: Too
       existedBefore: existing !== undefined,
       bytesWritten: size,
       mtimeMs: version.mtimeMs,
-      contentHash: version.contentHash,
-      contentHashPending: pendingHash !== undefined,
+      ...(pendingHash ? {} : { contentHash: version.contentHash }),
       totalLines: version.totalLines,
       preview: preview(content),
       autoRead,

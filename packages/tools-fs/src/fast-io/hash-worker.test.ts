@@ -1,9 +1,13 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { contentHash } from "./content-hash.js";
-import { hashOffThread, hashWorkerRunning, ownedArrayBuffer, stopHashWorker } from "./deferred-hash.js";
+import { contentHash } from "../shared/content-hash.js";
+import { HashWorker, ownedArrayBuffer } from "./hash-worker.js";
+
+const worker = new HashWorker();
+const hashOffThread = (pieces: readonly Uint8Array[], transfer?: ArrayBuffer) => worker.hash(pieces, transfer);
+const hashWorkerRunning = () => worker.running;
 
 afterAll(async () => {
-  await stopHashWorker();
+  await worker.close();
   expect(hashWorkerRunning()).toBe(false);
 });
 
@@ -50,7 +54,7 @@ describe("hashOffThread", () => {
     const moved = new Uint8Array(copied.length);
     const first = hashOffThread([copied]);
     const second = hashOffThread([moved], ownedArrayBuffer(moved));
-    await stopHashWorker();
+    await worker.close();
     expect(hashWorkerRunning()).toBe(false);
     // A job the worker had not copied yet is hashed on the main thread; one whose
     // memory it took (moved, or copied and handed back) fails rather than hash reused memory.
@@ -62,8 +66,9 @@ describe("hashOffThread", () => {
     await outcome(first, contentHash(copied));
     await outcome(second, contentHash(new Uint8Array(copied.length)));
     await Promise.all([first.released, second.released]);
-    // A new job starts a new worker.
+    // After close, jobs are hashed on the main thread and no worker starts again.
     expect(await hashOffThread([Buffer.from("again")]).wait()).toBe(contentHash(Buffer.from("again")));
+    expect(hashWorkerRunning()).toBe(false);
   });
 });
 

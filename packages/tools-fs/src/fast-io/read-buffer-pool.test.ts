@@ -3,10 +3,37 @@ import { appendFile, open } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { READ_POOL_MIN_BYTES, encodeText, readPoolState, readWholeFile } from "./read-buffer-pool.js";
+import { READ_POOL_MIN_BYTES, ReadBufferPool } from "./read-buffer-pool.js";
+
+const pool = new ReadBufferPool();
+const readPoolState = () => pool.usage();
+const readWholeFile = pool.readWholeFile.bind(pool);
+const encodeText = pool.encodeText.bind(pool);
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "tools-fs-read-pool-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe("ReadBufferPool.close", () => {
+  it("drops every buffer and serves later reads from fresh memory", async () => {
+    const own = new ReadBufferPool();
+    const file = path.join(directory, "close.txt");
+    writeFileSync(file, Buffer.alloc(READ_POOL_MIN_BYTES + 1, "x"));
+    const handle = await open(file, "r");
+    try {
+      const read = await own.readWholeFile(handle, READ_POOL_MIN_BYTES + 1);
+      expect(read.pooled).toBe(true);
+      read.release();
+      expect(own.usage()).toEqual({ buffers: 1, busy: 0 });
+      own.close();
+      expect(own.usage()).toEqual({ buffers: 0, busy: 0 });
+      const again = await own.readWholeFile(handle, READ_POOL_MIN_BYTES + 1);
+      expect(again.pooled).toBe(false);
+      expect(own.usage().buffers).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  });
+});
 
 function fileOf(name: string, bytes: Buffer): string {
   const file = path.join(directory, name);

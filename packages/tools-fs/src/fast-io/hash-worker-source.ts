@@ -1,18 +1,18 @@
 /**
  * The off-thread hashing worker, as a self-contained JavaScript source run
  * with `new Worker(source, { eval: true })`. It embeds the same FNV-1a 64
- * WebAssembly module as content-hash.ts (the deferred-hash tests compare the
- * two), so it needs no file on disk.
+ * WebAssembly module as content-hash.ts (src/wasm/fnv-hash.wat; the
+ * hash-worker tests compare the two), so it needs no file on disk.
  *
  * Protocol: each message `{ id, pieces }` (Uint8Arrays, hashed in order as
  * one content) is answered with `{ id, released: true }` once the worker has
  * copied the pieces (the sender may then reuse their memory), then with
  * `{ id, hash }` (16 hex characters) or `{ id, error }`.
  */
-import { FNV_WASM_BYTES } from "./content-hash.js";
+import { FNV_HASH_WASM } from "../wasm/fnv-hash.wasm.js";
 
 /** The worker program. */
-export const DEFERRED_HASH_WORKER_SOURCE = `"use strict";
+export const HASH_WORKER_SOURCE = `"use strict";
 const { parentPort } = require("node:worker_threads");
 // Hashing is not urgent: on Linux this thread (only) gives way to the main
 // thread, libuv's I/O threads and other processes when the CPU is contended.
@@ -22,7 +22,7 @@ try {
 } catch {}
 const DATA_OFFSET = 8;
 const CHUNK = 4 * 1024 * 1024;
-const { mem, fnv } = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([${Array.from(FNV_WASM_BYTES).join(",")}]))).exports;
+const { mem, fnv } = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([${Array.from(FNV_HASH_WASM).join(",")}]))).exports;
 const OFFSET_BASIS = BigInt.asIntN(64, 0xcbf29ce484222325n);
 const ensure = (bytes) => {
   const pages = Math.ceil((bytes + DATA_OFFSET) / 65536) - mem.buffer.byteLength / 65536;
