@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyMcpOps, createInMemoryMcpSettingsStore } from "./apply-mcp-ops.js";
-import { McpConfigError, assertCompleteMcpServers, emptyMcpSettings, normalizeMcpServerConfig, selectEnabledMcpServers, validateMcpServerConfig } from "./settings.js";
+import { McpConfigError } from "./mcp-errors.js";
+import { assertCompleteMcpServers, emptyMcpSettings, normalizeMcpServerConfig, selectEnabledMcpServers, validateMcpServerConfig } from "./settings.js";
 
 const base = () => applyMcpOps(emptyMcpSettings(), [
   { type: "upsert", server: { id: "a", command: "node", args: ["a.js"] } },

@@ -2,7 +2,7 @@ import { type Logger, type ToolBundle, type ToolDefinition, ToolError } from "@a
 import { mapMcpCallResult } from "./content-mapping.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import { coerceMcpInputSchema } from "./remote-tool-schema.js";
-import type { McpRemoteTool } from "./server-connection.js";
+import type { McpRemoteTool } from "./mcp-remote-types.js";
 import { type McpSettings, selectEnabledMcpServers } from "./settings.js";
 import { buildMcpToolName } from "./tool-naming.js";
 

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 import { coerceMcpRemoteTool } from "./remote-tool-schema.js";
-import type { McpRemoteTool } from "./server-connection.js";
+import type { McpRemoteTool } from "./mcp-remote-types.js";
 
 /** Every page of a server's `tools/list`, coerced. */
 export interface McpToolListing {

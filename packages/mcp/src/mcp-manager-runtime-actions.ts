@@ -1,8 +1,7 @@
 import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
-import { type McpManagerEnvironment, ManagerReport, suggestFixes } from "./mcp-manager-support.js";
-import type { McpManagerInput } from "./mcp-manager-tool.js";
-import { targetIds } from "./mcp-manager-settings-actions.js";
+import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
+import { type McpManagerEnvironment, ManagerReport, managerError, suggestFixes, unknownServersError } from "./mcp-manager-support.js";
 import { McpServerConnection } from "./server-connection.js";
 import { type McpServerConfig, normalizeMcpServerConfig, validateMcpServerConfig } from "./settings.js";
 
@@ -13,9 +12,9 @@ function resolveTarget(input: McpManagerInput, context: ToolContext, environment
     return { config, stored: false };
   }
   const id = input.server_id?.trim();
-  if (!id) throw new Error(`action=${input.action} needs server_id${input.action === "restart" ? "" : " or an inline server"}.`);
+  if (!id) throw managerError("invalid_arguments", `action=${input.action} needs server_id${input.action === "restart" ? "" : " or an inline server"}.`, { field: "server_id" });
   const config = environment.getSettings().servers.find((server) => server.id === id);
-  if (!config) throw new Error(`no MCP server with id "${id}". Use action=list to see the ids.`);
+  if (!config) throw unknownServersError([id]);
   return { config, stored: true };
 }
 
@@ -24,17 +23,17 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
   const report = new ManagerReport(input.action);
   if (input.action === "stop") {
     const ids = targetIds(input);
-    if (ids.length === 0) throw new Error("action=stop needs server_id or server_ids.");
+    if (ids.length === 0) throw managerError("invalid_arguments", "action=stop needs server_id or server_ids.", { field: "server_id" });
     const stopped: string[] = [];
     for (const id of ids) if (await environment.runtime.stop(id)) stopped.push(id);
     environment.rebuildTools();
-    Object.assign(report.details, { serverIds: ids, stopped, changed: false });
+    report.set({ serverIds: ids, stopped, changed: false });
     return report.line(`stopped=${stopped.join(",") || "(none running)"}`).line("runtime=stopped");
   }
   const { config, stored } = resolveTarget(input, context, environment);
-  Object.assign(report.details, { serverId: config.id, transport: config.transport });
+  report.set({ serverId: config.id, transport: config.transport });
   if (environment.sandbox && config.transport === "stdio") {
-    throw new Error(`action=${input.action} would start the stdio server ${config.id}, which this sandboxed host refuses; only http and sse servers can be used here.`);
+    throw managerError("permission_denied", `action=${input.action} would start the stdio server ${config.id}, which this sandboxed host refuses; only http and sse servers can be used here.`, { serverId: config.id });
   }
   const validation = validateMcpServerConfig(config);
   if (validation.errors.length) {
@@ -55,7 +54,7 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
     const tools = input.action === "tools" || input.action === "restart" ? connection.tools : await connection.listTools(undefined, context.signal);
     const durationMs = Date.now() - startedAt;
     const info = connection.serverInfo;
-    Object.assign(report.details, { phase, toolsCount: tools.length, durationMs });
+    report.set({ phase, toolsCount: tools.length, durationMs });
     report.line(`test=ok phase=${phase} durationMs=${durationMs}`);
     report.line(`runtime=${persist ? connection.state : "transient"} server=${info ? `${info.name}@${info.version}` : "unknown"} tools=${tools.length}`);
     const listTools = input.action === "tools" || input.include_tools || input.include_schema;
@@ -72,7 +71,7 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
     if (context.signal.aborted) throw error;
     report.fail(message);
     const durationMs = Date.now() - startedAt;
-    Object.assign(report.details, { phase, durationMs, suggestions: suggestFixes(message, config) });
+    report.set({ phase, durationMs, suggestions: suggestFixes(message, config) });
     report.line(`test=failed phase=${phase} durationMs=${durationMs}`).line(`error: ${message}`);
     for (const suggestion of report.details.suggestions ?? []) report.line(`suggestion: ${suggestion}`);
   } finally {

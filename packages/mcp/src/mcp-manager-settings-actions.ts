@@ -1,19 +1,13 @@
 import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
 import { type McpOp, applyMcpOps } from "./apply-mcp-ops.js";
-import { type McpManagerEnvironment, ManagerReport, redactMcpServerConfig } from "./mcp-manager-support.js";
-import type { McpManagerInput } from "./mcp-manager-tool.js";
+import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
+import { type McpManagerEnvironment, ManagerReport, managerError, redactMcpServerConfig, unknownServersError } from "./mcp-manager-support.js";
 import { type McpServerConfig, type McpServerConfigInput, normalizeMcpServerConfig, selectEnabledMcpServers, validateMcpServerConfig } from "./settings.js";
-
-/** The ids an action targets: `server_ids`, else `server_id`. */
-export function targetIds(input: McpManagerInput): string[] {
-  const ids = input.server_ids?.length ? input.server_ids : input.server_id ? [input.server_id] : [];
-  return [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
-}
 
 function requireOne(input: McpManagerInput): string {
   const id = input.server_id?.trim();
-  if (!id) throw new Error(`action=${input.action} needs server_id.`);
+  if (!id) throw managerError("invalid_arguments", `action=${input.action} needs server_id.`, { field: "server_id" });
   return id;
 }
 
@@ -50,7 +44,7 @@ async function stopStale(environment: McpManagerEnvironment, ids: readonly strin
 
 function refuseStdioInSandbox(environment: McpManagerEnvironment, config: McpServerConfigInput, action: string): void {
   if (environment.sandbox && (config.transport ?? "stdio") === "stdio") {
-    throw new Error(`action=${action} would start a stdio server, which this sandboxed host refuses; only http and sse servers can be used here.`);
+    throw managerError("permission_denied", `action=${action} would start a stdio server, which this sandboxed host refuses; only http and sse servers can be used here.`, { serverId: config.id });
   }
 }
 
@@ -63,7 +57,7 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
   switch (input.action) {
     case "list": {
       const shown = input.include_disabled === false ? selectEnabledMcpServers(settings) : servers;
-      Object.assign(report.details, { serverCount: servers.length, enabledCount: selectEnabledMcpServers(settings).length, servers: shown.map(redactMcpServerConfig) });
+      report.set({ serverCount: servers.length, enabledCount: selectEnabledMcpServers(settings).length, servers: shown.map(redactMcpServerConfig) });
       report.line(`servers=${servers.length} enabled=${report.details.enabledCount}`);
       for (const server of shown) {
         report.line(summarise(server, environment));
@@ -74,17 +68,17 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
     case "read": {
       const id = requireOne(input);
       const server = find(id);
-      if (!server) throw new Error(`no MCP server with id "${id}". Use action=list to see the ids.`);
+      if (!server) throw unknownServersError([id]);
       const status = environment.runtime.status(id);
-      Object.assign(report.details, { serverId: id, transport: server.transport, servers: [redactMcpServerConfig(server)] });
+      report.set({ serverId: id, transport: server.transport, servers: [redactMcpServerConfig(server)] });
       return report.line(JSON.stringify(redactMcpServerConfig(server), null, 2)).line(`runtime=${status.state} tools=${status.toolsCount}`);
     }
     case "validate": {
       const raw: McpServerConfigInput | undefined = input.server ?? (input.server_id ? find(input.server_id.trim()) : undefined);
-      if (!raw) throw new Error(input.server_id ? `no MCP server with id "${input.server_id}".` : "action=validate needs server (inline) or server_id.");
+      if (!raw) throw input.server_id ? unknownServersError([input.server_id.trim()]) : managerError("invalid_arguments", "action=validate needs server (inline) or server_id.", { field: "server" });
       const result = validateMcpServerConfig(raw);
       if (input.server && find(input.server.id.trim())) result.warnings.push(`a server with id "${input.server.id}" already exists; create would need conflict=overwrite.`);
-      Object.assign(report.details, { serverId: raw.id, transport: raw.transport ?? "stdio", warnings: result.warnings });
+      report.set({ serverId: raw.id, transport: raw.transport ?? "stdio", warnings: result.warnings });
       for (const error of result.errors) report.fail(error);
       report.line(`validation=${result.errors.length ? "failed" : "ok"}`);
       for (const error of result.errors) report.line(`error: ${error}`);
@@ -92,7 +86,7 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       return report;
     }
     case "create": {
-      if (!input.server) throw new Error("action=create needs server (a full configuration with at least id and command or url).");
+      if (!input.server) throw managerError("invalid_arguments", "action=create needs server (a full configuration with at least id and command or url).", { field: "server" });
       const raw: McpServerConfigInput = { ...input.server };
       if (raw.cwd) raw.cwd = path.resolve(context.workdir, raw.cwd);
       refuseStdioInSandbox(environment, raw, "create");
@@ -102,7 +96,7 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       const live = environment.getSettings().servers ?? [];
       const existed = live.some((server) => server.id === config.id);
       const validation = validateMcpServerConfig(raw, { existingIds: overwrite ? [] : live.map((server) => server.id) });
-      Object.assign(report.details, { serverId: config.id, transport: config.transport, warnings: validation.warnings });
+      report.set({ serverId: config.id, transport: config.transport, warnings: validation.warnings });
       if (validation.errors.length) {
         for (const error of validation.errors) report.fail(error);
         return report.line("validation=failed").line("changed=false");
@@ -117,17 +111,19 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
     }
     case "update": {
       const id = requireOne(input);
-      if (!input.patch) throw new Error("action=update needs patch (the fields to change).");
-      if (input.patch.id !== undefined && input.patch.id.trim() !== id) throw new Error(`the id cannot change (patch.id "${input.patch.id}" != "${id}"); create a new server and delete this one instead.`);
+      if (!input.patch) throw managerError("invalid_arguments", "action=update needs patch (the fields to change).", { field: "patch" });
+      if (input.patch.id !== undefined && input.patch.id.trim() !== id) {
+        throw managerError("invalid_arguments", `the id cannot change (patch.id "${input.patch.id}" != "${id}"); create a new server and delete this one instead.`, { serverId: id, field: "patch.id" });
+      }
       const patch: Partial<McpServerConfig> = { ...input.patch } as Partial<McpServerConfig>;
       delete patch.id;
       if (patch.cwd) patch.cwd = path.resolve(context.workdir, patch.cwd);
       const current = environment.getSettings().servers.find((server) => server.id === id);
-      if (!current) throw new Error(`no MCP server with id "${id}". Use action=list to see the ids.`);
+      if (!current) throw unknownServersError([id]);
       const merged = { ...current, ...patch, id };
       if (merged.enabled) refuseStdioInSandbox(environment, merged, "update");
       const validation = validateMcpServerConfig(merged);
-      Object.assign(report.details, { serverId: id, transport: merged.transport, warnings: validation.warnings });
+      report.set({ serverId: id, transport: merged.transport, warnings: validation.warnings });
       if (validation.errors.length) {
         for (const error of validation.errors) report.fail(error);
         return report.line("validation=failed").line("changed=false");
@@ -146,20 +142,20 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
     case "enable":
     case "disable": {
       const ids = targetIds(input);
-      if (ids.length === 0) throw new Error(`action=${input.action} needs server_id or server_ids.`);
+      if (ids.length === 0) throw managerError("invalid_arguments", `action=${input.action} needs server_id or server_ids.`, { field: "server_id" });
       const missing = ids.filter((id) => !find(id));
-      if (missing.length) throw new Error(`no MCP server with id ${missing.map((id) => `"${id}"`).join(", ")}. Use action=list to see the ids.`);
+      if (missing.length) throw unknownServersError(missing);
       if (input.action === "enable") for (const id of ids) refuseStdioInSandbox(environment, find(id)!, "enable");
       const ops: McpOp[] = input.action === "delete" ? ids.map((id) => ({ type: "remove", id })) : [{ type: "setEnabled", serverIds: ids, enabled: input.action === "enable" }];
       const { changed, pending } = commit(environment, ops);
       await pending;
-      Object.assign(report.details, { serverIds: ids, serverId: ids.length === 1 ? ids[0] : undefined, changed });
+      report.set({ serverIds: ids, serverId: ids.length === 1 ? ids[0] : undefined, changed });
       report.line(`servers=${ids.join(",")}`).line(`changed=${changed}`);
       if (changed && input.action !== "enable") await stopStale(environment, ids, report, context.signal);
       if (changed) environment.scheduleRefresh();
       return report;
     }
     default:
-      throw new Error(`action=${input.action} is not a settings action.`);
+      throw managerError("invalid_arguments", `action=${input.action} is not a settings action.`, { field: "action" });
   }
 }

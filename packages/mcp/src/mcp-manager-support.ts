@@ -1,4 +1,4 @@
-import type { RuntimeScope } from "@agent-tools/core";
+import { type RuntimeScope, type ToolErrorCode, ToolError } from "@agent-tools/core";
 import type { McpOp } from "./apply-mcp-ops.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import type { McpServerConfig, McpSettings } from "./settings.js";
@@ -17,6 +17,12 @@ export const CRON_REFUSED_ACTIONS: ReadonlySet<McpManagerAction> = new Set(["cre
 export interface McpManagerDetails {
   kind: "manage_mcp";
   action: McpManagerAction;
+  /** On a refused call: the ToolError code (invalid_arguments, not_found, permission_denied, other). */
+  code?: ToolErrorCode;
+  /** not_found: the ids that do not exist. */
+  missingServerIds?: string[];
+  /** invalid_arguments: the argument that is missing or wrong. */
+  field?: string;
   serverId?: string;
   serverIds?: string[];
   transport?: string;
@@ -48,6 +54,23 @@ export interface McpManagerEnvironment {
   /** Rebuilds the dynamic tools from the live connections now. */
   rebuildTools(): void;
   runtimeScope: RuntimeScope;
+}
+
+/** The facts an McpManager ToolError carries in `details`; {@link ManagerReport.reject} copies them into the result. */
+export interface McpManagerErrorFacts {
+  serverId?: string;
+  missingServerIds?: string[];
+  field?: string;
+}
+
+/** An McpManager refusal for the model; `facts` go into the error's `details`. */
+export function managerError(code: ToolErrorCode, message: string, facts: McpManagerErrorFacts = {}): ToolError {
+  return new ToolError(code, message, { details: { ...facts }, recoverable: code !== "permission_denied" });
+}
+
+/** `not_found` for server ids missing from the settings. */
+export function unknownServersError(ids: readonly string[]): ToolError {
+  return managerError("not_found", `no MCP server with id ${ids.map((id) => `"${id}"`).join(", ")}. Use action=list to see the ids.`, { missingServerIds: [...ids] });
 }
 
 const REDACTED = "<redacted>";
@@ -83,15 +106,33 @@ export class ManagerReport {
     this.lines = [`McpManager action=${action}`];
     this.details = { kind: "manage_mcp", action, ok: true, errors: [] };
   }
+  /** Appends one line of result text. */
   line(text: string): this {
     this.lines.push(text);
     return this;
   }
+  /** Adds facts to the details; the parameter type keeps them to the keys of McpManagerDetails. */
+  set(facts: Partial<Omit<McpManagerDetails, "kind" | "action" | "errors">>): this {
+    Object.assign(this.details, facts);
+    return this;
+  }
+  /** Marks the result failed with `message`. */
   fail(message: string): this {
     this.details.ok = false;
     this.details.errors.push(message);
     return this;
   }
+  /** Records a refused call: its message, its code and the facts of {@link McpManagerErrorFacts}. */
+  reject(error: ToolError): this {
+    this.fail(error.message);
+    this.details.code = error.code;
+    const { serverId, missingServerIds, field } = error.details;
+    if (typeof serverId === "string") this.details.serverId = serverId;
+    if (Array.isArray(missingServerIds)) this.details.missingServerIds = missingServerIds.map(String);
+    if (typeof field === "string") this.details.field = field;
+    return this;
+  }
+  /** The tool output; a failed one starts with "McpManager failed: <errors>". */
   output(isError = !this.details.ok) {
     const text = this.lines.join("\n");
     return { content: isError ? `McpManager failed: ${this.details.errors.join("; ")}\n${text}` : text, details: this.details, isError };

@@ -77,6 +77,16 @@ describe("McpManager settings actions", () => {
     expect(missing.isError).toBe(true);
   });
 
+  it("refusals carry a ToolError code and their facts in details", async () => {
+    const missing = await call(setup, { action: "delete", server_ids: ["ghost", "phantom"] });
+    expect(textOf(missing)).toMatch(/^McpManager failed: no MCP server with id "ghost", "phantom"\. Use action=list to see the ids\.\nMcpManager action=delete/);
+    expect(details(missing)).toMatchObject({ ok: false, code: "not_found", missingServerIds: ["ghost", "phantom"] });
+    const noId = await call(setup, { action: "read" });
+    expect(details(noId)).toMatchObject({ ok: false, code: "invalid_arguments", field: "server_id", errors: ["action=read needs server_id."] });
+    const renamed = await call(setup, { action: "update", server_id: "local", patch: { id: "other" } });
+    expect(details(renamed)).toMatchObject({ code: "invalid_arguments", field: "patch.id", serverId: "local" });
+  });
+
   it("validates inline configurations statically", async () => {
     const ok = await call(setup, { action: "validate", server: { id: "v", transport: "sse", url: "http://h/sse", messageUrl: "/messages", enabled: false } });
     expect(textOf(ok)).toContain("validation=ok");
@@ -217,6 +227,7 @@ describe("McpManager gates", () => {
         const result = await call(setup, args);
         expect(result.isError, JSON.stringify(args)).toBe(true);
         expect(textOf(result)).toMatch(/sandboxed host refuses/);
+        expect(details(result).code).toBe("permission_denied");
       }
       const http = await call(setup, { action: "create", server: { id: "h", transport: "http", url: "http://127.0.0.1:9/mcp", enabled: false } });
       expect(http.isError).toBe(false);

@@ -1,6 +1,7 @@
-import { type Logger, type RuntimeScope, type ToolBundle, type ToolDefinition } from "@agent-tools/core";
+import { type Logger, type RuntimeScope, type ToolBundle, type ToolDefinition, ToolError } from "@agent-tools/core";
 import type { McpOp } from "./apply-mcp-ops.js";
 import { type McpDynamicToolBundle, type McpToolTarget, createMcpDynamicToolBundle } from "./dynamic-tools.js";
+import { type McpLoadReport, McpConfigError, McpLoadError } from "./mcp-errors.js";
 import { createMcpManagerTool } from "./mcp-manager-tool.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { type McpSettings, assertCompleteMcpServers, selectEnabledMcpServers } from "./settings.js";
@@ -21,7 +22,7 @@ export interface McpToolBundleOptions {
   /** `continue` (default): report load failures to `onLoadError` and go on; `throw`: reject. */
   loadFailureMode?: "continue" | "throw";
   /** Load failures (all servers, or some) in `continue` mode. */
-  onLoadError?(error: Error): void;
+  onLoadError?(error: McpLoadError | McpConfigError): void;
   /** True: never spawn stdio servers (http and sse still work). */
   sandbox?: boolean;
   /** Lazy loading of MCP tools; `false` turns it off. Default budget 12 000 tokens. */
@@ -41,22 +42,6 @@ export interface McpHostOptions extends Omit<McpToolBundleOptions, "runtimeScope
   onReady?(bundles: McpToolBundles): void;
 }
 
-/** A failure to load MCP servers. */
-export class McpLoadError extends Error {
-  override readonly name = "McpLoadError";
-  /** Each failed server and its error message. */
-  readonly failures: ReadonlyArray<{ serverId: string; message: string }>;
-  constructor(message: string, failures: ReadonlyArray<{ serverId: string; message: string }>, options?: { cause?: unknown }) {
-    super(message, options);
-    this.failures = failures;
-  }
-}
-
-/** What a load did. */
-export interface McpLoadReport {
-  loaded: string[];
-  failed: Array<{ serverId: string; message: string }>;
-}
 
 /** The MCP bundles of one registry and their shared runtime. */
 export interface McpToolBundles {
@@ -115,7 +100,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     await Promise.allSettled(runtime.all().filter((connection) => !enabledIds.has(connection.config.id)).map((connection) => runtime.stop(connection.config.id)));
     const results = await Promise.allSettled(
       enabled.map(async (server) => {
-        if (options.sandbox && server.transport === "stdio") throw new Error("stdio servers cannot be started on this sandboxed host");
+        if (options.sandbox && server.transport === "stdio") throw new ToolError("permission_denied", "stdio servers cannot be started on this sandboxed host", { details: { serverId: server.id } });
         await runtime.connectionFor(server).connect();
       }),
     );
@@ -127,9 +112,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     });
     rebuild();
     if (report.failed.length > 0) {
-      const all = report.loaded.length === 0;
-      const text = report.failed.map((failure) => `- ${failure.serverId}: ${failure.message}`).join("\n");
-      throw Object.assign(new McpLoadError(`${all ? "All MCP servers failed to load" : "Some MCP servers failed to load"}:\n${text}`, report.failed), { partial: !all, report });
+      throw new McpLoadError(report);
     }
     return report;
   }
@@ -144,8 +127,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
         do {
           again = false;
           report = await load().catch((error: unknown) => {
-            const partial = (error as { report?: McpLoadReport }).report;
-            if (partial) return partial;
+            if (error instanceof McpLoadError) return error.report;
             throw error;
           });
         } while (again);
@@ -160,13 +142,15 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
   try {
     await load();
   } catch (error) {
-    const partial = (error as { partial?: boolean }).partial === true;
-    if (options.loadFailureMode === "throw" && !partial) {
+    const known = error instanceof McpLoadError || error instanceof McpConfigError;
+    const partial = error instanceof McpLoadError && error.partial;
+    // Anything else is a bug of ours or the host's and is not reported as a load failure.
+    if (!known || (options.loadFailureMode === "throw" && !partial)) {
       await runtime.close();
       throw error;
     }
-    options.logger?.warn(`MCP load: ${(error as Error).message}`);
-    options.onLoadError?.(error as Error);
+    options.logger?.warn(`MCP load: ${error.message}`);
+    options.onLoadError?.(error);
   }
 
   const managerTools: ToolDefinition[] = [

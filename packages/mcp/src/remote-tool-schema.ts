@@ -1,5 +1,5 @@
 import { type JsonSchemaObject, coerceInputSchema } from "@agent-tools/core";
-import type { McpRemoteTool } from "./server-connection.js";
+import type { McpRemoteTool } from "./mcp-remote-types.js";
 
 /** A coerced input schema and what had to change (empty when the schema was valid). */
 export interface CoercedMcpInputSchema {

@@ -8,26 +8,8 @@ import { createLegacySseTransport } from "./legacy-sse-transport.js";
 import { listMcpRemoteTools } from "./list-remote-tools.js";
 import { readBufferOverflowLimit, resultTooLargeError, toolListTooLargeMessage } from "./message-size-limit.js";
 import { endStdioProcess, trackStdioProcess } from "./stdio-process-end.js";
+import type { McpConnectionState, McpProgress, McpRemoteTool } from "./mcp-remote-types.js";
 import type { McpServerConfig } from "./settings.js";
-
-/** A tool as the server lists it. */
-export interface McpRemoteTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: unknown;
-  annotations?: Record<string, unknown>;
-}
-
-/** Lifecycle of a {@link McpServerConnection}. */
-export type McpConnectionState = "idle" | "connecting" | "connected" | "disconnected" | "failed" | "closed";
-
-/** Progress the server reported for a running call. */
-export interface McpProgress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
 
 /** Options shared by every connection of a runtime. */
 export interface McpConnectionOptions {

@@ -2,6 +2,7 @@
  * MCP settings: the server configuration shape, normalisation, static
  * validation and the "incomplete configuration" check run before loading.
  */
+import { type McpConfigProblem, McpConfigError } from "./mcp-errors.js";
 
 /** How the SDK talks to a server. */
 export type McpTransportKind = "stdio" | "http" | "sse";
@@ -106,22 +107,9 @@ export function incompleteReason(server: Partial<McpServerConfig> & { transport?
   return undefined;
 }
 
-/** Thrown when enabled servers have incomplete configurations. */
-export class McpConfigError extends Error {
-  override readonly name = "McpConfigError";
-  /** Each incomplete server and why. */
-  readonly problems: ReadonlyArray<{ label: string; reason: string }>;
-  constructor(problems: ReadonlyArray<{ label: string; reason: string }>) {
-    super(
-      `The following MCP server configurations are incomplete:\n${problems.map((p) => `- ${p.label}: ${p.reason}`).join("\n")}\n\nPlease complete them in Settings -> MCP.`,
-    );
-    this.problems = problems;
-  }
-}
-
 /** Throws {@link McpConfigError} listing every incomplete server among `servers`. */
 export function assertCompleteMcpServers(servers: readonly McpServerConfig[]): void {
-  const problems: Array<{ label: string; reason: string }> = [];
+  const problems: McpConfigProblem[] = [];
   servers.forEach((server, index) => {
     const reason = incompleteReason(server);
     if (reason) problems.push({ label: server.id?.trim() ? server.id : `server #${index + 1}`, reason });

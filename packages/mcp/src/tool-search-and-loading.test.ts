@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpLoadError, createMcpToolBundles } from "./mcp-tool-bundles.js";
-import { McpConfigError } from "./settings.js";
+import { McpConfigError, McpLoadError } from "./mcp-errors.js";
+import { createMcpToolBundles } from "./mcp-tool-bundles.js";
 import type { McpToolEntry } from "./dynamic-tools.js";
 import { scoreToolSearch } from "./tool-search.js";
 import { type McpTestSetup, edgeStdio, recordingLogger, setupMcp, textOf } from "./__fixtures__/test-servers.js";
