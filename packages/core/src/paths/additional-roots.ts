@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { SdkError } from "../errors.js";
 import { isWithin, tryRealpath } from "./containment.js";
-import { quoteInput, shortenInput } from "./quote-input.js";
+import { quoteForMessage, shortenForMessage } from "../quote.js";
 
 /** Access granted to an extra directory. */
 export type RootAccess = "read" | "write";
@@ -54,14 +54,14 @@ export function validateAdditionalRoots(roots: readonly AdditionalRoot[], canoni
   for (const root of roots) {
     const alias = typeof root.alias === "string" ? root.alias : "";
     const fail = (message: string): never => {
-      throw new SdkError("invalid_root", `additionalRoots: root ${quoteInput(alias, 40)}: ${message}`, { alias: shortenInput(alias, 40), path: typeof root.path === "string" ? shortenInput(root.path) : root.path });
+      throw new SdkError("invalid_root", `additionalRoots: root ${quoteForMessage(alias, 40)}: ${message}`, { alias: shortenForMessage(alias, 40), path: typeof root.path === "string" ? shortenForMessage(root.path) : root.path });
     };
     if (!ALIAS_PATTERN.test(alias)) fail("alias must match ^[a-z][a-z0-9_-]{0,31}$.");
     if (RESERVED_ALIASES.has(alias)) fail("alias is reserved (workspace, skill, uploads, external).");
     if (aliases.has(alias)) fail("alias is used twice.");
     aliases.add(alias);
     if (root.id !== undefined) {
-      if (ids.has(root.id)) fail(`id ${quoteInput(root.id)} is used twice.`);
+      if (ids.has(root.id)) fail(`id ${quoteForMessage(root.id)} is used twice.`);
       ids.add(root.id);
     }
     if (root.access !== "read" && root.access !== "write") fail('access must be "read" or "write".');

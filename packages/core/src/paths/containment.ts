@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { shortenInput } from "./quote-input.js";
+import { shortenForMessage } from "../quote.js";
 
 /** Symlinks one resolution follows at most, as Linux's MAXSYMLINKS; more is treated as a loop. */
 export const MAX_SYMLINK_HOPS = 40;
@@ -138,7 +138,7 @@ function splitComponents(value: string): string[] {
 function symlinkLoopError(target: string, firstLink: string, lastLink: string): ToolError {
   return new ToolError(
     "invalid_path",
-    `${shortenInput(target)} is a symlink loop (or too many levels of symlinks): resolving it followed more than ${MAX_SYMLINK_HOPS} symlinks, starting at ${shortenInput(firstLink)}. Delete the link or point it at an existing file.`,
-    { details: { symlinkLoop: true, path: shortenInput(target), firstLink: shortenInput(firstLink), lastLink: shortenInput(lastLink) } },
+    `${shortenForMessage(target)} is a symlink loop (or too many levels of symlinks): resolving it followed more than ${MAX_SYMLINK_HOPS} symlinks, starting at ${shortenForMessage(firstLink)}. Delete the link or point it at an existing file.`,
+    { details: { symlinkLoop: true, path: shortenForMessage(target), firstLink: shortenForMessage(firstLink), lastLink: shortenForMessage(lastLink) } },
   );
 }

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { ToolError } from "../errors.js";
-import { quoteInput, shortenInput } from "./quote-input.js";
+import { quoteForMessage, shortenForMessage } from "../quote.js";
 
 /**
  * Longest path input accepted, in characters. Linux refuses paths of 4096
@@ -33,7 +33,7 @@ export function parsePathInput(raw: string, label = "path"): ParsedPathInput {
   // A file:// URL may percent-encode every byte (3 characters each).
   const maxChars = /^\s*file:/i.test(raw.slice(0, 64)) ? 3 * MAX_PATH_INPUT_CHARS : MAX_PATH_INPUT_CHARS;
   if (raw.length > maxChars) {
-    throw invalid(`${label} is ${raw.length} characters long (${quoteInput(raw, 80)}); no file path is longer than ${maxChars} characters. Pass the file's real path.`);
+    throw invalid(`${label} is ${raw.length} characters long (${quoteForMessage(raw, 80)}); no file path is longer than ${maxChars} characters. Pass the file's real path.`);
   }
   let input = raw.trim().replace(/\\/g, "/");
   if (input === "") throw invalid(`${label} is empty; pass a workspace-relative path such as "src/index.ts".`);
@@ -43,14 +43,14 @@ export function parsePathInput(raw: string, label = "path"): ParsedPathInput {
     const rest = input.slice("root://".length);
     const slash = rest.indexOf("/");
     const alias = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
-    if (alias === "") throw invalid(`${label} ${quoteInput(raw)} names no root: use root://<alias>/<path>.`);
+    if (alias === "") throw invalid(`${label} ${quoteForMessage(raw)} names no root: use root://<alias>/<path>.`);
     return { kind: "root", alias, segments: splitSegments(slash === -1 ? "" : rest.slice(slash + 1), raw, label) };
   }
   if (lower.startsWith("skill://") || lower.startsWith("skill:")) {
     const rest = input.slice(lower.startsWith("skill://") ? "skill://".length : "skill:".length).replace(/^\/+/, "");
     const slash = rest.indexOf("/");
     const skillName = slash === -1 ? rest : rest.slice(0, slash);
-    if (skillName === "") throw invalid(`${label} ${quoteInput(raw)} names no skill: use skill://<skill>/<path>.`);
+    if (skillName === "") throw invalid(`${label} ${quoteForMessage(raw)} names no skill: use skill://<skill>/<path>.`);
     return { kind: "skill", skillName, segments: splitSegments(slash === -1 ? "" : rest.slice(slash + 1), raw, label) };
   }
   if (lower.startsWith("workspace:")) {
@@ -62,23 +62,23 @@ export function parsePathInput(raw: string, label = "path"): ParsedPathInput {
     try {
       url = new URL(input);
     } catch {
-      throw invalid(`${label} ${quoteInput(raw)} is not a valid file:// URL.`);
+      throw invalid(`${label} ${quoteForMessage(raw)} is not a valid file:// URL.`);
     }
     if (url.hostname !== "" && url.hostname.toLowerCase() !== "localhost") {
-      throw invalid(`${label} ${quoteInput(raw)} points to another host (${shortenInput(url.hostname)}); only local file:// URLs are accepted.`);
+      throw invalid(`${label} ${quoteForMessage(raw)} points to another host (${shortenForMessage(url.hostname)}); only local file:// URLs are accepted.`);
     }
     let decoded: string;
     try {
       decoded = decodeURIComponent(url.pathname);
     } catch {
-      throw invalid(`${label} ${quoteInput(raw)} has invalid percent-encoding.`);
+      throw invalid(`${label} ${quoteForMessage(raw)} has invalid percent-encoding.`);
     }
     if (decoded.includes("\0")) throw invalid(`${label} contains a NUL byte; pass a plain path.`);
-    if (decoded.startsWith("//")) throw invalid(`${label} ${quoteInput(raw)} is a UNC path; UNC paths are not accepted.`);
+    if (decoded.startsWith("//")) throw invalid(`${label} ${quoteForMessage(raw)} is a UNC path; UNC paths are not accepted.`);
     const segments = splitSegments(decoded, raw, label);
     return { kind: "absolute", absolutePath: "/" + segments.join("/"), segments };
   }
-  if (input.startsWith("//")) throw invalid(`${label} ${quoteInput(raw)} is a UNC path; UNC paths are not accepted.`);
+  if (input.startsWith("//")) throw invalid(`${label} ${quoteForMessage(raw)} is a UNC path; UNC paths are not accepted.`);
   if (input === "~" || input.startsWith("~/")) {
     const home = os.homedir().replace(/\\/g, "/");
     const segments = [...splitSegments(home, home, "home directory"), ...splitSegments(input.slice(1), raw, label)];
@@ -96,10 +96,10 @@ function splitSegments(value: string, raw: string, label: string): string[] {
   for (const segment of value.split("/")) {
     if (segment === "" || segment === ".") continue;
     if (segment === "..") {
-      throw invalid(`${label} ${quoteInput(raw)} contains a ".." segment; pass the path without "..", relative to the workspace or a granted root.`);
+      throw invalid(`${label} ${quoteForMessage(raw)} contains a ".." segment; pass the path without "..", relative to the workspace or a granted root.`);
     }
     if (segment.includes(":")) {
-      throw invalid(`${label} ${quoteInput(raw)} has a segment containing ":" (${quoteInput(segment)}); such names are not accepted.`);
+      throw invalid(`${label} ${quoteForMessage(raw)} has a segment containing ":" (${quoteForMessage(segment)}); such names are not accepted.`);
     }
     segments.push(segment);
   }

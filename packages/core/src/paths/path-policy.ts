@@ -5,7 +5,7 @@ import { type AdditionalRoot, type GrantedRoot, type RootAccess, type RootStatus
 import { type CanonicalTarget, MAX_SYMLINK_HOPS, canonicalizeTarget, isWithin, tryRealpath } from "./containment.js";
 import { matchOnDiskNames } from "./on-disk-names.js";
 import { type ParsedPathInput, parsePathInput } from "./parse-path-input.js";
-import { quoteInput, shortenInput } from "./quote-input.js";
+import { quoteForMessage, shortenForMessage } from "../quote.js";
 
 /** Why a path is resolved; write intents need write access, `cwd` refuses `root://`. */
 export type PathIntent = "read" | "list" | "search" | "image" | "write" | "edit" | "delete" | "cwd";
@@ -111,9 +111,9 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
   if (typeof options.workdir !== "string" || options.workdir.trim() === "") {
     throw new SdkError("invalid_options", "workdir is required: pass the absolute project directory.");
   }
-  if (!path.isAbsolute(options.workdir)) throw new SdkError("invalid_options", `workdir must be absolute: ${shortenInput(options.workdir)}`);
+  if (!path.isAbsolute(options.workdir)) throw new SdkError("invalid_options", `workdir must be absolute: ${shortenForMessage(options.workdir)}`);
   const workdir = tryRealpath(options.workdir);
-  if (workdir === null) throw new SdkError("invalid_options", `workdir does not exist: ${shortenInput(options.workdir)}`);
+  if (workdir === null) throw new SdkError("invalid_options", `workdir does not exist: ${shortenForMessage(options.workdir)}`);
   const declaredWorkdir = path.resolve(options.workdir);
   const granted = validateAdditionalRoots(options.additionalRoots ?? [], workdir);
   const skills = options.skills;
@@ -144,7 +144,7 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
 
   function skillCandidate(skillName: string, intent: PathIntent, label: string): Candidate {
     if (!skills || !skillsRoot) fail("permission_denied", `${label}: skill:// paths are not available in this runtime.`);
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(skillName)) fail("invalid_path", `${label}: ${quoteInput(skillName)} is not a valid skill name.`);
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(skillName)) fail("invalid_path", `${label}: ${quoteForMessage(skillName)} is not a valid skill name.`);
     const decision = skills!.access ? skills!.access(skillName, intent) : { access: "read" as const };
     if ("denied" in decision) fail("permission_denied", decision.denied, { skillName });
     const rootPath = tryRealpath(path.join(skillsRoot!, skillName)) ?? path.join(tryRealpath(skillsRoot!) ?? skillsRoot!, skillName);
@@ -208,7 +208,7 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
         const available = granted.map((r) => `root://${r.alias}/ (${r.access === "write" ? "read/write" : "read-only"})`);
         fail(
           "invalid_path",
-          `${label} ${quoteInput(input)} names an unknown root ${quoteInput(parsed.alias, 40)}. ${available.length ? `Available roots: ${available.join(", ")}.` : "No extra roots are granted; use a workspace-relative path."}`,
+          `${label} ${quoteForMessage(input)} names an unknown root ${quoteForMessage(parsed.alias, 40)}. ${available.length ? `Available roots: ${available.join(", ")}.` : "No extra roots are granted; use a workspace-relative path."}`,
         );
       }
       candidate = { scope: "root", rootPath: root!.canonicalPath, access: root!.access, alias: root!.alias, granted: root };
@@ -229,8 +229,8 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
         if (!resolveOptions.allowExternal) {
           fail(
             "out_of_bounds",
-            `${label} resolves outside the workspace and granted roots: ${shortenInput(absolutePath)}. Pass a workspace-relative path instead (workspace root: ${workdir}).`,
-            { absolutePath: shortenInput(absolutePath) },
+            `${label} resolves outside the workspace and granted roots: ${shortenForMessage(absolutePath)}. Pass a workspace-relative path instead (workspace root: ${workdir}).`,
+            { absolutePath: shortenForMessage(absolutePath) },
           );
         }
         candidate = { scope: "external", rootPath: systemRoot, access: "write" };
@@ -255,8 +255,8 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
     if (candidate.scope !== "external" && !isWithin(candidate.rootPath, target.canonicalPath)) {
       fail(
         "out_of_bounds",
-        `${label} ${quoteInput(input)} resolves through a symlink to ${shortenInput(target.canonicalPath)}, outside ${describe(candidate)}. Symlinks may not lead out of the workspace or a granted root.`,
-        { canonicalPath: shortenInput(target.canonicalPath) },
+        `${label} ${quoteForMessage(input)} resolves through a symlink to ${shortenForMessage(target.canonicalPath)}, outside ${describe(candidate)}. Symlinks may not lead out of the workspace or a granted root.`,
+        { canonicalPath: shortenForMessage(target.canonicalPath) },
       );
     }
     const relativePath = candidate.scope === "external" ? "" : segments.join("/");
@@ -295,7 +295,7 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
     }
     fail(
       "invalid_path",
-      `${label} ${quoteInput(input)} is a symlink loop (or too many levels of symlinks): resolving it followed more than ${MAX_SYMLINK_HOPS} symlinks, starting at ${display(firstLink)}. Delete the link or point it at an existing file (Delete removes a symlink itself, never its target), then retry.`,
+      `${label} ${quoteForMessage(input)} is a symlink loop (or too many levels of symlinks): resolving it followed more than ${MAX_SYMLINK_HOPS} symlinks, starting at ${display(firstLink)}. Delete the link or point it at an existing file (Delete removes a symlink itself, never its target), then retry.`,
       { symlinkLoop: true, firstLink: display(firstLink) },
     );
   }

@@ -1,5 +1,5 @@
 import { ToolError } from "../errors.js";
-import { quoteForMessage } from "./quote.js";
+import { shortenForMessage } from "../quote.js";
 
 /** How deep and how large the arguments of one call may be. */
 export interface ArgumentLimits {
@@ -95,5 +95,5 @@ function refusal(toolName: string, what: string, entry: Pending, next: string): 
 /** `old_string[0][0]...`, cut so a 64-level path stays short. */
 function formatPath(path: readonly (string | number)[]): string {
   const text = path.map((segment, index) => (typeof segment === "number" ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
-  return quoteForMessage(text, 120);
+  return shortenForMessage(text, 120);
 }

@@ -1,7 +1,7 @@
 import type { ZodError, ZodType } from "zod";
 import { ToolError } from "../errors.js";
 import type { JsonSchemaObject } from "../types.js";
-import { describeType, previewForMessage, quoteForMessage } from "./quote.js";
+import { describeType, previewForMessage, shortenForMessage } from "../quote.js";
 
 /** Most validation problems one message lists; the rest are counted. */
 const MAX_LISTED_ISSUES = 10;
@@ -24,7 +24,7 @@ export function parseArguments(toolName: string, raw: unknown): Record<string, u
       }
       throw new ToolError(
         "invalid_arguments",
-        `${toolName} received malformed JSON arguments (${quoteForMessage((error as Error).message)}). Send the arguments as one JSON object matching the tool's schema.`,
+        `${toolName} received malformed JSON arguments (${shortenForMessage((error as Error).message)}). Send the arguments as one JSON object matching the tool's schema.`,
       );
     }
     if (value === null) return {};
@@ -40,7 +40,7 @@ export function rejectUnknownKeys(toolName: string, args: Record<string, unknown
   const allowed = Object.keys(schema.properties ?? {});
   const unknown = Object.keys(args).filter((key) => !allowed.includes(key));
   if (unknown.length === 0) return;
-  const listed = unknown.slice(0, MAX_LISTED_ISSUES).map((key) => quoteForMessage(key, 60));
+  const listed = unknown.slice(0, MAX_LISTED_ISSUES).map((key) => shortenForMessage(key, 60));
   const more = unknown.length > listed.length ? ` and ${unknown.length - listed.length} more` : "";
   throw new ToolError(
     "invalid_arguments",
@@ -61,7 +61,7 @@ function describeZodError(error: ZodError, args: Record<string, unknown>): strin
   return error.issues
     .slice(0, MAX_LISTED_ISSUES)
     .map((issue) => {
-      const where = issue.path.length ? `\`${quoteForMessage(issue.path.map(String).join("."), 120)}\`` : "arguments";
+      const where = issue.path.length ? `\`${shortenForMessage(issue.path.map(String).join("."), 120)}\`` : "arguments";
       const given = issue.path.length ? lookup(args, issue.path as PropertyKey[]) : args;
       switch (issue.code) {
         case "invalid_type":
@@ -73,9 +73,9 @@ function describeZodError(error: ZodError, args: Record<string, unknown>): strin
         case "invalid_value":
           return `${where} must be one of ${issue.values.map((v) => previewForMessage(v, 60)).join(", ")} (got ${preview(given)})`;
         case "unrecognized_keys":
-          return `unsupported key(s) ${issue.keys.slice(0, MAX_LISTED_ISSUES).map((key) => quoteForMessage(key, 60)).join(", ")}`;
+          return `unsupported key(s) ${issue.keys.slice(0, MAX_LISTED_ISSUES).map((key) => shortenForMessage(key, 60)).join(", ")}`;
         default:
-          return `${where}: ${quoteForMessage(issue.message)}`;
+          return `${where}: ${shortenForMessage(issue.message)}`;
       }
     })
     .join("; ") + more;

@@ -13,7 +13,7 @@ import type { ToolEvent } from "./events.js";
 import { checkExecuteOptions } from "./execute-options.js";
 import { type ExecuteToolCallOptions, deniedError, errorResult, executeResolvedToolCall } from "./execute-tool-call.js";
 import { LoopBreaker } from "./loop-breaker.js";
-import { quoteForMessage } from "./quote.js";
+import { shortenForMessage } from "../quote.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { createToolIndex } from "./tool-index.js";
 
@@ -176,7 +176,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const tool = index.lookup(call.name);
       if (!tool) {
         const names = index.current().filter((e) => e.exposed && !isDenied(e.tool)).map((e) => e.tool.name);
-        return errorResult(`Unknown tool: ${quoteForMessage(call.name)}. Available tools: ${names.join(", ")}.`);
+        return errorResult(`Unknown tool: ${shortenForMessage(call.name)}. Available tools: ${names.join(", ")}.`);
       }
       if (isDenied(tool)) return errorResult(deniedError(tool.name).message, { code: "permission_denied" });
       return executeResolvedToolCall(tool, normalised, options, environment);

@@ -166,15 +166,3 @@ describe("executeToolCall: option and argument edges of the contract", () => {
     expect(text(await registry.executeToolCall({ id: "2", name: "Streaming", arguments: " null " }))).toBe("done");
   });
 });
-
-describe("quoteForMessage / previewForMessage", () => {
-  it("keeps short values, cuts long ones with their length, and never splits a surrogate pair", async () => {
-    const { quoteForMessage, previewForMessage } = await import("./quote.js");
-    expect(quoteForMessage("short")).toBe("short");
-    expect(quoteForMessage("a".repeat(300))).toBe(`${"a".repeat(200)}...(300 chars)`);
-    expect(quoteForMessage(`${"a".repeat(4)}😀tail`, 5)).toBe("aaaa...(10 chars)");
-    expect(previewForMessage("b".repeat(100), 10)).toBe(`"${"b".repeat(10)}"...(100 chars)`);
-    expect(previewForMessage(10n)).toBe("bigint");
-    expect(previewForMessage({ a: 1 })).toBe('{"a":1}');
-  });
-});

@@ -6,7 +6,7 @@ import { parseArguments, rejectUnknownKeys, validateArguments } from "./argument
 import type { ToolEvent } from "./events.js";
 import { LoopBreaker } from "./loop-breaker.js";
 import { capOutput } from "./output-cap.js";
-import { quoteForMessage } from "./quote.js";
+import { shortenForMessage } from "../quote.js";
 
 /** Per-call options of `executeToolCall`. */
 export interface ExecuteToolCallOptions {
@@ -128,7 +128,7 @@ function toErrorResult(toolName: string, error: unknown, signal: AbortSignal): T
   }
   if (signal.aborted || isAbortError(error)) return errorResult(CANCELLED_TEXT, { cancelled: true });
   // Node's own errors quote their inputs (a 5 MB path in an ENOENT message): quote a prefix only.
-  const message = quoteForMessage(error instanceof Error ? error.message : String(error), 2_000);
+  const message = shortenForMessage(error instanceof Error ? error.message : String(error), 2_000);
   return errorResult(`${toolName} failed unexpectedly: ${message}. Check the arguments; if the problem persists, take a different approach.`, { code: "other" });
 }
 
