@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { buildSessionResponse, type ShellSessionResponse, sessionOutput } from "./session-response.js";
+import { respondForSession } from "./session-respond.js";
+import { type ShellSessionResponse, sessionOutput } from "./session-response.js";
 import { resolveCommandCwd } from "./shell-environment.js";
-import { EXECUTE_METADATA, type ShellRuntime, checkCommand, commandEnvironment, displayCwd, withTimeLimit } from "./shell-runtime.js";
+import { EXECUTE_METADATA, type ShellRuntime, checkCommand, commandEnvironment } from "./shell-runtime.js";
 import { SESSION_YIELD, clampInteger, resolveSessionTimeout } from "./timeout-policy.js";
 
 /** Input of the resumable Bash tool (chat scope). */
@@ -13,9 +14,6 @@ export const bashSessionInputSchema = z.object({
   timeout_ms: z.number().optional().describe("Optional hard limit in ms (clamped to 1000..600000); when reached the whole process tree is killed and status is timed_out. Default: none."),
   yield_time_ms: z.number().optional().describe("How long this call waits before returning a running session (default 10000, clamped to 250..30000)."),
 });
-
-/** How long a stop after an abort may take before the call returns anyway. */
-export const STOP_WAIT_MS = 5_000;
 
 const DESCRIPTION = `Runs a shell command (bash) in the workspace and returns its output.
 
@@ -50,19 +48,7 @@ export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
         timeoutMs: resolveSessionTimeout(input.timeout_ms),
         env: commandEnvironment(runtime),
       });
-      session.stopOnAbort(context.signal);
-      const detach = session.stream(context.onUpdate);
-      let outcome;
-      try {
-        outcome = await session.wait(0, yieldMs, context.signal);
-        if (outcome === "aborted" || context.signal.aborted) await withTimeLimit(session.terminate("cancelled"), STOP_WAIT_MS);
-      } finally {
-        detach();
-      }
-      const aborted = outcome === "aborted" || context.signal.aborted;
-      const page = session.read(0);
-      const response = buildSessionResponse(session, page, runtime.info, displayCwd(context, cwd), aborted ? "cancelled" : undefined);
-      response.yield_time_ms = yieldMs;
+      const { response, page } = await respondForSession(session, runtime, context, { cursor: 0, cwd, yieldMs });
       return sessionOutput(response, session.isTerminal && !page.hasMore);
     },
   });

@@ -1,8 +1,8 @@
 import { type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { STOP_WAIT_MS } from "./bash-session-tool.js";
-import { buildSessionResponse, type ShellSessionResponse, sessionOutput } from "./session-response.js";
-import { type ShellRuntime, displayCwd, requireSession, withTimeLimit } from "./shell-runtime.js";
+import { respondForSession } from "./session-respond.js";
+import { type ShellSessionResponse, sessionOutput } from "./session-response.js";
+import { type ShellRuntime, requireSession } from "./shell-runtime.js";
 
 /** Input of ProcessStop. */
 export const processStopInputSchema = z.object({
@@ -25,10 +25,7 @@ export function createProcessStopTool(runtime: ShellRuntime): ToolDefinition {
     async execute(input, context) {
       const session = requireSession(runtime, input.session_id);
       const cursor = input.cursor === undefined ? undefined : Math.floor(input.cursor);
-      if (session.isTerminal) await withTimeLimit(session.endTree(), STOP_WAIT_MS);
-      else await withTimeLimit(session.terminate("cancelled"), STOP_WAIT_MS);
-      const page = session.read(cursor);
-      const response = buildSessionResponse(session, page, runtime.info, displayCwd(context, session.cwd));
+      const { response } = await respondForSession(session, runtime, context, { cursor, cwd: session.cwd });
       return sessionOutput(response);
     },
   });

@@ -1,8 +1,8 @@
 import { type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { STOP_WAIT_MS } from "./bash-session-tool.js";
-import { buildSessionResponse, type ShellSessionResponse, sessionOutput } from "./session-response.js";
-import { type ShellRuntime, displayCwd, requireSession, withTimeLimit } from "./shell-runtime.js";
+import { respondForSession } from "./session-respond.js";
+import { type ShellSessionResponse, sessionOutput } from "./session-response.js";
+import { type ShellRuntime, requireSession } from "./shell-runtime.js";
 import { WAIT_YIELD, clampInteger } from "./timeout-policy.js";
 
 /** Input of ProcessWait. */
@@ -30,19 +30,7 @@ export function createProcessWaitTool(runtime: ShellRuntime): ToolDefinition {
       const session = requireSession(runtime, input.session_id);
       const cursor = input.cursor === undefined ? undefined : Math.floor(input.cursor);
       const yieldMs = clampInteger(input.yield_time_ms, WAIT_YIELD.minMs, WAIT_YIELD.maxMs, WAIT_YIELD.defaultMs);
-      session.stopOnAbort(context.signal);
-      const detach = session.stream(context.onUpdate);
-      let outcome;
-      try {
-        outcome = await session.wait(cursor ?? session.buffer.oldestCursor, yieldMs, context.signal);
-        if (outcome === "aborted" || context.signal.aborted) await withTimeLimit(session.terminate("cancelled"), STOP_WAIT_MS);
-      } finally {
-        detach();
-      }
-      const aborted = outcome === "aborted" || context.signal.aborted;
-      const page = session.read(cursor);
-      const response = buildSessionResponse(session, page, runtime.info, displayCwd(context, session.cwd), aborted ? "cancelled" : undefined);
-      response.yield_time_ms = yieldMs;
+      const { response } = await respondForSession(session, runtime, context, { cursor, cwd: session.cwd, yieldMs });
       return sessionOutput(response);
     },
   });
