@@ -79,8 +79,8 @@ function walkComponents(absolute: string): string {
   let resolvedIsDirectory = true;
   let hops = 0;
   let firstLink: string | undefined;
-  while (pending.length > 0) {
-    const name = pending.pop()!;
+  // `continue` runs the update expression, which takes the next component.
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
     if (name === ".") continue;
     if (missing.length > 0 || !resolvedIsDirectory) {
       if (name !== "..") missing.push(name);
@@ -141,4 +141,21 @@ function symlinkLoopError(target: string, firstLink: string, lastLink: string): 
     `${shortenForMessage(target)} is a symlink loop (or too many levels of symlinks): resolving it followed more than ${MAX_SYMLINK_HOPS} symlinks, starting at ${shortenForMessage(firstLink)}. Delete the link or point it at an existing file.`,
     { details: { symlinkLoop: true, path: shortenForMessage(target), firstLink: shortenForMessage(firstLink), lastLink: shortenForMessage(lastLink) } },
   );
+}
+
+/**
+ * {@link canonicalizeTarget}, with null for a symlink loop instead of its
+ * error (other errors still throw). The path policy matches a looping path
+ * lexically and reports the loop itself, naming the first link.
+ *
+ * @example
+ * canonicalOrLoop("/repo/self-link"); // null when self-link -> self-link
+ */
+export function canonicalOrLoop(target: string, options: { keepLeafSymlink?: boolean } = {}): CanonicalTarget | null {
+  try {
+    return canonicalizeTarget(target, options);
+  } catch (error) {
+    if (error instanceof ToolError && error.details.symlinkLoop === true) return null;
+    throw error;
+  }
 }

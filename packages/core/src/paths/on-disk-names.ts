@@ -28,13 +28,13 @@ export function matchOnDiskNames(base: string, segments: readonly string[]): str
   let directory: string | undefined = base;
   for (const segment of segments) {
     const name = directory === undefined ? undefined : onDiskName(directory, segment);
-    if (name === undefined) {
+    if (directory === undefined || name === undefined) {
       directory = undefined;
       out.push(segment.normalize("NFC"));
       continue;
     }
     out.push(name);
-    directory = path.join(directory!, name);
+    directory = path.join(directory, name);
   }
   return out;
 }

@@ -164,14 +164,14 @@ describe("granting roots", () => {
     }
     expect(drifting.roots()[0]).toMatchObject({ alias: "data", status: "changed" });
     rmSync(granted);
-    expect(drifting.roots()[0]!.status).toBe("missing");
+    expect(drifting.roots()[0]?.status).toBe("missing");
     expect(() => drifting.resolve("root://data/a.txt", { intent: "read" })).toThrow(/missing/);
     rmSync(rootBase, { recursive: true, force: true });
   });
 
   it("fails closed for a stored grant whose recorded canonical path no longer matches", () => {
     const stale = createPathPolicy({ workdir, additionalRoots: [{ alias: "docs", path: docs, access: "read", canonicalPath: shared }] });
-    expect(stale.roots()[0]!.status).toBe("changed");
+    expect(stale.roots()[0]?.status).toBe("changed");
     expect(() => stale.resolve("root://docs/guide.md", { intent: "read" })).toThrow(/changed since it was granted/);
   });
 });

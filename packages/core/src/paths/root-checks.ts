@@ -1,0 +1,61 @@
+import { ToolError } from "../errors.js";
+import { rootStatus } from "./additional-roots.js";
+import { tryRealpath } from "./containment.js";
+import type { PathIntent, RootCandidate } from "./path-policy-types.js";
+import type { PathPolicyState } from "./policy-state.js";
+
+const WRITE_INTENTS: ReadonlySet<PathIntent> = new Set(["write", "edit", "delete"]);
+
+/**
+ * Refuses a root that changed since the policy was built: a workspace
+ * whose declared directory resolves elsewhere now (`invalid_workdir`, not
+ * recoverable), or a granted root that is missing or moved
+ * (`permission_denied`). Skill and external roots are not checked.
+ *
+ * @example
+ * checkRootLive(state, { scope: "workspace", rootPath: state.workdir, access: "write" }, "Read path"); // throws once /repo moved
+ */
+export function checkRootLive(state: PathPolicyState, candidate: RootCandidate, label: string): void {
+  if (candidate.scope === "workspace") {
+    if (tryRealpath(state.declaredWorkdir) !== state.workdir) {
+      throw new ToolError("invalid_workdir", `The workspace directory ${state.declaredWorkdir} no longer resolves to ${state.workdir}; every access is refused.`, { recoverable: false });
+    }
+    return;
+  }
+  if (candidate.scope !== "root") return;
+  const status = rootStatus(candidate.root);
+  if (status === "active") return;
+  throw new ToolError(
+    "permission_denied",
+    `${label} targets root://${candidate.root.alias}, which is ${status === "missing" ? "missing" : "changed since it was granted (its path or symlink target moved)"}; every access to it is refused until the host grants it again.`,
+    { details: { alias: candidate.root.alias, status } },
+  );
+}
+
+/**
+ * Refuses `root://` as a working directory: granted roots are for the file
+ * tools only. Throws `ToolError` (`permission_denied`).
+ *
+ * @example
+ * checkWorkingDirectory(docsRoot, "cwd", "Bash cwd"); // throws
+ */
+export function checkWorkingDirectory(candidate: RootCandidate, intent: PathIntent, label: string): void {
+  if (intent === "cwd" && candidate.scope === "root") {
+    throw new ToolError("permission_denied", `${label}: root:// paths cannot be used as a working directory; granted roots are for the file tools only.`, { details: {} });
+  }
+}
+
+/**
+ * Write intents (`write`, `edit`, `delete`) need a root with write access.
+ * Throws `ToolError` (`permission_denied`) naming the read-only root.
+ *
+ * @example
+ * checkWriteAccess(docsRoot, "write", "Write path"); // throws: read-only project root root://docs
+ */
+export function checkWriteAccess(candidate: RootCandidate, intent: PathIntent, label: string): void {
+  if (!WRITE_INTENTS.has(intent) || candidate.access === "write") return;
+  const where = candidate.scope === "root" ? `read-only project root root://${candidate.root.alias}` : candidate.scope === "skill" ? `read-only skill ${candidate.skillName}` : "a read-only location";
+  throw new ToolError("permission_denied", `${label} targets ${where}. Read-only roots support Read/List/Glob/Grep/Image but not Write/Edit/Delete.`, {
+    details: { scope: candidate.scope, alias: candidate.scope === "root" ? candidate.root.alias : undefined },
+  });
+}
