@@ -42,6 +42,7 @@ export { LoopBreaker } from "./registry/loop-breaker.js";
 export { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./registry/output-cap.js";
 
 export { quoteForMessage, shortenForMessage, previewForMessage, DEFAULT_QUOTE_CHARS } from "./quote.js";
+export { raceWithAbort, abortReason } from "./abort.js";
 export { createPathPolicy, expandHome } from "./paths/path-policy.js";
 export type { PathPolicy, PathPolicyOptions, PathIntent, PathScope, ResolvePathOptions, ResolvedPath, RootInfo, SkillPathOptions, SkillAccessDecision } from "./paths/path-policy.js";
 export { parsePathInput } from "./paths/parse-path-input.js";

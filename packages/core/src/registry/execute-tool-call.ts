@@ -6,6 +6,7 @@ import { parseArguments, rejectUnknownKeys, validateArguments } from "./argument
 import type { ToolEvent } from "./events.js";
 import { LoopBreaker } from "./loop-breaker.js";
 import { capOutput } from "./output-cap.js";
+import { raceWithAbort } from "../abort.js";
 import { shortenForMessage } from "../quote.js";
 
 /** Per-call options of `executeToolCall`. */
@@ -101,17 +102,8 @@ export function deniedError(toolName: string): ToolError {
 async function runWithAbort(tool: ToolDefinition, input: unknown, context: ToolContext, signal: AbortSignal): Promise<ToolOutput> {
   const running = Promise.resolve().then(() => tool.execute(input, context));
   if (tool.handlesAbort) return running;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new ToolError("cancelled", CANCELLED_TEXT));
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  running.catch(() => undefined); // a late rejection after an abort must not go unhandled
-  try {
-    return await Promise.race([running, aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener("abort", onAbort);
-  }
+  // The tool keeps running after an abort; raceWithAbort keeps its late rejection handled.
+  return raceWithAbort(running, signal, () => new ToolError("cancelled", CANCELLED_TEXT));
 }
 
 function normalise(output: ToolOutput): ToolResult {
