@@ -43,6 +43,7 @@ export { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./registry/output-cap.js";
 
 export { quoteForMessage, shortenForMessage, previewForMessage, DEFAULT_QUOTE_CHARS } from "./quote.js";
 export { raceWithAbort, abortReason } from "./abort.js";
+export { toolResultText } from "./tool-result-text.js";
 export { createPathPolicy, expandHome } from "./paths/path-policy.js";
 export type { PathPolicy, PathPolicyOptions, PathIntent, PathScope, ResolvePathOptions, ResolvedPath, RootInfo, SkillPathOptions, SkillAccessDecision } from "./paths/path-policy.js";
 export { parsePathInput } from "./paths/parse-path-input.js";

@@ -8,6 +8,7 @@ import { LoopBreaker } from "./loop-breaker.js";
 import { capOutput } from "./output-cap.js";
 import { raceWithAbort } from "../abort.js";
 import { shortenForMessage } from "../quote.js";
+import { toolResultText } from "../tool-result-text.js";
 
 /** Per-call options of `executeToolCall`. */
 export interface ExecuteToolCallOptions {
@@ -129,7 +130,7 @@ function finish(tool: ToolDefinition, call: ToolCall, result: ToolResult, pathAr
   const breaker = environment.loopBreaker;
   const cancelled = (result.details as { cancelled?: unknown } | undefined)?.cancelled === true;
   if (breaker && result.isError && !cancelled) {
-    const text = content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text).join("\n");
+    const text = toolResultText({ content });
     const count = breaker.recordFailure(tool.name, pathArgument, text, call.id);
     if (count >= 2) content = appendText(content, LoopBreaker.message(count));
   } else if (breaker && !result.isError) {
