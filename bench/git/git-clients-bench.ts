@@ -11,7 +11,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { type GitClient, GitCliClient, IsomorphicGitClient } from "@agent-tools/core";
+import type { GitClient } from "@agent-tools/core";
+import { GitCliClient, IsomorphicGitClient } from "@agent-tools/git";
 
 const fileCount = Number(process.argv[2] ?? 2000);
 const runs = Number(process.argv[3] ?? 5);

@@ -8,7 +8,7 @@
  */
 import { spawn } from "node:child_process";
 import os from "node:os";
-import { ExecaProcessRunner } from "@agent-tools/core";
+import { ExecaProcessRunner } from "@agent-tools/node";
 import { ShellSession } from "@agent-tools/tools-shell";
 
 const mebibytes = Number(process.argv[2] ?? "256");

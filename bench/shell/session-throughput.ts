@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createToolRegistry } from "@agent-tools/core";
+import { createToolRegistry } from "@agent-tools/sdk";
 import { createShellToolBundle } from "@agent-tools/tools-shell";
 
 const GIB = 1024 ** 3;

@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createToolRegistry } from "@agent-tools/core";
+import { createToolRegistry } from "@agent-tools/sdk";
 import { createShellToolBundle } from "@agent-tools/tools-shell";
 
 const rounds = Number(process.argv[2] ?? "20");

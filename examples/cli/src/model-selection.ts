@@ -2,7 +2,7 @@
  * The configured model: the SDK's OpenAI-compatible client (OpenAI, Ollama,
  * vLLM, llama.cpp, ...) from the flags and environment.
  */
-import { OpenAICompatibleModelClient } from "@agent-tools/core";
+import { OpenAICompatibleModelClient } from "@agent-tools/models";
 import type { ModelClient } from "@agent-tools/core";
 import type { CliOptions } from "./cli-options.js";
 

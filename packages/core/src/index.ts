@@ -1,13 +1,17 @@
 /**
  * @agent-tools/core: tool definitions, the registry and its central
- * executor, the path policy, ports with their Node adapters, storage helpers
- * and provider formats.
+ * executor, the path policy, approval, the port interfaces, errors and
+ * provider formats. No Node adapter lives here: the process runner, git
+ * clients, storage and model clients are in `@agent-tools/node`,
+ * `@agent-tools/git`, `@agent-tools/storage` and `@agent-tools/models`;
+ * fakes are at `@agent-tools/core/testing`.
  *
  * @packageDocumentation
  */
 export { TOOL_ERROR_CODES, ToolError, SdkError, CodedError, isAbortError } from "./errors.js";
 export type { ToolErrorCode, ToolErrorOptions, SdkErrorCode } from "./errors.js";
 export { RUNTIME_SCOPES } from "./types.js";
+export { isModuleNotFoundError } from "./optional-package.js";
 export type {
   RuntimeScope,
   ToolGroupId,
@@ -42,9 +46,8 @@ export { LoopBreaker } from "./registry/loop-breaker.js";
 export { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./registry/output-cap.js";
 
 export { quoteForMessage, shortenForMessage, previewForMessage, DEFAULT_QUOTE_CHARS } from "./quote.js";
-export { raceWithAbort, abortReason } from "./abort.js";
-export { toolResultText } from "./tool-result-text.js";
 export { createPathPolicy, expandHome } from "./paths/path-policy.js";
+export { resolveDataDir, DEFAULT_DATA_DIR_NAME } from "./paths/resolve-data-dir.js";
 export type { PathPolicy, PathPolicyOptions, PathIntent, PathScope, ResolvePathOptions, ResolvedPath, RootInfo, SkillPathOptions, SkillAccessDecision } from "./paths/path-policy.js";
 export { parsePathInput } from "./paths/parse-path-input.js";
 export type { ParsedPathInput } from "./paths/parse-path-input.js";
@@ -57,8 +60,18 @@ export type { GitClient, GitOptions, GitWorktree, GitStatusEntry } from "./ports
 export type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from "./ports/model-client.js";
 export type { ToolPorts } from "./ports/tool-ports.js";
 
-export * from "./process/index.js";
-export * from "./git/index.js";
-export * from "./model/index.js";
-export * from "./storage/index.js";
-export * from "./providers/index.js";
+export type { GitAuthor } from "./ports/git-client.js";
+export type { ModelToolChoice, ModelFinishReason, ModelUsage } from "./ports/model-client.js";
+export { GitClientError } from "./git/git-client-error.js";
+export type { GitClientErrorCode, GitClientErrorData } from "./git/git-client-error.js";
+export { ModelClientError } from "./model/model-client-error.js";
+export type { ModelClientErrorCode, ModelClientErrorData } from "./model/model-client-error.js";
+
+export { toOpenAITools } from "./providers/openai-tools.js";
+export type { OpenAITool } from "./providers/openai-tools.js";
+export { toAnthropicTools } from "./providers/anthropic-tools.js";
+export type { AnthropicTool, AnthropicToolsOptions } from "./providers/anthropic-tools.js";
+export { toAiSdkTools, toAiSdkJsonSchema, toAiSdkToolResultOutput, AI_SDK_SCHEMA_SYMBOL } from "./providers/ai-sdk-tools.js";
+export type { AiSdkTool, AiSdkToolsOptions, AiSdkToolSource, AiSdkJsonSchema, AiSdkToolResultOutput, AiSdkToolExecutionOptions } from "./providers/ai-sdk-tools.js";
+export { selectProviderTools, inputSchemaProblem, OPENAI_TOOL_NAME_PATTERN, ANTHROPIC_TOOL_NAME_PATTERN } from "./providers/provider-tool-rules.js";
+export type { ProviderToolsOptions, ProviderToolRules, ToolSchemaSource } from "./providers/provider-tool-rules.js";

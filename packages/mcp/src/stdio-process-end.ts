@@ -1,6 +1,6 @@
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isProcessAlive } from "@agent-tools/core";
+import { isProcessAlive } from "@agent-tools/node";
 
 const spawnedPids = new WeakMap<Transport, number>();
 

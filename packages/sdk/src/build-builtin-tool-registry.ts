@@ -8,18 +8,14 @@ import {
   type ToolPorts,
   type ToolRegistry,
   createToolRegistry,
+  resolveDataDir,
 } from "@agent-tools/core";
-import os from "node:os";
-import path from "node:path";
-// --- imports: fs ---
-import { type FsToolBundleOptions, createFsToolBundle } from "@agent-tools/tools-fs";
-// --- imports: shell ---
-import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools/tools-shell";
-// --- imports: tasks ---
-import { type Storage, openSqliteStorage } from "@agent-tools/core";
-import { KyselyTaskStateStore, type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
-// --- imports: mcp ---
 import type { McpHostOptions } from "@agent-tools/mcp";
+import { leaseSqliteStorage } from "@agent-tools/storage";
+import { type FsToolBundleOptions, createFsToolBundle } from "@agent-tools/tools-fs";
+import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools/tools-shell";
+import { KyselyTaskStateStore, type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
+import { createNodePorts } from "./create-node-ports.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
 export interface BuiltinToolRegistryOptions {
@@ -27,11 +23,11 @@ export interface BuiltinToolRegistryOptions {
   workdir: string;
   /** `chat` (default) or `cron`. */
   runtimeScope?: RuntimeScope;
-  /** Where the SDK keeps skills, memory, logs and its SQLite file; default `~/.agent-tools`. */
+  /** Where the SDK keeps skills, memory, logs and its SQLite file; default `~/.agent-tools`; `~/` expands (`resolveDataDir`). */
   dataDir?: string;
   /** Extra directories for the file tools, as `root://alias/...`. */
   additionalRoots?: readonly AdditionalRoot[];
-  /** Ports; every one has a Node default. */
+  /** Ports; every one left out gets its Node default (`createNodePorts`). */
   ports?: Partial<ToolPorts>;
   /** allow / ask / deny rules. */
   approval?: ApprovalOptions;
@@ -45,20 +41,17 @@ export interface BuiltinToolRegistryOptions {
    * ...): picks the synchronous Bash timeout table unless `shell.providerId` is set.
    */
   providerId?: string;
-  // --- options: fs ---
   /** File-tool options. */
   fs?: FsToolBundleOptions;
-  // --- options: shell ---
   /** Shell-tool options. */
   shell?: ShellToolBundleOptions;
-  // --- options: tasks ---
   /**
    * Task-tool options (chat scope only). Without `store`, lists persist in
    * the SQLite file `<dataDir>/agent-tools.sqlite`, opened on the first task
-   * call and closed with the registry.
+   * call. The file's storage is shared by every registry of the process on
+   * the same `dataDir` and closed when the last of them closes.
    */
   tasks?: TaskToolBundleOptions;
-  // --- options: mcp ---
   /**
    * MCP servers as tools, McpManager and ToolSearch; registered only when
    * `getSettings` (a live getter) is given. Without `applyOps`, and always in
@@ -80,28 +73,23 @@ export interface BuiltinToolRegistryOptions {
  */
 export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<ToolRegistry> {
   const runtimeScope = options.runtimeScope ?? "chat";
-  const dataDir = path.resolve(options.dataDir ?? path.join(os.homedir(), ".agent-tools"));
+  const dataDir = resolveDataDir(options.dataDir);
+  const ports = createNodePorts({ ports: options.ports });
   const bundles: ToolBundle[] = [];
-  const cleanups: Array<() => Promise<void>> = [];
-  let registry: ToolRegistry;
+  const cleanups: Array<() => Promise<void>> = [() => ports.close()];
   try {
-    // --- bundles: fs ---
     bundles.push(createFsToolBundle(options.fs));
-    // --- bundles: shell ---
     bundles.push(createShellToolBundle({ providerId: options.providerId, ...options.shell }));
-    // --- bundles: tasks ---
     if (runtimeScope === "chat") {
-      let taskStorage: Promise<Storage> | undefined;
-      const openTaskStorage = (): Promise<Storage> =>
-        (taskStorage ??= openSqliteStorage({ dataDir }).catch((error: unknown) => {
-          taskStorage = undefined;
-          throw error;
-        }));
-      const store = options.tasks?.store ?? (async () => KyselyTaskStateStore.open(await openTaskStorage()));
-      cleanups.push(async () => void (await taskStorage?.then((storage) => storage.close(), () => undefined)));
+      let store = options.tasks?.store;
+      if (store === undefined) {
+        // One SQLite connection per dataDir and process, shared with every other registry on it.
+        const storage = leaseSqliteStorage({ dataDir });
+        cleanups.push(() => storage.release());
+        store = async () => KyselyTaskStateStore.open(await storage.get());
+      }
       bundles.push(createTaskToolBundle({ ...options.tasks, store }));
     }
-    // --- bundles: mcp ---
     if (typeof options.mcp?.getSettings === "function") {
       const { onReady, ...mcpOptions } = options.mcp;
       // Imported only when MCP is configured: the MCP client stack costs ~0.3 s of start-up.
@@ -116,29 +104,22 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       bundles.push(...mcp.bundles);
       onReady?.(mcp);
     }
-    registry = createToolRegistry({
+    return createToolRegistry({
       workdir: options.workdir,
       runtimeScope,
       dataDir,
       additionalRoots: options.additionalRoots,
       bundles,
-      ports: options.ports,
+      ports,
       approval: options.approval,
       onEvent: options.onEvent,
       logger: options.logger,
       maxOutputChars: options.maxOutputChars,
+      cleanups,
     });
   } catch (error) {
     // Nothing may leak when the options are invalid: close what was opened.
     await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);
     throw error;
   }
-  if (cleanups.length === 0) return registry;
-  const close = registry.close.bind(registry);
-  return Object.assign(Object.create(registry) as ToolRegistry, {
-    async close() {
-      await close();
-      await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
-    },
-  });
 }

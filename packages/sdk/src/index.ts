@@ -1,22 +1,19 @@
 /**
  * @agent-tools/sdk: `buildBuiltinToolRegistry()` with every built-in bundle on
- * Node defaults, plus the core entry points a host needs next to it.
+ * Node defaults, `createNodePorts()` (the Node adapters of every port), a
+ * `createToolRegistry` that fills in those defaults, and the core entry
+ * points a host needs next to it.
  *
  * @packageDocumentation
  */
 export { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 export type { BuiltinToolRegistryOptions } from "./build-builtin-tool-registry.js";
-export {
-  createToolRegistry,
-  defineTool,
-  ToolError,
-  SdkError,
-  toOpenAITools,
-  toAnthropicTools,
-  toAiSdkTools,
-  OpenAICompatibleModelClient,
-  ScriptedModelClient,
-} from "@agent-tools/core";
+export { createToolRegistry } from "./create-tool-registry.js";
+export { createNodePorts } from "./create-node-ports.js";
+export type { NodePorts, NodePortsOptions } from "./create-node-ports.js";
+export { defineTool, ToolError, SdkError, resolveDataDir, toOpenAITools, toAnthropicTools, toAiSdkTools } from "@agent-tools/core";
+export { ScriptedModelClient } from "@agent-tools/core/testing";
+export { OpenAICompatibleModelClient } from "@agent-tools/models";
 export type {
   ToolRegistry,
   ToolRegistryOptions,

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isProcessAlive } from "@agent-tools/core";
-import { processTreeScript, waitForPidFiles } from "@agent-tools/core/testing";
+import { isProcessAlive } from "@agent-tools/node";
+import { processTreeScript, waitForPidFiles } from "@agent-tools/testing";
 import { afterEach, describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -18,7 +18,7 @@ describe("host exit", () => {
     mkdirSync(pidDir);
     writeFileSync(path.join(scratch, "tree.sh"), processTreeScript(pidDir, 30));
     const host = `
-      import { createToolRegistry } from "@agent-tools/core";
+      import { createToolRegistry } from "@agent-tools/sdk";
       import { createShellToolBundle } from "@agent-tools/tools-shell";
       const registry = createToolRegistry({ workdir: ${JSON.stringify(scratch)}, dataDir: ${JSON.stringify(scratch)}, bundles: [createShellToolBundle()] });
       const result = await registry.executeToolCall({ id: "1", name: "Bash", arguments: { command: "sh tree.sh", yield_time_ms: 250 } });

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type ProcessExit, type ProcessRunner, type RunningProcess, ToolError, isProcessAlive, killProcessTree, readProcessTreeTag } from "@agent-tools/core";
+import { type ProcessExit, type ProcessRunner, type RunningProcess, ToolError } from "@agent-tools/core";
+import { isProcessAlive, killProcessTree, readProcessTreeTag } from "@agent-tools/node";
 import { incompleteUtf8Tail, leadingContinuationBytes } from "./utf8.js";
 
 /** Grace between SIGTERM and SIGKILL for ManagedProcess stop. */

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createToolRegistry, isProcessAlive } from "@agent-tools/core";
+import { isProcessAlive } from "@agent-tools/node";
+import { createToolRegistry } from "@agent-tools/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, detailsOf, textOf } from "./__fixtures__/harness.js";
 import { createShellToolBundle } from "./shell-tool-bundle.js";

@@ -1,5 +1,5 @@
 import os from "node:os";
-import { ExecaProcessRunner } from "@agent-tools/core";
+import { ExecaProcessRunner } from "@agent-tools/node";
 import { ScriptedProcessRunner } from "@agent-tools/core/testing";
 import { describe, expect, it } from "vitest";
 import { SESSION_RETENTION_MS, ShellSessionStore } from "./shell-session-store.js";

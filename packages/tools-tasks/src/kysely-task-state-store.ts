@@ -1,4 +1,4 @@
-import type { Storage, StorageMigration } from "@agent-tools/core";
+import type { Storage, StorageMigration } from "@agent-tools/storage";
 import type { Kysely } from "kysely";
 import type { TaskState } from "./task-state.js";
 import type { SaveTaskStateOptions, StoredTaskState, TaskStateStore } from "./task-state-store.js";

@@ -1,7 +1,8 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ScriptedModelClient, createToolRegistry } from "@agent-tools/core";
+import { createToolRegistry } from "@agent-tools/core";
+import { ScriptedModelClient } from "@agent-tools/core/testing";
 import type { ToolDefinition, ToolRegistry } from "@agent-tools/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "./agent-events.js";

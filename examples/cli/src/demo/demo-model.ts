@@ -2,7 +2,7 @@
  * The demo's model client: the SDK's ScriptedModelClient answering from the
  * {@link DemoScript}, so the demo runs with no network and no API key.
  */
-import { ScriptedModelClient } from "@agent-tools/core";
+import { ScriptedModelClient } from "@agent-tools/core/testing";
 import type { DemoScript } from "./demo-script.js";
 
 /**

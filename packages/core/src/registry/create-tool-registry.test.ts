@@ -332,12 +332,62 @@ describe("tool JSON Schemas with keyword-like property names", () => {
   });
 });
 
-describe("default ports", () => {
-  it("provides a process runner and a git client", async () => {
-    const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [] });
-    expect(registry.ports.gitClient).toBe(registry.ports.gitClient);
-    expect(registry.ports.gitClient.constructor.name).toBe("GitCliClient");
-    expect(await registry.ports.gitClient.repositoryRoot(os.tmpdir())).toBeNull();
+describe("ports and cleanups", () => {
+  const UsesRunner = defineTool({
+    name: "UsesRunner",
+    description: "Touches the process runner.",
+    inputSchema: z.object({}),
+    metadata: readMeta,
+    execute: (_input, context) => ({ content: [{ type: "text", text: typeof context.ports.processRunner.spawn }] }),
+  });
+
+  it("has no default adapter: a tool that needs a missing port fails naming it", async () => {
+    const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [bundle("b", [UsesRunner])] });
+    const result = await registry.executeToolCall({ id: "1", name: "UsesRunner", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]).toMatchObject({ text: expect.stringContaining("No ProcessRunner was given to this registry; pass ports.processRunner") });
+    expect(() => registry.ports.gitClient).toThrow(ToolError);
+    expect(() => registry.ports.gitClient).toThrow(/pass ports.gitClient .* @agent-tools\/sdk/);
+    expect(registry.ports.modelClient).toBeUndefined();
+    await registry.close();
+  });
+
+  it("hands the host's ports to tools, read when used", async () => {
+    let reads = 0;
+    const runner = { spawn: () => { throw new Error("not used"); } } as never;
+    const ports = { get processRunner() { reads += 1; return runner; } };
+    const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [bundle("b", [UsesRunner])], ports });
+    expect(reads).toBe(0);
+    const result = await registry.executeToolCall({ id: "1", name: "UsesRunner", arguments: {} });
+    expect(result).toMatchObject({ isError: false, content: [{ text: "function" }] });
+    expect(reads).toBe(1);
+    await registry.close();
+  });
+
+  it("runs cleanups once, after the bundles closed, and logs a failing one", async () => {
+    const order: string[] = [];
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
+    const closing: ToolBundle = { id: "b", trusted: true, listTools: () => [], close: async () => void order.push("bundle") };
+    const registry = createToolRegistry({
+      workdir: os.tmpdir(),
+      bundles: [closing],
+      logger,
+      cleanups: [() => void order.push("first"), async () => { order.push("second"); throw new Error("boom"); }],
+    });
+    await registry.close();
+    await registry.close();
+    expect(order).toEqual(["bundle", "first", "second"]);
+    expect(warnings).toEqual(["a cleanup failed"]);
+  });
+
+  it("refuses cleanups that are not an array", () => {
+    expect(() => createToolRegistry({ workdir: os.tmpdir(), bundles: [], cleanups: (() => undefined) as never })).toThrow(SdkError);
+  });
+
+  it("expands ~ in dataDir like resolveDataDir", async () => {
+    const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [], dataDir: "~/agent-tools-x" });
+    expect(registry.dataDir).toBe(path.join(os.homedir(), "agent-tools-x"));
     await registry.close();
   });
 });

@@ -1,11 +1,9 @@
-import os from "node:os";
-import path from "node:path";
-import { SdkError } from "../errors.js";
+import { SdkError, ToolError } from "../errors.js";
 import type { AdditionalRoot } from "../paths/additional-roots.js";
-import { type PathPolicy, type SkillPathOptions, createPathPolicy, expandHome } from "../paths/path-policy.js";
-import { createDefaultGitClient } from "../git/default-git-client.js";
+import { type PathPolicy, type SkillPathOptions, createPathPolicy } from "../paths/path-policy.js";
+import { resolveDataDir } from "../paths/resolve-data-dir.js";
 import type { GitClient } from "../ports/git-client.js";
-import { ExecaProcessRunner } from "../process/execa-process-runner.js";
+import type { ProcessRunner } from "../ports/process-runner.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
 import type { Logger, RuntimeScope, ToolBundle, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolSchema } from "../types.js";
 import { type ApprovalOptions, resolveApproval } from "./approval-policy.js";
@@ -23,7 +21,7 @@ export interface ToolRegistryOptions {
   workdir: string;
   /** Default `chat`. */
   runtimeScope?: RuntimeScope;
-  /** Where the SDK keeps its files; default `~/.agent-tools`. */
+  /** Where the SDK keeps its files; default `~/.agent-tools`; `~/` expands (see {@link resolveDataDir}). */
   dataDir?: string;
   /** Extra directories reachable as `root://alias/...` by the file tools. */
   additionalRoots?: readonly AdditionalRoot[];
@@ -32,8 +30,9 @@ export interface ToolRegistryOptions {
   /** Tool bundles, in order: earlier bundles win name lookups and listing order. */
   bundles: readonly ToolBundle[];
   /**
-   * Ports; the process runner defaults to {@link ExecaProcessRunner}, the git
-   * client to the git CLI (isomorphic-git when no `git` binary is on PATH).
+   * Ports, supplied by the host: core has no Node adapter. A tool that needs
+   * a missing port fails with a message naming it. `createNodePorts()` of
+   * `@agent-tools/sdk` gives the Node defaults (execa, the git CLI).
    */
   ports?: Partial<ToolPorts>;
   /** allow / ask / deny rules. */
@@ -46,6 +45,11 @@ export interface ToolRegistryOptions {
   onEvent?(event: ToolEvent): void;
   /** Default: warnings and errors to the console. */
   logger?: Logger;
+  /**
+   * Run by `close()` after every bundle closed, in parallel; failures are
+   * logged. For what the host opened for this registry (ports, a storage).
+   */
+  cleanups?: ReadonlyArray<() => Promise<void> | void>;
 }
 
 /** A set of tools the host offers to its model, and the one entry point that runs them. */
@@ -79,6 +83,17 @@ export interface ToolRegistry {
   close(): Promise<void>;
 }
 
+/**
+ * What a tool meets when the host gave no adapter for a port it uses: a
+ * ToolError, so the model and the host both read which port is missing.
+ */
+function missingPort(port: string, key: string): never {
+  throw new ToolError("unsupported_target", `No ${port} was given to this registry; pass ports.${key} to createToolRegistry, or build the registry with @agent-tools/sdk (createNodePorts() gives the Node defaults).`, {
+    details: { missingPort: key },
+    recoverable: false,
+  });
+}
+
 const consoleLogger: Logger = {
   debug: () => undefined,
   info: () => undefined,
@@ -100,22 +115,22 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   }
   if (!Array.isArray(options.bundles)) throw new SdkError("invalid_options", "bundles must be an array of tool bundles.");
   const paths = createPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, skills: options.skills });
-  const dataDir = path.resolve(expandHome(options.dataDir ?? path.join(os.homedir(), ".agent-tools")));
+  const dataDir = resolveDataDir(options.dataDir);
   const logger = options.logger ?? consoleLogger;
-  let ownedRunner: ExecaProcessRunner | undefined;
-  let ownedGitClient: GitClient | undefined;
+  if (options.cleanups !== undefined && !Array.isArray(options.cleanups)) throw new SdkError("invalid_options", "cleanups must be an array of functions.");
+  const cleanups = [...(options.cleanups ?? [])];
+  // Read on use, not here: a host's ports object may create its adapters lazily.
+  const given = options.ports;
   const ports: ToolPorts = {
-    get processRunner() {
-      if (options.ports?.processRunner) return options.ports.processRunner;
-      ownedRunner ??= new ExecaProcessRunner();
-      return ownedRunner;
+    get processRunner(): ProcessRunner {
+      return given?.processRunner ?? missingPort("ProcessRunner", "processRunner");
     },
-    get gitClient() {
-      if (options.ports?.gitClient) return options.ports.gitClient;
-      ownedGitClient ??= createDefaultGitClient(this.processRunner);
-      return ownedGitClient;
+    get gitClient(): GitClient {
+      return given?.gitClient ?? missingPort("GitClient", "gitClient");
     },
-    modelClient: options.ports?.modelClient,
+    get modelClient() {
+      return given?.modelClient;
+    },
   };
   const index = createToolIndex(options.bundles, runtimeScope, logger);
   const loopBreaker = options.loopBreaker === false ? undefined : new LoopBreaker();
@@ -184,11 +199,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     async close() {
       if (closed) return;
       closed = true;
-      const results = await Promise.allSettled([
-        ...options.bundles.map((bundle) => bundle.close?.()),
-        ownedRunner?.close(),
-      ]);
+      const results = await Promise.allSettled(options.bundles.map((bundle) => bundle.close?.()));
       for (const result of results) if (result.status === "rejected") logger.warn("a bundle failed to close", { error: String(result.reason) });
+      // Host cleanups run after the bundles, which may still use a port or a storage while closing.
+      const cleaned = await Promise.allSettled(cleanups.map(async (cleanup) => cleanup()));
+      for (const result of cleaned) if (result.status === "rejected") logger.warn("a cleanup failed", { error: String(result.reason) });
     },
   };
   // Validate duplicates eagerly so host misuse surfaces at construction.

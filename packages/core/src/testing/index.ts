@@ -1,10 +1,13 @@
 /**
- * @agent-tools/core/testing: fakes of every port and contract suites a host
- * can run against its own adapters. The suites import vitest.
+ * @agent-tools/core/testing: in-memory and scripted fakes of the ports, for
+ * tests of tools and hosts. Imports no test runner; the contract suites that
+ * need vitest are in `@agent-tools/testing`.
  *
  * @packageDocumentation
  */
-export * from "./process.js";
-export * from "./git.js";
-export * from "./storage.js";
-export * from "./model.js";
+export { ScriptedProcessRunner } from "./scripted-process-runner.js";
+export type { ProcessScript, ScriptedProcessController } from "./scripted-process-runner.js";
+export { RecordingGitClient } from "../git/recording-git-client.js";
+export type { RecordedGitCall } from "../git/recording-git-client.js";
+export { ScriptedModelClient } from "../model/scripted-model-client.js";
+export type { ScriptedModelClientOptions, ScriptedModelResponse, ScriptedModelStep, ScriptedToolCall } from "../model/scripted-model-client.js";

@@ -1,8 +1,8 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { toolResultText } from "@agent-tools/core";
-import { type ExecuteToolCallOptions, type RuntimeScope, type ToolResult, createToolRegistry } from "@agent-tools/core";
+import type { ExecuteToolCallOptions, RuntimeScope, ToolResult } from "@agent-tools/core";
+import { createToolRegistry } from "@agent-tools/sdk";
 import { type ShellToolBundleOptions, createShellToolBundle } from "../shell-tool-bundle.js";
 
 /** A registry with only the shell bundle, in fresh temp directories. */
@@ -24,7 +24,7 @@ export function createHarness(runtimeScope: RuntimeScope = "chat", options: Shel
 
 /** The text of a result. */
 export function textOf(result: ToolResult): string {
-  return toolResultText(result, "");
+  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
 
 /** Details of a result, typed loosely for assertions. */

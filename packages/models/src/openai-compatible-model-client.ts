@@ -1,0 +1,195 @@
+import type { ModelClient, ModelRequest, ModelResponse } from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import { abortErrorFor, throwIfAborted } from "./abort.js";
+import { ChatCompletionsStreamAccumulator, parseChatCompletion, toChatCompletionsBody } from "./chat-completions-format.js";
+import { ModelClientError } from "@agent-tools/core";
+import { readServerSentEvents } from "./server-sent-events.js";
+
+/** Options of {@link OpenAICompatibleModelClient}. */
+export interface OpenAICompatibleModelClientOptions {
+  /**
+   * The API base, up to and including the version segment: `https://api.openai.com/v1`,
+   * `http://localhost:11434/v1` (Ollama), `http://localhost:8000/v1` (vLLM).
+   * `/chat/completions` is appended.
+   */
+  baseURL: string;
+  /** The model name sent as `model`. */
+  model: string;
+  /** Sent as `Authorization: Bearer <apiKey>` when given (local servers need none). */
+  apiKey?: string;
+  /**
+   * `true` streams (SSE), `false` does not, `auto` (default) streams when the
+   * request has an `onTextDelta` listener.
+   */
+  stream?: boolean | "auto";
+  /**
+   * Ask for token usage in the last streamed chunk (`stream_options.include_usage`);
+   * default true. Set false for an older server that rejects `stream_options`.
+   */
+  includeUsage?: boolean;
+  /** Extra headers (e.g. `OpenAI-Organization`). */
+  headers?: Record<string, string>;
+  /** Extra body fields merged under the ones the client sets (e.g. `{ top_p: 0.9 }`). */
+  extraBody?: Record<string, unknown>;
+  /** Default `openai-compatible:<model>`. */
+  id?: string;
+  /** The fetch implementation; default the global one. */
+  fetch?: typeof fetch;
+}
+
+const MAX_BODY_IN_ERROR = 4_000;
+
+/**
+ * A {@link ModelClient} that speaks the OpenAI chat-completions protocol with
+ * tools over `fetch`, streamed (SSE) or not. Works with OpenAI, Ollama, vLLM,
+ * llama.cpp's server and other compatible servers. Tool-call argument deltas
+ * are assembled per call; the arguments text is passed through unparsed.
+ *
+ * @example
+ * const model = new OpenAICompatibleModelClient({
+ *   baseURL: "http://localhost:11434/v1",
+ *   model: "qwen2.5-coder:7b",
+ * });
+ * const response = await model.generate({ messages, tools: registry.tools, onTextDelta: (text) => process.stdout.write(text) });
+ */
+export class OpenAICompatibleModelClient implements ModelClient {
+  readonly id: string;
+  readonly #options: OpenAICompatibleModelClientOptions;
+  readonly #url: string;
+
+  constructor(options: OpenAICompatibleModelClientOptions) {
+    if (typeof options?.baseURL !== "string" || !/^https?:\/\//.test(options.baseURL)) {
+      throw new SdkError("invalid_options", `OpenAICompatibleModelClient needs an http(s) baseURL, not ${JSON.stringify(options?.baseURL)}.`);
+    }
+    if (typeof options.model !== "string" || options.model === "") {
+      throw new SdkError("invalid_options", "OpenAICompatibleModelClient needs a model name.");
+    }
+    this.#options = options;
+    this.#url = `${options.baseURL.replace(/\/+$/, "")}/chat/completions`;
+    this.id = options.id ?? `openai-compatible:${options.model}`;
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    const signal = request.signal;
+    throwIfAborted(signal);
+    const streamOption = this.#options.stream ?? "auto";
+    const stream = streamOption === "auto" ? request.onTextDelta !== undefined : streamOption;
+    const body = toChatCompletionsBody(this.#options.model, request, {
+      stream,
+      includeUsage: this.#options.includeUsage ?? true,
+      extraBody: this.#options.extraBody,
+    });
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: stream ? "text/event-stream" : "application/json",
+      ...this.#options.headers,
+    };
+    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
+    const fetchImplementation = this.#options.fetch ?? fetch;
+    let response: Response;
+    try {
+      response = await fetchImplementation(this.#url, { method: "POST", headers, body: JSON.stringify(body), signal });
+    } catch (error) {
+      if (signal?.aborted) throw abortErrorFor(signal);
+      const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+      const detail = cause?.code ?? cause?.message ?? (error as Error).message;
+      throw new ModelClientError("network_error", `Could not reach the model server at ${this.#url}: ${detail}.`, { url: this.#url, clientId: this.id }, { cause: error });
+    }
+    try {
+      if (!response.ok) throw await this.#httpError(response);
+      if (!stream) return await this.#readWhole(response);
+      return await this.#readStream(response, request);
+    } catch (error) {
+      if (signal?.aborted) throw abortErrorFor(signal);
+      throw error;
+    }
+  }
+
+  async #httpError(response: Response): Promise<ModelClientError> {
+    const text = await response.text().catch(() => "");
+    let providerMessage = "";
+    try {
+      const json = JSON.parse(text) as { error?: unknown; message?: unknown };
+      const errorField = json.error;
+      if (typeof errorField === "string") providerMessage = errorField;
+      else if (errorField && typeof errorField === "object" && typeof (errorField as { message?: unknown }).message === "string") providerMessage = (errorField as { message: string }).message;
+      else if (typeof json.message === "string") providerMessage = json.message;
+    } catch {
+      providerMessage = text.trim().slice(0, 300);
+    }
+    const statusText = response.statusText ? ` ${response.statusText}` : "";
+    return new ModelClientError(
+      "http_error",
+      `The model server answered HTTP ${response.status}${statusText} for ${this.#url}${providerMessage ? `: ${providerMessage}` : "."}`,
+      { status: response.status, body: text.slice(0, MAX_BODY_IN_ERROR), url: this.#url, clientId: this.id },
+    );
+  }
+
+  async #readWhole(response: Response): Promise<ModelResponse> {
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw this.#invalid(`the body is not JSON`, text);
+    }
+    const embedded = providerError(json);
+    if (embedded) throw new ModelClientError("provider_error", `The model server reported an error: ${embedded}`, { body: text.slice(0, MAX_BODY_IN_ERROR), url: this.#url, clientId: this.id });
+    const parsed = parseChatCompletion(json);
+    if (typeof parsed === "string") throw this.#invalid(parsed, text);
+    return parsed;
+  }
+
+  async #readStream(response: Response, request: ModelRequest): Promise<ModelResponse> {
+    if (!response.body) throw this.#invalid("the streamed response has no body", "");
+    const contentType = response.headers.get("content-type") ?? "";
+    if (contentType.includes("application/json")) {
+      // Some servers ignore `stream: true` and answer with one JSON object.
+      const whole = await this.#readWhole(response);
+      if (whole.text !== "") request.onTextDelta?.(whole.text);
+      return whole;
+    }
+    const accumulator = new ChatCompletionsStreamAccumulator();
+    let sawDone = false;
+    let sawChunk = false;
+    for await (const event of readServerSentEvents(response.body)) {
+      const data = event.data.trim();
+      if (data === "[DONE]") {
+        sawDone = true;
+        break;
+      }
+      if (data === "") continue;
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(data);
+      } catch {
+        throw this.#invalid("a stream event is not JSON", data);
+      }
+      const embedded = providerError(chunk) ?? (event.event === "error" ? data : undefined);
+      if (embedded) throw new ModelClientError("provider_error", `The model server reported an error mid-stream: ${embedded}`, { body: data.slice(0, MAX_BODY_IN_ERROR), url: this.#url, clientId: this.id });
+      sawChunk = true;
+      const delta = accumulator.push(chunk);
+      if (delta !== "") request.onTextDelta?.(delta);
+    }
+    if (!sawDone && !sawChunk) throw this.#invalid("the stream ended without any event", "");
+    return accumulator.finish();
+  }
+
+  #invalid(reason: string, body: string): ModelClientError {
+    return new ModelClientError("invalid_response", `The model server at ${this.#url} sent an unexpected answer: ${reason}.`, {
+      body: body.slice(0, MAX_BODY_IN_ERROR),
+      url: this.#url,
+      clientId: this.id,
+    });
+  }
+}
+
+/** The message of an `{ "error": ... }` object, if the JSON is one. */
+function providerError(json: unknown): string | undefined {
+  if (!json || typeof json !== "object" || !("error" in json)) return undefined;
+  const error = (json as { error: unknown }).error;
+  if (error === null || error === undefined) return undefined;
+  if (typeof error === "string") return error;
+  if (typeof error === "object" && typeof (error as { message?: unknown }).message === "string") return (error as { message: string }).message;
+  return JSON.stringify(error);
+}

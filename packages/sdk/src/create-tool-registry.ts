@@ -1,0 +1,15 @@
+import { type ToolRegistry, type ToolRegistryOptions, createToolRegistry as createCoreToolRegistry } from "@agent-tools/core";
+import { createNodePorts } from "./create-node-ports.js";
+
+/**
+ * Core's `createToolRegistry` with the Node defaults of every port the host
+ * leaves out ({@link createNodePorts}); `close()` also releases them.
+ *
+ * @example
+ * import { createToolRegistry } from "@agent-tools/sdk";
+ * const registry = createToolRegistry({ workdir: process.cwd(), bundles: [createShellToolBundle()] });
+ */
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const ports = createNodePorts({ ports: options.ports });
+  return createCoreToolRegistry({ ...options, ports, cleanups: [...(options.cleanups ?? []), () => ports.close()] });
+}

@@ -1,0 +1,19 @@
+/**
+ * @agent-tools/storage: the Storage helper on Kysely (SQLite through
+ * better-sqlite3, PostgreSQL through pg; both optional peers, imported by
+ * their opener), per-package migrations, and one shared SQLite storage per
+ * file and process (`leaseSqliteStorage`).
+ *
+ * @packageDocumentation
+ */
+export type { Storage, StorageDialect, StorageMigration, StorageMigrationResult } from "./storage.js";
+export { createKyselyStorage } from "./kysely-storage.js";
+export { STORAGE_NAMESPACE_PATTERN, migrationTableName } from "./migrate.js";
+export { DEFAULT_SQLITE_FILE_NAME, openSqliteStorage, resolveSqliteFilename } from "./open-sqlite-storage.js";
+export type { SqliteStorageOptions } from "./open-sqlite-storage.js";
+export { openPostgresStorage } from "./open-postgres-storage.js";
+export type { PostgresStorageOptions } from "./open-postgres-storage.js";
+export { openStorage } from "./open-storage.js";
+export type { StorageOptions } from "./open-storage.js";
+export { leaseSqliteStorage } from "./shared-sqlite-storage.js";
+export type { SharedStorageLease } from "./shared-sqlite-storage.js";
