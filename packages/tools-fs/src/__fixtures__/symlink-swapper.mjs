@@ -53,10 +53,18 @@ function flipDirectory(toOutside) {
   }
 }
 
+/** Busy-waits up to `maxMicros` (random), so each state lasts long enough for some calls to start in it. */
+function dwell(maxMicros) {
+  const until = process.hrtime.bigint() + BigInt(Math.floor(Math.random() * maxMicros * 1000));
+  while (process.hrtime.bigint() < until);
+}
+
 let toOutside = true;
 function swap() {
   if (mode === "link") link(toOutside ? outside : path.join(workdir, "real"));
   else flipDirectory(toOutside);
+  // Inside states last longer than outside ones: calls then start inside and race the flip outside.
+  dwell(toOutside ? 100 : 400);
   toOutside = !toOutside;
   swaps += 1;
 }
