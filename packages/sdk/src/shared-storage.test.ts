@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { leaseSqliteStorage } from "@agent-tools/storage";
+import { TASK_STATE_TABLE } from "@agent-tools/tools-tasks";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
+
+const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-shared-"));
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
+
+const create = (id: string) => ({ id, name: "TaskCreate", arguments: { subject: id, description: "shared", activeForm: "Sharing" } });
+
+describe("buildBuiltinToolRegistry: one SQLite storage per dataDir and process", () => {
+  it("two registries write through one connection, and closing one keeps the other working", async () => {
+    const workdir = path.join(temporary, "project");
+    const dataDir = path.join(temporary, "data");
+    fs.mkdirSync(workdir, { recursive: true });
+    const one = await buildBuiltinToolRegistry({ workdir, dataDir, tasks: { run: { conversationId: "one" } } });
+    const two = await buildBuiltinToolRegistry({ workdir, dataDir: `${dataDir}/`, tasks: { run: { conversationId: "two" } } });
+    expect((await one.executeToolCall(create("a"))).isError).toBe(false);
+
+    // TEMP triggers belong to one connection: they fire only for writes made through it.
+    const probe = leaseSqliteStorage({ dataDir });
+    const storage = await probe.get();
+    await sql`CREATE TEMP TABLE seen (n integer)`.execute(storage.db);
+    await sql.raw(`CREATE TEMP TRIGGER seen_insert AFTER INSERT ON main.${TASK_STATE_TABLE} BEGIN INSERT INTO seen VALUES (1); END`).execute(storage.db);
+    await sql.raw(`CREATE TEMP TRIGGER seen_update AFTER UPDATE ON main.${TASK_STATE_TABLE} BEGIN INSERT INTO seen VALUES (1); END`).execute(storage.db);
+    const seen = async () => Number((await sql<{ count: number }>`SELECT count(*) AS count FROM seen`.execute(storage.db)).rows[0]!.count);
+
+    expect((await two.executeToolCall(create("b"))).isError).toBe(false);
+    expect(await seen()).toBe(1);
+    expect((await one.executeToolCall(create("c"))).isError).toBe(false);
+    expect(await seen()).toBe(2);
+
+    await one.close();
+    expect(storage.closed).toBe(false);
+    const listed = await two.executeToolCall({ id: "l", name: "TaskList", arguments: {} });
+    expect(listed.isError).toBe(false);
+    expect(JSON.stringify(listed.content)).toContain("b");
+    expect((await two.executeToolCall(create("d"))).isError).toBe(false);
+    expect(await seen()).toBe(3);
+
+    await two.close();
+    expect(storage.closed).toBe(false);
+    await probe.release();
+    expect(storage.closed).toBe(true);
+  });
+
+  it("closes the storage with the last registry", async () => {
+    const workdir = path.join(temporary, "project-2");
+    const dataDir = path.join(temporary, "data-2");
+    fs.mkdirSync(workdir, { recursive: true });
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir });
+    expect((await registry.executeToolCall(create("x"))).isError).toBe(false);
+    const probe = leaseSqliteStorage({ dataDir });
+    const storage = await probe.get();
+    await registry.close();
+    expect(storage.closed).toBe(false);
+    await probe.release();
+    expect(storage.closed).toBe(true);
+  });
+});
