@@ -1,4 +1,4 @@
-import { ToolError } from "@agent-tools/core";
+import { ToolError, isModuleNotFoundError } from "@agent-tools/core";
 
 /** Text of a window of PDF pages. */
 export interface PdfPages {
@@ -22,11 +22,30 @@ interface PdfDocument {
   destroy(): Promise<void>;
 }
 
+/** The optional peer behind PDF reading, and the version the tests run on. */
+export const PDFJS_PACKAGE = { name: "pdfjs-dist", version: "4.10.38" } as const;
+
 let pdfjs: Promise<PdfJsModule> | undefined;
 
-function loadPdfJs(): Promise<PdfJsModule> {
+/**
+ * Imports pdfjs-dist (an optional peer dependency) on the first PDF read.
+ * When it is not installed the read fails with a ToolError naming the
+ * package; the failure is not remembered, so installing it fixes the next read.
+ */
+export function loadPdfJs(load: () => Promise<unknown> = () => import("pdfjs-dist/legacy/build/pdf.mjs")): Promise<PdfJsModule> {
   // The legacy build runs on Node 20 without a DOM; its worker runs in-process.
-  pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs") as unknown as Promise<PdfJsModule>;
+  pdfjs ??= load().then(
+    (module) => module as PdfJsModule,
+    (error: unknown) => {
+      pdfjs = undefined;
+      if (!isModuleNotFoundError(error, PDFJS_PACKAGE.name)) throw error;
+      throw new ToolError(
+        "unsupported_target",
+        `PDF reading needs the optional package ${PDFJS_PACKAGE.name}: npm install ${PDFJS_PACKAGE.name}@${PDFJS_PACKAGE.version}`,
+        { details: { package: PDFJS_PACKAGE.name, version: PDFJS_PACKAGE.version }, recoverable: false, cause: error },
+      );
+    },
+  );
   return pdfjs;
 }
 
