@@ -18,6 +18,8 @@ export type { ShellSyncDetails } from "./bash-sync-tool.js";
 export type { ShellSyncResult } from "./run-shell-sync.js";
 export type { ManagedProcessDetails } from "./managed-process-tool.js";
 export type { LogPage, ManagedProcessRecord, ManagedProcessState } from "./managed-process-manager.js";
+export { PROCESS_LOG_MAX_ENTRIES, PROCESS_LOG_MAX_AGE_MS } from "./process-log-pruning.js";
+export type { ProcessLogRetention } from "./process-log-pruning.js";
 export type { ShellInfo } from "./shell-environment.js";
 export {
   PROVIDER_TIMEOUTS,

@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rea
 import path from "node:path";
 import { type ProcessExit, type ProcessRunner, type RunningProcess, ToolError } from "@agent-tools/core";
 import { isProcessAlive, killProcessTree, readProcessTreeTag } from "@agent-tools/node";
+import { type ProcessLogRetention, pruneProcessLogs } from "./process-log-pruning.js";
 import { incompleteUtf8Tail, leadingContinuationBytes } from "./utf8.js";
 
 /** Grace between SIGTERM and SIGKILL for ManagedProcess stop. */
@@ -66,12 +67,33 @@ export interface ManagedStartOptions {
  * Long-running processes with their output in `<dataDir>/process-logs/<id>.log`.
  * Non-isolated ones end with the bundle (or the host); isolated ones may
  * outlive the host and stay manageable later through their `<id>.json`.
+ * Finished entries are pruned (see {@link pruneProcessLogs}) the first time a
+ * dataDir is used and after each process of this manager ends.
  */
 export class ManagedProcessManager {
   private readonly live = new Map<string, LiveEntry>();
+  private readonly preparedDataDirs = new Set<string>();
+  private readonly retention: ProcessLogRetention;
+
+  constructor(retention: ProcessLogRetention = {}) {
+    this.retention = retention;
+  }
+
+  /** Prunes `<dataDir>/process-logs` once per dataDir (the bundle's first use of it). */
+  prepare(dataDir: string): void {
+    if (this.preparedDataDirs.has(dataDir)) return;
+    this.preparedDataDirs.add(dataDir);
+    this.prune(dataDir);
+  }
+
+  /** Removes finished entries beyond the retention limits; never a running process's. Returns the removed ids. */
+  prune(dataDir: string): string[] {
+    return pruneProcessLogs(logDirectory(dataDir), this.retention, (id) => this.state(dataDir, id)?.status === "running");
+  }
 
   /** Starts a process; its output goes to its log file. */
   start(options: ManagedStartOptions): ManagedProcessRecord {
+    this.prepare(options.dataDir);
     const directory = logDirectory(options.dataDir);
     mkdirSync(directory, { recursive: true });
     const id = randomUUID();
@@ -91,7 +113,10 @@ export class ManagedProcessManager {
     };
     writeFileSync(path.join(directory, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
     const entry: LiveEntry = { record, process: child, stopped: false };
-    void child.exited.then((exit) => (entry.exit = exit));
+    void child.exited.then((exit) => {
+      entry.exit = exit;
+      this.prune(options.dataDir);
+    });
     this.live.set(id, entry);
     return record;
   }

@@ -66,6 +66,7 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
     async execute(input, context) {
       const manager = runtime.managed;
       const dataDir = context.dataDir;
+      manager.prepare(dataDir);
       const maxBytes = clampInteger(input.max_bytes, 1, 524_288, 65_536);
       switch (input.action) {
         case "start": {

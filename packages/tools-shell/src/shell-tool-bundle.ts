@@ -4,6 +4,7 @@ import { createBashSyncTool } from "./bash-sync-tool.js";
 import type { CommandPolicy } from "./command-guards.js";
 import { createManagedProcessTool } from "./managed-process-tool.js";
 import { ManagedProcessManager } from "./managed-process-manager.js";
+import type { ProcessLogRetention } from "./process-log-pruning.js";
 import { createProcessStopTool } from "./process-stop-tool.js";
 import { createProcessWaitTool } from "./process-wait-tool.js";
 import { resolveShellInfo } from "./shell-environment.js";
@@ -31,6 +32,11 @@ export interface ShellToolBundleOptions {
   maxSessions?: number;
   /** How long a finished session stays readable; default 10 minutes. */
   sessionRetentionMs?: number;
+  /**
+   * Pruning of finished ManagedProcess entries in `<dataDir>/process-logs`:
+   * default at most 200 kept and none last written more than 30 days ago.
+   */
+  processLogRetention?: ProcessLogRetention;
 }
 
 /** The shell bundle: its tools plus what a host may need to add a policy later. */
@@ -54,7 +60,7 @@ export function createShellToolBundle(options: ShellToolBundleOptions = {}): She
   const policies: CommandPolicy[] = [...(options.commandPolicies ?? [])];
   const runtime: ShellRuntime = {
     sessions: new ShellSessionStore({ maxSessions: options.maxSessions, retentionMs: options.sessionRetentionMs }),
-    managed: new ManagedProcessManager(),
+    managed: new ManagedProcessManager(options.processLogRetention),
     info: resolveShellInfo(options.shell),
     providerId: options.providerId,
     policies,
