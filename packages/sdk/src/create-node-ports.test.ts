@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { defineTool, resolveDataDir } from "@agent-tools/core";
+import { SdkError, defineTool, resolveDataDir } from "@agent-tools/core";
 import { ScriptedProcessRunner } from "@agent-tools/core/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -41,6 +41,14 @@ describe("createToolRegistry of the sdk", () => {
     const result = await registry.executeToolCall({ id: "1", name: "Probe", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: "ExecaProcessRunner" }]);
     await registry.close();
+  });
+
+  it("runs the host's cleanups and refuses cleanups that are not an array", async () => {
+    let cleaned = 0;
+    const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [], cleanups: [() => void (cleaned += 1)] });
+    await registry.close();
+    expect(cleaned).toBe(1);
+    expect(() => createToolRegistry({ workdir: os.tmpdir(), bundles: [], cleanups: "no" as never })).toThrow(SdkError);
   });
 });
 

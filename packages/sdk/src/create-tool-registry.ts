@@ -11,5 +11,8 @@ import { createNodePorts } from "./create-node-ports.js";
  */
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const ports = createNodePorts({ ports: options.ports });
-  return createCoreToolRegistry({ ...options, ports, cleanups: [...(options.cleanups ?? []), () => ports.close()] });
+  const close = () => ports.close();
+  // Anything but an array goes through unchanged, so core refuses it with its own SdkError.
+  const cleanups = options.cleanups === undefined ? [close] : Array.isArray(options.cleanups) ? [...options.cleanups, close] : options.cleanups;
+  return createCoreToolRegistry({ ...options, ports, cleanups });
 }
