@@ -6,7 +6,9 @@ import { parseArguments, rejectUnknownKeys, validateArguments } from "./argument
 import type { ToolEvent } from "./events.js";
 import { LoopBreaker } from "./loop-breaker.js";
 import { capOutput } from "./output-cap.js";
+import { raceWithAbort } from "../abort.js";
 import { shortenForMessage } from "../quote.js";
+import { toolResultText } from "../tool-result-text.js";
 
 /** Per-call options of `executeToolCall`. */
 export interface ExecuteToolCallOptions {
@@ -101,17 +103,8 @@ export function deniedError(toolName: string): ToolError {
 async function runWithAbort(tool: ToolDefinition, input: unknown, context: ToolContext, signal: AbortSignal): Promise<ToolOutput> {
   const running = Promise.resolve().then(() => tool.execute(input, context));
   if (tool.handlesAbort) return running;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new ToolError("cancelled", CANCELLED_TEXT));
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  running.catch(() => undefined); // a late rejection after an abort must not go unhandled
-  try {
-    return await Promise.race([running, aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener("abort", onAbort);
-  }
+  // The tool keeps running after an abort; raceWithAbort keeps its late rejection handled.
+  return raceWithAbort(running, signal, () => new ToolError("cancelled", CANCELLED_TEXT));
 }
 
 function normalise(output: ToolOutput): ToolResult {
@@ -137,7 +130,7 @@ function finish(tool: ToolDefinition, call: ToolCall, result: ToolResult, pathAr
   const breaker = environment.loopBreaker;
   const cancelled = (result.details as { cancelled?: unknown } | undefined)?.cancelled === true;
   if (breaker && result.isError && !cancelled) {
-    const text = content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text).join("\n");
+    const text = toolResultText({ content });
     const count = breaker.recordFailure(tool.name, pathArgument, text, call.id);
     if (count >= 2) content = appendText(content, LoopBreaker.message(count));
   } else if (breaker && !result.isError) {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createToolRegistry, type ToolRegistry, type ToolResult } from "@agent-tools/core";
+import { createToolRegistry, type ToolRegistry, type ToolResult, toolResultText } from "@agent-tools/core";
 import { type FastIo, createFastIo } from "../fast-io/fast-io.js";
 import { assembleFsToolBundle, type FsToolBundleOptions } from "../fs-tool-bundle.js";
 
@@ -43,7 +43,7 @@ export function createTestWorkspace(files: Record<string, string | Buffer> = {},
     fastIo,
     async call(name, args, callOptions) {
       const result = await registry.executeToolCall({ id: `call_${++counter}`, name, arguments: args }, callOptions);
-      const text = result.content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text).join("\n");
+      const text = toolResultText(result);
       return { ...result, text };
     },
     write,

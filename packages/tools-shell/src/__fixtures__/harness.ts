@@ -1,6 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { toolResultText } from "@agent-tools/core";
 import type { ExecuteToolCallOptions, RuntimeScope, ToolResult } from "@agent-tools/core";
 import { createToolRegistry } from "@agent-tools/sdk";
 import { type ShellToolBundleOptions, createShellToolBundle } from "../shell-tool-bundle.js";
@@ -24,7 +25,7 @@ export function createHarness(runtimeScope: RuntimeScope = "chat", options: Shel
 
 /** The text of a result. */
 export function textOf(result: ToolResult): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+  return toolResultText(result, "");
 }
 
 /** Details of a result, typed loosely for assertions. */

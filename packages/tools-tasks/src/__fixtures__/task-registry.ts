@@ -1,6 +1,6 @@
 // Shared setup of the task tool tests: a registry over a task bundle, a call helper and a JSON reader.
 // Importing it registers cleanup hooks in the importing test file.
-import { type Logger, type ToolRegistry, createToolRegistry } from "@agent-tools/core";
+import { type Logger, type ToolRegistry, createToolRegistry, toolResultText } from "@agent-tools/core";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,7 +33,7 @@ export function setup(options: TaskToolBundleOptions = {}, scope: "chat" | "cron
   let id = 0;
   const call = async (name: string, args: unknown, hostContext?: unknown) => {
     const result = await registry.executeToolCall({ id: `call_${(id += 1)}`, name, arguments: args }, { hostContext });
-    const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const text = toolResultText(result, "");
     return { ...result, text, details: result.details as TaskListDetails };
   };
   const stateOf = (text: string): TaskState => JSON.parse(text.slice(text.indexOf("{"))) as TaskState;
