@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 // Workspace packages export a `source` condition pointing at their TypeScript
 // sources, so tests run against src/ without a build step.
 export default defineConfig({
-  resolve: { conditions: ["source"] },
-  ssr: { resolve: { conditions: ["source"] } },
+  resolve: { conditions: ["@agent-tools/source"] },
+  ssr: { resolve: { conditions: ["@agent-tools/source"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "examples/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     testTimeout: 60_000,

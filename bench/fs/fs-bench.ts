@@ -2,7 +2,7 @@
  * File tools benchmark (not a test): Grep, Glob and Edit side by side with
  * their peers in one process run, printing best-of-N times and ratios.
  *
- *   npx tsx --conditions=source bench/fs/fs-bench.ts [--quick] [--only=grep,glob,edit] [--repo=base|x20]
+ *   npx tsx --conditions=@agent-tools/source bench/fs/fs-bench.ts [--quick] [--only=grep,glob,edit] [--repo=base|x20]
  *
  * Peers: the `rg` binary run directly with the same query; globby with
  * `gitignore: true`; a plain read + write of the edited file.

@@ -8,7 +8,7 @@
  *   registry, and of 2 x 30 through two registries, checking that every
  *   reported success is in the final file.
  *
- * Run: npx tsx --conditions=source bench/fs/race-soak.ts [operations per tool] [edit rounds] [tools, e.g. Delete,Write] [modes, e.g. dir]
+ * Run: npx tsx --conditions=@agent-tools/source bench/fs/race-soak.ts [operations per tool] [edit rounds] [tools, e.g. Delete,Write] [modes, e.g. dir]
  * Exits 1 when anything escaped or a reported success was lost.
  */
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";

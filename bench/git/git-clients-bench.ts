@@ -3,7 +3,7 @@
  * apply of a typical subagent change set. Prints the median of several runs
  * and the ratio isomorphic / CLI.
  *
- *   npx tsx --conditions=source bench/git/git-clients-bench.ts [files] [runs]
+ *   npx tsx --conditions=@agent-tools/source bench/git/git-clients-bench.ts [files] [runs]
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -7,7 +7,7 @@
  * sequentially. Rounds alternate between the two sides so that machine noise
  * hits both alike.
  *
- * Run: npx tsx --conditions=source bench/mcp/dynamic-tool-overhead.ts [calls=2000]
+ * Run: npx tsx --conditions=@agent-tools/source bench/mcp/dynamic-tool-overhead.ts [calls=2000]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";

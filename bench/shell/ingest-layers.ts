@@ -4,7 +4,7 @@
  * (runner + UTF-8 joiner + 1 MiB ring buffer), alternating over several
  * rounds because the machine may be shared. Reports min and median per layer.
  *
- * Run: npx tsx --conditions=source bench/shell/ingest-layers.ts [MiB] [rounds]
+ * Run: npx tsx --conditions=@agent-tools/source bench/shell/ingest-layers.ts [MiB] [rounds]
  */
 import { spawn } from "node:child_process";
 import os from "node:os";

@@ -3,7 +3,7 @@
  * `child_process.spawn` reading the same bytes; samples the host's resident
  * memory while the session runs.
  *
- * Run: npx tsx --conditions=source bench/shell/session-throughput.ts [GiB] [rounds]
+ * Run: npx tsx --conditions=@agent-tools/source bench/shell/session-throughput.ts [GiB] [rounds]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";

@@ -5,7 +5,7 @@
  * bare `child_process.spawn` (time to its `close` event), so the figure can be
  * told apart from the machine's own scheduling delay.
  *
- * Run: npx tsx --conditions=source bench/shell/wait-exit-latency.ts [rounds]
+ * Run: npx tsx --conditions=@agent-tools/source bench/shell/wait-exit-latency.ts [rounds]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";

@@ -34,7 +34,7 @@ function startCli(session: string, flags: string): void {
   writeFileSync(path.join(scratch, "tmux.conf"), "set -g history-limit 20000\n");
   const command = [
     `cd ${JSON.stringify(repoRoot)}`,
-    `env -u NO_COLOR -u FORCE_COLOR -u CI ${JSON.stringify(node)} --import tsx --conditions=source examples/cli/src/main.ts ${flags}`,
+    `env -u NO_COLOR -u FORCE_COLOR -u CI ${JSON.stringify(node)} --import tsx --conditions=@agent-tools/source examples/cli/src/main.ts ${flags}`,
     "echo CLI-EXIT=$?",
     "sleep 600",
   ].join("; ");

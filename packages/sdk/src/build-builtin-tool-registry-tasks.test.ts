@@ -22,7 +22,7 @@ interface Call {
 
 /** Runs the fixture as a separate Node process on the same dataDir. */
 async function inAnotherProcess(workdir: string, dataDir: string, calls: Call[]): Promise<{ pid: number; results: ToolResult<TaskListDetails>[] }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=source", fixture, workdir, dataDir, JSON.stringify(calls)], {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", fixture, workdir, dataDir, JSON.stringify(calls)], {
     cwd: repositoryRoot,
     timeout: 90_000,
   });

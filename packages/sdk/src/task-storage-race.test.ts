@@ -43,7 +43,7 @@ describe("buildBuiltinToolRegistry: two registries on one fresh dataDir", () => 
     // Both processes start slowly on a busy machine; trial i begins at startAt + i * 150 ms in both.
     const startAt = String(Date.now() + 4_000);
     const runOne = () =>
-      promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=source", fixture, workdir, JSON.stringify(dataDirs), startAt, "150"], {
+      promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", fixture, workdir, JSON.stringify(dataDirs), startAt, "150"], {
         cwd: repositoryRoot,
         timeout: 90_000,
       });

@@ -1,5 +1,5 @@
 // One racer of the first-migration race. Run two copies as
-//   node --import tsx --conditions=source task-create-race-process.mjs <workdir> <dataDirs-json> <startAtEpochMs> <slotMs>
+//   node --import tsx --conditions=@agent-tools/source task-create-race-process.mjs <workdir> <dataDirs-json> <startAtEpochMs> <slotMs>
 // For trial i each copy waits until startAt + i * slotMs, builds the built-in
 // registry on dataDirs[i] (fresh, shared with the other copy) and calls
 // TaskCreate in a conversation of its own, so both copies hit the task database's first migration at once.

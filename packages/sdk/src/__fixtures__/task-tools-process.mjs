@@ -1,5 +1,5 @@
 // A plain Node script standing in for a restarted host process. Run it as
-//   node --import tsx --conditions=source task-tools-process.mjs <workdir> <dataDir> <calls-json>
+//   node --import tsx --conditions=@agent-tools/source task-tools-process.mjs <workdir> <dataDir> <calls-json>
 // It builds the built-in registry on the same dataDir, runs the given task
 // tool calls in order and prints their results as one JSON line.
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";

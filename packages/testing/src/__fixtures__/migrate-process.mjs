@@ -1,6 +1,6 @@
 // Opens the SQLite storage under <dataDir> and migrates the "race" namespace,
 // racing other copies of this script. Prints what it applied as one JSON line.
-//   node --import tsx --conditions=source migrate-process.mjs <dataDir> <startAtEpochMs>
+//   node --import tsx --conditions=@agent-tools/source migrate-process.mjs <dataDir> <startAtEpochMs>
 // Every copy waits until startAt, so their migrations really overlap.
 import { openSqliteStorage } from "@agent-tools/storage";
 

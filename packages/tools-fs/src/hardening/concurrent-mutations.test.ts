@@ -66,7 +66,7 @@ describe("concurrent mutations of one file", () => {
   it("never loses a reported success across two processes", async () => {
     ws = createTestWorkspace({ "procs.txt": numberedLines(80) });
     const startAt = Date.now() + 2500;
-    const child = promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=source", childScript, ws.dir, "procs.txt", "child", "40", "40", String(startAt)], {
+    const child = promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", childScript, ws.dir, "procs.txt", "child", "40", "40", String(startAt)], {
       cwd: packageDirectory,
       timeout: 60_000,
     });

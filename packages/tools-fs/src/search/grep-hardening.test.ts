@@ -162,7 +162,7 @@ describe("Grep with a catastrophic regex (pure TypeScript engine)", () => {
     const started = performance.now();
     try {
       const output = await new Promise<string>((resolve, reject) => {
-        execFile(path.join(packageDirectory, "../../node_modules/.bin/tsx"), ["--conditions=source", "--input-type=module", "-e", script], { cwd: packageDirectory, timeout: 20_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+        execFile(path.join(packageDirectory, "../../node_modules/.bin/tsx"), ["--conditions=@agent-tools/source", "--input-type=module", "-e", script], { cwd: packageDirectory, timeout: 20_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
       });
       console.log(`child process with an idle Grep worker exited after ${(performance.now() - started).toFixed(0)} ms`);
       expect(JSON.parse(output.trim())).toMatchObject({ kind: "grep", matchCount: 1, engine: "typescript" });
