@@ -50,7 +50,17 @@ export { raceWithAbort, abortReason } from "./abort.js";
 export { toolResultText } from "./tool-result-text.js";
 export { createPathPolicy, expandHome } from "./paths/path-policy.js";
 export { resolveDataDir, DEFAULT_DATA_DIR_NAME } from "./paths/resolve-data-dir.js";
-export type { PathPolicy, PathPolicyOptions, PathIntent, PathScope, ResolvePathOptions, ResolvedPath, RootInfo, SkillPathOptions, SkillAccessDecision } from "./paths/path-policy.js";
+export type {
+  PathPolicy,
+  PathPolicyOptions,
+  PathIntent,
+  PathScope,
+  ResolvePathOptions,
+  ResolvedPath,
+  RootInfo,
+  SkillPathOptions,
+  SkillAccessDecision,
+} from "./paths/path-policy.js";
 export { parsePathInput } from "./paths/parse-path-input.js";
 export type { ParsedPathInput } from "./paths/parse-path-input.js";
 export { validateAdditionalRoots, rootStatus } from "./paths/additional-roots.js";
@@ -74,6 +84,13 @@ export type { OpenAITool } from "./providers/openai-tools.js";
 export { toAnthropicTools } from "./providers/anthropic-tools.js";
 export type { AnthropicTool, AnthropicToolsOptions } from "./providers/anthropic-tools.js";
 export { toAiSdkTools, toAiSdkJsonSchema, toAiSdkToolResultOutput, AI_SDK_SCHEMA_SYMBOL } from "./providers/ai-sdk-tools.js";
-export type { AiSdkTool, AiSdkToolsOptions, AiSdkToolSource, AiSdkJsonSchema, AiSdkToolResultOutput, AiSdkToolExecutionOptions } from "./providers/ai-sdk-tools.js";
+export type {
+  AiSdkTool,
+  AiSdkToolsOptions,
+  AiSdkToolSource,
+  AiSdkJsonSchema,
+  AiSdkToolResultOutput,
+  AiSdkToolExecutionOptions,
+} from "./providers/ai-sdk-tools.js";
 export { selectProviderTools, inputSchemaProblem, OPENAI_TOOL_NAME_PATTERN, ANTHROPIC_TOOL_NAME_PATTERN } from "./providers/provider-tool-rules.js";
-export type { ProviderToolsOptions, ProviderToolRules, ToolSchemaSource } from "./providers/provider-tool-rules.js";
+export type { ProviderToolsOptions, ProviderToolRules, ToolSchemaSource, ToolSchemaInput } from "./providers/provider-tool-rules.js";

@@ -120,14 +120,32 @@ describe("toAiSdkTools", () => {
   });
 
   it("renders images as content parts and errors as error-text", () => {
-    expect(toAiSdkToolResultOutput({ content: [{ type: "text", text: "a.png" }, { type: "image", data: "iVBOR", mimeType: "image/png" }], details: {}, isError: false })).toEqual({
+    expect(
+      toAiSdkToolResultOutput({
+        content: [
+          { type: "text", text: "a.png" },
+          { type: "image", data: "iVBOR", mimeType: "image/png" },
+        ],
+        details: {},
+        isError: false,
+      }),
+    ).toEqual({
       type: "content",
       value: [
         { type: "text", text: "a.png" },
         { type: "image-data", data: "iVBOR", mediaType: "image/png" },
       ],
     });
-    expect(toAiSdkToolResultOutput({ content: [{ type: "text", text: "one" }, { type: "text", text: "two" }], details: {}, isError: true })).toEqual({ type: "error-text", value: "one\ntwo" });
+    expect(
+      toAiSdkToolResultOutput({
+        content: [
+          { type: "text", text: "one" },
+          { type: "text", text: "two" },
+        ],
+        details: {},
+        isError: true,
+      }),
+    ).toEqual({ type: "error-text", value: "one\ntwo" });
   });
 
   it("accepts AI SDK 5's toModelOutput(output) call style", () => {

@@ -65,7 +65,9 @@ export function toAiSdkToolResultOutput(result: ToolResult): AiSdkToolResultOutp
   if (hasImage && !result.isError) {
     return {
       type: "content",
-      value: result.content.map((part) => (part.type === "text" ? { type: "text" as const, text: part.text } : { type: "image-data" as const, data: part.data, mediaType: part.mimeType })),
+      value: result.content.map((part) =>
+        part.type === "text" ? { type: "text" as const, text: part.text } : { type: "image-data" as const, data: part.data, mediaType: part.mimeType },
+      ),
     };
   }
   const text = result.content

@@ -1,4 +1,4 @@
-import { ANTHROPIC_TOOL_NAME_PATTERN, type ProviderToolsOptions, type ToolSchemaSource, selectProviderTools } from "./provider-tool-rules.js";
+import { ANTHROPIC_TOOL_NAME_PATTERN, type ProviderToolsOptions, type ToolSchemaInput, selectProviderTools, toolSchemasOf } from "./provider-tool-rules.js";
 import type { JsonSchemaObject } from "../types.js";
 
 /** A tool in the Anthropic Messages API `tools` array. */
@@ -29,12 +29,14 @@ export interface AnthropicToolsOptions extends ProviderToolsOptions {
  *   tools: toAnthropicTools(registry, { cacheControl: true }),
  * });
  */
-export function toAnthropicTools(source: ToolSchemaSource, options: AnthropicToolsOptions = {}): AnthropicTool[] {
-  const tools: AnthropicTool[] = selectProviderTools(source.tools, { provider: "Anthropic", namePattern: ANTHROPIC_TOOL_NAME_PATTERN }, options).map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    input_schema: tool.inputSchema,
-  }));
+export function toAnthropicTools(source: ToolSchemaInput, options: AnthropicToolsOptions = {}): AnthropicTool[] {
+  const tools: AnthropicTool[] = selectProviderTools(toolSchemasOf(source), { provider: "Anthropic", namePattern: ANTHROPIC_TOOL_NAME_PATTERN }, options).map(
+    (tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+    }),
+  );
   if (options.cacheControl && tools.length > 0) tools[tools.length - 1]!.cache_control = { type: "ephemeral" };
   return tools;
 }

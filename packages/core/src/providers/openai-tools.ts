@@ -1,4 +1,4 @@
-import { OPENAI_TOOL_NAME_PATTERN, type ProviderToolsOptions, type ToolSchemaSource, selectProviderTools } from "./provider-tool-rules.js";
+import { OPENAI_TOOL_NAME_PATTERN, type ProviderToolsOptions, type ToolSchemaInput, selectProviderTools, toolSchemasOf } from "./provider-tool-rules.js";
 import type { JsonSchemaObject } from "../types.js";
 
 /** A tool in the OpenAI chat-completions `tools` array. */
@@ -21,11 +21,11 @@ export interface OpenAITool {
  * const completion = await openai.chat.completions.create({
  *   model: "gpt-4o-mini",
  *   messages,
- *   tools: toOpenAITools(registry),
+ *   tools: toOpenAITools(registry), // or toOpenAITools(registry.tools)
  * });
  */
-export function toOpenAITools(source: ToolSchemaSource, options: ProviderToolsOptions = {}): OpenAITool[] {
-  return selectProviderTools(source.tools, { provider: "OpenAI", namePattern: OPENAI_TOOL_NAME_PATTERN, maxTools: 128 }, options).map((tool) => ({
+export function toOpenAITools(source: ToolSchemaInput, options: ProviderToolsOptions = {}): OpenAITool[] {
+  return selectProviderTools(toolSchemasOf(source), { provider: "OpenAI", namePattern: OPENAI_TOOL_NAME_PATTERN, maxTools: 128 }, options).map((tool) => ({
     type: "function",
     function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
   }));

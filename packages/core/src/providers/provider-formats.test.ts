@@ -21,7 +21,14 @@ const Echo = defineTool({
 });
 
 function foreignTool(name: string, jsonSchema: Record<string, unknown>): ToolDefinition {
-  return { name, description: `Foreign ${name}.`, jsonSchema: jsonSchema as ToolDefinition["jsonSchema"], metadata: { ...metadata, groupId: "mcp", kind: "mcp" }, scopes: ["chat", "cron"], execute: () => ({ content: "ok" }) };
+  return {
+    name,
+    description: `Foreign ${name}.`,
+    jsonSchema: jsonSchema as ToolDefinition["jsonSchema"],
+    metadata: { ...metadata, groupId: "mcp", kind: "mcp" },
+    scopes: ["chat", "cron"],
+    execute: () => ({ content: "ok" }),
+  };
 }
 
 const mcpBundle = (tools: ToolDefinition[]): ToolBundle => ({ id: "mcp", trusted: false, listTools: () => tools });
@@ -70,6 +77,11 @@ describe("provider formats", () => {
     `);
   });
 
+  it("accepts the registry or its tools array alike", () => {
+    expect(toOpenAITools(registry.tools)).toEqual(toOpenAITools(registry));
+    expect(toAnthropicTools(registry.tools)).toEqual(toAnthropicTools(registry));
+  });
+
   it("renders Anthropic tools, with cache control on the last one when asked", () => {
     const source = { tools: [...registry.tools, { name: "Second", description: "Two.", inputSchema: { type: "object" as const } }] };
     const tools = toAnthropicTools(source, { cacheControl: true });
@@ -84,7 +96,11 @@ describe("provider formats", () => {
     ["a name with spaces", { name: "my tool", description: "d", inputSchema: { type: "object" } }, /name must match/],
     ["a 65-character name", { name: "x".repeat(65), description: "d", inputSchema: { type: "object" } }, /name must match/],
     ["an empty name", { name: "", description: "d", inputSchema: { type: "object" } }, /name must match/],
-    ["a top-level anyOf", { name: "Union", description: "d", inputSchema: { type: "object", anyOf: [{ required: ["a"] }, { required: ["b"] }] } }, /"anyOf" at the top level/],
+    [
+      "a top-level anyOf",
+      { name: "Union", description: "d", inputSchema: { type: "object", anyOf: [{ required: ["a"] }, { required: ["b"] }] } },
+      /"anyOf" at the top level/,
+    ],
     ["a non-object type", { name: "Arr", description: "d", inputSchema: { type: "array" } as never }, /must be "object"/],
     ["non-object properties", { name: "Props", description: "d", inputSchema: { type: "object", properties: [] as never } }, /properties is not an object/],
   ];
@@ -119,7 +135,10 @@ describe("provider formats", () => {
     const mixed = createToolRegistry({
       workdir,
       dataDir: path.join(workdir, ".data"),
-      bundles: [{ id: "echo", trusted: true, listTools: () => [Echo] }, mcpBundle([foreignTool("files.read", { type: "object" }), foreignTool("files_list", { type: "object", properties: {} })])],
+      bundles: [
+        { id: "echo", trusted: true, listTools: () => [Echo] },
+        mcpBundle([foreignTool("files.read", { type: "object" }), foreignTool("files_list", { type: "object", properties: {} })]),
+      ],
     });
     try {
       const skipped: string[] = [];

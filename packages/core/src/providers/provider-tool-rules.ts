@@ -80,10 +80,14 @@ export function selectProviderTools(tools: readonly ToolSchema[], rules: Provide
     selected.push({ name: tool.name, description: tool.description, inputSchema: { ...schema, properties: schema.properties ?? {} } });
   }
   if (rules.maxTools !== undefined && selected.length > rules.maxTools) {
-    throw new SdkError("invalid_options", `${rules.provider} accepts at most ${rules.maxTools} tools in one request; the registry offers ${selected.length}. Deny or hide some tools.`, {
-      provider: rules.provider,
-      count: selected.length,
-    });
+    throw new SdkError(
+      "invalid_options",
+      `${rules.provider} accepts at most ${rules.maxTools} tools in one request; the registry offers ${selected.length}. Deny or hide some tools.`,
+      {
+        provider: rules.provider,
+        count: selected.length,
+      },
+    );
   }
   return selected;
 }
@@ -91,4 +95,12 @@ export function selectProviderTools(tools: readonly ToolSchema[], rules: Provide
 /** Anything with the tools a model should see, e.g. a `ToolRegistry`. */
 export interface ToolSchemaSource {
   readonly tools: readonly ToolSchema[];
+}
+
+/** What the provider formats accept: a registry (anything with `tools`) or its `tools` array itself. */
+export type ToolSchemaInput = ToolSchemaSource | readonly ToolSchema[];
+
+/** The tool schemas of a {@link ToolSchemaInput}. */
+export function toolSchemasOf(source: ToolSchemaInput): readonly ToolSchema[] {
+  return Array.isArray(source) ? (source as readonly ToolSchema[]) : (source as ToolSchemaSource).tools;
 }
