@@ -13,6 +13,8 @@ export default defineConfig({
     // Packages that publish a `source` export condition pointing at .ts files
     // (eventsource-parser, imported by the AI SDK and the MCP SDK; eventsource)
     // must go through vite, not Node.
-    server: { deps: { inline: ["ai", /@ai-sdk\//, "eventsource-parser", "eventsource", /@modelcontextprotocol\/sdk\/dist\/esm\/client\/(sse|streamableHttp)\.js/] } },
+    server: {
+      deps: { inline: ["ai", /@ai-sdk\//, "eventsource-parser", "eventsource", /@modelcontextprotocol\/sdk\/dist\/esm\/client\/(sse|streamableHttp)\.js/] },
+    },
   },
 });

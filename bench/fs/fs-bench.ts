@@ -58,7 +58,12 @@ function rgDirect(args: string[], cwd: string): Promise<number> {
 }
 
 function registryFor(workdir: string, ripgrepPath?: false): ToolRegistry {
-  return createToolRegistry({ workdir, dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"), bundles: [createFsToolBundle({ ripgrepPath })], loopBreaker: false });
+  return createToolRegistry({
+    workdir,
+    dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"),
+    bundles: [createFsToolBundle({ ripgrepPath })],
+    loopBreaker: false,
+  });
 }
 
 let callId = 0;
@@ -93,7 +98,13 @@ async function benchGrep(label: string, repository: string) {
       matches = (result.details as { matchCount: number }).matchCount;
     });
     const pure = await best(Math.max(1, RUNS - 2), () => call(ts, "Grep", { pattern }));
-    row(label, `Grep ${kind} (${matches} matches)`, `rg ${format(peer)}`, `tool ${format(tool)} ${ratio(tool, peer)}`, `pure-TS ${format(pure)} ${ratio(pure, peer)}`);
+    row(
+      label,
+      `Grep ${kind} (${matches} matches)`,
+      `rg ${format(peer)}`,
+      `tool ${format(tool)} ${ratio(tool, peer)}`,
+      `pure-TS ${format(pure)} ${ratio(pure, peer)}`,
+    );
   }
 }
 
@@ -111,7 +122,14 @@ async function benchGlob(label: string, repository: string) {
   const peerGlobby = await best(quick ? 1 : 3, async () => {
     globbyCount = (await globby("**/*.ts", { cwd: repository, gitignore: true, dot: true })).length;
   });
-  row(label, `Glob **/*.ts (${count} files; globby ${globbyCount})`, `rg --files ${format(peer)}`, `tool ${format(tool)} ${ratio(tool, peer)}`, `pure-TS ${format(pure)} ${ratio(pure, peer)}`, `globby ${format(peerGlobby)} (tool ${(peerGlobby / tool).toFixed(1)}x faster)`);
+  row(
+    label,
+    `Glob **/*.ts (${count} files; globby ${globbyCount})`,
+    `rg --files ${format(peer)}`,
+    `tool ${format(tool)} ${ratio(tool, peer)}`,
+    `pure-TS ${format(pure)} ${ratio(pure, peer)}`,
+    `globby ${format(peerGlobby)} (tool ${(peerGlobby / tool).toFixed(1)}x faster)`,
+  );
 }
 
 /** Realistic text: the tracked sources concatenated up to `bytes`. */
@@ -125,7 +143,9 @@ function sourceText(repository: string, bytes: number): string {
       const full = path.join(directory, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (/\.(ts|js|md)$/.test(entry.name)) {
-        const text = readFileSync(full, "utf8").replace(/\r/g, "").replace(/[ \t]+$/gm, "");
+        const text = readFileSync(full, "utf8")
+          .replace(/\r/g, "")
+          .replace(/[ \t]+$/gm, "");
         parts.push(text);
         size += text.length;
       }
@@ -143,10 +163,30 @@ async function benchEdit(repository: string) {
       const body = sourceText(repository, megabytes * 1024 * 1024);
       const half = body.lastIndexOf("\n", body.length / 2) + 1;
       const cases: Array<{ pass: string; content: string; oldString: string; newString: string }> = [
-        { pass: "exact", content: `${body.slice(0, half)}const benchMarker = 1;\n${body.slice(half)}`, oldString: "const benchMarker = 1;", newString: "const benchMarker = 2;" },
-        { pass: "line-endings", content: `${body.slice(0, half)}alphaMarker();\nbetaMarker();\n${body.slice(half)}`.replace(/\n/g, "\r\n"), oldString: "alphaMarker();\nbetaMarker();\n", newString: "gammaMarker();\n" },
-        { pass: "trailing-whitespace", content: `${body.slice(0, half)}alphaMarker();   \nbetaMarker();\t\n${body.slice(half)}`, oldString: "alphaMarker();\nbetaMarker();\n", newString: "gammaMarker();\n" },
-        { pass: "indentation", content: `${body.slice(0, half)}        alphaMarker();\n        betaMarker();\n${body.slice(half)}`, oldString: "alphaMarker();\nbetaMarker();", newString: "gammaMarker();" },
+        {
+          pass: "exact",
+          content: `${body.slice(0, half)}const benchMarker = 1;\n${body.slice(half)}`,
+          oldString: "const benchMarker = 1;",
+          newString: "const benchMarker = 2;",
+        },
+        {
+          pass: "line-endings",
+          content: `${body.slice(0, half)}alphaMarker();\nbetaMarker();\n${body.slice(half)}`.replace(/\n/g, "\r\n"),
+          oldString: "alphaMarker();\nbetaMarker();\n",
+          newString: "gammaMarker();\n",
+        },
+        {
+          pass: "trailing-whitespace",
+          content: `${body.slice(0, half)}alphaMarker();   \nbetaMarker();\t\n${body.slice(half)}`,
+          oldString: "alphaMarker();\nbetaMarker();\n",
+          newString: "gammaMarker();\n",
+        },
+        {
+          pass: "indentation",
+          content: `${body.slice(0, half)}        alphaMarker();\n        betaMarker();\n${body.slice(half)}`,
+          oldString: "alphaMarker();\nbetaMarker();",
+          newString: "gammaMarker();",
+        },
       ];
       for (const item of cases) {
         writeFileSync(file, item.content);
@@ -166,7 +206,12 @@ async function benchEdit(repository: string) {
         const match = pick(matchTimes);
         // One long-lived registry, as in a host; each run edits a file it has
         // not seen (no file state: Edit reads and checks it itself).
-        const registry = createToolRegistry({ workdir: directory, dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"), bundles: [createFsToolBundle()], loopBreaker: false });
+        const registry = createToolRegistry({
+          workdir: directory,
+          dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"),
+          bundles: [createFsToolBundle()],
+          loopBreaker: false,
+        });
         const times: number[] = [];
         for (let run = -1; run < RUNS; run += 1) {
           const name = `big-${item.pass}-${run + 1}.ts`;
@@ -182,7 +227,13 @@ async function benchEdit(repository: string) {
         await registry.close();
         const tool = pick(times);
         const mb = size / 1024 / 1024;
-        row(`${megabytes} MB file`, `Edit ${item.pass}`, `read+write ${format(plain)}`, `tool ${format(tool)} ${ratio(tool, plain)}`, `match ${(match / mb).toFixed(2)} ms/MB`);
+        row(
+          `${megabytes} MB file`,
+          `Edit ${item.pass}`,
+          `read+write ${format(plain)}`,
+          `tool ${format(tool)} ${ratio(tool, plain)}`,
+          `match ${(match / mb).toFixed(2)} ms/MB`,
+        );
       }
     }
   } finally {
@@ -192,11 +243,24 @@ async function benchEdit(repository: string) {
 
 const repositories = ensureBenchRepositories();
 console.log(`base: ${repositories.trackedFiles} tracked files, ${repositories.ignoredFiles} ignored files in node_modules; x20: 20 copies`);
-console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}, best of ${RUNS} runs per figure\n`);
-for (const [label, repository] of [["base", repositories.base], ["x20", repositories.x20]] as const) {
+console.log(
+  `Node ${process.version}, ${os.cpus().length} CPUs, load ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}, best of ${RUNS} runs per figure\n`,
+);
+for (const [label, repository] of [
+  ["base", repositories.base],
+  ["x20", repositories.x20],
+] as const) {
   if (repoFilter && repoFilter !== label) continue;
   if (only.has("grep")) await benchGrep(label, repository);
   if (only.has("glob")) await benchGlob(label, repository);
 }
 if (only.has("edit")) await benchEdit(repositories.base);
-console.log(`\nload after: ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+console.log(
+  `\nload after: ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}`,
+);

@@ -43,13 +43,13 @@ function countFiles(directory: string): number {
   return count;
 }
 
-function copyRealFiles(from: string, to: string, hardLink: boolean): void {
+function _copyRealFiles(from: string, to: string, hardLink: boolean): void {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);
     const target = path.join(to, entry.name);
     if (entry.isDirectory()) {
       mkdirSync(target, { recursive: true });
-      copyRealFiles(source, target, hardLink);
+      _copyRealFiles(source, target, hardLink);
     } else if (entry.isFile()) {
       if (hardLink) execFileSync("ln", [source, target]);
       else cpSync(source, target);
@@ -114,7 +114,10 @@ export function ensureBenchRepositories(root = path.join(os.tmpdir(), "agent-too
     makeX20(base, x20);
     writeFileSync(marker, "ok\n");
   }
-  const tracked = execFileSync("git", ["ls-files"], { cwd: base, maxBuffer: 1 << 28 }).toString().split("\n").filter(Boolean).length;
+  const tracked = execFileSync("git", ["ls-files"], { cwd: base, maxBuffer: 1 << 28 })
+    .toString()
+    .split("\n")
+    .filter(Boolean).length;
   return { base, x20, trackedFiles: tracked, ignoredFiles: countFiles(path.join(base, "node_modules")) };
 }
 

@@ -54,9 +54,17 @@ for (let round = 0; round < editRounds; round += 1) {
   const file = `round-${round}.txt`;
   writeFileSync(path.join(workdir, file), numberedLines(110));
   const lines = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
-  const [fifty, first, second] = await Promise.all([editLines(one, file, "a", lines(0, 50)), editLines(one, file, "b", lines(50, 30)), editLines(two, file, "c", lines(80, 30))]);
+  const [fifty, first, second] = await Promise.all([
+    editLines(one, file, "a", lines(0, 50)),
+    editLines(one, file, "b", lines(50, 30)),
+    editLines(two, file, "c", lines(80, 30)),
+  ]);
   const text = readFileSync(path.join(workdir, file), "utf8");
-  for (const [tag, landed] of [["a", fifty], ["b", first], ["c", second]] as const) {
+  for (const [tag, landed] of [
+    ["a", fifty],
+    ["b", first],
+    ["c", second],
+  ] as const) {
     reported += landed.length;
     for (const line of landed) if (!text.includes(`${lineLabel(line)}: ${tag}\n`)) lost += 1;
   }

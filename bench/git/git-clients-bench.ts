@@ -18,7 +18,10 @@ const fileCount = Number(process.argv[2] ?? 2000);
 const runs = Number(process.argv[3] ?? 5);
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@x", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@x" } });
+  execFileSync("git", args, {
+    cwd,
+    env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@x", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@x" },
+  });
 
 async function makeRepository(base: string): Promise<string> {
   const root = path.join(base, "repo");
@@ -26,7 +29,10 @@ async function makeRepository(base: string): Promise<string> {
   for (let index = 0; index < fileCount; index++) {
     const directory = path.join(root, `src/module-${index % 40}`);
     await mkdir(directory, { recursive: true });
-    await writeFile(path.join(directory, `file-${index}.ts`), Array.from({ length: 60 }, (_, line) => `export const value${line} = ${index * line};`).join("\n") + "\n");
+    await writeFile(
+      path.join(directory, `file-${index}.ts`),
+      `${Array.from({ length: 60 }, (_, line) => `export const value${line} = ${index * line};`).join("\n")}\n`,
+    );
   }
   for (let index = 0; index < 5; index++) await writeFile(path.join(root, `asset-${index}.bin`), randomBytes(20_000));
   git(root, "add", "-A");
@@ -34,7 +40,12 @@ async function makeRepository(base: string): Promise<string> {
   // The change set: 50 edited files, 20 new files, 2 deleted, 2 binary files changed.
   for (let index = 0; index < 50; index++) {
     const file = path.join(root, `src/module-${(index * 7) % 40}/file-${(index * 7) % fileCount}.ts`);
-    await writeFile(file, Array.from({ length: 60 }, (_, line) => (line === 30 ? "export const changed = true;" : `export const value${line} = ${((index * 7) % fileCount) * line};`)).join("\n") + "\n");
+    await writeFile(
+      file,
+      `${Array.from({ length: 60 }, (_, line) =>
+        line === 30 ? "export const changed = true;" : `export const value${line} = ${((index * 7) % fileCount) * line};`,
+      ).join("\n")}\n`,
+    );
   }
   await mkdir(path.join(root, "src/new"), { recursive: true });
   for (let index = 0; index < 20; index++) await writeFile(path.join(root, `src/new/added-${index}.ts`), `export const added = ${index};\n`);
@@ -79,7 +90,9 @@ try {
       }),
     };
   }
-  console.log(`repository: ${fileCount} files + 5 binary; change set: 50 edits, 20 new, 2 deleted, 2 binary; median of ${runs} runs (apply into a fresh clone, clone time left out)`);
+  console.log(
+    `repository: ${fileCount} files + 5 binary; change set: 50 edits, 20 new, 2 deleted, 2 binary; median of ${runs} runs (apply into a fresh clone, clone time left out)`,
+  );
   console.log("operation | git CLI ms | isomorphic-git ms | ratio isomorphic/CLI");
   for (const operation of ["status", "diff", "apply"]) {
     const cli = results["git CLI"]![operation]!;

@@ -22,7 +22,9 @@ const edgeServer = path.join(mcpPackage, "src/__fixtures__/edge-server.mjs");
 // The same ESM build of the SDK that @agent-tools/mcp loads.
 const sdk = path.join(mcpPackage, "node_modules/@modelcontextprotocol/sdk/dist/esm");
 const { Client } = (await import(pathToFileURL(path.join(sdk, "client/index.js")).href)) as typeof import("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = (await import(pathToFileURL(path.join(sdk, "client/stdio.js")).href)) as typeof import("@modelcontextprotocol/sdk/client/stdio.js");
+const { StdioClientTransport } = (await import(
+  pathToFileURL(path.join(sdk, "client/stdio.js")).href
+)) as typeof import("@modelcontextprotocol/sdk/client/stdio.js");
 
 const calls = Number(process.argv[2] ?? 2000);
 const warmup = 1000;
@@ -98,5 +100,9 @@ const fmt = (value: number) => `${(value * 1000).toFixed(0)} µs`;
 console.log(`MCP dynamic tool over stdio, ${bareSamples.length} sequential echo calls per side (node ${process.version}, ${os.cpus().length} CPUs)`);
 console.log(`bare SDK Client.callTool     p50 ${fmt(b.p50)}  p99 ${fmt(b.p99)}  mean ${fmt(b.mean)}`);
 console.log(`registry.executeToolCall     p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  mean ${fmt(r.mean)}`);
-console.log(`client CPU per call           bare ${(cpu.bare / bareSamples.length).toFixed(0)} µs  registry ${(cpu.registry / registrySamples.length).toFixed(0)} µs  (x${(cpu.registry / cpu.bare).toFixed(2)})`);
-console.log(`overhead                     p50 ${fmt(r.p50 - b.p50)} (x${(r.p50 / b.p50).toFixed(2)})  p99 ${fmt(r.p99 - b.p99)} (x${(r.p99 / b.p99).toFixed(2)})  mean ${fmt(r.mean - b.mean)} (x${(r.mean / b.mean).toFixed(2)})`);
+console.log(
+  `client CPU per call           bare ${(cpu.bare / bareSamples.length).toFixed(0)} µs  registry ${(cpu.registry / registrySamples.length).toFixed(0)} µs  (x${(cpu.registry / cpu.bare).toFixed(2)})`,
+);
+console.log(
+  `overhead                     p50 ${fmt(r.p50 - b.p50)} (x${(r.p50 / b.p50).toFixed(2)})  p99 ${fmt(r.p99 - b.p99)} (x${(r.p99 / b.p99).toFixed(2)})  mean ${fmt(r.mean - b.mean)} (x${(r.mean / b.mean).toFixed(2)})`,
+);

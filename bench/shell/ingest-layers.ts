@@ -52,4 +52,9 @@ for (const [name, list] of times) {
   const rate = (ms: number) => (mebibytes / 1024 / (ms / 1000)).toFixed(2);
   console.log(`${name}: min ${sorted[0]!.toFixed(0)} ms (${rate(sorted[0]!)} GiB/s), median ${median.toFixed(0)} ms (${rate(median)} GiB/s)`);
 }
-console.log(`load average: ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+console.log(
+  `load average: ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}`,
+);

@@ -75,7 +75,11 @@ async function throughSession(pollMs: number): Promise<SessionRun> {
   let details = result.details as { status: string; session_id: string; cursor: number; next_cursor: number; output_truncated: boolean };
   while (details.status === "running") {
     if (pollMs > 0) await new Promise((resolve) => setTimeout(resolve, pollMs));
-    result = await registry.executeToolCall({ id: `wait-${calls}`, name: "ProcessWait", arguments: { session_id: details.session_id, cursor: details.cursor, yield_time_ms: 300_000 } });
+    result = await registry.executeToolCall({
+      id: `wait-${calls}`,
+      name: "ProcessWait",
+      arguments: { session_id: details.session_id, cursor: details.cursor, yield_time_ms: 300_000 },
+    });
     details = result.details as typeof details;
     truncated ||= details.output_truncated;
     calls += 1;
@@ -121,4 +125,9 @@ for (const [label, runs] of sessionRuns) {
       `output_truncated seen: ${runs.some((run) => run.truncated)}; host CPU ${cpu.toFixed(2)} s = ${(received / GIB / cpu).toFixed(2)} GiB per CPU-second (${((bare.cpu / cpu) * 100).toFixed(0)}% of bare's efficiency)`,
   );
 }
-console.log(`load average: ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+console.log(
+  `load average: ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}`,
+);

@@ -33,7 +33,11 @@ async function throughProcessWait(round: number): Promise<number> {
   const started = await registry.executeToolCall({ id: `s${round}`, name: "Bash", arguments: { command, yield_time_ms: 250 } });
   const startDetails = started.details as { session_id: string; status: string };
   if (startDetails.status !== "running") throw new Error(`expected a running session, got ${startDetails.status}`);
-  const waited = await registry.executeToolCall({ id: `w${round}`, name: "ProcessWait", arguments: { session_id: startDetails.session_id, cursor: 0, yield_time_ms: 30_000 } });
+  const waited = await registry.executeToolCall({
+    id: `w${round}`,
+    name: "ProcessWait",
+    arguments: { session_id: startDetails.session_id, cursor: 0, yield_time_ms: 30_000 },
+  });
   const returnedAt = now();
   const details = waited.details as { status: string; output: { text: string }[] };
   if (details.status !== "completed") throw new Error(`expected completed, got ${details.status}`);
@@ -56,4 +60,9 @@ function summary(values: number[]): string {
 }
 console.log(`ProcessWait sees the exit (${rounds} rounds): ${summary(session)}`);
 console.log(`bare child_process.spawn 'close' (same command, same machine): ${summary(baseline)}`);
-console.log(`load average: ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`);
+console.log(
+  `load average: ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}`,
+);

@@ -7,13 +7,42 @@ const cwd = "/home/user/project";
 describe("parseCliOptions", () => {
   it("has defaults that run the demo", () => {
     const options = parseCliOptions([], {}, cwd);
-    expect(options).toMatchObject({ prompt: "", workdir: cwd, runtimeScope: "chat", additionalRoots: [], model: "gpt-4o-mini", maxTurns: 20, json: false, yes: false, stream: true });
+    expect(options).toMatchObject({
+      prompt: "",
+      workdir: cwd,
+      runtimeScope: "chat",
+      additionalRoots: [],
+      model: "gpt-4o-mini",
+      maxTurns: 20,
+      json: false,
+      yes: false,
+      stream: true,
+    });
     expect(usesConfiguredModel(options)).toBe(false);
   });
 
   it("reads every flag and joins the prompt", () => {
     const options = parseCliOptions(
-      ["--workdir", "sub", "--scope", "cron", "--add-dir", "docs=../docs:rw", "--add-dir", "ref=/opt/ref", "--model", "qwen", "--max-turns", "7", "--json", "-y", "--no-stream", "fix", "the", "bug"],
+      [
+        "--workdir",
+        "sub",
+        "--scope",
+        "cron",
+        "--add-dir",
+        "docs=../docs:rw",
+        "--add-dir",
+        "ref=/opt/ref",
+        "--model",
+        "qwen",
+        "--max-turns",
+        "7",
+        "--json",
+        "-y",
+        "--no-stream",
+        "fix",
+        "the",
+        "bug",
+      ],
       {},
       cwd,
     );

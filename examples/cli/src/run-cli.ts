@@ -82,10 +82,16 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       workdir = project.workdir;
       prompt = DEMO_PROMPT;
       if (!options.keep) cleanups.push(() => project.remove());
-      const who = demo ? "No model configured (set OPENAI_API_KEY or OPENAI_BASE_URL): running the offline scripted demo" : "No prompt given: running the demo task with your model";
+      const who = demo
+        ? "No model configured (set OPENAI_API_KEY or OPENAI_BASE_URL): running the offline scripted demo"
+        : "No prompt given: running the demo task with your model";
       onEvent({ type: "notice", level: "info", message: `${who} on a temporary copy of the sample project in ${workdir}` });
       if (demo && (options.prompt !== "" || options.workdir !== path.resolve(environment.cwd))) {
-        onEvent({ type: "notice", level: "warning", message: "The scripted demo has its own task and project: your prompt and --workdir are used only with a configured model." });
+        onEvent({
+          type: "notice",
+          level: "warning",
+          message: "The scripted demo has its own task and project: your prompt and --workdir are used only with a configured model.",
+        });
       }
     }
     if (demo) {
@@ -109,7 +115,14 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       pause: display ? () => display.pause() : undefined,
     });
     registry = await buildBuiltinToolRegistry({ workdir, runtimeScope: options.runtimeScope, dataDir, additionalRoots: options.additionalRoots, approval });
-    onEvent({ type: "session-start", model: model.id, workdir: registry.workdir, runtimeScope: registry.runtimeScope, tools: registry.tools.map((tool) => tool.name), prompt });
+    onEvent({
+      type: "session-start",
+      model: model.id,
+      workdir: registry.workdir,
+      runtimeScope: registry.runtimeScope,
+      tools: registry.tools.map((tool) => tool.name),
+      prompt,
+    });
     // Notes about the session go before its summary line, which stays last.
     let sampleTests: SampleTestRun | undefined;
     const demoFailure = () => {

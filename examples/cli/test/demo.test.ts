@@ -36,7 +36,10 @@ describe("the offline demo, end to end", () => {
     let err = "";
     stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
     const code = await runCli({ argv: ["--demo", "--yes", "--json", "--keep"], env: {}, cwd: os.tmpdir(), stdin: new PassThrough(), stdout, stderr });
-    const events: Event[] = out.trim().split("\n").map((line) => JSON.parse(line));
+    const events: Event[] = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const start = events.find((event) => event.type === "session-start")!;
     const workdir: string = start.workdir;
     cleanups.push(path.dirname(workdir));
@@ -64,7 +67,10 @@ describe("the offline demo, end to end", () => {
     const waits = ends.filter((event) => event.toolName === "ProcessWait");
     expect(waits.at(-1)!.details.status).toBe("completed");
     expect(waits.at(-1)!.details.exit_code).toBe(0);
-    const shellText = ends.filter((event) => event.toolName === "Bash" || event.toolName === "ProcessWait").map((event) => event.text).join("\n");
+    const shellText = ends
+      .filter((event) => event.toolName === "Bash" || event.toolName === "ProcessWait")
+      .map((event) => event.text)
+      .join("\n");
     expect(shellText).toMatch(/a 25% discount applies to the whole cart/);
     expect(shellText).toMatch(/fail 0/);
 
@@ -72,7 +78,12 @@ describe("the offline demo, end to end", () => {
     const fixed = readFileSync(path.join(workdir, SAMPLE_BUGGY_FILE), "utf8");
     expect(fixed).toContain("return amount - (amount * percent) / 100;\r\n");
     expect(fixed).not.toContain("return amount - percent;");
-    expect(fixed.split("\n").slice(0, -1).every((line) => line.endsWith("\r"))).toBe(true);
+    expect(
+      fixed
+        .split("\n")
+        .slice(0, -1)
+        .every((line) => line.endsWith("\r")),
+    ).toBe(true);
     const after = runSampleTests(workdir);
     expect(after.status, after.stdout + after.stderr).toBe(0);
 

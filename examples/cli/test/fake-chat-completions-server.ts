@@ -18,7 +18,12 @@ export interface FakeRequest {
   body: {
     model: string;
     stream?: boolean;
-    messages: Array<{ role: string; content?: string | null; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }>;
+    messages: Array<{
+      role: string;
+      content?: string | null;
+      tool_call_id?: string;
+      tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    }>;
     tools?: Array<{ type: string; function: { name: string; description: string; parameters: unknown } }>;
   };
 }
@@ -55,7 +60,9 @@ export async function startFakeChatCompletionsServer(respond: (request: FakeRequ
       if (request.body.stream) {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
         const send = (delta: unknown, finish: string | null = null) =>
-          res.write(`data: ${JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion.chunk", model: request.body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+          res.write(
+            `data: ${JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion.chunk", model: request.body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+          );
         send({ role: "assistant" });
         for (const piece of pieces(reply.content ?? "", 5)) send({ content: piece });
         (reply.toolCalls ?? []).forEach((call, index) => {
@@ -69,10 +76,18 @@ export async function startFakeChatCompletionsServer(respond: (request: FakeRequ
       const message = {
         role: "assistant",
         content: reply.content ?? null,
-        ...(reply.toolCalls?.length ? { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })) } : {}),
+        ...(reply.toolCalls?.length
+          ? { tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })) }
+          : {}),
       };
       res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion", model: request.body.model, choices: [{ index: 0, message, finish_reason: finishReason }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }),
+        JSON.stringify({
+          id: "chatcmpl-fake",
+          object: "chat.completion",
+          model: request.body.model,
+          choices: [{ index: 0, message, finish_reason: finishReason }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
       );
     });
   });

@@ -29,11 +29,19 @@ describe("CLI flags reach the registry and the loop", () => {
     server = await startFakeChatCompletionsServer((request, index) => {
       if (index === 0) {
         expect(request.body.messages[0]!.content).toContain("root://docs/ (read-only)");
-        return { toolCalls: [{ id: "r", name: "Read", arguments: JSON.stringify({ path: "root://docs/guide.md" }) }, { id: "w", name: "Write", arguments: JSON.stringify({ path: "root://docs/new.md", content: "x" }) }] };
+        return {
+          toolCalls: [
+            { id: "r", name: "Read", arguments: JSON.stringify({ path: "root://docs/guide.md" }) },
+            { id: "w", name: "Write", arguments: JSON.stringify({ path: "root://docs/new.md", content: "x" }) },
+          ],
+        };
       }
       return { content: "done" };
     });
-    const run = await runCliCapturing(["--base-url", server.baseUrl, "--workdir", workdir, "--add-dir", `docs=${docs}`, "--yes", "--json", "read the guide"], scratch);
+    const run = await runCliCapturing(
+      ["--base-url", server.baseUrl, "--workdir", workdir, "--add-dir", `docs=${docs}`, "--yes", "--json", "read the guide"],
+      scratch,
+    );
     expect(run.code).toBe(0);
     const ends = run.events.filter((event) => event.type === "tool-end");
     expect(ends.find((event) => event.callId === "r")).toMatchObject({ isError: false, text: expect.stringContaining("Use root paths.") });
@@ -51,7 +59,9 @@ describe("CLI flags reach the registry and the loop", () => {
   });
 
   it("--max-turns stops a model that never answers, with exit code 3", async () => {
-    server = await startFakeChatCompletionsServer((_request, index) => ({ toolCalls: [{ id: `g${index}`, name: "Glob", arguments: JSON.stringify({ pattern: `**/*.${index}` }) }] }));
+    server = await startFakeChatCompletionsServer((_request, index) => ({
+      toolCalls: [{ id: `g${index}`, name: "Glob", arguments: JSON.stringify({ pattern: `**/*.${index}` }) }],
+    }));
     const run = await runCliCapturing(["--base-url", server.baseUrl, "--workdir", workdir, "--max-turns", "2", "--json", "loop"], scratch);
     expect(run.code).toBe(3);
     expect(server.requests).toHaveLength(2);
@@ -72,7 +82,12 @@ describe("CLI flags reach the registry and the loop", () => {
       });
       const run = await runCliCapturing(["--base-url", server.baseUrl, "--yes", "--json"], scratch);
       expect(run.code).toBe(fixes ? 0 : 1);
-      expect(run.events.at(-2)).toMatchObject({ type: "notice", message: fixes ? expect.stringMatching(/tests pass \(tests 7, pass 7, fail 0\)/) : expect.stringMatching(/tests still fail \(tests 7, pass 4, fail 3\)/) });
+      expect(run.events.at(-2)).toMatchObject({
+        type: "notice",
+        message: fixes
+          ? expect.stringMatching(/tests pass \(tests 7, pass 7, fail 0\)/)
+          : expect.stringMatching(/tests still fail \(tests 7, pass 4, fail 3\)/),
+      });
       expect(run.events.at(-1)).toMatchObject({ type: "session-end", status: "answered" });
     });
   }

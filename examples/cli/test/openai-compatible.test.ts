@@ -49,7 +49,23 @@ describe("the CLI on an OpenAI-compatible server", () => {
   for (const streaming of [true, false]) {
     it(`runs a tool-calling session ${streaming ? "streamed (SSE)" : "without streaming"}, a malformed call coming back to the model as an error`, async () => {
       server = await startFakeChatCompletionsServer(conversation);
-      const argv = ["--base-url", server.baseUrl, "--api-key", "test-key", "--model", "fake-model", "--workdir", workdir, "--yes", "--json", ...(streaming ? [] : ["--no-stream"]), "Write", "the", "answer", "down"];
+      const argv = [
+        "--base-url",
+        server.baseUrl,
+        "--api-key",
+        "test-key",
+        "--model",
+        "fake-model",
+        "--workdir",
+        workdir,
+        "--yes",
+        "--json",
+        ...(streaming ? [] : ["--no-stream"]),
+        "Write",
+        "the",
+        "answer",
+        "down",
+      ];
       const run = await runCliCapturing(argv, workdir);
 
       expect(run.stderr).toBe("");
@@ -71,10 +87,20 @@ describe("the CLI on an OpenAI-compatible server", () => {
         ["call_write", false],
       ]);
       const end = run.events.at(-1)!;
-      expect(end).toMatchObject({ type: "session-end", status: "answered", turns: 4, toolCalls: 3, failedToolCalls: 1, finalText: "I wrote the answer to answer.txt." });
+      expect(end).toMatchObject({
+        type: "session-end",
+        status: "answered",
+        turns: 4,
+        toolCalls: 3,
+        failedToolCalls: 1,
+        finalText: "I wrote the answer to answer.txt.",
+      });
       // The server reported usage on non-streamed answers; streamed ones carry none here.
       if (!streaming) expect(end.usage).toEqual({ inputTokens: 40, outputTokens: 20 });
-      const deltas = run.events.filter((event) => event.type === "model-text-delta").map((event) => event.text).join("");
+      const deltas = run.events
+        .filter((event) => event.type === "model-text-delta")
+        .map((event) => event.text)
+        .join("");
       if (streaming) expect(deltas).toBe("Reading the notes.I wrote the answer to answer.txt.");
       else expect(deltas).toBe("");
       // Every line is one JSON object with a type and a time.

@@ -31,10 +31,23 @@ export async function runCliCapturing(argv: string[], cwd: string): Promise<CliR
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "cli-data-"));
   let code: number;
   try {
-    code = await runCli({ argv: argv.includes("--data-dir") ? argv : ["--data-dir", dataDir, ...argv], env: {}, cwd, stdin: new PassThrough(), stdout, stderr });
+    code = await runCli({
+      argv: argv.includes("--data-dir") ? argv : ["--data-dir", dataDir, ...argv],
+      env: {},
+      cwd,
+      stdin: new PassThrough(),
+      stdout,
+      stderr,
+    });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const events = argv.includes("--json") ? out.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>) : [];
+  const events = argv.includes("--json")
+    ? out
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, any>)
+    : [];
   return { code, stdout: out, stderr: err, events };
 }

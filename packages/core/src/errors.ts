@@ -158,8 +158,6 @@ export class SdkError extends CodedError<SdkErrorCode, Record<string, unknown>> 
 /** True when `error` is an abort (DOMException AbortError or an aborted signal reason). */
 export function isAbortError(error: unknown): boolean {
   return (
-    typeof error === "object" &&
-    error !== null &&
-    ((error as { name?: unknown }).name === "AbortError" || (error as { code?: unknown }).code === "ABORT_ERR")
+    typeof error === "object" && error !== null && ((error as { name?: unknown }).name === "AbortError" || (error as { code?: unknown }).code === "ABORT_ERR")
   );
 }

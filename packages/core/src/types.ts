@@ -133,6 +133,7 @@ export interface ToolContext {
  * A tool: its name and description for the model, its input schema, metadata
  * and executor. Build one with `defineTool()`.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input type; `unknown` would make ToolDefinition<X> unassignable to it.
 export interface ToolDefinition<Input = any, Details = unknown> {
   readonly name: string;
   /** Written for the model: what it does, limits, path forms, 1-based ranges. */

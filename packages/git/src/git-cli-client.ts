@@ -40,12 +40,20 @@ export class GitCliClient implements GitClient {
     this.#binary = options.gitBinary ?? "git";
   }
 
-  async #git(cwd: string, args: readonly string[], options: { input?: string; env?: Record<string, string>; signal?: AbortSignal } = {}): Promise<GitCommandResult> {
+  async #git(
+    cwd: string,
+    args: readonly string[],
+    options: { input?: string; env?: Record<string, string>; signal?: AbortSignal } = {},
+  ): Promise<GitCommandResult> {
     return runGit(this.#runner, this.#binary, args, { cwd, ...options });
   }
 
   /** Runs git and throws a GitClientError on a non-zero exit. */
-  async #checked(cwd: string, args: readonly string[], options: { input?: string; env?: Record<string, string>; signal?: AbortSignal } = {}): Promise<GitCommandResult> {
+  async #checked(
+    cwd: string,
+    args: readonly string[],
+    options: { input?: string; env?: Record<string, string>; signal?: AbortSignal } = {},
+  ): Promise<GitCommandResult> {
     const result = await this.#git(cwd, args, options);
     if (result.exitCode !== 0) throw commandFailed(args, result);
     return result;
@@ -129,7 +137,19 @@ export class GitCliClient implements GitClient {
       const head = await this.#git(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { signal });
       if (head.exitCode !== 0) base = EMPTY_TREE_ID;
     }
-    const diffArgs = ["diff", "--cached", "--binary", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", base, "--"];
+    const diffArgs = [
+      "diff",
+      "--cached",
+      "--binary",
+      "--no-renames",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+      base,
+      "--",
+    ];
     return this.#withWorkTreeIndex(root, signal, async (env) => {
       const output = (await this.#checked(root, diffArgs, { env, signal })).stdout;
       try {
@@ -199,7 +219,11 @@ export class GitCliClient implements GitClient {
     if (staged.exitCode === 0 && head.exitCode === 0) {
       throw new GitClientError("nothing_to_commit", "There is nothing to commit: the work tree matches HEAD.");
     }
-    await this.#checked(root, ["-c", "commit.gpgSign=false", "commit", "--no-verify", "--quiet", "--allow-empty-message", "-F", "-"], { input: options.message, env, signal });
+    await this.#checked(root, ["-c", "commit.gpgSign=false", "commit", "--no-verify", "--quiet", "--allow-empty-message", "-F", "-"], {
+      input: options.message,
+      env,
+      signal,
+    });
     return (await this.#checked(root, ["rev-parse", "HEAD"], { signal })).stdout.toString("utf8").trim();
   }
 }
@@ -217,7 +241,9 @@ function commandFailed(args: readonly string[], result: GitCommandResult): GitCl
 /** Paths named in git apply's error lines. */
 function failedPaths(stderr: string): string[] {
   const paths = new Set<string>();
-  for (const match of stderr.matchAll(/^error: (?:patch failed: (.+):\d+|(.+?): (?:patch does not apply|already exists in working directory|does not exist in index|No such file or directory|does not match index|already exists in index))$/gm)) {
+  for (const match of stderr.matchAll(
+    /^error: (?:patch failed: (.+):\d+|(.+?): (?:patch does not apply|already exists in working directory|does not exist in index|No such file or directory|does not match index|already exists in index))$/gm,
+  )) {
     paths.add((match[1] ?? match[2])!);
   }
   return [...paths];

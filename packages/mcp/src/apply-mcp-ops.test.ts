@@ -3,14 +3,23 @@ import { applyMcpOps, createInMemoryMcpSettingsStore } from "./apply-mcp-ops.js"
 import { McpConfigError } from "./mcp-errors.js";
 import { assertCompleteMcpServers, emptyMcpSettings, normalizeMcpServerConfig, selectEnabledMcpServers, validateMcpServerConfig } from "./settings.js";
 
-const base = () => applyMcpOps(emptyMcpSettings(), [
-  { type: "upsert", server: { id: "a", command: "node", args: ["a.js"] } },
-  { type: "upsert", server: { id: "b", transport: "http", url: "http://localhost:1/mcp", enabled: false } },
-]);
+const base = () =>
+  applyMcpOps(emptyMcpSettings(), [
+    { type: "upsert", server: { id: "a", command: "node", args: ["a.js"] } },
+    { type: "upsert", server: { id: "b", transport: "http", url: "http://localhost:1/mcp", enabled: false } },
+  ]);
 
 describe("normalizeMcpServerConfig", () => {
   it("fills defaults: enabled, stdio, empty args, 60 000 ms; <= 0 means the default", () => {
-    expect(normalizeMcpServerConfig({ id: " x ", command: " node " })).toEqual({ id: "x", enabled: true, transport: "stdio", command: "node", args: [], url: "", timeoutMs: 60_000 });
+    expect(normalizeMcpServerConfig({ id: " x ", command: " node " })).toEqual({
+      id: "x",
+      enabled: true,
+      transport: "stdio",
+      command: "node",
+      args: [],
+      url: "",
+      timeoutMs: 60_000,
+    });
     expect(normalizeMcpServerConfig({ id: "x", timeoutMs: 0 }).timeoutMs).toBe(60_000);
     expect(normalizeMcpServerConfig({ id: "x", timeoutMs: -5 }).timeoutMs).toBe(60_000);
     expect(normalizeMcpServerConfig({ id: "x", timeoutMs: 1500 }).timeoutMs).toBe(1500);

@@ -30,11 +30,21 @@ export function mapMcpContentBlock(block: CallToolResult["content"][number]): To
       return { type: "text", text: `[audio ${block.mimeType}, ${describeBytes(block.data)}; not shown]` };
     case "resource": {
       const resource = block.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
-      if (typeof resource.text === "string") return { type: "text", text: `[resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ""}]\n${resource.text}` };
-      return { type: "text", text: `[resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ""}, binary ${describeBytes(resource.blob ?? "")}; not shown]` };
+      if (typeof resource.text === "string")
+        return { type: "text", text: `[resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ""}]\n${resource.text}` };
+      return {
+        type: "text",
+        text: `[resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ""}, binary ${describeBytes(resource.blob ?? "")}; not shown]`,
+      };
     }
     case "resource_link":
-      return { type: "text", text: `[resource link ${block.name ?? ""} ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ""}]${block.description ? ` ${block.description}` : ""}`.replace("  ", " ") };
+      return {
+        type: "text",
+        text: `[resource link ${block.name ?? ""} ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ""}]${block.description ? ` ${block.description}` : ""}`.replace(
+          "  ",
+          " ",
+        ),
+      };
     default:
       return { type: "text", text: JSON.stringify(block) };
   }
@@ -50,10 +60,15 @@ export function mapMcpCallResult(result: CallToolResult, meta: { serverId: strin
   const content: ToolContent[] = blocks.map(mapMcpContentBlock);
   const structured = result.structuredContent;
   if (content.length === 0 && structured !== undefined) content.push({ type: "text", text: JSON.stringify(structured, null, 2) });
-  if (content.length === 0) content.push({ type: "text", text: result.isError ? "(the MCP tool failed without a message)" : "(the MCP tool returned no content)" });
+  if (content.length === 0)
+    content.push({ type: "text", text: result.isError ? "(the MCP tool failed without a message)" : "(the MCP tool returned no content)" });
   const details: McpToolCallDetails = {
     ...meta,
-    mcp: { contentTypes: blocks.map((block) => block.type), isError: result.isError === true, ...(structured !== undefined ? { structuredContent: structured } : {}) },
+    mcp: {
+      contentTypes: blocks.map((block) => block.type),
+      isError: result.isError === true,
+      ...(structured !== undefined ? { structuredContent: structured } : {}),
+    },
   };
   return { content, details, isError: result.isError === true };
 }

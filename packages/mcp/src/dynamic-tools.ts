@@ -70,10 +70,13 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
       allowUnknownArguments: allowsExtraKeys(jsonSchema),
       async execute(input: Record<string, unknown>, context) {
         const server = selectEnabledMcpServers(options.getSettings()).find((candidate) => candidate.id === serverId);
-        if (!server) throw new ToolError("unavailable", `MCP server ${serverId} is no longer enabled; ${name} cannot run. Use McpManager action=list to see the servers.`);
+        if (!server)
+          throw new ToolError("unavailable", `MCP server ${serverId} is no longer enabled; ${name} cannot run. Use McpManager action=list to see the servers.`);
         const connection = options.runtime.connectionFor(server);
         if (options.sandbox && server.transport === "stdio" && connection.state !== "connected") {
-          throw new ToolError("permission_denied", `MCP server ${serverId} is a stdio server and this host runs sandboxed: it cannot be started.`, { recoverable: false });
+          throw new ToolError("permission_denied", `MCP server ${serverId} is a stdio server and this host runs sandboxed: it cannot be started.`, {
+            recoverable: false,
+          });
         }
         const result = await connection.callTool(remote.name, input, {
           signal: context.signal,
@@ -119,12 +122,15 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
             const key = `${server.id}:${remote.name}`;
             if (!warned.has(key)) {
               warned.add(key);
-              options.logger?.warn(`MCP tool ${remote.name} of ${server.id} maps to ${name}, already used by ${clash.serverId}/${clash.toolName}; it is skipped.`);
+              options.logger?.warn(
+                `MCP tool ${remote.name} of ${server.id} maps to ${name}, already used by ${clash.serverId}/${clash.toolName}; it is skipped.`,
+              );
             }
             continue;
           }
           const previous = entries.get(name);
-          const definition = previous && previous.serverId === server.id && previous.remote === remote ? previous.definition : makeDefinition(name, server.id, remote);
+          const definition =
+            previous && previous.serverId === server.id && previous.remote === remote ? previous.definition : makeDefinition(name, server.id, remote);
           next.set(name, { serverId: server.id, toolName: remote.name, definition, remote });
         }
       }

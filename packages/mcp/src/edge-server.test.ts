@@ -27,9 +27,17 @@ describe("edge server over stdio", () => {
       metadata: { groupId: "system", kind: "echo", isReadOnly: true, displayCategory: "other" },
       execute: ({ text }) => ({ content: `builtin:${text}` }),
     });
-    setup = await setupMcp([edgeStdio("edge", { EDGE_MARKER_FILE: marker }), edgeStdio("other", { EDGE_MARKER_FILE: marker }), edgeStdio("edge_long_server_id"), { id: "hang", command: process.execPath, args: [path.join(path.dirname(EDGE_ENTRY), "hang-server.mjs")], timeoutMs: 5_000 }], {
-      extraBundles: [{ id: "builtin", trusted: true, listTools: () => [builtin] }],
-    });
+    setup = await setupMcp(
+      [
+        edgeStdio("edge", { EDGE_MARKER_FILE: marker }),
+        edgeStdio("other", { EDGE_MARKER_FILE: marker }),
+        edgeStdio("edge_long_server_id"),
+        { id: "hang", command: process.execPath, args: [path.join(path.dirname(EDGE_ENTRY), "hang-server.mjs")], timeoutMs: 5_000 },
+      ],
+      {
+        extraBundles: [{ id: "builtin", trusted: true, listTools: () => [builtin] }],
+      },
+    );
   });
   afterAll(async () => {
     await setup?.close();
@@ -97,7 +105,15 @@ describe("edge server over stdio", () => {
   it("lets a call aborted while queued leave the queue without reaching the server", async () => {
     const before = markerLines().length;
     const first = setup.registry.executeToolCall({ id: "q1", name: "mcp_edge_slow", arguments: { ms: 1_500 } });
-    await vi.waitFor(() => expect(markerLines().slice(before).some((line) => line.startsWith("slow-start"))).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(
+      () =>
+        expect(
+          markerLines()
+            .slice(before)
+            .some((line) => line.startsWith("slow-start")),
+        ).toBe(true),
+      { timeout: 10_000 },
+    );
     const controller = new AbortController();
     const queued = setup.registry.executeToolCall({ id: "q2", name: "mcp_edge_slow", arguments: { ms: 50 } }, { signal: controller.signal });
     controller.abort();
@@ -106,7 +122,9 @@ describe("edge server over stdio", () => {
     expect((await first).isError).toBe(false);
     const third = await setup.registry.executeToolCall({ id: "q3", name: "mcp_edge_slow", arguments: { ms: 10 } });
     expect(third.isError).toBe(false);
-    const starts = markerLines().slice(before).filter((line) => line.startsWith("slow-start"));
+    const starts = markerLines()
+      .slice(before)
+      .filter((line) => line.startsWith("slow-start"));
     expect(starts).toHaveLength(2);
   });
 

@@ -30,7 +30,9 @@ export function createLegacySseTransport(url: URL, options: { headers?: Record<s
       started.catch(() => undefined);
       if (!options.messageUrl) {
         await inner.close().catch(() => undefined);
-        throw new ToolError("unavailable", `The SSE server announced no message endpoint within ${wait} ms; set messageUrl to its POST endpoint.`, { details: { url: url.href, waitedMs: wait } });
+        throw new ToolError("unavailable", `The SSE server announced no message endpoint within ${wait} ms; set messageUrl to its POST endpoint.`, {
+          details: { url: url.href, waitedMs: wait },
+        });
       }
       // The SDK keeps the endpoint in a private field; set it ourselves for servers that never announce one.
       (inner as unknown as { _endpoint?: URL })._endpoint = new URL(options.messageUrl, url);

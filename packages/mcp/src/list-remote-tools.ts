@@ -39,7 +39,10 @@ export async function listMcpRemoteTools(client: Client, serverId: string, optio
         continue;
       }
       tools.push(coerced.tool);
-      if (coerced.fixes.length > 0) warnings.push(`MCP server ${serverId}: tool ${coerced.tool.name} has an invalid input schema (${coerced.fixes.join("; ")}); it is offered with the repaired schema.`);
+      if (coerced.fixes.length > 0)
+        warnings.push(
+          `MCP server ${serverId}: tool ${coerced.tool.name} has an invalid input schema (${coerced.fixes.join("; ")}); it is offered with the repaired schema.`,
+        );
     }
     cursor = page.nextCursor;
     if (cursor !== undefined && seenCursors.has(cursor)) break;

@@ -12,7 +12,10 @@ function resolveTarget(input: McpManagerInput, context: ToolContext, environment
     return { config, stored: false };
   }
   const id = input.server_id?.trim();
-  if (!id) throw managerError("invalid_arguments", `action=${input.action} needs server_id${input.action === "restart" ? "" : " or an inline server"}.`, { field: "server_id" });
+  if (!id)
+    throw managerError("invalid_arguments", `action=${input.action} needs server_id${input.action === "restart" ? "" : " or an inline server"}.`, {
+      field: "server_id",
+    });
   const config = environment.getSettings().servers.find((server) => server.id === id);
   if (!config) throw unknownServersError([id]);
   return { config, stored: true };
@@ -33,7 +36,11 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
   const { config, stored } = resolveTarget(input, context, environment);
   report.set({ serverId: config.id, transport: config.transport });
   if (environment.sandbox && config.transport === "stdio") {
-    throw managerError("permission_denied", `action=${input.action} would start the stdio server ${config.id}, which this sandboxed host refuses; only http and sse servers can be used here.`, { serverId: config.id });
+    throw managerError(
+      "permission_denied",
+      `action=${input.action} would start the stdio server ${config.id}, which this sandboxed host refuses; only http and sse servers can be used here.`,
+      { serverId: config.id },
+    );
   }
   const validation = validateMcpServerConfig(config);
   if (validation.errors.length) {
@@ -59,7 +66,11 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
     report.line(`runtime=${persist ? connection.state : "transient"} server=${info ? `${info.name}@${info.version}` : "unknown"} tools=${tools.length}`);
     const listTools = input.action === "tools" || input.include_tools || input.include_schema;
     if (listTools) {
-      report.details.tools = tools.map((tool) => (input.include_schema ? { name: tool.name, description: tool.description, inputSchema: tool.inputSchema } : { name: tool.name, description: tool.description }));
+      report.details.tools = tools.map((tool) =>
+        input.include_schema
+          ? { name: tool.name, description: tool.description, inputSchema: tool.inputSchema }
+          : { name: tool.name, description: tool.description },
+      );
       for (const tool of tools) {
         report.line(`- ${tool.name}${tool.description ? `: ${tool.description.split("\n")[0]}` : ""}`);
         if (input.include_schema) report.line(`  schema: ${JSON.stringify(tool.inputSchema ?? {})}`);

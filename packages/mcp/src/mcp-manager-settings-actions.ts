@@ -44,7 +44,11 @@ async function stopStale(environment: McpManagerEnvironment, ids: readonly strin
 
 function refuseStdioInSandbox(environment: McpManagerEnvironment, config: McpServerConfigInput, action: string): void {
   if (environment.sandbox && (config.transport ?? "stdio") === "stdio") {
-    throw managerError("permission_denied", `action=${action} would start a stdio server, which this sandboxed host refuses; only http and sse servers can be used here.`, { serverId: config.id });
+    throw managerError(
+      "permission_denied",
+      `action=${action} would start a stdio server, which this sandboxed host refuses; only http and sse servers can be used here.`,
+      { serverId: config.id },
+    );
   }
 }
 
@@ -61,7 +65,8 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       report.line(`servers=${servers.length} enabled=${report.details.enabledCount}`);
       for (const server of shown) {
         report.line(summarise(server, environment));
-        if (input.include_tools) report.line(`  tools: ${(environment.runtime.peek(server.id)?.tools ?? []).map((tool) => tool.name).join(", ") || "(not loaded)"}`);
+        if (input.include_tools)
+          report.line(`  tools: ${(environment.runtime.peek(server.id)?.tools ?? []).map((tool) => tool.name).join(", ") || "(not loaded)"}`);
       }
       return report;
     }
@@ -75,9 +80,13 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
     }
     case "validate": {
       const raw: McpServerConfigInput | undefined = input.server ?? (input.server_id ? find(input.server_id.trim()) : undefined);
-      if (!raw) throw input.server_id ? unknownServersError([input.server_id.trim()]) : managerError("invalid_arguments", "action=validate needs server (inline) or server_id.", { field: "server" });
+      if (!raw)
+        throw input.server_id
+          ? unknownServersError([input.server_id.trim()])
+          : managerError("invalid_arguments", "action=validate needs server (inline) or server_id.", { field: "server" });
       const result = validateMcpServerConfig(raw);
-      if (input.server && find(input.server.id.trim())) result.warnings.push(`a server with id "${input.server.id}" already exists; create would need conflict=overwrite.`);
+      if (input.server && find(input.server.id.trim()))
+        result.warnings.push(`a server with id "${input.server.id}" already exists; create would need conflict=overwrite.`);
       report.set({ serverId: raw.id, transport: raw.transport ?? "stdio", warnings: result.warnings });
       for (const error of result.errors) report.fail(error);
       report.line(`validation=${result.errors.length ? "failed" : "ok"}`);
@@ -86,7 +95,8 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       return report;
     }
     case "create": {
-      if (!input.server) throw managerError("invalid_arguments", "action=create needs server (a full configuration with at least id and command or url).", { field: "server" });
+      if (!input.server)
+        throw managerError("invalid_arguments", "action=create needs server (a full configuration with at least id and command or url).", { field: "server" });
       const raw: McpServerConfigInput = { ...input.server };
       if (raw.cwd) raw.cwd = path.resolve(context.workdir, raw.cwd);
       refuseStdioInSandbox(environment, raw, "create");
@@ -113,7 +123,11 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       const id = requireOne(input);
       if (!input.patch) throw managerError("invalid_arguments", "action=update needs patch (the fields to change).", { field: "patch" });
       if (input.patch.id !== undefined && input.patch.id.trim() !== id) {
-        throw managerError("invalid_arguments", `the id cannot change (patch.id "${input.patch.id}" != "${id}"); create a new server and delete this one instead.`, { serverId: id, field: "patch.id" });
+        throw managerError(
+          "invalid_arguments",
+          `the id cannot change (patch.id "${input.patch.id}" != "${id}"); create a new server and delete this one instead.`,
+          { serverId: id, field: "patch.id" },
+        );
       }
       const patch: Partial<McpServerConfig> = { ...input.patch } as Partial<McpServerConfig>;
       delete patch.id;
@@ -146,7 +160,8 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       const missing = ids.filter((id) => !find(id));
       if (missing.length) throw unknownServersError(missing);
       if (input.action === "enable") for (const id of ids) refuseStdioInSandbox(environment, find(id)!, "enable");
-      const ops: McpOp[] = input.action === "delete" ? ids.map((id) => ({ type: "remove", id })) : [{ type: "setEnabled", serverIds: ids, enabled: input.action === "enable" }];
+      const ops: McpOp[] =
+        input.action === "delete" ? ids.map((id) => ({ type: "remove", id })) : [{ type: "setEnabled", serverIds: ids, enabled: input.action === "enable" }];
       const { changed, pending } = commit(environment, ops);
       await pending;
       report.set({ serverIds: ids, serverId: ids.length === 1 ? ids[0] : undefined, changed });

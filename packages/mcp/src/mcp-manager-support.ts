@@ -4,7 +4,21 @@ import type { McpRuntime } from "./mcp-runtime.js";
 import type { McpServerConfig, McpSettings } from "./settings.js";
 
 /** Every McpManager action. */
-export const MCP_MANAGER_ACTIONS = ["list", "read", "create", "update", "delete", "enable", "disable", "validate", "test", "diagnose", "restart", "stop", "tools"] as const;
+export const MCP_MANAGER_ACTIONS = [
+  "list",
+  "read",
+  "create",
+  "update",
+  "delete",
+  "enable",
+  "disable",
+  "validate",
+  "test",
+  "diagnose",
+  "restart",
+  "stop",
+  "tools",
+] as const;
 /** One McpManager action. */
 export type McpManagerAction = (typeof MCP_MANAGER_ACTIONS)[number];
 
@@ -70,7 +84,9 @@ export function managerError(code: ToolErrorCode, message: string, facts: McpMan
 
 /** `not_found` for server ids missing from the settings. */
 export function unknownServersError(ids: readonly string[]): ToolError {
-  return managerError("not_found", `no MCP server with id ${ids.map((id) => `"${id}"`).join(", ")}. Use action=list to see the ids.`, { missingServerIds: [...ids] });
+  return managerError("not_found", `no MCP server with id ${ids.map((id) => `"${id}"`).join(", ")}. Use action=list to see the ids.`, {
+    missingServerIds: [...ids],
+  });
 }
 
 const REDACTED = "<redacted>";
@@ -90,9 +106,12 @@ export function suggestFixes(message: string, config: Pick<McpServerConfig, "tra
   if (config?.transport === "stdio" && /enoent|not found|no such file/.test(text)) {
     out.push(`The command "${config.command}" was not found: install it, or use an absolute path (the server gets the host's PATH).`);
   }
-  if (/timed? ?out|timeout/.test(text)) out.push("The server did not answer in time: raise timeoutMs, or check that it starts on its own (a first npx run downloads packages).");
-  if (/\b401\b|\b403\b|unauthori[sz]ed|forbidden/.test(text)) out.push("The server refused the credentials: check the headers (for example Authorization) and the token's scope.");
-  if (config?.transport === "sse" && /endpoint|405|messageurl/.test(text)) out.push("This looks like a legacy SSE server: set messageUrl to its POST endpoint, or use transport http if it speaks Streamable HTTP.");
+  if (/timed? ?out|timeout/.test(text))
+    out.push("The server did not answer in time: raise timeoutMs, or check that it starts on its own (a first npx run downloads packages).");
+  if (/\b401\b|\b403\b|unauthori[sz]ed|forbidden/.test(text))
+    out.push("The server refused the credentials: check the headers (for example Authorization) and the token's scope.");
+  if (config?.transport === "sse" && /endpoint|405|messageurl/.test(text))
+    out.push("This looks like a legacy SSE server: set messageUrl to its POST endpoint, or use transport http if it speaks Streamable HTTP.");
   if (/econnrefused|fetch failed|enotfound/.test(text)) out.push("Nothing answers at the URL: check it and that the server is running.");
   if (/closed|exited|crash/.test(text)) out.push("The server process ended: run action=diagnose with include_stderr to read its error output.");
   return out;

@@ -29,10 +29,18 @@ export function createMcpManagerTool(environment: McpManagerEnvironment): ToolDe
     async execute(input, context) {
       const action = input.action;
       if (context.runtimeScope !== "chat" && CRON_REFUSED_ACTIONS.has(action)) {
-        throw new ToolError("permission_denied", `McpManager action=${action} is not allowed in cron_auto_prompt (unattended cron runs cannot change MCP servers).`, { recoverable: false });
+        throw new ToolError(
+          "permission_denied",
+          `McpManager action=${action} is not allowed in cron_auto_prompt (unattended cron runs cannot change MCP servers).`,
+          { recoverable: false },
+        );
       }
       if (SETTINGS_WRITE_ACTIONS.has(action) && !environment.applyOps) {
-        throw new ToolError("permission_denied", "McpManager cannot modify MCP settings in this runtime scope (the host gave no settings writer). Only list, read, validate, test, diagnose and tools work here.", { recoverable: false });
+        throw new ToolError(
+          "permission_denied",
+          "McpManager cannot modify MCP settings in this runtime scope (the host gave no settings writer). Only list, read, validate, test, diagnose and tools work here.",
+          { recoverable: false },
+        );
       }
       try {
         const report = ["test", "diagnose", "tools", "restart", "stop"].includes(action)

@@ -37,7 +37,11 @@ describe("McpManager settings actions", () => {
     const created = await call(setup, { action: "create", server: { id: "made", command: "node", args: ["x.js"], cwd: "sub/dir", enabled: false } });
     expect(created.isError).toBe(false);
     expect(textOf(created)).toContain("validation=ok\nchanged=true");
-    expect(setup.store.getSettings().servers.find((server) => server.id === "made")).toMatchObject({ transport: "stdio", timeoutMs: 60_000, cwd: path.join(setup.workdir, "sub/dir") });
+    expect(setup.store.getSettings().servers.find((server) => server.id === "made")).toMatchObject({
+      transport: "stdio",
+      timeoutMs: 60_000,
+      cwd: path.join(setup.workdir, "sub/dir"),
+    });
     const duplicate = await call(setup, { action: "create", server: { id: "made", command: "node" } });
     expect(duplicate.isError).toBe(true);
     expect(textOf(duplicate)).toMatch(/^McpManager failed: .*already exists/);
@@ -79,7 +83,9 @@ describe("McpManager settings actions", () => {
 
   it("refusals carry a ToolError code and their facts in details", async () => {
     const missing = await call(setup, { action: "delete", server_ids: ["ghost", "phantom"] });
-    expect(textOf(missing)).toMatch(/^McpManager failed: no MCP server with id "ghost", "phantom"\. Use action=list to see the ids\.\nMcpManager action=delete/);
+    expect(textOf(missing)).toMatch(
+      /^McpManager failed: no MCP server with id "ghost", "phantom"\. Use action=list to see the ids\.\nMcpManager action=delete/,
+    );
     expect(details(missing)).toMatchObject({ ok: false, code: "not_found", missingServerIds: ["ghost", "phantom"] });
     const noId = await call(setup, { action: "read" });
     expect(details(noId)).toMatchObject({ ok: false, code: "invalid_arguments", field: "server_id", errors: ["action=read needs server_id."] });
@@ -97,14 +103,22 @@ describe("McpManager settings actions", () => {
 
   it("loses no update under 200 concurrent mutations through executeToolCall", async () => {
     const ids = Array.from({ length: 200 }, (_, index) => `bulk-${index}`);
-    const creates = await Promise.all(ids.map((id, index) => call(setup, { action: "create", server: { id, transport: "http", url: "http://127.0.0.1:9/mcp", timeoutMs: 2_000, enabled: false } }, `c${index}`)));
+    const creates = await Promise.all(
+      ids.map((id, index) =>
+        call(setup, { action: "create", server: { id, transport: "http", url: "http://127.0.0.1:9/mcp", timeoutMs: 2_000, enabled: false } }, `c${index}`),
+      ),
+    );
     expect(creates.every((result) => !result.isError)).toBe(true);
-    const updates = await Promise.all(ids.map((id, index) => call(setup, { action: "update", server_id: id, patch: { description: `d-${index}` } }, `u${index}`)));
+    const updates = await Promise.all(
+      ids.map((id, index) => call(setup, { action: "update", server_id: id, patch: { description: `d-${index}` } }, `u${index}`)),
+    );
     expect(updates.every((result) => details(result).changed === true)).toBe(true);
     const servers = setup.store.getSettings().servers;
     expect(servers.filter((server) => server.id.startsWith("bulk-"))).toHaveLength(200);
     for (const [index, id] of ids.entries()) expect(servers.find((server) => server.id === id)?.description).toBe(`d-${index}`);
-    const mixed = await Promise.all(ids.map((id, index) => call(setup, index % 2 ? { action: "delete", server_id: id } : { action: "enable", server_id: id }, `x${index}`)));
+    const mixed = await Promise.all(
+      ids.map((id, index) => call(setup, index % 2 ? { action: "delete", server_id: id } : { action: "enable", server_id: id }, `x${index}`)),
+    );
     expect(mixed.every((result) => !result.isError)).toBe(true);
     const after = setup.store.getSettings().servers.filter((server) => server.id.startsWith("bulk-"));
     expect(after.map((server) => server.id)).toEqual(ids.filter((_, index) => index % 2 === 0));
@@ -144,7 +158,7 @@ describe("McpManager runtime actions against a real server", () => {
     expect(diagnosis.isError).toBe(false);
     expect(details(diagnosis).stderr?.join("\n")).toContain("edge-server: started on stdio");
     const tools = await call(setup, { action: "tools", server_id: "edge", include_schema: true });
-    expect(textOf(tools)).toMatch(/- echo: Echoes text\.\n  schema: \{"type":"object"/);
+    expect(textOf(tools)).toMatch(/- echo: Echoes text\.\n {2}schema: \{"type":"object"/);
     expect(details(tools).toolsCount).toBeGreaterThan(5);
   });
 

@@ -39,7 +39,8 @@ export class McpRuntime {
 
   /** The connection for `config`: the live one if its configuration is unchanged, else a new one (the old one is closed). */
   connectionFor(config: McpServerConfig): McpServerConnection {
-    if (this.closed) throw new ToolError("unavailable", "The MCP runtime is closed (the registry was closed); MCP servers cannot be used any more.", { recoverable: false });
+    if (this.closed)
+      throw new ToolError("unavailable", "The MCP runtime is closed (the registry was closed); MCP servers cannot be used any more.", { recoverable: false });
     const existing = this.connections.get(config.id);
     if (existing && existing.key === connectionKey(config) && existing.state !== "closed") return existing;
     if (existing) void existing.close();

@@ -42,7 +42,6 @@ export interface McpHostOptions extends Omit<McpToolBundleOptions, "runtimeScope
   onReady?(bundles: McpToolBundles): void;
 }
 
-
 /** The MCP bundles of one registry and their shared runtime. */
 export interface McpToolBundles {
   /** Trusted: McpManager, and ToolSearch while lazy loading is active. */
@@ -97,10 +96,16 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     const enabled = selectEnabledMcpServers(options.getSettings());
     assertCompleteMcpServers(enabled);
     const enabledIds = new Set(enabled.map((server) => server.id));
-    await Promise.allSettled(runtime.all().filter((connection) => !enabledIds.has(connection.config.id)).map((connection) => runtime.stop(connection.config.id)));
+    await Promise.allSettled(
+      runtime
+        .all()
+        .filter((connection) => !enabledIds.has(connection.config.id))
+        .map((connection) => runtime.stop(connection.config.id)),
+    );
     const results = await Promise.allSettled(
       enabled.map(async (server) => {
-        if (options.sandbox && server.transport === "stdio") throw new ToolError("permission_denied", "stdio servers cannot be started on this sandboxed host", { details: { serverId: server.id } });
+        if (options.sandbox && server.transport === "stdio")
+          throw new ToolError("permission_denied", "stdio servers cannot be started on this sandboxed host", { details: { serverId: server.id } });
         await runtime.connectionFor(server).connect();
       }),
     );

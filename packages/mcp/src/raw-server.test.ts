@@ -17,16 +17,26 @@ describe("a stdio server whose tools/list holds broken schemas (raw JSON-RPC fix
 
   it("loads the server and lists its good tools from both pages", async () => {
     expect(setup.mcp.runtime.status("raw")).toMatchObject({ state: "connected", toolsCount: 7 });
-    expect(setup.registry.tools.map((tool) => tool.name).filter((name) => name.startsWith("mcp_raw_")).sort()).toEqual(
-      ["mcp_raw_bad_required", "mcp_raw_big", "mcp_raw_echo", "mcp_raw_not_an_object", "mcp_raw_pid", "mcp_raw_string_schema", "mcp_raw_untyped"],
-    );
+    expect(
+      setup.registry.tools
+        .map((tool) => tool.name)
+        .filter((name) => name.startsWith("mcp_raw_"))
+        .sort(),
+    ).toEqual(["mcp_raw_bad_required", "mcp_raw_big", "mcp_raw_echo", "mcp_raw_not_an_object", "mcp_raw_pid", "mcp_raw_string_schema", "mcp_raw_untyped"]);
     expect(textOf(await call(setup, "mcp_raw_echo", { text: "hello" }))).toBe("hello");
-    expect(schemaOf(setup, "mcp_raw_echo")).toEqual({ type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false });
+    expect(schemaOf(setup, "mcp_raw_echo")).toEqual({
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+      additionalProperties: false,
+    });
   });
 
   it("skips the tool without a name with a warning naming it and its server", () => {
     const warning = setup.logger.warnings.find((line) => line.includes("no name"));
-    expect(warning).toBe('MCP server raw: a tool has no name (description: "A tool without a name."), so it cannot be called; it is skipped, the server\'s other tools stay available.');
+    expect(warning).toBe(
+      'MCP server raw: a tool has no name (description: "A tool without a name."), so it cannot be called; it is skipped, the server\'s other tools stay available.',
+    );
   });
 
   it("offers each coercible tool with an object schema, warns once, and calls it", async () => {

@@ -3,7 +3,17 @@ import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { McpManagerDetails } from "./mcp-manager-support.js";
-import { type HttpServerProcess, type McpTestSetup, everythingStdio, filesystemStdio, setupMcp, startEverythingHttp, startLegacySse, tempDir, textOf } from "./__fixtures__/test-servers.js";
+import {
+  type HttpServerProcess,
+  type McpTestSetup,
+  everythingStdio,
+  filesystemStdio,
+  setupMcp,
+  startEverythingHttp,
+  startLegacySse,
+  tempDir,
+  textOf,
+} from "./__fixtures__/test-servers.js";
 
 function sharedChecks(get: () => McpTestSetup, serverId: string) {
   it("lists the server's tools as mcp_<server>_<tool> with the [MCP:<server>] prefix and mcp metadata", () => {
@@ -23,7 +33,11 @@ function sharedChecks(get: () => McpTestSetup, serverId: string) {
   });
 
   it("accepts arguments as a JSON string and resolves names case-insensitively", async () => {
-    const result = await get().registry.executeToolCall({ id: "c2", name: `MCP_${serverId.toUpperCase()}_GET-SUM`, arguments: JSON.stringify({ a: 2, b: 40 }) });
+    const result = await get().registry.executeToolCall({
+      id: "c2",
+      name: `MCP_${serverId.toUpperCase()}_GET-SUM`,
+      arguments: JSON.stringify({ a: 2, b: 40 }),
+    });
     expect(result.isError).toBe(false);
     expect(textOf(result)).toContain("42");
   });
@@ -48,7 +62,11 @@ describe("everything server over stdio", () => {
   });
 
   it("maps embedded resources to text", async () => {
-    const result = await setup.registry.executeToolCall({ id: "r", name: "mcp_everything_get-resource-reference", arguments: { resourceType: "Text", resourceId: 1 } });
+    const result = await setup.registry.executeToolCall({
+      id: "r",
+      name: "mcp_everything_get-resource-reference",
+      arguments: { resourceType: "Text", resourceId: 1 },
+    });
     expect(result.isError).toBe(false);
     expect(textOf(result)).toMatch(/\[resource [a-z]+:\/\//);
   });
@@ -122,7 +140,11 @@ describe("filesystem server over stdio", () => {
     const read = await setup.registry.executeToolCall({ id: "r", name: "mcp_files_read_text_file", arguments: { path: path.join(dir, "notes.txt") } });
     expect(read.isError).toBe(false);
     expect(textOf(read)).toContain("line two");
-    const write = await setup.registry.executeToolCall({ id: "w", name: "mcp_files_write_file", arguments: { path: path.join(dir, "new.txt"), content: "written by MCP" } });
+    const write = await setup.registry.executeToolCall({
+      id: "w",
+      name: "mcp_files_write_file",
+      arguments: { path: path.join(dir, "new.txt"), content: "written by MCP" },
+    });
     expect(write.isError).toBe(false);
     expect(readFileSync(path.join(dir, "new.txt"), "utf8")).toBe("written by MCP");
     const list = await setup.registry.executeToolCall({ id: "l", name: "mcp_files_list_directory", arguments: { path: dir } });
@@ -138,7 +160,11 @@ describe("filesystem server over stdio", () => {
   it("rejects keys the server's schema does not declare (it does not allow extra keys explicitly)", async () => {
     const schema = setup.registry.tools.find((tool) => tool.name === "mcp_files_read_text_file")?.inputSchema;
     expect(schema).toMatchObject({ type: "object", properties: { path: { type: "string" } } });
-    const result = await setup.registry.executeToolCall({ id: "k", name: "mcp_files_read_text_file", arguments: { path: path.join(dir, "notes.txt"), bogus: true } });
+    const result = await setup.registry.executeToolCall({
+      id: "k",
+      name: "mcp_files_read_text_file",
+      arguments: { path: path.join(dir, "notes.txt"), bogus: true },
+    });
     expect(schema?.additionalProperties).toBeUndefined();
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/unsupported argument\(s\): bogus/);
@@ -168,7 +194,11 @@ describe("legacy SSE server without an endpoint event", () => {
   it("without messageUrl, McpManager test fails and suggests setting it", async () => {
     const setup = await setupMcp([]);
     try {
-      const result = await setup.registry.executeToolCall({ id: "2", name: "McpManager", arguments: { action: "test", server: { id: "old", transport: "sse", url: server.url } } });
+      const result = await setup.registry.executeToolCall({
+        id: "2",
+        name: "McpManager",
+        arguments: { action: "test", server: { id: "old", transport: "sse", url: server.url } },
+      });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/announced no message endpoint within 3000 ms/);
       expect((result.details as McpManagerDetails).suggestions?.join("\n")).toMatch(/messageUrl/);
@@ -181,7 +211,11 @@ describe("legacy SSE server without an endpoint event", () => {
     const setup = await setupMcp([]);
     try {
       const url = server.url.replace("/sse", "/secure/mcp");
-      const result = await setup.registry.executeToolCall({ id: "3", name: "McpManager", arguments: { action: "diagnose", server: { id: "locked", transport: "http", url, headers: { Authorization: "Bearer wrong" } } } });
+      const result = await setup.registry.executeToolCall({
+        id: "3",
+        name: "McpManager",
+        arguments: { action: "diagnose", server: { id: "locked", transport: "http", url, headers: { Authorization: "Bearer wrong" } } },
+      });
       const details = result.details as McpManagerDetails;
       expect(details.ok).toBe(false);
       expect(details.phase).toBe("connect");

@@ -22,7 +22,10 @@ describe("coerceMcpInputSchema", () => {
   });
 
   it("adds a missing type and forces another type to object", () => {
-    expect(coerceMcpInputSchema({ properties: { q: { type: "string" } } })).toEqual({ schema: { type: "object", properties: { q: { type: "string" } } }, fixes: ["type was missing"] });
+    expect(coerceMcpInputSchema({ properties: { q: { type: "string" } } })).toEqual({
+      schema: { type: "object", properties: { q: { type: "string" } } },
+      fixes: ["type was missing"],
+    });
     expect(coerceMcpInputSchema({ type: "array", properties: {} }).schema.type).toBe("object");
   });
 
@@ -33,7 +36,10 @@ describe("coerceMcpInputSchema", () => {
   });
 
   it("replaces a property schema that is not an object and repairs required", () => {
-    expect(coerceMcpInputSchema({ type: "object", properties: { a: { type: "string" }, b: "number", c: true }, required: "a" }).schema).toEqual({ type: "object", properties: { a: { type: "string" }, b: {}, c: true } });
+    expect(coerceMcpInputSchema({ type: "object", properties: { a: { type: "string" }, b: "number", c: true }, required: "a" }).schema).toEqual({
+      type: "object",
+      properties: { a: { type: "string" }, b: {}, c: true },
+    });
     expect(coerceMcpInputSchema({ type: "object", properties: { a: {} }, required: ["a", 3] }).schema.required).toEqual(["a"]);
   });
 
@@ -47,7 +53,9 @@ describe("coerceMcpInputSchema", () => {
 
 describe("coerceMcpRemoteTool", () => {
   it("skips only a tool without a usable name", () => {
-    expect(coerceMcpRemoteTool({ description: "A tool without a name.", inputSchema: { type: "object" } })).toEqual({ skipped: 'a tool has no name (description: "A tool without a name."), so it cannot be called' });
+    expect(coerceMcpRemoteTool({ description: "A tool without a name.", inputSchema: { type: "object" } })).toEqual({
+      skipped: 'a tool has no name (description: "A tool without a name."), so it cannot be called',
+    });
     expect(coerceMcpRemoteTool({ name: 7 })).toEqual({ skipped: "a tool has the name a number, so it cannot be called" });
     expect(coerceMcpRemoteTool("echo")).toEqual({ skipped: 'a tools/list entry was "echo", not a tool object' });
   });

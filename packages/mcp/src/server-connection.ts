@@ -132,12 +132,14 @@ export class McpServerConnection {
       this.connectedAt = Date.now();
       this.lastError = undefined;
       return client;
-    } catch (error) {
+    } catch (caught) {
       this.client = undefined;
       this.state = (this.state as McpConnectionState) === "closed" ? "closed" : "failed";
+      let error = caught;
       if (signal.aborted) error = new ToolError("unavailable", `MCP server ${this.config.id} was stopped while connecting.`);
       const overflow = this.overflowLimits.get(client);
-      if (overflow !== undefined && isConnectionClosed(error)) error = new ToolError("too_large", toolListTooLargeMessage(this.config.id, overflow), { details: { serverId: this.config.id, limitBytes: overflow } });
+      if (overflow !== undefined && isConnectionClosed(error))
+        error = new ToolError("too_large", toolListTooLargeMessage(this.config.id, overflow), { details: { serverId: this.config.id, limitBytes: overflow } });
       this.lastError = (error as Error)?.message ?? String(error);
       await client.close().catch(() => undefined);
       await endStdioProcess(transport);
@@ -165,7 +167,11 @@ export class McpServerConnection {
    * queued leaves the queue, an abort while running sends the server a
    * cancellation. A 404 session loss re-initialises and retries once.
    */
-  async callTool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal; onProgress?(progress: McpProgress): void } = {}): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; onProgress?(progress: McpProgress): void } = {},
+  ): Promise<CallToolResult> {
     return this.exclusive(options.signal, async () => {
       const attempt = async () => {
         const client = await this.connect(options.signal);
@@ -197,10 +203,18 @@ export class McpServerConnection {
     const id = this.config.id;
     if (isConnectionClosed(error)) {
       const tail = this.stderrTail.slice(-5).join("\n");
-      return new ToolError("unavailable", `MCP server ${id} closed the connection during the call (it may have crashed); it is restarted on the next call.${tail ? `\nLast stderr lines:\n${tail}` : ""}`, { details: { serverId: id } });
+      return new ToolError(
+        "unavailable",
+        `MCP server ${id} closed the connection during the call (it may have crashed); it is restarted on the next call.${tail ? `\nLast stderr lines:\n${tail}` : ""}`,
+        { details: { serverId: id } },
+      );
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return new ToolError("timeout", `MCP server ${id} did not answer within ${this.config.timeoutMs} ms. Retry later, or ask the user to raise its timeoutMs.`, { details: { serverId: id } });
+      return new ToolError(
+        "timeout",
+        `MCP server ${id} did not answer within ${this.config.timeoutMs} ms. Retry later, or ask the user to raise its timeoutMs.`,
+        { details: { serverId: id } },
+      );
     }
     const message = (error as Error)?.message ?? String(error);
     return new ToolError("unavailable", `MCP server ${id} failed: ${message}`, { details: { serverId: id } });

@@ -70,7 +70,8 @@ function stringRecord(value: unknown): Record<string, string> | undefined {
  * strings. An unknown transport string is kept so that validation can name it.
  */
 export function normalizeMcpServerConfig(input: McpServerConfigInput): McpServerConfig {
-  const timeout = typeof input.timeoutMs === "number" && Number.isFinite(input.timeoutMs) && input.timeoutMs > 0 ? Math.floor(input.timeoutMs) : DEFAULT_MCP_TIMEOUT_MS;
+  const timeout =
+    typeof input.timeoutMs === "number" && Number.isFinite(input.timeoutMs) && input.timeoutMs > 0 ? Math.floor(input.timeoutMs) : DEFAULT_MCP_TIMEOUT_MS;
   const transport = typeof input.transport === "string" && input.transport.trim() !== "" ? input.transport.trim().toLowerCase() : "stdio";
   const config: McpServerConfig = {
     id: typeof input.id === "string" ? input.id.trim() : "",
@@ -146,7 +147,8 @@ export function validateMcpServerConfig(raw: McpServerConfigInput, options: { ex
   if (!(MCP_TRANSPORTS as readonly string[]).includes(config.transport)) errors.push(`transport must be stdio, http or sse, not "${config.transport}".`);
   if (config.transport === "stdio") {
     if (config.command === "") errors.push("stdio servers need a command.");
-    if (raw.args !== undefined && (!Array.isArray(raw.args) || raw.args.some((arg) => typeof arg !== "string"))) errors.push("args must be an array of strings.");
+    if (raw.args !== undefined && (!Array.isArray(raw.args) || raw.args.some((arg) => typeof arg !== "string")))
+      errors.push("args must be an array of strings.");
   }
   if (config.transport === "http" || config.transport === "sse") {
     if (!isHttpUrl(config.url)) errors.push(`${config.transport} servers need an http(s) url${config.url ? `, not "${config.url}"` : ""}.`);
@@ -159,7 +161,7 @@ export function validateMcpServerConfig(raw: McpServerConfigInput, options: { ex
     }
   }
   if (raw.timeoutMs !== undefined && !(typeof raw.timeoutMs === "number" && raw.timeoutMs > 0)) errors.push("timeoutMs must be a number greater than 0.");
-  if (config.cwd !== undefined && config.cwd.includes("\0")) errors.push("cwd must not contain a NUL character.");
+  if (config.cwd?.includes("\0")) errors.push("cwd must not contain a NUL character.");
   if (options.existingIds?.includes(config.id) && config.id !== "") errors.push(`a server with id "${config.id}" already exists.`);
   if (!config.enabled) warnings.push("the server is disabled; its tools will not be loaded until it is enabled.");
   return { errors, warnings };

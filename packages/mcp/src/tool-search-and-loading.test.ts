@@ -10,7 +10,14 @@ const entry = (serverId: string, toolName: string, description: string) =>
 
 describe("ToolSearch scoring", () => {
   it("scores name x3, server x2, description x1 per query word", () => {
-    const hits = scoreToolSearch([entry("github", "create_issue", "[MCP:github] Opens an issue"), entry("jira", "issue_search", "[MCP:jira] Finds tickets"), entry("notes", "write", "[MCP:notes] Writes an issue note")], "issue github");
+    const hits = scoreToolSearch(
+      [
+        entry("github", "create_issue", "[MCP:github] Opens an issue"),
+        entry("jira", "issue_search", "[MCP:jira] Finds tickets"),
+        entry("notes", "write", "[MCP:notes] Writes an issue note"),
+      ],
+      "issue github",
+    );
     expect(hits).toEqual([
       { name: "mcp_github_create_issue", serverId: "github", score: 3 + 1 + 3 + 2 + 1 },
       { name: "mcp_jira_issue_search", serverId: "jira", score: 3 },
@@ -89,8 +96,14 @@ describe("load failure modes", () => {
 
   it("throw: rejects when every server fails, or when a configuration is incomplete", async () => {
     const logger = recordingLogger();
-    await expect(createMcpToolBundles({ getSettings: () => ({ servers: [broken as never], selected: [] }), loadFailureMode: "throw", logger })).rejects.toBeInstanceOf(McpLoadError);
-    const incomplete = createMcpToolBundles({ getSettings: () => ({ servers: [{ id: "half", transport: "http", enabled: true } as never], selected: [] }), loadFailureMode: "throw", logger });
+    await expect(
+      createMcpToolBundles({ getSettings: () => ({ servers: [broken as never], selected: [] }), loadFailureMode: "throw", logger }),
+    ).rejects.toBeInstanceOf(McpLoadError);
+    const incomplete = createMcpToolBundles({
+      getSettings: () => ({ servers: [{ id: "half", transport: "http", enabled: true } as never], selected: [] }),
+      loadFailureMode: "throw",
+      logger,
+    });
     await expect(incomplete).rejects.toBeInstanceOf(McpConfigError);
     await expect(incomplete).rejects.toThrow(/The following MCP server configurations are incomplete:\n- half: http transport without a url/);
   });

@@ -24,7 +24,10 @@ export interface ToolSearchHit {
  * counts 3, in the server id 2, in the description 1.
  */
 export function scoreToolSearch(entries: readonly McpToolEntry[], query: string): ToolSearchHit[] {
-  const words = query.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const words = query
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   const hits: ToolSearchHit[] = [];
   for (const entry of entries) {
     const name = `${entry.definition.name} ${entry.toolName}`.toLowerCase();
@@ -71,7 +74,10 @@ export function createToolSearchTool(state: ToolSearchState): ToolDefinition {
       const hits = scoreToolSearch(entries, query).slice(0, max_results ?? 5);
       if (hits.length === 0) {
         const servers = [...new Set(entries.map((entry) => entry.serverId))];
-        return { content: `No MCP tool matches "${query}". Try other words; servers with tools: ${servers.join(", ") || "(none)"}.`, details: { query, activated: [], totalTools: entries.length } };
+        return {
+          content: `No MCP tool matches "${query}". Try other words; servers with tools: ${servers.join(", ") || "(none)"}.`,
+          details: { query, activated: [], totalTools: entries.length },
+        };
       }
       const byName = new Map(entries.map((entry) => [entry.definition.name, entry]));
       const lines = [`Activated ${hits.length} tool(s) for "${query}"; call them by name:`];

@@ -1,7 +1,15 @@
 import { SdkError } from "@agent-tools/core";
 import type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, ModelUsage } from "@agent-tools/core";
 import { abortErrorFor, normaliseFinishReason, raceAbort, throwIfAborted } from "./abort.js";
-import type { AiSdkProviderOptions, AiSdkCallOptions, AiSdkFinishReason, AiSdkLanguageModel, AiSdkPromptMessage, AiSdkResultPart, AiSdkTokenCount, AiSdkUsage } from "./ai-sdk-language-model.js";
+import type {
+  AiSdkProviderOptions,
+  AiSdkCallOptions,
+  AiSdkFinishReason,
+  AiSdkLanguageModel,
+  AiSdkPromptMessage,
+  AiSdkTokenCount,
+  AiSdkUsage,
+} from "./ai-sdk-language-model.js";
 import { ModelClientError } from "@agent-tools/core";
 
 /** Options of {@link AiSdkModelClient}. */
@@ -189,7 +197,12 @@ export class AiSdkModelClient implements ModelClient {
             usage = readUsage(part.usage);
             break;
           case "error":
-            throw new ModelClientError("provider_error", `The model provider reported an error mid-stream: ${describe(part.error)}`, { clientId: this.id }, { cause: part.error });
+            throw new ModelClientError(
+              "provider_error",
+              `The model provider reported an error mid-stream: ${describe(part.error)}`,
+              { clientId: this.id },
+              { cause: part.error },
+            );
           default:
             break;
         }

@@ -93,7 +93,12 @@ export class OpenAICompatibleModelClient implements ModelClient {
       if (signal?.aborted) throw abortErrorFor(signal);
       const cause = (error as { cause?: { message?: string; code?: string } }).cause;
       const detail = cause?.code ?? cause?.message ?? (error as Error).message;
-      throw new ModelClientError("network_error", `Could not reach the model server at ${this.#url}: ${detail}.`, { url: this.#url, clientId: this.id }, { cause: error });
+      throw new ModelClientError(
+        "network_error",
+        `Could not reach the model server at ${this.#url}: ${detail}.`,
+        { url: this.#url, clientId: this.id },
+        { cause: error },
+      );
     }
     try {
       if (!response.ok) throw await this.#httpError(response);
@@ -112,7 +117,8 @@ export class OpenAICompatibleModelClient implements ModelClient {
       const json = JSON.parse(text) as { error?: unknown; message?: unknown };
       const errorField = json.error;
       if (typeof errorField === "string") providerMessage = errorField;
-      else if (errorField && typeof errorField === "object" && typeof (errorField as { message?: unknown }).message === "string") providerMessage = (errorField as { message: string }).message;
+      else if (errorField && typeof errorField === "object" && typeof (errorField as { message?: unknown }).message === "string")
+        providerMessage = (errorField as { message: string }).message;
       else if (typeof json.message === "string") providerMessage = json.message;
     } catch {
       providerMessage = text.trim().slice(0, 300);
@@ -134,7 +140,12 @@ export class OpenAICompatibleModelClient implements ModelClient {
       throw this.#invalid(`the body is not JSON`, text);
     }
     const embedded = providerError(json);
-    if (embedded) throw new ModelClientError("provider_error", `The model server reported an error: ${embedded}`, { body: text.slice(0, MAX_BODY_IN_ERROR), url: this.#url, clientId: this.id });
+    if (embedded)
+      throw new ModelClientError("provider_error", `The model server reported an error: ${embedded}`, {
+        body: text.slice(0, MAX_BODY_IN_ERROR),
+        url: this.#url,
+        clientId: this.id,
+      });
     const parsed = parseChatCompletion(json);
     if (typeof parsed === "string") throw this.#invalid(parsed, text);
     return parsed;
@@ -166,7 +177,12 @@ export class OpenAICompatibleModelClient implements ModelClient {
         throw this.#invalid("a stream event is not JSON", data);
       }
       const embedded = providerError(chunk) ?? (event.event === "error" ? data : undefined);
-      if (embedded) throw new ModelClientError("provider_error", `The model server reported an error mid-stream: ${embedded}`, { body: data.slice(0, MAX_BODY_IN_ERROR), url: this.#url, clientId: this.id });
+      if (embedded)
+        throw new ModelClientError("provider_error", `The model server reported an error mid-stream: ${embedded}`, {
+          body: data.slice(0, MAX_BODY_IN_ERROR),
+          url: this.#url,
+          clientId: this.id,
+        });
       sawChunk = true;
       const delta = accumulator.push(chunk);
       if (delta !== "") request.onTextDelta?.(delta);

@@ -94,7 +94,11 @@ class ExecaRunningProcess implements RunningProcess {
   private killing: Promise<void> | undefined;
   private hasExited = false;
 
-  constructor(options: SpawnOptions, tag: string, private readonly killer: ProcessTreeKiller) {
+  constructor(
+    options: SpawnOptions,
+    tag: string,
+    private readonly killer: ProcessTreeKiller,
+  ) {
     this.tag = tag;
     const shell = options.shell === true ? "/bin/bash" : options.shell || false;
     const file = shell ? (shell as string) : options.command;

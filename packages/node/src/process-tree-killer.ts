@@ -48,7 +48,10 @@ export class ProcessTreeKiller {
         if (!first) await sleep(POLL_MS);
         first = false;
         const requests = [...this.requests];
-        const trees = findProcessTrees(requests.map((request) => request.selector), readProcessTable());
+        const trees = findProcessTrees(
+          requests.map((request) => request.selector),
+          readProcessTable(),
+        );
         const now = Date.now();
         for (const request of requests) {
           const alive = trees.get(request.selector.rootPid) ?? [];

@@ -145,7 +145,10 @@ export function findProcessTrees(selectors: readonly ProcessTreeSelector[], tabl
         }
       }
     }
-    result.set(root, [...set].filter((pid) => !dead.has(pid)));
+    result.set(
+      root,
+      [...set].filter((pid) => !dead.has(pid)),
+    );
   }
   return result;
 }

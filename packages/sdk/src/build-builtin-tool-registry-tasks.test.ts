@@ -22,10 +22,14 @@ interface Call {
 
 /** Runs the fixture as a separate Node process on the same dataDir. */
 async function inAnotherProcess(workdir: string, dataDir: string, calls: Call[]): Promise<{ pid: number; results: ToolResult<TaskListDetails>[] }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", fixture, workdir, dataDir, JSON.stringify(calls)], {
-    cwd: repositoryRoot,
-    timeout: 90_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--conditions=@agent-tools/source", fixture, workdir, dataDir, JSON.stringify(calls)],
+    {
+      cwd: repositoryRoot,
+      timeout: 90_000,
+    },
+  );
   return JSON.parse(stdout.trim().split("\n").at(-1)!);
 }
 
@@ -96,7 +100,8 @@ describe("buildBuiltinToolRegistry: task tools", () => {
     const registry = await buildBuiltinToolRegistry({ workdir, dataDir, tasks: { store, run: { conversationId: "chat-9", runId: "turn-1" } } });
     expect((await registry.executeToolCall({ id: "c", ...create("Plan") })).isError).toBe(false);
     await registry.close();
-    expect(((await store.load("chat-9"))?.state as { tasks: unknown[] }).tasks).toHaveLength(1);
+    const loaded = await store.load("chat-9");
+    expect((loaded?.state as { tasks: unknown[] } | undefined)?.tasks).toHaveLength(1);
     expect(fs.existsSync(path.join(dataDir, "agent-tools.sqlite"))).toBe(false);
   });
 });

@@ -21,8 +21,20 @@ function text(result: { content: Array<{ type: string; text?: string }> }): stri
 describe("buildBuiltinToolRegistry", () => {
   it("offers the seed's chat catalogue in bundle order", async () => {
     const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir, runtimeScope: "chat", mcp: emptyMcp() });
-    expect(registry.tools.map((t) => t.name)).toEqual([...FS_TOOLS, "Bash", "ProcessWait", "ProcessStop", "ManagedProcess", "TaskCreate", "TaskUpdate", "TaskList", "McpManager"]);
-    const readOnly = Object.entries(registry.metadataByName).filter(([, m]) => m.isReadOnly).map(([n]) => n);
+    expect(registry.tools.map((t) => t.name)).toEqual([
+      ...FS_TOOLS,
+      "Bash",
+      "ProcessWait",
+      "ProcessStop",
+      "ManagedProcess",
+      "TaskCreate",
+      "TaskUpdate",
+      "TaskList",
+      "McpManager",
+    ]);
+    const readOnly = Object.entries(registry.metadataByName)
+      .filter(([, m]) => m.isReadOnly)
+      .map(([n]) => n);
     expect(readOnly.sort()).toEqual(["Glob", "Grep", "Image", "List", "ProcessWait", "Read", "TaskList"]);
     await registry.close();
   });
@@ -43,7 +55,10 @@ describe("buildBuiltinToolRegistry", () => {
   });
 
   it("runs a real MCP server's tool and a file tool through one registry", async () => {
-    const settings = { servers: [{ id: "edge", enabled: true, transport: "stdio", command: process.execPath, args: [edgeServer, "stdio"], timeoutMs: 20_000 }], selected: [] };
+    const settings = {
+      servers: [{ id: "edge", enabled: true, transport: "stdio", command: process.execPath, args: [edgeServer, "stdio"], timeoutMs: 20_000 }],
+      selected: [],
+    };
     const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir, mcp: { getSettings: () => settings as never } });
     expect(registry.hasTool("mcp_edge_echo")).toBe(true);
     expect(registry.metadataByName.mcp_edge_echo).toMatchObject({ groupId: "mcp", serverId: "edge" });

@@ -26,7 +26,9 @@ describe("buildBuiltinToolRegistry: two registries on one fresh dataDir", () => 
     const workdir = path.join(temporary, "in-process");
     fs.mkdirSync(workdir, { recursive: true });
     for (const dataDir of freshDataDirs("in-process")) {
-      const registries = await Promise.all([0, 1].map((index) => buildBuiltinToolRegistry({ workdir, dataDir, runtimeScope: "chat", tasks: { run: { conversationId: `c${index}` } } })));
+      const registries = await Promise.all(
+        [0, 1].map((index) => buildBuiltinToolRegistry({ workdir, dataDir, runtimeScope: "chat", tasks: { run: { conversationId: `c${index}` } } })),
+      );
       try {
         const results = await Promise.all(registries.map((registry, index) => registry.executeToolCall(create(`r${index}`))));
         expect(results.filter((result) => result.isError).map((result) => result.content)).toEqual([]);
@@ -43,10 +45,14 @@ describe("buildBuiltinToolRegistry: two registries on one fresh dataDir", () => 
     // Both processes start slowly on a busy machine; trial i begins at startAt + i * 150 ms in both.
     const startAt = String(Date.now() + 4_000);
     const runOne = () =>
-      promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", fixture, workdir, JSON.stringify(dataDirs), startAt, "150"], {
-        cwd: repositoryRoot,
-        timeout: 90_000,
-      });
+      promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "--conditions=@agent-tools/source", fixture, workdir, JSON.stringify(dataDirs), startAt, "150"],
+        {
+          cwd: repositoryRoot,
+          timeout: 90_000,
+        },
+      );
     const outputs = await Promise.all([runOne(), runOne()]);
     const reports = outputs.map(({ stdout }) => JSON.parse(stdout.trim().split("\n").at(-1)!) as { pid: number; errors: string[] });
     expect(new Set(reports.map((report) => report.pid)).size).toBe(2);

@@ -27,9 +27,11 @@ export function createKyselyStorage(db: Kysely<any>, dialect: StorageDialect, on
       const previous = running.get(namespace) ?? Promise.resolve({ applied: [] });
       const run = previous.catch(() => undefined).then(() => runMigrations(db, dialect, namespace, migrations));
       running.set(namespace, run);
-      void run.catch(() => undefined).then(() => {
-        if (running.get(namespace) === run) running.delete(namespace);
-      });
+      void run
+        .catch(() => undefined)
+        .then(() => {
+          if (running.get(namespace) === run) running.delete(namespace);
+        });
       return run;
     },
     close(): Promise<void> {

@@ -83,7 +83,12 @@ export async function runMigrations(
     const cause = error instanceof MigrationStepError ? error.cause : error;
     const reason = cause instanceof Error ? cause.message : String(cause);
     const waited = isSqliteBusy(cause) ? ` (another process held the database's write lock for more than ${Math.round(lockTimeoutMs / 1000)} s)` : "";
-    throw new SdkError("storage", `Migration ${failed ?? "(setup)"} of "${namespace}" failed: ${reason}${waited}`, { namespace, migration: failed, applied }, { cause });
+    throw new SdkError(
+      "storage",
+      `Migration ${failed ?? "(setup)"} of "${namespace}" failed: ${reason}${waited}`,
+      { namespace, migration: failed, applied },
+      { cause },
+    );
   }
 }
 

@@ -20,7 +20,11 @@ export const BETTER_SQLITE3_DRIVER: OptionalDriver<{ default: BetterSqlite3 }> =
 };
 
 /** pg, for {@link openPostgresStorage}. */
-export const PG_DRIVER: OptionalDriver<{ default: Pg }> = { name: "pg", version: "8.23.1", load: async () => ({ default: (await import("pg")).default as Pg }) };
+export const PG_DRIVER: OptionalDriver<{ default: Pg }> = {
+  name: "pg",
+  version: "8.23.1",
+  load: async () => ({ default: (await import("pg")).default as Pg }),
+};
 
 /**
  * Imports an optional driver when its opener is called. A driver that is not
@@ -32,6 +36,11 @@ export async function loadOptionalDriver<Module>(driver: OptionalDriver<Module>,
     return await driver.load();
   } catch (error) {
     if (!isModuleNotFoundError(error, driver.name)) throw error;
-    throw new SdkError("storage", `${opener} needs the optional package ${driver.name}: npm install ${driver.name}@${driver.version}`, { package: driver.name, version: driver.version }, { cause: error });
+    throw new SdkError(
+      "storage",
+      `${opener} needs the optional package ${driver.name}: npm install ${driver.name}@${driver.version}`,
+      { package: driver.name, version: driver.version },
+      { cause: error },
+    );
   }
 }

@@ -67,7 +67,9 @@ runModelClientContract({
         if (!turn) throw new Error("no more turns");
         if ("hang" in turn) {
           // Starts a stream, then never sends another part.
-          return { stream: new ReadableStream<LanguageModelV3StreamPart>({ start: (controller) => controller.enqueue({ type: "stream-start", warnings: [] }) }) };
+          return {
+            stream: new ReadableStream<LanguageModelV3StreamPart>({ start: (controller) => controller.enqueue({ type: "stream-start", warnings: [] }) }),
+          };
         }
         void options;
         return { stream: simulateReadableStream({ chunks: streamParts(turn), chunkDelayInMs: null }) };
@@ -87,7 +89,14 @@ describe("AiSdkModelClient", () => {
       messages: [
         { role: "system", content: "sys" },
         { role: "user", content: "hi" },
-        { role: "assistant", content: "Let me look.", toolCalls: [{ id: "c1", name: "Read", arguments: '{"path":"a"}' }, { id: "c2", name: "Read", arguments: "{bad" }] },
+        {
+          role: "assistant",
+          content: "Let me look.",
+          toolCalls: [
+            { id: "c1", name: "Read", arguments: '{"path":"a"}' },
+            { id: "c2", name: "Read", arguments: "{bad" },
+          ],
+        },
         { role: "tool", toolCallId: "c1", toolName: "Read", content: "text" },
         { role: "tool", toolCallId: "c2", toolName: "Read", content: "bad JSON", isError: true },
       ],

@@ -20,7 +20,7 @@ describe("GitCliClient and IsomorphicGitClient agree", () => {
   let repo: GitTestRepository & { cleanup(): Promise<void> };
   beforeEach(async () => {
     repo = await createGitTestRepository();
-    await writeFile(repo.path("text.txt"), Array.from({ length: 30 }, (_, index) => `row ${index + 1}`).join("\n") + "\n");
+    await writeFile(repo.path("text.txt"), `${Array.from({ length: 30 }, (_, index) => `row ${index + 1}`).join("\n")}\n`);
     await writeFile(repo.path("no-newline.txt"), "last line without newline");
     await writeFile(repo.path("tool.sh"), "#!/bin/sh\necho hi\n");
     await writeFile(repo.path("blob.bin"), Buffer.concat([Buffer.from([0]), randomBytes(4000)]));
@@ -34,7 +34,10 @@ describe("GitCliClient and IsomorphicGitClient agree", () => {
   });
 
   const change = async () => {
-    await writeFile(repo.path("text.txt"), Array.from({ length: 30 }, (_, index) => (index === 14 ? "row fifteen" : `row ${index + 1}`)).join("\n") + "\nappended\n");
+    await writeFile(
+      repo.path("text.txt"),
+      `${Array.from({ length: 30 }, (_, index) => (index === 14 ? "row fifteen" : `row ${index + 1}`)).join("\n")}\nappended\n`,
+    );
     await writeFile(repo.path("no-newline.txt"), "last line changed, still without newline");
     await chmod(repo.path("tool.sh"), 0o755);
     const blob = await readFile(repo.path("blob.bin"));

@@ -23,7 +23,7 @@ export interface GitClientContractTarget {
 }
 
 const numbered = (count: number, change?: Record<number, string>) =>
-  Array.from({ length: count }, (_, index) => change?.[index + 1] ?? `line ${index + 1}`).join("\n") + "\n";
+  `${Array.from({ length: count }, (_, index) => change?.[index + 1] ?? `line ${index + 1}`).join("\n")}\n`;
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(

@@ -35,7 +35,13 @@ describe("OpenAICompatibleModelClient", () => {
 
   it("sends model, messages, tools, tool choice, limits and the API key", async () => {
     const test = await start(() => ({ text: "ok" }));
-    const client = new OpenAICompatibleModelClient({ baseURL: `${test.baseURL}/`, model: "gpt-test", apiKey: "sk-123", headers: { "x-extra": "1" }, extraBody: { top_p: 0.5 } });
+    const client = new OpenAICompatibleModelClient({
+      baseURL: `${test.baseURL}/`,
+      model: "gpt-test",
+      apiKey: "sk-123",
+      headers: { "x-extra": "1" },
+      extraBody: { top_p: 0.5 },
+    });
     await client.generate({
       messages: [
         { role: "system", content: "sys" },
@@ -61,7 +67,9 @@ describe("OpenAICompatibleModelClient", () => {
         { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "Read", arguments: '{"path":"a"}' } }] },
         { role: "tool", tool_call_id: "c1", content: "text" },
       ],
-      tools: [{ type: "function", function: { name: "Read", description: "Reads.", parameters: { type: "object", properties: {}, additionalProperties: false } } }],
+      tools: [
+        { type: "function", function: { name: "Read", description: "Reads.", parameters: { type: "object", properties: {}, additionalProperties: false } } },
+      ],
       tool_choice: "required",
       max_tokens: 100,
       temperature: 0,
@@ -163,7 +171,9 @@ describe("OpenAICompatibleModelClient", () => {
   });
 
   it("reports an error event inside a stream as provider_error", async () => {
-    const test = await start(() => ({ events: [JSON.stringify({ choices: [{ index: 0, delta: { content: "par" } }] }), JSON.stringify({ error: { message: "model crashed" } })] }));
+    const test = await start(() => ({
+      events: [JSON.stringify({ choices: [{ index: 0, delta: { content: "par" } }] }), JSON.stringify({ error: { message: "model crashed" } })],
+    }));
     const client = new OpenAICompatibleModelClient({ baseURL: test.baseURL, model: "m", stream: true });
     const error = (await client.generate({ messages: [] }).catch((reason: unknown) => reason)) as ModelClientError;
     expect(error.code).toBe("provider_error");
@@ -171,7 +181,9 @@ describe("OpenAICompatibleModelClient", () => {
   });
 
   it("reports a body that is not chat completions as invalid_response", async () => {
-    const test = await start((_request, index) => (index === 0 ? { status: 200, body: "<html>proxy login</html>", contentType: "text/html" } : { status: 200, body: '{"object":"list"}' }));
+    const test = await start((_request, index) =>
+      index === 0 ? { status: 200, body: "<html>proxy login</html>", contentType: "text/html" } : { status: 200, body: '{"object":"list"}' },
+    );
     const client = new OpenAICompatibleModelClient({ baseURL: test.baseURL, model: "m" });
     const notJson = (await client.generate({ messages: [] }).catch((reason: unknown) => reason)) as ModelClientError;
     expect(notJson.code).toBe("invalid_response");

@@ -105,7 +105,13 @@ export function runStorageContract(label: string, target: StorageContractTarget)
       const table = uniqueName("contract_order");
       const order: string[] = [];
       const migrations: StorageMigration[] = [
-        { name: "0001-create", up: async (db, dialect) => (order.push(`0001:${dialect}`), createTable(table).up(db, dialect)) },
+        {
+          name: "0001-create",
+          up: async (db, dialect) => {
+            order.push(`0001:${dialect}`);
+            await createTable(table).up(db, dialect);
+          },
+        },
         {
           name: "0002-add-column",
           up: async (db) => {
@@ -126,7 +132,13 @@ export function runStorageContract(label: string, target: StorageContractTarget)
       const namespace = uniqueName("ns");
       const table = uniqueName("contract_concurrent");
       let runs = 0;
-      const migration: StorageMigration = { name: "0001-create", up: async (db, dialect) => (runs++, createTable(table).up(db, dialect)) };
+      const migration: StorageMigration = {
+        name: "0001-create",
+        up: async (db, dialect) => {
+          runs++;
+          await createTable(table).up(db, dialect);
+        },
+      };
       await withStorage(async (storage) => {
         const results = await Promise.all([storage.migrate(namespace, [migration]), storage.migrate(namespace, [migration])]);
         expect(results.map((result) => result.applied.length).sort()).toEqual([0, 1]);
@@ -138,9 +150,18 @@ export function runStorageContract(label: string, target: StorageContractTarget)
       for (let trial = 0; trial < 20; trial += 1) {
         const namespace = uniqueName("ns");
         const table = uniqueName("contract_race");
-        const insert = (name: string): StorageMigration => ({ name, up: async (db) => void (await db.insertInto(table).values({ id: name, value: "v" }).execute()) });
+        const insert = (name: string): StorageMigration => ({
+          name,
+          up: async (db) => void (await db.insertInto(table).values({ id: name, value: "v" }).execute()),
+        });
         // The first step holds its transaction across a timer, as real migrations do, so the racers collide.
-        const slowCreate: StorageMigration = { name: "0001-create", up: async (db, dialect) => (await createTable(table).up(db, dialect), await new Promise((resolve) => setTimeout(resolve, 10))) };
+        const slowCreate: StorageMigration = {
+          name: "0001-create",
+          up: async (db, dialect) => {
+            await createTable(table).up(db, dialect);
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          },
+        };
         const migrations = [slowCreate, insert("0002-row"), insert("0003-row")];
         const storages = await Promise.all([target.open(), target.open(), target.open()]);
         try {

@@ -30,7 +30,10 @@ describe("SQLite migrations across processes", () => {
     // Processes start slowly on a busy machine; they all begin migrating at startAt.
     const startAt = String(Date.now() + 6_000);
     const runOne = () =>
-      promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", fixture, dataDir, startAt], { cwd: repositoryRoot, timeout: 90_000 });
+      promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", fixture, dataDir, startAt], {
+        cwd: repositoryRoot,
+        timeout: 90_000,
+      });
     const outputs = await Promise.all([runOne(), runOne(), runOne()]);
     const reports = outputs.map(({ stdout }) => JSON.parse(stdout.trim().split("\n").at(-1)!) as { pid: number; applied: string[] });
     expect(new Set(reports.map((report) => report.pid)).size).toBe(3);

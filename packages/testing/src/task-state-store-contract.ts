@@ -21,7 +21,7 @@ function sampleState(runId: string, revision = 1): TaskState {
     revision,
     nextTaskId: 3,
     tasks: [
-      { id: "1", subject: "Plan ✓ naïve", description: 'Quotes " and \' and\nlines', activeForm: "Planning", status: "completed" },
+      { id: "1", subject: "Plan ✓ naïve", description: "Quotes \" and ' and\nlines", activeForm: "Planning", status: "completed" },
       { id: "2", subject: "Build", description: "Build it", activeForm: "Building", status: "in_progress" },
     ],
   };

@@ -61,7 +61,13 @@ describe.each([
         expect(result.isError).toBe(false);
         return result.details as TaskListDetails;
       };
-      return { call, close: async () => (await registry.close(), await storage.close()) };
+      return {
+        call,
+        close: async () => {
+          await registry.close();
+          await storage.close();
+        },
+      };
     };
     const first = await session();
     await Promise.all(["Plan", "Build", "Ship"].map((subject) => first.call("TaskCreate", { subject, description: subject, activeForm: subject })));
@@ -70,7 +76,11 @@ describe.each([
     const second = await session();
     const listed = await second.call("TaskList", {});
     expect(listed.revision).toBe(4);
-    expect(listed.tasks.map((task) => [task.id, task.status])).toEqual([["1", "pending"], ["2", "in_progress"], ["3", "pending"]]);
+    expect(listed.tasks.map((task) => [task.id, task.status])).toEqual([
+      ["1", "pending"],
+      ["2", "in_progress"],
+      ["3", "pending"],
+    ]);
     expect((await second.call("TaskCreate", { subject: "More", description: "More", activeForm: "More" })).taskId).toBe("4");
     await second.close();
   });

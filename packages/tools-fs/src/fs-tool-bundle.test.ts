@@ -31,7 +31,9 @@ describe("createFsToolBundle", () => {
   });
 
   it.each(NAMES)("%s JSON Schema (what the model sees)", (name) => {
-    const tool = createFsToolBundle().listTools().find((candidate) => candidate.name === name)!;
+    const tool = createFsToolBundle()
+      .listTools()
+      .find((candidate) => candidate.name === name)!;
     expect({ description: tool.description, inputSchema: tool.jsonSchema }).toMatchSnapshot();
   });
 

@@ -80,7 +80,11 @@ export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastI
     createGlobTool(environment),
     createGrepTool(environment, { workers: grepWorkers, regexTimeBudgetMs: options.regexTimeBudgetMs }),
   ];
-  return { id: "fs", trusted: true, listTools: () => tools, close: async () => {
+  return {
+    id: "fs",
+    trusted: true,
+    listTools: () => tools,
+    close: async () => {
       // The Grep workers, the hashing worker, pooled buffers and WebAssembly instances belong to this bundle.
       await Promise.all([grepWorkers.close(), environment.fastIo.close()]);
     },

@@ -54,7 +54,9 @@ describe("acceptance prompt: one long Bash session followed with ProcessWait", (
     // 1. Baseline.
     const before = await harness.call("Bash", { command: "git status --porcelain=v1" });
     expect(detailsOf(before).status).toBe("completed");
-    const baseline = detailsOf(before).output.map((fragment: { text: string }) => fragment.text).join("");
+    const baseline = detailsOf(before)
+      .output.map((fragment: { text: string }) => fragment.text)
+      .join("");
     expect(baseline).toBe(" M README.md\n?? notes.txt\n");
 
     // 2. Start the long test command once.
@@ -77,7 +79,9 @@ describe("acceptance prompt: one long Bash session followed with ProcessWait", (
 
     // 5. Baseline again.
     const after = await harness.call("Bash", { command: "git status --porcelain=v1" });
-    const afterText = detailsOf(after).output.map((fragment: { text: string }) => fragment.text).join("");
+    const afterText = detailsOf(after)
+      .output.map((fragment: { text: string }) => fragment.text)
+      .join("");
 
     // 6. The report.
     const output = responses.flatMap((response) => response.output.map((fragment: { text: string }) => fragment.text)).join("");

@@ -28,7 +28,15 @@ describe("Bash (resumable) and ProcessWait", () => {
     const result = await harness.call("Bash", { command: "echo out; echo err >&2; exit 0" });
     const details = detailsOf(result);
     expect(result.isError).toBe(false);
-    expect(details).toMatchObject({ status: "completed", exit_code: 0, output_truncated: false, has_more: false, yield_time_ms: 10_000, timeout_ms: null, max_timeout_ms: 600_000 });
+    expect(details).toMatchObject({
+      status: "completed",
+      exit_code: 0,
+      output_truncated: false,
+      has_more: false,
+      yield_time_ms: 10_000,
+      timeout_ms: null,
+      max_timeout_ms: 600_000,
+    });
     expect(details.session_id).toMatch(/^bash-[0-9a-f-]{36}$/);
     const text = textOf(result);
     expect(text).toContain("# Shell Session\nstatus: completed");
@@ -170,7 +178,10 @@ describe("Bash (resumable) and ProcessWait", () => {
   it("keeps a multi-byte character whole across chunks and streams", async () => {
     harness = createHarness();
     const script = path.join(harness.workdir, "split.js");
-    writeFileSync(script, "const b = Buffer.from('€'); process.stdout.write(b.subarray(0, 1)); setTimeout(() => { process.stderr.write('E'); process.stdout.write(b.subarray(1)); }, 100);\n");
+    writeFileSync(
+      script,
+      "const b = Buffer.from('€'); process.stdout.write(b.subarray(0, 1)); setTimeout(() => { process.stderr.write('E'); process.stdout.write(b.subarray(1)); }, 100);\n",
+    );
     const result = await harness.call("Bash", { command: `${JSON.stringify(process.execPath)} split.js` });
     expect(detailsOf(result).output).toEqual([
       { stream: "stderr", text: "E" },

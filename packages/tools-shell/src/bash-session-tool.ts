@@ -10,8 +10,14 @@ import { SESSION_YIELD, clampInteger, resolveSessionTimeout } from "./timeout-po
 /** Input of the resumable Bash tool (chat scope). */
 export const bashSessionInputSchema = z.object({
   command: z.string().describe("The shell command line (bash). Runs in its own process group."),
-  cwd: z.string().optional().describe("Working directory: workspace-relative, skill://<name>/..., or absolute. Default: the workspace root. root:// is not accepted."),
-  timeout_ms: z.number().optional().describe("Optional hard limit in ms (clamped to 1000..600000); when reached the whole process tree is killed and status is timed_out. Default: none."),
+  cwd: z
+    .string()
+    .optional()
+    .describe("Working directory: workspace-relative, skill://<name>/..., or absolute. Default: the workspace root. root:// is not accepted."),
+  timeout_ms: z
+    .number()
+    .optional()
+    .describe("Optional hard limit in ms (clamped to 1000..600000); when reached the whole process tree is killed and status is timed_out. Default: none."),
   yield_time_ms: z.number().optional().describe("How long this call waits before returning a running session (default 10000, clamped to 250..30000)."),
 });
 

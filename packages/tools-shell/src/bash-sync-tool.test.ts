@@ -14,7 +14,9 @@ describe("Bash (synchronous, cron scope)", () => {
     const result = await harness.call("Bash", { command: "echo hello; echo warn >&2" });
     expect(result.isError).toBe(false);
     const text = textOf(result);
-    expect(text).toMatch(/^# Shell\nshell: \/bin\/(ba)?sh\nplatform: linux\nprofile: non-interactive\nshell_family: posix\nsandbox: none\ncwd: \.\nexit_code: 0\ntimed_out: false\ncancelled: false\nstdio_open_after_exit: false\ntimeout_ms: 120000\nduration_ms: \d+\n/);
+    expect(text).toMatch(
+      /^# Shell\nshell: \/bin\/(ba)?sh\nplatform: linux\nprofile: non-interactive\nshell_family: posix\nsandbox: none\ncwd: \.\nexit_code: 0\ntimed_out: false\ncancelled: false\nstdio_open_after_exit: false\ntimeout_ms: 120000\nduration_ms: \d+\n/,
+    );
     expect(text).toContain("command:\necho hello; echo warn >&2\n");
     expect(text).toContain("stdout:\nhello\n");
     expect(text).toContain("stderr:\nwarn\n");

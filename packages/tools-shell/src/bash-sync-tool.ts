@@ -9,7 +9,10 @@ import { resolveSyncTimeout, timeoutLimitsFor } from "./timeout-policy.js";
 /** Input of the synchronous Bash tool (cron scope). */
 export const bashSyncInputSchema = z.object({
   command: z.string().describe("The shell command line (bash). Runs in its own process group."),
-  cwd: z.string().optional().describe("Working directory: workspace-relative, skill://<name>/..., or absolute. Default: the workspace root. root:// is not accepted."),
+  cwd: z
+    .string()
+    .optional()
+    .describe("Working directory: workspace-relative, skill://<name>/..., or absolute. Default: the workspace root. root:// is not accepted."),
   timeout_ms: z.number().optional().describe("Timeout in ms; when reached the whole process tree is killed."),
 });
 
@@ -46,14 +49,21 @@ function render(details: ShellSyncDetails): string {
   text += block("stdout", details.stdout, details.stdoutTruncated, details.stdoutBytes);
   text += block("stderr", details.stderr, details.stderrTruncated, details.stderrBytes);
   const hints: string[] = [];
-  if (details.timedOut) hints.push(`The command did not finish within ${details.timeout_ms} ms; its whole process tree was killed. Make it faster, split it, or pass a larger timeout_ms if allowed.`);
-  if (details.stdoutTruncated || details.stderrTruncated) hints.push("Output beyond 400 KiB per stream was dropped; redirect long output to a file and read it in parts.");
+  if (details.timedOut)
+    hints.push(
+      `The command did not finish within ${details.timeout_ms} ms; its whole process tree was killed. Make it faster, split it, or pass a larger timeout_ms if allowed.`,
+    );
+  if (details.stdoutTruncated || details.stderrTruncated)
+    hints.push("Output beyond 400 KiB per stream was dropped; redirect long output to a file and read it in parts.");
   if (details.stdioOpenAfterExit) hints.push("A background process kept the output pipes open after the command exited; redirect its output to a file.");
   if (hints.length > 0) text += `\n${hints.join("\n")}\n`;
   return text;
 }
 
-const description = (maxMs: number, defaultMs: number) => `Runs a shell command (bash) in the workspace, waits for it to finish and returns exit_code, stdout and stderr.
+const description = (
+  maxMs: number,
+  defaultMs: number,
+) => `Runs a shell command (bash) in the workspace, waits for it to finish and returns exit_code, stdout and stderr.
 
 - timeout_ms: default ${defaultMs}, at most ${maxMs} (at least 1000). On timeout the whole process tree is killed and timed_out is true.
 - The first 400 KiB of stdout and of stderr are returned; redirect longer output to a file.
@@ -86,7 +96,14 @@ export function createBashSyncTool(runtime: ShellRuntime): ToolDefinition {
         signal: context.signal,
         onUpdate: context.onUpdate,
       });
-      const details: ShellSyncDetails = { ...runtime.info, ...result, sandbox: "none", cwd: displayCwd(context, cwd), command: input.command, timeout_ms: timeoutMs };
+      const details: ShellSyncDetails = {
+        ...runtime.info,
+        ...result,
+        sandbox: "none",
+        cwd: displayCwd(context, cwd),
+        command: input.command,
+        timeout_ms: timeoutMs,
+      };
       return {
         content: render(details),
         details,

@@ -134,7 +134,7 @@ export function checkBackgroundCommand(command: string): string | undefined {
     return (
       `Refused: \`${segment.text.trim()} &\` runs in the background without redirecting its output. ` +
       "A background process that keeps stdout/stderr open blocks this tool and is ended with the command. " +
-      "For a long-running command call Bash without `&` and follow it with ProcessWait, or use ManagedProcess(action=\"start\"). " +
+      'For a long-running command call Bash without `&` and follow it with ProcessWait, or use ManagedProcess(action="start"). ' +
       "If you really need a detached process, redirect both streams: `nohup cmd > /tmp/agent-task.log 2>&1 < /dev/null &`."
     );
   }

@@ -25,7 +25,10 @@ describe("host exit", () => {
       console.log(result.details.status);
       setInterval(() => undefined, 1000);
     `;
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", "--input-type=module", "-e", host], { cwd: packageDir, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", "--input-type=module", "-e", host], {
+      cwd: packageDir,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const pids = await waitForPidFiles(pidDir, 30);
     expect(pids.every((pid) => isProcessAlive(pid))).toBe(true);
     child.kill("SIGKILL");

@@ -99,7 +99,14 @@ export class ManagedProcessManager {
     const id = randomUUID();
     const logPath = path.join(directory, `${id}.log`);
     writeFileSync(logPath, "");
-    const child = options.runner.spawn({ command: options.command, shell: options.shell, cwd: options.cwd, env: options.env, isolated: options.isolated, logFile: logPath });
+    const child = options.runner.spawn({
+      command: options.command,
+      shell: options.shell,
+      cwd: options.cwd,
+      env: options.env,
+      isolated: options.isolated,
+      logFile: logPath,
+    });
     const record: ManagedProcessRecord = {
       process_id: id,
       pid: child.pid,
@@ -131,7 +138,9 @@ export class ManagedProcessManager {
   require(dataDir: string, processId: string): ManagedProcessState {
     const state = this.state(dataDir, processId);
     if (!state) {
-      throw new ToolError("not_found", `managed process not found: ${processId}. Call ManagedProcess(action="status") to list known processes.`, { details: { process_id: processId, not_found: true } });
+      throw new ToolError("not_found", `managed process not found: ${processId}. Call ManagedProcess(action="status") to list known processes.`, {
+        details: { process_id: processId, not_found: true },
+      });
     }
     return state;
   }
@@ -207,7 +216,12 @@ export class ManagedProcessManager {
     const log_bytes = fileSize(record.log_path);
     if (entry) {
       const running = entry.exit === undefined;
-      return { ...record, status: running ? "running" : entry.stopped ? "stopped" : "exited", exit_code: entry.exit ? (entry.exit.exitCode ?? -1) : null, log_bytes };
+      return {
+        ...record,
+        status: running ? "running" : entry.stopped ? "stopped" : "exited",
+        exit_code: entry.exit ? (entry.exit.exitCode ?? -1) : null,
+        log_bytes,
+      };
     }
     return { ...record, status: isRecordAlive(record) ? "running" : "exited", exit_code: null, log_bytes };
   }

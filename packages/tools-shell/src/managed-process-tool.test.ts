@@ -14,6 +14,7 @@ afterEach(async () => {
 describe("ManagedProcess", () => {
   it("starts a process with a log under <dataDir>/process-logs, waits, reads the log, lists and stops it", async () => {
     harness = createHarness();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source written to a file
     writeFileSync(path.join(harness.workdir, "ticker.js"), "let n = 0; setInterval(() => console.log(`tick ${++n}`), 100);\n");
     const started = await harness.call("ManagedProcess", { action: "start", command: `${JSON.stringify(process.execPath)} ticker.js`, label: "ticker" });
     expect(started.isError).toBe(false);

@@ -46,7 +46,9 @@ function describeState(state: ManagedProcessState): string {
     `command: ${state.command}`,
     `log_path: ${state.log_path}`,
     `log_bytes: ${state.log_bytes}`,
-  ].filter(Boolean).join("\n");
+  ]
+    .filter(Boolean)
+    .join("\n");
 }
 
 function requireId(processId: string | undefined, action: string): string {
@@ -74,9 +76,18 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
           const cwd = resolveCommandCwd(context, input.cwd, "ManagedProcess cwd");
           await checkCommand(runtime, "ManagedProcess", command, cwd, input.cwd, "managed");
           if (/&\s*$/.test(command.trim()) && !/&&\s*$/.test(command.trim())) {
-            throw new ToolError("invalid_arguments", "ManagedProcess runs the command in the foreground and manages it itself; remove the trailing \"&\".");
+            throw new ToolError("invalid_arguments", 'ManagedProcess runs the command in the foreground and manages it itself; remove the trailing "&".');
           }
-          const record = manager.start({ command, cwd, shell: runtime.info.shell, label: input.label, isolated: input.isolated ?? false, runner: context.ports.processRunner, dataDir, env: commandEnvironment(runtime) });
+          const record = manager.start({
+            command,
+            cwd,
+            shell: runtime.info.shell,
+            label: input.label,
+            isolated: input.isolated ?? false,
+            runner: context.ports.processRunner,
+            dataDir,
+            env: commandEnvironment(runtime),
+          });
           if (context.signal.aborted) await manager.stop(dataDir, record.process_id);
           const state = manager.require(dataDir, record.process_id);
           const text = `# ManagedProcess started\n${describeState(state)}\n\nFollow it with ManagedProcess(action="wait" or "read_log", process_id="${state.process_id}", cursor=...) and end it with ManagedProcess(action="stop", process_id="${state.process_id}"). Do not use ProcessWait or ProcessStop with this id.`;
@@ -85,7 +96,8 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
         case "status": {
           const processes = manager.status(dataDir, input.process_id);
           if (input.process_id && processes.length === 0) manager.require(dataDir, input.process_id);
-          const text = processes.length === 0 ? "# ManagedProcess status\nNo managed processes." : `# ManagedProcess status\n${processes.map(describeState).join("\n\n")}`;
+          const text =
+            processes.length === 0 ? "# ManagedProcess status\nNo managed processes." : `# ManagedProcess status\n${processes.map(describeState).join("\n\n")}`;
           return { content: text, details: { action: "status", processes } };
         }
         case "read_log":
@@ -94,13 +106,21 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
           const cursor = Math.floor(input.cursor ?? 0);
           const state =
             input.action === "wait"
-              ? await manager.wait(dataDir, processId, cursor, clampInteger(input.yield_time_ms, WAIT_YIELD.minMs, WAIT_YIELD.maxMs, WAIT_YIELD.defaultMs), maxBytes, context.signal)
+              ? await manager.wait(
+                  dataDir,
+                  processId,
+                  cursor,
+                  clampInteger(input.yield_time_ms, WAIT_YIELD.minMs, WAIT_YIELD.maxMs, WAIT_YIELD.defaultMs),
+                  maxBytes,
+                  context.signal,
+                )
               : manager.require(dataDir, processId);
           const log = manager.readLog(state, cursor, maxBytes);
           let text = `# ManagedProcess ${input.action}\n${describeState(state)}\ncursor: ${log.cursor}\n`;
           if (log.has_more) text += "has_more: true\n";
           text += `\nlog:\n${log.output === "" ? "(no new output)\n" : log.output.endsWith("\n") ? log.output : `${log.output}\n`}`;
-          if (state.status === "running" || log.has_more) text += `\nContinue with ManagedProcess(action="wait", process_id="${processId}", cursor=${log.cursor}).\n`;
+          if (state.status === "running" || log.has_more)
+            text += `\nContinue with ManagedProcess(action="wait", process_id="${processId}", cursor=${log.cursor}).\n`;
           return { content: text, details: { action: input.action, process: state, log } };
         }
         case "stop": {
@@ -113,7 +133,10 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
               isError: true,
             };
           }
-          return { content: `# ManagedProcess stopped\n${describeState(state)}`, details: { action: "stop", process_id: processId, stopped: true, not_found: false, process: state } };
+          return {
+            content: `# ManagedProcess stopped\n${describeState(state)}`,
+            details: { action: "stop", process_id: processId, stopped: true, not_found: false, process: state },
+          };
         }
       }
     },

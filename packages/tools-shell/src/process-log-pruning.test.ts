@@ -17,7 +17,15 @@ function writeEntry(directory: string, ageMs: number, pid = 2 ** 22 + 12_345): s
   mkdirSync(directory, { recursive: true });
   const id = randomUUID();
   const logPath = path.join(directory, `${id}.log`);
-  const record = { process_id: id, pid, command: "echo old", cwd: directory, isolated: true, started_at: new Date(Date.now() - ageMs).toISOString(), log_path: logPath };
+  const record = {
+    process_id: id,
+    pid,
+    command: "echo old",
+    cwd: directory,
+    isolated: true,
+    started_at: new Date(Date.now() - ageMs).toISOString(),
+    log_path: logPath,
+  };
   writeFileSync(path.join(directory, `${id}.json`), JSON.stringify(record));
   writeFileSync(logPath, "old output\n");
   const when = new Date(Date.now() - ageMs);

@@ -8,7 +8,11 @@ import { WAIT_YIELD, clampInteger } from "./timeout-policy.js";
 /** Input of ProcessWait. */
 export const processWaitInputSchema = z.object({
   session_id: z.string().min(1).describe("The session_id a Bash result returned."),
-  cursor: z.number().min(0).optional().describe("The cursor of the previous result for this session; output after it is returned. Default: the oldest output still buffered."),
+  cursor: z
+    .number()
+    .min(0)
+    .optional()
+    .describe("The cursor of the previous result for this session; output after it is returned. Default: the oldest output still buffered."),
   yield_time_ms: z.number().optional().describe("Longest wait in ms (default 30000, clamped to 5000..300000). Use 60000 or more for long quiet commands."),
 });
 

@@ -54,7 +54,9 @@ describe("process trees", () => {
     await harness.call("Bash", { command, yield_time_ms: 250 });
     const leftDir = path.join(harness.workdir, "left");
     mkdirSync(leftDir);
-    const finished = await harness.call("Bash", { command: `cd left && (setsid sh -c 'echo $$ > bg.pid; exec tail -f /dev/null' > /dev/null 2>&1 &) ; echo started` });
+    const finished = await harness.call("Bash", {
+      command: `cd left && (setsid sh -c 'echo $$ > bg.pid; exec tail -f /dev/null' > /dev/null 2>&1 &) ; echo started`,
+    });
     expect(detailsOf(finished).status).toBe("completed");
     const pids = [...(await waitForPidFiles(pidDir, TREE_SIZE)), ...(await waitForPidFiles(leftDir, 1))];
     expect(pids.every((pid) => isProcessAlive(pid))).toBe(true);

@@ -32,7 +32,13 @@ export interface ShellSessionResponse extends ShellInfo {
 }
 
 /** Builds the response of a session from a page. */
-export function buildSessionResponse(session: ShellSession, page: OutputPage, info: ShellInfo, cwdDisplay: string, statusOverride?: ShellSessionStatus): ShellSessionResponse {
+export function buildSessionResponse(
+  session: ShellSession,
+  page: OutputPage,
+  info: ShellInfo,
+  cwdDisplay: string,
+  statusOverride?: ShellSessionStatus,
+): ShellSessionResponse {
   const status = statusOverride ?? session.status;
   return {
     status,
@@ -72,7 +78,11 @@ export function renderSessionResponse(response: ShellSessionResponse, separateSt
   lines.push(`session_duration_ms: ${response.duration_ms}`);
   let text = `${lines.join("\n")}\n`;
   if (separateStreams) {
-    const join = (stream: string) => response.output.filter((fragment) => fragment.stream === stream).map((fragment) => fragment.text).join("");
+    const join = (stream: string) =>
+      response.output
+        .filter((fragment) => fragment.stream === stream)
+        .map((fragment) => fragment.text)
+        .join("");
     const stdout = join("stdout");
     const stderr = join("stderr");
     text += `\n${section("stdout", stdout === "" ? "(empty)" : stdout)}`;

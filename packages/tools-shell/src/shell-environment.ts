@@ -32,11 +32,18 @@ export const COMMAND_ENVIRONMENT: Readonly<Record<string, string>> = {
 export function resolveCommandCwd(context: ToolContext, cwd: string | undefined, label: string): string {
   if (cwd === undefined || cwd.trim() === "") return context.workdir;
   if (cwd.includes("\u0000")) {
-    throw new ToolError("invalid_arguments", `${label} contains a NUL byte; NUL bytes cannot be passed to a shell command as its working directory. Pass a plain directory path, or omit cwd to run in the workspace root.`, { details: { guard: "nul" } });
+    throw new ToolError(
+      "invalid_arguments",
+      `${label} contains a NUL byte; NUL bytes cannot be passed to a shell command as its working directory. Pass a plain directory path, or omit cwd to run in the workspace root.`,
+      { details: { guard: "nul" } },
+    );
   }
   const resolved = context.paths.resolve(cwd, { intent: "cwd", label, allowExternal: true });
   if (!resolved.exists) {
-    throw new ToolError("not_found", `${label} ${resolved.displayPath} does not exist. Pass an existing directory (workspace-relative or absolute), or omit cwd to run in the workspace root.`);
+    throw new ToolError(
+      "not_found",
+      `${label} ${resolved.displayPath} does not exist. Pass an existing directory (workspace-relative or absolute), or omit cwd to run in the workspace root.`,
+    );
   }
   if (!statSync(resolved.absolutePath).isDirectory()) {
     throw new ToolError("not_a_directory", `${label} ${resolved.displayPath} is a file, not a directory. Pass its parent directory as cwd.`);

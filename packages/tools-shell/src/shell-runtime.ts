@@ -29,7 +29,14 @@ export function commandEnvironment(runtime: ShellRuntime): Record<string, string
  * background guard, then (resumable mode
  * only) the sleep guard. Throws `ToolError` with guidance for the model.
  */
-export async function checkCommand(runtime: ShellRuntime, toolName: string, command: string, cwd: string, cwdInput: string | undefined, mode: ShellMode): Promise<void> {
+export async function checkCommand(
+  runtime: ShellRuntime,
+  toolName: string,
+  command: string,
+  cwd: string,
+  cwdInput: string | undefined,
+  mode: ShellMode,
+): Promise<void> {
   if (command.trim() === "") throw new ToolError("invalid_arguments", `${toolName} needs a non-empty command.`);
   // Before the policies and the spawn: spawn would throw ERR_INVALID_ARG_VALUE, a policy might misread the command.
   const nul = checkNulByte(toolName, "command", command);
@@ -52,7 +59,10 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** The session behind an id, or a `not_found` error (with a ManagedProcess hint for process ids). */
 export function requireSession(runtime: ShellRuntime, sessionId: string): ShellSession {
   if (!SESSION_ID_PATTERN.test(sessionId)) {
-    throw new ToolError("invalid_arguments", `session_id must be 1-128 characters of letters, digits, "-", "_" or ":" (got ${JSON.stringify(sessionId.slice(0, 140))}). Pass the session_id exactly as Bash returned it.`);
+    throw new ToolError(
+      "invalid_arguments",
+      `session_id must be 1-128 characters of letters, digits, "-", "_" or ":" (got ${JSON.stringify(sessionId.slice(0, 140))}). Pass the session_id exactly as Bash returned it.`,
+    );
   }
   const session = runtime.sessions.get(sessionId);
   if (session) return session;

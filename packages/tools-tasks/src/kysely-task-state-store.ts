@@ -65,11 +65,7 @@ export class KyselyTaskStateStore implements TaskStateStore {
 
   /** {@inheritDoc TaskStateStore.load} */
   async load(conversationId: string): Promise<StoredTaskState | undefined> {
-    const row = await this.#db
-      .selectFrom(TASK_STATE_TABLE)
-      .select(["version", "state_json"])
-      .where("conversation_id", "=", conversationId)
-      .executeTakeFirst();
+    const row = await this.#db.selectFrom(TASK_STATE_TABLE).select(["version", "state_json"]).where("conversation_id", "=", conversationId).executeTakeFirst();
     if (row === undefined) return undefined;
     let state: unknown = row.state_json;
     try {

@@ -126,10 +126,15 @@ describe("run scoping and corrupt state", () => {
   it("drops corrupt stored state with one warning and lets the model start over", async () => {
     const store = new InMemoryTaskStateStore();
     const { call, stateOf, warnings } = setup({ store });
-    const corrupt = { runId: "default", revision: 2, nextTaskId: 2, tasks: [
-      { id: "1", subject: "a", description: "b", activeForm: "c", status: "in_progress" },
-      { id: "1", subject: "a", description: "b", activeForm: "c", status: "pending" },
-    ] };
+    const corrupt = {
+      runId: "default",
+      revision: 2,
+      nextTaskId: 2,
+      tasks: [
+        { id: "1", subject: "a", description: "b", activeForm: "c", status: "in_progress" },
+        { id: "1", subject: "a", description: "b", activeForm: "c", status: "pending" },
+      ],
+    };
     await store.saveRaw("default", JSON.stringify(corrupt));
     expect(stateOf((await call("TaskList", {})).text).tasks).toEqual([]);
     await call("TaskList", {});

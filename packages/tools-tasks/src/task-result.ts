@@ -22,7 +22,12 @@ export function taskToolMetadata(kind: string, isReadOnly: boolean): ToolMetadat
 }
 
 /** The tool result for a state: a first line for the model, then the list as JSON. */
-export function taskListOutput(action: TaskListDetails["action"], state: TaskState, headline: string | undefined, taskId?: string): ToolOutput<TaskListDetails> {
+export function taskListOutput(
+  action: TaskListDetails["action"],
+  state: TaskState,
+  headline: string | undefined,
+  taskId?: string,
+): ToolOutput<TaskListDetails> {
   const json = JSON.stringify(state);
   return {
     content: headline === undefined ? json : `${headline}\n${json}`,

@@ -82,7 +82,10 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     const factory = options.store;
     opening ??= factory().catch((error: unknown) => {
       opening = undefined;
-      throw new ToolError("unavailable", `The task store could not be opened (${(error as Error).message}). Retry later.`, { cause: error, recoverable: false });
+      throw new ToolError("unavailable", `The task store could not be opened (${(error as Error).message}). Retry later.`, {
+        cause: error,
+        recoverable: false,
+      });
     });
     return opening;
   };

@@ -42,7 +42,11 @@ describe("TaskCreate", () => {
     const { call, stateOf } = setup();
     const trimmed = await call("TaskCreate", { subject: "  Plan  ", description: " d ", activeForm: " a " });
     expect(stateOf(trimmed.text).tasks[0]).toMatchObject({ subject: "Plan", description: "d", activeForm: "a" });
-    for (const args of [{ ...create("x"), subject: "   " }, { subject: "x", description: "y" }, { ...create("x"), activeForm: "" }]) {
+    for (const args of [
+      { ...create("x"), subject: "   " },
+      { subject: "x", description: "y" },
+      { ...create("x"), activeForm: "" },
+    ]) {
       const result = await call("TaskCreate", args);
       expect(result.isError).toBe(true);
       expect(result.text).toMatch(/subject|activeForm/);
@@ -71,7 +75,12 @@ describe("TaskUpdate", () => {
     expect(stateOf(result.text).tasks[0]).toEqual({ id: "1", subject: "Plan", description: "Plan in detail", activeForm: "Planing", status: "in_progress" });
     expect(result.details).toMatchObject({ action: "updated", taskId: "1", revision: 2 });
     const renamed = await call("TaskUpdate", { taskId: "1", subject: "Plan it", activeForm: "Planning it" });
-    expect(stateOf(renamed.text).tasks[0]).toMatchObject({ subject: "Plan it", activeForm: "Planning it", description: "Plan in detail", status: "in_progress" });
+    expect(stateOf(renamed.text).tasks[0]).toMatchObject({
+      subject: "Plan it",
+      activeForm: "Planning it",
+      description: "Plan in detail",
+      status: "in_progress",
+    });
   });
 
   it("refuses a call without a list, an unknown id, no fields and an invalid status", async () => {
@@ -119,4 +128,3 @@ describe("TaskList", () => {
     expect(stateOf((await call("TaskList", {})).text).revision).toBe(1);
   });
 });
-

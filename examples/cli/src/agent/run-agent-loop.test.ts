@@ -60,7 +60,14 @@ describe("runAgentLoop", () => {
 
   it("runs tool calls, feeds results back and stops when the model answers", async () => {
     const model = new ScriptedModelClient([
-      { text: "Looking.", toolCalls: [{ id: "a", name: "SlowRead", arguments: { key: "x" } }, { id: "b", name: "SlowRead", arguments: { key: "y" } }, { id: "c", name: "Mutate", arguments: { value: "z" } }] },
+      {
+        text: "Looking.",
+        toolCalls: [
+          { id: "a", name: "SlowRead", arguments: { key: "x" } },
+          { id: "b", name: "SlowRead", arguments: { key: "y" } },
+          { id: "c", name: "Mutate", arguments: { value: "z" } },
+        ],
+      },
       "All done.",
     ]);
     const events: AgentEvent[] = [];
@@ -72,14 +79,23 @@ describe("runAgentLoop", () => {
     expect(log.at(-1)).toBe("mutate z concurrent=0");
     // The model's second request carried the three results in call order.
     const second = model.requests[1]!.messages;
-    expect(second.filter((message) => message.role === "tool").map((message) => (message as { content: string }).content)).toEqual(["value of x", "value of y", "set z"]);
+    expect(second.filter((message) => message.role === "tool").map((message) => (message as { content: string }).content)).toEqual([
+      "value of x",
+      "value of y",
+      "set z",
+    ]);
     expect(messages.at(-1)).toEqual({ role: "assistant", content: "All done.", toolCalls: undefined });
     expect(model.requests[0]!.tools!.map((tool) => tool.name)).toEqual(["SlowRead", "Mutate"]);
     // Events: starts flagged parallel for the read-only pair, streamed output of Mutate, text deltas.
     const starts = events.filter((event) => event.type === "tool-start");
     expect(starts.map((event) => (event as { parallel: boolean }).parallel)).toEqual([true, true, false]);
     expect(events).toContainEqual({ type: "tool-output", callId: "c", toolName: "Mutate", update: { text: "writing z\n", stream: "stdout" } });
-    expect(events.filter((event) => event.type === "model-text-delta").map((event) => (event as { text: string }).text).join("")).toBe("Looking.All done.");
+    expect(
+      events
+        .filter((event) => event.type === "model-text-delta")
+        .map((event) => (event as { text: string }).text)
+        .join(""),
+    ).toBe("Looking.All done.");
     expect(events.at(-1)?.type).toBe("session-end");
   });
 

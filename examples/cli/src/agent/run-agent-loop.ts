@@ -108,7 +108,17 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     }
   }
   if (status !== "answered" && signal.aborted) status = "aborted";
-  const summary: SessionEndEvent = { type: "session-end", status, turns, toolCalls, failedToolCalls, durationMs: Date.now() - startedAt, finalText, usage, error };
+  const summary: SessionEndEvent = {
+    type: "session-end",
+    status,
+    turns,
+    toolCalls,
+    failedToolCalls,
+    durationMs: Date.now() - startedAt,
+    finalText,
+    usage,
+    error,
+  };
   onEvent(summary);
   return { summary, messages };
 }
@@ -182,7 +192,9 @@ export function defaultSystemPrompt(registry: ToolRegistry): string {
   const lines = [
     "You are a careful coding agent working in the user's project through tools.",
     `Working directory: ${registry.workdir}. Use workspace-relative paths.`,
-    ...(roots.length ? ["Extra directories:", ...roots.map((root) => `- root://${root.alias}/ (${root.access === "write" ? "read/write" : "read-only"})`)] : []),
+    ...(roots.length
+      ? ["Extra directories:", ...roots.map((root) => `- root://${root.alias}/ (${root.access === "write" ? "read/write" : "read-only"})`)]
+      : []),
     "Find files with Glob and Grep, Read before you Edit, and verify changes by running the project's tests with Bash.",
     "When Bash reports a running session, follow it with ProcessWait instead of sleeping.",
     "Plan multi-step work with TaskCreate / TaskUpdate when those tools are available.",

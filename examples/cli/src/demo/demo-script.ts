@@ -62,9 +62,21 @@ export class DemoScript {
       case "plan":
         this.stage = "search";
         return this.turn("I'll plan the work, then look for the discount logic.", [
-          this.call("TaskCreate", { subject: "Find the discount bug", description: "Locate where cart discounts are computed.", activeForm: "Finding the discount bug" }),
-          this.call("TaskCreate", { subject: "Fix applyDiscount", description: "Make the discount a percentage of the amount.", activeForm: "Fixing applyDiscount" }),
-          this.call("TaskCreate", { subject: "Run the tests", description: `Run \`${SAMPLE_TEST_COMMAND}\` and check that every test passes.`, activeForm: "Running the tests" }),
+          this.call("TaskCreate", {
+            subject: "Find the discount bug",
+            description: "Locate where cart discounts are computed.",
+            activeForm: "Finding the discount bug",
+          }),
+          this.call("TaskCreate", {
+            subject: "Fix applyDiscount",
+            description: "Make the discount a percentage of the amount.",
+            activeForm: "Fixing applyDiscount",
+          }),
+          this.call("TaskCreate", {
+            subject: "Run the tests",
+            description: `Run \`${SAMPLE_TEST_COMMAND}\` and check that every test passes.`,
+            activeForm: "Running the tests",
+          }),
         ]);
       case "search":
         this.stage = "read";
@@ -100,7 +112,9 @@ export class DemoScript {
         const shell = [...results].reverse().find((result) => result.toolName === "Bash" || result.toolName === "ProcessWait");
         const session = parseShellResult(shell?.content ?? "");
         if (session.status === "running" && session.sessionId) {
-          return this.turn("", [this.call("ProcessWait", { session_id: session.sessionId, ...(session.cursor !== undefined ? { cursor: session.cursor } : {}) })]);
+          return this.turn("", [
+            this.call("ProcessWait", { session_id: session.sessionId, ...(session.cursor !== undefined ? { cursor: session.cursor } : {}) }),
+          ]);
         }
         this.state.testsPassed = session.status === "completed" && (session.exitCode === undefined || session.exitCode === 0);
         if (!this.state.testsPassed) {

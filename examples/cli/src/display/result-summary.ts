@@ -59,7 +59,14 @@ export function summarizeResult(event: ToolEndEvent): string {
     }
     case "Glob":
     case "List": {
-      const total = num(details.totalMatches) ?? num(details.total) ?? num(details.totalCount) ?? num(details.count) ?? arrayLength(details.paths) ?? arrayLength(details.entries) ?? arrayLength(details.files);
+      const total =
+        num(details.totalMatches) ??
+        num(details.total) ??
+        num(details.totalCount) ??
+        num(details.count) ??
+        arrayLength(details.paths) ??
+        arrayLength(details.entries) ??
+        arrayLength(details.files);
       if (total !== undefined) return plural(total, event.toolName === "Glob" ? "file" : "entry", event.toolName === "Glob" ? "files" : "entries");
       break;
     }
@@ -138,7 +145,12 @@ export function shellView(details: unknown): ShellView | undefined {
 
 /** The first non-empty line of `text`. */
 export function firstLine(text: string): string {
-  return text.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+  return (
+    text
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? ""
+  );
 }
 
 function asRecord(value: unknown): Details {

@@ -21,16 +21,70 @@ describe("TerminalDisplay", () => {
       { type: "model-text-delta", turn: 1, text: "Let me " },
       { type: "model-text-delta", turn: 1, text: "look." },
       { type: "model-end", turn: 1, text: "Let me look.", toolCalls: [{ id: "1", name: "Edit", arguments: "{}" }], finishReason: "tool-calls", durationMs: 5 },
-      { type: "tool-start", turn: 1, callId: "1", toolName: "Edit", arguments: { path: "src/a.js", old_string: "a\nreturn x - p;\n", new_string: "a\nreturn x * p;\n" }, parallel: false },
-      { type: "tool-end", turn: 1, callId: "1", toolName: "Edit", arguments: { path: "src/a.js", old_string: "a\nreturn x - p;\n", new_string: "a\nreturn x * p;\n" }, isError: false, text: "Edit: src/a.js", details: { replacements: 1, matchStrategy: "line-endings" }, durationMs: 12 },
+      {
+        type: "tool-start",
+        turn: 1,
+        callId: "1",
+        toolName: "Edit",
+        arguments: { path: "src/a.js", old_string: "a\nreturn x - p;\n", new_string: "a\nreturn x * p;\n" },
+        parallel: false,
+      },
+      {
+        type: "tool-end",
+        turn: 1,
+        callId: "1",
+        toolName: "Edit",
+        arguments: { path: "src/a.js", old_string: "a\nreturn x - p;\n", new_string: "a\nreturn x * p;\n" },
+        isError: false,
+        text: "Edit: src/a.js",
+        details: { replacements: 1, matchStrategy: "line-endings" },
+        durationMs: 12,
+      },
       { type: "tool-start", turn: 1, callId: "2", toolName: "Bash", arguments: { command: "npm test" }, parallel: false },
       { type: "tool-output", callId: "2", toolName: "Bash", update: { text: "✔ first te", stream: "stdout" } },
       { type: "tool-output", callId: "2", toolName: "Bash", update: { text: "st\n✔ second test\npartial", stream: "stdout" } },
-      { type: "tool-end", turn: 1, callId: "2", toolName: "Bash", arguments: { command: "npm test" }, isError: false, text: "# Shell Session", details: { status: "completed", exit_code: 0, duration_ms: 1900, output: [{ stream: "stdout", text: "ignored, already streamed" }] }, durationMs: 1900 },
+      {
+        type: "tool-end",
+        turn: 1,
+        callId: "2",
+        toolName: "Bash",
+        arguments: { command: "npm test" },
+        isError: false,
+        text: "# Shell Session",
+        details: { status: "completed", exit_code: 0, duration_ms: 1900, output: [{ stream: "stdout", text: "ignored, already streamed" }] },
+        durationMs: 1900,
+      },
       { type: "tool-start", turn: 1, callId: "3", toolName: "TaskUpdate", arguments: { taskId: "1", status: "completed" }, parallel: false },
-      { type: "tool-end", turn: 1, callId: "3", toolName: "TaskUpdate", arguments: { taskId: "1", status: "completed" }, isError: false, text: "Updated", details: { taskId: "1", tasks: [{ id: "1", subject: "Find it", status: "completed" }, { id: "2", subject: "Fix it", status: "in_progress", activeForm: "Fixing it" }, { id: "3", subject: "Test it", status: "pending" }] }, durationMs: 1 },
+      {
+        type: "tool-end",
+        turn: 1,
+        callId: "3",
+        toolName: "TaskUpdate",
+        arguments: { taskId: "1", status: "completed" },
+        isError: false,
+        text: "Updated",
+        details: {
+          taskId: "1",
+          tasks: [
+            { id: "1", subject: "Find it", status: "completed" },
+            { id: "2", subject: "Fix it", status: "in_progress", activeForm: "Fixing it" },
+            { id: "3", subject: "Test it", status: "pending" },
+          ],
+        },
+        durationMs: 1,
+      },
       { type: "tool-start", turn: 1, callId: "4", toolName: "Read", arguments: { path: "nope.js" }, parallel: false },
-      { type: "tool-end", turn: 1, callId: "4", toolName: "Read", arguments: { path: "nope.js" }, isError: true, text: "Read failed: nope.js does not exist.\nDid you mean: note.js?", details: {}, durationMs: 1 },
+      {
+        type: "tool-end",
+        turn: 1,
+        callId: "4",
+        toolName: "Read",
+        arguments: { path: "nope.js" },
+        isError: true,
+        text: "Read failed: nope.js does not exist.\nDid you mean: note.js?",
+        details: {},
+        durationMs: 1,
+      },
       { type: "session-end", status: "answered", turns: 2, toolCalls: 4, failedToolCalls: 1, durationMs: 2500, finalText: "done" },
     ]);
     const lines = output.split("\n");
@@ -60,7 +114,17 @@ describe("TerminalDisplay", () => {
   it("shows shell output from the details when nothing was streamed", () => {
     const output = render([
       { type: "tool-start", turn: 1, callId: "w", toolName: "ProcessWait", arguments: { session_id: "bash-1", cursor: 10 }, parallel: false },
-      { type: "tool-end", turn: 1, callId: "w", toolName: "ProcessWait", arguments: { session_id: "bash-1" }, isError: false, text: "", details: { status: "running", session_id: "bash-1", output: [{ stream: "stdout", text: "line one\nline two\n" }] }, durationMs: 500 },
+      {
+        type: "tool-end",
+        turn: 1,
+        callId: "w",
+        toolName: "ProcessWait",
+        arguments: { session_id: "bash-1" },
+        isError: false,
+        text: "",
+        details: { status: "running", session_id: "bash-1", output: [{ stream: "stdout", text: "line one\nline two\n" }] },
+        durationMs: 500,
+      },
       { type: "session-end", status: "max-turns", turns: 20, toolCalls: 1, failedToolCalls: 0, durationMs: 61_000, finalText: "" },
     ]);
     expect(output).toContain("▸ ProcessWait bash-1 from byte 10");
@@ -73,7 +137,17 @@ describe("TerminalDisplay", () => {
     const content = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`).join("\n");
     const output = render([
       { type: "tool-start", turn: 1, callId: "w", toolName: "Write", arguments: { path: "new.txt", content }, parallel: false },
-      { type: "tool-end", turn: 1, callId: "w", toolName: "Write", arguments: { path: "new.txt", content }, isError: false, text: "File created", details: { existedBefore: false, totalLines: 10 }, durationMs: 3 },
+      {
+        type: "tool-end",
+        turn: 1,
+        callId: "w",
+        toolName: "Write",
+        arguments: { path: "new.txt", content },
+        isError: false,
+        text: "File created",
+        details: { existedBefore: false, totalLines: 10 },
+        durationMs: 3,
+      },
     ]);
     expect(output).toContain("▸ Write new.txt (10 lines)\n  ✓ created · 10 lines 3ms\n    + line 1\n");
     expect(output).toContain("    + line 8\n    … 2 more lines\n");
@@ -81,12 +155,25 @@ describe("TerminalDisplay", () => {
   });
 
   it("shows a model error clearly", () => {
-    const output = render([{ type: "session-end", status: "model-error", turns: 1, toolCalls: 0, failedToolCalls: 0, durationMs: 30, finalText: "", error: "HTTP 401: bad key" }]);
+    const output = render([
+      { type: "session-end", status: "model-error", turns: 1, toolCalls: 0, failedToolCalls: 0, durationMs: 30, finalText: "", error: "HTTP 401: bad key" },
+    ]);
     expect(output).toContain("✖ Model error: HTTP 401: bad key · 1 turn · 0 tool calls (0 failed) · 30ms");
   });
 
   it("adds token counts to the summary when the model reported them", () => {
-    const output = render([{ type: "session-end", status: "answered", turns: 3, toolCalls: 2, failedToolCalls: 0, durationMs: 4200, finalText: "ok", usage: { inputTokens: 12_345, outputTokens: 678 } }]);
+    const output = render([
+      {
+        type: "session-end",
+        status: "answered",
+        turns: 3,
+        toolCalls: 2,
+        failedToolCalls: 0,
+        durationMs: 4200,
+        finalText: "ok",
+        usage: { inputTokens: 12_345, outputTokens: 678 },
+      },
+    ]);
     expect(output).toContain("✔ Done · 3 turns · 2 tool calls (0 failed) · 4.2s · 12.3k tokens in, 678 out");
   });
 });

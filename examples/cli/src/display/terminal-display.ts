@@ -52,7 +52,8 @@ export class TerminalDisplay {
   constructor(options: TerminalDisplayOptions = {}) {
     this.stream = options.stream ?? process.stdout;
     const tty = this.stream.isTTY === true;
-    const colors = options.colors ?? (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== "0" ? true : tty && process.env.NO_COLOR === undefined);
+    const colors =
+      options.colors ?? (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== "0" ? true : tty && process.env.NO_COLOR === undefined);
     this.c = createColors(colors);
     this.spinner = new Spinner(this.stream, this.c, options.spinner ?? tty);
   }
@@ -69,7 +70,9 @@ export class TerminalDisplay {
   private render(event: AgentEvent): void {
     switch (event.type) {
       case "session-start":
-        this.line(`${this.c.bold("agent-tools")} ${this.c.dim("·")} ${event.model} ${this.c.dim(`· ${event.workdir} · scope ${event.runtimeScope} · ${event.tools.length} tools`)}`);
+        this.line(
+          `${this.c.bold("agent-tools")} ${this.c.dim("·")} ${event.model} ${this.c.dim(`· ${event.workdir} · scope ${event.runtimeScope} · ${event.tools.length} tools`)}`,
+        );
         this.line(`${this.c.bold(this.c.blue("›"))} ${event.prompt}`);
         this.line("");
         break;
@@ -103,7 +106,9 @@ export class TerminalDisplay {
       case "tool-start":
         this.running.set(event.callId, event.toolName);
         if (event.parallel) this.parallelCalls.add(event.callId);
-        this.line(`${this.c.cyan("▸")} ${this.c.bold(event.toolName)} ${this.c.dim(summarizeArguments(event.toolName, event.arguments, this.width() - event.toolName.length - 4))}`);
+        this.line(
+          `${this.c.cyan("▸")} ${this.c.bold(event.toolName)} ${this.c.dim(summarizeArguments(event.toolName, event.arguments, this.width() - event.toolName.length - 4))}`,
+        );
         this.spinner.start(`running ${event.toolName}`);
         break;
       case "tool-output":
@@ -153,7 +158,9 @@ export class TerminalDisplay {
       const who = this.parallelCalls.delete(event.callId) ? `${event.toolName}: ` : "";
       // A shell session stopped by the user or a timeout is not an error, but not a success either.
       const stopped = SHELL_TOOLS.has(event.toolName) && /^(cancelled|timed_out)$/.test(shellView(event.details)?.status ?? "");
-      this.line(`  ${stopped ? this.c.yellow("■") : this.c.green("✓")} ${who}${truncate(summarizeResult(event), this.width() - 4 - who.length)} ${this.c.dim(formatDuration(event.durationMs))}`);
+      this.line(
+        `  ${stopped ? this.c.yellow("■") : this.c.green("✓")} ${who}${truncate(summarizeResult(event), this.width() - 4 - who.length)} ${this.c.dim(formatDuration(event.durationMs))}`,
+      );
     }
     if (event.toolName === "Edit" && !event.isError) this.renderEdit(event);
     if (event.toolName === "Write" && !event.isError) this.renderNewFile(event);
@@ -183,7 +190,11 @@ export class TerminalDisplay {
     if (shown) return;
     const shell = shellView(event.details);
     if (!shell || shell.output.length === 0) return;
-    const lines = shell.output.map((part) => part.text).join("").replace(/\n$/, "").split("\n");
+    const lines = shell.output
+      .map((part) => part.text)
+      .join("")
+      .replace(/\n$/, "")
+      .split("\n");
     const hidden = Math.max(0, lines.length - MAX_FALLBACK_OUTPUT_LINES);
     if (hidden) this.line(`    ${this.c.dim(`│ … ${hidden} earlier lines`)}`);
     for (const line of lines.slice(hidden)) this.line(`    ${this.c.dim("│")} ${truncate(line, this.width() - 6)}`);

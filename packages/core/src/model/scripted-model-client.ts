@@ -66,7 +66,9 @@ export class ScriptedModelClient implements ModelClient {
   readonly #textDeltaSize: number;
 
   constructor(options: ScriptedModelClientOptions | readonly ScriptedModelStep[]) {
-    const normalised: ScriptedModelClientOptions = Array.isArray(options) ? { responses: options as readonly ScriptedModelStep[] } : (options as ScriptedModelClientOptions);
+    const normalised: ScriptedModelClientOptions = Array.isArray(options)
+      ? { responses: options as readonly ScriptedModelStep[] }
+      : (options as ScriptedModelClientOptions);
     this.id = normalised.id ?? "scripted";
     this.#steps = normalised.responses ?? [];
     this.#respond = normalised.respond;

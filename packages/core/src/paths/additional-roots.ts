@@ -54,7 +54,10 @@ export function validateAdditionalRoots(roots: readonly AdditionalRoot[], canoni
   for (const root of roots) {
     const alias = typeof root.alias === "string" ? root.alias : "";
     const fail = (message: string): never => {
-      throw new SdkError("invalid_root", `additionalRoots: root ${quoteForMessage(alias, 40)}: ${message}`, { alias: shortenForMessage(alias, 40), path: typeof root.path === "string" ? shortenForMessage(root.path) : root.path });
+      throw new SdkError("invalid_root", `additionalRoots: root ${quoteForMessage(alias, 40)}: ${message}`, {
+        alias: shortenForMessage(alias, 40),
+        path: typeof root.path === "string" ? shortenForMessage(root.path) : root.path,
+      });
     };
     if (!ALIAS_PATTERN.test(alias)) fail("alias must match ^[a-z][a-z0-9_-]{0,31}$.");
     if (RESERVED_ALIASES.has(alias)) fail("alias is reserved (workspace, skill, uploads, external).");

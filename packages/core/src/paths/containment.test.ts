@@ -41,7 +41,11 @@ describe("canonicalizeTarget", () => {
       for (let index = 0; index < length; index += 1) symlinkSync(`l${index + 1}`, path.join(base, dir, `l${index}`));
       return path.join(base, dir, "l0");
     };
-    expect(canonicalizeTarget(chain(MAX_SYMLINK_HOPS, "ok"))).toMatchObject({ canonicalPath: path.join(base, "ok", `l${MAX_SYMLINK_HOPS}`), exists: false, isSymlink: true });
+    expect(canonicalizeTarget(chain(MAX_SYMLINK_HOPS, "ok"))).toMatchObject({
+      canonicalPath: path.join(base, "ok", `l${MAX_SYMLINK_HOPS}`),
+      exists: false,
+      isSymlink: true,
+    });
     loopError(() => canonicalizeTarget(chain(MAX_SYMLINK_HOPS + 1, "long")));
   });
 
@@ -63,7 +67,11 @@ describe("canonicalizeTarget", () => {
 
   it("keepLeafSymlink keeps a loop link itself (so Delete can remove it)", () => {
     symlinkSync("self", path.join(base, "self"));
-    expect(canonicalizeTarget(path.join(base, "self"), { keepLeafSymlink: true })).toEqual({ canonicalPath: path.join(base, "self"), exists: true, isSymlink: true });
+    expect(canonicalizeTarget(path.join(base, "self"), { keepLeafSymlink: true })).toEqual({
+      canonicalPath: path.join(base, "self"),
+      exists: true,
+      isSymlink: true,
+    });
   });
 });
 

@@ -18,7 +18,9 @@ export interface RootMatch {
  */
 function rootBases(state: PathPolicyState): Array<{ candidate: RootCandidate; bases: string[] }> {
   const workspace: RootCandidate = { scope: "workspace", rootPath: state.workdir, access: "write" };
-  const list: Array<{ candidate: RootCandidate; bases: string[] }> = [{ candidate: workspace, bases: state.declaredWorkdir === state.workdir ? [state.workdir] : [state.workdir, state.declaredWorkdir] }];
+  const list: Array<{ candidate: RootCandidate; bases: string[] }> = [
+    { candidate: workspace, bases: state.declaredWorkdir === state.workdir ? [state.workdir] : [state.workdir, state.declaredWorkdir] },
+  ];
   for (const root of state.granted) {
     const candidate: RootCandidate = { scope: "root", rootPath: root.canonicalPath, access: root.access, root };
     list.push({ candidate, bases: root.declaredPath === root.canonicalPath ? [root.canonicalPath] : [root.canonicalPath, root.declaredPath] });

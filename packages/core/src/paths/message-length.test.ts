@@ -22,12 +22,21 @@ describe("path messages", () => {
     try {
       const policy = createPathPolicy({ workdir: dir, additionalRoots: [] });
       const huge = "a/".repeat(2_500_000);
-      const inputs = [huge, `${"x".repeat(3000)}/../y`, `src/${"C:".repeat(1000)}`, `root://${"n".repeat(3000)}/x`, `/outside-${"o".repeat(3000)}`, `file://host-${"h".repeat(3000)}/x`];
+      const inputs = [
+        huge,
+        `${"x".repeat(3000)}/../y`,
+        `src/${"C:".repeat(1000)}`,
+        `root://${"n".repeat(3000)}/x`,
+        `/outside-${"o".repeat(3000)}`,
+        `file://host-${"h".repeat(3000)}/x`,
+      ];
       for (const input of inputs) {
         const message = messageOf(() => policy.resolve(input, { intent: "read", label: "Read path" }));
         expect(message.length, message.slice(0, 80)).toBeLessThan(700);
       }
-      expect(messageOf(() => parsePathInput(huge, "Read path"))).toMatch(/^Read path is 5000000 characters long \("a\/a\/.*\.\.\.\(5000000 chars\)"\); no file path is longer than 4096 characters/);
+      expect(messageOf(() => parsePathInput(huge, "Read path"))).toMatch(
+        /^Read path is 5000000 characters long \("a\/a\/.*\.\.\.\(5000000 chars\)"\); no file path is longer than 4096 characters/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -40,7 +40,11 @@ describe("matchOnDiskNames", () => {
   it("the path policy resolves and displays the on-disk names", () => {
     const policy = createPathPolicy({ workdir: base });
     const resolved = policy.resolve("r\u00e9sum\u00e9/caf\u00e9.txt", { intent: "read" });
-    expect(resolved).toMatchObject({ exists: true, displayPath: "re\u0301sume\u0301/cafe\u0301.txt", absolutePath: path.join(base, "re\u0301sume\u0301", "cafe\u0301.txt") });
+    expect(resolved).toMatchObject({
+      exists: true,
+      displayPath: "re\u0301sume\u0301/cafe\u0301.txt",
+      absolutePath: path.join(base, "re\u0301sume\u0301", "cafe\u0301.txt"),
+    });
     expect(policy.resolve(`file://${base}/r%C3%A9sum%C3%A9/caf%C3%A9.txt`, { intent: "read" }).exists).toBe(true);
   });
 });

@@ -33,7 +33,9 @@ export function parsePathInput(raw: string, label = "path"): ParsedPathInput {
   // A file:// URL may percent-encode every byte (3 characters each).
   const maxChars = /^\s*file:/i.test(raw.slice(0, 64)) ? 3 * MAX_PATH_INPUT_CHARS : MAX_PATH_INPUT_CHARS;
   if (raw.length > maxChars) {
-    throw invalid(`${label} is ${raw.length} characters long (${quoteForMessage(raw, 80)}); no file path is longer than ${maxChars} characters. Pass the file's real path.`);
+    throw invalid(
+      `${label} is ${raw.length} characters long (${quoteForMessage(raw, 80)}); no file path is longer than ${maxChars} characters. Pass the file's real path.`,
+    );
   }
   let input = raw.trim().replace(/\\/g, "/");
   if (input === "") throw invalid(`${label} is empty; pass a workspace-relative path such as "src/index.ts".`);
@@ -76,17 +78,17 @@ export function parsePathInput(raw: string, label = "path"): ParsedPathInput {
     if (decoded.includes("\0")) throw invalid(`${label} contains a NUL byte; pass a plain path.`);
     if (decoded.startsWith("//")) throw invalid(`${label} ${quoteForMessage(raw)} is a UNC path; UNC paths are not accepted.`);
     const segments = splitSegments(decoded, raw, label);
-    return { kind: "absolute", absolutePath: "/" + segments.join("/"), segments };
+    return { kind: "absolute", absolutePath: `/${segments.join("/")}`, segments };
   }
   if (input.startsWith("//")) throw invalid(`${label} ${quoteForMessage(raw)} is a UNC path; UNC paths are not accepted.`);
   if (input === "~" || input.startsWith("~/")) {
     const home = os.homedir().replace(/\\/g, "/");
     const segments = [...splitSegments(home, home, "home directory"), ...splitSegments(input.slice(1), raw, label)];
-    return { kind: "absolute", absolutePath: "/" + segments.join("/"), segments };
+    return { kind: "absolute", absolutePath: `/${segments.join("/")}`, segments };
   }
   if (input.startsWith("/")) {
     const segments = splitSegments(input, raw, label);
-    return { kind: "absolute", absolutePath: "/" + segments.join("/"), segments };
+    return { kind: "absolute", absolutePath: `/${segments.join("/")}`, segments };
   }
   return { kind: "workspace", segments: splitSegments(input, raw, label) };
 }

@@ -42,7 +42,16 @@ beforeAll(() => {
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-type Row = { input: () => string; intent?: PathIntent; allowExternal?: boolean; display?: string | (() => string); absolute?: () => string; scope?: string; error?: RegExp; code?: string };
+type Row = {
+  input: () => string;
+  intent?: PathIntent;
+  allowExternal?: boolean;
+  display?: string | (() => string);
+  absolute?: () => string;
+  scope?: string;
+  error?: RegExp;
+  code?: string;
+};
 
 const rows: Array<[string, Row]> = [
   ["workspace-relative", { input: () => "src/a.ts", display: "src/a.ts", absolute: () => path.join(workdir, "src/a.ts"), scope: "workspace" }],
@@ -51,26 +60,38 @@ const rows: Array<[string, Row]> = [
   ["the workspace root", { input: () => ".", display: ".", absolute: () => workdir }],
   ["NFD input normalised to NFC", { input: () => "cafe\u0301.md", display: "café.md", absolute: () => path.join(workdir, "café.md") }],
   ["absolute inside the workspace", { input: () => path.join(workdir, "src/a.ts"), display: "src/a.ts", scope: "workspace" }],
-  ["file:// URL", { input: () => "file://" + path.join(workdir, "src/a.ts"), display: "src/a.ts" }],
-  ["file://localhost URL, percent-decoded", { input: () => "file://localhost" + path.join(workdir, "caf%C3%A9.md"), display: "café.md" }],
+  ["file:// URL", { input: () => `file://${path.join(workdir, "src/a.ts")}`, display: "src/a.ts" }],
+  ["file://localhost URL, percent-decoded", { input: () => `file://localhost${path.join(workdir, "caf%C3%A9.md")}`, display: "café.md" }],
   ["file:// URL of another host", { input: () => "file://server/share/x", error: /another host/, code: "invalid_path" }],
   ["legacy workspace: prefix", { input: () => "workspace:src/a.ts", display: "src/a.ts" }],
   ["root:// read", { input: () => "root://docs/guide.md", display: "root://docs/guide.md", absolute: () => path.join(docs, "guide.md"), scope: "root" }],
   ["root:// alias is case-insensitive", { input: () => "ROOT://Docs/guide.md", display: "root://docs/guide.md" }],
   ["absolute inside a root shows root://", { input: () => path.join(docs, "guide.md"), display: "root://docs/guide.md", scope: "root" }],
   ["root:// without alias", { input: () => "root://", error: /names no root/, code: "invalid_path" }],
-  ["unknown alias lists the available ones", { input: () => "root://nope/x", error: /Available roots: root:\/\/docs\/ \(read-only\), root:\/\/shared\/ \(read\/write\)/ }],
-  ["write to a read-only root", { input: () => "root://docs/new.md", intent: "write", error: /read-only project root root:\/\/docs/, code: "permission_denied" }],
+  [
+    "unknown alias lists the available ones",
+    { input: () => "root://nope/x", error: /Available roots: root:\/\/docs\/ \(read-only\), root:\/\/shared\/ \(read\/write\)/ },
+  ],
+  [
+    "write to a read-only root",
+    { input: () => "root://docs/new.md", intent: "write", error: /read-only project root root:\/\/docs/, code: "permission_denied" },
+  ],
   ["edit in a read-only root", { input: () => "root://docs/guide.md", intent: "edit", code: "permission_denied" }],
   ["delete in a read-only root via absolute path", { input: () => path.join(docs, "guide.md"), intent: "delete", code: "permission_denied" }],
   ["write to a writable root", { input: () => "root://shared/out.txt", intent: "write", display: "root://shared/out.txt" }],
   ["root:// as cwd", { input: () => "root://shared", intent: "cwd", error: /working directory/, code: "permission_denied" }],
-  ["skill:// path", { input: () => "skill://pdf/SKILL.md", display: "skill://pdf/SKILL.md", absolute: () => path.join(skills, "pdf", "SKILL.md"), scope: "skill" }],
+  [
+    "skill:// path",
+    { input: () => "skill://pdf/SKILL.md", display: "skill://pdf/SKILL.md", absolute: () => path.join(skills, "pdf", "SKILL.md"), scope: "skill" },
+  ],
   ["legacy skill: prefix", { input: () => "skill:pdf/SKILL.md", display: "skill://pdf/SKILL.md" }],
   ["skills are read-only by default", { input: () => "skill://pdf/SKILL.md", intent: "write", code: "permission_denied" }],
   ["home-relative ~/ outside every root", { input: () => "~/x.txt", error: /outside the workspace/, code: "out_of_bounds" }],
   ["external absolute refused", { input: () => path.join(outside, "secret.txt"), error: /outside the workspace/, code: "out_of_bounds" }],
-  ["external absolute allowed for Image / cwd", { input: () => path.join(outside, "secret.txt"), allowExternal: true, scope: "external", display: () => path.join(outside, "secret.txt") }],
+  [
+    "external absolute allowed for Image / cwd",
+    { input: () => path.join(outside, "secret.txt"), allowExternal: true, scope: "external", display: () => path.join(outside, "secret.txt") },
+  ],
   [".. segment", { input: () => "src/../../outside/secret.txt", error: /"\.\." segment/, code: "invalid_path" }],
   [".. in an absolute path", { input: () => `${workdir}/../x`, code: "invalid_path" }],
   ["segment with a colon", { input: () => "src/C:evil", error: /containing ":"/, code: "invalid_path" }],
@@ -83,7 +104,10 @@ const rows: Array<[string, Row]> = [
   ["symlink escape for a new file under a linked dir", { input: () => "escape-dir/new.txt", intent: "write", code: "out_of_bounds" }],
   ["symlink escape inside a root", { input: () => "root://docs/escape.txt", code: "out_of_bounds" }],
   ["symlink that stays inside", { input: () => "inner-link.ts", display: "inner-link.ts" }],
-  ["deleting an escaping symlink removes the link itself", { input: () => "escape.txt", intent: "delete", display: "escape.txt", absolute: () => path.join(workdir, "escape.txt") }],
+  [
+    "deleting an escaping symlink removes the link itself",
+    { input: () => "escape.txt", intent: "delete", display: "escape.txt", absolute: () => path.join(workdir, "escape.txt") },
+  ],
   ["a new file in a new directory", { input: () => "new/dir/file.txt", intent: "write", display: "new/dir/file.txt" }],
 ];
 
@@ -131,17 +155,34 @@ describe("granting roots", () => {
   it.each([
     ["a bad alias", [{ alias: "Docs!", path: "/tmp", access: "read" }], /alias must match/],
     ["a reserved alias", [{ alias: "workspace", path: "/tmp", access: "read" }], /reserved/],
-    ["a duplicate alias", [{ alias: "a", path: "/tmp", access: "read" }, { alias: "a", path: "/usr", access: "read" }], /used twice/],
+    [
+      "a duplicate alias",
+      [
+        { alias: "a", path: "/tmp", access: "read" },
+        { alias: "a", path: "/usr", access: "read" },
+      ],
+      /used twice/,
+    ],
     ["a relative path", [{ alias: "a", path: "rel", access: "read" }], /absolute/],
     ["a missing path", [{ alias: "a", path: "/definitely/missing", access: "read" }], /does not exist/],
     ["a file", [{ alias: "a", path: "/etc/hostname", access: "read" }], /not a directory/],
     ["the workspace itself", [{ alias: "a", path: "WORKDIR", access: "read" }], /inside the workspace/],
     ["a directory inside the workspace", [{ alias: "a", path: "WORKDIR/src", access: "read" }], /inside the workspace/],
     ["a writable parent of the workspace", [{ alias: "a", path: "BASE", access: "write" }], /only be granted read access/],
-    ["overlapping grants", [{ alias: "a", path: "BASE/docs", access: "read" }, { alias: "b", path: "BASE/docs/../docs", access: "read" }], /overlaps|\.\./],
+    [
+      "overlapping grants",
+      [
+        { alias: "a", path: "BASE/docs", access: "read" },
+        { alias: "b", path: "BASE/docs/../docs", access: "read" },
+      ],
+      /overlaps|\.\./,
+    ],
     ["a UNC path", [{ alias: "a", path: "//server/share", access: "read" }], /UNC/],
   ])("refuses %s", (_name, roots, pattern) => {
-    const substituted = (roots as Array<{ alias: string; path: string; access: "read" | "write" }>).map((r) => ({ ...r, path: r.path.replace("WORKDIR", workdir).replace("BASE", base) }));
+    const substituted = (roots as Array<{ alias: string; path: string; access: "read" | "write" }>).map((r) => ({
+      ...r,
+      path: r.path.replace("WORKDIR", workdir).replace("BASE", base),
+    }));
     expect(grant(substituted)).toThrow(SdkError);
     expect(grant(substituted)).toThrow(pattern);
   });

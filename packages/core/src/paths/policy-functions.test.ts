@@ -48,7 +48,10 @@ describe("createPolicyState", () => {
 describe("matchRoot", () => {
   it("picks the longest root: a workspace inside a granted root wins", () => {
     expect(matchRoot(state, path.join(outer, "deep", "x"))).toMatchObject({ candidate: { scope: "root", rootPath: outer }, relative: path.join("deep", "x") });
-    expect(matchRoot(state, path.join(workdir, "src", "a.ts"))).toMatchObject({ candidate: { scope: "workspace", rootPath: workdir }, relative: path.join("src", "a.ts") });
+    expect(matchRoot(state, path.join(workdir, "src", "a.ts"))).toMatchObject({
+      candidate: { scope: "workspace", rootPath: workdir },
+      relative: path.join("src", "a.ts"),
+    });
   });
 
   it("matches the declared (symlinked) workdir as the workspace, with the canonical root path", () => {
@@ -63,14 +66,20 @@ describe("matchRoot", () => {
   });
 
   it("places a path inside the skills directory in the skill its first component names", () => {
-    expect(matchRoot(state, path.join(skills, "pdf", "SKILL.md"))).toMatchObject({ candidate: { scope: "skill", skillName: "pdf", access: "read" }, relative: "SKILL.md" });
+    expect(matchRoot(state, path.join(skills, "pdf", "SKILL.md"))).toMatchObject({
+      candidate: { scope: "skill", skillName: "pdf", access: "read" },
+      relative: "SKILL.md",
+    });
     expect(matchRoot(state, skills)).toBeNull();
   });
 });
 
 describe("skillRoot", () => {
   it("asks the host's hook per intent and canonicalises the directory", () => {
-    const hooked = createPolicyState({ workdir, skills: { rootDir: skills, access: (name, intent) => (intent === "write" ? { denied: `${name} is read-only here` } : { access: "write" }) } });
+    const hooked = createPolicyState({
+      workdir,
+      skills: { rootDir: skills, access: (name, intent) => (intent === "write" ? { denied: `${name} is read-only here` } : { access: "write" }) },
+    });
     expect(skillRoot(hooked, "pdf", "read", "Read path")).toEqual({ scope: "skill", rootPath: path.join(skills, "pdf"), access: "write", skillName: "pdf" });
     expect(() => skillRoot(hooked, "pdf", "write", "Write path")).toThrow("pdf is read-only here");
     expect(skillRoot(state, "new-skill", "read", "Read path").rootPath).toBe(path.join(skills, "new-skill"));

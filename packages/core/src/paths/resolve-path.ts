@@ -76,7 +76,10 @@ function locate(state: PathPolicyState, input: string, parsed: ParsedPathInput, 
           { details: {} },
         );
       }
-      return { candidate: { scope: "root", rootPath: root.canonicalPath, access: root.access, root }, segments: matchOnDiskNames(root.canonicalPath, parsed.segments) };
+      return {
+        candidate: { scope: "root", rootPath: root.canonicalPath, access: root.access, root },
+        segments: matchOnDiskNames(root.canonicalPath, parsed.segments),
+      };
     }
     case "skill": {
       const candidate = skillRoot(state, parsed.skillName, options.intent, label);

@@ -18,7 +18,11 @@ const WRITE_INTENTS: ReadonlySet<PathIntent> = new Set(["write", "edit", "delete
 export function checkRootLive(state: PathPolicyState, candidate: RootCandidate, label: string): void {
   if (candidate.scope === "workspace") {
     if (tryRealpath(state.declaredWorkdir) !== state.workdir) {
-      throw new ToolError("invalid_workdir", `The workspace directory ${state.declaredWorkdir} no longer resolves to ${state.workdir}; every access is refused.`, { recoverable: false });
+      throw new ToolError(
+        "invalid_workdir",
+        `The workspace directory ${state.declaredWorkdir} no longer resolves to ${state.workdir}; every access is refused.`,
+        { recoverable: false },
+      );
     }
     return;
   }
@@ -41,7 +45,9 @@ export function checkRootLive(state: PathPolicyState, candidate: RootCandidate, 
  */
 export function checkWorkingDirectory(candidate: RootCandidate, intent: PathIntent, label: string): void {
   if (intent === "cwd" && candidate.scope === "root") {
-    throw new ToolError("permission_denied", `${label}: root:// paths cannot be used as a working directory; granted roots are for the file tools only.`, { details: {} });
+    throw new ToolError("permission_denied", `${label}: root:// paths cannot be used as a working directory; granted roots are for the file tools only.`, {
+      details: {},
+    });
   }
 }
 
@@ -54,7 +60,12 @@ export function checkWorkingDirectory(candidate: RootCandidate, intent: PathInte
  */
 export function checkWriteAccess(candidate: RootCandidate, intent: PathIntent, label: string): void {
   if (!WRITE_INTENTS.has(intent) || candidate.access === "write") return;
-  const where = candidate.scope === "root" ? `read-only project root root://${candidate.root.alias}` : candidate.scope === "skill" ? `read-only skill ${candidate.skillName}` : "a read-only location";
+  const where =
+    candidate.scope === "root"
+      ? `read-only project root root://${candidate.root.alias}`
+      : candidate.scope === "skill"
+        ? `read-only skill ${candidate.skillName}`
+        : "a read-only location";
   throw new ToolError("permission_denied", `${label} targets ${where}. Read-only roots support Read/List/Glob/Grep/Image but not Write/Edit/Delete.`, {
     details: { scope: candidate.scope, alias: candidate.scope === "root" ? candidate.root.alias : undefined },
   });

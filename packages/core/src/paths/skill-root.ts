@@ -19,7 +19,8 @@ const SKILL_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export function skillRoot(state: PathPolicyState, skillName: string, intent: PathIntent, label: string): Extract<RootCandidate, { scope: "skill" }> {
   const skills = state.skills;
   if (skills === undefined) throw new ToolError("permission_denied", `${label}: skill:// paths are not available in this runtime.`, { details: {} });
-  if (!SKILL_NAME_PATTERN.test(skillName)) throw new ToolError("invalid_path", `${label}: ${quoteForMessage(skillName)} is not a valid skill name.`, { details: {} });
+  if (!SKILL_NAME_PATTERN.test(skillName))
+    throw new ToolError("invalid_path", `${label}: ${quoteForMessage(skillName)} is not a valid skill name.`, { details: {} });
   const decision = skills.options.access ? skills.options.access(skillName, intent) : { access: "read" as const };
   if ("denied" in decision) throw new ToolError("permission_denied", decision.denied, { details: { skillName } });
   const rootPath = tryRealpath(path.join(skills.rootDir, skillName)) ?? path.join(tryRealpath(skills.rootDir) ?? skills.rootDir, skillName);

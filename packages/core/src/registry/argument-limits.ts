@@ -40,7 +40,12 @@ export function checkArgumentLimits(toolName: string, args: Record<string, unkno
     values += 1;
     const problem = nonJsonProblem(value);
     if (problem !== undefined) {
-      throw refusal(toolName, `contain ${problem}, which JSON cannot express`, entry, "Send only JSON values: strings, numbers, booleans, null, arrays and plain objects");
+      throw refusal(
+        toolName,
+        `contain ${problem}, which JSON cannot express`,
+        entry,
+        "Send only JSON values: strings, numbers, booleans, null, arrays and plain objects",
+      );
     }
     if (value === null || typeof value !== "object") continue;
     if (depth >= limits.maxDepth) {

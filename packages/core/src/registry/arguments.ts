@@ -53,32 +53,42 @@ export function rejectUnknownKeys(toolName: string, args: Record<string, unknown
 export function validateArguments<T>(toolName: string, args: Record<string, unknown>, schema: ZodType<T>): T {
   const parsed = schema.safeParse(args);
   if (parsed.success) return parsed.data;
-  throw new ToolError("invalid_arguments", `${toolName} received invalid arguments: ${describeZodError(parsed.error, args)}. Fix them and call ${toolName} again.`);
+  throw new ToolError(
+    "invalid_arguments",
+    `${toolName} received invalid arguments: ${describeZodError(parsed.error, args)}. Fix them and call ${toolName} again.`,
+  );
 }
 
 function describeZodError(error: ZodError, args: Record<string, unknown>): string {
   const more = error.issues.length > MAX_LISTED_ISSUES ? `; and ${error.issues.length - MAX_LISTED_ISSUES} more problem(s)` : "";
-  return error.issues
-    .slice(0, MAX_LISTED_ISSUES)
-    .map((issue) => {
-      const where = issue.path.length ? `\`${shortenForMessage(issue.path.map(String).join("."), 120)}\`` : "arguments";
-      const given = issue.path.length ? lookup(args, issue.path as PropertyKey[]) : args;
-      switch (issue.code) {
-        case "invalid_type":
-          return given === undefined ? `${where} is required (${issue.expected})` : `${where} must be ${article(issue.expected)} (got ${describeType(given)})`;
-        case "too_small":
-          return `${where} ${issue.origin === "string" ? "must have at least" : issue.origin === "array" ? "must have at least" : "must be >="} ${String(issue.minimum)}${issue.origin === "string" ? " character(s)" : issue.origin === "array" ? " item(s)" : ""} (got ${preview(given)})`;
-        case "too_big":
-          return `${where} ${issue.origin === "string" || issue.origin === "array" ? "must have at most" : "must be <="} ${String(issue.maximum)}${issue.origin === "string" ? " character(s)" : issue.origin === "array" ? " item(s)" : ""} (got ${preview(given)})`;
-        case "invalid_value":
-          return `${where} must be one of ${issue.values.map((v) => previewForMessage(v, 60)).join(", ")} (got ${preview(given)})`;
-        case "unrecognized_keys":
-          return `unsupported key(s) ${issue.keys.slice(0, MAX_LISTED_ISSUES).map((key) => shortenForMessage(key, 60)).join(", ")}`;
-        default:
-          return `${where}: ${shortenForMessage(issue.message)}`;
-      }
-    })
-    .join("; ") + more;
+  return (
+    error.issues
+      .slice(0, MAX_LISTED_ISSUES)
+      .map((issue) => {
+        const where = issue.path.length ? `\`${shortenForMessage(issue.path.map(String).join("."), 120)}\`` : "arguments";
+        const given = issue.path.length ? lookup(args, issue.path as PropertyKey[]) : args;
+        switch (issue.code) {
+          case "invalid_type":
+            return given === undefined
+              ? `${where} is required (${issue.expected})`
+              : `${where} must be ${article(issue.expected)} (got ${describeType(given)})`;
+          case "too_small":
+            return `${where} ${issue.origin === "string" ? "must have at least" : issue.origin === "array" ? "must have at least" : "must be >="} ${String(issue.minimum)}${issue.origin === "string" ? " character(s)" : issue.origin === "array" ? " item(s)" : ""} (got ${preview(given)})`;
+          case "too_big":
+            return `${where} ${issue.origin === "string" || issue.origin === "array" ? "must have at most" : "must be <="} ${String(issue.maximum)}${issue.origin === "string" ? " character(s)" : issue.origin === "array" ? " item(s)" : ""} (got ${preview(given)})`;
+          case "invalid_value":
+            return `${where} must be one of ${issue.values.map((v) => previewForMessage(v, 60)).join(", ")} (got ${preview(given)})`;
+          case "unrecognized_keys":
+            return `unsupported key(s) ${issue.keys
+              .slice(0, MAX_LISTED_ISSUES)
+              .map((key) => shortenForMessage(key, 60))
+              .join(", ")}`;
+          default:
+            return `${where}: ${shortenForMessage(issue.message)}`;
+        }
+      })
+      .join("; ") + more
+  );
 }
 
 function lookup(value: unknown, path: PropertyKey[]): unknown {

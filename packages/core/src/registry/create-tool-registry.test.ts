@@ -146,7 +146,10 @@ describe("createToolRegistry / executeToolCall", () => {
   it("returns a cancelled result promptly when aborted during the call", async () => {
     const controller = new AbortController();
     const updates: string[] = [];
-    const pending = registry.executeToolCall({ id: "1", name: "Slow", arguments: {} }, { signal: controller.signal, onUpdate: (e) => updates.push(e.update.text ?? "") });
+    const pending = registry.executeToolCall(
+      { id: "1", name: "Slow", arguments: {} },
+      { signal: controller.signal, onUpdate: (e) => updates.push(e.update.text ?? "") },
+    );
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
     const result = await pending;
@@ -259,7 +262,13 @@ describe("approval policy", () => {
     const registry = createToolRegistry({
       workdir,
       bundles: [bundle("a", tools)],
-      approval: { defaultDecision: "ask", onAsk: (request) => { asked.push(request.toolName); return answer; } },
+      approval: {
+        defaultDecision: "ask",
+        onAsk: (request) => {
+          asked.push(request.toolName);
+          return answer;
+        },
+      },
     });
     expect((await registry.executeToolCall({ id: "1", name: "Echo", arguments: { text: "x" } })).isError).toBe(false);
     expect(asked).toEqual([]); // read-only: allowed without asking
@@ -279,8 +288,16 @@ describe("approval policy", () => {
   });
 
   it("matches server:<id> rules for MCP-like tools", async () => {
-    const mcpTool: ToolDefinition = { ...Echo, name: "mcp_srv_echo", metadata: { groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId: "srv" } };
-    const registry = createToolRegistry({ workdir, bundles: [bundle("mcp", [mcpTool], false)], approval: { policies: { "server:srv": "deny", "group:mcp": "allow" } } });
+    const mcpTool: ToolDefinition = {
+      ...Echo,
+      name: "mcp_srv_echo",
+      metadata: { groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId: "srv" },
+    };
+    const registry = createToolRegistry({
+      workdir,
+      bundles: [bundle("mcp", [mcpTool], false)],
+      approval: { policies: { "server:srv": "deny", "group:mcp": "allow" } },
+    });
     expect(registry.tools).toEqual([]);
   });
 });
@@ -298,7 +315,11 @@ describe("tool JSON Schemas", () => {
     const tool = defineTool({
       name: "Shapes",
       description: "Schema shapes.",
-      inputSchema: z.object({ count: z.number().int().min(1).optional(), sort_by: z.literal("path").optional(), env: z.record(z.string(), z.string()).optional() }),
+      inputSchema: z.object({
+        count: z.number().int().min(1).optional(),
+        sort_by: z.literal("path").optional(),
+        env: z.record(z.string(), z.string()).optional(),
+      }),
       metadata: readMeta,
       execute: () => ({ content: "" }),
     });
@@ -354,8 +375,17 @@ describe("ports and cleanups", () => {
 
   it("hands the host's ports to tools, read when used", async () => {
     let reads = 0;
-    const runner = { spawn: () => { throw new Error("not used"); } } as never;
-    const ports = { get processRunner() { reads += 1; return runner; } };
+    const runner = {
+      spawn: () => {
+        throw new Error("not used");
+      },
+    } as never;
+    const ports = {
+      get processRunner() {
+        reads += 1;
+        return runner;
+      },
+    };
     const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [bundle("b", [UsesRunner])], ports });
     expect(reads).toBe(0);
     const result = await registry.executeToolCall({ id: "1", name: "UsesRunner", arguments: {} });
@@ -373,7 +403,13 @@ describe("ports and cleanups", () => {
       workdir: os.tmpdir(),
       bundles: [closing],
       logger,
-      cleanups: [() => void order.push("first"), async () => { order.push("second"); throw new Error("boom"); }],
+      cleanups: [
+        () => void order.push("first"),
+        async () => {
+          order.push("second");
+          throw new Error("boom");
+        },
+      ],
     });
     await registry.close();
     await registry.close();

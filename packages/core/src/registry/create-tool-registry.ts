@@ -88,10 +88,14 @@ export interface ToolRegistry {
  * ToolError, so the model and the host both read which port is missing.
  */
 function missingPort(port: string, key: string): never {
-  throw new ToolError("unsupported_target", `No ${port} was given to this registry; pass ports.${key} to createToolRegistry, or build the registry with @agent-tools/sdk (createNodePorts() gives the Node defaults).`, {
-    details: { missingPort: key },
-    recoverable: false,
-  });
+  throw new ToolError(
+    "unsupported_target",
+    `No ${port} was given to this registry; pass ports.${key} to createToolRegistry, or build the registry with @agent-tools/sdk (createNodePorts() gives the Node defaults).`,
+    {
+      details: { missingPort: key },
+      recoverable: false,
+    },
+  );
 }
 
 const consoleLogger: Logger = {
@@ -150,7 +154,19 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       }
     },
     makeContext: (tool: ToolDefinition, call: ToolCall, signal: AbortSignal, onUpdate: (u: import("../types.js").ToolUpdate) => void, hostContext: unknown) =>
-      Object.freeze({ callId: call.id, toolName: tool.name, signal, workdir: paths.workdir, runtimeScope, dataDir, paths, ports, logger, onUpdate, hostContext }),
+      Object.freeze({
+        callId: call.id,
+        toolName: tool.name,
+        signal,
+        workdir: paths.workdir,
+        runtimeScope,
+        dataDir,
+        paths,
+        ports,
+        logger,
+        onUpdate,
+        hostContext,
+      }),
   };
 
   const registry: ToolRegistry = {
@@ -190,7 +206,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const normalised: ToolCall = { ...call, id: callId };
       const tool = index.lookup(call.name);
       if (!tool) {
-        const names = index.current().filter((e) => e.exposed && !isDenied(e.tool)).map((e) => e.tool.name);
+        const names = index
+          .current()
+          .filter((e) => e.exposed && !isDenied(e.tool))
+          .map((e) => e.tool.name);
         return errorResult(`Unknown tool: ${shortenForMessage(call.name)}. Available tools: ${names.join(", ")}.`);
       }
       if (isDenied(tool)) return errorResult(deniedError(tool.name).message, { code: "permission_denied" });

@@ -35,9 +35,7 @@ export interface DefineToolSpec<Schema extends z.ZodObject, Details> {
  *   execute: ({ text }) => ({ content: text }),
  * });
  */
-export function defineTool<Schema extends z.ZodObject, Details = unknown>(
-  spec: DefineToolSpec<Schema, Details>,
-): ToolDefinition<z.output<Schema>, Details> {
+export function defineTool<Schema extends z.ZodObject, Details = unknown>(spec: DefineToolSpec<Schema, Details>): ToolDefinition<z.output<Schema>, Details> {
   if (!TOOL_NAME_PATTERN.test(spec.name)) {
     throw new SdkError("invalid_tool_definition", `Tool name "${spec.name}" must match ${TOOL_NAME_PATTERN}.`);
   }

@@ -15,13 +15,19 @@ import type { ExecuteToolCallOptions } from "./execute-tool-call.js";
 export function checkExecuteOptions(options: unknown): ExecuteToolCallOptions {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object" || Array.isArray(options)) {
-    throw new SdkError("invalid_options", `executeToolCall's second argument must be an options object ({ signal, onUpdate, onEvent, hostContext }) or omitted, not ${Array.isArray(options) ? "an array" : typeof options}.`);
+    throw new SdkError(
+      "invalid_options",
+      `executeToolCall's second argument must be an options object ({ signal, onUpdate, onEvent, hostContext }) or omitted, not ${Array.isArray(options) ? "an array" : typeof options}.`,
+    );
   }
   const { signal, onUpdate, onEvent } = options as Record<string, unknown>;
   if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
     throw new SdkError("invalid_options", "executeToolCall's `signal` must be an AbortSignal (e.g. `new AbortController().signal`) or omitted.");
   }
-  for (const [name, value] of [["onUpdate", onUpdate], ["onEvent", onEvent]] as const) {
+  for (const [name, value] of [
+    ["onUpdate", onUpdate],
+    ["onEvent", onEvent],
+  ] as const) {
     if (value !== undefined && value !== null && typeof value !== "function") {
       throw new SdkError("invalid_options", `executeToolCall's \`${name}\` must be a function or omitted, not ${typeof value}.`);
     }

@@ -13,7 +13,12 @@ const meta = { groupId: "test", kind: "read", isReadOnly: true, displayCategory:
 const EditLike = defineTool({
   name: "EditLike",
   description: "Takes a path, two strings and a mode.",
-  inputSchema: z.object({ path: z.string(), old_string: z.string().optional(), new_string: z.string().optional(), mode: z.enum(["exact", "fuzzy"]).optional() }),
+  inputSchema: z.object({
+    path: z.string(),
+    old_string: z.string().optional(),
+    new_string: z.string().optional(),
+    mode: z.enum(["exact", "fuzzy"]).optional(),
+  }),
   metadata: meta,
   execute: ({ path: target }) => ({ content: `edited ${target}` }),
 });
@@ -52,7 +57,11 @@ let workdir: string;
 let registry: ToolRegistry;
 beforeEach(() => {
   workdir = mkdtempSync(path.join(os.tmpdir(), "registry-edges-"));
-  registry = createToolRegistry({ workdir, dataDir: path.join(workdir, ".data"), bundles: [{ id: "t", trusted: true, listTools: () => [EditLike, Loose, Streaming] }] });
+  registry = createToolRegistry({
+    workdir,
+    dataDir: path.join(workdir, ".data"),
+    bundles: [{ id: "t", trusted: true, listTools: () => [EditLike, Loose, Streaming] }],
+  });
 });
 afterEach(async () => {
   await registry.close();

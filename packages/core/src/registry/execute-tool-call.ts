@@ -83,21 +83,37 @@ export async function executeResolvedToolCall(
   return result;
 }
 
-async function checkApproval(tool: ToolDefinition, call: ToolCall, args: Record<string, unknown>, signal: AbortSignal, approval: ApprovalOptions | undefined): Promise<void> {
+async function checkApproval(
+  tool: ToolDefinition,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  approval: ApprovalOptions | undefined,
+): Promise<void> {
   const decision = resolveApproval(tool.name, tool.metadata, approval);
   if (decision === "allow") return;
   if (decision === "deny") throw deniedError(tool.name);
   if (!approval?.onAsk) {
-    throw new ToolError("permission_denied", `${tool.name} needs the user's approval, and this host cannot ask for it; the call was refused. Do not retry it; choose another approach or ask the user.`, { recoverable: false });
+    throw new ToolError(
+      "permission_denied",
+      `${tool.name} needs the user's approval, and this host cannot ask for it; the call was refused. Do not retry it; choose another approach or ask the user.`,
+      { recoverable: false },
+    );
   }
   const answer = await approval.onAsk({ callId: call.id, toolName: tool.name, arguments: args, metadata: tool.metadata, signal });
   if (answer === true || answer === "allow") return;
-  throw new ToolError("permission_denied", `The user declined this ${tool.name} call. Do not retry it; ask the user how to proceed or take a different approach.`, { recoverable: false });
+  throw new ToolError(
+    "permission_denied",
+    `The user declined this ${tool.name} call. Do not retry it; ask the user how to proceed or take a different approach.`,
+    { recoverable: false },
+  );
 }
 
 /** The error a denied tool answers with. */
 export function deniedError(toolName: string): ToolError {
-  return new ToolError("permission_denied", `${toolName} is denied by the host's approval policy. Do not retry it; take a different approach.`, { recoverable: false });
+  return new ToolError("permission_denied", `${toolName} is denied by the host's approval policy. Do not retry it; take a different approach.`, {
+    recoverable: false,
+  });
 }
 
 async function runWithAbort(tool: ToolDefinition, input: unknown, context: ToolContext, signal: AbortSignal): Promise<ToolOutput> {
@@ -111,7 +127,8 @@ function normalise(output: ToolOutput): ToolResult {
   if (output === null || typeof output !== "object") {
     return { content: [{ type: "text", text: String(output ?? "") }], details: {}, isError: false };
   }
-  const content: ToolContent[] = typeof output.content === "string" ? [{ type: "text", text: output.content }] : Array.isArray(output.content) ? output.content : [];
+  const content: ToolContent[] =
+    typeof output.content === "string" ? [{ type: "text", text: output.content }] : Array.isArray(output.content) ? output.content : [];
   return { content, details: output.details ?? {}, isError: output.isError === true };
 }
 
@@ -122,7 +139,9 @@ function toErrorResult(toolName: string, error: unknown, signal: AbortSignal): T
   if (signal.aborted || isAbortError(error)) return errorResult(CANCELLED_TEXT, { cancelled: true });
   // Node's own errors quote their inputs (a 5 MB path in an ENOENT message): quote a prefix only.
   const message = shortenForMessage(error instanceof Error ? error.message : String(error), 2_000);
-  return errorResult(`${toolName} failed unexpectedly: ${message}. Check the arguments; if the problem persists, take a different approach.`, { code: "other" });
+  return errorResult(`${toolName} failed unexpectedly: ${message}. Check the arguments; if the problem persists, take a different approach.`, {
+    code: "other",
+  });
 }
 
 function finish(tool: ToolDefinition, call: ToolCall, result: ToolResult, pathArgument: string | undefined, environment: ExecutorEnvironment): ToolResult {

@@ -86,10 +86,14 @@ class ScriptedRunningProcess implements RunningProcess {
       sleep: (ms) =>
         new Promise((resolve) => {
           const timer = setTimeout(resolve, ms);
-          this.killController.signal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            resolve();
-          }, { once: true });
+          this.killController.signal.addEventListener(
+            "abort",
+            () => {
+              clearTimeout(timer);
+              resolve();
+            },
+            { once: true },
+          );
         }),
     };
     if (options.signal?.aborted) queueMicrotask(() => void this.kill());

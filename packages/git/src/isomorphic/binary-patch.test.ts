@@ -34,5 +34,4 @@ describe("git binary patch encoding", () => {
     expect(applyGitDelta(base, delta).toString()).toBe("2345XYZef");
     expect(() => applyGitDelta(Buffer.from("short"), delta)).toThrow(/16-byte base/);
   });
-
 });

@@ -20,7 +20,13 @@ function statusLetters(head: number, workdir: number, stage: number): [string, s
     if (stage === 0) return workdir === 0 ? [] : [["?", "?"]];
     return [["A", workdir === 0 ? "D" : stage === 3 || (stage === 2 && workdir !== 2) ? "M" : " "]];
   }
-  if (stage === 0) return workdir === 0 ? [["D", " "]] : [["D", " "], ["?", "?"]];
+  if (stage === 0)
+    return workdir === 0
+      ? [["D", " "]]
+      : [
+          ["D", " "],
+          ["?", "?"],
+        ];
   const index = stage === 1 ? " " : "M";
   const workTree = workdir === 0 ? "D" : stage === 1 ? (workdir === 2 ? "M" : " ") : stage === 3 || workdir !== stage ? "M" : " ";
   return index === " " && workTree === " " ? [] : [[index, workTree]];
@@ -64,12 +70,20 @@ export class IsomorphicGitEngine implements GitClient {
 
   async addWorktree(_repo: string, options: { path: string; branch: string; startPoint?: string } & GitOptions): Promise<void> {
     throwIfAborted(options.signal);
-    throw new SdkError("unsupported", "IsomorphicGitClient cannot add worktrees: isomorphic-git has no linked-worktree support. Use GitCliClient where a git binary exists.", { operation: "addWorktree" });
+    throw new SdkError(
+      "unsupported",
+      "IsomorphicGitClient cannot add worktrees: isomorphic-git has no linked-worktree support. Use GitCliClient where a git binary exists.",
+      { operation: "addWorktree" },
+    );
   }
 
   async removeWorktree(_repo: string, options: { path: string; force?: boolean } & GitOptions): Promise<void> {
     throwIfAborted(options.signal);
-    throw new SdkError("unsupported", "IsomorphicGitClient cannot remove worktrees: isomorphic-git has no linked-worktree support. Use GitCliClient where a git binary exists.", { operation: "removeWorktree" });
+    throw new SdkError(
+      "unsupported",
+      "IsomorphicGitClient cannot remove worktrees: isomorphic-git has no linked-worktree support. Use GitCliClient where a git binary exists.",
+      { operation: "removeWorktree" },
+    );
   }
 
   async listWorktrees(repo: string, options: GitOptions = {}): Promise<GitWorktree[]> {
@@ -83,7 +97,10 @@ export class IsomorphicGitEngine implements GitClient {
     throwIfAborted(options.signal);
     const cache = {};
     const matrix = await this.#call(() => git.statusMatrix({ fs: nodeFs, dir: root, cache }));
-    const hasHead = await git.resolveRef({ fs: nodeFs, dir: root, ref: "HEAD" }).then(() => true, () => false);
+    const hasHead = await git.resolveRef({ fs: nodeFs, dir: root, ref: "HEAD" }).then(
+      () => true,
+      () => false,
+    );
     const modes = await this.#call(() => modeChanges(root, hasHead, cache));
     const entries: GitStatusEntry[] = [];
     for (const [filepath, head, workdir, stage] of matrix) {
@@ -113,7 +130,12 @@ export class IsomorphicGitEngine implements GitClient {
         const oid = await git.expandOid({ fs: nodeFs, dir: root, oid: base.toLowerCase(), cache }).catch(() => undefined);
         if (oid) return (await git.readCommit({ fs: nodeFs, dir: root, oid, cache })).oid;
       }
-      throw new GitClientError("command_failed", `Cannot resolve ${JSON.stringify(base)} to a commit (IsomorphicGitClient takes ref names and commit ids, not revision expressions).`, {}, { cause: error });
+      throw new GitClientError(
+        "command_failed",
+        `Cannot resolve ${JSON.stringify(base)} to a commit (IsomorphicGitClient takes ref names and commit ids, not revision expressions).`,
+        {},
+        { cause: error },
+      );
     }
   }
 
@@ -157,13 +179,19 @@ export class IsomorphicGitEngine implements GitClient {
     });
     if (plan.failures.length > 0) {
       const paths = [...new Set(plan.failures.map((failure) => failure.path))];
-      throw new GitClientError("patch_failed", `The patch does not apply; nothing was changed.\n${plan.failures.map((failure) => `${failure.path}: ${failure.reason}`).join("\n")}`, { paths });
+      throw new GitClientError(
+        "patch_failed",
+        `The patch does not apply; nothing was changed.\n${plan.failures.map((failure) => `${failure.path}: ${failure.reason}`).join("\n")}`,
+        { paths },
+      );
     }
     throwIfAborted(options.signal);
     await writePlan(root, plan);
     const conflicts = plan.files.filter((file) => file.conflicted).map((file) => file.path);
     if (conflicts.length > 0) {
-      throw new GitClientError("conflict", `The patch was merged with conflicts in ${conflicts.join(", ")}; resolve the conflict markers.`, { paths: conflicts });
+      throw new GitClientError("conflict", `The patch was merged with conflicts in ${conflicts.join(", ")}; resolve the conflict markers.`, {
+        paths: conflicts,
+      });
     }
   }
 
@@ -173,10 +201,13 @@ export class IsomorphicGitEngine implements GitClient {
     throwIfAborted(options.signal);
     const cache = {};
     const matrix = await this.#call(() => git.statusMatrix({ fs: nodeFs, dir: root, cache }));
-    const hasHead = await git.resolveRef({ fs: nodeFs, dir: root, ref: "HEAD" }).then(() => true, () => false);
+    const hasHead = await git.resolveRef({ fs: nodeFs, dir: root, ref: "HEAD" }).then(
+      () => true,
+      () => false,
+    );
     const modes = await this.#call(() => modeChanges(root, hasHead, cache));
     const changed = matrix.filter(([filepath, head, workdir, stage]) => !(head === 1 && workdir === 1 && stage === 1) || modes.has(filepath));
-    const differsFromHead = changed.some(([filepath, head, workdir]) => !(head === 1 && workdir === 1) && !(head === 0 && workdir === 0)) || modes.size > 0;
+    const differsFromHead = changed.some(([_filepath, head, workdir]) => !(head === 1 && workdir === 1) && !(head === 0 && workdir === 0)) || modes.size > 0;
     if (!differsFromHead && hasHead) {
       throw new GitClientError("nothing_to_commit", "There is nothing to commit: the work tree matches HEAD.");
     }
@@ -196,7 +227,12 @@ export class IsomorphicGitEngine implements GitClient {
     } catch (error) {
       if (error instanceof GitClientError || error instanceof SdkError) throw error;
       const code = (error as { code?: unknown }).code;
-      throw new GitClientError("command_failed", `isomorphic-git failed${typeof code === "string" ? ` (${code})` : ""}: ${(error as Error).message}`, {}, { cause: error });
+      throw new GitClientError(
+        "command_failed",
+        `isomorphic-git failed${typeof code === "string" ? ` (${code})` : ""}: ${(error as Error).message}`,
+        {},
+        { cause: error },
+      );
     }
   }
 }

@@ -5,7 +5,9 @@ import { IsomorphicGitClient } from "./isomorphic-git-client.js";
 describe("IsomorphicGitClient: optional peers", () => {
   it("names the package to install when one is missing, and retries after", async () => {
     // What Node's import() rejects with when the package is not installed.
-    const notFound = Object.assign(new Error("Cannot find package 'diff3' imported from /app/node_modules/@agent-tools/git/dist/index.js"), { code: "ERR_MODULE_NOT_FOUND" });
+    const notFound = Object.assign(new Error("Cannot find package 'diff3' imported from /app/node_modules/@agent-tools/git/dist/index.js"), {
+      code: "ERR_MODULE_NOT_FOUND",
+    });
     const missing = { name: "diff3", version: "0.0.3", load: () => Promise.reject(notFound) };
     const client = new IsomorphicGitClient({ peers: [missing] });
     const error = await client.status("/tmp").catch((caught: unknown) => caught);

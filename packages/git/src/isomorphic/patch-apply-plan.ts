@@ -87,7 +87,11 @@ export async function planPatch(root: string, files: readonly FilePatch[], optio
       continue;
     }
     if (file.newPath === null) {
-      const preImage = file.binary ? (file.binary.reverse?.kind === "literal" ? file.binary.reverse.data : undefined) : Buffer.from(file.hunks.flatMap((hunk) => hunk.oldLines).join(""), "utf8");
+      const preImage = file.binary
+        ? file.binary.reverse?.kind === "literal"
+          ? file.binary.reverse.data
+          : undefined
+        : Buffer.from(file.hunks.flatMap((hunk) => hunk.oldLines).join(""), "utf8");
       const matches = preImage ? Buffer.compare(preImage, current) === 0 : file.oldOid ? (await options.ports.hashBlob(current)).startsWith(file.oldOid) : true;
       if (!matches) fail("its content differs from the patch's; it was not deleted");
       else plan.files.push({ path: target, action: "delete" });
@@ -136,7 +140,13 @@ export async function writePlan(root: string, plan: PatchPlan): Promise<void> {
       await rm(absolute, { force: true });
       // Like git, remove directories the deletion left empty.
       for (let directory = path.dirname(absolute); directory !== root && directory.startsWith(root); directory = path.dirname(directory)) {
-        if (!(await rmdir(directory).then(() => true, () => false))) break;
+        if (
+          !(await rmdir(directory).then(
+            () => true,
+            () => false,
+          ))
+        )
+          break;
       }
       continue;
     }

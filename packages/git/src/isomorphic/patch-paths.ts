@@ -1,6 +1,16 @@
 /** Path quoting as git does it in patch headers (C-style, octal bytes for non-ASCII). */
 
-const SIMPLE_ESCAPES: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f", "\v": "\\v", "\u0007": "\\a" };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  "\\": "\\\\",
+  '"': '\\"',
+  "\n": "\\n",
+  "\t": "\\t",
+  "\r": "\\r",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\v": "\\v",
+  "\u0007": "\\a",
+};
 
 /** Quotes `name` (e.g. `a/dir/file`) the way git writes it, when it needs quoting. */
 export function quotePatchPath(name: string): string {

@@ -4,7 +4,8 @@ import { quotePatchPath, readPatchPath } from "./patch-paths.js";
 import { applyTextHunks, mergeText } from "./text-patch-apply.js";
 import { formatFileChange } from "./unified-patch-writer.js";
 
-const lines = (count: number, change: Record<number, string> = {}) => Array.from({ length: count }, (_, index) => change[index + 1] ?? `l${index + 1}`).join("\n") + "\n";
+const lines = (count: number, change: Record<number, string> = {}) =>
+  `${Array.from({ length: count }, (_, index) => change[index + 1] ?? `l${index + 1}`).join("\n")}\n`;
 const blob = (text: string, oid: string) => ({ oid, mode: "100644", content: Buffer.from(text) });
 
 function patchFor(oldText: string, newText: string) {
@@ -44,7 +45,10 @@ describe("text patches", () => {
   });
 
   it("merges non-overlapping changes and marks overlapping ones", () => {
-    expect(mergeText(lines(10, { 2: "ours" }), lines(10), lines(10, { 8: "theirs" }))).toEqual({ text: lines(10, { 2: "ours", 8: "theirs" }), conflicted: false });
+    expect(mergeText(lines(10, { 2: "ours" }), lines(10), lines(10, { 8: "theirs" }))).toEqual({
+      text: lines(10, { 2: "ours", 8: "theirs" }),
+      conflicted: false,
+    });
     const conflict = mergeText(lines(5, { 3: "ours" }), lines(5), lines(5, { 3: "theirs" }));
     expect(conflict.conflicted).toBe(true);
     expect(conflict.text).toBe("l1\nl2\n<<<<<<< ours\nours\n=======\ntheirs\n>>>>>>> theirs\nl4\nl5\n");
@@ -52,7 +56,7 @@ describe("text patches", () => {
 
   it("quotes and reads paths as git does", () => {
     expect(quotePatchPath("a/plain name.txt")).toBe("a/plain name.txt");
-    expect(quotePatchPath("a/naïve\t\"x\".txt")).toBe('"a/na\\303\\257ve\\t\\"x\\".txt"');
+    expect(quotePatchPath('a/naïve\t"x".txt')).toBe('"a/na\\303\\257ve\\t\\"x\\".txt"');
     expect(readPatchPath('"a/na\\303\\257ve\\t\\"x\\".txt" rest')).toEqual({ path: 'a/naïve\t"x".txt', rest: "rest" });
   });
 

@@ -37,7 +37,10 @@ function functionContext(oldLines: readonly string[], hunkStartIndex: number): s
     const line = oldLines[index]!;
     if (/^[A-Za-z_$]/.test(line)) {
       const bytes = Buffer.from(line, "utf8").subarray(0, 80);
-      return ` ${bytes.toString("utf8").replace(/\uFFFD$/, "").replace(/\s+$/, "")}`;
+      return ` ${bytes
+        .toString("utf8")
+        .replace(/\uFFFD$/, "")
+        .replace(/\s+$/, "")}`;
     }
   }
   return "";

@@ -52,7 +52,10 @@ function createServer() {
             return text("cancelled");
           }
           if (token !== undefined) {
-            await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: Date.now() - started, total, message: "working" } });
+            await extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: token, progress: Date.now() - started, total, message: "working" },
+            });
           }
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
@@ -119,7 +122,9 @@ if (mode === "stdio") {
     if (sessionId) {
       const entry = sessions.get(sessionId);
       if (!entry) {
-        response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+        response
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
         return;
       }
       await entry.transport.handleRequest(request, response, body);

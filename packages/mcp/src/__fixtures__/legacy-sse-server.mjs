@@ -11,7 +11,11 @@ function handle(message) {
   if (message.id === undefined) return;
   switch (message.method) {
     case "initialize":
-      return send({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "legacy-sse", version: "0.1.0" } } });
+      return send({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "legacy-sse", version: "0.1.0" } },
+      });
     case "tools/list":
       return send({ jsonrpc: "2.0", id: message.id, result: { tools } });
     case "tools/call":

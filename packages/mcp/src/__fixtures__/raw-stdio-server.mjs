@@ -8,15 +8,31 @@ const reply = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const text = (value) => ({ content: [{ type: "text", text: String(value) }] });
 
 const firstPage = [
-  { name: "echo", description: "Echoes text.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } },
-  { name: "string_schema", description: "Lists its properties as an array under a string type.", inputSchema: { type: "string", properties: ["query", "limit"] } },
+  {
+    name: "echo",
+    description: "Echoes text.",
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+  },
+  {
+    name: "string_schema",
+    description: "Lists its properties as an array under a string type.",
+    inputSchema: { type: "string", properties: ["query", "limit"] },
+  },
   { description: "A tool without a name.", inputSchema: { type: "object" } },
   { name: "untyped", description: "Has properties but no type.", inputSchema: { properties: { q: { type: "string" } }, required: ["q"] } },
 ];
 const secondPage = [
   { name: "not_an_object", description: "Its input schema is a string.", inputSchema: "anything goes" },
-  { name: "bad_required", description: "required is a string, one property is not a schema.", inputSchema: { type: "object", properties: { a: { type: "string" }, b: "number" }, required: "a" } },
-  { name: "big", description: "Returns `bytes` characters of text.", inputSchema: { type: "object", properties: { bytes: { type: "number" } }, required: ["bytes"] } },
+  {
+    name: "bad_required",
+    description: "required is a string, one property is not a schema.",
+    inputSchema: { type: "object", properties: { a: { type: "string" }, b: "number" }, required: "a" },
+  },
+  {
+    name: "big",
+    description: "Returns `bytes` characters of text.",
+    inputSchema: { type: "object", properties: { bytes: { type: "number" } }, required: ["bytes"] },
+  },
   { name: "pid", description: "Returns the server process id.", inputSchema: { type: "object" } },
 ];
 
@@ -43,7 +59,11 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
   if (message.id === undefined) return; // notifications: initialized, cancelled
   switch (message.method) {
     case "initialize":
-      reply({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "raw", version: "0.0.1" } } });
+      reply({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "raw", version: "0.0.1" } },
+      });
       break;
     case "tools/list":
       if (message.params?.cursor === "page-2") reply({ jsonrpc: "2.0", id: message.id, result: { tools: secondPage } });

@@ -129,13 +129,23 @@ export interface McpTestSetup {
   close(): Promise<void>;
 }
 
-export async function setupMcp(servers: McpServerConfigInput[], options: Partial<McpToolBundleOptions> & { runtimeScope?: "chat" | "cron"; extraBundles?: import("@agent-tools/core").ToolBundle[]; readOnly?: boolean } = {}): Promise<McpTestSetup> {
+export async function setupMcp(
+  servers: McpServerConfigInput[],
+  options: Partial<McpToolBundleOptions> & { runtimeScope?: "chat" | "cron"; extraBundles?: import("@agent-tools/core").ToolBundle[]; readOnly?: boolean } = {},
+): Promise<McpTestSetup> {
   const work = tempDir("mcp-test-");
   const logger = recordingLogger();
   const store = createInMemoryMcpSettingsStore({ servers: servers as never });
   const { extraBundles = [], readOnly, ...rest } = options;
   const mcp = await createMcpToolBundles({ getSettings: store.getSettings, applyOps: readOnly ? undefined : store.applyOps, logger, ...rest });
-  const registry = createToolRegistry({ workdir: work.dir, dataDir: path.join(work.dir, ".data"), runtimeScope: options.runtimeScope, bundles: [...extraBundles, ...mcp.bundles], logger, loopBreaker: false });
+  const registry = createToolRegistry({
+    workdir: work.dir,
+    dataDir: path.join(work.dir, ".data"),
+    runtimeScope: options.runtimeScope,
+    bundles: [...extraBundles, ...mcp.bundles],
+    logger,
+    loopBreaker: false,
+  });
   return {
     store,
     mcp,
@@ -151,5 +161,8 @@ export async function setupMcp(servers: McpServerConfigInput[], options: Partial
 
 /** The text of a result's text blocks. */
 export function textOf(result: { content: Array<{ type: string; text?: string }> }): string {
-  return result.content.filter((block) => block.type === "text").map((block) => block.text).join("\n");
+  return result.content
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("\n");
 }

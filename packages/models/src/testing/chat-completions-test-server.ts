@@ -60,7 +60,13 @@ function streamChunks(reply: Extract<ChatCompletionsTestReply, { text?: string }
     const fragments = split(call.arguments, size);
     chunks.push({
       ...base,
-      choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id ?? `call_${index}`, type: "function", function: { name: call.name, arguments: "" } }] }, finish_reason: null }],
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, id: call.id ?? `call_${index}`, type: "function", function: { name: call.name, arguments: "" } }] },
+          finish_reason: null,
+        },
+      ],
     });
     for (const fragment of fragments) {
       chunks.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: fragment } }] }, finish_reason: null }] });
@@ -73,7 +79,11 @@ function streamChunks(reply: Extract<ChatCompletionsTestReply, { text?: string }
 }
 
 function wholeCompletion(reply: Extract<ChatCompletionsTestReply, { text?: string }>, model: string): unknown {
-  const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({ id: call.id ?? `call_${index}`, type: "function", function: { name: call.name, arguments: call.arguments } }));
+  const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
+    id: call.id ?? `call_${index}`,
+    type: "function",
+    function: { name: call.name, arguments: call.arguments },
+  }));
   return {
     id: "chatcmpl-test",
     object: "chat.completion",

@@ -17,7 +17,11 @@ try {
     {
       name: "0001-create",
       async up(db) {
-        await db.schema.createTable("race_rows").addColumn("migration", "text", (column) => column.notNull()).addColumn("pid", "integer").execute();
+        await db.schema
+          .createTable("race_rows")
+          .addColumn("migration", "text", (column) => column.notNull())
+          .addColumn("pid", "integer")
+          .execute();
         // Hold the transaction open across an await, as real migrations do, so racers collide.
         await new Promise((resolve) => setTimeout(resolve, 300));
       },

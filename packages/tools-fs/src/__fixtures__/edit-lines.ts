@@ -18,7 +18,11 @@ export function lineLabel(index: number): string {
 export async function editLines(registry: ToolRegistry, file: string, tag: string, lines: readonly number[]): Promise<number[]> {
   const results = await Promise.all(
     lines.map((line) =>
-      registry.executeToolCall({ id: `${tag}-${line}`, name: "Edit", arguments: { path: file, old_string: `${lineLabel(line)}: old`, new_string: `${lineLabel(line)}: ${tag}` } }),
+      registry.executeToolCall({
+        id: `${tag}-${line}`,
+        name: "Edit",
+        arguments: { path: file, old_string: `${lineLabel(line)}: old`, new_string: `${lineLabel(line)}: ${tag}` },
+      }),
     ),
   );
   return lines.filter((_, index) => !results[index]!.isError);

@@ -8,7 +8,20 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,7 +76,8 @@ function snapshot(directory: string): Map<string, string> {
 function differences(before: Map<string, string>, after: Map<string, string>): string[] {
   const found: string[] = [];
   const content = (file: string) => JSON.stringify(readFileSync(file, "utf8").slice(0, 40));
-  for (const [file, hash] of before) if (after.get(file) !== hash) found.push(after.has(file) ? `changed ${file} (now ${hash === "dir" ? "a directory" : content(file)})` : `removed ${file}`);
+  for (const [file, hash] of before)
+    if (after.get(file) !== hash) found.push(after.has(file) ? `changed ${file} (now ${hash === "dir" ? "a directory" : content(file)})` : `removed ${file}`);
   for (const file of after.keys()) if (!before.has(file)) found.push(`created ${file}`);
   return found;
 }
@@ -118,7 +132,13 @@ function refillPool(workdir: string, mode: RaceMode): void {
   }
 }
 
-async function operate(registry: ToolRegistry, tool: RaceTool, index: number, workdir: string, mode: RaceMode): Promise<{ ok: boolean; code?: string; text: string }> {
+async function operate(
+  registry: ToolRegistry,
+  tool: RaceTool,
+  index: number,
+  workdir: string,
+  mode: RaceMode,
+): Promise<{ ok: boolean; code?: string; text: string }> {
   let args: Record<string, unknown>;
   switch (tool) {
     case "Read":

@@ -20,7 +20,10 @@ export interface TestWorkspace {
 let counter = 0;
 
 /** Creates a workspace in os.tmpdir(); `files` are written first. */
-export function createTestWorkspace(files: Record<string, string | Buffer> = {}, options: FsToolBundleOptions & { additionalRoots?: Parameters<typeof createToolRegistry>[0]["additionalRoots"]; dir?: string } = {}): TestWorkspace {
+export function createTestWorkspace(
+  files: Record<string, string | Buffer> = {},
+  options: FsToolBundleOptions & { additionalRoots?: Parameters<typeof createToolRegistry>[0]["additionalRoots"]; dir?: string } = {},
+): TestWorkspace {
   const dir = options.dir ?? realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-")));
   const write = (relative: string, content: string | Buffer) => {
     const target = path.join(dir, relative);

@@ -9,7 +9,11 @@ import { removeEntry } from "./remove-tree.js";
 
 /** Delete's input schema. */
 export const deleteInputSchema = z.object({
-  path: z.string().describe("File, symlink or directory to delete: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. Directories are deleted recursively; a symlink is removed itself, never its target."),
+  path: z
+    .string()
+    .describe(
+      "File, symlink or directory to delete: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. Directories are deleted recursively; a symlink is removed itself, never its target.",
+    ),
 });
 
 /** Details of a Delete result. */
@@ -34,7 +38,10 @@ export function createDeleteTool(environment: FsToolEnvironment) {
     async execute(input, context) {
       return onResolvedPath("Delete", input.path, "delete", context, async (resolved) => {
         if (resolved.relativePath === "" && resolved.scope !== "external") {
-          throw new ToolError("unsupported_target", `Delete refused: ${resolved.displayPath} is the root directory itself. Delete files or folders inside it instead.`);
+          throw new ToolError(
+            "unsupported_target",
+            `Delete refused: ${resolved.displayPath} is the root directory itself. Delete files or folders inside it instead.`,
+          );
         }
         const targetKind = await withFileMutation(resolved, context, environment, { toolName: "Delete", followLeaf: false }, async (target) => {
           const info = target.stats;
@@ -44,7 +51,10 @@ export function createDeleteTool(environment: FsToolEnvironment) {
           else if (info.isFile()) kind = "file";
           else if (info.isDirectory()) kind = "directory";
           else {
-            throw new ToolError("unsupported_target", `Delete refused: ${resolved.displayPath} is ${describeFileType(info)}. Only regular files, directories, or symlinks can be deleted.`);
+            throw new ToolError(
+              "unsupported_target",
+              `Delete refused: ${resolved.displayPath} is ${describeFileType(info)}. Only regular files, directories, or symlinks can be deleted.`,
+            );
           }
           if (kind === "directory") {
             await removeEntry(target.directory, target.name);

@@ -50,7 +50,7 @@ describe("Edit of large files", () => {
   it("hashes inline when inlineHashLimitBytes allows it", async () => {
     ws = createTestWorkspace({ "big.ts": bigText(1_500_000) }, { inlineHashLimitBytes: Number.POSITIVE_INFINITY });
     const result = await ws.call("Edit", { path: "big.ts", old_string: "const value7 = ", new_string: "const seven = " });
-        expect(result.details.contentHash).toBe(contentHash(readFileSync(`${ws.dir}/big.ts`)));
+    expect(result.details.contentHash).toBe(contentHash(readFileSync(`${ws.dir}/big.ts`)));
   });
 
   it("is not stale after a touch while the hash is pending, and stale after a same-size change", async () => {
@@ -85,10 +85,13 @@ describe("Edit of large files", () => {
       expect(result.details.totalLines).toBe(countLines(readFileSync(`${ws.dir}/${name}`)));
       return result;
     };
-    await check("crlf.ts", { old_string: "const value1 = compute(1, \"text 1\");\n  const value2", new_string: "one\ntwo\nthree\n  const value2" });
+    await check("crlf.ts", { old_string: 'const value1 = compute(1, "text 1");\n  const value2', new_string: "one\ntwo\nthree\n  const value2" });
     await check("crlf.ts", { old_string: "compute(5", new_string: "x\ny(5", replace_all: true });
-    await check("crlf.ts", { old_string: "  const value3 = compute(3, \"text 3\");\r\n", new_string: "" });
-    const fuzzy = await check("crlf.ts", { old_string: "const value6 = compute(6, \"text 6\");\nconst value7 = compute(7, \"text 7\");", new_string: "const six = 6;\nconst value7 = 7;" });
+    await check("crlf.ts", { old_string: '  const value3 = compute(3, "text 3");\r\n', new_string: "" });
+    const fuzzy = await check("crlf.ts", {
+      old_string: 'const value6 = compute(6, "text 6");\nconst value7 = compute(7, "text 7");',
+      new_string: "const six = 6;\nconst value7 = 7;",
+    });
     expect(fuzzy.details.matchStrategy).toBe("indentation");
     await check("small.ts", { old_string: "c", new_string: "c\n" });
     await check("small.ts", { old_string: "a\nb\n", new_string: "" });
@@ -109,10 +112,10 @@ describe("Write of large content", () => {
     const file = `${ws.dir}/out.ts`;
     const later = new Date(Date.now() + 5000);
     utimesSync(file, later, later);
-    const second = await ws.call("Write", { path: "out.ts", content: content + "// end ✓\n" });
+    const second = await ws.call("Write", { path: "out.ts", content: `${content}// end ✓\n` });
     expect(second.isError, second.text).toBe(false);
-    expect(readFileSync(file, "utf8")).toBe(content + "// end ✓\n");
-    expect(await settledHash(state, file)).toBe(contentHash(Buffer.from(content + "// end ✓\n")));
+    expect(readFileSync(file, "utf8")).toBe(`${content}// end ✓\n`);
+    expect(await settledHash(state, file)).toBe(contentHash(Buffer.from(`${content}// end ✓\n`)));
     expect(ws.fastIo.usage().busyBuffers).toBe(0);
   });
 });

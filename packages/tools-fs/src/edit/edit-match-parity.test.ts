@@ -21,7 +21,8 @@ function reference(content: string, oldString: string, newString: string) {
   const oldBytes = toByteString(oldString);
   const newBytes = toByteString(newString);
   const exact: Array<{ start: number; end: number }> = [];
-  for (let index = text.indexOf(oldBytes); index !== -1 && oldBytes !== ""; index = text.indexOf(oldBytes, index + oldBytes.length)) exact.push({ start: index, end: index + oldBytes.length });
+  for (let index = text.indexOf(oldBytes); index !== -1 && oldBytes !== ""; index = text.indexOf(oldBytes, index + oldBytes.length))
+    exact.push({ start: index, end: index + oldBytes.length });
   if (exact.length) return { strategy: "exact", ranges: exact };
   const eolOf = () => dominantEol(text);
   const strip = (matches: Array<{ start: number; end: number }>) => matches.map(({ start, end }) => ({ start, end }));
@@ -51,12 +52,15 @@ describe("byte matcher agrees with the whole-string reference", () => {
       const eols = lines.map(() => pick(["\n", "\r\n", "\n"]));
       let content = lines.map((line, index) => line + eols[index]).join("");
       if (next() < 0.3) content = content.slice(0, -eols[eols.length - 1]!.length);
-      if (next() < 0.1) content = "\uFEFF" + content;
+      if (next() < 0.1) content = `\uFEFF${content}`;
       const from = Math.floor(next() * lineCount);
       const to = Math.min(lineCount, from + 1 + Math.floor(next() * 3));
-      let needle = lines.slice(from, to).map((line) => pick([line, line.trim(), line.trimEnd(), "  " + line.trim(), line])).join(pick(["\n", "\r\n"]));
+      let needle = lines
+        .slice(from, to)
+        .map((line) => pick([line, line.trim(), line.trimEnd(), `  ${line.trim()}`, line]))
+        .join(pick(["\n", "\r\n"]));
       if (next() < 0.4) needle += "\n";
-      if (next() < 0.1) needle = "\n" + needle;
+      if (next() < 0.1) needle = `\n${needle}`;
       const replacement = pick(["", "X\n", "  Y\n  Z", "\tq"]);
       const actual = findEditMatches(Buffer.from(content), needle, replacement);
       const expected = reference(content, needle, replacement);
@@ -87,7 +91,7 @@ describe("byte matcher on large files (probe search and shared hit lists)", () =
       const count = 1 + Math.floor(next() * 3);
       let needle = lines
         .slice(from, from + count)
-        .map((line) => pick([line, line.trim(), line.trimEnd(), "  " + line.trim()]))
+        .map((line) => pick([line, line.trim(), line.trimEnd(), `  ${line.trim()}`]))
         .join(pick(["\n", "\r\n"]));
       if (next() < 0.5) needle += "\n";
       if (needle.trim() === "") needle = "alphaMarker();\nbetaMarker();";
@@ -116,7 +120,10 @@ describe("Unicode whitespace in the trailing-whitespace and indentation passes",
   it("matches a CJK line ending in an ideographic space, in the file or in old_string", () => {
     const file = "第一行\n你好世界\u3000\n第三行\n";
     const inFile = both(file, "你好世界\n第三行", "再见");
-    expect(inFile.actual).toEqual({ strategy: "trailing-whitespace", ranges: [{ start: Buffer.byteLength("第一行\n"), end: Buffer.byteLength("第一行\n你好世界\u3000\n第三行") }] });
+    expect(inFile.actual).toEqual({
+      strategy: "trailing-whitespace",
+      ranges: [{ start: Buffer.byteLength("第一行\n"), end: Buffer.byteLength("第一行\n你好世界\u3000\n第三行") }],
+    });
     expect(inFile.expected).toEqual(inFile.actual);
     const inNeedle = both("第一行\n你好世界\n第三行\n", "你好世界\u3000\u3000\n第三行\u00A0", "再见");
     expect(inNeedle.actual?.strategy).toBe("trailing-whitespace");
@@ -161,7 +168,10 @@ describe("Unicode whitespace in the trailing-whitespace and indentation passes",
       const content = lines.map((line) => line + pick(["\n", "\r\n"])).join("");
       const from = Math.floor(next() * lineCount);
       const to = Math.min(lineCount, from + 1 + Math.floor(next() * 2));
-      const needle = lines.slice(from, to).map((line) => pick([line, line.trimEnd(), line.trim() + pick(UNICODE_SPACES), "\u3000" + line.trim()])).join("\n");
+      const needle = lines
+        .slice(from, to)
+        .map((line) => pick([line, line.trimEnd(), line.trim() + pick(UNICODE_SPACES), `\u3000${line.trim()}`]))
+        .join("\n");
       const { actual, expected } = both(content, needle, pick(["", "X\n", "\u3000Y"]));
       expect(actual, JSON.stringify({ content, needle })).toEqual(expected);
     }
@@ -180,12 +190,12 @@ describe("Unicode whitespace in the trailing-whitespace and indentation passes",
         lines.push(line);
         size += Buffer.byteLength(line) + 1;
       }
-      const content = lines.map((line) => line + "\n").join("");
+      const content = lines.map((line) => `${line}\n`).join("");
       expect(Buffer.byteLength(content)).toBeGreaterThan(256 * 1024);
       const from = Math.floor(next() * (lines.length - 3));
       let needle = lines
         .slice(from, from + 1 + Math.floor(next() * 3))
-        .map((line) => pick([line, line.trimEnd(), line.trim() + "\u3000", "  " + line.trim()]))
+        .map((line) => pick([line, line.trimEnd(), `${line.trim()}\u3000`, `  ${line.trim()}`]))
         .join("\n");
       if (needle.trim() === "") needle = "你好世界();";
       const { actual, expected } = both(content, needle, pick(["", "X\n"]));

@@ -31,7 +31,11 @@ describe("line-endings pass", () => {
     expect(run("one\ntwo\nthree\n", "one\r\ntwo\r\n", "uno\r\ndos\r\n")).toEqual({ text: "uno\ndos\nthree\n", strategy: "line-endings", matches: 1 });
   });
   it("matches a mid-line CRLF fragment", () => {
-    expect(run("let a = 1;\r\nlet b = 2;\r\n", "1;\nlet b", "10;\nlet c")).toEqual({ text: "let a = 10;\r\nlet c = 2;\r\n", strategy: "line-endings", matches: 1 });
+    expect(run("let a = 1;\r\nlet b = 2;\r\n", "1;\nlet b", "10;\nlet c")).toEqual({
+      text: "let a = 10;\r\nlet c = 2;\r\n",
+      strategy: "line-endings",
+      matches: 1,
+    });
   });
   it("a BOM file keeps its BOM", () => {
     const result = run("\uFEFFalpha\r\nbeta\r\n", "alpha\nbeta", "ALPHA\nBETA");
@@ -61,13 +65,21 @@ describe("line-endings pass", () => {
 
 describe("trailing-whitespace pass", () => {
   it("ignores trailing whitespace in the file", () => {
-    expect(run("if (x) {  \n  go();\t\n}\n", "if (x) {\n  go();\n}\n", "if (y) {\n  stop();\n}\n")).toEqual({ text: "if (y) {\n  stop();\n}\n", strategy: "trailing-whitespace", matches: 1 });
+    expect(run("if (x) {  \n  go();\t\n}\n", "if (x) {\n  go();\n}\n", "if (y) {\n  stop();\n}\n")).toEqual({
+      text: "if (y) {\n  stop();\n}\n",
+      strategy: "trailing-whitespace",
+      matches: 1,
+    });
   });
   it("ignores trailing whitespace in the needle", () => {
     expect(run("alpha\nbeta\ngamma\n", "alpha   \nbeta  \n", "A\nB\n")).toEqual({ text: "A\nB\ngamma\n", strategy: "trailing-whitespace", matches: 1 });
   });
   it("respects CRLF files", () => {
-    expect(run("alpha  \r\nbeta\r\ngamma\r\n", "alpha\nbeta\n", "A\nB\n")).toEqual({ text: "A\r\nB\r\ngamma\r\n", strategy: "trailing-whitespace", matches: 1 });
+    expect(run("alpha  \r\nbeta\r\ngamma\r\n", "alpha\nbeta\n", "A\nB\n")).toEqual({
+      text: "A\r\nB\r\ngamma\r\n",
+      strategy: "trailing-whitespace",
+      matches: 1,
+    });
   });
   it("matches the last line without a newline", () => {
     expect(run("a  \nfoo  ", "a\nfoo", "a\nbar")).toEqual({ text: "a\nbar", strategy: "trailing-whitespace", matches: 1 });

@@ -107,7 +107,8 @@ function matchLineEndings(
   if (anchor === -1) return matchLineEndingsInText(content.toString("latin1"), oldBytes, newBytes, eolOf);
   const length = content.length;
   const breakAt = (position: number) => (content[position] === 10 ? 1 : content[position] === 13 && content[position + 1] === 10 ? 2 : 0);
-  const segmentAt = (segment: Buffer, position: number) => position + segment.length <= length && content.compare(segment, 0, segment.length, position, position + segment.length) === 0;
+  const segmentAt = (segment: Buffer, position: number) =>
+    position + segment.length <= length && content.compare(segment, 0, segment.length, position, position + segment.length) === 0;
   const matches: EditMatch[] = [];
   let replacement: string | undefined;
   let nextFree = bomLength;
@@ -215,7 +216,12 @@ export function applyEditMatches(content: Buffer, matches: readonly EditMatch[],
  * Convenience over text: runs the matcher on `text` and applies the result.
  * Returns null when nothing matches.
  */
-export function replaceInText(text: string, oldString: string, newString: string, replaceAll = false): { text: string; strategy: MatchStrategy; matches: number } | null {
+export function replaceInText(
+  text: string,
+  oldString: string,
+  newString: string,
+  replaceAll = false,
+): { text: string; strategy: MatchStrategy; matches: number } | null {
   const content = Buffer.from(text, "utf8");
   const result = findEditMatches(content, oldString, newString);
   if (!result) return null;

@@ -123,7 +123,7 @@ describe("Edit", () => {
   });
 
   it("edits a file larger than Read's cap (no full read needed)", async () => {
-    const body = "filler line of text\n".repeat(60_000) + "needle here\n";
+    const body = `${"filler line of text\n".repeat(60_000)}needle here\n`;
     ws = createTestWorkspace({ "large.txt": body });
     await ws.call("Read", { path: "large.txt", limit: 5 });
     const result = await ws.call("Edit", { path: "large.txt", old_string: "needle here", new_string: "found" });

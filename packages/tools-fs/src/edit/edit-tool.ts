@@ -72,9 +72,18 @@ export function createEditTool(environment: FsToolEnvironment, options: Mutation
   });
 }
 
-async function editResolved(input: z.output<typeof editInputSchema>, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment, options: MutationHashOptions) {
+async function editResolved(
+  input: z.output<typeof editInputSchema>,
+  resolved: ResolvedPath,
+  context: ToolContext,
+  environment: FsToolEnvironment,
+  options: MutationHashOptions,
+) {
   if (input.old_string === "") {
-    throw new ToolError("invalid_arguments", "Edit needs a non-empty old_string. To create a file use Write; to add text, include an existing neighbouring line in old_string and repeat it in new_string.");
+    throw new ToolError(
+      "invalid_arguments",
+      "Edit needs a non-empty old_string. To create a file use Write; to add text, include an existing neighbouring line in old_string and repeat it in new_string.",
+    );
   }
   if (!resolved.exists) throw notFoundError("Edit", resolved, context);
   return withFileMutation(resolved, context, environment, { toolName: "Edit", followLeaf: true }, async (target) => {
@@ -114,7 +123,8 @@ async function editBytes(
   read: PooledRead,
 ) {
   const bytes = read.bytes;
-  if (looksBinary(bytes)) throw new ToolError("binary_file", `Edit refused: ${resolved.displayPath} is a binary file (it contains NUL bytes). Edit works on text files only.`);
+  if (looksBinary(bytes))
+    throw new ToolError("binary_file", `Edit refused: ${resolved.displayPath} is a binary file (it contains NUL bytes). Edit works on text files only.`);
   const key = target.canonicalPath;
   const fullText = environment.state.getLatestFullText(key);
   const expected = fullText ?? environment.state.getLatest(key);
@@ -155,7 +165,8 @@ async function editBytes(
   const pieces = editPieces(bytes, applied, true);
   // The old line count is known when the recorded full snapshot is this very version.
   const knownLines = fullText && fullText.mtimeMs === current.mtimeMs && fullText.size === current.size ? fullText.totalLines : undefined;
-  const oldLineFeeds = () => (knownLines !== undefined && bytes.length > 0 ? lineFeedsFromLines(knownLines, bytes.length, bytes[bytes.length - 1]!) : lineEndingCounts().lf);
+  const oldLineFeeds = () =>
+    knownLines !== undefined && bytes.length > 0 ? lineFeedsFromLines(knownLines, bytes.length, bytes[bytes.length - 1]!) : lineEndingCounts().lf;
   const { version, pendingHash } = await writeMutation(
     target.directory,
     target.name,

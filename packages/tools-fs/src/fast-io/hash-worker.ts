@@ -206,4 +206,3 @@ export function ownedArrayBuffer(bytes: Uint8Array): ArrayBuffer | undefined {
   const buffer = bytes.buffer;
   return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength ? buffer : undefined;
 }
-

@@ -50,8 +50,18 @@ describe("concurrent mutations of one file", () => {
     const second = createToolRegistry({ workdir: ws.dir, bundles: [createFsToolBundle()], loopBreaker: false });
     try {
       const [first, other] = await Promise.all([
-        editLines(ws.registry, "shared.txt", "one", Array.from({ length: 30 }, (_, index) => index)),
-        editLines(second, "shared.txt", "two", Array.from({ length: 30 }, (_, index) => 30 + index)),
+        editLines(
+          ws.registry,
+          "shared.txt",
+          "one",
+          Array.from({ length: 30 }, (_, index) => index),
+        ),
+        editLines(
+          second,
+          "shared.txt",
+          "two",
+          Array.from({ length: 30 }, (_, index) => 30 + index),
+        ),
       ]);
       const text = readFileSync(path.join(ws.dir, "shared.txt"), "utf8");
       expect(first.length).toBeGreaterThan(0);
@@ -66,12 +76,21 @@ describe("concurrent mutations of one file", () => {
   it("never loses a reported success across two processes", async () => {
     ws = createTestWorkspace({ "procs.txt": numberedLines(80) });
     const startAt = Date.now() + 2500;
-    const child = promisify(execFile)(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", childScript, ws.dir, "procs.txt", "child", "40", "40", String(startAt)], {
-      cwd: packageDirectory,
-      timeout: 60_000,
-    });
+    const child = promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--conditions=@agent-tools/source", childScript, ws.dir, "procs.txt", "child", "40", "40", String(startAt)],
+      {
+        cwd: packageDirectory,
+        timeout: 60_000,
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
-    const mine = await editLines(ws.registry, "procs.txt", "parent", Array.from({ length: 40 }, (_, index) => index));
+    const mine = await editLines(
+      ws.registry,
+      "procs.txt",
+      "parent",
+      Array.from({ length: 40 }, (_, index) => index),
+    );
     const theirs = JSON.parse((await child).stdout) as number[];
     const text = readFileSync(path.join(ws.dir, "procs.txt"), "utf8");
     expect(mine.length + theirs.length).toBeGreaterThan(0);

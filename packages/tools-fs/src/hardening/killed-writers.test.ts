@@ -19,7 +19,10 @@ const sidecars = (directory: string) => readdirSync(directory).filter((name) => 
 
 /** Starts a writer of big.txt and SIGKILLs it as soon as its temporary file appears. */
 async function killMidWrite(workdir: string): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", writerScript, workdir, "out/big.txt", "24"], { cwd: packageDirectory, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", writerScript, workdir, "out/big.txt", "24"], {
+    cwd: packageDirectory,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + 60_000;
   const before = new Set(sidecars(path.join(workdir, "out")));

@@ -43,7 +43,11 @@ describe.skipIf(process.platform !== "linux")("special files (FIFO, socket, devi
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(path.join(ws.dir, "sock"), resolve));
     try {
-      for (const [tool, args] of [["Read", {}], ["Edit", { old_string: "a", new_string: "b" }], ["Write", { content: "x" }]] as const) {
+      for (const [tool, args] of [
+        ["Read", {}],
+        ["Edit", { old_string: "a", new_string: "b" }],
+        ["Write", { content: "x" }],
+      ] as const) {
         const result = await ws.call(tool, { path: "sock", ...args });
         expect(result.isError).toBe(true);
         expect(result.text).toContain("a socket");
@@ -56,7 +60,11 @@ describe.skipIf(process.platform !== "linux")("special files (FIFO, socket, devi
   it.skipIf(!canMknod())("refuses a character device", async () => {
     ws = createTestWorkspace();
     execFileSync("mknod", [path.join(ws.dir, "null-device"), "c", "1", "3"]);
-    for (const [tool, args] of [["Read", {}], ["Edit", { old_string: "a", new_string: "b" }], ["Write", { content: "x" }]] as const) {
+    for (const [tool, args] of [
+      ["Read", {}],
+      ["Edit", { old_string: "a", new_string: "b" }],
+      ["Write", { content: "x" }],
+    ] as const) {
       const result = await ws.call(tool, { path: "null-device", ...args });
       expect(result.isError).toBe(true);
       expect(result.text).toContain("a character device");

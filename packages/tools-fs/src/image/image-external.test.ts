@@ -10,7 +10,8 @@ import { isSvgDocument, sniffImageMime } from "../shared/image-data.js";
 // an "image".
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
-const SVG = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect width="1" height="1"/></svg>\n';
+const SVG =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect width="1" height="1"/></svg>\n';
 const SECRET = "root:$6$saltsalt$SECRET-HASH-VALUE:19000:0:99999:7:::\n";
 
 let ws: TestWorkspace;
@@ -30,7 +31,12 @@ describe("Image outside the workspace and granted roots", () => {
     ws = createTestWorkspace();
     const secret = path.join(outside, "shadow");
     writeFileSync(secret, SECRET);
-    for (const args of [{ path: secret, mimeType: "image/png" }, { path: secret, mime_type: "image/jpeg" }, { path: secret }, { source: secret, mimeType: "image/png" }]) {
+    for (const args of [
+      { path: secret, mimeType: "image/png" },
+      { path: secret, mime_type: "image/jpeg" },
+      { path: secret },
+      { source: secret, mimeType: "image/png" },
+    ]) {
       const result = await ws.call("Image", args);
       expect(result.isError).toBe(true);
       expect(images(result)).toEqual([]);
@@ -44,7 +50,12 @@ describe("Image outside the workspace and granted roots", () => {
 
   it("refuses a text file named like an image, and weak signatures (BM..., <svg without a document)", async () => {
     ws = createTestWorkspace();
-    const cases = { "fake.png": SECRET, "notes.bmp": "BMW service notes: token=abc\n", "partial.svg": "<svg token=abc but not a document\n", "icon.ico": Buffer.from([0, 0, 1, 0, 0x41, 0x41, 0x41, 0x41]) };
+    const cases = {
+      "fake.png": SECRET,
+      "notes.bmp": "BMW service notes: token=abc\n",
+      "partial.svg": "<svg token=abc but not a document\n",
+      "icon.ico": Buffer.from([0, 0, 1, 0, 0x41, 0x41, 0x41, 0x41]),
+    };
     for (const [name, content] of Object.entries(cases)) {
       const file = path.join(outside, name);
       writeFileSync(file, content);

@@ -33,9 +33,13 @@ export async function readImageFile(value: string, context: ToolContext): Promis
   const external = resolved.scope === "external";
   if (!resolved.exists) {
     if (!external) throw notFoundError("Image", resolved, context);
-    throw new ToolError("not_found", `Image failed: ${resolved.displayPath} does not exist. Check the path; for a file in the workspace pass a workspace-relative path.`, {
-      details: { path: resolved.displayPath },
-    });
+    throw new ToolError(
+      "not_found",
+      `Image failed: ${resolved.displayPath} does not exist. Check the path; for a file in the workspace pass a workspace-relative path.`,
+      {
+        details: { path: resolved.displayPath },
+      },
+    );
   }
   let bytes: Buffer;
   // Pinned and opened like Read (no racing symlink, no FIFO that could block a pool thread).
@@ -44,7 +48,8 @@ export async function readImageFile(value: string, context: ToolContext): Promis
     target = anchorTarget(resolved, { toolName: "Image", followLeaf: true });
     if (!target.stats) throw Object.assign(new Error("missing"), { code: "ENOENT" });
     assertRegularFile("Image", resolved.displayPath, target.stats);
-    if (target.stats.size > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image failed: ${resolved.displayPath} is ${target.stats.size} bytes; at most 25 MB is shown.`);
+    if (target.stats.size > MAX_IMAGE_BYTES)
+      throw new ToolError("too_large", `Image failed: ${resolved.displayPath} is ${target.stats.size} bytes; at most 25 MB is shown.`);
     const { handle } = await openTarget("Image", resolved.displayPath, target);
     try {
       bytes = await handle.readFile();
@@ -64,5 +69,11 @@ export async function readImageFile(value: string, context: ToolContext): Promis
       { details: { path: resolved.displayPath, scope: "external" } },
     );
   }
-  return { bytes, sniffedMimeType, extensionMimeType: IMAGE_MIME_BY_EXTENSION[extensionOf(resolved.absolutePath)], external, displayPath: resolved.displayPath };
+  return {
+    bytes,
+    sniffedMimeType,
+    extensionMimeType: IMAGE_MIME_BY_EXTENSION[extensionOf(resolved.absolutePath)],
+    external,
+    displayPath: resolved.displayPath,
+  };
 }

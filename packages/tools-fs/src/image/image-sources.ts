@@ -41,14 +41,18 @@ export function inferSourceType(value: string): ImageSourceType {
  * urls/url, base64s/base64 (a plural replaces its singular).
  */
 export function collectImageSources(input: ImageSourceInput): ImageSource[] {
-  const pick = (plural: string[] | undefined, singular: string | undefined) => (plural && plural.length ? plural : singular !== undefined ? [singular] : []);
+  const pick = (plural: string[] | undefined, singular: string | undefined) => (plural?.length ? plural : singular !== undefined ? [singular] : []);
   const out: ImageSource[] = [];
   for (const value of pick(input.sources, input.source)) out.push({ type: inferSourceType(value), value });
   for (const value of pick(input.paths, input.path)) out.push({ type: "path", value });
   for (const value of pick(input.urls, input.url)) out.push({ type: "url", value });
   for (const value of pick(input.base64s, input.base64)) out.push({ type: "base64", value });
   if (out.length === 0) throw new ToolError("invalid_arguments", "Image requires path, paths, url, urls, base64, base64s, source, or sources.");
-  if (out.length > MAX_IMAGE_SOURCES) throw new ToolError("invalid_arguments", `Image supports at most ${MAX_IMAGE_SOURCES} sources per call (got ${out.length}); split them over several calls.`);
+  if (out.length > MAX_IMAGE_SOURCES)
+    throw new ToolError(
+      "invalid_arguments",
+      `Image supports at most ${MAX_IMAGE_SOURCES} sources per call (got ${out.length}); split them over several calls.`,
+    );
   return out;
 }
 
@@ -74,7 +78,8 @@ export function decodeBase64Image(value: string): { bytes: Buffer; mimeType?: st
     return { bytes: dataUrl[2] ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "utf8"), mimeType: dataUrl[1]!.toLowerCase() };
   }
   const compact = trimmed.replace(/\s+/g, "");
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length === 0) throw new ToolError("invalid_arguments", "Image base64 data is not valid base64 (or a data:image/...;base64, URL).");
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.length === 0)
+    throw new ToolError("invalid_arguments", "Image base64 data is not valid base64 (or a data:image/...;base64, URL).");
   return { bytes: Buffer.from(compact, "base64") };
 }
 

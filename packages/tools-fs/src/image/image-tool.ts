@@ -5,7 +5,8 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { readImageFile } from "./image-path.js";
 import { MAX_IMAGE_SOURCES, type ImageSourceType, checkImageUrl, collectImageSources, decodeBase64Image } from "./image-sources.js";
 
-const list = (what: string) => z.array(z.string()).min(1).max(MAX_IMAGE_SOURCES).optional().describe(`Several ${what} (1-${MAX_IMAGE_SOURCES}); replaces the singular form.`);
+const list = (what: string) =>
+  z.array(z.string()).min(1).max(MAX_IMAGE_SOURCES).optional().describe(`Several ${what} (1-${MAX_IMAGE_SOURCES}); replaces the singular form.`);
 
 /** Image's input schema. */
 export const imageInputSchema = z.object({
@@ -92,9 +93,15 @@ export function createImageTool(environment: FsToolEnvironment) {
         if (bytes.length > MAX_IMAGE_BYTES) throw new ToolError("too_large", `Image ${label} is ${bytes.length} bytes; at most 25 MB is shown.`);
         const sniffed = sniffImageMime(bytes);
         const mimeType = signatureWins ? (sniffed ?? fallbackMimeType) : (fallbackMimeType ?? sniffed);
-        const overridden = signatureWins && override !== undefined && sniffed !== undefined && override.toLowerCase() !== sniffed ? ` (mimeType ${override.slice(0, 60)} ignored: the file's bytes are ${sniffed})` : "";
-        if (!mimeType || !mimeType.startsWith("image/")) {
-          throw new ToolError("unsupported_target", `Image ${label}${shownPath ? ` (${shownPath})` : ""} is not a recognised image; pass mimeType if you know it.`);
+        const overridden =
+          signatureWins && override !== undefined && sniffed !== undefined && override.toLowerCase() !== sniffed
+            ? ` (mimeType ${override.slice(0, 60)} ignored: the file's bytes are ${sniffed})`
+            : "";
+        if (!mimeType?.startsWith("image/")) {
+          throw new ToolError(
+            "unsupported_target",
+            `Image ${label}${shownPath ? ` (${shownPath})` : ""} is not a recognised image; pass mimeType if you know it.`,
+          );
         }
         content.push({ type: "image", data: bytes.toString("base64"), mimeType });
         images.push({ sourceType: source.type, renderMode: "inline", mimeType, bytes: bytes.length, path: shownPath });

@@ -55,7 +55,7 @@ describe("decomposed (NFD) file names", () => {
   });
 
   it("List, Read and Write go through an NFD directory", async () => {
-    ws = createTestWorkspace({ ["re\u0301sume\u0301/notes.txt"]: "n\n" });
+    ws = createTestWorkspace({ "re\u0301sume\u0301/notes.txt": "n\n" });
     const listed = await ws.call("List", { path: "r\u00e9sum\u00e9" });
     expect(listed.isError, listed.text).toBe(false);
     expect(listed.text).toContain("notes.txt");
@@ -74,7 +74,7 @@ describe("decomposed (NFD) file names", () => {
   });
 
   it("Image shows an NFD-named image given in NFC", async () => {
-    ws = createTestWorkspace({ ["ge\u0301ant.png"]: PNG });
+    ws = createTestWorkspace({ "ge\u0301ant.png": PNG });
     const result = await ws.call("Image", { path: "g\u00e9ant.png" });
     expect(result.isError, result.text).toBe(false);
     expect(result.content.some((block) => block.type === "image")).toBe(true);

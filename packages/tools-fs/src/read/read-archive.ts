@@ -46,7 +46,11 @@ export async function listZip(absolutePath: string, limit = ARCHIVE_ENTRY_LIMIT)
         break;
       }
     }
-    if (eocd === -1) throw new ToolError("unsupported_target", "This file is not a readable zip archive (no end-of-central-directory record). Inspect it with Bash (unzip -l).");
+    if (eocd === -1)
+      throw new ToolError(
+        "unsupported_target",
+        "This file is not a readable zip archive (no end-of-central-directory record). Inspect it with Bash (unzip -l).",
+      );
     const total = tail.readUInt16LE(eocd + 10);
     const directorySize = tail.readUInt32LE(eocd + 12);
     const directoryOffset = tail.readUInt32LE(eocd + 16);
@@ -109,7 +113,11 @@ export async function listTar(absolutePath: string, gzip: boolean, limit = ARCHI
         const header = pending.subarray(0, 512);
         pending = pending.subarray(512);
         if (header.every((byte) => byte === 0)) break outer;
-        const field = (start: number, length: number) => header.subarray(start, start + length).toString("utf8").replace(/\0.*$/s, "");
+        const field = (start: number, length: number) =>
+          header
+            .subarray(start, start + length)
+            .toString("utf8")
+            .replace(/\0.*$/s, "");
         const size = Number.parseInt(field(124, 12).trim() || "0", 8) || 0;
         const type = String.fromCharCode(header[156]!);
         skip = Math.ceil(size / 512) * 512;

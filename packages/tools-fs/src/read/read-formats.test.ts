@@ -160,9 +160,21 @@ describe("Image", () => {
   it("infers source kinds and honours mimeType", async () => {
     ws = createTestWorkspace({ "pixel.png": PNG });
     const result = await ws.call("Image", {
-      sources: [`data:image/png;base64,${PNG.toString("base64")}`, "http://example.com/x.jpg", PNG.toString("base64"), '<svg xmlns="http://www.w3.org/2000/svg"/>', "pixel.png"],
+      sources: [
+        `data:image/png;base64,${PNG.toString("base64")}`,
+        "http://example.com/x.jpg",
+        PNG.toString("base64"),
+        '<svg xmlns="http://www.w3.org/2000/svg"/>',
+        "pixel.png",
+      ],
     });
-    expect((result.details as { images: Array<{ sourceType: string }> }).images.map((image) => image.sourceType)).toEqual(["base64", "url", "base64", "svg", "path"]);
+    expect((result.details as { images: Array<{ sourceType: string }> }).images.map((image) => image.sourceType)).toEqual([
+      "base64",
+      "url",
+      "base64",
+      "svg",
+      "path",
+    ]);
     const typed = await ws.call("Image", { base64: PNG.toString("base64"), mime_type: "image/x-custom" });
     expect((typed.content[1] as { mimeType: string }).mimeType).toBe("image/x-custom");
   });
@@ -181,7 +193,11 @@ describe("Image", () => {
   it("validates its sources", async () => {
     ws = createTestWorkspace();
     expect((await ws.call("Image", {})).text).toContain("Image requires path, paths, url, urls, base64, base64s, source, or sources");
-    const many = await ws.call("Image", { urls: Array.from({ length: 12 }, (_, i) => `https://e.com/${i}.png`), url: "https://e.com/x.png", base64: PNG.toString("base64") });
+    const many = await ws.call("Image", {
+      urls: Array.from({ length: 12 }, (_, i) => `https://e.com/${i}.png`),
+      url: "https://e.com/x.png",
+      base64: PNG.toString("base64"),
+    });
     expect(many.text).toContain("at most 12 sources");
     expect((await ws.call("Image", { urls: Array.from({ length: 13 }, (_, i) => `https://e.com/${i}.png`) })).isError).toBe(true);
     expect((await ws.call("Image", { url: "ftp://e.com/a.png" })).text).toContain("http or https");

@@ -6,7 +6,7 @@ import { contentHash } from "../shared/content-hash.js";
 import { type FileVersion, statIdentity } from "../shared/file-state.js";
 import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, sniffImageMime } from "../shared/image-data.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
-import { archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
+import { type archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
 import { renderNotebook } from "./read-notebook.js";
 import { readPdfPages } from "./read-pdf.js";
 import type { ReadInput } from "./read-input.js";
@@ -41,11 +41,14 @@ async function readVersioned(source: ReadSource): Promise<{ bytes: Buffer; versi
   return { bytes, version: { ...statIdentity(after), size: bytes.length, contentHash: contentHash(bytes) } };
 }
 
-
 /** Read of an image file (returned as image content). */
 export async function readImage(source: ReadSource, resolved: ResolvedPath, size: number, extension: string, environment: FsToolEnvironment) {
   if (size > MAX_IMAGE_BYTES) {
-    throw new ToolError("too_large", `Read failed: ${resolved.displayPath} is ${size} bytes; images are returned up to 25 MB. Resize it first (for example with Bash: convert in.png -resize 50% out.png).`, { details: { size } });
+    throw new ToolError(
+      "too_large",
+      `Read failed: ${resolved.displayPath} is ${size} bytes; images are returned up to 25 MB. Resize it first (for example with Bash: convert in.png -resize 50% out.png).`,
+      { details: { size } },
+    );
   }
   const { bytes, version } = await readVersioned(source);
   const mimeType = sniffImageMime(bytes) ?? IMAGE_MIME_BY_EXTENSION[extension]!;
@@ -53,8 +56,22 @@ export async function readImage(source: ReadSource, resolved: ResolvedPath, size
   const header = `Read: ${resolved.displayPath}\nimage=${mimeType}, ${bytes.length} bytes`;
   const content: ToolContent[] = reusedExisting
     ? [{ type: "text", text: `${header}\n\n${UNCHANGED_NOTE}` }]
-    : [{ type: "text", text: header }, { type: "image", data: bytes.toString("base64"), mimeType }];
-  return { content, details: { kind: "read_image" as const, ...pathDetails(resolved), mimeType, bytes: bytes.length, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting } };
+    : [
+        { type: "text", text: header },
+        { type: "image", data: bytes.toString("base64"), mimeType },
+      ];
+  return {
+    content,
+    details: {
+      kind: "read_image" as const,
+      ...pathDetails(resolved),
+      mimeType,
+      bytes: bytes.length,
+      mtimeMs: version.mtimeMs,
+      contentHash: version.contentHash,
+      reusedExisting,
+    },
+  };
 }
 
 /** Read of a Jupyter notebook, by cells. */
@@ -62,7 +79,10 @@ export async function readNotebook(source: ReadSource, input: ReadInput, resolve
   const { bytes, version } = await readVersioned(source);
   const window = renderNotebook(bytes.toString("utf8"), input.cell_start, input.cell_limit, READ_MAX_CHARS);
   if (window.totalCells > 0 && input.cell_start > window.totalCells) {
-    throw new ToolError("invalid_arguments", `Read: cell_start=${input.cell_start} is past the end of ${resolved.displayPath}, which has ${window.totalCells} cells.`);
+    throw new ToolError(
+      "invalid_arguments",
+      `Read: cell_start=${input.cell_start} is past the end of ${resolved.displayPath}, which has ${window.totalCells} cells.`,
+    );
   }
   const key = source.key;
   const rangeKey = `notebook:${window.cellStart}:${window.numCells}:${window.totalCells}`;
@@ -73,7 +93,17 @@ export async function readNotebook(source: ReadSource, input: ReadInput, resolve
   if (!reusedExisting && window.truncated) body += `\n\n[...truncated: ${window.totalCells - last} more cells; continue with cell_start=${last + 1}...]`;
   return {
     content: `${header}\n\n${body}`,
-    details: { kind: "read_notebook" as const, ...pathDetails(resolved), cellStart: window.cellStart, numCells: window.numCells, totalCells: window.totalCells, truncated: window.truncated, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting },
+    details: {
+      kind: "read_notebook" as const,
+      ...pathDetails(resolved),
+      cellStart: window.cellStart,
+      numCells: window.numCells,
+      totalCells: window.totalCells,
+      truncated: window.truncated,
+      mtimeMs: version.mtimeMs,
+      contentHash: version.contentHash,
+      reusedExisting,
+    },
   };
 }
 
@@ -82,7 +112,10 @@ export async function readPdf(source: ReadSource, input: ReadInput, resolved: Re
   const { bytes, version } = await readVersioned(source);
   const pages = await readPdfPages(bytes, input.page_start, input.page_limit, READ_MAX_CHARS, context.signal);
   if (pages.totalPages > 0 && input.page_start > pages.totalPages) {
-    throw new ToolError("invalid_arguments", `Read: page_start=${input.page_start} is past the end of ${resolved.displayPath}, which has ${pages.totalPages} pages.`);
+    throw new ToolError(
+      "invalid_arguments",
+      `Read: page_start=${input.page_start} is past the end of ${resolved.displayPath}, which has ${pages.totalPages} pages.`,
+    );
   }
   const key = source.key;
   const rangeKey = `pdf:${input.page_start}:${pages.numPages}:${pages.totalPages}`;
@@ -93,7 +126,17 @@ export async function readPdf(source: ReadSource, input: ReadInput, resolved: Re
   if (!reusedExisting && last < pages.totalPages) body += `\n\n[...truncated: ${pages.totalPages - last} more pages; continue with page_start=${last + 1}...]`;
   return {
     content: `${header}\n\n${body}`,
-    details: { kind: "read_pdf" as const, ...pathDetails(resolved), pageStart: input.page_start, numPages: pages.numPages, totalPages: pages.totalPages, truncated: last < pages.totalPages, mtimeMs: version.mtimeMs, contentHash: version.contentHash, reusedExisting },
+    details: {
+      kind: "read_pdf" as const,
+      ...pathDetails(resolved),
+      pageStart: input.page_start,
+      numPages: pages.numPages,
+      totalPages: pages.totalPages,
+      truncated: last < pages.totalPages,
+      mtimeMs: version.mtimeMs,
+      contentHash: version.contentHash,
+      reusedExisting,
+    },
   };
 }
 
@@ -101,7 +144,10 @@ export async function readPdf(source: ReadSource, input: ReadInput, resolved: Re
 export async function readArchive(source: ReadSource, kind: NonNullable<ReturnType<typeof archiveKind>>, resolved: ResolvedPath, context: ToolContext) {
   if (kind === "unsupported" || kind === "gz") {
     const name = path.basename(resolved.absolutePath);
-    throw new ToolError("unsupported_target", `Read lists zip, jar, tar, tar.gz and tgz archives; ${name} is another compressed format. Inspect it with Bash (for example: 7z l, unrar l, tar -tJf, or gzip -l).`);
+    throw new ToolError(
+      "unsupported_target",
+      `Read lists zip, jar, tar, tar.gz and tgz archives; ${name} is another compressed format. Inspect it with Bash (for example: 7z l, unrar l, tar -tJf, or gzip -l).`,
+    );
   }
   const listing = kind === "zip" ? await listZip(source.path) : await listTar(source.path, kind === "tar.gz", undefined, context.signal);
   const header = `Read: ${resolved.displayPath}\narchive=${listing.format}, entries shown=${listing.entries.length}${listing.hasMore ? "+" : ""}`;

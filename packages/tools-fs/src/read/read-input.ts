@@ -6,7 +6,9 @@ import { z } from "zod";
 
 /** Read's input schema. */
 export const readInputSchema = z.object({
-  path: z.string().describe("File to read: workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or an absolute path inside the workspace."),
+  path: z
+    .string()
+    .describe("File to read: workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or an absolute path inside the workspace."),
   start_line: z.number().int().min(1).default(1).describe("Text files: 1-based first line to show (default 1)."),
   limit: z.number().int().min(1).default(200).describe("Text files: how many lines to show (default 200)."),
   page_start: z.number().int().min(1).default(1).describe("PDF files: 1-based first page (default 1)."),

@@ -49,7 +49,10 @@ export function renderNotebook(json: string, cellStart: number, cellLimit: numbe
     if (!Array.isArray(parsed.cells)) throw new Error("no cells array");
     cells = parsed.cells;
   } catch (error) {
-    throw new ToolError("unsupported_target", `The notebook is not valid .ipynb JSON (${(error as Error).message}). Read it as text by copying it to a .json path, or fix the file.`);
+    throw new ToolError(
+      "unsupported_target",
+      `The notebook is not valid .ipynb JSON (${(error as Error).message}). Read it as text by copying it to a .json path, or fix the file.`,
+    );
   }
   const blocks: string[] = [];
   let used = 0;

@@ -60,7 +60,10 @@ export async function readPdfPages(bytes: Uint8Array, pageStart: number, pageLim
   try {
     document = await task.promise;
   } catch (error) {
-    throw new ToolError("unsupported_target", `Read could not parse this PDF (${(error as Error).message}). It may be encrypted or damaged; try Bash (pdftotext) instead.`);
+    throw new ToolError(
+      "unsupported_target",
+      `Read could not parse this PDF (${(error as Error).message}). It may be encrypted or damaged; try Bash (pdftotext) instead.`,
+    );
   }
   try {
     const blocks: string[] = [];

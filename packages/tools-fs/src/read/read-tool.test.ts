@@ -6,7 +6,7 @@ import { createTestWorkspace, type TestWorkspace } from "../__fixtures__/workspa
 let ws: TestWorkspace;
 afterEach(() => ws?.cleanup());
 
-const lines = (count: number, prefix = "line") => Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}`).join("\n") + "\n";
+const lines = (count: number, prefix = "line") => `${Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}`).join("\n")}\n`;
 
 describe("Read text", () => {
   it("shows numbered lines with a header and details", async () => {
@@ -15,7 +15,18 @@ describe("Read text", () => {
     expect(result.isError).toBe(false);
     expect(result.text).toBe("Read: a.txt\nlines=1-2 / 2\nview=full\n\n     1\talpha\n     2\tbeta");
     const size = statSync(`${ws.dir}/a.txt`);
-    expect(result.details).toMatchObject({ kind: "read_text", path: "a.txt", startLine: 1, numLines: 2, totalLines: 2, truncated: false, isPartialView: false, reusedExisting: false, mtimeMs: size.mtimeMs, contentHash: contentHash(Buffer.from("alpha\nbeta\n")) });
+    expect(result.details).toMatchObject({
+      kind: "read_text",
+      path: "a.txt",
+      startLine: 1,
+      numLines: 2,
+      totalLines: 2,
+      truncated: false,
+      isPartialView: false,
+      reusedExisting: false,
+      mtimeMs: size.mtimeMs,
+      contentHash: contentHash(Buffer.from("alpha\nbeta\n")),
+    });
   });
 
   it("defaults to 200 lines and says how to continue", async () => {

@@ -25,7 +25,6 @@ const DESCRIPTION = `Reads a file and returns its content for you to use.
 - Binary files are refused (use Bash tools such as xxd if you must inspect them).
 Paths: workspace-relative, root://<alias>/..., skill://<skill>/..., or absolute inside the workspace. Read a file before you Write or Edit it.`;
 
-
 /** Fields every Read result's details carry. */
 export interface ReadPathDetails {
   /** Display path (relative, root://, skill://). */
@@ -63,7 +62,10 @@ async function readResolved(input: ReadInput, resolved: ResolvedPath, context: T
   try {
     if (!target.stats) throw notFoundError("Read", resolved, context);
     if (target.stats.isDirectory()) {
-      throw new ToolError("not_a_file", `Read failed: ${resolved.displayPath} is a directory. Use List path="${resolved.displayPath}" to see its entries, then Read a file inside it.`);
+      throw new ToolError(
+        "not_a_file",
+        `Read failed: ${resolved.displayPath} is a directory. Use List path="${resolved.displayPath}" to see its entries, then Read a file inside it.`,
+      );
     }
     assertRegularFile("Read", resolved.displayPath, target.stats);
     const { handle, stats } = await openTarget("Read", resolved.displayPath, target);
@@ -78,13 +80,23 @@ async function readResolved(input: ReadInput, resolved: ResolvedPath, context: T
   }
 }
 
-function readSource(source: ReadSource, size: number, input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment): Promise<ToolOutput<ReadDetails>> {
+function readSource(
+  source: ReadSource,
+  size: number,
+  input: ReadInput,
+  resolved: ResolvedPath,
+  context: ToolContext,
+  environment: FsToolEnvironment,
+): Promise<ToolOutput<ReadDetails>> {
   const extension = extensionOf(resolved.absolutePath);
   if (IMAGE_MIME_BY_EXTENSION[extension]) return readImage(source, resolved, size, extension, environment);
   if (extension === "pdf") return readPdf(source, input, resolved, context, environment);
   if (extension === "ipynb") return readNotebook(source, input, resolved, environment);
   if (LEGACY_FORMATS.has(extension)) {
-    throw new ToolError("unsupported_target", `Read cannot extract text from legacy .${extension} files. Convert it first with Bash (for example libreoffice --headless --convert-to txt or pdf), then Read the result.`);
+    throw new ToolError(
+      "unsupported_target",
+      `Read cannot extract text from legacy .${extension} files. Convert it first with Bash (for example libreoffice --headless --convert-to txt or pdf), then Read the result.`,
+    );
   }
   const archive = archiveKind(path.basename(resolved.absolutePath));
   if (archive) return readArchive(source, archive, resolved, context);
@@ -94,12 +106,19 @@ function readSource(source: ReadSource, size: number, input: ReadInput, resolved
 async function readText(source: ReadSource, input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
   const window = await readTextWindow(source.handle, { startLine: input.start_line, limit: input.limit, signal: context.signal });
   if (window.binary) {
-    throw new ToolError("binary_file", `Read refused: ${resolved.displayPath} is a binary file (it contains NUL bytes), so its bytes are not shown as text. Inspect it with Bash (file, xxd | head) or Read a text file instead.`, {
-      details: { path: resolved.displayPath, size: window.version.size },
-    });
+    throw new ToolError(
+      "binary_file",
+      `Read refused: ${resolved.displayPath} is a binary file (it contains NUL bytes), so its bytes are not shown as text. Inspect it with Bash (file, xxd | head) or Read a text file instead.`,
+      {
+        details: { path: resolved.displayPath, size: window.version.size },
+      },
+    );
   }
   if (window.totalLines > 0 && input.start_line > window.totalLines) {
-    throw new ToolError("invalid_arguments", `Read: start_line=${input.start_line} is past the end of ${resolved.displayPath}, which has ${window.totalLines} lines. Use a start_line between 1 and ${window.totalLines}.`);
+    throw new ToolError(
+      "invalid_arguments",
+      `Read: start_line=${input.start_line} is past the end of ${resolved.displayPath}, which has ${window.totalLines} lines. Use a start_line between 1 and ${window.totalLines}.`,
+    );
   }
   const key = source.key;
   const rangeKey = `text:${window.startLine}:${window.numLines}:${window.totalLines}`;

@@ -109,7 +109,17 @@ export async function readTextWindow(handle: FileHandle, options: TextWindowOpti
     if (first) {
       first = false;
       if (looksBinary(chunk)) {
-        return { lines: [], startLine: options.startLine, numLines: 0, totalLines: 0, truncated: false, cappedBySize: false, lineCut: false, binary: true, version: { ...statIdentity(stat), contentHash: "" } };
+        return {
+          lines: [],
+          startLine: options.startLine,
+          numLines: 0,
+          totalLines: 0,
+          truncated: false,
+          cappedBySize: false,
+          lineCut: false,
+          binary: true,
+          version: { ...statIdentity(stat), contentHash: "" },
+        };
       }
     }
     bytesRead += count;

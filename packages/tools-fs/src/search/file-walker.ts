@@ -102,4 +102,3 @@ export function joinDisplay(base: string, relative: string): string {
 export function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-

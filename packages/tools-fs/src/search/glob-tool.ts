@@ -9,7 +9,12 @@ import { moreNote, resolveSearchBase } from "./search-base.js";
 
 /** Glob's input schema. */
 export const globInputSchema = z.object({
-  pattern: z.string().min(1).describe('Glob matched against paths relative to the search directory, e.g. "**/*.ts", "src/**/*.test.ts", "*.{json,yaml}". A pattern without "/" matches file names at any depth.'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'Glob matched against paths relative to the search directory, e.g. "**/*.ts", "src/**/*.test.ts", "*.{json,yaml}". A pattern without "/" matches file names at any depth.',
+    ),
   path: z.string().optional().describe("Directory to search (default: the workspace root); a file path searches its directory."),
   offset: z.number().int().min(0).default(0).describe("Results to skip, for paging (default 0)."),
   max_results: z.number().int().min(1).default(200).describe("Results to return at most (default 200)."),
@@ -34,7 +39,7 @@ const DESCRIPTION = `Finds files by name pattern, sorted by path.
 Use Grep to search file contents.`;
 
 /** Creates the Glob tool for one bundle. */
-export function createGlobTool(environment: FsToolEnvironment) {
+export function createGlobTool(_environment: FsToolEnvironment) {
   return defineTool<typeof globInputSchema, GlobDetails>({
     name: "Glob",
     description: DESCRIPTION,
@@ -48,7 +53,10 @@ export function createGlobTool(environment: FsToolEnvironment) {
       try {
         matcher = new Minimatch(pattern, { dot: true, matchBase: !pattern.includes("/"), nocomment: true, nonegate: true });
       } catch (error) {
-        throw new ToolError("glob_invalid", `Glob pattern "${input.pattern}" is invalid: ${(error as Error).message}. Use forms like "**/*.ts" or "src/*.{js,ts}".`);
+        throw new ToolError(
+          "glob_invalid",
+          `Glob pattern "${input.pattern}" is invalid: ${(error as Error).message}. Use forms like "**/*.ts" or "src/*.{js,ts}".`,
+        );
       }
       let files: string[];
       try {
@@ -64,13 +72,23 @@ export function createGlobTool(environment: FsToolEnvironment) {
       let text: string;
       if (matched.length === 0) text = `No files match "${input.pattern}" in ${base.displayDirectory}.`;
       else {
-        text = `Found ${matched.length} file${matched.length === 1 ? "" : "s"} matching "${input.pattern}" in ${base.displayDirectory}` + (page.length ? ` (showing ${input.offset + 1}-${input.offset + page.length}):` : `; offset=${input.offset} is past the end.`);
+        text =
+          `Found ${matched.length} file${matched.length === 1 ? "" : "s"} matching "${input.pattern}" in ${base.displayDirectory}` +
+          (page.length ? ` (showing ${input.offset + 1}-${input.offset + page.length}):` : `; offset=${input.offset} is past the end.`);
         if (lines.length) text += `\n${lines.join("\n")}`;
         if (hasMore) text += `\n${moreNote("files", input.offset + page.length)}`;
       }
       return {
         content: text,
-        details: { kind: "glob" as const, pattern: input.pattern, path: base.displayDirectory, totalMatches: matched.length, returned: page.length, offset: input.offset, hasMore },
+        details: {
+          kind: "glob" as const,
+          pattern: input.pattern,
+          path: base.displayDirectory,
+          totalMatches: matched.length,
+          returned: page.length,
+          offset: input.offset,
+          hasMore,
+        },
       };
     },
   });

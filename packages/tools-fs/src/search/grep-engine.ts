@@ -32,19 +32,28 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean, multili
     if (inline[1]!.includes("s") && !flags.includes("s")) flags += "s";
   }
   if (/\(\?<?[=!]/.test(source) || /\\[1-9]|\\k</.test(source)) {
-    throw new ToolError("regex_invalid", `Grep pattern "${pattern}" uses look-around or backreferences, which Grep's regex syntax (Rust regex) does not support. Rewrite it without them, or search a simpler pattern and filter the results.`);
+    throw new ToolError(
+      "regex_invalid",
+      `Grep pattern "${pattern}" uses look-around or backreferences, which Grep's regex syntax (Rust regex) does not support. Rewrite it without them, or search a simpler pattern and filter the results.`,
+    );
   }
   if (!multiline && (/(^|[^\\])\\n/.test(source) || source.includes("\n"))) {
-    throw new ToolError("regex_invalid", `Grep pattern "${pattern}" contains a line break (\\n), which only matches with multiline=true. Set multiline=true to match across lines.`);
+    throw new ToolError(
+      "regex_invalid",
+      `Grep pattern "${pattern}" contains a line break (\\n), which only matches with multiline=true. Set multiline=true to match across lines.`,
+    );
   }
   source = source.replace(/\(\?P</g, "(?<");
   try {
-    return new RegExp(source, flags + "u");
+    return new RegExp(source, `${flags}u`);
   } catch {
     try {
       return new RegExp(source, flags);
     } catch (error) {
-      throw new ToolError("regex_invalid", `Grep pattern "${pattern}" is not a valid regular expression: ${(error as Error).message}. Escape special characters (e.g. \\( \\[ \\.) for a literal search.`);
+      throw new ToolError(
+        "regex_invalid",
+        `Grep pattern "${pattern}" is not a valid regular expression: ${(error as Error).message}. Escape special characters (e.g. \\( \\[ \\.) for a literal search.`,
+      );
     }
   }
 }
@@ -138,7 +147,13 @@ export interface GrepEngineOptions {
  *
  * @param files when given, these files (relative to `directory`) are searched instead of walking
  */
-export async function grepWithTypeScript(directory: string, query: GrepQuery, filter: (relativePath: string) => boolean, files?: string[], options: GrepEngineOptions = {}): Promise<GrepFileHits[]> {
+export async function grepWithTypeScript(
+  directory: string,
+  query: GrepQuery,
+  filter: (relativePath: string) => boolean,
+  files?: string[],
+  options: GrepEngineOptions = {},
+): Promise<GrepFileHits[]> {
   const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
   const host = options.workers ?? new GrepWorkerHost();
   try {
@@ -148,7 +163,14 @@ export async function grepWithTypeScript(directory: string, query: GrepQuery, fi
   }
 }
 
-async function searchCandidates(directory: string, query: GrepQuery, regex: RegExp, filter: (relativePath: string) => boolean, files: string[] | undefined, options: GrepEngineOptions & { workers: GrepWorkerHost }): Promise<GrepFileHits[]> {
+async function searchCandidates(
+  directory: string,
+  query: GrepQuery,
+  regex: RegExp,
+  filter: (relativePath: string) => boolean,
+  files: string[] | undefined,
+  options: GrepEngineOptions & { workers: GrepWorkerHost },
+): Promise<GrepFileHits[]> {
   const inProcess = cannotBacktrack(query.pattern);
   // A pattern that may backtrack goes to the workers from the first file.
   const threshold = inProcess ? (options.workerThreshold ?? GREP_WORKER_THRESHOLD) : -1;
@@ -162,11 +184,15 @@ async function searchCandidates(directory: string, query: GrepQuery, regex: RegE
     if (pool) return pool.add(relative);
     candidates.push(relative);
     if (candidates.length > threshold) {
-      pool = startGrepWorkers(directory, { source: regex.source, flags: regex.flags, multiline: query.multiline, pattern: query.pattern, ignoreCase: query.ignoreCase }, {
-        host: options.workers,
-        signal: query.signal,
-        timeBudget: inProcess ? undefined : { ms: budgetMs, error: () => patternTooExpensiveError(query.pattern, budgetMs) },
-      });
+      pool = startGrepWorkers(
+        directory,
+        { source: regex.source, flags: regex.flags, multiline: query.multiline, pattern: query.pattern, ignoreCase: query.ignoreCase },
+        {
+          host: options.workers,
+          signal: query.signal,
+          timeBudget: inProcess ? undefined : { ms: budgetMs, error: () => patternTooExpensiveError(query.pattern, budgetMs) },
+        },
+      );
       for (const candidate of candidates) pool.add(candidate);
     }
   };
@@ -227,7 +253,14 @@ function loadText(directory: string, relative: string): () => string {
 }
 
 /** Searches one file; `read` returns a view of a reused buffer, so nothing here keeps the bytes. */
-function searchFile(directory: string, relative: string, regex: RegExp, multiline: boolean, finder: LiteralFinder | undefined, read: (file: string) => Buffer): GrepFileHits | null {
+function searchFile(
+  directory: string,
+  relative: string,
+  regex: RegExp,
+  multiline: boolean,
+  finder: LiteralFinder | undefined,
+  read: (file: string) => Buffer,
+): GrepFileHits | null {
   let bytes: Buffer;
   try {
     bytes = read(path.join(directory, relative));
@@ -235,6 +268,5 @@ function searchFile(directory: string, relative: string, regex: RegExp, multilin
     return null; // vanished or unreadable: skipped, as ripgrep does
   }
   const lines = searchFileBytes(bytes, regex, multiline, finder);
-  return lines && lines.length ? new TextFileHits(relative, lines, loadText(directory, relative)) : null;
+  return lines?.length ? new TextFileHits(relative, lines, loadText(directory, relative)) : null;
 }
-

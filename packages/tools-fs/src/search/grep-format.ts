@@ -31,7 +31,9 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
     const page = files.slice(offset, offset + headLimit);
     const hasMore = offset + headLimit < fileCount;
     const lines = page.map((file) => `${display(file)} (${file.matchCount}, firstLine=${file.firstMatchLine})`);
-    let text = `Found ${matchCount} matching lines in ${fileCount} files` + (page.length ? ` (files ${offset + 1}-${offset + page.length}):` : `; offset=${offset} is past the end.`);
+    let text =
+      `Found ${matchCount} matching lines in ${fileCount} files` +
+      (page.length ? ` (files ${offset + 1}-${offset + page.length}):` : `; offset=${offset} is past the end.`);
     if (lines.length) text += `\n${lines.join("\n")}`;
     if (hasMore) text += `\n...more files omitted; continue with offset=${offset + page.length}...`;
     return { text, matchCount, fileCount, returned: page.length, hasMore };
@@ -74,7 +76,9 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
   }
   if (out[out.length - 1] === "--") out.pop();
   const hasMore = offset + headLimit < matchCount;
-  let text = `Found ${matchCount} matching lines in ${fileCount} files` + (returned ? ` (matches ${offset + 1}-${offset + returned}):` : `; offset=${offset} is past the end.`);
+  let text =
+    `Found ${matchCount} matching lines in ${fileCount} files` +
+    (returned ? ` (matches ${offset + 1}-${offset + returned}):` : `; offset=${offset} is past the end.`);
   if (out.length) text += `\n${out.join("\n")}`;
   if (hasMore) text += `\n...more matches omitted; continue with offset=${offset + returned}...`;
   return { text, matchCount, fileCount, returned, hasMore };

@@ -77,7 +77,9 @@ describe("Grep with a catastrophic regex (pure TypeScript engine)", () => {
       // The thread stuck in the regex is terminated, not kept for the next call.
       expect(await workersGone()).toBe(0);
       const terminatedMs = performance.now() - abortedAt;
-      console.log(`abort latency for ${pattern}: call ended after ${latencyMs.toFixed(1)} ms, worker threads gone after ${terminatedMs.toFixed(1)} ms (event loop ticks meanwhile: ${ticks})`);
+      console.log(
+        `abort latency for ${pattern}: call ended after ${latencyMs.toFixed(1)} ms, worker threads gone after ${terminatedMs.toFixed(1)} ms (event loop ticks meanwhile: ${ticks})`,
+      );
       // Generous bounds (noisy machines); without workers the call would run for hours.
       expect(latencyMs).toBeLessThan(1000);
       expect(terminatedMs).toBeLessThan(1000);
@@ -162,7 +164,12 @@ describe("Grep with a catastrophic regex (pure TypeScript engine)", () => {
     const started = performance.now();
     try {
       const output = await new Promise<string>((resolve, reject) => {
-        execFile(path.join(packageDirectory, "../../node_modules/.bin/tsx"), ["--conditions=@agent-tools/source", "--input-type=module", "-e", script], { cwd: packageDirectory, timeout: 20_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+        execFile(
+          path.join(packageDirectory, "../../node_modules/.bin/tsx"),
+          ["--conditions=@agent-tools/source", "--input-type=module", "-e", script],
+          { cwd: packageDirectory, timeout: 20_000 },
+          (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+        );
       });
       console.log(`child process with an idle Grep worker exited after ${(performance.now() - started).toFixed(0)} ms`);
       expect(JSON.parse(output.trim())).toMatchObject({ kind: "grep", matchCount: 1, engine: "typescript" });

@@ -61,9 +61,11 @@ describe("createLiteralFinder as a file prefilter", () => {
       const bytes = Buffer.from(withPattern, "utf8");
       for (const ignoreCase of [true, false]) {
         const prefilter = literalPrefilter(pattern, ignoreCase)!;
-        if (reference(pattern, ignoreCase, bytes)) expect(prefilter(bytes), `${JSON.stringify(pattern)} ${ignoreCase} ${JSON.stringify(withPattern)}`).toBe(true);
+        if (reference(pattern, ignoreCase, bytes))
+          expect(prefilter(bytes), `${JSON.stringify(pattern)} ${ignoreCase} ${JSON.stringify(withPattern)}`).toBe(true);
         // Without the non-ASCII fold characters the verdict is exact.
-        if (!/[\u212A\u017F]/.test(withPattern)) expect(prefilter(bytes), `${JSON.stringify(pattern)} ${ignoreCase} ${JSON.stringify(withPattern)}`).toBe(reference(pattern, ignoreCase, bytes));
+        if (!/[\u212A\u017F]/.test(withPattern))
+          expect(prefilter(bytes), `${JSON.stringify(pattern)} ${ignoreCase} ${JSON.stringify(withPattern)}`).toBe(reference(pattern, ignoreCase, bytes));
       }
     }
   });
@@ -98,7 +100,31 @@ describe("requiredLiteral", () => {
       value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
       return ((value ^ (value >>> 14)) >>> 0) % limit;
     };
-    const pieces = ["a", "b", "c", "ab", "abc", "K", "s", "-", " ", ".", "\\w", "\\s+", "[ab]", "(bc)?", "a+", "b*", "c?", "x{2}", "(a|b)", "[^a]", "\\d", "^", "$"];
+    const pieces = [
+      "a",
+      "b",
+      "c",
+      "ab",
+      "abc",
+      "K",
+      "s",
+      "-",
+      " ",
+      ".",
+      "\\w",
+      "\\s+",
+      "[ab]",
+      "(bc)?",
+      "a+",
+      "b*",
+      "c?",
+      "x{2}",
+      "(a|b)",
+      "[^a]",
+      "\\d",
+      "^",
+      "$",
+    ];
     const letters = ["a", "b", "c", "a", "b", "c", "A", "B", "C", "k", "s", " ", "-", "\n", "\n", "\r\n", "é", "\u212A"];
     let withMatches = 0;
     for (let round = 0; round < 3000; round += 1) {

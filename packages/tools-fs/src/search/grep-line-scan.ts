@@ -85,7 +85,7 @@ export interface LiteralFinder {
  * Self-contained (the worker embeds it).
  */
 export function createLiteralFinder(literalText: string, ignoreCase: boolean): LiteralFinder | undefined {
-  if (!/^[A-Za-z0-9_ \-]+$/.test(literalText)) return undefined;
+  if (!/^[A-Za-z0-9_ -]+$/.test(literalText)) return undefined;
   // ASCII bytes of source code, most frequent first (measured on the bench corpus).
   const FREQUENT_FIRST = " eatorsnicld,pum.h;gfb()y\":/=v}{kx*w'z_q`\\->j0<[]12?$|34#65@8&97!+^%~";
   const fold = ignoreCase && /[A-Za-z]/.test(literalText);
@@ -242,9 +242,10 @@ export function requiredLiteral(pattern: string): string | undefined {
     }
     if (character === "(") depth += 1;
     if (character === ")") depth -= 1;
-    if (depth === 0 && /[A-Za-z0-9_ \-]/.test(character)) {
+    if (depth === 0 && /[A-Za-z0-9_ -]/.test(character)) {
       const next = source[index + 1];
-      if (next === "?" || next === "*" || next === "+" || next === "{") endRun(); // optional or repeated: not a fixed part
+      if (next === "?" || next === "*" || next === "+" || next === "{")
+        endRun(); // optional or repeated: not a fixed part
       else run += character;
       continue;
     }

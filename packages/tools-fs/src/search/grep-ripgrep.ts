@@ -155,7 +155,10 @@ async function runChecked(rgPath: string, directory: string, args: string[], sig
   const output = await runRipgrep(rgPath, args, { cwd: directory, signal });
   if (output.exitCode === 2 && /regex parse error|error parsing regex|literal .* is not allowed|look-around|backreferences/i.test(output.stderr)) {
     const detail = output.stderr.trim().split("\n").slice(0, 8).join("\n");
-    throw new ToolError("regex_invalid", `Grep pattern is not a valid regular expression (Rust regex syntax: no look-around or backreferences):\n${detail}\nEscape special characters for a literal search, or set multiline=true to match across lines.`);
+    throw new ToolError(
+      "regex_invalid",
+      `Grep pattern is not a valid regular expression (Rust regex syntax: no look-around or backreferences):\n${detail}\nEscape special characters for a literal search, or set multiline=true to match across lines.`,
+    );
   }
   if (output.exitCode !== 0 && output.exitCode !== 1 && output.stdout.length === 0) {
     throw new ToolError("io", `Grep failed: ${output.stderr.trim().split("\n")[0] || `ripgrep exited with ${output.exitCode}`}.`);
@@ -246,7 +249,13 @@ function parseCounts(output: Buffer): { path: string; count: number }[] {
  * 2475 (its 23 KB of output arrives late, so the stopped run was nearly
  * complete); stopped past 256 KiB 97 / 242 / 238.
  */
-export async function grepWithRipgrepPaged(rgPath: string, directory: string, query: GrepQuery, filter: (relative: string) => boolean, page: GrepPage): Promise<GrepFileHits[]> {
+export async function grepWithRipgrepPaged(
+  rgPath: string,
+  directory: string,
+  query: GrepQuery,
+  filter: (relative: string) => boolean,
+  page: GrepPage,
+): Promise<GrepFileHits[]> {
   if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
   const countArgs = ripgrepArguments(query).filter((arg) => arg !== "--heading" && arg !== "--line-number");
   countArgs.splice(countArgs.indexOf("--context"), query.context > 0 ? 2 : 0);

@@ -17,9 +17,15 @@ import { resolveSearchBase } from "./search-base.js";
 export const grepInputSchema = z.object({
   pattern: z.string().min(1).describe("Regular expression (Rust regex syntax: no look-around or backreferences). Escape ( [ . * + ? { | for literal text."),
   path: z.string().optional().describe("Directory or file to search (default: the workspace root)."),
-  file_pattern: z.string().optional().describe('Only search files matching these globs, relative to the search directory, separated by "|", e.g. "*.ts|*.tsx" or "src/**/*.py".'),
+  file_pattern: z
+    .string()
+    .optional()
+    .describe('Only search files matching these globs, relative to the search directory, separated by "|", e.g. "*.ts|*.tsx" or "src/**/*.py".'),
   ignore_case: z.boolean().default(true).describe("Case-insensitive matching (default true)."),
-  output_mode: z.enum(["content", "files", "count"]).default("content").describe('"content": matching lines as path:line: text (default); "files": files with their match count and first line; "count": totals only.'),
+  output_mode: z
+    .enum(["content", "files", "count"])
+    .default("content")
+    .describe('"content": matching lines as path:line: text (default); "files": files with their match count and first line; "count": totals only.'),
   head_limit: z.number().int().min(1).default(200).describe("Matching lines (content) or files (files) to return at most (default 200)."),
   offset: z.number().int().min(0).default(0).describe("Matching lines or files to skip, for paging (default 0)."),
   context: z.number().int().min(0).max(20).default(0).describe("Lines of context around each match in content mode (default 0)."),
@@ -49,7 +55,10 @@ const DESCRIPTION = `Searches file contents with a regular expression and report
 
 function fileFilter(filePattern: string | undefined): { filter: (relative: string) => boolean; prefilter?: string[] } {
   if (!filePattern || filePattern.trim() === "") return { filter: () => true };
-  const globs = filePattern.split("|").map((glob) => glob.trim().replace(/\\/g, "/").replace(/^\.\//, "")).filter(Boolean);
+  const globs = filePattern
+    .split("|")
+    .map((glob) => glob.trim().replace(/\\/g, "/").replace(/^\.\//, ""))
+    .filter(Boolean);
   let matchers: Minimatch[];
   try {
     matchers = globs.map((glob) => new Minimatch(glob, { dot: true, matchBase: !glob.includes("/"), nocomment: true, nonegate: true }));
@@ -80,7 +89,14 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
     async execute(input, context) {
       const base = await resolveSearchBase("Grep", input.path, "search", context);
       const { filter, prefilter } = fileFilter(input.file_pattern);
-      const query: GrepQuery = { pattern: input.pattern, ignoreCase: input.ignore_case, multiline: input.multiline, context: input.output_mode === "content" ? input.context : 0, prefilterGlobs: prefilter, signal: context.signal };
+      const query: GrepQuery = {
+        pattern: input.pattern,
+        ignoreCase: input.ignore_case,
+        multiline: input.multiline,
+        context: input.output_mode === "content" ? input.context : 0,
+        prefilterGlobs: prefilter,
+        signal: context.signal,
+      };
       let hits: GrepFileHits[];
       let engine: GrepDetails["engine"] = environment.ripgrepPath ? "ripgrep" : "typescript";
       try {
@@ -89,13 +105,18 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
           const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
           // Read here so that an unreadable file is reported, not skipped.
           const bytes = await readFile(path.join(base.directory, base.fileName));
-          if (bytes.indexOf(0) !== -1) hits = []; // binary
+          if (bytes.indexOf(0) !== -1)
+            hits = []; // binary
           else if (cannotBacktrack(query.pattern)) {
             const found = searchBytes(base.fileName, bytes, regex, query.multiline);
             hits = found ? [found] : [];
           } else hits = await grepWithTypeScript(base.directory, query, () => true, [base.fileName], engineOptions);
         } else if (environment.ripgrepPath) {
-          hits = await grepWithRipgrepPaged(environment.ripgrepPath, base.directory, query, filter, { outputMode: input.output_mode, offset: input.offset, headLimit: input.head_limit });
+          hits = await grepWithRipgrepPaged(environment.ripgrepPath, base.directory, query, filter, {
+            outputMode: input.output_mode,
+            offset: input.offset,
+            headLimit: input.head_limit,
+          });
         } else {
           hits = await grepWithTypeScript(base.directory, query, filter, undefined, engineOptions);
         }

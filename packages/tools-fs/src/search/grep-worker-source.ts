@@ -14,9 +14,33 @@
  * A worker serves one search at a time but may serve many in turn: it
  * compiles the regex again only when the query changes.
  */
-import { countNewlines, createFileReader, createLiteralFinder, decodeText, matchingLines, matchingLinesAt, matchingLinesByLine, requiredLiteral, searchFileBytes, searchFinder } from "./grep-line-scan.js";
+import {
+  countNewlines,
+  createFileReader,
+  createLiteralFinder,
+  decodeText,
+  matchingLines,
+  matchingLinesAt,
+  matchingLinesByLine,
+  requiredLiteral,
+  searchFileBytes,
+  searchFinder,
+} from "./grep-line-scan.js";
 
-const SHARED_FUNCTIONS = [countNewlines, matchingLinesByLine, matchingLines, decodeText, createLiteralFinder, matchingLinesAt, searchFileBytes, requiredLiteral, searchFinder, createFileReader].map(String).join("\n\n");
+const SHARED_FUNCTIONS = [
+  countNewlines,
+  matchingLinesByLine,
+  matchingLines,
+  decodeText,
+  createLiteralFinder,
+  matchingLinesAt,
+  searchFileBytes,
+  requiredLiteral,
+  searchFinder,
+  createFileReader,
+]
+  .map(String)
+  .join("\n\n");
 
 /** The worker program. */
 export const GREP_WORKER_SOURCE = `

@@ -91,7 +91,9 @@ describe("Grep on worker threads", () => {
   it("stops on abort with the abort reason", async () => {
     const controller = new AbortController();
     const query: GrepQuery = { pattern: "return", ignoreCase: true, multiline: false, context: 0, signal: controller.signal };
-    const files = Array.from({ length: 40 }, () => Array.from({ length: FILE_COUNT }, (_, index) => `pkg-${index % 17}/dir-${index % 5}/file-${index}.ts`)).flat();
+    const files = Array.from({ length: 40 }, () =>
+      Array.from({ length: FILE_COUNT }, (_, index) => `pkg-${index % 17}/dir-${index % 5}/file-${index}.ts`),
+    ).flat();
     const search = grepWithTypeScript(root, query, () => true, files, { workerThreshold: 0 });
     setTimeout(() => controller.abort(new Error("stop now")), 20);
     await expect(search).rejects.toThrow("stop now");
@@ -99,7 +101,9 @@ describe("Grep on worker threads", () => {
     controller.abort();
     const walking = new AbortController();
     walking.abort(new Error("before the walk"));
-    await expect(grepWithTypeScript(root, { ...query, signal: walking.signal }, () => true, undefined, { workerThreshold: 0 })).rejects.toThrow("before the walk");
+    await expect(grepWithTypeScript(root, { ...query, signal: walking.signal }, () => true, undefined, { workerThreshold: 0 })).rejects.toThrow(
+      "before the walk",
+    );
     expect(liveGrepWorkerCount()).toBe(0);
   });
 });

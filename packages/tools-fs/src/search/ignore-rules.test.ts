@@ -36,7 +36,34 @@ async function walkerFiles(root: string): Promise<string[]> {
   return (await walkTree(root)).map((entry) => entry.relativePath).sort();
 }
 
-const SOURCES = ["index.ts", "docs/api/a.md", "docs/keep.txt", "docs/readme.txt", "src/docs/api/b.md", "dist/x.js", "src/dist/y.js", "packages/p1/out/o.js", "packages/p1/src/s.ts", "packages/p2/out/o.js", "gen/g.ts", "src/gen/h.ts", "src/gen/h.js", "a/b.txt", "a/x/y/b.txt", "Build/z.js", "build/z.js", "notes.LOG", "notes.log", "important.txt", "#file", "local/l.txt", "sub/local/l.txt", "sub/other/local/l.txt", "sub/gen/k.ts", "trail.txt"];
+const SOURCES = [
+  "index.ts",
+  "docs/api/a.md",
+  "docs/keep.txt",
+  "docs/readme.txt",
+  "src/docs/api/b.md",
+  "dist/x.js",
+  "src/dist/y.js",
+  "packages/p1/out/o.js",
+  "packages/p1/src/s.ts",
+  "packages/p2/out/o.js",
+  "gen/g.ts",
+  "src/gen/h.ts",
+  "src/gen/h.js",
+  "a/b.txt",
+  "a/x/y/b.txt",
+  "Build/z.js",
+  "build/z.js",
+  "notes.LOG",
+  "notes.log",
+  "important.txt",
+  "#file",
+  "local/l.txt",
+  "sub/local/l.txt",
+  "sub/other/local/l.txt",
+  "sub/gen/k.ts",
+  "trail.txt",
+];
 
 const CASES: Array<[string, Record<string, string>]> = [
   ["anchored rules", { ".gitignore": "/dist\ndocs/api/\npackages/*/out\n**/gen/*.ts\na/**/b.txt\n" }],
@@ -59,15 +86,41 @@ describe.skipIf(!rgPath)("the walker lists what rg --files lists", () => {
   });
 
   it("agrees on random rule sets", async () => {
-    const pool = ["*.js", "!*.js", "/dist", "dist/", "docs/", "!docs/keep.txt", "docs/api/", "**/gen/*.ts", "gen/", "!gen/", "*.txt", "!important.txt", "a/**/b.txt", "packages/*/out", "/local", "local/", "*.LOG", "src/", "!src/gen/", "!*.ts", "sub/*", "b.txt"];
+    const pool = [
+      "*.js",
+      "!*.js",
+      "/dist",
+      "dist/",
+      "docs/",
+      "!docs/keep.txt",
+      "docs/api/",
+      "**/gen/*.ts",
+      "gen/",
+      "!gen/",
+      "*.txt",
+      "!important.txt",
+      "a/**/b.txt",
+      "packages/*/out",
+      "/local",
+      "local/",
+      "*.LOG",
+      "src/",
+      "!src/gen/",
+      "!*.ts",
+      "sub/*",
+      "b.txt",
+    ];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    const pick = (count: number) => Array.from({ length: count }, () => pool[Math.floor(random() * pool.length)]!).join("\n") + "\n";
+    const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const pick = (count: number) => `${Array.from({ length: count }, () => pool[Math.floor(random() * pool.length)]!).join("\n")}\n`;
     for (let round = 0; round < Number(process.env.IGNORE_ROUNDS ?? 25); round += 1) {
       const files: Record<string, string> = { ".gitignore": pick(3), "sub/.gitignore": pick(2), ".ignore": random() < 0.3 ? pick(2) : "" };
       for (const source of SOURCES) files[source] = "x\n";
       const root = makeTree(files);
-      expect(await walkerFiles(root), `round ${round}: ${JSON.stringify(files[".gitignore"])} / ${JSON.stringify(files["sub/.gitignore"])} / ${JSON.stringify(files[".ignore"])}`).toEqual(ripgrepFiles(root));
+      expect(
+        await walkerFiles(root),
+        `round ${round}: ${JSON.stringify(files[".gitignore"])} / ${JSON.stringify(files["sub/.gitignore"])} / ${JSON.stringify(files[".ignore"])}`,
+      ).toEqual(ripgrepFiles(root));
     }
   });
 });

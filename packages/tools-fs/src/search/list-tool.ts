@@ -7,7 +7,10 @@ import { resolveSearchBase } from "./search-base.js";
 
 /** List's input schema. */
 export const listInputSchema = z.object({
-  path: z.string().optional().describe("Directory to list (default: the workspace root): workspace-relative, root://<alias>/..., or absolute inside the workspace."),
+  path: z
+    .string()
+    .optional()
+    .describe("Directory to list (default: the workspace root): workspace-relative, root://<alias>/..., or absolute inside the workspace."),
   depth: z.number().int().min(1).default(2).describe("How many levels to descend (default 2; 1 = direct children only)."),
   offset: z.number().int().min(0).default(0).describe("Entries to skip, for paging (default 0)."),
   max_results: z.number().int().min(1).default(200).describe("Entries to return at most (default 200)."),
@@ -41,7 +44,10 @@ export function createListTool(environment: FsToolEnvironment) {
       const base = await resolveSearchBase("List", input.path, "list", context);
       if (base.fileName !== undefined) {
         const text = `Note: ${base.resolved.displayPath} is a file, so it lists only itself.\n[FILE] ${base.resolved.displayPath}`;
-        return { content: text, details: { kind: "list" as const, path: base.resolved.displayPath, depth: input.depth, totalEntries: 1, returned: 1, offset: 0, hasMore: false } };
+        return {
+          content: text,
+          details: { kind: "list" as const, path: base.resolved.displayPath, depth: input.depth, totalEntries: 1, returned: 1, offset: 0, hasMore: false },
+        };
       }
       let entries;
       try {
@@ -54,12 +60,23 @@ export function createListTool(environment: FsToolEnvironment) {
       const hasMore = input.offset + input.max_results < entries.length;
       const tag = { directory: "[DIR]", file: "[FILE]", symlink: "[LINK]" } as const;
       const lines = page.map((entry) => `${tag[entry.kind]} ${joinDisplay(base.displayDirectory, entry.relativePath)}`);
-      let text = entries.length === 0 ? `${base.displayDirectory} is empty (or every entry is ignored).` : `${base.displayDirectory}: ${entries.length} entries (depth ${input.depth})${page.length ? `, showing ${input.offset + 1}-${input.offset + page.length}` : `; offset=${input.offset} is past the end`}`;
+      let text =
+        entries.length === 0
+          ? `${base.displayDirectory} is empty (or every entry is ignored).`
+          : `${base.displayDirectory}: ${entries.length} entries (depth ${input.depth})${page.length ? `, showing ${input.offset + 1}-${input.offset + page.length}` : `; offset=${input.offset} is past the end`}`;
       if (lines.length) text += `\n${lines.join("\n")}`;
       if (hasMore) text += `\n...more entries omitted; continue with offset=${input.offset + page.length}...`;
       return {
         content: text,
-        details: { kind: "list" as const, path: base.displayDirectory, depth: input.depth, totalEntries: entries.length, returned: page.length, offset: input.offset, hasMore },
+        details: {
+          kind: "list" as const,
+          path: base.displayDirectory,
+          depth: input.depth,
+          totalEntries: entries.length,
+          returned: page.length,
+          offset: input.offset,
+          hasMore,
+        },
       };
     },
   });

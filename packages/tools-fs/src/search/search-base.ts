@@ -26,12 +26,21 @@ export async function resolveSearchBase(toolName: string, input: string | undefi
   if (!info.isFile()) {
     // Reading a FIFO would block until a writer comes, a device may never end.
     const kind = specialFileKind(info);
-    throw new ToolError("unsupported_target", `${toolName} failed: ${resolved.displayPath} is a ${kind}, not a regular file or directory; ${toolName} reads only regular files. Pass a directory or a regular file instead.`, {
-      details: { path: resolved.displayPath, kind },
-    });
+    throw new ToolError(
+      "unsupported_target",
+      `${toolName} failed: ${resolved.displayPath} is a ${kind}, not a regular file or directory; ${toolName} reads only regular files. Pass a directory or a regular file instead.`,
+      {
+        details: { path: resolved.displayPath, kind },
+      },
+    );
   }
   const parentDisplay = resolved.displayPath.includes("/") ? resolved.displayPath.slice(0, resolved.displayPath.lastIndexOf("/")) : ".";
-  return { resolved, directory: path.dirname(canonical), displayDirectory: parentDisplay === "root:/" ? resolved.displayPath : parentDisplay, fileName: path.basename(canonical) };
+  return {
+    resolved,
+    directory: path.dirname(canonical),
+    displayDirectory: parentDisplay === "root:/" ? resolved.displayPath : parentDisplay,
+    fileName: path.basename(canonical),
+  };
 }
 
 /**
@@ -46,14 +55,22 @@ async function missingPathError(toolName: string, resolved: ResolvedPath, contex
     (error: NodeJS.ErrnoException) => error.code,
   );
   if (code === "ELOOP") {
-    return new ToolError("invalid_path", `${toolName} failed: ${resolved.displayPath} is a symlink loop (it points back to itself, directly or through other links), so it names no file or directory. Pass the real path instead; List its parent directory to see the links.`, {
-      details: { path: resolved.displayPath, reason: "symlink_loop" },
-    });
+    return new ToolError(
+      "invalid_path",
+      `${toolName} failed: ${resolved.displayPath} is a symlink loop (it points back to itself, directly or through other links), so it names no file or directory. Pass the real path instead; List its parent directory to see the links.`,
+      {
+        details: { path: resolved.displayPath, reason: "symlink_loop" },
+      },
+    );
   }
   if (code === "ENOENT") {
-    return new ToolError("not_found", `${toolName} failed: ${resolved.displayPath} is a symlink whose target does not exist. Pass an existing file or directory instead.`, {
-      details: { path: resolved.displayPath, reason: "dangling_symlink" },
-    });
+    return new ToolError(
+      "not_found",
+      `${toolName} failed: ${resolved.displayPath} is a symlink whose target does not exist. Pass an existing file or directory instead.`,
+      {
+        details: { path: resolved.displayPath, reason: "dangling_symlink" },
+      },
+    );
   }
   return notFoundError(toolName, resolved, context);
 }

@@ -63,7 +63,9 @@ async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<
 
 /** Number of lines in bytes, or in consecutive pieces (split inclusively of `\n`). */
 export function countLines(bytes: Uint8Array | readonly Buffer[]): number {
-  const pieces = Array.isArray(bytes) ? (bytes as readonly Buffer[]) : [Buffer.isBuffer(bytes) ? bytes : Buffer.from((bytes as Uint8Array).buffer, (bytes as Uint8Array).byteOffset, (bytes as Uint8Array).length)];
+  const pieces = Array.isArray(bytes)
+    ? (bytes as readonly Buffer[])
+    : [Buffer.isBuffer(bytes) ? bytes : Buffer.from((bytes as Uint8Array).buffer, (bytes as Uint8Array).byteOffset, (bytes as Uint8Array).length)];
   let count = 0;
   let last = -1;
   for (const buffer of pieces) {

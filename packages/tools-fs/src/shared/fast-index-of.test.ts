@@ -39,7 +39,8 @@ describe("createIndexFinder", () => {
       for (let round = 0; round < 30; round += 1) {
         const length = 1 + Math.floor(next() * 24);
         // Half the needles are cut from the haystack (so they occur), half are random.
-        const needle = round % 2 === 0 ? Buffer.from(haystack.subarray(Math.floor(next() * (size - length)))).subarray(0, length) : randomBuffer(length, next, alphabet);
+        const needle =
+          round % 2 === 0 ? Buffer.from(haystack.subarray(Math.floor(next() * (size - length)))).subarray(0, length) : randomBuffer(length, next, alphabet);
         for (const step of [1, length]) {
           const { fast, native } = allHits(haystack, needle, step);
           expect(fast).toEqual(native);

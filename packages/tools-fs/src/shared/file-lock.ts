@@ -56,7 +56,7 @@ function isAbandoned(path: string): boolean {
   let content: string;
   try {
     content = readFileSync(path, "latin1");
-  } catch (error) {
+  } catch (_error) {
     return false; // gone already (or unreadable): just try to create it again
   }
   if (content.trim() === "") {

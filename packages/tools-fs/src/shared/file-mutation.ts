@@ -35,7 +35,11 @@ export async function withFileMutation<T>(
     if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it changed anything.");
     const target = anchorTarget(resolved, options);
     try {
-      const lock = await acquireFileLock(target.directory, target.name, { toolName: options.toolName, displayPath: resolved.displayPath, signal: context.signal });
+      const lock = await acquireFileLock(target.directory, target.name, {
+        toolName: options.toolName,
+        displayPath: resolved.displayPath,
+        signal: context.signal,
+      });
       try {
         let stats: Stats | undefined;
         try {
@@ -60,7 +64,9 @@ export async function withFileMutation<T>(
 export function openTarget(toolName: string, displayPath: string, target: AnchoredTarget): Promise<OpenedFile> {
   return openRegularFile(toolName, displayPath, target.entryPath, target.stats).catch((error: { code?: string }) => {
     if (error.code === "ELOOP") {
-      throw new ToolError("conflict", `${toolName} failed: ${displayPath} was replaced by a symlink while it was being opened. Retry.`, { details: { path: displayPath } });
+      throw new ToolError("conflict", `${toolName} failed: ${displayPath} was replaced by a symlink while it was being opened. Retry.`, {
+        details: { path: displayPath },
+      });
     }
     throw error;
   });

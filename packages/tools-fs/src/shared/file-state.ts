@@ -26,7 +26,12 @@ export interface FileVersion {
 }
 
 /** The identity fields of a `Stats` as a {@link FileVersion} records them. */
-export function statIdentity(stats: { mtimeMs: number; ctimeMs: number; ino: number; size: number }): Pick<FileVersion, "mtimeMs" | "ctimeMs" | "ino" | "size"> {
+export function statIdentity(stats: {
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  size: number;
+}): Pick<FileVersion, "mtimeMs" | "ctimeMs" | "ino" | "size"> {
   return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, size: stats.size };
 }
 
@@ -83,7 +88,14 @@ export class FileToolState {
     bucket.latest = read;
     bucket.byRangeKey.set(read.rangeKey, { mtimeMs: read.mtimeMs, contentHash: read.contentHash, size: read.size });
     if (fullText && read.totalLines !== undefined) {
-      bucket.latestFullText = { mtimeMs: read.mtimeMs, ctimeMs: read.ctimeMs, ino: read.ino, contentHash: read.contentHash, size: read.size, totalLines: read.totalLines };
+      bucket.latestFullText = {
+        mtimeMs: read.mtimeMs,
+        ctimeMs: read.ctimeMs,
+        ino: read.ino,
+        contentHash: read.contentHash,
+        size: read.size,
+        totalLines: read.totalLines,
+      };
     }
   }
 
@@ -118,7 +130,9 @@ export class FileToolState {
       current.pendingHash = undefined;
       if (hash === "") return;
       const fill = <T extends FileVersion>(recorded: T | undefined): T | undefined =>
-        recorded && recorded.contentHash === "" && recorded.mtimeMs === version.mtimeMs && recorded.size === version.size ? { ...recorded, contentHash: hash } : recorded;
+        recorded && recorded.contentHash === "" && recorded.mtimeMs === version.mtimeMs && recorded.size === version.size
+          ? { ...recorded, contentHash: hash }
+          : recorded;
       current.latest = fill(current.latest);
       current.latestFullText = fill(current.latestFullText);
     };
@@ -157,7 +171,7 @@ export class FileToolState {
 
   /** Forgets every file under a directory (after a recursive Delete). */
   clearUnder(directory: string): void {
-    const prefix = directory.endsWith("/") ? directory : directory + "/";
+    const prefix = directory.endsWith("/") ? directory : `${directory}/`;
     for (const key of [...this.buckets.keys()]) if (key === directory || key.startsWith(prefix)) this.buckets.delete(key);
   }
 }

@@ -19,7 +19,13 @@ export function notFoundError(toolName: string, resolved: ResolvedPath, context:
  * "<Tool> path") and runs `run` on it; any error it throws comes back as a
  * {@link ToolError} with guidance for the model ({@link toFsToolError}).
  */
-export async function onResolvedPath<T>(toolName: string, inputPath: string, intent: PathIntent, context: ToolContext, run: (resolved: ResolvedPath) => Promise<T>): Promise<T> {
+export async function onResolvedPath<T>(
+  toolName: string,
+  inputPath: string,
+  intent: PathIntent,
+  context: ToolContext,
+  run: (resolved: ResolvedPath) => Promise<T>,
+): Promise<T> {
   const resolved = context.paths.resolve(inputPath, { intent, label: `${toolName} path` });
   try {
     return await run(resolved);
@@ -46,7 +52,11 @@ export function toFsToolError(toolName: string, error: unknown, resolved: Resolv
       return new ToolError("not_a_file", `${toolName} failed: ${target} is a directory. Use List to see its entries, or pass a file path.`);
     case "EACCES":
     case "EPERM":
-      return new ToolError("permission_denied", `${toolName} failed: the operating system denied access to ${target}. Do not retry; choose another file or ask the user.`, { recoverable: false });
+      return new ToolError(
+        "permission_denied",
+        `${toolName} failed: the operating system denied access to ${target}. Do not retry; choose another file or ask the user.`,
+        { recoverable: false },
+      );
     case "ELOOP":
       return new ToolError(
         "invalid_path",

@@ -27,7 +27,9 @@ export function describeFileType(stats: Stats): string {
 export function assertRegularFile(toolName: string, displayPath: string, stats: Stats): void {
   if (stats.isFile()) return;
   if (stats.isDirectory()) {
-    throw new ToolError("not_a_file", `${toolName} failed: ${displayPath} is a directory. Use List to see its entries, or pass a file path.`, { details: { path: displayPath } });
+    throw new ToolError("not_a_file", `${toolName} failed: ${displayPath} is a directory. Use List to see its entries, or pass a file path.`, {
+      details: { path: displayPath },
+    });
   }
   throw new ToolError(
     "unsupported_target",

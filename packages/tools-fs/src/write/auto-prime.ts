@@ -13,7 +13,13 @@ export const AUTO_READ_LINE_LIMIT = 5000;
  * {@link AUTO_READ_LINE_LIMIT} lines and Read's 200 KB cap) and records the
  * snapshot; refuses with `requires_full_read` when that is not enough.
  */
-export async function primeFullSnapshot(toolName: string, resolved: ResolvedPath, target: AnchoredTarget, context: ToolContext, environment: FsToolEnvironment): Promise<FullTextSnapshot> {
+export async function primeFullSnapshot(
+  toolName: string,
+  resolved: ResolvedPath,
+  target: AnchoredTarget,
+  context: ToolContext,
+  environment: FsToolEnvironment,
+): Promise<FullTextSnapshot> {
   const key = target.canonicalPath;
   const known = environment.state.getLatest(key)?.totalLines;
   const requireRead = (lines: number, why: string) =>
@@ -34,7 +40,10 @@ export async function primeFullSnapshot(toolName: string, resolved: ResolvedPath
     throw new ToolError("binary_file", `${toolName} refused: ${resolved.displayPath} is a binary file. Delete it first if you mean to replace it with text.`);
   }
   if (window.numLines < window.totalLines || window.lineCut) {
-    throw requireRead(window.totalLines, window.cappedBySize ? "is more than the 200 KB that one automatic read covers" : `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`);
+    throw requireRead(
+      window.totalLines,
+      window.cappedBySize ? "is more than the 200 KB that one automatic read covers" : `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`,
+    );
   }
   const snapshot: FullTextSnapshot = { ...window.version, totalLines: window.totalLines };
   environment.state.recordRead(key, { kind: "text", rangeKey: `text:1:${window.numLines}:${window.totalLines}`, ...snapshot }, true);

@@ -13,7 +13,15 @@ describe("Write", () => {
     expect(result.isError).toBe(false);
     expect(result.text).toBe("File created successfully at: deep/er/new.md");
     expect(readFileSync(`${ws.dir}/deep/er/new.md`, "utf8")).toBe("# Title\n");
-    expect(result.details).toMatchObject({ kind: "write", existedBefore: false, bytesWritten: 8, totalLines: 1, contentHash: contentHash(Buffer.from("# Title\n")), preview: "# Title\n", autoRead: false });
+    expect(result.details).toMatchObject({
+      kind: "write",
+      existedBefore: false,
+      bytesWritten: 8,
+      totalLines: 1,
+      contentHash: contentHash(Buffer.from("# Title\n")),
+      preview: "# Title\n",
+      autoRead: false,
+    });
   });
 
   it("auto-reads an existing file it has not read, then updates it atomically keeping its mode", async () => {

@@ -15,7 +15,11 @@ import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
 
 /** Write's input schema (path first on purpose: models stream it before the content). */
 export const writeInputSchema = z.object({
-  path: z.string().describe("File to create or replace: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. Parent directories are created."),
+  path: z
+    .string()
+    .describe(
+      "File to create or replace: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. Parent directories are created.",
+    ),
   content: z.string().describe("The complete new content of the file."),
   mode: z.string().optional().describe("Legacy; ignored. Write always replaces the whole file."),
 });
@@ -60,15 +64,27 @@ export function createWriteTool(environment: FsToolEnvironment, options: Mutatio
 
 async function writeResolved(content: string, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment, options: MutationHashOptions) {
   if (resolved.relativePath === "" && resolved.scope !== "external") {
-    throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is the root directory. Directories are created implicitly; pass a file path such as path="notes.md".`);
+    throw new ToolError(
+      "unsupported_target",
+      `Write failed: ${resolved.displayPath} is the root directory. Directories are created implicitly; pass a file path such as path="notes.md".`,
+    );
   }
   if (!resolved.exists && resolved.isSymlink) {
     throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is a dangling symlink. Delete it first or write to the real path.`);
   }
-  return withFileMutation(resolved, context, environment, { toolName: "Write", followLeaf: true, createParents: true }, (target) => writePinned(content, resolved, context, environment, options, target));
+  return withFileMutation(resolved, context, environment, { toolName: "Write", followLeaf: true, createParents: true }, (target) =>
+    writePinned(content, resolved, context, environment, options, target),
+  );
 }
 
-async function writePinned(content: string, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment, options: MutationHashOptions, target: AnchoredTarget) {
+async function writePinned(
+  content: string,
+  resolved: ResolvedPath,
+  context: ToolContext,
+  environment: FsToolEnvironment,
+  options: MutationHashOptions,
+  target: AnchoredTarget,
+) {
   const existing = target.stats;
   if (existing?.isDirectory()) {
     throw new ToolError(
@@ -86,7 +102,14 @@ async function writePinned(content: string, resolved: ResolvedPath, context: Too
       autoRead = true;
     }
     try {
-      await assertNotStale("Write", resolved.displayPath, expected, existing, () => readTarget(resolved, target), environment.state.getPendingHash(key, expected));
+      await assertNotStale(
+        "Write",
+        resolved.displayPath,
+        expected,
+        existing,
+        () => readTarget(resolved, target),
+        environment.state.getPendingHash(key, expected),
+      );
     } catch (error) {
       if (autoRead) environment.state.clear(key);
       throw error;

@@ -21,7 +21,10 @@ afterEach(async () => {
 function warnings(): { logger: Logger; messages: string[] } {
   const messages: string[] = [];
   const ignore = () => undefined;
-  return { messages, logger: { debug: ignore, info: ignore, error: ignore, warn: (message, data) => messages.push(`${message} ${JSON.stringify(data ?? {})}`) } };
+  return {
+    messages,
+    logger: { debug: ignore, info: ignore, error: ignore, warn: (message, data) => messages.push(`${message} ${JSON.stringify(data ?? {})}`) },
+  };
 }
 
 export function setup(options: TaskToolBundleOptions = {}, scope: "chat" | "cron" = "chat") {
@@ -41,4 +44,3 @@ export function setup(options: TaskToolBundleOptions = {}, scope: "chat" | "cron
 }
 
 export const create = (subject: string) => ({ subject, description: `${subject} in detail`, activeForm: `${subject}ing` });
-
