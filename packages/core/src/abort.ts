@@ -1,3 +1,5 @@
+import { isAbortError } from "./errors.js";
+
 /**
  * What an aborted signal rejects with: its `reason` (an `AbortError`
  * DOMException when `abort()` was called without one, or whatever the
@@ -56,5 +58,29 @@ export function raceWithAbort<T>(promise: PromiseLike<T>, signal: AbortSignal | 
         reject(error);
       },
     );
+  });
+}
+
+/** An `AbortError` for `signal`: its reason when that already is one, else a fresh DOMException named AbortError. */
+export function abortErrorFor(signal: AbortSignal | undefined, message = "The operation was aborted."): Error {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error && isAbortError(reason)) return reason;
+  return new DOMException(message, "AbortError");
+}
+
+/** Throws the `AbortError` of `signal` when it is aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined, message?: string): void {
+  if (signal?.aborted) throw abortErrorFor(signal, message);
+}
+
+/**
+ * {@link raceWithAbort} for callers that always want an `AbortError` once the
+ * signal has fired: an abort, or a rejection of `promise` after the abort
+ * (work that failed because it was cancelled), rejects with
+ * {@link abortErrorFor}.
+ */
+export function raceAbortError<T>(promise: PromiseLike<T>, signal: AbortSignal | undefined, message?: string): Promise<T> {
+  return raceWithAbort(promise, signal, () => abortErrorFor(signal, message)).catch((error: unknown) => {
+    throw signal?.aborted ? abortErrorFor(signal, message) : error;
   });
 }

@@ -46,7 +46,7 @@ export { LoopBreaker } from "./registry/loop-breaker.js";
 export { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./registry/output-cap.js";
 
 export { quoteForMessage, shortenForMessage, previewForMessage, DEFAULT_QUOTE_CHARS } from "./quote.js";
-export { raceWithAbort, abortReason } from "./abort.js";
+export { raceWithAbort, raceAbortError, abortReason, abortErrorFor, throwIfAborted } from "./abort.js";
 export { toolResultText } from "./tool-result-text.js";
 export { createPathPolicy, expandHome } from "./paths/path-policy.js";
 export { resolveDataDir, DEFAULT_DATA_DIR_NAME } from "./paths/resolve-data-dir.js";

@@ -3,7 +3,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { ToolError } from "@agent-tools/core";
+import { ToolError, raceWithAbort } from "@agent-tools/core";
 import { createLegacySseTransport } from "./legacy-sse-transport.js";
 import { listMcpRemoteTools } from "./list-remote-tools.js";
 import { readBufferOverflowLimit, resultTooLargeError, toolListTooLargeMessage } from "./message-size-limit.js";
@@ -273,39 +273,14 @@ export class McpServerConnection {
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new ToolError("cancelled", "Cancelled while connecting to the MCP server."));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new ToolError("cancelled", "Cancelled while connecting to the MCP server."));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceWithAbort(promise, signal, () => new ToolError("cancelled", "Cancelled while connecting to the MCP server."));
 }
 
+/** Waits for `promise` to settle either way, unless `signal` aborts first. */
 function waitUnlessAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new ToolError("cancelled", "Cancelled while waiting for the MCP server."));
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new ToolError("cancelled", "Cancelled while waiting for the MCP server."));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-    );
-  });
+  return raceWithAbort(
+    promise.catch(() => undefined),
+    signal,
+    () => new ToolError("cancelled", "Cancelled while waiting for the MCP server."),
+  );
 }

@@ -1,6 +1,7 @@
 import { SdkError } from "@agent-tools/core";
 import type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, ModelUsage } from "@agent-tools/core";
-import { abortErrorFor, normaliseFinishReason, raceAbort, throwIfAborted } from "./abort.js";
+import { abortErrorFor, raceAbortError as raceAbort, throwIfAborted } from "@agent-tools/core";
+import { normaliseFinishReason } from "./finish-reason.js";
 import type {
   AiSdkProviderOptions,
   AiSdkCallOptions,

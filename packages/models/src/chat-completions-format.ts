@@ -3,7 +3,7 @@
  * port's messages and tools, and reading answers (whole or streamed) back.
  */
 import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall, ModelUsage } from "@agent-tools/core";
-import { normaliseFinishReason } from "./abort.js";
+import { normaliseFinishReason } from "./finish-reason.js";
 
 /** A chat-completions message as sent on the wire. */
 export type ChatCompletionsMessage =

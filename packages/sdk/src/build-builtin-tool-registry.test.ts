@@ -19,7 +19,7 @@ function text(result: { content: Array<{ type: string; text?: string }> }): stri
 }
 
 describe("buildBuiltinToolRegistry", () => {
-  it("offers the seed's chat catalogue in bundle order", async () => {
+  it("offers the chat catalogue in bundle order", async () => {
     const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir, runtimeScope: "chat", mcp: emptyMcp() });
     expect(registry.tools.map((t) => t.name)).toEqual([
       ...FS_TOOLS,

@@ -16,7 +16,7 @@ afterEach(() => {
 const NAMES = ["Read", "Image", "Write", "Edit", "Delete", "List", "Glob", "Grep"];
 
 describe("createFsToolBundle", () => {
-  it("offers the eight file tools in both scopes with the seed's metadata", () => {
+  it("offers the eight file tools in both scopes with their metadata", () => {
     const bundle = createFsToolBundle();
     expect(bundle.id).toBe("fs");
     expect(bundle.trusted).toBe(true);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, detailsOf } from "./__fixtures__/harness.js";
 
-// The acceptance prompt of the seed design page, run as a model would run it:
+// The shell's acceptance prompt (start the tests in a session, wait for them), run as a model would run it:
 // a git baseline, one long test command started once, ProcessWait with the
 // latest cursor until a final status, then the baseline compared again.
 

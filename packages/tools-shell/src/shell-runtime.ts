@@ -24,7 +24,7 @@ export function commandEnvironment(runtime: ShellRuntime): Record<string, string
 }
 
 /**
- * Runs the pre-spawn checks in the seed's order: a non-empty command without
+ * Runs the pre-spawn checks in a fixed order: a non-empty command without
  * NUL bytes, the host's policies (the skills policy plugs in here), the
  * background guard, then (resumable mode
  * only) the sleep guard. Throws `ToolError` with guidance for the model.

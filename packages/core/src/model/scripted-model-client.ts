@@ -1,5 +1,5 @@
 import type { ModelClient, ModelFinishReason, ModelRequest, ModelResponse, ModelUsage } from "../ports/model-client.js";
-import { raceAbort, throwIfAborted } from "./abort.js";
+import { raceAbortError as raceAbort, throwIfAborted } from "../abort.js";
 import { ModelClientError } from "./model-client-error.js";
 
 /** A tool call in a script: `arguments` may be an object (serialised to JSON) or raw text (kept as is, even if malformed). */

@@ -42,7 +42,7 @@ const ALIAS_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 const RESERVED_ALIASES = new Set(["workspace", "skill", "uploads", "external"]);
 
 /**
- * Validates grants as the seed's "Apply" does and fixes each canonical path.
+ * Validates grants when they are given (alias rules, existing directory, overlaps) and fixes each canonical path.
  * Throws {@link SdkError} (`invalid_root`) for a grant that is malformed,
  * overlaps another, equals or sits inside the workspace, or contains the
  * workspace with write access.

@@ -37,7 +37,7 @@ export function inferSourceType(value: string): ImageSourceType {
 }
 
 /**
- * Collects sources in the seed's order: sources/source, paths/path,
+ * Collects sources in a fixed order: sources/source, paths/path,
  * urls/url, base64s/base64 (a plural replaces its singular).
  */
 export function collectImageSources(input: ImageSourceInput): ImageSource[] {

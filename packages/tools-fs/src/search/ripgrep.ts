@@ -18,7 +18,7 @@ export function locateRipgrep(): string | null {
   }
 }
 
-/** Flags every ripgrep walk uses: the seed's ignore rules, deterministic across hosts. */
+/** Flags every ripgrep walk uses: the file tools' ignore rules (ignore files honoured with or without git, no global excludes), deterministic across hosts. */
 export const RIPGREP_WALK_FLAGS = [
   "--no-config",
   "--hidden",
