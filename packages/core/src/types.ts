@@ -5,6 +5,9 @@
 import type { ZodType } from "zod";
 import type { PathPolicy } from "./paths/path-policy.js";
 import type { ToolPorts } from "./ports/tool-ports.js";
+import type { JsonSchemaObject, ToolSchema } from "./tool-schema.js";
+
+export type { JsonSchemaObject, ToolSchema } from "./tool-schema.js";
 
 /** Where a registry runs: an interactive chat, or an unattended cron prompt. */
 export type RuntimeScope = "chat" | "cron";
@@ -30,15 +33,6 @@ export interface ToolMetadata {
   readonly displayCategory: ToolDisplayCategory;
   /** For MCP tools: the server id. */
   readonly serverId?: string;
-}
-
-/** A JSON Schema object as handed to model providers. */
-export interface JsonSchemaObject {
-  type: "object";
-  properties?: Record<string, unknown>;
-  required?: string[];
-  additionalProperties?: boolean | Record<string, unknown>;
-  [key: string]: unknown;
 }
 
 /** A text block of a result. */
@@ -176,11 +170,4 @@ export interface ToolBundle {
   isExposed?(name: string): boolean;
   /** Releases processes, connections and handles. */
   close?(): Promise<void>;
-}
-
-/** A tool as offered to a model. */
-export interface ToolSchema {
-  name: string;
-  description: string;
-  inputSchema: JsonSchemaObject;
 }

@@ -18,7 +18,7 @@
  *   `@agent-tools/core`) whose `code` says what kind of failure it was and
  *   whose message names the HTTP status and the provider's own message.
  */
-import type { ToolSchema } from "../types.js";
+import type { ToolSchema } from "../tool-schema.js";
 
 /** A tool call requested by the model. */
 export interface ModelToolCall {
