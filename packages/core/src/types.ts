@@ -15,8 +15,8 @@ export type RuntimeScope = "chat" | "cron";
 /** Every runtime scope, in a stable order. */
 export const RUNTIME_SCOPES: readonly RuntimeScope[] = ["chat", "cron"];
 
-/** The group a tool belongs to; approval rules can target `group:<id>`. */
-export type ToolGroupId = "fs" | "shell" | "skill" | "system" | "mcp" | "subagent" | "memory" | "task" | (string & {});
+/** The group a tool belongs to; approval rules can target `group:<id>`. `custom` is the default of `defineTool`. */
+export type ToolGroupId = "fs" | "shell" | "skill" | "system" | "mcp" | "subagent" | "memory" | "task" | "custom" | (string & {});
 
 /** How a UI may file a tool call. */
 export type ToolDisplayCategory = "file" | "search" | "terminal" | "system" | "mcp" | "other";

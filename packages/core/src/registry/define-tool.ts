@@ -13,8 +13,13 @@ export interface DefineToolSpec<Schema extends z.ZodObject, Details> {
   description: string;
   /** A zod object; its JSON Schema is what the model sees. */
   inputSchema: Schema;
-  metadata: ToolMetadata;
-  /** Scopes the tool is offered in; default both. */
+  /**
+   * Static facts about the tool; what is left out comes from
+   * {@link defaultToolMetadata}: group `custom`, kind = the name in lower
+   * case, not read-only, display category `other`.
+   */
+  metadata?: Partial<ToolMetadata>;
+  /** Scopes the tool is offered in (`chat`, `cron`); default both. */
   scopes?: readonly RuntimeScope[];
   maxOutputChars?: number;
   handlesAbort?: boolean;
@@ -23,15 +28,26 @@ export interface DefineToolSpec<Schema extends z.ZodObject, Details> {
 }
 
 /**
- * Defines a tool from a zod schema: validates the name, derives the JSON
- * Schema and types `execute`'s input.
+ * The metadata of a tool that declares none: group `custom` (so approval
+ * rules can say `group:custom`), kind = the name in lower case, not
+ * read-only (calls are asked about like any other state-changing tool),
+ * display category `other`.
+ */
+export function defaultToolMetadata(name: string): ToolMetadata {
+  return { groupId: "custom", kind: name.toLowerCase(), isReadOnly: false, displayCategory: "other" };
+}
+
+/**
+ * Defines a tool from a zod schema: validates the name and scopes, derives
+ * the JSON Schema, fills in metadata the spec leaves out and types
+ * `execute`'s input.
  *
  * @example
  * const Echo = defineTool({
  *   name: "Echo",
  *   description: "Returns its text.",
  *   inputSchema: z.object({ text: z.string() }),
- *   metadata: { groupId: "system", kind: "echo", isReadOnly: true, displayCategory: "other" },
+ *   metadata: { isReadOnly: true }, // the rest: group "custom", kind "echo", category "other"
  *   execute: ({ text }) => ({ content: text }),
  * });
  */
@@ -42,13 +58,22 @@ export function defineTool<Schema extends z.ZodObject, Details = unknown>(spec: 
   if (typeof spec.description !== "string" || spec.description.trim() === "") {
     throw new SdkError("invalid_tool_definition", `Tool ${spec.name} needs a description written for the model.`);
   }
+  if (spec.metadata !== undefined && (spec.metadata === null || typeof spec.metadata !== "object")) {
+    throw new SdkError("invalid_tool_definition", `Tool ${spec.name}: metadata must be an object (or left out for the defaults).`);
+  }
+  const scopes = spec.scopes ?? RUNTIME_SCOPES;
+  if (!Array.isArray(scopes) || scopes.length === 0 || scopes.some((scope) => !RUNTIME_SCOPES.includes(scope))) {
+    throw new SdkError("invalid_tool_definition", `Tool ${spec.name}: scopes must be a non-empty array of ${RUNTIME_SCOPES.map((s) => `"${s}"`).join(", ")}.`);
+  }
+  // Keys set to undefined must not erase a default.
+  const given = Object.fromEntries(Object.entries(spec.metadata ?? {}).filter(([, value]) => value !== undefined));
   return {
     name: spec.name,
     description: spec.description,
     inputSchema: spec.inputSchema as unknown as ToolDefinition<z.output<Schema>, Details>["inputSchema"],
     jsonSchema: toToolJsonSchema(spec.inputSchema, spec.name),
-    metadata: spec.metadata,
-    scopes: spec.scopes ?? RUNTIME_SCOPES,
+    metadata: { ...defaultToolMetadata(spec.name), ...given },
+    scopes,
     maxOutputChars: spec.maxOutputChars,
     handlesAbort: spec.handlesAbort,
     loopKey: spec.loopKey,
