@@ -1,3 +1,4 @@
+import { ToolError } from "@agent-tools/core";
 import { describe, expect, it } from "vitest";
 import { create, setup } from "./__fixtures__/task-registry.js";
 import { InMemoryTaskStateStore } from "./in-memory-task-state-store.js";
@@ -85,6 +86,37 @@ describe("persistence", () => {
     expect(opened).toBe(2);
     await bundle.close?.();
     expect(closed).toBe(1);
+  });
+
+  it("answers a store that cannot open without 'Retry later', not recoverable, and warns the host once", async () => {
+    const { call, warnings } = setup({
+      store: async () => {
+        throw new Error("no database here");
+      },
+    });
+    for (const name of ["TaskCreate", "TaskList"]) {
+      const result = await call(name, name === "TaskCreate" ? create("Plan") : {});
+      expect(result).toMatchObject({ isError: true, details: { code: "unavailable", recoverable: false } });
+      expect(result.text).toBe("The task store could not be opened (no database here). The task tools cannot be used until the host fixes this.");
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Task tools: The task store could not be opened \(no database here\)/);
+  });
+
+  it("answers with the ToolError a store factory rejects with, and warns only about non-recoverable ones", async () => {
+    let failure = new ToolError("unavailable", "The store is busy. Retry later.", { details: { recoverable: true } });
+    const { call, warnings } = setup({
+      store: async () => {
+        throw failure;
+      },
+    });
+    const busy = await call("TaskList", {});
+    expect(busy).toMatchObject({ isError: true, text: "The store is busy. Retry later.", details: { code: "unavailable", recoverable: true } });
+    expect(warnings).toHaveLength(0);
+    failure = new ToolError("unavailable", "Install the driver.", { details: { reason: "driver_missing" }, recoverable: false });
+    expect((await call("TaskList", {})).text).toBe("Install the driver.");
+    expect((await call("TaskList", {})).text).toMatch(/^Install the driver\./); // the loop breaker may add its note
+    expect(warnings).toEqual([expect.stringMatching(/^Task tools: Install the driver\. /)]);
   });
 
   it("never closes a store instance the host passed in", async () => {

@@ -34,9 +34,17 @@ export interface TaskChange {
 
 /** Options of {@link createTaskRuntime}. */
 export interface TaskRuntimeOptions {
-  /** A store, or a factory opened on first use (and closed by {@link TaskRuntime.close}). */
+  /**
+   * A store, or a factory opened on first use (and closed by {@link TaskRuntime.close}).
+   * A factory may reject with a `ToolError` that says what happened and what
+   * to do (the tools answer with it as is); any other rejection becomes an
+   * `unavailable` error that is not recoverable.
+   */
   readonly store: TaskStateStore | (() => Promise<TaskStateStore>);
-  /** Receives a warning when corrupt stored state is dropped. */
+  /**
+   * Receives a warning when corrupt stored state is dropped, and once when
+   * the store factory first fails for good (a non-recoverable failure).
+   */
   readonly logger?: Pick<Logger, "warn">;
 }
 
@@ -76,16 +84,19 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   let opening: Promise<TaskStateStore> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const warned = new Set<string>();
+  let reportedUnavailable = false;
 
   const store = (): Promise<TaskStateStore> => {
     if (typeof options.store !== "function") return Promise.resolve(options.store);
     const factory = options.store;
     opening ??= factory().catch((error: unknown) => {
-      opening = undefined;
-      throw new ToolError("unavailable", `The task store could not be opened (${(error as Error).message}). Retry later.`, {
-        cause: error,
-        recoverable: false,
-      });
+      opening = undefined; // the next call tries again: a host may fix the cause without a restart
+      const failure = storeOpenFailure(error);
+      if (!failure.recoverable && !reportedUnavailable) {
+        reportedUnavailable = true;
+        options.logger?.warn(`Task tools: ${failure.message}`, { code: failure.code, details: failure.details });
+      }
+      throw failure;
     });
     return opening;
   };
@@ -198,4 +209,16 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       await opened?.close?.();
     },
   };
+}
+
+/** What the tools answer when the store factory rejects. */
+function storeOpenFailure(error: unknown): ToolError {
+  if (error instanceof ToolError) return error;
+  // Nothing says this failure will heal, so the model is not told to retry it.
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolError("unavailable", `The task store could not be opened (${message}). The task tools cannot be used until the host fixes this.`, {
+    cause: error,
+    details: { recoverable: false },
+    recoverable: false,
+  });
 }
