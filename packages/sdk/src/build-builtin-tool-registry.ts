@@ -3,7 +3,9 @@ import {
   type ApprovalOptions,
   type Logger,
   type RuntimeScope,
+  SdkError,
   type ToolBundle,
+  type ToolDefinition,
   type ToolEvent,
   type ToolPorts,
   type ToolRegistry,
@@ -14,8 +16,10 @@ import type { McpHostOptions } from "@agent-tools/mcp";
 import { leaseSqliteStorage } from "@agent-tools/storage";
 import { type FsToolBundleOptions, createFsToolBundle } from "@agent-tools/tools-fs";
 import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools/tools-shell";
-import { KyselyTaskStateStore, type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
+import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
 import { createNodePorts } from "./create-node-ports.js";
+import { type SystemToolId, createSystemToolBundle } from "./system-tools/system-tools.js";
+import { sqliteTaskStoreFactory } from "./task-store-status.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
 export interface BuiltinToolRegistryOptions {
@@ -59,15 +63,35 @@ export interface BuiltinToolRegistryOptions {
    * `continue` in chat and `throw` in cron.
    */
   mcp?: McpHostOptions;
+  /**
+   * Selectable system tools by id, e.g. `["HttpGetTest"]`; registered after
+   * the built-in bundles. An unknown id throws `SdkError` listing the known ones.
+   */
+  systemTools?: readonly SystemToolId[];
+  /**
+   * The host's own tools (`defineTool`), registered after the built-ins and
+   * system tools, before MCP. Each is offered in its own `scopes`. A name
+   * that equals a built-in's, or differs from one only in case, throws
+   * `SdkError` (`duplicate_tool`), in either scope.
+   */
+  tools?: readonly ToolDefinition[];
+  /**
+   * The host's own bundles, registered after `tools`, before MCP. A trusted
+   * bundle's duplicate of an earlier name throws `SdkError`; an untrusted
+   * one's is skipped with a warning.
+   */
+  bundles?: readonly ToolBundle[];
 }
 
 /**
  * Builds a registry with every built-in bundle on Node defaults: file tools,
- * shell, tasks (chat), MCP (when settings are given).
+ * shell, tasks (chat), then the selected system tools, the host's tools and
+ * bundles, and MCP (when settings are given).
  *
  * @example
- * import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
- * const registry = await buildBuiltinToolRegistry({ workdir: process.cwd() });
+ * import { buildBuiltinToolRegistry, defineTool } from "@agent-tools/sdk";
+ * const Greet = defineTool({ name: "Greet", description: "Greets someone.", inputSchema: z.object({ who: z.string() }), execute: ({ who }) => ({ content: `Hello, ${who}!` }) });
+ * const registry = await buildBuiltinToolRegistry({ workdir: process.cwd(), tools: [Greet], systemTools: ["HttpGetTest"] });
  * const result = await registry.executeToolCall({ id: "1", name: "TaskList", arguments: {} });
  * await registry.close();
  */
@@ -86,9 +110,15 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
         // One SQLite connection per dataDir and process, shared with every other registry on it.
         const storage = leaseSqliteStorage({ dataDir });
         cleanups.push(() => storage.release());
-        store = async () => KyselyTaskStateStore.open(await storage.get());
+        store = sqliteTaskStoreFactory(storage); // its open failures say what to do; see task-store-status.ts
       }
       bundles.push(createTaskToolBundle({ ...options.tasks, store }));
+    }
+    if (options.systemTools !== undefined) bundles.push(createSystemToolBundle(options.systemTools));
+    if (options.tools !== undefined) bundles.push(hostToolBundle(options.tools, bundles, runtimeScope));
+    if (options.bundles !== undefined) {
+      if (!Array.isArray(options.bundles)) throw new SdkError("invalid_options", "bundles must be an array of tool bundles.");
+      bundles.push(...options.bundles);
     }
     if (typeof options.mcp?.getSettings === "function") {
       const { onReady, ...mcpOptions } = options.mcp;
@@ -122,4 +152,37 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
     await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);
     throw error;
   }
+}
+
+/**
+ * The host's tools as one trusted bundle (`host`), after checking them
+ * against every built-in name. Checked across scopes (the cron registry has
+ * no task bundle, so those names are listed here), so a tool list that
+ * builds in one scope builds in the other; and case-insensitively, because
+ * calls resolve names case-insensitively.
+ */
+function hostToolBundle(tools: readonly ToolDefinition[], builtins: readonly ToolBundle[], runtimeScope: RuntimeScope): ToolBundle {
+  if (!Array.isArray(tools)) throw new SdkError("invalid_options", "tools must be an array of tool definitions (defineTool).");
+  const reserved = new Map<string, string>();
+  const builtinBundles = runtimeScope === "chat" ? builtins : [...builtins, createTaskToolBundle()];
+  for (const bundle of builtinBundles) for (const tool of bundle.listTools()) reserved.set(tool.name.toLowerCase(), `${tool.name} (bundle ${bundle.id})`);
+  const seen = new Map<string, string>();
+  for (const tool of tools) {
+    if (tool === null || typeof tool !== "object" || typeof tool.name !== "string" || typeof tool.execute !== "function" || !Array.isArray(tool.scopes)) {
+      throw new SdkError("invalid_options", "Each entry of tools must be a tool definition made with defineTool.");
+    }
+    const key = tool.name.toLowerCase();
+    const builtin = reserved.get(key);
+    if (builtin !== undefined) {
+      throw new SdkError("duplicate_tool", `Host tool ${tool.name} collides with the built-in tool ${builtin}; give it another name.`, { name: tool.name });
+    }
+    const earlier = seen.get(key);
+    if (earlier !== undefined)
+      throw new SdkError("duplicate_tool", `Host tools ${earlier} and ${tool.name} have the same name; names must differ (case-insensitively).`, {
+        name: tool.name,
+      });
+    seen.set(key, tool.name);
+  }
+  const list = [...tools];
+  return { id: "host", trusted: true, listTools: () => list };
 }

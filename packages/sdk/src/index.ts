@@ -29,3 +29,8 @@ export type {
   RuntimeScope,
   ModelClient,
 } from "@agent-tools/core";
+export { createSystemToolBundle, SYSTEM_TOOL_IDS } from "./system-tools/system-tools.js";
+export type { SystemToolId } from "./system-tools/system-tools.js";
+export { HttpGetTest } from "./system-tools/http-get-test.js";
+export type { HttpGetTestDetails } from "./system-tools/http-get-test.js";
+export type { ToolDefinition, ToolBundle, DefineToolSpec } from "@agent-tools/core";
