@@ -81,6 +81,10 @@ export type { ModelClientErrorCode, ModelClientErrorData } from "./model/model-c
 
 export { toOpenAITools } from "./providers/openai-tools.js";
 export type { OpenAITool } from "./providers/openai-tools.js";
+export type { OpenAIToolsOptions } from "./providers/openai-tools.js";
+export { toOpenAIResponsesTools } from "./providers/openai-responses-tools.js";
+export type { OpenAIResponsesTool } from "./providers/openai-responses-tools.js";
+export { toOpenAIStrictSchema, fromStrictArguments, OPENAI_STRICT_STRING_FORMATS, OPENAI_STRICT_LIMITS } from "./providers/openai-strict-schema.js";
 export { toAnthropicTools } from "./providers/anthropic-tools.js";
 export type { AnthropicTool, AnthropicToolsOptions } from "./providers/anthropic-tools.js";
 export { toAiSdkTools, toAiSdkJsonSchema, toAiSdkToolResultOutput, AI_SDK_SCHEMA_SYMBOL } from "./providers/ai-sdk-tools.js";

@@ -8,6 +8,8 @@ import { defineTool } from "../registry/define-tool.js";
 import { type ToolRegistry, createToolRegistry } from "../registry/create-tool-registry.js";
 import type { ToolBundle, ToolDefinition, ToolSchema } from "../types.js";
 import { toAnthropicTools } from "./anthropic-tools.js";
+import { toOpenAIResponsesTools } from "./openai-responses-tools.js";
+import { fromStrictArguments } from "./openai-strict-schema.js";
 import { toOpenAITools } from "./openai-tools.js";
 
 const metadata = { groupId: "system", kind: "echo", isReadOnly: true, displayCategory: "other" } as const;
@@ -128,7 +130,96 @@ describe("provider formats", () => {
     expect(() => toOpenAITools({ tools: [tool, tool] })).toThrow(/same name/);
     const many = Array.from({ length: 129 }, (_, index) => ({ ...tool, name: `T${index}` }));
     expect(() => toOpenAITools({ tools: many })).toThrow(/at most 128 tools/);
+    expect(() => toOpenAIResponsesTools({ tools: many })).toThrow(/at most 128 tools/);
     expect(toAnthropicTools({ tools: many })).toHaveLength(129);
+  });
+
+  it("with invalidTools skip, keeps the first 128 OpenAI tools and reports the rest as skipped", () => {
+    const many = Array.from({ length: 130 }, (_, index) => ({ name: `T${index}`, description: "d", inputSchema: { type: "object" as const } }));
+    for (const render of [toOpenAITools, toOpenAIResponsesTools]) {
+      const skipped: string[] = [];
+      const tools = render(
+        { tools: [{ name: "bad.name", description: "d", inputSchema: { type: "object" } }, ...many] },
+        {
+          invalidTools: "skip",
+          onSkip: (name) => skipped.push(name),
+        },
+      );
+      expect(tools).toHaveLength(128);
+      expect(skipped).toEqual(["bad.name", "T128", "T129"]);
+    }
+    const reasons: string[] = [];
+    toOpenAITools({ tools: many }, { invalidTools: "skip", onSkip: (_name, reason) => reasons.push(reason) });
+    expect(reasons[0]).toBe('OpenAI accepts at most 128 tools in one request; the registry offers 130. Tool "T128" is past the limit.');
+    const error = (() => {
+      try {
+        toOpenAITools({ tools: many }, { invalidTools: "throw" });
+      } catch (reason) {
+        return reason as SdkError;
+      }
+    })();
+    expect(error?.code).toBe("invalid_options");
+  });
+
+  it("renders OpenAI Responses function tools, flat and with strict false by default", () => {
+    const tools = toOpenAIResponsesTools(registry);
+    expect(tools).toEqual([{ type: "function", name: "Echo", description: "Returns its text.", parameters: registry.tools[0]!.inputSchema, strict: false }]);
+    expect(toOpenAIResponsesTools(registry.tools)).toEqual(tools);
+  });
+
+  it("renders strict OpenAI tools in both formats: all required, optional ones nullable", () => {
+    const [responses] = toOpenAIResponsesTools(registry, { strict: true });
+    const [chat] = toOpenAITools(registry, { strict: true });
+    expect(responses!.strict).toBe(true);
+    expect(chat!.function.strict).toBe(true);
+    expect(chat!.function.parameters).toEqual(responses!.parameters);
+    expect(responses!.parameters).toMatchInlineSnapshot(`
+      {
+        "additionalProperties": false,
+        "properties": {
+          "text": {
+            "description": "What to return.",
+            "type": "string",
+          },
+          "times": {
+            "maximum": 3,
+            "minimum": 1,
+            "type": [
+              "integer",
+              "null",
+            ],
+          },
+        },
+        "required": [
+          "text",
+          "times",
+        ],
+        "type": "object",
+      }
+    `);
+    // Not strict: no `strict` key in chat completions, as before.
+    expect(toOpenAITools(registry)[0]!.function).not.toHaveProperty("strict");
+  });
+
+  it("accepts what a strict model sends once fromStrictArguments maps its nulls back", async () => {
+    const schema = registry.tools[0]!.inputSchema;
+    const sent = { text: "ab", times: null };
+    const failing = await registry.executeToolCall({ id: "1", name: "Echo", arguments: sent });
+    expect(failing.isError).toBe(true);
+    const result = await registry.executeToolCall({ id: "2", name: "Echo", arguments: fromStrictArguments(schema, JSON.stringify(sent)) });
+    expect(result.isError).toBe(false);
+    expect(result.content).toEqual([{ type: "text", text: "ab" }]);
+  });
+
+  it("rejects, or skips, a tool whose schema has no strict form only when strict is asked for", () => {
+    const loose = { name: "Loose", description: "d", inputSchema: { type: "object" as const, properties: { options: { type: "object" } } } };
+    expect(toOpenAITools({ tools: [loose] })).toHaveLength(1);
+    expect(() => toOpenAIResponsesTools({ tools: [loose] }, { strict: true })).toThrow(
+      /OpenAI would reject tool "Loose": its schema has no strict form: input.options is a free-form object/,
+    );
+    const skipped: string[] = [];
+    expect(toOpenAITools({ tools: [loose] }, { strict: true, invalidTools: "skip", onSkip: (name) => skipped.push(name) })).toEqual([]);
+    expect(skipped).toEqual(["Loose"]);
   });
 
   it("skips rejected MCP tools and reports them when asked", async () => {

@@ -7,7 +7,8 @@ export interface ProviderToolsOptions {
    * What to do with a tool the provider would reject (a name outside its
    * pattern, a schema it refuses): `throw` (default) an `SdkError`, or `skip`
    * it and report it through `onSkip`. `skip` suits MCP tools, which a host
-   * does not control.
+   * does not control. `skip` also covers a provider's tool-count limit: the
+   * first tools up to the limit are kept and the rest reported through `onSkip`.
    */
   invalidTools?: "throw" | "skip";
   /** Called for each skipped tool with the reason. */
@@ -20,8 +21,18 @@ export interface ProviderToolRules {
   provider: string;
   /** Names the provider accepts. */
   namePattern: RegExp;
-  /** Most tools one request may carry, when the provider has a limit. */
+  /**
+   * Most tools one request may carry, when the provider has a limit. Past it
+   * the call throws `SdkError("invalid_options")`, or with `invalidTools:
+   * "skip"` keeps the first `maxTools` and reports the rest through `onSkip`.
+   */
   maxTools?: number;
+  /**
+   * Rewrites each accepted tool's (already copied) schema for the provider,
+   * e.g. to OpenAI's strict subset; returns the schema, or a `problem` when
+   * the provider could not take this tool (handled like any other rejection).
+   */
+  adaptSchema?(schema: JsonSchemaObject): { schema: JsonSchemaObject; problem?: undefined } | { schema?: undefined; problem: string };
 }
 
 /** Tool names OpenAI accepts. */
@@ -52,7 +63,9 @@ export function inputSchemaProblem(schema: unknown): string | undefined {
 /**
  * The tools of `tools` that satisfy `rules`, in order, each with a deep
  * copy of its schema that has `properties` set. Throws `SdkError("invalid_tool_definition")`
- * for a rejected tool unless `invalidTools` is `skip`.
+ * for a rejected tool unless `invalidTools` is `skip`; past `rules.maxTools`
+ * throws `SdkError("invalid_options")`, or with `skip` keeps the first
+ * `maxTools` and reports the others through `onSkip`.
  */
 export function selectProviderTools(tools: readonly ToolSchema[], rules: ProviderToolRules, options: ProviderToolsOptions = {}): ToolSchema[] {
   const selected: ToolSchema[] = [];
@@ -68,26 +81,34 @@ export function selectProviderTools(tools: readonly ToolSchema[], rules: Provide
     } else {
       problem = inputSchemaProblem(tool.inputSchema);
     }
-    if (problem) {
+    // A deep copy: hosts may adjust what they send without changing the registry.
+    let schema: JsonSchemaObject | undefined;
+    if (!problem) {
+      const copy = JSON.parse(JSON.stringify(tool.inputSchema)) as JsonSchemaObject;
+      const adapted = rules.adaptSchema
+        ? rules.adaptSchema({ ...copy, properties: copy.properties ?? {} })
+        : { schema: { ...copy, properties: copy.properties ?? {} } };
+      if (adapted.problem !== undefined) problem = adapted.problem;
+      else schema = adapted.schema;
+    }
+    if (problem || !schema) {
       const message = `${rules.provider} would reject tool ${JSON.stringify(tool.name)}: ${problem}.`;
       if (options.invalidTools !== "skip") throw new SdkError("invalid_tool_definition", message, { toolName: tool.name, provider: rules.provider });
       options.onSkip?.(String(tool.name), message);
       continue;
     }
     seen.add(tool.name);
-    // A deep copy: hosts may adjust what they send without changing the registry.
-    const schema = JSON.parse(JSON.stringify(tool.inputSchema)) as JsonSchemaObject;
-    selected.push({ name: tool.name, description: tool.description, inputSchema: { ...schema, properties: schema.properties ?? {} } });
+    selected.push({ name: tool.name, description: tool.description, inputSchema: schema });
   }
   if (rules.maxTools !== undefined && selected.length > rules.maxTools) {
-    throw new SdkError(
-      "invalid_options",
-      `${rules.provider} accepts at most ${rules.maxTools} tools in one request; the registry offers ${selected.length}. Deny or hide some tools.`,
-      {
-        provider: rules.provider,
-        count: selected.length,
-      },
-    );
+    const message = `${rules.provider} accepts at most ${rules.maxTools} tools in one request; the registry offers ${selected.length}.`;
+    if (options.invalidTools !== "skip") {
+      throw new SdkError("invalid_options", `${message} Deny or hide some tools.`, { provider: rules.provider, count: selected.length });
+    }
+    // Registry order is the host's order of preference (built-in bundles first), so the tail goes.
+    for (const dropped of selected.splice(rules.maxTools)) {
+      options.onSkip?.(dropped.name, `${message} Tool ${JSON.stringify(dropped.name)} is past the limit.`);
+    }
   }
   return selected;
 }
