@@ -16,6 +16,7 @@ describe("parseCliOptions", () => {
       maxTurns: 20,
       json: false,
       yes: false,
+      yesIfScripted: false,
       stream: true,
     });
     expect(usesConfiguredModel(options)).toBe(false);
@@ -38,6 +39,7 @@ describe("parseCliOptions", () => {
         "7",
         "--json",
         "-y",
+        "--yes-if-scripted",
         "--no-stream",
         "fix",
         "the",
@@ -54,6 +56,7 @@ describe("parseCliOptions", () => {
       maxTurns: 7,
       json: true,
       yes: true,
+      yesIfScripted: true,
       stream: false,
     });
     expect(options.additionalRoots).toEqual([

@@ -23,15 +23,24 @@ export interface CliOptions {
   maxTurns: number;
   /** Print the event stream as JSON lines instead of the live display. */
   json: boolean;
-  /** Approve every tool whose policy is `ask` without prompting. */
+  /** Approve every tool whose policy is `ask` without prompting: only when the user typed `--yes`. */
   yes: boolean;
+  /**
+   * Approve without prompting only when the offline scripted demo runs
+   * (`--yes-if-scripted`, what the `demo` package script passes); a
+   * configured model still asks.
+   */
+  yesIfScripted: boolean;
   /** Run the scripted offline demo even when a model is configured. */
   demo: boolean;
   /** Keep the demo's temporary project instead of deleting it. */
   keep: boolean;
   /** Ask the OpenAI-compatible server for a streamed answer (default true). */
   stream: boolean;
-  /** Where the SDK keeps its own files; default: a temporary directory per run. */
+  /**
+   * Where the SDK keeps its own files. Default: a temporary directory per run
+   * on the demo's sample project; otherwise the SDK's `~/.agent-tools`.
+   */
   dataDir?: string;
   /** Print usage and exit. */
   help: boolean;
@@ -60,9 +69,12 @@ Options:
   --max-turns <n>              stop after n model turns (default: 20)
   --json                       print the event stream, one JSON object per line
   --yes, -y                    approve tools that ask for permission without prompting
+  --yes-if-scripted            approve without prompting only in the offline scripted demo
+                               (what \`npm run demo\` passes); a configured model still asks
   --demo                       run the offline scripted demo even if a model is configured
   --keep                       keep the demo's temporary project directory
-  --data-dir <dir>             where the SDK keeps its files (default: a temporary directory)
+  --data-dir <dir>             where the SDK keeps its files (default: ~/.agent-tools; a
+                               temporary directory when the demo's sample project is used)
   --help, -h                   show this help
 `;
 
@@ -90,6 +102,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
         "max-turns": { type: "string" },
         json: { type: "boolean" },
         yes: { type: "boolean", short: "y" },
+        "yes-if-scripted": { type: "boolean" },
         demo: { type: "boolean" },
         keep: { type: "boolean" },
         "data-dir": { type: "string" },
@@ -116,6 +129,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
     maxTurns,
     json: values.json === true,
     yes: values.yes === true,
+    yesIfScripted: values["yes-if-scripted"] === true,
     demo: values.demo === true,
     keep: values.keep === true,
     stream: values["no-stream"] !== true,

@@ -106,8 +106,17 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       cleanups.push(() => rmSync(temporary, { recursive: true, force: true }));
       dataDir = temporary;
     }
+    // `--yes` only where the user typed it; `--yes-if-scripted` (the demo script) only for the scripted model.
+    const yes = options.yes || (demo && options.yesIfScripted);
+    if (!demo && options.yesIfScripted && !options.yes) {
+      onEvent({
+        type: "notice",
+        level: "info",
+        message: "A real model is configured: tools that change files or run commands ask first (--yes approves them all).",
+      });
+    }
     const approval = createApprovalOptions({
-      yes: options.yes,
+      yes,
       input: environment.stdin,
       output: options.json ? environment.stderr : environment.stdout,
       onEvent,
