@@ -5,7 +5,7 @@
 import type { ZodType } from "zod";
 import type { PathPolicy } from "./paths/path-policy.js";
 import type { ToolPorts } from "./ports/tool-ports.js";
-import type { JsonSchemaObject, ToolSchema } from "./tool-schema.js";
+import type { JsonSchemaObject } from "./tool-schema.js";
 
 export type { JsonSchemaObject, ToolSchema } from "./tool-schema.js";
 
