@@ -9,6 +9,7 @@ import { capOutput } from "./output-cap.js";
 import { raceWithAbort } from "../abort.js";
 import { shortenForMessage } from "../quote.js";
 import { toolResultText } from "../tool-result-text.js";
+import { type ToolTelemetryOptions, resolveTracer, startToolCallSpan } from "../telemetry/tool-call-span.js";
 
 /** Per-call options of `executeToolCall`. */
 export interface ExecuteToolCallOptions {
@@ -20,6 +21,11 @@ export interface ExecuteToolCallOptions {
   onEvent?(event: ToolEvent): void;
   /** Passed to the tool as `context.hostContext`. */
   hostContext?: unknown;
+  /**
+   * OpenTelemetry: one `execute_tool <name>` span per call. Omitted: the
+   * global tracer of `@opentelemetry/api` when it is installed, else none.
+   */
+  telemetry?: ToolTelemetryOptions;
 }
 
 /** What the executor needs from its registry. */
@@ -58,6 +64,28 @@ export async function executeResolvedToolCall(
     if (event.type === "tool-output-delta") safely(() => options.onUpdate?.(event));
   };
   emit({ type: "tool-call-start", callId: call.id, toolName: tool.name, arguments: call.arguments, startedAt });
+  const telemetry = options.telemetry !== null && typeof options.telemetry === "object" ? options.telemetry : undefined;
+  const pendingTracer = resolveTracer(telemetry);
+  const tracer = pendingTracer instanceof Promise ? await pendingTracer : pendingTracer;
+  const span = startToolCallSpan(tracer, tool.name, call, telemetry?.recordArguments === true);
+  let result: ToolResult | undefined;
+  try {
+    result = await runCall(tool, call, options, environment, signal, emit);
+    emit({ type: "tool-call-end", callId: call.id, toolName: tool.name, result, durationMs: Date.now() - startedAt });
+    return result;
+  } finally {
+    span.end(result);
+  }
+}
+
+async function runCall(
+  tool: ToolDefinition,
+  call: ToolCall,
+  options: ExecuteToolCallOptions,
+  environment: ExecutorEnvironment,
+  signal: AbortSignal,
+  emit: (event: ToolEvent) => void,
+): Promise<ToolResult> {
   let pathArgument: string | undefined;
   let result: ToolResult;
   try {
@@ -78,9 +106,7 @@ export async function executeResolvedToolCall(
   } catch (error) {
     result = toErrorResult(tool.name, error, signal);
   }
-  result = finish(tool, call, result, pathArgument, environment);
-  emit({ type: "tool-call-end", callId: call.id, toolName: tool.name, result, durationMs: Date.now() - startedAt });
-  return result;
+  return finish(tool, call, result, pathArgument, environment);
 }
 
 async function checkApproval(
