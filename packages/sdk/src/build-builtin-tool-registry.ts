@@ -8,7 +8,6 @@ import {
   type ToolDefinition,
   type ToolEvent,
   type ToolPorts,
-  type ToolRegistry,
   createToolRegistry,
   resolveDataDir,
 } from "@agent-tools/core";
@@ -17,6 +16,7 @@ import { leaseSqliteStorage } from "@agent-tools/storage";
 import { type FsToolBundleOptions, createFsToolBundle } from "@agent-tools/tools-fs";
 import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools/tools-shell";
 import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
+import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { type SystemToolId, createSystemToolBundle } from "./system-tools/system-tools.js";
 import { sqliteTaskStoreFactory } from "./task-store-status.js";
@@ -95,7 +95,7 @@ export interface BuiltinToolRegistryOptions {
  * const result = await registry.executeToolCall({ id: "1", name: "TaskList", arguments: {} });
  * await registry.close();
  */
-export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<ToolRegistry> {
+export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<BuiltinToolRegistry> {
   const runtimeScope = options.runtimeScope ?? "chat";
   const dataDir = resolveDataDir(options.dataDir);
   const ports = createNodePorts({ ports: options.ports });
@@ -134,6 +134,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       bundles.push(...mcp.bundles);
       onReady?.(mcp);
     }
+    // The same registry; BuiltinToolRegistry only types the results of built-in tools.
     return createToolRegistry({
       workdir: options.workdir,
       runtimeScope,
@@ -146,7 +147,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       logger: options.logger,
       maxOutputChars: options.maxOutputChars,
       cleanups,
-    });
+    }) as BuiltinToolRegistry;
   } catch (error) {
     // Nothing may leak when the options are invalid: close what was opened.
     await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);

@@ -8,6 +8,21 @@
  */
 export { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 export type { BuiltinToolRegistryOptions } from "./build-builtin-tool-registry.js";
+export type {
+  BuiltinToolMap,
+  BuiltinToolName,
+  BuiltinToolInput,
+  BuiltinToolDetails,
+  BuiltinToolResult,
+  BuiltinToolCall,
+  BuiltinToolRegistry,
+  BashInput,
+  ProcessWaitInput,
+  ProcessStopInput,
+  ManagedProcessInput,
+  ToolSearchInput,
+  ToolSearchDetails,
+} from "./builtin-tool-types.js";
 export { createToolRegistry } from "./create-tool-registry.js";
 export { createNodePorts } from "./create-node-ports.js";
 export type { NodePorts, NodePortsOptions } from "./create-node-ports.js";
