@@ -14,6 +14,7 @@ import { LoopBreaker } from "./loop-breaker.js";
 import { shortenForMessage } from "../quote.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { createToolIndex } from "./tool-index.js";
+import type { ToolTelemetryOptions } from "../telemetry/tool-call-span.js";
 
 /** Options of {@link createToolRegistry}. */
 export interface ToolRegistryOptions {
@@ -50,6 +51,12 @@ export interface ToolRegistryOptions {
    * logged. For what the host opened for this registry (ports, a storage).
    */
   cleanups?: ReadonlyArray<() => Promise<void> | void>;
+  /**
+   * OpenTelemetry for every call of this registry (one `execute_tool` span
+   * per call); a call's own `telemetry` option wins. Default: the global
+   * tracer of `@opentelemetry/api` when it is installed, else nothing.
+   */
+  telemetry?: ToolTelemetryOptions;
 }
 
 /** A set of tools the host offers to its model, and the one entry point that runs them. */
@@ -113,6 +120,7 @@ const consoleLogger: Logger = {
  * const result = await registry.executeToolCall({ id: "1", name: "TaskList", arguments: {} });
  */
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const registryTelemetry = options.telemetry;
   const runtimeScope = options.runtimeScope ?? "chat";
   if (runtimeScope !== "chat" && runtimeScope !== "cron") {
     throw new SdkError("invalid_options", `runtimeScope must be "chat" or "cron", not ${JSON.stringify(runtimeScope)}.`);
@@ -213,7 +221,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         return errorResult(`Unknown tool: ${shortenForMessage(call.name)}. Available tools: ${names.join(", ")}.`);
       }
       if (isDenied(tool)) return errorResult(deniedError(tool.name).message, { code: "permission_denied" });
-      return executeResolvedToolCall(tool, normalised, options, environment);
+      const withTelemetry = options.telemetry === undefined && registryTelemetry !== undefined ? { ...options, telemetry: registryTelemetry } : options;
+      return executeResolvedToolCall(tool, normalised, withTelemetry, environment);
     },
     async close() {
       if (closed) return;

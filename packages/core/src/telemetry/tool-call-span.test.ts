@@ -84,6 +84,23 @@ describe("OpenTelemetry spans of tool calls", () => {
     expect(span.status.code).toBe(0);
   });
 
+  it("takes the registry's telemetry option, and a call's own option wins", async () => {
+    const registryTracer = provider.getTracer("registry");
+    const withTelemetry = createToolRegistry({
+      workdir,
+      telemetry: { tracer: registryTracer, recordArguments: true },
+      bundles: [{ id: "test", trusted: true, listTools: () => [Echo] }],
+    });
+    await withTelemetry.executeToolCall({ id: "call_r1", name: "Echo", arguments: { text: "from registry" } });
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
+    expect(exporter.getFinishedSpans()[0]!.attributes["gen_ai.tool.call.arguments"]).toContain("from registry");
+    await withTelemetry.executeToolCall({ id: "call_r2", name: "Echo", arguments: { text: "per call" } }, { telemetry: { tracer: registryTracer } });
+    const spans = exporter.getFinishedSpans();
+    expect(spans).toHaveLength(2);
+    expect(spans[1]!.attributes["gen_ai.tool.call.arguments"]).toBeUndefined();
+    await withTelemetry.close();
+  });
+
   it("records the arguments when recordArguments is true", async () => {
     const tracer = provider.getTracer("test");
     await registry().executeToolCall({ id: "call_2", name: "Echo", arguments: '{"text":"hello"}' }, { telemetry: { tracer, recordArguments: true } });
