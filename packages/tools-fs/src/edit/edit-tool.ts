@@ -129,7 +129,16 @@ async function editBytes(
   const fullText = environment.state.getLatestFullText(key);
   const expected = fullText ?? environment.state.getLatest(key);
   const autoRead = expected === undefined;
-  if (expected) await assertNotStale("Edit", resolved.displayPath, expected, current, () => bytes, environment.state.getPendingHash(key, expected));
+  if (expected)
+    await assertNotStale(
+      "Edit",
+      resolved.displayPath,
+      expected,
+      current,
+      () => bytes,
+      environment.state.getPendingHash(key, expected),
+      environment.fastIo.contentHash,
+    );
   if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it finished.");
 
   // The file's line endings are counted at most once, and only when needed:

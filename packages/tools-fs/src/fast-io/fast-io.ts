@@ -36,6 +36,8 @@ export interface FastIo {
   encodeText(text: string): Promise<PooledRead>;
   /** A fresh FNV-1a 64 hasher on this bundle's WebAssembly instance. */
   createHasher(): ContentHasher;
+  /** FNV-1a 64 of `bytes` (16 hex characters) on this bundle's WebAssembly instance. */
+  contentHash(bytes: Uint8Array): string;
   /** LF and CRLF counts of `bytes` on this bundle's WebAssembly instance. */
   countLineEndings(bytes: Uint8Array): LineEndingCounts;
   /** What is held right now. */
@@ -63,6 +65,7 @@ export function createFastIo(): FastIo {
     readWholeFile: (handle, size) => pool.readWholeFile(handle, size),
     encodeText: (text) => pool.encodeText(text),
     createHasher: () => new ContentHasher((fnv ??= createFnvKernel())),
+    contentHash: (bytes) => new ContentHasher((fnv ??= createFnvKernel())).update(bytes).digest(),
     countLineEndings: (bytes) => countLineEndings(bytes, (eol ??= createEolKernel())),
     usage: () => {
       const { buffers, busy } = pool.usage();

@@ -2,7 +2,6 @@ import { fstatSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolError, type ResolvedPath, type ToolContent, type ToolContext } from "@agent-tools/core";
-import { contentHash } from "../shared/content-hash.js";
 import { type FileVersion, statIdentity } from "../shared/file-state.js";
 import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, sniffImageMime } from "../shared/image-data.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
@@ -32,13 +31,15 @@ export interface ReadSource {
   readonly key: string;
   /** A path that reaches the opened file itself (for libraries that open by path). */
   readonly path: string;
+  /** FNV-1a 64 of bytes on the bundle's hasher. */
+  readonly hash: (bytes: Uint8Array) => string;
 }
 
 /** A whole file's bytes and the version they are (times and inode after the read, size, FNV-1a 64). */
 async function readVersioned(source: ReadSource): Promise<{ bytes: Buffer; version: FileVersion }> {
   const bytes = await source.handle.readFile();
   const after = fstatSync(source.handle.fd);
-  return { bytes, version: { ...statIdentity(after), size: bytes.length, contentHash: contentHash(bytes) } };
+  return { bytes, version: { ...statIdentity(after), size: bytes.length, contentHash: source.hash(bytes) } };
 }
 
 /** Read of an image file (returned as image content). */

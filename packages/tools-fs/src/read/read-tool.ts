@@ -70,7 +70,12 @@ async function readResolved(input: ReadInput, resolved: ResolvedPath, context: T
     assertRegularFile("Read", resolved.displayPath, target.stats);
     const { handle, stats } = await openTarget("Read", resolved.displayPath, target);
     try {
-      const source: ReadSource = { handle, key: target.canonicalPath, path: target.directory.anchored ? descriptorPath(handle) : target.entryPath };
+      const source: ReadSource = {
+        handle,
+        key: target.canonicalPath,
+        path: target.directory.anchored ? descriptorPath(handle) : target.entryPath,
+        hash: environment.fastIo.contentHash,
+      };
       return await readSource(source, stats.size, input, resolved, context, environment);
     } finally {
       await handle.close();
@@ -104,7 +109,12 @@ function readSource(
 }
 
 async function readText(source: ReadSource, input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
-  const window = await readTextWindow(source.handle, { startLine: input.start_line, limit: input.limit, signal: context.signal });
+  const window = await readTextWindow(source.handle, {
+    startLine: input.start_line,
+    limit: input.limit,
+    signal: context.signal,
+    hasher: environment.fastIo.createHasher(),
+  });
   if (window.binary) {
     throw new ToolError(
       "binary_file",

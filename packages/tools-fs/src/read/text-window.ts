@@ -19,6 +19,8 @@ export interface TextWindowOptions {
   /** Cap of the rendered window in characters; default {@link READ_MAX_CHARS}. */
   maxChars?: number;
   signal?: AbortSignal;
+  /** The hasher to stream the bytes through (the bundle's, so no WebAssembly instance is made per read); default a fresh one. */
+  hasher?: ContentHasher;
 }
 
 /** A window of lines of a text file, read without loading the file whole. */
@@ -62,7 +64,7 @@ export async function readTextWindow(handle: FileHandle, options: TextWindowOpti
   const maxChars = options.maxChars ?? READ_MAX_CHARS;
   const stat = await handle.stat();
   const hashing = stat.size <= HASH_LIMIT_BYTES;
-  const hasher = new ContentHasher();
+  const hasher = options.hasher ?? new ContentHasher();
   const windowEnd = options.startLine + options.limit; // exclusive
   const lines: string[] = [];
   let shownChars = 0;

@@ -6,7 +6,7 @@
  * mutation of the same file.
  */
 import { randomBytes } from "node:crypto";
-import { contentHash } from "./content-hash.js";
+import { contentHashJs } from "./content-hash.js";
 
 /** Longest file name most Linux and macOS file systems accept, in bytes. */
 const NAME_MAX_BYTES = 255;
@@ -22,7 +22,7 @@ const LOCK_PATTERN = /^\..+\.agent-tools\.lock(\.stale\.[0-9a-f]+)?$/;
 function stem(name: string, room: number): string {
   const available = NAME_MAX_BYTES - room;
   if (Buffer.byteLength(name) <= available) return name;
-  const hash = contentHash(Buffer.from(name)).slice(0, 8);
+  const hash = contentHashJs(Buffer.from(name)).slice(0, 8);
   let prefix = name;
   while (Buffer.byteLength(prefix) > available - 9) prefix = prefix.slice(0, -1);
   return `${prefix}~${hash}`;

@@ -17,6 +17,7 @@ import type { FileVersion } from "./file-state.js";
  *
  * @param readCurrent returns the current bytes (only called when needed)
  * @param pendingHash the expected version's hash while it is being computed
+ * @param hash FNV-1a 64 of the current bytes (the bundle's `fastIo.contentHash`)
  */
 export async function assertNotStale(
   toolName: string,
@@ -25,6 +26,7 @@ export async function assertNotStale(
   current: Pick<Stats, "mtimeMs" | "size" | "ctimeMs" | "ino">,
   readCurrent: () => Promise<Uint8Array> | Uint8Array,
   pendingHash?: PendingHash,
+  hash: (bytes: Uint8Array) => string = contentHash,
 ): Promise<void> {
   if (
     current.mtimeMs === expected.mtimeMs &&
@@ -37,7 +39,7 @@ export async function assertNotStale(
   if (current.size === expected.size) {
     let expectedHash = expected.contentHash;
     if (expectedHash === "" && pendingHash) expectedHash = await pendingHash.wait().catch(() => "");
-    if (expectedHash !== "" && contentHash(await readCurrent()) === expectedHash) return;
+    if (expectedHash !== "" && hash(await readCurrent()) === expectedHash) return;
   }
   throw new ToolError(
     "stale_file",

@@ -32,7 +32,7 @@ export async function primeFullSnapshot(
   const { handle } = await openTarget(toolName, resolved.displayPath, target);
   let window: TextWindow;
   try {
-    window = await readTextWindow(handle, { startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal });
+    window = await readTextWindow(handle, { startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal, hasher: environment.fastIo.createHasher() });
   } finally {
     await handle.close();
   }

@@ -109,6 +109,7 @@ async function writePinned(
         existing,
         () => readTarget(resolved, target),
         environment.state.getPendingHash(key, expected),
+        environment.fastIo.contentHash,
       );
     } catch (error) {
       if (autoRead) environment.state.clear(key);
