@@ -39,8 +39,15 @@ export { createToolRegistry } from "./registry/create-tool-registry.js";
 export type { ToolRegistry, ToolRegistryOptions } from "./registry/create-tool-registry.js";
 export type { ExecuteToolCallOptions } from "./registry/execute-tool-call.js";
 export { errorResult } from "./registry/execute-tool-call.js";
-export { TOOL_SPAN_ATTRIBUTES } from "./telemetry/tool-call-span.js";
-export type { ToolTelemetryOptions, TelemetryTracer, TelemetrySpan, TelemetryAttributeValue } from "./telemetry/tool-call-span.js";
+export { TOOL_SPAN_ATTRIBUTES, traceChildSpan } from "./telemetry/tool-call-span.js";
+export type {
+  ToolTelemetryOptions,
+  TelemetryTracer,
+  TelemetrySpan,
+  TelemetryAttributeValue,
+  ToolCallTelemetry,
+  ChildSpanOptions,
+} from "./telemetry/tool-call-span.js";
 export type { ToolEvent, ToolCallStartEvent, ToolOutputDeltaEvent, ToolCallEndEvent } from "./registry/events.js";
 export { resolveApproval } from "./registry/approval-policy.js";
 export type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "./registry/approval-policy.js";

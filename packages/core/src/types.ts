@@ -6,6 +6,7 @@ import type { ZodType } from "zod";
 import type { PathPolicy } from "./paths/path-policy.js";
 import type { ToolPorts } from "./ports/tool-ports.js";
 import type { JsonSchemaObject } from "./tool-schema.js";
+import type { ToolCallTelemetry } from "./telemetry/telemetry-types.js";
 
 export type { JsonSchemaObject, ToolSchema } from "./tool-schema.js";
 
@@ -121,6 +122,12 @@ export interface ToolContext {
   onUpdate(update: ToolUpdate): void;
   /** Whatever the host passed as `hostContext` for this call. */
   readonly hostContext: unknown;
+  /**
+   * Tracing of this call: spans started here are children of its
+   * `execute_tool` span (see `traceChildSpan`). Absent in contexts built
+   * outside the executor; a no-op when the call is not traced.
+   */
+  readonly telemetry?: ToolCallTelemetry;
 }
 
 /**

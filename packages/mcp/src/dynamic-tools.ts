@@ -1,4 +1,4 @@
-import { type Logger, type ToolBundle, type ToolDefinition, ToolError } from "@agent-tools/core";
+import { type ChildSpanOptions, type Logger, type ToolBundle, type ToolDefinition, ToolError, traceChildSpan } from "@agent-tools/core";
 import { mapMcpCallResult } from "./content-mapping.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import { coerceMcpInputSchema } from "./remote-tool-schema.js";
@@ -37,6 +37,26 @@ export interface DynamicToolBundleOptions {
   /** False for tools kept callable but hidden from the model (ToolSearch lazy load). */
   isExposed?(name: string): boolean;
 }
+
+/**
+ * The child span of one MCP `tools/call` (after OpenTelemetry's MCP semantic
+ * conventions): kind client, the method, the remote tool's own name, the
+ * server id and its transport.
+ */
+function mcpCallSpanOptions(serverId: string, transport: string, toolName: string): ChildSpanOptions {
+  return {
+    kind: SPAN_KIND_CLIENT,
+    attributes: {
+      "mcp.method.name": "tools/call",
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": toolName,
+      "agent_tools.mcp.server_id": serverId,
+      "network.transport": transport === "stdio" ? "pipe" : "tcp",
+    },
+  };
+}
+
+const SPAN_KIND_CLIENT = 2;
 
 /** The description a model sees: `[MCP:<server>] <description or name>`. */
 export function describeMcpTool(serverLabel: string, tool: McpRemoteTool): string {
@@ -78,10 +98,22 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
             recoverable: false,
           });
         }
-        const result = await connection.callTool(remote.name, input, {
-          signal: context.signal,
-          onProgress: (progress) => context.onUpdate({ text: progress.message, data: { kind: "mcp_progress", ...progress } }),
-        });
+        const result = await traceChildSpan(
+          context.telemetry,
+          `tools/call ${remote.name}`,
+          mcpCallSpanOptions(serverId, server.transport, remote.name),
+          async (span) => {
+            const answer = await connection.callTool(remote.name, input, {
+              signal: context.signal,
+              onProgress: (progress) => context.onUpdate({ text: progress.message, data: { kind: "mcp_progress", ...progress } }),
+            });
+            if (answer.isError === true) {
+              span.setAttribute("error.type", "tool_error");
+              span.setStatus({ code: 2, message: "tool_error" });
+            }
+            return answer;
+          },
+        );
         return mapMcpCallResult(result, meta);
       },
     };

@@ -8,6 +8,7 @@ import {
   type ToolDefinition,
   type ToolEvent,
   type ToolPorts,
+  type ToolTelemetryOptions,
   createToolRegistry,
   resolveDataDir,
 } from "@agent-tools/core";
@@ -38,6 +39,12 @@ export interface BuiltinToolRegistryOptions {
   /** Every event of every call. */
   onEvent?(event: ToolEvent): void;
   logger?: Logger;
+  /**
+   * OpenTelemetry for every call: one `execute_tool <name>` span per call,
+   * MCP `tools/call` spans as its children; a call's own `telemetry` option
+   * wins. Omitted: the global tracer of `@opentelemetry/api` when installed.
+   */
+  telemetry?: ToolTelemetryOptions;
   /** Default cap of a result's text in characters. */
   maxOutputChars?: number;
   /**
@@ -145,6 +152,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       approval: options.approval,
       onEvent: options.onEvent,
       logger: options.logger,
+      telemetry: options.telemetry,
       maxOutputChars: options.maxOutputChars,
       cleanups,
     }) as BuiltinToolRegistry;

@@ -9,7 +9,7 @@ import { capOutput } from "./output-cap.js";
 import { raceWithAbort } from "../abort.js";
 import { shortenForMessage } from "../quote.js";
 import { toolResultText } from "../tool-result-text.js";
-import { type ToolTelemetryOptions, resolveTracer, startToolCallSpan } from "../telemetry/tool-call-span.js";
+import { type ToolCallSpan, type ToolTelemetryOptions, resolveTracer, startToolCallSpan } from "../telemetry/tool-call-span.js";
 
 /** Per-call options of `executeToolCall`. */
 export interface ExecuteToolCallOptions {
@@ -26,6 +26,13 @@ export interface ExecuteToolCallOptions {
    * global tracer of `@opentelemetry/api` when it is installed, else none.
    */
   telemetry?: ToolTelemetryOptions;
+  /**
+   * The host already asked the user for this very call and the user
+   * approved it (e.g. the AI SDK's `needsApproval` flow): an `ask` decision
+   * runs the call without asking `onAsk` again. For this call only; it
+   * never overrides `deny`.
+   */
+  approvalGranted?: boolean;
 }
 
 /** What the executor needs from its registry. */
@@ -70,7 +77,7 @@ export async function executeResolvedToolCall(
   const span = startToolCallSpan(tracer, tool.name, call, telemetry?.recordArguments === true);
   let result: ToolResult | undefined;
   try {
-    result = await runCall(tool, call, options, environment, signal, emit);
+    result = await runCall(tool, call, options, environment, signal, emit, span);
     emit({ type: "tool-call-end", callId: call.id, toolName: tool.name, result, durationMs: Date.now() - startedAt });
     return result;
   } finally {
@@ -85,6 +92,7 @@ async function runCall(
   environment: ExecutorEnvironment,
   signal: AbortSignal,
   emit: (event: ToolEvent) => void,
+  span: ToolCallSpan,
 ): Promise<ToolResult> {
   let pathArgument: string | undefined;
   let result: ToolResult;
@@ -97,11 +105,12 @@ async function runCall(
     if (!tool.allowUnknownArguments) rejectUnknownKeys(tool.name, args, tool.jsonSchema);
     const input = tool.inputSchema ? validateArguments(tool.name, args, tool.inputSchema) : args;
     if (tool.loopKey) pathArgument = tool.loopKey(input);
-    await checkApproval(tool, call, args, signal, environment.approval);
+    await checkApproval(tool, call, args, signal, environment.approval, options.approvalGranted === true);
     if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
-    const context = environment.makeContext(tool, call, signal, onUpdate, options.hostContext);
-    const output = await runWithAbort(tool, input, context, signal);
+    const context: ToolContext = { ...environment.makeContext(tool, call, signal, onUpdate, options.hostContext), telemetry: span.telemetry };
+    // The call's span is the active one while the tool runs, so spans below it (MCP, the host's own) are its children.
+    const output = await span.runInContext(() => runWithAbort(tool, input, Object.freeze(context), signal));
     result = normalise(output);
   } catch (error) {
     result = toErrorResult(tool.name, error, signal);
@@ -115,10 +124,12 @@ async function checkApproval(
   args: Record<string, unknown>,
   signal: AbortSignal,
   approval: ApprovalOptions | undefined,
+  granted: boolean,
 ): Promise<void> {
   const decision = resolveApproval(tool.name, tool.metadata, approval);
   if (decision === "allow") return;
   if (decision === "deny") throw deniedError(tool.name);
+  if (granted) return;
   if (!approval?.onAsk) {
     throw new ToolError(
       "permission_denied",

@@ -2,28 +2,9 @@ import { shortenForMessage } from "../quote.js";
 import { toolResultText } from "../tool-result-text.js";
 import type { ToolCall, ToolResult } from "../types.js";
 
-/** An attribute value this package records on a span. */
-export type TelemetryAttributeValue = string | number | boolean;
+import type { ChildSpanOptions, TelemetryAttributeValue, TelemetrySpan, TelemetryTracer, ToolCallTelemetry } from "./telemetry-types.js";
 
-/**
- * The subset of an OpenTelemetry `Span` this package uses, typed
- * structurally so `@opentelemetry/api` stays an optional peer.
- */
-export interface TelemetrySpan {
-  setAttribute(key: string, value: TelemetryAttributeValue): unknown;
-  /** `code`: 0 unset, 1 ok, 2 error (OpenTelemetry's `SpanStatusCode`). */
-  setStatus(status: { code: number; message?: string }): unknown;
-  end(): void;
-}
-
-/**
- * The subset of an OpenTelemetry `Tracer` this package uses; a tracer from
- * `@opentelemetry/api` (`trace.getTracer(...)`, `provider.getTracer(...)`)
- * fits it.
- */
-export interface TelemetryTracer {
-  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, TelemetryAttributeValue> }): TelemetrySpan;
-}
+export type { ChildSpanOptions, TelemetryAttributeValue, TelemetrySpan, TelemetryTracer, ToolCallTelemetry } from "./telemetry-types.js";
 
 /** Tracing of tool calls: one span per call. */
 export interface ToolTelemetryOptions {
@@ -60,18 +41,32 @@ const SPAN_KIND_INTERNAL = 0;
 const MAX_RECORDED_ARGUMENT_CHARS = 4_000;
 const TRACER_NAME = "@agent-tools/core";
 
+/** The parts of `@opentelemetry/api` used here, typed structurally. */
 interface TraceApi {
   getTracer(name: string): TelemetryTracer;
+  /** `trace.setSpan(context, span)` and `context.active()` / `context.with()`. */
+  setSpan(context: unknown, span: TelemetrySpan): unknown;
+  activeContext(): unknown;
+  withContext<T>(context: unknown, fn: () => T): T;
 }
 
-/** undefined: not looked for yet; null: `@opentelemetry/api` is not installed (or failed to load). */
+/**
+ * The optional peer, imported once per process (a cache of a module, not
+ * per-registry state). undefined: not looked for yet; null: not installed
+ * (or failed to load).
+ */
 let traceApi: TraceApi | null | undefined;
 let loadingTraceApi: Promise<TraceApi | null> | undefined;
 
 function loadTraceApi(): Promise<TraceApi | null> {
   loadingTraceApi ??= import("@opentelemetry/api").then(
     (api) => {
-      traceApi = api.trace as unknown as TraceApi;
+      traceApi = {
+        getTracer: (name) => api.trace.getTracer(name) as unknown as TelemetryTracer,
+        setSpan: (context, span) => api.trace.setSpan(context as never, span as never),
+        activeContext: () => api.context.active(),
+        withContext: (context, fn) => api.context.with(context as never, fn),
+      };
       return traceApi;
     },
     () => {
@@ -89,7 +84,11 @@ function loadTraceApi(): Promise<TraceApi | null> {
  * the optional package has been looked for.
  */
 export function resolveTracer(telemetry: ToolTelemetryOptions | undefined): TelemetryTracer | undefined | Promise<TelemetryTracer | undefined> {
-  if (telemetry?.tracer) return telemetry.tracer;
+  const hostTracer = telemetry?.tracer;
+  if (hostTracer) {
+    // The API is still wanted for parenting child spans; looked for once.
+    return traceApi === undefined ? loadTraceApi().then(() => hostTracer) : hostTracer;
+  }
   if (traceApi === null) return undefined;
   if (traceApi) return getGlobalTracer(traceApi);
   return loadTraceApi().then((api) => (api ? getGlobalTracer(api) : undefined));
@@ -105,10 +104,74 @@ function getGlobalTracer(api: TraceApi): TelemetryTracer | undefined {
 
 /** One call's span; `end` is idempotent and never throws. */
 export interface ToolCallSpan {
+  /** What the tool gets as `context.telemetry`. */
+  readonly telemetry: ToolCallTelemetry;
+  /** Runs `fn` with the call's span active (OpenTelemetry context), so instrumentation below it is parented. */
+  runInContext<T>(fn: () => T): T;
   end(result: ToolResult | undefined): void;
 }
 
-const NO_SPAN: ToolCallSpan = { end() {} };
+const NO_SPAN_OBJECT: TelemetrySpan = { setAttribute: () => undefined, setStatus: () => undefined, end: () => undefined };
+const NO_TELEMETRY: ToolCallTelemetry = { enabled: false, recordArguments: false, startSpan: () => NO_SPAN_OBJECT };
+const NO_SPAN: ToolCallSpan = { telemetry: NO_TELEMETRY, runInContext: (fn) => fn(), end() {} };
+
+/** Wraps a span so that none of its methods throws. */
+function safeSpan(span: TelemetrySpan): TelemetrySpan {
+  return {
+    setAttribute(key, value) {
+      try {
+        span.setAttribute(key, value);
+      } catch {
+        // Telemetry never breaks a call.
+      }
+    },
+    setStatus(status) {
+      try {
+        span.setStatus(status);
+      } catch {
+        // As above.
+      }
+    },
+    end() {
+      try {
+        span.end();
+      } catch {
+        // As above.
+      }
+    },
+  };
+}
+
+function childTelemetry(tracer: TelemetryTracer, parent: TelemetrySpan, recordArguments: boolean): ToolCallTelemetry {
+  let parentContext: unknown;
+  const contextOfParent = () => {
+    if (parentContext === undefined && traceApi) {
+      try {
+        parentContext = traceApi.setSpan(traceApi.activeContext(), parent);
+      } catch {
+        parentContext = null;
+      }
+    }
+    return parentContext ?? undefined;
+  };
+  let enabled: boolean;
+  try {
+    enabled = parent.isRecording?.() ?? true;
+  } catch {
+    enabled = true;
+  }
+  return {
+    enabled,
+    recordArguments,
+    startSpan(name, options = {}) {
+      try {
+        return safeSpan(tracer.startSpan(name, { kind: options.kind ?? SPAN_KIND_INTERNAL, attributes: options.attributes }, contextOfParent()));
+      } catch {
+        return NO_SPAN_OBJECT;
+      }
+    },
+  };
+}
 
 /**
  * Starts the span of one tool call (`execute_tool <name>`, kind internal).
@@ -130,7 +193,20 @@ export function startToolCallSpan(tracer: TelemetryTracer | undefined, toolName:
     return NO_SPAN;
   }
   let ended = false;
+  const telemetry = childTelemetry(tracer, span, recordArguments);
   return {
+    telemetry,
+    runInContext(fn) {
+      const api = traceApi;
+      if (!api) return fn();
+      let active: unknown;
+      try {
+        active = api.setSpan(api.activeContext(), span);
+      } catch {
+        return fn();
+      }
+      return api.withContext(active, fn);
+    },
     end(result) {
       if (ended) return;
       ended = true;
@@ -189,4 +265,34 @@ function argumentsText(value: unknown): string {
     }
   }
   return shortenForMessage(text, MAX_RECORDED_ARGUMENT_CHARS);
+}
+
+/**
+ * Runs `fn` inside a child span of the current tool call (`context.telemetry`)
+ * and ends the span: status error with `error.type` set to the error's
+ * `code` when `fn` throws (the error is rethrown). Without telemetry it just
+ * runs `fn`.
+ *
+ * @example
+ * const result = await traceChildSpan(context.telemetry, "mcp tools/call search", { kind: 2 }, () => client.callTool(...));
+ */
+export async function traceChildSpan<T>(
+  telemetry: ToolCallTelemetry | undefined,
+  name: string,
+  options: ChildSpanOptions,
+  fn: (span: TelemetrySpan) => Promise<T>,
+): Promise<T> {
+  if (!telemetry?.enabled) return fn(NO_SPAN_OBJECT);
+  const span = telemetry.startSpan(name, options);
+  try {
+    return await fn(span);
+  } catch (error) {
+    const code =
+      error !== null && typeof error === "object" && typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : "_OTHER";
+    span.setAttribute(TOOL_SPAN_ATTRIBUTES.errorType, code);
+    span.setStatus({ code: SPAN_STATUS_ERROR, message: telemetry.recordArguments && error instanceof Error ? shortenForMessage(error.message, 1_000) : code });
+    throw error;
+  } finally {
+    span.end();
+  }
 }
