@@ -1,0 +1,85 @@
+/**
+ * Shared helpers of the file-tools benchmark: timing (median of N after a
+ * warm-up), the `rg` peer, registries and the printed table.
+ */
+import { spawn } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { createToolRegistry, type ToolRegistry, type ToolResult } from "@agent-tools/core";
+import { createFsToolBundle, locateRipgrep } from "@agent-tools/tools-fs";
+
+/** How a run of the benchmark is sized. */
+export interface BenchSettings {
+  /** Timed runs per figure (after one warm-up). */
+  runs: number;
+  /** `--quick`: fewer runs and sizes. */
+  quick: boolean;
+}
+
+/** The `rg` binary the peers run (the one the tools use). */
+export function ripgrepBinary(): string {
+  const rgPath = locateRipgrep();
+  if (!rgPath) throw new Error("ripgrep (@vscode/ripgrep) is required for the benchmark peers");
+  return rgPath;
+}
+
+/** The median of `times` (the upper middle one for an even count). */
+export function median(times: readonly number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * Median of `runs` timed runs after one warm-up. Medians, not minimums: the
+ * figure a user meets on a shared machine, as the issue asks.
+ */
+export async function measure(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  await fn(); // warm-up
+  const times: number[] = [];
+  for (let index = 0; index < runs; index += 1) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+/** Runs `rg` with `args` in `cwd`, draining its output; resolves to the bytes it printed. */
+export function rgDirect(args: string[], cwd: string): Promise<number> {
+  const rgPath = ripgrepBinary();
+  return new Promise((resolve, reject) => {
+    const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    let bytes = 0;
+    child.stdout.on("data", (chunk: Buffer) => (bytes += chunk.length));
+    child.on("error", reject);
+    child.on("close", () => resolve(bytes));
+  });
+}
+
+/** A registry with the file tools only; `ripgrepPath: false` selects the pure TypeScript engines. */
+export function registryFor(workdir: string, ripgrepPath?: false): ToolRegistry {
+  return createToolRegistry({
+    workdir,
+    dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"),
+    bundles: [createFsToolBundle({ ripgrepPath })],
+    loopBreaker: false,
+  });
+}
+
+let callId = 0;
+/** Calls a tool and throws when it answers with an error. */
+export async function call(registry: ToolRegistry, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  const result = await registry.executeToolCall({ id: `bench_${++callId}`, name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content).slice(0, 2_000)}`);
+  return result;
+}
+
+/** Milliseconds, right-aligned. */
+export const format = (ms: number): string => `${ms.toFixed(1).padStart(8)} ms`;
+/** tool / peer. */
+export const ratio = (value: number, base: number): string => `${(value / base).toFixed(2)}x`;
+
+/** Prints one row of the table. */
+export function row(...cells: string[]): void {
+  console.log(cells.join(" | "));
+}

@@ -1,0 +1,32 @@
+/** The Glob figures of the file-tools benchmark (see fs-bench.ts). */
+import { globby } from "globby";
+import { type BenchSettings, call, format, measure, ratio, registryFor, rgDirect, row } from "./bench-util.js";
+
+/**
+ * Glob `**\/*.ts` honouring the ignore files: the tool (the TypeScript
+ * walker), against `rg --files -g '*.ts'` and globby with `gitignore: true`.
+ */
+export async function benchGlob(label: string, repository: string, settings: BenchSettings): Promise<void> {
+  const { runs, quick } = settings;
+  const rg = registryFor(repository);
+  const ts = registryFor(repository, false);
+  const peer = await measure(runs, () => rgDirect(["--files", "-g", "*.ts"], repository));
+  let count = 0;
+  const tool = await measure(runs, async () => {
+    const result = await call(rg, "Glob", { pattern: "**/*.ts" });
+    count = (result.details as { totalMatches: number }).totalMatches;
+  });
+  const pure = await measure(runs, () => call(ts, "Glob", { pattern: "**/*.ts" }));
+  let globbyCount = 0;
+  const peerGlobby = await measure(quick ? 1 : 3, async () => {
+    globbyCount = (await globby("**/*.ts", { cwd: repository, gitignore: true, dot: true })).length;
+  });
+  row(
+    label,
+    `Glob **/*.ts (${count} files; globby ${globbyCount})`,
+    `rg --files ${format(peer)}`,
+    `tool ${format(tool)} ${ratio(tool, peer)}`,
+    `pure-TS ${format(pure)} ${ratio(pure, peer)}`,
+    `globby ${format(peerGlobby)} (tool ${(peerGlobby / tool).toFixed(1)}x faster)`,
+  );
+}
