@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { conditions: ["@agent-tools/source"] },
   ssr: { resolve: { conditions: ["@agent-tools/source"] } },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "examples/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    include: ["packages/*/src/**/*.test.ts", "examples/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts", "tests/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
