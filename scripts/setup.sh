@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh clone: pnpm at the pinned version, dependencies (better-sqlite3
 # is compiled against Node's own headers), the machine packages the tests use
-# (PostgreSQL 15 server binaries, tmux, git), and a build of every package.
+# (PostgreSQL 15 server binaries, tmux, git), AI SDK 7 for the AI SDK matrix
+# (compat/ai-sdk-v7), and a build of every package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,4 +28,13 @@ fi
 # pnpm does not pass .npmrc's nodedir on to node-gyp; without this it would try to download headers.
 export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 pnpm install --frozen-lockfile
+
+# AI SDK 7 needs Node 22, so it is no workspace dependency: the AI SDK matrix test runs it from
+# compat/ai-sdk-v7 (its own npm lock, with Node 22 from the npm package `node`). Reinstall when the lock changed.
+compat=compat/ai-sdk-v7
+if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
+  echo "setup: installing $compat"
+  (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
+  cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
+fi
 pnpm run build

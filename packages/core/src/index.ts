@@ -96,14 +96,25 @@ export type { OpenAIResponsesTool } from "./providers/openai-responses-tools.js"
 export { toOpenAIStrictSchema, fromStrictArguments, OPENAI_STRICT_STRING_FORMATS, OPENAI_STRICT_LIMITS } from "./providers/openai-strict-schema.js";
 export { toAnthropicTools } from "./providers/anthropic-tools.js";
 export type { AnthropicTool, AnthropicToolsOptions } from "./providers/anthropic-tools.js";
-export { toAiSdkTools, toAiSdkJsonSchema, toAiSdkToolResultOutput, AI_SDK_SCHEMA_SYMBOL } from "./providers/ai-sdk-tools.js";
+export { toAiSdkTools, toAiSdkJsonSchema, AI_SDK_SCHEMA_SYMBOL } from "./providers/ai-sdk-tools.js";
 export type {
   AiSdkTool,
   AiSdkToolsOptions,
   AiSdkToolSource,
   AiSdkJsonSchema,
-  AiSdkToolResultOutput,
   AiSdkToolExecutionOptions,
+  AiSdkModelOutputArgument,
 } from "./providers/ai-sdk-tools.js";
+export { toAiSdkToolResultOutput } from "./providers/ai-sdk-tool-output.js";
+export type {
+  AiSdkToolResultOutput,
+  AiSdkMajorVersion,
+  AiSdkTextPart,
+  AiSdkFilePart,
+  AiSdk5MediaPart,
+  AiSdk6FileDataPart,
+  AiSdk7FilePart,
+} from "./providers/ai-sdk-tool-output.js";
+export { streamToolCallResults } from "./providers/ai-sdk-preliminary.js";
 export { selectProviderTools, inputSchemaProblem, OPENAI_TOOL_NAME_PATTERN, ANTHROPIC_TOOL_NAME_PATTERN } from "./providers/provider-tool-rules.js";
 export type { ProviderToolsOptions, ProviderToolRules, ToolSchemaSource, ToolSchemaInput } from "./providers/provider-tool-rules.js";

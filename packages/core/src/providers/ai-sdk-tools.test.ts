@@ -8,7 +8,8 @@ import { z } from "zod";
 import { ToolError } from "../errors.js";
 import { defineTool } from "../registry/define-tool.js";
 import { type ToolRegistry, createToolRegistry } from "../registry/create-tool-registry.js";
-import { AI_SDK_SCHEMA_SYMBOL, toAiSdkToolResultOutput, toAiSdkTools } from "./ai-sdk-tools.js";
+import { toAiSdkToolResultOutput } from "./ai-sdk-tool-output.js";
+import { AI_SDK_SCHEMA_SYMBOL, toAiSdkTools } from "./ai-sdk-tools.js";
 
 const metadata = { groupId: "system", kind: "test", isReadOnly: true, displayCategory: "other" } as const;
 const usage = {
@@ -119,23 +120,23 @@ describe("toAiSdkTools", () => {
     expect(seenSignals[0]!.aborted).toBe(true);
   });
 
-  it("renders images as content parts and errors as error-text", () => {
-    expect(
-      toAiSdkToolResultOutput({
-        content: [
-          { type: "text", text: "a.png" },
-          { type: "image", data: "iVBOR", mimeType: "image/png" },
-        ],
-        details: {},
-        isError: false,
-      }),
-    ).toEqual({
-      type: "content",
-      value: [
-        { type: "text", text: "a.png" },
-        { type: "image-data", data: "iVBOR", mediaType: "image/png" },
+  it("renders images as each version's file part and errors as error-text", () => {
+    const withImage = {
+      content: [
+        { type: "text" as const, text: "a.png" },
+        { type: "image" as const, data: "iVBOR", mimeType: "image/png" },
       ],
+      details: {},
+      isError: false,
+    };
+    const text = { type: "text", text: "a.png" };
+    expect(toAiSdkToolResultOutput(withImage, 5)).toEqual({ type: "content", value: [text, { type: "media", data: "iVBOR", mediaType: "image/png" }] });
+    expect(toAiSdkToolResultOutput(withImage)).toEqual({ type: "content", value: [text, { type: "file-data", data: "iVBOR", mediaType: "image/png" }] });
+    expect(toAiSdkToolResultOutput(withImage, 7)).toEqual({
+      type: "content",
+      value: [text, { type: "file", data: { type: "data", data: "iVBOR" }, mediaType: "image/png" }],
     });
+    expect(toAiSdkToolResultOutput({ ...withImage, isError: true })).toEqual({ type: "error-text", value: "a.png" });
     expect(
       toAiSdkToolResultOutput({
         content: [
@@ -146,6 +147,19 @@ describe("toAiSdkTools", () => {
         isError: true,
       }),
     ).toEqual({ type: "error-text", value: "one\ntwo" });
+  });
+
+  it("picks the image part from how the AI SDK calls it, or from aiSdkVersion", async () => {
+    const output = { content: [{ type: "image" as const, data: "x", mimeType: "image/png" }], details: {}, isError: false };
+    const partType = (tools: ReturnType<typeof toAiSdkTools>, argument: Parameters<ReturnType<typeof toAiSdkTools>[string]["toModelOutput"]>[0]) =>
+      (tools.Add!.toModelOutput(argument) as { value: { type: string }[] }).value[0]!.type;
+    const tools = toAiSdkTools(registry);
+    expect(partType(tools, output)).toBe("media");
+    expect(partType(tools, { toolCallId: "c", input: {}, output })).toBe("file-data");
+    // AI SDK 7 passes `context` to execute.
+    await tools.Add!.execute({ a: 1, b: 1 }, { toolCallId: "c7", context: undefined } as never);
+    expect(partType(tools, { toolCallId: "c", input: {}, output })).toBe("file");
+    expect(partType(toAiSdkTools(registry, { aiSdkVersion: 7 }), { toolCallId: "c", input: {}, output })).toBe("file");
   });
 
   it("accepts AI SDK 5's toModelOutput(output) call style", () => {

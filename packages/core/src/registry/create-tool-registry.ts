@@ -6,7 +6,7 @@ import type { GitClient } from "../ports/git-client.js";
 import type { ProcessRunner } from "../ports/process-runner.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
 import type { Logger, RuntimeScope, ToolBundle, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolSchema } from "../types.js";
-import { type ApprovalOptions, resolveApproval } from "./approval-policy.js";
+import { type ApprovalDecision, type ApprovalOptions, resolveApproval } from "./approval-policy.js";
 import type { ToolEvent } from "./events.js";
 import { checkExecuteOptions } from "./execute-options.js";
 import { type ExecuteToolCallOptions, deniedError, errorResult, executeResolvedToolCall } from "./execute-tool-call.js";
@@ -77,6 +77,16 @@ export interface ToolRegistry {
   resolveToolName(name: string): string | undefined;
   /** The definition behind a name, if any. */
   getTool(name: string): ToolDefinition | undefined;
+  /**
+   * What the approval policy decides for a tool, by name (resolved as
+   * `executeToolCall` resolves it): `allow`, `ask` (the call asks the host's
+   * `onAsk`, or a host that asked the user itself passes `approvalGranted`)
+   * or `deny`. A name that resolves to no tool answers `deny`.
+   *
+   * @example
+   * const needsApproval = registry.approvalDecision("Bash") === "ask";
+   */
+  approvalDecision(toolName: string): ApprovalDecision;
   /**
    * Runs a tool call. Never throws for a tool failure: returns `isError: true`
    * with a message for the model (bad, too deep or too large arguments
@@ -203,6 +213,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     },
     getTool(name) {
       return index.lookup(name);
+    },
+    approvalDecision(toolName) {
+      const tool = typeof toolName === "string" ? index.lookup(toolName) : undefined;
+      return tool ? resolveApproval(tool.name, tool.metadata, options.approval) : "deny";
     },
     async executeToolCall(call, callOptions) {
       if (closed) throw new SdkError("closed", "executeToolCall was called after registry.close().");
