@@ -3,15 +3,10 @@
 // real registry through the AI SDK's own generateText / streamText with the
 // version's mock language model, and returns named checks instead of
 // asserting, so the child process can report them as JSON.
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { z } from "zod";
-import { ToolError } from "../../errors.js";
-import { type ToolRegistry, createToolRegistry } from "../../registry/create-tool-registry.js";
-import { defineTool } from "../../registry/define-tool.js";
+import type { ToolRegistry } from "../../registry/create-tool-registry.js";
 import { toAiSdkTools } from "../ai-sdk-tools.js";
+import { type Fixture, PNG, createFixture } from "./ai-sdk-fixture.js";
 import { type ScriptedTurn, type SpecVersion, generateResult, streamResult } from "./ai-sdk-mock-turns.js";
 
 /** One AI SDK version's entry points, as the caller imported them. */
@@ -36,94 +31,9 @@ export interface ScenarioCheck {
 /** The scenarios, by name; the approval flow ones only where the AI SDK has one (6 and later). */
 export function scenarioNames(version: 5 | 6 | 7): string[] {
   const names = ["generateText tool loop", "streamText tool loop", "image result as a file part", "approval by the registry's onAsk", "preliminary results"];
-  return version === 5 ? names : [...names, "approval by the AI SDK: approved", "approval by the AI SDK: denied"];
-}
-
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-const metadata = { groupId: "system", kind: "test", isReadOnly: true, displayCategory: "other" } as const;
-
-interface Fixture {
-  registry: ToolRegistry;
-  counts: { deploy: number; onAsk: number };
-  close(): Promise<void>;
-}
-
-async function createFixture(): Promise<Fixture> {
-  const workdir = await mkdtemp(path.join(os.tmpdir(), "agent-tools-ai-sdk-matrix-"));
-  const counts = { deploy: 0, onAsk: 0 };
-  const tools = [
-    defineTool({
-      name: "Add",
-      description: "Adds two integers.",
-      inputSchema: z.object({ a: z.number().int(), b: z.number().int() }),
-      metadata,
-      execute: ({ a, b }) => ({ content: `${a} + ${b} = ${a + b}` }),
-    }),
-    defineTool({
-      name: "Lookup",
-      description: "Finds a record.",
-      inputSchema: z.object({ key: z.string() }),
-      metadata,
-      execute: ({ key }) => {
-        throw new ToolError("not_found", `No record named ${key}.`);
-      },
-    }),
-    defineTool({
-      name: "Snapshot",
-      description: "Takes a screenshot.",
-      inputSchema: z.object({}),
-      metadata,
-      execute: () => ({
-        content: [
-          { type: "text" as const, text: "shot.png" },
-          { type: "image" as const, data: PNG, mimeType: "image/png" },
-        ],
-      }),
-    }),
-    defineTool({
-      name: "Deploy",
-      description: "Deploys the site.",
-      inputSchema: z.object({ target: z.string() }),
-      metadata: { ...metadata, isReadOnly: false },
-      execute: ({ target }) => {
-        counts.deploy += 1;
-        return { content: `Deployed to ${target}.` };
-      },
-    }),
-    defineTool({
-      name: "Build",
-      description: "Builds the project, streaming its log.",
-      inputSchema: z.object({}),
-      metadata,
-      execute: async (_input, context) => {
-        for (const line of ["compiling\n", "linking\n"]) {
-          context.onUpdate({ text: line, stream: "stdout" });
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-        return { content: "Build succeeded." };
-      },
-    }),
-  ];
-  const registry = createToolRegistry({
-    workdir,
-    dataDir: path.join(workdir, ".data"),
-    bundles: [{ id: "matrix", trusted: true, listTools: () => tools }],
-    approval: {
-      policies: { Deploy: "ask" },
-      onAsk: () => {
-        counts.onAsk += 1;
-        return true;
-      },
-    },
-  });
-  return {
-    registry,
-    counts,
-    close: async () => {
-      await registry.close();
-      await rm(workdir, { recursive: true, force: true });
-    },
-  };
+  return version === 5
+    ? names
+    : [...names, "approval by the AI SDK: approved", "approval by the AI SDK: denied", "approval by the AI SDK: approved (streamText)"];
 }
 
 const mockModel = (sdk: AiSdkUnderTest, turns: ScriptedTurn[]) =>
@@ -230,8 +140,9 @@ const scenarios: Record<string, (sdk: AiSdkUnderTest, fixture: Fixture) => Promi
       ]),
     ];
   },
-  "approval by the AI SDK: approved": (sdk, fixture) => approvalFlow(sdk, fixture, true),
-  "approval by the AI SDK: denied": (sdk, fixture) => approvalFlow(sdk, fixture, false),
+  "approval by the AI SDK: approved": (sdk, fixture) => approvalFlow(sdk, fixture, true, "generateText"),
+  "approval by the AI SDK: denied": (sdk, fixture) => approvalFlow(sdk, fixture, false, "generateText"),
+  "approval by the AI SDK: approved (streamText)": (sdk, fixture) => approvalFlow(sdk, fixture, true, "streamText"),
   "preliminary results": async (sdk, { registry }) => {
     const model = mockModel(sdk, [{ toolCalls: [{ id: "b1", name: "Build", input: {} }] }, { text: "Built." }]);
     const hostUpdates: string[] = [];
@@ -277,33 +188,52 @@ async function imageRun(sdk: AiSdkUnderTest, registry: ToolRegistry, aiSdkVersio
   }
 }
 
-async function approvalFlow(sdk: AiSdkUnderTest, { registry, counts }: Fixture, approved: boolean): Promise<ScenarioCheck[]> {
+/** One generateText or streamText call: its text, approval requests and response messages, and the prompts the model got so far. */
+async function callModel(sdk: AiSdkUnderTest, mode: "generateText" | "streamText", model: any, options: Record<string, unknown>) {
+  if (mode === "generateText") {
+    const result = await sdk.generateText({ model, ...options });
+    const requests = result.content.filter((part: any) => part.type === "tool-approval-request");
+    return { text: result.text, requests, messages: result.response.messages, prompts: model.doGenerateCalls.map((call: any) => call.prompt) };
+  }
+  const result = sdk.streamText({ model, ...options });
+  const requests: any[] = [];
+  for await (const part of result.fullStream) if (part.type === "tool-approval-request") requests.push(part);
+  const response = await result.response;
+  return { text: await result.text, requests, messages: response.messages, prompts: model.doStreamCalls.map((call: any) => call.prompt) };
+}
+
+async function approvalFlow(
+  sdk: AiSdkUnderTest,
+  { registry, counts }: Fixture,
+  approved: boolean,
+  mode: "generateText" | "streamText",
+): Promise<ScenarioCheck[]> {
   const model = mockModel(sdk, [{ toolCalls: [{ id: "d1", name: "Deploy", input: { target: "prod" } }] }, { text: approved ? "Deployed." : "Not deployed." }]);
   const tools = toAiSdkTools(registry, { jsonSchema: sdk.jsonSchema, approval: "ai-sdk" });
-  const first = await sdk.generateText({ model, prompt: "Deploy", tools, stopWhen: sdk.stepCountIs(3) });
-  const requests = first.content.filter((part: any) => part.type === "tool-approval-request");
+  const first = await callModel(sdk, mode, model, { prompt: "Deploy", tools, stopWhen: sdk.stepCountIs(3) });
   const checks = [
     check("Add needs no approval", tools.Add!.needsApproval?.({}, { toolCallId: "x" }), false),
     check(
       "one tool-approval-request",
-      requests.map((part: any) => part.toolCall?.toolName),
+      first.requests.map((part: any) => part.toolCall?.toolName),
       ["Deploy"],
     ),
     check("not run before the answer", counts.deploy, 0),
   ];
   const messages = [
     { role: "user", content: "Deploy" },
-    ...first.response.messages,
-    { role: "tool", content: [{ type: "tool-approval-response", approvalId: requests[0]?.approvalId, approved }] },
+    ...first.messages,
+    { role: "tool", content: [{ type: "tool-approval-response", approvalId: first.requests[0]?.approvalId, approved }] },
   ];
-  const second = await sdk.generateText({ model, messages, tools, stopWhen: sdk.stepCountIs(3) });
-  const sent = toolResultsSent(model.doGenerateCalls[1]?.prompt ?? []) as any[];
+  const second = await callModel(sdk, mode, model, { messages, tools, stopWhen: sdk.stepCountIs(3) });
+  const sent = toolResultsSent(second.prompts[1] ?? []) as any[];
   return [
     ...checks,
     check("final text", second.text, approved ? "Deployed." : "Not deployed."),
     check("tool runs", counts.deploy, approved ? 1 : 0),
     check("onAsk not asked", counts.onAsk, 0),
     check("what the model is sent", sent[0]?.output?.type, approved ? "text" : "execution-denied"),
+    check("two model calls in all", second.prompts.length, 2),
   ];
 }
 
