@@ -3,12 +3,15 @@
  * under node_modules/.pnpm), once, and reuses them on later runs:
  * - base: a git repository with >= 3,000 tracked files and an ignored
  *   node_modules/ of >= 20,000 files (hard links, cheap to make);
- * - x20: twenty copies of base in one git repository.
+ * - x20: twenty copies of base in one git repository;
+ * - rules-3k and rules-60k: trees with ignore files of every rule shape
+ *   (see make-rules-corpus.ts).
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ensureRulesRepositories, type RulesRepositories } from "./make-rules-corpus.js";
 
 const PNPM_STORE = path.resolve(import.meta.dirname, "../../node_modules/.pnpm");
 const TRACKED_PACKAGES = [
@@ -32,6 +35,8 @@ export interface BenchRepositories {
   x20: string;
   trackedFiles: number;
   ignoredFiles: number;
+  /** The rules-3k and rules-60k repositories (ignore files of every rule shape). */
+  rules: RulesRepositories;
 }
 
 function countFiles(directory: string): number {
@@ -118,7 +123,8 @@ export function ensureBenchRepositories(root = path.join(os.tmpdir(), "agent-too
     .toString()
     .split("\n")
     .filter(Boolean).length;
-  return { base, x20, trackedFiles: tracked, ignoredFiles: countFiles(path.join(base, "node_modules")) };
+  const rules = ensureRulesRepositories(root);
+  return { base, x20, trackedFiles: tracked, ignoredFiles: countFiles(path.join(base, "node_modules")), rules };
 }
 
 if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
