@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeSearchTree } from "../__fixtures__/search-tree.js";
 import { renderGrep } from "./grep-format.js";
 import type { GrepOutputMode } from "./grep-result.js";
-import { type GrepQuery, grepWithRipgrep, grepWithRipgrepPaged, parseRipgrepOutput } from "./grep-ripgrep.js";
+import { type GrepQuery, grepWithRipgrep, parseRipgrepOutput } from "./grep-ripgrep.js";
+import { type GrepPagedOptions, grepWithRipgrepPaged } from "./grep-ripgrep-paged.js";
 import { locateRipgrep } from "./ripgrep.js";
 
 const rgPath = locateRipgrep();
@@ -36,6 +37,23 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
     const twoPasses = renderGrep(await grepWithRipgrepPaged(rgPath!, root, query, () => true, { outputMode, offset, headLimit }), options).text;
     expect(twoPasses).toBe(onePass);
   });
+
+  // Tiny limits force every page strategy: one file per ripgrep run, a single pass that completes, one that is stopped.
+  const strategies: Array<[string, GrepPagedOptions]> = [
+    ["one file per page run", { fileArgumentBytes: 1 }],
+    ["a completed single pass", { singlePassMinLines: 1 }],
+    ["a stopped single pass", { singlePassMinLines: 1, singlePassBytesPerLine: 1 }],
+  ];
+  it.each(strategies.flatMap(([name, tuning]) => cases.map((testCase) => [name, tuning, ...testCase] as const)))(
+    "%s: %s %j %s offset=%d limit=%d renders what one full pass renders",
+    async (_name, tuning, pattern, extra, outputMode, offset, headLimit) => {
+      const query: GrepQuery = { pattern, ignoreCase: true, multiline: false, context: 0, ...extra };
+      const options = { outputMode, offset, headLimit, context: query.context, displayDirectory: ".", pattern };
+      const onePass = renderGrep(await grepWithRipgrep(rgPath!, root, query), options).text;
+      const paged = renderGrep(await grepWithRipgrepPaged(rgPath!, root, query, () => true, { outputMode, offset, headLimit }, tuning), options).text;
+      expect(paged).toBe(onePass);
+    },
+  );
 });
 
 describe("parseRipgrepOutput", () => {

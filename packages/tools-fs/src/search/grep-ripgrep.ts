@@ -1,7 +1,6 @@
 import { ToolError } from "@agent-tools/core";
 import { countLineEndings } from "../shared/line-ending-count.js";
-import { comparePaths } from "./file-walker.js";
-import type { GrepFileHits, GrepOutputMode } from "./grep-result.js";
+import type { GrepFileHits } from "./grep-result.js";
 import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
 
 /** A Grep query as both engines take it. */
@@ -90,7 +89,8 @@ class RipgrepFileHits implements GrepFileHits {
   }
 }
 
-function readNumber(output: Buffer, position: number): { value: number; next: number } {
+/** Reads the decimal number at `position` of `output`; `next` is the offset after it. */
+export function readNumber(output: Buffer, position: number): { value: number; next: number } {
   let value = 0;
   let cursor = position;
   let byte = output[cursor]!;
@@ -150,9 +150,19 @@ export function parseRipgrepOutput(output: Buffer, parseEagerly = false): Ripgre
   return files;
 }
 
-/** Runs ripgrep and turns its failures into tool errors. */
-async function runChecked(rgPath: string, directory: string, args: string[], signal: AbortSignal | undefined): Promise<Buffer> {
-  const output = await runRipgrep(rgPath, args, { cwd: directory, signal });
+/**
+ * Runs ripgrep and turns its failures into tool errors; null when the run
+ * printed more than `maxStdoutBytes` and was stopped.
+ */
+export async function runChecked(
+  rgPath: string,
+  directory: string,
+  args: string[],
+  signal: AbortSignal | undefined,
+  maxStdoutBytes?: number,
+): Promise<Buffer | null> {
+  const output = await runRipgrep(rgPath, args, { cwd: directory, signal, maxStdoutBytes });
+  if (output.exceeded) return null;
   if (output.exitCode === 2 && /regex parse error|error parsing regex|literal .* is not allowed|look-around|backreferences/i.test(output.stderr)) {
     const detail = output.stderr.trim().split("\n").slice(0, 8).join("\n");
     throw new ToolError(
@@ -169,128 +179,5 @@ async function runChecked(rgPath: string, directory: string, args: string[], sig
 /** Runs a query with ripgrep under `directory`, every hit parsed from one run. */
 export async function grepWithRipgrep(rgPath: string, directory: string, query: GrepQuery): Promise<GrepFileHits[]> {
   const stdout = await runChecked(rgPath, directory, ripgrepArguments(query), query.signal);
-  return parseRipgrepOutput(stdout, query.context > 0 || query.multiline);
-}
-
-/** The page Grep will render, so ripgrep need print only the files on it. */
-export interface GrepPage {
-  outputMode: GrepOutputMode;
-  offset: number;
-  headLimit: number;
-}
-
-/** A file known only by its match count (off the page: never rendered). */
-class CountedFileHits implements GrepFileHits {
-  readonly firstMatchLine = 0;
-  constructor(
-    readonly path: string,
-    readonly matchCount: number,
-  ) {}
-  matchLines(): readonly number[] {
-    return [];
-  }
-  lineText(): undefined {
-    return undefined;
-  }
-}
-
-/** Hits of a page file, cut to the count of the counting run (binary files may differ). */
-class LimitedFileHits implements GrepFileHits {
-  constructor(
-    private readonly inner: GrepFileHits,
-    readonly matchCount: number,
-  ) {}
-  get path(): string {
-    return this.inner.path;
-  }
-  get firstMatchLine(): number {
-    return this.inner.firstMatchLine;
-  }
-  matchLines(): readonly number[] {
-    const lines = this.inner.matchLines();
-    return lines.length > this.matchCount ? lines.slice(0, this.matchCount) : lines;
-  }
-  lineText(line: number): string | undefined {
-    return this.inner.lineText(line);
-  }
-}
-
-/** Parses `--count --null` output: `path\0N` lines. */
-function parseCounts(output: Buffer): { path: string; count: number }[] {
-  const files: { path: string; count: number }[] = [];
-  let position = 0;
-  while (position < output.length) {
-    const nul = output.indexOf(0, position);
-    if (nul === -1) break;
-    let name = output.toString("utf8", position, nul);
-    if (name.startsWith("./")) name = name.slice(2);
-    const { value, next } = readNumber(output, nul + 1);
-    files.push({ path: name, count: value });
-    const newline = output.indexOf(10, next);
-    position = newline === -1 ? output.length : newline + 1;
-  }
-  return files;
-}
-
-/**
- * Runs a query in two ripgrep passes: `--count` gives every file's matching
- * lines (tiny output), then only the files holding the requested page are
- * searched again for their lines (on one thread when they are few). Same
- * hits as {@link grepWithRipgrep} for everything the formatter reads;
- * multi-line queries (where `--count` counts matches, not lines) take the
- * single pass.
- *
- * Why not one pass for small results: the size of a result is only known
- * once it is printed, and a single pass stopped when its output grows costs
- * a process start plus the work so far. Measured on the benchmark trees
- * (best of 7, ms; rg itself: base 96-98 rare, 173-213 common/regex): always
- * two passes 110 / 216 / 185 (base rare / common / regex) and x20 within 1%
- * of rg; a single pass stopped past 16 KiB 100 / 240 / 207 but x20 rare
- * 2475 (its 23 KB of output arrives late, so the stopped run was nearly
- * complete); stopped past 256 KiB 97 / 242 / 238.
- */
-export async function grepWithRipgrepPaged(
-  rgPath: string,
-  directory: string,
-  query: GrepQuery,
-  filter: (relative: string) => boolean,
-  page: GrepPage,
-): Promise<GrepFileHits[]> {
-  if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
-  const countArgs = ripgrepArguments(query).filter((arg) => arg !== "--heading" && arg !== "--line-number");
-  countArgs.splice(countArgs.indexOf("--context"), query.context > 0 ? 2 : 0);
-  countArgs.unshift("--count");
-  const counted = parseCounts(await runChecked(rgPath, directory, countArgs, query.signal))
-    .filter((file) => file.count > 0 && filter(file.path))
-    .sort((a, b) => comparePaths(a.path, b.path));
-  if (page.outputMode === "count") return counted.map((file) => new CountedFileHits(file.path, file.count));
-  const onPage = new Set<number>();
-  if (page.outputMode === "files") {
-    for (let index = page.offset; index < Math.min(counted.length, page.offset + page.headLimit); index += 1) onPage.add(index);
-  } else {
-    const end = page.offset + page.headLimit;
-    let matchIndex = 0;
-    for (let index = 0; index < counted.length && matchIndex < end; index += 1) {
-      if (matchIndex + counted[index]!.count > page.offset) onPage.add(index);
-      matchIndex += counted[index]!.count;
-    }
-  }
-  // A path that is not valid UTF-8 cannot be passed back: take the single pass.
-  if ([...onPage].some((index) => counted[index]!.path.includes("\uFFFD"))) {
-    return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
-  }
-  const pageHits = new Map<string, GrepFileHits>();
-  if (onPage.size > 0) {
-    const args = ripgrepArguments(query);
-    args.splice(args.length - 1, 1, ...[...onPage].map((index) => `./${counted[index]!.path}`));
-    args.unshift("--with-filename"); // one explicit file would print no name
-    // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
-    if (onPage.size <= 8) args.unshift("--threads", "1");
-    if (page.outputMode === "files") args.unshift("--max-count", "1");
-    for (const file of parseRipgrepOutput(await runChecked(rgPath, directory, args, query.signal), query.context > 0)) pageHits.set(file.path, file);
-  }
-  return counted.map((file, index) => {
-    const hits = onPage.has(index) ? pageHits.get(file.path) : undefined;
-    return hits ? new LimitedFileHits(hits, file.count) : new CountedFileHits(file.path, file.count);
-  });
+  return parseRipgrepOutput(stdout!, query.context > 0 || query.multiline);
 }

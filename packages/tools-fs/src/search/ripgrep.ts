@@ -40,13 +40,24 @@ export interface RipgrepOutput {
   stdout: Buffer;
   stderr: string;
   exitCode: number;
+  /** The run printed more than `maxStdoutBytes` and was stopped: `stdout` is incomplete. */
+  exceeded?: true;
+}
+
+/** Options of {@link runRipgrep}. */
+export interface RunRipgrepOptions {
+  cwd: string;
+  signal?: AbortSignal;
+  /** Stop the run once it has printed more than this many bytes (`exceeded` is then set). */
+  maxStdoutBytes?: number;
 }
 
 /**
  * Runs ripgrep to completion, collecting stdout as bytes. Aborting the
- * signal kills the process and rejects with the signal's reason.
+ * signal kills the process and rejects with the signal's reason; printing
+ * more than `maxStdoutBytes` kills it and resolves with `exceeded: true`.
  */
-export function runRipgrep(rgPath: string, args: readonly string[], options: { cwd: string; signal?: AbortSignal }): Promise<RipgrepOutput> {
+export function runRipgrep(rgPath: string, args: readonly string[], options: RunRipgrepOptions): Promise<RipgrepOutput> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(options.signal.reason ?? new Error("aborted"));
@@ -56,11 +67,18 @@ export function runRipgrep(rgPath: string, args: readonly string[], options: { c
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = "";
+    let exceeded = false;
+    const maxBytes = options.maxStdoutBytes ?? Number.POSITIVE_INFINITY;
     const onAbort = () => child.kill("SIGKILL");
     options.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout.on("data", (chunk: Buffer) => {
+      if (exceeded) return;
       chunks.push(chunk);
       size += chunk.length;
+      if (size > maxBytes) {
+        exceeded = true;
+        child.kill("SIGKILL");
+      }
     });
     child.stderr.on("data", (chunk: Buffer) => {
       if (stderr.length < 64 * 1024) stderr += chunk.toString("utf8");
@@ -75,7 +93,8 @@ export function runRipgrep(rgPath: string, args: readonly string[], options: { c
         reject(options.signal.reason ?? new Error("aborted"));
         return;
       }
-      resolve({ stdout: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), stderr, exitCode: code ?? -1 });
+      const stdout = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      resolve(exceeded ? { stdout, stderr, exitCode: code ?? -1, exceeded: true } : { stdout, stderr, exitCode: code ?? -1 });
     });
   });
 }

@@ -1,0 +1,170 @@
+import { comparePaths } from "./file-walker.js";
+import type { GrepFileHits, GrepOutputMode } from "./grep-result.js";
+import { type GrepQuery, grepWithRipgrep, parseRipgrepOutput, readNumber, ripgrepArguments, runChecked } from "./grep-ripgrep.js";
+import { RIPGREP_BATCH_CONCURRENCY, RIPGREP_FILE_ARGUMENT_BYTES, batchFileArguments, runBatches } from "./grep-ripgrep-batches.js";
+
+/** The page Grep will render, so ripgrep need print only the files on it. */
+export interface GrepPage {
+  outputMode: GrepOutputMode;
+  offset: number;
+  headLimit: number;
+}
+
+/**
+ * Content pages reaching this many matching lines (offset + head_limit)
+ * first try a single pass (see {@link grepWithRipgrepPaged}).
+ */
+export const SINGLE_PASS_MIN_LINES = 1_000;
+
+/**
+ * Output a single pass may print per line the page reaches (per match and
+ * context line) before it is stopped for the two passes. ripgrep's records
+ * average 150 bytes per line on the benchmark trees.
+ */
+const SINGLE_PASS_BYTES_PER_LINE = 256;
+
+/** Tuning of {@link grepWithRipgrepPaged} (tests make the limits small). */
+export interface GrepPagedOptions {
+  /** Argument bytes of the files of one page run; default {@link RIPGREP_FILE_ARGUMENT_BYTES}. */
+  fileArgumentBytes?: number;
+  /** Default {@link SINGLE_PASS_MIN_LINES}. */
+  singlePassMinLines?: number;
+  /** Output bytes a single pass may print per page line; default 256. */
+  singlePassBytesPerLine?: number;
+}
+
+/** A file known only by its match count (off the page: never rendered). */
+class CountedFileHits implements GrepFileHits {
+  readonly firstMatchLine = 0;
+  constructor(
+    readonly path: string,
+    readonly matchCount: number,
+  ) {}
+  matchLines(): readonly number[] {
+    return [];
+  }
+  lineText(): undefined {
+    return undefined;
+  }
+}
+
+/** Hits of a page file, cut to the count of the counting run (binary files may differ). */
+class LimitedFileHits implements GrepFileHits {
+  constructor(
+    private readonly inner: GrepFileHits,
+    readonly matchCount: number,
+  ) {}
+  get path(): string {
+    return this.inner.path;
+  }
+  get firstMatchLine(): number {
+    return this.inner.firstMatchLine;
+  }
+  matchLines(): readonly number[] {
+    const lines = this.inner.matchLines();
+    return lines.length > this.matchCount ? lines.slice(0, this.matchCount) : lines;
+  }
+  lineText(line: number): string | undefined {
+    return this.inner.lineText(line);
+  }
+}
+
+/** Parses `--count --null` output: `path\0N` lines. */
+function parseCounts(output: Buffer): { path: string; count: number }[] {
+  const files: { path: string; count: number }[] = [];
+  let position = 0;
+  while (position < output.length) {
+    const nul = output.indexOf(0, position);
+    if (nul === -1) break;
+    let name = output.toString("utf8", position, nul);
+    if (name.startsWith("./")) name = name.slice(2);
+    const { value, next } = readNumber(output, nul + 1);
+    files.push({ path: name, count: value });
+    const newline = output.indexOf(10, next);
+    position = newline === -1 ? output.length : newline + 1;
+  }
+  return files;
+}
+
+/**
+ * Runs a query in two ripgrep passes: `--count` gives every file's matching
+ * lines (tiny output), then only the files holding the requested page are
+ * searched again for their lines (on one thread when they are few). Same
+ * hits as {@link grepWithRipgrep} for everything the formatter reads;
+ * multi-line queries (where `--count` counts matches, not lines) take the
+ * single pass.
+ *
+ * The page's files are passed to ripgrep as arguments, in batches of at
+ * most 256 KiB of arguments ({@link batchFileArguments}, two runs at a
+ * time): any page size works, far below the kernel's ARG_MAX.
+ *
+ * A content page reaching {@link SINGLE_PASS_MIN_LINES} lines or more
+ * first tries one pass that prints everything, stopped once its output
+ * exceeds what such a page needs (256 bytes per line) for the two passes:
+ * rendering all of a search's lines then costs one ripgrep run, not two.
+ *
+ * Why not one pass for small results: the size of a result is only known
+ * once it is printed, and a single pass stopped when its output grows costs
+ * a process start plus the work so far. Measured on the benchmark trees
+ * (best of 7, ms; rg itself: base 96-98 rare, 173-213 common/regex): always
+ * two passes 110 / 216 / 185 (base rare / common / regex) and x20 within 1%
+ * of rg; a single pass stopped past 16 KiB 100 / 240 / 207 but x20 rare
+ * 2475 (its 23 KB of output arrives late, so the stopped run was nearly
+ * complete); stopped past 256 KiB 97 / 242 / 238.
+ */
+export async function grepWithRipgrepPaged(
+  rgPath: string,
+  directory: string,
+  query: GrepQuery,
+  filter: (relative: string) => boolean,
+  page: GrepPage,
+  options: GrepPagedOptions = {},
+): Promise<GrepFileHits[]> {
+  if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
+  const pageLines = page.offset + page.headLimit;
+  if (page.outputMode === "content" && pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
+    const maxBytes = pageLines * (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
+    const stdout = await runChecked(rgPath, directory, ripgrepArguments(query), query.signal, maxBytes);
+    if (stdout) return parseRipgrepOutput(stdout, query.context > 0).filter((file) => filter(file.path));
+  }
+  const countArgs = ripgrepArguments(query).filter((arg) => arg !== "--heading" && arg !== "--line-number");
+  countArgs.splice(countArgs.indexOf("--context"), query.context > 0 ? 2 : 0);
+  countArgs.unshift("--count");
+  const counted = parseCounts((await runChecked(rgPath, directory, countArgs, query.signal))!)
+    .filter((file) => file.count > 0 && filter(file.path))
+    .sort((a, b) => comparePaths(a.path, b.path));
+  if (page.outputMode === "count") return counted.map((file) => new CountedFileHits(file.path, file.count));
+  const onPage = new Set<number>();
+  if (page.outputMode === "files") {
+    for (let index = page.offset; index < Math.min(counted.length, pageLines); index += 1) onPage.add(index);
+  } else {
+    let matchIndex = 0;
+    for (let index = 0; index < counted.length && matchIndex < pageLines; index += 1) {
+      if (matchIndex + counted[index]!.count > page.offset) onPage.add(index);
+      matchIndex += counted[index]!.count;
+    }
+  }
+  // A path that is not valid UTF-8 cannot be passed back: take the single pass.
+  if ([...onPage].some((index) => counted[index]!.path.includes("\uFFFD"))) {
+    return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
+  }
+  const pageHits = new Map<string, GrepFileHits>();
+  const batches = batchFileArguments(
+    [...onPage].map((index) => `./${counted[index]!.path}`),
+    options.fileArgumentBytes ?? RIPGREP_FILE_ARGUMENT_BYTES,
+  );
+  const outputs = await runBatches(batches, RIPGREP_BATCH_CONCURRENCY, query.signal, async (files, signal) => {
+    const args = ripgrepArguments(query);
+    args.splice(args.length - 1, 1, ...files);
+    args.unshift("--with-filename"); // one explicit file would print no name
+    // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
+    if (files.length <= 8) args.unshift("--threads", "1");
+    if (page.outputMode === "files") args.unshift("--max-count", "1");
+    return (await runChecked(rgPath, directory, args, signal))!;
+  });
+  for (const output of outputs) for (const file of parseRipgrepOutput(output, query.context > 0)) pageHits.set(file.path, file);
+  return counted.map((file, index) => {
+    const hits = onPage.has(index) ? pageHits.get(file.path) : undefined;
+    return hits ? new LimitedFileHits(hits, file.count) : new CountedFileHits(file.path, file.count);
+  });
+}
