@@ -2,7 +2,10 @@
  * Where streaming time goes: the same bytes read by a bare
  * `child_process.spawn`, by `ExecaProcessRunner`, and by a `ShellSession`
  * (runner + UTF-8 joiner + 1 MiB ring buffer), alternating over several
- * rounds because the machine may be shared. Reports min and median per layer.
+ * rounds because the machine may be shared. Reports, per layer, the median
+ * wall time and the median host CPU time (user + system of this process:
+ * what the reader costs, whatever else the machine runs) and both as ratios
+ * to the bare spawn.
  *
  * Run: npx tsx --conditions=@agent-tools/source bench/shell/ingest-layers.ts [MiB] [rounds]
  */
@@ -35,22 +38,31 @@ const layers: Record<string, () => Promise<void>> = {
   },
 };
 
-const times = new Map<string, number[]>();
+const samples = new Map<string, { wall: number[]; cpu: number[] }>();
 for (let round = 0; round < rounds; round += 1) {
   for (const [name, run] of Object.entries(layers)) {
+    const cpu = process.cpuUsage();
     const started = performance.now();
     await run();
-    const list = times.get(name) ?? [];
-    list.push(performance.now() - started);
-    times.set(name, list);
+    const wall = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const entry = samples.get(name) ?? { wall: [], cpu: [] };
+    entry.wall.push(wall);
+    entry.cpu.push((used.user + used.system) / 1000);
+    samples.set(name, entry);
   }
 }
 await runner.close();
-for (const [name, list] of times) {
-  const sorted = [...list].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-  const rate = (ms: number) => (mebibytes / 1024 / (ms / 1000)).toFixed(2);
-  console.log(`${name}: min ${sorted[0]!.toFixed(0)} ms (${rate(sorted[0]!)} GiB/s), median ${median.toFixed(0)} ms (${rate(median)} GiB/s)`);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const bare = samples.get("bare spawn")!;
+const gib = mebibytes / 1024;
+for (const [name, entry] of samples) {
+  const wall = median(entry.wall);
+  const cpu = median(entry.cpu);
+  console.log(
+    `${name}: wall median ${wall.toFixed(0)} ms (min ${Math.min(...entry.wall).toFixed(0)}, ${(gib / (wall / 1000)).toFixed(2)} GiB/s, ${(wall / median(bare.wall)).toFixed(2)}x bare); ` +
+      `host CPU median ${(cpu / gib).toFixed(0)} ms per GiB (min ${(Math.min(...entry.cpu) / gib).toFixed(0)}, ${(cpu / median(bare.cpu)).toFixed(2)}x bare)`,
+  );
 }
 console.log(
   `load average: ${os

@@ -1,7 +1,9 @@
 /**
  * Streams 1 GiB through a resumable Bash session and compares it with a bare
  * `child_process.spawn` reading the same bytes; samples the host's resident
- * memory while the session runs.
+ * memory while the session runs. Prints, per variant, the host CPU time per
+ * GiB (user + system of this process, robust on a shared machine) and the
+ * wall time, both as ratios to the bare spawn (medians of interleaved rounds).
  *
  * Run: npx tsx --conditions=@agent-tools/source bench/shell/session-throughput.ts [GiB] [rounds]
  */
@@ -96,7 +98,7 @@ const gibPerSecond = (received: number, seconds: number) => received / GIB / sec
 
 // The machine may be shared: bare and session runs alternate, and each figure
 // is the median of its rounds.
-const rounds = Number(process.argv[3] ?? "2");
+const rounds = Number(process.argv[3] ?? "5");
 const variants = [
   ["session, ProcessWait every 1 s (model cadence)", 1_000],
   ["session, back-to-back ProcessWait (hot reader)", 0],
@@ -110,20 +112,30 @@ for (let round = 0; round < rounds; round += 1) {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 const bare = { received: bareRuns[0]!.received, seconds: median(bareRuns.map((run) => run.seconds)), cpu: median(bareRuns.map((run) => run.cpu)) };
 const bareRate = gibPerSecond(bare.received, bare.seconds);
+const list = (values: number[], digits = 2) => values.map((value) => value.toFixed(digits)).join(" / ");
 console.log(
-  `bare child_process.spawn: ${(bare.received / GIB).toFixed(2)} GiB, runs ${bareRuns.map((run) => run.seconds.toFixed(2)).join(" / ")} s, median ${bareRate.toFixed(2)} GiB/s, RSS growth ${bareRuns.map((run) => run.rssGrowthMiB.toFixed(1)).join(" / ")} MiB; ` +
-    `host CPU ${bare.cpu.toFixed(2)} s = ${(bare.received / GIB / bare.cpu).toFixed(2)} GiB per CPU-second`,
+  `bare child_process.spawn: ${(bare.received / GIB).toFixed(2)} GiB, wall ${list(bareRuns.map((run) => run.seconds))} s, median ${bareRate.toFixed(2)} GiB/s; ` +
+    `host CPU ${list(bareRuns.map((run) => run.cpu))} s, median ${(bare.cpu / (bare.received / GIB)).toFixed(2)} s per GiB; RSS growth ${list(
+      bareRuns.map((run) => run.rssGrowthMiB),
+      1,
+    )} MiB`,
 );
 for (const [label, runs] of sessionRuns) {
   const seconds = median(runs.map((run) => run.seconds));
   const cpu = median(runs.map((run) => run.cpu));
   const received = runs[0]!.received;
-  const rate = gibPerSecond(received, seconds);
+  // Per GiB, so a bare run and a session run compare even if their byte counts differ.
+  const wallRatio = seconds / (received / GIB) / (bare.seconds / (bare.received / GIB));
+  const cpuRatio = cpu / (received / GIB) / (bare.cpu / (bare.received / GIB));
   console.log(
-    `${label}: runs ${runs.map((run) => run.seconds.toFixed(2)).join(" / ")} s, median ${rate.toFixed(2)} GiB/s (${((rate / bareRate) * 100).toFixed(0)}% of bare), ` +
-      `${runs.map((run) => run.calls).join(" / ")} calls, RSS growth ${runs.map((run) => run.rssGrowthMiB.toFixed(1)).join(" / ")} MiB, ` +
-      `output_truncated seen: ${runs.some((run) => run.truncated)}; host CPU ${cpu.toFixed(2)} s = ${(received / GIB / cpu).toFixed(2)} GiB per CPU-second (${((bare.cpu / cpu) * 100).toFixed(0)}% of bare's efficiency)`,
+    `${label}: wall ${list(runs.map((run) => run.seconds))} s, median ${gibPerSecond(received, seconds).toFixed(2)} GiB/s; ` +
+      `host CPU ${list(runs.map((run) => run.cpu))} s, median ${(cpu / (received / GIB)).toFixed(2)} s per GiB; ` +
+      `${runs.map((run) => run.calls).join(" / ")} calls, RSS growth ${list(
+        runs.map((run) => run.rssGrowthMiB),
+        1,
+      )} MiB, output_truncated seen: ${runs.some((run) => run.truncated)}`,
   );
+  console.log(`  vs bare spawn per GiB: CPU ${cpuRatio.toFixed(2)}x, wall ${wallRatio.toFixed(2)}x (medians of ${runs.length} interleaved rounds)`);
 }
 console.log(
   `load average: ${os

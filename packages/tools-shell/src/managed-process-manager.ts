@@ -49,6 +49,8 @@ interface LiveEntry {
   process: RunningProcess;
   exit?: ProcessExit;
   stopped: boolean;
+  /** Waits sleeping between polls; woken when the process exits. */
+  wakers: Set<() => void>;
 }
 
 /** Options of {@link ManagedProcessManager.start}. */
@@ -119,9 +121,10 @@ export class ManagedProcessManager {
       tree_tag: child.pid > 0 ? readProcessTreeTag(child.pid) : undefined,
     };
     writeFileSync(path.join(directory, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
-    const entry: LiveEntry = { record, process: child, stopped: false };
+    const entry: LiveEntry = { record, process: child, stopped: false, wakers: new Set() };
     void child.exited.then((exit) => {
       entry.exit = exit;
+      for (const wake of [...entry.wakers]) wake();
       this.prune(options.dataDir);
     });
     this.live.set(id, entry);
@@ -169,20 +172,22 @@ export class ManagedProcessManager {
   /** Waits until the process ended, `unreadBytes` are in the log after `cursor`, the time passed or `signal` aborted. */
   async wait(dataDir: string, processId: string, cursor: number, yieldMs: number, unreadBytes: number, signal: AbortSignal): Promise<ManagedProcessState> {
     const deadline = Date.now() + yieldMs;
-    let exited = false;
-    void this.live.get(processId)?.process.exited.then(() => (exited = true));
+    const entry = this.live.get(processId);
     for (;;) {
       const state = this.require(dataDir, processId);
       if (state.status !== "running" || state.log_bytes - cursor >= unreadBytes || Date.now() >= deadline || signal.aborted) return state;
-      // Poll the log; an exit of this host's process is seen within one poll (the 'exited' flag is set by then).
+      // Poll the log; an exit of this host's process ends the sleep at once. Nothing is left attached after the sleep
+      // (no reaction on the process's exit promise per call), so back-to-back waits do not pile up closures.
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.min(exited ? 5 : WAIT_POLL_MS, Math.max(0, deadline - Date.now())));
+        const timer = setTimeout(done, Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())));
         function done() {
           clearTimeout(timer);
           signal.removeEventListener("abort", done);
+          entry?.wakers.delete(done);
           resolve();
         }
         signal.addEventListener("abort", done, { once: true });
+        entry?.wakers.add(done);
       });
     }
   }

@@ -1,4 +1,4 @@
-import { incompleteUtf8Tail, leadingContinuationBytes } from "./utf8.js";
+import { sequenceLength } from "./utf8.js";
 
 /** The stream an output fragment came from. */
 export type OutputStream = "stdout" | "stderr";
@@ -144,18 +144,23 @@ export class OutputRingBuffer {
     return this.storage[offset % this.storage.length]!;
   }
 
+  /** Continuation bytes (0..3) at `from`: where the first whole character starts. Reads bytes in place, no copy. */
   private skipContinuation(from: number): number {
-    if (from >= this.total) return 0;
-    const window = this.copy(from, Math.min(this.total, from + 3));
-    return leadingContinuationBytes(window);
+    let count = 0;
+    while (count < 3 && from + count < this.total && sequenceLength(this.byteAt(from + count)) === 0) count += 1;
+    return count;
   }
 
+  /** Bytes of a character that starts before `to` (< total) and continues past it (0..3); see `incompleteUtf8Tail`. */
   private incompleteBefore(from: number, to: number): number {
-    const start = Math.max(from, to - 4);
-    const window = Buffer.from(this.copy(start, to));
     // A character is only incomplete at `to` if it continues past `to`.
-    const tail = incompleteUtf8Tail(window);
-    return tail > 0 && this.byteAt(to) >= 0x80 && this.byteAt(to) < 0xc0 ? tail : 0;
+    if (sequenceLength(this.byteAt(to)) !== 0) return 0;
+    for (let index = to - 1; index >= Math.max(from, to - 3); index -= 1) {
+      const length = sequenceLength(this.byteAt(index));
+      if (length === 0) continue;
+      return length > to - index ? to - index : 0;
+    }
+    return 0;
   }
 
   private trimSegments(): void {

@@ -1,4 +1,5 @@
 import type { ProcessExit, ProcessRunner, RunningProcess, ToolUpdate } from "@agent-tools/core";
+import { AbortGuard } from "./abort-guard.js";
 import { DEFAULT_PAGE_BYTES, DEFAULT_RING_CAPACITY, type OutputPage, OutputRingBuffer, type OutputStream } from "./output-ring-buffer.js";
 import { UpdateForwarder } from "./update-forwarder.js";
 import { Utf8ChunkJoiner } from "./utf8.js";
@@ -55,7 +56,7 @@ export class ShellSession {
   private stopping: Promise<void> | undefined;
   private timeoutTimer: NodeJS.Timeout | undefined;
   private exit: ProcessExit | undefined;
-  private readonly abortCleanups: (() => void)[] = [];
+  private readonly abortGuard = new AbortGuard(() => void this.terminate("cancelled"));
 
   constructor(options: ShellSessionOptions) {
     this.id = options.id;
@@ -66,7 +67,8 @@ export class ShellSession {
     this.pageBytes = options.pageBytes ?? DEFAULT_PAGE_BYTES;
     this.buffer = new OutputRingBuffer(options.capacity ?? DEFAULT_RING_CAPACITY);
     this.process = options.runner.spawn({ command: options.command, shell: options.shell, cwd: options.cwd, env: options.env });
-    this.process.onOutput((chunk) => this.ingest(chunk.stream, chunk.data));
+    const accept = { stdout: (data: Buffer) => this.accept("stdout", data), stderr: (data: Buffer) => this.accept("stderr", data) };
+    this.process.onOutput((chunk) => this.joiners[chunk.stream].pushEach(chunk.data, accept[chunk.stream]));
     void this.process.exited.then((exit) => this.onExit(exit));
     if (options.timeoutMs !== undefined) {
       this.timeoutTimer = setTimeout(() => void this.terminate("timed_out"), options.timeoutMs);
@@ -157,17 +159,12 @@ export class ShellSession {
 
   /**
    * Stops the session when `signal` aborts, for as long as it runs (a chat
-   * Stop reaches a session started by an earlier call).
+   * Stop reaches a session started by an earlier call). A signal is watched
+   * once however often it is passed, and held weakly (see {@link AbortGuard}).
    */
   stopOnAbort(signal: AbortSignal): void {
     if (this.isTerminal) return;
-    if (signal.aborted) {
-      void this.terminate("cancelled");
-      return;
-    }
-    const onAbort = () => void this.terminate("cancelled");
-    signal.addEventListener("abort", onAbort, { once: true });
-    this.abortCleanups.push(() => signal.removeEventListener("abort", onAbort));
+    this.abortGuard.add(signal);
   }
 
   /**
@@ -190,11 +187,6 @@ export class ShellSession {
    */
   async endTree(): Promise<void> {
     if (this.process.isTreeAlive()) await this.process.kill();
-  }
-
-  private ingest(stream: OutputStream, data: Buffer): void {
-    const whole = this.joiners[stream].push(data);
-    if (whole.length > 0) this.accept(stream, whole);
   }
 
   private accept(stream: OutputStream, data: Buffer): void {
@@ -228,7 +220,7 @@ export class ShellSession {
     this.exitCodeValue = exitCode;
     this.endedAt = Date.now();
     clearTimeout(this.timeoutTimer);
-    for (const cleanup of this.abortCleanups.splice(0)) cleanup();
+    this.abortGuard.release();
     for (const forwarder of this.forwarders) forwarder.flush();
     for (const waiter of [...this.waiters]) waiter();
   }

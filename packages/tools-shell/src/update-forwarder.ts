@@ -15,7 +15,8 @@ export const STREAM_MAX_BYTES_PER_FLUSH = 64 * 1024;
  * prints gigabytes.
  */
 export class UpdateForwarder {
-  private pending: { stream: OutputStream; data: Buffer }[] = [];
+  /** Queued text, adjacent chunks of a stream already joined. */
+  private pending: { stream: OutputStream; text: string }[] = [];
   private pendingBytes = 0;
   private skippedBytes = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -28,12 +29,19 @@ export class UpdateForwarder {
     private readonly maxBytesPerFlush = STREAM_MAX_BYTES_PER_FLUSH,
   ) {}
 
-  /** Queues a chunk (whole UTF-8 characters). */
-  push(stream: OutputStream, data: Buffer): void {
+  /**
+   * Queues a chunk (whole UTF-8 characters). It is decoded here, once, and
+   * not copied: a chunk that ends on a character boundary decodes to the
+   * same text alone as joined with its neighbours.
+   */
+  push(stream: OutputStream, data: Uint8Array): void {
     if (this.closed) return;
     const room = this.maxBytesPerFlush - this.pendingBytes;
     if (room >= data.length) {
-      this.pending.push({ stream, data: Buffer.from(data) });
+      const text = Buffer.from(data.buffer, data.byteOffset, data.length).toString("utf8");
+      const last = this.pending[this.pending.length - 1];
+      if (last && last.stream === stream) last.text += text;
+      else this.pending.push({ stream, text });
       this.pendingBytes += data.length;
     } else {
       this.skippedBytes += data.length;
@@ -53,14 +61,10 @@ export class UpdateForwarder {
     this.timer = undefined;
     this.lastFlush = Date.now();
     const pending = this.pending;
-    this.pending = [];
-    this.pendingBytes = 0;
-    let index = 0;
-    while (index < pending.length) {
-      const stream = pending[index]!.stream;
-      const parts: Buffer[] = [];
-      while (index < pending.length && pending[index]!.stream === stream) parts.push(pending[index++]!.data);
-      this.send({ stream, text: Buffer.concat(parts).toString("utf8") });
+    if (pending.length > 0) {
+      this.pending = [];
+      this.pendingBytes = 0;
+      for (const { stream, text } of pending) this.send({ stream, text });
     }
     if (this.skippedBytes > 0) {
       const skipped = this.skippedBytes;

@@ -1,5 +1,5 @@
 /** Length of the UTF-8 sequence a lead byte starts; 0 for a continuation byte. */
-function sequenceLength(byte: number): number {
+export function sequenceLength(byte: number): number {
   if (byte < 0x80) return 1;
   if (byte < 0xc0) return 0;
   if (byte < 0xe0) return 2;
@@ -43,6 +43,37 @@ export class Utf8ChunkJoiner {
       whole = Buffer.concat([this.carry, data]);
       this.carry = undefined;
     }
+    return this.holdTail(whole);
+  }
+
+  /**
+   * The same bytes as {@link push}, without copying `data`: passes the
+   * complete part of `carry + data` to `emit` as up to two pieces (the
+   * carried character completed from the head of `data`, at most 4 bytes,
+   * then the rest of `data` as a view). Only the carry is ever copied.
+   */
+  pushEach(data: Buffer, emit: (piece: Buffer) => void): void {
+    let rest = data;
+    const carry = this.carry;
+    if (carry) {
+      // The carry starts with a lead byte; take the continuation bytes it still needs.
+      const needed = sequenceLength(carry[0]!) - carry.length;
+      let taken = 0;
+      while (taken < needed && taken < data.length && sequenceLength(data[taken]!) === 0) taken += 1;
+      if (taken < needed && taken === data.length) {
+        this.carry = Buffer.concat([carry, data]);
+        return;
+      }
+      this.carry = undefined;
+      // Complete, or cut short by a byte that is no continuation: either way it is emitted (invalid bytes are never held back).
+      emit(Buffer.concat([carry, data.subarray(0, taken)]));
+      rest = data.subarray(taken);
+    }
+    const whole = this.holdTail(rest);
+    if (whole.length > 0) emit(whole);
+  }
+
+  private holdTail(whole: Buffer): Buffer {
     const tail = incompleteUtf8Tail(whole);
     if (tail === 0) return whole;
     this.carry = Buffer.from(whole.subarray(whole.length - tail));
