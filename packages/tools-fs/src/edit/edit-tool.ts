@@ -17,11 +17,11 @@ import { type MatchStrategy, editPieces, findEditMatches } from "./edit-match.js
 
 /** Edit's input schema. */
 export const editInputSchema = z.object({
-  path: z.string().describe("File to edit: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. The file must exist."),
-  old_string: z.string().describe("Exact text to replace, copied from Read output without the line-number prefix. Include enough context to be unique."),
-  new_string: z.string().describe("Replacement text (may be empty to delete old_string)."),
-  expected_replacements: z.number().int().min(1).optional().describe("How many replacements you expect; the edit fails if the count differs."),
-  replace_all: z.boolean().default(false).describe("Replace every occurrence instead of exactly one (default false)."),
+  path: z.string().describe("Existing file: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace."),
+  old_string: z.string().describe("Exact text to replace, copied from Read output without the line-number prefix."),
+  new_string: z.string().describe("Replacement text; may be empty."),
+  expected_replacements: z.number().int().min(1).optional().describe("Fail unless exactly this many replacements are made."),
+  replace_all: z.boolean().default(false).describe("Replace every occurrence."),
 });
 
 /** Details of an Edit result. */
@@ -46,11 +46,9 @@ export interface EditDetails {
   autoRead: boolean;
 }
 
-const DESCRIPTION = `Replaces text in an existing file.
-- old_string must match the file: copy it from Read output without the line-number prefix. If it is not exact, Edit tries, in order: line-ending differences (CRLF/LF, BOM), trailing whitespace, then a uniform indentation shift; the result says which was used.
-- By default old_string must occur exactly once; add surrounding lines to make it unique, or set replace_all=true to replace every occurrence. expected_replacements makes the edit fail if the count differs.
-- If the file changed on disk since your last Read, Edit refuses (stale_file): Read it again, then retry. If you have not read the file, Edit reads it itself (autoRead=full).
-- Edit never creates files (use Write). Chained edits need no re-read.`;
+const DESCRIPTION = `Replaces text in an existing file; never creates one (use Write).
+- old_string must occur exactly once unless replace_all=true: add surrounding lines to make it unique. If it does not match exactly, Edit retries ignoring line endings (CRLF/LF, BOM), then trailing whitespace, then a uniform indentation shift, and says which matched.
+- If the file changed on disk since your last Read, Edit refuses (stale_file): Read it again, then retry. An unread file is read automatically (autoRead=full); chained edits need no re-read.`;
 
 const NOTES: Record<MatchStrategy, string> = {
   exact: "",
