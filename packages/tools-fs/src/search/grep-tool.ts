@@ -16,21 +16,18 @@ import { resolveSearchBase } from "./search-base.js";
 
 /** Grep's input schema. */
 export const grepInputSchema = z.object({
-  pattern: z.string().min(1).describe("Regular expression (Rust regex syntax: no look-around or backreferences). Escape ( [ . * + ? { | for literal text."),
+  pattern: z.string().min(1).describe("Regular expression; escape ( [ . * + ? { | to match them literally."),
   path: z.string().optional().describe("Directory or file to search (default: the workspace root)."),
-  file_pattern: z
-    .string()
-    .optional()
-    .describe('Only search files matching these globs, relative to the search directory, separated by "|", e.g. "*.ts|*.tsx" or "src/**/*.py".'),
-  ignore_case: z.boolean().default(true).describe("Case-insensitive matching (default true)."),
+  file_pattern: z.string().optional().describe('Globs relative to the search directory, "|"-separated, e.g. "*.ts|*.tsx" or "src/**/*.py".'),
+  ignore_case: z.boolean().default(true),
   output_mode: z
     .enum(["content", "files", "count"])
     .default("content")
-    .describe('"content": matching lines as path:line: text (default); "files": files with their match count and first line; "count": totals only.'),
-  head_limit: z.number().int().min(1).default(200).describe("Matching lines (content) or files (files) to return at most (default 200)."),
-  offset: z.number().int().min(0).default(0).describe("Matching lines or files to skip, for paging (default 0)."),
-  context: z.number().int().min(0).max(20).default(0).describe("Lines of context around each match in content mode (default 0)."),
-  multiline: z.boolean().default(false).describe("Let the pattern match across lines (\\n allowed, . matches newlines); default false."),
+    .describe('"content": path:line: text (default); "files": path (count, firstLine=N); "count": totals.'),
+  head_limit: z.number().int().min(1).default(200).describe("Lines (content) or files (files) to return (default 200)."),
+  offset: z.number().int().min(0).default(0).describe("Lines or files to skip."),
+  context: z.number().int().min(0).max(20).default(0).describe("Lines around each match (content mode)."),
+  multiline: z.boolean().default(false).describe("Match across lines (\\n allowed, . matches newlines)."),
 });
 
 /** Details of a Grep result. */
@@ -47,11 +44,8 @@ export interface GrepDetails {
   engine: "ripgrep" | "typescript";
 }
 
-const DESCRIPTION = `Searches file contents with a regular expression and reports matching lines sorted by path, then line.
-- Case-insensitive by default (ignore_case=false for exact case). Rust regex syntax: no look-around or backreferences.
-- output_mode: "content" (path:line: text, default), "files" (path (count, firstLine=N)), "count" (totals). Lines are cut at 400 characters.
-- Paged: head_limit (default 200) and offset; matchCount and fileCount are totals before paging, and the result says how to continue.
-- file_pattern filters files by glob ("*.ts|*.tsx"); context adds lines around matches; multiline lets a match span lines.
+const DESCRIPTION = `Searches file contents with a regular expression (Rust syntax: no look-around or backreferences), case-insensitive unless ignore_case=false. Matches are sorted by path, then line; lines are cut at 400 characters.
+- Paged with head_limit and offset: matchCount and fileCount are totals before paging, and the result says how to continue.
 - Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git and binary files; does not follow symlinks.`;
 
 function fileFilter(filePattern: string | undefined): { filter: (relative: string) => boolean; prefilter?: string[] } {
