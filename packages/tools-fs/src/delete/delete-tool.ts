@@ -9,11 +9,7 @@ import { removeEntry } from "./remove-tree.js";
 
 /** Delete's input schema. */
 export const deleteInputSchema = z.object({
-  path: z
-    .string()
-    .describe(
-      "File, symlink or directory to delete: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. Directories are deleted recursively; a symlink is removed itself, never its target.",
-    ),
+  path: z.string().describe("Workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace."),
 });
 
 /** Details of a Delete result. */
@@ -24,9 +20,8 @@ export interface DeleteDetails {
   targetKind: "file" | "directory" | "symlink";
 }
 
-const DESCRIPTION = `Deletes a file, a symlink (the link itself, not its target) or a directory (recursively, with everything inside).
-Always use Delete to remove files instead of rm, git rm or Remove-Item in a shell: Delete keeps the record of edited files accurate.
-Paths: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. The workspace root itself cannot be deleted.`;
+const DESCRIPTION = `Deletes a file, a symlink (the link, not its target) or a directory with everything inside. The workspace root cannot be deleted.
+Always use Delete instead of rm, git rm or Remove-Item: it keeps the record of edited files accurate.`;
 
 /** Creates the Delete tool for one bundle. */
 export function createDeleteTool(environment: FsToolEnvironment) {

@@ -5,19 +5,18 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { readImageFile } from "./image-path.js";
 import { MAX_IMAGE_SOURCES, type ImageSourceType, checkImageUrl, collectImageSources, decodeBase64Image } from "./image-sources.js";
 
-const list = (what: string) =>
-  z.array(z.string()).min(1).max(MAX_IMAGE_SOURCES).optional().describe(`Several ${what} (1-${MAX_IMAGE_SOURCES}); replaces the singular form.`);
+const list = () => z.array(z.string()).min(1).max(MAX_IMAGE_SOURCES).optional();
 
 /** Image's input schema. */
 export const imageInputSchema = z.object({
-  path: z.string().optional().describe("Local image file: workspace-relative, root://<alias>/..., or any absolute path."),
-  paths: list("local image paths"),
-  url: z.string().optional().describe("http(s) image URL: shown to the user, never downloaded (you will not see it)."),
-  urls: list("image URLs"),
-  base64: z.string().optional().describe("Base64 image data or a data:image/...;base64, URL."),
-  base64s: list("base64 images"),
-  source: z.string().optional().describe("Any of the above, or inline <svg> markup; the kind is inferred."),
-  sources: list("sources of any kind"),
+  path: z.string().optional().describe("Local file: workspace-relative, root://<alias>/..., or any absolute path."),
+  paths: list(),
+  url: z.string().optional(),
+  urls: list(),
+  base64: z.string().optional(),
+  base64s: list(),
+  source: z.string().optional(),
+  sources: list(),
   mimeType: z.string().optional().describe("MIME type override, e.g. image/png."),
   mime_type: z.string().optional().describe("Alias of mimeType."),
 });
@@ -39,11 +38,12 @@ export interface ImageDetails {
   loadMode: "inline" | "proxy" | "mixed";
 }
 
-const DESCRIPTION = `Displays up to ${MAX_IMAGE_SOURCES} images to the user (and to you, except URLs).
+const DESCRIPTION = `Displays up to ${MAX_IMAGE_SOURCES} images to the user (and to you, except URLs). Each kind takes one value or a list (the list wins over the single value):
 - path/paths: local files (png, jpg, gif, webp, avif, bmp, svg, ico; up to 25 MB), inside or outside the workspace.
-- url/urls: http(s) links shown to the user through the host; they are never downloaded and you do not see them.
-- base64/base64s: raw base64 or data:image/... URLs. source/sources: any of these or inline <svg> markup, inferred.
-Use Read for a single workspace image you want to inspect.`;
+- url/urls: http(s) links shown through the host; never downloaded, so you do not see them.
+- base64/base64s: raw base64 or data:image/... URLs.
+- source/sources: any of these or inline <svg> markup; the kind is inferred.
+To inspect a workspace image yourself, use Read.`;
 
 /** Creates the Image tool for one bundle. */
 export function createImageTool(environment: FsToolEnvironment) {

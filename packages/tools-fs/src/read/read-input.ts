@@ -6,15 +6,13 @@ import { z } from "zod";
 
 /** Read's input schema. */
 export const readInputSchema = z.object({
-  path: z
-    .string()
-    .describe("File to read: workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or an absolute path inside the workspace."),
-  start_line: z.number().int().min(1).default(1).describe("Text files: 1-based first line to show (default 1)."),
-  limit: z.number().int().min(1).default(200).describe("Text files: how many lines to show (default 200)."),
-  page_start: z.number().int().min(1).default(1).describe("PDF files: 1-based first page (default 1)."),
-  page_limit: z.number().int().min(1).default(5).describe("PDF files: how many pages (default 5)."),
-  cell_start: z.number().int().min(1).default(1).describe("Notebooks (.ipynb): 1-based first cell (default 1)."),
-  cell_limit: z.number().int().min(1).default(20).describe("Notebooks (.ipynb): how many cells (default 20)."),
+  path: z.string().describe("Workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or absolute inside the workspace."),
+  start_line: z.number().int().min(1).default(1).describe("Text: 1-based first line."),
+  limit: z.number().int().min(1).default(200).describe("Text: lines to show (default 200)."),
+  page_start: z.number().int().min(1).default(1).describe("PDF: 1-based first page."),
+  page_limit: z.number().int().min(1).default(5).describe("PDF: pages to show (default 5)."),
+  cell_start: z.number().int().min(1).default(1).describe("Notebook: 1-based first cell."),
+  cell_limit: z.number().int().min(1).default(20).describe("Notebook: cells to show (default 20)."),
 });
 
 /** Read's input after defaults. */

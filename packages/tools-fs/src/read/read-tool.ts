@@ -16,14 +16,9 @@ export type { ReadInput };
 
 const LEGACY_FORMATS = new Set(["doc", "rtf", "xls", "ppt"]);
 
-const DESCRIPTION = `Reads a file and returns its content for you to use.
-- Text: numbered lines ("     1\\tcode"), a window of \`limit\` lines (default 200) from \`start_line\` (1-based, default 1), at most 200 KB of output. When more lines remain the result says so; continue with start_line=<next line>.
-- Re-reading an unchanged range returns a short "unchanged" note instead of the same content again.
-- Images (png, jpg, jpeg, gif, webp, avif, bmp, svg, ico; up to 25 MB) are returned as images.
-- PDF: text of \`page_limit\` pages (default 5) from \`page_start\`. Notebooks (.ipynb): \`cell_limit\` cells (default 20) from \`cell_start\`.
-- Archives (zip, jar, tar, tar.gz, tgz): a listing of the first 200 entries.
-- Binary files are refused (use Bash tools such as xxd if you must inspect them).
-Paths: workspace-relative, root://<alias>/..., skill://<skill>/..., or absolute inside the workspace. Read a file before you Write or Edit it.`;
+const DESCRIPTION = `Reads a file. Text comes as numbered lines ("     1\\tcode"): \`limit\` lines from \`start_line\`, at most 200 KB; when more remain the result says so: continue with start_line=<next line>. Reading an unchanged range again returns a short "unchanged" note.
+Images (png, jpg, jpeg, gif, webp, avif, bmp, svg, ico; up to 25 MB) are returned as images, PDFs as text by page, notebooks (.ipynb) by cell, archives (zip, jar, tar, tar.gz, tgz) as a listing of the first 200 entries. Binary files are refused (inspect them with Bash, e.g. xxd).
+Read a file before you Write or Edit it.`;
 
 /** Fields every Read result's details carry. */
 export interface ReadPathDetails {

@@ -9,16 +9,11 @@ import { moreNote, resolveSearchBase } from "./search-base.js";
 
 /** Glob's input schema. */
 export const globInputSchema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      'Glob matched against paths relative to the search directory, e.g. "**/*.ts", "src/**/*.test.ts", "*.{json,yaml}". A pattern without "/" matches file names at any depth.',
-    ),
-  path: z.string().optional().describe("Directory to search (default: the workspace root); a file path searches its directory."),
-  offset: z.number().int().min(0).default(0).describe("Results to skip, for paging (default 0)."),
-  max_results: z.number().int().min(1).default(200).describe("Results to return at most (default 200)."),
-  sort_by: z.string().default("path").describe('Sort order; only "path" is supported.'),
+  pattern: z.string().min(1).describe('Relative to the search directory, e.g. "**/*.ts", "src/**/*.test.ts", "*.{json,yaml}".'),
+  path: z.string().optional().describe("Directory to search (default: the workspace root); a file searches its directory."),
+  offset: z.number().int().min(0).default(0).describe("Results to skip."),
+  max_results: z.number().int().min(1).default(200).describe("Results to return (default 200)."),
+  sort_by: z.string().default("path").describe('Only "path".'),
 });
 
 /** Details of a Glob result. */
@@ -32,11 +27,10 @@ export interface GlobDetails {
   hasMore: boolean;
 }
 
-const DESCRIPTION = `Finds files by name pattern, sorted by path.
+const DESCRIPTION = `Finds files (not directories) by glob, sorted by path. "*" matches within one path segment, "**" across directories; a pattern without "/" matches file names at any depth ("*.ts" finds src/a.ts).
+- Paged with offset and max_results; the result says when more remain.
 - Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; does not follow symlinks.
-- Files only. "*" matches within one path segment, "**" across directories; a pattern without "/" matches file names at any depth ("*.ts" finds src/a.ts).
-- Paged: offset (default 0) and max_results (default 200); the result says when more remain.
-Use Grep to search file contents.`;
+To search file contents, use Grep.`;
 
 /** Creates the Glob tool for one bundle. */
 export function createGlobTool(_environment: FsToolEnvironment) {

@@ -19,7 +19,7 @@ export const grepInputSchema = z.object({
   pattern: z.string().min(1).describe("Regular expression; escape ( [ . * + ? { | to match them literally."),
   path: z.string().optional().describe("Directory or file to search (default: the workspace root)."),
   file_pattern: z.string().optional().describe('Globs relative to the search directory, "|"-separated, e.g. "*.ts|*.tsx" or "src/**/*.py".'),
-  ignore_case: z.boolean().default(true),
+  ignore_case: z.boolean().default(true).describe("Case-insensitive matching."),
   output_mode: z
     .enum(["content", "files", "count"])
     .default("content")

@@ -7,13 +7,10 @@ import { resolveSearchBase } from "./search-base.js";
 
 /** List's input schema. */
 export const listInputSchema = z.object({
-  path: z
-    .string()
-    .optional()
-    .describe("Directory to list (default: the workspace root): workspace-relative, root://<alias>/..., or absolute inside the workspace."),
-  depth: z.number().int().min(1).default(2).describe("How many levels to descend (default 2; 1 = direct children only)."),
-  offset: z.number().int().min(0).default(0).describe("Entries to skip, for paging (default 0)."),
-  max_results: z.number().int().min(1).default(200).describe("Entries to return at most (default 200)."),
+  path: z.string().optional().describe("Directory (default: the workspace root): workspace-relative, root://<alias>/..., or absolute inside the workspace."),
+  depth: z.number().int().min(1).default(2).describe("Levels to descend (default 2; 1 = direct children)."),
+  offset: z.number().int().min(0).default(0).describe("Entries to skip."),
+  max_results: z.number().int().min(1).default(200).describe("Entries to return (default 200)."),
 });
 
 /** Details of a List result. */
@@ -27,10 +24,8 @@ export interface ListDetails {
   hasMore: boolean;
 }
 
-const DESCRIPTION = `Lists a directory's files and folders, sorted by path, as "[DIR] path" / "[FILE] path" / "[LINK] path" lines.
-- depth: levels to descend (default 2). Paged with offset (default 0) and max_results (default 200).
-- Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; symlinks are listed, not followed.
-Use Glob to find files by pattern anywhere in the tree.`;
+const DESCRIPTION = `Lists a directory's entries sorted by path, as "[DIR] path", "[FILE] path" or "[LINK] path" lines; paged with offset and max_results.
+Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; lists symlinks without following them. To find files by pattern, use Glob.`;
 
 /** Creates the List tool for one bundle. */
 export function createListTool(environment: FsToolEnvironment) {

@@ -15,13 +15,9 @@ import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
 
 /** Write's input schema (path first on purpose: models stream it before the content). */
 export const writeInputSchema = z.object({
-  path: z
-    .string()
-    .describe(
-      "File to create or replace: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. Parent directories are created.",
-    ),
-  content: z.string().describe("The complete new content of the file."),
-  mode: z.string().optional().describe("Legacy; ignored. Write always replaces the whole file."),
+  path: z.string().describe("A file, never a directory: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace."),
+  content: z.string().describe("The complete new content."),
+  mode: z.string().optional().describe("Legacy; ignored."),
 });
 
 /** Details of a Write result. */
@@ -43,11 +39,9 @@ export interface WriteDetails {
   autoRead: boolean;
 }
 
-const DESCRIPTION = `Creates a file or replaces its whole content.
-- Parent directories are created as needed; pass a file path, never a directory.
-- An existing file must have been Read in full first. If you have not read it, Write reads it for you when it has at most ${AUTO_READ_LINE_LIMIT} lines (reported as autoRead=full); larger files need Read with a limit covering every line first.
-- If the file changed on disk since your last Read, Write refuses (stale_file): Read it again, then retry.
-- To change part of a file prefer Edit. The file is replaced atomically and keeps its permissions.`;
+const DESCRIPTION = `Creates a file or replaces its whole content, atomically and keeping its permissions; parent directories are created. To change part of a file, prefer Edit.
+- An existing file must have been Read in full. If you have not read it, Write reads it itself when it has at most ${AUTO_READ_LINE_LIMIT} lines (autoRead=full); a longer one needs a Read whose limit covers every line.
+- If the file changed on disk since your last Read, Write refuses (stale_file): Read it again, then retry.`;
 
 /** Creates the Write tool for one bundle. */
 export function createWriteTool(environment: FsToolEnvironment, options: MutationHashOptions = {}) {
