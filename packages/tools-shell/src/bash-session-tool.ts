@@ -9,27 +9,20 @@ import { SESSION_YIELD, clampInteger, resolveSessionTimeout } from "./timeout-po
 
 /** Input of the resumable Bash tool (chat scope). */
 export const bashSessionInputSchema = z.object({
-  command: z.string().describe("The shell command line (bash). Runs in its own process group."),
-  cwd: z
-    .string()
-    .optional()
-    .describe("Working directory: workspace-relative, skill://<name>/..., or absolute. Default: the workspace root. root:// is not accepted."),
+  command: z.string().describe("Bash command line; runs in its own process group."),
+  cwd: z.string().optional().describe("Working directory (default: the workspace root): workspace-relative, skill://<name>/..., or absolute; not root://."),
   timeout_ms: z
     .number()
     .optional()
-    .describe("Optional hard limit in ms (clamped to 1000..600000); when reached the whole process tree is killed and status is timed_out. Default: none."),
-  yield_time_ms: z.number().optional().describe("How long this call waits before returning a running session (default 10000, clamped to 250..30000)."),
+    .describe("Hard limit in ms, clamped to 1000..600000 (default: none); then the whole process tree is killed and status is timed_out."),
+  yield_time_ms: z.number().optional().describe("How long this call waits (default 10000, clamped to 250..30000)."),
 });
 
-const DESCRIPTION = `Runs a shell command (bash) in the workspace and returns its output.
-
-The command runs in a resumable session: this call waits up to yield_time_ms (default 10000 ms, 250..30000). If the command is still running then, the result has status "running", a session_id and a cursor; continue with ProcessWait(session_id, cursor) using the latest cursor each time, and stop it with ProcessStop(session_id). Never start the same command again and never use "sleep" to wait.
-
-Statuses: running, completed (exit 0), failed (non-zero exit or could not start), cancelled (ProcessStop or the user stopped it; not an error), timed_out (hit timeout_ms).
-- Output of stdout and stderr is kept in arrival order in a 1 MiB buffer; each result returns at most 64 KiB. output_truncated: true means older output was dropped before you read it; has_more: true means more output is already buffered.
-- session_duration_ms counts from the original Bash start; never add values from several results.
-- A bare "&" background job is refused unless it redirects both stdout and stderr; for long-running servers use ManagedProcess.
-- Commands starting with "sleep N" (N >= 2) are refused: use ProcessWait.`;
+const DESCRIPTION = `Runs a bash command in the workspace, in a resumable session. If it still runs after yield_time_ms, the result has status "running", a session_id and a cursor: continue with ProcessWait(session_id, cursor), always with the latest cursor, or stop it with ProcessStop(session_id). Never start the same command again; never wait with sleep (a leading "sleep N" with N >= 2 is refused: use ProcessWait).
+Statuses: completed (exit 0), failed (non-zero exit or could not start), cancelled (ProcessStop or the user; not an error), timed_out (timeout_ms).
+- stdout and stderr are kept in arrival order in a 1 MiB buffer; each result returns at most 64 KiB. output_truncated: older output was dropped unread; has_more: more is already buffered.
+- session_duration_ms counts from the first Bash start; never add it up across results.
+- A bare "&" job is refused unless it redirects both stdout and stderr; run long-lived servers with ManagedProcess.`;
 
 /** The resumable Bash tool of the chat scope. */
 export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
