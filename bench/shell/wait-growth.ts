@@ -3,8 +3,10 @@
  * ProcessWait calls on a Bash session running `yes` (each returns at once
  * with a 64 KiB page) and N ManagedProcess(action="wait") calls on a managed
  * `yes`, with a fresh per-call signal (the registry's default) and with one
- * shared "turn" signal. Prints heapUsed / RSS growth after a full GC, per
- * call, and the abort listeners left on the shared signal.
+ * shared "turn" signal. After a warm-up, prints the heapUsed / RSS growth
+ * after a full GC over two blocks of N calls (a leak grows in both; a
+ * bounded path only in the first, if at all), per call, and the abort
+ * listeners left on the shared signal.
  *
  * Run: NODE_OPTIONS=--expose-gc npx tsx --conditions=@agent-tools/source bench/shell/wait-growth.ts [calls]
  */
@@ -95,15 +97,18 @@ for (const variant of variants) {
     const signal = () => (shared ? turn.signal : undefined);
     const running = await variant.start(registry);
     // Warm-up: JIT, schema caches, the first buffer growth.
-    for (let index = 0; index < 50; index += 1) await running.wait(signal(), -index - 1);
-    const before = await settled();
-    for (let index = 0; index < calls; index += 1) await running.wait(signal(), index);
-    const after = await settled();
-    const listeners = shared ? `, abort listeners on the shared signal: ${getEventListeners(turn.signal, "abort").length}` : "";
+    for (let index = 0; index < 200; index += 1) await running.wait(signal(), -index - 1);
+    const marks = [await settled()];
+    for (let block = 0; block < 2; block += 1) {
+      for (let index = 0; index < calls; index += 1) await running.wait(signal(), block * calls + index);
+      marks.push(await settled());
+    }
+    const growth = (from: number) =>
+      `heapUsed ${mib(marks[from + 1]!.heap - marks[from]!.heap)} MiB (${kib((marks[from + 1]!.heap - marks[from]!.heap) / calls)} KiB/call), ` +
+      `RSS ${mib(marks[from + 1]!.rss - marks[from]!.rss)} MiB`;
+    const listeners = shared ? `; abort listeners on the shared signal: ${getEventListeners(turn.signal, "abort").length}` : "";
     console.log(
-      `${variant.label}, ${shared ? "one shared signal" : "a fresh signal per call"}: ${calls} calls, ` +
-        `heapUsed ${mib(after.heap - before.heap)} MiB (${kib((after.heap - before.heap) / calls)} KiB/call), ` +
-        `RSS ${mib(after.rss - before.rss)} MiB after GC${listeners}`,
+      `${variant.label}, ${shared ? "one shared signal" : "a fresh signal per call"}: after GC, first ${calls} calls: ${growth(0)}; next ${calls} calls: ${growth(1)}${listeners}`,
     );
     await running.stop();
     await registry.close();

@@ -46,13 +46,15 @@ export class AbortGuard {
     this.refs = [];
   }
 
+  /** Drops references to collected signals and repeats of a signal. */
   private sweep(): void {
-    const alive = new Set<AbortSignal>();
-    for (const ref of this.refs) {
+    const seen = new Set<AbortSignal>();
+    this.refs = this.refs.filter((ref) => {
       const signal = ref.deref();
-      if (signal) alive.add(signal);
-    }
-    this.refs = [...alive].map((signal) => new WeakRef(signal));
+      if (!signal || seen.has(signal)) return false;
+      seen.add(signal);
+      return true;
+    });
     this.sweepAt = Math.max(16, this.refs.length * 2);
   }
 }
