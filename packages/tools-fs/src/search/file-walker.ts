@@ -1,6 +1,6 @@
 import { type Dirent, readdirSync } from "node:fs";
 import { isToolSidecarName } from "../shared/sidecar-names.js";
-import { DIRECTORY_IGNORE_FILES, type IgnoreLayer, ancestorLayers, directoryLayers, isEntryIgnored, rulesForDirectory, stackLayers } from "./ignore-rules.js";
+import { ancestorRules, DIRECTORY_IGNORE_FILES, type DirectoryRules, directoryLayers, enterDirectory, isEntryIgnored, withOwnLayers } from "./ignore-rules.js";
 
 /** One entry found by {@link walkTree}. */
 export interface WalkEntry {
@@ -38,12 +38,12 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
   const out: WalkEntry[] = [];
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const collect = options.collect ?? true;
-  const stack: Array<{ directory: string; relative: string; depth: number; layers: IgnoreLayer[] }> = [
-    { directory: base, relative: "", depth: 1, layers: ancestorLayers(base) },
+  const stack: Array<{ directory: string; relative: string; depth: number; rules: DirectoryRules }> = [
+    { directory: base, relative: "", depth: 1, rules: ancestorRules(base) },
   ];
   let visited = 0;
   while (stack.length) {
-    const { directory, relative, depth, layers: inherited } = stack.pop()!;
+    const { directory, relative, depth, rules: inherited } = stack.pop()!;
     if (++visited % 256 === 0) {
       await new Promise((resolve) => setImmediate(resolve));
       if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
@@ -54,9 +54,13 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
     } catch {
       continue; // unreadable directories are skipped, as ripgrep does
     }
-    const own = hasIgnoreFiles(entries) ? directoryLayers(directory, (name) => entries.some((entry) => entry.name === name)) : [];
-    const layers = stackLayers(own, inherited);
-    const rules = layers.length ? rulesForDirectory(layers, directory) : undefined;
+    const rules = hasIgnoreFiles(entries)
+      ? withOwnLayers(
+          inherited,
+          directoryLayers(directory, (name) => entries.some((entry) => entry.name === name)),
+        )
+      : inherited;
+    const checked = rules.layers.length > 0;
     const prefix = relative === "" ? "" : `${relative}/`;
     const absolutePrefix = directory.endsWith("/") ? directory : `${directory}/`;
     for (const entry of entries) {
@@ -65,11 +69,12 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
       if (isDirectory && name === ".git") continue;
       // The file tools' own in-flight temporary and lock files (a crashed writer's leftovers included).
       if (name.charCodeAt(0) === 46 /* "." */ && !isDirectory && isToolSidecarName(name)) continue;
-      if (rules && isEntryIgnored(rules, name, isDirectory)) continue;
+      if (checked && isEntryIgnored(rules, name, isDirectory)) continue;
       const childRelative = prefix + name;
       if (isDirectory) {
         if (options.includeAll && collect) out.push({ relativePath: childRelative, kind: "directory", depth });
-        if (depth < maxDepth) stack.push({ directory: absolutePrefix + name, relative: childRelative, depth: depth + 1, layers });
+        if (depth < maxDepth)
+          stack.push({ directory: absolutePrefix + name, relative: childRelative, depth: depth + 1, rules: checked ? enterDirectory(rules, name) : rules });
       } else if (entry.isFile()) {
         if (collect) out.push({ relativePath: childRelative, kind: "file", depth });
         options.onFile?.(childRelative);

@@ -24,7 +24,7 @@ function makeTree(files: Record<string, string>): string {
 }
 
 function ripgrepFiles(root: string): string[] {
-  const result = spawnSync(rgPath!, ["--files", ...RIPGREP_WALK_FLAGS, "--", "."], { cwd: root, encoding: "utf8" });
+  const result = spawnSync(rgPath!, ["--files", ...RIPGREP_WALK_FLAGS, "--", "."], { cwd: root, encoding: "utf8", maxBuffer: 1 << 26 });
   return result.stdout
     .split("\n")
     .filter(Boolean)
@@ -77,12 +77,177 @@ const CASES: Array<[string, Record<string, string>]> = [
   ["info/exclude with anchored rules", { ".git/HEAD": "ref: refs/heads/main\n", ".git/info/exclude": "/docs\nsrc/gen/\n" }],
 ];
 
+/** The files of the rule-shape trees: a small monorepo with build output, editor state and odd names. */
+const SHAPE_SOURCES = [
+  "README.md",
+  "tmp/t.txt",
+  "out/o.js",
+  "packages/foo/dist/index.js",
+  "packages/foo/dist/esm/index.js",
+  "packages/foo/src/index.ts",
+  "packages/foo/src/dist/keep.ts",
+  "packages/foo/build/b.js",
+  "packages/foo/Build/c.js",
+  "packages/foo/BUILD/d.js",
+  "packages/foo/coverage/lcov.info",
+  "packages/foo/.gemini/settings.json",
+  "packages/foo/src/.gemini",
+  "packages/foo/.idea/workspace.xml",
+  "packages/foo/notes.tmp",
+  "packages/foo/src/deep/er/cache.tmp",
+  "packages/foo/debug.log",
+  "packages/foo/keep.log",
+  "packages/foo/#scratch.md",
+  "packages/foo/trailing.txt ",
+  "packages/foo/trailing.txt",
+  "packages/foo/spaces.txt",
+  "packages/foo/!bang.txt",
+  "packages/bar/dist/index.js",
+  "packages/bar/dist/index.js.map",
+  "packages/bar/build/keep/k.js",
+  "packages/bar/src/a/b/c/d.ts",
+  "packages/bar/c",
+  "packages/bar/src/gen/g.ts",
+  "packages/bar/src/gen/g.js",
+  "packages/bar/docs/guide/x.tmp",
+  "packages/bar/docs/x.tmp",
+  "a/b/c/file.txt",
+  "a/c",
+  "x/a/b/c/file.txt",
+  "docs/a.tmp",
+  "docs/sub/b.tmp",
+  "docs/sub/deeper/c.tmp",
+  "docs/sub/c.md",
+  "logs/app1.log",
+  "logs/appA.log",
+  "logs/app-.log",
+  "logs/app].log",
+  "lib/x.js",
+  "lib/y.mjs",
+  "lib/z.cjs",
+  "src/foo.generated.ts",
+  "src/foobar/baz.ts",
+  "src/.cache/c.json",
+  "vendor/a/b.js",
+  "vendor/keep/b.js",
+];
+
+const SHAPE_CASES: Array<[string, Record<string, string>]> = [
+  ["**/x/ and **/x", { ".gitignore": "**/.gemini/\n**/.idea\n**/gen\n" }],
+  ["/x and a/b/c", { ".gitignore": "/tmp\n/out/\na/b/c\n" }],
+  ["packages/foo/dist and wildcard heads", { ".gitignore": "packages/foo/dist\npackages/*/coverage/\n*/foo/build\n" }],
+  ["*.ext with negations", { ".gitignore": "*.log\n!keep.log\n*.map\n!packages/bar/dist/index.js.map\n" }],
+  [
+    "a nested .gitignore re-includes what the root ignores",
+    {
+      ".gitignore": "[Bb]uild/\n*.log\ndist/\n*.tmp\n",
+      "packages/bar/.gitignore": "!build/\n!dist/\n!*.tmp\n",
+      "packages/foo/src/.gitignore": "!dist/\n",
+    },
+  ],
+  ["character classes", { ".gitignore": "[Bb]uild/\nlogs/app[0-9].log\nlogs/app[!0-9].log\nlogs/app[]].log\nlogs/app[a-].log\n[^.]*.cjs\n" }],
+  ["escaped and unescaped trailing spaces", { ".gitignore": "packages/foo/trailing.txt\\ \nspaces.txt   \n" }],
+  ["escaped # and !", { ".gitignore": "\\#scratch.md\n\\!bang.txt\n# a comment\n\n   \n" }],
+  ["dir/**/*.tmp and other **", { ".gitignore": "docs/**/*.tmp\npackages/**/docs/**\nx/**/c\n**/src/**/*.ts\n!**/keep.ts\n" }],
+  ["trailing /** and leading **", { ".gitignore": "vendor/**\n!vendor/keep/\n**foo.generated.ts\nsrc/foo**/\n" }],
+  ["alternatives", { ".gitignore": "lib/*.{mjs,cjs}\n{docs,tmp}/\n" }],
+  ["invalid lines are skipped", { ".gitignore": "logs/[unclosed\n*.md\nbad\\\n{open\n" }],
+  ["/** ignores everything below the file", { "packages/.gitignore": "/**\n!/bar/\n" }],
+  [
+    ".rgignore over .ignore over .gitignore, deeper first within a kind",
+    {
+      ".gitignore": "*.log\n*.md\n",
+      ".ignore": "!keep.log\n*.ts\n",
+      ".rgignore": "!packages/foo/src/index.ts\n",
+      "packages/foo/.gitignore": "!debug.log\n",
+      "packages/foo/.ignore": "!*.ts\n",
+      "docs/.gitignore": "!c.md\n",
+    },
+  ],
+  ["info/exclude is weakest", { ".git/HEAD": "ref: refs/heads/main\n", ".git/info/exclude": "*.ts\n/docs\n", ".gitignore": "!packages/**/*.ts\n" }],
+  [
+    "a nested repository does not stop the outer rules (--no-require-git)",
+    { ".gitignore": "*.log\n", "packages/foo/.git/HEAD": "ref: x\n", "packages/foo/.gitignore": "*.tmp\n" },
+  ],
+  ["CRLF and a byte-order mark", { ".gitignore": "\uFEFF*.log\r\n/tmp\r\n!keep.log  \r\n" }],
+];
+
 describe.skipIf(!rgPath)("the walker lists what rg --files lists", () => {
   it.each(CASES)("%s", async (_label, rules) => {
     const files: Record<string, string> = { ...rules };
     for (const source of SOURCES) files[source] = "x\n";
     const root = makeTree(files);
     expect(await walkerFiles(root)).toEqual(ripgrepFiles(root));
+  });
+
+  it.each(SHAPE_CASES)("rule shapes: %s", async (_label, rules) => {
+    const files: Record<string, string> = { ...rules };
+    for (const source of SHAPE_SOURCES) files[source] ??= "x\n";
+    const root = makeTree(files);
+    expect(await walkerFiles(root)).toEqual(ripgrepFiles(root));
+  });
+
+  it("walks a sub-directory under its ancestors' rules, anchored ones included", async () => {
+    const files: Record<string, string> = {
+      ".gitignore": "packages/foo/dist\npackages/*/src/a/\ndocs/**/*.tmp\n*.log\n",
+      "packages/.ignore": "foo/src/deep/\n!*.log\n",
+      "packages/foo/.git/HEAD": "ref: x\n",
+      "packages/foo/.git/info/exclude": "/notes.tmp\n",
+    };
+    for (const source of SHAPE_SOURCES) files[source] ??= "x\n";
+    const root = makeTree(files);
+    for (const base of ["packages", "packages/foo", "packages/foo/src", "packages/bar/src", "docs/sub"]) {
+      expect(await walkerFiles(path.join(root, base)), base).toEqual(ripgrepFiles(path.join(root, base)));
+    }
+  });
+
+  it("agrees on random rule sets of every shape, nested", async () => {
+    const pool = [
+      "**/.gemini/",
+      "**/gen",
+      "/tmp",
+      "a/b/c",
+      "packages/foo/dist",
+      "packages/*/dist/",
+      "*.log",
+      "!keep.log",
+      "!*.log",
+      "[Bb]uild/",
+      "!build/",
+      "logs/app[0-9].log",
+      "trailing.txt\\ ",
+      "spaces.txt   ",
+      "\\#scratch.md",
+      "docs/**/*.tmp",
+      "*.tmp",
+      "!*.tmp",
+      "dist/",
+      "!dist/",
+      "src/",
+      "!src/",
+      "**/src/**/*.ts",
+      "!**/keep.ts",
+      "vendor/**",
+      "!vendor/keep/",
+      "*.{mjs,cjs}",
+      "c",
+      "!c",
+      "/**",
+      "*/foo/build",
+      "# comment",
+    ];
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const pick = (count: number) => `${Array.from({ length: count }, () => pool[Math.floor(random() * pool.length)]!).join("\n")}\n`;
+    const places = [".gitignore", "packages/.gitignore", "packages/foo/.gitignore", "packages/bar/src/.gitignore", ".ignore", "packages/foo/.rgignore"];
+    for (let round = 0; round < Number(process.env.IGNORE_ROUNDS ?? 40); round += 1) {
+      const files: Record<string, string> = {};
+      for (const place of places) if (random() < 0.6) files[place] = pick(1 + Math.floor(random() * 4));
+      for (const source of SHAPE_SOURCES) files[source] ??= "x\n";
+      const root = makeTree(files);
+      const rules = places.filter((place) => files[place]).map((place) => `${place}: ${JSON.stringify(files[place])}`);
+      expect(await walkerFiles(root), `round ${round}: ${rules.join(" / ")}`).toEqual(ripgrepFiles(root));
+    }
   });
 
   it("agrees on random rule sets", async () => {
