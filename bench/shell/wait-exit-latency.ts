@@ -3,7 +3,9 @@
  * the time (`date +%s%N`) as its last act; the latency is the time from then
  * to the ProcessWait result. Each round also runs the same command through a
  * bare `child_process.spawn` (time to its `close` event), so the figure can be
- * told apart from the machine's own scheduling delay.
+ * told apart from the machine's own scheduling delay. The same for
+ * ManagedProcess(action="wait"), whose output goes to a log file: a wait
+ * sleeping between log polls is woken by the exit.
  *
  * Run: npx tsx --conditions=@agent-tools/source bench/shell/wait-exit-latency.ts [rounds]
  */
@@ -44,10 +46,26 @@ async function throughProcessWait(round: number): Promise<number> {
   return returnedAt - printedAt(details.output.map((fragment) => fragment.text).join(""));
 }
 
+async function throughManagedWait(round: number): Promise<number> {
+  const started = await registry.executeToolCall({ id: `m${round}`, name: "ManagedProcess", arguments: { action: "start", command } });
+  const processId = (started.details as { process: { process_id: string } }).process.process_id;
+  const waited = await registry.executeToolCall({
+    id: `mw${round}`,
+    name: "ManagedProcess",
+    arguments: { action: "wait", process_id: processId, cursor: 0, yield_time_ms: 30_000 },
+  });
+  const returnedAt = now();
+  const details = waited.details as { process: { status: string }; log: { output: string } };
+  if (details.process.status !== "exited") throw new Error(`expected exited, got ${details.process.status}`);
+  return returnedAt - printedAt(details.log.output);
+}
+
 const session: number[] = [];
+const managed: number[] = [];
 const baseline: number[] = [];
 for (let round = 0; round < rounds; round += 1) {
   session.push(await throughProcessWait(round));
+  managed.push(await throughManagedWait(round));
   baseline.push(await bare());
 }
 await registry.close();
@@ -59,6 +77,7 @@ function summary(values: number[]): string {
   return `median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`;
 }
 console.log(`ProcessWait sees the exit (${rounds} rounds): ${summary(session)}`);
+console.log(`ManagedProcess(action="wait") sees the exit: ${summary(managed)}`);
 console.log(`bare child_process.spawn 'close' (same command, same machine): ${summary(baseline)}`);
 console.log(
   `load average: ${os
