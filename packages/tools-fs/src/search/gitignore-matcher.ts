@@ -5,6 +5,7 @@ import { type IgnorePattern, parseIgnoreFile } from "./gitignore-pattern.js";
 export const NO_MATCH = -1;
 
 const CACHE_LIMIT = 50_000;
+let nextStateId = 0;
 
 /**
  * A set of positions in the anchored rules (rule segment by segment) that
@@ -14,6 +15,8 @@ const CACHE_LIMIT = 50_000;
  * (the walk then only asks the base-name rules).
  */
 export class PathState {
+  /** Process-wide number of this state (keys caches of layer stacks). */
+  readonly id = nextStateId++;
   /** Per entry name: positions whose segment is that literal name. */
   private readonly literal = new Map<string, number[]>();
   /** Positions whose segment needs a test (wildcards); `**` positions excluded. */
@@ -40,18 +43,29 @@ export class PathState {
 
   /** The last rule (index) of the file's anchored rules matching the entry, or {@link NO_MATCH}. */
   match(name: string, isDirectory: boolean): number {
-    const file = this.file;
-    let best = NO_MATCH;
-    const consider = (position: number) => {
-      if (!file.last[position]) return;
-      const rule = file.rules[file.ruleOf[position]!]!;
-      if ((isDirectory || !rule.directoryOnly) && rule.index > best) best = rule.index;
-    };
     const literal = this.literal.get(name);
-    if (literal) for (const position of literal) consider(position);
-    for (const position of this.wildcard) if (segmentMatches(file.segments[position]!, name)) consider(position);
+    let best = literal ? this.best(literal, NO_MATCH, isDirectory) : NO_MATCH;
+    const { wildcard } = this;
+    if (wildcard.length) {
+      const segments = this.file.segments;
+      for (let index = 0; index < wildcard.length; index += 1) {
+        const position = wildcard[index]!;
+        if (segmentMatches(segments[position]!, name)) best = this.best([position], best, isDirectory);
+      }
+    }
     // A trailing `**` (from `/**`) matches every entry.
-    for (const position of this.globstars) consider(position);
+    return this.globstars.length ? this.best(this.globstars, best, isDirectory) : best;
+  }
+
+  /** The highest of `best` and the rules ending at one of `positions` that apply to the entry. */
+  private best(positions: readonly number[], best: number, isDirectory: boolean): number {
+    const { last, ruleOf, rules } = this.file;
+    for (let index = 0; index < positions.length; index += 1) {
+      const position = positions[index]!;
+      if (!last[position]) continue;
+      const rule = ruleOf[position]!;
+      if (rule > best && (isDirectory || !rules[rule]!.directoryOnly)) best = rule;
+    }
     return best;
   }
 
@@ -59,14 +73,13 @@ export class PathState {
   child(name: string): PathState | null {
     let next = this.children.get(name);
     if (next === undefined) {
-      const positions: number[] = [...this.globstars];
       const file = this.file;
-      const advance = (position: number) => {
-        if (!file.last[position]) positions.push(position + 1);
-      };
+      const positions: number[] = [...this.globstars];
       const literal = this.literal.get(name);
-      if (literal) for (const position of literal) advance(position);
-      for (const position of this.wildcard) if (segmentMatches(file.segments[position]!, name)) advance(position);
+      if (literal) for (const position of literal) if (!file.last[position]) positions.push(position + 1);
+      for (const position of this.wildcard) {
+        if (!file.last[position] && segmentMatches(file.segments[position]!, name)) positions.push(position + 1);
+      }
       next = file.state(positions);
       if (this.children.size >= CACHE_LIMIT) this.children.clear();
       this.children.set(name, next);
@@ -84,6 +97,8 @@ export class PathState {
  * Pure data: shared by every directory with the same text.
  */
 export class CompiledIgnoreFile {
+  /** Process-wide number of this compiled text (keys caches of layer stacks). */
+  readonly id = nextFileId++;
   readonly rules: readonly IgnorePattern[];
   /** Flattened segments of every anchored alternative. */
   readonly segments: SegmentMatcher[] = [];
@@ -173,6 +188,7 @@ export class CompiledIgnoreFile {
   }
 }
 
+let nextFileId = 0;
 const FILE_CACHE_SIZE = 256;
 const fileCache = new Map<string, CompiledIgnoreFile>();
 

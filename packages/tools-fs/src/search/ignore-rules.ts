@@ -80,10 +80,39 @@ export function directoryLayers(directory: string, has?: (name: string) => boole
 export interface DirectoryRules {
   readonly layers: readonly IgnoreLayer[];
   readonly states: ReadonlyArray<PathState | null>;
+  /**
+   * The verdicts per entry name, shared process-wide by every directory with
+   * the same ignore files and states (a verdict depends on nothing else).
+   */
+  readonly names: NameVerdicts | undefined;
+}
+
+/** Cached verdicts (ignored or not) per entry name, for one sequence of ignore files and states. */
+interface NameVerdicts {
+  readonly files: Map<string, boolean>;
+  readonly directories: Map<string, boolean>;
+}
+
+/** Bound of the cached verdicts of all stacks together (a few MB); past it every cache starts over. */
+const VERDICT_LIMIT = 200_000;
+let cachedVerdicts = 0;
+const nameVerdicts = new Map<string, NameVerdicts>();
+
+/** The rules of `layers` with `states`, with their shared name verdicts. */
+function directoryRules(layers: readonly IgnoreLayer[], states: ReadonlyArray<PathState | null>): DirectoryRules {
+  if (layers.length === 0) return { layers, states, names: undefined };
+  const key = layers.map((layer, index) => `${layer.compiled.id}.${states[index]?.id ?? ""}`).join(",");
+  let names = nameVerdicts.get(key);
+  if (!names) {
+    if (nameVerdicts.size >= 10_000) nameVerdicts.clear();
+    names = { files: new Map(), directories: new Map() };
+    nameVerdicts.set(key, names);
+  }
+  return { layers, states, names };
 }
 
 /** Rules of a directory without any layer. */
-export const NO_RULES: DirectoryRules = { layers: [], states: [] };
+export const NO_RULES: DirectoryRules = { layers: [], states: [], names: undefined };
 
 /**
  * Adds a directory's own layers (`own`, from {@link directoryLayers}) in
@@ -107,7 +136,7 @@ export function withOwnLayers(inherited: DirectoryRules, own: readonly IgnoreLay
       states.push(inherited.states[index]!);
     });
   }
-  return { layers, states };
+  return directoryRules(layers, states);
 }
 
 /**
@@ -127,7 +156,7 @@ export function enterDirectory(rules: DirectoryRules, name: string): DirectoryRu
     next ??= states.slice();
     next[index] = child;
   }
-  return next ? { layers: rules.layers, states: next } : rules;
+  return next ? directoryRules(rules.layers, next) : rules;
 }
 
 /**
@@ -160,6 +189,27 @@ export function ancestorRules(base: string): DirectoryRules {
  * or kept by a `!rule`); within a layer the last matching rule wins.
  */
 export function isEntryIgnored(rules: DirectoryRules, name: string, isDirectory: boolean): boolean {
+  const names = rules.names;
+  if (!names) return judge(rules, name, isDirectory);
+  const cache = isDirectory ? names.directories : names.files;
+  let verdict = cache.get(name);
+  if (verdict === undefined) {
+    verdict = judge(rules, name, isDirectory);
+    if (++cachedVerdicts > VERDICT_LIMIT) {
+      // Directories keep their (now empty) maps; new stacks get new ones.
+      for (const stack of nameVerdicts.values()) {
+        stack.files.clear();
+        stack.directories.clear();
+      }
+      nameVerdicts.clear();
+      cachedVerdicts = 1;
+    }
+    cache.set(name, verdict);
+  }
+  return verdict;
+}
+
+function judge(rules: DirectoryRules, name: string, isDirectory: boolean): boolean {
   const { layers, states } = rules;
   for (let index = 0; index < layers.length; index += 1) {
     const compiled = layers[index]!.compiled;
