@@ -1,5 +1,8 @@
 import { comparePaths, joinDisplay } from "./file-walker.js";
-import { type GrepFileHits, type GrepFormatOptions, clipLine } from "./grep-result.js";
+import { GREP_CLIP_BYTES, GREP_LINE_CHARS, type GrepByteRange, type GrepFileHits, type GrepFormatOptions, clipLine } from "./grep-result.js";
+import { GrepTextBuilder, hasSurrogate } from "./grep-text-builder.js";
+
+const EMPTY = Buffer.alloc(0);
 
 /** Grep's rendered result. */
 export interface GrepRendered {
@@ -38,7 +41,34 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
     if (hasMore) text += `\n...more files omitted; continue with offset=${offset + page.length}...`;
     return { text, matchCount, fileCount, returned: page.length, hasMore };
   }
-  const out: string[] = [];
+  const builder = new GrepTextBuilder();
+  const range: GrepByteRange = { buffer: EMPTY, start: 0, end: 0 };
+  let elements = 0; // lines and "--" written
+  let pendingDashes = 0; // "--" elements not written yet (a trailing one is dropped)
+  const beginElement = () => {
+    for (; pendingDashes > 0; pendingDashes -= 1) builder.writeAscii(elements++ === 0 ? "--" : "\n--");
+    if (elements++ > 0) builder.writeAscii("\n");
+  };
+  /** Finds a line's text: in `range` (bytes) or as a string; false when the line is not known. */
+  let lineString: string | undefined;
+  const findLine = (file: GrepFileHits, line: number): boolean => {
+    lineString = undefined;
+    if (file.lineBytes) return file.lineBytes(line, range);
+    lineString = file.lineText(line);
+    return lineString !== undefined;
+  };
+  /** Writes the line found by `findLine`, clipped as {@link clipLine} clips it. */
+  const writeFound = () => {
+    if (lineString !== undefined) return builder.writeString(clipLine(lineString));
+    const { buffer, start } = range;
+    let end = range.end;
+    while (end > start && (buffer[end - 1] === 13 || buffer[end - 1] === 10)) end -= 1;
+    // At most GREP_LINE_CHARS bytes are at most that many UTF-16 code units: nothing to clip.
+    if (end - start <= GREP_LINE_CHARS) return builder.writeBytes(buffer, start, end);
+    // Past GREP_CLIP_BYTES bytes a line has more than GREP_LINE_CHARS code units: decode only its start (lines can be megabytes).
+    if (end - start > GREP_CLIP_BYTES) return builder.writeString(clipLine(buffer.toString("utf8", start, start + GREP_CLIP_BYTES)));
+    builder.writeString(clipLine(buffer.toString("utf8", start, end)));
+  };
   let index = 0; // global match index
   let returned = 0;
   const end = offset + headLimit;
@@ -52,34 +82,50 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
     const from = Math.max(0, offset - index);
     const to = Math.min(count, end - index);
     const name = display(file);
+    const nameBytes = hasSurrogate(name) ? undefined : Buffer.from(name, "utf8");
+    const writeName = () => (nameBytes ? builder.writeBytes(nameBytes, 0, nameBytes.length) : builder.writeString(name));
     const matchLines = file.matchLines();
     const matchSet = options.context > 0 ? new Set(matchLines) : undefined;
     let lastPrinted = -1;
     for (let position = from; position < to; position += 1) {
       const line = matchLines[position]!;
       if (!matchSet) {
-        out.push(`${name}:${line}: ${clipLine(file.lineText(line) ?? "")}`);
+        const found = findLine(file, line);
+        beginElement();
+        writeName();
+        builder.writeAscii(":");
+        builder.writeNumber(line);
+        builder.writeAscii(": ");
+        if (found) writeFound();
         continue;
       }
       const first = Math.max(1, line - options.context, lastPrinted + 1);
-      if (lastPrinted !== -1 && first > lastPrinted + 1) out.push("--");
+      if (lastPrinted !== -1 && first > lastPrinted + 1) pendingDashes += 1;
       for (let current = first; current <= line + options.context; current += 1) {
-        const text = file.lineText(current);
-        if (text === undefined) break;
-        out.push(matchSet.has(current) ? `${name}:${current}: ${clipLine(text)}` : `${name}-${current}- ${clipLine(text)}`);
+        if (!findLine(file, current)) break;
+        beginElement();
+        writeName();
+        builder.writeAscii(matchSet.has(current) ? ":" : "-");
+        builder.writeNumber(current);
+        builder.writeAscii(matchSet.has(current) ? ": " : "- ");
+        writeFound();
         lastPrinted = current;
       }
     }
-    if (matchSet && out.length && out[out.length - 1] !== "--") out.push("--");
+    if (matchSet && elements + pendingDashes > 0 && pendingDashes === 0) pendingDashes = 1;
     returned += to - from;
     index += count;
   }
-  if (out[out.length - 1] === "--") out.pop();
+  // A trailing "--" is dropped; earlier ones (only after a line that could not be read) stay.
+  if (pendingDashes > 0) pendingDashes -= 1;
+  for (; pendingDashes > 0; pendingDashes -= 1) builder.writeAscii(elements++ === 0 ? "--" : "\n--");
   const hasMore = offset + headLimit < matchCount;
-  let text =
+  builder.prepend(
     `Found ${matchCount} matching lines in ${fileCount} files` +
-    (returned ? ` (matches ${offset + 1}-${offset + returned}):` : `; offset=${offset} is past the end.`);
-  if (out.length) text += `\n${out.join("\n")}`;
-  if (hasMore) text += `\n...more matches omitted; continue with offset=${offset + returned}...`;
+      (returned ? ` (matches ${offset + 1}-${offset + returned}):` : `; offset=${offset} is past the end.`) +
+      (elements > 0 ? "\n" : ""),
+  );
+  if (hasMore) builder.writeAscii(`\n...more matches omitted; continue with offset=${offset + returned}...`);
+  const text = builder.finish();
   return { text, matchCount, fileCount, returned, hasMore };
 }

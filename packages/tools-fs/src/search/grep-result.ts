@@ -11,9 +11,24 @@ export interface GrepFileHits {
   /**
    * Text of a line of this file (a match line, or a context line within the
    * requested context), without its line ending; undefined when not known
-   * or past the end of the file.
+   * or past the end of the file. Of a line longer than
+   * {@link GREP_CLIP_BYTES} bytes, it may be only a start at least that long
+   * (all that is shown of it).
    */
   lineText(line: number): string | undefined;
+  /**
+   * Where the UTF-8 bytes of {@link lineText}'s text lie, for hits that keep
+   * them (ripgrep's output): fills `range` and returns true, else false.
+   * Optional; the renderer then copies bytes instead of decoding the line.
+   */
+  lineBytes?(line: number, range: GrepByteRange): boolean;
+}
+
+/** A range of bytes (see {@link GrepFileHits.lineBytes}). */
+export interface GrepByteRange {
+  buffer: Buffer;
+  start: number;
+  end: number;
 }
 
 /** Output modes of Grep. */
@@ -32,6 +47,14 @@ export interface GrepFormatOptions {
 
 /** Longest line text shown, in characters. */
 export const GREP_LINE_CHARS = 400;
+
+/**
+ * Bytes whose decoding surely holds more than {@link GREP_LINE_CHARS}
+ * UTF-16 code units (a code unit takes at most 3 bytes, a surrogate pair 4
+ * bytes for 2 units), with the first GREP_LINE_CHARS + 1 of them exact: a
+ * longer line is shown from the decoding of its first GREP_CLIP_BYTES bytes.
+ */
+export const GREP_CLIP_BYTES = (GREP_LINE_CHARS + 2) * 4;
 
 /** Trims line endings and cuts a line to {@link GREP_LINE_CHARS}. */
 export function clipLine(text: string): string {

@@ -1,6 +1,6 @@
 import { comparePaths } from "./file-walker.js";
-import type { GrepFileHits, GrepOutputMode } from "./grep-result.js";
-import { type GrepQuery, grepWithRipgrep, parseRipgrepOutput, readNumber, ripgrepArguments, runChecked } from "./grep-ripgrep.js";
+import type { GrepByteRange, GrepFileHits, GrepOutputMode } from "./grep-result.js";
+import { type GrepQuery, grepWithRipgrep, readNumber, ripgrepArguments, runChecked, runParsed } from "./grep-ripgrep.js";
 import { RIPGREP_BATCH_CONCURRENCY, RIPGREP_FILE_ARGUMENT_BYTES, batchFileArguments, runBatches } from "./grep-ripgrep-batches.js";
 
 /** The page Grep will render, so ripgrep need print only the files on it. */
@@ -67,6 +67,9 @@ class LimitedFileHits implements GrepFileHits {
   lineText(line: number): string | undefined {
     return this.inner.lineText(line);
   }
+  lineBytes(line: number, range: GrepByteRange): boolean {
+    return this.inner.lineBytes?.(line, range) ?? false;
+  }
 }
 
 /** Parses `--count --null` output: `path\0N` lines. */
@@ -124,10 +127,11 @@ export async function grepWithRipgrepPaged(
   const pageLines = page.offset + page.headLimit;
   if (page.outputMode === "content" && pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
     const maxBytes = pageLines * (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
-    const stdout = await runChecked(rgPath, directory, ripgrepArguments(query), query.signal, maxBytes);
-    if (stdout) return parseRipgrepOutput(stdout, query.context > 0).filter((file) => filter(file.path));
+    const files = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, query.context > 0, maxBytes);
+    if (files) return files.filter((file) => filter(file.path));
   }
-  const countArgs = ripgrepArguments(query).filter((arg) => arg !== "--heading" && arg !== "--line-number");
+  const countArgs = ripgrepArguments(query).filter((arg) => arg !== "--heading" && arg !== "--line-number" && arg !== "--max-columns-preview");
+  countArgs.splice(countArgs.indexOf("--max-columns"), 2);
   countArgs.splice(countArgs.indexOf("--context"), query.context > 0 ? 2 : 0);
   countArgs.unshift("--count");
   const counted = parseCounts((await runChecked(rgPath, directory, countArgs, query.signal))!)
@@ -153,16 +157,16 @@ export async function grepWithRipgrepPaged(
     [...onPage].map((index) => `./${counted[index]!.path}`),
     options.fileArgumentBytes ?? RIPGREP_FILE_ARGUMENT_BYTES,
   );
-  const outputs = await runBatches(batches, RIPGREP_BATCH_CONCURRENCY, query.signal, async (files, signal) => {
+  const outputs = await runBatches(batches, RIPGREP_BATCH_CONCURRENCY, query.signal, (files, signal) => {
     const args = ripgrepArguments(query);
     args.splice(args.length - 1, 1, ...files);
     args.unshift("--with-filename"); // one explicit file would print no name
     // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
     if (files.length <= 8) args.unshift("--threads", "1");
     if (page.outputMode === "files") args.unshift("--max-count", "1");
-    return (await runChecked(rgPath, directory, args, signal))!;
+    return runParsed(rgPath, directory, args, signal, query.context > 0) as Promise<GrepFileHits[]>;
   });
-  for (const output of outputs) for (const file of parseRipgrepOutput(output, query.context > 0)) pageHits.set(file.path, file);
+  for (const files of outputs) for (const file of files) pageHits.set(file.path, file);
   return counted.map((file, index) => {
     const hits = onPage.has(index) ? pageHits.get(file.path) : undefined;
     return hits ? new LimitedFileHits(hits, file.count) : new CountedFileHits(file.path, file.count);

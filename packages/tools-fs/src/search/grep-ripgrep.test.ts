@@ -1,8 +1,9 @@
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeSearchTree } from "../__fixtures__/search-tree.js";
+import { grepWithTypeScript } from "./grep-engine.js";
 import { renderGrep } from "./grep-format.js";
 import type { GrepOutputMode } from "./grep-result.js";
 import { type GrepQuery, grepWithRipgrep, parseRipgrepOutput } from "./grep-ripgrep.js";
@@ -54,6 +55,43 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
       expect(paged).toBe(onePass);
     },
   );
+});
+
+describe.skipIf(!rgPath)("long lines (ripgrep prints a preview of lines past RIPGREP_MAX_COLUMNS)", () => {
+  let longRoot: string;
+  beforeAll(() => {
+    longRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-rg-long-")));
+    const lines = [
+      `return ${"a".repeat(5_000)}`,
+      `return ${"a".repeat(2_041)}`,
+      `return ${"a".repeat(2_040)}`,
+      `return ${"é".repeat(3_000)}`,
+      `return ${"😀".repeat(1_500)}`,
+      `return ${"e\u0301".repeat(1_500)}`,
+      `x${"é".repeat(398)}😀 return`,
+      "short return",
+    ];
+    writeFileSync(path.join(longRoot, "long.txt"), `${lines.join("\n")}\n`);
+    writeFileSync(path.join(longRoot, "crlf.txt"), `${lines.join("\r\n")}\r\n`);
+    writeFileSync(
+      path.join(longRoot, "invalid.txt"),
+      Buffer.concat([
+        Buffer.from("return "),
+        Buffer.from(Array.from({ length: 4_000 }, (_, index) => [0xff, 0xc3, 0xa9, 0x41, 0xe2, 0x82][index % 6]!)),
+        Buffer.from("\n"),
+      ]),
+    );
+  });
+  afterAll(() => rmSync(longRoot, { recursive: true, force: true }));
+
+  it.each([0, 1])("renders them as the TypeScript engine does (context %d)", async (context) => {
+    const query: GrepQuery = { pattern: "return", ignoreCase: true, multiline: false, context };
+    const options = { outputMode: "content" as const, offset: 0, headLimit: 5_000, context, displayDirectory: ".", pattern: "return" };
+    const typescript = renderGrep(await grepWithTypeScript(longRoot, query, () => true), options).text;
+    expect(renderGrep(await grepWithRipgrep(rgPath!, longRoot, query), options).text).toBe(typescript);
+    expect(renderGrep(await grepWithRipgrepPaged(rgPath!, longRoot, query, () => true, options), options).text).toBe(typescript);
+    expect(typescript).toContain(`long.txt:1: return ${"a".repeat(393)}...`);
+  });
 });
 
 describe("parseRipgrepOutput", () => {

@@ -1,6 +1,6 @@
 import { ToolError } from "@agent-tools/core";
-import { countLineEndings } from "../shared/line-ending-count.js";
-import type { GrepFileHits } from "./grep-result.js";
+import { GREP_CLIP_BYTES, type GrepByteRange, type GrepFileHits } from "./grep-result.js";
+import { RipgrepRecordSplitter } from "./grep-ripgrep-records.js";
 import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
 
 /** A Grep query as both engines take it. */
@@ -17,13 +17,14 @@ export interface GrepQuery {
 /**
  * Per-file hits of ripgrep's `--heading --null` output, kept as a byte range
  * of the output. Without context every record is a match, so the count is a
- * line-feed count (one WebAssembly pass) and the records are parsed only when
+ * line-feed count (`indexOf`, at memchr speed) and the records are parsed only when
  * the file's lines are shown; text is decoded only for lines shown.
  */
 class RipgrepFileHits implements GrepFileHits {
   readonly matchCount: number;
   readonly firstMatchLine: number;
   private parsed: { lines: number[]; starts: number[]; ends: number[]; matches: number[] } | undefined;
+  private lastRecord = -1;
 
   constructor(
     readonly path: string,
@@ -37,7 +38,7 @@ class RipgrepFileHits implements GrepFileHits {
       this.matchCount = parsed.matches.length;
       this.firstMatchLine = parsed.matches[0] ?? 0;
     } else {
-      this.matchCount = end - start > 4096 ? countLineEndings(output.subarray(start, end)).lf : countLf(output, start, end);
+      this.matchCount = countLf(output, start, end);
       this.firstMatchLine = readNumber(output, start).value;
     }
   }
@@ -74,18 +75,40 @@ class RipgrepFileHits implements GrepFileHits {
     return this.parse().matches;
   }
 
-  lineText(line: number): string | undefined {
-    const { lines, starts, ends } = this.parse();
+  /** Index of `line` among the parsed records, or -1. */
+  private recordOf(line: number): number {
+    const lines = this.parse().lines;
+    // Lines are rendered in order: try the record after the last one found first.
+    const guess = this.lastRecord + 1;
+    if (lines[guess] === line) return (this.lastRecord = guess);
     let low = 0;
     let high = lines.length - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const value = lines[middle]!;
-      if (value === line) return this.output.toString("utf8", starts[middle], ends[middle]);
+      if (value === line) return (this.lastRecord = middle);
       if (value < line) low = middle + 1;
       else high = middle - 1;
     }
-    return undefined;
+    return -1;
+  }
+
+  lineText(line: number): string | undefined {
+    const record = this.recordOf(line);
+    if (record === -1) return undefined;
+    const start = this.parsed!.starts[record]!;
+    const end = this.parsed!.ends[record]!;
+    // A longer line is ripgrep's preview: only its start is the line's (see RIPGREP_MAX_COLUMNS).
+    return this.output.toString("utf8", start, end - start > RIPGREP_MAX_COLUMNS ? start + GREP_CLIP_BYTES : end);
+  }
+
+  lineBytes(line: number, range: GrepByteRange): boolean {
+    const record = this.recordOf(line);
+    if (record === -1) return false;
+    range.buffer = this.output;
+    range.start = this.parsed!.starts[record]!;
+    range.end = this.parsed!.ends[record]!;
+    return true;
   }
 }
 
@@ -107,9 +130,29 @@ function countLf(output: Buffer, start: number, end: number): number {
   return count;
 }
 
+/**
+ * Lines longer than this many bytes are printed by ripgrep as a preview of
+ * their first RIPGREP_MAX_COLUMNS characters (at least as many bytes) and a
+ * note: more than the {@link GREP_CLIP_BYTES} Grep shows from (minified
+ * files have lines of megabytes, which would otherwise be piped in whole).
+ * A printed line longer than this is such a preview.
+ */
+export const RIPGREP_MAX_COLUMNS = 2048;
+
 /** Builds ripgrep's arguments for a query (search path "."). */
 export function ripgrepArguments(query: GrepQuery): string[] {
-  const args = ["--heading", "--null", "--line-number", "--color", "never", "--crlf", ...RIPGREP_WALK_FLAGS];
+  const args = [
+    "--heading",
+    "--null",
+    "--line-number",
+    "--color",
+    "never",
+    "--crlf",
+    "--max-columns",
+    String(RIPGREP_MAX_COLUMNS),
+    "--max-columns-preview",
+    ...RIPGREP_WALK_FLAGS,
+  ];
   if (query.ignoreCase) args.push("--ignore-case");
   else args.push("--case-sensitive");
   if (query.multiline) args.push("--multiline", "--multiline-dotall");
@@ -122,46 +165,48 @@ export function ripgrepArguments(query: GrepQuery): string[] {
 }
 
 /**
- * Splits `--heading --null --line-number` output into files: `path\0`
- * followed by `N:text` / `N-text` / `--` lines, files separated by an empty
- * line (no record line is ever empty, so an empty line only separates
- * files). With `--crlf` on one thread ripgrep ends that empty line with
- * CRLF, so both "\n\n" and "\n\r\n" separate files.
+ * Splits `--heading --null --line-number` output into files (see
+ * {@link RipgrepRecordSplitter}); `parseEagerly` parses each file's records
+ * at once (needed with context lines, where a record may not be a match).
  */
-export function parseRipgrepOutput(output: Buffer, parseEagerly = false): RipgrepFileHits[] {
-  const files: RipgrepFileHits[] = [];
-  const length = output.length;
-  // Next occurrence of each separator form, searched again only once passed (no rescans).
-  let nextLf = -2;
-  let nextCrlf = -2;
-  let position = 0;
-  while (position < length) {
-    const nul = output.indexOf(0, position);
-    if (nul === -1) break;
-    let name = output.toString("utf8", position, nul);
-    if (name.startsWith("./")) name = name.slice(2);
-    if (nextLf !== -1 && nextLf < nul) nextLf = output.indexOf("\n\n", nul + 1, "latin1");
-    if (nextCrlf !== -1 && nextCrlf < nul) nextCrlf = output.indexOf("\n\r\n", nul + 1, "latin1");
-    const separator = nextLf === -1 ? nextCrlf : nextCrlf === -1 ? nextLf : Math.min(nextLf, nextCrlf);
-    const end = separator === -1 ? length : separator + 1;
-    files.push(new RipgrepFileHits(name, output, nul + 1, end, parseEagerly));
-    position = separator === -1 ? length : separator + (separator === nextLf ? 2 : 3);
-  }
-  return files;
+export function parseRipgrepOutput(output: Buffer, parseEagerly = false): GrepFileHits[] {
+  const parser = ripgrepOutputParser(parseEagerly);
+  parser.push(output);
+  return parser.end();
+}
+
+/** What {@link ripgrepOutputParser} returns: feed it chunks, then take the files. */
+export interface RipgrepOutputParser {
+  push(chunk: Buffer): void;
+  end(): GrepFileHits[];
+}
+
+/** Parses ripgrep's output chunk by chunk, as it arrives (see {@link parseRipgrepOutput}). */
+export function ripgrepOutputParser(parseEagerly = false): RipgrepOutputParser {
+  const files: GrepFileHits[] = [];
+  const splitter = new RipgrepRecordSplitter((path, buffer, start, end) => files.push(new RipgrepFileHits(path, buffer, start, end, parseEagerly)));
+  return {
+    push: (chunk) => splitter.push(chunk),
+    end() {
+      splitter.end();
+      return files;
+    },
+  };
 }
 
 /**
  * Runs ripgrep and turns its failures into tool errors; null when the run
- * printed more than `maxStdoutBytes` and was stopped.
+ * printed more than `maxStdoutBytes` and was stopped. With `onStdout` the
+ * output goes there as it arrives (the Buffer returned is then empty).
  */
 export async function runChecked(
   rgPath: string,
   directory: string,
   args: string[],
   signal: AbortSignal | undefined,
-  maxStdoutBytes?: number,
+  options: { maxStdoutBytes?: number; onStdout?: (chunk: Buffer) => void } = {},
 ): Promise<Buffer | null> {
-  const output = await runRipgrep(rgPath, args, { cwd: directory, signal, maxStdoutBytes });
+  const output = await runRipgrep(rgPath, args, { cwd: directory, signal, ...options });
   if (output.exceeded) return null;
   if (output.exitCode === 2 && /regex parse error|error parsing regex|literal .* is not allowed|look-around|backreferences/i.test(output.stderr)) {
     const detail = output.stderr.trim().split("\n").slice(0, 8).join("\n");
@@ -170,14 +215,30 @@ export async function runChecked(
       `Grep pattern is not a valid regular expression (Rust regex syntax: no look-around or backreferences):\n${detail}\nEscape special characters for a literal search, or set multiline=true to match across lines.`,
     );
   }
-  if (output.exitCode !== 0 && output.exitCode !== 1 && output.stdout.length === 0) {
+  if (output.exitCode !== 0 && output.exitCode !== 1 && output.stdoutBytes === 0) {
     throw new ToolError("io", `Grep failed: ${output.stderr.trim().split("\n")[0] || `ripgrep exited with ${output.exitCode}`}.`);
   }
   return output.stdout;
 }
 
+/**
+ * Runs ripgrep and parses its hits as they arrive; null when the run
+ * printed more than `maxStdoutBytes` and was stopped.
+ */
+export async function runParsed(
+  rgPath: string,
+  directory: string,
+  args: string[],
+  signal: AbortSignal | undefined,
+  parseEagerly: boolean,
+  maxStdoutBytes?: number,
+): Promise<GrepFileHits[] | null> {
+  const parser = ripgrepOutputParser(parseEagerly);
+  const stdout = await runChecked(rgPath, directory, args, signal, { maxStdoutBytes, onStdout: (chunk) => parser.push(chunk) });
+  return stdout ? parser.end() : null;
+}
+
 /** Runs a query with ripgrep under `directory`, every hit parsed from one run. */
 export async function grepWithRipgrep(rgPath: string, directory: string, query: GrepQuery): Promise<GrepFileHits[]> {
-  const stdout = await runChecked(rgPath, directory, ripgrepArguments(query), query.signal);
-  return parseRipgrepOutput(stdout!, query.context > 0 || query.multiline);
+  return (await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, query.context > 0 || query.multiline))!;
 }

@@ -37,7 +37,10 @@ export const RIPGREP_WALK_FLAGS = [
 
 /** What a ripgrep run returned. */
 export interface RipgrepOutput {
+  /** What ripgrep printed (empty when `onStdout` took it). */
   stdout: Buffer;
+  /** How many bytes ripgrep printed. */
+  stdoutBytes: number;
   stderr: string;
   exitCode: number;
   /** The run printed more than `maxStdoutBytes` and was stopped: `stdout` is incomplete. */
@@ -50,12 +53,16 @@ export interface RunRipgrepOptions {
   signal?: AbortSignal;
   /** Stop the run once it has printed more than this many bytes (`exceeded` is then set). */
   maxStdoutBytes?: number;
+  /** Takes each chunk of stdout as it arrives (then `stdout` stays empty). */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /**
- * Runs ripgrep to completion, collecting stdout as bytes. Aborting the
- * signal kills the process and rejects with the signal's reason; printing
- * more than `maxStdoutBytes` kills it and resolves with `exceeded: true`.
+ * Runs ripgrep to completion, collecting stdout as bytes (or handing each
+ * chunk to `onStdout`; if that throws, the process is killed and the call
+ * rejects with the error). Aborting the signal kills the process and
+ * rejects with the signal's reason; printing more than `maxStdoutBytes`
+ * kills it and resolves with `exceeded: true`.
  */
 export function runRipgrep(rgPath: string, args: readonly string[], options: RunRipgrepOptions): Promise<RipgrepOutput> {
   return new Promise((resolve, reject) => {
@@ -68,16 +75,27 @@ export function runRipgrep(rgPath: string, args: readonly string[], options: Run
     let size = 0;
     let stderr = "";
     let exceeded = false;
+    let failure: { error: unknown } | undefined;
     const maxBytes = options.maxStdoutBytes ?? Number.POSITIVE_INFINITY;
     const onAbort = () => child.kill("SIGKILL");
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    const onStdout = options.onStdout;
     child.stdout.on("data", (chunk: Buffer) => {
-      if (exceeded) return;
-      chunks.push(chunk);
+      if (exceeded || failure) return;
       size += chunk.length;
       if (size > maxBytes) {
         exceeded = true;
         child.kill("SIGKILL");
+        return;
+      }
+      if (!onStdout) chunks.push(chunk);
+      else {
+        try {
+          onStdout(chunk);
+        } catch (error) {
+          failure ??= { error };
+          child.kill("SIGKILL");
+        }
       }
     });
     child.stderr.on("data", (chunk: Buffer) => {
@@ -93,8 +111,14 @@ export function runRipgrep(rgPath: string, args: readonly string[], options: Run
         reject(options.signal.reason ?? new Error("aborted"));
         return;
       }
-      const stdout = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      resolve(exceeded ? { stdout, stderr, exitCode: code ?? -1, exceeded: true } : { stdout, stderr, exitCode: code ?? -1 });
+      if (failure) {
+        reject(failure.error);
+        return;
+      }
+      const stdout = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const output: RipgrepOutput = { stdout, stdoutBytes: size, stderr, exitCode: code ?? -1 };
+      if (exceeded) output.exceeded = true;
+      resolve(output);
     });
   });
 }

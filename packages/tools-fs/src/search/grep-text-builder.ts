@@ -1,0 +1,153 @@
+/**
+ * Builds a large result text as UTF-8 bytes in one reused buffer and
+ * decodes it once: rendering tens of thousands of Grep lines then makes no
+ * string per line (no garbage to collect, no rope to flatten), and
+ * ripgrep's bytes are copied as they are. The text equals the one joined
+ * from the same pieces as strings.
+ *
+ * (Measured alternatives, on 68,884 lines: one string per line joined made
+ * twice the CPU time, mostly garbage collection; decoding runs of ASCII
+ * lines through Latin-1 and joining them made more fresh memory than it
+ * saved decoding.)
+ */
+
+/** Bytes kept in front of the text, for a header written last (see {@link GrepTextBuilder.prepend}). */
+const HEADER_ROOM = 1024;
+/** A buffer up to this size is kept for the next text (fresh memory costs page faults). */
+const KEPT_BYTES = 16 * 1024 * 1024;
+
+let spare: Buffer | undefined;
+
+/** Whether `text` holds a UTF-16 surrogate code unit (then it may not survive UTF-8: lone surrogates). */
+export function hasSurrogate(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdfff) return true;
+  }
+  return false;
+}
+
+/** Whether every surrogate of `text` is part of a pair. */
+function isWellFormed(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    if (code >= 0xdc00) return false;
+    const next = text.charCodeAt(index + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+    index += 1;
+  }
+  return true;
+}
+
+/**
+ * A text assembled from strings and UTF-8 byte ranges. Strings that UTF-8
+ * cannot carry (lone surrogates, e.g. a line clipped inside a surrogate
+ * pair) are kept as strings, so nothing changes in the text.
+ *
+ * @example
+ * const builder = new GrepTextBuilder();
+ * builder.writeString("a.ts:");
+ * builder.writeNumber(3);
+ * builder.writeBytes(Buffer.from(": hit"), 0, 5);
+ * builder.prepend("Found 1 matching line\n");
+ * builder.finish(); // "Found 1 matching line\na.ts:3: hit"
+ */
+export class GrepTextBuilder {
+  private buffer: Buffer;
+  private start = HEADER_ROOM;
+  private length = HEADER_ROOM;
+  /** Decoded text before the bytes in the buffer (only after a string UTF-8 cannot carry). */
+  private parts: string[] | undefined;
+
+  constructor() {
+    this.buffer = spare ?? Buffer.allocUnsafe(256 * 1024);
+    spare = undefined;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const larger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    this.buffer.copy(larger, 0, 0, this.length);
+    this.buffer = larger;
+  }
+
+  /** Appends a string. */
+  writeString(text: string): void {
+    if (text.length === 0) return;
+    if (hasSurrogate(text) && !isWellFormed(text)) {
+      this.flushToParts();
+      this.parts!.push(text);
+      return;
+    }
+    this.reserve(text.length * 3);
+    this.length += this.buffer.write(text, this.length, "utf8");
+  }
+
+  /** Appends an ASCII string (no check: only for text known to be ASCII). */
+  writeAscii(text: string): void {
+    this.reserve(text.length);
+    const buffer = this.buffer;
+    let length = this.length;
+    for (let index = 0; index < text.length; index += 1) buffer[length++] = text.charCodeAt(index);
+    this.length = length;
+  }
+
+  /** Appends a non-negative integer in decimal. */
+  writeNumber(value: number): void {
+    this.reserve(16);
+    const buffer = this.buffer;
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+    let position = this.length + digits;
+    this.length = position;
+    let rest = value;
+    do {
+      buffer[--position] = 48 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    } while (rest > 0);
+  }
+
+  /** Appends `source[start, end)`, UTF-8 bytes (invalid sequences decode as U+FFFD, as `toString` would). */
+  writeBytes(source: Buffer, start: number, end: number): void {
+    this.reserve(end - start);
+    // Short ranges (lines, names) copy faster in a loop than through Buffer.copy's native call.
+    if (end - start > 256) {
+      this.length += source.copy(this.buffer, this.length, start, end);
+      return;
+    }
+    const buffer = this.buffer;
+    let length = this.length;
+    for (let index = start; index < end; index += 1) buffer[length++] = source[index]!;
+    this.length = length;
+  }
+
+  /** Puts `text` in front of everything written. */
+  prepend(text: string): void {
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (this.parts || bytes > this.start || hasSurrogate(text)) {
+      this.flushToParts();
+      this.parts!.unshift(text);
+      return;
+    }
+    this.start -= bytes;
+    this.buffer.write(text, this.start, "utf8");
+  }
+
+  private flushToParts(): void {
+    this.parts ??= [];
+    if (this.length > this.start) this.parts.push(this.buffer.toString("utf8", this.start, this.length));
+    this.start = this.length = HEADER_ROOM;
+  }
+
+  /** The text, one flat string; the builder must not be used afterwards. */
+  finish(): string {
+    let text: string;
+    if (this.parts) {
+      this.flushToParts();
+      text = this.parts.join("");
+    } else text = this.buffer.toString("utf8", this.start, this.length);
+    if (this.buffer.length <= KEPT_BYTES && (!spare || spare.length < this.buffer.length)) spare = this.buffer;
+    return text;
+  }
+}
