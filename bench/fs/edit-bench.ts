@@ -1,11 +1,11 @@
 /** The Edit figures of the file-tools benchmark (see fs-bench.ts). */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createToolRegistry } from "@agent-tools/core";
 import { createFsToolBundle, findEditMatches } from "@agent-tools/tools-fs";
-import { type BenchSettings, call, format, measure, median, ratio, row } from "./bench-util.js";
+import { type BenchSettings, call, format, median, ratio, row } from "./bench-util.js";
 
 /** Realistic text: the tracked sources concatenated up to `bytes`. */
 function sourceText(repository: string, bytes: number): string {
@@ -30,15 +30,39 @@ function sourceText(repository: string, bytes: number): string {
   return parts.join("\n").slice(0, bytes);
 }
 
+/** Waits `ms` milliseconds. */
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * Edit of a 10, 20 and 50 MB file, each pass (exact, line-endings,
  * trailing-whitespace, indentation), end to end through one long-lived
- * registry on files it has not seen, against a plain read + write.
+ * registry on files it has not seen, against two peers:
+ * - read+write: a plain `readFile` + `writeFile` (node:fs/promises) of the
+ *   same path, the peer the target is set against;
+ * - floor: `readSync` into a reused buffer + `writeFileSync`, the bare cost
+ *   of the system calls (no thread-pool round trips, no fresh memory), a
+ *   stricter reference than any asynchronous tool can reach on a busy machine.
+ *
+ * All sides are measured the same way, interleaved run by run (the order
+ * rotates): each run writes a fresh copy of the file, lets it settle for
+ * 100 ms, times one Edit (or one read + write) of it, then deletes it. So all
+ * see the same page-cache state (a freshly written, still dirty file) and the
+ * same background writeback; the deletion waits for the pages under
+ * writeback, so one run's writeback does not spill into the next. The
+ * figures are medians of `runs` runs after one warm-up run of each side.
  */
 export async function benchEdit(repository: string, settings: BenchSettings): Promise<void> {
   const { runs, quick } = settings;
   const directory = mkdtempSync(path.join(os.tmpdir(), "agent-tools-bench-edit-"));
-  const file = path.join(directory, "big.ts");
+  // One long-lived registry, as in a host; each run edits a file it has not
+  // seen (no file state: Edit reads and checks it itself).
+  const registry = createToolRegistry({
+    workdir: directory,
+    dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"),
+    bundles: [createFsToolBundle()],
+    loopBreaker: false,
+  });
+  let fresh = 0;
   try {
     for (const megabytes of quick ? [10] : [10, 20, 50]) {
       const body = sourceText(repository, megabytes * 1024 * 1024);
@@ -70,13 +94,8 @@ export async function benchEdit(repository: string, settings: BenchSettings): Pr
         },
       ];
       for (const item of cases) {
-        writeFileSync(file, item.content);
-        const size = statSync(file).size;
-        const plain = await measure(runs, async () => {
-          const bytes = await readFile(file);
-          await writeFile(file, bytes);
-        });
         const bytes = Buffer.from(item.content);
+        const reused = Buffer.alloc(bytes.length + 65536);
         const matchTimes: number[] = [];
         for (let run = 0; run < runs; run += 1) {
           const start = performance.now();
@@ -85,39 +104,63 @@ export async function benchEdit(repository: string, settings: BenchSettings): Pr
           if (result?.strategy !== item.pass) throw new Error(`expected ${item.pass}, got ${result?.strategy}`);
         }
         const match = median(matchTimes);
-        // One long-lived registry, as in a host; each run edits a file it has
-        // not seen (no file state: Edit reads and checks it itself).
-        const registry = createToolRegistry({
-          workdir: directory,
-          dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"),
-          bundles: [createFsToolBundle()],
-          loopBreaker: false,
-        });
-        const times: number[] = [];
-        for (let run = -1; run < runs; run += 1) {
-          const name = `big-${item.pass}-${run + 1}.ts`;
-          writeFileSync(path.join(directory, name), item.content);
-          // Let the write of the test file settle, as the peer's runs follow no such write.
-          await new Promise((resolve) => setTimeout(resolve, 100));
+        // A new name per run: the registry has never seen the file.
+        let name = "";
+        let file = "";
+        /** Times `fn` on a fresh copy of the file, then deletes it. */
+        const timeFresh = async (fn: () => Promise<void>): Promise<number> => {
+          name = `big-${item.pass}-${++fresh}.ts`;
+          file = path.join(directory, name);
+          writeFileSync(file, bytes);
+          await settle(100);
           const start = performance.now();
+          await fn();
+          const elapsed = performance.now() - start;
+          rmSync(file);
+          return elapsed;
+        };
+        const edit = async () => {
           const result = await call(registry, "Edit", { path: name, old_string: item.oldString, new_string: item.newString });
-          if (run >= 0) times.push(performance.now() - start); // run -1 is the warm-up
           if ((result.details as { matchStrategy: string }).matchStrategy !== item.pass) throw new Error("wrong strategy");
-          rmSync(path.join(directory, name));
+        };
+        const plain = async () => {
+          const read = await readFile(file);
+          await writeFile(file, read);
+        };
+        const floor = async () => {
+          const fd = openSync(file, "r");
+          let filled = 0;
+          try {
+            for (let got = 1; got > 0; filled += got) got = readSync(fd, reused, filled, reused.length - filled, filled);
+          } finally {
+            closeSync(fd);
+          }
+          writeFileSync(file, reused.subarray(0, filled));
+        };
+        const sides = [edit, plain, floor];
+        const times = sides.map((): number[] => []);
+        for (let run = -1; run < runs; run += 1) {
+          // run -1 is the warm-up of every side
+          for (let step = 0; step < sides.length; step += 1) {
+            const side = (step + Math.max(0, run)) % sides.length;
+            const elapsed = await timeFresh(sides[side]!);
+            if (run >= 0) times[side]!.push(elapsed);
+          }
         }
-        await registry.close();
-        const tool = median(times);
-        const mb = size / 1024 / 1024;
+        const [tool, peer, bare] = times.map(median) as [number, number, number];
+        const mb = bytes.length / 1024 / 1024;
         row(
           `${megabytes} MB file`,
-          `Edit ${item.pass}`,
-          `read+write ${format(plain)}`,
-          `tool ${format(tool)} ${ratio(tool, plain)}`,
+          `Edit ${item.pass}`.padEnd(24),
+          `tool ${format(tool)}`,
+          `read+write ${format(peer)} ${ratio(tool, peer)}`,
+          `floor ${format(bare)} ${ratio(tool, bare)}`,
           `match ${(match / mb).toFixed(2)} ms/MB`,
         );
       }
     }
   } finally {
+    await registry.close();
     rmSync(directory, { recursive: true, force: true });
   }
 }

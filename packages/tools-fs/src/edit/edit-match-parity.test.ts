@@ -205,3 +205,27 @@ describe("Unicode whitespace in the trailing-whitespace and indentation passes",
     expect(strategies.has("trailing-whitespace") || strategies.has("indentation")).toBe(true);
   });
 });
+
+describe("the shared anchor line of the line passes", () => {
+  it("finds trailing-whitespace windows whose longest line is not the longest without indentation", () => {
+    // Line 0 is the longest with its indentation, line 1 without: the passes anchor on line 1.
+    const lines = ["                x();", "doSomethingLonger();", "}"];
+    const file = `head\n${lines[0]}  \n${lines[1]}\t\n${lines[2]}\n`;
+    const needle = `${lines.join("\n")}\n`;
+    for (const content of [file, `${"filler line\n".repeat(30_000)}${file}${"tail line\n".repeat(30_000)}`]) {
+      const { actual, expected } = both(content, needle, "y\n");
+      expect(actual?.strategy).toBe("trailing-whitespace");
+      expect(actual).toEqual(expected);
+    }
+  });
+
+  it("finds indentation windows and every pass on large files through one probe", () => {
+    const block = "    if (ready) {\n        alphaMarker();\n    }\n";
+    const content = `${"filler line\n".repeat(30_000)}${block}${"tail line\n".repeat(30_000)}${block.replace(/\n/g, "\r\n")}`;
+    for (const needle of ["if (ready) {\n    alphaMarker();\n}", "    if (ready) {\n        alphaMarker();\n    }\n", "alphaMarker();\n    }"]) {
+      const { actual, expected } = both(content, needle, "z();");
+      expect(actual, needle).toEqual(expected);
+      expect(actual, needle).not.toBeNull();
+    }
+  });
+});

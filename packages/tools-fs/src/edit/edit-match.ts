@@ -11,10 +11,10 @@
  * Candidates are found with `indexOf`, never by splitting the file into
  * lines, so a match costs about as much as one scan of the file.
  */
-import { type SearchContext, createIndexFinder, createSearchContext } from "../shared/fast-index-of.js";
+import { type SearchContext, createIndexFinder, createSearchContext, preferProbe } from "../shared/fast-index-of.js";
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
 import { dominantEol, renderEol, renderEolLazy } from "./line-endings.js";
-import { findLineMatches } from "./line-match-bytes.js";
+import { anchorLine, findLineMatches } from "./line-match-bytes.js";
 import type { EditMatch, EditMatchResult, MatchStrategy } from "./match-types.js";
 
 export { dominantEol, renderEol };
@@ -50,16 +50,17 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   if (oldString === "") return null;
   const needle = Buffer.from(oldString, "utf8");
   const newBytes = toByteString(newString);
+  const oldBytes = needle.toString("latin1");
   const exact: EditMatch[] = [];
-  // The passes' needles are cut from the same old_string, so they mostly share a probe: one scan serves all.
+  // Every pass's needle holds old_string's anchor line: its probe is collected in one scan that serves all passes.
   const search = createSearchContext(content);
+  preferProbe(search, Buffer.from(anchorLine(oldBytes).text, "latin1"));
   const finder = createIndexFinder(content, needle, search);
   for (let index = finder.find(0); index !== -1; index = finder.find(index + needle.length)) {
     exact.push({ start: index, end: index + needle.length, replacement: newBytes });
   }
   if (exact.length) return { strategy: "exact", matches: exact };
 
-  const oldBytes = needle.toString("latin1");
   let eol: "\r\n" | "\n" | undefined;
   // Without any CR the file has no CRLF, so LF dominates: no need to count.
   let hasCr: boolean | undefined;

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { contentHash } from "../shared/content-hash.js";
 import { createTestWorkspace, type TestWorkspace } from "../__fixtures__/workspace.js";
@@ -129,6 +129,33 @@ describe("Edit", () => {
     const result = await ws.call("Edit", { path: "large.txt", old_string: "needle here", new_string: "found" });
     expect(result.isError).toBe(false);
     expect(read("large.txt").endsWith("found\n")).toBe(true);
+  });
+
+  it("keeps a mode the umask would narrow (the temporary file gets an fchmod then)", async () => {
+    ws = createTestWorkspace({ "shared.txt": "one\n", "big.txt": `${"filler line\n".repeat(120_000)}end\n` });
+    chmodSync(`${ws.dir}/shared.txt`, 0o666);
+    chmodSync(`${ws.dir}/big.txt`, 0o777);
+    expect((await ws.call("Edit", { path: "shared.txt", old_string: "one", new_string: "two" })).isError).toBe(false);
+    expect((await ws.call("Edit", { path: "big.txt", old_string: "end", new_string: "fin" })).isError).toBe(false);
+    expect(statSync(`${ws.dir}/shared.txt`).mode & 0o777).toBe(0o666);
+    expect(statSync(`${ws.dir}/big.txt`).mode & 0o777).toBe(0o777);
+  });
+
+  it("leaves no temporary file behind when the edit fails (it is created ahead of the write)", async () => {
+    ws = createTestWorkspace({ "a.txt": "x x\n", "bin.dat": Buffer.from([1, 0, 2]), "big.txt": `${"filler line\n".repeat(120_000)}end\n` });
+    await ws.call("Read", { path: "a.txt" });
+    const failures = [
+      { path: "a.txt", old_string: "missing", new_string: "y" },
+      { path: "a.txt", old_string: "x", new_string: "y" },
+      { path: "a.txt", old_string: "x", new_string: "y", replace_all: true, expected_replacements: 3 },
+      { path: "bin.dat", old_string: "a", new_string: "b" },
+      { path: "big.txt", old_string: "missing", new_string: "y" },
+    ];
+    for (const input of failures) expect((await ws.call("Edit", input)).isError, JSON.stringify(input)).toBe(true);
+    writeFileSync(`${ws.dir}/a.txt`, "x y\n");
+    expect((await ws.call("Edit", { path: "a.txt", old_string: "y", new_string: "z" })).details).toMatchObject({ code: "stale_file" });
+    expect(readdirSync(ws.dir).sort()).toEqual(["a.txt", "big.txt", "bin.dat"]);
+    expect(read("a.txt")).toBe("x y\n");
   });
 
   it("keeps invalid UTF-8 bytes elsewhere in the file", async () => {

@@ -1,6 +1,6 @@
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { preview } from "../shared/atomic-write.js";
+import { type PreparedTemporary, prepareTemporary, preview } from "../shared/atomic-write.js";
 import { ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import type { LineEndingCounts } from "../shared/line-ending-count.js";
@@ -87,27 +87,51 @@ async function editResolved(
   return withFileMutation(resolved, context, environment, { toolName: "Edit", followLeaf: true }, async (target) => {
     if (!target.stats) throw notFoundError("Edit", resolved, context);
     assertRegularFile("Edit", resolved.displayPath, target.stats);
-    const { handle, stats: current } = await openTarget("Edit", resolved.displayPath, target);
-    let read: PooledRead;
+    // The write's temporary file is created on the thread pool while the
+    // file is opened, read and matched (removed again if the edit fails).
+    const temporary = prepareTemporary(target.directory, target.name, Number(target.stats.mode) & 0o7777);
     try {
-      read = await environment.fastIo.readWholeFile(handle, current.size);
+      return await editTarget(input, resolved, context, environment, options, target, temporary);
     } finally {
-      await handle.close();
-    }
-    // Pooled memory goes back to the pool when the edit is done, or once the
-    // off-thread hash has copied what it reads.
-    let handedOff = false;
-    try {
-      const { result, pendingHash } = await editBytes(input, resolved, context, environment, options, target, current, read);
-      if (pendingHash && read.pooled) {
-        handedOff = true;
-        read.releaseWhen(pendingHash.released);
-      }
-      return result;
-    } finally {
-      if (!handedOff) read.release();
+      await temporary.discard();
     }
   });
+}
+
+async function editTarget(
+  input: z.output<typeof editInputSchema>,
+  resolved: ResolvedPath,
+  context: ToolContext,
+  environment: FsToolEnvironment,
+  options: MutationHashOptions,
+  target: AnchoredTarget,
+  temporary: PreparedTemporary,
+) {
+  const { handle, stats: current } = await openTarget("Edit", resolved.displayPath, target);
+  let read: PooledRead;
+  try {
+    read = await environment.fastIo.readWholeFile(handle, current.size);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  // The descriptor is closed on the thread pool while the file is matched
+  // (one round trip less before the write).
+  const closing = handle.close().catch(() => undefined); // a read-only descriptor: nothing to lose
+  // Pooled memory goes back to the pool when the edit is done, or once the
+  // off-thread hash has copied what it reads.
+  let handedOff = false;
+  try {
+    const { result, pendingHash } = await editBytes(input, resolved, context, environment, options, target, current, read, temporary);
+    if (pendingHash && read.pooled) {
+      handedOff = true;
+      read.releaseWhen(pendingHash.released);
+    }
+    return result;
+  } finally {
+    if (!handedOff) read.release();
+    await closing;
+  }
 }
 
 async function editBytes(
@@ -119,6 +143,7 @@ async function editBytes(
   target: AnchoredTarget,
   current: import("node:fs").Stats,
   read: PooledRead,
+  temporary: PreparedTemporary,
 ) {
   const bytes = read.bytes;
   if (looksBinary(bytes))
@@ -183,6 +208,7 @@ async function editBytes(
     environment.fastIo,
     () => editedLineCount(bytes, applied, oldLineFeeds(), pieces),
     read.pooled ? undefined : ownedArrayBuffer(bytes),
+    temporary,
   );
   environment.state.recordTextMutation(key, version, pendingHash);
   const { mtimeMs, contentHash: hash, totalLines } = version;

@@ -21,6 +21,26 @@ function patternLines(oldBytes: string): { lines: string[]; endsWithNewline: boo
 }
 
 /**
+ * The line of `old_string` (latin1 bytes) that anchors the line passes: the
+ * longest one without its surrounding whitespace (the first of equals), and
+ * that text; `text` is "" when every line is blank. Every pass's needle
+ * contains `text`, so Edit searches the file for one probe cut from it.
+ */
+export function anchorLine(oldBytes: string): { index: number; text: string } {
+  const { lines } = patternLines(oldBytes);
+  let index = 0;
+  let text = "";
+  for (let line = 0; line < lines.length; line += 1) {
+    const trimmed = trimBoth(lines[line]!);
+    if (trimmed.length > text.length) {
+      index = line;
+      text = trimmed;
+    }
+  }
+  return { index, text };
+}
+
+/**
  * Runs one line-based pass. Returns every valid window, ascending and
  * non-overlapping (after a hit the next window starts past it).
  */
@@ -37,8 +57,10 @@ export function findLineMatches(
   if (count === 0 || content.length === 0) return [];
   const normalise = pass === "trailing-whitespace" ? trimEnd : trimBoth;
   const wanted = pattern.map(normalise);
-  let anchor = 0;
-  for (let line = 1; line < count; line += 1) if (wanted[line]!.length > wanted[anchor]!.length) anchor = line;
+  // Any line with text finds every window (a window's lines hold their
+  // normalised pattern lines); both passes take the same one, whose text is
+  // in the probe the finders of `search` share.
+  const anchor = anchorLine(oldBytes).index;
   if (wanted[anchor] === "") {
     const text = content.toString("latin1");
     return findLineMatchesInText(text, buildLineIndex(text), oldBytes, newBytes, pass, eolOf);

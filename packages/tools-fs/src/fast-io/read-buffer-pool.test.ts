@@ -112,6 +112,23 @@ describe("readWholeFile", () => {
     expect(readPoolState().busy).toBe(0);
   });
 
+  it("reads a file that grew a little after its size was taken (within the buffer's slack)", async () => {
+    const content = Buffer.alloc(READ_POOL_MIN_BYTES + 7, "s");
+    const file = fileOf("grew-little.txt", content);
+    const handle = await open(file, "r");
+    try {
+      const size = (await handle.stat()).size;
+      await appendFile(file, "tail\n");
+      const read = await readWholeFile(handle, size);
+      expect(read.pooled).toBe(true);
+      expect(read.bytes.length).toBe(size + 5);
+      expect(read.bytes.subarray(size).toString()).toBe("tail\n");
+      read.release();
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("reads a file that grew after its size was taken", async () => {
     const content = Buffer.alloc(READ_POOL_MIN_BYTES, "y");
     const file = fileOf("growing.txt", content);

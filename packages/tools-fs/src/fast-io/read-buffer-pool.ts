@@ -123,9 +123,14 @@ export class ReadBufferPool {
       const capacity = slot.buffer.length;
       let filled = 0;
       for (;;) {
-        const { bytesRead } = await handle.read(slot.buffer, filled, capacity - filled, filled);
+        const wanted = capacity - filled;
+        const { bytesRead } = await handle.read(slot.buffer, filled, wanted, filled);
         if (bytesRead === 0) break;
         filled += bytesRead;
+        // A short read of a regular file stops at its end: no second round
+        // trip to the thread pool just to be told so (a file that grows later
+        // is no different from one that grows right after the read).
+        if (bytesRead < wanted && filled >= size) break;
         if (filled === capacity) {
           // The file grew past the buffer since it was sized: read it the ordinary way.
           release();

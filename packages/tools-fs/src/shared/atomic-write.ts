@@ -1,9 +1,58 @@
-import { constants } from "node:fs";
+import { constants, fstatSync } from "node:fs";
 import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import type { AnchoredDirectory } from "./anchored-directory.js";
 import { temporaryName } from "./sidecar-names.js";
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/**
+ * The temporary file of a coming {@link writeFileAtomic}, created ahead of
+ * time (see {@link prepareTemporary}); `discard` removes it unless a write
+ * took it over.
+ */
+export interface PreparedTemporary {
+  /** Closes and removes the file unless a write took it over; never rejects. */
+  discard(): Promise<void>;
+}
+
+interface Temporary extends PreparedTemporary {
+  readonly directory: AnchoredDirectory;
+  readonly name: string;
+  /** The opened file; rejects as the open did, for the write to report. */
+  readonly opened: Promise<{ path: string; handle: FileHandle }>;
+  taken: boolean;
+}
+
+function createTemporary(directory: AnchoredDirectory, name: string, mode: number | undefined): Temporary {
+  const path = directory.entry(temporaryName(name));
+  const opened = open(path, CREATE_FLAGS, mode ?? 0o666).then((handle) => ({ path, handle }));
+  opened.catch(() => undefined); // reported by the write that takes it, if any
+  const temporary: Temporary = {
+    directory,
+    name,
+    opened,
+    taken: false,
+    async discard() {
+      if (temporary.taken) return;
+      temporary.taken = true;
+      const file = await opened.catch(() => null);
+      if (!file) return;
+      await file.handle.close().catch(() => undefined);
+      await unlink(file.path).catch(() => undefined);
+    },
+  };
+  return temporary;
+}
+
+/**
+ * Starts creating the temporary file for a {@link writeFileAtomic} of the
+ * entry `name` (with `mode`) before the new content is known, e.g. while the
+ * old content is read and matched, so the write waits for one round trip to
+ * the thread pool less. Pass it to `writeFileAtomic`, or `discard()` it.
+ */
+export function prepareTemporary(directory: AnchoredDirectory, name: string, mode?: number): PreparedTemporary {
+  return createTemporary(directory, name, mode);
+}
 
 /**
  * Replaces the entry `name` of a held directory atomically: writes a
@@ -20,6 +69,13 @@ const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
  * before the temporary descriptor is closed (e.g. `fstatSync(fd)` for the
  * new file's mtime, ctime and inode, which are final only after the rename).
  *
+ * Each thread-pool round trip costs a wake-up of the main thread, which a
+ * busy machine may take milliseconds to grant, so the write makes few: the
+ * mode is set only when the umask narrowed it, and after the rename the
+ * descriptor is closed without waiting (the file is complete and in place;
+ * a failure to close it could not undo that). `prepared` is a temporary file
+ * made ahead by {@link prepareTemporary} for the same directory and name.
+ *
  * @example
  * const directory = anchorDirectory("/repo");
  * await writeFileAtomic(directory, "a.txt", Buffer.from("hi\n"), 0o644);
@@ -31,15 +87,21 @@ export async function writeFileAtomic<T = undefined>(
   mode?: number,
   duringWrite?: () => T,
   renamed?: (fd: number) => void,
+  prepared?: PreparedTemporary,
 ): Promise<T> {
-  const temporary = directory.entry(temporaryName(name));
-  const handle = await open(temporary, CREATE_FLAGS, mode ?? 0o666);
+  const made = prepared as Temporary | undefined;
+  const usable = made && !made.taken && made.directory === directory && made.name === name;
+  if (made && !usable) await made.discard();
+  const file = usable ? made : createTemporary(directory, name, mode);
+  file.taken = true;
+  const { path: temporary, handle } = await file.opened;
   let done = false;
   let result: T = undefined as T;
   try {
-    // The mode is set (fchmod: open's mode is narrowed by the umask) while the data is written.
-    const moding = mode !== undefined ? handle.chmod(mode) : undefined;
-    const writing = Array.isArray(data) ? writeAll(handle, data as readonly Buffer[]) : handle.writeFile(data as Uint8Array);
+    // open's mode is narrowed by the umask: then the mode is set (fchmod) while the data is written.
+    const moding = mode !== undefined && (fstatSync(handle.fd).mode & 0o7777) !== mode ? handle.chmod(mode) : undefined;
+    // One writev call (FileHandle.writeFile would take a round trip per 512 KiB).
+    const writing = writeAll(handle, Array.isArray(data) ? (data as readonly Uint8Array[]) : [data as Uint8Array]);
     try {
       if (duringWrite) result = duringWrite();
     } finally {
@@ -49,16 +111,19 @@ export async function writeFileAtomic<T = undefined>(
     done = true;
     renamed?.(handle.fd);
   } finally {
-    await handle.close();
-    if (!done) await unlink(temporary).catch(() => undefined);
+    if (done) void handle.close().catch(() => undefined);
+    else {
+      await handle.close();
+      await unlink(temporary).catch(() => undefined);
+    }
   }
   return result;
 }
 
-async function writeAll(handle: FileHandle, pieces: readonly Buffer[]): Promise<void> {
+async function writeAll(handle: FileHandle, pieces: readonly Uint8Array[]): Promise<void> {
   const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  const { bytesWritten } = await handle.writev(pieces as Buffer[]);
-  if (bytesWritten < total) await handle.writeFile(Buffer.concat(pieces as Buffer[]).subarray(bytesWritten));
+  const { bytesWritten } = await handle.writev(pieces as Uint8Array[]);
+  if (bytesWritten < total) await handle.writeFile(Buffer.concat(pieces as Uint8Array[]).subarray(bytesWritten));
 }
 
 /** Number of lines in bytes, or in consecutive pieces (split inclusively of `\n`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FAST_INDEX_MIN_HAYSTACK, chooseProbe, createIndexFinder, createSearchContext, fastIndexOf } from "./fast-index-of.js";
+import { FAST_INDEX_MIN_HAYSTACK, chooseProbe, createIndexFinder, createSearchContext, fastIndexOf, preferProbe } from "./fast-index-of.js";
 
 function random(seed: number) {
   let state = seed >>> 0 || 1;
@@ -85,6 +85,43 @@ describe("createIndexFinder", () => {
     const anchor = createIndexFinder(haystack, Buffer.from("alphaMarker();"), context);
     expect(context.hits.size).toBe(1);
     expect([anchor.find(0), anchor.find(300_001), anchor.find(400_003)]).toEqual([300_000, 400_002, -1]);
+  });
+
+  it("searches every needle holding the preferred probe through its one hit list, at the probe's offset in that needle", () => {
+    const haystack = Buffer.alloc(FAST_INDEX_MIN_HAYSTACK * 2, "abc def\n");
+    haystack.write("alphaMarker();\nbetaMarker();\n", 300_000, "latin1");
+    haystack.write("\tbetaMarker();  \n", 350_000, "latin1");
+    haystack.write("  alphaMarker();   \n", 400_000, "latin1");
+    const context = createSearchContext(haystack);
+    preferProbe(context, Buffer.from("alphaMarker();"));
+    expect(context.probe && "alphaMarker();".includes(context.probe.toString("latin1"))).toBe(true);
+    for (const needle of ["alphaMarker();\nbetaMarker();\n", "alphaMarker();", "  alphaMarker();   "]) {
+      const { fast, native } = allHits(haystack, Buffer.from(needle), 1, context);
+      expect(fast, needle).toEqual(native);
+      expect(fast.length, needle).toBeGreaterThan(0);
+    }
+    // One scan served the three needles, each holding the probe at another offset.
+    expect([...context.hits.keys()]).toEqual([context.probe!.toString("latin1")]);
+    // Needles without it pick their own probe.
+    for (const needle of ["Marker();\nbeta", "betaMarker();"]) {
+      const { fast, native } = allHits(haystack, Buffer.from(needle), 1, context);
+      expect(fast, needle).toEqual(native);
+    }
+  });
+
+  it("ignores a preferred probe that hits too often, and one the needle lacks", () => {
+    const haystack = Buffer.alloc(FAST_INDEX_MIN_HAYSTACK * 2, "ab ab ab\n");
+    haystack.write("ab ab ab unique-needle-here\n", 123_456, "latin1");
+    const context = createSearchContext(haystack);
+    preferProbe(context, Buffer.from("ab ab"));
+    const needle = Buffer.from("ab ab ab unique-needle-here");
+    expect(createIndexFinder(haystack, needle, context).find(0)).toBe(haystack.indexOf(needle));
+    expect(context.hits.get(context.probe!.toString("latin1"))).toBeNull();
+    const other = Buffer.from("unique-needle-here");
+    expect(createIndexFinder(haystack, other, context).find(0)).toBe(haystack.indexOf(other));
+    const small = createSearchContext(Buffer.from("tiny haystack"));
+    preferProbe(small, Buffer.from("haystack"));
+    expect(small.probe).toBeUndefined();
   });
 
   it("works on needles that are views into a larger buffer", () => {

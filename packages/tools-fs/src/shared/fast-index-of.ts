@@ -12,8 +12,9 @@
  *
  * Finders created with one {@link SearchContext} share work: the byte
  * frequencies are sampled once, and the hits of a probe are collected in one
- * scan and reused by every later needle that picks the same probe (Edit's
- * passes usually do: their needles are all cut from the same old_string).
+ * scan and reused by every later needle that picks the same probe. Edit's
+ * passes search needles cut from the same old_string, so they fix one probe
+ * for all of them ({@link preferProbe}): the file is scanned for it once.
  */
 
 /** Haystacks below this size use `Buffer.indexOf` directly. */
@@ -32,11 +33,30 @@ export interface SearchContext {
   frequencies?: Uint32Array;
   /** Every hit of a probe (latin1 key), or null when it has too many. */
   readonly hits: Map<string, Int32Array | null>;
+  /**
+   * The probe every finder of this context uses when its needle contains it
+   * (unless the probe has too many hits to list); see {@link preferProbe}.
+   */
+  probe?: Buffer;
 }
 
 /** A context for several searches in one haystack (pass it to each {@link createIndexFinder}). */
 export function createSearchContext(haystack: Buffer): SearchContext {
   return { haystack, hits: new Map() };
+}
+
+/**
+ * Fixes the probe of `context`'s later finders: the one {@link chooseProbe}
+ * picks in `text`, which should be a part of every needle to come (Edit uses
+ * the most distinctive line of old_string, which every pass's needle
+ * contains). A needle without it picks its own probe, as without a context.
+ */
+export function preferProbe(context: SearchContext, text: Uint8Array): void {
+  const haystack = context.haystack;
+  if (text.length === 0 || haystack.length < FAST_INDEX_MIN_HAYSTACK) return;
+  const frequencies = (context.frequencies ??= sampleFrequencies(haystack));
+  const { offset, length } = chooseProbe(text, frequencies);
+  context.probe = Buffer.from(text.subarray(offset, offset + length));
 }
 
 /** Every offset of `probe` in `haystack`, or null past {@link HIT_LIST_CAP} hits. */
@@ -47,6 +67,17 @@ function collectHits(haystack: Buffer, probe: Buffer): Int32Array | null {
     hits.push(at);
   }
   return Int32Array.from(hits);
+}
+
+/** The hits of `probe` in the context's haystack, collected on first use; null when there are too many. */
+function hitsOf(context: SearchContext, probe: Buffer): Int32Array | null {
+  const key = probe.toString("latin1");
+  let hits = context.hits.get(key);
+  if (hits === undefined) {
+    hits = collectHits(context.haystack, probe);
+    context.hits.set(key, hits);
+  }
+  return hits;
 }
 
 /** Index of the first element of the ascending `list` that is >= `value`. */
@@ -113,17 +144,18 @@ export function createIndexFinder(haystack: Buffer, needle: Uint8Array, context?
   if (needleLength < SHORT_NEEDLE || haystack.length < FAST_INDEX_MIN_HAYSTACK) return { find: native };
   const shared = context?.haystack === haystack ? context : undefined;
   const frequencies = shared ? (shared.frequencies ??= sampleFrequencies(haystack)) : sampleFrequencies(haystack);
-  const { offset, length } = chooseProbe(needle, frequencies);
-  const probe = Buffer.from(needle.buffer, needle.byteOffset + offset, length);
   const whole = Buffer.isBuffer(needle) ? needle : Buffer.from(needle.buffer, needle.byteOffset, needleLength);
   const last = haystack.length - needleLength; // last possible start
+  if (shared?.probe) {
+    // Every occurrence of the needle holds the preferred probe where the needle does.
+    const at = whole.indexOf(shared.probe);
+    const hits = at === -1 ? null : hitsOf(shared, shared.probe);
+    if (hits) return listFinder(haystack, whole, at, last, hits);
+  }
+  const { offset, length } = chooseProbe(needle, frequencies);
+  const probe = Buffer.from(needle.buffer, needle.byteOffset + offset, length);
   if (shared) {
-    const key = probe.toString("latin1");
-    let hits = shared.hits.get(key);
-    if (hits === undefined) {
-      hits = collectHits(haystack, probe);
-      shared.hits.set(key, hits);
-    }
+    const hits = hitsOf(shared, probe);
     if (hits) return listFinder(haystack, whole, offset, last, hits);
   }
   // Probe hits that failed verification; past the budget the native search takes over.

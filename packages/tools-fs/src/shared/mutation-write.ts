@@ -1,6 +1,6 @@
 import { fstatSync } from "node:fs";
 import type { AnchoredDirectory } from "./anchored-directory.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { type PreparedTemporary, writeFileAtomic } from "./atomic-write.js";
 import type { FastIo } from "../fast-io/fast-io.js";
 import { DEFAULT_INLINE_HASH_LIMIT_BYTES, type PendingHash } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "./file-state.js";
@@ -33,6 +33,7 @@ export interface WrittenVersion {
  *   (inline hashing counts lines for free); it runs while the write is in flight
  * @param transfer the ArrayBuffer under the pieces when the caller owns it and
  *   will not touch it again, so a deferred hash can take it without a copy
+ * @param prepared the temporary file, when the caller created it ahead (see `prepareTemporary`)
  */
 export async function writeMutation(
   directory: AnchoredDirectory,
@@ -43,6 +44,7 @@ export async function writeMutation(
   fastIo: FastIo,
   countLines: () => number,
   transfer?: ArrayBuffer,
+  prepared?: PreparedTemporary,
 ): Promise<WrittenVersion> {
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
   const inline = size <= (options.inlineHashLimitBytes ?? DEFAULT_INLINE_HASH_LIMIT_BYTES);
@@ -64,6 +66,7 @@ export async function writeMutation(
       const stats = fstatSync(fd);
       identity = { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
     },
+    prepared,
   );
   const version: FullTextSnapshot = { ...identity, size, contentHash, totalLines };
   if (inline) return { version };
