@@ -1,9 +1,10 @@
 /**
  * One path segment of an ignore-file glob, compiled as ripgrep's globset
- * compiles it (backslash escapes, literal separator): `*` any run of
- * characters, `?` one character, `[a-z]` / `[!a-z]` / `[^a-z]` classes
- * (no escapes inside; `]` first is literal; `-` first or last is literal).
- * A `**` that is not a whole segment is a plain `*`.
+ * compiles it (backslash escapes, literal separator, matching UTF-8 bytes):
+ * `*` any run of bytes, `?` one byte, `[a-z]` / `[!a-z]` / `[^a-z]` classes
+ * (no escapes inside; `]` first is literal; `-` first or last is literal;
+ * an unclosed `[` is literal). A `**` that is not a whole segment is a
+ * plain `*`.
  */
 
 /** How a segment matches a name. */
@@ -27,6 +28,17 @@ export interface SegmentMatcher {
   readonly kind: SegmentKind;
   readonly text: string;
   readonly regex: RegExp | undefined;
+  /**
+   * Regex source of a {@link SegmentKind.Pattern} segment inside a
+   * whole-path regex (`*` and `?` stop at `/`), over UTF-8 bytes.
+   */
+  readonly source?: string;
+  /**
+   * A class of the segment can match `/` (negated, or listing `/`): in
+   * globset it then matches across path segments, so the rule needs a
+   * whole-path test.
+   */
+  readonly crossesSlash?: boolean;
 }
 
 /** Whether `matcher` matches the name `name` (never for {@link SegmentKind.Globstar}: the caller handles it). */
@@ -41,20 +53,57 @@ export function segmentMatches(matcher: SegmentMatcher, name: string): boolean {
     case SegmentKind.Any:
       return true;
     case SegmentKind.Pattern:
-      return matcher.regex!.test(name);
+      return matcher.regex!.test(asBytes(name));
     default:
       return false;
   }
 }
 
-const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
-const CLASS_SPECIAL = /[\\^[\]-]/g;
-const escapeRegex = (text: string) => text.replace(REGEX_SPECIAL, "\\$&");
-const escapeClass = (text: string) => text.replace(CLASS_SPECIAL, "\\$&");
+const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
+const encoder = new TextEncoder();
 
-type Token = { literal: string } | { star: true } | { one: true } | { klass: string };
+/**
+ * `text` as regex source over UTF-8 bytes (globset matches bytes, not
+ * characters): ASCII escaped as needed, other characters as `\xNN` bytes.
+ */
+function byteSource(text: string): string {
+  let out = "";
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    if (code < 0x80) out += REGEX_SPECIAL.test(character) ? `\\${character}` : character;
+    else for (const byte of encoder.encode(character)) out += `\\x${byte.toString(16).padStart(2, "0")}`;
+  }
+  return out;
+}
 
-/** Tokenises a segment; undefined when globset would reject it (dangling escape, unclosed or reversed class). */
+/** Regex source of a segment without a class that crosses `/` (for a whole-path regex). */
+export function segmentSource(segment: SegmentMatcher): string {
+  switch (segment.kind) {
+    case SegmentKind.Literal:
+      return byteSource(segment.text);
+    case SegmentKind.Suffix:
+      return `[^/]*${byteSource(segment.text)}`;
+    case SegmentKind.Prefix:
+      return `${byteSource(segment.text)}[^/]*`;
+    case SegmentKind.Any:
+      return "[^/]*";
+    default:
+      return segment.source!;
+  }
+}
+
+/** A name or path as a string of its UTF-8 bytes (one char per byte), for the byte regexes. */
+export function asBytes(name: string): string {
+  return /^[\x00-\x7f]*$/.test(name) ? name : Buffer.from(name, "utf8").toString("latin1");
+}
+
+type Token = { literal: string } | { star: true } | { one: true } | { klass: string; crosses: boolean };
+
+/**
+ * Tokenises a segment; undefined when globset would reject it (dangling
+ * escape, reversed range). An unclosed `[` is a literal `[`, as git and
+ * ripgrep read it.
+ */
 function tokenize(segment: string): Token[] | undefined {
   const tokens: Token[] = [];
   const chars = Array.from(segment);
@@ -75,6 +124,7 @@ function tokenize(segment: string): Token[] | undefined {
     } else if (character === "?") {
       tokens.push({ one: true });
     } else if (character === "[") {
+      const open = index;
       let negated = false;
       if (chars[index] === "!" || chars[index] === "^") {
         negated = true;
@@ -93,22 +143,27 @@ function tokenize(segment: string): Token[] | undefined {
         if (c === "-" && !first) {
           if (inRange) {
             const range = ranges[ranges.length - 1]!;
-            if (range[0] > "-") return undefined;
+            if (range[0].codePointAt(0)! > 0x2d) return undefined;
             range[1] = "-";
             inRange = false;
           } else inRange = true;
         } else if (inRange) {
           const range = ranges[ranges.length - 1]!;
-          if ((range[0].codePointAt(0) ?? 0) > (c.codePointAt(0) ?? 0)) return undefined;
+          if (range[0].codePointAt(0)! > c.codePointAt(0)!) return undefined;
           range[1] = c;
           inRange = false;
         } else ranges.push([c, c]);
         first = false;
       }
-      if (!closed) return undefined;
+      if (!closed) {
+        index = open;
+        pushLiteral("[");
+        continue;
+      }
       if (inRange) ranges.push(["-", "-"]);
-      const body = ranges.map(([from, to]) => (from === to ? escapeClass(from) : `${escapeClass(from)}-${escapeClass(to)}`)).join("");
-      tokens.push({ klass: `[${negated ? "^" : ""}${body}]` });
+      // As globset writes it: each end as its UTF-8 bytes (a multi-byte end makes a byte range, as there).
+      const body = ranges.map(([from, to]) => (from === to ? byteSource(from) : `${byteSource(from)}-${byteSource(to)}`)).join("");
+      tokens.push({ klass: `[${negated ? "^" : ""}${body}]`, crosses: negated || ranges.some(([from, to]) => from <= "/" && "/" <= to) });
     } else pushLiteral(character);
   }
   return tokens;
@@ -136,8 +191,14 @@ export function compileSegment(segment: string): SegmentMatcher | undefined {
     const prefix = isStar(tokens[1]) ? literalOf(tokens[0]) : undefined;
     if (prefix !== undefined) return { kind: SegmentKind.Prefix, text: prefix, regex: undefined };
   }
-  const source = tokens
-    .map((token) => ("literal" in token ? escapeRegex(token.literal) : "star" in token ? ".*" : "one" in token ? "." : token.klass))
+  const source = tokens.map((token) => ("literal" in token ? byteSource(token.literal) : "star" in token ? ".*" : "one" in token ? "." : token.klass)).join("");
+  const crossesSlash = tokens.some((token) => "klass" in token && token.crosses);
+  const pathSource = tokens
+    .map((token) => ("literal" in token ? byteSource(token.literal) : "star" in token ? "[^/]*" : "one" in token ? "[^/]" : token.klass))
     .join("");
-  return { kind: SegmentKind.Pattern, text: segment, regex: new RegExp(`^${source}$`, "su") };
+  try {
+    return { kind: SegmentKind.Pattern, text: segment, regex: new RegExp(`^${source}$`, "s"), source: pathSource, crossesSlash };
+  } catch {
+    return undefined; // a byte range globset's regex compiler refuses too
+  }
 }

@@ -1,4 +1,4 @@
-import { SegmentKind, type SegmentMatcher, segmentMatches } from "./gitignore-glob.js";
+import { asBytes, SegmentKind, type SegmentMatcher, segmentMatches } from "./gitignore-glob.js";
 import { type IgnorePattern, parseIgnoreFile } from "./gitignore-pattern.js";
 
 /** No rule of the file matches. */
@@ -108,6 +108,8 @@ export class CompiledIgnoreFile {
   readonly last: boolean[] = [];
   /** The base-name rules, in order. */
   private readonly nameRules: IgnorePattern[] = [];
+  /** The rules tested on the whole relative path (a class that can match `/`), in order. */
+  private readonly wholePathRules: IgnorePattern[] = [];
   private readonly fileVerdicts = new Map<string, number>();
   private readonly directoryVerdicts = new Map<string, number>();
   private readonly states = new Map<string, PathState>();
@@ -118,6 +120,10 @@ export class CompiledIgnoreFile {
     this.rules = parseIgnoreFile(text);
     const starts: number[] = [];
     for (const rule of this.rules) {
+      if (rule.wholePaths) {
+        this.wholePathRules.push(rule);
+        continue;
+      }
       if (rule.name) {
         this.nameRules.push(rule);
         continue;
@@ -137,6 +143,28 @@ export class CompiledIgnoreFile {
   /** Whether the file has no rule at all. */
   get isEmpty(): boolean {
     return this.rules.length === 0;
+  }
+
+  /** Whether some rule needs the whole relative path ({@link CompiledIgnoreFile.matchPath}). */
+  get hasWholePathRules(): boolean {
+    return this.wholePathRules.length > 0;
+  }
+
+  /**
+   * The highest of `best` and the last whole-path rule (index) matching
+   * `relativePath` (relative to the file's directory).
+   */
+  matchPath(relativePath: string, isDirectory: boolean, best: number): number {
+    const rules = this.wholePathRules;
+    let bytes: string | undefined;
+    for (let index = rules.length - 1; index >= 0; index -= 1) {
+      const rule = rules[index]!;
+      if (rule.index <= best) break;
+      if (rule.directoryOnly && !isDirectory) continue;
+      bytes ??= asBytes(relativePath);
+      if (rule.wholePaths!.some((regex) => regex.test(bytes!))) return rule.index;
+    }
+    return best;
   }
 
   /** Whether rule `index` re-includes. */

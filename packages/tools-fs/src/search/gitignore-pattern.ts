@@ -1,4 +1,4 @@
-import { compileSegment, SegmentKind, type SegmentMatcher } from "./gitignore-glob.js";
+import { compileSegment, SegmentKind, type SegmentMatcher, segmentSource } from "./gitignore-glob.js";
 
 /**
  * One line of an ignore file, parsed as ripgrep parses it (the `ignore`
@@ -26,6 +26,12 @@ export interface IgnorePattern {
    * the entry's name at any depth (`Any` for `**` alone).
    */
   readonly name: SegmentMatcher | undefined;
+  /**
+   * Set instead of segment matching when a class can match `/` (a globset
+   * quirk ripgrep has): one regex per alternative over the whole path
+   * relative to the file's directory, as UTF-8 bytes.
+   */
+  readonly wholePaths: readonly RegExp[] | undefined;
 }
 
 /**
@@ -39,12 +45,8 @@ function expandBraces(glob: string): string[] | undefined {
     if (character === "\\") index += 1;
     else if (character === "[") {
       // Skip a class: `]` right after `[`, `[!` or `[^` is literal.
-      let cursor = index + 1;
-      if (glob[cursor] === "!" || glob[cursor] === "^") cursor += 1;
-      if (glob[cursor] === "]") cursor += 1;
-      const close = glob.indexOf("]", cursor);
-      if (close === -1) return [glob]; // the segment compiler rejects it
-      index = close;
+      const close = classEnd(glob, index);
+      if (close !== -1) index = close;
     } else if (character === "{") {
       if (open !== -1) return undefined; // nested
       open = index;
@@ -80,15 +82,36 @@ function splitTopLevelCommas(body: string): string[] {
   return parts;
 }
 
-/** Splits a glob on `/` (an escaped `\/` is a separator too). */
+/** Where the class opening at `open` ends (its `]`), or -1 when unclosed (then `[` is literal). */
+function classEnd(glob: string, open: number): number {
+  let cursor = open + 1;
+  if (glob[cursor] === "!" || glob[cursor] === "^") cursor += 1;
+  if (glob[cursor] === "]") cursor += 1;
+  return glob.indexOf("]", cursor);
+}
+
+/** Splits a glob on `/` outside classes (an escaped `\/` is a separator too). */
 function splitSegments(glob: string): string[] {
-  const segments = glob.split("/");
-  return segments.map((segment, index) => {
-    if (index === segments.length - 1) return segment;
-    let backslashes = 0;
-    for (let cursor = segment.length - 1; cursor >= 0 && segment[cursor] === "\\"; cursor -= 1) backslashes += 1;
-    return backslashes % 2 === 1 ? segment.slice(0, -1) : segment;
-  });
+  const segments: string[] = [];
+  let start = 0;
+  for (let index = 0; index < glob.length; index += 1) {
+    const character = glob[index];
+    if (character === "\\") {
+      if (glob[index + 1] === "/") {
+        segments.push(glob.slice(start, index));
+        start = index + 2;
+      }
+      index += 1;
+    } else if (character === "[") {
+      const end = classEnd(glob, index);
+      if (end !== -1) index = end;
+    } else if (character === "/") {
+      segments.push(glob.slice(start, index));
+      start = index + 1;
+    }
+  }
+  segments.push(glob.slice(start));
+  return segments;
 }
 
 /** Parses one line; undefined for comments, blank lines and globs ripgrep rejects. */
@@ -117,7 +140,12 @@ export function parseIgnoreLine(raw: string, index: number): IgnorePattern | und
     line = line.slice(0, -1);
     if (line.endsWith("\\")) line = line.slice(0, -1);
   }
-  if (line === "") return undefined;
+  if (line === "") {
+    // `/` matches nothing; `!`, `\/` and the like become `**/`: every entry.
+    if (absolute) return undefined;
+    const any = { kind: SegmentKind.Any, text: "", regex: undefined };
+    return { index, negated, directoryOnly, paths: [[{ kind: SegmentKind.Globstar, text: "", regex: undefined }, any]], name: any, wholePaths: undefined };
+  }
   let glob = line;
   if (!absolute && !line.includes("/") && !(line.startsWith("**/") || line === "**")) glob = `**/${line}`;
   if (glob.endsWith("/**")) glob += "/*";
@@ -135,11 +163,42 @@ export function parseIgnoreLine(raw: string, index: number): IgnorePattern | und
     }
     paths.push(segments);
   }
+  if (paths.some((segments) => segments.some((segment) => segment.crossesSlash))) {
+    const wholePaths: RegExp[] = [];
+    for (const segments of paths) {
+      const regex = wholePathRegex(segments);
+      if (!regex) return undefined;
+      wholePaths.push(regex);
+    }
+    return { index, negated, directoryOnly, paths: [], name: undefined, wholePaths };
+  }
   let name: SegmentMatcher | undefined;
   const only = paths.length === 1 ? paths[0]! : undefined;
   if (only && only.length === 2 && only[0]!.kind === SegmentKind.Globstar && only[1]!.kind !== SegmentKind.Globstar) name = only[1];
   else if (only && only.length === 1 && only[0]!.kind === SegmentKind.Globstar) name = { kind: SegmentKind.Any, text: "", regex: undefined };
-  return { index, negated, directoryOnly, paths, name };
+  return { index, negated, directoryOnly, paths, name, wholePaths: undefined };
+}
+
+/** The whole-path regex of an alternative's segments, with globset's `**` forms. */
+function wholePathRegex(segments: readonly SegmentMatcher[]): RegExp | undefined {
+  let source = "";
+  segments.forEach((segment, index) => {
+    const previousGlobstar = index > 0 && segments[index - 1]!.kind === SegmentKind.Globstar;
+    if (segment.kind === SegmentKind.Globstar) {
+      if (segments.length === 1) source += ".*";
+      else if (index === 0) source += "(?:/?|.*/)";
+      else if (index === segments.length - 1) source += "/.*";
+      else source += "(?:/|/.*/)";
+      return;
+    }
+    if (index > 0 && !previousGlobstar) source += "/";
+    source += segmentSource(segment);
+  });
+  try {
+    return new RegExp(`^${source}$`, "s");
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parses an ignore file's text into its rules, in order (a leading byte-order mark is dropped). */

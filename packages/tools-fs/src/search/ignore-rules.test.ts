@@ -130,6 +130,10 @@ const SHAPE_SOURCES = [
   "src/.cache/c.json",
   "vendor/a/b.js",
   "vendor/keep/b.js",
+  "logs/app[.log",
+  "docs/é.md",
+  "docs/e.md",
+  "docs/日本.md",
 ];
 
 const SHAPE_CASES: Array<[string, Record<string, string>]> = [
@@ -169,6 +173,9 @@ const SHAPE_CASES: Array<[string, Record<string, string>]> = [
     "a nested repository does not stop the outer rules (--no-require-git)",
     { ".gitignore": "*.log\n", "packages/foo/.git/HEAD": "ref: x\n", "packages/foo/.gitignore": "*.tmp\n" },
   ],
+  ["globset quirks: an unclosed [ is literal, a class can match /", { ".gitignore": "logs/app[.log\n*[!x]?.js\nsrc/foo[/]bar\n" }],
+  ["? matches one UTF-8 byte, not one character", { ".gitignore": "docs/?.md\n/docs/??????.md\n" }],
+  ["an escaped / separates; empty globs", { ".gitignore": "packages\\/foo/src\n/\nlib/\n!\\/\n", "docs/.gitignore": "*\n!\n" }],
   ["CRLF and a byte-order mark", { ".gitignore": "\uFEFF*.log\r\n/tmp\r\n!keep.log  \r\n" }],
 ];
 
@@ -247,6 +254,59 @@ describe.skipIf(!rgPath)("the walker lists what rg --files lists", () => {
       const root = makeTree(files);
       const rules = places.filter((place) => files[place]).map((place) => `${place}: ${JSON.stringify(files[place])}`);
       expect(await walkerFiles(root), `round ${round}: ${rules.join(" / ")}`).toEqual(ripgrepFiles(root));
+    }
+  });
+
+  it("agrees on random globs of every token (classes, escapes, alternatives, non-ASCII names)", async () => {
+    const names = ["a", "b", "ab", "a-b", "a]b", "A", "x.ts", ".x", "a b", "a  ", "é", "日本", "[a]", "{a}", "a,b", "!a", "#a", "a\\b", "-"];
+    const atoms = [
+      "a",
+      "b",
+      "*",
+      "?",
+      "**",
+      "[ab]",
+      "[!a]",
+      "[^a]",
+      "[a-c]",
+      "[]a]",
+      "[a-]",
+      "\\*",
+      "\\[",
+      "{a,b}",
+      "{ab,x.*}",
+      ".",
+      "x",
+      "é",
+      "\\ ",
+      " ",
+      "[z-a]",
+      "[",
+      "]",
+      "\\",
+      "\\/",
+    ];
+    let seed = 5;
+    const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 40; index += 1) {
+      const file = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(names)).join("/");
+      // A name cannot be both a file and a directory.
+      if (!Object.keys(files).some((other) => other.startsWith(`${file}/`) || file.startsWith(`${other}/`))) files[file] = "x\n";
+    }
+    for (let round = 0; round < Number(process.env.IGNORE_ROUNDS ?? 40); round += 1) {
+      const lines = Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
+        const segments = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+          Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(atoms)).join(""),
+        );
+        let line = segments.join("/");
+        if (random() < 0.3) line = `/${line}`;
+        if (random() < 0.2) line += "/";
+        return random() < 0.25 ? `!${line}` : line;
+      });
+      const root = makeTree({ ...files, ".gitignore": `${lines.join("\n")}\n` });
+      expect(await walkerFiles(root), `round ${round}: ${JSON.stringify(lines)}`).toEqual(ripgrepFiles(root));
     }
   });
 

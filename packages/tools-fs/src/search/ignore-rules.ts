@@ -81,6 +81,12 @@ export interface DirectoryRules {
   readonly layers: readonly IgnoreLayer[];
   readonly states: ReadonlyArray<PathState | null>;
   /**
+   * Per layer with whole-path rules (rare: a class that can match `/`): the
+   * directory relative to the layer's, with a trailing `/` ("" for the
+   * layer's own); undefined for the others.
+   */
+  readonly prefixes: ReadonlyArray<string | undefined>;
+  /**
    * The verdicts per entry name, shared process-wide by every directory with
    * the same ignore files and states (a verdict depends on nothing else).
    */
@@ -98,9 +104,9 @@ const VERDICT_LIMIT = 200_000;
 let cachedVerdicts = 0;
 const nameVerdicts = new Map<string, NameVerdicts>();
 
-/** The rules of `layers` with `states`, with their shared name verdicts. */
-function directoryRules(layers: readonly IgnoreLayer[], states: ReadonlyArray<PathState | null>): DirectoryRules {
-  if (layers.length === 0) return { layers, states, names: undefined };
+/** The rules of `layers` with `states`, with their shared name verdicts (none where a verdict depends on the path). */
+function directoryRules(layers: readonly IgnoreLayer[], states: ReadonlyArray<PathState | null>, prefixes: ReadonlyArray<string | undefined>): DirectoryRules {
+  if (layers.length === 0 || prefixes.some((prefix) => prefix !== undefined)) return { layers, states, prefixes, names: undefined };
   const key = layers.map((layer, index) => `${layer.compiled.id}.${states[index]?.id ?? ""}`).join(",");
   let names = nameVerdicts.get(key);
   if (!names) {
@@ -108,11 +114,11 @@ function directoryRules(layers: readonly IgnoreLayer[], states: ReadonlyArray<Pa
     names = { files: new Map(), directories: new Map() };
     nameVerdicts.set(key, names);
   }
-  return { layers, states, names };
+  return { layers, states, prefixes, names };
 }
 
 /** Rules of a directory without any layer. */
-export const NO_RULES: DirectoryRules = { layers: [], states: [], names: undefined };
+export const NO_RULES: DirectoryRules = { layers: [], states: [], prefixes: [], names: undefined };
 
 /**
  * Adds a directory's own layers (`own`, from {@link directoryLayers}) in
@@ -124,19 +130,22 @@ export function withOwnLayers(inherited: DirectoryRules, own: readonly IgnoreLay
   if (!own.length) return inherited;
   const layers: IgnoreLayer[] = [];
   const states: Array<PathState | null> = [];
+  const prefixes: Array<string | undefined> = [];
   for (let category = 0; category <= 3; category += 1) {
     for (const layer of own) {
       if (layer.category !== category) continue;
       layers.push(layer);
       states.push(layer.compiled.initial);
+      prefixes.push(layer.compiled.hasWholePathRules ? "" : undefined);
     }
     inherited.layers.forEach((layer, index) => {
       if (layer.category !== category) return;
       layers.push(layer);
       states.push(inherited.states[index]!);
+      prefixes.push(inherited.prefixes[index]);
     });
   }
-  return directoryRules(layers, states);
+  return directoryRules(layers, states, prefixes);
 }
 
 /**
@@ -146,7 +155,7 @@ export function withOwnLayers(inherited: DirectoryRules, own: readonly IgnoreLay
  * tree).
  */
 export function enterDirectory(rules: DirectoryRules, name: string): DirectoryRules {
-  const { states } = rules;
+  const { states, prefixes } = rules;
   let next: Array<PathState | null> | undefined;
   for (let index = 0; index < states.length; index += 1) {
     const state = states[index];
@@ -156,7 +165,9 @@ export function enterDirectory(rules: DirectoryRules, name: string): DirectoryRu
     next ??= states.slice();
     next[index] = child;
   }
-  return next ? directoryRules(rules.layers, next) : rules;
+  if (!prefixes.some((prefix) => prefix !== undefined)) return next ? directoryRules(rules.layers, next, prefixes) : rules;
+  const nextPrefixes = prefixes.map((prefix) => (prefix === undefined ? undefined : `${prefix}${name}/`));
+  return directoryRules(rules.layers, next ?? states, nextPrefixes);
 }
 
 /**
@@ -219,6 +230,8 @@ function judge(rules: DirectoryRules, name: string, isDirectory: boolean): boole
       const anchored = state.match(name, isDirectory);
       if (anchored > best) best = anchored;
     }
+    const prefix = rules.prefixes[index];
+    if (prefix !== undefined) best = compiled.matchPath(prefix + name, isDirectory, best);
     if (best !== NO_MATCH) return !compiled.isNegated(best);
   }
   return false;
