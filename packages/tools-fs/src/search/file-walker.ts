@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync } from "node:fs";
 import { isToolSidecarName } from "../shared/sidecar-names.js";
-import { ancestorRules, DIRECTORY_IGNORE_FILES, type DirectoryRules, directoryLayers, enterDirectory, isEntryIgnored, withOwnLayers } from "./ignore-rules.js";
+import { DIRECTORY_IGNORE_FILES, directoryLayers } from "./ignore-layers.js";
+import { ancestorRules, type DirectoryRules, enterDirectory, isEntryIgnored, withOwnLayers } from "./ignore-rules.js";
 
 /** One entry found by {@link walkTree}. */
 export interface WalkEntry {
