@@ -26,7 +26,20 @@ export type {
 export { createToolRegistry } from "./create-tool-registry.js";
 export { createNodePorts } from "./create-node-ports.js";
 export type { NodePorts, NodePortsOptions } from "./create-node-ports.js";
-export { defineTool, ToolError, SdkError, resolveDataDir, toOpenAITools, toAnthropicTools, toAiSdkTools } from "@agent-tools/core";
+export {
+  defineTool,
+  ToolError,
+  SdkError,
+  resolveDataDir,
+  toOpenAITools,
+  toOpenAIResponsesTools,
+  toOpenAIStrictSchema,
+  fromStrictArguments,
+  toAnthropicTools,
+  toAiSdkTools,
+  toolResultText,
+} from "@agent-tools/core";
+export type { OpenAITool, OpenAIResponsesTool, AiSdkToolsOptions } from "@agent-tools/core";
 export { ScriptedModelClient } from "@agent-tools/core/testing";
 export { OpenAICompatibleModelClient } from "@agent-tools/models";
 export type {

@@ -174,4 +174,16 @@ describe("toAiSdkTools", () => {
     expect(() => toAiSdkTools(source)).toThrow(/AI SDK would reject tool "a.b"/);
     expect(Object.keys(toAiSdkTools(source, { namePattern: /^[a-z.]+$/ }))).toEqual(["a.b"]);
   });
+
+  it("checks the tool-count limit (128 by default, maxTools to change it, skip keeps the first ones)", () => {
+    const tools = Array.from({ length: 130 }, (_, index) => ({ name: `T${index}`, description: "d", inputSchema: { type: "object" as const } }));
+    const source = { tools, executeToolCall: registry.executeToolCall };
+    expect(() => toAiSdkTools(source)).toThrow(/AI SDK accepts at most 128 tools in one request; the registry offers 130/);
+    const skipped: string[] = [];
+    const kept = toAiSdkTools(source, { invalidTools: "skip", onSkip: (name) => skipped.push(name) });
+    expect(Object.keys(kept)).toHaveLength(128);
+    expect(skipped).toEqual(["T128", "T129"]);
+    expect(Object.keys(toAiSdkTools(source, { maxTools: Number.POSITIVE_INFINITY }))).toHaveLength(130);
+    expect(() => toAiSdkTools(source, { maxTools: 10 })).toThrow(/at most 10 tools/);
+  });
 });

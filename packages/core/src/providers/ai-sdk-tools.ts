@@ -60,6 +60,14 @@ export interface AiSdkToolsOptions<Schema = AiSdkJsonSchema, Preliminary extends
   jsonSchema?: (schema: JsonSchemaObject) => Schema;
   /** Names the target provider accepts; default OpenAI's `^[a-zA-Z0-9_-]{1,64}$`, which every major provider accepts. */
   namePattern?: RegExp;
+  /**
+   * Most tools the target provider takes in one request. Default 128,
+   * OpenAI's limit (the strictest of the major providers, which the AI SDK
+   * routes to alike); pass `Infinity` for none. Past it the call throws, or
+   * with `invalidTools: "skip"` the first `maxTools` are kept and the rest
+   * reported through `onSkip`.
+   */
+  maxTools?: number;
   /** Per-call options for `executeToolCall` (updates, events, host context), given the call id. */
   executeOptions?(toolCallId: string): Omit<ExecuteToolCallOptions, "signal">;
   /**
@@ -118,7 +126,11 @@ export function toAiSdkTools<Schema = AiSdkJsonSchema, Preliminary extends boole
   const approvalDecision = options.approval === "ai-sdk" ? approvalDecisionOf(source) : undefined;
   let detectedVersion: AiSdkMajorVersion | undefined;
   const tools: Record<string, AiSdkTool<Schema, Promise<ToolResult> | AsyncIterable<ToolResult>>> = {};
-  for (const tool of selectProviderTools(source.tools, { provider: "AI SDK", namePattern: options.namePattern ?? OPENAI_TOOL_NAME_PATTERN }, options)) {
+  for (const tool of selectProviderTools(
+    source.tools,
+    { provider: "AI SDK", namePattern: options.namePattern ?? OPENAI_TOOL_NAME_PATTERN, maxTools: options.maxTools ?? 128 },
+    options,
+  )) {
     const name = tool.name;
     const run = (input: unknown, executionOptions: AiSdkToolExecutionOptions, onUpdate?: ExecuteToolCallOptions["onUpdate"]) => {
       // Only AI SDK 7 passes `context` to execute (6 passes `experimental_context`).
