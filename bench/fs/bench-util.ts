@@ -56,10 +56,23 @@ export function rgDirect(args: string[], cwd: string): Promise<number> {
   });
 }
 
-/** A registry with the file tools only; `ripgrepPath: false` selects the pure TypeScript engines. */
-export function registryFor(workdir: string, ripgrepPath?: false): ToolRegistry {
+/** Runs `rg` with `args` in `cwd` and resolves to everything it printed. */
+export function rgOutput(args: string[], cwd: string): Promise<Buffer> {
+  const rgPath = ripgrepBinary();
+  return new Promise((resolve, reject) => {
+    const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.on("error", reject);
+    child.on("close", () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/** A registry with the file tools only; `ripgrepPath: false` selects the pure TypeScript engines; `maxOutputChars` default 240,000. */
+export function registryFor(workdir: string, ripgrepPath?: false, maxOutputChars?: number): ToolRegistry {
   return createToolRegistry({
     workdir,
+    maxOutputChars,
     dataDir: path.join(os.tmpdir(), "agent-tools-bench-data"),
     bundles: [createFsToolBundle({ ripgrepPath })],
     loopBreaker: false,

@@ -128,6 +128,13 @@ export interface ToolContext {
    * outside the executor; a no-op when the call is not traced.
    */
   readonly telemetry?: ToolCallTelemetry;
+  /**
+   * Characters of result text this call's answer may carry; the executor
+   * cuts text past it. A tool that renders a long text can stop there and
+   * tell the model how to page on (Grep does). Absent in contexts built
+   * outside the executor.
+   */
+  readonly maxOutputChars?: number;
 }
 
 /**

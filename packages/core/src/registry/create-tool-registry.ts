@@ -184,6 +184,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         logger,
         onUpdate,
         hostContext,
+        maxOutputChars: tool.maxOutputChars ?? options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
       }),
   };
 

@@ -3,6 +3,8 @@ import { GREP_CLIP_BYTES, GREP_LINE_CHARS, type GrepByteRange, type GrepFileHits
 import { GrepTextBuilder, hasSurrogate } from "./grep-text-builder.js";
 
 const EMPTY = Buffer.alloc(0);
+/** Characters kept free of lines under `maxChars`: the header and the trailer. */
+const TRAILER_ROOM = 512;
 
 /** Grep's rendered result. */
 export interface GrepRendered {
@@ -72,7 +74,10 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
   let index = 0; // global match index
   let returned = 0;
   const end = offset + headLimit;
-  for (const file of files) {
+  // Room for the header and the trailer; sizes are bytes, at least the characters they decode to.
+  const budget = options.maxChars === undefined ? Number.POSITIVE_INFINITY : options.maxChars - TRAILER_ROOM;
+  let capped = false;
+  render: for (const file of files) {
     const count = file.matchCount;
     if (index + count <= offset) {
       index += count;
@@ -87,8 +92,8 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
     const matchLines = file.matchLines();
     const matchSet = options.context > 0 ? new Set(matchLines) : undefined;
     let lastPrinted = -1;
-    for (let position = from; position < to; position += 1) {
-      const line = matchLines[position]!;
+    /** Writes one match (with its context lines). */
+    const writeMatch = (line: number): void => {
       if (!matchSet) {
         const found = findLine(file, line);
         beginElement();
@@ -97,7 +102,7 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
         builder.writeNumber(line);
         builder.writeAscii(": ");
         if (found) writeFound();
-        continue;
+        return;
       }
       const first = Math.max(1, line - options.context, lastPrinted + 1);
       if (lastPrinted !== -1 && first > lastPrinted + 1) pendingDashes += 1;
@@ -111,6 +116,21 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
         writeFound();
         lastPrinted = current;
       }
+    };
+    for (let position = from; position < to; position += 1) {
+      const markSize = builder.size;
+      const markParts = builder.partsCount;
+      const markElements = elements;
+      const markDashes = pendingDashes;
+      writeMatch(matchLines[position]!);
+      // Past the budget, the match goes again unless it is the first of the answer (or text moved to parts meanwhile).
+      if (builder.size > budget && returned + position - from > 0 && builder.rollback(markSize, markParts)) {
+        elements = markElements;
+        pendingDashes = markDashes;
+        returned += position - from;
+        capped = true;
+        break render;
+      }
     }
     if (matchSet && elements + pendingDashes > 0 && pendingDashes === 0) pendingDashes = 1;
     returned += to - from;
@@ -119,13 +139,15 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
   // A trailing "--" is dropped; earlier ones (only after a line that could not be read) stay.
   if (pendingDashes > 0) pendingDashes -= 1;
   for (; pendingDashes > 0; pendingDashes -= 1) builder.writeAscii(elements++ === 0 ? "--" : "\n--");
-  const hasMore = offset + headLimit < matchCount;
+  const hasMore = capped || offset + headLimit < matchCount;
   builder.prepend(
     `Found ${matchCount} matching lines in ${fileCount} files` +
       (returned ? ` (matches ${offset + 1}-${offset + returned}):` : `; offset=${offset} is past the end.`) +
       (elements > 0 ? "\n" : ""),
   );
-  if (hasMore) builder.writeAscii(`\n...more matches omitted; continue with offset=${offset + returned}...`);
+  if (capped)
+    builder.writeAscii(`\n...output limit of ${options.maxChars} characters reached; more matches omitted; continue with offset=${offset + returned}...`);
+  else if (hasMore) builder.writeAscii(`\n...more matches omitted; continue with offset=${offset + returned}...`);
   const text = builder.finish();
   return { text, matchCount, fileCount, returned, hasMore };
 }

@@ -43,6 +43,12 @@ export interface GrepFormatOptions {
   /** Display form of the search directory ("." for the workspace root). */
   displayDirectory: string;
   pattern: string;
+  /**
+   * Characters the answer may carry (the executor's output cap). Content
+   * pages stop rendering before it and say where to continue, instead of
+   * rendering lines the executor would cut.
+   */
+  maxChars?: number;
 }
 
 /** Longest line text shown, in characters. */

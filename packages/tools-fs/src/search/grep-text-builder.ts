@@ -59,6 +59,8 @@ export class GrepTextBuilder {
   private length = HEADER_ROOM;
   /** Decoded text before the bytes in the buffer (only after a string UTF-8 cannot carry). */
   private parts: string[] | undefined;
+  /** Code units in `parts`. */
+  private partsChars: number | undefined;
 
   constructor() {
     this.buffer = spare ?? Buffer.allocUnsafe(256 * 1024);
@@ -72,12 +74,36 @@ export class GrepTextBuilder {
     this.buffer = larger;
   }
 
+  /** Size of the text so far: UTF-8 bytes, which are at least its UTF-16 code units. */
+  get size(): number {
+    return this.length - this.start + (this.partsChars ?? 0);
+  }
+
+  /** How many strings moved out of the byte buffer (see {@link rollback}). */
+  get partsCount(): number {
+    return this.parts?.length ?? 0;
+  }
+
+  /**
+   * Drops what was written since {@link size} was `size` and
+   * {@link partsCount} was `partsCount`; false (nothing dropped) when text
+   * moved out of the byte buffer since.
+   */
+  rollback(size: number, partsCount: number): boolean {
+    if (this.partsCount !== partsCount) return false;
+    const length = size - (this.partsChars ?? 0) + this.start;
+    if (length > this.length || length < this.start) return false;
+    this.length = length;
+    return true;
+  }
+
   /** Appends a string. */
   writeString(text: string): void {
     if (text.length === 0) return;
     if (hasSurrogate(text) && !isWellFormed(text)) {
       this.flushToParts();
       this.parts!.push(text);
+      this.partsChars! += text.length;
       return;
     }
     this.reserve(text.length * 3);
@@ -128,6 +154,7 @@ export class GrepTextBuilder {
     if (this.parts || bytes > this.start || hasSurrogate(text)) {
       this.flushToParts();
       this.parts!.unshift(text);
+      this.partsChars! += text.length;
       return;
     }
     this.start -= bytes;
@@ -136,7 +163,12 @@ export class GrepTextBuilder {
 
   private flushToParts(): void {
     this.parts ??= [];
-    if (this.length > this.start) this.parts.push(this.buffer.toString("utf8", this.start, this.length));
+    this.partsChars ??= 0;
+    if (this.length > this.start) {
+      const flushed = this.buffer.toString("utf8", this.start, this.length);
+      this.parts.push(flushed);
+      this.partsChars += flushed.length;
+    }
     this.start = this.length = HEADER_ROOM;
   }
 

@@ -125,6 +125,7 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
         context: query.context,
         displayDirectory: base.displayDirectory,
         pattern: input.pattern,
+        maxChars: context.maxOutputChars,
       });
       return {
         content: rendered.text,
