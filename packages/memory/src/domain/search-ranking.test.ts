@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import type { MemoryRecord } from "./memory-types.js";
+import { bm25Score, MEMORY_RANK_WEIGHTS, memoryRankWeight, rankMemoryHits, shouldQueryTrigram } from "./search-ranking.js";
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 5, 30, 12);
+
+function record(overrides: Partial<MemoryRecord> & Pick<MemoryRecord, "slug">): MemoryRecord {
+  return {
+    scope: "global",
+    workdirHash: "",
+    type: "reference",
+    description: overrides.slug,
+    body: "",
+    unreviewed: false,
+    riskFlags: [],
+    source: { confidence: "low" },
+    links: {},
+    appendCount: 0,
+    archived: false,
+    bodyHash: "h",
+    fileMtimeMs: 0,
+    fileSize: 0,
+    createdAt: 0,
+    updatedAt: NOW - DAY,
+    ...overrides,
+  };
+}
+
+describe("bm25Score", () => {
+  it("negates the usual negative bm25 and maps a positive one into (0, 1)", () => {
+    expect(bm25Score(-3)).toBe(3);
+    expect(bm25Score(1)).toBe(0.5);
+    expect(bm25Score(0)).toBe(0);
+    expect(Object.is(bm25Score(-0), 0)).toBe(true);
+  });
+});
+
+describe("memoryRankWeight", () => {
+  it("weighs project scope, then user, feedback, reference and global project entries", () => {
+    expect(MEMORY_RANK_WEIGHTS).toMatchObject({ projectScope: 1.4, user: 1.3, feedback: 1.25, reference: 1.0, project: 1.0, daily: 0.35 });
+    expect(memoryRankWeight(record({ slug: "a", scope: "project", workdirHash: "p", type: "user" }), NOW)).toBe(1.4);
+    expect(memoryRankWeight(record({ slug: "a", type: "user" }), NOW)).toBe(1.3);
+    expect(memoryRankWeight(record({ slug: "a", type: "feedback" }), NOW)).toBe(1.25);
+    expect(memoryRankWeight(record({ slug: "a", type: "reference" }), NOW)).toBe(1.0);
+    expect(memoryRankWeight(record({ slug: "a", type: "project" }), NOW)).toBe(1.0);
+  });
+
+  it("decays daily journals by exp(-ageDays/30)", () => {
+    const daily = (updatedAt: number) => memoryRankWeight(record({ slug: "daily-2026-06-01", type: "daily", dateLocal: "2026-06-01", updatedAt }), NOW);
+    expect(daily(NOW)).toBeCloseTo(0.35);
+    expect(daily(NOW - 30 * DAY)).toBeCloseTo(0.35 * Math.exp(-1));
+    expect(daily(NOW - 90 * DAY)).toBeCloseTo(0.35 * Math.exp(-3));
+    expect(daily(NOW + DAY)).toBeCloseTo(0.35);
+  });
+
+  it("takes a daily journal's age from its date when there is no update time", () => {
+    const weight = memoryRankWeight(record({ slug: "daily-2026-05-31", type: "daily", dateLocal: "2026-05-31", updatedAt: 0 }), Date.UTC(2026, 5, 30));
+    expect(weight).toBeCloseTo(0.35 * Math.exp(-1));
+  });
+});
+
+describe("rankMemoryHits", () => {
+  it("scores -bm25 times the weight and sorts by score", () => {
+    const ranked = rankMemoryHits({
+      wordHits: [
+        { record: record({ slug: "ref" }), bm25: -2 },
+        { record: record({ slug: "usr", type: "user" }), bm25: -2 },
+        { record: record({ slug: "prj", scope: "project", workdirHash: "p" }), bm25: -2 },
+        { record: record({ slug: "daily-2026-06-29", type: "daily", dateLocal: "2026-06-29" }), bm25: -5 },
+      ],
+      trigramHits: [],
+      now: NOW,
+      limit: 8,
+    });
+    expect(ranked.map((hit) => hit.record.slug)).toEqual(["prj", "usr", "ref", "daily-2026-06-29"]);
+    expect(ranked[0].score).toBeCloseTo(2.8);
+    expect(ranked[3].score).toBeCloseTo(5 * 0.35 * Math.exp(-1 / 30));
+    expect(ranked.every((hit) => hit.matchedBy === "words")).toBe(true);
+  });
+
+  it("deduplicates by key, keeping the best score and the index that found it", () => {
+    const entry = record({ slug: "dark-mode", type: "user" });
+    const ranked = rankMemoryHits({
+      wordHits: [{ record: entry, bm25: -1 }],
+      trigramHits: [{ record: entry, bm25: -4 }],
+      scanHits: [{ record: entry, bm25: 0.5 }],
+      now: NOW,
+      limit: 8,
+    });
+    expect(ranked).toHaveLength(1);
+    expect(ranked[0]).toMatchObject({ matchedBy: "trigram" });
+    expect(ranked[0].score).toBeCloseTo(4 * 1.3);
+  });
+
+  it("lets a project entry shadow a global entry with the same slug, even a better one", () => {
+    const ranked = rankMemoryHits({
+      wordHits: [
+        { record: record({ slug: "style", type: "user" }), bm25: -10 },
+        { record: record({ slug: "other" }), bm25: -1 },
+      ],
+      trigramHits: [{ record: record({ slug: "style", scope: "project", workdirHash: "cur" }), bm25: -1 }],
+      now: NOW,
+      currentWorkdirHash: "cur",
+      limit: 8,
+    });
+    expect(ranked.map((hit) => [hit.record.scope, hit.record.slug])).toEqual([
+      ["project", "style"],
+      ["global", "other"],
+    ]);
+  });
+
+  it("only lets the current project shadow when the workdir is known", () => {
+    const ranked = rankMemoryHits({
+      wordHits: [
+        { record: record({ slug: "style" }), bm25: -1 },
+        { record: record({ slug: "style", scope: "project", workdirHash: "elsewhere" }), bm25: -1 },
+      ],
+      trigramHits: [],
+      now: NOW,
+      currentWorkdirHash: "cur",
+      limit: 8,
+    });
+    expect(ranked).toHaveLength(2);
+  });
+
+  it("breaks score ties by updatedAt descending, then slug, and cuts to the limit", () => {
+    const hits = [
+      { record: record({ slug: "b-old", updatedAt: 1 }), bm25: -1 },
+      { record: record({ slug: "c-new", updatedAt: 3 }), bm25: -1 },
+      { record: record({ slug: "a-old", updatedAt: 1 }), bm25: -1 },
+    ];
+    const ranked = rankMemoryHits({ wordHits: hits, trigramHits: [], now: NOW, limit: 2 });
+    expect(ranked.map((hit) => hit.record.slug)).toEqual(["c-new", "a-old"]);
+    expect(rankMemoryHits({ wordHits: hits, trigramHits: [], now: NOW, limit: 0 })).toEqual([]);
+  });
+});
+
+describe("shouldQueryTrigram", () => {
+  it("asks the trigram index for CJK queries or when fewer than 8 word hits came back", () => {
+    expect(shouldQueryTrigram(true, 32)).toBe(true);
+    expect(shouldQueryTrigram(false, 7)).toBe(true);
+    expect(shouldQueryTrigram(false, 8)).toBe(false);
+  });
+});
