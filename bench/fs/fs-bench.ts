@@ -12,7 +12,7 @@
 import os from "node:os";
 import type { BenchSettings } from "./bench-util.js";
 import { benchEdit } from "./edit-bench.js";
-import { benchGlob, type GlobFigure, printGlobGrowth } from "./glob-bench.js";
+import { benchGlob, benchGlobFixedCost, type GlobFigure, printGlobGrowth } from "./glob-bench.js";
 import { benchGrep } from "./grep-bench.js";
 import { ensureBenchRepositories } from "./make-repository.js";
 
@@ -47,13 +47,14 @@ for (const [label, repository] of [
   if (only.has("grep")) await benchGrep(label, repository, settings);
   if (only.has("glob")) globFigures.set(label, await benchGlob(label, repository, settings));
 }
+const fixedCost = only.has("glob") ? await benchGlobFixedCost(settings) : undefined;
 for (const [small, large] of [
   ["base", "x20"],
   ["rules-3k", "rules-60k"],
 ] as const) {
   const smallFigure = globFigures.get(small);
   const largeFigure = globFigures.get(large);
-  if (smallFigure && largeFigure) printGlobGrowth(small, smallFigure, large, largeFigure);
+  if (smallFigure && largeFigure && fixedCost) printGlobGrowth(small, smallFigure, large, largeFigure, fixedCost);
 }
 if (only.has("edit")) await benchEdit(repositories.base, settings);
 console.log(`\nload after: ${loads()}`);

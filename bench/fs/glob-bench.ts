@@ -1,4 +1,7 @@
 /** The Glob figures of the file-tools benchmark (see fs-bench.ts). */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { globby } from "globby";
 import { type BenchSettings, call, format, measure, ratio, registryFor, rgDirect, row } from "./bench-util.js";
 
@@ -43,10 +46,36 @@ export async function benchGlob(label: string, repository: string, settings: Ben
 }
 
 /**
- * Prints how each side's time grows from a small repository to a large one
- * (the walker must grow no faster than `rg --files`).
+ * The fixed cost of each side: the same Glob on an empty directory (for
+ * `rg --files`, mostly the process start).
  */
-export function printGlobGrowth(small: string, smallFigure: GlobFigure, large: string, largeFigure: GlobFigure): void {
-  const growth = (key: keyof GlobFigure) => `${(largeFigure[key] / smallFigure[key]).toFixed(1)}x`;
+export async function benchGlobFixedCost(settings: BenchSettings): Promise<GlobFigure> {
+  const empty = mkdtempSync(path.join(os.tmpdir(), "agent-tools-bench-empty-"));
+  try {
+    const rg = registryFor(empty);
+    const ts = registryFor(empty, false);
+    const figure = {
+      rg: await measure(settings.runs, () => rgDirect(["--files", "-g", "*.ts"], empty)),
+      tool: await measure(settings.runs, () => call(rg, "Glob", { pattern: "**/*.ts" })),
+      pure: await measure(settings.runs, () => call(ts, "Glob", { pattern: "**/*.ts" })),
+    };
+    row("empty directory", "Glob **/*.ts (fixed cost)", `rg --files ${format(figure.rg)}`, `tool ${format(figure.tool)}`, `pure-TS ${format(figure.pure)}`);
+    await rg.close();
+    await ts.close();
+    return figure;
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Prints how each side's time grows from a small repository to a large one
+ * (the walker must grow no faster than `rg --files`): the growth of the
+ * whole time, and of the time above each side's fixed cost (an empty
+ * directory), which is the part that depends on the tree.
+ */
+export function printGlobGrowth(small: string, smallFigure: GlobFigure, large: string, largeFigure: GlobFigure, fixed: GlobFigure): void {
+  const growth = (key: keyof GlobFigure) =>
+    `${(largeFigure[key] / smallFigure[key]).toFixed(1)}x (above fixed cost ${((largeFigure[key] - fixed[key]) / (smallFigure[key] - fixed[key])).toFixed(1)}x)`;
   row(`${small} -> ${large}`, "Glob growth", `rg --files ${growth("rg")}`, `tool ${growth("tool")}`, `pure-TS ${growth("pure")}`);
 }
