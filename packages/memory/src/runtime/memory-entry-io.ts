@@ -1,0 +1,170 @@
+import path from "node:path";
+import { ToolError } from "@agent-tools/core";
+import { type MemoryDocument, parseMemoryMarkdown, renderMemoryMarkdown } from "../domain/memory-markdown.js";
+import type { MemoryAuditEntry, MemoryKey, MemoryRecord } from "../domain/memory-types.js";
+import type { MemoryBatchConflict, MemoryIndexChange, MemoryIndexStore } from "../ports/memory-index-store.js";
+import { type MemoryFileSnapshot, readMemoryFile, removeMemoryFile, withEntryLock, writeMemoryFile } from "./memory-files.js";
+import { type MemoryEntryLocation, type MemoryLayout, candidateLocations, entryLocation, fallbackTypeOf } from "./memory-layout.js";
+
+/** An entry as found under its lock: the file (the truth) and the index row. */
+export interface CurrentEntry {
+  readonly key: MemoryKey;
+  /** The index row, if any (its `updatedAt` is the compare-and-swap expectation). */
+  readonly record?: MemoryRecord;
+  /** The file, if it exists. */
+  readonly file?: { readonly location: MemoryEntryLocation; readonly snapshot: MemoryFileSnapshot; readonly document: MemoryDocument };
+}
+
+/** What to do with one entry. */
+export type EntryChange =
+  | { readonly kind: "upsert"; readonly key: MemoryKey; readonly document: MemoryDocument; readonly archived?: boolean; readonly audit: MemoryAuditEntry }
+  | { readonly kind: "delete"; readonly key: MemoryKey; readonly audit: MemoryAuditEntry };
+
+/** Outcome of {@link commitEntryChanges}. */
+export type CommitOutcome =
+  | { readonly ok: true; readonly records: readonly (MemoryRecord | undefined)[] }
+  | { readonly ok: false; readonly conflicts: readonly MemoryBatchConflict[] };
+
+/** Text identity of a key, as answers and locks name it. */
+export function keyText(key: MemoryKey): string {
+  return key.scope === "global" ? `global/${key.slug}` : `project/${key.slug}`;
+}
+
+function filePath(location: MemoryEntryLocation): string {
+  return path.join(location.directory, location.fileName);
+}
+
+/**
+ * Reads an entry's current state: its file (for a global slug, in
+ * `global/` or `global/user/`; when both exist, the one the index names,
+ * else the newer) and its index row.
+ */
+export async function readCurrentEntry(layout: MemoryLayout, store: MemoryIndexStore, key: MemoryKey): Promise<CurrentEntry> {
+  const [record, ...files] = await Promise.all([
+    store.get(key),
+    ...candidateLocations(layout, key).map(async (location) => ({ location, snapshot: await readMemoryFile(filePath(location)) })),
+  ]);
+  const existing = (files as { location: MemoryEntryLocation; snapshot: MemoryFileSnapshot | undefined }[]).filter(
+    (file): file is { location: MemoryEntryLocation; snapshot: MemoryFileSnapshot } => file.snapshot !== undefined,
+  );
+  const indexed = record === undefined ? undefined : filePath(entryLocation(layout, key, (record as MemoryRecord).type));
+  existing.sort((a, b) => (filePath(a.location) === indexed ? -1 : filePath(b.location) === indexed ? 1 : b.snapshot.mtimeMs - a.snapshot.mtimeMs));
+  const found = existing[0];
+  const rowRecord = record as MemoryRecord | undefined;
+  if (found === undefined) return { key, record: rowRecord };
+  const directory =
+    key.scope === "project"
+      ? "project"
+      : found.location.directory.endsWith(`${path.sep}user`)
+        ? "user"
+        : found.location.directory.endsWith(`${path.sep}daily`)
+          ? "daily"
+          : "global";
+  const document = parseMemoryMarkdown(found.snapshot.text, { type: fallbackTypeOf(key.scope, directory), slug: key.slug, mtimeMs: found.snapshot.mtimeMs });
+  return { key, record: rowRecord, file: { location: found.location, snapshot: found.snapshot, document } };
+}
+
+/** The lock location of a key (independent of its type, see {@link entryLocation}). */
+export function lockLocationOf(layout: MemoryLayout, key: MemoryKey): MemoryEntryLocation {
+  return candidateLocations(layout, key)[0]!;
+}
+
+/**
+ * Runs `action` holding the locks of every key (taken in one sorted order,
+ * so two batches over the same keys cannot deadlock).
+ */
+export async function withEntryLocks<T>(layout: MemoryLayout, keys: readonly MemoryKey[], action: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const locations = new Map<string, MemoryEntryLocation>();
+  for (const key of keys) {
+    const location = lockLocationOf(layout, key);
+    locations.set(path.join(location.lockDirectory, location.lockName), location);
+  }
+  const ordered = [...locations.keys()].sort().map((name) => locations.get(name)!);
+  const run = (index: number): Promise<T> => (index === ordered.length ? action() : withEntryLock(ordered[index]!, () => run(index + 1), signal));
+  return run(0);
+}
+
+/** A timestamp later than both `now` and what the entry last had, so compare-and-swap expectations always move. */
+export function nextUpdatedAt(now: number, current: CurrentEntry): number {
+  return Math.max(now, (current.record?.updatedAt ?? 0) + 1, (current.file?.document.updatedAt ?? 0) + 1);
+}
+
+interface Undo {
+  readonly location: MemoryEntryLocation;
+  /** The text to put back; undefined to remove the file. */
+  readonly previous?: string;
+}
+
+/**
+ * Applies changes to entries whose locks the caller holds: writes (or
+ * removes) every file, then applies one index batch with a compare-and-swap
+ * on each row's `updatedAt` as it was read. When the batch fails or
+ * conflicts, every file is put back as it was, so the files and the index
+ * never disagree after an answer (a process killed in between leaves files
+ * the next open's reconcile brings the index up to).
+ */
+export async function commitEntryChanges(
+  layout: MemoryLayout,
+  store: MemoryIndexStore,
+  changes: readonly { change: EntryChange; current: CurrentEntry }[],
+): Promise<CommitOutcome> {
+  const undo: Undo[] = [];
+  const indexChanges: MemoryIndexChange[] = [];
+  const records: (MemoryRecord | undefined)[] = [];
+  try {
+    for (const { change, current } of changes) {
+      const expectedUpdatedAt = current.record?.updatedAt ?? null;
+      if (change.kind === "delete") {
+        if (current.file !== undefined) {
+          undo.push({ location: current.file.location, previous: current.file.snapshot.text });
+          await removeMemoryFile(filePath(current.file.location));
+        }
+        indexChanges.push({ kind: "delete", key: change.key, ...(expectedUpdatedAt === null ? {} : { expectedUpdatedAt }) });
+        records.push(undefined);
+        continue;
+      }
+      const location = entryLocation(layout, change.key, change.document.type);
+      const moved = current.file !== undefined && filePath(current.file.location) !== filePath(location);
+      undo.push({ location, previous: moved ? undefined : current.file?.snapshot.text });
+      const written = await writeMemoryFile(location.directory, location.fileName, renderMemoryMarkdown(change.document));
+      if (moved && current.file !== undefined) {
+        undo.push({ location: current.file.location, previous: current.file.snapshot.text });
+        await removeMemoryFile(filePath(current.file.location));
+      }
+      const record: MemoryRecord = {
+        ...change.key,
+        ...change.document,
+        archived: change.archived ?? false,
+        bodyHash: written.hash,
+        fileMtimeMs: written.mtimeMs,
+        fileSize: written.size,
+      };
+      indexChanges.push({ kind: "upsert", record, expectedUpdatedAt });
+      records.push(record);
+    }
+    const result = await store.applyBatch(
+      indexChanges,
+      changes.map(({ change }) => change.audit),
+    );
+    if (!result.ok) {
+      await rollBack(undo);
+      return { ok: false, conflicts: result.conflicts };
+    }
+    return { ok: true, records };
+  } catch (error) {
+    await rollBack(undo);
+    if (error instanceof ToolError) throw error;
+    throw new ToolError("io", `The memory change was not saved: ${error instanceof Error ? error.message : String(error)}. Retry later.`, { cause: error });
+  }
+}
+
+async function rollBack(undo: readonly Undo[]): Promise<void> {
+  for (const step of [...undo].reverse()) {
+    try {
+      if (step.previous === undefined) await removeMemoryFile(filePath(step.location));
+      else await writeMemoryFile(step.location.directory, step.location.fileName, step.previous);
+    } catch {
+      // The next open's reconcile brings the index up to whatever the file holds.
+    }
+  }
+}
