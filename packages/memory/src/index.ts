@@ -63,3 +63,32 @@ export {
   shouldQueryTrigram,
 } from "./domain/search-ranking.js";
 export type { RankedMemoryHit, MemoryRankInputHit } from "./domain/search-ranking.js";
+export { MEMORY_PLAN_ACTIONS } from "./extraction/validated-plan-item.js";
+export type { ValidatedPlanItem, MemoryPlanAction, MemoryPlanUpdateMode } from "./extraction/validated-plan-item.js";
+export {
+  MEMORY_PLAN_REJECTION_CODES,
+  MEMORY_PLAN_MAX_ITEMS,
+  MEMORY_PLAN_NOTE_MAX_CHARS,
+  validateMemoryPlan,
+} from "./extraction/validate-memory-plan.js";
+export type { MemoryPlanRejectionCode, MemoryPlanContext, MemoryPlanRejection, ValidatedMemoryPlan } from "./extraction/validate-memory-plan.js";
+export type { MemoryPlanTarget, MemoryPlanBatchResult } from "./extraction/memory-plan-target.js";
+export {
+  SUBMIT_MEMORY_PLAN_TOOL_NAME,
+  SUBMIT_MEMORY_PLAN_DESCRIPTION,
+  memoryPlanItemSchema,
+  submitMemoryPlanInputSchema,
+  submitMemoryPlanToolSchema,
+} from "./extraction/submit-memory-plan.js";
+export type { SubmitMemoryPlanInput } from "./extraction/submit-memory-plan.js";
+export { MEMORY_EXTRACTION_LIMITS, MemoryExtractionBudget } from "./extraction/extraction-budget.js";
+export type { MemoryExtractionLimits, MemoryExtractionBlock } from "./extraction/extraction-budget.js";
+export { applyMemoryPlan } from "./extraction/apply-memory-plan.js";
+export type { AppliedMemoryPlan } from "./extraction/apply-memory-plan.js";
+export { runMemoryExtraction, extractionMessages } from "./extraction/run-memory-extraction.js";
+export type {
+  RunMemoryExtractionOptions,
+  MemoryExtractionOutcome,
+  MemoryExtractionTurn,
+  MemoryExtractionKnownEntry,
+} from "./extraction/run-memory-extraction.js";
