@@ -92,3 +92,6 @@ export type {
   MemoryExtractionTurn,
   MemoryExtractionKnownEntry,
 } from "./extraction/run-memory-extraction.js";
+export { InMemoryMemoryIndexStore } from "./ports/in-memory-memory-index-store.js";
+export { PlainBm25Index, foldText, tokenizeWords } from "./ports/plain-bm25.js";
+export type { PlainBm25Options, PlainBm25Hit } from "./ports/plain-bm25.js";
