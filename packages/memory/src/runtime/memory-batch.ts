@@ -1,5 +1,5 @@
 import { ToolError } from "@agent-tools/core";
-import { dailyDateLocal } from "../domain/daily-dates.js";
+import { dailyDateFromSlug, dailyDateLocal } from "../domain/daily-dates.js";
 import { type MemoryToolErrorJson, conflict, quotaExceeded } from "../domain/memory-errors.js";
 import type { MemoryConfidence, MemoryKey, MemoryType } from "../domain/memory-types.js";
 import { checkSlug, dailySlug } from "../domain/slug.js";
@@ -10,6 +10,8 @@ import { type PlannedChange, planAccept, planAppendDaily, planDelete, planUpdate
 
 /** One validated item of an extractor's plan. */
 export interface MemoryBatchItem {
+  /** Position of the item in the submitted plan; results carry it (default: the position in `items`). */
+  readonly index?: number;
   readonly action: "write" | "update" | "accept" | "delete" | "append_daily";
   readonly slug?: string;
   readonly scope?: "global" | "project";
@@ -51,7 +53,7 @@ export interface MemoryBatchContext {
   readonly entriesPerScope: number;
 }
 
-type Resolved = { index: number; item: MemoryBatchItem; key: MemoryKey; dateLocal?: string };
+type Resolved = { position: number; index: number; item: MemoryBatchItem; key: MemoryKey; dateLocal?: string };
 
 function resolveKey(
   context: MemoryBatchContext,
@@ -59,7 +61,7 @@ function resolveKey(
   now: number,
 ): { ok: true; key: MemoryKey; dateLocal?: string } | { ok: false; error: MemoryToolErrorJson } {
   if (item.action === "append_daily") {
-    const dateLocal = dailyDateLocal(new Date(now), context.timeZone);
+    const dateLocal = (item.slug === undefined ? undefined : dailyDateFromSlug(item.slug)) ?? dailyDateLocal(new Date(now), context.timeZone);
     return { ok: true, key: { scope: "global", workdirHash: "", slug: dailySlug(dateLocal) }, dateLocal };
   }
   const scope = item.scope ?? "global";
@@ -99,21 +101,22 @@ export async function applyMemoryBatch(
   options: { actor: "extractor"; conversationId?: string },
 ): Promise<MemoryBatchResult> {
   const now = context.now();
-  const results: MemoryBatchItemResult[] = items.map((_, index) => ({ index, ok: false }));
+  const results: MemoryBatchItemResult[] = items.map((item, position) => ({ index: item.index ?? position, ok: false }));
   const resolved: Resolved[] = [];
   const seen = new Set<string>();
-  items.forEach((item, index) => {
+  items.forEach((item, position) => {
+    const index = item.index ?? position;
     const key = resolveKey(context, item, now);
     if (!key.ok) {
-      results[index] = { index, ok: false, error: key.error };
+      results[position] = { index, ok: false, error: key.error };
       return;
     }
     if (seen.has(keyId(key.key))) {
-      results[index] = { index, ok: false, error: { error: "duplicate_slug_in_plan", message: `${keyText(key.key)} appears twice in one plan.` } };
+      results[position] = { index, ok: false, error: { error: "duplicate_slug_in_plan", message: `${keyText(key.key)} appears twice in one plan.` } };
       return;
     }
     seen.add(keyId(key.key));
-    resolved.push({ index, item, key: key.key, ...(key.dateLocal === undefined ? {} : { dateLocal: key.dateLocal }) });
+    resolved.push({ position, index, item, key: key.key, ...(key.dateLocal === undefined ? {} : { dateLocal: key.dateLocal }) });
   });
   if (resolved.length === 0) return { applied: 0, results };
   if (resolved.some((entry) => entry.key.scope === "project")) await ensureProjectDirectory(context.layout, context.workdirHash, context.workdir, now);
@@ -121,7 +124,7 @@ export async function applyMemoryBatch(
     context.layout,
     resolved.map((entry) => entry.key),
     async () => {
-      const accepted: { index: number; change: EntryChange; current: CurrentEntry }[] = [];
+      const accepted: { position: number; index: number; change: EntryChange; current: CurrentEntry }[] = [];
       const newPerScope = new Map<string, number>();
       for (const entry of resolved) {
         const current = await readCurrentEntry(context.layout, context.store, entry.key);
@@ -130,18 +133,18 @@ export async function applyMemoryBatch(
           const pending = newPerScope.get(scopeId) ?? 0;
           const count = (await context.store.countEntries(entry.key)) + pending;
           if (count >= context.entriesPerScope) {
-            results[entry.index] = { index: entry.index, ok: false, error: quotaExceeded(entry.key.scope, count, context.entriesPerScope) };
+            results[entry.position] = { index: entry.index, ok: false, error: quotaExceeded(entry.key.scope, count, context.entriesPerScope) };
             continue;
           }
           newPerScope.set(scopeId, pending + 1);
         }
         const planned = plan(entry, current, options, now);
         if (!planned.ok) {
-          results[entry.index] = { index: entry.index, ok: false, error: planned.error };
+          results[entry.position] = { index: entry.index, ok: false, error: planned.error };
           continue;
         }
         const audit = { ...planned.change.audit, detail: { ...planned.change.audit.detail, batch: true } };
-        accepted.push({ index: entry.index, change: { ...planned.change, audit }, current });
+        accepted.push({ position: entry.position, index: entry.index, change: { ...planned.change, audit }, current });
       }
       if (accepted.length === 0) return { applied: 0, results };
       let failure: MemoryToolErrorJson | undefined;
@@ -152,7 +155,7 @@ export async function applyMemoryBatch(
         failure = { error: "io", message: error instanceof ToolError ? error.message : String(error) };
       }
       for (const entry of accepted)
-        results[entry.index] = failure === undefined ? { index: entry.index, ok: true } : { index: entry.index, ok: false, error: failure };
+        results[entry.position] = failure === undefined ? { index: entry.index, ok: true } : { index: entry.index, ok: false, error: failure };
       return { applied: failure === undefined ? accepted.length : 0, results };
     },
   );

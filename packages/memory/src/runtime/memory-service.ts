@@ -2,6 +2,7 @@ import { dailyDateLocal } from "../domain/daily-dates.js";
 import { conflict, quotaExceeded } from "../domain/memory-errors.js";
 import { MEMORY_LIMITS, type MemoryKey, type MemoryScopeQuery } from "../domain/memory-types.js";
 import { checkSlug, dailySlug } from "../domain/slug.js";
+import type { MemoryPlanTarget } from "../extraction/memory-plan-target.js";
 import type { MemoryIndexStore, MemoryScopeRef } from "../ports/memory-index-store.js";
 import { type MemoryBatchItem, type MemoryBatchResult, applyMemoryBatch } from "./memory-batch.js";
 import { type CurrentEntry, commitEntryChanges, keyText, readCurrentEntry, withEntryLocks } from "./memory-entry-io.js";
@@ -58,7 +59,7 @@ type Keyed = { ok: true; key: MemoryKey } | MemoryRefusal;
  * row; when the index refuses or fails, the file is put back, so no answer
  * ever leaves the two apart.
  */
-export class MemoryService {
+export class MemoryService implements MemoryPlanTarget {
   /** Hash of the current project (its scope's `workdirHash`). */
   readonly workdirHash: string;
   readonly #layout: MemoryLayout;

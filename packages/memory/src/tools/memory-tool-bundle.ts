@@ -1,0 +1,127 @@
+import type { ToolBundle, ToolContext, ToolDefinition } from "@agent-tools/core";
+import type { Storage } from "@agent-tools/storage";
+import { InMemoryMemoryIndexStore } from "../ports/in-memory-memory-index-store.js";
+import type { MemoryIndexStore } from "../ports/memory-index-store.js";
+import type { MemoryHistorySearch } from "../runtime/memory-history.js";
+import { type MemoryService, openMemoryService } from "../runtime/memory-service.js";
+import { type MemoryToolMode, createMemoryManagerTool } from "./memory-manager-tool.js";
+
+// Until the Kysely store lands: the storage option fails loudly.
+async function openKyselyStore(_storage: Storage): Promise<MemoryIndexStore> {
+  throw new Error("KyselyMemoryIndexStore is not available yet.");
+}
+
+/** Options of {@link createMemoryToolBundle}. */
+export interface MemoryToolBundleOptions {
+  /** `rw` (default): every action; `ro`: list, read and search only. */
+  readonly mode?: MemoryToolMode;
+  /** A service the host opened (and closes); the options below are then ignored. */
+  readonly service?: MemoryService;
+  /**
+   * The database of the index: the bundle opens the Kysely store on it (and
+   * its migrations) on the first call. The storage stays the host's.
+   */
+  readonly storage?: Storage | (() => Promise<Storage>);
+  /**
+   * The index store itself, or a factory opened on the first call and closed
+   * with the bundle. Default (no `storage`, no `store`): an in-memory index,
+   * rebuilt from the Markdown files on every open.
+   */
+  readonly store?: MemoryIndexStore | (() => Promise<MemoryIndexStore>);
+  /** Where the SDK keeps its files; default the registry's `dataDir`. The files go to `<dataDir>/memory`. */
+  readonly dataDir?: string;
+  /** The memory root, overriding `<dataDir>/memory`. */
+  readonly root?: string;
+  /** IANA time zone of the daily journal; default the process's. */
+  readonly timeZone?: string;
+  /** The host's chat-history search, for `include_history`. */
+  readonly historySearch?: MemoryHistorySearch;
+  /** Non-daily entries per scope; default 500. */
+  readonly entriesPerScope?: number;
+  /** Clock (epoch ms); default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The memory bundle, with the service behind the tool (opened on the first call). */
+export interface MemoryToolBundle extends ToolBundle {
+  /** The service of `workdir` (opened once; `workdir` is the registry's). */
+  service(workdir: string, dataDir: string): Promise<MemoryService>;
+}
+
+/**
+ * MemoryManager as a bundle, in the chat and cron scopes. The service (and
+ * the store, unless the host gave one) is opened on the first call, with
+ * the registry's workdir and dataDir, and closed with the bundle.
+ *
+ * @example
+ * const memory = createMemoryToolBundle({ storage, mode: "rw" });
+ * const registry = createToolRegistry({ workdir, dataDir, bundles: [memory] });
+ * await registry.executeToolCall({ id: "1", name: "MemoryManager", arguments: { action: "list" } });
+ * await registry.close(); // closes the service and the store it opened
+ */
+export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): MemoryToolBundle {
+  const mode = options.mode ?? "rw";
+  const services = new Map<string, Promise<MemoryService>>();
+  let closed = false;
+
+  async function openStore(): Promise<{ store: MemoryIndexStore; owned: boolean }> {
+    if (options.store !== undefined) {
+      if (typeof options.store === "function") return { store: await options.store(), owned: true };
+      return { store: options.store, owned: false };
+    }
+    if (options.storage !== undefined) {
+      const storage = typeof options.storage === "function" ? await options.storage() : options.storage;
+      return { store: await openKyselyStore(storage), owned: true };
+    }
+    return { store: new InMemoryMemoryIndexStore(), owned: true };
+  }
+
+  function service(workdir: string, dataDir: string): Promise<MemoryService> {
+    if (options.service !== undefined) return Promise.resolve(options.service);
+    const id = `${options.dataDir ?? dataDir}\u0000${workdir}`;
+    let opening = services.get(id);
+    if (opening === undefined) {
+      opening = (async () => {
+        const { store, owned } = await openStore();
+        try {
+          return await openMemoryService({
+            dataDir: options.dataDir ?? dataDir,
+            store,
+            closeStore: owned,
+            workdir,
+            ...(options.root === undefined ? {} : { root: options.root }),
+            ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+            ...(options.historySearch === undefined ? {} : { historySearch: options.historySearch }),
+            ...(options.entriesPerScope === undefined ? {} : { entriesPerScope: options.entriesPerScope }),
+            ...(options.now === undefined ? {} : { now: options.now }),
+          });
+        } catch (error) {
+          if (owned) await store.close?.().catch(() => undefined);
+          throw error;
+        }
+      })();
+      services.set(id, opening);
+      // A failed open is retried by the next call.
+      opening.catch(() => services.delete(id));
+    }
+    return opening;
+  }
+
+  const resolve = (context: ToolContext) => {
+    if (closed) throw new Error("The memory bundle is closed.");
+    return service(context.workdir, context.dataDir);
+  };
+  const tools: ToolDefinition[] = [createMemoryManagerTool(resolve, mode)];
+  return {
+    id: "memory",
+    trusted: true,
+    service,
+    listTools: () => tools,
+    async close() {
+      closed = true;
+      const opened = [...services.values()];
+      services.clear();
+      await Promise.all(opened.map((opening) => opening.then((memory) => memory.close()).catch(() => undefined)));
+    },
+  };
+}
