@@ -95,3 +95,32 @@ export type {
 export { InMemoryMemoryIndexStore } from "./ports/in-memory-memory-index-store.js";
 export { PlainBm25Index, foldText, tokenizeWords } from "./ports/plain-bm25.js";
 export type { PlainBm25Options, PlainBm25Hit } from "./ports/plain-bm25.js";
+export { MemoryService, openMemoryService } from "./runtime/memory-service.js";
+export type { MemoryServiceOptions } from "./runtime/memory-service.js";
+export type {
+  MemoryRefusal,
+  MemoryListRequest,
+  MemoryListItem,
+  MemoryListResult,
+  MemoryReadRequest,
+  MemoryReadResult,
+  MemorySearchRequestInput,
+  MemorySearchResult,
+  MemoryWriteRequest,
+  MemoryUpdateRequest,
+  MemoryKeyRequest,
+  MemoryChangeResult,
+  MemoryServiceChangeOptions,
+} from "./runtime/memory-service-types.js";
+export type { MemoryEvidenceInput, MemoryChangeOptions, MemoryChangeNotes, MemoryUpdateMode } from "./runtime/memory-mutations.js";
+export type { MemoryHistorySearch, MemoryHistoryQuery, MemoryHistoryHit, MemoryHistoryTimeMode } from "./runtime/memory-history.js";
+export type { MemoryBatchItem, MemoryBatchItemResult, MemoryBatchResult } from "./runtime/memory-batch.js";
+export type { MemoryReconcileReport } from "./runtime/memory-reconcile.js";
+export { defaultMemoryRoot, workdirHashOf } from "./runtime/memory-layout.js";
+export { createMemoryToolBundle } from "./tools/memory-tool-bundle.js";
+export type { MemoryToolBundleOptions, MemoryToolBundle } from "./tools/memory-tool-bundle.js";
+export { createMemoryManagerTool, memoryToolMetadata } from "./tools/memory-manager-tool.js";
+export type { MemoryToolMode, MemoryServiceResolver } from "./tools/memory-manager-tool.js";
+export { MEMORY_MANAGER_ACTIONS, MEMORY_MANAGER_DESCRIPTION, memoryManagerInputSchema } from "./tools/memory-manager-schema.js";
+export type { MemoryManagerInput } from "./tools/memory-manager-schema.js";
+export type { MemoryManagerDetails } from "./tools/memory-manager-output.js";

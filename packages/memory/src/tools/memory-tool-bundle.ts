@@ -1,4 +1,4 @@
-import type { ToolBundle, ToolContext, ToolDefinition } from "@agent-tools/core";
+import { type ToolBundle, type ToolContext, type ToolDefinition, ToolError } from "@agent-tools/core";
 import type { Storage } from "@agent-tools/storage";
 import { InMemoryMemoryIndexStore } from "../ports/in-memory-memory-index-store.js";
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
@@ -107,9 +107,19 @@ export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): M
     return opening;
   }
 
-  const resolve = (context: ToolContext) => {
-    if (closed) throw new Error("The memory bundle is closed.");
-    return service(context.workdir, context.dataDir);
+  let reportedUnavailable = false;
+  const resolve = async (context: ToolContext) => {
+    if (closed) throw new ToolError("unavailable", "The memory tools were closed with their registry.", { recoverable: false });
+    try {
+      return await service(context.workdir, context.dataDir);
+    } catch (error) {
+      // A store that cannot open for good is reported to the host once; the model gets the error on every call.
+      if (error instanceof ToolError && !error.recoverable && !reportedUnavailable) {
+        reportedUnavailable = true;
+        context.logger.warn(`Memory tools: ${error.message}`, { code: error.code, details: error.details });
+      }
+      throw error;
+    }
   };
   const tools: ToolDefinition[] = [createMemoryManagerTool(resolve, mode)];
   return {
