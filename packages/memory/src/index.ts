@@ -124,3 +124,5 @@ export type { MemoryToolMode, MemoryServiceResolver } from "./tools/memory-manag
 export { MEMORY_MANAGER_ACTIONS, MEMORY_MANAGER_DESCRIPTION, memoryManagerInputSchema } from "./tools/memory-manager-schema.js";
 export type { MemoryManagerInput } from "./tools/memory-manager-schema.js";
 export type { MemoryManagerDetails } from "./tools/memory-manager-output.js";
+export { KyselyMemoryIndexStore } from "./stores/kysely-memory-index-store.js";
+export { MEMORY_STORAGE_NAMESPACE, MEMORY_STORAGE_MIGRATIONS } from "./stores/memory-migrations.js";
