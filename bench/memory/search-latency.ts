@@ -1,0 +1,261 @@
+/**
+ * Search latency of the memory index at scale: N entries (default 100,000)
+ * spread over 200 projects plus global (at most 500 global, the per-scope
+ * quota; the rest round-robin over the projects), with descriptions and
+ * bodies of 200-2,000 characters drawn from a 4,000-word Zipf vocabulary
+ * (3 % of the entries Chinese or Japanese), loaded straight into the index
+ * store with `applyBatch` in batches of 1,000 (the index, not the files), on
+ * SQLite (a temp data directory) and PostgreSQL (a throwaway cluster; skipped
+ * with a note when there are no PostgreSQL binaries).
+ *
+ * Then 500 searches (after 50 warm-up ones) through MemoryService.search,
+ * scope auto (global + one project): the word index with the terms of
+ * buildMemorySearchTerms, the trigram index too for CJK or fewer than 8 word
+ * hits, the scan fallback when both found nothing, then the ranking. The two
+ * backends are interleaved query by query (alternating which goes first).
+ * Prints p50 / p95 / p99 per backend against the targets (SQLite p50 <= 5 ms,
+ * p99 <= 25 ms; PostgreSQL within 2x of SQLite), the load rate (both loads
+ * run side by side unless --sequential-load), the number of queries that fell
+ * back to the scan, and how often both backends put the same entry first.
+ *
+ * Run: pnpm exec tsx --conditions=@agent-tools/source bench/memory/search-latency.ts [entries=100000] [--queries=500] [--backend=sqlite,postgres] [--sequential-load]
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { InMemoryMemoryIndexStore, type MemoryRecord, type MemoryService, openMemoryService } from "../../packages/memory/src/index.js";
+import {
+  type IndexBackend,
+  ZipfVocabulary,
+  indexRecord,
+  logUniformInt,
+  machineLine,
+  ms,
+  openPostgresBackend,
+  openSqliteBackend,
+  percentile,
+  pick,
+  printTable,
+  seededRandom,
+} from "./bench-util.js";
+
+const PROJECTS = 200;
+const GLOBAL_MAX = 500;
+const BATCH = 1_000;
+const WARMUP = 50;
+const VOCABULARY = 4_000;
+const CJK_SHARE = 0.03;
+const TYPES = ["user", "feedback", "project", "reference"] as const;
+const CJK_WORDS = [
+  "数据库",
+  "迁移",
+  "部署",
+  "服务器",
+  "测试",
+  "用户",
+  "偏好",
+  "项目",
+  "会议",
+  "报告",
+  "日本語",
+  "レッスン",
+  "キーボード",
+  "ラーメン",
+  "旅行",
+  "設定",
+  "開発",
+  "環境",
+  "リリース",
+  "担当",
+];
+const QUESTION_FORMS = ["what did we decide about {}", "how do I {}", "where is the {}", "{}", "{}", "{}", "which {} do I prefer", "remember the {}"];
+
+function option(name: string, fallback: string): string {
+  const prefix = `--${name}=`;
+  return process.argv.find((argument) => argument.startsWith(prefix))?.slice(prefix.length) ?? fallback;
+}
+
+function text(random: () => number, vocabulary: ZipfVocabulary, chars: number, cjk: boolean): string {
+  const parts: string[] = [];
+  let length = 0;
+  while (length < chars) {
+    const word = cjk && random() < 0.6 ? pick(random, CJK_WORDS) : vocabulary.draw(random);
+    parts.push(word);
+    length += word.length + 1;
+    if (random() < 0.08) parts[parts.length - 1] += ".";
+  }
+  return parts.join(cjk ? "" : " ").slice(0, chars);
+}
+
+/** Batch `batch` of the corpus; regenerated identically for every backend. */
+function makeBatch(batch: number, total: number, globalCount: number, hashes: readonly string[], vocabulary: ZipfVocabulary, now: number): MemoryRecord[] {
+  const random = seededRandom(1_000 + batch);
+  const records: MemoryRecord[] = [];
+  for (let index = batch * BATCH; index < Math.min(total, (batch + 1) * BATCH); index += 1) {
+    const global = index < globalCount;
+    const cjk = random() < CJK_SHARE;
+    const at = now - Math.floor(random() * 400 * 86_400_000);
+    records.push(
+      indexRecord({
+        slug: `${vocabulary.draw(random)}-${vocabulary.draw(random)}-${index}`,
+        scope: global ? "global" : "project",
+        workdirHash: global ? "" : hashes[index % hashes.length]!,
+        type: pick(random, TYPES),
+        description: text(random, vocabulary, logUniformInt(random, 30, 120), cjk),
+        body: text(random, vocabulary, logUniformInt(random, 200, 2_000), cjk),
+        createdAt: at,
+        updatedAt: at,
+      }),
+    );
+  }
+  return records;
+}
+
+function makeQueries(count: number, vocabulary: ZipfVocabulary): string[] {
+  const random = seededRandom(7);
+  const queries: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const roll = random();
+    if (roll < 0.08) {
+      // CJK: one or two words, run together or spaced.
+      const words = [pick(random, CJK_WORDS), pick(random, CJK_WORDS)].slice(0, 1 + Math.floor(random() * 2));
+      queries.push(words.join(random() < 0.5 ? "" : " "));
+    } else if (roll < 0.13) {
+      // A word the corpus never uses: the word index finds nothing (trigram and scan run).
+      queries.push(`zq${Math.floor(random() * 1e6).toString(36)}x`);
+    } else {
+      // 1-3 words of mid and low frequency in a question form.
+      const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => vocabulary.at(20 + Math.floor(random() ** 2 * (VOCABULARY - 20))));
+      queries.push(pick(random, QUESTION_FORMS).replace("{}", words.join(" ")));
+    }
+  }
+  return queries;
+}
+
+interface Side {
+  readonly backend: IndexBackend;
+  readonly services: MemoryService[];
+  readonly times: number[];
+  readonly loadSeconds: number;
+  scan: number;
+  readonly tops: string[];
+}
+
+async function main(): Promise<void> {
+  const entries = Number(process.argv.slice(2).find((argument) => /^\d+$/.test(argument)) ?? 100_000);
+  const queryCount = Number(option("queries", "500"));
+  const wanted = option("backend", "sqlite,postgres").split(",");
+  console.log(machineLine());
+  const now = Date.UTC(2026, 10, 1);
+  const vocabulary = new ZipfVocabulary(seededRandom(1), VOCABULARY);
+  const globalCount = Math.min(GLOBAL_MAX, Math.floor(entries * 0.005) || 1);
+  console.log(
+    `entries: ${entries.toLocaleString("en")} (${globalCount} global, the rest over ${PROJECTS} projects), ${queryCount} queries after ${WARMUP} warm-up\n`,
+  );
+
+  // Project directories: a service names its project by the canonical workdir.
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), "memory-bench-latency-"));
+  const projectDirs: string[] = [];
+  const hashes: string[] = [];
+  for (let project = 0; project < PROJECTS; project += 1) {
+    const dir = path.join(root, "work", `p${project}`);
+    await fs.mkdir(dir, { recursive: true });
+    projectDirs.push(dir);
+    const probe = await openMemoryService({ dataDir: path.join(root, "data"), store: new InMemoryMemoryIndexStore(), workdir: dir, skipReconcile: true });
+    hashes.push(probe.workdirHash);
+    await probe.close();
+  }
+
+  const opened: IndexBackend[] = [];
+  for (const name of wanted) {
+    const backend = name === "postgres" ? await openPostgresBackend() : await openSqliteBackend();
+    if (typeof backend === "string") console.log(`(skipped ${name}: ${backend})`);
+    else opened.push(backend);
+  }
+  // The loads run side by side (SQLite in this process, PostgreSQL mostly in its server): one core each.
+  const sequential = process.argv.includes("--sequential-load");
+  const load = async (backend: IndexBackend): Promise<Side> => {
+    const start = performance.now();
+    for (let batch = 0; batch * BATCH < entries; batch += 1) {
+      const records = makeBatch(batch, entries, globalCount, hashes, vocabulary, now);
+      const outcome = await backend.store.applyBatch(
+        records.map((record) => ({ kind: "upsert" as const, record })),
+        [],
+      );
+      if (!outcome.ok) throw new Error("load refused");
+    }
+    const loadSeconds = (performance.now() - start) / 1000;
+    console.log(
+      `${backend.name}: loaded ${entries.toLocaleString("en")} entries in ${loadSeconds.toFixed(1)} s (${Math.round(entries / loadSeconds).toLocaleString("en")} entries/s${sequential || opened.length === 1 ? "" : ", loading beside the other backend"})`,
+    );
+    const services: MemoryService[] = [];
+    for (const dir of projectDirs) {
+      services.push(await openMemoryService({ dataDir: path.join(root, "data"), store: backend.store, workdir: dir, skipReconcile: true, now: () => now }));
+    }
+    return { backend, services, times: [], loadSeconds, scan: 0, tops: [] };
+  };
+  const sides: Side[] = [];
+  if (sequential) for (const backend of opened) sides.push(await load(backend));
+  else sides.push(...(await Promise.all(opened.map(load))));
+  if (sides.length === 0) return;
+
+  const queries = makeQueries(WARMUP + queryCount, vocabulary);
+  const random = seededRandom(11);
+  for (const [index, query] of queries.entries()) {
+    const project = Math.floor(random() * PROJECTS);
+    const order = index % 2 === 0 ? sides : [...sides].reverse();
+    for (const side of order) {
+      const start = performance.now();
+      const result = await side.services[project]!.search({ query, limit: 8 });
+      const elapsed = performance.now() - start;
+      if (index < WARMUP) continue;
+      side.times.push(elapsed);
+      side.tops.push(result.hits[0]?.record.slug ?? "");
+      if (result.usedFallback) side.scan += 1;
+    }
+  }
+  const sqlite = sides.find((side) => side.backend.name === "sqlite");
+  const rows: string[][] = [["backend", "load entries/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "fallback scans"]];
+  for (const side of sides) {
+    const sorted = [...side.times].sort((a, b) => a - b);
+    rows.push([
+      side.backend.name,
+      Math.round(entries / side.loadSeconds).toLocaleString("en"),
+      ms(percentile(sorted, 0.5)),
+      ms(percentile(sorted, 0.95)),
+      ms(percentile(sorted, 0.99)),
+      ms(sorted.at(-1)!),
+      String(side.scan),
+    ]);
+  }
+  console.log("");
+  printTable(rows);
+  console.log("");
+  if (sqlite !== undefined) {
+    const sorted = [...sqlite.times].sort((a, b) => a - b);
+    const p50 = percentile(sorted, 0.5);
+    const p99 = percentile(sorted, 0.99);
+    console.log(`SQLite target p50 <= 5 ms: ${ms(p50)} ms ${p50 <= 5 ? "met" : "MISSED"}; p99 <= 25 ms: ${ms(p99)} ms ${p99 <= 25 ? "met" : "MISSED"}`);
+    for (const side of sides.filter((other) => other !== sqlite)) {
+      const other = [...side.times].sort((a, b) => a - b);
+      const ratios = [0.5, 0.95, 0.99].map((fraction) => percentile(other, fraction) / percentile(sorted, fraction));
+      const verdict = ratios.every((ratio) => ratio <= 2) ? "within 2x: met" : "NOT within 2x";
+      console.log(`${side.backend.name} / SQLite: p50 ${ratios[0]!.toFixed(2)}x, p95 ${ratios[1]!.toFixed(2)}x, p99 ${ratios[2]!.toFixed(2)}x (${verdict})`);
+      const same = side.tops.filter((slug, index) => slug === sqlite.tops[index]).length;
+      console.log(`top hit identical on both backends for ${same} of ${side.tops.length} queries`);
+    }
+  }
+  console.log(
+    `load at the end: ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(" / ")}`,
+  );
+  for (const side of sides) {
+    for (const service of side.services) await service.close();
+    await side.backend.close();
+  }
+  await fs.rm(root, { recursive: true, force: true });
+}
+
+await main();
