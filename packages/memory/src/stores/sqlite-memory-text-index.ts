@@ -1,6 +1,8 @@
 /**
  * The SQLite text indexes: two FTS5 tables over the folded slug,
- * description and body, keyed by the meta row's id. `memory_fts` splits
+ * description and body, keyed by the meta row's id, plus a `scope_key`
+ * column holding one token per scope so that FTS5 itself narrows a search
+ * to the asked scopes before ranking (BM25 weight 0 for that column). `memory_fts` splits
  * words (unicode61, diacritics removed); `memory_fts_tri` indexes trigrams,
  * so any substring of three or more characters (CJK included) is found.
  * Shorter trigram terms cannot use it and scan with LIKE instead.
@@ -8,7 +10,7 @@
 import { type RawBuilder, sql } from "kysely";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { codePointLength, parseSearchTerms, searchTypes } from "../ports/memory-index-query.js";
-import type { MemoryTextQuery } from "../ports/memory-index-store.js";
+import type { MemoryScopeRef, MemoryTextQuery } from "../ports/memory-index-store.js";
 import { foldText } from "../ports/plain-bm25.js";
 import type { MemoryMetaRow } from "./memory-rows.js";
 import {
@@ -29,10 +31,10 @@ export const SQLITE_MEMORY_TRIGRAM_TABLE = "memory_fts_tri";
 
 /** Creates both FTS5 tables (a migration step calls it). */
 export async function createSqliteMemoryTextIndexes(db: MemorySqlExecutor): Promise<void> {
-  await sql`create virtual table ${sql.table(SQLITE_MEMORY_FTS_TABLE)} using fts5(slug, description, body, tokenize = 'unicode61 remove_diacritics 2')`.execute(
+  await sql`create virtual table ${sql.table(SQLITE_MEMORY_FTS_TABLE)} using fts5(scope_key, slug, description, body, tokenize = 'unicode61 remove_diacritics 2')`.execute(
     db,
   );
-  await sql`create virtual table ${sql.table(SQLITE_MEMORY_TRIGRAM_TABLE)} using fts5(slug, description, body, tokenize = 'trigram remove_diacritics 1')`.execute(
+  await sql`create virtual table ${sql.table(SQLITE_MEMORY_TRIGRAM_TABLE)} using fts5(scope_key, slug, description, body, tokenize = 'trigram remove_diacritics 1')`.execute(
     db,
   );
 }
@@ -43,6 +45,23 @@ function quote(text: string): string {
 }
 
 type ScoredRow = MemoryMetaRow & { score: number };
+
+/**
+ * The `scope_key` of one scope in one table. The word table gets one token
+ * (`zscopeglobal`, `zscopep<hash>`). The trigram table gets `⁂⁂⁂` or
+ * `⁂<hash>⁂`: a shared prefix such as `zscope` would put a trigram into
+ * every row, and a query would walk all of them.
+ */
+function scopeKey(scope: MemoryScopeRef, table: string): string {
+  const hash = foldText(scope.workdirHash);
+  if (table === SQLITE_MEMORY_FTS_TABLE) return scope.scope === "global" ? "zscopeglobal" : `zscopep${hash}`;
+  return scope.scope === "global" ? "⁂⁂⁂" : `⁂${hash}⁂`;
+}
+
+/** The MATCH expression: one of the scopes, and any of the terms in slug, description or body. */
+function matchExpression(table: string, scopes: readonly MemoryScopeRef[], terms: readonly string[]): string {
+  return `scope_key : (${scopes.map((scope) => quote(scopeKey(scope, table))).join(" OR ")}) AND {slug description body} : (${terms.join(" OR ")})`;
+}
 
 /**
  * The {@link MemoryTextIndex} of SQLite. Every search is one statement that
@@ -57,7 +76,9 @@ export const sqliteMemoryTextIndex: MemoryTextIndex = {
     const values = [foldText(record.slug), foldText(record.description), foldText(record.body)];
     for (const table of [SQLITE_MEMORY_FTS_TABLE, SQLITE_MEMORY_TRIGRAM_TABLE]) {
       await sql`delete from ${sql.table(table)} where rowid = ${id}`.execute(transaction);
-      await sql`insert into ${sql.table(table)} (rowid, slug, description, body) values (${id}, ${values[0]}, ${values[1]}, ${values[2]})`.execute(transaction);
+      await sql`insert into ${sql.table(table)} (rowid, scope_key, slug, description, body) values (${id}, ${scopeKey(record, table)}, ${values[0]}, ${values[1]}, ${values[2]})`.execute(
+        transaction,
+      );
     }
   },
 
@@ -69,16 +90,20 @@ export const sqliteMemoryTextIndex: MemoryTextIndex = {
 
   async search(db, query: MemoryTextQuery) {
     const terms = parseSearchTerms(query.terms);
-    if (query.limit <= 0) return [];
+    if (query.limit <= 0 || query.scopes.length === 0) return [];
     const filter = sql`${scopeFilterSql(query.scopes)} and ${typeAndArchiveFilterSql(searchTypes(query), query.includeArchived)}`;
     if (query.index === "words") {
       const phrases = terms.filter((term) => term.words.length > 0).map((term) => quote(term.words.join(" ")));
-      return phrases.length === 0 ? [] : matchSearch(db, SQLITE_MEMORY_FTS_TABLE, phrases.join(" OR "), filter, query.limit);
+      return phrases.length === 0
+        ? []
+        : matchSearch(db, SQLITE_MEMORY_FTS_TABLE, matchExpression(SQLITE_MEMORY_FTS_TABLE, query.scopes, phrases), filter, query.limit);
     }
     const long = terms.filter((term) => codePointLength(term.text) >= 3).map((term) => quote(term.text));
     const short = terms.filter((term) => codePointLength(term.text) < 3).map((term) => term.text);
     const hits = [
-      ...(long.length > 0 ? await matchSearch(db, SQLITE_MEMORY_TRIGRAM_TABLE, long.join(" OR "), filter, query.limit) : []),
+      ...(long.length > 0
+        ? await matchSearch(db, SQLITE_MEMORY_TRIGRAM_TABLE, matchExpression(SQLITE_MEMORY_TRIGRAM_TABLE, query.scopes, long), filter, query.limit)
+        : []),
       ...(short.length > 0 ? await likeSearch(db, short, filter, query.limit) : []),
     ];
     return mergeHits(hits, query.limit);
@@ -87,7 +112,7 @@ export const sqliteMemoryTextIndex: MemoryTextIndex = {
 
 async function matchSearch(db: MemorySqlExecutor, table: string, match: string, filter: RawBuilder<unknown>, limit: number): Promise<MemoryTextIndexHit[]> {
   const fts = sql.table(table);
-  const { rows } = await sql<ScoredRow>`select ${META_COLUMNS_SQL}, bm25(${fts}) as score
+  const { rows } = await sql<ScoredRow>`select ${META_COLUMNS_SQL}, bm25(${fts}, 0, 1, 1, 1) as score
     from ${fts} join ${META_TABLE_SQL} m on m.id = ${fts}.rowid
     where ${fts} match ${match} and ${filter}
     order by score, m.updated_at desc, m.slug
