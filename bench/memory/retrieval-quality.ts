@@ -48,6 +48,8 @@ interface Ranks {
   readonly ranks: readonly number[];
   /** The slug ranked first per question ("" when nothing was found). */
   readonly tops: readonly string[];
+  /** Per question: true when neither index found anything and the scan fallback ranked the hits. */
+  readonly fallbacks?: readonly boolean[];
 }
 
 function recall(ranks: readonly number[], k: number, filter: readonly boolean[]): string {
@@ -68,22 +70,24 @@ async function sdkRanks(
   now: number,
   questions: readonly CorpusQuestion[],
   hashes: ReadonlyMap<string, string>,
-): Promise<{ ranks: number[]; tops: string[] }> {
+): Promise<{ ranks: number[]; tops: string[]; fallbacks: boolean[] }> {
   const services = new Map<string, MemoryService>();
   for (const [project, dir] of projectDirs) {
     services.set(project, await openMemoryService({ dataDir, store, workdir: dir, skipReconcile: true, now: () => now }));
   }
   const ranks: number[] = [];
   const tops: string[] = [];
+  const fallbacks: boolean[] = [];
   for (const question of questions) {
     const service = services.get(question.project)!;
     const result = await service.search({ query: question.text, limit: 10 });
     const keys = result.hits.map((hit) => `${hit.record.scope}/${hit.record.workdirHash}/${hit.record.slug}`);
     ranks.push(rankOf(keys, answerKey(question, hashes)));
     tops.push(result.hits[0]?.record.slug ?? "");
+    fallbacks.push(result.usedFallback);
   }
   for (const service of services.values()) await service.close();
-  return { ranks, tops };
+  return { ranks, tops, fallbacks };
 }
 
 async function main(): Promise<void> {
@@ -195,9 +199,16 @@ async function main(): Promise<void> {
         const index = corpus.questions.indexOf(question);
         const show = (rank: number) => (Number.isFinite(rank) ? String(rank) : ">10");
         console.log(
-          `  [${question.kind}] ${JSON.stringify(question.text)} -> ${question.answer.slug}: SDK ${show(row.ranks[index]!)} (first: ${row.tops[index] || "-"}), plain ${show(plainRanks[index]!)} (first: ${plainTops[index] || "-"})`,
+          `  [${question.kind}] ${JSON.stringify(question.text)} -> ${question.answer.slug}: SDK ${show(row.ranks[index]!)} (first: ${row.tops[index] || "-"}${row.fallbacks?.[index] ? ", scan fallback" : ""}), plain ${show(plainRanks[index]!)} (first: ${plainTops[index] || "-"})`,
         );
       }
+    }
+    const fellBack = corpus.questions.filter((_, index) => row.fallbacks?.[index] === true);
+    if (fellBack.length > 0) {
+      const found = fellBack.filter((question) => Number.isFinite(row.ranks[corpus.questions.indexOf(question)]!)).length;
+      console.log(
+        `\n${row.name}: ${fellBack.length} questions found nothing in either index and were ranked by the scan fallback (answer in the top 10 for ${found})`,
+      );
     }
     const missed = corpus.questions.filter((_, index) => !Number.isFinite(row.ranks[index]!));
     if (missed.length > 0) {

@@ -15,8 +15,10 @@
  * backends are interleaved query by query (alternating which goes first).
  * Prints p50 / p95 / p99 per backend against the targets (SQLite p50 <= 5 ms,
  * p99 <= 25 ms; PostgreSQL within 2x of SQLite), the load rate (both loads
- * run side by side unless --sequential-load), the number of queries that fell
- * back to the scan, and how often both backends put the same entry first.
+ * run side by side unless --sequential-load), the number of queries the scan
+ * fallback answered, the percentiles per query class (words in a question
+ * form, CJK, a word no entry holds) and how often both backends put the same
+ * entry first.
  *
  * Run: pnpm exec tsx --conditions=@agent-tools/source bench/memory/search-latency.ts [entries=100000] [--queries=500] [--backend=sqlite,postgres] [--sequential-load]
  */
@@ -111,22 +113,24 @@ function makeBatch(batch: number, total: number, globalCount: number, hashes: re
   return records;
 }
 
-function makeQueries(count: number, vocabulary: ZipfVocabulary): string[] {
+type QueryClass = "words" | "cjk" | "no match";
+
+function makeQueries(count: number, vocabulary: ZipfVocabulary): { text: string; kind: QueryClass }[] {
   const random = seededRandom(7);
-  const queries: string[] = [];
+  const queries: { text: string; kind: QueryClass }[] = [];
   for (let index = 0; index < count; index += 1) {
     const roll = random();
     if (roll < 0.08) {
       // CJK: one or two words, run together or spaced.
       const words = [pick(random, CJK_WORDS), pick(random, CJK_WORDS)].slice(0, 1 + Math.floor(random() * 2));
-      queries.push(words.join(random() < 0.5 ? "" : " "));
+      queries.push({ text: words.join(random() < 0.5 ? "" : " "), kind: "cjk" });
     } else if (roll < 0.13) {
       // A word the corpus never uses: the word index finds nothing (trigram and scan run).
-      queries.push(`zq${Math.floor(random() * 1e6).toString(36)}x`);
+      queries.push({ text: `zq${Math.floor(random() * 1e6).toString(36)}x`, kind: "no match" });
     } else {
       // 1-3 words of mid and low frequency in a question form.
       const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => vocabulary.at(20 + Math.floor(random() ** 2 * (VOCABULARY - 20))));
-      queries.push(pick(random, QUESTION_FORMS).replace("{}", words.join(" ")));
+      queries.push({ text: pick(random, QUESTION_FORMS).replace("{}", words.join(" ")), kind: "words" });
     }
   }
   return queries;
@@ -139,6 +143,8 @@ interface Side {
   readonly loadSeconds: number;
   scan: number;
   readonly tops: string[];
+  /** Query class of each timed query. */
+  readonly kinds: QueryClass[];
 }
 
 async function main(): Promise<void> {
@@ -192,7 +198,7 @@ async function main(): Promise<void> {
     for (const dir of projectDirs) {
       services.push(await openMemoryService({ dataDir: path.join(root, "data"), store: backend.store, workdir: dir, skipReconcile: true, now: () => now }));
     }
-    return { backend, services, times: [], loadSeconds, scan: 0, tops: [] };
+    return { backend, services, times: [], loadSeconds, scan: 0, tops: [], kinds: [] };
   };
   const sides: Side[] = [];
   if (sequential) for (const backend of opened) sides.push(await load(backend));
@@ -206,16 +212,17 @@ async function main(): Promise<void> {
     const order = index % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       const start = performance.now();
-      const result = await side.services[project]!.search({ query, limit: 8 });
+      const result = await side.services[project]!.search({ query: query.text, limit: 8 });
       const elapsed = performance.now() - start;
       if (index < WARMUP) continue;
       side.times.push(elapsed);
       side.tops.push(result.hits[0]?.record.slug ?? "");
+      side.kinds.push(query.kind);
       if (result.usedFallback) side.scan += 1;
     }
   }
   const sqlite = sides.find((side) => side.backend.name === "sqlite");
-  const rows: string[][] = [["backend", "load entries/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "fallback scans"]];
+  const rows: string[][] = [["backend", "load entries/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "answered by scan"]];
   for (const side of sides) {
     const sorted = [...side.times].sort((a, b) => a - b);
     rows.push([
@@ -230,6 +237,22 @@ async function main(): Promise<void> {
   }
   console.log("");
   printTable(rows);
+  console.log("");
+  const classes: QueryClass[] = ["words", "cjk", "no match"];
+  const classRows: string[][] = [["backend / query class", "queries", "p50 ms", "p95 ms", "p99 ms"]];
+  for (const side of sides) {
+    for (const kind of classes) {
+      const sorted = side.times.filter((_, index) => side.kinds[index] === kind).sort((a, b) => a - b);
+      classRows.push([
+        `${side.backend.name} / ${kind}`,
+        String(sorted.length),
+        ms(percentile(sorted, 0.5)),
+        ms(percentile(sorted, 0.95)),
+        ms(percentile(sorted, 0.99)),
+      ]);
+    }
+  }
+  printTable(classRows);
   console.log("");
   if (sqlite !== undefined) {
     const sorted = [...sqlite.times].sort((a, b) => a - b);
