@@ -2,14 +2,10 @@ import { type ToolBundle, type ToolContext, type ToolDefinition, ToolError } fro
 import type { Storage } from "@agent-tools/storage";
 import { InMemoryMemoryIndexStore } from "../ports/in-memory-memory-index-store.js";
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
+import { KyselyMemoryIndexStore } from "../stores/kysely-memory-index-store.js";
 import type { MemoryHistorySearch } from "../runtime/memory-history.js";
 import { type MemoryService, openMemoryService } from "../runtime/memory-service.js";
 import { type MemoryToolMode, createMemoryManagerTool } from "./memory-manager-tool.js";
-
-// Until the Kysely store lands: the storage option fails loudly.
-async function openKyselyStore(_storage: Storage): Promise<MemoryIndexStore> {
-  throw new Error("KyselyMemoryIndexStore is not available yet.");
-}
 
 /** Options of {@link createMemoryToolBundle}. */
 export interface MemoryToolBundleOptions {
@@ -71,7 +67,7 @@ export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): M
     }
     if (options.storage !== undefined) {
       const storage = typeof options.storage === "function" ? await options.storage() : options.storage;
-      return { store: await openKyselyStore(storage), owned: true };
+      return { store: await KyselyMemoryIndexStore.open(storage), owned: true };
     }
     return { store: new InMemoryMemoryIndexStore(), owned: true };
   }
