@@ -34,7 +34,7 @@ describe("buildBuiltinToolRegistry with host tools", () => {
   it("adds a custom tool after the built-ins and runs it in chat, keeping the SQLite task store", async () => {
     const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir, runtimeScope: "chat", tools: [Greet, ChatOnly] });
     const names = registry.tools.map((tool) => tool.name);
-    expect(names.slice(-5)).toEqual(["TaskCreate", "TaskUpdate", "TaskList", "Greet", "ChatOnly"]);
+    expect(names.slice(-6)).toEqual(["TaskCreate", "TaskUpdate", "TaskList", "MemoryManager", "Greet", "ChatOnly"]);
     expect(names).toContain("Read");
     const greeted = await registry.executeToolCall({ id: "1", name: "greet", arguments: '{"who":"Ada"}' });
     expect(greeted.isError).toBe(false);

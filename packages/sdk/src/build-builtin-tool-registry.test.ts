@@ -30,6 +30,7 @@ describe("buildBuiltinToolRegistry", () => {
       "TaskCreate",
       "TaskUpdate",
       "TaskList",
+      "MemoryManager",
       "McpManager",
     ]);
     const readOnly = Object.entries(registry.metadataByName)
@@ -41,7 +42,9 @@ describe("buildBuiltinToolRegistry", () => {
 
   it("offers the cron catalogue: no tasks, no session tools, no ManagedProcess", async () => {
     const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir, runtimeScope: "cron", mcp: emptyMcp() });
-    expect(registry.tools.map((t) => t.name)).toEqual([...FS_TOOLS, "Bash", "McpManager"]);
+    expect(registry.tools.map((t) => t.name)).toEqual([...FS_TOOLS, "Bash", "MemoryManager", "McpManager"]);
+    // A scheduled run may consult memory, not change it (unless the host passes memory.mode "rw").
+    expect(registry.metadataByName.MemoryManager?.isReadOnly).toBe(true);
     const result = await registry.executeToolCall({ id: "1", name: "bash", arguments: { command: "echo cron-ok" } });
     expect(result.isError).toBe(false);
     expect(text(result)).toContain("cron-ok");

@@ -13,6 +13,7 @@ import {
   resolveDataDir,
 } from "@agent-tools/core";
 import type { McpHostOptions } from "@agent-tools/mcp";
+import { type MemoryToolBundleOptions, createMemoryToolBundle } from "@agent-tools/memory";
 import { leaseSqliteStorage } from "@agent-tools/storage";
 import { type FsToolBundleOptions, createFsToolBundle } from "@agent-tools/tools-fs";
 import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools/tools-shell";
@@ -20,7 +21,7 @@ import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/t
 import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { type SystemToolId, createSystemToolBundle } from "./system-tools/system-tools.js";
-import { sqliteTaskStoreFactory } from "./task-store-status.js";
+import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
 export interface BuiltinToolRegistryOptions {
@@ -64,6 +65,16 @@ export interface BuiltinToolRegistryOptions {
    */
   tasks?: TaskToolBundleOptions;
   /**
+   * MemoryManager (long-term memory: Markdown files under `<dataDir>/memory`,
+   * indexed for search), in chat and cron; `false` leaves it out. `mode`
+   * defaults to `rw` in chat and `ro` in cron: a scheduled run has no user
+   * watching, so by default it may consult memory but not change it (pass
+   * `mode: "rw"` to let a cron job keep a journal). Without `store`,
+   * `storage` or `service`, the index lives in the same SQLite file as the
+   * tasks (`<dataDir>/agent-tools.sqlite`, shared, opened on the first call).
+   */
+  memory?: MemoryToolBundleOptions | false;
+  /**
    * MCP servers as tools, McpManager and ToolSearch; registered only when
    * `getSettings` (a live getter) is given. Without `applyOps`, and always in
    * the cron scope, MCP settings are read-only. Load failures default to
@@ -92,7 +103,7 @@ export interface BuiltinToolRegistryOptions {
 
 /**
  * Builds a registry with every built-in bundle on Node defaults: file tools,
- * shell, tasks (chat), then the selected system tools, the host's tools and
+ * shell, tasks (chat), memory, then the selected system tools, the host's tools and
  * bundles, and MCP (when settings are given).
  *
  * @example
@@ -111,15 +122,31 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
   try {
     bundles.push(createFsToolBundle(options.fs));
     bundles.push(createShellToolBundle({ providerId: options.providerId, ...options.shell }));
-    if (runtimeScope === "chat") {
-      let store = options.tasks?.store;
-      if (store === undefined) {
-        // One SQLite connection per dataDir and process, shared with every other registry on it.
-        const storage = leaseSqliteStorage({ dataDir });
-        cleanups.push(() => storage.release());
-        store = sqliteTaskStoreFactory(storage); // its open failures say what to do; see task-store-status.ts
+    // One SQLite connection per dataDir and process, shared with every other registry on it (leased on first need).
+    let lease: ReturnType<typeof leaseSqliteStorage> | undefined;
+    const sharedStorage = () => {
+      if (lease === undefined) {
+        const leased = leaseSqliteStorage({ dataDir });
+        lease = leased;
+        cleanups.push(() => leased.release());
       }
+      return lease;
+    };
+    if (runtimeScope === "chat") {
+      // Its open failures say what to do; see task-store-status.ts.
+      const store = options.tasks?.store ?? sqliteTaskStoreFactory(sharedStorage());
       bundles.push(createTaskToolBundle({ ...options.tasks, store }));
+    }
+    if (options.memory !== false) {
+      const memory = options.memory ?? {};
+      const ownIndex = memory.service !== undefined || memory.store !== undefined || memory.storage !== undefined;
+      bundles.push(
+        createMemoryToolBundle({
+          ...memory,
+          mode: memory.mode ?? (runtimeScope === "cron" ? "ro" : "rw"),
+          ...(ownIndex ? {} : { store: sqliteMemoryStoreFactory(sharedStorage()) }),
+        }),
+      );
     }
     if (options.systemTools !== undefined) bundles.push(createSystemToolBundle(options.systemTools));
     if (options.tools !== undefined) bundles.push(hostToolBundle(options.tools, bundles, runtimeScope));

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolResult } from "@agent-tools/core";
 import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
+import type { MemoryManagerDetails, memoryManagerInputSchema } from "@agent-tools/memory";
 import type {
   DeleteDetails,
   EditDetails,
@@ -67,6 +68,7 @@ function mapAssertions(): void {
   expectTypeOf<BuiltinToolDetails<"TaskCreate">>().toEqualTypeOf<TaskListDetails>();
   expectTypeOf<BuiltinToolDetails<"TaskUpdate">>().toEqualTypeOf<TaskListDetails>();
   expectTypeOf<BuiltinToolDetails<"TaskList">>().toEqualTypeOf<TaskListDetails>();
+  expectTypeOf<BuiltinToolDetails<"MemoryManager">>().toEqualTypeOf<MemoryManagerDetails>();
   expectTypeOf<BuiltinToolDetails<"McpManager">>().toEqualTypeOf<McpManagerDetails>();
   expectTypeOf<BuiltinToolDetails<"ToolSearch">>().toEqualTypeOf<ToolSearchDetails>();
   expectTypeOf<BuiltinToolDetails<"HttpGetTest">>().toEqualTypeOf<HttpGetTestDetails>();
@@ -91,6 +93,7 @@ function mapAssertions(): void {
   expectTypeOf<BuiltinToolInput<"TaskCreate">>().toEqualTypeOf<z.input<typeof taskCreateInputSchema>>();
   expectTypeOf<BuiltinToolInput<"TaskUpdate">>().toEqualTypeOf<z.input<typeof taskUpdateInputSchema>>();
   expectTypeOf<BuiltinToolInput<"TaskList">>().toEqualTypeOf<z.input<typeof taskListInputSchema>>();
+  expectTypeOf<BuiltinToolInput<"MemoryManager">>().toEqualTypeOf<z.input<typeof memoryManagerInputSchema>>();
   expectTypeOf<BuiltinToolInput<"McpManager">>().toEqualTypeOf<McpManagerInput>();
   expectTypeOf<BuiltinToolInput<"ToolSearch">>().toEqualTypeOf<ToolSearchInput>();
   expectTypeOf<ToolSearchInput>().toEqualTypeOf<z.input<typeof toolSearchInputSchema>>();
@@ -177,6 +180,7 @@ describe("built-in tool types", () => {
       TaskCreate: true,
       TaskUpdate: true,
       TaskList: true,
+      MemoryManager: true,
       McpManager: true,
       ToolSearch: true,
       HttpGetTest: true,

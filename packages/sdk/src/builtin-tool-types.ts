@@ -1,5 +1,6 @@
 import type { ExecuteToolCallOptions, ToolCall, ToolContent, ToolRegistry, ToolResult } from "@agent-tools/core";
 import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
+import type { MemoryManagerDetails, memoryManagerInputSchema } from "@agent-tools/memory";
 import type {
   DeleteDetails,
   EditDetails,
@@ -101,7 +102,8 @@ export interface ToolSearchDetails {
  * ({@link ShellSyncDetails}). Narrow with `"session_id" in details`.
  *
  * Which tools a registry offers depends on its scope and options: the task
- * tools, ProcessWait, ProcessStop and ManagedProcess are chat only; McpManager
+ * tools, ProcessWait, ProcessStop and ManagedProcess are chat only; MemoryManager
+ * is left out with `memory: false` (and is read-only in cron by default); McpManager
  * and ToolSearch need `mcp`; HttpGetTest needs `systemTools: ["HttpGetTest"]`.
  * MCP server tools (`mcp_<server>_<tool>`) and the host's own tools are not
  * in the map: their results stay a plain `ToolResult`.
@@ -122,6 +124,7 @@ export interface BuiltinToolMap {
   TaskCreate: { input: z.input<typeof taskCreateInputSchema>; details: TaskListDetails };
   TaskUpdate: { input: z.input<typeof taskUpdateInputSchema>; details: TaskListDetails };
   TaskList: { input: z.input<typeof taskListInputSchema>; details: TaskListDetails };
+  MemoryManager: { input: z.input<typeof memoryManagerInputSchema>; details: MemoryManagerDetails };
   McpManager: { input: McpManagerInput; details: McpManagerDetails };
   ToolSearch: { input: ToolSearchInput; details: ToolSearchDetails };
   HttpGetTest: { input: z.input<typeof httpGetTestInputSchema>; details: HttpGetTestDetails };

@@ -102,9 +102,13 @@ function strictSample(schema: Schema, fill = false): unknown {
     case "boolean":
       return false;
     default:
-      return "x";
+      // Strict mode drops minLength and the checks zod runs itself (MemoryManager's slug has >= 3
+      // characters, history_date_local is a date): one sample string that every such check accepts.
+      return SAMPLE_STRING;
   }
 }
+
+const SAMPLE_STRING = "2026-01-02";
 
 describe("OpenAI strict mode over the built-in tools", () => {
   const work = mkdtempSync(path.join(os.tmpdir(), "sdk-openai-strict-"));
@@ -148,7 +152,7 @@ describe("OpenAI strict mode over the built-in tools", () => {
         const validation = registry.getTool(tool.name)?.inputSchema?.safeParse(args);
         expect(validation?.success, `${tool.name}: ${JSON.stringify(sent)} -> ${JSON.stringify(args)}: ${validation?.error?.message}`).toBe(true);
         // McpManager's env and headers are maps: sent as entry lists, they come back as objects.
-        if (fill && tool.name === "McpManager") expect((args.server as Record<string, unknown>).env).toEqual({ x: "x" });
+        if (fill && tool.name === "McpManager") expect((args.server as Record<string, unknown>).env).toEqual({ [SAMPLE_STRING]: SAMPLE_STRING });
       }
     });
   }
