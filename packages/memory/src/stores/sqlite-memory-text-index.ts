@@ -48,14 +48,24 @@ type ScoredRow = MemoryMetaRow & { score: number };
 
 /**
  * The `scope_key` of one scope in one table. The word table gets one token
- * (`zscopeglobal`, `zscopep<hash>`). The trigram table gets `⁂⁂⁂` or
- * `⁂<hash>⁂`: a shared prefix such as `zscope` would put a trigram into
- * every row, and a query would walk all of them.
+ * (`zscopeglobal`, `zscopep<hash>`). The trigram table gets exactly three
+ * characters, one trigram: `⁂⁂⁂` for global, `⁂` and two private-use
+ * characters from a 24-bit hash of the workdir hash for a project. A longer
+ * key would cost BM25 a position list per trigram on every hit; two projects
+ * that share a key are still told apart by the meta filter of the query.
  */
 function scopeKey(scope: MemoryScopeRef, table: string): string {
-  const hash = foldText(scope.workdirHash);
-  if (table === SQLITE_MEMORY_FTS_TABLE) return scope.scope === "global" ? "zscopeglobal" : `zscopep${hash}`;
-  return scope.scope === "global" ? "⁂⁂⁂" : `⁂${hash}⁂`;
+  if (table === SQLITE_MEMORY_FTS_TABLE) return scope.scope === "global" ? "zscopeglobal" : `zscopep${foldText(scope.workdirHash)}`;
+  if (scope.scope === "global") return "⁂⁂⁂";
+  const hash = fnv1a24(scope.workdirHash);
+  return `⁂${String.fromCodePoint(0xe000 + (hash >>> 12))}${String.fromCodePoint(0xe000 + (hash & 0xfff))}`;
+}
+
+/** FNV-1a over UTF-16 code units, folded to 24 bits. */
+function fnv1a24(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
+  return ((hash >>> 24) ^ hash) & 0xffffff;
 }
 
 /** The MATCH expression: one of the scopes, and any of the terms in slug, description or body. */
