@@ -1,15 +1,15 @@
 import { ToolError } from "@agent-tools/core";
 import { dailyDateFromSlug, dailyDateLocal } from "../domain/daily-dates.js";
 import { type MemoryToolErrorJson, conflict, quotaExceeded } from "../domain/memory-errors.js";
-import type { MemoryConfidence, MemoryKey, MemoryType } from "../domain/memory-types.js";
+import type { MemoryKey, MemoryType } from "../domain/memory-types.js";
 import { checkSlug, dailySlug } from "../domain/slug.js";
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
 import { type CurrentEntry, type EntryChange, commitEntryChanges, keyText, readCurrentEntry, withEntryLocks } from "./memory-entry-io.js";
 import { type MemoryLayout, ensureProjectDirectory } from "./memory-layout.js";
-import { type PlannedChange, planAccept, planAppendDaily, planDelete, planUpdate, planWrite } from "./memory-mutations.js";
+import { type MemoryEvidenceInput, type PlannedChange, planAccept, planAppendDaily, planDelete, planUpdate, planWrite } from "./memory-mutations.js";
 
 /** One validated item of an extractor's plan. */
-export interface MemoryBatchItem {
+export interface MemoryBatchItem extends MemoryEvidenceInput {
   /** Position of the item in the submitted plan; results carry it (default: the position in `items`). */
   readonly index?: number;
   readonly action: "write" | "update" | "accept" | "delete" | "append_daily";
@@ -20,13 +20,6 @@ export interface MemoryBatchItem {
   readonly body?: string;
   /** Update mode; default `merge`. */
   readonly mode?: "merge" | "replace" | "append";
-  readonly confidence?: MemoryConfidence;
-  readonly sourceQuote?: string;
-  readonly reasoning?: string;
-  readonly aliases?: readonly string[];
-  readonly supersedes?: string;
-  readonly conflictsWith?: readonly string[];
-  readonly overrideReject?: string;
 }
 
 /** Per-item outcome of a batch. */
