@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
 import { type PostgresTestCluster, startPostgresTestCluster } from "@agent-tools/storage/testing";
 import { sql } from "kysely";
@@ -107,6 +109,65 @@ describe("Kysely on SQLite: the FTS5 tables", () => {
       const orphans = await sql<{ total: number }>`select count(*) as total from ${sql.table(SQLITE_MEMORY_FTS_TABLE)} f
         where not exists (select 1 from memory_meta m where m.id = f.rowid)`.execute(storage.db);
       expect(Number(orphans.rows[0]?.total)).toBe(0);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+describe("Kysely on SQLite: two processes racing on one file", () => {
+  it("let exactly one process create each key, with meta, text indexes and audit agreeing", async () => {
+    const filename = path.join(temporary, "race.sqlite");
+    const keys = 60;
+    const child = path.join(path.dirname(fileURLToPath(import.meta.url)), "__fixtures__", "memory-index-race-child.ts");
+    const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+    // Migrate once up front, so the race is about the writes.
+    const setup = await openSqliteStorage({ filename });
+    await KyselyMemoryIndexStore.open(setup);
+    await setup.close();
+    const writers = [0, 1].map((writer) => {
+      const process_ = spawn(process.execPath, ["--import", "tsx", "--conditions=@agent-tools/source", child, filename, String(keys), String(writer)], {
+        cwd: repositoryRoot,
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      let output = "";
+      process_.stdout.setEncoding("utf8");
+      const ready = new Promise<void>((resolve) => {
+        process_.stdout.on("data", (chunk: string) => {
+          output += chunk;
+          if (output.includes("ready\n")) resolve();
+        });
+      });
+      const done = new Promise<boolean[]>((resolve, reject) => {
+        process_.on("exit", (code) =>
+          code === 0
+            ? resolve(JSON.parse(output.split("\n").filter(Boolean).at(-1) ?? "[]") as boolean[])
+            : reject(new Error(`writer ${writer} exited ${code}`)),
+        );
+      });
+      return { process_, ready, done };
+    });
+    await Promise.all(writers.map((writer) => writer.ready));
+    for (const writer of writers) writer.process_.stdin.end("go\n");
+    const [first, second] = await Promise.all(writers.map((writer) => writer.done));
+    expect(first).toHaveLength(keys);
+    expect(second).toHaveLength(keys);
+    for (let index = 0; index < keys; index += 1) expect([first![index], second![index]].filter(Boolean), `key ${index}`).toHaveLength(1);
+
+    const storage = await openSqliteStorage({ filename });
+    try {
+      const store = await KyselyMemoryIndexStore.open(storage);
+      for (let index = 0; index < keys; index += 1) {
+        const winner = first![index] ? 0 : 1;
+        const record = await store.get({ scope: "global", workdirHash: "", slug: `race-${index}` });
+        expect(record?.updatedAt).toBe(1000 + winner);
+        expect((await store.audit({ slug: `race-${index}` })).map((entry) => entry.detail)).toEqual([{ writer: winner }]);
+      }
+      const hits = await store.search({ scopes: [{ scope: "global", workdirHash: "" }], index: "words", terms: ["writer0", "writer1"], limit: 32 });
+      expect(hits.length).toBe(Math.min(32, keys));
+      const count = async (table: string) =>
+        Number((await sql<{ total: number }>`select count(*) as total from ${sql.table(table)}`.execute(storage.db)).rows[0]?.total);
+      expect([await count("memory_meta"), await count(SQLITE_MEMORY_FTS_TABLE), await count(SQLITE_MEMORY_TRIGRAM_TABLE)]).toEqual([keys, keys, keys]);
     } finally {
       await storage.close();
     }
