@@ -33,9 +33,13 @@ export interface MemoryListPage {
  */
 export interface MemoryTextQuery {
   readonly scopes: readonly MemoryScopeRef[];
+  /** Only these types; default every type, `daily` included. */
   readonly types?: readonly StoredMemoryType[];
   readonly includeArchived?: boolean;
   /**
+   * Both indexes fold text the same way on every backend: NFKD, combining
+   * diacritics removed, NFC, lower case (`foldText`), so `cafe` finds `Café`.
+   *
    * `words`: the word index (unicode61-style tokens, diacritics removed).
    * `trigram`: the trigram index (substrings of at least 3 characters; for
    * CJK and words the word index does not split).
@@ -103,11 +107,11 @@ export interface MemoryIndexStore {
   ): Promise<{ readonly ok: true } | { readonly ok: false; readonly conflicts: readonly MemoryBatchConflict[] }>;
   /** Every record's file state (for reconcile on open). */
   fileStates(): Promise<readonly MemoryFileState[]>;
-  /** Audit entries, newest first. */
+  /** Audit entries, newest first (by `at`, then by order of insertion); `limit` defaults to 100. */
   audit(query?: { readonly slug?: string; readonly limit?: number }): Promise<readonly MemoryAuditEntry[]>;
   /** Inserts or replaces a run by id. */
   saveOrganizeRun(run: MemoryOrganizeRun): Promise<void>;
-  /** Runs, newest first. */
+  /** Runs, newest first (by `startedAt`, then id descending); `limit` defaults to 50. */
   organizeRuns(limit?: number): Promise<readonly MemoryOrganizeRun[]>;
   /** Releases what the store itself opened (never a storage it was given). */
   close?(): Promise<void>;
