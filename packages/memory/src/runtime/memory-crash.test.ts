@@ -97,6 +97,7 @@ async function checkIndex(lane: Lane): Promise<void> {
     const onDisk = new Map(
       files.map((file) => [`${file.scope}/${file.workdirHash}/${file.slug}`, createHash("sha256").update(fs.readFileSync(file.path)).digest("hex")]),
     );
+    expect(onDisk.size, "one file per entry after the reconcile").toBe(files.length);
     const indexed = new Map((await store.fileStates()).map((state) => [`${state.scope}/${state.workdirHash}/${state.slug}`, state.bodyHash]));
     expect(indexed).toEqual(onDisk);
     await memory.close();

@@ -13,6 +13,12 @@ export interface CurrentEntry {
   readonly record?: MemoryRecord;
   /** The file, if it exists. */
   readonly file?: { readonly location: MemoryEntryLocation; readonly snapshot: MemoryFileSnapshot; readonly document: MemoryDocument };
+  /**
+   * Older files of the same key in another directory (a global slug in both
+   * `global/` and `global/user/`, left by a process killed while it moved
+   * the entry on a type change). Every change removes them.
+   */
+  readonly stale?: readonly { readonly location: MemoryEntryLocation; readonly text: string }[];
 }
 
 /** What to do with one entry. */
@@ -36,8 +42,8 @@ function filePath(location: MemoryEntryLocation): string {
 
 /**
  * Reads an entry's current state: its file (for a global slug, in
- * `global/` or `global/user/`; when both exist, the one the index names,
- * else the newer) and its index row.
+ * `global/` or `global/user/`; when both exist, the newer, the other is
+ * `stale`) and its index row.
  */
 export async function readCurrentEntry(layout: MemoryLayout, store: MemoryIndexStore, key: MemoryKey): Promise<CurrentEntry> {
   const [record, ...files] = await Promise.all([
@@ -47,9 +53,8 @@ export async function readCurrentEntry(layout: MemoryLayout, store: MemoryIndexS
   const existing = (files as { location: MemoryEntryLocation; snapshot: MemoryFileSnapshot | undefined }[]).filter(
     (file): file is { location: MemoryEntryLocation; snapshot: MemoryFileSnapshot } => file.snapshot !== undefined,
   );
-  const indexed = record === undefined ? undefined : filePath(entryLocation(layout, key, (record as MemoryRecord).type));
-  existing.sort((a, b) => (filePath(a.location) === indexed ? -1 : filePath(b.location) === indexed ? 1 : b.snapshot.mtimeMs - a.snapshot.mtimeMs));
-  const found = existing[0];
+  existing.sort((a, b) => b.snapshot.mtimeMs - a.snapshot.mtimeMs);
+  const [found, ...older] = existing;
   const rowRecord = record as MemoryRecord | undefined;
   if (found === undefined) return { key, record: rowRecord };
   const directory =
@@ -61,7 +66,8 @@ export async function readCurrentEntry(layout: MemoryLayout, store: MemoryIndexS
           ? "daily"
           : "global";
   const document = parseMemoryMarkdown(found.snapshot.text, { type: fallbackTypeOf(key.scope, directory), slug: key.slug, mtimeMs: found.snapshot.mtimeMs });
-  return { key, record: rowRecord, file: { location: found.location, snapshot: found.snapshot, document } };
+  const stale = older.map((file) => ({ location: file.location, text: file.snapshot.text }));
+  return { key, record: rowRecord, file: { location: found.location, snapshot: found.snapshot, document }, ...(stale.length === 0 ? {} : { stale }) };
 }
 
 /** The lock location of a key (independent of its type, see {@link entryLocation}). */
@@ -114,6 +120,10 @@ export async function commitEntryChanges(
   try {
     for (const { change, current } of changes) {
       const expectedUpdatedAt = current.record?.updatedAt ?? null;
+      for (const stale of current.stale ?? []) {
+        undo.push({ location: stale.location, previous: stale.text });
+        await removeMemoryFile(filePath(stale.location));
+      }
       if (change.kind === "delete") {
         if (current.file !== undefined) {
           undo.push({ location: current.file.location, previous: current.file.snapshot.text });

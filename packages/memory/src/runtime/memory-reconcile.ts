@@ -1,8 +1,9 @@
+import path from "node:path";
 import { isDailyArchived } from "../domain/daily-dates.js";
 import type { MemoryAuditEntry, MemoryKey, MemoryRecord } from "../domain/memory-types.js";
 import type { MemoryIndexChange, MemoryIndexStore } from "../ports/memory-index-store.js";
 import { type CurrentEntry, readCurrentEntry, withEntryLocks } from "./memory-entry-io.js";
-import { listMemoryFiles } from "./memory-files.js";
+import { listMemoryFiles, removeMemoryFile } from "./memory-files.js";
 import type { MemoryLayout } from "./memory-layout.js";
 
 /** What a reconcile changed in the index. */
@@ -35,6 +36,7 @@ export async function reconcileMemoryIndex(layout: MemoryLayout, store: MemoryIn
   const [files, states] = await Promise.all([listMemoryFiles(layout), store.fileStates()]);
   const known = new Map(states.map((state) => [keyId(state), state]));
   const seen = new Set<string>();
+  const duplicated = new Set<string>();
   const suspects: MemoryKey[] = [];
   const skipped: string[] = [];
   for (const file of files) {
@@ -45,18 +47,27 @@ export async function reconcileMemoryIndex(layout: MemoryLayout, store: MemoryIn
     }
     const key: MemoryKey = { scope: file.scope, workdirHash: file.workdirHash, slug: file.slug };
     const id = keyId(key);
-    if (seen.has(id)) continue; // the same global slug in global/ and global/user/: readCurrentEntry picks one
+    if (seen.has(id)) {
+      // The same global slug in global/ and global/user/: the newer wins, the other is removed.
+      duplicated.add(id);
+      continue;
+    }
     seen.add(id);
     const state = known.get(id);
     if (state === undefined || state.fileMtimeMs !== file.mtimeMs || state.fileSize !== file.size) suspects.push(key);
   }
   for (const state of states) if (!seen.has(keyId(state))) suspects.push(state);
+  for (const file of files) {
+    const key: MemoryKey = { scope: file.scope, workdirHash: file.workdirHash, slug: file.slug };
+    if (duplicated.has(keyId(key)) && !suspects.some((suspect) => keyId(suspect) === keyId(key))) suspects.push(key);
+  }
   let upserted = 0;
   let deleted = 0;
   let archived = 0;
   for (const key of suspects) {
     const outcome = await withEntryLocks(layout, [key], async () => {
       const current = await readCurrentEntry(layout, store, key);
+      for (const stale of current.stale ?? []) await removeMemoryFile(path.join(stale.location.directory, stale.location.fileName));
       const change = reconcileChange(current, now, timeZone);
       if (change === undefined) return undefined;
       const result = await store.applyBatch([change.change], [change.audit]);

@@ -118,6 +118,28 @@ describe("MemoryService: the index and the files never disagree after an answer"
     expect(fs.existsSync(path.join(dirs.memory, "global", "user", "kept-entry.md"))).toBe(false);
   });
 
+  it("keeps the newer of two files of one global slug (a move cut short by a crash) and removes the other", async () => {
+    const dirs = directories();
+    const store = new InMemoryMemoryIndexStore();
+    const memory = await openMemoryService({ ...dirs, store });
+    await memory.write({ ...entry("moved-entry", "old body"), type: "user" });
+    const older = path.join(dirs.memory, "global", "user", "moved-entry.md");
+    const newer = path.join(dirs.memory, "global", "moved-entry.md");
+    fs.writeFileSync(newer, fs.readFileSync(older, "utf8").replace('type: "user"', 'type: "reference"').replace("old body", "new body"));
+    fs.utimesSync(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const reopened = await openMemoryService({ ...dirs, store });
+    expect(fs.existsSync(older)).toBe(false);
+    const read = await reopened.read({ slug: "moved-entry", scope: "global" });
+    expect(read.ok && [read.record.type, read.lines]).toEqual(["reference", ["new body"]]);
+    const record = await store.get({ scope: "global", workdirHash: "", slug: "moved-entry" });
+    expect(record?.body).toBe("new body");
+    // A change made while both files exist removes the older one too.
+    fs.writeFileSync(older, fs.readFileSync(newer, "utf8"));
+    fs.utimesSync(older, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await reopened.update({ slug: "moved-entry", scope: "global", body: "newest body" });
+    expect(fs.existsSync(older)).toBe(false);
+  });
+
   it("leaves no lock or temporary file behind", async () => {
     const dirs = directories();
     const memory = await openMemoryService({ ...dirs, store: new InMemoryMemoryIndexStore() });
