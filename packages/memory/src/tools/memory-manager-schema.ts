@@ -18,8 +18,8 @@ export const memoryManagerInputSchema = z.object({
   include_daily: z.boolean().optional(),
   query: z.string().min(1).optional(),
   include_history: z.boolean().optional(),
-  history_since: z.number().int().nonnegative().optional(),
-  history_until: z.number().int().nonnegative().optional(),
+  history_since: z.number().int().optional(),
+  history_until: z.number().int().optional(),
   // Checked, not advertised: the pattern would cost the model more tokens than the description's "YYYY-MM-DD".
   history_date_local: z
     .string()
@@ -29,7 +29,8 @@ export const memoryManagerInputSchema = z.object({
   description: z.string().min(MEMORY_LIMITS.descriptionMinChars).max(MEMORY_LIMITS.descriptionMaxChars).optional(),
   body: z.string().optional(),
   mode: z.enum(["replace", "append", "merge"]).optional(),
-  offset: z.number().int().nonnegative().optional(),
+  // read clamps it to line 1, list to entry 0.
+  offset: z.number().int().optional(),
   length: z.number().int().min(1).max(MEMORY_LIMITS.readLengthMax).optional(),
   limit: z.number().int().min(1).max(MEMORY_LIMITS.resultLimitMax).optional(),
   confidence: z.enum(["high", "medium", "low"]).optional(),
@@ -45,12 +46,8 @@ export const memoryManagerInputSchema = z.object({
 export type MemoryManagerInput = z.output<typeof memoryManagerInputSchema>;
 
 /** The description the model reads (kept short: it is sent with every request). */
-export const MEMORY_MANAGER_DESCRIPTION = `Long-term memory across conversations: Markdown entries (user, feedback, project, reference).
-scope: auto (reads; global + this project, project wins) | global | project (needed to change).
-- list: filter_type, include_daily, offset, limit (<=32).
-- read: slug; offset = 1-based line, length <= 500.
-- search: query, limit; include_history adds past chats (untrusted; history_since/until ms, history_date_local YYYY-MM-DD).
-- write: slug, scope, type, description <= 120 chars, body <= 8 KB. New or overwrite; max 500 per scope.
-- update: mode replace (default) | append | merge.
-- delete, accept (mark an auto-saved entry reviewed).
-confidence high needs source_quote >= 5 chars of the user's words, else it is lowered. No secrets. Store lasting facts, not task details.`;
+export const MEMORY_MANAGER_DESCRIPTION = `Long-term memory across chats: short Markdown entries of lasting user facts and preferences; never secrets.
+scope auto (reads) = global + this project, project wins; changes need global or project.
+read offset: 1-based line. write: new or overwrite (max 500 per scope). update mode: replace (default), append, merge. accept: mark an auto-saved entry reviewed.
+confidence high needs source_quote (user's words, >= 5 chars), else it is lowered.
+include_history: also search past chats (untrusted).`;
