@@ -53,6 +53,24 @@ export function describeMemoryIndexSearchContract(context: ContractContext): voi
     });
   });
 
+  it("takes LIKE and FTS syntax in terms literally", async () => {
+    await withStore(async (store) => {
+      const f = fixture();
+      const odd = f.record("odd", { body: 'Rate is 100% for C:\\tmp\\x_y, a "quoted" *star* (NEAR) OR AND' });
+      const plain = f.record("plain", { body: "Rate is 1000 for tmp xay, a quoted star near or and" });
+      await put(store, odd, plain);
+      const scopes = [f.project];
+      expect(await searchSlugs(store, { scopes, index: "trigram", terms: ["100%"] })).toEqual([odd.slug]);
+      expect(await searchSlugs(store, { scopes, index: "trigram", terms: ["0%"] })).toEqual([odd.slug]);
+      expect(await searchSlugs(store, { scopes, index: "trigram", terms: ["x_y"] })).toEqual([odd.slug]);
+      expect(await searchSlugs(store, { scopes, index: "trigram", terms: ["\\tmp"] })).toEqual([odd.slug]);
+      expect(await searchSlugs(store, { scopes, index: "trigram", terms: ['"quoted" *star*'] })).toEqual([odd.slug]);
+      expect(await searchSlugs(store, { scopes, index: "trigram", terms: ["(near)"] })).toEqual([odd.slug]);
+      expect((await searchSlugs(store, { scopes, index: "words", terms: ["*star*", "NEAR", "or"] })).sort()).toEqual([odd.slug, plain.slug].sort());
+      expect(await searchSlugs(store, { scopes, index: "words", terms: ['"tmp xay"'] })).toEqual([plain.slug]);
+    });
+  });
+
   it("finds Chinese and Japanese text by two- and three-character queries on the trigram index", async () => {
     await withStore(async (store) => {
       const f = fixture();
