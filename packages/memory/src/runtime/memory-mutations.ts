@@ -12,6 +12,7 @@ import {
   type MemoryType,
 } from "../domain/memory-types.js";
 import { screenMemoryContent } from "../domain/risk-filter.js";
+import { isDailySlug } from "../domain/slug.js";
 import { type CurrentEntry, type EntryChange, keyText, nextUpdatedAt } from "./memory-entry-io.js";
 
 /** Evidence and links a write or update may carry. */
@@ -95,7 +96,8 @@ export interface MemoryWriteFields extends MemoryEvidenceInput {
 
 /** Plans a write (the quota is checked by the caller, which knows the count). */
 export function planWrite(current: CurrentEntry, input: MemoryWriteFields, options: MemoryChangeOptions, now: number): PlannedChange {
-  if (input.type === "daily") return { ok: false, error: dailyNotWritable() };
+  // `daily-YYYY-MM-DD` names a journal: only appends make those.
+  if (input.type === "daily" || isDailySlug(current.key.slug)) return { ok: false, error: dailyNotWritable() };
   if (!(MEMORY_TYPES as readonly string[]).includes(input.type)) {
     return { ok: false, error: { error: "invalid_type", message: `Unknown type ${JSON.stringify(input.type)}: use one of ${MEMORY_TYPES.join(", ")}.` } };
   }

@@ -40,7 +40,8 @@ export async function reconcileMemoryIndex(layout: MemoryLayout, store: MemoryIn
   const suspects: MemoryKey[] = [];
   const skipped: string[] = [];
   for (const file of files) {
-    const valid = file.directory === "daily" ? DATE.test(file.slug) : SLUG.test(file.slug);
+    // A journal-like name outside daily/ would collide with the journal of that date.
+    const valid = file.directory === "daily" ? DATE.test(file.slug) : SLUG.test(file.slug) && !DATE.test(file.slug);
     if (!valid) {
       skipped.push(file.path);
       continue;

@@ -71,6 +71,8 @@ describe.each(MEMORY_TEST_BACKENDS)("MemoryManager on the $name index", (backend
     expect(exact.isError).toBe(false);
     const daily = await call({ ...userEntry("my-journal", "x"), type: "daily" });
     expect(JSON.parse(daily.text).message).toContain("daily journals are append-managed");
+    const journalSlug = await call(userEntry("daily-2026-01-02", "x"));
+    expect(JSON.parse(journalSlug.text)).toMatchObject({ error: "daily_not_writable" });
     const noScope = await call({ ...userEntry("no-scope", "x"), scope: "auto" });
     expect(JSON.parse(noScope.text)).toMatchObject({ error: "scope_required" });
     const missing = await call({ action: "write", slug: "half-entry", scope: "global" });
