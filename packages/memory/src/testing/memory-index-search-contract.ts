@@ -12,7 +12,8 @@ export function describeMemoryIndexSearchContract(context: ContractContext): voi
       const reversed = f.record("reversed", { type: "reference", body: "Mode dark is not what they said; a dark room and a mode switch." });
       const naming = f.record("kubernetes-notes", { description: "Cluster tips", body: "Nothing about the name here." });
       const archived = f.record("archived-coffee", { body: "cafe archived", archived: true });
-      await put(store, theme, coffee, reversed, naming, archived);
+      const russian = f.record("russian", { body: "Пользователь любит тёмную тему и ελληνικά." });
+      await put(store, theme, coffee, reversed, naming, archived, russian);
       const scopes = [f.project];
       expect(await searchSlugs(store, { scopes, index: "words", terms: ["cafe"] })).toEqual([coffee.slug]);
       expect(await searchSlugs(store, { scopes, index: "words", terms: ["CAFÉ"] })).toEqual([coffee.slug]);
@@ -21,6 +22,8 @@ export function describeMemoryIndexSearchContract(context: ContractContext): voi
       expect((await searchSlugs(store, { scopes, index: "words", terms: ["dark", "mode"] })).sort()).toEqual([reversed.slug, theme.slug].sort());
       expect((await searchSlugs(store, { scopes, index: "words", terms: ["creme", f.word] })).sort()).toEqual([coffee.slug, theme.slug].sort());
       expect(await searchSlugs(store, { scopes, index: "words", terms: ["kubernetes"] })).toEqual([naming.slug]);
+      expect(await searchSlugs(store, { scopes, index: "words", terms: ["темную"] })).toEqual([russian.slug]);
+      expect(await searchSlugs(store, { scopes, index: "words", terms: ['"тёмную тему"', "ελληνικα"] })).toEqual([russian.slug]);
       expect(await searchSlugs(store, { scopes, index: "words", terms: ["cluster"] })).toEqual([naming.slug]);
       expect(await searchSlugs(store, { scopes, index: "words", terms: ["dark", "mode"], limit: 1 })).toHaveLength(1);
       expect(await searchSlugs(store, { scopes, index: "words", terms: ["dark"], types: ["reference"] })).toEqual([reversed.slug]);
