@@ -10,6 +10,7 @@ import type { MemoryHistorySearch } from "./memory-history.js";
 import { canonicalWorkdir, defaultMemoryRoot, ensureProjectDirectory, type MemoryLayout, openMemoryLayout, workdirHashOf } from "./memory-layout.js";
 import { type PlannedChange, planAccept, planAppendDaily, planDelete, planUpdate, planWrite } from "./memory-mutations.js";
 import { type MemoryReconcileReport, reconcileMemoryIndex } from "./memory-reconcile.js";
+import { readMemoryEntry } from "./memory-read.js";
 import { searchMemory } from "./memory-search.js";
 import type {
   MemoryChangeResult,
@@ -142,37 +143,9 @@ export class MemoryService implements MemoryPlanTarget {
   async read(request: MemoryReadRequest): Promise<MemoryReadResult | MemoryRefusal> {
     const checked = checkSlug(request.slug);
     if (!checked.ok) return checked;
-    const slug = checked.slug;
-    for (const ref of request.scope === "global"
-      ? this.#scopes("global")
-      : request.scope === "project"
-        ? this.#scopes("project")
-        : this.#scopes("project").concat(this.#scopes("global"))) {
-      const key: MemoryKey = { ...ref, slug };
-      const current = await readCurrentEntry(this.#layout, this.#store, key);
-      if (current.file === undefined) continue;
-      const record = current.record ?? {
-        ...key,
-        ...current.file.document,
-        archived: false,
-        bodyHash: current.file.snapshot.hash,
-        fileMtimeMs: current.file.snapshot.mtimeMs,
-        fileSize: current.file.snapshot.size,
-      };
-      const body = current.file.document.body;
-      const all = body === "" ? [] : body.replace(/\n$/, "").split("\n");
-      const start = Math.max(1, request.offset ?? 1);
-      const length = Math.min(MEMORY_LIMITS.readLengthMax, Math.max(1, request.length ?? MEMORY_LIMITS.readLengthMax));
-      const fresh = { ...record, ...current.file.document };
-      return { ok: true, record: fresh, lines: all.slice(start - 1, start - 1 + length), startLine: start, totalLines: all.length };
-    }
-    return {
-      ok: false,
-      error: {
-        error: "not_found",
-        message: `No memory entry "${slug}" in ${request.scope === "global" || request.scope === "project" ? `the ${request.scope} scope` : "the global or project scope"}. Use action "list" or "search" to find the right slug and scope.`,
-      },
-    };
+    const refs =
+      request.scope === "global" || request.scope === "project" ? this.#scopes(request.scope) : this.#scopes("project").concat(this.#scopes("global"));
+    return readMemoryEntry(this.#layout, this.#store, refs, checked.slug, request);
   }
 
   /** Searches entries (and, when asked, the host's chat history). */
