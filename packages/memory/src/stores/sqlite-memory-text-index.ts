@@ -130,7 +130,12 @@ async function matchSearch(db: MemorySqlExecutor, table: string, match: string, 
   return rows.map(({ score, ...row }) => ({ row, rank: Number(score) }));
 }
 
-/** Terms of one or two characters: a scan of the folded columns, each term ranked by its occurrences with BM25's saturation. */
+/**
+ * Terms of one or two characters: a scan of the folded columns of the asked
+ * scopes only (the CROSS JOIN makes SQLite walk the meta rows of those scopes
+ * by primary key and fetch each one's FTS row by rowid, instead of scanning
+ * every FTS row), each term ranked by its occurrences with BM25's saturation.
+ */
 async function likeSearch(db: MemorySqlExecutor, terms: readonly string[], filter: RawBuilder<unknown>, limit: number): Promise<MemoryTextIndexHit[]> {
   const tri = sql.table(SQLITE_MEMORY_TRIGRAM_TABLE);
   const columns = ["slug", "description", "body"].map((column) => sql.ref(`${SQLITE_MEMORY_TRIGRAM_TABLE}.${column}`));
@@ -143,7 +148,7 @@ async function likeSearch(db: MemorySqlExecutor, terms: readonly string[], filte
     return sql`(-(${occurrences}) * 2.2 / ((${occurrences}) + 1.2))`;
   });
   const { rows } = await sql<ScoredRow>`select ${META_COLUMNS_SQL}, (${sql.join(ranks, sql` + `)}) as score
-    from ${tri} join ${META_TABLE_SQL} m on m.id = ${tri}.rowid
+    from ${META_TABLE_SQL} m cross join ${tri} on ${tri}.rowid = m.id
     where (${sql.join(matches, sql` or `)}) and ${filter}
     order by score, m.updated_at desc, m.slug
     limit ${limit}`.execute(db);
