@@ -65,7 +65,11 @@ export async function readCurrentEntry(layout: MemoryLayout, store: MemoryIndexS
         : found.location.directory.endsWith(`${path.sep}daily`)
           ? "daily"
           : "global";
-  const document = parseMemoryMarkdown(found.snapshot.text, { type: fallbackTypeOf(key.scope, directory), slug: key.slug, mtimeMs: found.snapshot.mtimeMs });
+  // Whole milliseconds: the index keeps times as integers (PostgreSQL bigint); stat's mtime has a fraction.
+  const mtimeMs = Math.floor(found.snapshot.mtimeMs);
+  const parsed = parseMemoryMarkdown(found.snapshot.text, { type: fallbackTypeOf(key.scope, directory), slug: key.slug, mtimeMs });
+  const wholeMs = (value: number) => (Number.isFinite(value) ? Math.floor(value) : mtimeMs);
+  const document: MemoryDocument = { ...parsed, createdAt: wholeMs(parsed.createdAt), updatedAt: wholeMs(parsed.updatedAt) };
   const stale = older.map((file) => ({ location: file.location, text: file.snapshot.text }));
   return { key, record: rowRecord, file: { location: found.location, snapshot: found.snapshot, document }, ...(stale.length === 0 ? {} : { stale }) };
 }
