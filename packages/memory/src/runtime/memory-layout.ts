@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { mkdir, realpath, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { link, mkdir, realpath, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { MemoryKey, MemoryScope, StoredMemoryType } from "../domain/memory-types.js";
 
@@ -113,13 +113,24 @@ export function fallbackTypeOf(scope: MemoryScope, directory: "global" | "user" 
 
 /**
  * Creates a project's directory and, the first time, its `.workdir.json`
- * (`{ path, createdAt }`); an existing one is left as it is.
+ * (`{ path, createdAt }`); an existing one is left as it is. The file is
+ * written beside and then hard-linked into place, so a process killed
+ * meanwhile never leaves a half-written one, and of two processes racing to
+ * create it one wins.
  */
 export async function ensureProjectDirectory(layout: MemoryLayout, workdirHash: string, workdir: string, now: number): Promise<void> {
   const directory = projectDirectory(layout, workdirHash);
   await mkdir(directory, { recursive: true });
+  const target = path.join(directory, ".workdir.json");
+  if ((await stat(target).catch(() => undefined)) !== undefined) return;
   const body = `${JSON.stringify({ path: workdir, createdAt: new Date(now).toISOString() }, null, 2)}\n`;
-  await writeFile(path.join(directory, ".workdir.json"), body, { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw error;
-  });
+  const temporary = path.join(directory, `.workdir.json.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  await writeFile(temporary, body, { flag: "wx" });
+  try {
+    await link(temporary, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    await unlink(temporary).catch(() => undefined);
+  }
 }
