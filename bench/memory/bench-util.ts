@@ -3,18 +3,17 @@
  * Zipf-like word picker, percentiles, index records built without files, the
  * SQLite / PostgreSQL index backends and the machine line every script prints.
  *
- * The bench workspace does not list `@agent-tools/memory` or
- * `@agent-tools/storage` among its dependencies yet, so the packages are
- * imported by path (their sources, as `--conditions=@agent-tools/source` would).
+ * The packages are imported by name; run with
+ * `--conditions=@agent-tools/source` to use their sources rather than a build.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { MemoryIndexStore, MemoryRecord, MemoryScope, StoredMemoryType } from "../../packages/memory/src/index.js";
-import { openPostgresStorage, openSqliteStorage } from "../../packages/storage/src/index.js";
-import type { Storage } from "../../packages/storage/src/index.js";
-import { findPostgresBinDir, type PostgresTestCluster, startPostgresTestCluster } from "../../packages/storage/src/testing/index.js";
+import type { MemoryIndexStore, MemoryRecord, MemoryScope, StoredMemoryType } from "@agent-tools/memory";
+import { openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
+import type { Storage } from "@agent-tools/storage";
+import { findPostgresBinDir, type PostgresTestCluster, startPostgresTestCluster } from "@agent-tools/storage/testing";
 
 /** A seeded 32-bit generator (mulberry32): the same seed gives the same corpus. */
 export function seededRandom(seed: number): () => number {
@@ -182,7 +181,7 @@ type KyselyStoreModule = { KyselyMemoryIndexStore: { open(storage: Storage): Pro
 /** The Kysely index store, or a note why it cannot be loaded (it lives in the memory package's stores). */
 export async function loadKyselyStore(): Promise<KyselyStoreModule["KyselyMemoryIndexStore"] | string> {
   try {
-    const module = (await import("../../packages/memory/src/index.js")) as unknown as Partial<KyselyStoreModule>;
+    const module = (await import("@agent-tools/memory")) as unknown as Partial<KyselyStoreModule>;
     if (module.KyselyMemoryIndexStore !== undefined) return module.KyselyMemoryIndexStore;
     return "KyselyMemoryIndexStore is not exported by @agent-tools/memory yet";
   } catch (error) {

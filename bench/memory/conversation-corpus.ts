@@ -12,7 +12,7 @@
  * sentences and CJK keyword queries).
  */
 import { type RecordInput, pick, projectHash, seededRandom } from "./bench-util.js";
-import type { MemoryScope, StoredMemoryType } from "../../packages/memory/src/index.js";
+import type { MemoryScope, StoredMemoryType } from "@agent-tools/memory";
 
 /** The kinds of question, reported separately. */
 export type QuestionKind = "identity" | "preference" | "project" | "person" | "decision" | "superseded" | "override" | "cjk-sentence" | "cjk-keywords";

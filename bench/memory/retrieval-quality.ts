@@ -15,14 +15,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import {
-  InMemoryMemoryIndexStore,
-  type MemoryIndexStore,
-  type MemoryService,
-  PlainBm25Index,
-  openMemoryService,
-  tokenizeWords,
-} from "../../packages/memory/src/index.js";
+import { InMemoryMemoryIndexStore, type MemoryIndexStore, type MemoryService, PlainBm25Index, openMemoryService, tokenizeWords } from "@agent-tools/memory";
 import { type IndexBackend, indexRecord, machineLine, openPostgresBackend, openSqliteBackend, printTable } from "./bench-util.js";
 import { CORPUS_PROJECTS, type CorpusQuestion, type QuestionKind, buildConversationCorpus } from "./conversation-corpus.js";
 

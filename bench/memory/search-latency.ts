@@ -25,7 +25,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { InMemoryMemoryIndexStore, type MemoryRecord, type MemoryService, openMemoryService } from "../../packages/memory/src/index.js";
+import { InMemoryMemoryIndexStore, type MemoryRecord, type MemoryService, openMemoryService } from "@agent-tools/memory";
 import {
   type IndexBackend,
   ZipfVocabulary,

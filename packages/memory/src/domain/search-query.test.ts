@@ -11,10 +11,13 @@ describe("normalizeSearchText", () => {
 });
 
 describe("buildMemorySearchTerms", () => {
-  it("puts the whole query first as a phrase, then the words minus stop words", () => {
+  it("puts the whole query first as a phrase, then the words minus stop words; stop words apart", () => {
     expect(buildMemorySearchTerms("The dark mode of VS Code")).toEqual({
       words: ['"the dark mode of vs code"', "dark", "mode", "vs", "code"],
+      expansions: [],
+      stopWords: ["the", "of"],
       trigram: ["dark", "mode", "code"],
+      scan: ["dark", "mode", "code"],
       hasCjk: false,
     });
   });
@@ -23,40 +26,58 @@ describe("buildMemorySearchTerms", () => {
     expect(buildMemorySearchTerms("Deploy!").words).toEqual(["deploy"]);
   });
 
-  it("keeps stop words when nothing else is left", () => {
-    expect(buildMemorySearchTerms("the").words).toEqual(["the"]);
+  it("keeps a query of stop words only for the stop-word query", () => {
+    expect(buildMemorySearchTerms("the").words).toEqual([]);
+    expect(buildMemorySearchTerms("the").stopWords).toEqual(["the"]);
+    expect(buildMemorySearchTerms("who is my boss").stopWords).toEqual(["who", "is", "my"]);
   });
 
   it("returns nothing for an empty or punctuation-only query", () => {
-    expect(buildMemorySearchTerms("  ?! ")).toEqual({ words: [], trigram: [], hasCjk: false });
+    expect(buildMemorySearchTerms("  ?! ")).toEqual({ words: [], expansions: [], stopWords: [], trigram: [], scan: [], hasCjk: false });
   });
 
-  it("expands identity questions", () => {
+  it("keeps the expansions of identity questions apart from the words", () => {
     const terms = buildMemorySearchTerms("Who am I?");
-    expect(terms.words).toEqual(['"who am i"', "who", "am", "i", "name", "identity", "called", "user", "profile"]);
-    expect(buildMemorySearchTerms("what's my name").words).toContain("identity");
+    expect(terms.words).toEqual(['"who am i"']);
+    expect(terms.expansions).toEqual(["name", "identity", "called", "user", "profile"]);
+    expect(buildMemorySearchTerms("what's my name").expansions).toContain("identity");
   });
 
-  it("expands preference questions", () => {
+  it("keeps the expansions of preference questions apart, without the query's own words", () => {
     const terms = buildMemorySearchTerms("What do I prefer for editors?");
-    expect(terms.words.slice(0, 3)).toEqual(['"what do i prefer for editors"', "prefer", "editors"]);
-    expect(terms.words).toEqual(expect.arrayContaining(["preference", "favorite", "likes"]));
-    expect(new Set(terms.words).size).toBe(terms.words.length);
-    expect(buildMemorySearchTerms("favourite colour").words).toContain("preference");
-    expect(buildMemorySearchTerms("things I like").words).toContain("prefer");
+    expect(terms.words).toEqual(['"what do i prefer for editors"', "prefer", "editors"]);
+    expect(terms.expansions).toEqual(expect.arrayContaining(["preference", "favorite", "likes"]));
+    expect(terms.expansions).not.toContain("prefer");
+    expect(buildMemorySearchTerms("favourite colour").expansions).toContain("preference");
+    expect(buildMemorySearchTerms("things I like").expansions).toContain("prefer");
+  });
+
+  it("drops stop words and words of one or two letters from the scan, keeps short words with a digit and punctuation inside", () => {
+    expect(buildMemorySearchTerms("is my Node.js in q7 ok?").scan).toEqual(["node.js", "q7"]);
+    expect(buildMemorySearchTerms("i in my").scan).toEqual([]);
   });
 
   it("does not expand unrelated queries", () => {
     for (const expansion of MEMORY_QUERY_EXPANSIONS) expect(expansion.pattern.test("deploy the likelihood model")).toBe(false);
     expect(buildMemorySearchTerms("deploy the likelihood model").words).toEqual(['"deploy the likelihood model"', "deploy", "likelihood", "model"]);
+    expect(buildMemorySearchTerms("deploy the likelihood model").expansions).toEqual([]);
   });
 
   it("detects CJK and gives its runs as trigram terms", () => {
     const terms = buildMemorySearchTerms("東京の天気 weather");
     expect(terms.hasCjk).toBe(true);
-    expect(terms.trigram).toEqual(["東京の天気", "weather"]);
-    expect(buildMemorySearchTerms("サーバー設定").trigram).toEqual(["サーバー設定"]);
+    expect(terms.trigram).toEqual(["東京の天気", "東京の", "京の天", "の天気", "東京", "天気", "weather"]);
+    expect(buildMemorySearchTerms("サーバ").trigram).toEqual(["サーバ"]);
     expect(buildMemorySearchTerms("abc日本xy").trigram).toEqual(["日本", "abc"]);
+  });
+
+  it("splits a CJK sentence into overlapping trigrams and Han bigrams, so its key words are looked for", () => {
+    const terms = buildMemorySearchTerms("我喜欢喝什么茶？").trigram;
+    expect(terms[0]).toBe("我喜欢喝什么茶");
+    expect(terms).toEqual(expect.arrayContaining(["喜欢喝", "什么茶", "喜欢", "么茶"]));
+    // Kana-only pairs are not key words.
+    expect(buildMemorySearchTerms("京都旅行はいつですか").trigram).toEqual(expect.arrayContaining(["京都旅", "京都", "旅行"]));
+    expect(buildMemorySearchTerms("京都旅行はいつですか").trigram).not.toContain("です");
   });
 
   it.each([

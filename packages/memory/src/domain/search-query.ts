@@ -6,10 +6,24 @@
 
 /** Terms of one query, as {@link buildMemorySearchTerms} returns them. */
 export interface MemorySearchTerms {
-  /** For the word index: the quoted phrase (2+ words) first, then words, then expansions. */
+  /** For the word index: the quoted phrase (2+ words) first, then the words that are not stop words. */
   words: string[];
-  /** For the trigram index: CJK runs and non-CJK words of at least 3 characters. */
+  /** For the word index, asked separately and weighted lower: the terms of the fixed expansions the query matches (none of `words`). */
+  expansions: string[];
+  /** For the word index, asked only when nothing else matched: the query's stop words (none of `words`). */
+  stopWords: string[];
+  /**
+   * For the trigram index: CJK runs (and, for a run longer than three
+   * characters, its overlapping trigrams and Han bigrams) and non-CJK words
+   * of at least 3 characters.
+   */
   trigram: string[];
+  /**
+   * For the scan fallback: the query's words that are not stop words, split
+   * on blanks only (so "node.js" or "c++" stay whole), without words of one
+   * or two letters (a digit keeps a short word: "q7").
+   */
+  scan: string[];
   /** True when the query holds Han, Hiragana, Katakana or Hangul. */
   hasCjk: boolean;
 }
@@ -19,7 +33,7 @@ export const MEMORY_STOP_WORDS: ReadonlySet<string> = new Set(
   (
     "a an the and or but of to in on at for from by with about as is are was were be been am do does did i me my mine myself " +
     "you your we our us it its this that these those what which who whom whose how when where why can could should would will " +
-    "shall may might must have has had not no so if then than there here any some all"
+    "shall may might must have has had not no so if then than there here any some all into onto out up he she him her they them their"
   ).split(" "),
 );
 
@@ -81,36 +95,66 @@ export function normalizeSearchText(text: string): string {
 /**
  * Builds the terms of a query. Word terms are OR-ed by the store: the whole
  * query as a quoted phrase (when it has 2+ words), then its words minus stop
- * words (all words when only stop words remain), then the expansions its
- * question matches; no duplicates.
+ * words. The expansions its question matches and its stop words are kept
+ * apart, for the lower-weighted queries of the search; no duplicates.
  *
  * @example
  * buildMemorySearchTerms("Who am I?");
- * // { words: ['"who am i"', "who", "am", "i"...] } -> see the tests for the exact terms
+ * // { words: ['"who am i"'], expansions: ["name", "identity", ...], stopWords: ["who", "am", "i"], ... }
  */
 export function buildMemorySearchTerms(query: string): MemorySearchTerms {
   const normalized = normalizeSearchText(query);
   const tokens = normalized === "" ? [] : normalized.split(" ");
   const words: string[] = [];
-  const add = (term: string) => {
-    if (term !== "" && !words.includes(term)) words.push(term);
+  const add = (list: string[], term: string) => {
+    if (term !== "" && !words.includes(term) && !list.includes(term)) list.push(term);
   };
-  if (tokens.length >= 2) add(`"${tokens.join(" ")}"`);
+  if (tokens.length >= 2) add(words, `"${tokens.join(" ")}"`);
   const content = tokens.filter((token) => !MEMORY_STOP_WORDS.has(token));
-  for (const token of content.length > 0 ? content : tokens) add(token);
+  for (const token of content) add(words, token);
+  const expansions: string[] = [];
   for (const expansion of MEMORY_QUERY_EXPANSIONS) {
-    if (expansion.pattern.test(normalized)) for (const term of expansion.terms) add(term);
+    if (expansion.pattern.test(normalized)) for (const term of expansion.terms) add(expansions, term);
   }
-  return { words, trigram: trigramTerms(content), hasCjk: hasCjkText(normalized) };
+  const stopWords: string[] = [];
+  for (const token of tokens) if (MEMORY_STOP_WORDS.has(token)) add(stopWords, token);
+  return { words, expansions, stopWords, trigram: trigramTerms(content), scan: scanNeedles(query), hasCjk: hasCjkText(normalized) };
 }
+
+const HAN_PAIR = /^\p{Script=Han}{2}$/u;
 
 function trigramTerms(tokens: readonly string[]): string[] {
   const terms: string[] = [];
+  const add = (term: string) => {
+    if (!terms.includes(term)) terms.push(term);
+  };
   for (const token of tokens) {
-    for (const cjk of token.match(CJK_RUN) ?? []) if (!terms.includes(cjk)) terms.push(cjk);
+    for (const cjk of token.match(CJK_RUN) ?? []) {
+      add(cjk);
+      // A sentence rarely appears whole in an entry: its overlapping trigrams and Han bigrams (the key words) do.
+      const characters = [...cjk];
+      if (characters.length <= 3) continue;
+      for (let index = 0; index + 3 <= characters.length; index += 1) add(characters.slice(index, index + 3).join(""));
+      for (let index = 0; index + 2 <= characters.length; index += 1) {
+        const pair = characters.slice(index, index + 2).join("");
+        if (HAN_PAIR.test(pair)) add(pair);
+      }
+    }
     for (const rest of token.split(CJK_RUN)) {
-      if ([...rest].length >= TRIGRAM_MIN_CHARS && !terms.includes(rest)) terms.push(rest);
+      if ([...rest].length >= TRIGRAM_MIN_CHARS) add(rest);
     }
   }
   return terms;
+}
+
+const SHORT_LETTERS = /^\p{L}{1,2}$/u;
+
+function scanNeedles(query: string): string[] {
+  const needles: string[] = [];
+  for (const raw of query.split(/\s+/)) {
+    const needle = raw.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
+    if (needle === "" || SHORT_LETTERS.test(needle) || MEMORY_STOP_WORDS.has(normalizeSearchText(needle))) continue;
+    if (!needles.includes(needle)) needles.push(needle);
+  }
+  return needles;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MemoryRecord } from "./memory-types.js";
-import { bm25Score, MEMORY_RANK_WEIGHTS, memoryRankWeight, rankMemoryHits, shouldQueryTrigram } from "./search-ranking.js";
+import { bm25Score, MEMORY_EXPANSION_WEIGHT, MEMORY_RANK_WEIGHTS, memoryRankWeight, rankMemoryHits, shouldQueryTrigram } from "./search-ranking.js";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 30, 12);
@@ -141,5 +141,71 @@ describe("shouldQueryTrigram", () => {
     expect(shouldQueryTrigram(true, 32)).toBe(true);
     expect(shouldQueryTrigram(false, 7)).toBe(true);
     expect(shouldQueryTrigram(false, 8)).toBe(false);
+  });
+});
+
+describe("rankMemoryHits: tiers, expansions and supersedes", () => {
+  const base = { now: NOW, limit: 10 };
+
+  it("ranks trigram-only hits of a query without CJK after every word hit, whatever their score", () => {
+    const word = record({ slug: "go-rewrite" });
+    const substring = record({ slug: "lint-setup" });
+    const ranked = rankMemoryHits({ ...base, wordHits: [{ record: word, bm25: -1 }], trigramHits: [{ record: substring, bm25: -9 }], trigramBelowWords: true });
+    expect(ranked.map((hit) => hit.record.slug)).toEqual(["go-rewrite", "lint-setup"]);
+    const cjk = rankMemoryHits({ ...base, wordHits: [{ record: word, bm25: -1 }], trigramHits: [{ record: substring, bm25: -9 }], trigramBelowWords: false });
+    expect(cjk.map((hit) => hit.record.slug)).toEqual(["lint-setup", "go-rewrite"]);
+  });
+
+  it("weighs expansion hits lower than the query's own words", () => {
+    const own = record({ slug: "indentation" });
+    const expanded = record({ slug: "theme-preference" });
+    const ranked = rankMemoryHits({ ...base, wordHits: [{ record: own, bm25: -3 }], expansionHits: [{ record: expanded, bm25: -5 }], trigramHits: [] });
+    expect(ranked.map((hit) => [hit.record.slug, hit.score])).toEqual([
+      ["indentation", 3],
+      ["theme-preference", 5 * MEMORY_EXPANSION_WEIGHT],
+    ]);
+    expect(ranked[1]!.matchedBy).toBe("words");
+  });
+
+  it("ranks stop-word hits after trigram hits and scan hits last", () => {
+    const ranked = rankMemoryHits({
+      ...base,
+      wordHits: [],
+      trigramHits: [{ record: record({ slug: "tri" }), bm25: -0.1 }],
+      stopWordHits: [{ record: record({ slug: "stop" }), bm25: -8 }],
+      scanHits: [{ record: record({ slug: "scan" }), bm25: -9 }],
+      trigramBelowWords: true,
+    });
+    expect(ranked.map((hit) => hit.record.slug)).toEqual(["tri", "stop", "scan"]);
+  });
+
+  it("puts an entry another hit supersedes just below it, along a chain", () => {
+    const oldest = record({ slug: "standup-time", updatedAt: NOW - 3 * DAY });
+    const older = record({ slug: "standup-time-moved", links: { supersedes: "standup-time" }, updatedAt: NOW - 2 * DAY });
+    const newest = record({ slug: "standup-time-changed", links: { supersedes: "standup-time-moved" } });
+    const other = record({ slug: "retro" });
+    const ranked = rankMemoryHits({
+      ...base,
+      wordHits: [
+        { record: oldest, bm25: -9 },
+        { record: older, bm25: -8 },
+        { record: other, bm25: -3 },
+        { record: newest, bm25: -2 },
+      ],
+      trigramHits: [],
+    });
+    expect(ranked.map((hit) => hit.record.slug)).toEqual(["retro", "standup-time-changed", "standup-time-moved", "standup-time"]);
+  });
+
+  it("leaves an entry whose replacement is not among the hits where it is", () => {
+    const ranked = rankMemoryHits({
+      ...base,
+      wordHits: [
+        { record: record({ slug: "a", links: { supersedes: "gone" } }), bm25: -1 },
+        { record: record({ slug: "b" }), bm25: -2 },
+      ],
+      trigramHits: [],
+    });
+    expect(ranked.map((hit) => hit.record.slug)).toEqual(["b", "a"]);
   });
 });

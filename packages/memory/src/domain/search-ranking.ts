@@ -20,6 +20,9 @@ export const MEMORY_RANK_WEIGHTS = {
   dailyDecayDays: 30,
 } as const;
 
+/** Expansion terms (a question's fixed expansions) weigh this much of the user's own words. */
+export const MEMORY_EXPANSION_WEIGHT = 0.5;
+
 /** Below this many word-index hits the trigram index is asked too. */
 export const MEMORY_TRIGRAM_MIN_WORD_HITS = 8;
 
@@ -67,49 +70,116 @@ export function shouldQueryTrigram(hasCjk: boolean, wordHitCount: number): boole
   return hasCjk || wordHitCount < MEMORY_TRIGRAM_MIN_WORD_HITS;
 }
 
+/** Where a hit list came from; earlier tiers rank first whatever the score. */
+type HitSource = "words" | "expansion" | "trigram" | "stopWords" | "scan";
+
+interface Candidate {
+  hit: RankedMemoryHit;
+  /** 0: the query's words (and trigram hits of a CJK query); 1: trigram-only hits of a non-CJK query; 2: stop words; 3: scan. */
+  tier: number;
+}
+
+const KEY = (record: Pick<MemoryRecord, "scope" | "workdirHash" | "slug">) => JSON.stringify([record.scope, record.workdirHash, record.slug]);
+
 /**
- * Merges and ranks the hits of the word index, the trigram index and a scan
- * fallback. Each hit scores `bm25Score(bm25) * memoryRankWeight(record)`; a
- * key found more than once keeps its best score (earlier lists win ties);
- * a global entry is dropped when a project entry with the same slug is among
- * the hits (only one of the current project when `currentWorkdirHash` is
- * given). Order: score descending, then `updatedAt` descending, then slug.
+ * Merges and ranks the hits of the word index (the query's words, its
+ * expansions at {@link MEMORY_EXPANSION_WEIGHT}, and its stop words when
+ * nothing else matched), the trigram index and a scan fallback. Each hit
+ * scores `bm25Score(bm25) * memoryRankWeight(record)` (times the expansion
+ * weight for expansion hits). Hits fall in tiers ranked one after the other:
+ * word and expansion hits (and trigram hits when `trigramBelowWords` is
+ * false), then trigram-only hits, then stop-word hits, then scan hits. A key
+ * found more than once keeps its best tier and score. A global entry is
+ * dropped when a project entry with the same slug is among the hits (only
+ * one of the current project when `currentWorkdirHash` is given). An entry
+ * another hit supersedes (`links.supersedes`) is placed just below it.
+ * Order: tier, score descending, then `updatedAt` descending, then slug.
  *
  * @example
  * rankMemoryHits({ wordHits, trigramHits: [], now: Date.now(), currentWorkdirHash, limit: 8 });
  */
 export function rankMemoryHits(input: {
   wordHits: readonly MemoryRankInputHit[];
+  expansionHits?: readonly MemoryRankInputHit[];
   trigramHits: readonly MemoryRankInputHit[];
+  stopWordHits?: readonly MemoryRankInputHit[];
   scanHits?: readonly MemoryRankInputHit[];
+  /** Rank trigram-only hits after every word hit (queries without CJK). */
+  trigramBelowWords?: boolean;
   now: number;
   currentWorkdirHash?: string;
   limit: number;
 }): RankedMemoryHit[] {
-  const best = new Map<string, RankedMemoryHit>();
-  const sources: [RankedMemoryHit["matchedBy"], readonly MemoryRankInputHit[]][] = [
+  const best = new Map<string, Candidate>();
+  const sources: [HitSource, readonly MemoryRankInputHit[]][] = [
     ["words", input.wordHits],
+    ["expansion", input.expansionHits ?? []],
     ["trigram", input.trigramHits],
+    ["stopWords", input.stopWordHits ?? []],
     ["scan", input.scanHits ?? []],
   ];
-  for (const [matchedBy, hits] of sources) {
+  for (const [source, hits] of sources) {
+    const tier = source === "trigram" ? (input.trigramBelowWords === true ? 1 : 0) : source === "stopWords" ? 2 : source === "scan" ? 3 : 0;
+    const factor = source === "expansion" ? MEMORY_EXPANSION_WEIGHT : 1;
+    const matchedBy: RankedMemoryHit["matchedBy"] = source === "trigram" || source === "scan" ? source : "words";
     for (const hit of hits) {
-      const score = bm25Score(hit.bm25) * memoryRankWeight(hit.record, input.now);
-      const key = JSON.stringify([hit.record.scope, hit.record.workdirHash, hit.record.slug]);
+      const score = bm25Score(hit.bm25) * memoryRankWeight(hit.record, input.now) * factor;
+      const key = KEY(hit.record);
       const previous = best.get(key);
-      if (previous === undefined || score > previous.score) best.set(key, { record: hit.record, score, matchedBy });
+      if (previous === undefined || tier < previous.tier || (tier === previous.tier && score > previous.hit.score)) {
+        best.set(key, { hit: { record: hit.record, score, matchedBy }, tier });
+      }
     }
   }
   const shadowing = new Set<string>();
-  for (const hit of best.values()) {
+  for (const { hit } of best.values()) {
     const { record } = hit;
     if (record.scope === "project" && (input.currentWorkdirHash === undefined || record.workdirHash === input.currentWorkdirHash)) {
       shadowing.add(record.slug);
     }
   }
-  const ranked = [...best.values()].filter((hit) => hit.record.scope !== "global" || !shadowing.has(hit.record.slug));
-  ranked.sort(compareRankedHits);
-  return ranked.slice(0, Math.max(0, input.limit));
+  const ranked = [...best.values()].filter(({ hit }) => hit.record.scope !== "global" || !shadowing.has(hit.record.slug));
+  placeSupersededBelow(ranked);
+  ranked.sort(compareCandidates);
+  return ranked.slice(0, Math.max(0, input.limit)).map(({ hit }) => hit);
+}
+
+/**
+ * Moves every hit that another hit supersedes just below that hit (same
+ * tier, a slightly lower score), following chains of replacements. A
+ * superseded slug is looked up in the superseding entry's own scope first,
+ * then in any scope among the hits.
+ */
+function placeSupersededBelow(candidates: Candidate[]): void {
+  const bySlug = new Map<string, Candidate[]>();
+  for (const candidate of candidates) {
+    const list = bySlug.get(candidate.hit.record.slug) ?? [];
+    list.push(candidate);
+    bySlug.set(candidate.hit.record.slug, list);
+  }
+  for (let round = 0; round < candidates.length; round += 1) {
+    let moved = false;
+    for (const newer of candidates) {
+      const target = newer.hit.record.links?.supersedes;
+      if (target === undefined || target === newer.hit.record.slug) continue;
+      const matches = bySlug.get(target) ?? [];
+      const sameScope = matches.filter(
+        (older) => older.hit.record.scope === newer.hit.record.scope && older.hit.record.workdirHash === newer.hit.record.workdirHash,
+      );
+      for (const older of sameScope.length > 0 ? sameScope : matches) {
+        if (compareCandidates(older, newer) < 0 || older.tier < newer.tier) {
+          older.tier = newer.tier;
+          older.hit = { ...older.hit, score: newer.hit.score - Math.max(Math.abs(newer.hit.score) * 1e-6, 1e-9) };
+          moved = true;
+        }
+      }
+    }
+    if (!moved) return;
+  }
+}
+
+function compareCandidates(left: Candidate, right: Candidate): number {
+  return left.tier - right.tier || compareRankedHits(left.hit, right.hit);
 }
 
 function compareRankedHits(left: RankedMemoryHit, right: RankedMemoryHit): number {

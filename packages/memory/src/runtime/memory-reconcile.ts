@@ -21,15 +21,22 @@ export interface MemoryReconcileReport {
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;
 const DATE = /^daily-\d{4}-\d{2}-\d{2}$/;
 
+/** Files reconciled per lock set and index transaction. */
+const RECONCILE_BATCH_SIZE = 200;
+/** Entries of one chunk read at the same time. */
+const READ_CONCURRENCY = 32;
+
 const keyId = (key: MemoryKey) => `${key.scope}\u0000${key.workdirHash}\u0000${key.slug}`;
 
 /**
  * Brings the index up to the Markdown files: a file the index does not know,
  * or whose mtime or size differ from what the index recorded and whose hash
  * differs too, is parsed and upserted; a row whose file is gone is deleted;
- * a daily journal older than 90 days is marked archived. Each change is made
- * under the entry's lock and re-read there, so a reconcile beside a writer of
- * another process never undoes that writer's change. Audited as op
+ * a daily journal older than 90 days is marked archived. Entries are taken
+ * 200 at a time: their locks are held while each is re-read and the changes
+ * go to the index in one batch, so a reconcile beside a writer of another
+ * process never undoes that writer's change, and a full reindex costs one
+ * transaction per 200 files rather than one per file. Audited as op
  * `reconcile`, actor `reconcile`.
  */
 export async function reconcileMemoryIndex(layout: MemoryLayout, store: MemoryIndexStore, now: number, timeZone?: string): Promise<MemoryReconcileReport> {
@@ -65,17 +72,13 @@ export async function reconcileMemoryIndex(layout: MemoryLayout, store: MemoryIn
   let upserted = 0;
   let deleted = 0;
   let archived = 0;
-  for (const key of suspects) {
-    const outcome = await withEntryLocks(layout, [key], async () => {
-      const current = await readCurrentEntry(layout, store, key);
-      for (const stale of current.stale ?? []) await removeMemoryFile(path.join(stale.location.directory, stale.location.fileName));
-      const change = reconcileChange(current, now, timeZone);
-      if (change === undefined) return undefined;
-      const result = await store.applyBatch([change.change], [change.audit]);
-      return result.ok ? change.change.kind : undefined;
-    });
-    if (outcome === "upsert") upserted += 1;
-    else if (outcome === "delete") deleted += 1;
+  for (let start = 0; start < suspects.length; start += RECONCILE_BATCH_SIZE) {
+    const chunk = suspects.slice(start, start + RECONCILE_BATCH_SIZE);
+    const kinds = await withEntryLocks(layout, chunk, () => reconcileChunk(layout, store, chunk, now, timeZone));
+    for (const kind of kinds) {
+      if (kind === "upsert") upserted += 1;
+      else deleted += 1;
+    }
   }
   // Journals that aged past the archive limit since the last open.
   const daily = await store.list({
@@ -100,6 +103,49 @@ export async function reconcileMemoryIndex(layout: MemoryLayout, store: MemoryIn
     if (done) archived += 1;
   }
   return { upserted, deleted, archived, skipped };
+}
+
+/**
+ * Reconciles entries whose locks the caller holds: each is re-read under its
+ * lock, and every change goes to the index in one batch. When that batch
+ * conflicts (a row changed by a writer that does not take the locks), the
+ * changes are applied one by one so the others still land; the one that
+ * conflicts is left for the next reconcile.
+ */
+async function reconcileChunk(
+  layout: MemoryLayout,
+  store: MemoryIndexStore,
+  keys: readonly MemoryKey[],
+  now: number,
+  timeZone?: string,
+): Promise<MemoryIndexChange["kind"][]> {
+  const currents: CurrentEntry[] = new Array(keys.length);
+  let next = 0;
+  const reader = async () => {
+    while (next < keys.length) {
+      const index = next++;
+      currents[index] = await readCurrentEntry(layout, store, keys[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, keys.length) }, reader));
+  const changes: { change: MemoryIndexChange; audit: MemoryAuditEntry }[] = [];
+  for (const current of currents) {
+    for (const stale of current.stale ?? []) await removeMemoryFile(path.join(stale.location.directory, stale.location.fileName));
+    const change = reconcileChange(current, now, timeZone);
+    if (change !== undefined) changes.push(change);
+  }
+  if (changes.length === 0) return [];
+  const result = await store.applyBatch(
+    changes.map((change) => change.change),
+    changes.map((change) => change.audit),
+  );
+  if (result.ok) return changes.map((change) => change.change.kind);
+  const kinds: MemoryIndexChange["kind"][] = [];
+  for (const change of changes) {
+    const single = await store.applyBatch([change.change], [change.audit]);
+    if (single.ok) kinds.push(change.change.kind);
+  }
+  return kinds;
 }
 
 function reconcileAudit(key: MemoryKey, now: number, detail: Record<string, unknown>): MemoryAuditEntry {

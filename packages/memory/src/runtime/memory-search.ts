@@ -1,12 +1,13 @@
 import { buildMemorySearchTerms } from "../domain/search-query.js";
 import { type RankedMemoryHit, rankMemoryHits, shouldQueryTrigram } from "../domain/search-ranking.js";
+import { isTrigramMatch } from "../domain/search-trigram-match.js";
 import type { StoredMemoryType } from "../domain/memory-types.js";
 import type { MemoryIndexStore, MemoryScopeRef, MemoryTextHit } from "../ports/memory-index-store.js";
 
 /** Each full-text query asks the index for at most this many hits. */
 const INDEX_HIT_LIMIT = 32;
 /** The scan fallback reads at most this many records. */
-const SCAN_RECORD_LIMIT = 2_000;
+const SCAN_RECORD_LIMIT = 1_000;
 
 /** A memory search as the service runs it. */
 export interface MemorySearchRequest {
@@ -35,43 +36,75 @@ function typesOf(request: MemorySearchRequest): readonly StoredMemoryType[] | un
 }
 
 /**
- * Runs a search: the word index first; the trigram index too when the query
- * holds CJK or the words found fewer than 8 hits; when both found nothing, a
- * scan of the entries for the query's words as substrings (`usedFallback`).
- * Hits are ranked by `rankMemoryHits` (scope and type weights, daily decay,
- * project entries shadowing global ones with the same slug).
+ * Runs a search: the word index with the query's words first, and with the
+ * terms of the fixed expansions its question matches (weighted lower); the
+ * trigram index too when the query holds CJK or the words found fewer than 8
+ * hits (for a query without CJK its hits rank after the word hits, and a
+ * three-letter term found only inside a longer word does not count). When
+ * neither index found anything: the word index with the query's stop words,
+ * and when that finds nothing too, a scan of the asked scopes' entries for
+ * the query's words that the trigram index could not have looked for (too
+ * short, or holding punctuation), reported as `usedFallback`. Hits are ranked
+ * by `rankMemoryHits` (tiers, scope and type weights, daily decay, project
+ * entries shadowing global ones with the same slug, superseded entries below
+ * their replacements).
  */
 export async function searchMemory(store: MemoryIndexStore, request: MemorySearchRequest): Promise<MemorySearchOutcome> {
   const terms = buildMemorySearchTerms(request.query);
   const types = typesOf(request);
   const base = { scopes: request.scopes, types, includeArchived: request.includeArchived, limit: INDEX_HIT_LIMIT };
   const indexes: ("words" | "trigram" | "scan")[] = [];
-  let wordHits: readonly MemoryTextHit[] = [];
-  if (terms.words.length > 0) {
-    indexes.push("words");
-    wordHits = await store.search({ ...base, index: "words", terms: terms.words });
-  }
+  const words = async (list: readonly string[]): Promise<readonly MemoryTextHit[]> => {
+    if (list.length === 0) return [];
+    if (!indexes.includes("words")) indexes.push("words");
+    return store.search({ ...base, index: "words", terms: list });
+  };
+  const wordHits = await words(terms.words);
+  const expansionHits = await words(terms.expansions);
   let trigramHits: readonly MemoryTextHit[] = [];
   if (terms.trigram.length > 0 && shouldQueryTrigram(terms.hasCjk, wordHits.length)) {
     indexes.push("trigram");
-    trigramHits = await store.search({ ...base, index: "trigram", terms: terms.trigram });
+    const found = await store.search({ ...base, index: "trigram", terms: terms.trigram });
+    trigramHits = terms.hasCjk
+      ? found
+      : found.filter((hit) => isTrigramMatch(`${hit.record.slug}\n${hit.record.description}\n${hit.record.body}`, terms.trigram));
   }
+  let stopWordHits: readonly MemoryTextHit[] = [];
   let scanHits: MemoryTextHit[] = [];
-  if (wordHits.length === 0 && trigramHits.length === 0) {
-    indexes.push("scan");
-    scanHits = await scan(store, request, types);
+  if (wordHits.length === 0 && expansionHits.length === 0 && trigramHits.length === 0) {
+    stopWordHits = await words(terms.stopWords);
+    // The trigram index already looked for every needle it could hold and found none of them.
+    const needles = terms.scan.filter((needle) => !terms.trigram.includes(needle));
+    if (stopWordHits.length === 0 && needles.length > 0) {
+      indexes.push("scan");
+      scanHits = await scan(store, request, types, needles);
+    }
   }
-  const hits = rankMemoryHits({ wordHits, trigramHits, scanHits, now: request.now, currentWorkdirHash: request.currentWorkdirHash, limit: request.limit });
+  const hits = rankMemoryHits({
+    wordHits,
+    expansionHits,
+    trigramHits,
+    stopWordHits,
+    scanHits,
+    trigramBelowWords: !terms.hasCjk,
+    now: request.now,
+    currentWorkdirHash: request.currentWorkdirHash,
+    limit: request.limit,
+  });
   return { hits, usedFallback: scanHits.length > 0, indexes };
 }
 
-async function scan(store: MemoryIndexStore, request: MemorySearchRequest, types: readonly StoredMemoryType[] | undefined): Promise<MemoryTextHit[]> {
-  const needles = request.query
-    .toLowerCase()
-    .split(/\s+/)
-    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
-    .filter((word) => word.length > 0);
-  if (needles.length === 0) return [];
+/**
+ * The scan fallback: at most {@link SCAN_RECORD_LIMIT} entries of the asked
+ * scopes (newest first), each needle's occurrences scored with BM25's
+ * term-frequency saturation (k1 1.2) on SQLite's scale.
+ */
+async function scan(
+  store: MemoryIndexStore,
+  request: MemorySearchRequest,
+  types: readonly StoredMemoryType[] | undefined,
+  needles: readonly string[],
+): Promise<MemoryTextHit[]> {
   const page = await store.list({
     scopes: request.scopes,
     types,
@@ -83,9 +116,13 @@ async function scan(store: MemoryIndexStore, request: MemorySearchRequest, types
   const hits: MemoryTextHit[] = [];
   for (const record of page.records) {
     const text = `${record.slug}\n${record.description}\n${record.body}`.toLowerCase();
-    const found = needles.filter((needle) => text.includes(needle)).length;
-    // BM25's convention: lower is better; more matched words rank higher.
-    if (found > 0) hits.push({ record, bm25: -found / needles.length });
+    let rank = 0;
+    for (const needle of needles) {
+      const occurrences = text.split(needle).length - 1;
+      if (occurrences > 0) rank -= (occurrences * 2.2) / (occurrences + 1.2);
+    }
+    // BM25's convention: lower is better.
+    if (rank < 0) hits.push({ record, bm25: rank });
   }
   return hits;
 }
