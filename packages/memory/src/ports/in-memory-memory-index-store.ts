@@ -1,5 +1,5 @@
 import type { MemoryAuditEntry, MemoryKey, MemoryOrganizeRun, MemoryRecord } from "../domain/memory-types.js";
-import { assertStorableRecord, compareForList, listTypes, memoryKeyId, parseSearchTerms, searchTypes } from "./memory-index-query.js";
+import { assertStorableRecord, codePointLength, compareForList, listTypes, memoryKeyId, parseSearchTerms, searchTypes } from "./memory-index-query.js";
 import type {
   MemoryBatchConflict,
   MemoryFileState,
@@ -11,7 +11,7 @@ import type {
   MemoryTextHit,
   MemoryTextQuery,
 } from "./memory-index-store.js";
-import { PlainBm25Index, foldText } from "./plain-bm25.js";
+import { PlainBm25Index, foldText, fts5Idf } from "./plain-bm25.js";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -19,6 +19,11 @@ const B = 0.75;
 /** Text the indexes see for one record: slug, description and body. */
 function indexedText(record: MemoryRecord): string {
   return `${record.slug}\n${record.description}\n${record.body}`;
+}
+
+/** Trigrams of the folded slug, description and body (none in a column under three characters), plus one for the scope column. */
+function trigramLength(record: MemoryRecord): number {
+  return [record.slug, record.description, record.body].reduce((total, column) => total + Math.max(0, codePointLength(foldText(column)) - 2), 1);
 }
 
 function inScopes(record: MemoryRecord, scopes: readonly MemoryScopeRef[]): boolean {
@@ -46,7 +51,9 @@ function occurrences(haystack: string, needle: string): number {
 export class InMemoryMemoryIndexStore implements MemoryIndexStore {
   readonly #records = new Map<string, MemoryRecord>();
   readonly #folded = new Map<string, string>();
-  readonly #words = new PlainBm25Index<string>({ k1: K1, b: B });
+  readonly #trigramLengths = new Map<string, number>();
+  // FTS5's IDF, and one token more per row for the scope column SQLite's tables carry, so that scores are on SQLite's scale.
+  readonly #words = new PlainBm25Index<string>({ k1: K1, b: B, idf: "fts5", extraLength: 1 });
   readonly #audit: MemoryAuditEntry[] = [];
   readonly #runs = new Map<string, MemoryOrganizeRun>();
 
@@ -97,12 +104,16 @@ export class InMemoryMemoryIndexStore implements MemoryIndexStore {
     return hits;
   }
 
-  /** BM25 with a term's occurrence count as its frequency and characters as the length. */
+  /**
+   * SQLite's trigram scores: FTS5's BM25 for terms of three or more
+   * characters (occurrence count as the frequency, trigrams as the length),
+   * BM25's saturation alone for shorter terms (SQLite scans for those).
+   */
   #trigramScores(needles: readonly string[]): { id: string; score: number }[] {
     const count = this.#folded.size;
     if (count === 0) return [];
     let totalLength = 0;
-    for (const text of this.#folded.values()) totalLength += text.length;
+    for (const length of this.#trigramLengths.values()) totalLength += length;
     const averageLength = totalLength / count || 1;
     const scores = new Map<string, number>();
     for (const needle of needles) {
@@ -111,11 +122,12 @@ export class InMemoryMemoryIndexStore implements MemoryIndexStore {
         const found = occurrences(text, needle);
         if (found > 0) frequencies.set(id, found);
       }
-      const idf = Math.log(1 + (count - frequencies.size + 0.5) / (frequencies.size + 0.5));
+      const short = codePointLength(needle) < 3;
+      const idf = fts5Idf(count, frequencies.size);
       for (const [id, frequency] of frequencies) {
-        const length = this.#folded.get(id)?.length ?? 0;
-        const norm = frequency + K1 * (1 - B + (B * length) / averageLength);
-        scores.set(id, (scores.get(id) ?? 0) + (idf * frequency * (K1 + 1)) / norm);
+        const length = this.#trigramLengths.get(id) ?? 0;
+        const norm = short ? frequency + K1 : frequency + K1 * (1 - B + (B * length) / averageLength);
+        scores.set(id, (scores.get(id) ?? 0) + ((short ? 1 : idf) * frequency * (K1 + 1)) / norm);
       }
     }
     return [...scores].map(([id, score]) => ({ id, score })).sort((left, right) => right.score - left.score);
@@ -149,10 +161,12 @@ export class InMemoryMemoryIndexStore implements MemoryIndexStore {
       if (record === undefined) {
         this.#records.delete(id);
         this.#folded.delete(id);
+        this.#trigramLengths.delete(id);
         this.#words.remove(id);
       } else {
         this.#records.set(id, record);
         this.#folded.set(id, foldText(indexedText(record)));
+        this.#trigramLengths.set(id, trigramLength(record));
         this.#words.add(id, indexedText(record));
       }
     }

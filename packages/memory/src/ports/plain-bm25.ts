@@ -37,12 +37,28 @@ export function tokenizeWords(text: string): string[] {
   return foldText(text).match(WORD) ?? [];
 }
 
+/**
+ * SQLite FTS5's IDF of a term held by `documentFrequency` of `count` documents:
+ * `ln((N - n + 0.5) / (n + 0.5))`, and 1e-6 where that is not positive.
+ */
+export function fts5Idf(count: number, documentFrequency: number): number {
+  const idf = Math.log((count - documentFrequency + 0.5) / (documentFrequency + 0.5));
+  return idf > 0 ? idf : 1e-6;
+}
+
 /** Tuning of {@link PlainBm25Index}; the usual defaults. */
 export interface PlainBm25Options {
   /** Term-frequency saturation; default 1.2. */
   readonly k1?: number;
   /** Length normalisation; default 0.75. */
   readonly b?: number;
+  /**
+   * The IDF: `okapi` (default) is `ln(1 + (N - n + 0.5) / (n + 0.5))`;
+   * `fts5` is SQLite FTS5's `ln((N - n + 0.5) / (n + 0.5))`, at least 1e-6.
+   */
+  readonly idf?: "okapi" | "fts5";
+  /** Tokens added to every document's length (FTS5 counts a column of its own that no query scores); default 0. */
+  readonly extraLength?: number;
 }
 
 /** One hit of {@link PlainBm25Index.search}: higher score is better. */
@@ -64,6 +80,8 @@ export interface PlainBm25Hit<Id> {
 export class PlainBm25Index<Id> {
   readonly #k1: number;
   readonly #b: number;
+  readonly #fts5Idf: boolean;
+  readonly #extraLength: number;
   readonly #documents = new Map<Id, readonly string[]>();
   readonly #postings = new Map<string, Map<Id, number>>();
   #totalLength = 0;
@@ -71,6 +89,8 @@ export class PlainBm25Index<Id> {
   constructor(options: PlainBm25Options = {}) {
     this.#k1 = options.k1 ?? 1.2;
     this.#b = options.b ?? 0.75;
+    this.#fts5Idf = options.idf === "fts5";
+    this.#extraLength = options.extraLength ?? 0;
   }
 
   /** Number of documents. */
@@ -114,14 +134,14 @@ export class PlainBm25Index<Id> {
   search(terms: readonly (readonly string[])[], limit = Number.POSITIVE_INFINITY): PlainBm25Hit<Id>[] {
     const count = this.#documents.size;
     if (count === 0) return [];
-    const averageLength = this.#totalLength / count || 1;
+    const averageLength = (this.#totalLength + this.#extraLength * count) / count || 1;
     const scores = new Map<Id, number>();
     for (const term of terms) {
       const frequencies = this.#termFrequencies(term);
       if (frequencies.size === 0) continue;
-      const idf = Math.log(1 + (count - frequencies.size + 0.5) / (frequencies.size + 0.5));
+      const idf = this.#fts5Idf ? fts5Idf(count, frequencies.size) : Math.log(1 + (count - frequencies.size + 0.5) / (frequencies.size + 0.5));
       for (const [id, frequency] of frequencies) {
-        const length = this.#documents.get(id)?.length ?? 0;
+        const length = (this.#documents.get(id)?.length ?? 0) + this.#extraLength;
         const norm = frequency + this.#k1 * (1 - this.#b + (this.#b * length) / averageLength);
         scores.set(id, (scores.get(id) ?? 0) + (idf * frequency * (this.#k1 + 1)) / norm);
       }

@@ -170,6 +170,7 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
             )
             .execute();
         }
+        await this.#textIndex.beforeCommit?.(transaction);
       });
     } catch (error) {
       if (error instanceof BatchConflict) return { ok: false, conflicts: error.conflicts };

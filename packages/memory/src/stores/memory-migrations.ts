@@ -7,6 +7,7 @@
 import type { StorageMigration } from "@agent-tools/storage";
 import { sql } from "kysely";
 import { MEMORY_AUDIT_TABLE, MEMORY_META_TABLE, MEMORY_ORGANIZE_RUNS_TABLE } from "./memory-rows.js";
+import { createPostgresBm25Statistics } from "./postgres-bm25-statistics.js";
 import { createPostgresMemoryTextIndexes } from "./postgres-memory-text-index.js";
 import { createSqliteMemoryTextIndexes } from "./sqlite-memory-text-index.js";
 
@@ -89,6 +90,13 @@ export const MEMORY_STORAGE_MIGRATIONS: readonly StorageMigration[] = [
         .addColumn("conversation_id", "text")
         .execute();
       await db.schema.createIndex("memory_organize_runs_started_at").on(MEMORY_ORGANIZE_RUNS_TABLE).columns(["started_at", "id"]).execute();
+    },
+  },
+  {
+    // PostgreSQL only: token counts and totals so that its scores are BM25 on SQLite FTS5's scale.
+    name: "0005-postgres-bm25-statistics",
+    async up(db, dialect) {
+      if (dialect === "postgres") await createPostgresBm25Statistics(db);
     },
   },
 ];

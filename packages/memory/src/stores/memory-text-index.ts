@@ -30,6 +30,8 @@ export interface MemoryTextIndex {
   afterUpsert(transaction: MemorySqlExecutor, id: number, record: MemoryRecord): Promise<void>;
   /** Removes meta row `id` from the index; runs inside the write transaction. */
   afterDelete(transaction: MemorySqlExecutor, id: number): Promise<void>;
+  /** Runs last inside every write transaction that did not conflict (e.g. to update table-wide totals after every row lock is held); optional. */
+  beforeCommit?(transaction: MemorySqlExecutor): Promise<void>;
   /** Hits best first, at most `query.limit`, scope, type and archived filters applied. */
   search(db: MemorySqlExecutor, query: MemoryTextQuery): Promise<MemoryTextIndexHit[]>;
 }
