@@ -7,7 +7,7 @@
 import type { StorageMigration } from "@agent-tools/storage";
 import { sql } from "kysely";
 import { MEMORY_AUDIT_TABLE, MEMORY_META_TABLE, MEMORY_ORGANIZE_RUNS_TABLE } from "./memory-rows.js";
-import { createPostgresBm25Statistics } from "./postgres-bm25-statistics.js";
+import { createPostgresBm25Statistics, upgradePostgresBm25Statistics } from "./postgres-bm25-statistics.js";
 import { createPostgresMemoryTextIndexes } from "./postgres-memory-text-index.js";
 import { createSqliteMemoryTextIndexes } from "./sqlite-memory-text-index.js";
 
@@ -97,6 +97,13 @@ export const MEMORY_STORAGE_MIGRATIONS: readonly StorageMigration[] = [
     name: "0005-postgres-bm25-statistics",
     async up(db, dialect) {
       if (dialect === "postgres") await createPostgresBm25Statistics(db);
+    },
+  },
+  {
+    // PostgreSQL only: totals per scope, document frequencies per word, scope lexemes in the tsvector (search narrows to its scopes in the index).
+    name: "0006-postgres-bm25-terms-and-scopes",
+    async up(db, dialect) {
+      if (dialect === "postgres") await upgradePostgresBm25Statistics(db);
     },
   },
 ];

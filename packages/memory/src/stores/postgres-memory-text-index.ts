@@ -14,13 +14,16 @@ import { type RawBuilder, sql } from "kysely";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { codePointLength, parseSearchTerms, searchTypes } from "../ports/memory-index-query.js";
 import type { MemoryTextQuery } from "../ports/memory-index-store.js";
-import { foldText, fts5Idf, tokenizeWords } from "../ports/plain-bm25.js";
+import { foldText, fts5Idf } from "../ports/plain-bm25.js";
 import {
-  POSTGRES_MEMORY_STATS_TABLE,
+  POSTGRES_MEMORY_SCOPE_STATS_TABLE,
+  POSTGRES_MEMORY_TERMS_TABLE,
   bm25Document,
   flushBm25Statistics,
   forgetBm25Lengths,
   recordBm25Lengths,
+  scopeLexeme,
+  searchWordsSql,
   spacedPhrase,
 } from "./postgres-bm25-statistics.js";
 import { MEMORY_META_TABLE, type MemoryMetaRow } from "./memory-rows.js";
@@ -77,7 +80,7 @@ export const postgresMemoryTextIndex: MemoryTextIndex = {
     const text = `${record.slug}\n${record.description}\n${record.body}`;
     const document = bm25Document(record);
     return {
-      search_words: sql`to_tsvector('simple', ${tokenizeWords(text).join(" ")}::text)`,
+      search_words: searchWordsSql(record, record),
       search_text: foldText(text),
       search_tokens: document.tokens,
       word_length: document.wordLength,
@@ -86,7 +89,7 @@ export const postgresMemoryTextIndex: MemoryTextIndex = {
   },
 
   async afterUpsert(transaction, id, record) {
-    await recordBm25Lengths(transaction, id, bm25Document(record));
+    await recordBm25Lengths(transaction, id, record, bm25Document(record));
   },
 
   async afterDelete(transaction, id) {
@@ -101,68 +104,112 @@ export const postgresMemoryTextIndex: MemoryTextIndex = {
     const terms = parseSearchTerms(query.terms);
     if (query.limit <= 0 || query.scopes.length === 0) return [];
     const filter = sql`${scopeFilterSql(query.scopes)} and ${typeAndArchiveFilterSql(searchTypes(query), query.includeArchived)}`;
-    if (query.index === "words") {
-      const phrases = terms.filter((term) => term.words.length > 0).map((term) => term.words);
-      if (phrases.length === 0) return [];
-      const queries = phrases.map((words) => sql`to_tsquery('simple', ${words.map(lexeme).join(" <-> ")}::text)`);
-      const statistics = await readStatistics(
-        db,
-        "word_tokens",
-        queries.map((tsquery) => sql`m.search_words @@ ${tsquery}`),
-      );
-      if (statistics === undefined) return [];
-      const scored = phrases.map((words, index) => ({
-        frequency: occurrences(sql`m.search_tokens`, spacedPhrase(words)),
-        idf: fts5Idf(statistics.rowCount, statistics.documentFrequencies[index] ?? 0),
-      }));
-      const any = sql`m.search_words @@ (${sql.join(queries, sql` || `)})`;
-      return scoredSearch(db, any, filter, bm25Sum(scored, sql`m.word_length`, statistics.averageLength), query.limit);
-    }
-    if (terms.length === 0) return [];
-    const long = terms.filter((term) => codePointLength(term.text) >= 3).map((term) => term.text);
-    const short = terms.filter((term) => codePointLength(term.text) < 3).map((term) => term.text);
-    const matches = terms.map((term) => sql`m.search_text like ${containsPattern(term.text)}::text`);
-    const parts: RawBuilder<unknown>[] = short.map((term) => saturation(occurrences(sql`m.search_text`, term)));
-    if (long.length > 0) {
-      const statistics = await readStatistics(
-        db,
-        "trigram_tokens",
-        long.map((term) => sql`m.search_text like ${containsPattern(term)}::text`),
-      );
-      if (statistics === undefined) return [];
-      const scored = long.map((term, index) => ({
-        frequency: occurrences(sql`m.search_text`, term),
-        idf: fts5Idf(statistics.rowCount, statistics.documentFrequencies[index] ?? 0),
-      }));
-      parts.push(bm25Sum(scored, sql`m.trigram_length`, statistics.averageLength));
-    }
-    return scoredSearch(db, sql`(${sql.join(matches, sql` or `)})`, filter, sql.join(parts, sql` + `), query.limit);
+    return query.index === "words"
+      ? wordSearch(
+          db,
+          terms.filter((term) => term.words.length > 0).map((term) => term.words),
+          query,
+          filter,
+        )
+      : trigramSearch(
+          db,
+          terms.map((term) => term.text),
+          query,
+          filter,
+        );
   },
 };
 
-interface Statistics {
-  readonly rowCount: number;
-  readonly averageLength: number;
-  readonly documentFrequencies: readonly number[];
-}
+const tsquery = (words: readonly string[]): RawBuilder<unknown> => sql`to_tsquery('simple', ${words.map(lexeme).join(" <-> ")}::text)`;
 
-/** The whole table's row count, average length (of `column` totals) and the number of rows each condition holds for. */
-async function readStatistics(
+/**
+ * Word search: the whole table's row count and token total from the scope
+ * totals, each word's document count from the terms table (a phrase's is
+ * counted on the `tsvector` index), then one statement that finds the rows
+ * through the `tsvector` index narrowed to the scope lexemes and scores
+ * them. Rows whose score is not below zero (a phrase across two columns)
+ * are dropped.
+ */
+async function wordSearch(
   db: MemorySqlExecutor,
-  column: "word_tokens" | "trigram_tokens",
-  conditions: readonly RawBuilder<unknown>[],
-): Promise<Statistics | undefined> {
-  const counts = conditions.map((condition, index) => sql`(select count(*) from ${META_TABLE_SQL} m where ${condition}) as ${sql.ref(`d${index}`)}`);
-  const { rows } = await sql<Record<string, string | number>>`select s.row_count, s.${sql.ref(column)} as tokens, ${sql.join(counts)}
-    from ${sql.table(POSTGRES_MEMORY_STATS_TABLE)} s where s.id = 1`.execute(db);
+  phrases: readonly (readonly string[])[],
+  query: MemoryTextQuery,
+  filter: RawBuilder<unknown>,
+): Promise<MemoryTextIndexHit[]> {
+  if (phrases.length === 0) return [];
+  const frequencies = phrases.map((words, index) =>
+    words.length === 1
+      ? sql`(select t.df from ${sql.table(POSTGRES_MEMORY_TERMS_TABLE)} t where t.term = ${words[0]}) as ${sql.ref(`d${index}`)}`
+      : sql`(select count(*) from ${META_TABLE_SQL} m where m.search_words @@ ${tsquery(words)}) as ${sql.ref(`d${index}`)}`,
+  );
+  const { rows } = await sql<
+    Record<string, string | number | null>
+  >`select sum(s.row_count) as row_count, sum(s.word_tokens) as tokens, ${sql.join(frequencies)}
+    from ${sql.table(POSTGRES_MEMORY_SCOPE_STATS_TABLE)} s`.execute(db);
   const row = rows[0];
   const rowCount = Number(row?.row_count ?? 0);
-  if (row === undefined || rowCount <= 0) return undefined;
-  return {
-    rowCount,
-    averageLength: Number(row.tokens) / rowCount,
-    documentFrequencies: conditions.map((_, index) => Number(row[`d${index}`] ?? 0)),
-  };
+  if (row === undefined || rowCount <= 0) return [];
+  const scored = phrases.map((words, index) => ({
+    frequency: occurrences(sql`m.search_tokens`, spacedPhrase(words)),
+    idf: fts5Idf(rowCount, Number(row[`d${index}`] ?? 0)),
+  }));
+  const scopes = query.scopes.map((scope) => lexeme(scopeLexeme(scope))).join(" | ");
+  const match = sql`m.search_words @@ ((${sql.join(phrases.map(tsquery), sql` || `)}) && to_tsquery('simple', ${scopes}::text))`;
+  const score = bm25Sum(scored, sql`m.word_length`, Number(row.tokens) / rowCount);
+  const { rows: hits } = await sql<ScoredRow>`select * from (select ${META_COLUMNS_SQL}, ${score} as score
+      from ${META_TABLE_SQL} m where ${match} and ${filter}) m
+    where m.score < 0
+    order by m.score, m.updated_at desc, m.slug
+    limit ${query.limit}`.execute(db);
+  return hits.map(({ score: rank, ...hit }) => ({ row: hit, rank: Number(rank) }));
+}
+
+/**
+ * Trigram search in one statement: the rows of the asked scopes holding any
+ * term (`LIKE`, served by the trigram index or the scope's primary key) and
+ * each term's occurrences in them; a term's document count over the whole
+ * table is estimated from its count in those scopes, scaled by the whole
+ * table's rows over the scopes' rows (exact when the scopes hold every
+ * row). Terms of three or more characters score as FTS5's `bm25()` on the
+ * trigram table; shorter ones by occurrence count with BM25's saturation
+ * only, as SQLite scans for them.
+ */
+async function trigramSearch(
+  db: MemorySqlExecutor,
+  texts: readonly string[],
+  query: MemoryTextQuery,
+  filter: RawBuilder<unknown>,
+): Promise<MemoryTextIndexHit[]> {
+  if (texts.length === 0) return [];
+  const frequencies = texts.map((text, index) => sql`${occurrences(sql`m.search_text`, text)} as ${sql.ref(`tf${index}`)}`);
+  const counts = texts.map((_, index) => sql`count(*) filter (where ${sql.ref(`h.tf${index}`)} > 0)::float8 as ${sql.ref(`d${index}`)}`);
+  const parts = texts.map((text, index) => {
+    const tf = sql.ref(`m.tf${index}`);
+    if (codePointLength(text) < 3) return saturation(tf);
+    const estimate = sql`(${sql.ref(`d.d${index}`)} * s.row_count / greatest(s.scoped_rows, 1))`;
+    const ratio = sql`ln((s.row_count - ${estimate} + 0.5) / (${estimate} + 0.5))`;
+    const idf = sql`(case when ${ratio} > 0 then ${ratio} else 1e-6 end)`;
+    const norm = sql`(${K1}::float8 * (1 - ${B}::float8 + ${B}::float8 * m.trigram_length / greatest(s.tokens / greatest(s.row_count, 1), 1e-9)))`;
+    return sql`-(${idf} * ${tf} * ${K1 + 1}::float8 / (${tf} + ${norm}))`;
+  });
+  const scoped = sql.join(
+    query.scopes.map((scope) => sql`(s.scope = ${scope.scope} and s.workdir_hash = ${scope.workdirHash})`),
+    sql` or `,
+  );
+  const matches = texts.map((text) => sql`m.search_text like ${containsPattern(text)}::text`);
+  const { rows } = await sql<ScoredRow>`with hits as (
+      select ${META_COLUMNS_SQL}, m.trigram_length, ${sql.join(frequencies)}
+      from ${META_TABLE_SQL} m where (${sql.join(matches, sql` or `)}) and ${scopeFilterSql(query.scopes)}
+    ), s as (
+      select coalesce(sum(s.row_count), 0)::float8 as row_count, coalesce(sum(s.trigram_tokens), 0)::float8 as tokens,
+        coalesce(sum(s.row_count) filter (where ${scoped}), 0)::float8 as scoped_rows
+      from ${sql.table(POSTGRES_MEMORY_SCOPE_STATS_TABLE)} s
+    ), d as (select ${sql.join(counts)} from hits h)
+    select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m, s, d where ${filter}) m
+    where m.score < 0
+    order by m.score, m.updated_at desc, m.slug
+    limit ${query.limit}`.execute(db);
+  return rows.map(({ score: rank, ...row }) => ({ row, rank: Number(rank) }));
 }
 
 /** `-Σ idf · tf · 2.2 / (tf + 1.2 · (0.25 + 0.75 · length / avgdl))`, FTS5's `bm25()`. */
@@ -180,20 +227,4 @@ function saturation(frequency: RawBuilder<unknown>): RawBuilder<unknown> {
 /** Non-overlapping occurrences of `needle` in a text column, as float8. */
 function occurrences(column: RawBuilder<unknown>, needle: string): RawBuilder<unknown> {
   return sql`((length(${column}) - length(replace(${column}, ${needle}::text, ''))) / length(${needle}::text))::float8`;
-}
-
-/** Rows matching `match` and `filter`, scored, best first; rows whose score is not below zero are dropped (a phrase across two columns). */
-async function scoredSearch(
-  db: MemorySqlExecutor,
-  match: RawBuilder<unknown>,
-  filter: RawBuilder<unknown>,
-  score: RawBuilder<unknown>,
-  limit: number,
-): Promise<MemoryTextIndexHit[]> {
-  const { rows } = await sql<ScoredRow>`select * from (select ${META_COLUMNS_SQL}, ${score} as score
-      from ${META_TABLE_SQL} m where ${match} and ${filter}) m
-    where m.score < 0
-    order by m.score, m.updated_at desc, m.slug
-    limit ${limit}`.execute(db);
-  return rows.map(({ score: rank, ...row }) => ({ row, rank: Number(rank) }));
 }
