@@ -52,6 +52,18 @@ describe("buildMemorySearchTerms", () => {
     expect(buildMemorySearchTerms("things I like").expansions).toContain("prefer");
   });
 
+  it("expands questions about the people around the user to their relationship and role words", () => {
+    expect(buildMemorySearchTerms("who is my boss?").expansions).toEqual(["manager", "supervisor", "lead"]);
+    expect(buildMemorySearchTerms("who do I report to").expansions).toContain("manager");
+    expect(buildMemorySearchTerms("who is my manager").expansions).toEqual(["boss", "supervisor", "lead"]);
+    expect(buildMemorySearchTerms("which colleague owns billing").expansions).toEqual(expect.arrayContaining(["coworker", "teammate", "teammates"]));
+    expect(buildMemorySearchTerms("my co-workers").expansions).toContain("colleague");
+    expect(buildMemorySearchTerms("what is my wife's name").expansions).toEqual(expect.arrayContaining(["partner", "husband", "spouse"]));
+    // A package manager or a lead pipe is no person.
+    expect(buildMemorySearchTerms("which package manager do we use").expansions).toEqual([]);
+    expect(buildMemorySearchTerms("lead the migration").expansions).toEqual([]);
+  });
+
   it("drops stop words and words of one or two letters from the scan, keeps short words with a digit and punctuation inside", () => {
     expect(buildMemorySearchTerms("is my Node.js in q7 ok?").scan).toEqual(["node.js", "q7"]);
     expect(buildMemorySearchTerms("i in my").scan).toEqual([]);
@@ -59,6 +71,7 @@ describe("buildMemorySearchTerms", () => {
 
   it("does not expand unrelated queries", () => {
     for (const expansion of MEMORY_QUERY_EXPANSIONS) expect(expansion.pattern.test("deploy the likelihood model")).toBe(false);
+    expect(MEMORY_QUERY_EXPANSIONS.map((expansion) => expansion.id)).toEqual(["identity", "preference", "work", "manager", "colleague", "partner"]);
     expect(buildMemorySearchTerms("deploy the likelihood model").words).toEqual(['"deploy the likelihood model"', "deploy", "likelihood", "model"]);
     expect(buildMemorySearchTerms("deploy the likelihood model").expansions).toEqual([]);
   });

@@ -46,8 +46,10 @@ export interface MemoryQueryExpansion {
 }
 
 /**
- * Fixed expansions: questions about who the user is or what they like rarely
- * share words with the entry that answers them ("who am i" vs "Name: Ada").
+ * Fixed expansions: questions about who the user is, what they like, where
+ * they work or who the people around them are rarely share words with the
+ * entry that answers them ("who am i" vs "Name: Ada", "who is my boss" vs
+ * "Maria is Dan's manager"). Kept small and general.
  */
 export const MEMORY_QUERY_EXPANSIONS: readonly MemoryQueryExpansion[] = [
   {
@@ -64,6 +66,21 @@ export const MEMORY_QUERY_EXPANSIONS: readonly MemoryQueryExpansion[] = [
     id: "work",
     pattern: /\b(?:where do i work|my job|my role|my company|my team|my work)\b/,
     terms: ["work", "job", "role", "company", "team"],
+  },
+  {
+    id: "manager",
+    pattern: /\b(?:boss|bosses|supervisor|supervisors|my manager|line manager|reports? to|report into)\b/,
+    terms: ["manager", "boss", "supervisor", "lead"],
+  },
+  {
+    id: "colleague",
+    pattern: /\b(?:colleague|colleagues|coworker|coworkers|co worker|co workers|teammate|teammates)\b/,
+    terms: ["colleague", "colleagues", "coworker", "coworkers", "teammate", "teammates"],
+  },
+  {
+    id: "partner",
+    pattern: /\b(?:partner|wife|husband|spouse|girlfriend|boyfriend)\b/,
+    terms: ["partner", "wife", "husband", "spouse"],
   },
 ];
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { MemoryRecord } from "./memory-types.js";
-import { bm25Score, MEMORY_EXPANSION_WEIGHT, MEMORY_RANK_WEIGHTS, memoryRankWeight, rankMemoryHits, shouldQueryTrigram } from "./search-ranking.js";
+import {
+  bm25Score,
+  MEMORY_EXPANSION_WEIGHT,
+  MEMORY_RANK_WEIGHTS,
+  MEMORY_STOP_WORD_WEIGHT,
+  memoryRankWeight,
+  rankMemoryHits,
+  shouldQueryTrigram,
+} from "./search-ranking.js";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 30, 12);
@@ -145,7 +153,7 @@ describe("shouldQueryTrigram", () => {
 });
 
 describe("rankMemoryHits: tiers, expansions and supersedes", () => {
-  const base = { now: NOW, limit: 10 };
+  const base = { now: NOW, limit: 10, trigramHits: [] };
 
   it("ranks trigram-only hits of a query without CJK after every word hit, whatever their score", () => {
     const word = record({ slug: "go-rewrite" });
@@ -177,6 +185,65 @@ describe("rankMemoryHits: tiers, expansions and supersedes", () => {
       trigramBelowWords: true,
     });
     expect(ranked.map((hit) => hit.record.slug)).toEqual(["tri", "stop", "scan"]);
+  });
+
+  it("breaks a tie between two word hits by what the stop words add to each, weighted low", () => {
+    const plain = record({ slug: "plain" });
+    const tipped = record({ slug: "tipped", updatedAt: NOW - 2 * DAY });
+    const ranked = rankMemoryHits({
+      ...base,
+      wordHits: [
+        { record: plain, bm25: -4 },
+        { record: tipped, bm25: -4 },
+      ],
+      // The words with the stop words: "tipped" also holds a stop word, "plain" none.
+      stopWordHits: [
+        { record: tipped, bm25: -4.6 },
+        { record: plain, bm25: -4 },
+      ],
+    });
+    expect(ranked.map((hit) => hit.record.slug)).toEqual(["tipped", "plain"]);
+    expect(ranked[0]!.score).toBeCloseTo(4 + 0.6 * MEMORY_STOP_WORD_WEIGHT);
+    expect(ranked[1]!.score).toBeCloseTo(4);
+  });
+
+  it("does not let the stop words outweigh a clearly better word hit, and never lowers a score", () => {
+    const better = record({ slug: "better" });
+    const chatty = record({ slug: "chatty" });
+    const ranked = rankMemoryHits({
+      ...base,
+      wordHits: [
+        { record: better, bm25: -5 },
+        { record: chatty, bm25: -4 },
+      ],
+      stopWordHits: [
+        { record: chatty, bm25: -6 },
+        // A store's rounding may give a combined score a hair below the words alone.
+        { record: better, bm25: -4.99 },
+      ],
+    });
+    expect(ranked.map((hit) => [hit.record.slug, hit.score])).toEqual([
+      ["better", 5],
+      ["chatty", 4 + 2 * MEMORY_STOP_WORD_WEIGHT],
+    ]);
+  });
+
+  it("weighs the stop-word share like its hit (scope, type, expansion)", () => {
+    const user = record({ slug: "usr", type: "user" });
+    const expanded = record({ slug: "exp" });
+    const ranked = rankMemoryHits({
+      ...base,
+      wordHits: [{ record: user, bm25: -2 }],
+      expansionHits: [{ record: expanded, bm25: -4 }],
+      stopWordHits: [
+        { record: user, bm25: -3 },
+        { record: expanded, bm25: -1 },
+      ],
+    });
+    expect(ranked.map((hit) => [hit.record.slug, hit.score])).toEqual([
+      ["usr", expect.closeTo((2 + MEMORY_STOP_WORD_WEIGHT) * 1.3)],
+      ["exp", expect.closeTo(4 * MEMORY_EXPANSION_WEIGHT + MEMORY_STOP_WORD_WEIGHT)],
+    ]);
   });
 
   it("puts an entry another hit supersedes just below it, along a chain", () => {

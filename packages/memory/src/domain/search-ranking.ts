@@ -23,6 +23,13 @@ export const MEMORY_RANK_WEIGHTS = {
 /** Expansion terms (a question's fixed expansions) weigh this much of the user's own words. */
 export const MEMORY_EXPANSION_WEIGHT = 0.5;
 
+/**
+ * Stop words break ties: a hit the other queries found gains this much of
+ * what the query's stop words add to its BM25 (its score on the query with
+ * its stop words minus its score on the words alone).
+ */
+export const MEMORY_STOP_WORD_WEIGHT = 0.25;
+
 /** Below this many word-index hits the trigram index is asked too. */
 export const MEMORY_TRIGRAM_MIN_WORD_HITS = 8;
 
@@ -71,29 +78,35 @@ export function shouldQueryTrigram(hasCjk: boolean, wordHitCount: number): boole
 }
 
 /** Where a hit list came from; earlier tiers rank first whatever the score. */
-type HitSource = "words" | "expansion" | "trigram" | "stopWords" | "scan";
+type HitSource = "words" | "expansion" | "trigram" | "scan";
 
 interface Candidate {
   hit: RankedMemoryHit;
   /** 0: the query's words (and trigram hits of a CJK query); 1: trigram-only hits of a non-CJK query; 2: stop words; 3: scan. */
   tier: number;
+  /** The weight of its record (scope, type, daily decay). */
+  weight: number;
 }
 
 const KEY = (record: Pick<MemoryRecord, "scope" | "workdirHash" | "slug">) => JSON.stringify([record.scope, record.workdirHash, record.slug]);
 
 /**
  * Merges and ranks the hits of the word index (the query's words, its
- * expansions at {@link MEMORY_EXPANSION_WEIGHT}, and its stop words when
- * nothing else matched), the trigram index and a scan fallback. Each hit
- * scores `bm25Score(bm25) * memoryRankWeight(record)` (times the expansion
- * weight for expansion hits). Hits fall in tiers ranked one after the other:
- * word and expansion hits (and trigram hits when `trigramBelowWords` is
- * false), then trigram-only hits, then stop-word hits, then scan hits. A key
- * found more than once keeps its best tier and score. A global entry is
- * dropped when a project entry with the same slug is among the hits (only
- * one of the current project when `currentWorkdirHash` is given). An entry
- * another hit supersedes (`links.supersedes`) is placed just below it.
- * Order: tier, score descending, then `updatedAt` descending, then slug.
+ * expansions at {@link MEMORY_EXPANSION_WEIGHT}, and its words together with
+ * its stop words), the trigram index and a scan fallback. Each hit scores
+ * `bm25Score(bm25) * memoryRankWeight(record)` (times the expansion weight
+ * for expansion hits). Hits fall in tiers ranked one after the other: word
+ * and expansion hits (and trigram hits when `trigramBelowWords` is false),
+ * then trigram-only hits, then hits found only with the stop words, then
+ * scan hits. A key found more than once keeps its best tier and score. The
+ * stop words then break ties: a hit of the other queries also found with the
+ * stop words gains {@link MEMORY_STOP_WORD_WEIGHT} of the score they add
+ * (its stop-word score minus its word score, weighted like it; never below
+ * zero). A global entry is dropped when a project entry with the same slug
+ * is among the hits (only one of the current project when
+ * `currentWorkdirHash` is given). An entry another hit supersedes
+ * (`links.supersedes`) is placed just below it. Order: tier, score
+ * descending, then `updatedAt` descending, then slug.
  *
  * @example
  * rankMemoryHits({ wordHits, trigramHits: [], now: Date.now(), currentWorkdirHash, limit: 8 });
@@ -102,6 +115,7 @@ export function rankMemoryHits(input: {
   wordHits: readonly MemoryRankInputHit[];
   expansionHits?: readonly MemoryRankInputHit[];
   trigramHits: readonly MemoryRankInputHit[];
+  /** Hits of the query's words and stop words OR-ed together (the stop words alone when it has no other words). */
   stopWordHits?: readonly MemoryRankInputHit[];
   scanHits?: readonly MemoryRankInputHit[];
   /** Rank trigram-only hits after every word hit (queries without CJK). */
@@ -115,22 +129,23 @@ export function rankMemoryHits(input: {
     ["words", input.wordHits],
     ["expansion", input.expansionHits ?? []],
     ["trigram", input.trigramHits],
-    ["stopWords", input.stopWordHits ?? []],
     ["scan", input.scanHits ?? []],
   ];
   for (const [source, hits] of sources) {
-    const tier = source === "trigram" ? (input.trigramBelowWords === true ? 1 : 0) : source === "stopWords" ? 2 : source === "scan" ? 3 : 0;
+    const tier = source === "trigram" ? (input.trigramBelowWords === true ? 1 : 0) : source === "scan" ? 3 : 0;
     const factor = source === "expansion" ? MEMORY_EXPANSION_WEIGHT : 1;
     const matchedBy: RankedMemoryHit["matchedBy"] = source === "trigram" || source === "scan" ? source : "words";
     for (const hit of hits) {
-      const score = bm25Score(hit.bm25) * memoryRankWeight(hit.record, input.now) * factor;
+      const weight = memoryRankWeight(hit.record, input.now);
+      const score = bm25Score(hit.bm25) * weight * factor;
       const key = KEY(hit.record);
       const previous = best.get(key);
       if (previous === undefined || tier < previous.tier || (tier === previous.tier && score > previous.hit.score)) {
-        best.set(key, { hit: { record: hit.record, score, matchedBy }, tier });
+        best.set(key, { hit: { record: hit.record, score, matchedBy }, tier, weight });
       }
     }
   }
+  addStopWordShares(best, input.wordHits, input.stopWordHits ?? [], input.now);
   const shadowing = new Set<string>();
   for (const { hit } of best.values()) {
     const { record } = hit;
@@ -142,6 +157,33 @@ export function rankMemoryHits(input: {
   placeSupersededBelow(ranked);
   ranked.sort(compareCandidates);
   return ranked.slice(0, Math.max(0, input.limit)).map(({ hit }) => hit);
+}
+
+/**
+ * Stop words as a tie-breaker: a candidate gains {@link MEMORY_STOP_WORD_WEIGHT}
+ * of what the stop words add to its BM25; a hit found only with the stop
+ * words becomes a candidate of tier 2.
+ */
+function addStopWordShares(
+  best: Map<string, Candidate>,
+  wordHits: readonly MemoryRankInputHit[],
+  stopWordHits: readonly MemoryRankInputHit[],
+  now: number,
+): void {
+  if (stopWordHits.length === 0) return;
+  const wordScores = new Map<string, number>();
+  for (const hit of wordHits) wordScores.set(KEY(hit.record), Math.max(wordScores.get(KEY(hit.record)) ?? 0, bm25Score(hit.bm25)));
+  for (const hit of stopWordHits) {
+    const key = KEY(hit.record);
+    const share = Math.max(0, bm25Score(hit.bm25) - (wordScores.get(key) ?? 0));
+    const candidate = best.get(key);
+    if (candidate !== undefined) {
+      candidate.hit = { ...candidate.hit, score: candidate.hit.score + share * candidate.weight * MEMORY_STOP_WORD_WEIGHT };
+      continue;
+    }
+    const weight = memoryRankWeight(hit.record, now);
+    best.set(key, { hit: { record: hit.record, score: bm25Score(hit.bm25) * weight, matchedBy: "words" }, tier: 2, weight });
+  }
 }
 
 /**

@@ -40,19 +40,39 @@ async function open() {
 }
 
 describe("searchMemory through the service", () => {
-  it("asks the word index with the stop words only when nothing else matched, before any scan", async () => {
+  it("finds a person by the role words of a relationship question, with no scan", async () => {
     const { memory, store, write, slugs } = await open();
-    await write("manager", "Maria Santos is the manager", "weekly one to one");
+    await write("manager", "Maria Santos is Dan's manager", "weekly one to one");
     await write("editor", "Editor choice", "Neovim with a dark theme");
     store.lists = 0;
     expect(await slugs("who is my boss?")).toEqual(["manager"]);
     const result = await memory.search({ query: "who is my boss?", limit: 10 });
     expect(result.usedFallback).toBe(false);
     expect(store.lists).toBe(0);
-    // Found by its own words: the stop words are not asked.
+  });
+
+  it("lets the stop words order two hits the words alone tie, and find something when nothing else did", async () => {
+    const { memory, store, write, slugs } = await open();
+    // Same length, same content words: only the stop word "and" tells them apart (the newer one would win a tie).
+    await write("b-web-decision", "Web api decision", "web and api live together");
+    await write("a-web-notes", "Web api notes", "web api live together here");
     store.searches.length = 0;
-    expect(await slugs("is the editor dark")).toEqual(["editor"]);
-    expect(store.searches.some((query) => query.terms.includes("is"))).toBe(false);
+    expect(await slugs("why do web and api live together")).toEqual(["b-web-decision", "a-web-notes"]);
+    expect(store.searches.map((query) => query.terms)).toContainEqual([
+      '"why do web and api live together"',
+      "web",
+      "api",
+      "live",
+      "together",
+      "why",
+      "do",
+      "and",
+    ]);
+    // A query of stop words only still finds the entries that hold them, without a scan.
+    store.lists = 0;
+    const only = await memory.search({ query: "and so", limit: 10 });
+    expect(only.hits[0]?.record.slug).toBe("b-web-decision");
+    expect(store.lists).toBe(0);
   });
 
   it("skips the scan when the trigram index already looked for every word, and scans only for the words it could not", async () => {

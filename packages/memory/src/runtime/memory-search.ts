@@ -69,13 +69,13 @@ export async function searchMemory(store: MemoryIndexStore, request: MemorySearc
       ? found
       : found.filter((hit) => isTrigramMatch(`${hit.record.slug}\n${hit.record.description}\n${hit.record.body}`, terms.trigram));
   }
-  let stopWordHits: readonly MemoryTextHit[] = [];
+  // The stop words break ties among the other hits (and find something when nothing else did).
+  const stopWordHits = terms.stopWords.length === 0 ? [] : await words([...terms.words, ...terms.stopWords]);
   let scanHits: MemoryTextHit[] = [];
-  if (wordHits.length === 0 && expansionHits.length === 0 && trigramHits.length === 0) {
-    stopWordHits = await words(terms.stopWords);
+  if (wordHits.length === 0 && expansionHits.length === 0 && trigramHits.length === 0 && stopWordHits.length === 0) {
     // The trigram index already looked for every needle it could hold and found none of them.
     const needles = terms.scan.filter((needle) => !terms.trigram.includes(needle));
-    if (stopWordHits.length === 0 && needles.length > 0) {
+    if (needles.length > 0) {
       indexes.push("scan");
       scanHits = await scan(store, request, types, needles);
     }
