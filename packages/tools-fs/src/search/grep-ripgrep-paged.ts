@@ -8,7 +8,19 @@ export interface GrepPage {
   outputMode: GrepOutputMode;
   offset: number;
   headLimit: number;
+  /**
+   * Characters the rendered answer may carry (see `GrepFormatOptions.maxChars`):
+   * a content page stops there, so files past what it can reach are not searched for lines.
+   */
+  maxChars?: number;
 }
+
+/**
+ * Fewest characters a rendered content line takes besides its path: `:`, a
+ * line number, `: ` and the line feed. A page can reach no further than
+ * `maxChars` allows at this many characters plus the path per line.
+ */
+const MIN_LINE_CHARS_BESIDES_PATH = 5;
 
 /**
  * Content pages reaching this many matching lines (offset + head_limit)
@@ -125,7 +137,9 @@ export async function grepWithRipgrepPaged(
 ): Promise<GrepFileHits[]> {
   if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
   const pageLines = page.offset + page.headLimit;
-  if (page.outputMode === "content" && pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
+  // When the output cap, not head_limit, ends the page, the count pass shows how far it can reach: no single pass.
+  const capEndsPage = page.maxChars !== undefined && page.headLimit > Math.ceil(page.maxChars / MIN_LINE_CHARS_BESIDES_PATH);
+  if (page.outputMode === "content" && !capEndsPage && pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
     const maxBytes = pageLines * (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
     const files = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, query.context > 0, maxBytes);
     if (files) return files.filter((file) => filter(file.path));
@@ -143,9 +157,16 @@ export async function grepWithRipgrepPaged(
     for (let index = page.offset; index < Math.min(counted.length, pageLines); index += 1) onPage.add(index);
   } else {
     let matchIndex = 0;
-    for (let index = 0; index < counted.length && matchIndex < pageLines; index += 1) {
-      if (matchIndex + counted[index]!.count > page.offset) onPage.add(index);
-      matchIndex += counted[index]!.count;
+    let leastChars = 0; // a lower bound of the page's rendered characters so far
+    const reach = capEndsPage ? page.maxChars! : Number.POSITIVE_INFINITY;
+    for (let index = 0; index < counted.length && matchIndex < pageLines && leastChars <= reach; index += 1) {
+      const file = counted[index]!;
+      if (matchIndex + file.count > page.offset) {
+        onPage.add(index);
+        const shown = Math.min(file.count, matchIndex + file.count - page.offset);
+        leastChars += shown * (file.path.length + MIN_LINE_CHARS_BESIDES_PATH);
+      }
+      matchIndex += file.count;
     }
   }
   // A path that is not valid UTF-8 cannot be passed back: take the single pass.

@@ -111,6 +111,7 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
             outputMode: input.output_mode,
             offset: input.offset,
             headLimit: input.head_limit,
+            maxChars: context.maxOutputChars,
           });
         } else {
           hits = await grepWithTypeScript(base.directory, query, filter, undefined, engineOptions);
