@@ -58,12 +58,6 @@ function lexeme(token: string): string {
 
 type ScoredRow = MemoryMetaRow & { score: number };
 
-/** One term's part of the score: its frequency in the row, the row's length column and the term's IDF. */
-interface ScoredTerm {
-  readonly frequency: RawBuilder<unknown>;
-  readonly idf: number;
-}
-
 /**
  * The {@link MemoryTextIndex} of PostgreSQL, scored as SQLite FTS5's
  * `bm25()` (k1 1.2, b 0.75, lower is better): the row count, average length
@@ -124,10 +118,12 @@ const tsquery = (words: readonly string[]): RawBuilder<unknown> => sql`to_tsquer
 
 /**
  * Word search: the whole table's row count and token total from the scope
- * totals, each word's document count from the terms table (a phrase's is
- * counted on the `tsvector` index), then one statement that finds the rows
- * through the `tsvector` index narrowed to the scope lexemes and scores
- * them. Rows whose score is not below zero (a phrase across two columns)
+ * totals and each word's document count from the terms table, then one
+ * statement that finds the rows of the asked scopes through the `tsvector`
+ * index (narrowed to the scope lexemes) and scores them. A phrase's
+ * document count is estimated from its count in those rows, scaled by the
+ * whole table's rows over the scopes' rows (exact when the scopes hold every
+ * row). Rows whose score is not below zero (a phrase across two columns)
  * are dropped.
  */
 async function wordSearch(
@@ -140,28 +136,56 @@ async function wordSearch(
   const frequencies = phrases.map((words, index) =>
     words.length === 1
       ? sql`(select t.df from ${sql.table(POSTGRES_MEMORY_TERMS_TABLE)} t where t.term = ${words[0]}) as ${sql.ref(`d${index}`)}`
-      : sql`(select count(*) from ${META_TABLE_SQL} m where m.search_words @@ ${tsquery(words)}) as ${sql.ref(`d${index}`)}`,
+      : sql`null as ${sql.ref(`d${index}`)}`,
   );
-  const { rows } = await sql<
-    Record<string, string | number | null>
-  >`select sum(s.row_count) as row_count, sum(s.word_tokens) as tokens, ${sql.join(frequencies)}
+  const { rows } = await sql<Record<string, string | number | null>>`select sum(s.row_count) as row_count, sum(s.word_tokens) as tokens,
+      sum(s.row_count) filter (where ${scopedStatsSql(query)}) as scoped_rows, ${sql.join(frequencies)}
     from ${sql.table(POSTGRES_MEMORY_SCOPE_STATS_TABLE)} s`.execute(db);
   const row = rows[0];
   const rowCount = Number(row?.row_count ?? 0);
   if (row === undefined || rowCount <= 0) return [];
-  const scored = phrases.map((words, index) => ({
-    frequency: occurrences(sql`m.search_tokens`, spacedPhrase(words)),
-    idf: fts5Idf(rowCount, Number(row[`d${index}`] ?? 0)),
-  }));
+  const scopedRows = Math.max(1, Number(row.scoped_rows ?? 0));
+  const averageLength = Number(row.tokens) / rowCount || 1;
+  const tfs = phrases.map((words, index) => sql`${occurrences(sql`m.search_tokens`, spacedPhrase(words))} as ${sql.ref(`tf${index}`)}`);
+  const counts = phrases.map((_, index) => sql`count(*) filter (where ${sql.ref(`h.tf${index}`)} > 0)::float8 as ${sql.ref(`d${index}`)}`);
+  const parts = phrases.map((words, index) => {
+    const tf = sql.ref(`m.tf${index}`);
+    const idf =
+      words.length === 1
+        ? sql`${fts5Idf(rowCount, Number(row[`d${index}`] ?? 0))}::float8`
+        : idfSql(sql`(${sql.ref(`d.d${index}`)} * ${rowCount}::float8 / ${scopedRows}::float8)`, sql`${rowCount}::float8`);
+    return termBm25(idf, tf, sql`m.word_length`, sql`${averageLength}::float8`);
+  });
   const scopes = query.scopes.map((scope) => lexeme(scopeLexeme(scope))).join(" | ");
   const match = sql`m.search_words @@ ((${sql.join(phrases.map(tsquery), sql` || `)}) && to_tsquery('simple', ${scopes}::text))`;
-  const score = bm25Sum(scored, sql`m.word_length`, Number(row.tokens) / rowCount);
-  const { rows: hits } = await sql<ScoredRow>`select * from (select ${META_COLUMNS_SQL}, ${score} as score
-      from ${META_TABLE_SQL} m where ${match} and ${filter}) m
+  const { rows: hits } = await sql<ScoredRow>`with hits as (
+      select ${META_COLUMNS_SQL}, m.word_length, ${sql.join(tfs)} from ${META_TABLE_SQL} m where ${match} and ${scopeFilterSql(query.scopes)}
+    ), d as (select ${sql.join(counts)} from hits h)
+    select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m, d where ${filter}) m
     where m.score < 0
     order by m.score, m.updated_at desc, m.slug
     limit ${query.limit}`.execute(db);
   return hits.map(({ score: rank, ...hit }) => ({ row: hit, rank: Number(rank) }));
+}
+
+/** The asked scopes' rows of the scope totals (alias `s`). */
+function scopedStatsSql(query: MemoryTextQuery): RawBuilder<unknown> {
+  return sql`(${sql.join(
+    query.scopes.map((scope) => sql`(s.scope = ${scope.scope} and s.workdir_hash = ${scope.workdirHash})`),
+    sql` or `,
+  )})`;
+}
+
+/** FTS5's IDF in SQL from a (possibly estimated) document count: `ln((N - n + 0.5) / (n + 0.5))`, 1e-6 where not positive. */
+function idfSql(documentFrequency: RawBuilder<unknown>, rowCount: RawBuilder<unknown>): RawBuilder<unknown> {
+  const ratio = sql`ln((${rowCount} - ${documentFrequency} + 0.5) / (${documentFrequency} + 0.5))`;
+  return sql`(case when ${ratio} > 0 then ${ratio} else 1e-6 end)`;
+}
+
+/** One term's part of FTS5's `bm25()`: `-idf · tf · 2.2 / (tf + 1.2 · (0.25 + 0.75 · length / avgdl))`. */
+function termBm25(idf: RawBuilder<unknown>, tf: RawBuilder<unknown>, length: RawBuilder<unknown>, averageLength: RawBuilder<unknown>): RawBuilder<unknown> {
+  const norm = sql`(${K1}::float8 * (1 - ${B}::float8 + ${B}::float8 * ${length} / ${averageLength}))`;
+  return sql`(-(${idf} * ${tf} * ${K1 + 1}::float8 / (${tf} + ${norm})))`;
 }
 
 /**
@@ -186,23 +210,16 @@ async function trigramSearch(
   const parts = texts.map((text, index) => {
     const tf = sql.ref(`m.tf${index}`);
     if (codePointLength(text) < 3) return saturation(tf);
-    const estimate = sql`(${sql.ref(`d.d${index}`)} * s.row_count / greatest(s.scoped_rows, 1))`;
-    const ratio = sql`ln((s.row_count - ${estimate} + 0.5) / (${estimate} + 0.5))`;
-    const idf = sql`(case when ${ratio} > 0 then ${ratio} else 1e-6 end)`;
-    const norm = sql`(${K1}::float8 * (1 - ${B}::float8 + ${B}::float8 * m.trigram_length / greatest(s.tokens / greatest(s.row_count, 1), 1e-9)))`;
-    return sql`-(${idf} * ${tf} * ${K1 + 1}::float8 / (${tf} + ${norm}))`;
+    const idf = idfSql(sql`(${sql.ref(`d.d${index}`)} * s.row_count / greatest(s.scoped_rows, 1))`, sql`s.row_count`);
+    return termBm25(idf, tf, sql`m.trigram_length`, sql`greatest(s.tokens / greatest(s.row_count, 1), 1e-9)`);
   });
-  const scoped = sql.join(
-    query.scopes.map((scope) => sql`(s.scope = ${scope.scope} and s.workdir_hash = ${scope.workdirHash})`),
-    sql` or `,
-  );
   const matches = texts.map((text) => sql`m.search_text like ${containsPattern(text)}::text`);
   const { rows } = await sql<ScoredRow>`with hits as (
       select ${META_COLUMNS_SQL}, m.trigram_length, ${sql.join(frequencies)}
       from ${META_TABLE_SQL} m where (${sql.join(matches, sql` or `)}) and ${scopeFilterSql(query.scopes)}
     ), s as (
       select coalesce(sum(s.row_count), 0)::float8 as row_count, coalesce(sum(s.trigram_tokens), 0)::float8 as tokens,
-        coalesce(sum(s.row_count) filter (where ${scoped}), 0)::float8 as scoped_rows
+        coalesce(sum(s.row_count) filter (where ${scopedStatsSql(query)}), 0)::float8 as scoped_rows
       from ${sql.table(POSTGRES_MEMORY_SCOPE_STATS_TABLE)} s
     ), d as (select ${sql.join(counts)} from hits h)
     select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m, s, d where ${filter}) m
@@ -210,13 +227,6 @@ async function trigramSearch(
     order by m.score, m.updated_at desc, m.slug
     limit ${query.limit}`.execute(db);
   return rows.map(({ score: rank, ...row }) => ({ row, rank: Number(rank) }));
-}
-
-/** `-Σ idf · tf · 2.2 / (tf + 1.2 · (0.25 + 0.75 · length / avgdl))`, FTS5's `bm25()`. */
-function bm25Sum(terms: readonly ScoredTerm[], length: RawBuilder<unknown>, averageLength: number): RawBuilder<unknown> {
-  const norm = sql`(${K1}::float8 * (1 - ${B}::float8 + ${B}::float8 * ${length} / ${averageLength > 0 ? averageLength : 1}::float8))`;
-  const parts = terms.map(({ frequency, idf }) => sql`(${idf}::float8 * ${frequency} * ${K1 + 1}::float8 / (${frequency} + ${norm}))`);
-  return sql`-(${sql.join(parts, sql` + `)})`;
 }
 
 /** `-(tf · 2.2) / (tf + 1.2)`: BM25's saturation alone, for scanned short terms. */

@@ -102,7 +102,9 @@ const TRIGRAM_QUERIES: readonly (readonly string[])[] = [["dark"], ["script"], [
  * backend give the same top three (within exact ties) and `bm25` values
  * within {@link CROSS_BACKEND_BM25_TOLERANCE} of the first backend's, for
  * word queries, also after entries are replaced and deleted (the backends
- * keep their statistics in step). Trigram queries are compared the same way.
+ * keep their statistics in step). Trigram queries and phrases are compared
+ * on scopes that hold every row: there PostgreSQL's estimate of their
+ * document counts from the asked scopes is exact.
  *
  * @example
  * runMemoryIndexCrossBackendContract({ "in-memory": { open: async () => new InMemoryMemoryIndexStore() }, sqlite: { open: openSqlite } });
@@ -159,7 +161,10 @@ export function runMemoryIndexCrossBackendContract(targets: Readonly<Record<stri
         );
         const scopes = [GLOBAL, f.project];
         for (const terms of WORD_QUERIES) await expectSameRanking(stores, { scopes, index: "words", terms });
-        for (const terms of WORD_QUERIES.slice(0, 3)) await expectSameRanking(stores, { scopes: [f.project], index: "words", terms });
+        // One scope of two: word document counts are the whole table's everywhere (PostgreSQL estimates a phrase's from the asked scopes, so no phrase here).
+        for (const terms of WORD_QUERIES.filter((query) => !query.some((term) => term.startsWith('"')))) {
+          await expectSameRanking(stores, { scopes: [f.project], index: "words", terms });
+        }
 
         const [theme, terminal, , , , , modeSwitch] = records as [
           MemoryRecord,
