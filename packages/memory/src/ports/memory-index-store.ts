@@ -54,9 +54,11 @@ export interface MemoryTextQuery {
 export interface MemoryTextHit {
   readonly record: MemoryRecord;
   /**
-   * SQLite FTS5's `bm25()` convention: lower is better, usually negative.
-   * Backends without BM25 return an equivalent (e.g. `-ts_rank`). The ranker
-   * turns it into a score (`-bm25`, or `1/(1+bm25)` when positive).
+   * SQLite FTS5's `bm25()` value and scale: lower is better, usually
+   * negative (k1 1.2, b 0.75, whole-table statistics, slug, description and
+   * body weighted 1). Every backend returns it on this scale, so a query
+   * ranks alike on all of them (`runMemoryIndexCrossBackendContract`). The
+   * ranker turns it into a score (`-bm25`, or `1/(1+bm25)` when positive).
    */
   readonly bm25: number;
 }
