@@ -1,8 +1,9 @@
 /**
  * Retrieval quality of memory search: recall@1, @5 and @10 of the SDK's
- * ranking (MemoryService.search: word index with the query's phrase, words
- * and expansions, trigram index for CJK or few hits, scan fallback, then
- * scope and type weights, shadowing) next to a plain BM25 ranking of the same
+ * ranking (MemoryService.search: word index with the query's phrase and
+ * words, the expansions at half weight, trigram index for CJK or few hits,
+ * stop words as a tie-breaker, a bounded scan when nothing matched, then
+ * scope and type weights, shadowing, supersedes) next to a plain BM25 ranking of the same
  * entries (PlainBm25Index over slug + description + body, the question's
  * words OR-ed: no weights, no expansions, no trigram), on a generated
  * multi-session conversation corpus (conversation-corpus.ts) with 100+
