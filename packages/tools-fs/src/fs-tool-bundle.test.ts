@@ -97,3 +97,44 @@ describe("createFsToolBundle", () => {
     expect(before.details).toMatchObject({ cancelled: true });
   });
 });
+
+describe("search caches", () => {
+  it("are per registry, survive across calls and are dropped by registry.close()", async () => {
+    ws = createTestWorkspace(
+      { ".gitignore": "*.log\n/build/\n", "src/a.ts": "TODO a\n", "src/b.log": "TODO b\n", "build/c.ts": "TODO c\n" },
+      { ripgrepPath: false },
+    );
+    const second = createTestWorkspace({}, { dir: ws.dir, ripgrepPath: false });
+    try {
+      expect(ws.searchCaches.isEmpty).toBe(true);
+      expect((await ws.call("Glob", { pattern: "**/*" })).text).toContain("src/a.ts");
+      const compiled = ws.searchCaches.ignoreFiles.get("*.log\n/build/\n");
+      expect(compiled).toBeDefined();
+      expect(ws.searchCaches.cachedVerdicts).toBeGreaterThan(0);
+      // The other registry has seen nothing.
+      expect(second.searchCaches.isEmpty).toBe(true);
+
+      // A second call of the same registry reuses the compiled file; Grep keeps its text buffer.
+      const grep = await ws.call("Grep", { pattern: "todo" });
+      expect(grep.text).toContain("src/a.ts:1: TODO a");
+      expect(grep.text).not.toContain("b.log");
+      expect(grep.text).not.toContain("build/");
+      expect(ws.searchCaches.ignoreFiles.get("*.log\n/build/\n")).toBe(compiled);
+      expect(ws.searchCaches.spare).toBeDefined();
+
+      // The other registry compiles its own.
+      expect((await second.call("List", { path: "." })).text).not.toContain("b.log");
+      const own = second.searchCaches.ignoreFiles.get("*.log\n/build/\n");
+      expect(own).toBeDefined();
+      expect(own).not.toBe(compiled);
+
+      await ws.registry.close();
+      expect(ws.searchCaches.isEmpty).toBe(true);
+      expect(ws.searchCaches.isClosed).toBe(true);
+      expect(second.searchCaches.isEmpty).toBe(false);
+      expect(second.searchCaches.ignoreFiles.get("*.log\n/build/\n")).toBe(own);
+    } finally {
+      second.cleanup();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { createGrepTool } from "./search/grep-tool.js";
 import { GrepWorkerHost } from "./search/grep-worker-host.js";
 import { createListTool } from "./search/list-tool.js";
 import { locateRipgrep } from "./search/ripgrep.js";
+import { SearchCaches } from "./search/search-caches.js";
 import { type FastIo, createFastIo } from "./fast-io/fast-io.js";
 import { FileToolState } from "./shared/file-state.js";
 import { MutationQueue } from "./shared/mutation-queue.js";
@@ -58,16 +59,18 @@ export function createFsToolBundle(options: FsToolBundleOptions = {}): ToolBundl
 }
 
 /**
- * {@link createFsToolBundle} with a given {@link FastIo}, which the bundle
- * then owns (its `close` closes it). Internal: tests use it to watch the
- * worker and the buffers; not exported from the package.
+ * {@link createFsToolBundle} with a given {@link FastIo} (and
+ * {@link SearchCaches}), which the bundle then owns (its `close` closes
+ * them). Internal: tests use it to watch the worker, the buffers and the
+ * caches; not exported from the package.
  */
-export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastIo): ToolBundle {
+export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastIo, searchCaches: SearchCaches = new SearchCaches()): ToolBundle {
   const environment = {
     state: options.state ?? new FileToolState(),
     mutations: new MutationQueue(),
     ripgrepPath: options.ripgrepPath === false ? null : (options.ripgrepPath ?? locateRipgrep()),
     fastIo,
+    searchCaches,
   };
   const grepWorkers = new GrepWorkerHost();
   const tools: ToolDefinition[] = [
@@ -85,7 +88,9 @@ export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastI
     trusted: true,
     listTools: () => tools,
     close: async () => {
-      // The Grep workers, the hashing worker, pooled buffers and WebAssembly instances belong to this bundle.
+      // The Grep workers, the hashing worker, pooled buffers, WebAssembly
+      // instances and search caches (ignore rules, Grep's text buffer) belong to this bundle.
+      environment.searchCaches.close();
       await Promise.all([grepWorkers.close(), environment.fastIo.close()]);
     },
   };

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createToolRegistry, type ToolRegistry, type ToolResult, toolResultText } from "@agent-tools/core";
 import { type FastIo, createFastIo } from "../fast-io/fast-io.js";
 import { assembleFsToolBundle, type FsToolBundleOptions } from "../fs-tool-bundle.js";
+import { SearchCaches } from "../search/search-caches.js";
 
 /** A temporary workspace with a registry holding only the file tools. */
 export interface TestWorkspace {
@@ -11,6 +12,8 @@ export interface TestWorkspace {
   registry: ToolRegistry;
   /** The bundle's hashing worker, buffer pool and WebAssembly instances. */
   fastIo: FastIo;
+  /** The bundle's search caches (ignore rules, Grep's text buffer). */
+  searchCaches: SearchCaches;
   /** Calls a tool; returns the result with its text joined. */
   call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<ToolResult<any> & { text: string }>;
   write(relative: string, content: string | Buffer): string;
@@ -33,10 +36,11 @@ export function createTestWorkspace(
   };
   for (const [relative, content] of Object.entries(files)) write(relative, content);
   const fastIo = createFastIo();
+  const searchCaches = new SearchCaches();
   const registry = createToolRegistry({
     workdir: dir,
     dataDir: path.join(dir, ".data-unused"),
-    bundles: [assembleFsToolBundle(options, fastIo)],
+    bundles: [assembleFsToolBundle(options, fastIo, searchCaches)],
     additionalRoots: options.additionalRoots,
     loopBreaker: false,
   });
@@ -44,6 +48,7 @@ export function createTestWorkspace(
     dir,
     registry,
     fastIo,
+    searchCaches,
     async call(name, args, callOptions) {
       const result = await registry.executeToolCall({ id: `call_${++counter}`, name, arguments: args }, callOptions);
       const text = toolResultText(result);

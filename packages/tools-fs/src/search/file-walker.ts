@@ -2,6 +2,7 @@ import { type Dirent, readdirSync } from "node:fs";
 import { isToolSidecarName } from "../shared/sidecar-names.js";
 import { DIRECTORY_IGNORE_FILES, directoryLayers } from "./ignore-layers.js";
 import { ancestorRules, type DirectoryRules, enterDirectory, isEntryIgnored, withOwnLayers } from "./ignore-rules.js";
+import { SearchCaches } from "./search-caches.js";
 
 /** One entry found by {@link walkTree}. */
 export interface WalkEntry {
@@ -23,6 +24,11 @@ export interface WalkOptions {
   onFile?: (relativePath: string) => void;
   /** Also collect the entries into the returned array (default true; false with `onFile` saves the objects). */
   collect?: boolean;
+  /**
+   * The bundle's search caches (compiled ignore files, name verdicts), kept
+   * across walks; default a fresh cache for this walk.
+   */
+  caches?: SearchCaches;
 }
 
 /**
@@ -39,8 +45,9 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
   const out: WalkEntry[] = [];
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const collect = options.collect ?? true;
+  const caches = options.caches ?? new SearchCaches();
   const stack: Array<{ directory: string; relative: string; depth: number; rules: DirectoryRules }> = [
-    { directory: base, relative: "", depth: 1, rules: ancestorRules(base) },
+    { directory: base, relative: "", depth: 1, rules: ancestorRules(base, caches) },
   ];
   let visited = 0;
   while (stack.length) {
@@ -58,7 +65,8 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
     const rules = hasIgnoreFiles(entries)
       ? withOwnLayers(
           inherited,
-          directoryLayers(directory, (name) => entries.some((entry) => entry.name === name)),
+          directoryLayers(directory, (name) => entries.some((entry) => entry.name === name), caches),
+          caches,
         )
       : inherited;
     const checked = rules.layers.length > 0;
@@ -70,12 +78,17 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
       if (isDirectory && name === ".git") continue;
       // The file tools' own in-flight temporary and lock files (a crashed writer's leftovers included).
       if (name.charCodeAt(0) === 46 /* "." */ && !isDirectory && isToolSidecarName(name)) continue;
-      if (checked && isEntryIgnored(rules, name, isDirectory)) continue;
+      if (checked && isEntryIgnored(rules, name, isDirectory, caches)) continue;
       const childRelative = prefix + name;
       if (isDirectory) {
         if (options.includeAll && collect) out.push({ relativePath: childRelative, kind: "directory", depth });
         if (depth < maxDepth)
-          stack.push({ directory: absolutePrefix + name, relative: childRelative, depth: depth + 1, rules: checked ? enterDirectory(rules, name) : rules });
+          stack.push({
+            directory: absolutePrefix + name,
+            relative: childRelative,
+            depth: depth + 1,
+            rules: checked ? enterDirectory(rules, name, caches) : rules,
+          });
       } else if (entry.isFile()) {
         if (collect) out.push({ relativePath: childRelative, kind: "file", depth });
         options.onFile?.(childRelative);

@@ -1,11 +1,19 @@
 import { asBytes, SegmentKind, type SegmentMatcher, segmentMatches } from "./gitignore-glob.js";
 import { type IgnorePattern, parseIgnoreFile } from "./gitignore-pattern.js";
+import { SearchCaches } from "./search-caches.js";
 
 /** No rule of the file matches. */
 export const NO_MATCH = -1;
 
 const CACHE_LIMIT = 50_000;
+/**
+ * Id counters of states and compiled files: process-wide only so that ids
+ * stay unique across bundles (they key the name verdicts of a bundle's
+ * {@link SearchCaches}); plain numbers, they hold no memory. The caches
+ * themselves live in the bundle.
+ */
 let nextStateId = 0;
+let nextFileId = 0;
 
 /**
  * A set of positions in the anchored rules (rule segment by segment) that
@@ -15,7 +23,7 @@ let nextStateId = 0;
  * (the walk then only asks the base-name rules).
  */
 export class PathState {
-  /** Process-wide number of this state (keys caches of layer stacks). */
+  /** Process-wide unique number of this state (keys caches of layer stacks). */
   readonly id = nextStateId++;
   /** Per entry name: positions whose segment is that literal name. */
   private readonly literal = new Map<string, number[]>();
@@ -97,7 +105,7 @@ export class PathState {
  * Pure data: shared by every directory with the same text.
  */
 export class CompiledIgnoreFile {
-  /** Process-wide number of this compiled text (keys caches of layer stacks). */
+  /** Process-wide unique number of this compiled text (keys caches of layer stacks). */
   readonly id = nextFileId++;
   readonly rules: readonly IgnorePattern[];
   /** Flattened segments of every anchored alternative. */
@@ -216,17 +224,19 @@ export class CompiledIgnoreFile {
   }
 }
 
-let nextFileId = 0;
-const FILE_CACHE_SIZE = 256;
-const fileCache = new Map<string, CompiledIgnoreFile>();
-
-/** The compiled rules of an ignore file's text (a bounded process-wide cache: many directories share a text). */
-export function compileIgnoreFile(text: string): CompiledIgnoreFile {
-  let compiled = fileCache.get(text);
+/**
+ * The compiled rules of an ignore file's text, from the bundle's bounded
+ * cache (many directories share a text); without `caches`, compiled afresh.
+ */
+export function compileIgnoreFile(text: string, caches?: SearchCaches): CompiledIgnoreFile {
+  if (!caches) return new CompiledIgnoreFile(text);
+  const cache = caches.ignoreFiles;
+  let compiled = cache.get(text);
   if (!compiled) {
     compiled = new CompiledIgnoreFile(text);
-    if (fileCache.size >= FILE_CACHE_SIZE) fileCache.delete(fileCache.keys().next().value!);
-    fileCache.set(text, compiled);
+    if (caches.isClosed) return compiled;
+    if (cache.size >= SearchCaches.FILE_LIMIT) cache.delete(cache.keys().next().value!);
+    cache.set(text, compiled);
   }
   return compiled;
 }

@@ -33,7 +33,7 @@ const DESCRIPTION = `Finds files (not directories) by glob, sorted by path. "*" 
 To search file contents, use Grep.`;
 
 /** Creates the Glob tool for one bundle. */
-export function createGlobTool(_environment: FsToolEnvironment) {
+export function createGlobTool(environment: FsToolEnvironment) {
   return defineTool<typeof globInputSchema, GlobDetails>({
     name: "Glob",
     description: DESCRIPTION,
@@ -54,7 +54,7 @@ export function createGlobTool(_environment: FsToolEnvironment) {
       }
       let files: string[];
       try {
-        files = await listFiles(base.directory, { signal: context.signal });
+        files = await listFiles(base.directory, { signal: context.signal, caches: environment.searchCaches });
       } catch (error) {
         throw toFsToolError("Glob", error, base.resolved, context);
       }

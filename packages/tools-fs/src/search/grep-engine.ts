@@ -8,6 +8,7 @@ import { type LiteralFinder, createFileReader, decodeText, matchingLines, search
 import { DEFAULT_REGEX_TIME_BUDGET_MS, cannotBacktrack, patternTooExpensiveError } from "./grep-regex-budget.js";
 import { GrepWorkerHost } from "./grep-worker-host.js";
 import { type GrepWorkerPool, startGrepWorkers } from "./grep-workers.js";
+import type { SearchCaches } from "./search-caches.js";
 
 /** Thrown out of the walk when the workers' search has already ended. */
 const WALK_STOPPED = Object.freeze({ reason: "the worker search ended" });
@@ -126,6 +127,8 @@ export interface GrepEngineOptions {
   workerThreshold?: number;
   /** The bundle's worker threads; default a host of this call only (its threads exit with it). */
   workers?: GrepWorkerHost;
+  /** The bundle's search caches (the walk's ignore rules); default fresh ones for this call. */
+  caches?: SearchCaches;
   /**
    * Wall-clock time the worker-thread search of a pattern that may
    * backtrack may take before it is stopped with a "pattern too expensive"
@@ -198,7 +201,7 @@ async function searchCandidates(
   };
   try {
     if (files) for (const relative of files) take(relative);
-    else await walkTree(directory, { signal: query.signal, onFile: take, collect: false });
+    else await walkTree(directory, { signal: query.signal, onFile: take, collect: false, caches: options.caches });
   } catch (error) {
     if (error !== WALK_STOPPED) {
       await pool?.cancel(error);

@@ -1,6 +1,7 @@
 import { comparePaths, joinDisplay } from "./file-walker.js";
 import { GREP_CLIP_BYTES, GREP_LINE_CHARS, type GrepByteRange, type GrepFileHits, type GrepFormatOptions, clipLine } from "./grep-result.js";
 import { GrepTextBuilder, hasSurrogate } from "./grep-text-builder.js";
+import type { SearchCaches } from "./search-caches.js";
 
 const EMPTY = Buffer.alloc(0);
 /** Characters kept free of lines under `maxChars`: the header and the trailer. */
@@ -18,8 +19,9 @@ export interface GrepRendered {
 /**
  * Sorts hits by path (lines are already ascending), counts them before
  * pagination and renders one page. Only the lines on the page are decoded.
+ * `caches`: the bundle's, whose text buffer is reused (default none kept).
  */
-export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOptions): GrepRendered {
+export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOptions, caches?: SearchCaches): GrepRendered {
   const files = hitsUnsorted.filter((file) => file.matchCount > 0).sort((a, b) => comparePaths(a.path, b.path));
   let matchCount = 0;
   for (const file of files) matchCount += file.matchCount;
@@ -43,7 +45,7 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
     if (hasMore) text += `\n...more files omitted; continue with offset=${offset + page.length}...`;
     return { text, matchCount, fileCount, returned: page.length, hasMore };
   }
-  const builder = new GrepTextBuilder();
+  const builder = new GrepTextBuilder(caches);
   const range: GrepByteRange = { buffer: EMPTY, start: 0, end: 0 };
   let elements = 0; // lines and "--" written
   let pendingDashes = 0; // "--" elements not written yet (a trailing one is dropped)

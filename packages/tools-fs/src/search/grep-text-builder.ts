@@ -1,5 +1,6 @@
 /**
- * Builds a large result text as UTF-8 bytes in one reused buffer and
+ * Builds a large result text as UTF-8 bytes in one buffer (reused across
+ * calls through the bundle's {@link SearchCaches}) and
  * decodes it once: rendering tens of thousands of Grep lines then makes no
  * string per line (no garbage to collect, no rope to flatten), and
  * ripgrep's bytes are copied as they are. The text equals the one joined
@@ -11,12 +12,10 @@
  * saved decoding.)
  */
 
+import { SearchCaches } from "./search-caches.js";
+
 /** Bytes kept in front of the text, for a header written last (see {@link GrepTextBuilder.prepend}). */
 const HEADER_ROOM = 1024;
-/** A buffer up to this size is kept for the next text (fresh memory costs page faults). */
-const KEPT_BYTES = 16 * 1024 * 1024;
-
-let spare: Buffer | undefined;
 
 /** Whether `text` holds a UTF-16 surrogate code unit (then it may not survive UTF-8: lone surrogates). */
 export function hasSurrogate(text: string): boolean {
@@ -62,9 +61,14 @@ export class GrepTextBuilder {
   /** Code units in `parts`. */
   private partsChars: number | undefined;
 
-  constructor() {
-    this.buffer = spare ?? Buffer.allocUnsafe(256 * 1024);
-    spare = undefined;
+  /**
+   * @param caches the bundle's caches: the buffer is taken from them and
+   *   given back by {@link finish} (a buffer up to
+   *   {@link SearchCaches.KEPT_BYTES}); without, a fresh buffer, not kept
+   */
+  constructor(private readonly caches?: SearchCaches) {
+    this.buffer = caches?.spare ?? Buffer.allocUnsafe(256 * 1024);
+    if (caches) caches.spare = undefined;
   }
 
   private reserve(bytes: number): void {
@@ -179,7 +183,9 @@ export class GrepTextBuilder {
       this.flushToParts();
       text = this.parts.join("");
     } else text = this.buffer.toString("utf8", this.start, this.length);
-    if (this.buffer.length <= KEPT_BYTES && (!spare || spare.length < this.buffer.length)) spare = this.buffer;
+    const caches = this.caches;
+    if (caches && !caches.isClosed && this.buffer.length <= SearchCaches.KEPT_BYTES && (!caches.spare || caches.spare.length < this.buffer.length))
+      caches.spare = this.buffer;
     return text;
   }
 }

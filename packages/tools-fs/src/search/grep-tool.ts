@@ -74,7 +74,7 @@ export interface GrepToolOptions {
 
 /** Creates the Grep tool for one bundle. */
 export function createGrepTool(environment: FsToolEnvironment, options: GrepToolOptions) {
-  const engineOptions: GrepEngineOptions = { workers: options.workers, regexTimeBudgetMs: options.regexTimeBudgetMs };
+  const engineOptions: GrepEngineOptions = { workers: options.workers, regexTimeBudgetMs: options.regexTimeBudgetMs, caches: environment.searchCaches };
   return defineTool<typeof grepInputSchema, GrepDetails>({
     name: "Grep",
     description: DESCRIPTION,
@@ -119,15 +119,19 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
       } catch (error) {
         throw toFsToolError("Grep", error, base.resolved, context);
       }
-      const rendered = renderGrep(hits, {
-        outputMode: input.output_mode,
-        offset: input.offset,
-        headLimit: input.head_limit,
-        context: query.context,
-        displayDirectory: base.displayDirectory,
-        pattern: input.pattern,
-        maxChars: context.maxOutputChars,
-      });
+      const rendered = renderGrep(
+        hits,
+        {
+          outputMode: input.output_mode,
+          offset: input.offset,
+          headLimit: input.head_limit,
+          context: query.context,
+          displayDirectory: base.displayDirectory,
+          pattern: input.pattern,
+          maxChars: context.maxOutputChars,
+        },
+        environment.searchCaches,
+      );
       return {
         content: rendered.text,
         details: {

@@ -19,6 +19,12 @@ export const GREP_WORKER_COUNT = 2;
 /** An idle Grep worker thread exits after this long without a search. */
 export const GREP_WORKER_IDLE_MS = 10_000;
 
+/**
+ * A test hook, not per-registry state: the threads themselves belong to
+ * each bundle's {@link GrepWorkerHost} (released by `registry.close()`);
+ * this only counts them process-wide, so tests can check that every bundle
+ * and every call released its threads. A plain number, it holds no memory.
+ */
 let liveWorkers = 0;
 
 /** Worker threads of Grep alive right now in this process (for tests). */

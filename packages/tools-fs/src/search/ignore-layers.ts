@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type CompiledIgnoreFile, compileIgnoreFile } from "./gitignore-matcher.js";
+import type { SearchCaches } from "./search-caches.js";
 
 /**
  * The rules of one ignore file, applying to paths below `directory`.
@@ -22,8 +23,10 @@ export class IgnoreLayer {
      * any depth; within a class the deeper directory wins.
      */
     readonly category: number,
+    /** The bundle's caches (compiled files are shared by text); none compiles afresh. */
+    caches?: SearchCaches,
   ) {
-    this.compiled = compileIgnoreFile(rules);
+    this.compiled = compileIgnoreFile(rules, caches);
   }
 
   /** Whether the file has no rule at all (only comments or blank lines). */
@@ -43,10 +46,10 @@ function readRules(file: string): string | null {
   }
 }
 
-function layerOf(directory: string, file: string, category: number): IgnoreLayer | null {
+function layerOf(directory: string, file: string, category: number, caches: SearchCaches | undefined): IgnoreLayer | null {
   const rules = readRules(file);
   if (rules === null || rules.trim() === "") return null;
-  const layer = new IgnoreLayer(directory, rules, category);
+  const layer = new IgnoreLayer(directory, rules, category, caches);
   return layer.isEmpty ? null : layer;
 }
 
@@ -57,16 +60,17 @@ function layerOf(directory: string, file: string, category: number): IgnoreLayer
  *
  * @param has whether the directory has an entry of that name, when already
  *   known (saves failed reads); undefined tries every file
+ * @param caches the bundle's caches; undefined compiles every file afresh
  */
-export function directoryLayers(directory: string, has?: (name: string) => boolean): IgnoreLayer[] {
+export function directoryLayers(directory: string, has?: (name: string) => boolean, caches?: SearchCaches): IgnoreLayer[] {
   const layers: IgnoreLayer[] = [];
   DIRECTORY_IGNORE_FILES.forEach((name, category) => {
     if (has && !has(name)) return;
-    const layer = layerOf(directory, path.join(directory, name), category);
+    const layer = layerOf(directory, path.join(directory, name), category, caches);
     if (layer) layers.push(layer);
   });
   if (!has || has(".git")) {
-    const layer = layerOf(directory, path.join(directory, ".git", "info", "exclude"), 3);
+    const layer = layerOf(directory, path.join(directory, ".git", "info", "exclude"), 3, caches);
     if (layer) layers.push(layer);
   }
   return layers;

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { NO_MATCH, type PathState } from "./gitignore-matcher.js";
 import { directoryLayers, type IgnoreLayer } from "./ignore-layers.js";
+import { type NameVerdicts, SearchCaches } from "./search-caches.js";
 
 /**
  * The layers in force inside one directory, highest precedence first, with
@@ -17,30 +18,30 @@ export interface DirectoryRules {
    */
   readonly prefixes: ReadonlyArray<string | undefined>;
   /**
-   * The verdicts per entry name, shared process-wide by every directory with
-   * the same ignore files and states (a verdict depends on nothing else).
+   * The verdicts per entry name, shared (within one bundle's
+   * {@link SearchCaches}) by every directory with the same ignore files and
+   * states (a verdict depends on nothing else).
    */
   readonly names: NameVerdicts | undefined;
 }
 
-/** Cached verdicts (ignored or not) per entry name, for one sequence of ignore files and states. */
-interface NameVerdicts {
-  readonly files: Map<string, boolean>;
-  readonly directories: Map<string, boolean>;
-}
-
-/** Bound of the cached verdicts of all stacks together (a few MB); past it every cache starts over. */
-const VERDICT_LIMIT = 200_000;
-let cachedVerdicts = 0;
-const nameVerdicts = new Map<string, NameVerdicts>();
-
-/** The rules of `layers` with `states`, with their shared name verdicts (none where a verdict depends on the path). */
-function directoryRules(layers: readonly IgnoreLayer[], states: ReadonlyArray<PathState | null>, prefixes: ReadonlyArray<string | undefined>): DirectoryRules {
-  if (layers.length === 0 || prefixes.some((prefix) => prefix !== undefined)) return { layers, states, prefixes, names: undefined };
+/**
+ * The rules of `layers` with `states`, with their name verdicts shared in
+ * `caches` (none where a verdict depends on the path, or once `caches` is
+ * closed).
+ */
+function directoryRules(
+  layers: readonly IgnoreLayer[],
+  states: ReadonlyArray<PathState | null>,
+  prefixes: ReadonlyArray<string | undefined>,
+  caches: SearchCaches,
+): DirectoryRules {
+  if (layers.length === 0 || caches.isClosed || prefixes.some((prefix) => prefix !== undefined)) return { layers, states, prefixes, names: undefined };
   const key = layers.map((layer, index) => `${layer.compiled.id}.${states[index]?.id ?? ""}`).join(",");
+  const nameVerdicts = caches.nameVerdicts;
   let names = nameVerdicts.get(key);
   if (!names) {
-    if (nameVerdicts.size >= 10_000) nameVerdicts.clear();
+    if (nameVerdicts.size >= SearchCaches.STACK_LIMIT) nameVerdicts.clear();
     names = { files: new Map(), directories: new Map() };
     nameVerdicts.set(key, names);
   }
@@ -54,9 +55,9 @@ export const NO_RULES: DirectoryRules = { layers: [], states: [], prefixes: [], 
  * Adds a directory's own layers (`own`, from {@link directoryLayers}) in
  * front of those it inherits, ordered as ripgrep ranks them: by precedence
  * class first, then deepest first. Own layers start at their rules' first
- * segments.
+ * segments. Name verdicts are shared in `caches`.
  */
-export function withOwnLayers(inherited: DirectoryRules, own: readonly IgnoreLayer[]): DirectoryRules {
+export function withOwnLayers(inherited: DirectoryRules, own: readonly IgnoreLayer[], caches: SearchCaches): DirectoryRules {
   if (!own.length) return inherited;
   const layers: IgnoreLayer[] = [];
   const states: Array<PathState | null> = [];
@@ -75,7 +76,7 @@ export function withOwnLayers(inherited: DirectoryRules, own: readonly IgnoreLay
       prefixes.push(inherited.prefixes[index]);
     });
   }
-  return directoryRules(layers, states, prefixes);
+  return directoryRules(layers, states, prefixes, caches);
 }
 
 /**
@@ -84,7 +85,7 @@ export function withOwnLayers(inherited: DirectoryRules, own: readonly IgnoreLay
  * Returns `rules` itself when nothing changes (the common case deep in a
  * tree).
  */
-export function enterDirectory(rules: DirectoryRules, name: string): DirectoryRules {
+export function enterDirectory(rules: DirectoryRules, name: string, caches: SearchCaches): DirectoryRules {
   const { states, prefixes } = rules;
   let next: Array<PathState | null> | undefined;
   for (let index = 0; index < states.length; index += 1) {
@@ -95,9 +96,9 @@ export function enterDirectory(rules: DirectoryRules, name: string): DirectoryRu
     next ??= states.slice();
     next[index] = child;
   }
-  if (!prefixes.some((prefix) => prefix !== undefined)) return next ? directoryRules(rules.layers, next, prefixes) : rules;
+  if (!prefixes.some((prefix) => prefix !== undefined)) return next ? directoryRules(rules.layers, next, prefixes, caches) : rules;
   const nextPrefixes = prefixes.map((prefix) => (prefix === undefined ? undefined : `${prefix}${name}/`));
-  return directoryRules(rules.layers, next ?? states, nextPrefixes);
+  return directoryRules(rules.layers, next ?? states, nextPrefixes, caches);
 }
 
 /**
@@ -106,7 +107,7 @@ export function enterDirectory(rules: DirectoryRules, name: string): DirectoryRu
  * file of every ancestor, `.git/info/exclude` included, each advanced along
  * the path from its directory down to `base`.
  */
-export function ancestorRules(base: string): DirectoryRules {
+export function ancestorRules(base: string, caches: SearchCaches): DirectoryRules {
   const ancestors: string[] = [];
   let current = path.dirname(base);
   let previous = base;
@@ -118,8 +119,8 @@ export function ancestorRules(base: string): DirectoryRules {
   let rules = NO_RULES;
   // From the root down, so deeper layers come first within a class.
   for (let index = ancestors.length - 1; index >= 0; index -= 1) {
-    rules = withOwnLayers(rules, directoryLayers(ancestors[index]!));
-    rules = enterDirectory(rules, path.basename(index === 0 ? base : ancestors[index - 1]!));
+    rules = withOwnLayers(rules, directoryLayers(ancestors[index]!, undefined, caches), caches);
+    rules = enterDirectory(rules, path.basename(index === 0 ? base : ancestors[index - 1]!), caches);
   }
   return rules;
 }
@@ -128,22 +129,19 @@ export function ancestorRules(base: string): DirectoryRules {
  * Whether the entry `name` of a directory with `rules` is ignored: in
  * precedence order, the first layer with a matching rule decides (ignored,
  * or kept by a `!rule`); within a layer the last matching rule wins.
+ * `caches` are those the rules were made with (they bound the verdicts).
  */
-export function isEntryIgnored(rules: DirectoryRules, name: string, isDirectory: boolean): boolean {
+export function isEntryIgnored(rules: DirectoryRules, name: string, isDirectory: boolean, caches: SearchCaches): boolean {
   const names = rules.names;
   if (!names) return judge(rules, name, isDirectory);
   const cache = isDirectory ? names.directories : names.files;
   let verdict = cache.get(name);
   if (verdict === undefined) {
     verdict = judge(rules, name, isDirectory);
-    if (++cachedVerdicts > VERDICT_LIMIT) {
+    if (++caches.cachedVerdicts > SearchCaches.VERDICT_LIMIT) {
       // Directories keep their (now empty) maps; new stacks get new ones.
-      for (const stack of nameVerdicts.values()) {
-        stack.files.clear();
-        stack.directories.clear();
-      }
-      nameVerdicts.clear();
-      cachedVerdicts = 1;
+      caches.clearVerdicts();
+      caches.cachedVerdicts = 1;
     }
     cache.set(name, verdict);
   }

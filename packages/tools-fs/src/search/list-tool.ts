@@ -29,7 +29,6 @@ Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git
 
 /** Creates the List tool for one bundle. */
 export function createListTool(environment: FsToolEnvironment) {
-  void environment;
   return defineTool<typeof listInputSchema, ListDetails>({
     name: "List",
     description: DESCRIPTION,
@@ -46,7 +45,7 @@ export function createListTool(environment: FsToolEnvironment) {
       }
       let entries;
       try {
-        entries = await walkTree(base.directory, { maxDepth: input.depth, includeAll: true, signal: context.signal });
+        entries = await walkTree(base.directory, { maxDepth: input.depth, includeAll: true, signal: context.signal, caches: environment.searchCaches });
       } catch (error) {
         throw toFsToolError("List", error, base.resolved, context);
       }

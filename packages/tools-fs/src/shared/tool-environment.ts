@@ -1,5 +1,6 @@
 import { tryRealpath } from "@agent-tools/core";
 import type { FastIo } from "../fast-io/fast-io.js";
+import type { SearchCaches } from "../search/search-caches.js";
 import type { FileToolState } from "./file-state.js";
 import type { MutationQueue } from "./mutation-queue.js";
 
@@ -13,6 +14,11 @@ export interface FsToolEnvironment {
   readonly ripgrepPath: string | null;
   /** The bundle's hashing worker, buffer pool and WebAssembly instances (closed with the bundle). */
   readonly fastIo: FastIo;
+  /**
+   * The bundle's search caches (compiled ignore files, name verdicts, Grep's
+   * text buffer; dropped with the bundle); undefined: fresh ones per call.
+   */
+  readonly searchCaches?: SearchCaches;
 }
 
 /** The file-state key of a path: its canonical form when it exists. */
