@@ -153,15 +153,18 @@ async function wordSearch(
     const idf =
       words.length === 1
         ? sql`${fts5Idf(rowCount, Number(row[`d${index}`] ?? 0))}::float8`
-        : idfSql(sql`(${sql.ref(`d.d${index}`)} * ${rowCount}::float8 / ${scopedRows}::float8)`, sql`${rowCount}::float8`);
+        : idfSql(sql`(${onceSql("d", `d${index}`)} * ${rowCount}::float8 / ${scopedRows}::float8)`, sql`${rowCount}::float8`);
     return termBm25(idf, tf, sql`m.word_length`, sql`${averageLength}::float8`);
   });
   const scopes = query.scopes.map((scope) => lexeme(scopeLexeme(scope))).join(" | ");
   const match = sql`m.search_words @@ ((${sql.join(phrases.map(tsquery), sql` || `)}) && to_tsquery('simple', ${scopes}::text))`;
+  // A phrase's document count is read through a scalar subquery (an InitPlan, computed once): joined as `hits m, d`,
+  // the planner (estimating one hit) put the aggregate on the inner side of a nested loop and ran it again per hit.
+  const phraseCounts = phrases.some((words) => words.length > 1) ? sql`, d as (select ${sql.join(counts)} from hits h)` : sql``;
   const { rows: hits } = await sql<ScoredRow>`with hits as (
       select ${META_COLUMNS_SQL}, m.word_length, ${sql.join(tfs)} from ${META_TABLE_SQL} m where ${match} and ${scopeFilterSql(query.scopes)}
-    ), d as (select ${sql.join(counts)} from hits h)
-    select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m, d where ${filter}) m
+    )${phraseCounts}
+    select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m where ${filter}) m
     where m.score < 0
     order by m.score, m.updated_at desc, m.slug
     limit ${query.limit}`.execute(db);
@@ -210,8 +213,9 @@ async function trigramSearch(
   const parts = texts.map((text, index) => {
     const tf = sql.ref(`m.tf${index}`);
     if (codePointLength(text) < 3) return saturation(tf);
-    const idf = idfSql(sql`(${sql.ref(`d.d${index}`)} * s.row_count / greatest(s.scoped_rows, 1))`, sql`s.row_count`);
-    return termBm25(idf, tf, sql`m.trigram_length`, sql`greatest(s.tokens / greatest(s.row_count, 1), 1e-9)`);
+    const rowCount = onceSql("s", "row_count");
+    const idf = idfSql(sql`(${onceSql("d", `d${index}`)} * ${rowCount} / greatest(${onceSql("s", "scoped_rows")}, 1))`, rowCount);
+    return termBm25(idf, tf, sql`m.trigram_length`, sql`greatest(${onceSql("s", "tokens")} / greatest(${rowCount}, 1), 1e-9)`);
   });
   const matches = texts.map((text) => sql`m.search_text like ${containsPattern(text)}::text`);
   const { rows } = await sql<ScoredRow>`with hits as (
@@ -222,11 +226,19 @@ async function trigramSearch(
         coalesce(sum(s.row_count) filter (where ${scopedStatsSql(query)}), 0)::float8 as scoped_rows
       from ${sql.table(POSTGRES_MEMORY_SCOPE_STATS_TABLE)} s
     ), d as (select ${sql.join(counts)} from hits h)
-    select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m, s, d where ${filter}) m
+    select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m where ${filter}) m
     where m.score < 0
     order by m.score, m.updated_at desc, m.slug
     limit ${query.limit}`.execute(db);
   return rows.map(({ score: rank, ...row }) => ({ row, rank: Number(rank) }));
+}
+
+/**
+ * Column `column` of the one-row CTE `cte` as a scalar subquery: PostgreSQL
+ * runs it once (an InitPlan) rather than joining the CTE into every hit.
+ */
+function onceSql(cte: string, column: string): RawBuilder<unknown> {
+  return sql`(select ${sql.ref(`${cte}.${column}`)} from ${sql.table(cte)})`;
 }
 
 /** `-(tf · 2.2) / (tf + 1.2)`: BM25's saturation alone, for scanned short terms. */
