@@ -163,8 +163,10 @@ async function wordSearch(
   const match = sql`m.search_words @@ ((${sql.join(phrases.map(tsquery), sql` || `)}) && to_tsquery('simple', ${scopes}::text))`;
   // A phrase's document count is read through a scalar subquery (an InitPlan, computed once): joined as `hits m, d`,
   // the planner (estimating one hit) put the aggregate on the inner side of a nested loop and ran it again per hit.
+  // `hits` is materialized so each term frequency is computed once per row (inlined, the score's filter and sort
+  // each computed them again).
   const phraseCounts = phrases.some((words) => words.length > 1) ? sql`, d as (select ${sql.join(counts)} from hits h)` : sql``;
-  const { rows: hits } = await sql<ScoredRow>`with hits as (
+  const { rows: hits } = await sql<ScoredRow>`with hits as materialized (
       select ${META_COLUMNS_SQL}, m.word_length, ${sql.join(tfs)} from ${META_TABLE_SQL} m where ${match} and ${scopeFilterSql(query.scopes)}
     )${phraseCounts}
     select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m where ${filter}) m
@@ -221,7 +223,7 @@ async function trigramSearch(
     return termBm25(idf, tf, sql`m.trigram_length`, sql`greatest(${onceSql("s", "tokens")} / greatest(${rowCount}, 1), 1e-9)`);
   });
   const matches = texts.map((text) => sql`m.search_text like ${containsPattern(text)}::text`);
-  const { rows } = await sql<ScoredRow>`with hits as (
+  const { rows } = await sql<ScoredRow>`with hits as materialized (
       select ${META_COLUMNS_SQL}, m.trigram_length, ${sql.join(frequencies)}
       from ${META_TABLE_SQL} m where (${sql.join(matches, sql` or `)}) and ${scopeFilterSql(query.scopes)}
     ), s as (
