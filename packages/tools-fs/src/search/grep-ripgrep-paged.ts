@@ -22,6 +22,9 @@ export interface GrepPage {
  */
 const MIN_LINE_CHARS_BESIDES_PATH = 5;
 
+/** Output caps up to this many characters end a page early enough to count first (the default cap is 240,000). */
+const CAPPED_PAGE_MAX_CHARS = 4 * 1024 * 1024;
+
 /**
  * Content pages reaching this many matching lines (offset + head_limit)
  * first try a single pass (see {@link grepWithRipgrepPaged}).
@@ -137,8 +140,10 @@ export async function grepWithRipgrepPaged(
 ): Promise<GrepFileHits[]> {
   if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
   const pageLines = page.offset + page.headLimit;
-  // When the output cap, not head_limit, ends the page, the count pass shows how far it can reach: no single pass.
-  const capEndsPage = page.maxChars !== undefined && page.headLimit > Math.ceil(page.maxChars / MIN_LINE_CHARS_BESIDES_PATH);
+  // When a small output cap, not head_limit, ends the page, the count pass shows how far it can reach: no single pass.
+  // (A cap of megabytes is a host asking for everything: one pass then beats counting and passing every file back.)
+  const capEndsPage =
+    page.maxChars !== undefined && page.maxChars <= CAPPED_PAGE_MAX_CHARS && page.headLimit > Math.ceil(page.maxChars / MIN_LINE_CHARS_BESIDES_PATH);
   if (page.outputMode === "content" && !capEndsPage && pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
     const maxBytes = pageLines * (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
     const files = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, query.context > 0, maxBytes);
