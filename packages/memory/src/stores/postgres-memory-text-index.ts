@@ -14,7 +14,7 @@ import { type RawBuilder, sql } from "kysely";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { codePointLength, parseSearchTerms, searchTypes } from "../ports/memory-index-query.js";
 import type { MemoryTextQuery } from "../ports/memory-index-store.js";
-import { foldText, fts5Idf } from "../ports/plain-bm25.js";
+import { foldText } from "../ports/plain-bm25.js";
 import {
   POSTGRES_MEMORY_SCOPE_STATS_TABLE,
   POSTGRES_MEMORY_TERMS_TABLE,
@@ -117,14 +117,14 @@ export const postgresMemoryTextIndex: MemoryTextIndex = {
 const tsquery = (words: readonly string[]): RawBuilder<unknown> => sql`to_tsquery('simple', ${words.map(lexeme).join(" <-> ")}::text)`;
 
 /**
- * Word search: the whole table's row count and token total from the scope
- * totals and each word's document count from the terms table, then one
- * statement that finds the rows of the asked scopes through the `tsvector`
- * index (narrowed to the scope lexemes) and scores them. A phrase's
- * document count is estimated from its count in those rows, scaled by the
- * whole table's rows over the scopes' rows (exact when the scopes hold every
- * row). Rows whose score is not below zero (a phrase across two columns)
- * are dropped.
+ * Word search in one statement (one round trip): the whole table's row
+ * count and token total from the scope totals and each word's document
+ * count from the terms table, read through scalar subqueries (run once),
+ * and the rows of the asked scopes found through the `tsvector` index
+ * (narrowed to the scope lexemes) and scored. A phrase's document count is
+ * estimated from its count in those rows, scaled by the whole table's rows
+ * over the scopes' rows (exact when the scopes hold every row). Rows whose
+ * score is not below zero (a phrase across two columns) are dropped.
  */
 async function wordSearch(
   db: MemorySqlExecutor,
@@ -133,43 +133,44 @@ async function wordSearch(
   filter: RawBuilder<unknown>,
 ): Promise<MemoryTextIndexHit[]> {
   if (phrases.length === 0) return [];
-  const frequencies = phrases.map((words, index) =>
+  const rowCount = onceSql("st", "row_count");
+  const averageLength = onceSql("st", "average_length");
+  const scopedRows = onceSql("st", "scoped_rows");
+  // Each single word's positions in the row's tsvector as text (`'word':3A,17A`), computed once per row below `offset 0`.
+  const positions = phrases.map((words, index) =>
     words.length === 1
-      ? sql`(select t.df from ${sql.table(POSTGRES_MEMORY_TERMS_TABLE)} t where t.term = ${words[0]}) as ${sql.ref(`d${index}`)}`
-      : sql`null as ${sql.ref(`d${index}`)}`,
+      ? sql`ts_filter(setweight(m.search_words, 'A', array[${words[0]}::text]), '{a}')::text as ${sql.ref(`p${index}`)}`
+      : sql`null::text as ${sql.ref(`p${index}`)}`,
   );
-  const { rows } = await sql<Record<string, string | number | null>>`select sum(s.row_count) as row_count, sum(s.word_tokens) as tokens,
-      sum(s.row_count) filter (where ${scopedStatsSql(query)}) as scoped_rows, ${sql.join(frequencies)}
-    from ${sql.table(POSTGRES_MEMORY_SCOPE_STATS_TABLE)} s`.execute(db);
-  const row = rows[0];
-  const rowCount = Number(row?.row_count ?? 0);
-  if (row === undefined || rowCount <= 0) return [];
-  const scopedRows = Math.max(1, Number(row.scoped_rows ?? 0));
-  const averageLength = Number(row.tokens) / rowCount || 1;
   const tfs = phrases.map(
     (words, index) =>
-      sql`${words.length === 1 ? wordOccurrences(words[0] as string) : occurrences(sql`m.search_tokens`, spacedPhrase(words))} as ${sql.ref(`tf${index}`)}`,
+      sql`${words.length === 1 ? wordOccurrences(words[0] as string, sql.ref(`m.p${index}`)) : occurrences(sql`m.search_tokens`, spacedPhrase(words))} as ${sql.ref(`tf${index}`)}`,
   );
-  const counts = phrases.map((_, index) => sql`count(*) filter (where ${sql.ref(`h.tf${index}`)} > 0)::float8 as ${sql.ref(`d${index}`)}`);
+  const counts = phrases.map((_, index) => sql`count(*) filter (where ${sql.ref(`m.tf${index}`)} > 0)::float8 as ${sql.ref(`d${index}`)}`);
   const parts = phrases.map((words, index) => {
     const tf = sql.ref(`m.tf${index}`);
-    const idf =
+    const documents =
       words.length === 1
-        ? sql`${fts5Idf(rowCount, Number(row[`d${index}`] ?? 0))}::float8`
-        : idfSql(sql`(${onceSql("d", `d${index}`)} * ${rowCount}::float8 / ${scopedRows}::float8)`, sql`${rowCount}::float8`);
-    return termBm25(idf, tf, sql`m.word_length`, sql`${averageLength}::float8`);
+        ? sql`coalesce((select t.df from ${sql.table(POSTGRES_MEMORY_TERMS_TABLE)} t where t.term = ${words[0]}::text), 0)::float8`
+        : sql`(${onceSql("d", `d${index}`)} * ${rowCount} / ${scopedRows})`;
+    return termBm25(idfSql(documents, rowCount), tf, sql`m.word_length`, averageLength);
   });
   const scopes = query.scopes.map((scope) => lexeme(scopeLexeme(scope))).join(" | ");
   const match = sql`m.search_words @@ ((${sql.join(phrases.map(tsquery), sql` || `)}) && to_tsquery('simple', ${scopes}::text))`;
-  // A phrase's document count is read through a scalar subquery (an InitPlan, computed once): joined as `hits m, d`,
-  // the planner (estimating one hit) put the aggregate on the inner side of a nested loop and ran it again per hit.
-  // `hits` is materialized so each term frequency is computed once per row (inlined, the score's filter and sort
-  // each computed them again).
-  const phraseCounts = phrases.some((words) => words.length > 1) ? sql`, d as (select ${sql.join(counts)} from hits h)` : sql``;
-  const { rows: hits } = await sql<ScoredRow>`with hits as materialized (
-      select ${META_COLUMNS_SQL}, m.word_length, ${sql.join(tfs)} from ${META_TABLE_SQL} m where ${match} and ${scopeFilterSql(query.scopes)}
+  // Document counts and totals are scalar subqueries (an InitPlan each, computed once); `hits` is materialized so each
+  // term frequency is computed once per row, and the score is computed once per hit (`offset 0` keeps the filter and
+  // the sort from repeating its expression and its InitPlans).
+  const phraseCounts = phrases.some((words) => words.length > 1) ? sql`, d as (select ${sql.join(counts)} from hits m)` : sql``;
+  const { rows: hits } = await sql<ScoredRow>`with st as (
+      select coalesce(sum(s.row_count), 0)::float8 as row_count,
+        coalesce(nullif(coalesce(sum(s.word_tokens), 0)::float8 / nullif(sum(s.row_count), 0)::float8, 0), 1) as average_length,
+        greatest(coalesce(sum(s.row_count) filter (where ${scopedStatsSql(query)}), 0), 1)::float8 as scoped_rows
+      from ${sql.table(POSTGRES_MEMORY_SCOPE_STATS_TABLE)} s
+    ), hits as materialized (
+      select ${META_COLUMNS_SQL}, m.word_length, ${sql.join(tfs)}
+      from (select m.*, ${sql.join(positions)} from ${META_TABLE_SQL} m where ${match} and ${scopeFilterSql(query.scopes)} offset 0) m
     )${phraseCounts}
-    select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m where ${filter}) m
+    select * from (select ${META_COLUMNS_SQL}, (${sql.join(parts, sql` + `)}) as score from hits m where ${filter} and ${rowCount} > 0 offset 0) m
     where m.score < 0
     order by m.score, m.updated_at desc, m.slug
     limit ${query.limit}`.execute(db);
@@ -252,20 +253,21 @@ function saturation(frequency: RawBuilder<unknown>): RawBuilder<unknown> {
 }
 
 /**
- * A word's occurrences in row `m`, from its lexeme's positions in the
- * `tsvector` (the token string, a toasted column as long as the body, is
- * then not read): about half the time of counting in the token string. A row
- * without the lexeme counts 0, as the `tsvector` match does (the two differ
- * only where PostgreSQL's parser would split a token the word tokenizer keeps
- * whole, which the C locale never does). A lexeme keeps at most 256
- * positions and positions stop at 16,383, so where the count could be
- * clipped it is counted in the token string instead.
+ * A word's occurrences in row `m`, from `positions`, its lexeme's positions
+ * in the `tsvector` as text (`'word':3A,17A`, empty where the row lacks it;
+ * a word token holds no comma or quote, so the positions are the commas
+ * plus one): no per-row subquery, and the token string (a toasted column as
+ * long as the body) is not read. A row without the lexeme counts 0, as the
+ * `tsvector` match does (the two differ only where PostgreSQL's parser would
+ * split a token the word tokenizer keeps whole, which the C locale never
+ * does). A lexeme keeps at most 256 positions and positions stop at 16,383,
+ * so where the count could be clipped it is counted in the token string
+ * instead.
  */
-function wordOccurrences(word: string): RawBuilder<unknown> {
-  const positions = sql`cardinality(u.positions)`;
-  return sql`coalesce((select case when m.word_length < 16000 and ${positions} < 256 then ${positions}::float8
-      else ${occurrences(sql`m.search_tokens`, spacedPhrase([word]))} end
-    from unnest(ts_filter(setweight(m.search_words, 'A', array[${word}::text]), '{a}')) u), 0)::float8`;
+function wordOccurrences(word: string, positions: RawBuilder<unknown>): RawBuilder<unknown> {
+  const count = sql`(length(${positions}) - length(replace(${positions}, ',', '')) + 1)`;
+  return sql`(case when ${positions} = '' then 0::float8 when m.word_length < 16000 and ${count} < 256 then ${count}::float8
+      else ${occurrences(sql`m.search_tokens`, spacedPhrase([word]))} end)`;
 }
 
 /** Non-overlapping occurrences of `needle` in a text column, as float8. */
