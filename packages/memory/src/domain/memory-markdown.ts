@@ -1,4 +1,4 @@
-import type { MemoryConfidence, MemoryLinks, MemorySource, StoredMemoryType } from "./memory-types.js";
+import type { MemoryConfidence, MemoryLinks, MemoryRecord, MemorySource, StoredMemoryType } from "./memory-types.js";
 import { MEMORY_LIMITS } from "./memory-types.js";
 
 /**
@@ -17,23 +17,15 @@ import { MEMORY_LIMITS } from "./memory-types.js";
  * ```
  */
 
-/** An entry as its Markdown file holds it (the file name gives scope and slug). */
-export interface MemoryDocument {
-  readonly type: StoredMemoryType;
-  readonly description: string;
-  readonly body: string;
-  /** `YYYY-MM-DD` of a daily journal. */
-  readonly dateLocal?: string;
-  readonly unreviewed: boolean;
-  readonly riskFlags: readonly string[];
-  readonly source: MemorySource;
-  readonly links: MemoryLinks;
-  readonly appendCount: number;
-  /** Epoch ms. */
-  readonly createdAt: number;
-  /** Epoch ms. */
-  readonly updatedAt: number;
-}
+/**
+ * An entry as its Markdown file holds it: the record's values without the
+ * key (the file name gives scope and slug) and without what the index
+ * derives from the file (hash, mtime, size, archived).
+ */
+export type MemoryDocument = Pick<
+  MemoryRecord,
+  "type" | "description" | "body" | "dateLocal" | "unreviewed" | "riskFlags" | "source" | "links" | "appendCount" | "createdAt" | "updatedAt"
+>;
 
 const STORED_TYPES: readonly string[] = ["user", "feedback", "project", "reference", "daily"];
 const CONFIDENCES: readonly string[] = ["high", "medium", "low"];

@@ -25,6 +25,7 @@ import {
   metaRowToRecord,
   organizeRunRowToRun,
   recordToMetaValues,
+  META_VALUE_COLUMNS,
 } from "./memory-rows.js";
 import { META_COLUMNS_SQL, type MemoryTextIndex, scopeFilterSql, typeAndArchiveFilterSql } from "./memory-text-index.js";
 import { postgresMemoryTextIndex } from "./postgres-memory-text-index.js";
@@ -44,23 +45,7 @@ class BatchConflict {
 }
 
 /** Meta columns an unconditional upsert replaces (all but the key and the id). */
-const UPDATABLE_COLUMNS: readonly (keyof MemoryMetaRow)[] = [
-  "type",
-  "description",
-  "body",
-  "date_local",
-  "unreviewed",
-  "risk_flags_json",
-  "source_json",
-  "links_json",
-  "append_count",
-  "archived",
-  "body_hash",
-  "file_mtime_ms",
-  "file_size",
-  "created_at",
-  "updated_at",
-];
+const UPDATABLE_COLUMNS = META_VALUE_COLUMNS;
 const DEFAULT_AUDIT_LIMIT = 100;
 const DEFAULT_RUN_LIMIT = 50;
 

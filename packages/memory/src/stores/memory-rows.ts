@@ -61,6 +61,25 @@ export interface MemoryOrganizeRunRow {
 /** Meta columns written from a record (everything but the id). */
 export type MemoryMetaValues = Omit<MemoryMetaRow, "id">;
 
+/** Meta columns that hold an entry's values: all but the id and the key (scope, workdir_hash, slug). */
+export const META_VALUE_COLUMNS: readonly (keyof MemoryMetaRow)[] = [
+  "type",
+  "description",
+  "body",
+  "date_local",
+  "unreviewed",
+  "risk_flags_json",
+  "source_json",
+  "links_json",
+  "append_count",
+  "archived",
+  "body_hash",
+  "file_mtime_ms",
+  "file_size",
+  "created_at",
+  "updated_at",
+];
+
 /** The meta columns of a record. */
 export function recordToMetaValues(record: MemoryRecord): MemoryMetaValues {
   return {

@@ -6,7 +6,7 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import type { MemoryScopeRef, MemoryTextQuery } from "../ports/memory-index-store.js";
-import { MEMORY_META_TABLE, type MemoryMetaRow } from "./memory-rows.js";
+import { MEMORY_META_TABLE, META_VALUE_COLUMNS, type MemoryMetaRow } from "./memory-rows.js";
 
 /**
  * A Kysely instance or transaction of either dialect. Typed loosely as the
@@ -38,29 +38,7 @@ export interface MemoryTextIndex {
 
 /** The meta columns a query returns, qualified with the alias `m`. */
 export const META_COLUMNS_SQL: RawBuilder<unknown> = sql.raw(
-  [
-    "id",
-    "scope",
-    "workdir_hash",
-    "slug",
-    "type",
-    "description",
-    "body",
-    "date_local",
-    "unreviewed",
-    "risk_flags_json",
-    "source_json",
-    "links_json",
-    "append_count",
-    "archived",
-    "body_hash",
-    "file_mtime_ms",
-    "file_size",
-    "created_at",
-    "updated_at",
-  ]
-    .map((column) => `m.${column}`)
-    .join(", "),
+  ["id", "scope", "workdir_hash", "slug", ...META_VALUE_COLUMNS].map((column) => `m.${column}`).join(", "),
 );
 
 /** `FROM`-clause name of the meta table. */
