@@ -59,18 +59,25 @@ export async function searchMemory(store: MemoryIndexStore, request: MemorySearc
     if (!indexes.includes("words")) indexes.push("words");
     return store.search({ ...base, index: "words", terms: list });
   };
-  const wordHits = await words(terms.words);
-  const expansionHits = await words(terms.expansions);
-  let trigramHits: readonly MemoryTextHit[] = [];
-  if (terms.trigram.length > 0 && shouldQueryTrigram(terms.hasCjk, wordHits.length)) {
+  const trigram = async (): Promise<readonly MemoryTextHit[]> => {
     indexes.push("trigram");
     const found = await store.search({ ...base, index: "trigram", terms: terms.trigram });
-    trigramHits = terms.hasCjk
-      ? found
-      : found.filter((hit) => isTrigramMatch(`${hit.record.slug}\n${hit.record.description}\n${hit.record.body}`, terms.trigram));
-  }
-  // The stop words break ties among the other hits (and find something when nothing else did).
-  const stopWordHits = terms.stopWords.length === 0 ? [] : await words([...terms.words, ...terms.stopWords]);
+    return terms.hasCjk ? found : found.filter((hit) => isTrigramMatch(`${hit.record.slug}\n${hit.record.description}\n${hit.record.body}`, terms.trigram));
+  };
+  // The searches that do not wait on another's answer are asked together: a store with a pool of connections (PostgreSQL)
+  // answers them side by side, one round trip of latency instead of up to four. Only the trigram search of a query
+  // without CJK waits, on the word hits' count. (Asking it together too, and dropping its answer when the words found
+  // enough, made PostgreSQL's p50 at 100,000 entries worse, 7.0 -> 11.7 ms: it is the costliest statement.)
+  const trigramFirst = terms.trigram.length > 0 && terms.hasCjk;
+  const [wordHits, expansionHits, stopWordHits, cjkTrigramHits] = await Promise.all([
+    words(terms.words),
+    words(terms.expansions),
+    // The stop words break ties among the other hits (and find something when nothing else did).
+    terms.stopWords.length === 0 ? [] : words([...terms.words, ...terms.stopWords]),
+    trigramFirst ? trigram() : undefined,
+  ]);
+  let trigramHits: readonly MemoryTextHit[] = cjkTrigramHits ?? [];
+  if (!trigramFirst && terms.trigram.length > 0 && shouldQueryTrigram(terms.hasCjk, wordHits.length)) trigramHits = await trigram();
   let scanHits: MemoryTextHit[] = [];
   if (wordHits.length === 0 && expansionHits.length === 0 && trigramHits.length === 0 && stopWordHits.length === 0) {
     // The trigram index already looked for every needle it could hold and found none of them.

@@ -27,7 +27,7 @@ import {
   recordToMetaValues,
   META_VALUE_COLUMNS,
 } from "./memory-rows.js";
-import { META_COLUMNS_SQL, type MemoryTextIndex, scopeFilterSql, typeAndArchiveFilterSql } from "./memory-text-index.js";
+import { MEMORY_TIDY_AFTER_CHANGES, META_COLUMNS_SQL, type MemoryTextIndex, scopeFilterSql, typeAndArchiveFilterSql } from "./memory-text-index.js";
 import { postgresMemoryTextIndex } from "./postgres-memory-text-index.js";
 import { sqliteMemoryTextIndex } from "./sqlite-memory-text-index.js";
 
@@ -71,6 +71,8 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
   readonly #db: Kysely<MemoryDatabase>;
   readonly #dialect: Storage["dialect"];
   readonly #textIndex: MemoryTextIndex;
+  /** Rows changed since the text index last tidied up. */
+  #changesSinceTidy = 0;
 
   private constructor(storage: Storage) {
     this.#db = storage.db as Kysely<MemoryDatabase>;
@@ -160,6 +162,11 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
     } catch (error) {
       if (error instanceof BatchConflict) return { ok: false, conflicts: error.conflicts };
       throw error;
+    }
+    this.#changesSinceTidy += changes.length;
+    if (this.#textIndex.tidy !== undefined && this.#changesSinceTidy >= MEMORY_TIDY_AFTER_CHANGES) {
+      this.#changesSinceTidy = 0;
+      await this.#textIndex.tidy(this.#db).catch(() => undefined); // the write has landed; tidying is best effort
     }
     return { ok: true };
   }

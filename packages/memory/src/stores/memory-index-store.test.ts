@@ -173,3 +173,70 @@ describe("Kysely on SQLite: two processes racing on one file", () => {
     }
   });
 });
+
+describe("Kysely on PostgreSQL: index upkeep", () => {
+  it("keeps no GIN pending list, and vacuums the statistics tables after a bulk batch", async () => {
+    if (cluster === undefined) throw new Error("The PostgreSQL test cluster is not running.");
+    const storage = await openPostgresStorage({ connectionString: await cluster.createDatabase("memory_upkeep") });
+    try {
+      const store = await KyselyMemoryIndexStore.open(storage);
+      const { rows: options } = await sql<{ relname: string; reloptions: string[] | null }>`select relname, reloptions from pg_class
+        where relname in ('memory_meta_search_words', 'memory_meta_search_text_trgm') order by relname`.execute(storage.db);
+      expect(options).toEqual([
+        { relname: "memory_meta_search_text_trgm", reloptions: ["fastupdate=off"] },
+        { relname: "memory_meta_search_words", reloptions: ["fastupdate=off"] },
+      ]);
+      const vacuums = async () => {
+        const { rows } = await sql<{ count: string | number }>`select vacuum_count as count from pg_stat_user_tables
+          where relname = 'memory_text_terms'`.execute(storage.db);
+        return Number(rows[0]?.count ?? 0);
+      };
+      const before = await vacuums();
+      const records = Array.from(
+        { length: 600 },
+        (_, index): MemoryRecord => ({
+          scope: "global",
+          workdirHash: "",
+          slug: `bulk-${index}`,
+          type: "project",
+          description: `bulk entry ${index}`,
+          body: `word${index % 50} shared body text`,
+          unreviewed: false,
+          riskFlags: [],
+          source: { confidence: "low" },
+          links: {},
+          appendCount: 0,
+          archived: false,
+          bodyHash: "h",
+          fileMtimeMs: 1,
+          fileSize: 1,
+          createdAt: 1,
+          updatedAt: 1,
+        }),
+      );
+      expect(
+        await store.applyBatch(
+          records.slice(0, 300).map((record) => ({ kind: "upsert" as const, record })),
+          [],
+        ),
+      ).toEqual({ ok: true });
+      expect(await vacuums()).toBe(before); // 300 rows changed: not yet
+      expect(
+        await store.applyBatch(
+          records.slice(300).map((record) => ({ kind: "upsert" as const, record })),
+          [],
+        ),
+      ).toEqual({ ok: true });
+      expect(await vacuums()).toBe(before + 1);
+      const hits = await store.search({ scopes: [{ scope: "global", workdirHash: "" }], index: "words", terms: ["word7"], limit: 50 });
+      expect(hits.map((hit) => hit.record.slug).sort()).toEqual(
+        records
+          .filter((_, index) => index % 50 === 7)
+          .map((record) => record.slug)
+          .sort(),
+      );
+    } finally {
+      await storage.close();
+    }
+  }, 60_000);
+});

@@ -8,7 +8,7 @@ import type { StorageMigration } from "@agent-tools/storage";
 import { sql } from "kysely";
 import { MEMORY_AUDIT_TABLE, MEMORY_META_TABLE, MEMORY_ORGANIZE_RUNS_TABLE } from "./memory-rows.js";
 import { createPostgresBm25Statistics, upgradePostgresBm25Statistics } from "./postgres-bm25-statistics.js";
-import { createPostgresMemoryTextIndexes } from "./postgres-memory-text-index.js";
+import { createPostgresMemoryTextIndexes, disablePostgresGinPendingLists } from "./postgres-memory-text-index.js";
 import { createSqliteMemoryTextIndexes } from "./sqlite-memory-text-index.js";
 
 /** The storage namespace (migration history) of the memory index. */
@@ -104,6 +104,13 @@ export const MEMORY_STORAGE_MIGRATIONS: readonly StorageMigration[] = [
     name: "0006-postgres-bm25-terms-and-scopes",
     async up(db, dialect) {
       if (dialect === "postgres") await upgradePostgresBm25Statistics(db);
+    },
+  },
+  {
+    // PostgreSQL only: the GIN indexes take each write at once (no pending list that every search scans until a vacuum merges it).
+    name: "0007-postgres-gin-without-pending-list",
+    async up(db, dialect) {
+      if (dialect === "postgres") await disablePostgresGinPendingLists(db);
     },
   },
 ];

@@ -22,6 +22,9 @@ export interface MemoryTextIndexHit {
   readonly rank: number;
 }
 
+/** Rows changed between two calls of {@link MemoryTextIndex.tidy}. */
+export const MEMORY_TIDY_AFTER_CHANGES = 500;
+
 /** One dialect's text indexes. */
 export interface MemoryTextIndex {
   /** Extra meta columns a record's row carries (e.g. a tsvector); `{}` when the index lives elsewhere. */
@@ -32,6 +35,12 @@ export interface MemoryTextIndex {
   afterDelete(transaction: MemorySqlExecutor, id: number): Promise<void>;
   /** Runs last inside every write transaction that did not conflict (e.g. to update table-wide totals after every row lock is held); optional. */
   beforeCommit?(transaction: MemorySqlExecutor): Promise<void>;
+  /**
+   * Clears up after many writes, outside any transaction (the store calls it
+   * once {@link MEMORY_TIDY_AFTER_CHANGES} rows changed since the last call);
+   * optional, and never fails a write.
+   */
+  tidy?(db: MemorySqlExecutor): Promise<void>;
   /** Hits best first, at most `query.limit`, scope, type and archived filters applied. */
   search(db: MemorySqlExecutor, query: MemoryTextQuery): Promise<MemoryTextIndexHit[]>;
 }
