@@ -46,14 +46,16 @@ export interface GrepPagedOptions {
   singlePassMinLines?: number;
   /** Output bytes a single pass may print per page line; default 256. */
   singlePassBytesPerLine?: number;
+  /** Output bytes of a files page's line-number run before it is stopped; default {@link LINE_NUMBERS_MAX_BYTES}. */
+  lineNumbersMaxBytes?: number;
 }
 
-/** A file known only by its match count (off the page: never rendered). */
+/** A file known by its match count and perhaps its first matching line (0 when not known): never rendered in content. */
 class CountedFileHits implements GrepFileHits {
-  readonly firstMatchLine = 0;
   constructor(
     readonly path: string,
     readonly matchCount: number,
+    readonly firstMatchLine = 0,
   ) {}
   matchLines(): readonly number[] {
     return [];
@@ -105,9 +107,73 @@ function parseCounts(output: Buffer): { path: string; count: number }[] {
 }
 
 /**
+ * Output a files-mode pass of line numbers may print before it is stopped
+ * for the two passes: far above any real tree's (a common literal on the
+ * 60,000-file bench tree prints about 4 MB), far below a pattern matching
+ * at every position of a large tree (hundreds of MB).
+ */
+const LINE_NUMBERS_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Parses `--heading --null --line-number --only-matching --replace ''`
+ * output (`path\0` then a `N:` line per match, a blank line between
+ * files) into each file's matching lines and first matching line.
+ */
+function parseLineNumbers(output: Buffer): CountedFileHits[] {
+  const files: CountedFileHits[] = [];
+  let position = 0;
+  while (position < output.length) {
+    const nul = output.indexOf(0, position);
+    if (nul === -1) break;
+    let name = output.toString("utf8", position, nul);
+    if (name.startsWith("./")) name = name.slice(2);
+    position = nul + 1;
+    let lines = 0;
+    let first = 0;
+    let previous = -1;
+    while (position < output.length && output[position] !== 10) {
+      const { value, next } = readNumber(output, position);
+      if (value !== previous) {
+        if (lines === 0) first = value;
+        lines += 1;
+        previous = value;
+      }
+      const newline = output.indexOf(10, next);
+      position = newline === -1 ? output.length : newline + 1;
+    }
+    position += 1; // the blank line between files
+    files.push(new CountedFileHits(name, lines, first));
+  }
+  return files;
+}
+
+/**
+ * A files-mode query in one ripgrep run: every match printed as its line
+ * number only (`--only-matching --replace ''`), which gives each file's
+ * matching lines and first matching line, all a files page shows. Null
+ * when the run printed more than {@link LINE_NUMBERS_MAX_BYTES}.
+ */
+async function filesWithFirstLines(rgPath: string, directory: string, query: GrepQuery, maxBytes: number): Promise<CountedFileHits[] | null> {
+  const args = withoutLineOutputFlags(ripgrepArguments(query), query);
+  args.unshift("--heading", "--line-number", "--only-matching", "--replace", "");
+  const output = await runChecked(rgPath, directory, args, query.signal, { maxStdoutBytes: maxBytes });
+  return output ? parseLineNumbers(output) : null;
+}
+
+/** `ripgrepArguments` without line numbers, context and long-line previews (a counting run prints no lines). */
+function withoutLineOutputFlags(args: string[], query: GrepQuery): string[] {
+  const kept = args.filter((arg) => arg !== "--heading" && arg !== "--line-number" && arg !== "--max-columns-preview");
+  kept.splice(kept.indexOf("--max-columns"), 2);
+  kept.splice(kept.indexOf("--context"), query.context > 0 ? 2 : 0);
+  return kept;
+}
+
+/**
  * Runs a query in two ripgrep passes: `--count` gives every file's matching
  * lines (tiny output), then only the files holding the requested page are
- * searched again for their lines (on one thread when they are few). Same
+ * searched again for their lines (on one thread when they are few). A
+ * files page takes one run printing only line numbers instead
+ * ({@link filesWithFirstLines}). Same
  * hits as {@link grepWithRipgrep} for everything the formatter reads;
  * multi-line queries (where `--count` counts matches, not lines) take the
  * single pass.
@@ -149,9 +215,12 @@ export async function grepWithRipgrepPaged(
     const files = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, query.context > 0, maxBytes);
     if (files) return files.filter((file) => filter(file.path));
   }
-  const countArgs = ripgrepArguments(query).filter((arg) => arg !== "--heading" && arg !== "--line-number" && arg !== "--max-columns-preview");
-  countArgs.splice(countArgs.indexOf("--max-columns"), 2);
-  countArgs.splice(countArgs.indexOf("--context"), query.context > 0 ? 2 : 0);
+  if (page.outputMode === "files") {
+    // One run gives what a files page shows; a second process start costs about as much as searching a small tree.
+    const files = await filesWithFirstLines(rgPath, directory, query, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES);
+    if (files) return files.filter((file) => filter(file.path));
+  }
+  const countArgs = withoutLineOutputFlags(ripgrepArguments(query), query);
   countArgs.unshift("--count");
   const counted = parseCounts((await runChecked(rgPath, directory, countArgs, query.signal))!)
     .filter((file) => file.count > 0 && filter(file.path))

@@ -28,6 +28,10 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
     ["e", {}, "count", 0, 200],
     ["\\w+\\(", {}, "files", 1, 2],
     ["return", {}, "files", 0, 200],
+    ["e", {}, "files", 2, 3],
+    ["x*", {}, "files", 0, 200],
+    ["\\b", {}, "files", 0, 200],
+    ["^", {}, "files", 1, 200],
     ["nothing-matches-this", {}, "content", 0, 200],
   ];
 
@@ -44,6 +48,7 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
     ["one file per page run", { fileArgumentBytes: 1 }],
     ["a completed single pass", { singlePassMinLines: 1 }],
     ["a stopped single pass", { singlePassMinLines: 1, singlePassBytesPerLine: 1 }],
+    ["a stopped line-number pass (files)", { lineNumbersMaxBytes: 1 }],
   ];
   it.each(strategies.flatMap(([name, tuning]) => cases.map((testCase) => [name, tuning, ...testCase] as const)))(
     "%s: %s %j %s offset=%d limit=%d renders what one full pass renders",
