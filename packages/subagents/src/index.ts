@@ -24,3 +24,44 @@ export type {
 } from "./domain/subagent-types.js";
 export type { NewSubagentMessage, SubagentStore } from "./ports/subagent-store.js";
 export type { SubagentWorktree, SubagentWorktreeChanges, SubagentApplyOutcome, SubagentWorktrees } from "./ports/subagent-worktrees.js";
+
+// Domain (pure rules: protocol, validation, policies, prompts, bus, roster).
+export { subagentCardCallId, subagentRunId, subagentCardArguments } from "./domain/subagent-protocol.js";
+export type {
+  SubagentReportDetails,
+  SubagentBatchDetails,
+  SubagentBatchMode,
+  SubagentCardDetails,
+  SubagentCardArguments,
+  SubagentMessageDetails,
+  SubagentApplyStatus,
+  SubagentApplyMethod,
+  SubagentWorktreeCleanupStatus,
+} from "./domain/subagent-protocol.js";
+export { validateAgentBatch, titleCase, AGENT_PARAMETERS, AGENT_ENTRY_FIELDS } from "./domain/agent-batch-validation.js";
+export type { AgentBatchValidation, AgentBatchValidationContext } from "./domain/agent-batch-validation.js";
+export { renderAgentRejection, AGENT_REJECTION_HEADER } from "./domain/agent-rejection.js";
+export { offeredTemplates, normalizeTemplates, findTemplate } from "./domain/agent-templates.js";
+export { isToolAllowedForChild, isMcpBusinessTool, toolNotAvailableText, SUBAGENT_EXCLUDED_TOOLS } from "./domain/child-tool-policy.js";
+export type { ChildToolPolicyOptions } from "./domain/child-tool-policy.js";
+export { decideApply, applicablePaths, matchesAllowedOutputPath, globToRegExp, IGNORED_CHANGED_FILES } from "./domain/apply-decision.js";
+export type { ApplyDecision, ApplySkipReason } from "./domain/apply-decision.js";
+export { decideCleanup } from "./domain/cleanup-decision.js";
+export type { CleanupDecision } from "./domain/cleanup-decision.js";
+export {
+  buildSubagentSystemPrompt,
+  buildTaskMessage,
+  buildContinuationMessage,
+  applyPolicySentence,
+  BUS_REFRESH_HEADER,
+} from "./domain/subagent-prompts.js";
+export type { SubagentSystemPromptOptions } from "./domain/subagent-prompts.js";
+export { visibleTo, renderBusSnapshot, renderBusDelta, BUS_DELTA_HEADER, BUS_SNAPSHOT_HEADER, BUS_SNAPSHOT_BUCKETS } from "./domain/message-bus.js";
+export type { BusSnapshot } from "./domain/message-bus.js";
+export { resolveSendMessage, normalizeChannel, renderSendMessageResult } from "./domain/send-message-rules.js";
+export type { SendMessageResolution } from "./domain/send-message-rules.js";
+export { renderRosterForAgentTool, renderParentRoster, compareIds } from "./domain/roster-rendering.js";
+export { truncateSummary, truncateDiff, EMPTY_SUBAGENT_REPORT } from "./domain/subagent-summary.js";
+export { agentInputSchema, agentEntryInputSchema, sendMessageInputSchema } from "./domain/agent-schemas.js";
+export type { SendMessageInput } from "./domain/agent-schemas.js";
+// End of domain exports.
