@@ -38,7 +38,8 @@ export type {
   SubagentApplyMethod,
   SubagentWorktreeCleanupStatus,
 } from "./domain/subagent-protocol.js";
-export { validateAgentBatch, titleCase, AGENT_PARAMETERS, AGENT_ENTRY_FIELDS } from "./domain/agent-batch-validation.js";
+export { validateAgentBatch, AGENT_PARAMETERS, AGENT_ENTRY_FIELDS } from "./domain/agent-batch-validation.js";
+export { createIdentity, titleCase } from "./domain/agent-identity.js";
 export type { AgentBatchValidation, AgentBatchValidationContext } from "./domain/agent-batch-validation.js";
 export { renderAgentRejection, AGENT_REJECTION_HEADER } from "./domain/agent-rejection.js";
 export { offeredTemplates, normalizeTemplates, findTemplate } from "./domain/agent-templates.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { titleCase, validateAgentBatch } from "./agent-batch-validation.js";
+import { validateAgentBatch } from "./agent-batch-validation.js";
+import { createIdentity, titleCase } from "./agent-identity.js";
 import type { AgentPromptTemplate, SubagentIdentity, SubagentIssue } from "./subagent-types.js";
 
 const NOW = 1_700_000_000_000;
@@ -287,6 +288,19 @@ describe("validateAgentBatch: templates and identity", () => {
     expect(titleCase("code-reviewer")).toBe("Code Reviewer");
     expect(titleCase("a--b__c..d")).toBe("A B C D");
     expect(titleCase("X1")).toBe("X1");
+  });
+
+  it("createIdentity treats blank template fields as absent", () => {
+    const template = { id: "t", name: " ", description: " ", prompt: "p", enabled: true };
+    expect(createIdentity("web-ui", { template }, 5)).toEqual({
+      id: "web-ui",
+      name: "Web Ui",
+      role: "Web Ui",
+      identityPrompt: "",
+      templateId: "t",
+      createdAt: 5,
+      updatedAt: 5,
+    });
   });
 });
 

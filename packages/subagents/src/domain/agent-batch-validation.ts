@@ -3,6 +3,7 @@
  * issue rejects it and nothing starts), then each entry resolved into an
  * identity, a mode, an apply policy and its output paths.
  */
+import { createIdentity } from "./agent-identity.js";
 import { findTemplate } from "./agent-templates.js";
 import {
   type AgentPromptTemplate,
@@ -278,39 +279,6 @@ function outputPaths(value: unknown, where: string, invalid: (message: string) =
     }
   });
   return paths;
-}
-
-/** A new identity by the creation rules. */
-function createIdentity(
-  id: string,
-  given: { name?: string; role?: string; identityPrompt?: string; template?: AgentPromptTemplate },
-  now: number,
-): SubagentIdentity {
-  const templateName = given.template?.name.trim();
-  const templateDescription = given.template?.description.trim();
-  const name = given.name ?? (templateName ? templateName : undefined) ?? (titleCase(id) || id);
-  const role = given.role ?? (templateDescription ? templateDescription : undefined) ?? name;
-  return {
-    id,
-    name,
-    role,
-    identityPrompt: given.identityPrompt ?? "",
-    ...(given.template === undefined ? {} : { templateId: given.template.id }),
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-/**
- * An id as a display name: words split on `-`, `_` and `.`, each capitalised
- * (`code-reviewer` -> `Code Reviewer`).
- */
-export function titleCase(id: string): string {
-  return id
-    .split(/[-_.]+/)
-    .filter((word) => word !== "")
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(" ");
 }
 
 function issue(code: SubagentIssue["code"], message: string, agentId?: string): SubagentIssue {
