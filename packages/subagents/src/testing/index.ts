@@ -5,4 +5,5 @@
  *
  * @packageDocumentation
  */
-export {};
+export { runSubagentStoreContract } from "./subagent-store-contract.js";
+export type { SubagentStoreContractTarget } from "./subagent-store-contract.js";
