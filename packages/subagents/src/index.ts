@@ -66,3 +66,8 @@ export { truncateSummary, truncateDiff, EMPTY_SUBAGENT_REPORT } from "./domain/s
 export { agentInputSchema, agentEntryInputSchema, sendMessageInputSchema } from "./domain/agent-schemas.js";
 export type { SendMessageInput } from "./domain/agent-schemas.js";
 // End of domain exports.
+
+// Persistence: subagent stores (in memory, SQLite and PostgreSQL through Kysely).
+export { InMemorySubagentStore, DEFAULT_SUBAGENT_RUN_LIST_LIMIT, DEFAULT_SUBAGENT_MESSAGE_LIST_LIMIT } from "./ports/in-memory-subagent-store.js";
+export { KyselySubagentStore } from "./stores/kysely-subagent-store.js";
+export { SUBAGENT_STORAGE_NAMESPACE, SUBAGENT_STORAGE_MIGRATIONS } from "./stores/subagent-migrations.js";
