@@ -71,3 +71,17 @@ export type { SendMessageInput } from "./domain/agent-schemas.js";
 export { InMemorySubagentStore, DEFAULT_SUBAGENT_RUN_LIST_LIMIT, DEFAULT_SUBAGENT_MESSAGE_LIST_LIMIT } from "./ports/in-memory-subagent-store.js";
 export { KyselySubagentStore } from "./stores/kysely-subagent-store.js";
 export { SUBAGENT_STORAGE_NAMESPACE, SUBAGENT_STORAGE_MIGRATIONS } from "./stores/subagent-migrations.js";
+// Worktrees: git worktrees of worktree-mode children.
+export {
+  GitSubagentWorktrees,
+  sanitiseWorktreeLabel,
+  SUBAGENT_BRANCH_PREFIX,
+  SUBAGENT_WORKTREE_FOLDER,
+  SUBAGENT_LABEL_CHARS,
+} from "./runtime/git-subagent-worktrees.js";
+export type { GitSubagentWorktreesOptions } from "./runtime/git-subagent-worktrees.js";
+export { SubagentWorktreeError } from "./runtime/git-subagent-worktree-error.js";
+export type { SubagentWorktreeErrorCode } from "./runtime/git-subagent-worktree-error.js";
+export { createGitCliBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
+export type { SubagentBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
+// End of persistence and worktree exports.

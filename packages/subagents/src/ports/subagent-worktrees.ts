@@ -8,6 +8,12 @@ export interface SubagentWorktree {
   readonly branch: string;
   /** The child's workdir: the worktree plus the parent workdir's offset inside its repository. */
   readonly workdir: string;
+  /**
+   * The commit (40 hex digits) the worktree started from: changes and applies
+   * diff against it, so commits made inside the worktree still count.
+   * Absent: the worktree's HEAD.
+   */
+  readonly baseCommit?: string;
 }
 
 /** What a worktree changed, against the commit it started from. */

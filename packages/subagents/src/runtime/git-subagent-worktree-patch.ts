@@ -1,0 +1,75 @@
+/**
+ * Reading `git diff --binary` output (no renames): one section per file,
+ * the file's repository-relative path, and a patch limited to some paths.
+ */
+
+/** One file's part of a patch. */
+export interface PatchSection {
+  /** Repository-relative path, `/` separators. */
+  readonly path: string;
+  /** The section's text, from its `diff --git` line through the end of its last hunk. */
+  readonly text: string;
+}
+
+const HEADER = "diff --git ";
+
+/** Decodes a C-quoted path as git writes it (`"a/\303\244 b"`); returns the text and where the quote ended. */
+function unquote(text: string, start: number): { value: string; end: number } {
+  const bytes: number[] = [];
+  const escapes: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '"': 34, "\\": 92 };
+  let index = start + 1;
+  while (index < text.length && text[index] !== '"') {
+    const char = text[index]!;
+    if (char === "\\") {
+      const next = text[index + 1] ?? "";
+      if (/[0-7]/.test(next)) {
+        bytes.push(Number.parseInt(text.slice(index + 1, index + 4), 8));
+        index += 4;
+        continue;
+      }
+      bytes.push(escapes[next] ?? next.charCodeAt(0));
+      index += 2;
+      continue;
+    }
+    bytes.push(...Buffer.from(char, "utf8"));
+    index += 1;
+  }
+  return { value: Buffer.from(bytes).toString("utf8"), end: index + 1 };
+}
+
+/** The path of a `diff --git a/<path> b/<path>` line (both sides equal without rename detection). */
+export function pathOfDiffHeader(line: string): string {
+  const rest = line.slice(HEADER.length);
+  if (rest.startsWith('"')) return unquote(rest, 0).value.replace(/^a\//, "");
+  // `a/P b/P`: P is half of what is left once the prefixes and the space are gone.
+  const length = (rest.length - 5) / 2;
+  return rest.slice(2, 2 + length);
+}
+
+/** Splits a patch into its file sections, in patch order. */
+export function splitPatch(patch: string): PatchSection[] {
+  if (patch === "") return [];
+  const sections: PatchSection[] = [];
+  const starts: number[] = [];
+  if (patch.startsWith(HEADER)) starts.push(0);
+  for (let at = patch.indexOf(`\n${HEADER}`); at !== -1; at = patch.indexOf(`\n${HEADER}`, at + 1)) starts.push(at + 1);
+  for (let index = 0; index < starts.length; index += 1) {
+    const text = patch.slice(starts[index], starts[index + 1] ?? patch.length);
+    const newline = text.indexOf("\n");
+    sections.push({ path: pathOfDiffHeader(newline === -1 ? text : text.slice(0, newline)), text });
+  }
+  return sections;
+}
+
+/** Whether `path` is one of `paths` or inside one of them taken as a directory. */
+export function pathSelected(path: string, paths: readonly string[]): boolean {
+  return paths.some((entry) => {
+    const normalised = entry.replace(/\\/g, "/").replace(/^\.\//, "").replace(/\/+$/, "");
+    return normalised === "." || (normalised !== "" && (path === normalised || path.startsWith(`${normalised}/`)));
+  });
+}
+
+/** Byte-order comparison of paths. */
+export function comparePaths(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}

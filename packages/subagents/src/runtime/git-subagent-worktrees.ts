@@ -1,0 +1,256 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { GitClient } from "@agent-tools/core";
+import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
+import type { SubagentApplyOutcome, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
+import { type SubagentBranchCommands, createGitCliBranchCommands } from "./git-subagent-worktree-branches.js";
+import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
+import { copyChangedFiles, restoreFiles, sameContents, snapshotFiles } from "./git-subagent-worktree-files.js";
+import { comparePaths, pathSelected, splitPatch } from "./git-subagent-worktree-patch.js";
+
+/** Branch prefix of subagent worktrees. */
+export const SUBAGENT_BRANCH_PREFIX = "agent-tools/subagent/";
+/** Folder, beside the repository, that holds its subagent worktrees. */
+export const SUBAGENT_WORKTREE_FOLDER = ".agent-tools-subagents";
+/** Longest label kept in a branch or folder name. */
+export const SUBAGENT_LABEL_CHARS = 60;
+
+/** Options of {@link GitSubagentWorktrees}. */
+export interface GitSubagentWorktreesOptions {
+  /** The git operations (the host's GitClient, e.g. `GitCliClient`). */
+  readonly git: GitClient;
+  /** Branch deletion and worktree pruning; default through the git CLI. */
+  readonly branches?: SubagentBranchCommands;
+  /** A fresh name suffix per attempt; default 8 random hex digits. */
+  readonly randomSuffix?: () => string;
+}
+
+/** A label reduced to `[A-Za-z0-9._-]`, without leading or trailing dots and dashes or `..`, at most {@link SUBAGENT_LABEL_CHARS}. */
+export function sanitiseWorktreeLabel(label: string): string {
+  const trim = (text: string) => text.replace(/^[.-]+/, "").replace(/[.-]+$/, "");
+  const cleaned = trim(
+    label
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/\.{2,}/g, ".")
+      .replace(/-{2,}/g, "-"),
+  );
+  return trim(cleaned.slice(0, SUBAGENT_LABEL_CHARS)) || "agent";
+}
+
+/** The message of an unknown error. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** True when git refused because the branch or the path is already there. */
+function isNameCollision(error: unknown): boolean {
+  const stderr = (error as { details?: { stderr?: unknown } }).details?.stderr;
+  return /already exists/i.test(typeof stderr === "string" ? stderr : messageOf(error));
+}
+
+async function exists(target: string): Promise<boolean> {
+  return fs.lstat(target).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * {@link SubagentWorktrees} over the GitClient port: a linked worktree per
+ * worktree-mode run, on branch `agent-tools/subagent/<label>-<suffix>` in
+ * `<repository parent>/.agent-tools-subagents/<repository name>/`, started
+ * from the parent's HEAD (kept as `baseCommit`, the base of every diff).
+ * Applies go to the parent's work tree only, never its index: `git apply`,
+ * else a 3-way merge, else copying the files.
+ *
+ * @example
+ * const worktrees = new GitSubagentWorktrees({ git: new GitCliClient() });
+ * const worktree = await worktrees.create({ workdir: "/repo/packages/app", label: "review" });
+ * // ... the child edits files under worktree.workdir ...
+ * const outcome = await worktrees.apply(worktree);
+ * await worktrees.remove(worktree);
+ */
+export class GitSubagentWorktrees implements SubagentWorktrees {
+  readonly #git: GitClient;
+  readonly #branches: SubagentBranchCommands;
+  readonly #randomSuffix: () => string;
+
+  constructor(options: GitSubagentWorktreesOptions) {
+    this.#git = options.git;
+    this.#branches = options.branches ?? createGitCliBranchCommands();
+    this.#randomSuffix = options.randomSuffix ?? (() => randomBytes(4).toString("hex"));
+  }
+
+  /** {@inheritDoc SubagentWorktrees.create} */
+  async create(options: { readonly workdir: string; readonly label: string; readonly signal?: AbortSignal }): Promise<SubagentWorktree> {
+    const { signal } = options;
+    const workdir = await fs.realpath(options.workdir).catch(() => path.resolve(options.workdir));
+    const root = await this.#git.repositoryRoot(workdir, { signal }).catch(() => null);
+    if (root === null) {
+      throw new SubagentWorktreeError("worktree_unavailable", `${options.workdir} is not inside a git repository, so a worktree cannot be created.`, {
+        workdir: options.workdir,
+      });
+    }
+    const listed = await this.#git.listWorktrees(root, { signal }).catch((error: unknown) => {
+      throw new SubagentWorktreeError(
+        "provision_failed",
+        `Cannot list the worktrees of ${root}: ${messageOf(error)}`,
+        { workdir: options.workdir },
+        { cause: error },
+      );
+    });
+    const baseCommit = listed.find((worktree) => worktree.path === root)?.head ?? null;
+    if (baseCommit === null) {
+      throw new SubagentWorktreeError("worktree_unavailable", `The repository ${root} has no commit yet, so a worktree cannot be created.`, {
+        workdir: options.workdir,
+        repositoryRoot: root,
+      });
+    }
+    const offset = path.relative(root, workdir);
+    const folder = path.join(path.dirname(root), SUBAGENT_WORKTREE_FOLDER, path.basename(root));
+    const label = sanitiseWorktreeLabel(options.label);
+    const failures: string[] = [];
+    for (let attempt = 0; attempt < SUBAGENT_LIMITS.worktreeAttempts; attempt += 1) {
+      const name = `${label}-${this.#randomSuffix()}`;
+      const worktreePath = path.join(folder, name);
+      const branch = `${SUBAGENT_BRANCH_PREFIX}${name}`;
+      if (await exists(worktreePath)) {
+        failures.push(`${worktreePath} already exists`);
+        continue;
+      }
+      try {
+        await fs.mkdir(folder, { recursive: true });
+        await this.#git.addWorktree(root, { path: worktreePath, branch, startPoint: baseCommit, signal });
+      } catch (error) {
+        if (signal?.aborted || !isNameCollision(error)) {
+          throw new SubagentWorktreeError(
+            "provision_failed",
+            `Cannot create a worktree of ${root}: ${messageOf(error)}`,
+            { workdir: options.workdir, branch },
+            { cause: error },
+          );
+        }
+        failures.push(messageOf(error));
+        continue;
+      }
+      const childWorkdir = path.join(worktreePath, offset);
+      await fs.mkdir(childWorkdir, { recursive: true });
+      return { repositoryRoot: root, path: worktreePath, branch, workdir: childWorkdir, baseCommit };
+    }
+    throw new SubagentWorktreeError(
+      "provision_failed",
+      `Cannot create a worktree of ${root}: every one of ${SUBAGENT_LIMITS.worktreeAttempts} names was taken (${failures.at(-1) ?? "unknown"}).`,
+      { workdir: options.workdir, attempts: failures },
+    );
+  }
+
+  /** The worktree's whole patch against the commit it started from. */
+  async #patch(worktree: SubagentWorktree, signal: AbortSignal | undefined): Promise<string> {
+    return this.#git.diff(worktree.path, { ...(worktree.baseCommit === undefined ? {} : { base: worktree.baseCommit }), signal });
+  }
+
+  /** {@inheritDoc SubagentWorktrees.changes} */
+  async changes(worktree: SubagentWorktree, options: { readonly maxDiffChars: number; readonly signal?: AbortSignal }): Promise<SubagentWorktreeChanges> {
+    const diff = await this.#patch(worktree, options.signal);
+    const changedPaths = [...new Set(splitPatch(diff).map((section) => section.path))].sort(comparePaths);
+    const limit = Math.max(0, Math.floor(options.maxDiffChars));
+    return { changedPaths, diff: diff.length > limit ? diff.slice(0, limit) : diff, diffTruncated: diff.length > limit, diffChars: diff.length };
+  }
+
+  /** {@inheritDoc SubagentWorktrees.apply} */
+  async apply(worktree: SubagentWorktree, options: { readonly paths?: readonly string[]; readonly signal?: AbortSignal } = {}): Promise<SubagentApplyOutcome> {
+    const { signal } = options;
+    const none = { copiedFiles: [], deletedFiles: [], conflictFiles: [] };
+    let sections = splitPatch(await this.#patch(worktree, signal));
+    if (options.paths !== undefined) sections = sections.filter((section) => pathSelected(section.path, options.paths!));
+    if (sections.length === 0) return { applyStatus: "skipped", skipReason: "empty_patch", ...none };
+    const paths = sections.map((section) => section.path);
+    const root = worktree.repositoryRoot;
+    if (await sameContents(worktree.path, root, paths)) return { applyStatus: "skipped", skipReason: "already_applied", ...none };
+    const patch = sections.map((section) => section.text).join("");
+    const reasons: string[] = [];
+    let conflictFiles: string[] = [];
+    try {
+      await this.#git.apply(root, patch, { signal });
+      return { applyStatus: "applied", applyMethod: "git_apply", ...none };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      reasons.push(`git apply: ${messageOf(error)}`);
+      conflictFiles = pathsOf(error);
+    }
+    // A 3-way merge that conflicts leaves markers and the files it could merge: the copy fallback starts from the parent as it was.
+    const before = await snapshotFiles(root, paths);
+    try {
+      await this.#git.apply(root, patch, { threeWay: true, signal });
+      return { applyStatus: "applied", applyMethod: "git_apply_3way", ...none };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      reasons.push(`git apply --3way: ${messageOf(error)}`);
+      const merged = pathsOf(error);
+      if (merged.length > 0) conflictFiles = merged;
+      try {
+        await restoreFiles(root, before);
+      } catch (restoreError) {
+        const error = `Restoring the files after the failed merge failed: ${messageOf(restoreError)}`;
+        return { applyStatus: "failed", applyMethod: "git_apply_3way", fallbackReason: reasons.join("\n"), ...none, conflictFiles, error };
+      }
+    }
+    const fallbackReason = reasons.join("\n");
+    conflictFiles = [...new Set(conflictFiles)].sort(comparePaths);
+    try {
+      const { copiedFiles, deletedFiles } = await copyChangedFiles(worktree.path, root, paths);
+      if (copiedFiles.length === 0 && deletedFiles.length === 0) {
+        return {
+          applyStatus: "skipped",
+          applyMethod: "file_copy_fallback",
+          skipReason: "fallback_noop",
+          fallbackReason,
+          copiedFiles,
+          deletedFiles,
+          conflictFiles,
+        };
+      }
+      return { applyStatus: "applied", applyMethod: "file_copy_fallback", fallbackReason, copiedFiles, deletedFiles, conflictFiles };
+    } catch (error) {
+      return {
+        applyStatus: "failed",
+        applyMethod: "file_copy_fallback",
+        fallbackReason,
+        copiedFiles: [],
+        deletedFiles: [],
+        conflictFiles,
+        error: `Copying the changed files failed: ${messageOf(error)}`,
+      };
+    }
+  }
+
+  /** {@inheritDoc SubagentWorktrees.remove} */
+  async remove(worktree: SubagentWorktree, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    const { signal } = options;
+    const root = worktree.repositoryRoot;
+    try {
+      await this.#git.removeWorktree(root, { path: worktree.path, force: true, signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      // Already removed, or its directory deleted by hand: forget stale entries, then fail only if it is still there.
+      await this.#branches.pruneWorktrees(root, { signal });
+      const listed = await this.#git.listWorktrees(root, { signal });
+      if (listed.some((entry) => entry.path === worktree.path) || (await exists(path.join(worktree.path, ".git")))) throw error;
+    }
+    await this.#branches.deleteBranch(root, worktree.branch, { signal });
+    // Leave no empty folders behind.
+    const folder = path.dirname(worktree.path);
+    for (const directory of [folder, path.dirname(folder)]) {
+      if (path.basename(directory) === SUBAGENT_WORKTREE_FOLDER || path.basename(path.dirname(directory)) === SUBAGENT_WORKTREE_FOLDER) {
+        await fs.rmdir(directory).catch(() => undefined);
+      }
+    }
+  }
+}
+
+/** The files a GitClientError names. */
+function pathsOf(error: unknown): string[] {
+  const paths = (error as { details?: { paths?: unknown } }).details?.paths;
+  return Array.isArray(paths) ? paths.filter((entry): entry is string => typeof entry === "string") : [];
+}
