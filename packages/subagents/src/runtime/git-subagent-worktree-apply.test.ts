@@ -144,6 +144,22 @@ describe("GitSubagentWorktrees.apply", () => {
     expect(index()).toBe(indexBefore);
   });
 
+  it("copies executable bits, binary files and symbolic links in the fallback", async () => {
+    const { repo, worktree, child } = await setUp();
+    child.write("a.txt", lines(10, { 3: "child 3" }));
+    child.write("run.sh", "#!/bin/sh\necho hi\n");
+    fs.chmodSync(path.join(worktree.path, "run.sh"), 0o755);
+    child.write("image.bin", BINARY);
+    fs.symlinkSync("dir/b.txt", path.join(worktree.path, "link"));
+    repo.write("a.txt", lines(10, { 3: "parent 3" }));
+    const outcome = await worktrees.apply(worktree);
+    expect(outcome).toMatchObject({ applyMethod: "file_copy_fallback", copiedFiles: ["a.txt", "image.bin", "link", "run.sh"], conflictFiles: ["a.txt"] });
+    expect(fs.statSync(path.join(repo.root, "run.sh")).mode & 0o111).not.toBe(0);
+    expect(fs.readFileSync(path.join(repo.root, "image.bin")).equals(BINARY)).toBe(true);
+    expect(fs.readlinkSync(path.join(repo.root, "link"))).toBe("dir/b.txt");
+    expect((await worktrees.apply(worktree)).skipReason).toBe("already_applied");
+  });
+
   it("skips with already_applied when the parent already holds exactly these contents", async () => {
     const { repo, worktree, child } = await setUp();
     child.write("a.txt", lines(10, { 3: "changed 3" }));

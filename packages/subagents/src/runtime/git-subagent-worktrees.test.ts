@@ -104,6 +104,19 @@ describe("GitSubagentWorktrees.create", () => {
   });
 });
 
+describe("GitSubagentWorktrees and abort", () => {
+  it("rejects with an AbortError, not an issue code, and creates nothing when the signal is already aborted", async () => {
+    const repo = repository({ "a.txt": "a\n" });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await new GitSubagentWorktrees({ git })
+      .create({ workdir: repo.root, label: "job", signal: controller.signal })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: "AbortError" });
+    expect(fs.existsSync(path.join(repo.base, ".agent-tools-subagents"))).toBe(false);
+  });
+});
+
 describe("GitSubagentWorktrees.remove", () => {
   it("removes the worktree with its local changes and deletes its branch; twice is fine", async () => {
     const repo = repository({ "a.txt": "a\n" });

@@ -86,13 +86,17 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
   async create(options: { readonly workdir: string; readonly label: string; readonly signal?: AbortSignal }): Promise<SubagentWorktree> {
     const { signal } = options;
     const workdir = await fs.realpath(options.workdir).catch(() => path.resolve(options.workdir));
-    const root = await this.#git.repositoryRoot(workdir, { signal }).catch(() => null);
+    const root = await this.#git.repositoryRoot(workdir, { signal }).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
+      return null;
+    });
     if (root === null) {
       throw new SubagentWorktreeError("worktree_unavailable", `${options.workdir} is not inside a git repository, so a worktree cannot be created.`, {
         workdir: options.workdir,
       });
     }
     const listed = await this.#git.listWorktrees(root, { signal }).catch((error: unknown) => {
+      if (signal?.aborted) throw error;
       throw new SubagentWorktreeError(
         "provision_failed",
         `Cannot list the worktrees of ${root}: ${messageOf(error)}`,
