@@ -85,3 +85,28 @@ export type { SubagentWorktreeErrorCode } from "./runtime/git-subagent-worktree-
 export { createGitCliBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
 export type { SubagentBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
 // End of persistence and worktree exports.
+
+// Runtime: scheduler, conversation state, the run state machine and the batch.
+export { Semaphore, KeyedMutex } from "./runtime/semaphore.js";
+export { SubagentScheduler } from "./runtime/subagent-scheduler.js";
+export type { SubagentSchedulerLimits } from "./runtime/subagent-scheduler.js";
+export { SubagentConversation } from "./runtime/subagent-conversation.js";
+export type { SubagentEnvironment, WorktreeRegistryOptions, ChildToolOwner } from "./runtime/subagent-environment.js";
+export { createChildToolbox } from "./runtime/child-toolbox.js";
+export type { ChildToolbox, ChildToolboxOptions } from "./runtime/child-toolbox.js";
+export { runSubagentToolLoop, RoundLimitError } from "./runtime/subagent-tool-loop.js";
+export type { SubagentToolLoopOptions, SubagentLoopProgress, SubagentLoopResult } from "./runtime/subagent-tool-loop.js";
+export { runSubagent } from "./runtime/subagent-run.js";
+export type { SubagentRunRequest } from "./runtime/subagent-run.js";
+export { settleWorktree } from "./runtime/subagent-settle.js";
+export type { SubagentSettleReport } from "./runtime/subagent-settle.js";
+export { runAgentBatch } from "./runtime/subagent-batch.js";
+export type { AgentBatchRequest, AgentBatchOutcome } from "./runtime/subagent-batch.js";
+// Tools: Agent, SendMessage and their bundle.
+export { createAgentTool, AGENT_TOOL_DESCRIPTION } from "./tools/agent-tool.js";
+export type { AgentToolOptions } from "./tools/agent-tool.js";
+export { createSendMessageTool } from "./tools/send-message-tool.js";
+export type { SendMessageSender } from "./tools/send-message-tool.js";
+export { createSubagentToolBundle, DEFAULT_SUBAGENT_MAX_ROUNDS } from "./tools/subagent-tool-bundle.js";
+export type { SubagentToolBundle, SubagentToolBundleOptions } from "./tools/subagent-tool-bundle.js";
+// End of runtime and tool exports.
