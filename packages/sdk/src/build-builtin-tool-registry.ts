@@ -21,6 +21,7 @@ import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/t
 import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { type SystemToolId, createSystemToolBundle } from "./system-tools/system-tools.js";
+import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
@@ -99,6 +100,14 @@ export interface BuiltinToolRegistryOptions {
    * one's is skipped with a warning.
    */
   bundles?: readonly ToolBundle[];
+  /**
+   * Agent and SendMessage (chat scope only): children run on `model`,
+   * read-only in this workspace or in their own git worktree (a registry
+   * built like this one on the worktree, memory read-only, no subagents),
+   * persisted under `conversationId` in the shared SQLite file unless a
+   * store is given. Off when absent.
+   */
+  subagents?: SdkSubagentOptions;
 }
 
 /**
@@ -148,6 +157,33 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
         }),
       );
     }
+    let registry: BuiltinToolRegistry | undefined;
+    if (options.subagents !== undefined && runtimeScope === "chat") {
+      bundles.push(
+        createSdkSubagentBundle({
+          options: options.subagents,
+          ports,
+          additionalRoots: options.additionalRoots ?? [],
+          parentRegistry: () => {
+            if (registry === undefined) throw new SdkError("invalid_options", "The subagent tools ran before their registry was built.");
+            return registry;
+          },
+          sharedStorage,
+          buildChildRegistry: (workdir, additionalRoots) =>
+            buildBuiltinToolRegistry({
+              ...options,
+              workdir,
+              additionalRoots,
+              memory: options.memory === false ? false : { ...options.memory, mode: "ro" },
+              mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
+              subagents: undefined,
+              systemTools: undefined,
+              tools: undefined,
+              bundles: undefined,
+            }),
+        }),
+      );
+    }
     if (options.systemTools !== undefined) bundles.push(createSystemToolBundle(options.systemTools));
     if (options.tools !== undefined) bundles.push(hostToolBundle(options.tools, bundles, runtimeScope));
     if (options.bundles !== undefined) {
@@ -169,7 +205,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       onReady?.(mcp);
     }
     // The same registry; BuiltinToolRegistry only types the results of built-in tools.
-    return createToolRegistry({
+    registry = createToolRegistry({
       workdir: options.workdir,
       runtimeScope,
       dataDir,
@@ -183,6 +219,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       maxOutputChars: options.maxOutputChars,
       cleanups,
     }) as BuiltinToolRegistry;
+    return registry;
   } catch (error) {
     // Nothing may leak when the options are invalid: close what was opened.
     await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);

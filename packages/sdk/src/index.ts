@@ -8,6 +8,7 @@
  */
 export { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 export type { BuiltinToolRegistryOptions } from "./build-builtin-tool-registry.js";
+export type { SdkSubagentOptions } from "./subagent-wiring.js";
 export type {
   BuiltinToolMap,
   BuiltinToolName,

@@ -77,7 +77,7 @@ export function openHarness(workdir: string, model: ModelClient, extra: Partial<
         dataDir,
         additionalRoots: options.additionalRoots,
         bundles: [createFsToolBundle(), createShellToolBundle()],
-        ports: { processRunner, git: gitClient },
+        ports: { processRunner, gitClient },
         loopBreaker: false,
       });
       worktreeRegistries.push(child);
@@ -89,7 +89,7 @@ export function openHarness(workdir: string, model: ModelClient, extra: Partial<
     workdir,
     dataDir,
     bundles: [createFsToolBundle(), createShellToolBundle(), bundle],
-    ports: { processRunner, git: gitClient },
+    ports: { processRunner, gitClient },
     loopBreaker: false,
   });
   let calls = 0;

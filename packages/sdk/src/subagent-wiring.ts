@@ -1,0 +1,97 @@
+import type { AdditionalRoot, ModelClient, ToolPorts, ToolRegistry } from "@agent-tools/core";
+import type { SharedStorageLease } from "@agent-tools/storage";
+import {
+  type AgentPromptTemplate,
+  GitSubagentWorktrees,
+  KyselySubagentStore,
+  type SubagentSchedulerLimits,
+  type SubagentStore,
+  type SubagentToolBundle,
+  createSubagentToolBundle,
+} from "@agent-tools/subagents";
+
+/** The `subagents` option of `buildBuiltinToolRegistry` (chat scope only). */
+export interface SdkSubagentOptions {
+  /** The model children run on (usually the parent's). */
+  readonly model: ModelClient;
+  /**
+   * The parent conversation: runs, identities and the message bus persist
+   * under it (resume across restarts, SendMessage). Without it nothing
+   * persists and SendMessage is not offered.
+   */
+  readonly conversationId?: string;
+  /** Where they persist; default the shared SQLite file in `dataDir`. */
+  readonly store?: SubagentStore;
+  /** Prompt templates (at most one enabled is used; a function follows the host's settings). */
+  readonly templates?: readonly AgentPromptTemplate[] | (() => readonly AgentPromptTemplate[]);
+  /** Plan mode: worktree children refused, an omitted mode is readonly. */
+  readonly forceReadonly?: boolean;
+  /** No MCP business tools for readonly children either. */
+  readonly strictReadOnly?: boolean;
+  /** Rounds a child may take (default 40). */
+  readonly maxRounds?: number;
+  /** Runs and Bash executions at once (default 8 and 4). */
+  readonly limits?: SubagentSchedulerLimits;
+  /** Names worktrees, e.g. the host's session id. */
+  readonly sessionLabel?: string;
+}
+
+/** What the wiring needs from the registry being built. */
+export interface SubagentWiringContext {
+  readonly options: SdkSubagentOptions;
+  readonly ports: ToolPorts;
+  readonly additionalRoots: readonly AdditionalRoot[];
+  /** The registry this bundle goes into (set once it is created). */
+  readonly parentRegistry: () => ToolRegistry;
+  /** The shared SQLite file of `dataDir`, leased on first need. */
+  readonly sharedStorage: () => SharedStorageLease;
+  /** A worktree child's registry: the same builder on the worktree, memory read-only, no subagents. */
+  readonly buildChildRegistry: (workdir: string, additionalRoots: readonly AdditionalRoot[]) => Promise<ToolRegistry>;
+}
+
+/** The subagent bundle of a chat registry: worktrees through the registry's GitClient, the store on the shared SQLite unless given. */
+export function createSdkSubagentBundle(context: SubagentWiringContext): SubagentToolBundle {
+  const { options } = context;
+  const persistent = (options.conversationId ?? "") !== "";
+  const store = options.store ?? (persistent ? lazySubagentStore(async () => KyselySubagentStore.open(await context.sharedStorage().get())) : undefined);
+  return createSubagentToolBundle({
+    model: options.model,
+    parentRegistry: context.parentRegistry,
+    ...(store === undefined ? {} : { store }),
+    ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
+    worktrees: new GitSubagentWorktrees({ git: context.ports.gitClient }),
+    createWorktreeRegistry: ({ workdir, additionalRoots }) => context.buildChildRegistry(workdir, additionalRoots),
+    additionalRoots: context.additionalRoots,
+    ...(options.templates === undefined ? {} : { templates: options.templates }),
+    ...(options.forceReadonly === undefined ? {} : { forceReadonly: options.forceReadonly }),
+    ...(options.strictReadOnly === undefined ? {} : { strictReadOnly: options.strictReadOnly }),
+    ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.sessionLabel === undefined ? {} : { sessionLabel: options.sessionLabel }),
+  });
+}
+
+/** A store opened on its first use (the shared SQLite file is only leased when subagents actually run). */
+function lazySubagentStore(open: () => Promise<SubagentStore>): SubagentStore {
+  let opening: Promise<SubagentStore> | undefined;
+  const store = () => {
+    opening ??= open().catch((error: unknown) => {
+      opening = undefined; // a later call tries again
+      throw error;
+    });
+    return opening;
+  };
+  return {
+    upsertIdentity: async (...args) => (await store()).upsertIdentity(...args),
+    listIdentities: async (...args) => (await store()).listIdentities(...args),
+    saveRun: async (...args) => (await store()).saveRun(...args),
+    loadRun: async (...args) => (await store()).loadRun(...args),
+    listRuns: async (...args) => (await store()).listRuns(...args),
+    pruneRuns: async (...args) => (await store()).pruneRuns(...args),
+    appendMessage: async (...args) => (await store()).appendMessage(...args),
+    listMessages: async (...args) => (await store()).listMessages(...args),
+    async close() {
+      if (opening !== undefined) await (await opening.catch(() => undefined))?.close?.();
+    },
+  };
+}
