@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 /**
  * The CLI as a function: parse flags, pick the model (configured or demo),
  * build the registry, run the agent loop with the live display or the JSON
@@ -123,7 +124,15 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       onInterrupt: abort,
       pause: display ? () => display.pause() : undefined,
     });
-    registry = await buildBuiltinToolRegistry({ workdir, runtimeScope: options.runtimeScope, dataDir, additionalRoots: options.additionalRoots, approval });
+    registry = await buildBuiltinToolRegistry({
+      workdir,
+      runtimeScope: options.runtimeScope,
+      dataDir,
+      additionalRoots: options.additionalRoots,
+      approval,
+      // Agent and SendMessage: children run on the same model, persisted under this session.
+      subagents: { model, conversationId: `cli-${randomUUID()}` },
+    });
     onEvent({
       type: "session-start",
       model: model.id,
