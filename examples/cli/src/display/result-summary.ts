@@ -3,6 +3,7 @@
  * (what a UI is meant to show) with the result text as a fallback.
  */
 import type { ToolEndEvent } from "../agent/agent-events.js";
+import { summarizeSubagentBatch } from "./subagent-display.js";
 
 type Details = Record<string, unknown>;
 
@@ -100,6 +101,11 @@ export function summarizeResult(event: ToolEndEvent): string {
         if (event.toolName === "TaskUpdate" && task) return `task #${task.id} is ${task.status.replace("_", " ")}`;
         return plural(tasks.length, "task");
       }
+      break;
+    }
+    case "Agent": {
+      const summary = summarizeSubagentBatch(event.details);
+      if (summary !== undefined) return summary;
       break;
     }
     default:

@@ -11,6 +11,7 @@ import { summarizeArguments, truncate } from "./argument-summary.js";
 import { renderEditDiff } from "./edit-diff.js";
 import { type TaskView, shellView, summarizeResult, taskViews } from "./result-summary.js";
 import { Spinner } from "./spinner.js";
+import { type SubagentLineView, subagentBatchAgents, subagentCard, subagentCardState, subagentLine } from "./subagent-display.js";
 
 /** Options of {@link TerminalDisplay}. */
 export interface TerminalDisplayOptions {
@@ -42,6 +43,8 @@ export class TerminalDisplay {
   private readonly outputs = new Map<string, { partial: string; shown: boolean }>();
   private readonly running = new Map<string, string>();
   private readonly parallelCalls = new Set<string>();
+  /** The state last shown per subagent card (`<callId>:<index>`). */
+  private readonly cardStates = new Map<string, string>();
   private textStreamedThisTurn = false;
   /** The latest task list, shown once a run of task calls ends. */
   private pendingTasks: TaskView[] | undefined;
@@ -113,6 +116,7 @@ export class TerminalDisplay {
         break;
       case "tool-output":
         if (typeof event.update.text === "string" && event.update.text !== "") this.streamOutput(event.callId, event.update.text, event.update.stream);
+        this.renderSubagentCard(event.callId, event.update.data);
         break;
       case "tool-end":
         this.running.delete(event.callId);
@@ -148,6 +152,11 @@ export class TerminalDisplay {
   }
 
   private renderToolEnd(event: ToolEndEvent): void {
+    const agents = subagentBatchAgents(event.details);
+    if (agents !== undefined && agents.length > 0) {
+      this.renderSubagentBatch(event, agents);
+      return;
+    }
     if (event.isError) {
       this.parallelCalls.delete(event.callId);
       const lines = event.text.split("\n").filter((line) => line.trim() !== "");
@@ -166,6 +175,30 @@ export class TerminalDisplay {
     if (event.toolName === "Write" && !event.isError) this.renderNewFile(event);
     if (SHELL_TOOLS.has(event.toolName)) this.renderUnstreamedShellOutput(event);
     if (TASK_TOOLS.has(event.toolName) && !event.isError) this.renderTasks(event);
+  }
+
+  /** An Agent result: the summary, then one line per agent (failed, cancelled or unapplied work is not a plain success). */
+  private renderSubagentBatch(event: ToolEndEvent, agents: readonly SubagentLineView[]): void {
+    this.parallelCalls.delete(event.callId);
+    for (const key of [...this.cardStates.keys()]) if (key.startsWith(`${event.callId}:`)) this.cardStates.delete(key);
+    const mark = event.isError ? this.c.yellow("■") : this.c.green("✓");
+    this.line(`  ${mark} ${truncate(summarizeResult(event), this.width() - 4)} ${this.c.dim(formatDuration(event.durationMs))}`);
+    for (const agent of agents) {
+      const colour = agent.status === "completed" ? (text: string) => text : agent.status === "failed" ? this.c.red : this.c.yellow;
+      this.line(`    ${this.c.dim("·")} ${colour(truncate(subagentLine(agent), this.width() - 6))}`);
+    }
+  }
+
+  /** A `subagent_card` update: a line when an agent starts and when it ends. */
+  private renderSubagentCard(callId: string, data: unknown): void {
+    const card = subagentCard(data);
+    if (!card) return;
+    const state = subagentCardState(card.agent);
+    const key = `${callId}:${card.index}`;
+    if (state === undefined || this.cardStates.get(key) === state) return;
+    this.cardStates.set(key, state);
+    const position = card.total > 1 ? `${card.index}/${card.total} ` : "";
+    this.line(`    ${this.c.dim(`◦ ${position}${truncate(subagentLine(card.agent), this.width() - 8 - position.length)}`)}`);
   }
 
   private renderEdit(event: ToolEndEvent): void {
