@@ -101,6 +101,8 @@ export type { SubagentRunRequest } from "./runtime/subagent-run.js";
 export { settleWorktree } from "./runtime/subagent-settle.js";
 export type { SubagentSettleReport } from "./runtime/subagent-settle.js";
 export { runAgentBatch } from "./runtime/subagent-batch.js";
+export { ParentBusView } from "./runtime/parent-bus-view.js";
+export type { ParentBusSnapshot } from "./runtime/parent-bus-view.js";
 export type { AgentBatchRequest, AgentBatchOutcome } from "./runtime/subagent-batch.js";
 // Tools: Agent, SendMessage and their bundle.
 export { createAgentTool, AGENT_TOOL_DESCRIPTION } from "./tools/agent-tool.js";

@@ -216,3 +216,30 @@ describe("Agent tool (scripted model, real registries and git)", () => {
 function text(result: { content: readonly { type: string; text?: string }[] }): string {
   return result.content.map((block) => block.text ?? "").join("\n");
 }
+
+describe("the parent's view", () => {
+  it("lists the roster in the Agent description after a call, and gives the parent a bus snapshot then deltas", async () => {
+    const workdir = makeRepository();
+    const model = modelOf((_request, agent, turn) =>
+      turn === 0
+        ? { toolCalls: [{ name: "SendMessage", arguments: { to: "parent", message: `note from ${agent}`, channel: "question" } }] }
+        : `finished ${agent}`,
+    );
+    harness = openHarness(workdir, model);
+    const before = harness.registry.tools.find((tool) => tool.name === "Agent")!.description;
+    expect(before).not.toContain("scout");
+    const empty = await harness.bundle.parentBus.snapshot();
+    expect(empty.rosterStable).toBe("");
+    await harness.call({ agents: [{ id: "scout", prompt: "Ask the parent." }] });
+    const after = harness.registry.tools.find((tool) => tool.name === "Agent")!.description;
+    expect(after).toContain("scout");
+    expect(after).toContain("finished scout");
+    const delta = await harness.bundle.parentBus.delta();
+    expect(delta).toContain("note from scout");
+    expect(await harness.bundle.parentBus.delta()).toBe(""); // delivered once
+    const snapshot = await harness.bundle.parentBus.snapshot();
+    expect(snapshot.bus).toContain("note from scout");
+    expect(snapshot.rosterStable).toContain("scout");
+    expect(harness.bundle.parentBus.cursor).toBe(1);
+  }, 60_000);
+});

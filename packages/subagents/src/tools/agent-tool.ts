@@ -22,6 +22,8 @@ export interface AgentToolOptions {
   readonly forceReadonly: boolean;
   /** The roster and template sections appended to the description (kept current by the bundle). */
   descriptionSuffix(): string;
+  /** Runs after every call (the bundle refreshes the roster in the description). */
+  afterCall?(): Promise<void>;
 }
 
 /**
@@ -53,6 +55,7 @@ export function createAgentTool(environment: SubagentEnvironment, options: Agent
           context.onUpdate({ data: card });
         },
       });
+      await options.afterCall?.();
       return { content: outcome.text, details: outcome.details satisfies SubagentBatchDetails, isError: outcome.isError };
     },
   };

@@ -4,6 +4,7 @@ import { renderRosterForAgentTool } from "../domain/roster-rendering.js";
 import type { AgentPromptTemplate } from "../domain/subagent-types.js";
 import type { SubagentStore } from "../ports/subagent-store.js";
 import type { SubagentWorktrees } from "../ports/subagent-worktrees.js";
+import { ParentBusView } from "../runtime/parent-bus-view.js";
 import { SubagentConversation } from "../runtime/subagent-conversation.js";
 import type { SubagentEnvironment, WorktreeRegistryOptions } from "../runtime/subagent-environment.js";
 import { SubagentScheduler, type SubagentSchedulerLimits } from "../runtime/subagent-scheduler.js";
@@ -52,8 +53,10 @@ export interface SubagentToolBundleOptions {
 /** The subagent tools' bundle, with the runtime a host can inspect. */
 export interface SubagentToolBundle extends ToolBundle {
   readonly environment: SubagentEnvironment;
-  /** Re-reads the roster and latest runs into the Agent tool's description. */
+  /** Re-reads the roster and latest runs into the Agent tool's description (done after every Agent call). */
   refreshDescription(): Promise<void>;
+  /** The parent's side of the message bus, for the host's loop (snapshot per epoch, deltas after tool results). */
+  readonly parentBus: ParentBusView;
 }
 
 /**
@@ -107,21 +110,28 @@ export function createSubagentToolBundle(options: SubagentToolBundleOptions): Su
     randomId: () => randomUUID(),
   };
   let suffix = "";
-  const agentTool = () => createAgentTool(environment, { templates, forceReadonly: options.forceReadonly === true, descriptionSuffix: () => suffix });
+  const agentTool = () =>
+    createAgentTool(environment, {
+      templates,
+      forceReadonly: options.forceReadonly === true,
+      descriptionSuffix: () => suffix,
+      afterCall: () => refreshDescription().catch(() => undefined), // the description is a convenience: a store error is not the call's
+    });
   let tools = [agentTool(), ...(conversation.persistent ? [createSendMessageTool(conversation, { id: "parent", name: "Parent Agent" })] : [])];
-  const refreshDescription = async () => {
+  async function refreshDescription(): Promise<void> {
     suffix = renderRosterForAgentTool({
       roster: await conversation.roster(),
       latestRuns: [...(await conversation.latestRuns()).values()],
       templates: templates(),
     });
     tools = [agentTool(), ...tools.slice(1)];
-  };
+  }
   return {
     id: "subagents",
     trusted: true,
     environment,
     refreshDescription,
+    parentBus: new ParentBusView(conversation),
     listTools: () => tools,
     async close() {
       await Promise.all([...openChildRegistries].map((registry) => registry.close().catch(() => undefined)));
