@@ -243,3 +243,27 @@ describe("the parent's view", () => {
     expect(harness.bundle.parentBus.cursor).toBe(1);
   }, 60_000);
 });
+
+describe("templates", () => {
+  it("offers only the first enabled template, by id or name, and puts its prompt in the child's instructions", async () => {
+    const workdir = makeRepository();
+    const systems: string[] = [];
+    const model = modelOf((request) => {
+      systems.push(String(request.messages[0]?.content));
+      return "ok";
+    });
+    harness = openHarness(workdir, model, {
+      templates: [
+        { id: "reviewer", name: "Code Reviewer", description: "Reviews diffs", prompt: "Review with care.", enabled: true },
+        { id: "second", name: "Second", description: "Also enabled", prompt: "Second prompt.", enabled: true },
+      ],
+    });
+    const used = await harness.call({ agents: [{ id: "r1", prompt: "Review.", template: "code reviewer" }] });
+    expect(used.isError).toBe(false);
+    expect(systems[0]).toContain("Review with care.");
+    expect((used.details as SubagentBatchDetails).agents[0]).toMatchObject({ name: "Code Reviewer", role: "Reviews diffs", templateId: "reviewer" });
+    const refused = await harness.call({ agents: [{ id: "r2", prompt: "Review.", template: "second" }] });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("[unknown_template]");
+  }, 60_000);
+});

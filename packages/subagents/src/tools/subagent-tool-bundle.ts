@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type AdditionalRoot, type ModelClient, type ToolBundle, type ToolRegistry, createToolRegistry } from "@agent-tools/core";
+import { normalizeTemplates } from "../domain/agent-templates.js";
 import { renderRosterForAgentTool } from "../domain/roster-rendering.js";
 import type { AgentPromptTemplate } from "../domain/subagent-types.js";
 import type { SubagentStore } from "../ports/subagent-store.js";
@@ -72,7 +73,9 @@ export interface SubagentToolBundle extends ToolBundle {
 export function createSubagentToolBundle(options: SubagentToolBundleOptions): SubagentToolBundle {
   const conversationId = options.conversationId ?? "";
   const conversation = new SubagentConversation(conversationId, options.store);
-  const templates = (): readonly AgentPromptTemplate[] => (typeof options.templates === "function" ? options.templates() : (options.templates ?? []));
+  // At most one template is enabled (later ones are turned off), as a host's settings keep them.
+  const templates = (): readonly AgentPromptTemplate[] =>
+    normalizeTemplates(typeof options.templates === "function" ? options.templates() : (options.templates ?? []));
   const openChildRegistries = new Set<ToolRegistry>();
   const environment: SubagentEnvironment = {
     model: options.model,
