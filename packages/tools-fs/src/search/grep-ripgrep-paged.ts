@@ -89,17 +89,23 @@ class LimitedFileHits implements GrepFileHits {
   }
 }
 
+/** The `path\0` record head at `position` (without a leading `./`) and where its record goes on; undefined at the end. */
+function readRecordPath(output: Buffer, position: number): { path: string; next: number } | undefined {
+  const nul = output.indexOf(0, position);
+  if (nul === -1) return undefined;
+  const name = output.toString("utf8", position, nul);
+  return { path: name.startsWith("./") ? name.slice(2) : name, next: nul + 1 };
+}
+
 /** Parses `--count --null` output: `path\0N` lines. */
 function parseCounts(output: Buffer): { path: string; count: number }[] {
   const files: { path: string; count: number }[] = [];
   let position = 0;
   while (position < output.length) {
-    const nul = output.indexOf(0, position);
-    if (nul === -1) break;
-    let name = output.toString("utf8", position, nul);
-    if (name.startsWith("./")) name = name.slice(2);
-    const { value, next } = readNumber(output, nul + 1);
-    files.push({ path: name, count: value });
+    const head = readRecordPath(output, position);
+    if (head === undefined) break;
+    const { value, next } = readNumber(output, head.next);
+    files.push({ path: head.path, count: value });
     const newline = output.indexOf(10, next);
     position = newline === -1 ? output.length : newline + 1;
   }
@@ -123,11 +129,9 @@ function parseLineNumbers(output: Buffer): CountedFileHits[] {
   const files: CountedFileHits[] = [];
   let position = 0;
   while (position < output.length) {
-    const nul = output.indexOf(0, position);
-    if (nul === -1) break;
-    let name = output.toString("utf8", position, nul);
-    if (name.startsWith("./")) name = name.slice(2);
-    position = nul + 1;
+    const head = readRecordPath(output, position);
+    if (head === undefined) break;
+    position = head.next;
     let lines = 0;
     let first = 0;
     let previous = -1;
@@ -142,7 +146,7 @@ function parseLineNumbers(output: Buffer): CountedFileHits[] {
       position = newline === -1 ? output.length : newline + 1;
     }
     position += 1; // the blank line between files
-    files.push(new CountedFileHits(name, lines, first));
+    files.push(new CountedFileHits(head.path, lines, first));
   }
   return files;
 }
