@@ -124,6 +124,8 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       onInterrupt: abort,
       pause: display ? () => display.pause() : undefined,
     });
+    // The subagents' messages to the parent arrive after each turn's tool results (a failed read is re-delivered later).
+    let parentBus: { delta(): Promise<string> } | undefined;
     registry = await buildBuiltinToolRegistry({
       workdir,
       runtimeScope: options.runtimeScope,
@@ -131,7 +133,7 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       additionalRoots: options.additionalRoots,
       approval,
       // Agent and SendMessage: children run on the same model, persisted under this session.
-      subagents: { model, conversationId: `cli-${randomUUID()}` },
+      subagents: { model, conversationId: `cli-${randomUUID()}`, onReady: (bundle) => (parentBus = bundle.parentBus) },
     });
     onEvent({
       type: "session-start",
@@ -164,7 +166,15 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       }
       onEvent(event);
     };
-    const { summary } = await runAgentLoop({ model, registry, prompt, maxTurns: options.maxTurns, signal: controller.signal, onEvent: onLoopEvent });
+    const { summary } = await runAgentLoop({
+      model,
+      registry,
+      prompt,
+      maxTurns: options.maxTurns,
+      signal: controller.signal,
+      onEvent: onLoopEvent,
+      afterToolResults: async () => (parentBus === undefined ? "" : await parentBus.delta().catch(() => "")),
+    });
     if (summary.status === "answered" && (demoFailure() || sampleTests?.passed === false)) return EXIT_CODES.failed;
     return exitCodeOf(summary);
   } catch (error) {

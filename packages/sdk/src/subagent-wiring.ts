@@ -34,6 +34,8 @@ export interface SdkSubagentOptions {
   readonly limits?: SubagentSchedulerLimits;
   /** Names worktrees, e.g. the host's session id. */
   readonly sessionLabel?: string;
+  /** Called with the bundle once built: e.g. to take `parentBus` for the host's loop (bus deltas after tool results). */
+  readonly onReady?: (bundle: SubagentToolBundle) => void;
 }
 
 /** What the wiring needs from the registry being built. */
@@ -54,7 +56,7 @@ export function createSdkSubagentBundle(context: SubagentWiringContext): Subagen
   const { options } = context;
   const persistent = (options.conversationId ?? "") !== "";
   const store = options.store ?? (persistent ? lazySubagentStore(async () => KyselySubagentStore.open(await context.sharedStorage().get())) : undefined);
-  return createSubagentToolBundle({
+  const bundle = createSubagentToolBundle({
     model: options.model,
     parentRegistry: context.parentRegistry,
     ...(store === undefined ? {} : { store }),
@@ -69,6 +71,8 @@ export function createSdkSubagentBundle(context: SubagentWiringContext): Subagen
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.sessionLabel === undefined ? {} : { sessionLabel: options.sessionLabel }),
   });
+  options.onReady?.(bundle);
+  return bundle;
 }
 
 /** A store opened on its first use (the shared SQLite file is only leased when subagents actually run). */

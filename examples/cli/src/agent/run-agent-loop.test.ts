@@ -99,6 +99,26 @@ describe("runAgentLoop", () => {
     expect(events.at(-1)?.type).toBe("session-end");
   });
 
+  it("appends what afterToolResults gives (e.g. the subagents' bus delta) after a turn's tool results, and nothing when it gives nothing", async () => {
+    const model = new ScriptedModelClient([
+      { toolCalls: [{ id: "a", name: "SlowRead", arguments: { key: "x" } }] },
+      { toolCalls: [{ id: "b", name: "SlowRead", arguments: { key: "y" } }] },
+      "done",
+    ]);
+    const tails = ["Agent Message Bus (new messages)\n- scout: found it", ""];
+    const { messages } = await runAgentLoop({
+      model,
+      registry,
+      prompt: "go",
+      maxTurns: 5,
+      onEvent: () => undefined,
+      afterToolResults: async () => tails.shift() ?? "",
+    });
+    expect(model.requests[1]!.messages.at(-1)).toEqual({ role: "user", content: "Agent Message Bus (new messages)\n- scout: found it" });
+    expect(model.requests[2]!.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "b" });
+    expect(messages.filter((message) => message.role === "user")).toHaveLength(2);
+  });
+
   it("sends a malformed tool call back to the model as an error result", async () => {
     const model = new ScriptedModelClient([{ toolCalls: [{ id: "bad", name: "SlowRead", arguments: '{"key": "x"' }] }, "Sorry, retrying is not needed."]);
     const events: AgentEvent[] = [];

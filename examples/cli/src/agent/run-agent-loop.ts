@@ -20,6 +20,11 @@ export interface AgentLoopOptions {
   /** Aborts the model request and every running tool call. */
   signal?: AbortSignal;
   onEvent: AgentEventListener;
+  /**
+   * Called after each turn's tool results: text to append as a user message
+   * (`""` for none), e.g. the subagents' message bus delta for the parent.
+   */
+  afterToolResults?: () => Promise<string>;
 }
 
 /** What a session produced: the summary event plus the whole conversation. */
@@ -98,6 +103,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           messages.push({ role: "tool", toolCallId: call.id, toolName: call.name, content: resultText(result), isError: result.isError });
         });
       }
+      const tail = await options.afterToolResults?.();
+      if (tail) messages.push({ role: "user", content: tail });
     }
   } catch (caught) {
     if (signal.aborted || isAbortError(caught)) {
