@@ -35,6 +35,7 @@ export type {
 export { defineTool, TOOL_NAME_PATTERN } from "./registry/define-tool.js";
 export type { DefineToolSpec } from "./registry/define-tool.js";
 export { toToolJsonSchema, coerceInputSchema } from "./registry/json-schema.js";
+export { quotePatchPath, readPatchPath, stripPatchPrefix } from "./ports/git-patch-paths.js";
 export { createToolRegistry } from "./registry/create-tool-registry.js";
 export type { ToolRegistry, ToolRegistryOptions } from "./registry/create-tool-registry.js";
 export type { ExecuteToolCallOptions } from "./registry/execute-tool-call.js";

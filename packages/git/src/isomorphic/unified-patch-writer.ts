@@ -1,6 +1,6 @@
 import { structuredPatch } from "diff";
 import { formatBinaryPatch } from "./git-binary-patch.js";
-import { quotePatchPath } from "./patch-paths.js";
+import { quotePatchPath } from "@agent-tools/core";
 
 /** One changed file between a base tree and the work tree. */
 export interface FileChange {

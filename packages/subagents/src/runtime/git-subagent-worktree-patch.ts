@@ -2,6 +2,7 @@
  * Reading `git diff --binary` output (no renames): one section per file,
  * the file's repository-relative path, and a patch limited to some paths.
  */
+import { readPatchPath } from "@agent-tools/core";
 
 /** One file's part of a patch. */
 export interface PatchSection {
@@ -13,34 +14,10 @@ export interface PatchSection {
 
 const HEADER = "diff --git ";
 
-/** Decodes a C-quoted path as git writes it (`"a/\303\244 b"`); returns the text and where the quote ended. */
-function unquote(text: string, start: number): { value: string; end: number } {
-  const bytes: number[] = [];
-  const escapes: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '"': 34, "\\": 92 };
-  let index = start + 1;
-  while (index < text.length && text[index] !== '"') {
-    const char = text[index]!;
-    if (char === "\\") {
-      const next = text[index + 1] ?? "";
-      if (/[0-7]/.test(next)) {
-        bytes.push(Number.parseInt(text.slice(index + 1, index + 4), 8));
-        index += 4;
-        continue;
-      }
-      bytes.push(escapes[next] ?? next.charCodeAt(0));
-      index += 2;
-      continue;
-    }
-    bytes.push(...Buffer.from(char, "utf8"));
-    index += 1;
-  }
-  return { value: Buffer.from(bytes).toString("utf8"), end: index + 1 };
-}
-
 /** The path of a `diff --git a/<path> b/<path>` line (both sides equal without rename detection). */
 export function pathOfDiffHeader(line: string): string {
   const rest = line.slice(HEADER.length);
-  if (rest.startsWith('"')) return unquote(rest, 0).value.replace(/^a\//, "");
+  if (rest.startsWith('"')) return readPatchPath(rest).path.replace(/^a\//, "");
   // `a/P b/P`: P is half of what is left once the prefixes and the space are gone.
   const length = (rest.length - 5) / 2;
   return rest.slice(2, 2 + length);

@@ -1,4 +1,9 @@
-/** Path quoting as git does it in patch headers (C-style, octal bytes for non-ASCII). */
+/**
+ * Path quoting as git does it in patch headers (C-style, octal bytes for
+ * non-ASCII): the paths of the `git diff --binary` patches GitClient's
+ * `diff` returns and `apply` takes. Pure; shared by the adapters and by
+ * code reading their patches.
+ */
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   "\\": "\\\\",
