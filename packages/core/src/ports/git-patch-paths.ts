@@ -5,6 +5,10 @@
  * code reading their patches.
  */
 
+// TextEncoder/TextDecoder rather than Buffer: core runs outside Node too.
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 const SIMPLE_ESCAPES: Record<string, string> = {
   "\\": "\\\\",
   '"': '\\"',
@@ -19,7 +23,7 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 
 /** Quotes `name` (e.g. `a/dir/file`) the way git writes it, when it needs quoting. */
 export function quotePatchPath(name: string): string {
-  const bytes = Buffer.from(name, "utf8");
+  const bytes = encoder.encode(name);
   let needsQuotes = false;
   let out = "";
   for (const byte of bytes) {
@@ -60,10 +64,10 @@ export function readPatchPath(text: string): { path: string; rest: string } {
       index += 2;
       continue;
     }
-    bytes.push(...Buffer.from(char, "utf8"));
+    bytes.push(...encoder.encode(char));
     index += 1;
   }
-  return { path: Buffer.from(bytes).toString("utf8"), rest: text.slice(index + 2) };
+  return { path: decoder.decode(Uint8Array.from(bytes)), rest: text.slice(index + 2) };
 }
 
 /** Strips the `a/` or `b/` prefix of a patch path; `/dev/null` becomes null. */
