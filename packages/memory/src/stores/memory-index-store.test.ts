@@ -57,30 +57,36 @@ runMemoryIndexStoreContract("Kysely on PostgreSQL (real server)", {
   sharedBackend: true,
 });
 
+/** A global project entry with the given slug (description = slug), every other field fixed. */
+function globalRecord(slug: string, overrides: Partial<MemoryRecord> = {}): MemoryRecord {
+  return {
+    scope: "global",
+    workdirHash: "",
+    slug,
+    type: "project",
+    description: slug,
+    body: `body of ${slug}`,
+    unreviewed: false,
+    riskFlags: [],
+    source: { confidence: "low" },
+    links: {},
+    appendCount: 0,
+    archived: false,
+    bodyHash: "h",
+    fileMtimeMs: 1,
+    fileSize: 1,
+    createdAt: 1,
+    updatedAt: 1,
+    ...overrides,
+  };
+}
+
 describe("Kysely on SQLite: the FTS5 tables", () => {
   it("hold exactly one row per meta row after every write, delete and failed batch", async () => {
     const storage = await openSqliteStorage({ filename: ":memory:" });
     try {
       const store = await KyselyMemoryIndexStore.open(storage);
-      const record = (slug: string, updatedAt: number): MemoryRecord => ({
-        scope: "global",
-        workdirHash: "",
-        slug,
-        type: "project",
-        description: slug,
-        body: `body of ${slug}`,
-        unreviewed: false,
-        riskFlags: [],
-        source: { confidence: "low" },
-        links: {},
-        appendCount: 0,
-        archived: false,
-        bodyHash: "h",
-        fileMtimeMs: 1,
-        fileSize: 1,
-        createdAt: 1,
-        updatedAt,
-      });
+      const record = (slug: string, updatedAt: number) => globalRecord(slug, { updatedAt });
       const counts = async () => {
         const count = async (table: string) =>
           Number((await sql<{ total: number }>`select count(*) as total from ${sql.table(table)}`.execute(storage.db)).rows[0]?.total);
@@ -192,27 +198,8 @@ describe("Kysely on PostgreSQL: index upkeep", () => {
         return Number(rows[0]?.count ?? 0);
       };
       const before = await vacuums();
-      const records = Array.from(
-        { length: 600 },
-        (_, index): MemoryRecord => ({
-          scope: "global",
-          workdirHash: "",
-          slug: `bulk-${index}`,
-          type: "project",
-          description: `bulk entry ${index}`,
-          body: `word${index % 50} shared body text`,
-          unreviewed: false,
-          riskFlags: [],
-          source: { confidence: "low" },
-          links: {},
-          appendCount: 0,
-          archived: false,
-          bodyHash: "h",
-          fileMtimeMs: 1,
-          fileSize: 1,
-          createdAt: 1,
-          updatedAt: 1,
-        }),
+      const records = Array.from({ length: 600 }, (_, index) =>
+        globalRecord(`bulk-${index}`, { description: `bulk entry ${index}`, body: `word${index % 50} shared body text` }),
       );
       expect(
         await store.applyBatch(
