@@ -2,6 +2,9 @@ import type { SubagentIdentity, SubagentMessage, SubagentRunRecord } from "../do
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
 import type { NewSubagentMessage, SubagentStore } from "../ports/subagent-store.js";
 
+/** Recent runs listed at once when the latest run of every agent is asked for. */
+const RECENT_RUNS = 200;
+
 /**
  * One parent conversation's subagent state, with the store as the one
  * source of truth: the roster (loaded once, kept in step with every
@@ -55,8 +58,18 @@ export class SubagentConversation {
     return latest;
   }
 
-  /** Latest runs of every agent in the roster (for the Agent description and the parent's roster). */
+  /** Latest runs of every agent in the roster (for the Agent description and the parent's roster): one listing of recent runs, then a lookup only for agents not in it. */
   async latestRuns(): Promise<ReadonlyMap<string, SubagentRunRecord>> {
+    if (this.#store !== undefined) {
+      const recent = await this.#store.listRuns(this.conversationId, { limit: RECENT_RUNS, withMessages: false });
+      const seen = new Set<string>();
+      for (const run of recent) {
+        const key = run.agentId.toLowerCase();
+        if (seen.has(key)) continue; // newest first: the first one seen is the agent's latest
+        seen.add(key);
+        this.#latestRuns.set(key, run);
+      }
+    }
     const runs = new Map<string, SubagentRunRecord>();
     for (const identity of await this.roster()) {
       const run = await this.latestRun(identity.id);

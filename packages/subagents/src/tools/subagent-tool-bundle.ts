@@ -87,20 +87,15 @@ export function createSubagentToolBundle(options: SubagentToolBundleOptions): Su
     ownTools(owner) {
       const parent = options.parentRegistry();
       const sendMessage = createSendMessageTool(conversation, { id: owner.agentId, name: owner.name, runId: owner.runId });
-      const registry = createToolRegistry({
+      const registry: ToolRegistry = createToolRegistry({
         workdir: parent.workdir,
         dataDir: parent.dataDir,
         bundles: [{ id: "subagent-child", trusted: true, listTools: () => [sendMessage] }],
         loopBreaker: false,
+        cleanups: [() => void openChildRegistries.delete(registry)], // the run closes it; the bundle closes what is left
       });
       openChildRegistries.add(registry);
-      const close = registry.close.bind(registry);
-      return Object.assign(Object.create(registry) as ToolRegistry, {
-        close: async () => {
-          openChildRegistries.delete(registry);
-          await close();
-        },
-      });
+      return registry;
     },
     get parentWorkdir() {
       return options.parentRegistry().workdir;
