@@ -97,6 +97,20 @@ export class GitCliClient implements GitClient {
     return worktrees;
   }
 
+  async clone(url: string, target: string, options: { ref?: string; depth?: number } & GitOptions = {}): Promise<void> {
+    const env = { GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "", GIT_SSH_COMMAND: "ssh -oBatchMode=yes" };
+    const shallow = options.depth ? ["--depth", String(options.depth)] : [];
+    // `--branch` takes branches and tags; a commit id needs a full clone and a checkout.
+    const ref = options.ref;
+    const byName = ref === undefined || !/^[0-9a-f]{7,40}$/i.test(ref);
+    const local = !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[^/]+@[^/:]+:/.test(url);
+    const transport = local && shallow.length > 0 ? ["--no-local"] : [];
+    const source = local && shallow.length > 0 ? `file://${path.resolve(url)}` : url;
+    const args = ["clone", "--quiet", "--no-tags", ...(byName ? shallow : []), ...(byName && ref ? ["--branch", ref, "--single-branch"] : []), ...transport];
+    await this.#checked(path.dirname(target), [...args, "--", source, target], { env, signal: options.signal });
+    if (!byName && ref) await this.#checked(target, ["-c", "advice.detachedHead=false", "checkout", "--quiet", ref, "--"], { env, signal: options.signal });
+  }
+
   async status(repo: string, options: GitOptions = {}): Promise<GitStatusEntry[]> {
     const result = await this.#checked(repo, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=none"], options);
     const entries: GitStatusEntry[] = [];

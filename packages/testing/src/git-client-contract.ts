@@ -18,6 +18,8 @@ export interface GitClientContractTarget {
   create(): GitClient | Promise<GitClient>;
   /** False when the adapter rejects worktree add/remove with `SdkError("unsupported")`; default true. */
   supportsWorktrees?: boolean;
+  /** False when the adapter clones http(s) URLs only and rejects a local repository with `SdkError("unsupported")`; default true. */
+  supportsLocalClone?: boolean;
   /** False when the adapter rejects a 3-way apply that needs a merge with `SdkError("unsupported")`; default true. */
   supportsThreeWay?: boolean;
 }
@@ -296,6 +298,52 @@ export function runGitClientContract(target: GitClientContractTarget): void {
       const id = await git.commit(fresh.root, { message: "root commit" });
       expect(fresh.git(["rev-parse", "HEAD"]).trim()).toBe(id);
       expect(fresh.git(["ls-tree", "--name-only", "HEAD"])).toBe("blob.bin\nfirst.txt\n");
+    });
+
+    describe("clone", () => {
+      let destination: string;
+      beforeEach(async () => {
+        destination = path.join(path.dirname(repo.root), `clone-${randomBytes(4).toString("hex")}`);
+        repo.git(["tag", "v1"]);
+        await writeFile(repo.path("a.txt"), "changed on main\n");
+        repo.git(["commit", "-q", "-am", "second"]);
+      });
+      afterEach(async () => {
+        await rm(destination, { recursive: true, force: true });
+      });
+
+      if (target.supportsLocalClone === false) {
+        it("rejects a local repository as unsupported", async () => {
+          const error = await rejection(git.clone(repo.root, destination));
+          expect(error).toBeInstanceOf(SdkError);
+          expect((error as SdkError).code).toBe("unsupported");
+        });
+        return;
+      }
+
+      it("clones the default branch, shallow when asked", async () => {
+        await git.clone(repo.root, destination, { depth: 1 });
+        expect(await readFile(path.join(destination, "a.txt"), "utf8")).toBe("changed on main\n");
+        expect(await readFile(path.join(destination, "src/b.txt"), "utf8")).toBe("bee\n");
+      });
+
+      it("checks out a tag and a commit id", async () => {
+        await git.clone(repo.root, destination, { ref: "v1", depth: 1 });
+        expect(await readFile(path.join(destination, "a.txt"), "utf8")).toBe(numbered(20));
+        const first = repo.git(["rev-parse", "HEAD~1"]).trim();
+        const second = `${destination}-commit`;
+        try {
+          await git.clone(repo.root, second, { ref: first, depth: 1 });
+          expect(await readFile(path.join(second, "a.txt"), "utf8")).toBe(numbered(20));
+        } finally {
+          await rm(second, { recursive: true, force: true });
+        }
+      });
+
+      it("rejects an unknown ref and a missing repository with a GitClientError", async () => {
+        expect(await rejection(git.clone(repo.root, destination, { ref: "no-such-branch" }))).toBeInstanceOf(GitClientError);
+        expect(await rejection(git.clone(path.join(repo.root, "missing"), `${destination}-missing`))).toBeInstanceOf(GitClientError);
+      });
     });
 
     it("rejects with an AbortError when the signal is already aborted", async () => {

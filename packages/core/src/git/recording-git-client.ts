@@ -82,4 +82,8 @@ export class RecordingGitClient implements GitClient {
   commit(repo: string, options: { message: string; author?: GitAuthor } & GitOptions): Promise<string> {
     return this.#record("commit", repo, withoutSignal(options), () => this.#inner.commit(repo, options));
   }
+
+  clone(url: string, path: string, options?: { ref?: string; depth?: number } & GitOptions): Promise<void> {
+    return this.#record("clone", path, { url, ...withoutSignal(options) }, () => this.#inner.clone(url, path, options));
+  }
 }

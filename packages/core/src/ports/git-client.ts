@@ -87,4 +87,13 @@ export interface GitClient {
    * changed.
    */
   commit(repo: string, options: { message: string; author?: GitAuthor } & GitOptions): Promise<string>;
+  /**
+   * Clones `url` (an http(s), ssh or `file://` URL, or a local repository
+   * path) into `path`, which must not exist or be an empty directory, and
+   * checks out `ref` (a branch, a tag or a commit id; default the remote's
+   * HEAD). `depth` asks for a shallow clone where the transport allows it.
+   * Git never prompts for credentials: a repository that needs them rejects
+   * with code `command_failed`. Used to install skills from a repository.
+   */
+  clone(url: string, path: string, options?: { ref?: string; depth?: number } & GitOptions): Promise<void>;
 }

@@ -17,7 +17,8 @@ import { type OptionalPeer, loadIsomorphicEngine } from "./load-isomorphic-engin
  * commit id, not a revision expression like `HEAD~1`; commits run no hooks.
  * Patches are produced and applied by this package (text hunks, git binary
  * literals and deltas, 3-way merges with the same diff3 engine
- * isomorphic-git uses).
+ * isomorphic-git uses). `clone` takes http(s) URLs only (isomorphic-git's
+ * Node HTTP transport); other URLs reject with `SdkError("unsupported")`.
  *
  * @example
  * const git = new IsomorphicGitClient();
@@ -75,5 +76,9 @@ export class IsomorphicGitClient implements GitClient {
 
   async commit(repo: string, options: { message: string; author?: GitAuthor } & GitOptions): Promise<string> {
     return (await this.#load()).commit(repo, options);
+  }
+
+  async clone(url: string, path: string, options?: { ref?: string; depth?: number } & GitOptions): Promise<void> {
+    return (await this.#load()).clone(url, path, options);
   }
 }

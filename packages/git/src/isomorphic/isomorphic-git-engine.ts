@@ -220,6 +220,20 @@ export class IsomorphicGitEngine implements GitClient {
     return this.#call(() => git.commit({ fs: nodeFs, dir: root, message: options.message, author, cache }));
   }
 
+  async clone(url: string, path: string, options: { ref?: string; depth?: number } & GitOptions = {}): Promise<void> {
+    throwIfAborted(options.signal);
+    if (!/^https?:\/\//i.test(url))
+      throw new SdkError("unsupported", `IsomorphicGitClient clones http(s) URLs only, not ${url}. Use GitCliClient for ssh, file:// and local paths.`, {
+        operation: "clone",
+      });
+    const git = await loadIsomorphicGit();
+    const { default: http } = await import("isomorphic-git/http/node");
+    await this.#call(() =>
+      git.clone({ fs: nodeFs, http, dir: path, url, singleBranch: true, depth: options.depth, ...(options.ref ? { ref: options.ref } : {}) }),
+    );
+    throwIfAborted(options.signal);
+  }
+
   /** Runs an isomorphic-git call and wraps its errors (they carry `code` and `data`) into GitClientError. */
   async #call<T>(run: () => Promise<T>): Promise<T> {
     try {
