@@ -1,0 +1,31 @@
+/**
+ * The skills section of a host's system prompt: the enabled skills' names
+ * and descriptions, and how to use one.
+ */
+import type { SkillSummary } from "./skill-types.js";
+
+/**
+ * Renders the enabled skills for a system prompt, built-ins first, then by
+ * name; "" when no skill is enabled. Descriptions are kept on one line.
+ *
+ * @example
+ * renderSkillsPromptSection([{ name: "pdf", description: "Fill PDF forms.", builtIn: false, baseDir: "/s/pdf", enabled: true, protected: false }]);
+ * // "# Skills\n\nBefore using a skill, read skill://<name>/SKILL.md with Read ...\n\n- pdf: Fill PDF forms."
+ */
+export function renderSkillsPromptSection(skills: readonly SkillSummary[]): string {
+  const enabled = skills
+    .filter((skill) => skill.enabled)
+    .sort((a, b) => Number(b.builtIn) - Number(a.builtIn) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (enabled.length === 0) return "";
+  const lines = enabled.map((skill) => {
+    const description = skill.description.replace(/\s+/g, " ").trim();
+    return `- ${skill.name}${skill.builtIn ? " (built-in)" : ""}: ${description || "(no description)"}`;
+  });
+  return [
+    "# Skills",
+    "",
+    "Skills are folders of instructions, scripts and resources for particular tasks. Before using a skill, read skill://<name>/SKILL.md with Read (or SkillsManager read) and follow it; run its scripts with Bash using cwd skill://<name>.",
+    "",
+    ...lines,
+  ].join("\n");
+}
