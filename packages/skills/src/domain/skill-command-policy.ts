@@ -40,6 +40,8 @@ export const SKILL_READ_VERBS: ReadonlySet<string> = new Set([
 /** Commands that change files: refused on skill paths (changes go through Write / Edit / Delete or SkillsManager). */
 export const SKILL_CHANGE_VERBS: ReadonlySet<string> = new Set(["rm", "rmdir", "mv", "touch", "chmod", "chown", "ln", "truncate", "tee", "mkdir"]);
 
+/** Read verbs that walk folders without a flag. */
+const RECURSIVE_READ_VERBS: ReadonlySet<string> = new Set(["find", "rg", "tree", "fd"]);
 const COPY_VERBS: ReadonlySet<string> = new Set(["cp", "rsync", "install"]);
 const CD_VERBS: ReadonlySet<string> = new Set(["cd", "pushd"]);
 const WRAPPERS: ReadonlySet<string> = new Set(["sudo", "env", "command", "exec", "nohup", "time", "nice", "xargs", "builtin"]);
@@ -126,6 +128,17 @@ function checkSegment(context: Context, segment: readonly string[], depth: numbe
       );
     }
   }
+  if (RECURSIVE_READ_VERBS.has(verb) || (SKILL_READ_VERBS.has(verb) && words.some((word) => /^-[A-Za-z]*[rR]|^--recursive$/.test(word)))) {
+    const home = clean(context.facts.homeDir);
+    for (const word of words.slice(1)) {
+      const target = clean(posix.normalize(resolveWord(context, argumentPath(word))));
+      if (target !== "/" && !isAncestorOrSame(target, home) && context.roots.some((root) => root.startsWith(`${target}/`))) {
+        return refuse(
+          `Bash cannot search or list ${word} recursively with ${verb}: it holds the skills folder. Use SkillsManager list to see the skills, and Read or Glob on skill://<name>/... to read one.`,
+        );
+      }
+    }
+  }
   const destination = COPY_VERBS.has(verb) ? words[words.length - 1] : undefined;
   for (const [index, word] of words.entries()) {
     const location = index === 0 ? verbLocation : locate(context, resolveWord(context, argumentPath(word)));
@@ -163,6 +176,11 @@ function checkSegment(context: Context, segment: readonly string[], depth: numbe
     }
   }
   return undefined;
+}
+
+/** True when `ancestor` is `path` or one of its parent folders. */
+function isAncestorOrSame(ancestor: string, path: string): boolean {
+  return ancestor === path || ancestor === "/" || path.startsWith(`${ancestor}/`);
 }
 
 /** True when the word before `index` is a bare output redirection (`>` or `>>`). */
@@ -244,7 +262,7 @@ function findHuntsSkills(context: Context, command: string): boolean {
     }
     return paths.some((word) => {
       const target = clean(posix.normalize(resolveWord(context, word)));
-      return target === "/" || target === home || home.startsWith(`${target === "/" ? "" : target}/`);
+      return isAncestorOrSame(target, home) || context.roots.some((root) => target !== root && isAncestorOrSame(target, root));
     });
   });
 }
