@@ -105,6 +105,13 @@ function checkCommandText(context: Context, command: string, depth: number): str
   return undefined;
 }
 
+/** One command of the line: its words after env assignments and wrappers, and the verb's name ("" for a skill script). */
+interface SegmentCommand {
+  readonly words: readonly string[];
+  readonly verb: string;
+  readonly verbLocation: Location;
+}
+
 function checkSegment(context: Context, segment: readonly string[], depth: number): string | undefined {
   let start = 0;
   while (start < segment.length && (ASSIGNMENT.test(segment[start] as string) || WRAPPERS.has(segment[start] as string))) start += 1;
@@ -112,33 +119,48 @@ function checkSegment(context: Context, segment: readonly string[], depth: numbe
   const verbWord = words[0];
   if (verbWord === undefined) return undefined;
   const verbLocation = isCommandName(verbWord) ? OUTSIDE : locate(context, resolveWord(context, verbWord));
-  const verb = verbLocation.kind === "outside" ? posix.basename(verbWord) : "";
-  if (SHELLS.has(verb) && depth < 3) {
-    const inline = verb === "eval" ? words.slice(1).join(" ") : words[words.indexOf("-c") + 1];
-    if (inline !== undefined && (verb === "eval" || words.includes("-c"))) {
-      const message = checkCommandText(context, inline, depth + 1);
-      if (message !== undefined) return message;
-    }
-  }
-  if (CD_VERBS.has(verb)) {
-    const target = words.slice(1).find((word) => !word.startsWith("-"));
-    if (target !== undefined && isWorkspaceSkillsGuess(context, target)) {
+  const command: SegmentCommand = { words, verbLocation, verb: verbLocation.kind === "outside" ? posix.basename(verbWord) : "" };
+  return (
+    checkInlineShell(context, command, depth) ?? checkCdGuess(context, command) ?? checkRecursiveRead(context, command) ?? checkSkillPaths(context, command)
+  );
+}
+
+/** `sh -c "..."`, `bash -c "..."` and `eval ...`: checks the inline command too. */
+function checkInlineShell(context: Context, { words, verb }: SegmentCommand, depth: number): string | undefined {
+  if (!SHELLS.has(verb) || depth >= 3) return undefined;
+  const flag = words.indexOf("-c");
+  const inline = verb === "eval" ? words.slice(1).join(" ") : flag > 0 ? words[flag + 1] : undefined;
+  return inline === undefined ? undefined : checkCommandText(context, inline, depth + 1);
+}
+
+/** `cd skills` and the like: a guess that skills live in the workspace. */
+function checkCdGuess(context: Context, { words, verb }: SegmentCommand): string | undefined {
+  if (!CD_VERBS.has(verb)) return undefined;
+  const target = words.slice(1).find((word) => !word.startsWith("-"));
+  if (target === undefined || !isWorkspaceSkillsGuess(context, target)) return undefined;
+  return refuse(
+    `Skills do not live in the workspace's skills/ folder (cd ${target}). Read a skill with Read skill://<name>/SKILL.md or SkillsManager read, and run its scripts with cwd "skill://<name>". If you mean a workspace folder named skills, pass it as the Bash cwd instead.`,
+  );
+}
+
+/** A recursive read of a folder that holds the skills root (other than `/` and the home folder's ancestors). */
+function checkRecursiveRead(context: Context, { words, verb }: SegmentCommand): string | undefined {
+  const recursive = RECURSIVE_READ_VERBS.has(verb) || (SKILL_READ_VERBS.has(verb) && words.some((word) => /^-[A-Za-z]*[rR]|^--recursive$/.test(word)));
+  if (!recursive) return undefined;
+  const home = clean(context.facts.homeDir);
+  for (const word of words.slice(1)) {
+    const target = clean(posix.normalize(resolveWord(context, argumentPath(word))));
+    if (target !== "/" && !isAncestorOrSame(target, home) && context.roots.some((root) => root.startsWith(`${target}/`))) {
       return refuse(
-        `Skills do not live in the workspace's skills/ folder (cd ${target}). Read a skill with Read skill://<name>/SKILL.md or SkillsManager read, and run its scripts with cwd "skill://<name>". If you mean a workspace folder named skills, pass it as the Bash cwd instead.`,
+        `Bash cannot search or list ${word} recursively with ${verb}: it holds the skills folder. Use SkillsManager list to see the skills, and Read or Glob on skill://<name>/... to read one.`,
       );
     }
   }
-  if (RECURSIVE_READ_VERBS.has(verb) || (SKILL_READ_VERBS.has(verb) && words.some((word) => /^-[A-Za-z]*[rR]|^--recursive$/.test(word)))) {
-    const home = clean(context.facts.homeDir);
-    for (const word of words.slice(1)) {
-      const target = clean(posix.normalize(resolveWord(context, argumentPath(word))));
-      if (target !== "/" && !isAncestorOrSame(target, home) && context.roots.some((root) => root.startsWith(`${target}/`))) {
-        return refuse(
-          `Bash cannot search or list ${word} recursively with ${verb}: it holds the skills folder. Use SkillsManager list to see the skills, and Read or Glob on skill://<name>/... to read one.`,
-        );
-      }
-    }
-  }
+  return undefined;
+}
+
+/** Every word that points into the skills root: allowed only to run an enabled skill's scripts (or relative to the current skill). */
+function checkSkillPaths(context: Context, { words, verb, verbLocation }: SegmentCommand): string | undefined {
   const destination = COPY_VERBS.has(verb) ? words[words.length - 1] : undefined;
   for (const [index, word] of words.entries()) {
     const location = index === 0 ? verbLocation : locate(context, resolveWord(context, argumentPath(word)));
@@ -151,8 +173,7 @@ function checkSegment(context: Context, segment: readonly string[], depth: numbe
     }
     const { name } = location;
     if (!context.facts.isEnabled(name)) return refuse(notEnabled(name));
-    const insideCurrentSkill = context.cwdSkill === name && isRelative(shown);
-    if (insideCurrentSkill) continue;
+    if (context.cwdSkill === name && isRelative(shown)) continue;
     const skillPath = `skill://${name}/${location.rest}`;
     if (SKILL_READ_VERBS.has(verb)) {
       return refuse(
@@ -164,14 +185,10 @@ function checkSegment(context: Context, segment: readonly string[], depth: numbe
         `Bash cannot ${verb} into the skills folder (${shown}). Pass cwd "skill://${name}" to run the skill's scripts from its folder, and read its files with Read ${location.rest ? skillPath : `${skillPath}SKILL.md`} or SkillsManager read.`,
       );
     }
-    if (
-      SKILL_CHANGE_VERBS.has(verb) ||
-      word === destination ||
-      (REDIRECT.test(word) && word.replace(/^\d*/, "").startsWith(">")) ||
-      isAfterOutputRedirect(words, index)
-    ) {
+    const redirected = (REDIRECT.test(word) && word.replace(/^\d*/, "").startsWith(">")) || isAfterOutputRedirect(words, index);
+    if (SKILL_CHANGE_VERBS.has(verb) || word === destination || redirected) {
       return refuse(
-        `Bash cannot change skill files (${verb} ${shown}). Change ${skillPath} with Write, Edit or Delete where the host allows it, or use SkillsManager create or install.`,
+        `Bash cannot change skill files (${redirected ? "redirecting output to" : verb} ${shown}). Change ${skillPath} with Write, Edit or Delete where the host allows it, or use SkillsManager create or install.`,
       );
     }
   }
