@@ -191,7 +191,7 @@ export class SkillLibrary {
     return this.#stageAndSwap(input.name, input.conflict ?? "fail", "created", async (work) => {
       const folder = path.join(work, input.name);
       await mkdir(folder, { recursive: true });
-      await writeFile(folder + path.sep + "SKILL.md", renderSkillTemplate(input));
+      await writeFile(path.join(folder, "SKILL.md"), renderSkillTemplate(input));
       for (const file of files) {
         const target = path.join(folder, ...file.path.split("/").filter((segment) => segment !== "." && segment !== ""));
         await mkdir(path.dirname(target), { recursive: true });
