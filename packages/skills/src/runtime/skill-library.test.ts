@@ -1,6 +1,10 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { GitCliClient } from "@agent-tools/git";
 import { unzipSync, zipSync } from "fflate";
 import { afterAll, describe, expect, it } from "vitest";
 import { BUILTIN_SKILLS } from "./builtin-skills.js";
@@ -130,6 +134,33 @@ describe("SkillLibrary: install", () => {
     const source = sourceFolder("demo", { "SKILL.md": skillMd("demo") });
     await expect(library.install({ kind: "directory", path: source }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
     expect(await library.list()).toEqual([]);
+  });
+
+  it("installs from a git repository's subdirectory and from a URL", async () => {
+    const repository = path.join(top, "repository");
+    fs.mkdirSync(path.join(repository, "skills", "gitty"), { recursive: true });
+    fs.writeFileSync(path.join(repository, "skills", "gitty", "SKILL.md"), skillMd("gitty", "From git."));
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: repository, stdio: "pipe" });
+    git("init", "-q", "-b", "main");
+    git("add", ".");
+    git("commit", "-q", "-m", "skill");
+    const library = await SkillLibrary.open({ rootDir: fresh(), gitClient: new GitCliClient() });
+    expect(await library.install({ kind: "git", url: repository, ref: "main", subdirectory: "skills/gitty" })).toMatchObject({
+      name: "gitty",
+      description: "From git.",
+    });
+    const body = zipSync({ "web/SKILL.md": text(skillMd("web", "From the web.")) });
+    const server = http.createServer((_request, response) => response.writeHead(200, { "content-type": "application/zip" }).end(body));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/web.zip`;
+      expect(await library.install({ kind: "download", url })).toMatchObject({ name: "web", description: "From the web." });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect((await library.list()).map((skill) => skill.name)).toEqual(["gitty", "web"]);
+    expect(stagingEntries(library.rootDir)).toEqual([]);
   });
 
   it("reports a git source as unavailable without a git client", async () => {

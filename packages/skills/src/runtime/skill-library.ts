@@ -181,7 +181,11 @@ export class SkillLibrary {
     );
   }
 
-  /** Creates a skill from a name, description, optional body and extra files. */
+  /**
+   * Creates a skill from a name, description, optional body and extra files
+   * (SKILL.md rendered from the template). A file whose content starts with
+   * `#!` is written executable (0755), others 0644.
+   */
   async create(input: SkillCreateInput): Promise<SkillChange> {
     const nameProblem = skillNameProblem(input.name);
     if (nameProblem !== undefined) throw new ToolError("invalid_arguments", nameProblem, { details: { name: input.name } });
