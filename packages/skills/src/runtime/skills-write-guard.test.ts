@@ -65,13 +65,18 @@ describe("SkillsWriteGuard", () => {
     const first = new SkillsWriteGuard(dir);
     const second = new SkillsWriteGuard(dir);
     const order: string[] = [];
+    let entered: () => void = () => undefined;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     await Promise.all([
       first.run(async () => {
         order.push("first-start");
+        entered();
         await sleep(60);
         order.push("first-end");
       }),
-      sleep(10).then(() => second.run(async () => order.push("second"))),
+      inside.then(() => second.run(async () => order.push("second"))),
     ]);
     expect(order).toEqual(["first-start", "first-end", "second"]);
   });
