@@ -66,6 +66,12 @@ export interface SkillInstallOptions {
   /** The name the staged skill must carry (registry installs, tools that know it). */
   readonly expectedName?: string;
   readonly signal?: AbortSignal;
+  /**
+   * Asked once the staged skill's name is known, before the swap: a message
+   * refuses the install (`permission_denied`; e.g. a skill the host
+   * protects), undefined lets it go on.
+   */
+  readonly mayReplace?: (name: string) => string | undefined;
 }
 
 /** Input of {@link SkillLibrary.create}. */
@@ -163,6 +169,7 @@ export class SkillLibrary {
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         }),
       options.signal,
+      options.mayReplace,
     );
   }
 
@@ -178,6 +185,7 @@ export class SkillLibrary {
         return stageInstallSource({ kind: "archive", path: file }, work);
       },
       options.signal,
+      options.mayReplace,
     );
   }
 
@@ -278,6 +286,7 @@ export class SkillLibrary {
     action: SkillChange["action"],
     stage: (work: string) => Promise<string>,
     signal?: AbortSignal,
+    mayReplace?: (name: string) => string | undefined,
   ): Promise<SkillChange> {
     if (expectedName !== undefined) this.#refuseBuiltin(expectedName, "replaced");
     const work = await this.#makeStagingDir(expectedName ?? "install");
@@ -296,6 +305,8 @@ export class SkillLibrary {
         throw new ToolError("invalid_arguments", renderSkillIssues(name, first.issues), { details: { name, issues: first.issues } });
       }
       this.#refuseBuiltin(name, "replaced");
+      const refusal = mayReplace?.(name);
+      if (refusal !== undefined) throw new ToolError("permission_denied", refusal, { details: { name } });
       const staged = path.join(work, "staged", name);
       await mkdir(path.dirname(staged), { recursive: true });
       await rename(folder, staged);
