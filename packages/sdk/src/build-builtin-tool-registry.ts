@@ -21,6 +21,7 @@ import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/t
 import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { type SystemToolId, createSystemToolBundle } from "./system-tools/system-tools.js";
+import { type SdkSkillOptions, createSdkSkillBundle } from "./skill-wiring.js";
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 
@@ -108,11 +109,18 @@ export interface BuiltinToolRegistryOptions {
    * store is given. Off when absent.
    */
   subagents?: SdkSubagentOptions;
+  /**
+   * Skills (chat and cron): SkillsManager, `skill://<name>/...` paths for the
+   * file tools and the skill guard in Bash, rooted at `<dataDir>/skills`
+   * unless `rootDir` is given, under the host's access `policy`. Off when
+   * absent; worktree subagents run without skills.
+   */
+  skills?: SdkSkillOptions;
 }
 
 /**
  * Builds a registry with every built-in bundle on Node defaults: file tools,
- * shell, tasks (chat), memory, then the selected system tools, the host's tools and
+ * shell, skills (when asked), tasks (chat), memory, then the selected system tools, the host's tools and
  * bundles, and MCP (when settings are given).
  *
  * @example
@@ -129,8 +137,14 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
   const bundles: ToolBundle[] = [];
   const cleanups: Array<() => Promise<void>> = [() => ports.close()];
   try {
+    const skills =
+      options.skills === undefined
+        ? undefined
+        : await createSdkSkillBundle({ options: options.skills, dataDir, workdir: options.workdir, gitClient: ports.gitClient });
     bundles.push(createFsToolBundle(options.fs));
-    bundles.push(createShellToolBundle({ providerId: options.providerId, ...options.shell }));
+    const commandPolicies = [...(options.shell?.commandPolicies ?? []), ...(skills === undefined ? [] : [skills.commandPolicy()])];
+    bundles.push(createShellToolBundle({ providerId: options.providerId, ...options.shell, commandPolicies }));
+    if (skills !== undefined) bundles.push(skills);
     // One SQLite connection per dataDir and process, shared with every other registry on it (leased on first need).
     let lease: ReturnType<typeof leaseSqliteStorage> | undefined;
     const sharedStorage = () => {
@@ -177,6 +191,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
               memory: options.memory === false ? false : { ...options.memory, mode: "ro" },
               mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
               subagents: undefined,
+              skills: undefined,
               systemTools: undefined,
               tools: undefined,
               bundles: undefined,
@@ -217,6 +232,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       logger: options.logger,
       telemetry: options.telemetry,
       maxOutputChars: options.maxOutputChars,
+      ...(skills === undefined ? {} : { skills: skills.pathOptions() }),
       cleanups,
     }) as BuiltinToolRegistry;
     return registry;

@@ -9,6 +9,7 @@
 export { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 export type { BuiltinToolRegistryOptions } from "./build-builtin-tool-registry.js";
 export type { SdkSubagentOptions } from "./subagent-wiring.js";
+export type { SdkSkillOptions } from "./skill-wiring.js";
 export type {
   BuiltinToolMap,
   BuiltinToolName,
