@@ -11,7 +11,7 @@ import { SdkError } from "@agent-tools/core";
 import type { ModelClient, ToolRegistry } from "@agent-tools/core";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import type { AgentEvent, SessionEndEvent } from "./agent/agent-events.js";
-import { runAgentLoop } from "./agent/run-agent-loop.js";
+import { defaultSystemPrompt, runAgentLoop } from "./agent/run-agent-loop.js";
 import { createApprovalOptions } from "./approval/approval-prompt.js";
 import { type CliOptions, USAGE, UsageError, parseCliOptions, usesConfiguredModel } from "./cli-options.js";
 import { createDemoModelClient } from "./demo/demo-model.js";
@@ -126,6 +126,8 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
     });
     // The subagents' messages to the parent arrive after each turn's tool results (a failed read is re-delivered later).
     let parentBus: { delta(): Promise<string> } | undefined;
+    // Skills under <dataDir>/skills: SkillsManager, skill:// paths, and the enabled skills listed in the system prompt.
+    let skills: { renderPromptSection(): Promise<string> } | undefined;
     registry = await buildBuiltinToolRegistry({
       workdir,
       runtimeScope: options.runtimeScope,
@@ -134,7 +136,10 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       approval,
       // Agent and SendMessage: children run on the same model, persisted under this session.
       subagents: { model, conversationId: `cli-${randomUUID()}`, onReady: (bundle) => (parentBus = bundle.parentBus) },
+      skills: { onReady: (bundle) => (skills = bundle) },
     });
+    const skillsSection = (await skills?.renderPromptSection().catch(() => "")) ?? "";
+    const systemPrompt = skillsSection === "" ? defaultSystemPrompt(registry) : `${defaultSystemPrompt(registry)}\n\n${skillsSection}`;
     onEvent({
       type: "session-start",
       model: model.id,
@@ -170,6 +175,7 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       model,
       registry,
       prompt,
+      systemPrompt,
       maxTurns: options.maxTurns,
       signal: controller.signal,
       onEvent: onLoopEvent,
