@@ -1,8 +1,10 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { type ToolContext, type ToolDefinition, ToolError, type ToolMetadata, type ToolOutput, defineTool } from "@agent-tools/core";
 import { normalizeRegistrySearch } from "../domain/registry-search-input.js";
 import { parseSkillReadPath } from "../domain/skill-read-path.js";
 import { parseInstallSource } from "../domain/skill-source.js";
-import type { SkillsManagerAction } from "../domain/skill-types.js";
+import { SKILL_DENIAL_SUFFIX, type SkillsManagerAction } from "../domain/skill-types.js";
 import type { SkillRegistry } from "../ports/skill-registry.js";
 import type { SkillAccessController } from "../runtime/skill-access-controller.js";
 import type { SkillChange, SkillLibrary } from "../runtime/skill-library.js";
@@ -65,10 +67,19 @@ async function granted(runtime: SkillsManagerRuntime, change: SkillChange): Prom
   await notify(runtime, { action: change.action, name: change.name, path: change.path });
 }
 
-/** Refuses replacing a protected skill (built-ins are refused by the library itself). */
-function replaceCheck(runtime: SkillsManagerRuntime): (name: string) => string | undefined {
-  return (name) =>
-    runtime.access.isProtected(name) ? (runtime.access.checkManagerAction("install", name) ?? `Skill ${name} is protected and cannot be replaced.`) : undefined;
+/**
+ * Refuses replacing a protected skill, or an installed skill this session
+ * may not use (an install must not become a way around the allow list);
+ * built-ins are refused by the library itself.
+ */
+function replaceCheck(runtime: SkillsManagerRuntime, rootDir: string): (name: string) => string | undefined {
+  return (name) => {
+    if (runtime.access.isProtected(name))
+      return `Skill "${name}" is protected by the host's skill access policy: it can be read but not replaced. Install it under another name. ${SKILL_DENIAL_SUFFIX}`;
+    if (!runtime.access.isEnabled(name) && existsSync(path.join(rootDir, name)))
+      return `Skill "${name}" is installed but not enabled for this session, so replacing it is refused. Install it under another name, or ask the user to enable "${name}". ${SKILL_DENIAL_SUFFIX}`;
+    return undefined;
+  };
 }
 
 async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, context: ToolContext): Promise<ToolOutput<SkillsManagerDetails>> {
@@ -101,7 +112,11 @@ async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, con
     }
     case "install": {
       const source = parseInstallSource(input.source as string, { method: input.method ?? "auto", ref: input.ref, workdir: context.workdir });
-      const change = await library.install(source, { conflict: input.conflict ?? "backup", signal: context.signal, mayReplace: replaceCheck(runtime) });
+      const change = await library.install(source, {
+        conflict: input.conflict ?? "backup",
+        signal: context.signal,
+        mayReplace: replaceCheck(runtime, library.rootDir),
+      });
       await granted(runtime, change);
       return changeOutput(action, change, input.source);
     }
@@ -140,13 +155,13 @@ async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, con
         ...(input.version === undefined ? {} : { version: input.version }),
         signal: context.signal,
       });
-      const denied = replaceCheck(runtime)(download.entry.name);
+      const denied = replaceCheck(runtime, library.rootDir)(download.entry.name);
       if (denied !== undefined) throw new ToolError("permission_denied", denied, { details: { name: download.entry.name } });
       const change = await library.installArchive(download.archive, {
         conflict: input.conflict ?? "backup",
         expectedName: download.entry.name,
         signal: context.signal,
-        mayReplace: replaceCheck(runtime),
+        mayReplace: replaceCheck(runtime, library.rootDir),
       });
       await granted(runtime, change);
       return changeOutput(action, change, `the registry (${download.entry.owner}/${download.entry.slug} v${download.version})`);
