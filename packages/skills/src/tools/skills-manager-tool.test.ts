@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SKILL_DENIAL_SUFFIX } from "../domain/skill-types.js";
 import { sampleItems } from "../ports/__fixtures__/skill-registry-items.js";
 import { LocalSkillRegistry } from "../ports/local-skill-registry.js";
 import { HttpSkillRegistry } from "../runtime/http-skill-registry.js";
@@ -71,6 +72,10 @@ describe("SkillsManager read", () => {
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain("Glob or Read on skill://alpha/");
     expect(errorCode(missing)).toBe("not_found");
+    // The hint works: Glob on skill://alpha/ lists the skill's files.
+    const glob = await h.tool("Glob", { pattern: "**/*.md", path: "skill://alpha/" });
+    expect(glob.isError, glob.text).toBe(false);
+    expect(glob.text).toContain("references/guide.md");
 
     const unknown = await h.manage({ action: "read", path: "ghost" });
     expect(unknown.isError).toBe(true);
@@ -447,6 +452,8 @@ describe("built-in skills", () => {
     const write = await h.tool("Write", { path: "skill://skills-creator/SKILL.md", content: "hacked" });
     expect(write.isError).toBe(true);
     expect(write.text).toContain("built-in skill");
+    expect(write.text.trimEnd().endsWith(SKILL_DENIAL_SUFFIX)).toBe(true);
+    expect(deleted.text.trimEnd().endsWith(SKILL_DENIAL_SUFFIX)).toBe(true);
     await h.tool("Read", { path: "skill://skills-installer/SKILL.md" });
     const edit = await h.tool("Edit", { path: "skill://skills-installer/SKILL.md", old_string: "name: skills-installer", new_string: "name: hacked" });
     expect(edit.isError).toBe(true);
