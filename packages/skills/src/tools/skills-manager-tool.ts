@@ -16,7 +16,6 @@ import {
   packageOutput,
   readOutput,
   registrySearchOutput,
-  skillUri,
   skillsErrorOutput,
   validateOutput,
 } from "./skills-manager-output.js";
@@ -101,14 +100,7 @@ async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, con
     }
     case "read": {
       const { skillName, relativePath } = parseSkillReadPath(input.path as string);
-      try {
-        return readOutput(await library.readFile(skillName, relativePath, { offset: input.offset, length: input.length }));
-      } catch (error) {
-        if (!(error instanceof ToolError)) throw error;
-        throw new ToolError(error.code, `${error.message} To browse the skill's files, use Glob or Read on ${skillUri(skillName)}...`, {
-          details: error.details,
-        });
-      }
+      return readOutput(await library.readFile(skillName, relativePath, { offset: input.offset, length: input.length }));
     }
     case "install": {
       const source = parseInstallSource(input.source as string, { method: input.method ?? "auto", ref: input.ref, workdir: context.workdir });
