@@ -70,7 +70,7 @@ describe("SkillsManager read", () => {
 
     const missing = await h.manage({ action: "read", path: "skill://alpha/nope.md" });
     expect(missing.isError).toBe(true);
-    expect(missing.text).toContain("Glob or Read on skill://alpha/");
+    expect(missing.text).toContain("List the skill's files with Glob on skill://alpha/");
     expect(errorCode(missing)).toBe("not_found");
     // The hint works: Glob on skill://alpha/ lists the skill's files.
     const glob = await h.tool("Glob", { pattern: "**/*.md", path: "skill://alpha/" });
