@@ -1,0 +1,145 @@
+/**
+ * Runs a prompt task: a small tool loop of the host's model over a
+ * cron-scope tool registry built for the task's workdir.
+ */
+import { isAbortError } from "@agent-tools/core";
+import type { ModelClient, ModelMessage, ModelRequest, ToolRegistry, ToolResult } from "@agent-tools/core";
+import type { CronTask } from "../domain/cron-types.js";
+import { CRON_LIMITS } from "../domain/cron-types.js";
+import { capRunOutput } from "../domain/cron-run-output.js";
+import { type CronTaskOutcome, type CronTaskRunContext, workdirProblem } from "./cron-task-outcome.js";
+
+/**
+ * Builds the tool registry of one prompt run: the host creates it with
+ * `runtimeScope: "cron"` for `workdir` (MCP load failures throw here).
+ * The runner closes it after the run.
+ */
+export type BuildPromptRegistry = (workdir: string) => Promise<ToolRegistry>;
+
+/** Default most model rounds of one prompt run. */
+export const PROMPT_MAX_ROUNDS_DEFAULT = 20;
+
+/** Options of {@link runPromptTask}. */
+export interface PromptTaskRunOptions extends CronTaskRunContext {
+  readonly model: ModelClient;
+  readonly buildPromptRegistry: BuildPromptRegistry;
+  /** Default {@link PROMPT_MAX_ROUNDS_DEFAULT}. */
+  readonly maxRounds?: number;
+  /** Default: a short instruction that says the run is unattended. */
+  readonly systemPrompt?: string;
+}
+
+/**
+ * Runs `task.prompt` once: model turn, tool calls through the registry,
+ * results back, until the model answers without tool calls (success) or
+ * the round limit, the timeout, an abort or a model error ends it (failure).
+ * The output is the final assistant text plus one line summing up the tool
+ * calls. Never throws. `ModelRequest` has no reasoning field, so the task's
+ * `reasoning` is not sent; the host's ModelClient decides it.
+ *
+ * @example
+ * const outcome = await runPromptTask(task, { model, buildPromptRegistry: (workdir) => buildRegistry(workdir) });
+ */
+export async function runPromptTask(task: CronTask, options: PromptTaskRunOptions): Promise<CronTaskOutcome> {
+  if (task.prompt === undefined || task.prompt.trim() === "") {
+    return { success: false, exitCode: null, output: `Task ${task.id} has no prompt. Update the task with a prompt.` };
+  }
+  const problem = await workdirProblem(task.workdir, task.id);
+  if (problem !== undefined) return { success: false, exitCode: null, output: problem, disableTask: true };
+
+  const timeoutMs = (task.timeoutSeconds > 0 ? task.timeoutSeconds : CRON_LIMITS.timeoutDefaultSeconds) * 1000;
+  const controller = new AbortController();
+  let ending: "timeout" | "aborted" | undefined;
+  const timer = setTimeout(() => {
+    ending ??= "timeout";
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => {
+    ending ??= "aborted";
+    controller.abort();
+  };
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const maxRounds = Math.max(1, Math.floor(options.maxRounds ?? PROMPT_MAX_ROUNDS_DEFAULT));
+  const calls = new Map<string, number>();
+  let failedCalls = 0;
+  let registry: ToolRegistry | undefined;
+  let finalText = "";
+  let status: "answered" | "max-rounds" | "error" = "max-rounds";
+  let error: string | undefined;
+  try {
+    try {
+      registry = await options.buildPromptRegistry(task.workdir as string);
+    } catch (caught) {
+      status = "error";
+      error = `The tools of the run could not be loaded: ${messageOf(caught)}. Fix the tool configuration (e.g. an MCP server), then wait for the next run.`;
+      return summarise();
+    }
+    const messages: ModelMessage[] = [
+      { role: "system", content: options.systemPrompt ?? defaultCronSystemPrompt(registry.workdir) },
+      { role: "user", content: task.prompt },
+    ];
+    for (let round = 1; round <= maxRounds; round += 1) {
+      if (controller.signal.aborted) break;
+      const request: ModelRequest = { messages, tools: registry.tools, signal: controller.signal };
+      const response = await options.model.generate(request);
+      messages.push({ role: "assistant", content: response.text, toolCalls: response.toolCalls.length ? response.toolCalls : undefined });
+      if (response.toolCalls.length === 0) {
+        finalText = response.text;
+        status = "answered";
+        break;
+      }
+      finalText = response.text || finalText;
+      for (const call of response.toolCalls) {
+        const result = await registry.executeToolCall({ id: call.id, name: call.name, arguments: call.arguments }, { signal: controller.signal });
+        const name = registry.resolveToolName(call.name) ?? call.name;
+        calls.set(name, (calls.get(name) ?? 0) + 1);
+        if (result.isError) failedCalls += 1;
+        messages.push({ role: "tool", toolCallId: call.id, toolName: call.name, content: resultText(result), isError: result.isError });
+      }
+    }
+  } catch (caught) {
+    if (!(controller.signal.aborted || isAbortError(caught))) {
+      status = "error";
+      error = `The model failed: ${messageOf(caught)}`;
+    }
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    await registry?.close().catch(() => undefined);
+  }
+  return summarise();
+
+  function summarise(): CronTaskOutcome {
+    const total = [...calls.values()].reduce((sum, count) => sum + count, 0);
+    const byTool = [...calls.entries()].map(([name, count]) => `${name} x${count}`).join(", ");
+    const summary = `Tool calls: ${total}${total ? ` (${byTool})` : ""}${failedCalls ? `, ${failedCalls} failed` : ""}.`;
+    const lines: string[] = [];
+    if (finalText) lines.push(finalText);
+    if (ending === "timeout") lines.push(`Timed out after ${timeoutMs / 1000} s. Raise timeout_seconds or simplify the prompt.`);
+    else if (ending === "aborted") lines.push("The run was cancelled.");
+    else if (status === "error") lines.push(error ?? "The run failed.");
+    else if (status === "max-rounds") lines.push(`Stopped after ${maxRounds} model rounds without a final answer. Simplify the prompt.`);
+    lines.push(summary);
+    const success = ending === undefined && status === "answered";
+    return { success, exitCode: null, output: capRunOutput(lines.join("\n")) };
+  }
+}
+
+/** The system prompt of an unattended prompt run. */
+export function defaultCronSystemPrompt(workdir: string): string {
+  return [
+    "You are running a scheduled task without a user present: nobody can answer questions.",
+    `Working directory: ${workdir}.`,
+    "Use the tools to do the task, then finish with a short report of what you did and what you found.",
+  ].join("\n");
+}
+
+function resultText(result: ToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
+}
+
+function messageOf(caught: unknown): string {
+  return caught instanceof Error ? caught.message : String(caught);
+}
