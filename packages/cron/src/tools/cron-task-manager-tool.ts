@@ -1,0 +1,202 @@
+import { type ToolDefinition, type ToolMetadata, defineTool } from "@agent-tools/core";
+import { type CronTaskFieldsInput, type CronTaskInputContext, validateCronTaskPatch, validateNewCronTask } from "../domain/cron-task-input.js";
+import { CRON_LIMITS } from "../domain/cron-types.js";
+import type { CronStore } from "../ports/cron-store.js";
+import {
+  type CronTaskManagerDetails,
+  type CronTaskManagerOutput,
+  changedOutput,
+  cronFailure,
+  deletedOutput,
+  logsOutput,
+  readAllOutput,
+  readOneOutput,
+  upcoming,
+} from "./cron-task-manager-output.js";
+import { CRON_TASK_MANAGER_DESCRIPTION, type CronTaskManagerInput, cronTaskManagerInputSchema } from "./cron-task-manager-schema.js";
+
+/** Metadata of CronTaskManager. */
+export const CRON_TASK_MANAGER_METADATA: ToolMetadata = Object.freeze({ groupId: "system", kind: "cron", isReadOnly: false, displayCategory: "system" });
+
+/** What {@link createCronTaskManagerTool} takes. */
+export interface CronTaskManagerToolOptions {
+  /** The store, or a function opening it on first use (called again after a failure). */
+  readonly store: CronStore | (() => Promise<CronStore>);
+  /** The host's current chat model id; prompt tasks pin it. Without one, creating a prompt task is refused. */
+  readonly currentModelId?: () => string | undefined;
+  /** The clock (epoch ms); default `Date.now`. */
+  readonly now?: () => number;
+  /** IANA zone new tasks are read in and stored with; default the process's. */
+  readonly timeZone?: string;
+}
+
+const FIELDS = [
+  "name",
+  "description",
+  "cron",
+  "type",
+  "enabled",
+  "remaining_executions",
+  "timeout_seconds",
+  "script",
+  "requests",
+  "prompt",
+  "workdir",
+] as const;
+
+function taskFields(input: CronTaskManagerInput): CronTaskFieldsInput {
+  const fields: Record<string, unknown> = {};
+  for (const field of FIELDS) if (input[field] !== undefined) fields[field] = input[field];
+  return fields as CronTaskFieldsInput;
+}
+
+function notFound(id: string): CronTaskManagerOutput {
+  return cronFailure(`task ${id} was not found; call CronTaskManager with action=read (no task_id) to list the tasks and their ids.`);
+}
+
+function needsTaskId(action: string): CronTaskManagerOutput {
+  return cronFailure(`${action} needs task_id; call action=read without task_id to list the tasks and their ids.`);
+}
+
+function refusesFields(action: string, input: CronTaskManagerInput, allowed: readonly string[]): CronTaskManagerOutput | undefined {
+  const extra = [...FIELDS, "limit"].filter((field) => !allowed.includes(field) && input[field as keyof CronTaskManagerInput] !== undefined);
+  if (extra.length === 0) return undefined;
+  return cronFailure(
+    `${action} does not take ${extra.join(", ")}; remove ${extra.length === 1 ? "it" : "them"}${action === "read" ? " (use action=update to change a task)" : ""}.`,
+  );
+}
+
+interface Environment {
+  readonly store: CronStore;
+  readonly now: number;
+  readonly context: CronTaskInputContext;
+  readonly timeZone?: string;
+}
+
+async function run(input: CronTaskManagerInput, environment: Environment): Promise<CronTaskManagerOutput> {
+  const { store, now, context } = environment;
+  const { action } = input;
+  const id = input.task_id?.trim() === "" ? undefined : input.task_id?.trim();
+  switch (action) {
+    case "create": {
+      const refused =
+        input.task_id !== undefined
+          ? cronFailure("create does not take task_id (ids are assigned); remove it, or use action=update to change a task.")
+          : refusesFields(action, input, FIELDS);
+      if (refused) return refused;
+      const checked = validateNewCronTask(taskFields(input), context);
+      if (!checked.ok) return cronFailure(checked.message);
+      const task = await store.createTask(checked.value, now);
+      return changedOutput("create", task, upcoming(task, now, environment.timeZone));
+    }
+    case "read": {
+      const refused = refusesFields(action, input, []);
+      if (refused) return refused;
+      if (id === undefined) return readAllOutput(await store.listTasks());
+      const task = await store.getTask(id);
+      return task === undefined ? notFound(id) : readOneOutput(task, upcoming(task, now, environment.timeZone));
+    }
+    case "update": {
+      if (id === undefined) return needsTaskId(action);
+      const refused = refusesFields(action, input, FIELDS);
+      if (refused) return refused;
+      const current = await store.getTask(id);
+      if (current === undefined) return notFound(id);
+      const checked = validateCronTaskPatch(current, taskFields(input), context);
+      if (!checked.ok) return cronFailure(checked.message);
+      const task = await store.updateTask(id, checked.value, now, { expectedVersion: current.version });
+      if (task === undefined) return (await store.getTask(id)) === undefined ? notFound(id) : changedMeanwhile(id);
+      return changedOutput("update", task, upcoming(task, now, environment.timeZone));
+    }
+    case "delete": {
+      if (id === undefined) return needsTaskId(action);
+      const refused = refusesFields(action, input, []);
+      if (refused) return refused;
+      const task = await store.getTask(id);
+      if (task === undefined || !(await store.deleteTask(id))) return notFound(id);
+      return deletedOutput(task);
+    }
+    case "list_logs": {
+      if (id === undefined) return needsTaskId(action);
+      const refused = refusesFields(action, input, ["limit"]);
+      if (refused) return refused;
+      const limit = input.limit ?? CRON_LIMITS.logLimitDefault;
+      if (!Number.isInteger(limit) || limit < CRON_LIMITS.logLimitMin || limit > CRON_LIMITS.logLimitMax) {
+        return cronFailure(
+          `limit ${limit} is out of range; give a whole number from ${CRON_LIMITS.logLimitMin} to ${CRON_LIMITS.logLimitMax} (default ${CRON_LIMITS.logLimitDefault}).`,
+        );
+      }
+      const task = await store.getTask(id);
+      if (task === undefined) return notFound(id);
+      return logsOutput(task, await store.listRuns(id, { limit }));
+    }
+  }
+}
+
+function changedMeanwhile(id: string): CronTaskManagerOutput {
+  return cronFailure(`task ${id} was changed by someone else while updating; read it with action=read and task_id=${id}, then update again.`);
+}
+
+function storeResolver(store: CronTaskManagerToolOptions["store"]): () => Promise<CronStore> {
+  if (typeof store !== "function") return async () => store;
+  let opening: Promise<CronStore> | undefined;
+  return () => {
+    opening ??= store().catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
+    return opening;
+  };
+}
+
+/**
+ * Builds CronTaskManager: create, read, update and delete scheduled tasks
+ * (bash, http, prompt) and list their run logs. Offered in chat and cron
+ * scopes. Every error answers `Cron task manager failed: <what and what to
+ * do>` with `isError` and `details: {}` (argument shapes and enums are
+ * checked earlier by the registry, in its own words).
+ *
+ * @example
+ * const tool = createCronTaskManagerTool({ store: new InMemoryCronStore(), currentModelId: () => "gpt-x" });
+ * const registry = createToolRegistry({ workdir, tools: [tool] });
+ * await registry.executeToolCall({ id: "1", name: "CronTaskManager", arguments: { action: "read" } });
+ */
+export function createCronTaskManagerTool(
+  options: CronTaskManagerToolOptions,
+): ToolDefinition<CronTaskManagerInput, CronTaskManagerDetails | Record<string, never>> {
+  const openStore = storeResolver(options.store);
+  const clock = options.now ?? Date.now;
+  return defineTool<typeof cronTaskManagerInputSchema, CronTaskManagerDetails | Record<string, never>>({
+    name: "CronTaskManager",
+    description: CRON_TASK_MANAGER_DESCRIPTION,
+    inputSchema: cronTaskManagerInputSchema,
+    metadata: CRON_TASK_MANAGER_METADATA,
+    scopes: ["chat", "cron"],
+    loopKey: (input) => `${input.action}:${input.task_id ?? ""}`,
+    async execute(input, toolContext) {
+      let store: CronStore;
+      try {
+        store = await openStore();
+      } catch (error) {
+        return cronFailure(`the cron task store could not be opened (${messageOf(error)}); try again later or ask the user to check the host's storage.`);
+      }
+      const now = clock();
+      const currentModelId = options.currentModelId?.();
+      const context: CronTaskInputContext = {
+        workdir: toolContext.workdir,
+        now,
+        ...(currentModelId === undefined ? {} : { currentModelId }),
+        ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+      };
+      try {
+        return await run(input, { store, now, context, ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) });
+      } catch (error) {
+        return cronFailure(`the cron task store failed (${messageOf(error)}); try again, and if it keeps failing ask the user to check the host's storage.`);
+      }
+    },
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
