@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CRON_SCHEDULE_EXAMPLE, nextFireTimes, occurrencesBetween, parseCronSchedule } from "./cron-schedule.js";
+import { CRON_SCHEDULE_EXAMPLE, isValidTimeZone, nextFireTimes, occurrencesBetween, parseCronSchedule } from "./cron-schedule.js";
 
 const T0 = Date.UTC(2026, 0, 1, 10, 30, 0);
 
@@ -92,5 +92,12 @@ describe("occurrencesBetween", () => {
     expect(all).toHaveLength(3_600);
     expect(all.at(-1)).toBe(T0 + 3_600_000);
     expect(new Set(all).size).toBe(3_600);
+  });
+});
+
+describe("isValidTimeZone", () => {
+  it("knows IANA zones and refuses unknown or empty names", () => {
+    for (const zone of ["UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo"]) expect(isValidTimeZone(zone), zone).toBe(true);
+    for (const zone of ["Not/AZone", "", " ", "Europe/Atlantis"]) expect(isValidTimeZone(zone), zone).toBe(false);
   });
 });

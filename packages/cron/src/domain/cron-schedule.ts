@@ -45,6 +45,20 @@ export function parseCronSchedule(expression: string): CronScheduleCheck {
   }
 }
 
+/**
+ * True when `timeZone` is an IANA zone name (or offset name) the runtime
+ * knows, e.g. `Europe/Berlin` or `UTC`.
+ */
+export function isValidTimeZone(timeZone: string): boolean {
+  if (timeZone.trim() === "") return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Throws a plain Error when the schedule is invalid (callers validate first). */
 function compileValid(expression: string, timeZone?: string): Cron {
   const check = parseCronSchedule(expression);

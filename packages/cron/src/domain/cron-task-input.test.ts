@@ -127,6 +127,10 @@ describe("validateNewCronTask", () => {
     expect(failure(validateNewCronTask({ ...BASH, description: "d".repeat(2001) }, CONTEXT))).toContain("description has 2001 characters");
   });
 
+  it("refuses an unknown time zone of the host", () => {
+    expect(failure(validateNewCronTask(BASH, { ...CONTEXT, timeZone: "Mars/Olympus" }))).toContain('the schedule\'s time zone "Mars/Olympus" is unknown');
+  });
+
   it("refuses invalid and never-firing schedules", () => {
     expect(failure(validateNewCronTask({ ...BASH, cron: "*/5 * * * *" }, CONTEXT))).toContain("has 5 fields");
     expect(failure(validateNewCronTask({ ...BASH, cron: "0 0 0 31 2 *" }, CONTEXT))).toContain("never fires");

@@ -7,7 +7,7 @@
  */
 import type { CronTaskPatch, NewCronTask } from "../ports/cron-store.js";
 import { type CronHttpRequestInput, validateCronRequests } from "./cron-request-input.js";
-import { nextFireTimes, parseCronSchedule } from "./cron-schedule.js";
+import { isValidTimeZone, nextFireTimes, parseCronSchedule } from "./cron-schedule.js";
 import { CRON_LIMITS, type CronHttpRequest, type CronReasoning, type CronTask, type CronTaskType } from "./cron-types.js";
 
 /** The task fields of a CronTaskManager call, as the model sends them. */
@@ -90,6 +90,8 @@ function checkCron(cron: string, context: CronTaskInputContext, issues: string[]
   const check = parseCronSchedule(trimmed);
   if (!check.ok) {
     issues.push(check.message);
+  } else if (context.timeZone !== undefined && !isValidTimeZone(context.timeZone)) {
+    issues.push(`the schedule's time zone "${context.timeZone}" is unknown; ask the user to configure an IANA zone such as "Europe/Berlin".`);
   } else if (nextFireTimes(trimmed, context.now, 1, context.timeZone).length === 0) {
     issues.push(`cron "${trimmed}" never fires (no such date); choose a schedule that matches a real date.`);
   }

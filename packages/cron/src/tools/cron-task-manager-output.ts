@@ -47,7 +47,7 @@ export function changedOutput(action: "create" | "update", task: CronTask, times
 function taskBody(task: CronTask): string[] {
   const lines: string[] = [];
   if (task.description !== "") lines.push(`description=${JSON.stringify(task.description)}`);
-  if (task.workdir !== undefined) lines.push(`workdir=${task.workdir}`);
+  if (task.workdir !== undefined && task.type !== "http") lines.push(`workdir=${task.workdir}`);
   if (task.timeZone !== undefined) lines.push(`time_zone=${task.timeZone}`);
   if (task.type === "prompt") lines.push(`model=${task.selectedModel ?? "none"} | reasoning=${task.reasoning ?? "none"}`);
   if (task.type === "bash" && task.script !== undefined) lines.push("script:", task.script);

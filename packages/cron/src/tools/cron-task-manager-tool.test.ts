@@ -1,7 +1,9 @@
+import { SdkError } from "@agent-tools/core";
 import { describe, expect, it } from "vitest";
 import { InMemoryCronStore } from "../ports/in-memory-cron-store.js";
 import type { CronTaskPatch } from "../ports/cron-store.js";
 import { NOW, setup } from "./__fixtures__/cron-registry.js";
+import { createCronTaskManagerTool } from "./cron-task-manager-tool.js";
 
 const PREFIX = "Cron task manager failed: ";
 const BASH = { action: "create", name: "backup", cron: "0 0 3 * * *", type: "bash", script: "./backup.sh" };
@@ -47,6 +49,28 @@ describe("CronTaskManager definition", () => {
     expect(registry.tools.map((t) => t.name)).toContain("CronTaskManager");
     const cron = setup({ scope: "cron" });
     expect(cron.registry.tools.map((t) => t.name)).toContain("CronTaskManager");
+  });
+
+  it("shows the model this schema and description", () => {
+    const { tool } = setup();
+    expect({ description: tool.description, jsonSchema: tool.jsonSchema }).toMatchSnapshot();
+  });
+
+  it("refuses an unknown time zone when built", () => {
+    expect(() => createCronTaskManagerTool({ store: new InMemoryCronStore(), timeZone: "Mars/Olympus" })).toThrow(SdkError);
+    expect(() => createCronTaskManagerTool({ store: new InMemoryCronStore(), timeZone: "Mars/Olympus" })).toThrow(
+      'timeZone "Mars/Olympus" is not a known IANA time zone',
+    );
+  });
+
+  it("answers a cancelled call as cancelled and changes nothing", async () => {
+    const { registry, store } = setup();
+    const controller = new AbortController();
+    controller.abort();
+    const result = await registry.executeToolCall({ id: "c1", name: "CronTaskManager", arguments: BASH }, { signal: controller.signal });
+    expect(result.isError).toBe(true);
+    expect(result.details).toMatchObject({ cancelled: true });
+    expect(await store.listTasks()).toHaveLength(0);
   });
 
   it("leaves shape and enum errors to the registry", async () => {
@@ -206,6 +230,11 @@ describe("update", () => {
     expect(result.text).toContain("type=prompt");
     expect(await store.getTask(id)).toMatchObject({ type: "prompt", prompt: "hello", selectedModel: "model-b", reasoning: "medium" });
     expect((await store.getTask(id))!.workdir).toBeDefined();
+    // Back to http: the read answer shows no workdir for an http task.
+    await call({ action: "update", task_id: id, type: "http", requests: [{ url: "https://e.com/x", method: "GET" }] });
+    const read = await call({ action: "read", task_id: id });
+    expect(read.text).toContain("requests:\nreq-1 GET https://e.com/x");
+    expect(read.text).not.toContain("workdir=");
   });
 
   it("refuses a missing task_id, no fields, unknown tasks and invalid fields", async () => {

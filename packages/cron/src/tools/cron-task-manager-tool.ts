@@ -1,4 +1,5 @@
-import { type ToolDefinition, type ToolMetadata, defineTool } from "@agent-tools/core";
+import { SdkError, type ToolDefinition, type ToolMetadata, defineTool } from "@agent-tools/core";
+import { isValidTimeZone } from "../domain/cron-schedule.js";
 import { type CronTaskFieldsInput, type CronTaskInputContext, validateCronTaskPatch, validateNewCronTask } from "../domain/cron-task-input.js";
 import { CRON_LIMITS } from "../domain/cron-types.js";
 import type { CronStore } from "../ports/cron-store.js";
@@ -164,6 +165,12 @@ function storeResolver(store: CronTaskManagerToolOptions["store"]): () => Promis
 export function createCronTaskManagerTool(
   options: CronTaskManagerToolOptions,
 ): ToolDefinition<CronTaskManagerInput, CronTaskManagerDetails | Record<string, never>> {
+  if (options.timeZone !== undefined && !isValidTimeZone(options.timeZone)) {
+    throw new SdkError(
+      "invalid_options",
+      `CronTaskManager: timeZone "${options.timeZone}" is not a known IANA time zone; pass one such as "Europe/Berlin", or leave it out for the process's zone.`,
+    );
+  }
   const openStore = storeResolver(options.store);
   const clock = options.now ?? Date.now;
   return defineTool<typeof cronTaskManagerInputSchema, CronTaskManagerDetails | Record<string, never>>({
