@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import type { CronStoreContractTarget } from "./cron-store-contract-fixtures.js";
+import { describeCronLeaseContract } from "./cron-store-lease-contract.js";
 import { describeCronRaceContract } from "./cron-store-race-contract.js";
 import { describeCronRunContract } from "./cron-store-run-contract.js";
 import { describeCronTaskContract } from "./cron-store-task-contract.js";
@@ -22,6 +23,7 @@ export function runCronStoreContract(target: CronStoreContractTarget): void {
   describe(`CronStore contract: ${target.name}`, () => {
     describeCronTaskContract(target);
     describeCronRunContract(target);
+    describeCronLeaseContract(target);
     describeCronRaceContract(target);
   });
 }
