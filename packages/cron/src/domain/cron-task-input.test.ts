@@ -249,6 +249,20 @@ describe("validateCronTaskPatch", () => {
     });
     // The same type given again is not a type change.
     expect(ok(validateCronTaskPatch(bash, { type: "bash" }, CONTEXT))).toEqual({});
+    // A type change clears what only the old type used (null: the store deletes the field).
+    expect(ok(validateCronTaskPatch(bash, { type: "http", requests: [{ url: "https://e.com/h" }] }, CONTEXT))).toEqual({
+      type: "http",
+      requests: [{ id: "req-1", url: "https://e.com/h", method: "POST" }],
+      script: null,
+      workdir: null,
+    });
+    expect(ok(validateCronTaskPatch(prompt, { type: "bash", script: "echo", timeout_seconds: 60 }, CONTEXT))).toMatchObject({
+      type: "bash",
+      script: "echo",
+      prompt: null,
+      selectedModel: null,
+      reasoning: null,
+    });
     // A prompt change keeps the pinned model.
     expect(ok(validateCronTaskPatch(prompt, { prompt: "new" }, { ...CONTEXT, currentModelId: undefined }))).toEqual({ prompt: "new" });
   });
@@ -274,9 +288,11 @@ describe("validateCronTaskPatch", () => {
     expect(ok(validateCronTaskPatch(bash, { type: "http", requests: [{ url: "https://e.com" }] }, CONTEXT))).toEqual({
       type: "http",
       requests: [{ id: "req-1", url: "https://e.com", method: "POST" }],
+      script: null,
+      workdir: null,
     });
     // http -> bash pins the current workspace unless a workdir is given.
-    expect(ok(validateCronTaskPatch(http, { type: "bash", script: "ls" }, CONTEXT))).toEqual({ type: "bash", script: "ls", workdir: "/repo" });
+    expect(ok(validateCronTaskPatch(http, { type: "bash", script: "ls" }, CONTEXT))).toEqual({ type: "bash", script: "ls", workdir: "/repo", requests: null });
     expect(ok(validateCronTaskPatch(http, { type: "bash", script: "ls", workdir: "/tmp" }, CONTEXT))).toMatchObject({ workdir: "/tmp" });
     // bash -> prompt pins the current model; without one it is refused.
     expect(ok(validateCronTaskPatch(bash, { type: "prompt", prompt: "hi" }, CONTEXT))).toEqual({
@@ -284,6 +300,7 @@ describe("validateCronTaskPatch", () => {
       prompt: "hi",
       selectedModel: "model-a",
       reasoning: "medium",
+      script: null,
     });
     expect(failure(validateCronTaskPatch(bash, { type: "prompt", prompt: "hi" }, { ...CONTEXT, currentModelId: undefined }))).toContain("none is selected");
   });
@@ -296,6 +313,9 @@ describe("validateCronTaskPatch", () => {
       type: "bash",
       script: "ls",
       timeoutSeconds: 60,
+      prompt: null,
+      selectedModel: null,
+      reasoning: null,
     });
   });
 });

@@ -206,10 +206,21 @@ export function validateNewCronTask(input: CronTaskFieldsInput, context: CronTas
   });
 }
 
+/** The fields a type change leaves behind, as `null` (cleared by the store): the old type's own fields that the new type does not use. */
+function clearedFieldsOf(from: CronTask["type"], to: CronTask["type"]): CronTaskPatch {
+  const cleared: { -readonly [K in keyof CronTaskPatch]: CronTaskPatch[K] } = {};
+  if (from === "bash") cleared.script = null;
+  if (from === "http") cleared.requests = null;
+  if (from === "prompt") Object.assign(cleared, { prompt: null, selectedModel: null, reasoning: null });
+  if (to === "http") cleared.workdir = null;
+  return cleared;
+}
+
 /**
  * Validates an update of `current`: at least one field; a type change must
  * bring the new type's field (and a prompt type needs a current model);
- * fields of other types are refused; the timeout is checked against the
+ * fields of other types are refused, and the old type's fields are cleared
+ * on a type change; the timeout is checked against the
  * (new) type's limit; requests given replace the old ones (ids renumbered).
  *
  * @example
@@ -243,5 +254,6 @@ export function validateCronTaskPatch(current: CronTask, input: CronTaskFieldsIn
     patch.workdir = checkWorkdir(input.workdir, context, issues);
   }
   if (typeChanged && type === "prompt") Object.assign(patch, promptModel(context, issues));
+  if (typeChanged) Object.assign(patch, clearedFieldsOf(current.type, type));
   return result<CronTaskPatch>(issues, patch);
 }

@@ -3,9 +3,28 @@ import type { CronRunRecord, CronTask } from "../domain/cron-types.js";
 /** Fields of a new task (id, times and version are assigned by the store). */
 export type NewCronTask = Omit<CronTask, "id" | "createdAt" | "updatedAt" | "version"> & { readonly id?: string };
 
-/** A change to a task: any subset of its changeable fields; `lastError: null` clears it. */
-export type CronTaskPatch = Partial<Omit<CronTask, "id" | "createdAt" | "updatedAt" | "version" | "lastError">> & {
-  readonly lastError?: string | null;
+/** Optional task fields a patch may clear with `null` (a type change drops the old type's fields). */
+export const CRON_CLEARABLE_TASK_FIELDS = Object.freeze([
+  "script",
+  "requests",
+  "prompt",
+  "selectedModel",
+  "reasoning",
+  "workdir",
+  "timeZone",
+  "lastError",
+] as const);
+
+/** One of {@link CRON_CLEARABLE_TASK_FIELDS}. */
+export type CronClearableTaskField = (typeof CRON_CLEARABLE_TASK_FIELDS)[number];
+
+/**
+ * A change to a task: any subset of its changeable fields; `null` clears one
+ * of {@link CRON_CLEARABLE_TASK_FIELDS} (`remainingExecutions: null` is a
+ * value: unlimited).
+ */
+export type CronTaskPatch = Partial<Omit<CronTask, "id" | "createdAt" | "updatedAt" | "version" | CronClearableTaskField>> & {
+  readonly [K in CronClearableTaskField]?: CronTask[K] | null;
 };
 
 /** The outcome of a finished run. */

@@ -1,6 +1,7 @@
 import { ToolError } from "@agent-tools/core";
 import { CRON_LIMITS, type CronRunRecord, type CronTask } from "../domain/cron-types.js";
 import { CRON_EXPIRED_RUN_OUTPUT, capCronOutput, compareCronRunsNewestFirst, newCronId } from "./cron-ids.js";
+import { applyCronTaskPatch } from "./cron-task-patch.js";
 import type { CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "./cron-store.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -61,10 +62,8 @@ export class InMemoryCronStore implements CronStore {
     const task = this.#tasks.get(id);
     if (task === undefined) return undefined;
     if (options?.expectedVersion !== undefined && task.version !== options.expectedVersion) return undefined;
-    const { lastError, ...rest } = copy(patch);
-    const next: Mutable<CronTask> = { ...task, ...compact(rest), updatedAt: now, version: task.version + 1 };
-    if (lastError === null) delete next.lastError;
-    else if (lastError !== undefined) next.lastError = lastError;
+    const next: Mutable<CronTask> = { ...task, updatedAt: now, version: task.version + 1 };
+    applyCronTaskPatch(next, copy(patch));
     this.#tasks.set(id, next);
     return copy(next);
   }

@@ -89,6 +89,23 @@ export function describeCronTaskContract(target: CronStoreContractTarget): void 
       });
     });
 
+    it("clears optional fields given as null (a type change), but stores remainingExecutions null as unlimited", async () => {
+      await withStore(target, async (store) => {
+        const task = await store.createTask(promptTask({ remainingExecutions: 3, timeZone: "Europe/Paris" }), T0);
+        expect(task.selectedModel).toBeDefined();
+        const updated = await store.updateTask(
+          task.id,
+          { type: "bash", script: "echo hi", prompt: null, selectedModel: null, reasoning: null, timeZone: null, remainingExecutions: null },
+          T0 + 10,
+        );
+        for (const field of ["prompt", "selectedModel", "reasoning", "timeZone"]) {
+          expect(updated).not.toHaveProperty(field);
+          expect(await store.getTask(task.id)).not.toHaveProperty(field);
+        }
+        expect(await store.getTask(task.id)).toMatchObject({ type: "bash", script: "echo hi", remainingExecutions: null, workdir: task.workdir });
+      });
+    });
+
     it("applies an update with expectedVersion only while the version still matches", async () => {
       await withStore(target, async (store) => {
         const task = await store.createTask(bashTask(), T0);
