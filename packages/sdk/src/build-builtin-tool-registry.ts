@@ -21,6 +21,7 @@ import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/t
 import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { type SystemToolId, createSystemToolBundle } from "./system-tools/system-tools.js";
+import { type SdkCronOptions, createSdkCronBundle } from "./cron-wiring.js";
 import { type SdkSkillOptions, createSdkSkillBundle } from "./skill-wiring.js";
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
@@ -116,6 +117,13 @@ export interface BuiltinToolRegistryOptions {
    * absent; worktree subagents run without skills.
    */
   skills?: SdkSkillOptions;
+  /**
+   * CronTaskManager (chat and cron): scheduled bash, http and prompt tasks in
+   * the host's store, its storage, or the shared SQLite file. Off when
+   * absent. Firing them is the job of a scheduler the host starts
+   * (`startBuiltinCronScheduler`); worktree subagents never get it.
+   */
+  cron?: SdkCronOptions;
 }
 
 /**
@@ -160,6 +168,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       const store = options.tasks?.store ?? sqliteTaskStoreFactory(sharedStorage());
       bundles.push(createTaskToolBundle({ ...options.tasks, store }));
     }
+    if (options.cron !== undefined) bundles.push(await createSdkCronBundle({ options: options.cron, sharedStorage }));
     if (options.memory !== false) {
       const memory = options.memory ?? {};
       const ownIndex = memory.service !== undefined || memory.store !== undefined || memory.storage !== undefined;
@@ -192,6 +201,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
               mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
               subagents: undefined,
               skills: undefined,
+              cron: undefined,
               systemTools: undefined,
               tools: undefined,
               bundles: undefined,

@@ -10,6 +10,9 @@ export { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 export type { BuiltinToolRegistryOptions } from "./build-builtin-tool-registry.js";
 export type { SdkSubagentOptions } from "./subagent-wiring.js";
 export type { SdkSkillOptions } from "./skill-wiring.js";
+export type { SdkCronOptions } from "./cron-wiring.js";
+export { startBuiltinCronScheduler } from "./start-builtin-cron-scheduler.js";
+export type { BuiltinCronSchedulerOptions } from "./start-builtin-cron-scheduler.js";
 export type {
   BuiltinToolMap,
   BuiltinToolName,

@@ -1,0 +1,58 @@
+import type { ToolBundle } from "@agent-tools/core";
+import type { CronStore } from "@agent-tools/cron";
+import type { SharedStorageLease, Storage } from "@agent-tools/storage";
+import { type StoreFeature, taskStoreOpenError } from "./task-store-status.js";
+
+/** The `cron` option of `buildBuiltinToolRegistry` (CronTaskManager, chat and cron scopes). */
+export interface SdkCronOptions {
+  /**
+   * Where tasks and run logs live: a store, or a function opening it on
+   * first use. Default: the shared SQLite file `<dataDir>/agent-tools.sqlite`
+   * (one scheduler per dataDir); pass a `KyselyCronStore` on PostgreSQL to
+   * let several hosts share the tasks.
+   */
+  readonly store?: CronStore | (() => Promise<CronStore>);
+  /** A storage to open the store on (`KyselyCronStore.open`), instead of the shared SQLite file. */
+  readonly storage?: Storage | (() => Promise<Storage>);
+  /** The host's current chat model id: prompt tasks pin it; without one, creating a prompt task is refused. */
+  readonly currentModelId?: () => string | undefined;
+  /** IANA time zone new tasks are read in; default the process's. */
+  readonly timeZone?: string;
+}
+
+/** How a failure to open the cron store is explained to the model. */
+export const CRON_STORE_FEATURE: StoreFeature = {
+  store: "cron store",
+  tools: "cron tools",
+  meanwhile: "continue without scheduling tasks",
+  alternatives: "pass `cron.store` or `cron.storage` to buildBuiltinToolRegistry (e.g. PostgreSQL with `openPostgresStorage` from @agent-tools/storage)",
+};
+
+/**
+ * CronTaskManager as a bundle over the host's store, its storage, or the
+ * shared SQLite file. `@agent-tools/cron` is imported only when the host
+ * turns cron on.
+ */
+export async function createSdkCronBundle(input: { readonly options: SdkCronOptions; readonly sharedStorage: () => SharedStorageLease }): Promise<ToolBundle> {
+  const { KyselyCronStore, createCronTaskManagerTool } = await import("@agent-tools/cron");
+  const { options } = input;
+  const openStorage = async (): Promise<Storage> => {
+    if (options.storage !== undefined) return typeof options.storage === "function" ? options.storage() : options.storage;
+    return input.sharedStorage().get();
+  };
+  const store =
+    options.store ??
+    (async () => {
+      try {
+        return await KyselyCronStore.open(await openStorage());
+      } catch (error) {
+        throw taskStoreOpenError(error, CRON_STORE_FEATURE);
+      }
+    });
+  const tool = createCronTaskManagerTool({
+    store,
+    ...(options.currentModelId === undefined ? {} : { currentModelId: options.currentModelId }),
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+  });
+  return { id: "cron", trusted: true, listTools: () => [tool] };
+}
