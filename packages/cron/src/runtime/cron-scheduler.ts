@@ -6,6 +6,7 @@
  * died, and keeps the run logs within their limits.
  */
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
 import { SdkError } from "@agent-tools/core";
 import type { ModelClient, ProcessRunner } from "@agent-tools/core";
@@ -61,6 +62,12 @@ export interface CronSchedulerOptions {
   readonly maxConcurrentPromptRuns?: number;
   /** Most occurrences of one task claimed per tick; default 100 (the rest follow next tick). */
   readonly maxOccurrencesPerTick?: number;
+  /**
+   * Run-log retention the sweeper applies: newest `keepPerTask` finished runs
+   * per task, none older than `maxAgeMs`. Default 200 runs and 30 days
+   * (`CRON_LIMITS.runsKeptPerTask`, `CRON_LIMITS.runRetentionMs`).
+   */
+  readonly retention?: { readonly keepPerTask?: number; readonly maxAgeMs?: number };
   /** Replaces the built-in executors (tests, embedding); see {@link CronTaskExecutor}. */
   readonly executor?: CronTaskExecutor;
   /** Every event; errors are reported here and never stop the scheduler. */
@@ -115,6 +122,8 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
   const maxRuns = positive(options.maxConcurrentRuns, 16);
   const maxPromptRuns = positive(options.maxConcurrentPromptRuns, 2);
   const perTick = positive(options.maxOccurrencesPerTick, 100);
+  const keepPerTask = positive(options.retention?.keepPerTask, CRON_LIMITS.runsKeptPerTask);
+  const maxAgeMs = positive(options.retention?.maxAgeMs, CRON_LIMITS.runRetentionMs);
   const promptWorker = options.model !== undefined && options.buildPromptRegistry !== undefined;
   const startedAt = clock.now();
 
@@ -140,6 +149,8 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
 
   const stopping = new AbortController();
   const runAbort = new AbortController();
+  // Every run in progress listens to these: more than ten at once is normal.
+  setMaxListeners(0, stopping.signal, runAbort.signal);
   const running = new Map<string, { readonly promise: Promise<void>; readonly prompt: boolean }>();
   let tasks: readonly CronTask[] = [];
   let fingerprint: string | undefined;
@@ -251,7 +262,7 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
     lastSweep = now;
     const expired = await store.expireQueuedRuns(now - CRON_LIMITS.promptQueueExpiryMs, now);
     if (expired.length > 0) emit({ type: "runs-expired", count: expired.length });
-    const pruned = await store.pruneRuns({ keepPerTask: CRON_LIMITS.runsKeptPerTask, olderThan: now - CRON_LIMITS.runRetentionMs });
+    const pruned = await store.pruneRuns({ keepPerTask, olderThan: now - maxAgeMs });
     if (pruned > 0) emit({ type: "runs-pruned", count: pruned });
   }
 
@@ -266,12 +277,13 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
   }
 
   const steps: ReadonlyArray<readonly [string, (now: number) => Promise<void>]> = [
+    // First: a scheduler that lost the SQLite lock must not fire again.
+    ["renew the SQLite scheduler lock", renewLock],
     ["reload the tasks", () => reloadTasks()],
     ["fire due occurrences", fireDue],
     ["take over lapsed runs", takeOver],
     ["claim queued prompt runs", claimQueued],
     ["expire and prune runs", sweep],
-    ["renew the SQLite scheduler lock", renewLock],
   ];
   let ticking: Promise<void> = Promise.resolve();
   const tick = () => {
