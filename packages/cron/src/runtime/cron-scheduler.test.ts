@@ -219,6 +219,29 @@ describe("startCronScheduler: missed runs, leases, upkeep, stop", () => {
     expect((await store.listRuns(task.id)).map((run) => run.scheduledAt)).toEqual([T0 + 10_000, T0, T0 - 100_000]);
   });
 
+  it("treats occurrences more than catchUpMs late as missed (skip: dropped; run_once: the latest runs once)", async () => {
+    for (const policy of ["skip", "run_once"] as const) {
+      const h = await harness({ missedRunPolicy: policy, catchUpMs: 5_000 });
+      const task = await h.createTask({ type: "bash", script: "true", workdir: temporary, cron: "*/10 * * * * *" });
+      await h.advance(10_000);
+      // The host sleeps for 50 minutes: no tick runs.
+      await h.clock.advance(3_000_000);
+      await h.advance(1_000);
+      const times = (await h.store.listRuns(task.id, { limit: 500 })).map((run) => run.scheduledAt - T0);
+      if (policy === "skip") expect(times).toEqual([3_010_000, 10_000]);
+      else expect(times).toEqual([3_010_000, 3_000_000, 10_000]);
+    }
+  });
+
+  it("does not fire the occurrences of the time a task was exhausted when it is refilled", async () => {
+    const h = await harness();
+    const task = await h.createTask({ type: "bash", script: "true", workdir: temporary, remainingExecutions: 1 });
+    await h.advance(5_000);
+    await h.store.updateTask(task.id, { remainingExecutions: 1 }, h.clock.now());
+    await h.advance(1_000);
+    expect((await h.store.listRuns(task.id)).map((run) => run.scheduledAt - T0)).toEqual([6_000, 1_000]);
+  });
+
   it("takes over a run whose scheduler died (lapsed lease) and runs it again", async () => {
     const store = new InMemoryCronStore();
     const task = await store.createTask(

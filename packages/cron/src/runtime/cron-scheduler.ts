@@ -51,9 +51,13 @@ export interface CronSchedulerOptions {
   readonly leaseMs?: number;
   /**
    * Occurrences that fell due while no scheduler ran: `skip` (default)
-   * drops them; `run_once` runs the latest of them once at start.
+   * drops them; `run_once` runs the latest of them once at start. The same
+   * policy applies to occurrences more than `catchUpMs` late while running
+   * (the host slept or the scheduler stalled): they are not fired one by one.
    */
   readonly missedRunPolicy?: CronMissedRunPolicy;
+  /** How late an occurrence may be and still fire normally, ms; default 60 000. Older ones follow `missedRunPolicy`. */
+  readonly catchUpMs?: number;
   /** IANA time zone of tasks without their own; default the host's. */
   readonly timeZone?: string;
   /** Most runs this scheduler runs at once (bash, http and prompt together); default 16. */
@@ -122,6 +126,7 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
   const maxRuns = positive(options.maxConcurrentRuns, 16);
   const maxPromptRuns = positive(options.maxConcurrentPromptRuns, 2);
   const perTick = positive(options.maxOccurrencesPerTick, 100);
+  const catchUpMs = positive(options.catchUpMs, 60_000);
   const keepPerTask = positive(options.retention?.keepPerTask, CRON_LIMITS.runsKeptPerTask);
   const maxAgeMs = positive(options.retention?.maxAgeMs, CRON_LIMITS.runRetentionMs);
   const promptWorker = options.model !== undefined && options.buildPromptRegistry !== undefined;
@@ -212,12 +217,24 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
   async function fireDue(now: number): Promise<void> {
     for (const task of tasks) {
       if (stopping.signal.aborted) return;
-      if (task.remainingExecutions === 0) continue;
       const cursor = cursors.get(task.id);
       if (cursor === undefined) continue;
+      if (task.remainingExecutions === 0) {
+        // Exhausted: nothing fires, and a later refill starts from then, not from here.
+        cursor.at = Math.max(cursor.at, now);
+        continue;
+      }
       let due: number[];
       try {
         due = occurrencesBetween(task.cron, cursor.at, now, cursor.timeZone, perTick);
+        const floor = now - catchUpMs;
+        if (due.length > 0 && due[0]! < floor) {
+          // Far behind (the host slept or stalled): these count as missed.
+          const late = policy === "run_once" ? latestOccurrence(task.cron, cursor.at, floor, cursor.timeZone) : undefined;
+          cursor.at = floor;
+          due = occurrencesBetween(task.cron, floor, now, cursor.timeZone, perTick);
+          if (late !== undefined) due.unshift(late);
+        }
       } catch (caught) {
         emit({ type: "error", message: `Task ${task.id} has a cron expression that cannot be read (${task.cron}): ${messageOf(caught)}`, taskId: task.id });
         cursor.at = now;
@@ -233,7 +250,7 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
           emit({ type: "error", message: `Could not claim ${new Date(scheduledAt).toISOString()} of task ${task.id}: ${messageOf(caught)}`, taskId: task.id });
           break;
         }
-        cursor.at = scheduledAt;
+        cursor.at = Math.max(cursor.at, scheduledAt);
         if (run === undefined) continue;
         if (queue) emit({ type: "run-queued", taskId: task.id, runId: run.id, scheduledAt });
         else launch(run, false, false);
