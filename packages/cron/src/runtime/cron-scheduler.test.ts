@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CRON_LIMITS } from "../domain/cron-types.js";
 import type { CronStore } from "../ports/cron-store.js";
 import { InMemoryCronStore } from "../ports/in-memory-cron-store.js";
-import { type SchedulerHarness, T0, startHarness, wrapStore } from "./__fixtures__/scheduler-harness.js";
+import { type SchedulerHarness, T0, newTask, startHarness, wrapStore } from "./__fixtures__/scheduler-harness.js";
+import { ManualCronClock } from "./cron-clock.js";
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-cron-scheduler-"));
 const processRunner = new ExecaProcessRunner();
@@ -87,6 +88,23 @@ describe("startCronScheduler: firing", () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ state: "done", success: true, scheduledAt: T0 + 5_000, output: "Status: all green.\nTool calls: 1 (Read x1)." });
     expect(h.events.some((event) => event.type === "run-queued")).toBe(true);
+  });
+
+  it("a scheduler without a model queues prompt runs; another scheduler on the same store with a model runs them", async () => {
+    const store = new InMemoryCronStore();
+    const clock = new ManualCronClock(T0);
+    const queuer = await harness({ store, clock, owner: "no-model" });
+    const model = new ScriptedModelClient({ respond: () => "done remotely" });
+    const worker = await harness({ store, clock, owner: "with-model", model, buildPromptRegistry });
+    const task = await store.createTask(newTask({ type: "prompt", cron: "*/2 * * * * *", prompt: "p", workdir: temporary }), T0);
+    // Only the queuer ticks while the occurrence falls due: it claims and queues it.
+    await queuer.advance(2_000);
+    expect((await store.listRuns(task.id))[0]).toMatchObject({ state: "pending" });
+    await worker.scheduler.tick();
+    await worker.scheduler.idle();
+    expect((await store.listRuns(task.id))[0]).toMatchObject({ state: "done", success: true, output: "done remotely\nTool calls: 0." });
+    expect(worker.events.some((event) => event.type === "run-started")).toBe(true);
+    expect(queuer.events.some((event) => event.type === "run-started")).toBe(false);
   });
 
   it("leaves prompt runs queued without a model, and expires them after 10 minutes", async () => {
