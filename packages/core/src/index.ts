@@ -79,7 +79,7 @@ export { isWithin, canonicalizeTarget, tryRealpath } from "./paths/containment.j
 
 export type { ProcessRunner, RunningProcess, SpawnOptions, ProcessOutputChunk, ProcessExit, KillOptions } from "./ports/process-runner.js";
 export type { GitClient, GitOptions, GitWorktree, GitStatusEntry } from "./ports/git-client.js";
-export type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from "./ports/model-client.js";
+export type { ModelClient, ModelMessage, ModelReasoningLevel, ModelRequest, ModelResponse, ModelToolCall } from "./ports/model-client.js";
 export type { ToolPorts } from "./ports/tool-ports.js";
 
 export type { GitAuthor } from "./ports/git-client.js";

@@ -40,6 +40,9 @@ export type ModelMessage =
 /** Whether and how the model may call tools. Default `auto`. */
 export type ModelToolChoice = "auto" | "none" | "required";
 
+/** Reasoning effort levels, least to most. */
+export type ModelReasoningLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+
 /** A request to the model. */
 export interface ModelRequest {
   /** The conversation so far, oldest first. */
@@ -52,6 +55,12 @@ export interface ModelRequest {
   maxOutputTokens?: number;
   /** Sampling temperature; default: the provider's. */
   temperature?: number;
+  /**
+   * How much a reasoning model should think (cron prompt tasks ask for
+   * `medium`); default: the provider's. An adapter maps it to its
+   * provider's setting where it has one and ignores it otherwise.
+   */
+  reasoning?: ModelReasoningLevel;
   /** Aborts the request; `generate` then rejects with an AbortError. */
   signal?: AbortSignal;
   /** Called with text as it streams in, when the adapter streams. */

@@ -44,7 +44,7 @@ describe("runPromptTask", () => {
       { toolCalls: [{ name: "Read", arguments: { path: "missing.txt" } }] },
       "The notes say the answer is 42.",
     ]);
-    const outcome = await runPromptTask(testTask({ type: "prompt", prompt: "What do the notes say?", workdir: temporary }), {
+    const outcome = await runPromptTask(testTask({ type: "prompt", prompt: "What do the notes say?", workdir: temporary, reasoning: "medium" }), {
       model,
       buildPromptRegistry: build,
     });
@@ -57,6 +57,8 @@ describe("runPromptTask", () => {
     // The model saw the tools, the prompt, and the file's content as a tool result.
     const first = model.requests[0]!;
     expect(first.tools?.some((tool) => tool.name === "Read")).toBe(true);
+    // Every turn asks for the task's reasoning effort.
+    expect(model.requests.map((request) => request.reasoning)).toEqual(["medium", "medium", "medium"]);
     expect(first.messages.at(-1)).toEqual({ role: "user", content: "What do the notes say?" });
     const toolMessage = model.requests[1]!.messages.at(-1);
     expect(toolMessage).toMatchObject({ role: "tool", toolName: "Read" });

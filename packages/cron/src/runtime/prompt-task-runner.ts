@@ -34,8 +34,8 @@ export interface PromptTaskRunOptions extends CronTaskRunContext {
  * results back, until the model answers without tool calls (success) or
  * the round limit, the timeout, an abort or a model error ends it (failure).
  * The output is the final assistant text plus one line summing up the tool
- * calls. Never throws. `ModelRequest` has no reasoning field, so the task's
- * `reasoning` is not sent; the host's ModelClient decides it.
+ * calls. Never throws. Every model request carries the task's `reasoning`
+ * (`medium` for tasks the tool created); the host's ModelClient maps it.
  *
  * @example
  * const outcome = await runPromptTask(task, { model, buildPromptRegistry: (workdir) => buildRegistry(workdir) });
@@ -82,7 +82,12 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
     ];
     for (let round = 1; round <= maxRounds; round += 1) {
       if (controller.signal.aborted) break;
-      const request: ModelRequest = { messages, tools: registry.tools, signal: controller.signal };
+      const request: ModelRequest = {
+        messages,
+        tools: registry.tools,
+        signal: controller.signal,
+        ...(task.reasoning === undefined ? {} : { reasoning: task.reasoning }),
+      };
       const response = await options.model.generate(request);
       messages.push({ role: "assistant", content: response.text, toolCalls: response.toolCalls.length ? response.toolCalls : undefined });
       if (response.toolCalls.length === 0) {
