@@ -3,6 +3,7 @@
  * every executor shares.
  */
 import { stat } from "node:fs/promises";
+import { CRON_LIMITS, type CronTask } from "../domain/cron-types.js";
 
 /** The outcome of running one task once. */
 export interface CronTaskOutcome {
@@ -36,4 +37,46 @@ export async function workdirProblem(workdir: string | undefined, taskId: string
   } catch {
     return `The working directory ${workdir} of task ${taskId} does not exist. The task was disabled: create the directory or update the task's workdir, then enable it again.`;
   }
+}
+
+/** A run's deadline: its timeout and the caller's abort, as one signal. */
+export interface CronRunDeadline {
+  /** Aborts on the timeout or the caller's abort, whichever comes first. */
+  readonly signal: AbortSignal;
+  /** The task's timeout, ms. */
+  readonly timeoutMs: number;
+  /** What ended the run early, if anything. */
+  ending(): "timeout" | "aborted" | undefined;
+  /** Clears the timer and the listener; call it in a finally. */
+  dispose(): void;
+}
+
+/**
+ * Starts a run's deadline: `timeout_seconds` of the task (the default when
+ * unset) and the caller's `signal`, whichever ends first, remembered so the
+ * output can say which.
+ */
+export function startRunDeadline(task: CronTask, signal: AbortSignal | undefined): CronRunDeadline {
+  const timeoutMs = (task.timeoutSeconds > 0 ? task.timeoutSeconds : CRON_LIMITS.timeoutDefaultSeconds) * 1000;
+  const controller = new AbortController();
+  let ending: "timeout" | "aborted" | undefined;
+  const timer = setTimeout(() => {
+    ending ??= "timeout";
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => {
+    ending ??= "aborted";
+    controller.abort();
+  };
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timeoutMs,
+    ending: () => ending,
+    dispose() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    },
+  };
 }

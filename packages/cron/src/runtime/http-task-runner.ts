@@ -6,9 +6,8 @@
  * timeout.
  */
 import type { CronTask } from "../domain/cron-types.js";
-import { CRON_LIMITS } from "../domain/cron-types.js";
 import { CRON_HTTP_BODY_PREVIEW_CHARS, type CronHttpRequestResult, capRunOutput, describeHttpResults } from "../domain/cron-run-output.js";
-import type { CronTaskOutcome, CronTaskRunContext } from "./cron-task-outcome.js";
+import { type CronTaskOutcome, type CronTaskRunContext, startRunDeadline } from "./cron-task-outcome.js";
 
 /** The `fetch` an http task uses (the global one by default). */
 export type CronFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -31,24 +30,13 @@ export async function runHttpTask(task: CronTask, options: HttpTaskRunOptions = 
   const requests = task.requests ?? [];
   if (requests.length === 0) return { success: false, exitCode: null, output: `Task ${task.id} has no requests. Update the task with at least one request.` };
   const doFetch: CronFetch = options.fetch ?? ((url, init) => fetch(url, init));
-  const timeoutMs = (task.timeoutSeconds > 0 ? task.timeoutSeconds : CRON_LIMITS.timeoutDefaultSeconds) * 1000;
-  const controller = new AbortController();
-  let ending: "timeout" | "aborted" | undefined;
-  const timer = setTimeout(() => {
-    ending ??= "timeout";
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => {
-    ending ??= "aborted";
-    controller.abort();
-  };
-  if (options.signal?.aborted) onAbort();
-  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const deadline = startRunDeadline(task, options.signal);
+  const { timeoutMs } = deadline;
   const results: CronHttpRequestResult[] = [];
   try {
     for (const request of requests) {
       const base = { request: { method: request.method, url: request.url } };
-      if (controller.signal.aborted) {
+      if (deadline.signal.aborted) {
         results.push({ ...base, durationMs: 0, error: "not run (the task timed out or was cancelled first)" });
         continue;
       }
@@ -58,14 +46,14 @@ export async function runHttpTask(task: CronTask, options: HttpTaskRunOptions = 
           method: request.method,
           headers: request.headers ? { ...request.headers } : undefined,
           body: request.body !== undefined && request.method !== "GET" && request.method !== "HEAD" ? request.body : undefined,
-          signal: controller.signal,
+          signal: deadline.signal,
           redirect: "follow",
         });
         const body = await readHead(response, CRON_HTTP_BODY_PREVIEW_CHARS + 1);
         results.push({ ...base, status: response.status, durationMs: Math.round(performance.now() - startedAt), body });
       } catch (caught) {
-        const error = controller.signal.aborted
-          ? ending === "timeout"
+        const error = deadline.signal.aborted
+          ? deadline.ending() === "timeout"
             ? `timed out after ${timeoutMs / 1000} s`
             : "cancelled"
           : caught instanceof Error
@@ -75,13 +63,12 @@ export async function runHttpTask(task: CronTask, options: HttpTaskRunOptions = 
       }
     }
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
+    deadline.dispose();
   }
   const success = results.every((result) => result.status !== undefined && result.status >= 200 && result.status < 300);
   const last = results.at(-1);
   let output = describeHttpResults(results);
-  if (ending === "timeout") output += `\nTimed out after ${timeoutMs / 1000} s. Raise timeout_seconds or use fewer or faster requests.`;
+  if (deadline.ending() === "timeout") output += `\nTimed out after ${timeoutMs / 1000} s. Raise timeout_seconds or use fewer or faster requests.`;
   return { success, exitCode: last?.status ?? null, output: capRunOutput(output) };
 }
 

@@ -5,9 +5,8 @@
 import { isAbortError } from "@agent-tools/core";
 import type { ModelClient, ModelMessage, ModelRequest, ToolRegistry, ToolResult } from "@agent-tools/core";
 import type { CronTask } from "../domain/cron-types.js";
-import { CRON_LIMITS } from "../domain/cron-types.js";
 import { capRunOutput } from "../domain/cron-run-output.js";
-import { type CronTaskOutcome, type CronTaskRunContext, workdirProblem } from "./cron-task-outcome.js";
+import { type CronTaskOutcome, type CronTaskRunContext, startRunDeadline, workdirProblem } from "./cron-task-outcome.js";
 
 /**
  * Builds the tool registry of one prompt run: the host creates it with
@@ -47,19 +46,8 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
   const problem = await workdirProblem(task.workdir, task.id);
   if (problem !== undefined) return { success: false, exitCode: null, output: problem, disableTask: true };
 
-  const timeoutMs = (task.timeoutSeconds > 0 ? task.timeoutSeconds : CRON_LIMITS.timeoutDefaultSeconds) * 1000;
-  const controller = new AbortController();
-  let ending: "timeout" | "aborted" | undefined;
-  const timer = setTimeout(() => {
-    ending ??= "timeout";
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => {
-    ending ??= "aborted";
-    controller.abort();
-  };
-  if (options.signal?.aborted) onAbort();
-  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const deadline = startRunDeadline(task, options.signal);
+  const { timeoutMs } = deadline;
 
   const maxRounds = Math.max(1, Math.floor(options.maxRounds ?? PROMPT_MAX_ROUNDS_DEFAULT));
   const calls = new Map<string, number>();
@@ -81,11 +69,11 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
       { role: "user", content: task.prompt },
     ];
     for (let round = 1; round <= maxRounds; round += 1) {
-      if (controller.signal.aborted) break;
+      if (deadline.signal.aborted) break;
       const request: ModelRequest = {
         messages,
         tools: registry.tools,
-        signal: controller.signal,
+        signal: deadline.signal,
         ...(task.reasoning === undefined ? {} : { reasoning: task.reasoning }),
       };
       const response = await options.model.generate(request);
@@ -97,7 +85,7 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
       }
       finalText = response.text || finalText;
       for (const call of response.toolCalls) {
-        const result = await registry.executeToolCall({ id: call.id, name: call.name, arguments: call.arguments }, { signal: controller.signal });
+        const result = await registry.executeToolCall({ id: call.id, name: call.name, arguments: call.arguments }, { signal: deadline.signal });
         const name = registry.resolveToolName(call.name) ?? call.name;
         calls.set(name, (calls.get(name) ?? 0) + 1);
         if (result.isError) failedCalls += 1;
@@ -105,13 +93,12 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
       }
     }
   } catch (caught) {
-    if (!(controller.signal.aborted || isAbortError(caught))) {
+    if (!(deadline.signal.aborted || isAbortError(caught))) {
       status = "error";
       error = `The model failed: ${messageOf(caught)}`;
     }
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
+    deadline.dispose();
     await registry?.close().catch(() => undefined);
   }
   return summarise();
@@ -122,12 +109,12 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
     const summary = `Tool calls: ${total}${total ? ` (${byTool})` : ""}${failedCalls ? `, ${failedCalls} failed` : ""}.`;
     const lines: string[] = [];
     if (finalText) lines.push(finalText);
-    if (ending === "timeout") lines.push(`Timed out after ${timeoutMs / 1000} s. Raise timeout_seconds or simplify the prompt.`);
-    else if (ending === "aborted") lines.push("The run was cancelled.");
+    if (deadline.ending() === "timeout") lines.push(`Timed out after ${timeoutMs / 1000} s. Raise timeout_seconds or simplify the prompt.`);
+    else if (deadline.ending() === "aborted") lines.push("The run was cancelled.");
     else if (status === "error") lines.push(error ?? "The run failed.");
     else if (status === "max-rounds") lines.push(`Stopped after ${maxRounds} model rounds without a final answer. Simplify the prompt.`);
     lines.push(summary);
-    const success = ending === undefined && status === "answered";
+    const success = deadline.ending() === undefined && status === "answered";
     return { success, exitCode: null, output: capRunOutput(lines.join("\n")) };
   }
 }

@@ -1,6 +1,12 @@
 import { SdkError, type ToolDefinition, type ToolMetadata, defineTool } from "@agent-tools/core";
 import { isValidTimeZone } from "../domain/cron-schedule.js";
-import { type CronTaskFieldsInput, type CronTaskInputContext, validateCronTaskPatch, validateNewCronTask } from "../domain/cron-task-input.js";
+import {
+  CRON_UPDATABLE_FIELDS,
+  type CronTaskFieldsInput,
+  type CronTaskInputContext,
+  validateCronTaskPatch,
+  validateNewCronTask,
+} from "../domain/cron-task-input.js";
 import { CRON_LIMITS } from "../domain/cron-types.js";
 import type { CronStore } from "../ports/cron-store.js";
 import {
@@ -31,19 +37,7 @@ export interface CronTaskManagerToolOptions {
   readonly timeZone?: string;
 }
 
-const FIELDS = [
-  "name",
-  "description",
-  "cron",
-  "type",
-  "enabled",
-  "remaining_executions",
-  "timeout_seconds",
-  "script",
-  "requests",
-  "prompt",
-  "workdir",
-] as const;
+const FIELDS = CRON_UPDATABLE_FIELDS;
 
 function taskFields(input: CronTaskManagerInput): CronTaskFieldsInput {
   const fields: Record<string, unknown> = {};
@@ -159,7 +153,7 @@ function storeResolver(store: CronTaskManagerToolOptions["store"]): () => Promis
  *
  * @example
  * const tool = createCronTaskManagerTool({ store: new InMemoryCronStore(), currentModelId: () => "gpt-x" });
- * const registry = createToolRegistry({ workdir, tools: [tool] });
+ * const registry = createToolRegistry({ workdir, bundles: [{ id: "cron", trusted: true, listTools: () => [tool] }] });
  * await registry.executeToolCall({ id: "1", name: "CronTaskManager", arguments: { action: "read" } });
  */
 export function createCronTaskManagerTool(
