@@ -47,7 +47,11 @@ function checkWhole(folder: string): number {
   return version;
 }
 
-async function killOnce(root: string, sources: string, seed: number): Promise<void> {
+/**
+ * Starts an installer, lets it finish `installs` installs (so the kills do not depend on the machine's speed: the
+ * second install of every run is a backup), then kills it a random moment into the next one.
+ */
+async function killOnce(root: string, sources: string, seed: number, installs: number): Promise<void> {
   const process_ = spawn(child.command, [...child.args, "loop", root, sources, String(VERSIONS), String(seed)], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   process_.stderr.on("data", (chunk: Buffer) => {
@@ -55,12 +59,14 @@ async function killOnce(root: string, sources: string, seed: number): Promise<vo
   });
   const exited = new Promise<void>((resolve) => process_.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
+    let done = 0;
     process_.stdout.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("ready")) resolve();
+      done += chunk.toString().split("installed").length - 1;
+      if (done >= installs) resolve();
     });
     void exited.then(() => reject(new Error(`the installer exited before it was killed: ${stderr}`)));
   });
-  await new Promise((resolve) => setTimeout(resolve, 5 + Math.floor(Math.random() * 80)));
+  await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 40)));
   process_.kill("SIGKILL");
   await exited;
   expect(stderr).toBe("");
@@ -77,7 +83,7 @@ describe("SkillLibrary under SIGKILL", () => {
       const first = await SkillLibrary.open({ rootDir: root });
       await first.install({ kind: "directory", path: path.join(sources, "v0", "crashy") });
       for (let kill = 0; kill < KILLS / LANES; kill += 1) {
-        await killOnce(root, sources, index * 1000 + kill + 1);
+        await killOnce(root, sources, index * 1000 + kill + 1, 1 + (kill % 3));
         const library = await SkillLibrary.open({ rootDir: root, lock: { unreadableGraceMs: 300 } });
         const folder = path.join(root, "crashy");
         expect(fs.existsSync(folder), `kill ${kill} of lane ${index}: the skill is missing`).toBe(true);

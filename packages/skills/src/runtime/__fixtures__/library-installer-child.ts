@@ -1,7 +1,8 @@
 // The crash and race tests' installer. Usage:
 //   library-installer-child.ts loop <root> <sourcesDir> <versions> <seed>
 //     installs versions of the skill "crashy" from <sourcesDir>/v<n>/crashy in a loop, alternating
-//     conflict "overwrite" and "backup", until it is killed; prints "ready" once the library is open.
+//     conflict "overwrite" and "backup", until it is killed; prints "ready" once the library is open and
+//     "installed" after each install.
 //   library-installer-child.ts once <root> <sourceDir> <startAtMs>
 //     waits until <startAtMs>, installs <sourceDir> with conflict "fail", prints {"ok":true} or {"code":...}.
 import { createRequire, syncBuiltinESMExports } from "node:module";
@@ -33,6 +34,7 @@ if (mode === "loop") {
     seed = (seed * 1_103_515_245 + 12_345) >>> 0;
     const version = seed % versions;
     await library.install({ kind: "directory", path: path.join(source, `v${version}`, "crashy") }, { conflict: round % 2 === 0 ? "overwrite" : "backup" });
+    process.stdout.write("installed\n");
   }
 } else {
   const wait = Number(third) - Date.now();
