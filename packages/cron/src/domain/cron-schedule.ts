@@ -102,9 +102,12 @@ export function occurrencesBetween(
   const cron = compileValid(expression, timeZone);
   const found: number[] = [];
   let cursor = new Date(fromExclusive);
-  // In batches: a one-second schedule over a long gap must not enumerate far past `toInclusive`.
+  // In growing batches (2, 4, ... 128): usually one or two fire times are due, and asking croner for many more past
+  // `toInclusive` is what costs (each one in a time zone is a few tens of microseconds); a long gap still takes few calls.
+  let size = 2;
   while (found.length < max) {
-    const batch = cron.nextRuns(Math.min(100, max - found.length), cursor);
+    const batch = cron.nextRuns(Math.min(size, max - found.length), cursor);
+    size = Math.min(size * 2, 128);
     if (batch.length === 0) break;
     for (const date of batch) {
       const time = date.getTime();

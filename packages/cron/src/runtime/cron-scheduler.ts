@@ -21,6 +21,9 @@ import type { CronFetch } from "./http-task-runner.js";
 import type { BuildPromptRegistry } from "./prompt-task-runner.js";
 import { latestOccurrence } from "./scheduler-occurrences.js";
 
+/** How far past the tick boundary a tick wakes (clock skew between the sleep and the boundary). */
+const TICK_ALIGNMENT_SLACK_MS = 5;
+
 /** The single-scheduler lock of a SQLite store. */
 export interface CronSchedulerLock {
   /** Called every tick; resolving `false` means another scheduler took the lock over: this one stops ticking. */
@@ -214,8 +217,11 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
     return start;
   }
 
+  // Each tick starts at a random task: schedulers sharing a database then walk the tasks from different places
+  // instead of queueing on the same row locks in the same order.
   async function fireDue(now: number): Promise<void> {
-    for (const task of tasks) {
+    const start = tasks.length === 0 ? 0 : Math.floor(Math.random() * tasks.length);
+    for (const task of [...tasks.slice(start), ...tasks.slice(0, start)]) {
       if (stopping.signal.aborted) return;
       const cursor = cursors.get(task.id);
       if (cursor === undefined) continue;
@@ -321,7 +327,9 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
   const loop = (async () => {
     while (!stopping.signal.aborted) {
       await tick();
-      await clock.sleep(tickMs, stopping.signal);
+      // To the next multiple of tickMs (plus a few ms): occurrences fall on whole seconds, so a tick lands just after
+      // they are due instead of up to a whole tick later, however long the tick's own work took.
+      await clock.sleep(tickMs - (clock.now() % tickMs) + TICK_ALIGNMENT_SLACK_MS, stopping.signal);
     }
   })();
 
