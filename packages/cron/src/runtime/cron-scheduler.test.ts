@@ -262,21 +262,7 @@ describe("startCronScheduler: missed runs, leases, upkeep, stop", () => {
 
   it("takes over a run whose scheduler died (lapsed lease) and runs it again", async () => {
     const store = new InMemoryCronStore();
-    const task = await store.createTask(
-      {
-        name: "t",
-        description: "",
-        cron: "0 0 0 1 1 *",
-        enabled: true,
-        remainingExecutions: null,
-        timeoutSeconds: 30,
-        type: "bash",
-        script: "echo again",
-        workdir: temporary,
-        timeZone: "UTC",
-      },
-      T0 - 10_000,
-    );
+    const task = await store.createTask(newTask({ name: "t", cron: "0 0 0 1 1 *", type: "bash", script: "echo again", workdir: temporary }), T0 - 10_000);
     const orphan = await store.claimOccurrence({ taskId: task.id, scheduledAt: T0, owner: "dead", now: T0, leaseMs: 5_000 });
     const h = await harness({ store, start: T0 + 1_000 });
     await h.advance(3_000);
@@ -288,21 +274,7 @@ describe("startCronScheduler: missed runs, leases, upkeep, stop", () => {
 
   it("prunes runs beyond 200 per task and older than 30 days", async () => {
     const store = new InMemoryCronStore();
-    const task = await store.createTask(
-      {
-        name: "t",
-        description: "",
-        cron: "0 0 0 1 1 *",
-        enabled: true,
-        remainingExecutions: null,
-        timeoutSeconds: 30,
-        type: "bash",
-        script: "true",
-        workdir: temporary,
-        timeZone: "UTC",
-      },
-      T0 - 40 * 86_400_000,
-    );
+    const task = await store.createTask(newTask({ name: "t", cron: "0 0 0 1 1 *", type: "bash", script: "true", workdir: temporary }), T0 - 40 * 86_400_000);
     const old = await store.claimOccurrence({ taskId: task.id, scheduledAt: T0 - 31 * 86_400_000, owner: "x", now: T0 - 31 * 86_400_000, leaseMs: 1_000 });
     await store.finishRun(old!.id, "x", { success: true, finishedAt: T0 - 31 * 86_400_000, output: "" });
     for (let index = 0; index < 205; index += 1) {
