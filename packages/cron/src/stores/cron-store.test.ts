@@ -1,11 +1,9 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SdkError } from "@agent-tools/core";
 import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
-import { type PostgresTestCluster, startPostgresTestCluster } from "@agent-tools/storage/testing";
+import { createStoreTestBackends } from "@agent-tools/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryCronStore } from "../ports/in-memory-cron-store.js";
 import { runCronStoreContract } from "../testing/cron-store-contract.js";
@@ -13,17 +11,12 @@ import { CRON_STORAGE_MIGRATIONS, CRON_STORAGE_NAMESPACE } from "./cron-migratio
 import { acquireSqliteSchedulerLock } from "./cron-scheduler-lock.js";
 import { KyselyCronStore } from "./kysely-cron-store.js";
 
-const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-cron-store-"));
-let cluster: PostgresTestCluster | undefined;
+const backends = createStoreTestBackends("agent-tools-cron-store-");
+const temporary = backends.temporary;
 let counter = 0;
 
-beforeAll(async () => {
-  cluster = await startPostgresTestCluster();
-}, 120_000);
-afterAll(async () => {
-  await cluster?.stop();
-  fs.rmSync(temporary, { recursive: true, force: true });
-}, 60_000);
+beforeAll(() => backends.start(), 120_000);
+afterAll(() => backends.stop(), 60_000);
 
 runCronStoreContract({ name: "in-memory", open: async () => ({ store: new InMemoryCronStore(), close: async () => undefined }) });
 
@@ -39,8 +32,7 @@ runCronStoreContract({
 });
 
 async function postgresDatabase(): Promise<string> {
-  if (cluster === undefined) throw new Error("The PostgreSQL test cluster is not running.");
-  return cluster.createDatabase("cron");
+  return backends.cluster().createDatabase("cron");
 }
 
 // A fresh database per test; the races use three pools over one database, so the claims really run at once on the server.

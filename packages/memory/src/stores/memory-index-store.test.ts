@@ -1,33 +1,21 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
-import { type PostgresTestCluster, startPostgresTestCluster } from "@agent-tools/storage/testing";
+import { openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
+import { createStoreTestBackends } from "@agent-tools/storage/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { InMemoryMemoryIndexStore } from "../ports/in-memory-memory-index-store.js";
-import type { MemoryIndexStore } from "../ports/memory-index-store.js";
 import { runMemoryIndexStoreContract } from "../testing/memory-index-store-contract.js";
 import { KyselyMemoryIndexStore } from "./kysely-memory-index-store.js";
 import { SQLITE_MEMORY_FTS_TABLE, SQLITE_MEMORY_TRIGRAM_TABLE } from "./sqlite-memory-text-index.js";
 
-const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-memory-index-"));
-let cluster: PostgresTestCluster | undefined;
-let postgresUrl: Promise<string> | undefined;
-let sqlite: Promise<Storage> | undefined;
-const storages = new Map<MemoryIndexStore, Storage>();
+const backends = createStoreTestBackends("agent-tools-memory-index-");
+const temporary = backends.temporary;
 
-beforeAll(async () => {
-  cluster = await startPostgresTestCluster();
-}, 120_000);
-afterAll(async () => {
-  await (await sqlite)?.close();
-  await cluster?.stop();
-  fs.rmSync(temporary, { recursive: true, force: true });
-}, 60_000);
+beforeAll(() => backends.start(), 120_000);
+afterAll(() => backends.stop(), 60_000);
 
 runMemoryIndexStoreContract("in-memory", { open: async () => new InMemoryMemoryIndexStore() });
 
@@ -36,24 +24,13 @@ runMemoryIndexStoreContract("in-memory (one shared instance)", { open: async () 
 
 // One SQLite storage per file and process (as leaseSqliteStorage hands out): every store shares its connection.
 runMemoryIndexStoreContract("Kysely on SQLite", {
-  open: async () => KyselyMemoryIndexStore.open(await (sqlite ??= openSqliteStorage({ dataDir: temporary }))),
+  open: async () => KyselyMemoryIndexStore.open(await backends.sharedSqlite()),
   sharedBackend: true,
 });
 
 // A pool per store over one database: the racing batches really run at once on the server.
 runMemoryIndexStoreContract("Kysely on PostgreSQL (real server)", {
-  async open() {
-    if (cluster === undefined) throw new Error("The PostgreSQL test cluster is not running.");
-    const storage = await openPostgresStorage({ connectionString: await (postgresUrl ??= cluster.createDatabase("memory")) });
-    const store = await KyselyMemoryIndexStore.open(storage);
-    storages.set(store, storage);
-    return store;
-  },
-  async dispose(store) {
-    await store.close?.();
-    await storages.get(store)?.close();
-    storages.delete(store);
-  },
+  ...backends.postgresStores("memory", (storage) => KyselyMemoryIndexStore.open(storage)),
   sharedBackend: true,
 });
 
@@ -182,8 +159,7 @@ describe("Kysely on SQLite: two processes racing on one file", () => {
 
 describe("Kysely on PostgreSQL: index upkeep", () => {
   it("keeps no GIN pending list, and vacuums the statistics tables after a bulk batch", async () => {
-    if (cluster === undefined) throw new Error("The PostgreSQL test cluster is not running.");
-    const storage = await openPostgresStorage({ connectionString: await cluster.createDatabase("memory_upkeep") });
+    const storage = await openPostgresStorage({ connectionString: await backends.cluster().createDatabase("memory_upkeep") });
     try {
       const store = await KyselyMemoryIndexStore.open(storage);
       const { rows: options } = await sql<{ relname: string; reloptions: string[] | null }>`select relname, reloptions from pg_class

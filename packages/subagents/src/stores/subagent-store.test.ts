@@ -1,31 +1,19 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
-import { type PostgresTestCluster, startPostgresTestCluster } from "@agent-tools/storage/testing";
+import { openSqliteStorage } from "@agent-tools/storage";
+import { createStoreTestBackends } from "@agent-tools/storage/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemorySubagentStore } from "../ports/in-memory-subagent-store.js";
-import type { SubagentStore } from "../ports/subagent-store.js";
 import { runSubagentStoreContract } from "../testing/subagent-store-contract.js";
 import { KyselySubagentStore } from "./kysely-subagent-store.js";
 import { SUBAGENT_STORAGE_NAMESPACE } from "./subagent-migrations.js";
 
-const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-subagent-store-"));
-let cluster: PostgresTestCluster | undefined;
-let postgresUrl: Promise<string> | undefined;
-let sqlite: Promise<Storage> | undefined;
-const storages = new Map<SubagentStore, Storage>();
+const backends = createStoreTestBackends("agent-tools-subagent-store-");
+const temporary = backends.temporary;
 
-beforeAll(async () => {
-  cluster = await startPostgresTestCluster();
-}, 120_000);
-afterAll(async () => {
-  await (await sqlite)?.close();
-  await cluster?.stop();
-  fs.rmSync(temporary, { recursive: true, force: true });
-}, 60_000);
+beforeAll(() => backends.start(), 120_000);
+afterAll(() => backends.stop(), 60_000);
 
 runSubagentStoreContract("in-memory", { open: async () => new InMemorySubagentStore() });
 
@@ -34,24 +22,13 @@ runSubagentStoreContract("in-memory (one shared instance)", { open: async () => 
 
 // One SQLite storage per file and process: every store shares its connection.
 runSubagentStoreContract("Kysely on SQLite", {
-  open: async () => KyselySubagentStore.open(await (sqlite ??= openSqliteStorage({ dataDir: temporary }))),
+  open: async () => KyselySubagentStore.open(await backends.sharedSqlite()),
   sharedBackend: true,
 });
 
 // A pool per store over one database: the racing appends really run at once on the server.
 runSubagentStoreContract("Kysely on PostgreSQL (real server)", {
-  async open() {
-    if (cluster === undefined) throw new Error("The PostgreSQL test cluster is not running.");
-    const storage = await openPostgresStorage({ connectionString: await (postgresUrl ??= cluster.createDatabase("subagents")) });
-    const store = await KyselySubagentStore.open(storage);
-    storages.set(store, storage);
-    return store;
-  },
-  async dispose(store) {
-    await store.close?.();
-    await storages.get(store)?.close();
-    storages.delete(store);
-  },
+  ...backends.postgresStores("subagents", (storage) => KyselySubagentStore.open(storage)),
   sharedBackend: true,
 });
 
