@@ -25,11 +25,24 @@ const gitEnvironment = {
   GIT_COMMITTER_NAME: TEST_AUTHOR.name,
   GIT_COMMITTER_EMAIL: TEST_AUTHOR.email,
   GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
   LC_ALL: "C",
 };
 
 function runGitSync(args: readonly string[], cwd: string, input?: string): Buffer {
   return execFileSync("git", [...args], { cwd, env: gitEnvironment, input, stdio: ["pipe", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
+}
+
+/**
+ * Runs the git CLI in `cwd` as the test repositories do (fixed identity, no
+ * system or global config) and returns stdout as text; throws on a non-zero
+ * exit.
+ *
+ * @example
+ * runTestGit(folder, "init", "-q", "-b", "main");
+ */
+export function runTestGit(cwd: string, ...args: string[]): string {
+  return runGitSync(args, cwd).toString("utf8");
 }
 
 /**

@@ -19,7 +19,7 @@ export {
 export type { ProcessRunnerContractOptions } from "./process-runner-contract.js";
 export { runGitClientContract } from "./git-client-contract.js";
 export type { GitClientContractTarget } from "./git-client-contract.js";
-export { createGitTestRepository, cloneGitTestRepository, TEST_AUTHOR } from "./git-test-repository.js";
+export { createGitTestRepository, cloneGitTestRepository, runTestGit, TEST_AUTHOR } from "./git-test-repository.js";
 export type { GitTestRepository } from "./git-test-repository.js";
 export { runModelClientContract } from "./model-client-contract.js";
 export type { ModelClientContractTarget, ModelContractTurn, ModelContractInstance } from "./model-client-contract.js";

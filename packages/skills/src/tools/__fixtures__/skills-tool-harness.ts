@@ -1,10 +1,3 @@
-/**
- * A host-like registry for the SkillsManager end-to-end tests: the fs and
- * shell bundles with the skill guard, the skills bundle over a real skills
- * root, real ports (execa, the git CLI), and helpers that write skill
- * folders, git repositories and serve bytes over HTTP on 127.0.0.1.
- */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +12,7 @@ import type { SkillAccessPolicy } from "../../domain/skill-types.js";
 import type { SkillRegistry } from "../../ports/skill-registry.js";
 import { type SkillToolBundle, createSkillToolBundle } from "../skill-tool-bundle.js";
 import type { ManagedSkillsChange } from "../skills-manager-tool.js";
+import { runTestGit } from "@agent-tools/testing";
 
 /** A fresh case folder: `<base>/project` (the workspace, created) and `<base>/data/skills` (the skills root, not created). */
 export function caseDirs(parent: string): { base: string; workdir: string; rootDir: string } {
@@ -52,21 +46,7 @@ export function writeSkill(
 }
 
 /** Runs git in `cwd` with a fixed identity and no global or system config. */
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@e",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@e",
-    },
-  });
-}
+export const git = runTestGit;
 
 /** A running byte server. */
 export interface ByteServer {

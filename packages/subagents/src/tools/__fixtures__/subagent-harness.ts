@@ -1,5 +1,3 @@
-/** A real parent registry (fs + shell tools, git worktrees) with the subagent bundle, for the tool tests. */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,23 +10,10 @@ import { InMemorySubagentStore } from "../../ports/in-memory-subagent-store.js";
 import type { SubagentStore } from "../../ports/subagent-store.js";
 import { GitSubagentWorktrees } from "../../runtime/git-subagent-worktrees.js";
 import { type SubagentToolBundle, type SubagentToolBundleOptions, createSubagentToolBundle } from "../subagent-tool-bundle.js";
+import { runTestGit } from "@agent-tools/testing";
 
-/** Runs git in `cwd` with a fixed identity and no global config. */
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@e",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@e",
-    },
-  });
-}
+/** Runs git in `cwd` with a fixed identity and no global or system config. */
+export const git = runTestGit;
 
 /** A temp git repository with a few committed files; returns its real path. */
 export function makeRepository(
