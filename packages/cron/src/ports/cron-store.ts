@@ -36,6 +36,17 @@ export interface CronRunResult {
   readonly output: string;
 }
 
+/** A claim of one occurrence (see {@link CronStore.claimOccurrence}). */
+export interface CronClaimRequest {
+  readonly taskId: string;
+  readonly scheduledAt: number;
+  readonly owner: string;
+  readonly now: number;
+  readonly leaseMs: number;
+  /** Queue the run (`pending`, no owner) for a prompt runner instead of leasing it. */
+  readonly queue?: boolean;
+}
+
 /**
  * Where cron tasks and their runs live. Every method is atomic. The
  * exactly-once guarantee rests on {@link CronStore.claimOccurrence}: the
@@ -73,14 +84,7 @@ export interface CronStore {
    * is 0). Returns undefined when another scheduler already claimed the
    * occurrence, or the task is gone, disabled or exhausted.
    */
-  claimOccurrence(input: {
-    readonly taskId: string;
-    readonly scheduledAt: number;
-    readonly owner: string;
-    readonly now: number;
-    readonly leaseMs: number;
-    readonly queue?: boolean;
-  }): Promise<CronRunRecord | undefined>;
+  claimOccurrence(input: CronClaimRequest): Promise<CronRunRecord | undefined>;
   /** Takes the oldest `pending` run (prompt queue) for `owner`; undefined when none. */
   claimQueuedRun(input: { readonly owner: string; readonly now: number; readonly leaseMs: number }): Promise<CronRunRecord | undefined>;
   /** Extends a lease the owner still holds; false when it lost it. */

@@ -2,7 +2,7 @@ import { ToolError } from "@agent-tools/core";
 import { CRON_LIMITS, type CronRunRecord, type CronTask } from "../domain/cron-types.js";
 import { CRON_EXPIRED_RUN_OUTPUT, capCronOutput, compareCronRunsNewestFirst, newCronId } from "./cron-ids.js";
 import { applyCronTaskPatch } from "./cron-task-patch.js";
-import type { CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "./cron-store.js";
+import type { CronClaimRequest, CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "./cron-store.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -90,14 +90,7 @@ export class InMemoryCronStore implements CronStore {
    * {@inheritDoc CronStore.claimOccurrence} A decrement is a change of the
    * task: its version and `updatedAt` move too.
    */
-  async claimOccurrence(input: {
-    readonly taskId: string;
-    readonly scheduledAt: number;
-    readonly owner: string;
-    readonly now: number;
-    readonly leaseMs: number;
-    readonly queue?: boolean;
-  }): Promise<CronRunRecord | undefined> {
+  async claimOccurrence(input: CronClaimRequest): Promise<CronRunRecord | undefined> {
     const task = this.#tasks.get(input.taskId);
     if (task === undefined || !task.enabled || task.remainingExecutions === 0) return undefined;
     for (const run of this.#runs.values()) if (run.taskId === input.taskId && run.scheduledAt === input.scheduledAt) return undefined;

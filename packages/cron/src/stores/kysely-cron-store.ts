@@ -4,7 +4,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import { CRON_LIMITS, type CronRunRecord, type CronTask } from "../domain/cron-types.js";
 import { CRON_EXPIRED_RUN_OUTPUT, capCronOutput, newCronId } from "../ports/cron-ids.js";
 import { applyCronTaskPatch } from "../ports/cron-task-patch.js";
-import type { CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "../ports/cron-store.js";
+import type { CronClaimRequest, CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "../ports/cron-store.js";
 import { CRON_STORAGE_MIGRATIONS, CRON_STORAGE_NAMESPACE } from "./cron-migrations.js";
 import { CRON_RUNS_TABLE, CRON_TASKS_TABLE, type CronDatabase, type CronRunRow, rowToRun, rowToTask, taskToRow } from "./cron-rows.js";
 
@@ -136,14 +136,7 @@ export class KyselyCronStore implements CronStore {
    * {@inheritDoc CronStore.claimOccurrence} A decrement is a change of the
    * task: its version and `updatedAt` move too.
    */
-  async claimOccurrence(input: {
-    readonly taskId: string;
-    readonly scheduledAt: number;
-    readonly owner: string;
-    readonly now: number;
-    readonly leaseMs: number;
-    readonly queue?: boolean;
-  }): Promise<CronRunRecord | undefined> {
+  async claimOccurrence(input: CronClaimRequest): Promise<CronRunRecord | undefined> {
     const queued = input.queue === true;
     return this.#db.transaction().execute(async (transaction) => {
       // Lock the task first, held until commit, so the check, the insert and the decrement agree: on
