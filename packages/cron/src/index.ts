@@ -25,7 +25,7 @@ export type {
   CronMissedRunPolicy,
 } from "./domain/cron-types.js";
 export { CRON_CLEARABLE_TASK_FIELDS } from "./ports/cron-store.js";
-export type { NewCronTask, CronTaskPatch, CronClearableTaskField, CronClaimRequest, CronRunResult, CronStore } from "./ports/cron-store.js";
+export type { NewCronTask, CronTaskPatch, CronClearableTaskField, CronClaimRequest, CronLeaseRequest, CronRunResult, CronStore } from "./ports/cron-store.js";
 
 // Domain: schedules, input validation, texts (pure).
 export { parseCronSchedule, nextFireTimes, occurrencesBetween, isValidTimeZone, CRON_SCHEDULE_EXAMPLE } from "./domain/cron-schedule.js";

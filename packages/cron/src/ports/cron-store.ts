@@ -36,13 +36,17 @@ export interface CronRunResult {
   readonly output: string;
 }
 
-/** A claim of one occurrence (see {@link CronStore.claimOccurrence}). */
-export interface CronClaimRequest {
-  readonly taskId: string;
-  readonly scheduledAt: number;
+/** Who takes a lease, when, and for how long. */
+export interface CronLeaseRequest {
   readonly owner: string;
   readonly now: number;
   readonly leaseMs: number;
+}
+
+/** A claim of one occurrence (see {@link CronStore.claimOccurrence}). */
+export interface CronClaimRequest extends CronLeaseRequest {
+  readonly taskId: string;
+  readonly scheduledAt: number;
   /** Queue the run (`pending`, no owner) for a prompt runner instead of leasing it. */
   readonly queue?: boolean;
 }
@@ -71,7 +75,7 @@ export interface CronStore {
   deleteTask(id: string): Promise<boolean>;
   /**
    * The task count, the sum of their versions and the largest `updatedAt`, cheap to poll: a scheduler
-   * reloads its tasks when either changes (a task created or changed through
+   * reloads its tasks when any of them changes (a task created or changed through
    * the tool is picked up without a restart).
    */
   tasksFingerprint(): Promise<{ readonly count: number; readonly maxUpdatedAt: number; readonly versionSum: number }>;
@@ -86,7 +90,7 @@ export interface CronStore {
    */
   claimOccurrence(input: CronClaimRequest): Promise<CronRunRecord | undefined>;
   /** Takes the oldest `pending` run (prompt queue) for `owner`; undefined when none. */
-  claimQueuedRun(input: { readonly owner: string; readonly now: number; readonly leaseMs: number }): Promise<CronRunRecord | undefined>;
+  claimQueuedRun(input: CronLeaseRequest): Promise<CronRunRecord | undefined>;
   /** Extends a lease the owner still holds; false when it lost it. */
   renewLease(runId: string, owner: string, leaseExpiresAt: number): Promise<boolean>;
   /**
@@ -94,12 +98,7 @@ export interface CronStore {
    * scheduler died): they are leased to `owner` again and returned, at
    * most `limit`.
    */
-  takeOverExpiredLeases(input: {
-    readonly owner: string;
-    readonly now: number;
-    readonly leaseMs: number;
-    readonly limit: number;
-  }): Promise<readonly CronRunRecord[]>;
+  takeOverExpiredLeases(input: CronLeaseRequest & { readonly limit: number }): Promise<readonly CronRunRecord[]>;
   /** Marks a run done (only while `owner` holds its lease); false when it does not. */
   finishRun(runId: string, owner: string, result: CronRunResult): Promise<boolean>;
   /** Expires `pending` runs queued before `olderThan`; returns them. */
