@@ -2,7 +2,7 @@ import { ToolError } from "@agent-tools/core";
 import { CRON_LIMITS, type CronRunRecord, type CronTask } from "../domain/cron-types.js";
 import { CRON_EXPIRED_RUN_OUTPUT, capCronOutput, compareCronRunsNewestFirst, newCronId } from "./cron-ids.js";
 import { applyCronTaskPatch } from "./cron-task-patch.js";
-import type { CronClaimRequest, CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "./cron-store.js";
+import type { CronClaimRequest, CronLeaseRequest, CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "./cron-store.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -126,7 +126,7 @@ export class InMemoryCronStore implements CronStore {
   }
 
   /** {@inheritDoc CronStore.claimQueuedRun} Oldest by queue time, then occurrence, then id. */
-  async claimQueuedRun(input: { readonly owner: string; readonly now: number; readonly leaseMs: number }): Promise<CronRunRecord | undefined> {
+  async claimQueuedRun(input: CronLeaseRequest): Promise<CronRunRecord | undefined> {
     const oldest = [...this.#runs.values()]
       .filter((run) => run.state === "pending")
       .sort((left, right) => left.startedAt - right.startedAt || left.scheduledAt - right.scheduledAt || (left.id < right.id ? -1 : 1))[0];
@@ -145,12 +145,7 @@ export class InMemoryCronStore implements CronStore {
   }
 
   /** {@inheritDoc CronStore.takeOverExpiredLeases} The longest-lapsed first. */
-  async takeOverExpiredLeases(input: {
-    readonly owner: string;
-    readonly now: number;
-    readonly leaseMs: number;
-    readonly limit: number;
-  }): Promise<readonly CronRunRecord[]> {
+  async takeOverExpiredLeases(input: CronLeaseRequest & { readonly limit: number }): Promise<readonly CronRunRecord[]> {
     const lapsed = [...this.#runs.values()]
       .filter((run) => run.state === "leased" && (run.leaseExpiresAt ?? 0) < input.now)
       .sort((left, right) => (left.leaseExpiresAt ?? 0) - (right.leaseExpiresAt ?? 0) || (left.id < right.id ? -1 : 1))

@@ -4,7 +4,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import { CRON_LIMITS, type CronRunRecord, type CronTask } from "../domain/cron-types.js";
 import { CRON_EXPIRED_RUN_OUTPUT, capCronOutput, newCronId } from "../ports/cron-ids.js";
 import { applyCronTaskPatch } from "../ports/cron-task-patch.js";
-import type { CronClaimRequest, CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "../ports/cron-store.js";
+import type { CronClaimRequest, CronLeaseRequest, CronRunResult, CronStore, CronTaskPatch, NewCronTask } from "../ports/cron-store.js";
 import { CRON_STORAGE_MIGRATIONS, CRON_STORAGE_NAMESPACE } from "./cron-migrations.js";
 import { CRON_RUNS_TABLE, CRON_TASKS_TABLE, type CronDatabase, type CronRunRow, rowToRun, rowToTask, taskToRow } from "./cron-rows.js";
 
@@ -194,7 +194,7 @@ export class KyselyCronStore implements CronStore {
   }
 
   /** {@inheritDoc CronStore.claimQueuedRun} Oldest by queue time, then occurrence, then id. */
-  async claimQueuedRun(input: { readonly owner: string; readonly now: number; readonly leaseMs: number }): Promise<CronRunRecord | undefined> {
+  async claimQueuedRun(input: CronLeaseRequest): Promise<CronRunRecord | undefined> {
     const oldest = this.#db
       .selectFrom(CRON_RUNS_TABLE)
       .select("id")
@@ -227,12 +227,7 @@ export class KyselyCronStore implements CronStore {
   }
 
   /** {@inheritDoc CronStore.takeOverExpiredLeases} The longest-lapsed first; the answer is in id order. */
-  async takeOverExpiredLeases(input: {
-    readonly owner: string;
-    readonly now: number;
-    readonly leaseMs: number;
-    readonly limit: number;
-  }): Promise<readonly CronRunRecord[]> {
+  async takeOverExpiredLeases(input: CronLeaseRequest & { readonly limit: number }): Promise<readonly CronRunRecord[]> {
     const limit = count(input.limit);
     if (limit === 0) return [];
     // A materialised CTE picks the rows once: as a plain `in (subquery limit n)` PostgreSQL may run the
