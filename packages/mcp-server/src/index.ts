@@ -1,0 +1,1 @@
+export type { McpServerOptions, McpHttpListenOptions, McpHttpListener, AgentToolsMcpServer } from "./mcp-server-options.js";

@@ -1,0 +1,78 @@
+/**
+ * The options and handle of `createMcpServer`: a registry's tools served to
+ * any MCP client (Claude Desktop, Cursor, an IDE, another agent).
+ */
+import type { Logger } from "@agent-tools/core";
+
+/** Options of `createMcpServer(registry, options)`. */
+export interface McpServerOptions {
+  /** The server's name and version in the MCP `initialize` answer; default `agent-tools` and the package version. */
+  name?: string;
+  version?: string;
+  /** Text for the client's model, sent as the `initialize` answer's `instructions`. */
+  instructions?: string;
+  /**
+   * Tool names (the registry's) to leave out of `tools/list` and refuse in
+   * `tools/call`. Default: none.
+   */
+  excludeTools?: readonly string[];
+  /**
+   * What happens to a call whose approval decision is `ask`:
+   * - `elicit` (default): the client is asked through `elicitation/create`
+   *   when it declared the capability; accepted runs the call, declined or
+   *   cancelled answers an error result; a client without the capability gets
+   *   an error result that says how to allow the tool.
+   * - `deny`: every `ask` is refused with that error result.
+   */
+  approval?: "elicit" | "deny";
+  /** Where diagnostics go (never stdout: on stdio that is the protocol stream); default stderr. */
+  logger?: Logger;
+}
+
+/** Options of the Streamable HTTP listener. */
+export interface McpHttpListenOptions {
+  /** Default 127.0.0.1. Binding elsewhere is the host's explicit choice. */
+  host?: string;
+  /** 0 picks a free port (read it from the returned `url`). */
+  port: number;
+  /** The MCP endpoint path; default `/mcp`. */
+  path?: string;
+  /**
+   * When set, every request must carry `Authorization: Bearer <token>`;
+   * others get 401.
+   */
+  bearerToken?: string;
+  /**
+   * Origins allowed in the `Origin` header (browser requests). A request
+   * with an `Origin` not listed is refused with 403 (DNS-rebinding
+   * protection); requests without `Origin` (non-browser clients) pass.
+   * Default: `http://127.0.0.1:<port>` and `http://localhost:<port>`.
+   */
+  allowedOrigins?: readonly string[];
+  /** A session idle this long is closed and its calls aborted; default 30 minutes. */
+  sessionIdleMs?: number;
+}
+
+/** A running Streamable HTTP listener. */
+export interface McpHttpListener {
+  /** e.g. `http://127.0.0.1:43121/mcp`. */
+  readonly url: string;
+  /** Open MCP sessions. */
+  readonly sessionCount: number;
+  /** Stops listening, closes every session and aborts their running calls. Does not close the registry. */
+  close(): Promise<void>;
+}
+
+/** A registry served over MCP. One handle serves any number of stdio or HTTP sessions. */
+export interface AgentToolsMcpServer {
+  /**
+   * Serves one session over stdio (the process's stdin/stdout unless given).
+   * Resolves when the client closes the stream; running calls are then
+   * aborted (Bash sessions and their process trees end).
+   */
+  serveStdio(streams?: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void>;
+  /** Starts a Streamable HTTP listener; each client session gets its own MCP session. */
+  listenHttp(options: McpHttpListenOptions): Promise<McpHttpListener>;
+  /** Ends every session and listener. Does not close the registry (the host owns it). */
+  close(): Promise<void>;
+}
