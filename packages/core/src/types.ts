@@ -182,6 +182,13 @@ export interface ToolBundle {
   listTools(): readonly ToolDefinition[];
   /** False for tools that stay callable but are hidden from `tools` (lazy MCP). */
   isExposed?(name: string): boolean;
+  /**
+   * Subscribes to changes of what `listTools` / `isExposed` answer (an MCP
+   * server's list_changed, a lazily loaded tool made visible). The listener
+   * runs after the change is visible; it must not throw. Returns the
+   * unsubscribe function. Absent for bundles whose tools never change.
+   */
+  onToolsChanged?(listener: () => void): () => void;
   /** Releases processes, connections and handles. */
   close?(): Promise<void>;
 }

@@ -24,8 +24,16 @@ export interface McpDynamicToolBundle extends ToolBundle {
   resolveToolName(name: string): McpToolTarget | undefined;
   /** Every dynamic tool of enabled servers, exposed or not. */
   entries(): McpToolEntry[];
-  /** Rebuilds the tool list from the runtime's connections; called after loads and list_changed. */
+  /**
+   * Rebuilds the tool list from the runtime's connections; called after
+   * loads and list_changed. Tells the `onToolsChanged` listeners when the
+   * list changed.
+   */
   rebuild(): void;
+  /** Tells the `onToolsChanged` listeners (e.g. after ToolSearch exposed a hidden tool). */
+  notifyToolsChanged(): void;
+  /** Subscribes to changes of the dynamic tools or of which are exposed; returns the unsubscribe function. */
+  onToolsChanged(listener: () => void): () => void;
 }
 
 /** What the dynamic bundle needs. */
@@ -36,6 +44,8 @@ export interface DynamicToolBundleOptions {
   sandbox?: boolean;
   /** False for tools kept callable but hidden from the model (ToolSearch lazy load). */
   isExposed?(name: string): boolean;
+  /** Runs at the end of a `rebuild()` that changed the list, before the listeners are told (to update what `isExposed` answers). */
+  onRebuilt?(): void;
 }
 
 /**
@@ -77,6 +87,16 @@ function allowsExtraKeys(schema: Record<string, unknown>): boolean {
 export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): McpDynamicToolBundle {
   let entries = new Map<string, McpToolEntry>();
   const warned = new Set<string>();
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of [...listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        options.logger?.warn(`An MCP tools-changed listener threw: ${String(error)}`);
+      }
+    }
+  };
 
   function makeDefinition(name: string, serverId: string, remote: McpRemoteTool): ToolDefinition {
     const jsonSchema = coerceMcpInputSchema(remote.inputSchema).schema;
@@ -166,9 +186,19 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
           next.set(name, { serverId: server.id, toolName: remote.name, definition, remote });
         }
       }
+      const changed = next.size !== entries.size || [...next].some(([name, entry]) => entries.get(name)?.definition !== entry.definition);
       entries = next;
+      if (!changed) return;
+      options.onRebuilt?.();
+      notify();
+    },
+    notifyToolsChanged: notify,
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     async close() {
+      listeners.clear();
       await options.runtime.close();
     },
   };

@@ -83,11 +83,12 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     logger: options.logger,
     sandbox: options.sandbox,
     isExposed: (name) => !deferral || activated.has(name),
+    // Before the listeners hear of the change, so they read the new exposure.
+    onRebuilt: () => {
+      deferral = searchable && estimateToolSchemaTokens(tools.entries()) > budget;
+    },
   });
-  const rebuild = () => {
-    tools.rebuild();
-    deferral = searchable && estimateToolSchemaTokens(tools.entries()) > budget;
-  };
+  const rebuild = () => tools.rebuild();
   runtime.onToolsChanged(rebuild);
 
   let running: Promise<McpLoadReport> | undefined;
@@ -171,7 +172,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
       },
     }),
   ];
-  const toolSearch = createToolSearchTool({ entries: () => tools.entries(), activated });
+  const toolSearch = createToolSearchTool({ entries: () => tools.entries(), activated, onActivated: () => tools.notifyToolsChanged() });
   const manager: ToolBundle = {
     id: "mcp-manager",
     trusted: true,

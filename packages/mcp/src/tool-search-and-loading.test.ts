@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpConfigError, McpLoadError } from "./mcp-errors.js";
 import { createMcpToolBundles } from "./mcp-tool-bundles.js";
 import type { McpToolEntry } from "./dynamic-tools.js";
@@ -60,6 +60,28 @@ describe("ToolSearch lazy loading", () => {
     expect(textOf(none)).toMatch(/No MCP tool matches "kubernetes".*edge/);
     const tooMany = await setup.registry.executeToolCall({ id: "4", name: "ToolSearch", arguments: { query: "x", max_results: 11 } });
     expect(tooMany.isError).toBe(true);
+  });
+
+  it("tells the registry's onToolsChanged listeners when ToolSearch exposes a tool and when a server's list changes", async () => {
+    const own = await setupMcp([edgeStdio("edge")], { toolSearch: { tokenBudget: 50 } });
+    try {
+      const seen: Array<{ exposed: string[]; fresh: boolean }> = [];
+      own.registry.onToolsChanged(() =>
+        seen.push({
+          exposed: own.registry.tools.map((tool) => tool.name).filter((name) => name.startsWith("mcp_")),
+          fresh: own.registry.hasTool("mcp_edge_fresh"),
+        }),
+      );
+      await own.registry.executeToolCall({ id: "1", name: "ToolSearch", arguments: { query: "add_tool", max_results: 1 } });
+      expect(seen).toEqual([{ exposed: ["mcp_edge_add_tool"], fresh: false }]);
+      await own.registry.executeToolCall({ id: "2", name: "ToolSearch", arguments: { query: "add_tool", max_results: 1 } });
+      expect(seen).toHaveLength(1);
+      const added = await own.registry.executeToolCall({ id: "3", name: "mcp_edge_add_tool", arguments: { name: "fresh" } });
+      expect(textOf(added)).toBe("added fresh");
+      await vi.waitFor(() => expect(seen.at(-1)?.fresh).toBe(true), { timeout: 10_000 });
+    } finally {
+      await own.close();
+    }
   });
 
   it("stays off under the budget and in the cron scope", async () => {

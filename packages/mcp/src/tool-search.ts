@@ -54,6 +54,8 @@ export const toolSearchInputSchema = z.object({
 export interface ToolSearchState {
   entries(): McpToolEntry[];
   activated: Set<string>;
+  /** Called once per search that exposed tools not exposed before. */
+  onActivated?(names: readonly string[]): void;
 }
 
 /**
@@ -81,11 +83,13 @@ export function createToolSearchTool(state: ToolSearchState): ToolDefinition {
       }
       const byName = new Map(entries.map((entry) => [entry.definition.name, entry]));
       const lines = [`Activated ${hits.length} tool(s) for "${query}"; call them by name:`];
+      const newlyActivated = hits.filter((hit) => !state.activated.has(hit.name)).map((hit) => hit.name);
       for (const hit of hits) {
         state.activated.add(hit.name);
         const definition = byName.get(hit.name)!.definition;
         lines.push("", `## ${definition.name}`, definition.description, `parameters: ${JSON.stringify(definition.jsonSchema)}`);
       }
+      if (newlyActivated.length > 0) state.onActivated?.(newlyActivated);
       return { content: lines.join("\n"), details: { query, activated: hits.map((hit) => hit.name), totalTools: entries.length } };
     },
   });

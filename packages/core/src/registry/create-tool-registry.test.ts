@@ -232,6 +232,39 @@ describe("bundles, scopes and duplicates", () => {
     expect((await registry.executeToolCall({ id: "1", name: "Echo", arguments: { text: "x" } })).isError).toBe(false);
   });
 
+  it("tells onToolsChanged listeners when a bundle's tools change, until unsubscribed or closed", async () => {
+    let tools: ToolDefinition[] = [Echo];
+    const listeners = new Set<() => void>();
+    const changing: ToolBundle = {
+      id: "changing",
+      trusted: false,
+      listTools: () => tools,
+      onToolsChanged(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
+    const registry = createToolRegistry({ workdir, bundles: [bundle("static", [Failing]), changing], logger });
+    const seen: string[][] = [];
+    const stop = registry.onToolsChanged(() => seen.push(registry.tools.map((tool) => tool.name)));
+    registry.onToolsChanged(() => {
+      throw new Error("listener bug");
+    });
+    tools = [Echo, Slow];
+    for (const listener of listeners) listener();
+    expect(seen).toEqual([["Failing", "Echo", "Slow"]]);
+    expect(warnings).toEqual(["an onToolsChanged listener threw"]);
+    stop();
+    expect(listeners.size).toBe(1);
+    for (const listener of listeners) listener();
+    expect(seen).toHaveLength(1);
+    await registry.close();
+    expect(listeners.size).toBe(0);
+    expect(() => registry.onToolsChanged("nope" as never)).toThrow(SdkError);
+  });
+
   it("refuses an invalid runtime scope or workdir", () => {
     expect(() => createToolRegistry({ workdir, runtimeScope: "cron_auto_prompt" as never, bundles: [] })).toThrow(SdkError);
     expect(() => createToolRegistry({ workdir: "", bundles: [] })).toThrow(/workdir is required/);

@@ -96,6 +96,17 @@ export interface ToolRegistry {
    * not a function. `null` options mean none.
    */
   executeToolCall(call: ToolCall, options?: ExecuteToolCallOptions | null): Promise<ToolResult>;
+  /**
+   * Subscribes to changes of `tools` and `metadataByName` that bundles
+   * report (every bundle with `onToolsChanged`, e.g. MCP's when a server
+   * sends list_changed or ToolSearch shows a lazily loaded tool). The
+   * listener runs after the change is visible; one that throws is logged.
+   * Returns the unsubscribe function; `close()` unsubscribes every listener.
+   *
+   * @example
+   * const stop = registry.onToolsChanged(() => sendTools(registry.tools));
+   */
+  onToolsChanged(listener: () => void): () => void;
   /** Releases processes, connections and handles of every bundle. */
   close(): Promise<void>;
 }
@@ -157,6 +168,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const index = createToolIndex(options.bundles, runtimeScope, logger);
   const loopBreaker = options.loopBreaker === false ? undefined : new LoopBreaker();
   let closed = false;
+  const toolsChangedSubscriptions = new Set<() => void>();
 
   const isDenied = (tool: ToolDefinition) => resolveApproval(tool.name, tool.metadata, options.approval) === "deny";
 
@@ -239,9 +251,28 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const withTelemetry = options.telemetry === undefined && registryTelemetry !== undefined ? { ...options, telemetry: registryTelemetry } : options;
       return executeResolvedToolCall(tool, normalised, withTelemetry, environment);
     },
+    onToolsChanged(listener) {
+      if (typeof listener !== "function") throw new SdkError("invalid_options", "onToolsChanged needs a listener function.");
+      if (closed) return () => undefined;
+      const safeListener = () => {
+        try {
+          listener();
+        } catch (error) {
+          logger.warn("an onToolsChanged listener threw", { error: String(error) });
+        }
+      };
+      const unsubscribers = options.bundles.flatMap((bundle) => (bundle.onToolsChanged ? [bundle.onToolsChanged(safeListener)] : []));
+      const unsubscribe = () => {
+        if (!toolsChangedSubscriptions.delete(unsubscribe)) return;
+        for (const stop of unsubscribers) stop();
+      };
+      toolsChangedSubscriptions.add(unsubscribe);
+      return unsubscribe;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      for (const unsubscribe of [...toolsChangedSubscriptions]) unsubscribe();
       const results = await Promise.allSettled(options.bundles.map((bundle) => bundle.close?.()));
       for (const result of results) if (result.status === "rejected") logger.warn("a bundle failed to close", { error: String(result.reason) });
       // Host cleanups run after the bundles, which may still use a port or a storage while closing.
