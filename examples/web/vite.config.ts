@@ -1,0 +1,21 @@
+/**
+ * Builds the chat page of the web example into `dist/page/`, which the
+ * gateway serves at `/`. Relative asset paths (`base: "./"`) let the page
+ * work under any prefix.
+ */
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/** The Vite configuration of the chat page. */
+export default defineConfig({
+  root,
+  base: "./",
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL("./dist/page", import.meta.url)),
+    emptyOutDir: true,
+  },
+});
