@@ -13,6 +13,13 @@ export interface AgentLoopOptions {
   registry: ToolRegistry;
   /** The user's request. */
   prompt: string;
+  /**
+   * Earlier turns of the same conversation (user, assistant and tool
+   * messages, no system message), sent between the system prompt and
+   * `prompt`; e.g. the `messages` of the previous result without its first
+   * (system) message. A chat host passes it to continue a conversation.
+   */
+  history?: readonly ModelMessage[];
   /** The system prompt; see {@link defaultSystemPrompt}. */
   systemPrompt?: string;
   /** Stop after this many model turns. */
@@ -47,6 +54,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const startedAt = Date.now();
   const messages: ModelMessage[] = [
     { role: "system", content: options.systemPrompt ?? defaultSystemPrompt(registry) },
+    ...(options.history ?? []),
     { role: "user", content: options.prompt },
   ];
   let turns = 0;

@@ -124,6 +124,13 @@ export interface GatewayWelcomeMessage {
   host: { model: string; workdir: string } | null;
   /** The sequence number of the newest buffered event (0 for none). */
   latestSeq: number;
+  /**
+   * The oldest sequence number still buffered (`latestSeq + 1` when none):
+   * the replay buffer is bounded, so events before it are gone. A page whose
+   * `after` is below `firstSeq - 1` missed some; a `latestSeq` below its
+   * `after` means the gateway restarted and its history is gone.
+   */
+  firstSeq?: number;
 }
 
 /** One event of the conversation, numbered from 1 without gaps. Replayed events look the same. */
