@@ -197,4 +197,13 @@ describe("pageReducer", () => {
     expect(restarted.items).toEqual([]);
     expect(restarted.lastSeq).toBe(0);
   });
+
+  it("says so when the gateway's bounded buffer no longer holds the events after the page's last one", () => {
+    const welcome = (firstSeq: number, latestSeq: number) =>
+      ({ type: "gateway", message: { type: "welcome", protocol: 1, conversationId: "c", host: null, latestSeq, firstSeq } }) as const;
+    expect(pageReducer(createInitialViewState(), welcome(1, 9)).items).toEqual([]);
+    const gap = pageReducer(createInitialViewState(), welcome(5, 9));
+    expect(gap.items).toMatchObject([{ kind: "notice", level: "warning", message: expect.stringContaining("Events 1-4") }]);
+    expect(pageReducer(createInitialViewState(), welcome(10, 9)).items).toEqual([]);
+  });
 });

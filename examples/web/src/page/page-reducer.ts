@@ -4,7 +4,7 @@
  */
 import type { GatewayToPageMessage } from "../protocol/messages.js";
 import { applyEvent } from "./apply-event.js";
-import { type SocketStatus, type ViewState, createInitialViewState } from "./view-state.js";
+import { type ChatItem, type SocketStatus, type ViewState, createInitialViewState } from "./view-state.js";
 
 /** What changes the page's state. */
 export type PageAction =
@@ -15,7 +15,9 @@ export type PageAction =
 /**
  * Folds one action into the state. A `welcome` whose `latestSeq` is below
  * what the page already applied means the gateway lost its buffer
- * (restarted): the chat is cleared so the replay from 0 rebuilds it.
+ * (restarted): the chat is cleared so the replay from 0 rebuilds it. A
+ * `firstSeq` past the page's next event means the bounded buffer dropped
+ * some: a notice says so.
  *
  * @example
  * const state = pageReducer(createInitialViewState(), { type: "gateway", message: { type: "host-status", host: null } });
@@ -37,9 +39,19 @@ export function pageReducer(state: ViewState, action: PageAction): ViewState {
 
 function applyGatewayMessage(state: ViewState, message: GatewayToPageMessage): ViewState {
   switch (message.type) {
-    case "welcome":
-      if (message.latestSeq < state.lastSeq) return { ...createInitialViewState(), socket: state.socket, host: message.host };
-      return { ...state, host: message.host };
+    case "welcome": {
+      const base = message.latestSeq < state.lastSeq ? { ...createInitialViewState(), socket: state.socket } : state;
+      const firstSeq = message.firstSeq;
+      if (firstSeq === undefined || firstSeq <= base.lastSeq + 1 || firstSeq > message.latestSeq) return { ...base, host: message.host };
+      // The gateway's buffer is bounded: what came before `firstSeq` is gone, the replay starts later.
+      const gap: ChatItem = {
+        kind: "notice",
+        key: `notice:gap:${firstSeq}`,
+        level: "warning",
+        message: `Events ${base.lastSeq + 1}-${firstSeq - 1} of this conversation are no longer kept by the gateway; the chat shows what followed.`,
+      };
+      return { ...base, host: message.host, items: [...base.items, gap] };
+    }
     case "host-status":
       return { ...state, host: message.host };
     case "event":

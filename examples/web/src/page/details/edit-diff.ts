@@ -62,6 +62,8 @@ export function parseUnifiedDiff(text: string): DiffLine[] {
 }
 
 function normalise(text: string): string {
+  // An empty text has no lines: adding the final newline would show one empty added line.
+  if (text === "") return "";
   const lf = text.replace(/\r\n?/g, "\n");
   return lf.endsWith("\n") ? lf : `${lf}\n`;
 }

@@ -44,7 +44,8 @@ export function shellView(details: unknown): ShellView | undefined {
   }
   if (typeof record.stdout === "string" && record.stdout) output.push({ stream: "stdout", text: record.stdout });
   if (typeof record.stderr === "string" && record.stderr) output.push({ stream: "stderr", text: record.stderr });
-  const exitRaw = record.exit_code ?? record.exitCode;
+  // `exit_code: null` (still running) must not fall through to `exitCode`.
+  const exitRaw = "exit_code" in record ? record.exit_code : record.exitCode;
   const exitCode = typeof exitRaw === "number" ? exitRaw : exitRaw === null ? null : undefined;
   const durationRaw = record.duration_ms ?? record.durationMs;
   const durationMs = typeof durationRaw === "number" ? durationRaw : undefined;

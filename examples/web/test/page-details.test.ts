@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { summarizeArguments } from "../src/page/details/argument-summary.js";
+import { editDiffLines, editMatchStrategy, parseUnifiedDiff } from "../src/page/details/edit-diff.js";
+import { formatResultText, isMcpTool } from "../src/page/details/result-text.js";
+import { shellView } from "../src/page/details/shell-view.js";
+import { changedTaskId, taskViews } from "../src/page/details/task-view.js";
+
+describe("summarizeArguments", () => {
+  it("summarises the known tools the way a reader scans them", () => {
+    expect(summarizeArguments("Read", { path: "src/a.ts", start_line: 10, limit: 31 })).toBe("src/a.ts:10-40");
+    expect(summarizeArguments("Bash", { command: "npm   test\n--watch=false" })).toBe("$ npm test --watch=false");
+    expect(summarizeArguments("ProcessWait", { session_id: "s1", cursor: 120 })).toBe("session s1 from byte 120");
+    expect(summarizeArguments("Edit", { path: "a.ts", old_string: "x", new_string: "y", replace_all: true })).toBe("a.ts (replace all)");
+    expect(summarizeArguments("TaskUpdate", { taskId: "2", status: "completed" })).toBe("#2 → completed");
+  });
+
+  it("shows unknown tools as key=value pairs, malformed arguments as such, and cuts long summaries", () => {
+    expect(summarizeArguments("mcp_docs_search", { query: "abort", limit: 3 })).toBe('query="abort" limit=3');
+    expect(summarizeArguments("Read", "{not json")).toBe("(malformed arguments) {not json");
+    const long = summarizeArguments("Bash", { command: "x".repeat(500) }, 40);
+    expect(long).toHaveLength(40);
+    expect(long.endsWith("…")).toBe(true);
+  });
+});
+
+describe("shellView", () => {
+  it("reads a resumable session (running, with its id) and a finished one", () => {
+    expect(shellView({ status: "running", session_id: "s7", exit_code: null, output: [{ stream: "stdout", text: "tick\n" }], duration_ms: 1200 })).toEqual({
+      status: "running",
+      sessionId: "s7",
+      exitCode: null,
+      durationMs: 1200,
+      output: [{ stream: "stdout", text: "tick\n" }],
+    });
+    expect(shellView({ status: "failed", session_id: "s7", exit_code: 2, output: [{ stream: "stderr", text: "boom\n" }] })).toMatchObject({
+      status: "failed",
+      exitCode: 2,
+      output: [{ stream: "stderr", text: "boom\n" }],
+    });
+  });
+
+  it("reads the synchronous form (stdout/stderr, exitCode) and derives its status", () => {
+    expect(shellView({ stdout: "ok\n", stderr: "", exitCode: 0 })).toMatchObject({
+      status: "completed",
+      exitCode: 0,
+      output: [{ stream: "stdout", text: "ok\n" }],
+    });
+    expect(shellView({ stdout: "", stderr: "no\n", exitCode: 1 })).toMatchObject({ status: "failed", output: [{ stream: "stderr", text: "no\n" }] });
+  });
+
+  it("returns undefined for details that are not a shell result", () => {
+    expect(shellView({ code: "invalid_arguments" })).toBeUndefined();
+    expect(shellView(null)).toBeUndefined();
+    expect(shellView("text")).toBeUndefined();
+  });
+});
+
+describe("editDiffLines", () => {
+  it("computes a line diff from old_string and new_string, ignoring CRLF and the final newline", () => {
+    expect(editDiffLines({ old_string: "a\r\nb\r\nc", new_string: "a\nB\nc\n" }, { matchStrategy: "line-endings" })).toEqual([
+      { kind: "context", text: "a" },
+      { kind: "remove", text: "b" },
+      { kind: "add", text: "B" },
+      { kind: "context", text: "c" },
+    ]);
+  });
+
+  it("prefers a unified diff in the details", () => {
+    const diff = "--- a/x.ts\n+++ b/x.ts\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n\\ No newline at end of file\n";
+    expect(editDiffLines({ old_string: "zzz", new_string: "yyy" }, { diff })).toEqual([
+      { kind: "hunk", text: "@@ -1,2 +1,2 @@" },
+      { kind: "context", text: "keep" },
+      { kind: "remove", text: "old" },
+      { kind: "add", text: "new" },
+    ]);
+    expect(parseUnifiedDiff("")).toEqual([{ kind: "context", text: "" }]);
+  });
+
+  it("is empty without the texts and caps a huge diff with a summary line", () => {
+    expect(editDiffLines({ path: "x" }, undefined)).toEqual([]);
+    const oldText = Array.from({ length: 600 }, (_, index) => `line ${index}`).join("\n");
+    const lines = editDiffLines({ old_string: oldText, new_string: "" }, undefined);
+    expect(lines).toHaveLength(401);
+    expect(lines.at(-1)).toEqual({ kind: "context", text: "… 200 more diff lines" });
+  });
+
+  it("reads the match strategy", () => {
+    expect(editMatchStrategy({ kind: "edit", matchStrategy: "indentation" })).toBe("indentation");
+    expect(editMatchStrategy({})).toBeUndefined();
+  });
+});
+
+describe("taskViews", () => {
+  it("reads the task list and the changed task", () => {
+    const details = {
+      kind: "task_list",
+      action: "updated",
+      taskId: "2",
+      tasks: [
+        { id: "1", subject: "Parse", description: "", activeForm: "Parsing", status: "completed" },
+        { id: "2", subject: "Render", description: "", activeForm: "Rendering", status: "in_progress" },
+      ],
+    };
+    expect(taskViews(details)).toEqual([
+      { id: "1", subject: "Parse", status: "completed", activeForm: "Parsing" },
+      { id: "2", subject: "Render", status: "in_progress", activeForm: "Rendering" },
+    ]);
+    expect(changedTaskId(details)).toBe("2");
+    expect(taskViews({ code: "x" })).toBeUndefined();
+  });
+});
+
+describe("formatResultText", () => {
+  it("pretty-prints JSON text, keeps other text, and shows MCP structured content when the text is empty", () => {
+    expect(formatResultText('{"a":[1,2]}', undefined)).toEqual({ format: "json", text: '{\n  "a": [\n    1,\n    2\n  ]\n}' });
+    expect(formatResultText("{ not json", undefined)).toEqual({ format: "text", text: "{ not json" });
+    expect(formatResultText("", { mcp: { structuredContent: { ok: true } } })).toEqual({ format: "json", text: '{\n  "ok": true\n}' });
+    expect(isMcpTool("mcp_docs_search")).toBe(true);
+    expect(isMcpTool("Read")).toBe(false);
+  });
+});
