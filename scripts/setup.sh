@@ -38,4 +38,13 @@ if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
   (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
   cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
 fi
+
+# The MCP Inspector CLI (for the agent-tools-mcp inspector test) needs Node 22 too: its own npm lock
+# in compat/mcp-inspector, with Node 22 from the npm package `node`. Reinstall when the lock changed.
+compat=compat/mcp-inspector
+if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
+  echo "setup: installing $compat"
+  (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
+  cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
+fi
 pnpm run build
