@@ -1,0 +1,89 @@
+import { type Logger, type ToolRegistry, type ToolUpdate, previewForMessage, shortenForMessage } from "@agent-tools/core";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolRequest, CallToolResult, RequestId, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import { askApproval } from "./approval-elicitation.js";
+import { mcpErrorResult, toMcpCallResult } from "./result-mapping.js";
+
+/** What one `tools/call` needs from its session. */
+export interface CallToolEnvironment {
+  registry: ToolRegistry;
+  server: Server;
+  excluded: ReadonlySet<string>;
+  approval: "elicit" | "deny";
+  logger: Logger;
+}
+
+/** The parts of the SDK's request-handler `extra` a call uses. */
+export interface CallToolExtra {
+  requestId: RequestId;
+  /** Aborted when the client cancels the request or the session ends. */
+  signal: AbortSignal;
+  sendNotification(notification: ServerNotification): Promise<void>;
+}
+
+/**
+ * Runs one MCP `tools/call` against the registry: refuses unknown and
+ * excluded names (naming the available tools), applies the approval
+ * decision (`deny` refuses, `ask` goes through {@link askApproval}), streams
+ * `onUpdate` events as `notifications/progress` when the request carries a
+ * progress token, and maps the result. Never throws for a tool failure.
+ *
+ * @example
+ * server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(environment, request.params, extra));
+ */
+export async function callTool(environment: CallToolEnvironment, params: CallToolRequest["params"], extra: CallToolExtra): Promise<CallToolResult> {
+  const { registry, excluded } = environment;
+  const canonical = registry.resolveToolName(params.name);
+  if (canonical === undefined || excluded.has(canonical)) {
+    const names = registry.tools.map((tool) => tool.name).filter((name) => !excluded.has(name));
+    return mcpErrorResult(
+      `Unknown tool: ${shortenForMessage(params.name)}. Available tools: ${names.join(", ") || "(none)"}. Call tools/list for their descriptions and input schemas.`,
+    );
+  }
+  const args = params.arguments ?? {};
+  const decision = registry.approvalDecision(canonical);
+  if (decision === "deny") {
+    return mcpErrorResult(`${canonical} is denied by the approval policy of the host serving these tools; it cannot be called. Use another tool.`);
+  }
+  let approvalGranted = false;
+  if (decision === "ask") {
+    const outcome = await askApproval({
+      server: environment.server,
+      mode: environment.approval,
+      toolName: canonical,
+      arguments: args,
+      relatedRequestId: extra.requestId,
+      signal: extra.signal,
+    });
+    if (!outcome.approved) return mcpErrorResult(outcome.message);
+    approvalGranted = true;
+  }
+  const progressToken = params._meta?.progressToken;
+  let progress = 0;
+  const onUpdate =
+    progressToken === undefined
+      ? undefined
+      : (event: { update: ToolUpdate }) => {
+          const message = progressMessage(event.update);
+          progress += 1;
+          // Notifications are fire and forget: a client gone mid-call must not fail the call.
+          extra
+            .sendNotification({ method: "notifications/progress", params: { progressToken, progress, ...(message ? { message } : {}) } })
+            .catch((error: unknown) => environment.logger.debug("a progress notification was not sent", { error: String(error) }));
+        };
+  const result = await registry.executeToolCall(
+    { id: `mcp_${String(extra.requestId)}`, name: canonical, arguments: JSON.stringify(args) },
+    { signal: extra.signal, onUpdate, approvalGranted },
+  );
+  return toMcpCallResult(result);
+}
+
+/** The progress message of an update: its text, else a status or message in its data, else its data in short. */
+function progressMessage(update: ToolUpdate): string | undefined {
+  if (typeof update.text === "string" && update.text !== "") return update.text;
+  const data = update.data as { status?: unknown; message?: unknown } | undefined;
+  if (data === undefined || data === null) return undefined;
+  if (typeof data.message === "string") return data.message;
+  if (typeof data.status === "string") return data.status;
+  return previewForMessage(data, 500);
+}

@@ -1,0 +1,109 @@
+// Shared helpers of this package's tests (not exported from the package).
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ApprovalOptions } from "@agent-tools/core";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type ClientCapabilities, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The repository root (where tsx is installed). */
+const repositoryRoot = path.resolve(here, "../../..");
+/** The edge-case MCP server of packages/mcp's tests: its `add_tool` changes its tool list. */
+export const EDGE_SERVER_ENTRY = path.resolve(here, "../../mcp/src/__fixtures__/edge-server.mjs");
+
+/** What `__fixtures__/serve-stdio.ts` serves. */
+export interface FixtureConfig {
+  workdir: string;
+  approval?: ApprovalOptions;
+  excludeTools?: string[];
+  serverApproval?: "elicit" | "deny";
+  /** MCP server settings for the registry's MCP bundles. */
+  mcpServers?: unknown[];
+}
+
+/** The MCP settings entry of the edge server over stdio. */
+export function edgeServerSettings(id = "edge"): Record<string, unknown> {
+  return { id, enabled: true, transport: "stdio", command: process.execPath, args: [EDGE_SERVER_ENTRY, "stdio"], timeoutMs: 20_000 };
+}
+
+/** A temp directory removed by `cleanup()`. */
+export function tempWorkdir(prefix = "mcp-server-"): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** How a test client answers elicitation requests; absent: the client does not declare the capability. */
+export type ElicitationAnswer = (message: string) => ElicitResult;
+
+function newClient(elicit?: ElicitationAnswer): Client {
+  const capabilities: ClientCapabilities = elicit ? { elicitation: {} } : {};
+  const client = new Client({ name: "mcp-server-test", version: "1.0.0" }, { capabilities });
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params.message));
+  return client;
+}
+
+/** A connected client and how to end it. */
+export interface TestClient {
+  client: Client;
+  /** What the server wrote to stderr so far (stdio only). */
+  stderr(): string;
+  /** The server process id (stdio only). */
+  pid?: number;
+  close(): Promise<void>;
+}
+
+/** Spawns the stdio fixture with `config` and connects a client to it. */
+export async function connectStdio(config: FixtureConfig, elicit?: ElicitationAnswer): Promise<TestClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", "--conditions=@agent-tools/source", path.join(here, "__fixtures__/serve-stdio.ts")],
+    env: { ...(process.env as Record<string, string>), MCP_SERVER_FIXTURE: JSON.stringify(config) },
+    cwd: repositoryRoot,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = newClient(elicit);
+  await client.connect(transport);
+  return { client, stderr: () => stderr, pid: transport.pid ?? undefined, close: () => client.close() };
+}
+
+/** Connects a Streamable HTTP client to `url`, with a bearer token when given. */
+export async function connectHttp(
+  url: string,
+  options: { token?: string; elicit?: ElicitationAnswer } = {},
+): Promise<TestClient & { transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: options.token ? { headers: { Authorization: `Bearer ${options.token}` } } : undefined,
+  });
+  const client = newClient(options.elicit);
+  await client.connect(transport);
+  return { client, transport, stderr: () => "", close: () => client.close() };
+}
+
+/** The text of a result's text blocks. */
+export function textOf(result: { content?: unknown }): string {
+  return ((result.content ?? []) as Array<{ type: string; text?: string }>)
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("\n");
+}
+
+/** True while a process with this id exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** A 1x1 PNG. */
+export const TINY_PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
