@@ -108,6 +108,18 @@ describe("applyEvent", () => {
         details: { cancelled: true },
         durationMs: 1,
       },
+      { type: "tool-start", turn: 1, callId: "w", toolName: "ProcessWait", arguments: { session_id: "s1" }, parallel: false },
+      {
+        type: "tool-end",
+        turn: 1,
+        callId: "w",
+        toolName: "ProcessWait",
+        arguments: {},
+        isError: false,
+        text: "",
+        details: { status: "cancelled" },
+        durationMs: 1,
+      },
       { type: "tool-start", turn: 1, callId: "c", toolName: "Bash", arguments: { command: "sleep 9" }, parallel: false },
       { type: "turn-end", messageId: "m1", status: "aborted" },
     ]);
@@ -115,6 +127,7 @@ describe("applyEvent", () => {
     expect(statuses).toEqual([
       ["a", "error"],
       ["b", "cancelled"],
+      ["w", "cancelled"],
       ["c", "cancelled"],
     ]);
     expect(state.turnStatus).toBe("aborted");

@@ -98,11 +98,15 @@ function reduce(state: ViewState, seq: number, event: ConversationEvent): ViewSt
   }
 }
 
-/** A cancelled call reports `details.cancelled`; other failures are errors. */
+/**
+ * A call the executor cancelled reports `details.cancelled`; a shell call
+ * (ProcessWait, ...) that a stop ended reports `details.status: "cancelled"`
+ * without failing. Other failures are errors.
+ */
 function endStatus(isError: boolean, details: unknown): ToolCardStatus {
-  if (!isError) return "done";
-  const cancelled = details !== null && typeof details === "object" && (details as { cancelled?: unknown }).cancelled === true;
-  return cancelled ? "cancelled" : "error";
+  const record = details !== null && typeof details === "object" ? (details as { cancelled?: unknown; status?: unknown }) : {};
+  if (record.cancelled === true || record.status === "cancelled") return "cancelled";
+  return isError ? "error" : "done";
 }
 
 function notice(seq: number, level: "info" | "warning" | "error", message: string): ChatItem {

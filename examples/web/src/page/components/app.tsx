@@ -1,5 +1,6 @@
 /** The chat page: status bar, chat log, pending approvals and the composer. */
 import { useConversation } from "../use-conversation.js";
+import { useFollowBottom } from "../use-follow-bottom.js";
 import { ApprovalPrompt } from "./approval-prompt.js";
 import { ChatLog } from "./chat-log.js";
 import { Composer } from "./composer.js";
@@ -9,6 +10,7 @@ import { StatusBar } from "./status-bar.js";
 export function App() {
   const { state, params, sendMessage, stop, answerApproval } = useConversation();
   const running = state.turnStatus === "running";
+  useFollowBottom(state.items, state.approvals);
   return (
     <div className="page">
       <StatusBar state={state} conversationId={params.conversationId} />

@@ -1,5 +1,4 @@
-/** The chat entries in order; follows the newest entry while the reader is at the bottom. */
-import { useEffect, useRef } from "react";
+/** The chat entries in order. */
 import type { ChatItem } from "../view-state.js";
 import { AssistantMessage } from "./assistant-message.js";
 import { NoticeMessage } from "./notice-message.js";
@@ -13,20 +12,9 @@ export interface ChatLogProps {
 
 /** Renders each entry with its component. */
 export function ChatLog({ items }: ChatLogProps) {
-  const end = useRef<HTMLDivElement>(null);
-  const following = useRef(true);
-  useEffect(() => {
-    const onScroll = () => {
-      following.current = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
-    };
-    window.addEventListener("scroll", onScroll, { passive: true });
-    return () => window.removeEventListener("scroll", onScroll);
-  }, []);
-  useEffect(() => {
-    if (following.current) end.current?.scrollIntoView({ block: "end" });
-  }, [items]);
   return (
     <div className="chat-log">
+      {items.length === 0 && <div className="chat-empty">No messages yet: ask the agent something below.</div>}
       {items.map((item) => {
         switch (item.kind) {
           case "user":
@@ -41,7 +29,6 @@ export function ChatLog({ items }: ChatLogProps) {
             return null;
         }
       })}
-      <div ref={end} />
     </div>
   );
 }
