@@ -13,7 +13,7 @@ export function App() {
   useFollowBottom(state.items, state.approvals);
   return (
     <div className="page">
-      <StatusBar state={state} conversationId={params.conversationId} />
+      <StatusBar state={state} conversationId={params.conversationId} tokenMissing={params.token === ""} />
       <main className="chat">
         <ChatLog items={state.items} />
         {state.approvals.map((approval) => (
