@@ -180,6 +180,23 @@ describe("gateway", () => {
     expect(replay.events[0]!.event).toEqual({ type: "turn-start", messageId: "b", text: "b" });
   });
 
+  it("forgets the least recently active conversation past maxConversations, never one a page watches", async () => {
+    await gateway.close();
+    gateway = await startGateway({ token: TOKEN, pageDir, maxConversations: 2 });
+    const fake = await host();
+    const watched = await page("kept");
+    fake.notice("kept", 1);
+    fake.notice("old", 2);
+    fake.notice("new", 3);
+    // Events reach the gateway in order: once "kept" has a second event, all before it were handled.
+    fake.notice("kept", 4);
+    await waitFor(() => watched.events.length === 2, "the watched conversation's events");
+    const old = await page("old");
+    const fresh = await page("new");
+    expect(old.messages[0]).toMatchObject({ type: "welcome", latestSeq: 0 });
+    expect(fresh.messages[0]).toMatchObject({ type: "welcome", latestSeq: 1 });
+  });
+
   it("serves the built page and its assets with content types, and nothing outside the page directory", async () => {
     writeFileSync(path.join(pageDir, "index.html"), "<!doctype html><title>page</title>");
     mkdirSync(path.join(pageDir, "assets"));

@@ -119,10 +119,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       buffer = new ReplayBuffer(conversationId, limits);
     }
     conversations.set(conversationId, buffer);
-    while (conversations.size > maxConversations) {
-      const oldest = conversations.keys().next().value as string;
-      if (pages.has(oldest)) break;
-      conversations.delete(oldest);
+    // Forget the least recently active conversations that no page is watching.
+    for (const candidate of conversations.keys()) {
+      if (conversations.size <= maxConversations) break;
+      if (candidate !== conversationId && !pages.has(candidate)) conversations.delete(candidate);
     }
     return buffer;
   };
