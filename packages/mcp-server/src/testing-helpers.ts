@@ -58,13 +58,7 @@ export interface TestClient {
 
 /** Spawns the stdio fixture with `config` and connects a client to it. */
 export async function connectStdio(config: FixtureConfig, elicit?: ElicitationAnswer): Promise<TestClient> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ["--import", "tsx", "--conditions=@agent-tools/source", path.join(here, "__fixtures__/serve-stdio.ts")],
-    env: { ...(process.env as Record<string, string>), MCP_SERVER_FIXTURE: JSON.stringify(config) },
-    cwd: repositoryRoot,
-    stderr: "pipe",
-  });
+  const transport = new StdioClientTransport({ ...stdioFixtureCommand(config), stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -72,6 +66,16 @@ export async function connectStdio(config: FixtureConfig, elicit?: ElicitationAn
   const client = newClient(elicit);
   await client.connect(transport);
   return { client, stderr: () => stderr, pid: transport.pid ?? undefined, close: () => client.close() };
+}
+
+/** The command line that runs the stdio fixture, for tests that drive it by hand. */
+export function stdioFixtureCommand(config: FixtureConfig): { command: string; args: string[]; cwd: string; env: Record<string, string> } {
+  return {
+    command: process.execPath,
+    args: ["--import", "tsx", "--conditions=@agent-tools/source", path.join(here, "__fixtures__/serve-stdio.ts")],
+    cwd: repositoryRoot,
+    env: { ...(process.env as Record<string, string>), MCP_SERVER_FIXTURE: JSON.stringify(config) },
+  };
 }
 
 /** Connects a Streamable HTTP client to `url`, with a bearer token when given. */
@@ -88,8 +92,8 @@ export async function connectHttp(
 }
 
 /** The text of a result's text blocks. */
-export function textOf(result: { content?: unknown }): string {
-  return ((result.content ?? []) as Array<{ type: string; text?: string }>)
+export function textOf(result: unknown): string {
+  return (((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>)
     .filter((block) => block.type === "text")
     .map((block) => block.text)
     .join("\n");

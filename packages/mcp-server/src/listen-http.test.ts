@@ -1,0 +1,244 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Logger } from "@agent-tools/core";
+import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "@agent-tools/sdk";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createMcpServer } from "./create-mcp-server.js";
+import type { AgentToolsMcpServer, McpHttpListener } from "./mcp-server-options.js";
+import { TINY_PNG_BASE64, connectHttp, edgeServerSettings, isAlive, tempWorkdir, textOf } from "./testing-helpers.js";
+
+const quietLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A Bash command that prints its shell's pid and a child's pid, then waits a minute. */
+const LONG_TREE = "echo shell=$$; sh -c 'echo child=$$; exec sleep 60'";
+
+function pidsIn(output: string): number[] {
+  return [Number(output.match(/shell=(\d+)/)?.[1]), Number(output.match(/child=(\d+)/)?.[1])];
+}
+
+async function initializeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+describe("createMcpServer over Streamable HTTP", () => {
+  const work = tempWorkdir();
+  let registry: BuiltinToolRegistry;
+  let server: AgentToolsMcpServer;
+  let listener: McpHttpListener;
+  beforeAll(async () => {
+    writeFileSync(path.join(work.dir, "pixel.png"), Buffer.from(TINY_PNG_BASE64, "base64"));
+    registry = await buildBuiltinToolRegistry({
+      workdir: work.dir,
+      dataDir: path.join(work.dir, ".data"),
+      approval: { policies: { Edit: "ask" } },
+      mcp: { getSettings: () => ({ servers: [edgeServerSettings()], selected: [] }) as never, toolSearch: false },
+    });
+    server = createMcpServer(registry, { logger: quietLogger });
+    listener = await server.listenHttp({ port: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await registry?.close();
+    work.cleanup();
+  });
+
+  it("binds 127.0.0.1 and serves list and calls to a real client", async () => {
+    expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const connection = await connectHttp(listener.url);
+    try {
+      expect(listener.sessionCount).toBeGreaterThanOrEqual(1);
+      const { tools } = await connection.client.listTools();
+      expect(tools.find((tool) => tool.name === "Glob")?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+      expect(tools.find((tool) => tool.name === "mcp_edge_echo")?.annotations).toEqual({ readOnlyHint: false, openWorldHint: true });
+      const written = await connection.client.callTool({ name: "Write", arguments: { path: "http.txt", content: "over http\n" } });
+      expect(written.isError).toBe(false);
+      const read = await connection.client.callTool({ name: "Read", arguments: { path: "http.txt" } });
+      expect(textOf(read)).toContain("over http");
+      const image = await connection.client.callTool({ name: "Read", arguments: { path: "pixel.png" } });
+      expect(image.content).toContainEqual({ type: "image", data: TINY_PNG_BASE64, mimeType: "image/png" });
+      const failed = await connection.client.callTool({ name: "mcp_edge_fail", arguments: {} });
+      expect(failed.isError).toBe(true);
+      expect(textOf(failed)).toContain("boom");
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it("streams Bash output as progress and cancels a call whose process tree then ends", async () => {
+    const connection = await connectHttp(listener.url);
+    try {
+      const messages: string[] = [];
+      const quick = await connection.client.callTool({ name: "Bash", arguments: { command: "echo alpha; sleep 0.2; echo beta" } }, undefined, {
+        onprogress: (progress) => void messages.push(progress.message ?? ""),
+      });
+      expect(textOf(quick)).toContain("beta");
+      expect(messages.join("")).toMatch(/alpha[\s\S]*beta/);
+
+      const abort = new AbortController();
+      let output = "";
+      const call = connection.client.callTool({ name: "Bash", arguments: { command: LONG_TREE, yield_time_ms: 30_000 } }, undefined, {
+        signal: abort.signal,
+        onprogress: (progress) => {
+          output += progress.message ?? "";
+        },
+      });
+      const settled = call.then(
+        () => "resolved",
+        (error: Error) => error.message,
+      );
+      await vi.waitFor(() => expect(output).toMatch(/shell=\d+[\s\S]*child=\d+/), { timeout: 20_000 });
+      const pids = pidsIn(output);
+      expect(pids.every(isAlive)).toBe(true);
+      abort.abort("test cancels");
+      expect(await settled).not.toBe("resolved");
+      await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 20_000 });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it("closing a session with DELETE aborts its running call", async () => {
+    const connection = await connectHttp(listener.url);
+    const before = listener.sessionCount;
+    let output = "";
+    const call = connection.client
+      .callTool({ name: "Bash", arguments: { command: LONG_TREE, yield_time_ms: 30_000 } }, undefined, {
+        onprogress: (progress) => {
+          output += progress.message ?? "";
+        },
+        timeout: 120_000,
+      })
+      .catch((error: Error) => error);
+    await vi.waitFor(() => expect(output).toMatch(/shell=\d+[\s\S]*child=\d+/), { timeout: 20_000 });
+    const pids = pidsIn(output);
+    expect(pids.every(isAlive)).toBe(true);
+    await connection.transport.terminateSession();
+    await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listener.sessionCount).toBe(before - 1), { timeout: 20_000 });
+    await connection.close();
+    await call;
+  });
+
+  it("tells every session list_changed when an MCP server's tools change, and lists the new tool", async () => {
+    const first = await connectHttp(listener.url);
+    const second = await connectHttp(listener.url);
+    try {
+      const heard = [0, 0];
+      first.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (heard[0] += 1));
+      second.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (heard[1] += 1));
+      const before = (await first.client.listTools()).tools.map((tool) => tool.name);
+      expect(before).not.toContain("mcp_edge_fresh_http");
+      const added = await first.client.callTool({ name: "mcp_edge_add_tool", arguments: { name: "fresh_http" } });
+      expect(textOf(added)).toBe("added fresh_http");
+      await vi.waitFor(() => expect(heard.every((count) => count > 0)).toBe(true), { timeout: 20_000 });
+      const after = (await second.client.listTools()).tools.map((tool) => tool.name);
+      expect(after).toContain("mcp_edge_fresh_http");
+      const ran = await second.client.callTool({ name: "mcp_edge_fresh_http", arguments: {} });
+      expect(ran.isError).toBe(false);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it("asks through elicitation on the call's own stream: accepted runs, declined does not", async () => {
+    writeFileSync(path.join(work.dir, "ask.txt"), "one\n");
+    const questions: string[] = [];
+    const accepting = await connectHttp(listener.url, {
+      elicit: (message) => {
+        questions.push(message);
+        return { action: "accept", content: { approve: true } };
+      },
+    });
+    const declining = await connectHttp(listener.url, { elicit: () => ({ action: "decline" }) });
+    try {
+      await accepting.client.callTool({ name: "Read", arguments: { path: "ask.txt" } });
+      const edited = await accepting.client.callTool({ name: "Edit", arguments: { path: "ask.txt", old_string: "one", new_string: "two" } });
+      expect(edited.isError).toBe(false);
+      expect(questions).toHaveLength(1);
+      expect(questions[0]).toMatch(/Edit[\s\S]*ask\.txt/);
+      await declining.client.callTool({ name: "Read", arguments: { path: "ask.txt" } });
+      const refused = await declining.client.callTool({ name: "Edit", arguments: { path: "ask.txt", old_string: "two", new_string: "three" } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/The user declined/);
+      expect(readFileSync(path.join(work.dir, "ask.txt"), "utf8")).toBe("two\n");
+    } finally {
+      await Promise.all([accepting.close(), declining.close()]);
+    }
+  });
+
+  it("refuses a browser Origin it does not allow with 403 and accepts its own", async () => {
+    const port = new URL(listener.url).port;
+    expect(await initializeStatus(listener.url, { Origin: "http://evil.example" })).toBe(403);
+    expect(await initializeStatus(listener.url, { Origin: `http://localhost:${port}` })).toBe(200);
+    expect(await initializeStatus(listener.url, {})).toBe(200);
+  });
+
+  it("closes idle sessions, and close() ends every session and its calls", async () => {
+    const other = createMcpServer(registry, { logger: quietLogger });
+    const idle = await other.listenHttp({ port: 0, sessionIdleMs: 300 });
+    const quiet = await connectHttp(idle.url);
+    await vi.waitFor(() => expect(idle.sessionCount).toBe(0), { timeout: 20_000 });
+    await quiet.close();
+
+    const busy = await other.listenHttp({ port: 0 });
+    const connection = await connectHttp(busy.url);
+    let output = "";
+    const call = connection.client
+      .callTool({ name: "Bash", arguments: { command: LONG_TREE, yield_time_ms: 30_000 } }, undefined, {
+        onprogress: (progress) => {
+          output += progress.message ?? "";
+        },
+      })
+      .catch((error: Error) => error);
+    await vi.waitFor(() => expect(output).toMatch(/shell=\d+[\s\S]*child=\d+/), { timeout: 20_000 });
+    const pids = pidsIn(output);
+    await other.close();
+    expect(busy.sessionCount).toBe(0);
+    await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 20_000 });
+    await expect(fetch(busy.url, { method: "POST" })).rejects.toThrow();
+    await connection.close();
+    await call;
+  });
+});
+
+describe("a bearer token", () => {
+  const work = tempWorkdir();
+  let registry: BuiltinToolRegistry;
+  let server: AgentToolsMcpServer;
+  let listener: McpHttpListener;
+  beforeAll(async () => {
+    registry = await buildBuiltinToolRegistry({ workdir: work.dir, dataDir: path.join(work.dir, ".data") });
+    server = createMcpServer(registry, { logger: quietLogger });
+    listener = await server.listenHttp({ port: 0, bearerToken: "s3cret-token" });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await registry?.close();
+    work.cleanup();
+  });
+
+  it("is required: 401 without or with a wrong one, a working session with it", async () => {
+    expect(await initializeStatus(listener.url, {})).toBe(401);
+    expect(await initializeStatus(listener.url, { Authorization: "Bearer wrong" })).toBe(401);
+    await expect(connectHttp(listener.url)).rejects.toThrow();
+    const connection = await connectHttp(listener.url, { token: "s3cret-token" });
+    try {
+      const { tools } = await connection.client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("Read");
+    } finally {
+      await connection.close();
+    }
+  });
+});
