@@ -3,13 +3,14 @@
  * MCP SDK's own client over stdio and over Streamable HTTP.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -42,13 +43,14 @@ function text(result: Awaited<ReturnType<Client["callTool"]>>): string {
   return (result.content as { type: string; text?: string }[]).map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
 }
 
-async function connectStdio(args: string[]): Promise<{ client: Client; stderr: () => string }> {
+async function connectStdio(args: string[], prepare?: (client: Client) => void): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, ...args], cwd: repositoryRoot, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  const client = new Client({ name: "bin-test", version: "0.0.0" }, { capabilities: {} });
+  const client = new Client({ name: "bin-test", version: "0.0.0" }, { capabilities: prepare ? { elicitation: { form: {} } } : {} });
+  prepare?.(client);
   clients.push(client);
   await client.connect(transport);
   return { client, stderr: () => stderr };
@@ -130,6 +132,50 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
     const write = await client.callTool({ name: "Write", arguments: { path: "denied.md", content: "x\n" } });
     expect(write.isError).toBe(true);
     expect(() => readFileSync(path.join(workdir, "denied.md"))).toThrow();
+  });
+
+  it("--ask asks the client through elicitation: an approval runs the call, a refusal does not", async () => {
+    const questions: string[] = [];
+    const { client } = await connectStdio(["--workdir", workdir, "--data-dir", dataDir, "--ask", "Write"], (client) => {
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        const message = String(request.params.message);
+        questions.push(message);
+        return { action: "accept", content: { approve: message.includes("approved.md") } };
+      });
+    });
+    const approved = await client.callTool({ name: "Write", arguments: { path: "approved.md", content: "yes\n" } });
+    expect(approved.isError, text(approved)).not.toBe(true);
+    expect(readFileSync(path.join(workdir, "approved.md"), "utf8")).toBe("yes\n");
+    const refused = await client.callTool({ name: "Write", arguments: { path: "refused.md", content: "no\n" } });
+    expect(refused.isError).toBe(true);
+    expect(existsSync(path.join(workdir, "refused.md"))).toBe(false);
+    expect(questions).toHaveLength(2);
+    expect(questions[0]).toContain("Write");
+    // Read is not asked for.
+    await client.callTool({ name: "Read", arguments: { path: "notes.md" } });
+    expect(questions).toHaveLength(2);
+  });
+
+  it("stdin end while a Bash command runs: the bin exits and the command's process is gone", async () => {
+    const bin = spawnBin(["--workdir", workdir, "--data-dir", dataDir]);
+    const send = (message: object) => bin.child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const pidFile = path.join(workdir, "sleep.pid");
+    // exec: the shell becomes sleep, so $$ is the pid of the process that must end.
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "Bash", arguments: { command: `echo $$ > ${pidFile}; exec sleep 600` } } });
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", "the Bash command to start");
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    expect(isAlive(pid)).toBe(true);
+    bin.child.stdin.end();
+    const { code } = await bin.exited;
+    expect(code).toBe(0);
+    await waitFor(() => !isAlive(pid), `sleep (pid ${pid}) to end`);
   });
 
   it("exits 0 when the client closes stdin, with nothing but protocol on stdout", async () => {
@@ -237,3 +283,20 @@ describe("agent-tools-mcp command line errors", { timeout: 180_000 }, () => {
     expect(help.stdout).toContain("Usage: agent-tools-mcp");
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
