@@ -275,6 +275,13 @@ describe("agent-tools-mcp command line errors", { timeout: 180_000 }, () => {
     });
   });
 
+  it("exits 2 when the SDK refuses a root (an alias it does not accept)", async () => {
+    const result = await spawnBin(["--workdir", workdir, "--data-dir", dataDir, "--root", `Bad Alias=${base}`]).exited;
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/cannot build the tools: .*Bad Alias/);
+    expect(result.stdout).toBe("");
+  });
+
   it("--version and --help print on stdout and exit 0", async () => {
     const version = await spawnBin(["--version"]).exited;
     expect(version).toMatchObject({ code: 0, stdout: `${packageVersion}\n` });

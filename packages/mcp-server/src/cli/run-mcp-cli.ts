@@ -9,8 +9,8 @@ import { SdkError } from "@agent-tools/core";
 import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { createMcpServer } from "../index.js";
 import type { AgentToolsMcpServer } from "../mcp-server-options.js";
+import { createStderrLogger } from "../stderr-logger.js";
 import { MCP_CLI_USAGE, type McpCliServeOptions, parseMcpCliArgs } from "./parse-mcp-cli-args.js";
-import { createStreamLogger } from "./stream-logger.js";
 
 /** The process around one run of the command. */
 export interface RunMcpCliOptions {
@@ -64,7 +64,7 @@ export async function runMcpCli(io: RunMcpCliOptions): Promise<number> {
     return MCP_CLI_USAGE_EXIT_CODE;
   }
 
-  const logger = createStreamLogger(io.stderr, { debug: io.env.AGENT_TOOLS_MCP_DEBUG === "1" });
+  const logger = createStderrLogger("agent-tools-mcp", io.stderr);
   let registry: BuiltinToolRegistry;
   try {
     registry = await buildBuiltinToolRegistry({
