@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type Logger, type ToolRegistry, type ToolUpdate, previewForMessage, shortenForMessage } from "@agent-tools/core";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolRequest, CallToolResult, RequestId, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
@@ -8,6 +9,7 @@ import { mcpErrorResult, toMcpCallResult } from "./result-mapping.js";
 export interface CallToolEnvironment {
   registry: ToolRegistry;
   server: Server;
+  /** Excluded tool names, lower-cased. */
   excluded: ReadonlySet<string>;
   approval: "elicit" | "deny";
   logger: Logger;
@@ -34,8 +36,8 @@ export interface CallToolExtra {
 export async function callTool(environment: CallToolEnvironment, params: CallToolRequest["params"], extra: CallToolExtra): Promise<CallToolResult> {
   const { registry, excluded } = environment;
   const canonical = registry.resolveToolName(params.name);
-  if (canonical === undefined || excluded.has(canonical)) {
-    const names = registry.tools.map((tool) => tool.name).filter((name) => !excluded.has(name));
+  if (canonical === undefined || excluded.has(canonical.toLowerCase())) {
+    const names = registry.tools.map((tool) => tool.name).filter((name) => !excluded.has(name.toLowerCase()));
     return mcpErrorResult(
       `Unknown tool: ${shortenForMessage(params.name)}. Available tools: ${names.join(", ") || "(none)"}. Call tools/list for their descriptions and input schemas.`,
     );
@@ -72,7 +74,8 @@ export async function callTool(environment: CallToolEnvironment, params: CallToo
             .catch((error: unknown) => environment.logger.debug("a progress notification was not sent", { error: String(error) }));
         };
   const result = await registry.executeToolCall(
-    { id: `mcp_${String(extra.requestId)}`, name: canonical, arguments: JSON.stringify(args) },
+    // Request ids repeat across sessions; the call id must not.
+    { id: `mcp_${randomUUID()}`, name: canonical, arguments: JSON.stringify(args) },
     { signal: extra.signal, onUpdate, approvalGranted },
   );
   return toMcpCallResult(result);

@@ -30,8 +30,11 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
   if (options.approval !== undefined && options.approval !== "elicit" && options.approval !== "deny") {
     throw new SdkError("invalid_options", `approval must be "elicit" or "deny", not ${JSON.stringify(options.approval)}.`);
   }
-  const excluded = new Set<string>();
-  for (const name of options.excludeTools ?? []) excluded.add(registry.resolveToolName(name) ?? name);
+  if (options.excludeTools !== undefined && (!Array.isArray(options.excludeTools) || options.excludeTools.some((name) => typeof name !== "string"))) {
+    throw new SdkError("invalid_options", "excludeTools must be an array of tool names.");
+  }
+  // Case-insensitive, as the registry resolves names; tools that appear later (MCP) are matched too.
+  const excluded = new Set((options.excludeTools ?? []).map((name) => name.trim().toLowerCase()));
   const logger = options.logger ?? createStderrLogger();
   const settings: McpSessionSettings = {
     registry,
@@ -48,7 +51,9 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
 
   // Changes often come in bursts (a server reloads several tools): one notification per turn of the event loop.
   let notifyScheduled = false;
-  const stopListening = registry.onToolsChanged(() => {
+  // A registry-like object without the subscription (an older core) still serves, without list_changed.
+  const subscribe = typeof registry.onToolsChanged === "function" ? registry.onToolsChanged.bind(registry) : () => () => undefined;
+  const stopListening = subscribe(() => {
     if (notifyScheduled) return;
     notifyScheduled = true;
     setImmediate(() => {

@@ -10,6 +10,7 @@ export interface McpSessionSettings {
   name: string;
   version: string;
   instructions?: string;
+  /** Excluded tool names, lower-cased. */
   excluded: ReadonlySet<string>;
   approval: "elicit" | "deny";
   logger: Logger;

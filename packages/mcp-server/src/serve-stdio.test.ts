@@ -8,7 +8,7 @@ describe("createMcpServer over stdio", () => {
   let connection: TestClient;
   beforeAll(async () => {
     writeFileSync(path.join(work.dir, "pixel.png"), Buffer.from(TINY_PNG_BASE64, "base64"));
-    connection = await connectStdio({ workdir: work.dir, excludeTools: ["ManagedProcess"] });
+    connection = await connectStdio({ workdir: work.dir, excludeTools: ["managedprocess"], approval: { policies: { Delete: "deny" } } });
   }, 60_000);
   afterAll(async () => {
     await connection?.close();
@@ -66,6 +66,14 @@ describe("createMcpServer over stdio", () => {
       expect(textOf(result)).not.toMatch(/ManagedProcess,/);
       expect(textOf(result)).toContain("tools/list");
     }
+  });
+
+  it("neither lists nor runs a tool the approval policy denies", async () => {
+    const { tools } = await connection.client.listTools();
+    expect(tools.map((tool) => tool.name)).not.toContain("Delete");
+    const result = await connection.client.callTool({ name: "Delete", arguments: { path: "notes/a.md" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/Delete is denied by the approval policy/);
   });
 
   it("returns an image block for a PNG", async () => {

@@ -32,15 +32,16 @@ export function toolAnnotations(metadata: ToolMetadata | undefined): ToolAnnotat
 
 /**
  * The registry's exposed tools as MCP `tools/list` entries (name,
- * description, JSON Schema input, annotations), minus the excluded names.
+ * description, JSON Schema input, annotations), minus the excluded names
+ * (given lower-cased).
  *
  * @example
- * const { tools } = { tools: listMcpTools(registry, new Set(["Bash"])) };
+ * const { tools } = { tools: listMcpTools(registry, new Set(["bash"])) };
  */
 export function listMcpTools(registry: ToolRegistry, excluded: ReadonlySet<string>): Tool[] {
   const metadata = registry.metadataByName;
   return registry.tools
-    .filter((tool) => !excluded.has(tool.name))
+    .filter((tool) => !excluded.has(tool.name.toLowerCase()))
     .map((tool) => {
       const annotations = toolAnnotations(metadata[tool.name]);
       return {
