@@ -62,10 +62,13 @@ export async function callTool(environment: CallToolEnvironment, params: CallToo
   }
   const progressToken = params._meta?.progressToken;
   let progress = 0;
+  let answered = false;
   const onUpdate =
     progressToken === undefined
       ? undefined
       : (event: { update: ToolUpdate }) => {
+          // A client treats progress for a request it already has the answer to as a protocol error.
+          if (answered) return;
           const message = progressMessage(event.update);
           progress += 1;
           // Notifications are fire and forget: a client gone mid-call must not fail the call.
@@ -78,6 +81,7 @@ export async function callTool(environment: CallToolEnvironment, params: CallToo
     { id: `mcp_${randomUUID()}`, name: canonical, arguments: JSON.stringify(args) },
     { signal: extra.signal, onUpdate, approvalGranted },
   );
+  answered = true;
   return toMcpCallResult(result);
 }
 
