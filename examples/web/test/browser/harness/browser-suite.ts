@@ -10,6 +10,13 @@ import { launchChromium } from "./chromium.js";
 import { type ExampleSession, type ExampleSessionOptions, openExampleSession } from "./example-session.js";
 import { ensurePageBuilt } from "./page-build.js";
 
+/**
+ * A browser test's own limit: generous, because five files may run at once
+ * on two cores, each with a browser, an example and real test runs. Each wait
+ * inside has its own shorter limit that names what it waited for.
+ */
+export const BROWSER_TEST_TIMEOUT_MS = 5 * 60_000;
+
 /** Building the page (cold vite build) plus launching Chromium on a loaded machine. */
 const SUITE_SETUP_TIMEOUT_MS = 6 * 60_000;
 

@@ -38,10 +38,10 @@ export interface ChromiumAvailability {
  * const availability = chromiumAvailability();
  * describe.skipIf(availability.skip)("web example in Chromium", () => { ... });
  */
-export function chromiumAvailability(environment: NodeJS.ProcessEnv = process.env): ChromiumAvailability {
-  if (existsSync(CHROMIUM_PATH)) return { skip: false };
+export function chromiumAvailability(environment: NodeJS.ProcessEnv = process.env, executablePath: string = CHROMIUM_PATH): ChromiumAvailability {
+  if (existsSync(executablePath)) return { skip: false };
   if (isCi(environment)) return { skip: false };
-  const reason = `browser tests skipped: ${CHROMIUM_PATH} is missing (run scripts/setup.sh as root, or apt-get install chromium)`;
+  const reason = `browser tests skipped: ${executablePath} is missing (run scripts/setup.sh as root, or apt-get install chromium)`;
   console.warn(reason);
   return { skip: true, reason };
 }
