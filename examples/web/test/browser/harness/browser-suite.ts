@@ -3,12 +3,15 @@
  * Chromium per file, and a session per test that leaves a screenshot and the
  * page's errors behind when the test fails.
  */
+import { rmSync } from "node:fs";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { saveScreenshot } from "./chat-page.js";
 import { launchChromium } from "./chromium.js";
 import { type ExampleSession, type ExampleSessionOptions, openExampleSession } from "./example-session.js";
 import { ensurePageBuilt } from "./page-build.js";
+import { SCREENSHOTS_DIR } from "./paths.js";
 
 /**
  * A browser test's own limit: generous, because five files may run at once
@@ -54,6 +57,8 @@ export async function withExampleSession(
   body: (session: ExampleSession) => Promise<void>,
   options?: ExampleSessionOptions,
 ): Promise<void> {
+  // A failure screenshot of an earlier run would mislead whoever looks at this run's results.
+  rmSync(path.join(SCREENSHOTS_DIR, `${name}-failure.png`), { force: true });
   const session = await openExampleSession(browser, options);
   try {
     await body(session);
