@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a fresh clone: pnpm at the pinned version, dependencies (better-sqlite3
 # is compiled against Node's own headers), the machine packages the tests use
-# (PostgreSQL 15 server binaries, tmux, git), AI SDK 7 for the AI SDK matrix
-# (compat/ai-sdk-v7), and a build of every package.
+# (PostgreSQL 15 server binaries, tmux, git, Chromium for the web example's browser tests),
+# AI SDK 7 for the AI SDK matrix
+# (compat/ai-sdk-v7), the MCP Inspector (compat/mcp-inspector), a build of every package
+# and of the web example's page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,3 +50,5 @@ if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
   cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
 fi
 pnpm run build
+# The web example's page (Vite), served by its gateway and used by its browser tests.
+pnpm --silent --filter @agent-tools/example-web run build:page

@@ -2,7 +2,7 @@
 /**
  * The web example's command.
  *
- *   start-web [--port N] [--workdir DIR] [--token T]      gateway + host in one process
+ *   start-web [--port N] [--workdir DIR] [--token T]      gateway (a child process) + host
  *   start-web --gateway-only [--port N] [--token T]       the gateway alone (runs no tool)
  *   start-web --host-only --gateway URL --token T [--workdir DIR]   the executing host alone
  *
@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import type { ModelClient } from "@agent-tools/core";
 
 const USAGE = `Usage:
-  start-web [--port N] [--workdir DIR] [--token T]        gateway and executing host in one process
+  start-web [--port N] [--workdir DIR] [--token T]        the gateway (a child process) and the executing host
   start-web --gateway-only [--port N] [--token T]         the gateway alone
   start-web --host-only --gateway URL --token T [--workdir DIR]   the executing host alone
 Model: OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL, else the scripted demo on a copy of the sample project.
@@ -110,15 +110,35 @@ async function main(argv: string[]): Promise<number> {
     );
     return -1;
   }
-  const { startWebExample } = await import("./start-web-example.js");
+  // The default: the gateway in a process of its own, the executing host in this one, connected over WebSocket.
+  const { spawnGatewayProcess } = await import("./spawn-gateway-process.js");
+  const gateway = await spawnGatewayProcess({ port, token: secret });
+  const { startHost } = await import("./host/start-host.js");
   const model = await configuredModel(process.env);
-  const web = await startWebExample({ port, workdir, token: secret, model });
-  onShutdown(() => web.close());
+  const host = await startHost({ gatewayUrl: gateway.url, token: secret, workdir, model }).catch(async (error: unknown) => {
+    await gateway.stop();
+    throw error;
+  });
+  let stopping = false;
+  onShutdown(async () => {
+    stopping = true;
+    await host.close();
+    await gateway.stop();
+  });
+  gateway.child.once("exit", () => {
+    // Ctrl-C in a terminal reaches both processes; only an unexpected end of the gateway stops the host here.
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write("start-web: the gateway process ended; stopping.\n");
+    void host.close().then(() => process.exit(1));
+  });
+  await host.connected;
   process.stdout.write(
     [
       model ? `Model: ${model.id}. Tools that change files or run commands ask in the page first.` : 'Scripted demo model: type "fix", "long" or "approve".',
-      `Workspace: ${web.workdir}`,
-      `Open ${web.url}`,
+      `Gateway: process ${gateway.child.pid} (runs no tool); executing host: process ${process.pid}.`,
+      `Workspace: ${host.workdir}`,
+      `Open ${gateway.url}/?token=${encodeURIComponent(secret)}`,
       "",
     ].join("\n"),
   );
