@@ -37,7 +37,7 @@ export type { DefineToolSpec } from "./registry/define-tool.js";
 export { toToolJsonSchema, coerceInputSchema } from "./registry/json-schema.js";
 export { quotePatchPath, readPatchPath, stripPatchPrefix } from "./ports/git-patch-paths.js";
 export { createToolRegistry } from "./registry/create-tool-registry.js";
-export type { ToolRegistry, ToolRegistryOptions } from "./registry/create-tool-registry.js";
+export type { ToolRegistry, ToolRegistryOptions, ToolConcurrencyOptions } from "./registry/create-tool-registry.js";
 export type { ExecuteToolCallOptions } from "./registry/execute-tool-call.js";
 export { errorResult } from "./registry/execute-tool-call.js";
 export { TOOL_SPAN_ATTRIBUTES, traceChildSpan } from "./telemetry/tool-call-span.js";
@@ -81,6 +81,8 @@ export type { ProcessRunner, RunningProcess, SpawnOptions, ProcessOutputChunk, P
 export type { GitClient, GitOptions, GitWorktree, GitStatusEntry } from "./ports/git-client.js";
 export type { ModelClient, ModelMessage, ModelReasoningLevel, ModelRequest, ModelResponse, ModelToolCall } from "./ports/model-client.js";
 export type { ToolPorts } from "./ports/tool-ports.js";
+export type { CommandSandbox, SandboxPolicy, SandboxSettings, SandboxState } from "./ports/command-sandbox.js";
+export type { FileChangeRequest, FileCheckpointRecorder } from "./ports/file-checkpoints.js";
 
 export type { GitAuthor } from "./ports/git-client.js";
 export type { ModelToolChoice, ModelFinishReason, ModelUsage } from "./ports/model-client.js";

@@ -135,6 +135,12 @@ export interface ToolContext {
    * outside the executor.
    */
   readonly maxOutputChars?: number;
+  /**
+   * The checkpoint this call belongs to (the call's `checkpointId`, else the
+   * registry's `checkpoint.id`): file tools record pre-images through
+   * `ports.fileCheckpoints` before they change a file. Absent: none.
+   */
+  readonly checkpointId?: string;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { SandboxState } from "./command-sandbox.js";
+import type { FileCheckpointRecorder } from "./file-checkpoints.js";
 import type { GitClient } from "./git-client.js";
 import type { ModelClient } from "./model-client.js";
 import type { ProcessRunner } from "./process-runner.js";
@@ -10,4 +12,8 @@ export interface ToolPorts {
   readonly gitClient: GitClient;
   /** The host's model, for tools that need one (subagents, prompt cron tasks). */
   readonly modelClient?: ModelClient;
+  /** Confinement of the shell tools' commands; absent: no sandbox was asked for (`sandbox: none`). */
+  readonly sandbox?: SandboxState;
+  /** Pre-image recording of Write / Edit / Delete for calls inside a checkpoint. */
+  readonly fileCheckpoints?: FileCheckpointRecorder;
 }

@@ -57,6 +57,28 @@ export interface ToolRegistryOptions {
    * tracer of `@opentelemetry/api` when it is installed, else nothing.
    */
   telemetry?: ToolTelemetryOptions;
+  /** Every call records file pre-images into this checkpoint (a call's own `checkpointId` wins); see `ports.fileCheckpoints`. */
+  checkpoint?: { id: string };
+  /**
+   * Plan mode: `tools` lists only read-only tools plus ExitPlanMode, Agent and
+   * SendMessage (executors are unchanged). Toggle later with `setPlanMode`.
+   */
+  planMode?: boolean;
+  /**
+   * Parallel calls per tool name: calls past a name's limit wait in a FIFO
+   * queue (an abort while queued cancels the call). `limits` per tool name,
+   * `defaultLimit` for the rest; `false` (the default of createToolRegistry)
+   * runs every call at once. `@agent-tools/sdk` defaults to Agent 8, Bash 4, others 2.
+   */
+  concurrency?: ToolConcurrencyOptions | false;
+}
+
+/** Per-tool-name parallelism of a registry (see `ToolRegistryOptions.concurrency`). */
+export interface ToolConcurrencyOptions {
+  /** Limits by canonical tool name, e.g. `{ Agent: 8, Bash: 4 }`. */
+  limits?: Readonly<Record<string, number>>;
+  /** The limit of every other tool; default 2. */
+  defaultLimit?: number;
 }
 
 /** A set of tools the host offers to its model, and the one entry point that runs them. */

@@ -33,6 +33,8 @@ export interface ExecuteToolCallOptions {
    * never overrides `deny`.
    */
   approvalGranted?: boolean;
+  /** The checkpoint of this call (overrides the registry's `checkpoint.id`); see `ToolContext.checkpointId`. */
+  checkpointId?: string;
 }
 
 /** What the executor needs from its registry. */

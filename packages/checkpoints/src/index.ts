@@ -1,0 +1,2 @@
+/** File checkpoints: pre-images of Write / Edit / Delete and their rewind. Exports are added as the package grows. */
+export {};

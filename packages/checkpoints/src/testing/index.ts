@@ -1,0 +1,2 @@
+/** Test helpers of @agent-tools/checkpoints (the store contract suite). */
+export {};

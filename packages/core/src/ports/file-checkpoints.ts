@@ -1,0 +1,34 @@
+/**
+ * FileCheckpoints: Write, Edit and Delete record the pre-image of every file
+ * they touch (content, mode, or absence) before changing it, so a host can
+ * rewind a checkpoint (e.g. one conversation turn) to exactly the old bytes.
+ * Core defines the port; `@agent-tools/checkpoints` implements it over the
+ * storage port.
+ */
+
+/** One file change a tool is about to make, inside a checkpoint. */
+export interface FileChangeRequest {
+  /** The checkpoint (host-chosen id, e.g. `<conversation>:<turn>`). */
+  readonly checkpointId: string;
+  /** Canonical absolute path of the file. */
+  readonly path: string;
+  /** The tool making the change: `Write`, `Edit`, `Delete`, ... */
+  readonly toolName: string;
+  /** The tool call's id. */
+  readonly callId: string;
+}
+
+/** Records pre-images; given to tools as `ToolPorts.fileCheckpoints`. */
+export interface FileCheckpointRecorder {
+  /**
+   * Records the file's current state (bytes and mode, or absence) unless this
+   * checkpoint already holds a pre-image of it. Resolves before the tool may
+   * change the file; a failure aborts the change (the tool answers an error).
+   */
+  beforeChange(request: FileChangeRequest): Promise<void>;
+  /**
+   * Records the state the tool left (hash and mode, or absence) after a
+   * successful change, so a later rewind can tell an outside change from its own.
+   */
+  afterChange(request: FileChangeRequest): Promise<void>;
+}
