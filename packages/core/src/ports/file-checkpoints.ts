@@ -27,8 +27,10 @@ export interface FileCheckpointRecorder {
    */
   beforeChange(request: FileChangeRequest): Promise<void>;
   /**
-   * Records the state the tool left (hash and mode, or absence) after a
-   * successful change, so a later rewind can tell an outside change from its own.
+   * Records the state the tool left (hash and mode, or absence) after its
+   * change, so a later rewind can tell an outside change from its own. The
+   * file tools call it after a failed change too (with what is on disk then),
+   * whenever `beforeChange` succeeded; a failure here is logged, not answered.
    */
   afterChange(request: FileChangeRequest): Promise<void>;
 }

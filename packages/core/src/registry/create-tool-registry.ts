@@ -186,6 +186,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     get modelClient() {
       return given?.modelClient;
     },
+    get fileCheckpoints() {
+      return given?.fileCheckpoints;
+    },
   };
   const index = createToolIndex(options.bundles, runtimeScope, logger);
   const loopBreaker = options.loopBreaker === false ? undefined : new LoopBreaker();
@@ -219,6 +222,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         onUpdate,
         hostContext,
         maxOutputChars: tool.maxOutputChars ?? options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+        ...(options.checkpoint?.id === undefined ? {} : { checkpointId: options.checkpoint.id }),
       }),
   };
 

@@ -110,7 +110,12 @@ async function runCall(
     await checkApproval(tool, call, args, signal, environment.approval, options.approvalGranted === true);
     if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
-    const context: ToolContext = { ...environment.makeContext(tool, call, signal, onUpdate, options.hostContext), telemetry: span.telemetry };
+    const context: ToolContext = {
+      ...environment.makeContext(tool, call, signal, onUpdate, options.hostContext),
+      telemetry: span.telemetry,
+      // A call's own checkpoint wins over the registry's.
+      ...(typeof options.checkpointId === "string" && options.checkpointId !== "" ? { checkpointId: options.checkpointId } : {}),
+    };
     // The call's span is the active one while the tool runs, so spans below it (MCP, the host's own) are its children.
     const output = await span.runInContext(() => runWithAbort(tool, input, Object.freeze(context), signal));
     result = normalise(output);
