@@ -3,6 +3,7 @@ import { ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { withFileMutation } from "../shared/file-mutation.js";
+import { listTree, withCheckpointRecording } from "../shared/checkpoint-recording.js";
 import { describeFileType } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { removeEntry } from "./remove-tree.js";
@@ -51,14 +52,17 @@ export function createDeleteTool(environment: FsToolEnvironment) {
               `Delete refused: ${resolved.displayPath} is ${describeFileType(info)}. Only regular files, directories, or symlinks can be deleted.`,
             );
           }
-          if (kind === "directory") {
-            await removeEntry(target.directory, target.name);
-            environment.state.clearUnder(target.canonicalPath);
-          } else {
-            await unlink(target.entryPath);
-            environment.state.clear(target.canonicalPath);
-            if (kind === "symlink") environment.state.clear(resolved.absolutePath);
-          }
+          const recorded = () => (kind === "directory" ? listTree(target.canonicalPath, target.entryPath) : [target.canonicalPath]);
+          await withCheckpointRecording(context, resolved.displayPath, recorded, async () => {
+            if (kind === "directory") {
+              await removeEntry(target.directory, target.name);
+              environment.state.clearUnder(target.canonicalPath);
+            } else {
+              await unlink(target.entryPath);
+              environment.state.clear(target.canonicalPath);
+              if (kind === "symlink") environment.state.clear(resolved.absolutePath);
+            }
+          });
           return kind;
         });
         return {

@@ -10,6 +10,7 @@ import { assertNotStale } from "../shared/staleness.js";
 import type { AnchoredTarget } from "../shared/anchored-target.js";
 import { openTarget, withFileMutation } from "../shared/file-mutation.js";
 import { assertRegularFile } from "../shared/regular-file.js";
+import { withCheckpointRecording } from "../shared/checkpoint-recording.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { looksBinary } from "../read/text-window.js";
 import { editedLineCount, lineFeedsFromLines } from "./edit-line-count.js";
@@ -199,16 +200,22 @@ async function editBytes(
   const knownLines = fullText && fullText.mtimeMs === current.mtimeMs && fullText.size === current.size ? fullText.totalLines : undefined;
   const oldLineFeeds = () =>
     knownLines !== undefined && bytes.length > 0 ? lineFeedsFromLines(knownLines, bytes.length, bytes[bytes.length - 1]!) : lineEndingCounts().lf;
-  const { version, pendingHash } = await writeMutation(
-    target.directory,
-    target.name,
-    pieces,
-    Number(current.mode) & 0o7777,
-    options,
-    environment.fastIo,
-    () => editedLineCount(bytes, applied, oldLineFeeds(), pieces),
-    read.pooled ? undefined : ownedArrayBuffer(bytes),
-    temporary,
+  const { version, pendingHash } = await withCheckpointRecording(
+    context,
+    display,
+    () => [key],
+    () =>
+      writeMutation(
+        target.directory,
+        target.name,
+        pieces,
+        Number(current.mode) & 0o7777,
+        options,
+        environment.fastIo,
+        () => editedLineCount(bytes, applied, oldLineFeeds(), pieces),
+        read.pooled ? undefined : ownedArrayBuffer(bytes),
+        temporary,
+      ),
   );
   environment.state.recordTextMutation(key, version, pendingHash);
   const { mtimeMs, contentHash: hash, totalLines } = version;

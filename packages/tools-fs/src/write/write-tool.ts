@@ -10,6 +10,7 @@ import { assertNotStale } from "../shared/staleness.js";
 import type { AnchoredTarget } from "../shared/anchored-target.js";
 import { openTarget, withFileMutation } from "../shared/file-mutation.js";
 import { assertRegularFile } from "../shared/regular-file.js";
+import { withCheckpointRecording } from "../shared/checkpoint-recording.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
 
@@ -118,15 +119,21 @@ async function writePinned(
   let written: WrittenVersion;
   try {
     const countLines = () => linesFromLineFeeds(environment.fastIo.countLineEndings(bytes).lf, bytes.length, bytes[bytes.length - 1] ?? -1);
-    written = await writeMutation(
-      target.directory,
-      target.name,
-      [bytes],
-      existing ? Number(existing.mode) & 0o7777 : undefined,
-      options,
-      environment.fastIo,
-      countLines,
-      encoded.pooled ? undefined : ownedArrayBuffer(bytes),
+    written = await withCheckpointRecording(
+      context,
+      resolved.displayPath,
+      () => [target.canonicalPath],
+      () =>
+        writeMutation(
+          target.directory,
+          target.name,
+          [bytes],
+          existing ? Number(existing.mode) & 0o7777 : undefined,
+          options,
+          environment.fastIo,
+          countLines,
+          encoded.pooled ? undefined : ownedArrayBuffer(bytes),
+        ),
     );
   } catch (error) {
     encoded.release();
