@@ -29,6 +29,11 @@ export interface SandboxSettings {
 export interface SandboxPolicy {
   /** Canonical writable directories: the workspace, write-access roots, `writableRoots`. */
   readonly writableRoots: readonly string[];
+  /**
+   * Canonical directories granted read-only (roots with read access): kept
+   * visible, and read-only even inside a writable root or a private `/tmp`.
+   */
+  readonly readOnlyRoots?: readonly string[];
   /** Canonical directories hidden from the command. */
   readonly hiddenPaths: readonly string[];
   readonly allowNetwork: boolean;

@@ -189,6 +189,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     get fileCheckpoints() {
       return given?.fileCheckpoints;
     },
+    get sandbox() {
+      return given?.sandbox;
+    },
   };
   const index = createToolIndex(options.bundles, runtimeScope, logger);
   const loopBreaker = options.loopBreaker === false ? undefined : new LoopBreaker();
