@@ -14,6 +14,8 @@ import { LoopBreaker } from "./loop-breaker.js";
 import { shortenForMessage } from "../quote.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { createToolIndex } from "./tool-index.js";
+import { isListedInPlanMode } from "./plan-mode.js";
+import { createToolCallScheduler } from "./tool-call-scheduler.js";
 import type { ToolTelemetryOptions } from "../telemetry/tool-call-span.js";
 
 /** Options of {@link createToolRegistry}. */
@@ -129,6 +131,17 @@ export interface ToolRegistry {
    * const stop = registry.onToolsChanged(() => sendTools(registry.tools));
    */
   onToolsChanged(listener: () => void): () => void;
+  /** Whether plan mode is on: `tools` then lists only read-only tools plus ExitPlanMode, Agent and SendMessage. */
+  readonly planMode: boolean;
+  /**
+   * Turns plan mode on or off (ExitPlanMode turns it off when the user
+   * approves the plan). A change fires the `onToolsChanged` listeners;
+   * setting the current value again fires nothing.
+   *
+   * @example
+   * registry.setPlanMode(true); // the model now sees read-only tools only
+   */
+  setPlanMode(on: boolean): void;
   /** Releases processes, connections and handles of every bundle. */
   close(): Promise<void>;
 }
@@ -197,6 +210,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const loopBreaker = options.loopBreaker === false ? undefined : new LoopBreaker();
   let closed = false;
   const toolsChangedSubscriptions = new Set<() => void>();
+  // Plan mode and its listeners (setPlanMode); per-name run slots (see tool-call-scheduler.ts).
+  let planMode = options.planMode === true;
+  const planModeListeners = new Set<() => void>();
+  const scheduler = createToolCallScheduler(options.concurrency);
 
   const isDenied = (tool: ToolDefinition) => resolveApproval(tool.name, tool.metadata, options.approval) === "deny";
 
@@ -204,6 +221,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     approval: options.approval,
     loopBreaker,
     maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
+    acquireSlot: scheduler.acquire,
     emit: (event: ToolEvent) => {
       try {
         options.onEvent?.(event);
@@ -233,7 +251,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     get tools() {
       return index
         .current()
-        .filter((entry) => entry.exposed && !isDenied(entry.tool))
+        .filter((entry) => entry.exposed && !isDenied(entry.tool) && (!planMode || isListedInPlanMode(entry.tool)))
         .map((entry) => ({ name: entry.tool.name, description: entry.tool.description, inputSchema: entry.tool.jsonSchema }));
     },
     get metadataByName() {
@@ -280,6 +298,15 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const withTelemetry = options.telemetry === undefined && registryTelemetry !== undefined ? { ...options, telemetry: registryTelemetry } : options;
       return executeResolvedToolCall(tool, normalised, withTelemetry, environment);
     },
+    get planMode() {
+      return planMode;
+    },
+    setPlanMode(on) {
+      if (typeof on !== "boolean") throw new SdkError("invalid_options", `setPlanMode needs true or false, not ${typeof on}.`);
+      if (on === planMode) return;
+      planMode = on;
+      for (const listener of [...planModeListeners]) listener();
+    },
     onToolsChanged(listener) {
       if (typeof listener !== "function") throw new SdkError("invalid_options", "onToolsChanged needs a listener function.");
       if (closed) return () => undefined;
@@ -291,8 +318,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         }
       };
       const unsubscribers = options.bundles.flatMap((bundle) => (bundle.onToolsChanged ? [bundle.onToolsChanged(safeListener)] : []));
+      planModeListeners.add(safeListener);
       const unsubscribe = () => {
         if (!toolsChangedSubscriptions.delete(unsubscribe)) return;
+        planModeListeners.delete(safeListener);
         for (const stop of unsubscribers) stop();
       };
       toolsChangedSubscriptions.add(unsubscribe);

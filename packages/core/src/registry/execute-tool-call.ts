@@ -42,6 +42,8 @@ export interface ExecutorEnvironment {
   readonly approval?: ApprovalOptions;
   readonly loopBreaker?: LoopBreaker;
   readonly maxOutputChars: number;
+  /** Waits for a run slot of the tool's name (per-name concurrency); resolves with its release. Absent: no limits. */
+  acquireSlot?(toolName: string, signal: AbortSignal, cancelled: () => Error): Promise<() => void>;
   emit(event: ToolEvent): void;
   makeContext(tool: ToolDefinition, call: ToolCall, signal: AbortSignal, onUpdate: ToolContext["onUpdate"], hostContext: unknown): ToolContext;
 }
@@ -98,6 +100,7 @@ async function runCall(
 ): Promise<ToolResult> {
   let pathArgument: string | undefined;
   let result: ToolResult;
+  let releaseSlot: (() => void) | undefined;
   try {
     if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
     const args = parseArguments(tool.name, call.arguments);
@@ -108,6 +111,9 @@ async function runCall(
     const input = tool.inputSchema ? validateArguments(tool.name, args, tool.inputSchema) : args;
     if (tool.loopKey) pathArgument = tool.loopKey(input);
     await checkApproval(tool, call, args, signal, environment.approval, options.approvalGranted === true);
+    if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
+    // Queued after validation and approval (a user is never asked after a wait); an abort while queued cancels the call unstarted.
+    releaseSlot = await environment.acquireSlot?.(tool.name, signal, () => new ToolError("cancelled", CANCELLED_TEXT));
     if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
     const context: ToolContext = {
@@ -121,6 +127,9 @@ async function runCall(
     result = normalise(output);
   } catch (error) {
     result = toErrorResult(tool.name, error, signal);
+  } finally {
+    // Given back when the call returns (after an abort, a tool that ignores its signal may still be finishing).
+    releaseSlot?.();
   }
   return finish(tool, call, result, pathArgument, environment);
 }
