@@ -1,7 +1,8 @@
 /**
  * @agent-tools/node: the Node adapter of the ProcessRunner port
  * (`ExecaProcessRunner`: own process group, tree kill, a watchdog that ends
- * the trees when the host exits) and the process-tree helpers it uses.
+ * the trees when the host exits), the process-tree helpers it uses, and the
+ * bubblewrap command sandbox (`probeBubblewrapSandbox`, `BubblewrapSandbox`).
  *
  * @packageDocumentation
  */
@@ -20,3 +21,10 @@ export {
 } from "./process-tree.js";
 export type { ProcessInfo, ProcessTreeSelector } from "./process-tree.js";
 export { ProcessTreeKiller, killProcessTree } from "./process-tree-killer.js";
+export { SANDBOX_PRIVATE_TMP, buildBubblewrapArguments, pathKind } from "./sandbox/bubblewrap-arguments.js";
+export type { BubblewrapArgumentOptions } from "./sandbox/bubblewrap-arguments.js";
+export { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
+export { findBubblewrapOnPath, probeBubblewrapSandbox } from "./sandbox/probe-bubblewrap-sandbox.js";
+export type { BubblewrapProbeOptions } from "./sandbox/probe-bubblewrap-sandbox.js";
+export { DEFAULT_HIDDEN_HOME_DIRECTORIES, defaultHiddenPaths, resolveSandboxPolicy } from "./sandbox/sandbox-policy.js";
+export type { ResolveSandboxPolicyOptions } from "./sandbox/sandbox-policy.js";
