@@ -23,6 +23,7 @@ import { createNodePorts } from "./create-node-ports.js";
 import { type SystemToolId, createSystemToolBundle } from "./system-tools/system-tools.js";
 import { type SdkCronOptions, createSdkCronBundle } from "./cron-wiring.js";
 import { type SdkSkillOptions, createSdkSkillBundle } from "./skill-wiring.js";
+import { type SdkSandboxOptions, withSandboxPort } from "./sandbox-wiring.js";
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 
@@ -124,6 +125,16 @@ export interface BuiltinToolRegistryOptions {
    * (`startBuiltinCronScheduler`); worktree subagents never get it.
    */
   cron?: SdkCronOptions;
+  /**
+   * Confine Bash, Bash sessions and ManagedProcess commands with bubblewrap
+   * (Linux): read-only file system except the workspace, roots granted with
+   * write access, `writableRoots` and a private `/tmp`; secrets directories
+   * hidden; no network unless `allowNetwork`. Probed once here. Fail closed:
+   * when it cannot start, the registry still builds but every command is
+   * refused with `unavailable` (never run unconfined), and MCP stdio servers
+   * are not started. A host's own `ports.sandbox` wins.
+   */
+  sandbox?: SdkSandboxOptions;
 }
 
 /**
@@ -141,7 +152,7 @@ export interface BuiltinToolRegistryOptions {
 export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<BuiltinToolRegistry> {
   const runtimeScope = options.runtimeScope ?? "chat";
   const dataDir = resolveDataDir(options.dataDir);
-  const ports = createNodePorts({ ports: options.ports });
+  const ports = await withSandboxPort(createNodePorts({ ports: options.ports }), options.sandbox, options.ports?.sandbox);
   const bundles: ToolBundle[] = [];
   const cleanups: Array<() => Promise<void>> = [() => ports.close()];
   try {
@@ -222,6 +233,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       const mcp = await createMcpToolBundles({
         ...mcpOptions,
         runtimeScope,
+        sandbox: mcpOptions.sandbox ?? ports.sandbox !== undefined,
         logger: options.logger,
         applyOps: runtimeScope === "chat" ? mcpOptions.applyOps : undefined,
         loadFailureMode: mcpOptions.loadFailureMode ?? (runtimeScope === "cron" ? "throw" : "continue"),

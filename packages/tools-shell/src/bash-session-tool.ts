@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
+import { chooseCommandRunner } from "./command-sandbox-runner.js";
 import { respondForSession } from "./session-respond.js";
 import { type ShellSessionResponse, sessionOutput } from "./session-response.js";
 import { resolveCommandCwd } from "./shell-environment.js";
@@ -37,13 +38,15 @@ export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
     async execute(input, context) {
       const cwd = resolveCommandCwd(context, input.cwd, "Bash cwd");
       await checkCommand(runtime, "Bash", input.command, cwd, input.cwd, "resumable");
+      const choice = chooseCommandRunner(context, "Bash");
       const yieldMs = clampInteger(input.yield_time_ms, SESSION_YIELD.minMs, SESSION_YIELD.maxMs, SESSION_YIELD.defaultMs);
       const session = runtime.sessions.start({
         id: `bash-${randomUUID()}`,
         command: input.command,
         cwd,
         shell: runtime.info.shell,
-        runner: context.ports.processRunner,
+        runner: choice.runner,
+        sandbox: choice.sandbox,
         timeoutMs: resolveSessionTimeout(input.timeout_ms),
         env: commandEnvironment(runtime),
       });

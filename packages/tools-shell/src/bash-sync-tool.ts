@@ -1,5 +1,6 @@
 import { type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
+import { chooseCommandRunner } from "./command-sandbox-runner.js";
 import { type ShellSyncResult, runShellSync } from "./run-shell-sync.js";
 import type { ShellInfo } from "./shell-environment.js";
 import { resolveCommandCwd } from "./shell-environment.js";
@@ -18,7 +19,8 @@ export const bashSyncInputSchema = z.object({
 
 /** `details` of the synchronous Bash tool. */
 export interface ShellSyncDetails extends ShellInfo, ShellSyncResult {
-  sandbox: "none";
+  /** `none`, or the mechanism that confined the command (e.g. `bubblewrap`). */
+  sandbox: string;
   cwd: string;
   command: string;
   timeout_ms: number;
@@ -86,12 +88,13 @@ export function createBashSyncTool(runtime: ShellRuntime): ToolDefinition {
       const cwd = resolveCommandCwd(context, input.cwd, "Bash cwd");
       await checkCommand(runtime, "Bash", input.command, cwd, input.cwd, "synchronous");
       const timeoutMs = resolveSyncTimeout(input.timeout_ms, runtime.providerId);
+      const choice = chooseCommandRunner(context, "Bash");
       const result = await runShellSync({
         command: input.command,
         cwd,
         shell: runtime.info.shell,
         timeoutMs,
-        runner: context.ports.processRunner,
+        runner: choice.runner,
         env: commandEnvironment(runtime),
         signal: context.signal,
         onUpdate: context.onUpdate,
@@ -99,7 +102,7 @@ export function createBashSyncTool(runtime: ShellRuntime): ToolDefinition {
       const details: ShellSyncDetails = {
         ...runtime.info,
         ...result,
-        sandbox: "none",
+        sandbox: choice.sandbox,
         cwd: displayCwd(context, cwd),
         command: input.command,
         timeout_ms: timeoutMs,

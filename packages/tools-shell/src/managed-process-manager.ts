@@ -25,6 +25,8 @@ export interface ManagedProcessRecord {
   log_path: string;
   /** The tree tag the process inherited, used to find its descendants later. */
   tree_tag?: string;
+  /** The mechanism confining the process (e.g. `bubblewrap`); absent when it runs unconfined. */
+  sandbox?: string;
 }
 
 /** The state of a managed process as reported to the model. */
@@ -63,6 +65,8 @@ export interface ManagedStartOptions {
   runner: ProcessRunner;
   dataDir: string;
   env?: Record<string, string>;
+  /** `none` (default) or the mechanism confining the process; recorded when confined. */
+  sandbox?: string;
 }
 
 /**
@@ -119,6 +123,7 @@ export class ManagedProcessManager {
       started_at: new Date().toISOString(),
       log_path: logPath,
       tree_tag: child.pid > 0 ? readProcessTreeTag(child.pid) : undefined,
+      ...(options.sandbox !== undefined && options.sandbox !== "none" ? { sandbox: options.sandbox } : {}),
     };
     writeFileSync(path.join(directory, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
     const entry: LiveEntry = { record, process: child, stopped: false, wakers: new Set() };

@@ -1,6 +1,7 @@
 import { type ToolDefinition, ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import type { LogPage, ManagedProcessState } from "./managed-process-manager.js";
+import { chooseCommandRunner } from "./command-sandbox-runner.js";
 import { resolveCommandCwd } from "./shell-environment.js";
 import { EXECUTE_METADATA, type ShellRuntime, checkCommand, commandEnvironment } from "./shell-runtime.js";
 import { WAIT_YIELD, clampInteger } from "./timeout-policy.js";
@@ -43,6 +44,7 @@ function describeState(state: ManagedProcessState): string {
     state.exit_code !== null ? `exit_code: ${state.exit_code}` : undefined,
     `pid: ${state.pid}`,
     `isolated: ${state.isolated}`,
+    `sandbox: ${state.sandbox ?? "none"}`,
     `command: ${state.command}`,
     `log_path: ${state.log_path}`,
     `log_bytes: ${state.log_bytes}`,
@@ -78,13 +80,15 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
           if (/&\s*$/.test(command.trim()) && !/&&\s*$/.test(command.trim())) {
             throw new ToolError("invalid_arguments", 'ManagedProcess runs the command in the foreground and manages it itself; remove the trailing "&".');
           }
+          const choice = chooseCommandRunner(context, "ManagedProcess");
           const record = manager.start({
             command,
             cwd,
             shell: runtime.info.shell,
             label: input.label,
             isolated: input.isolated ?? false,
-            runner: context.ports.processRunner,
+            runner: choice.runner,
+            sandbox: choice.sandbox,
             dataDir,
             env: commandEnvironment(runtime),
           });

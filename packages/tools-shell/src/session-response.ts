@@ -17,6 +17,8 @@ export interface ShellSessionResponse extends ShellInfo {
   /** More buffered output follows `cursor`. */
   has_more: boolean;
   exit_code: number | null;
+  /** `none` or the mechanism confining the command (e.g. `bubblewrap`). */
+  sandbox: string;
   /** From the first start to the terminal state (frozen) or now. Never sum it across responses. */
   duration_ms: number;
   timeout_ms: number | null;
@@ -50,6 +52,7 @@ export function buildSessionResponse(
     exit_code: status === "running" ? null : (session.exitCode ?? -1),
     duration_ms: session.durationMs,
     ...info,
+    sandbox: session.sandbox,
     timeout_ms: session.timeoutMs ?? null,
     cwd: cwdDisplay,
     command: session.command,
@@ -71,7 +74,9 @@ export function renderSessionResponse(response: ShellSessionResponse, separateSt
   const lines = ["# Shell Session", `status: ${response.status}`, `session_id: ${response.session_id}`, `cursor: ${response.cursor}`];
   if (response.has_more) lines.push("has_more: true");
   if (response.output_truncated) lines.push("output_truncated: true");
-  lines.push(`shell: ${response.shell} (platform: ${response.platform}, profile: ${response.profile}, shell_family: ${response.shell_family})`);
+  lines.push(
+    `shell: ${response.shell} (platform: ${response.platform}, profile: ${response.profile}, shell_family: ${response.shell_family}, sandbox: ${response.sandbox})`,
+  );
   lines.push(`cwd: ${response.cwd}`);
   if (response.exit_code !== null) lines.push(`exit_code: ${response.exit_code}`);
   if (response.timeout_ms !== null) lines.push(`timeout_ms: ${response.timeout_ms}`);

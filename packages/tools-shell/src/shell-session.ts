@@ -16,6 +16,8 @@ export interface ShellSessionOptions {
   /** Shell executable, e.g. `/bin/bash`. */
   shell: string;
   runner: ProcessRunner;
+  /** Reported as `sandbox`: `none` (default) or the mechanism confining the command. */
+  sandbox?: string;
   /** Hard limit; the tree is killed and the status becomes `timed_out`. */
   timeoutMs?: number;
   env?: Record<string, string>;
@@ -43,6 +45,8 @@ export class ShellSession {
   readonly cwd: string;
   readonly shell: string;
   readonly timeoutMs: number | undefined;
+  /** `none` or the mechanism confining the command (e.g. `bubblewrap`). */
+  readonly sandbox: string;
   readonly startedAt = Date.now();
   readonly buffer: OutputRingBuffer;
   private statusValue: ShellSessionStatus = "running";
@@ -64,6 +68,7 @@ export class ShellSession {
     this.cwd = options.cwd;
     this.shell = options.shell;
     this.timeoutMs = options.timeoutMs;
+    this.sandbox = options.sandbox ?? "none";
     this.pageBytes = options.pageBytes ?? DEFAULT_PAGE_BYTES;
     this.buffer = new OutputRingBuffer(options.capacity ?? DEFAULT_RING_CAPACITY);
     this.process = options.runner.spawn({ command: options.command, shell: options.shell, cwd: options.cwd, env: options.env });
