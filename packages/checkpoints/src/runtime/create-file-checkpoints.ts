@@ -1,0 +1,205 @@
+import path from "node:path";
+import { type FileChangeRequest, type FileCheckpointRecorder, SdkError } from "@agent-tools/core";
+import type { CheckpointEntry, CheckpointSummary, RewindConflict, RewindReport } from "../domain/checkpoint-types.js";
+import { summarize } from "../domain/file-image.js";
+import { type RewindAction, comparePaths, planRewind } from "../domain/rewind-plan.js";
+import type { CheckpointStore } from "../ports/checkpoint-store.js";
+import { ABSENT_IMAGE, readFileImage } from "./read-file-image.js";
+import { removeEntry, restoreImage, sweepAbandonedTemporaries } from "./restore-file-image.js";
+
+/** Options of {@link createFileCheckpoints}. */
+export interface FileCheckpointsOptions {
+  /** Where records live, or a function opening it on first use (called once; a failure is retried on the next use). */
+  readonly store: CheckpointStore | (() => Promise<CheckpointStore>);
+  /** The clock (ms since the epoch); default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** One path a rewind finished with (see `RewindOptions.onProgress`). */
+export interface RewindProgress {
+  readonly path: string;
+  readonly outcome: "restored" | "removed" | "conflict" | "unchanged";
+}
+
+/** Options of {@link FileCheckpoints.rewindCheckpoint}. */
+export interface RewindOptions {
+  /** Also restore paths changed by someone else since the checkpoint's change, overwriting that change. Default false. */
+  readonly force?: boolean;
+  /** Called after each path is done (restored and recorded as rewound, removed, found unchanged, or left as a conflict). */
+  readonly onProgress?: (progress: RewindProgress) => void;
+}
+
+/** The recorder the file tools use, plus what a host needs to rewind and manage checkpoints. */
+export interface FileCheckpoints extends FileCheckpointRecorder {
+  /**
+   * Puts every path the checkpoint changed back to its state before the
+   * checkpoint: exact bytes and permission bits, symlink targets, deleted
+   * directories; created files are removed. A path changed by someone else
+   * since (its content, mode or kind differs from what the checkpoint's
+   * last change left) is a conflict: reported and left alone, unless
+   * `force`. Idempotent: a rewind interrupted at any moment (even by
+   * SIGKILL) leaves every path either as it was or restored, and running it
+   * again finishes the job. Do not run tools of the checkpoint meanwhile.
+   * Rejects with `SdkError("invalid_options")` for an id that is not a
+   * non-empty string; an unknown id gives an empty report.
+   */
+  rewindCheckpoint(checkpointId: string, options?: RewindOptions): Promise<RewindReport>;
+  /** Every checkpoint with records, most recently recorded first. */
+  listCheckpoints(): Promise<CheckpointSummary[]>;
+  /** The records of one checkpoint, by path (pre-image bytes included). */
+  listEntries(checkpointId: string): Promise<CheckpointEntry[]>;
+  /** Forgets a checkpoint's records (the files are not touched); resolves how many paths it held. */
+  discardCheckpoint(checkpointId: string): Promise<number>;
+}
+
+function checkId(checkpointId: unknown, method: string): string {
+  if (typeof checkpointId !== "string" || checkpointId === "") {
+    throw new SdkError(
+      "invalid_options",
+      `${method} needs the checkpoint id as a non-empty string, not ${JSON.stringify(checkpointId) ?? String(checkpointId)}.`,
+    );
+  }
+  return checkpointId;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * File checkpoints over a {@link CheckpointStore}: give the result to a
+ * registry as `ports.fileCheckpoints` (with `checkpoint: { id }` or a call's
+ * `checkpointId`), and rewind a checkpoint with `rewindCheckpoint`.
+ *
+ * @example
+ * const checkpoints = createFileCheckpoints({ store: await KyselyCheckpointStore.open(storage) });
+ * const registry = createToolRegistry({ workdir, bundles: [createFsToolBundle()], ports: { fileCheckpoints: checkpoints } });
+ * await registry.executeToolCall({ id: "1", name: "Write", arguments: { path: "a.txt", content: "hi" } }, { checkpointId: "turn-1" });
+ * const report = await checkpoints.rewindCheckpoint("turn-1"); // { removed: ["/repo/a.txt"], ... }
+ */
+export function createFileCheckpoints(options: FileCheckpointsOptions): FileCheckpoints {
+  const now = options.now ?? Date.now;
+  let opening: Promise<CheckpointStore> | undefined;
+  const store = (): Promise<CheckpointStore> => {
+    if (typeof options.store !== "function") return Promise.resolve(options.store);
+    const open = options.store;
+    opening ??= open().catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
+    return opening;
+  };
+  // Rewinds of one checkpoint run one after the other within this process.
+  const rewinds = new Map<string, Promise<unknown>>();
+
+  async function rewind(checkpointId: string, rewindOptions: RewindOptions): Promise<RewindReport> {
+    const records = await store();
+    const entries = await records.listEntries(checkpointId);
+    const current = new Map<string, ReturnType<typeof summarize>>();
+    for (const entry of entries) {
+      if (entry.rewoundAt !== undefined) continue;
+      try {
+        current.set(entry.path, summarize(await readFileImage(entry.path)));
+      } catch {
+        // Unreadable or of an odd type now: it matches neither image, so it is a conflict.
+        current.set(entry.path, { kind: "file", mode: -1, sha256: "unreadable", linkTarget: "" });
+      }
+    }
+    const actions = planRewind(entries, (file) => current.get(file) ?? ABSENT_IMAGE, { force: rewindOptions.force === true });
+    await sweepFor(actions);
+    const restored: string[] = [];
+    const removed: string[] = [];
+    const conflicts: RewindConflict[] = [];
+    const unchanged: string[] = [];
+    const alreadyThere: string[] = [];
+    const progress = (file: string, outcome: RewindProgress["outcome"]) => rewindOptions.onProgress?.({ path: file, outcome });
+    for (const action of actions) {
+      const file = action.entry.path;
+      if (action.type === "unchanged") {
+        unchanged.push(file);
+        if (action.entry.rewoundAt === undefined) alreadyThere.push(file);
+        progress(file, "unchanged");
+        continue;
+      }
+      if (action.type === "conflict") {
+        conflicts.push({ path: file, reason: action.reason });
+        progress(file, "conflict");
+        continue;
+      }
+      try {
+        if (action.type === "remove") await removeEntry(file);
+        else await restoreImage(file, action.entry.pre);
+      } catch (error) {
+        conflicts.push({ path: file, reason: `could not be ${action.type === "remove" ? "removed" : "restored"}: ${errorMessage(error)}` });
+        progress(file, "conflict");
+        continue;
+      }
+      await records.markRewound(checkpointId, [file], now());
+      if (action.type === "remove") removed.push(file);
+      else restored.push(file);
+      progress(file, action.type === "remove" ? "removed" : "restored");
+    }
+    if (alreadyThere.length > 0) await records.markRewound(checkpointId, alreadyThere, now());
+    const sorted = (list: string[]) => list.sort(comparePaths);
+    return {
+      checkpointId,
+      restored: sorted(restored),
+      removed: sorted(removed),
+      conflicts: conflicts.sort((left, right) => comparePaths(left.path, right.path)),
+      unchanged: sorted(unchanged),
+    };
+  }
+
+  return {
+    async beforeChange(request: FileChangeRequest) {
+      const records = await store();
+      if (await records.hasPendingPreImage(request.checkpointId, request.path)) return;
+      const pre = await readFileImage(request.path);
+      await records.putPreImage({
+        checkpointId: request.checkpointId,
+        path: request.path,
+        toolName: request.toolName,
+        callId: request.callId,
+        pre,
+        recordedAt: now(),
+      });
+    },
+    async afterChange(request: FileChangeRequest) {
+      const records = await store();
+      const post = summarize(await readFileImage(request.path));
+      await records.setPostImage(request.checkpointId, request.path, post);
+    },
+    rewindCheckpoint(checkpointId, rewindOptions = {}) {
+      const id = checkId(checkpointId, "rewindCheckpoint");
+      const previous = rewinds.get(id) ?? Promise.resolve();
+      const run = previous.catch(() => undefined).then(() => rewind(id, rewindOptions));
+      const tail = run.catch(() => undefined);
+      rewinds.set(id, tail);
+      void tail.then(() => {
+        if (rewinds.get(id) === tail) rewinds.delete(id);
+      });
+      return run;
+    },
+    async listCheckpoints() {
+      return (await store()).listCheckpoints();
+    },
+    async listEntries(checkpointId) {
+      return (await store()).listEntries(checkId(checkpointId, "listEntries"));
+    },
+    async discardCheckpoint(checkpointId) {
+      return (await store()).deleteCheckpoint(checkId(checkpointId, "discardCheckpoint"));
+    },
+  };
+}
+
+/** Sweeps abandoned temporary files of every path of the rewind (left by a rewind or a file tool killed mid-write). */
+async function sweepFor(actions: readonly RewindAction[]): Promise<void> {
+  const byDirectory = new Map<string, Set<string>>();
+  for (const action of actions) {
+    const directory = path.dirname(action.entry.path);
+    let names = byDirectory.get(directory);
+    if (names === undefined) byDirectory.set(directory, (names = new Set()));
+    names.add(path.basename(action.entry.path));
+  }
+  for (const [directory, names] of byDirectory) await sweepAbandonedTemporaries(directory, names);
+}
