@@ -62,6 +62,7 @@ export type { CronClock } from "./runtime/cron-clock.js";
 export type { CronTaskExecutor } from "./runtime/cron-run-executor.js";
 export type { CronTaskOutcome } from "./runtime/cron-task-outcome.js";
 export { runBashTask } from "./runtime/bash-task-runner.js";
+export type { CronBashSandbox } from "./runtime/bash-task-runner.js";
 export { runHttpTask } from "./runtime/http-task-runner.js";
 export type { CronFetch } from "./runtime/http-task-runner.js";
 export { runPromptTask, defaultCronSystemPrompt, PROMPT_MAX_ROUNDS_DEFAULT } from "./runtime/prompt-task-runner.js";

@@ -5,6 +5,7 @@ import path from "node:path";
 import { type ToolResult, toolResultText } from "@agent-tools/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
+import { startBuiltinCronScheduler } from "./start-builtin-cron-scheduler.js";
 
 // Real bubblewrap: skipped only where it is missing and this is not CI (CI must have it).
 const hasBubblewrap = fs.existsSync("/usr/bin/bwrap");
@@ -233,6 +234,60 @@ describe.skipIf(skipReason !== undefined)("buildBuiltinToolRegistry({ sandbox })
       expect(fs.readdirSync(workdir).filter((name) => name.startsWith("marker-"))).toEqual([]);
     } finally {
       await Promise.all([chat.close(), cron.close()]);
+    }
+  }, 120_000);
+  it("confines cron bash tasks, and runs none when the sandbox cannot start", async () => {
+    const home = fs.mkdtempSync(path.join(os.homedir(), ".agent-tools-sandbox-test-"));
+    try {
+      for (const bubblewrapPath of [undefined, path.join(temporary, "no-such-dir", "bwrap")]) {
+        const { workdir, dataDir } = directories();
+        const chat = await buildBuiltinToolRegistry({ workdir, dataDir, cron: {} });
+        const created = await chat.executeToolCall({
+          id: "create",
+          name: "CronTaskManager",
+          arguments: {
+            action: "create",
+            name: "confined",
+            cron: "* * * * * *",
+            type: "bash",
+            script: `touch ${home}/cron-leak; echo ran > ran.txt`,
+            remaining_executions: 1,
+          },
+        });
+        expect(created.isError).toBe(false);
+        await chat.close();
+        const finished: boolean[] = [];
+        const scheduler = await startBuiltinCronScheduler({
+          dataDir,
+          tickMs: 100,
+          registryOptions: { sandbox: { enabled: true, bubblewrapPath } },
+          onEvent: (event) => {
+            if (event.type === "run-finished") finished.push(event.success);
+          },
+        });
+        try {
+          await waitFor(() => (finished.length > 0 ? true : undefined), "the run to finish");
+        } finally {
+          await scheduler.stop();
+        }
+        expect(fs.existsSync(path.join(home, "cron-leak"))).toBe(false);
+        if (bubblewrapPath === undefined) {
+          expect(fs.readFileSync(path.join(workdir, "ran.txt"), "utf8")).toBe("ran\n");
+        } else {
+          expect(finished).toEqual([false]);
+          expect(fs.existsSync(path.join(workdir, "ran.txt"))).toBe(false);
+          const cron = await buildBuiltinToolRegistry({ workdir, dataDir, runtimeScope: "cron", cron: {} });
+          try {
+            const taskId = /task_id=(\S+)/.exec(text(created))?.[1];
+            const logs = await cron.executeToolCall({ id: "logs", name: "CronTaskManager", arguments: { action: "list_logs", task_id: taskId } });
+            expect(text(logs)).toMatch(/bubblewrap was not found/);
+          } finally {
+            await cron.close();
+          }
+        }
+      }
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import type { SandboxSettings, SandboxState } from "@agent-tools/core";
-import { probeBubblewrapSandbox } from "@agent-tools/node";
+import type { CronBashSandbox } from "@agent-tools/cron";
+import { probeBubblewrapSandbox, resolveSandboxPolicy } from "@agent-tools/node";
 import type { NodePorts } from "./create-node-ports.js";
 
 /** The `sandbox` option of `buildBuiltinToolRegistry`. */
@@ -34,4 +35,18 @@ export async function withSandboxPort(ports: NodePorts, options: SdkSandboxOptio
   const sandbox = given ?? (await resolveSdkSandbox(options));
   if (sandbox === undefined) return ports;
   return Object.create(ports, { sandbox: { value: sandbox, enumerable: true } }) as NodePorts;
+}
+
+/**
+ * The confinement of cron bash tasks: the host's `ports.sandbox`, else the
+ * probe of `options`; each task's workdir is its writable directory. Undefined
+ * when no sandbox was asked for.
+ *
+ * @example
+ * const bashSandbox = await resolveCronBashSandbox(undefined, { enabled: true });
+ */
+export async function resolveCronBashSandbox(given: SandboxState | undefined, options: SdkSandboxOptions | undefined): Promise<CronBashSandbox | undefined> {
+  const state = given ?? (await resolveSdkSandbox(options));
+  if (state === undefined) return undefined;
+  return { state, policy: (workdir) => resolveSandboxPolicy({ settings: state.settings, writableRoots: [workdir] }) };
 }

@@ -6,6 +6,7 @@ import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle } fro
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import { createNodePorts } from "./create-node-ports.js";
+import { resolveCronBashSandbox } from "./sandbox-wiring.js";
 
 /** Options of {@link startBuiltinCronScheduler}. */
 export interface BuiltinCronSchedulerOptions {
@@ -27,6 +28,8 @@ export interface BuiltinCronSchedulerOptions {
    * Options of the cron-scope registry each prompt run gets on its task's
    * workdir (`buildBuiltinToolRegistry` with `runtimeScope: "cron"`): e.g.
    * `mcp`, `memory`, `skills`. `workdir` and `runtimeScope` are set per run.
+   * Its `sandbox` (or `ports.sandbox`) also confines bash tasks, each with its
+   * workdir writable; when the sandbox cannot start, bash runs fail unstarted.
    */
   readonly registryOptions?: Omit<BuiltinToolRegistryOptions, "workdir" | "runtimeScope">;
   /** `skip` (default) or `run_once` for occurrences missed while no scheduler ran. */
@@ -67,6 +70,7 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
       storageDialect: storage.dialect,
       sqliteLock: () => acquireSqliteSchedulerLock(storage, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`),
       processRunner: ports.processRunner,
+      bashSandbox: await resolveCronBashSandbox(options.ports?.sandbox, options.registryOptions?.sandbox),
       ...(options.model === undefined
         ? {}
         : {

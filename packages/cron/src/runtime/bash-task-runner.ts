@@ -3,7 +3,7 @@
  * stderr merged in arrival order, under its timeout; a timeout or an abort
  * kills the whole process tree.
  */
-import type { ProcessRunner } from "@agent-tools/core";
+import type { ProcessRunner, SandboxPolicy, SandboxState } from "@agent-tools/core";
 import type { CronTask } from "../domain/cron-types.js";
 import { CRON_LIMITS } from "../domain/cron-types.js";
 import { capRunOutput } from "../domain/cron-run-output.js";
@@ -12,6 +12,18 @@ import { type CronTaskOutcome, type CronTaskRunContext, workdirProblem } from ".
 /** Options of {@link runBashTask}. */
 export interface BashTaskRunOptions extends CronTaskRunContext {
   readonly processRunner: ProcessRunner;
+  /** Confine the script; absent: it runs unconfined. */
+  readonly sandbox?: CronBashSandbox;
+}
+
+/**
+ * The confinement of bash tasks: the host's sandbox state (confining, or
+ * `unavailable`: then every bash run fails without starting) and the policy
+ * for a task's workdir (its writable directory).
+ */
+export interface CronBashSandbox {
+  readonly state: SandboxState;
+  policy(workdir: string): SandboxPolicy;
 }
 
 /**
@@ -32,8 +44,13 @@ export async function runBashTask(task: CronTask, options: BashTaskRunOptions): 
   if (problem !== undefined) return { success: false, exitCode: null, output: problem, disableTask: true };
   if (options.signal?.aborted) return { success: false, exitCode: null, output: "The run was cancelled before it started." };
 
+  const sandbox = options.sandbox;
+  // Fail closed: a sandbox that was asked for but cannot start runs nothing.
+  if (sandbox?.state.unavailable !== undefined) return { success: false, exitCode: null, output: `The script was not run: ${sandbox.state.unavailable}` };
+
   const timeoutMs = (task.timeoutSeconds > 0 ? task.timeoutSeconds : CRON_LIMITS.timeoutDefaultSeconds) * 1000;
-  const child = options.processRunner.spawn({ command: task.script, shell: "/bin/bash", cwd: task.workdir as string });
+  const spawn = { command: task.script, shell: "/bin/bash", cwd: task.workdir as string };
+  const child = options.processRunner.spawn(sandbox?.state.sandbox ? sandbox.state.sandbox.confine(spawn, sandbox.policy(spawn.cwd)) : spawn);
   const chunks: string[] = [];
   let length = 0;
   const unsubscribe = child.onOutput((chunk) => {

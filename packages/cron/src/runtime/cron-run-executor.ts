@@ -8,7 +8,7 @@ import type { ModelClient, ProcessRunner } from "@agent-tools/core";
 import type { CronRunRecord, CronTask } from "../domain/cron-types.js";
 import { capRunOutput } from "../domain/cron-run-output.js";
 import type { CronStore } from "../ports/cron-store.js";
-import { runBashTask } from "./bash-task-runner.js";
+import { type CronBashSandbox, runBashTask } from "./bash-task-runner.js";
 import type { CronClock } from "./cron-clock.js";
 import type { CronSchedulerEvent } from "./cron-scheduler-events.js";
 import type { CronTaskOutcome } from "./cron-task-outcome.js";
@@ -28,6 +28,8 @@ export interface CronRunExecutorContext {
   readonly clock: CronClock;
   readonly leaseMs: number;
   readonly processRunner: ProcessRunner;
+  /** Confinement of bash tasks; absent: unconfined. */
+  readonly bashSandbox?: CronBashSandbox;
   readonly fetch?: CronFetch;
   readonly model?: ModelClient;
   readonly buildPromptRegistry?: BuildPromptRegistry;
@@ -100,7 +102,7 @@ async function runTask(context: CronRunExecutorContext, task: CronTask, run: Cro
   if (context.executor) return context.executor(task, run, signal);
   switch (task.type) {
     case "bash":
-      return runBashTask(task, { processRunner: context.processRunner, signal });
+      return runBashTask(task, { processRunner: context.processRunner, sandbox: context.bashSandbox, signal });
     case "http":
       return runHttpTask(task, { fetch: context.fetch, signal });
     case "prompt":

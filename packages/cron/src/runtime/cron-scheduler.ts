@@ -14,6 +14,7 @@ import type { CronMissedRunPolicy, CronRunRecord, CronTask } from "../domain/cro
 import { CRON_LIMITS } from "../domain/cron-types.js";
 import { occurrencesBetween } from "../domain/cron-schedule.js";
 import type { CronStore } from "../ports/cron-store.js";
+import type { CronBashSandbox } from "./bash-task-runner.js";
 import { type CronClock, systemCronClock } from "./cron-clock.js";
 import { type CronTaskExecutor, executeCronRun } from "./cron-run-executor.js";
 import type { CronSchedulerEvent } from "./cron-scheduler-events.js";
@@ -39,6 +40,8 @@ export interface CronSchedulerOptions {
   /** Acquires the SQLite scheduler lock; rejects when another scheduler holds it. */
   readonly sqliteLock?: () => Promise<CronSchedulerLock>;
   readonly processRunner: ProcessRunner;
+  /** Confines bash tasks (and refuses them when the sandbox cannot start); absent: they run unconfined. */
+  readonly bashSandbox?: CronBashSandbox;
   /** For http tasks; default the global `fetch`. */
   readonly fetch?: CronFetch;
   /** With `buildPromptRegistry`: this scheduler also runs queued prompt runs. */
@@ -148,6 +151,7 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
     clock,
     leaseMs,
     processRunner: options.processRunner,
+    bashSandbox: options.bashSandbox,
     fetch: options.fetch,
     model: options.model,
     buildPromptRegistry: options.buildPromptRegistry,
