@@ -11,6 +11,8 @@ export type { BuiltinToolRegistryOptions } from "./build-builtin-tool-registry.j
 export type { SdkSubagentOptions } from "./subagent-wiring.js";
 export type { SdkSkillOptions } from "./skill-wiring.js";
 export type { SdkCronOptions } from "./cron-wiring.js";
+export { resolveSdkSandbox } from "./sandbox-wiring.js";
+export type { SdkSandboxOptions } from "./sandbox-wiring.js";
 export { startBuiltinCronScheduler } from "./start-builtin-cron-scheduler.js";
 export type { BuiltinCronSchedulerOptions } from "./start-builtin-cron-scheduler.js";
 export type {
