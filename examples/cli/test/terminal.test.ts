@@ -83,7 +83,7 @@ describe.skipIf(!hasTmux)("the demo in a terminal", () => {
     expect(screen).toMatch(/▸ Edit src\/pricing\.js/);
     expect(screen).toMatch(/matchStrategy: line-endings/);
     expect(screen).toMatch(/▸ Bash \$ node --test --test-reporter=spec/);
-    expect(screen).toMatch(/▸ ProcessWait bash-/);
+    expect(screen).toMatch(/▸ ProcessWait session bash-/);
     // The test run's output, streamed into the display.
     expect(screen).toMatch(/│ ✔ a 25% discount applies to the whole cart/);
     expect(screen).toMatch(/│ ℹ fail 0/);

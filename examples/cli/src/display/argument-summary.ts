@@ -1,6 +1,8 @@
 /**
  * One-line summaries of tool arguments, as a person wants to see them next to
  * the tool name: `Read src/a.ts:10-40`, `Grep /discount/ in src`, `Bash $ npm test`.
+ * Pure (no Node imports): the terminal display and the web example's chat
+ * page both use it.
  */
 
 type Arguments = Record<string, unknown>;
@@ -56,7 +58,7 @@ function knownSummary(toolName: string, a: Arguments): string | undefined {
       return `$ ${str("command") ?? "?"}${str("cwd") ? `  (in ${str("cwd")})` : ""}`;
     case "ProcessWait":
     case "ProcessStop":
-      return `${str("session_id") ?? "?"}${num("cursor") !== undefined ? ` from byte ${num("cursor")}` : ""}`;
+      return `session ${str("session_id") ?? "?"}${num("cursor") !== undefined ? ` from byte ${num("cursor")}` : ""}`;
     case "ManagedProcess":
       return `${str("action") ?? "?"} ${str("command") ?? str("process_id") ?? ""}`.trim();
     case "TaskCreate":
@@ -75,7 +77,7 @@ function knownSummary(toolName: string, a: Arguments): string | undefined {
 function compactJson(value: Arguments): string {
   const entries = Object.entries(value);
   if (entries.length === 0) return "";
-  return entries.map(([key, item]) => `${key}=${typeof item === "string" ? JSON.stringify(item) : JSON.stringify(item)}`).join(" ");
+  return entries.map(([key, item]) => `${key}=${JSON.stringify(item)}`).join(" ");
 }
 
 /** Collapses whitespace runs (newlines included) into single spaces. */

@@ -127,7 +127,7 @@ describe("TerminalDisplay", () => {
       },
       { type: "session-end", status: "max-turns", turns: 20, toolCalls: 1, failedToolCalls: 0, durationMs: 61_000, finalText: "" },
     ]);
-    expect(output).toContain("▸ ProcessWait bash-1 from byte 10");
+    expect(output).toContain("▸ ProcessWait session bash-1 from byte 10");
     expect(output).toContain("  ✓ running · session bash-1");
     expect(output).toContain("    │ line one\n    │ line two\n");
     expect(output).toContain("■ Stopped at the turn limit · 20 turns · 1 tool call (0 failed) · 1m 01s");

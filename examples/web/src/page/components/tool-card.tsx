@@ -3,8 +3,8 @@
  * then a body chosen by the tool: shell output, an Edit diff, the task list,
  * or the result text (MCP tools' JSON pretty-printed).
  */
+import { summarizeArguments } from "@agent-tools/example-cli/display/argument-summary";
 import { PAGE_TEST_IDS } from "../../protocol/page-test-ids.js";
-import { summarizeArguments } from "../details/argument-summary.js";
 import { SHELL_TOOL_NAMES } from "../details/shell-view.js";
 import { TASK_TOOL_NAMES } from "../details/task-view.js";
 import type { ToolCallItem } from "../view-state.js";
@@ -18,6 +18,9 @@ import { ToolStreamOutput } from "./tool-stream-output.js";
 export interface ToolCardProps {
   item: ToolCallItem;
 }
+
+/** A card head has room for a longer argument summary than a terminal line. */
+const ARGUMENT_SUMMARY_WIDTH = 160;
 
 const STATUS_LABELS: Record<ToolCallItem["status"], string> = { running: "running…", done: "done", error: "failed", cancelled: "cancelled" };
 
@@ -35,7 +38,7 @@ export function ToolCard({ item }: ToolCardProps) {
       <header className="tool-head">
         <span className="tool-name">{item.toolName}</span>
         <span className="tool-arguments" data-testid={PAGE_TEST_IDS.toolArguments}>
-          {summarizeArguments(item.toolName, item.arguments)}
+          {summarizeArguments(item.toolName, item.arguments, ARGUMENT_SUMMARY_WIDTH)}
         </span>
         <span className="tool-status">
           {STATUS_LABELS[item.status]}
