@@ -5,6 +5,7 @@ import {
   type RuntimeScope,
   SdkError,
   type ToolBundle,
+  type ToolConcurrencyOptions,
   type ToolDefinition,
   type ToolEvent,
   type ToolPorts,
@@ -25,6 +26,8 @@ import { type SdkCronOptions, createSdkCronBundle } from "./cron-wiring.js";
 import { type SdkSkillOptions, createSdkSkillBundle } from "./skill-wiring.js";
 import { type SdkSandboxOptions, withSandboxPort } from "./sandbox-wiring.js";
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
+import { type InteractionHostOptions, createInteractionToolBundle } from "./interaction-tools/index.js";
+import { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
@@ -126,6 +129,24 @@ export interface BuiltinToolRegistryOptions {
    */
   cron?: SdkCronOptions;
   /**
+   * Start in plan mode: `tools` lists only read-only tools plus ExitPlanMode,
+   * Agent and SendMessage (other tools still run when called). Toggle with
+   * `registry.setPlanMode`; ExitPlanMode leaves it when the user approves.
+   */
+  planMode?: boolean;
+  /**
+   * The host's dialogs (chat scope): `onAskUserQuestion` lists AskUserQuestion,
+   * `onExitPlanMode` lists ExitPlanMode while in plan mode. Without a
+   * callback its tool is not listed and a call is refused.
+   */
+  interaction?: InteractionHostOptions;
+  /**
+   * Parallel calls per tool name; calls past a limit wait in FIFO order.
+   * Default {@link BUILTIN_TOOL_CONCURRENCY} (Agent 8, Bash 4, others 2);
+   * `false` runs every call at once.
+   */
+  concurrency?: ToolConcurrencyOptions | false;
+  /**
    * Confine Bash, Bash sessions and ManagedProcess commands with bubblewrap
    * (Linux): read-only file system except the workspace, roots granted with
    * write access, `writableRoots` and a private `/tmp`; secrets directories
@@ -192,6 +213,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       );
     }
     let registry: BuiltinToolRegistry | undefined;
+    bundles.push(createInteractionToolBundle({ ...options.interaction, planMode: () => registry }));
     if (options.subagents !== undefined && runtimeScope === "chat") {
       bundles.push(
         createSdkSubagentBundle({
@@ -211,6 +233,8 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
               memory: options.memory === false ? false : { ...options.memory, mode: "ro" },
               mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
               subagents: undefined,
+              planMode: undefined,
+              interaction: undefined,
               skills: undefined,
               cron: undefined,
               systemTools: undefined,
@@ -254,6 +278,8 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       logger: options.logger,
       telemetry: options.telemetry,
       maxOutputChars: options.maxOutputChars,
+      planMode: options.planMode,
+      concurrency: options.concurrency ?? BUILTIN_TOOL_CONCURRENCY,
       ...(skills === undefined ? {} : { skills: skills.pathOptions() }),
       cleanups,
     }) as BuiltinToolRegistry;

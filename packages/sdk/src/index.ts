@@ -31,6 +31,22 @@ export type {
   ToolSearchDetails,
 } from "./builtin-tool-types.js";
 export { createToolRegistry } from "./create-tool-registry.js";
+export { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
+export { createInteractionToolBundle, createAskUserQuestionTool, createExitPlanModeTool } from "./interaction-tools/index.js";
+export type {
+  InteractionToolBundleOptions,
+  InteractionHostOptions,
+  InteractionCallbackOptions,
+  AskUserQuestionRequest,
+  AskUserQuestionResponse,
+  AskUserQuestionItem,
+  AskUserQuestionOption,
+  AskUserQuestionDetails,
+  ExitPlanModeRequest,
+  ExitPlanModeResponse,
+  ExitPlanModeDetails,
+  PlanModeControl,
+} from "./interaction-tools/index.js";
 export { createNodePorts } from "./create-node-ports.js";
 export type { NodePorts, NodePortsOptions } from "./create-node-ports.js";
 export {
@@ -52,6 +68,7 @@ export { OpenAICompatibleModelClient } from "@agent-tools/models";
 export type {
   ToolRegistry,
   ToolRegistryOptions,
+  ToolConcurrencyOptions,
   ToolCall,
   ToolResult,
   ToolContent,

@@ -1,0 +1,57 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ScriptedModelClient } from "@agent-tools/core/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
+
+const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-plan-mode-")));
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
+
+describe("buildBuiltinToolRegistry: plan mode", () => {
+  it("lists only read-only tools plus ExitPlanMode, Agent and SendMessage of the full registry; other tools still run; setPlanMode toggles", async () => {
+    const workdir = path.join(temporary, "full");
+    fs.mkdirSync(workdir);
+    const registry = await buildBuiltinToolRegistry({
+      workdir,
+      dataDir: path.join(temporary, "full-data"),
+      planMode: true,
+      mcp: { getSettings: () => ({ servers: [], selected: [] }) },
+      subagents: { model: new ScriptedModelClient({ respond: () => "done" }), conversationId: "chat-plan" },
+      interaction: { onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
+    });
+    try {
+      const planTools = ["Read", "Image", "List", "Glob", "Grep", "ProcessWait", "TaskList", "ExitPlanMode", "Agent", "SendMessage"];
+      expect(registry.planMode).toBe(true);
+      expect(registry.tools.map((tool) => tool.name)).toEqual(planTools);
+      // Plan mode filters what the model sees, not what runs.
+      const write = await registry.executeToolCall({ id: "w", name: "Write", arguments: { path: "notes.md", content: "plan\n" } });
+      expect(write.isError).toBe(false);
+      expect(fs.readFileSync(path.join(workdir, "notes.md"), "utf8")).toBe("plan\n");
+
+      const seen: string[][] = [];
+      registry.onToolsChanged(() => seen.push(registry.tools.map((tool) => tool.name)));
+      registry.setPlanMode(false);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toEqual(expect.arrayContaining(["Write", "Edit", "Bash", "TaskCreate", "MemoryManager", "McpManager", "AskUserQuestion", "Agent"]));
+      expect(seen[0]).not.toContain("ExitPlanMode");
+      registry.setPlanMode(true);
+      expect(seen).toHaveLength(2);
+      expect(seen[1]).toEqual(planTools);
+    } finally {
+      await registry.close();
+    }
+  }, 120_000);
+
+  it("is off by default", async () => {
+    const workdir = path.join(temporary, "default");
+    fs.mkdirSync(workdir);
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir: path.join(temporary, "default-data"), memory: false });
+    try {
+      expect(registry.planMode).toBe(false);
+      expect(registry.tools.map((tool) => tool.name)).toContain("Write");
+    } finally {
+      await registry.close();
+    }
+  });
+});
