@@ -26,7 +26,7 @@ export interface CheckpointSummary {
   readonly checkpointId: string;
   /** Paths recorded. */
   readonly files: number;
-  /** Paths a rewind restored (or found already in their pre-image state). */
+  /** Paths a rewind restored or removed. */
   readonly rewound: number;
   /** The first and last pre-image recording (ms since the epoch). */
   readonly firstRecordedAt: number;

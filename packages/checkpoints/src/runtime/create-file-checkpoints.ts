@@ -111,13 +111,12 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
     const removed: string[] = [];
     const conflicts: RewindConflict[] = [];
     const unchanged: string[] = [];
-    const alreadyThere: string[] = [];
     const progress = (file: string, outcome: RewindProgress["outcome"]) => rewindOptions.onProgress?.({ path: file, outcome });
     for (const action of actions) {
       const file = action.entry.path;
       if (action.type === "unchanged") {
+        // Not marked rewound: a later checkpoint's rewind may bring back a state this one must then undo.
         unchanged.push(file);
-        if (action.entry.rewoundAt === undefined) alreadyThere.push(file);
         progress(file, "unchanged");
         continue;
       }
@@ -139,7 +138,6 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
       else restored.push(file);
       progress(file, action.type === "remove" ? "removed" : "restored");
     }
-    if (alreadyThere.length > 0) await records.markRewound(checkpointId, alreadyThere, now());
     const sorted = (list: string[]) => list.sort(comparePaths);
     return {
       checkpointId,
@@ -169,7 +167,7 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
       const post = summarize(await readFileImage(request.path));
       await records.setPostImage(request.checkpointId, request.path, post);
     },
-    rewindCheckpoint(checkpointId, rewindOptions = {}) {
+    async rewindCheckpoint(checkpointId, rewindOptions = {}) {
       const id = checkId(checkpointId, "rewindCheckpoint");
       const previous = rewinds.get(id) ?? Promise.resolve();
       const run = previous.catch(() => undefined).then(() => rewind(id, rewindOptions));
