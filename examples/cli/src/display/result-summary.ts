@@ -3,6 +3,7 @@
  * (what a UI is meant to show) with the result text as a fallback.
  */
 import type { ToolEndEvent } from "../agent/agent-events.js";
+import { shellView } from "./shell-view.js";
 import { summarizeSubagentBatch } from "./subagent-display.js";
 
 type Details = Record<string, unknown>;
@@ -13,21 +14,6 @@ export interface TaskView {
   subject: string;
   status: string;
   activeForm?: string;
-}
-
-/** Output of a shell call as `details.output` carries it. */
-export interface ShellOutputPart {
-  stream: string;
-  text: string;
-}
-
-/** The facts of a shell result that the display shows. */
-export interface ShellView {
-  status?: string;
-  sessionId?: string;
-  exitCode?: number | null;
-  durationMs?: number;
-  output: ShellOutputPart[];
 }
 
 /**
@@ -126,27 +112,6 @@ export function taskViews(details: unknown): TaskView[] | undefined {
       status: String(task.status ?? "pending"),
       activeForm: typeof task.activeForm === "string" ? task.activeForm : undefined,
     }));
-}
-
-/** Reads the shell fields of a Bash / ProcessWait / ProcessStop result (resumable or synchronous form). */
-export function shellView(details: unknown): ShellView | undefined {
-  const record = asRecord(details);
-  const status = typeof record.status === "string" ? record.status : undefined;
-  const output: ShellOutputPart[] = [];
-  if (Array.isArray(record.output)) {
-    for (const part of record.output) {
-      const item = asRecord(part);
-      if (typeof item.text === "string") output.push({ stream: String(item.stream ?? "stdout"), text: item.text });
-    }
-  }
-  if (typeof record.stdout === "string" && record.stdout) output.push({ stream: "stdout", text: record.stdout });
-  if (typeof record.stderr === "string" && record.stderr) output.push({ stream: "stderr", text: record.stderr });
-  const exitRaw = record.exit_code ?? record.exitCode;
-  const exitCode = typeof exitRaw === "number" ? exitRaw : exitRaw === null ? null : undefined;
-  const durationMs = num(record.duration_ms) ?? num(record.durationMs);
-  const sessionId = typeof record.session_id === "string" ? record.session_id : typeof record.sessionId === "string" ? record.sessionId : undefined;
-  if (status === undefined && exitCode === undefined && output.length === 0) return undefined;
-  return { status: status ?? (exitCode === 0 ? "completed" : exitCode === undefined ? undefined : "failed"), sessionId, exitCode, durationMs, output };
 }
 
 /** The first non-empty line of `text`. */

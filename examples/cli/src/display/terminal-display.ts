@@ -9,7 +9,8 @@ import type { Colors } from "./colors.js";
 import type { AgentEvent, ToolEndEvent } from "../agent/agent-events.js";
 import { summarizeArguments, truncate } from "./argument-summary.js";
 import { renderEditDiff } from "./edit-diff.js";
-import { type TaskView, shellView, summarizeResult, taskViews } from "./result-summary.js";
+import { type TaskView, summarizeResult, taskViews } from "./result-summary.js";
+import { shellView } from "./shell-view.js";
 import { Spinner } from "./spinner.js";
 import { type SubagentLineView, subagentBatchAgents, subagentCard, subagentCardState, subagentLine } from "./subagent-display.js";
 

@@ -3,8 +3,8 @@
  * while it ran (or, when none streamed, the output in the result's details),
  * then the session's id, status and exit code.
  */
+import { shellView } from "@agent-tools/example-cli/display/shell-view";
 import { PAGE_TEST_IDS } from "../../protocol/page-test-ids.js";
-import { shellView } from "../details/shell-view.js";
 import type { OutputChunk, ToolCallItem } from "../view-state.js";
 import { ToolResultView } from "./tool-result-view.js";
 import { ToolStreamOutput } from "./tool-stream-output.js";

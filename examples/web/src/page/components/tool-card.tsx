@@ -3,9 +3,9 @@
  * then a body chosen by the tool: shell output, an Edit diff, the task list,
  * or the result text (MCP tools' JSON pretty-printed).
  */
+import { SHELL_TOOL_NAMES } from "@agent-tools/example-cli/display/shell-view";
 import { summarizeArguments } from "@agent-tools/example-cli/display/argument-summary";
 import { PAGE_TEST_IDS } from "../../protocol/page-test-ids.js";
-import { SHELL_TOOL_NAMES } from "../details/shell-view.js";
 import { TASK_TOOL_NAMES } from "../details/task-view.js";
 import type { ToolCallItem } from "../view-state.js";
 import { EditDiffView } from "./edit-diff-view.js";

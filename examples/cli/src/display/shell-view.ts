@@ -1,7 +1,9 @@
 /**
- * Reads what a shell card shows from the `details` of Bash, ProcessWait and
- * ProcessStop: the session id and status (resumable form) or the exit code
- * (synchronous form), and the output the result carries.
+ * Reads what a display shows of a shell call from the `details` of Bash,
+ * ProcessWait and ProcessStop: the session id and status (resumable form) or
+ * the exit code (synchronous form), and the output the result carries.
+ * Pure (no Node imports): the terminal display and the web example's chat
+ * page both use it.
  */
 
 /** One stream's text of a shell result. */
@@ -10,7 +12,7 @@ export interface ShellOutputPart {
   text: string;
 }
 
-/** The facts of a shell result that a card shows. */
+/** The facts of a shell result that a display shows. */
 export interface ShellView {
   /** `running`, `completed`, `failed`, `timed_out`, `killed`, ... as the tool reported it. */
   status?: string;
@@ -20,7 +22,7 @@ export interface ShellView {
   output: ShellOutputPart[];
 }
 
-/** The tools whose cards show a shell session. */
+/** The tools whose results carry a shell session or run. */
 export const SHELL_TOOL_NAMES: readonly string[] = ["Bash", "ProcessWait", "ProcessStop"];
 
 /**
