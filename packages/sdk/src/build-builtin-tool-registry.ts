@@ -25,6 +25,7 @@ import { type SystemToolId, createSystemToolBundle } from "./system-tools/system
 import { type SdkCronOptions, createSdkCronBundle } from "./cron-wiring.js";
 import { type SdkSkillOptions, createSdkSkillBundle } from "./skill-wiring.js";
 import { type SdkSandboxOptions, withSandboxPort } from "./sandbox-wiring.js";
+import { type SdkCheckpointStoreOptions, sdkCheckpointRegistryOptions } from "./checkpoint-wiring.js";
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
 import { type InteractionHostOptions, createInteractionToolBundle } from "./interaction-tools/index.js";
 import { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
@@ -156,6 +157,15 @@ export interface BuiltinToolRegistryOptions {
    * are not started. A host's own `ports.sandbox` wins.
    */
   sandbox?: SdkSandboxOptions;
+  /**
+   * Every call (chat scope) records what Write, Edit and Delete change into
+   * this checkpoint (e.g. `{ id: "<conversation>:<turn>" }`); a call's own
+   * `checkpointId` wins. Rewind with `openFileCheckpoints().rewindCheckpoint(id)`.
+   * Ignored in the cron scope.
+   */
+  checkpoint?: { id: string };
+  /** Where checkpoint records live; default the shared SQLite file `<dataDir>/agent-tools.sqlite`. */
+  checkpoints?: SdkCheckpointStoreOptions;
 }
 
 /**
@@ -234,6 +244,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
               mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
               subagents: undefined,
               planMode: undefined,
+              checkpoint: undefined,
               interaction: undefined,
               skills: undefined,
               cron: undefined,
@@ -272,7 +283,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       dataDir,
       additionalRoots: options.additionalRoots,
       bundles,
-      ports,
+      ...sdkCheckpointRegistryOptions({ ...options, hostRecorder: options.ports?.fileCheckpoints, runtimeScope, ports, sharedStorage }),
       approval: options.approval,
       onEvent: options.onEvent,
       logger: options.logger,
