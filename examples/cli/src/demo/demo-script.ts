@@ -156,10 +156,18 @@ function answer(text: string): ModelResponse {
   return { text, toolCalls: [], finishReason: "stop" };
 }
 
-type ToolMessage = Extract<ModelMessage, { role: "tool" }>;
+/** A tool result message of the conversation. */
+export type ToolMessage = Extract<ModelMessage, { role: "tool" }>;
 
-/** The tool results that followed the last assistant message. */
-function latestToolResults(messages: readonly ModelMessage[]): ToolMessage[] {
+/**
+ * The tool results that followed the last assistant message: what a scripted
+ * model looks at to decide its next step.
+ *
+ * @example
+ * const last = latestToolResults(request.messages).at(-1);
+ * if (last?.isError) return answer("The call failed.");
+ */
+export function latestToolResults(messages: readonly ModelMessage[]): ToolMessage[] {
   const results: ToolMessage[] = [];
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index]!;

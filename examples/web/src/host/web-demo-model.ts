@@ -16,7 +16,7 @@
  */
 import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from "@agent-tools/core";
 import { ScriptedModelClient } from "@agent-tools/core/testing";
-import { DemoScript, parseShellResult } from "@agent-tools/example-cli/demo/demo-script";
+import { DemoScript, latestToolResults, parseShellResult } from "@agent-tools/example-cli/demo/demo-script";
 
 /** The file the "approve" flow writes. */
 export const APPROVE_DEMO_FILE = "approved-note.txt";
@@ -29,25 +29,12 @@ interface TurnScript {
   respond(request: ModelRequest): ModelResponse;
 }
 
-type ToolMessage = Extract<ModelMessage, { role: "tool" }>;
-
 function answer(text: string): ModelResponse {
   return { text, toolCalls: [], finishReason: "stop" };
 }
 
 function withCalls(text: string, toolCalls: ModelToolCall[]): ModelResponse {
   return { text, toolCalls, finishReason: "tool-calls" };
-}
-
-/** The tool results that followed the last assistant message. */
-function latestToolResults(messages: readonly ModelMessage[]): ToolMessage[] {
-  const results: ToolMessage[] = [];
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index]!;
-    if (message.role !== "tool") break;
-    results.unshift(message);
-  }
-  return results;
 }
 
 /** "long": start the session, follow it with ProcessWait until it ends. */
