@@ -11,27 +11,16 @@
  *   outbox (at most 10,000, oldest dropped) and go out, in order, right after
  *   the next `host-hello`.
  */
-import type { ModelClient, ToolRegistry } from "@agent-tools/core";
 import { WebSocket } from "ws";
 import type { ConversationEvent, GatewayToHostMessage, HostEventMessage, HostHelloMessage } from "../protocol/messages.js";
 import { WEB_PROTOCOL_VERSION } from "../protocol/messages.js";
-import { ConversationTurns } from "./conversation-turns.js";
-import type { WebApproval } from "./web-approval.js";
+import { ConversationTurns, type TurnSettings } from "./conversation-turns.js";
 
-/** Options of {@link connectExecutingHost}. */
-export interface ExecutingHostOptions {
+/** Options of {@link connectExecutingHost}: the turn settings and the gateway to connect to. */
+export interface ExecutingHostOptions extends TurnSettings {
   /** The gateway's base URL, `http://127.0.0.1:PORT` (or `ws://`). */
   gatewayUrl: string;
   token: string;
-  registry: ToolRegistry;
-  model: ModelClient;
-  /** Shown on the page, e.g. "scripted demo" or the model name. */
-  modelName: string;
-  systemPrompt?: string;
-  /** Model turns per user message; default 40. */
-  maxTurns?: number;
-  /** The bridge whose `approval` the registry was built with; without it, calls that need approval are declined. */
-  approval?: WebApproval;
   /** Told when the link to the gateway comes up (after `host-hello`) or goes down. */
   onConnectionChange?(connected: boolean): void;
 }

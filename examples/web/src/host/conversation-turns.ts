@@ -19,17 +19,21 @@ import { type AgentEvent, runAgentLoop } from "@agent-tools/example-cli/agent";
 import type { ConversationEvent, PageCommand, TurnEndEvent } from "../protocol/messages.js";
 import type { WebApproval } from "./web-approval.js";
 
-/** What a conversation's turns need. */
-export interface ConversationTurnsOptions {
+/** How the executing host runs turns: its tools, its model and the limits of a turn. */
+export interface TurnSettings {
   registry: ToolRegistry;
   model: ModelClient;
-  /** Shown in `session-start` events. */
+  /** Shown on the page (`host-hello`, `session-start` events), e.g. "scripted demo" or the model name. */
   modelName: string;
   systemPrompt?: string;
   /** Model turns per user message; default 40. */
   maxTurns?: number;
-  /** Bridges the registry's `onAsk` to the page; without it, `ask` tools are declined (the registry has no asker). */
+  /** The bridge whose `approval` the registry was built with; without it, calls that need approval are declined (the registry has no asker). */
   approval?: WebApproval;
+}
+
+/** What a conversation's turns need: the settings and where their events go. */
+export interface ConversationTurnsOptions extends TurnSettings {
   /** Sends one event of a conversation (to the gateway, or queued while disconnected). */
   emit(conversationId: string, event: ConversationEvent): void;
 }
