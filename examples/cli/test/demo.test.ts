@@ -5,7 +5,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/run-cli.js";
-import { SAMPLE_BUGGY_FILE, SAMPLE_PROJECT_DIR } from "../src/demo/sample-project.js";
+import { SAMPLE_BUGGY_FILE, SAMPLE_BUGGY_LINE, SAMPLE_PROJECT_DIR, prepareDemoProject, readSampleFixState } from "../src/demo/sample-project.js";
 
 type Event = Record<string, any>;
 
@@ -19,6 +19,15 @@ function runSampleTests(dir: string) {
 }
 
 describe("the offline demo, end to end", () => {
+  it("prepares a copy with the bug in and CRLF line endings", () => {
+    const project = prepareDemoProject();
+    try {
+      expect(readSampleFixState(project.workdir)).toEqual({ fixed: false, crlfKept: true });
+    } finally {
+      project.remove();
+    }
+  });
+
   it("starts from a sample whose tests fail", () => {
     const copy = mkdtempSync(path.join(os.tmpdir(), "cli-sample-"));
     cleanups.push(copy);
@@ -75,20 +84,12 @@ describe("the offline demo, end to end", () => {
     expect(shellText).toMatch(/fail 0/);
 
     // The sample file really changed, kept its CRLF line endings, and its tests pass now.
-    const fixed = readFileSync(path.join(workdir, SAMPLE_BUGGY_FILE), "utf8");
-    expect(fixed).toContain("return amount - (amount * percent) / 100;\r\n");
-    expect(fixed).not.toContain("return amount - percent;");
-    expect(
-      fixed
-        .split("\n")
-        .slice(0, -1)
-        .every((line) => line.endsWith("\r")),
-    ).toBe(true);
+    expect(readSampleFixState(workdir)).toEqual({ fixed: true, crlfKept: true });
     const after = runSampleTests(workdir);
     expect(after.status, after.stdout + after.stderr).toBe(0);
 
     // The shipped sample itself is untouched.
-    expect(readFileSync(path.join(SAMPLE_PROJECT_DIR, SAMPLE_BUGGY_FILE), "utf8")).toContain("return amount - percent;");
+    expect(readFileSync(path.join(SAMPLE_PROJECT_DIR, SAMPLE_BUGGY_FILE), "utf8")).toContain(SAMPLE_BUGGY_LINE);
     expect(execFileSync("git", ["status", "--porcelain", "--", SAMPLE_PROJECT_DIR], { encoding: "utf8" })).toBe("");
   });
 });

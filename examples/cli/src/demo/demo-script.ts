@@ -10,7 +10,7 @@
  * what the tools answered.
  */
 import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from "@agent-tools/core";
-import { SAMPLE_BUGGY_FILE, SAMPLE_TEST_COMMAND } from "./sample-project.js";
+import { SAMPLE_BUGGY_FILE, SAMPLE_BUGGY_LINE, SAMPLE_FIXED_LINE, SAMPLE_TEST_COMMAND } from "./sample-project.js";
 
 /** The prompt the demo "types". */
 export const DEMO_PROMPT = "The cart tests fail when a discount is set. Find the bug, fix it and prove the tests pass.";
@@ -29,8 +29,8 @@ export interface DemoOutcome {
 
 type Stage = "plan" | "search" | "read" | "edit" | "test" | "follow" | "wrap-up" | "done";
 
-const OLD_CODE = "    throw new RangeError('percent must be between 0 and 100');\n  }\n  return amount - percent;\n}\n";
-const NEW_CODE = "    throw new RangeError('percent must be between 0 and 100');\n  }\n  return amount - (amount * percent) / 100;\n}\n";
+const OLD_CODE = `    throw new RangeError('percent must be between 0 and 100');\n  }\n  ${SAMPLE_BUGGY_LINE}\n}\n`;
+const NEW_CODE = `    throw new RangeError('percent must be between 0 and 100');\n  }\n  ${SAMPLE_FIXED_LINE}\n}\n`;
 
 /**
  * A scripted model session, one response per model turn.

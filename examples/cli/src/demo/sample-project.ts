@@ -15,6 +15,12 @@ export const SAMPLE_PROJECT_DIR = fileURLToPath(new URL("../../sample-project/",
 /** The file with the bug; it uses CRLF line endings on purpose. */
 export const SAMPLE_BUGGY_FILE = "src/pricing.js";
 
+/** The buggy line of {@link SAMPLE_BUGGY_FILE}, which the demo's fix removes. */
+export const SAMPLE_BUGGY_LINE = "return amount - percent;";
+
+/** The line the demo's fix puts in its place. */
+export const SAMPLE_FIXED_LINE = "return amount - (amount * percent) / 100;";
+
 /** The sample's own test command. */
 export const SAMPLE_TEST_COMMAND = "node --test --test-reporter=spec";
 
@@ -63,4 +69,28 @@ export function runSampleTests(workdir: string): SampleTestRun {
     .map((line) => line.slice(2))
     .join(", ");
   return { passed: run.status === 0, summary: summary || (run.error?.message ?? `exit ${run.status}`) };
+}
+
+/** What the buggy file of a copy looks like after a fix. */
+export interface SampleFixState {
+  /** {@link SAMPLE_FIXED_LINE} is there and {@link SAMPLE_BUGGY_LINE} is gone. */
+  fixed: boolean;
+  /** Every line still ends in CRLF (an Edit must keep the file's line endings). */
+  crlfKept: boolean;
+}
+
+/**
+ * Reads {@link SAMPLE_BUGGY_FILE} of a copy in `workdir`: whether the fix is
+ * in and the CRLF line endings survived it.
+ *
+ * @example
+ * readSampleFixState(project.workdir); // { fixed: true, crlfKept: true } after the demo
+ */
+export function readSampleFixState(workdir: string): SampleFixState {
+  const text = readFileSync(path.join(workdir, SAMPLE_BUGGY_FILE), "utf8");
+  const lines = text.split("\n").slice(0, -1);
+  return {
+    fixed: text.includes(SAMPLE_FIXED_LINE) && !text.includes(SAMPLE_BUGGY_LINE),
+    crlfKept: lines.length > 0 && lines.every((line) => line.endsWith("\r")),
+  };
 }

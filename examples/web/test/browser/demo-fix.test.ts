@@ -3,7 +3,7 @@
  * the plan, the search, the edit with its diff, the test run streaming and
  * the final answer; the file on disk ends up fixed.
  */
-import { spawnSync } from "node:child_process";
+import { SAMPLE_BUGGY_FILE, SAMPLE_BUGGY_LINE, SAMPLE_FIXED_LINE, readSampleFixState, runSampleTests } from "@agent-tools/example-cli/demo/sample-project";
 import { describe, expect, it } from "vitest";
 import { PAGE_TEST_IDS } from "../../src/protocol/page-test-ids.js";
 import { BROWSER_TEST_TIMEOUT_MS, useChromium, withExampleSession } from "./harness/browser-suite.js";
@@ -21,7 +21,6 @@ import {
 } from "./harness/chat-page.js";
 import { chromiumAvailability } from "./harness/chromium.js";
 import { conversationEvents } from "./harness/example-session.js";
-import { SAMPLE_BUGGY_FILE, SAMPLE_BUGGY_LINE, SAMPLE_FIXED_LINE } from "./harness/sample-workspace.js";
 
 const availability = chromiumAvailability();
 
@@ -88,17 +87,9 @@ describe.skipIf(availability.skip)("web example in Chromium: the scripted fix", 
         expect(assistant.at(-1)).toContain(`Fixed the discount bug in ${SAMPLE_BUGGY_FILE}`);
 
         // On disk: fixed, CRLF kept, and the sample's own tests pass.
-        const fixed = workspace.read(SAMPLE_BUGGY_FILE);
-        expect(fixed).toContain(SAMPLE_FIXED_LINE);
-        expect(fixed).not.toContain(SAMPLE_BUGGY_LINE);
-        expect(
-          fixed
-            .split("\n")
-            .slice(0, -1)
-            .every((line) => line.endsWith("\r")),
-        ).toBe(true);
-        const tests = spawnSync(process.execPath, ["--test"], { cwd: workspace.workdir, encoding: "utf8", timeout: 120_000 });
-        expect(tests.status, tests.stdout + tests.stderr).toBe(0);
+        expect(readSampleFixState(workspace.workdir)).toEqual({ fixed: true, crlfKept: true });
+        const tests = runSampleTests(workspace.workdir);
+        expect(tests.passed, tests.summary).toBe(true);
 
         await saveScreenshot(page, "demo-fix");
       });
