@@ -184,10 +184,24 @@ describe("built-in tool types", () => {
       McpManager: true,
       ToolSearch: true,
       HttpGetTest: true,
+      AskUserQuestion: true,
+      ExitPlanMode: true,
     };
     const registered = new Set<string>();
     for (const runtimeScope of ["chat", "cron"] as const) {
-      const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir: path.join(work, ".data"), runtimeScope, systemTools: ["HttpGetTest"] });
+      const registry = await buildBuiltinToolRegistry({
+        workdir: work,
+        dataDir: path.join(work, ".data"),
+        runtimeScope,
+        systemTools: ["HttpGetTest"],
+        planMode: runtimeScope === "chat",
+        interaction: { onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
+      });
+      // Plan mode lists only the read-only tools (plus ExitPlanMode): add the rest as they are outside it.
+      if (registry.planMode) {
+        for (const tool of registry.tools) registered.add(tool.name);
+        registry.setPlanMode(false);
+      }
       for (const tool of registry.tools) registered.add(tool.name);
       await registry.close();
     }

@@ -22,6 +22,8 @@ import type {
 import type { ManagedProcessDetails, ShellSessionResponse, ShellSyncDetails } from "@agent-tools/tools-shell";
 import type { TaskListDetails, taskCreateInputSchema, taskListInputSchema, taskUpdateInputSchema } from "@agent-tools/tools-tasks";
 import type { z } from "zod";
+import type { AskUserQuestionDetails, askUserQuestionInputSchema } from "./interaction-tools/ask-user-question-tool.js";
+import type { ExitPlanModeDetails, exitPlanModeInputSchema } from "./interaction-tools/exit-plan-mode-tool.js";
 import type { HttpGetTestDetails, httpGetTestInputSchema } from "./system-tools/http-get-test.js";
 
 /**
@@ -104,7 +106,9 @@ export interface ToolSearchDetails {
  * Which tools a registry offers depends on its scope and options: the task
  * tools, ProcessWait, ProcessStop and ManagedProcess are chat only; MemoryManager
  * is left out with `memory: false` (and is read-only in cron by default); McpManager
- * and ToolSearch need `mcp`; HttpGetTest needs `systemTools: ["HttpGetTest"]`.
+ * and ToolSearch need `mcp`; HttpGetTest needs `systemTools: ["HttpGetTest"]`;
+ * AskUserQuestion needs `interaction.onAskUserQuestion` and ExitPlanMode needs
+ * `interaction.onExitPlanMode` and plan mode (both chat only).
  * MCP server tools (`mcp_<server>_<tool>`) and the host's own tools are not
  * in the map: their results stay a plain `ToolResult`.
  */
@@ -128,6 +132,8 @@ export interface BuiltinToolMap {
   McpManager: { input: McpManagerInput; details: McpManagerDetails };
   ToolSearch: { input: ToolSearchInput; details: ToolSearchDetails };
   HttpGetTest: { input: z.input<typeof httpGetTestInputSchema>; details: HttpGetTestDetails };
+  AskUserQuestion: { input: z.input<typeof askUserQuestionInputSchema>; details: AskUserQuestionDetails };
+  ExitPlanMode: { input: z.input<typeof exitPlanModeInputSchema>; details: ExitPlanModeDetails };
 }
 
 /** The name of a built-in tool, exactly as it is registered. */
