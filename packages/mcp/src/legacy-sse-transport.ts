@@ -1,4 +1,5 @@
 import { ToolError } from "@agent-tools/core";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -11,8 +12,11 @@ export const SSE_ENDPOINT_WAIT_MS = 3_000;
  * for the server's `endpoint` event and otherwise falls back to the
  * configured `messageUrl` (resolved against `url`).
  */
-export function createLegacySseTransport(url: URL, options: { headers?: Record<string, string>; messageUrl?: string; endpointWaitMs?: number }): Transport {
-  const inner = new SSEClientTransport(url, { requestInit: { headers: options.headers }, eventSourceInit: undefined });
+export function createLegacySseTransport(
+  url: URL,
+  options: { headers?: Record<string, string>; messageUrl?: string; endpointWaitMs?: number; authProvider?: OAuthClientProvider },
+): Transport {
+  const inner = new SSEClientTransport(url, { requestInit: { headers: options.headers }, eventSourceInit: undefined, authProvider: options.authProvider });
   const wait = options.endpointWaitMs ?? SSE_ENDPOINT_WAIT_MS;
   const transport: Transport = {
     async start() {

@@ -2,13 +2,15 @@ import { type Logger, type RuntimeScope, type ToolBundle, type ToolDefinition, T
 import type { McpOp } from "./apply-mcp-ops.js";
 import { type McpDynamicToolBundle, type McpToolTarget, createMcpDynamicToolBundle } from "./dynamic-tools.js";
 import { type McpLoadReport, McpConfigError, McpLoadError } from "./mcp-errors.js";
+import { type McpClientFeatureOptions, createMcpClientFeatures } from "./mcp-client-features.js";
 import { createMcpManagerTool } from "./mcp-manager-tool.js";
+import { type McpOAuthHostOptions, createMcpAuthSource } from "./mcp-oauth-options.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { type McpSettings, assertCompleteMcpServers, selectEnabledMcpServers } from "./settings.js";
 import { DEFAULT_TOOL_SEARCH_TOKEN_BUDGET, createToolSearchTool, estimateToolSchemaTokens } from "./tool-search.js";
 
 /** Options of {@link createMcpToolBundles}. */
-export interface McpToolBundleOptions {
+export interface McpToolBundleOptions extends McpClientFeatureOptions, McpOAuthHostOptions {
   /** The host's live settings getter; read on every use, never snapshotted. */
   getSettings(): McpSettings;
   /**
@@ -72,7 +74,7 @@ export interface McpToolBundles {
  */
 export async function createMcpToolBundles(options: McpToolBundleOptions): Promise<McpToolBundles> {
   const runtimeScope = options.runtimeScope ?? "chat";
-  const runtime = new McpRuntime({ clientInfo: options.clientInfo });
+  const runtime = new McpRuntime({ clientInfo: options.clientInfo, clientFeatures: createMcpClientFeatures(options), auth: createMcpAuthSource(options) });
   const activated = new Set<string>();
   const budget = options.toolSearch === false ? Infinity : (options.toolSearch?.tokenBudget ?? DEFAULT_TOOL_SEARCH_TOKEN_BUDGET);
   const searchable = runtimeScope === "chat" && budget !== Infinity;

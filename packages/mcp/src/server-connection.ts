@@ -9,6 +9,7 @@ import { listMcpRemoteTools } from "./list-remote-tools.js";
 import { readBufferOverflowLimit, resultTooLargeError, toolListTooLargeMessage } from "./message-size-limit.js";
 import { endStdioProcess, trackStdioProcess } from "./stdio-process-end.js";
 import type { McpConnectionState, McpProgress, McpRemoteTool } from "./mcp-remote-types.js";
+import type { McpAuthProviderSource, McpClientFeatures } from "./client-host-options.js";
 import type { McpServerConfig } from "./settings.js";
 
 /** Options shared by every connection of a runtime. */
@@ -18,6 +19,10 @@ export interface McpConnectionOptions {
   onToolsChanged?(connection: McpServerConnection): void;
   /** Lines of stderr kept for diagnostics; default 200. */
   stderrTailLines?: number;
+  /** Elicitation, sampling and roots: declared capabilities and their handlers. */
+  clientFeatures?: McpClientFeatures;
+  /** OAuth providers of HTTP and SSE servers. */
+  auth?: McpAuthProviderSource;
 }
 
 /** Identity of a configuration for connection reuse: what changes the process or endpoint. */
@@ -93,8 +98,9 @@ export class McpServerConnection {
       return transport;
     }
     const url = new URL(config.url);
-    if (config.transport === "sse") return createLegacySseTransport(url, { headers: config.headers, messageUrl: config.messageUrl });
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers } });
+    const authProvider = this.options.auth?.providerFor(config);
+    if (config.transport === "sse") return createLegacySseTransport(url, { headers: config.headers, messageUrl: config.messageUrl, authProvider });
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers }, authProvider });
   }
 
   private async open(): Promise<Client> {
@@ -102,7 +108,10 @@ export class McpServerConnection {
     const controller = new AbortController();
     this.connectAbort = controller;
     const signal = controller.signal;
-    const client = new Client(this.options.clientInfo ?? { name: "agent-tools", version: "0.1.0" }, { capabilities: {} });
+    const client = new Client(this.options.clientInfo ?? { name: "agent-tools", version: "0.1.0" }, {
+      capabilities: this.options.clientFeatures?.capabilities(this.config) ?? {},
+    });
+    this.options.clientFeatures?.install(client, this.config);
     client.onerror = (error) => {
       // The SDK's only report of an oversized stdio message; the close that follows rejects the pending requests.
       const limit = readBufferOverflowLimit(error);
