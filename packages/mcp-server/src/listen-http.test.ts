@@ -1,21 +1,23 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Logger } from "@agent-tools/core";
-import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "@agent-tools/sdk";
+import type { BuiltinToolRegistry } from "@agent-tools/sdk";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMcpServer } from "./create-mcp-server.js";
-import type { AgentToolsMcpServer, McpHttpListener } from "./mcp-server-options.js";
-import { TINY_PNG_BASE64, connectHttp, edgeServerSettings, isAlive, tempWorkdir, textOf } from "./testing-helpers.js";
-
-const quietLogger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** A Bash command that prints its shell's pid and a child's pid, then waits a minute. */
-const LONG_TREE = "echo shell=$$; sh -c 'echo child=$$; exec sleep 60'";
-
-function pidsIn(output: string): number[] {
-  return [Number(output.match(/shell=(\d+)/)?.[1]), Number(output.match(/child=(\d+)/)?.[1])];
-}
+import type { McpHttpListener } from "./mcp-server-options.js";
+import {
+  type HttpServedRegistry,
+  QUIET_LOGGER,
+  TINY_PNG_BASE64,
+  connectHttp,
+  edgeServerSettings,
+  isAlive,
+  serveRegistryOverHttp,
+  startProcessTreeCall,
+  tempWorkdir,
+  textOf,
+  waitUntilEnded,
+} from "./testing-helpers.js";
 
 async function initializeStatus(url: string, headers: Record<string, string>): Promise<number> {
   const response = await fetch(url, {
@@ -34,23 +36,24 @@ async function initializeStatus(url: string, headers: Record<string, string>): P
 
 describe("createMcpServer over Streamable HTTP", () => {
   const work = tempWorkdir();
+  let served: HttpServedRegistry;
   let registry: BuiltinToolRegistry;
-  let server: AgentToolsMcpServer;
   let listener: McpHttpListener;
   beforeAll(async () => {
     writeFileSync(path.join(work.dir, "pixel.png"), Buffer.from(TINY_PNG_BASE64, "base64"));
-    registry = await buildBuiltinToolRegistry({
-      workdir: work.dir,
-      dataDir: path.join(work.dir, ".data"),
-      approval: { policies: { Edit: "ask" } },
-      mcp: { getSettings: () => ({ servers: [edgeServerSettings()], selected: [] }) as never, toolSearch: false },
-    });
-    server = createMcpServer(registry, { logger: quietLogger });
-    listener = await server.listenHttp({ port: 0 });
+    served = await serveRegistryOverHttp(
+      {
+        workdir: work.dir,
+        dataDir: path.join(work.dir, ".data"),
+        approval: { policies: { Edit: "ask" } },
+        mcp: { getSettings: () => ({ servers: [edgeServerSettings()], selected: [] }) as never, toolSearch: false },
+      },
+      { port: 0 },
+    );
+    ({ registry, listener } = served);
   }, 60_000);
   afterAll(async () => {
-    await server?.close();
-    await registry?.close();
+    await served?.close();
     work.cleanup();
   });
 
@@ -87,23 +90,11 @@ describe("createMcpServer over Streamable HTTP", () => {
       expect(messages.join("")).toMatch(/alpha[\s\S]*beta/);
 
       const abort = new AbortController();
-      let output = "";
-      const call = connection.client.callTool({ name: "Bash", arguments: { command: LONG_TREE, yield_time_ms: 30_000 } }, undefined, {
-        signal: abort.signal,
-        onprogress: (progress) => {
-          output += progress.message ?? "";
-        },
-      });
-      const settled = call.then(
-        () => "resolved",
-        (error: Error) => error.message,
-      );
-      await vi.waitFor(() => expect(output).toMatch(/shell=\d+[\s\S]*child=\d+/), { timeout: 20_000 });
-      const pids = pidsIn(output);
+      const { pids, settled } = await startProcessTreeCall(connection.client, abort.signal);
       expect(pids.every(isAlive)).toBe(true);
       abort.abort("test cancels");
       expect(await settled).not.toBe("resolved");
-      await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 20_000 });
+      await waitUntilEnded(pids);
     } finally {
       await connection.close();
     }
@@ -112,23 +103,13 @@ describe("createMcpServer over Streamable HTTP", () => {
   it("closing a session with DELETE aborts its running call", async () => {
     const connection = await connectHttp(listener.url);
     const before = listener.sessionCount;
-    let output = "";
-    const call = connection.client
-      .callTool({ name: "Bash", arguments: { command: LONG_TREE, yield_time_ms: 30_000 } }, undefined, {
-        onprogress: (progress) => {
-          output += progress.message ?? "";
-        },
-        timeout: 120_000,
-      })
-      .catch((error: Error) => error);
-    await vi.waitFor(() => expect(output).toMatch(/shell=\d+[\s\S]*child=\d+/), { timeout: 20_000 });
-    const pids = pidsIn(output);
+    const { pids, settled } = await startProcessTreeCall(connection.client);
     expect(pids.every(isAlive)).toBe(true);
     await connection.transport.terminateSession();
-    await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 20_000 });
+    await waitUntilEnded(pids);
     await vi.waitFor(() => expect(listener.sessionCount).toBe(before - 1), { timeout: 20_000 });
     await connection.close();
-    await call;
+    await settled;
   });
 
   it("tells every session list_changed when an MCP server's tools change, and lists the new tool", async () => {
@@ -186,7 +167,7 @@ describe("createMcpServer over Streamable HTTP", () => {
   });
 
   it("closes idle sessions, and close() ends every session and its calls", async () => {
-    const other = createMcpServer(registry, { logger: quietLogger });
+    const other = createMcpServer(registry, { logger: QUIET_LOGGER });
     const idle = await other.listenHttp({ port: 0, sessionIdleMs: 300 });
     const quiet = await connectHttp(idle.url);
     await vi.waitFor(() => expect(idle.sessionCount).toBe(0), { timeout: 20_000 });
@@ -194,38 +175,26 @@ describe("createMcpServer over Streamable HTTP", () => {
 
     const busy = await other.listenHttp({ port: 0 });
     const connection = await connectHttp(busy.url);
-    let output = "";
-    const call = connection.client
-      .callTool({ name: "Bash", arguments: { command: LONG_TREE, yield_time_ms: 30_000 } }, undefined, {
-        onprogress: (progress) => {
-          output += progress.message ?? "";
-        },
-      })
-      .catch((error: Error) => error);
-    await vi.waitFor(() => expect(output).toMatch(/shell=\d+[\s\S]*child=\d+/), { timeout: 20_000 });
-    const pids = pidsIn(output);
+    const { pids, settled } = await startProcessTreeCall(connection.client);
     await other.close();
     expect(busy.sessionCount).toBe(0);
-    await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 20_000 });
+    await waitUntilEnded(pids);
     await expect(fetch(busy.url, { method: "POST" })).rejects.toThrow();
     await connection.close();
-    await call;
+    await settled;
   });
 });
 
 describe("a bearer token", () => {
   const work = tempWorkdir();
-  let registry: BuiltinToolRegistry;
-  let server: AgentToolsMcpServer;
+  let served: HttpServedRegistry;
   let listener: McpHttpListener;
   beforeAll(async () => {
-    registry = await buildBuiltinToolRegistry({ workdir: work.dir, dataDir: path.join(work.dir, ".data") });
-    server = createMcpServer(registry, { logger: quietLogger });
-    listener = await server.listenHttp({ port: 0, bearerToken: "s3cret-token" });
+    served = await serveRegistryOverHttp({ workdir: work.dir, dataDir: path.join(work.dir, ".data") }, { port: 0, bearerToken: "s3cret-token" });
+    listener = served.listener;
   }, 60_000);
   afterAll(async () => {
-    await server?.close();
-    await registry?.close();
+    await served?.close();
     work.cleanup();
   });
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type TestClient, TINY_PNG_BASE64, connectStdio, isAlive, tempWorkdir, textOf } from "./testing-helpers.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestClient, TINY_PNG_BASE64, connectStdio, isAlive, startProcessTreeCall, tempWorkdir, textOf, waitUntilEnded } from "./testing-helpers.js";
 
 describe("createMcpServer over stdio", () => {
   const work = tempWorkdir();
@@ -102,26 +102,10 @@ describe("createMcpServer over stdio", () => {
 
   it("cancels a Bash call on notifications/cancelled and its process tree ends", async () => {
     const abort = new AbortController();
-    let output = "";
-    const call = connection.client.callTool(
-      { name: "Bash", arguments: { command: "echo shell=$$; sh -c 'echo child=$$; exec sleep 60'", yield_time_ms: 30_000 } },
-      undefined,
-      {
-        signal: abort.signal,
-        onprogress: (progress) => {
-          output += progress.message ?? "";
-        },
-      },
-    );
-    const settled = call.then(
-      () => "resolved",
-      (error: Error) => error.message,
-    );
-    await vi.waitFor(() => expect(output).toMatch(/shell=\d+[\s\S]*child=\d+/), { timeout: 20_000 });
-    const pids = [Number(output.match(/child=(\d+)/)![1]), Number(output.match(/shell=(\d+)/)![1])];
+    const { pids, settled } = await startProcessTreeCall(connection.client, abort.signal);
     expect(pids.every(isAlive)).toBe(true);
     abort.abort("test cancels");
     expect(await settled).toMatch(/test cancels|abort/i);
-    await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 20_000 });
+    await waitUntilEnded(pids);
   });
 });

@@ -3,7 +3,19 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type TestClient, connectStdio, edgeServerSettings, isAlive, stdioFixtureCommand, tempWorkdir, textOf } from "./testing-helpers.js";
+import {
+  LONG_PROCESS_TREE,
+  type TestClient,
+  connectStdio,
+  edgeServerSettings,
+  isAlive,
+  processTreePids,
+  stdioFixtureCommand,
+  tempWorkdir,
+  textOf,
+  waitUntil,
+  waitUntilEnded,
+} from "./testing-helpers.js";
 
 describe("approval over stdio", () => {
   const work = tempWorkdir();
@@ -120,16 +132,16 @@ describe("the end of the stdio stream", () => {
       method: "tools/call",
       params: {
         name: "Bash",
-        arguments: { command: "echo shell=$$; sh -c 'echo child=$$; exec sleep 60'", yield_time_ms: 30_000 },
+        arguments: { command: LONG_PROCESS_TREE, yield_time_ms: 30_000 },
         _meta: { progressToken: "p" },
       },
     });
-    await vi.waitFor(() => expect(stdout).toMatch(/shell=\d+[\s\S]*child=\d+/), { timeout: 20_000 });
-    const pids = [Number(stdout.match(/shell=(\d+)/)![1]), Number(stdout.match(/child=(\d+)/)![1])];
+    await waitUntil(() => processTreePids(stdout) !== undefined, "the Bash call to print its shell's and child's pids");
+    const pids = processTreePids(stdout)!;
     expect(pids.every(isAlive)).toBe(true);
     child.stdin.end();
     expect(await exited).toBe(0);
     expect(stderr).toContain("serve-stdio: closed");
-    await vi.waitFor(() => expect(pids.filter(isAlive)).toEqual([]), { timeout: 20_000 });
+    await waitUntilEnded(pids);
   }, 60_000);
 });

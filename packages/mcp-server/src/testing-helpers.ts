@@ -3,11 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ApprovalOptions } from "@agent-tools/core";
+import type { ApprovalOptions, Logger } from "@agent-tools/core";
+import { type BuiltinToolRegistry, type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type ClientCapabilities, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpServer } from "./create-mcp-server.js";
+import type { AgentToolsMcpServer, McpHttpListenOptions, McpHttpListener } from "./mcp-server-options.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root (where tsx is installed). */
@@ -111,3 +114,90 @@ export function isAlive(pid: number): boolean {
 
 /** A 1x1 PNG. */
 export const TINY_PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/** Polls `condition` every 50 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until none of `pids` exists any more. */
+export function waitUntilEnded(pids: readonly number[], timeoutMs = 20_000): Promise<void> {
+  return waitUntil(() => !pids.some(isAlive), `processes ${pids.join(", ")} to end`, timeoutMs);
+}
+
+/** A Bash command that prints its shell's pid and a child's pid, then waits a minute: a process tree that a cancel must end. */
+export const LONG_PROCESS_TREE = "echo shell=$$; sh -c 'echo child=$$; exec sleep 60'";
+
+/** The shell's and the child's pid once {@link LONG_PROCESS_TREE}'s output shows both; undefined before. */
+export function processTreePids(output: string): number[] | undefined {
+  const shell = /shell=(\d+)/.exec(output)?.[1];
+  const child = /child=(\d+)/.exec(output)?.[1];
+  return shell !== undefined && child !== undefined ? [Number(shell), Number(child)] : undefined;
+}
+
+/** A running Bash call of {@link LONG_PROCESS_TREE}. */
+export interface ProcessTreeCall {
+  /** The shell's and its child's process ids. */
+  pids: number[];
+  /** `"resolved"`, or the message the call rejected with. */
+  settled: Promise<string>;
+}
+
+/**
+ * Calls Bash with {@link LONG_PROCESS_TREE} through `client`, with progress
+ * on so its output streams, and waits until both pids are printed.
+ */
+export async function startProcessTreeCall(client: Client, signal?: AbortSignal): Promise<ProcessTreeCall> {
+  let output = "";
+  const call = client.callTool({ name: "Bash", arguments: { command: LONG_PROCESS_TREE, yield_time_ms: 30_000 } }, undefined, {
+    signal,
+    timeout: 120_000,
+    onprogress: (progress) => {
+      output += progress.message ?? "";
+    },
+  });
+  const settled = call.then(
+    () => "resolved",
+    (error: Error) => error.message,
+  );
+  await waitUntil(() => processTreePids(output) !== undefined, "the Bash call to print its shell's and child's pids");
+  return { pids: processTreePids(output)!, settled };
+}
+
+/** A logger that drops everything. */
+export const QUIET_LOGGER: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A built-in registry served over Streamable HTTP, and how to end both. */
+export interface HttpServedRegistry {
+  registry: BuiltinToolRegistry;
+  server: AgentToolsMcpServer;
+  listener: McpHttpListener;
+  /** Closes the server, then the registry. */
+  close(): Promise<void>;
+}
+
+/** Builds a registry with `registryOptions` and serves it with `listenOptions` (quiet logger). */
+export async function serveRegistryOverHttp(registryOptions: BuiltinToolRegistryOptions, listenOptions: McpHttpListenOptions): Promise<HttpServedRegistry> {
+  const registry = await buildBuiltinToolRegistry(registryOptions);
+  const server = createMcpServer(registry, { logger: QUIET_LOGGER });
+  try {
+    const listener = await server.listenHttp(listenOptions);
+    return {
+      registry,
+      server,
+      listener,
+      close: async () => {
+        await server.close();
+        await registry.close();
+      },
+    };
+  } catch (error) {
+    await server.close();
+    await registry.close();
+    throw error;
+  }
+}
