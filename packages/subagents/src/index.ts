@@ -23,7 +23,13 @@ export type {
   SubagentMessage,
 } from "./domain/subagent-types.js";
 export type { NewSubagentMessage, SubagentStore } from "./ports/subagent-store.js";
-export type { SubagentWorktree, SubagentWorktreeChanges, SubagentApplyOutcome, SubagentWorktrees } from "./ports/subagent-worktrees.js";
+export type {
+  SubagentWorktree,
+  SubagentWorktreeChanges,
+  SubagentApplyOutcome,
+  SubagentApplyRecorder,
+  SubagentWorktrees,
+} from "./ports/subagent-worktrees.js";
 
 // Domain (pure rules: protocol, validation, policies, prompts, bus, roster).
 export { subagentCardCallId, subagentRunId, subagentCardArguments } from "./domain/subagent-protocol.js";
@@ -99,6 +105,7 @@ export type { SubagentToolLoopOptions, SubagentLoopProgress, SubagentLoopResult 
 export { runSubagent } from "./runtime/subagent-run.js";
 export type { SubagentRunRequest } from "./runtime/subagent-run.js";
 export { settleWorktree } from "./runtime/subagent-settle.js";
+export { createApplyCheckpointRecorder } from "./runtime/apply-checkpoint-recording.js";
 export type { SubagentSettleReport } from "./runtime/subagent-settle.js";
 export { runAgentBatch } from "./runtime/subagent-batch.js";
 export { ParentBusView } from "./runtime/parent-bus-view.js";

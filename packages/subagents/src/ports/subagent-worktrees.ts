@@ -40,6 +40,28 @@ export interface SubagentApplyOutcome {
 }
 
 /**
+ * Records the parent's files an apply may touch, around the apply (the Agent
+ * tool gives one that saves them in the call's file checkpoint, so a rewind
+ * undoes the apply).
+ */
+export interface SubagentApplyRecorder {
+  /**
+   * Called once, before the apply changes anything, with the canonical
+   * absolute path of every parent file it may touch (each path of the patch:
+   * modified, created and deleted files). A rejection stops the apply: it
+   * changes nothing and fails with the rejection's message.
+   */
+  before(paths: readonly string[]): Promise<void>;
+  /**
+   * Called once the apply ended (applied, skipped or failed, or rejected by
+   * an abort) with the same paths, whenever `before` resolved, so the state
+   * now on disk can be recorded. A rejection is ignored: the apply already
+   * happened.
+   */
+  after(paths: readonly string[]): Promise<void>;
+}
+
+/**
  * Worktrees of worktree-mode children. The runtime's implementation works
  * through the GitClient port; tests may use a fake.
  */
@@ -58,8 +80,14 @@ export interface SubagentWorktrees {
    * Applies the worktree's changes (limited to `paths` when given) to the
    * parent's work tree: `git apply`, else `git apply --3way`, else copying
    * the files (deleting the deleted ones). Callers serialise applies.
+   * With a `recorder`, the files it may touch are recorded before the first
+   * attempt and after the apply ended (nothing is recorded when the patch is
+   * empty or already applied, as nothing changes then).
    */
-  apply(worktree: SubagentWorktree, options?: { readonly paths?: readonly string[]; readonly signal?: AbortSignal }): Promise<SubagentApplyOutcome>;
+  apply(
+    worktree: SubagentWorktree,
+    options?: { readonly paths?: readonly string[]; readonly signal?: AbortSignal; readonly recorder?: SubagentApplyRecorder },
+  ): Promise<SubagentApplyOutcome>;
   /** Removes the worktree (with its local changes) and its branch. */
   remove(worktree: SubagentWorktree, options?: { readonly signal?: AbortSignal }): Promise<void>;
 }

@@ -3,7 +3,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { GitClient } from "@agent-tools/core";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
-import type { SubagentApplyOutcome, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
+import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
+import { applyTouchedPaths, withApplyRecording } from "./apply-checkpoint-recording.js";
 import { type SubagentBranchCommands, createGitCliBranchCommands } from "./git-subagent-worktree-branches.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
 import { copyChangedFiles, restoreFiles, sameContents, snapshotFiles } from "./git-subagent-worktree-files.js";
@@ -163,7 +164,10 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
   }
 
   /** {@inheritDoc SubagentWorktrees.apply} */
-  async apply(worktree: SubagentWorktree, options: { readonly paths?: readonly string[]; readonly signal?: AbortSignal } = {}): Promise<SubagentApplyOutcome> {
+  async apply(
+    worktree: SubagentWorktree,
+    options: { readonly paths?: readonly string[]; readonly signal?: AbortSignal; readonly recorder?: SubagentApplyRecorder } = {},
+  ): Promise<SubagentApplyOutcome> {
     const { signal } = options;
     const none = { copiedFiles: [], deletedFiles: [], conflictFiles: [] };
     let sections = splitPatch(await this.#patch(worktree, signal));
@@ -173,6 +177,17 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
     const root = worktree.repositoryRoot;
     if (await sameContents(worktree.path, root, paths)) return { applyStatus: "skipped", skipReason: "already_applied", ...none };
     const patch = sections.map((section) => section.text).join("");
+    return withApplyRecording(
+      options.recorder,
+      () => applyTouchedPaths(root, sections),
+      () => this.#applyPatch(worktree, patch, paths, signal),
+    );
+  }
+
+  /** The attempts of an apply: `git apply`, a 3-way merge, then the copy fallback. */
+  async #applyPatch(worktree: SubagentWorktree, patch: string, paths: readonly string[], signal: AbortSignal | undefined): Promise<SubagentApplyOutcome> {
+    const none = { copiedFiles: [], deletedFiles: [], conflictFiles: [] };
+    const root = worktree.repositoryRoot;
     const reasons: string[] = [];
     let conflictFiles: string[] = [];
     try {

@@ -4,6 +4,7 @@ import { offeredTemplates } from "../domain/agent-templates.js";
 import { validateAgentBatch } from "../domain/agent-batch-validation.js";
 import type { SubagentBatchDetails, SubagentReportDetails } from "../domain/subagent-protocol.js";
 import type { AgentPromptTemplate, ResolvedAgentEntry, SubagentIssue } from "../domain/subagent-types.js";
+import type { SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
 import type { SubagentEnvironment } from "./subagent-environment.js";
 import { runSubagent } from "./subagent-run.js";
 
@@ -18,6 +19,8 @@ export interface AgentBatchRequest {
   readonly templates: readonly AgentPromptTemplate[];
   /** Plan mode: no worktree children. */
   readonly forceReadonly: boolean;
+  /** Records the parent's files around each worktree apply (the call's file checkpoint). */
+  readonly applyRecorder?: SubagentApplyRecorder;
   /** Each agent's progress (its card), index 1-based. */
   onAgentProgress?(index: number, total: number, concurrency: number, report: SubagentReportDetails): void;
 }
@@ -60,7 +63,14 @@ export async function runAgentBatch(environment: SubagentEnvironment, request: A
           key,
           () =>
             scheduler.runs.run(
-              () => runSubagent(environment, { entry, parentToolCallId: request.parentToolCallId, signal: request.signal, onProgress }),
+              () =>
+                runSubagent(environment, {
+                  entry,
+                  parentToolCallId: request.parentToolCallId,
+                  signal: request.signal,
+                  ...(request.applyRecorder === undefined ? {} : { applyRecorder: request.applyRecorder }),
+                  onProgress,
+                }),
               request.signal,
             ),
           request.signal,

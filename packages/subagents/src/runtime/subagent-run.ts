@@ -11,7 +11,7 @@ import {
   type SubagentRunRecord,
   type SubagentRunStatus,
 } from "../domain/subagent-types.js";
-import type { SubagentWorktree } from "../ports/subagent-worktrees.js";
+import type { SubagentApplyRecorder, SubagentWorktree } from "../ports/subagent-worktrees.js";
 import { createChildToolbox } from "./child-toolbox.js";
 import type { SubagentEnvironment } from "./subagent-environment.js";
 import { settleWorktree } from "./subagent-settle.js";
@@ -23,6 +23,8 @@ export interface SubagentRunRequest {
   /** The parent's Agent call id. */
   readonly parentToolCallId: string;
   readonly signal: AbortSignal;
+  /** Records the parent's files around a worktree apply (the Agent call's file checkpoint). */
+  readonly applyRecorder?: SubagentApplyRecorder;
   /** Progress of this agent (for its card): called when it starts, after each round and at the end. */
   onProgress?(report: SubagentReportDetails): void;
 }
@@ -237,6 +239,7 @@ export async function runSubagent(environment: SubagentEnvironment, request: Sub
         status,
         scheduler: environment.scheduler,
         parentWorkdir: environment.parentWorkdir,
+        ...(request.applyRecorder === undefined ? {} : { applyRecorder: request.applyRecorder }),
       }),
     );
   }

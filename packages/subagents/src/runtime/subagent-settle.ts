@@ -3,7 +3,7 @@ import { decideApply } from "../domain/apply-decision.js";
 import { decideCleanup } from "../domain/cleanup-decision.js";
 import type { SubagentReportDetails } from "../domain/subagent-protocol.js";
 import { SUBAGENT_LIMITS, type ResolvedAgentEntry, type SubagentRunStatus } from "../domain/subagent-types.js";
-import type { SubagentApplyOutcome, SubagentWorktree, SubagentWorktrees } from "../ports/subagent-worktrees.js";
+import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktrees } from "../ports/subagent-worktrees.js";
 import type { SubagentScheduler } from "./subagent-scheduler.js";
 
 /** The report fields a worktree run's settle step fills in. */
@@ -38,6 +38,8 @@ export async function settleWorktree(options: {
   readonly scheduler: SubagentScheduler;
   /** The parent's workdir: output paths are relative to it, changed paths to the repository's top level. */
   readonly parentWorkdir: string;
+  /** Records the parent's files around the apply (the Agent call's file checkpoint). */
+  readonly applyRecorder?: SubagentApplyRecorder;
 }): Promise<SubagentSettleReport> {
   const { worktrees, worktree, entry, status } = options;
   const report: { -readonly [K in keyof SubagentSettleReport]: SubagentSettleReport[K] } = {};
@@ -67,7 +69,12 @@ export async function settleWorktree(options: {
     });
     if (decision.action === "apply") {
       apply = await options.scheduler.applies
-        .run(() => worktrees.apply(worktree, { paths: decision.paths.map(toRepository) }))
+        .run(() =>
+          worktrees.apply(worktree, {
+            paths: decision.paths.map(toRepository),
+            ...(options.applyRecorder === undefined ? {} : { recorder: options.applyRecorder }),
+          }),
+        )
         .catch(
           (error: unknown): SubagentApplyOutcome => ({ applyStatus: "failed", copiedFiles: [], deletedFiles: [], conflictFiles: [], error: messageOf(error) }),
         );

@@ -3,6 +3,7 @@ import { toToolJsonSchema } from "@agent-tools/core";
 import { agentInputSchema } from "../domain/agent-schemas.js";
 import type { SubagentBatchDetails, SubagentCardDetails } from "../domain/subagent-protocol.js";
 import type { AgentPromptTemplate } from "../domain/subagent-types.js";
+import { createApplyCheckpointRecorder } from "../runtime/apply-checkpoint-recording.js";
 import { runAgentBatch } from "../runtime/subagent-batch.js";
 import type { SubagentEnvironment } from "../runtime/subagent-environment.js";
 
@@ -50,6 +51,7 @@ export function createAgentTool(environment: SubagentEnvironment, options: Agent
         paths: context.paths,
         templates: options.templates(),
         forceReadonly: options.forceReadonly,
+        applyRecorder: createApplyCheckpointRecorder(context),
         onAgentProgress(index, total, concurrency, agent) {
           const card: SubagentCardDetails = { kind: "subagent_card", parentToolCallId: context.callId, index, total, concurrency, agent };
           context.onUpdate({ data: card });
