@@ -1,0 +1,102 @@
+/**
+ * The `agent-tools-mcp` bin over Streamable HTTP, and its command line
+ * errors, end to end: a real child process driven by the MCP SDK's own
+ * client and by plain `fetch`.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PACKAGE_VERSION, RAW_INITIALIZE_REQUEST, createBinSandbox, resultText } from "./bin-test-harness.js";
+
+const sandbox = createBinSandbox();
+const { spawnBin } = sandbox;
+let base: string;
+let workdir: string;
+let dataDir: string;
+beforeEach(() => {
+  ({ base, workdir, dataDir } = sandbox.setUp());
+});
+afterEach(() => sandbox.tearDown());
+
+// Each case starts the bin through tsx: seconds each on a loaded machine.
+describe("agent-tools-mcp over Streamable HTTP", { timeout: 180_000 }, () => {
+  it("--http 0 prints the URL it bound, requires the bearer token, serves calls, and closes on SIGTERM", async () => {
+    const bin = spawnBin(["--workdir", workdir, "--data-dir", dataDir, "--http", "0", "--token", "t0ken"]);
+    const match = await bin.stderrMatching(/listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/);
+    const url = match[1] as string;
+    expect(Number(match[2])).toBeGreaterThan(0);
+
+    const initialize = RAW_INITIALIZE_REQUEST;
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const anonymous = await fetch(url, { method: "POST", headers, body: JSON.stringify(initialize) });
+    expect(anonymous.status).toBe(401);
+    await anonymous.body?.cancel();
+    const wrong = await fetch(url, { method: "POST", headers: { ...headers, authorization: "Bearer nope" }, body: JSON.stringify(initialize) });
+    expect(wrong.status).toBe(401);
+    await wrong.body?.cancel();
+
+    const client = new Client({ name: "bin-test-http", version: "0.0.0" }, { capabilities: {} });
+    sandbox.track(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer t0ken" } } }));
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain("Glob");
+    const glob = await client.callTool({ name: "Glob", arguments: { pattern: "**/*.md" } });
+    expect(resultText(glob)).toContain("notes.md");
+    await client.close();
+
+    bin.child.kill("SIGTERM");
+    const { code, stdout } = await bin.exited;
+    expect(code).toBe(0);
+    expect(stdout).toBe("");
+  });
+
+  it("takes the token from AGENT_TOOLS_MCP_TOKEN", async () => {
+    const bin = spawnBin(["--workdir", workdir, "--data-dir", dataDir, "--http", "0"], { ...process.env, AGENT_TOOLS_MCP_TOKEN: "from-env" });
+    const url = (await bin.stderrMatching(/listening on (\S+\/mcp)/))[1] as string;
+    const client = new Client({ name: "bin-test-env", version: "0.0.0" }, { capabilities: {} });
+    sandbox.track(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: "Bearer from-env" } } }));
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+    bin.child.kill("SIGINT");
+    expect((await bin.exited).code).toBe(0);
+  });
+});
+
+describe("agent-tools-mcp command line errors", { timeout: 180_000 }, () => {
+  it("exits 2 with the message and the usage on stderr for a bad flag, a missing or non-directory workdir", async () => {
+    const file = path.join(base, "file.txt");
+    writeFileSync(file, "");
+    const cases: [string[], RegExp][] = [
+      [["--workdir", workdir, "--http", "port"], /--http expects a port number/],
+      [[], /--workdir <dir> is required/],
+      [["--workdir", path.join(base, "missing")], /does not exist/],
+      [["--workdir", file], /is not a directory/],
+      [["--workdir", workdir, "--root", `docs=${path.join(base, "nope")}`], /--root docs: .* does not exist/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => spawnBin(args).exited));
+    results.forEach((result, index) => {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(cases[index]![1]);
+      expect(result.stderr).toContain("Usage: agent-tools-mcp");
+      expect(result.stdout).toBe("");
+    });
+  });
+
+  it("exits 2 when the SDK refuses a root (an alias it does not accept)", async () => {
+    const result = await spawnBin(["--workdir", workdir, "--data-dir", dataDir, "--root", `Bad Alias=${base}`]).exited;
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/cannot build the tools: .*Bad Alias/);
+    expect(result.stdout).toBe("");
+  });
+
+  it("--version and --help print on stdout and exit 0", async () => {
+    const version = await spawnBin(["--version"]).exited;
+    expect(version).toMatchObject({ code: 0, stdout: `${PACKAGE_VERSION}\n` });
+    const help = await spawnBin(["--help"]).exited;
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: agent-tools-mcp");
+  });
+});
