@@ -12,28 +12,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { createToolRegistry } from "@agent-tools/core";
 import { createInMemoryMcpSettingsStore, createMcpToolBundles } from "@agent-tools/mcp";
+import { loadMcpClientSdk, percentile } from "./bench-util.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const mcpPackage = path.resolve(here, "../../packages/mcp");
 const edgeServer = path.join(mcpPackage, "src/__fixtures__/edge-server.mjs");
 // The same ESM build of the SDK that @agent-tools/mcp loads.
-const sdk = path.join(mcpPackage, "node_modules/@modelcontextprotocol/sdk/dist/esm");
-const { Client } = (await import(pathToFileURL(path.join(sdk, "client/index.js")).href)) as typeof import("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = (await import(
-  pathToFileURL(path.join(sdk, "client/stdio.js")).href
-)) as typeof import("@modelcontextprotocol/sdk/client/stdio.js");
+const { Client, StdioClientTransport } = await loadMcpClientSdk(mcpPackage);
 
 const calls = Number(process.argv[2] ?? 2000);
 const warmup = 1000;
 const rounds = 40;
 
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index]!;
-}
 function summary(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;

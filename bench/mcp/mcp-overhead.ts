@@ -16,22 +16,16 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
+import { loadMcpClientSdk, percentile } from "./bench-util.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = path.resolve(here, "../..");
 const serverPackage = path.join(repositoryRoot, "packages/mcp-server");
 const main = path.join(serverPackage, "src/cli/main.ts");
 // The same ESM build of the SDK that @agent-tools/mcp-server loads.
-const sdk = path.join(serverPackage, "node_modules/@modelcontextprotocol/sdk/dist/esm");
-const { Client } = (await import(pathToFileURL(path.join(sdk, "client/index.js")).href)) as typeof import("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = (await import(
-  pathToFileURL(path.join(sdk, "client/stdio.js")).href
-)) as typeof import("@modelcontextprotocol/sdk/client/stdio.js");
-const { StreamableHTTPClientTransport } = (await import(
-  pathToFileURL(path.join(sdk, "client/streamableHttp.js")).href
-)) as typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await loadMcpClientSdk(serverPackage);
 
 const calls = Number(process.argv[2] ?? 300);
 const warmup = 30;
@@ -96,10 +90,6 @@ const sides = [
   { label: "MCP over Streamable HTTP", call: overHttp },
 ] as const;
 
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
-}
 const milliseconds = (value: number) => `${value.toFixed(2)} ms`;
 
 console.log(
