@@ -56,6 +56,8 @@ export interface SubagentReportDetails {
   readonly skipReason?: string;
   /** Why `git apply` did not take the patch when the file copy fallback ran. */
   readonly fallbackReason?: string;
+  /** Why the apply failed (`applyStatus: "failed"`), e.g. a pre-image the call's file checkpoint could not save. */
+  readonly applyError?: string;
   readonly copiedFiles?: readonly string[];
   readonly deletedFiles?: readonly string[];
   readonly conflictFiles?: readonly string[];

@@ -162,6 +162,7 @@ function renderBatchText(reports: readonly SubagentReportDetails[]): string {
         lines.push(
           `worktree: ${apply}; changed ${report.changedPaths?.length ?? 0} paths; worktree ${report.worktreeCleanupStatus ?? "kept"}${report.worktreePath && report.worktreeCleanupStatus !== "removed" ? ` at ${report.worktreePath}` : ""}`,
         );
+        if (report.applyError !== undefined) lines.push(`apply error: ${report.applyError}`);
         if (report.conflictFiles?.length) lines.push(`conflicts: ${report.conflictFiles.join(", ")}`);
         if (report.candidateArtifacts?.length) lines.push(`not applied (candidates): ${report.candidateArtifacts.join(", ")}`);
       }

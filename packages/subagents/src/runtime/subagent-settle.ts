@@ -16,6 +16,7 @@ export type SubagentSettleReport = Pick<
   | "applyMethod"
   | "skipReason"
   | "fallbackReason"
+  | "applyError"
   | "copiedFiles"
   | "deletedFiles"
   | "conflictFiles"
@@ -82,6 +83,7 @@ export async function settleWorktree(options: {
       if (apply.applyMethod !== undefined) report.applyMethod = apply.applyMethod;
       if (apply.skipReason !== undefined) report.skipReason = apply.skipReason;
       if (apply.fallbackReason !== undefined) report.fallbackReason = apply.fallbackReason;
+      if (apply.error !== undefined) report.applyError = apply.error;
       report.copiedFiles = [...apply.copiedFiles];
       report.deletedFiles = [...apply.deletedFiles];
       report.conflictFiles = [...apply.conflictFiles];
