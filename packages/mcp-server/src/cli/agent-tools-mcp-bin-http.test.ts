@@ -11,19 +11,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PACKAGE_VERSION, RAW_INITIALIZE_REQUEST, createBinSandbox, resultText } from "./bin-test-harness.js";
 
 const sandbox = createBinSandbox();
-const { spawnBin } = sandbox;
-let base: string;
-let workdir: string;
-let dataDir: string;
-beforeEach(() => {
-  ({ base, workdir, dataDir } = sandbox.setUp());
-});
+beforeEach(() => sandbox.setUp());
 afterEach(() => sandbox.tearDown());
 
 // Each case starts the bin through tsx: seconds each on a loaded machine.
 describe("agent-tools-mcp over Streamable HTTP", { timeout: 180_000 }, () => {
   it("--http 0 prints the URL it bound, requires the bearer token, serves calls, and closes on SIGTERM", async () => {
-    const bin = spawnBin(["--workdir", workdir, "--data-dir", dataDir, "--http", "0", "--token", "t0ken"]);
+    const bin = sandbox.spawnBin(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir, "--http", "0", "--token", "t0ken"]);
     const match = await bin.stderrMatching(/listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/);
     const url = match[1] as string;
     expect(Number(match[2])).toBeGreaterThan(0);
@@ -53,7 +47,10 @@ describe("agent-tools-mcp over Streamable HTTP", { timeout: 180_000 }, () => {
   });
 
   it("takes the token from AGENT_TOOLS_MCP_TOKEN", async () => {
-    const bin = spawnBin(["--workdir", workdir, "--data-dir", dataDir, "--http", "0"], { ...process.env, AGENT_TOOLS_MCP_TOKEN: "from-env" });
+    const bin = sandbox.spawnBin(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir, "--http", "0"], {
+      ...process.env,
+      AGENT_TOOLS_MCP_TOKEN: "from-env",
+    });
     const url = (await bin.stderrMatching(/listening on (\S+\/mcp)/))[1] as string;
     const client = new Client({ name: "bin-test-env", version: "0.0.0" }, { capabilities: {} });
     sandbox.track(client);
@@ -67,16 +64,16 @@ describe("agent-tools-mcp over Streamable HTTP", { timeout: 180_000 }, () => {
 
 describe("agent-tools-mcp command line errors", { timeout: 180_000 }, () => {
   it("exits 2 with the message and the usage on stderr for a bad flag, a missing or non-directory workdir", async () => {
-    const file = path.join(base, "file.txt");
+    const file = path.join(sandbox.base, "file.txt");
     writeFileSync(file, "");
     const cases: [string[], RegExp][] = [
-      [["--workdir", workdir, "--http", "port"], /--http expects a port number/],
+      [["--workdir", sandbox.workdir, "--http", "port"], /--http expects a port number/],
       [[], /--workdir <dir> is required/],
-      [["--workdir", path.join(base, "missing")], /does not exist/],
+      [["--workdir", path.join(sandbox.base, "missing")], /does not exist/],
       [["--workdir", file], /is not a directory/],
-      [["--workdir", workdir, "--root", `docs=${path.join(base, "nope")}`], /--root docs: .* does not exist/],
+      [["--workdir", sandbox.workdir, "--root", `docs=${path.join(sandbox.base, "nope")}`], /--root docs: .* does not exist/],
     ];
-    const results = await Promise.all(cases.map(([args]) => spawnBin(args).exited));
+    const results = await Promise.all(cases.map(([args]) => sandbox.spawnBin(args).exited));
     results.forEach((result, index) => {
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(cases[index]![1]);
@@ -86,16 +83,16 @@ describe("agent-tools-mcp command line errors", { timeout: 180_000 }, () => {
   });
 
   it("exits 2 when the SDK refuses a root (an alias it does not accept)", async () => {
-    const result = await spawnBin(["--workdir", workdir, "--data-dir", dataDir, "--root", `Bad Alias=${base}`]).exited;
+    const result = await sandbox.spawnBin(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir, "--root", `Bad Alias=${sandbox.base}`]).exited;
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toMatch(/cannot build the tools: .*Bad Alias/);
     expect(result.stdout).toBe("");
   });
 
   it("--version and --help print on stdout and exit 0", async () => {
-    const version = await spawnBin(["--version"]).exited;
+    const version = await sandbox.spawnBin(["--version"]).exited;
     expect(version).toMatchObject({ code: 0, stdout: `${PACKAGE_VERSION}\n` });
-    const help = await spawnBin(["--help"]).exited;
+    const help = await sandbox.spawnBin(["--help"]).exited;
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: agent-tools-mcp");
   });

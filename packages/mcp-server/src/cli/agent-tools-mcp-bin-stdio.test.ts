@@ -10,19 +10,13 @@ import { isAlive, waitUntil, waitUntilEnded } from "../testing-helpers.js";
 import { PACKAGE_VERSION, RAW_INITIALIZE_REQUEST, createBinSandbox, resultText } from "./bin-test-harness.js";
 
 const sandbox = createBinSandbox();
-const { connectStdio, spawnBin } = sandbox;
-let base: string;
-let workdir: string;
-let dataDir: string;
-beforeEach(() => {
-  ({ base, workdir, dataDir } = sandbox.setUp());
-});
+beforeEach(() => sandbox.setUp());
 afterEach(() => sandbox.tearDown());
 
 // Each case starts the bin through tsx: seconds each on a loaded machine.
 describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
   it("lists the built-in tools with annotations and runs Glob and Read in the workdir", async () => {
-    const { client } = await connectStdio(["--workdir", workdir, "--data-dir", dataDir]);
+    const { client } = await sandbox.connectStdio(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir]);
     expect(client.getServerVersion()?.version).toBe(PACKAGE_VERSION);
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
@@ -38,10 +32,19 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
   });
 
   it("--exclude leaves tools out; a read-only --root is readable and refuses a Write", async () => {
-    const docs = path.join(base, "docs");
+    const docs = path.join(sandbox.base, "docs");
     mkdirSync(docs);
     writeFileSync(path.join(docs, "guide.md"), "the guide\n");
-    const { client } = await connectStdio(["--workdir", workdir, "--data-dir", dataDir, "--root", `docs=${docs}:ro`, "--exclude", "Bash,Delete"]);
+    const { client } = await sandbox.connectStdio([
+      "--workdir",
+      sandbox.workdir,
+      "--data-dir",
+      sandbox.dataDir,
+      "--root",
+      `docs=${docs}:ro`,
+      "--exclude",
+      "Bash,Delete",
+    ]);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain("Write");
     expect(names).not.toContain("Bash");
@@ -56,19 +59,19 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
     // The workspace itself stays writable.
     const inWorkspace = await client.callTool({ name: "Write", arguments: { path: "out.md", content: "written\n" } });
     expect(inWorkspace.isError).not.toBe(true);
-    expect(readFileSync(path.join(workdir, "out.md"), "utf8")).toBe("written\n");
+    expect(readFileSync(path.join(sandbox.workdir, "out.md"), "utf8")).toBe("written\n");
   });
 
   it("--ask with --approval deny refuses the call without running it", async () => {
-    const { client } = await connectStdio(["--workdir", workdir, "--data-dir", dataDir, "--ask", "Write", "--approval", "deny"]);
+    const { client } = await sandbox.connectStdio(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir, "--ask", "Write", "--approval", "deny"]);
     const write = await client.callTool({ name: "Write", arguments: { path: "denied.md", content: "x\n" } });
     expect(write.isError).toBe(true);
-    expect(() => readFileSync(path.join(workdir, "denied.md"))).toThrow();
+    expect(() => readFileSync(path.join(sandbox.workdir, "denied.md"))).toThrow();
   });
 
   it("--ask asks the client through elicitation: an approval runs the call, a refusal does not", async () => {
     const questions: string[] = [];
-    const { client } = await connectStdio(["--workdir", workdir, "--data-dir", dataDir, "--ask", "Write"], (client) => {
+    const { client } = await sandbox.connectStdio(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir, "--ask", "Write"], (client) => {
       client.setRequestHandler(ElicitRequestSchema, async (request) => {
         const message = String(request.params.message);
         questions.push(message);
@@ -77,10 +80,10 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
     });
     const approved = await client.callTool({ name: "Write", arguments: { path: "approved.md", content: "yes\n" } });
     expect(approved.isError, resultText(approved)).not.toBe(true);
-    expect(readFileSync(path.join(workdir, "approved.md"), "utf8")).toBe("yes\n");
+    expect(readFileSync(path.join(sandbox.workdir, "approved.md"), "utf8")).toBe("yes\n");
     const refused = await client.callTool({ name: "Write", arguments: { path: "refused.md", content: "no\n" } });
     expect(refused.isError).toBe(true);
-    expect(existsSync(path.join(workdir, "refused.md"))).toBe(false);
+    expect(existsSync(path.join(sandbox.workdir, "refused.md"))).toBe(false);
     expect(questions).toHaveLength(2);
     expect(questions[0]).toContain("Write");
     // Read is not asked for.
@@ -89,11 +92,11 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
   });
 
   it("stdin end while a Bash command runs: the bin exits and the command's process is gone", async () => {
-    const bin = spawnBin(["--workdir", workdir, "--data-dir", dataDir]);
+    const bin = sandbox.spawnBin(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir]);
     const send = (message: object) => bin.child.stdin.write(`${JSON.stringify(message)}\n`);
     send(RAW_INITIALIZE_REQUEST);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const pidFile = path.join(workdir, "sleep.pid");
+    const pidFile = path.join(sandbox.workdir, "sleep.pid");
     // exec: the shell becomes sleep, so $$ is the pid of the process that must end.
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "Bash", arguments: { command: `echo $$ > ${pidFile}; exec sleep 600` } } });
     await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", "the Bash command to start", 60_000);
@@ -106,7 +109,7 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
   });
 
   it("exits 0 when the client closes stdin, with nothing but protocol on stdout", async () => {
-    const bin = spawnBin(["--workdir", workdir, "--data-dir", dataDir]);
+    const bin = sandbox.spawnBin(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir]);
     bin.child.stdin.write(`${JSON.stringify(RAW_INITIALIZE_REQUEST)}\n`);
     // Wait for the answer before closing, so the server did start serving.
     await new Promise<void>((resolve) => {

@@ -50,17 +50,16 @@ export interface SpawnedBin {
   stderrMatching(pattern: RegExp): Promise<RegExpExecArray>;
 }
 
-/** The directories of one test: `workdir` holds `src/a.ts` and `notes.md`. */
-export interface BinTestDirectories {
-  base: string;
-  workdir: string;
-  dataDir: string;
-}
-
 /** The per-test state of the bin tests; see {@link createBinSandbox}. */
 export interface BinSandbox {
+  /** The test's temp directory (read after `setUp`). */
+  readonly base: string;
+  /** The project under `base`: `src/a.ts` and `notes.md`. */
+  readonly workdir: string;
+  /** A data directory under `base` (not created). */
+  readonly dataDir: string;
   /** Makes a fresh temp project; call before each test. */
-  setUp(): BinTestDirectories;
+  setUp(): void;
   /** Closes the test's clients, kills its bins, removes its directories; call after each test. */
   tearDown(): Promise<void>;
   /** Starts the bin with `args` over stdio and connects an MCP client (with form elicitation when `prepare` is given). */
@@ -76,9 +75,9 @@ export interface BinSandbox {
  *
  * @example
  * const sandbox = createBinSandbox();
- * let workdir: string;
- * beforeEach(() => ({ workdir } = sandbox.setUp()));
+ * beforeEach(() => sandbox.setUp());
  * afterEach(() => sandbox.tearDown());
+ * it("serves", async () => { const { client } = await sandbox.connectStdio(["--workdir", sandbox.workdir]); });
  */
 export function createBinSandbox(): BinSandbox {
   let base: string | undefined;
@@ -90,14 +89,27 @@ export function createBinSandbox(): BinSandbox {
     return client;
   };
 
+  const current = () => {
+    if (base === undefined) throw new Error("the bin sandbox is not set up: call setUp() in beforeEach");
+    return base;
+  };
+
   return {
+    get base() {
+      return current();
+    },
+    get workdir() {
+      return path.join(current(), "project");
+    },
+    get dataDir() {
+      return path.join(current(), "data");
+    },
     setUp() {
       base = mkdtempSync(path.join(os.tmpdir(), "agent-tools-mcp-bin-"));
       const workdir = path.join(base, "project");
       mkdirSync(path.join(workdir, "src"), { recursive: true });
       writeFileSync(path.join(workdir, "src", "a.ts"), "export const a = 1;\n");
       writeFileSync(path.join(workdir, "notes.md"), "hello from the project\n");
-      return { base, workdir, dataDir: path.join(base, "data") };
     },
     async tearDown() {
       for (const client of clients.splice(0)) await client.close().catch(() => {});
