@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,36 +5,16 @@ import { type FileChangeRequest, type ModelRequest, toolResultText } from "@agen
 import { ScriptedModelClient, type ScriptedModelResponse } from "@agent-tools/core/testing";
 import type { SubagentBatchDetails } from "@agent-tools/subagents";
 import { afterAll, describe, expect, it } from "vitest";
+import { createCommittedRepository } from "./__fixtures__/committed-repository.js";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import { openFileCheckpoints } from "./checkpoint-wiring.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-subagent-checkpoint-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@e",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@e",
-};
-
-/** A git repository with committed files (CRLF and modes kept); returns its path. */
+/** A git repository with committed files under the test's temp folder; returns its path. */
 function repository(name: string, files: Record<string, string>): string {
-  const root = path.join(temporary, name);
-  fs.mkdirSync(root, { recursive: true });
-  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root, env: gitEnv });
-  execFileSync("git", ["config", "core.autocrlf", "false"], { cwd: root, env: gitEnv });
-  for (const [relative, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    fs.writeFileSync(path.join(root, relative), text);
-  }
-  fs.chmodSync(path.join(root, "run.sh"), 0o755);
-  execFileSync("git", ["add", "-A"], { cwd: root, env: gitEnv });
-  execFileSync("git", ["commit", "-q", "-m", "init"], { cwd: root, env: gitEnv });
-  return root;
+  return createCommittedRepository(temporary, name, files, { "run.sh": 0o755 });
 }
 
 const FILES = {

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +8,7 @@ import { ScriptedModelClient, type ScriptedModelResponse } from "@agent-tools/co
 import { openSqliteStorage } from "@agent-tools/storage";
 import { KyselySubagentStore, type SubagentBatchDetails } from "@agent-tools/subagents";
 import { afterAll, describe, expect, it } from "vitest";
+import { createCommittedRepository } from "./__fixtures__/committed-repository.js";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -15,28 +16,9 @@ const repositoryRoot = path.resolve(here, "../../..");
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-subagents-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 
-const gitEnv = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@e",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@e",
-};
-
-/** A git repository with committed files; returns its path. */
+/** A git repository with committed files under the test's temp folder; returns its path. */
 function repository(name: string, files: Record<string, string>): string {
-  const root = path.join(temporary, name);
-  fs.mkdirSync(root, { recursive: true });
-  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root, env: gitEnv });
-  for (const [relative, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    fs.writeFileSync(path.join(root, relative), text);
-  }
-  execFileSync("git", ["add", "-A"], { cwd: root, env: gitEnv });
-  execFileSync("git", ["commit", "-q", "-m", "init"], { cwd: root, env: gitEnv });
-  return root;
+  return createCommittedRepository(temporary, name, files);
 }
 
 const agentOf = (request: ModelRequest) => /\(agent id: ([^)]+)\)/.exec(String(request.messages[0]?.content))?.[1] ?? "?";

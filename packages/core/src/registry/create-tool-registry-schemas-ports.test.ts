@@ -3,29 +3,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { SdkError, ToolError } from "../errors.js";
-import type { ToolBundle, ToolDefinition } from "../types.js";
+import type { ToolBundle } from "../types.js";
 import { createToolRegistry } from "./create-tool-registry.js";
+import { Echo, bundle, readMeta, specOf } from "./__fixtures__/registry-test-tools.js";
 import { defineTool } from "./define-tool.js";
 
 // The registry's tool JSON Schemas, its ports and its cleanups (split from create-tool-registry.test.ts).
-
-const readMeta = { groupId: "fs", kind: "read", isReadOnly: true, displayCategory: "file" } as const;
-
-function bundle(id: string, tools: ToolDefinition[], trusted = true): ToolBundle {
-  return { id, trusted, listTools: () => tools };
-}
-
-const Echo = defineTool({
-  name: "Echo",
-  description: "Returns its text.",
-  inputSchema: z.object({ text: z.string().min(1), times: z.number().int().min(1).max(3).optional() }),
-  metadata: readMeta,
-  execute: ({ text, times }) => ({ content: text.repeat(times ?? 1), details: { length: text.length } }),
-});
-
-function specOf(tool: ToolDefinition) {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as z.ZodObject, metadata: tool.metadata, execute: tool.execute };
-}
 
 describe("tool JSON Schemas", () => {
   it("leave out what some providers reject", () => {

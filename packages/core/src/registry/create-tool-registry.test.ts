@@ -5,24 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { SdkError, ToolError } from "../errors.js";
 import type { ToolBundle, ToolDefinition } from "../types.js";
+import { Echo, bundle, readMeta, specOf, writeMeta } from "./__fixtures__/registry-test-tools.js";
 import { defineTool } from "./define-tool.js";
 import { type ToolRegistry, createToolRegistry } from "./create-tool-registry.js";
 import type { ToolEvent } from "./events.js";
-
-const readMeta = { groupId: "fs", kind: "read", isReadOnly: true, displayCategory: "file" } as const;
-const writeMeta = { groupId: "fs", kind: "write", isReadOnly: false, displayCategory: "file" } as const;
-
-function bundle(id: string, tools: ToolDefinition[], trusted = true): ToolBundle {
-  return { id, trusted, listTools: () => tools };
-}
-
-const Echo = defineTool({
-  name: "Echo",
-  description: "Returns its text.",
-  inputSchema: z.object({ text: z.string().min(1), times: z.number().int().min(1).max(3).optional() }),
-  metadata: readMeta,
-  execute: ({ text, times }) => ({ content: text.repeat(times ?? 1), details: { length: text.length } }),
-});
 
 const Failing = defineTool({
   name: "Failing",
@@ -337,8 +323,4 @@ describe("approval policy", () => {
 
 function text(result: { content: Array<{ type: string; text?: string }> }): string {
   return result.content.map((block) => block.text ?? "").join("");
-}
-
-function specOf(tool: ToolDefinition) {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as z.ZodObject, metadata: tool.metadata, execute: tool.execute };
 }
