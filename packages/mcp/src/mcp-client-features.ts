@@ -1,14 +1,78 @@
 /**
  * Client features the host backs with callbacks: elicitation, sampling and
- * roots. Only what the host gives is declared in `initialize`.
+ * roots. Only what the host gives is declared in `initialize`; a server's
+ * request for a feature that was not declared gets the SDK's
+ * method-not-found error.
  */
+import { SdkError } from "@agent-tools/core";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { McpClientFeatures } from "./client-host-options.js";
+import type { McpElicitationRequest, McpElicitationResult, McpSamplingOptions } from "./client-features/client-feature-types.js";
+import { installElicitationHandler } from "./client-features/elicitation-handler.js";
+import { type McpRootsSource, RootsChangeNotifier, installRootsHandler } from "./client-features/roots-handler.js";
+import { installSamplingHandler } from "./client-features/sampling-handler.js";
 
 /** The host's callbacks for client features (part of `createMcpToolBundles` options). */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in as the features land.
-export interface McpClientFeatureOptions {}
+export interface McpClientFeatureOptions {
+  /**
+   * Elicitation (form mode): a server asks the user for values. Resolve with
+   * `accept` and the values, `decline` or `cancel`; abort the question when
+   * `signal` aborts. Without it the capability is not declared.
+   */
+  onElicitation?(request: McpElicitationRequest): Promise<McpElicitationResult>;
+  /**
+   * Sampling: servers may ask `model` for completions, each one approved by
+   * `approve` first. Without it (or without `approve`) the capability is not
+   * declared.
+   */
+  sampling?: McpSamplingOptions;
+  /**
+   * Roots offered to servers (`roots/list`), read on every request: `file://`
+   * URIs with names. `false` or absent: not declared. After a change call
+   * `notifyRootsChanged()` of the bundles.
+   */
+  roots?: McpRootsSource | false;
+}
 
-/** The features of every connection, or undefined when the host gave none. */
-export function createMcpClientFeatures(_options: McpClientFeatureOptions): McpClientFeatures | undefined {
-  return undefined;
+/** The client features of a runtime plus the roots-changed notice. */
+export interface McpClientFeatureSet extends McpClientFeatures {
+  /** Sends `notifications/roots/list_changed` to every connected server (no-op without roots). */
+  notifyRootsChanged(): Promise<void>;
+}
+
+/**
+ * The features of every connection, or undefined when the host gave none.
+ * Throws `SdkError` (`invalid_options`) for a callback that is not a function.
+ *
+ * @example
+ * const features = createMcpClientFeatures({ onElicitation: async () => ({ action: "decline" }), roots: () => [{ uri: "file:///repo", name: "workspace" }] });
+ * const runtime = new McpRuntime({ clientFeatures: features });
+ */
+export function createMcpClientFeatures(options: McpClientFeatureOptions): McpClientFeatureSet | undefined {
+  const { onElicitation, sampling, roots } = options;
+  if (onElicitation !== undefined && typeof onElicitation !== "function") throw new SdkError("invalid_options", "mcp.onElicitation must be a function.");
+  if (sampling !== undefined && typeof sampling?.model?.generate !== "function")
+    throw new SdkError("invalid_options", "mcp.sampling.model must be a ModelClient (an object with generate).");
+  if (roots !== undefined && roots !== false && typeof roots !== "function") throw new SdkError("invalid_options", "mcp.roots must be a function or false.");
+  const samplingOn = sampling !== undefined && typeof sampling.approve === "function";
+  const rootsSource = typeof roots === "function" ? roots : undefined;
+  if (onElicitation === undefined && !samplingOn && rootsSource === undefined) return undefined;
+  const capabilities: ClientCapabilities = {
+    ...(onElicitation !== undefined ? { elicitation: { form: {} } } : {}),
+    ...(samplingOn ? { sampling: {} } : {}),
+    ...(rootsSource !== undefined ? { roots: { listChanged: true } } : {}),
+  };
+  const notifier = new RootsChangeNotifier();
+  return {
+    capabilities: () => structuredClone(capabilities),
+    install(client, config) {
+      if (onElicitation !== undefined) installElicitationHandler(client, config.id, (request) => onElicitation(request));
+      if (samplingOn) installSamplingHandler(client, config.id, sampling);
+      if (rootsSource !== undefined) {
+        installRootsHandler(client, rootsSource);
+        notifier.track(config.id, client);
+      }
+    },
+    notifyRootsChanged: () => (rootsSource === undefined ? Promise.resolve() : notifier.notify()),
+  };
 }
