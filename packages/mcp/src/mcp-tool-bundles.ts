@@ -59,6 +59,8 @@ export interface McpToolBundles {
   isDeferralActive(): boolean;
   /** Connects newly enabled servers, stops removed ones and rebuilds the tools; concurrent calls share one run. */
   refresh(): Promise<McpLoadReport>;
+  /** Tells connected servers that the roots changed (`notifications/roots/list_changed`); a no-op without `roots`. */
+  notifyRootsChanged(): Promise<void>;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -74,7 +76,8 @@ export interface McpToolBundles {
  */
 export async function createMcpToolBundles(options: McpToolBundleOptions): Promise<McpToolBundles> {
   const runtimeScope = options.runtimeScope ?? "chat";
-  const runtime = new McpRuntime({ clientInfo: options.clientInfo, clientFeatures: createMcpClientFeatures(options), auth: createMcpAuthSource(options) });
+  const clientFeatures = createMcpClientFeatures(options);
+  const runtime = new McpRuntime({ clientInfo: options.clientInfo, clientFeatures, auth: createMcpAuthSource(options) });
   const activated = new Set<string>();
   const budget = options.toolSearch === false ? Infinity : (options.toolSearch?.tokenBudget ?? DEFAULT_TOOL_SEARCH_TOKEN_BUDGET);
   const searchable = runtimeScope === "chat" && budget !== Infinity;
@@ -188,6 +191,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     resolveToolName: (name) => tools.resolveToolName(name),
     isDeferralActive: () => deferral,
     refresh,
+    notifyRootsChanged: () => clientFeatures?.notifyRootsChanged() ?? Promise.resolve(),
     close: () => runtime.close(),
   };
 }
