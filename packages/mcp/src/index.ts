@@ -9,6 +9,17 @@
  */
 export { createMcpToolBundles } from "./mcp-tool-bundles.js";
 export type { McpToolBundleOptions, McpToolBundles, McpHostOptions } from "./mcp-tool-bundles.js";
+export type { McpClientFeatureOptions } from "./mcp-client-features.js";
+export type {
+  McpElicitationRequest,
+  McpElicitationResult,
+  McpElicitationSchema,
+  McpElicitationField,
+  McpElicitationValue,
+  McpSamplingOptions,
+  McpSamplingRequest,
+  McpRoot,
+} from "./client-features/client-feature-types.js";
 export { McpLoadError, McpConfigError } from "./mcp-errors.js";
 export type { McpLoadReport, McpLoadFailure, McpLoadErrorDetails, McpConfigProblem } from "./mcp-errors.js";
 export { applyMcpOps, createInMemoryMcpSettingsStore } from "./apply-mcp-ops.js";
