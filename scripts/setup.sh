@@ -3,7 +3,8 @@
 # is compiled against Node's own headers), the machine packages the tests use
 # (PostgreSQL 15 server binaries, tmux, git, Chromium for the web example's browser tests),
 # AI SDK 7 for the AI SDK matrix
-# (compat/ai-sdk-v7), the MCP Inspector (compat/mcp-inspector), a build of every package
+# (compat/ai-sdk-v7), the MCP Inspector (compat/mcp-inspector), the MCP conformance suite
+# (compat/mcp-conformance), a build of every package
 # and of the web example's page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +45,15 @@ fi
 # The MCP Inspector CLI (for the agent-tools-mcp inspector test) needs Node 22 too: its own npm lock
 # in compat/mcp-inspector, with Node 22 from the npm package `node`. Reinstall when the lock changed.
 compat=compat/mcp-inspector
+if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
+  echo "setup: installing $compat"
+  (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
+  cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
+fi
+
+# The official MCP conformance suite (for tests/mcp-conformance.test.ts) needs Node 22 too: its own npm
+# lock in compat/mcp-conformance, with Node 22 from the npm package `node`. Reinstall when the lock changed.
+compat=compat/mcp-conformance
 if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
   echo "setup: installing $compat"
   (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
