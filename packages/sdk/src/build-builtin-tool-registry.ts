@@ -29,6 +29,7 @@ import { type SdkCheckpointStoreOptions, sdkCheckpointRegistryOptions } from "./
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
 import { type InteractionHostOptions, createInteractionToolBundle } from "./interaction-tools/index.js";
 import { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
+import { sdkMcpRoots } from "./mcp-roots-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
@@ -86,7 +87,9 @@ export interface BuiltinToolRegistryOptions {
    * MCP servers as tools, McpManager and ToolSearch; registered only when
    * `getSettings` (a live getter) is given. Without `applyOps`, and always in
    * the cron scope, MCP settings are read-only. Load failures default to
-   * `continue` in chat and `throw` in cron.
+   * `continue` in chat and `throw` in cron. Servers may list the workspace
+   * and the granted roots (`roots/list`; read-only ones named so) unless
+   * `mcp.roots` is the host's own getter or `false`.
    */
   mcp?: McpHostOptions;
   /**
@@ -271,6 +274,8 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
         sandbox: mcpOptions.sandbox ?? ports.sandbox !== undefined,
         logger: options.logger,
         applyOps: runtimeScope === "chat" ? mcpOptions.applyOps : undefined,
+        // The workspace and the granted roots, unless the host gives its own (or false).
+        roots: mcpOptions.roots ?? sdkMcpRoots(() => registry?.paths, options),
         loadFailureMode: mcpOptions.loadFailureMode ?? (runtimeScope === "cron" ? "throw" : "continue"),
       });
       bundles.push(...mcp.bundles);
