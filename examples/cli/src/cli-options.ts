@@ -42,6 +42,8 @@ export interface CliOptions {
    * on the demo's sample project; otherwise the SDK's `~/.agent-tools`.
    */
   dataDir?: string;
+  /** `--mcp <file>`: a JSON file of MCP servers (`{ "servers": [...] }`). */
+  mcp?: string;
   /** Print usage and exit. */
   help: boolean;
 }
@@ -75,6 +77,8 @@ Options:
   --keep                       keep the demo's temporary project directory
   --data-dir <dir>             where the SDK keeps its files (default: ~/.agent-tools; a
                                temporary directory when the demo's sample project is used)
+  --mcp <file>                 MCP servers from a JSON file ({ "servers": [...] }); their
+                               questions (elicitation) are asked at the terminal
   --help, -h                   show this help
 `;
 
@@ -106,6 +110,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
         demo: { type: "boolean" },
         keep: { type: "boolean" },
         "data-dir": { type: "string" },
+        mcp: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -134,6 +139,7 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
     keep: values.keep === true,
     stream: values["no-stream"] !== true,
     dataDir: values["data-dir"] === undefined ? undefined : path.resolve(cwd, values["data-dir"]),
+    mcp: values.mcp === undefined ? undefined : path.resolve(cwd, values.mcp),
     help: values.help === true,
   };
 }

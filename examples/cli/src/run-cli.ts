@@ -18,6 +18,8 @@ import { createDemoModelClient } from "./demo/demo-model.js";
 import { DEMO_PROMPT, DemoScript } from "./demo/demo-script.js";
 import { type DemoProject, type SampleTestRun, prepareDemoProject, runSampleTests } from "./demo/sample-project.js";
 import { createJsonEventWriter } from "./display/json-display.js";
+import { createTerminalElicitation } from "./elicitation/terminal-elicitation.js";
+import { readMcpSettingsFile } from "./mcp-settings-file.js";
 import { TerminalDisplay } from "./display/terminal-display.js";
 import { createConfiguredModelClient } from "./model-selection.js";
 
@@ -116,14 +118,14 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
         message: "A real model is configured: tools that change files or run commands ask first (--yes approves them all).",
       });
     }
-    const approval = createApprovalOptions({
-      yes,
+    const questionOptions = {
       input: environment.stdin,
       output: options.json ? environment.stderr : environment.stdout,
-      onEvent,
       onInterrupt: abort,
       pause: display ? () => display.pause() : undefined,
-    });
+    };
+    const approval = createApprovalOptions({ yes, onEvent, ...questionOptions });
+    const mcpSettings = options.mcp === undefined ? undefined : readMcpSettingsFile(options.mcp);
     // The subagents' messages to the parent arrive after each turn's tool results (a failed read is re-delivered later).
     let parentBus: { delta(): Promise<string> } | undefined;
     // Skills under <dataDir>/skills: SkillsManager, skill:// paths, and the enabled skills listed in the system prompt.
@@ -137,6 +139,8 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       // Agent and SendMessage: children run on the same model, persisted under this session.
       subagents: { model, conversationId: `cli-${randomUUID()}`, onReady: (bundle) => (parentBus = bundle.parentBus) },
       skills: { onReady: (bundle) => (skills = bundle) },
+      // --mcp: the file's servers; a server's questions are asked at the terminal (declined without one).
+      mcp: mcpSettings === undefined ? undefined : { getSettings: () => mcpSettings, onElicitation: createTerminalElicitation(questionOptions) },
     });
     const skillsSection = (await skills?.renderPromptSection().catch(() => "")) ?? "";
     const systemPrompt = skillsSection === "" ? defaultSystemPrompt(registry) : `${defaultSystemPrompt(registry)}\n\n${skillsSection}`;
