@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
+import { describeOAuthStatus, managerOAuthControl, oauthDetails } from "./mcp-manager-oauth-actions.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
 import { type McpManagerEnvironment, ManagerReport, managerError, suggestFixes, unknownServersError } from "./mcp-manager-support.js";
 import { McpServerConnection } from "./server-connection.js";
@@ -52,7 +53,8 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
   }
   const persist = context.runtimeScope === "chat" && stored;
   if (input.action === "restart") await environment.runtime.stop(config.id);
-  const connection = persist ? environment.runtime.connectionFor(config) : new McpServerConnection(config);
+  const connection = persist ? environment.runtime.connectionFor(config) : new McpServerConnection(config, environment.runtime.connectionOptions);
+  const oauth = managerOAuthControl(environment);
   const startedAt = Date.now();
   let phase = "connect";
   try {
@@ -64,6 +66,8 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
     report.set({ phase, toolsCount: tools.length, durationMs });
     report.line(`test=ok phase=${phase} durationMs=${durationMs}`);
     report.line(`runtime=${persist ? connection.state : "transient"} server=${info ? `${info.name}@${info.version}` : "unknown"} tools=${tools.length}`);
+    const authStatus = await oauth?.status(config);
+    if (authStatus?.authorized) report.set({ auth: oauthDetails(authStatus) }).line(describeOAuthStatus(authStatus));
     const listTools = input.action === "tools" || input.include_tools || input.include_schema;
     if (listTools) {
       report.details.tools = tools.map((tool) =>
@@ -80,6 +84,12 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
   } catch (error) {
     const message = (error as Error)?.message ?? String(error);
     if (context.signal.aborted) throw error;
+    // An OAuth attempt that did not end with tokens names its step: discovery, registration, authorization or token.
+    const authStatus = await oauth?.status(config).catch(() => undefined);
+    if (authStatus?.pendingPhase) {
+      phase = `auth_${authStatus.pendingPhase}`;
+      report.set({ auth: oauthDetails(authStatus, authStatus.pendingPhase) });
+    }
     report.fail(message);
     const durationMs = Date.now() - startedAt;
     report.set({ phase, durationMs, suggestions: suggestFixes(message, config) });

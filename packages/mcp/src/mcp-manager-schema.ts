@@ -15,6 +15,19 @@ const serverFields = {
   headers: z.record(z.string(), z.string()).optional().describe("http/sse: request headers."),
   timeoutMs: z.number().optional().describe("Connect and per-request timeout in ms; default 60000."),
   messageUrl: z.string().optional().describe("sse: POST endpoint, relative to url, for servers that announce none."),
+  auth: z
+    .object({
+      grant: z
+        .enum(["authorization_code", "client_credentials"])
+        .optional()
+        .describe("authorization_code (default, a user signs in) or client_credentials (machine client)."),
+      clientId: z.string().optional().describe("A pre-registered OAuth client id; absent: the client registers itself."),
+      clientSecret: z.string().optional().describe("The pre-registered client's secret."),
+      tokenEndpointAuthMethod: z.enum(["client_secret_basic", "client_secret_post", "none"]).optional(),
+      scope: z.string().optional().describe("Scopes to ask for when the server names none."),
+    })
+    .optional()
+    .describe("http/sse: OAuth settings. Tokens are kept by the host, never here."),
 };
 
 /** Input of McpManager: what the model sees as its JSON Schema. */

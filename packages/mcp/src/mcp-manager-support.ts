@@ -18,6 +18,8 @@ export const MCP_MANAGER_ACTIONS = [
   "restart",
   "stop",
   "tools",
+  "login",
+  "logout",
 ] as const;
 /** One McpManager action. */
 export type McpManagerAction = (typeof MCP_MANAGER_ACTIONS)[number];
@@ -25,7 +27,17 @@ export type McpManagerAction = (typeof MCP_MANAGER_ACTIONS)[number];
 /** Actions that change the settings. */
 export const SETTINGS_WRITE_ACTIONS: ReadonlySet<McpManagerAction> = new Set(["create", "update", "delete", "enable", "disable"]);
 /** Actions refused in the cron scope. */
-export const CRON_REFUSED_ACTIONS: ReadonlySet<McpManagerAction> = new Set(["create", "update", "delete", "enable", "disable", "restart", "stop"]);
+export const CRON_REFUSED_ACTIONS: ReadonlySet<McpManagerAction> = new Set([
+  "create",
+  "update",
+  "delete",
+  "enable",
+  "disable",
+  "restart",
+  "stop",
+  "login",
+  "logout",
+]);
 
 /** The `details` of every McpManager result. */
 export interface McpManagerDetails {
@@ -54,6 +66,8 @@ export interface McpManagerDetails {
   tools?: unknown[];
   stderr?: string[];
   durationMs?: number;
+  /** OAuth of the server: whether tokens are stored, their expiry and scopes; never a secret. */
+  auth?: { authorized: boolean; expiresAt?: number; scopes?: string; refreshable?: boolean; failedPhase?: string };
 }
 
 /** What the McpManager needs from its bundle. */
@@ -91,9 +105,10 @@ export function unknownServersError(ids: readonly string[]): ToolError {
 
 const REDACTED = "<redacted>";
 
-/** A copy of `config` with env and header values replaced by `<redacted>`. */
+/** A copy of `config` with env and header values and the OAuth client secret replaced by `<redacted>`. */
 export function redactMcpServerConfig(config: McpServerConfig): McpServerConfig {
   const copy: McpServerConfig = { ...config, args: [...config.args] };
+  if (config.auth?.clientSecret !== undefined) copy.auth = { ...config.auth, clientSecret: REDACTED };
   if (config.env) copy.env = Object.fromEntries(Object.keys(config.env).map((key) => [key, REDACTED]));
   if (config.headers) copy.headers = Object.fromEntries(Object.keys(config.headers).map((key) => [key, REDACTED]));
   return copy;

@@ -1,4 +1,5 @@
 import { type ToolDefinition, ToolError, defineTool } from "@agent-tools/core";
+import { runOAuthAction } from "./mcp-manager-oauth-actions.js";
 import { runRuntimeAction } from "./mcp-manager-runtime-actions.js";
 import { mcpManagerInputSchema } from "./mcp-manager-schema.js";
 import { runSettingsAction } from "./mcp-manager-settings-actions.js";
@@ -7,8 +8,9 @@ import { type McpManagerEnvironment, CRON_REFUSED_ACTIONS, SETTINGS_WRITE_ACTION
 const DESCRIPTION = [
   "Manages the MCP servers whose tools appear as mcp_<server>_<tool>.",
   "Actions: list (include_disabled, include_tools), read (server_id), create (server, conflict fail|overwrite), update (server_id, patch), delete / enable / disable / stop (server_id or server_ids),",
-  "validate (server or server_id; static checks only), test (connects and lists tools), diagnose (test plus stderr and suggestions), tools (server_id; include_schema), restart (server_id).",
-  "env and header values are shown as <redacted>. Changes apply to the next tool list; test an unsaved config by passing server to test.",
+  "validate (server or server_id; static checks only), test (connects and lists tools), diagnose (test plus stderr and suggestions), tools (server_id; include_schema), restart (server_id),",
+  "login (server_id; OAuth sign-in now, through the host, which may show the user a page) and logout (server_id; deletes its stored OAuth tokens and registration).",
+  "env and header values and OAuth secrets are shown as <redacted>. Changes apply to the next tool list; test an unsaved config by passing server to test.",
 ].join(" ");
 
 /**
@@ -43,9 +45,12 @@ export function createMcpManagerTool(environment: McpManagerEnvironment): ToolDe
         );
       }
       try {
-        const report = ["test", "diagnose", "tools", "restart", "stop"].includes(action)
-          ? await runRuntimeAction(input, context, environment)
-          : await runSettingsAction(input, context, environment);
+        const report =
+          action === "login" || action === "logout"
+            ? await runOAuthAction(input, context, environment)
+            : ["test", "diagnose", "tools", "restart", "stop"].includes(action)
+              ? await runRuntimeAction(input, context, environment)
+              : await runSettingsAction(input, context, environment);
         return report.output(report.details.ok ? false : action !== "diagnose");
       } catch (error) {
         if (error instanceof ToolError && error.code === "cancelled") throw error;

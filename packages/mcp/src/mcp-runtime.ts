@@ -26,6 +26,11 @@ export class McpRuntime {
     this.options = { ...options, onToolsChanged: (connection) => this.notify(connection) };
   }
 
+  /** The options every connection of this runtime gets (for a transient connection of McpManager's test). */
+  get connectionOptions(): McpConnectionOptions {
+    return this.options;
+  }
+
   /** Subscribes to tool-list changes of any server; returns the unsubscribe function. */
   onToolsChanged(listener: (connection: McpServerConnection) => void): () => void {
     this.listeners.add(listener);

@@ -3,6 +3,7 @@
  * validation and the "incomplete configuration" check run before loading.
  */
 import { type McpConfigProblem, McpConfigError } from "./mcp-errors.js";
+import { type McpServerAuthConfig, normalizeMcpServerAuth, validateMcpServerAuth } from "./oauth/mcp-server-auth-config.js";
 
 /** How the SDK talks to a server. */
 export type McpTransportKind = "stdio" | "http" | "sse";
@@ -39,6 +40,8 @@ export interface McpServerConfig {
   timeoutMs: number;
   /** sse: the POST endpoint to use when the server announces none within 3 s; relative to `url`. */
   messageUrl?: string;
+  /** http / sse: OAuth settings (grant, pre-registered client, scope); tokens are never stored here. */
+  auth?: McpServerAuthConfig;
 }
 
 /** The MCP part of a host's settings. */
@@ -49,7 +52,7 @@ export interface McpSettings {
 }
 
 /** A loosely typed server configuration as a host or a model may send it. */
-export type McpServerConfigInput = Partial<Omit<McpServerConfig, "transport">> & { id?: string; transport?: string };
+export type McpServerConfigInput = Partial<Omit<McpServerConfig, "transport" | "auth">> & { id?: string; transport?: string; auth?: unknown };
 
 /** An empty settings object. */
 export function emptyMcpSettings(): McpSettings {
@@ -90,6 +93,8 @@ export function normalizeMcpServerConfig(input: McpServerConfigInput): McpServer
   const headers = stringRecord(input.headers);
   if (headers) config.headers = headers;
   if (typeof input.messageUrl === "string" && input.messageUrl.trim() !== "") config.messageUrl = input.messageUrl.trim();
+  const auth = normalizeMcpServerAuth(input.auth);
+  if (auth) config.auth = auth;
   return config;
 }
 
@@ -162,6 +167,7 @@ export function validateMcpServerConfig(raw: McpServerConfigInput, options: { ex
   }
   if (raw.timeoutMs !== undefined && !(typeof raw.timeoutMs === "number" && raw.timeoutMs > 0)) errors.push("timeoutMs must be a number greater than 0.");
   if (config.cwd?.includes("\0")) errors.push("cwd must not contain a NUL character.");
+  errors.push(...validateMcpServerAuth(config.auth, config.transport));
   if (options.existingIds?.includes(config.id) && config.id !== "") errors.push(`a server with id "${config.id}" already exists.`);
   if (!config.enabled) warnings.push("the server is disabled; its tools will not be loaded until it is enabled.");
   return { errors, warnings };

@@ -1,0 +1,63 @@
+/**
+ * The `auth` part of an HTTP or SSE server's settings: which OAuth grant it
+ * uses and, for a pre-registered client, its id, secret and token endpoint
+ * authentication method. Tokens never live here.
+ */
+
+/** Token endpoint authentication methods a pre-registered client may use. */
+export const MCP_TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"] as const;
+
+/** One token endpoint authentication method. */
+export type McpTokenEndpointAuthMethod = (typeof MCP_TOKEN_ENDPOINT_AUTH_METHODS)[number];
+
+/** A server's OAuth settings. */
+export interface McpServerAuthConfig {
+  /**
+   * `authorization_code` (default): a user signs in once through the host's
+   * `onAuthorization`; `client_credentials`: a machine client with
+   * `clientId` and `clientSecret`, no user.
+   */
+  grant?: "authorization_code" | "client_credentials";
+  /** A client registered with the authorization server beforehand; absent: a client ID metadata document or dynamic registration. */
+  clientId?: string;
+  /** The pre-registered client's secret (shown as `<redacted>` by McpManager). */
+  clientSecret?: string;
+  /** How the client authenticates at the token endpoint; default: what the server supports, basic first. */
+  tokenEndpointAuthMethod?: McpTokenEndpointAuthMethod;
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scope?: string;
+}
+
+const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
+
+/** A loosely typed `auth` value as settings or a model may send it, trimmed; undefined when empty or not an object. */
+export function normalizeMcpServerAuth(input: unknown): McpServerAuthConfig | undefined {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
+  const raw = input as Record<string, unknown>;
+  const auth: McpServerAuthConfig = {};
+  const grant = text(raw.grant);
+  if (grant !== undefined) auth.grant = grant as McpServerAuthConfig["grant"];
+  const clientId = text(raw.clientId);
+  if (clientId !== undefined) auth.clientId = clientId;
+  if (typeof raw.clientSecret === "string" && raw.clientSecret !== "") auth.clientSecret = raw.clientSecret;
+  const method = text(raw.tokenEndpointAuthMethod);
+  if (method !== undefined) auth.tokenEndpointAuthMethod = method as McpTokenEndpointAuthMethod;
+  const scope = text(raw.scope);
+  if (scope !== undefined) auth.scope = scope;
+  return Object.keys(auth).length > 0 ? auth : undefined;
+}
+
+/** Static problems of a server's `auth` settings, one sentence each. */
+export function validateMcpServerAuth(auth: McpServerAuthConfig | undefined, transport: string): string[] {
+  if (auth === undefined) return [];
+  const errors: string[] = [];
+  if (transport === "stdio") errors.push("auth applies to http and sse servers only; remove it from this stdio server.");
+  if (auth.grant !== undefined && auth.grant !== "authorization_code" && auth.grant !== "client_credentials")
+    errors.push(`auth.grant must be authorization_code or client_credentials, not "${auth.grant}".`);
+  if (auth.tokenEndpointAuthMethod !== undefined && !(MCP_TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(auth.tokenEndpointAuthMethod))
+    errors.push(`auth.tokenEndpointAuthMethod must be one of ${MCP_TOKEN_ENDPOINT_AUTH_METHODS.join(", ")}, not "${auth.tokenEndpointAuthMethod}".`);
+  if (auth.grant === "client_credentials" && (auth.clientId === undefined || auth.clientSecret === undefined))
+    errors.push("auth.grant client_credentials needs auth.clientId and auth.clientSecret.");
+  if (auth.clientSecret !== undefined && auth.clientId === undefined) errors.push("auth.clientSecret needs auth.clientId.");
+  return errors;
+}
