@@ -9,7 +9,8 @@ import { listMcpRemoteTools } from "./list-remote-tools.js";
 import { readBufferOverflowLimit, resultTooLargeError, toolListTooLargeMessage } from "./message-size-limit.js";
 import { endStdioProcess, trackStdioProcess } from "./stdio-process-end.js";
 import type { McpConnectionState, McpProgress, McpRemoteTool } from "./mcp-remote-types.js";
-import type { McpAuthProviderSource, McpClientFeatures } from "./client-host-options.js";
+import type { McpAuthProviderSource, McpAuthTransport, McpClientFeatures } from "./client-host-options.js";
+import { retryAfterAuthorization } from "./oauth/retry-after-authorization.js";
 import type { McpServerConfig } from "./settings.js";
 
 /** Options shared by every connection of a runtime. */
@@ -27,8 +28,8 @@ export interface McpConnectionOptions {
 
 /** Identity of a configuration for connection reuse: what changes the process or endpoint. */
 export function connectionKey(config: McpServerConfig): string {
-  const { id, transport, command, args, url, env, cwd, headers, timeoutMs, messageUrl } = config;
-  return JSON.stringify({ id, transport, command, args, url, env, cwd, headers, timeoutMs, messageUrl });
+  const { id, transport, command, args, url, env, cwd, headers, timeoutMs, messageUrl, auth } = config;
+  return JSON.stringify({ id, transport, command, args, url, env, cwd, headers, timeoutMs, messageUrl, auth });
 }
 
 const isSessionLost = (error: unknown) => error instanceof StreamableHTTPError && error.code === 404;
@@ -61,6 +62,10 @@ export class McpServerConnection {
   private readonly options: McpConnectionOptions;
   /** Clients whose stdio transport dropped a message over the SDK's size limit, with that limit. */
   private readonly overflowLimits = new WeakMap<Client, number>();
+  /** The transport of the last connect attempt: an OAuth sign-in finishes on it. */
+  private lastTransport: Transport | undefined;
+  /** Aborted by close(): ends a sign-in the host is still waiting for. */
+  private readonly lifetime = new AbortController();
 
   constructor(config: McpServerConfig, options: McpConnectionOptions = {}) {
     this.config = config;
@@ -83,7 +88,13 @@ export class McpServerConnection {
     if (this.state === "closed") throw new ToolError("unavailable", `MCP server ${this.config.id} was stopped.`);
     if (this.client) return this.client;
     // One shared attempt, aborted only by close(); each caller waits with its own signal.
-    this.connecting ??= this.open().finally(() => {
+    // A connect refused for want of OAuth tokens runs the host's sign-in and is tried again.
+    this.connecting ??= retryAfterAuthorization(() => this.open(), {
+      source: this.options.auth,
+      config: this.config,
+      transport: () => this.lastTransport as McpAuthTransport | undefined,
+      signal: this.lifetime.signal,
+    }).finally(() => {
       this.connecting = undefined;
     });
     return raceAbort(this.connecting, signal);
@@ -132,6 +143,7 @@ export class McpServerConnection {
       }
     });
     const transport = this.createTransport();
+    this.lastTransport = transport;
     try {
       await client.connect(transport, { timeout: this.config.timeoutMs, signal });
       this.client = client;
@@ -199,7 +211,17 @@ export class McpServerConnection {
         }
       };
       try {
-        return await attempt();
+        // A server asking for more scopes (403 insufficient_scope) sends the user through the host's sign-in once more.
+        const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
+        return await retryAfterAuthorization(attempt, {
+          source: this.options.auth,
+          config: this.config,
+          transport: () => this.lastTransport as McpAuthTransport | undefined,
+          signal,
+          reset: async () => {
+            if (this.client) await this.dropClient(this.client);
+          },
+        });
       } catch (error) {
         if (isSessionLost(error) && !options.signal?.aborted) return attempt();
         throw this.describeFailure(error, options.signal);
@@ -270,6 +292,7 @@ export class McpServerConnection {
   async close(): Promise<void> {
     this.state = "closed";
     this.connectAbort?.abort();
+    this.lifetime.abort();
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
     if (!client) return;
