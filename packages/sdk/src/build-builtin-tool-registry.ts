@@ -267,9 +267,12 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
     if (typeof options.mcp?.getSettings === "function") {
       const { onReady, ...mcpOptions } = options.mcp;
       // Imported only when MCP is configured: the MCP client stack costs ~0.3 s of start-up.
-      const { createMcpToolBundles } = await import("@agent-tools/mcp");
+      const { createMcpToolBundles, KyselyMcpOAuthStore } = await import("@agent-tools/mcp");
+      // OAuth tokens and registrations default to the shared SQLite file (opened on the first sign-in).
+      const oauthStorage = mcpOptions.oauth !== undefined && mcpOptions.oauth.store === undefined ? sharedStorage() : undefined;
       const mcp = await createMcpToolBundles({
         ...mcpOptions,
+        ...(oauthStorage === undefined ? {} : { oauth: { ...mcpOptions.oauth, store: async () => KyselyMcpOAuthStore.open(await oauthStorage.get()) } }),
         runtimeScope,
         sandbox: mcpOptions.sandbox ?? ports.sandbox !== undefined,
         logger: options.logger,
