@@ -26,7 +26,7 @@ describe("buildBuiltinToolRegistry: MCP roots", () => {
     rmSync(work, { recursive: true, force: true });
   });
   const settings = () => ({
-    servers: [{ id: "feat", enabled: true, transport: "http" as const, url: server.url, command: "", timeoutMs: 20_000 }],
+    servers: [{ id: "feat", enabled: true, transport: "http" as const, url: server.url, command: "", args: [], timeoutMs: 20_000 }],
     selected: [],
   });
 

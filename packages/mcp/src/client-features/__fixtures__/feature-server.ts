@@ -104,9 +104,11 @@ export async function startFeatureServer(): Promise<FeatureServer> {
       return;
     }
     const server = createServer();
-    const transport = new StreamableHTTPServerTransport({
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.set(id, transport),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
     });
     await server.connect(transport);
     await transport.handleRequest(request, response, body);
