@@ -19,6 +19,7 @@ import { DEMO_PROMPT, DemoScript } from "./demo/demo-script.js";
 import { type DemoProject, type SampleTestRun, prepareDemoProject, runSampleTests } from "./demo/sample-project.js";
 import { createJsonEventWriter } from "./display/json-display.js";
 import { createTerminalElicitation } from "./elicitation/terminal-elicitation.js";
+import { createTerminalOAuthAuthorization } from "./mcp-oauth/redirect-listener.js";
 import { readMcpSettingsFile } from "./mcp-settings-file.js";
 import { TerminalDisplay } from "./display/terminal-display.js";
 import { createConfiguredModelClient } from "./model-selection.js";
@@ -139,8 +140,16 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       // Agent and SendMessage: children run on the same model, persisted under this session.
       subagents: { model, conversationId: `cli-${randomUUID()}`, onReady: (bundle) => (parentBus = bundle.parentBus) },
       skills: { onReady: (bundle) => (skills = bundle) },
-      // --mcp: the file's servers; a server's questions are asked at the terminal (declined without one).
-      mcp: mcpSettings === undefined ? undefined : { getSettings: () => mcpSettings, onElicitation: createTerminalElicitation(questionOptions) },
+      // --mcp: the file's servers; a server's questions are asked at the terminal (declined without one);
+      // an OAuth sign-in prints its URL and waits for the browser's redirect on 127.0.0.1.
+      mcp:
+        mcpSettings === undefined
+          ? undefined
+          : {
+              getSettings: () => mcpSettings,
+              onElicitation: createTerminalElicitation(questionOptions),
+              oauth: { onAuthorization: createTerminalOAuthAuthorization({ output: questionOptions.output }) },
+            },
     });
     const skillsSection = (await skills?.renderPromptSection().catch(() => "")) ?? "";
     const systemPrompt = skillsSection === "" ? defaultSystemPrompt(registry) : `${defaultSystemPrompt(registry)}\n\n${skillsSection}`;
