@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "../../packages/sdk/src/index.js";
-import { conformanceHostOptions } from "./host-options.js";
+import { conformanceHostOptions, conformanceServerAuth } from "./host-options.js";
 import { planForScenario } from "./scenario-plans.js";
 
 type McpToolBundles = Parameters<NonNullable<NonNullable<BuiltinToolRegistryOptions["mcp"]>["onReady"]>>[0];
@@ -29,13 +29,14 @@ async function main(): Promise<number> {
   const loadErrors: string[] = [];
   let bundles: McpToolBundles | undefined;
   let failed = false;
+  const auth = conformanceServerAuth(scenario);
   const registry = await buildBuiltinToolRegistry({
     workdir: base,
     dataDir: base,
     mcp: {
       ...conformanceHostOptions({ scenario, workdir: base, log }),
       getSettings: () => ({
-        servers: [{ id: "conf", enabled: true, transport: "http", url, command: "", args: [], timeoutMs: 20_000 }],
+        servers: [{ id: "conf", enabled: true, transport: "http", url, command: "", args: [], timeoutMs: 20_000, ...(auth ? { auth } : {}) }],
         selected: [],
       }),
       toolSearch: false,

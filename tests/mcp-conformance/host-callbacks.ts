@@ -6,9 +6,6 @@
  * model after an approval that always says yes.
  */
 
-/** Where the conformance scenarios' authorization servers send the browser back to (never listened on). */
-export const CONFORMANCE_REDIRECT_URL = "http://127.0.0.1:3000/callback";
-
 /**
  * Opens the authorization URL as a browser would, without following the
  * redirect: the scenario's authorization endpoint answers with a redirect to
