@@ -55,6 +55,17 @@ describe("MCP conformance suite, client scenarios", () => {
     }
   });
 
+  it("fails with the scenario and its failed checks when the client does not do its part", async () => {
+    if (missing) expect.fail(missing);
+    // A client that exits at once: tools_call's add_numbers is never called.
+    const run = await runScenario("tools_call", mkdtempSync(path.join(base, "run-")), { command: `${process.execPath} -e 0` });
+    expect(run.exitCode).not.toBe(0);
+    const summary = describeRun(run);
+    expect(summary).toContain("tools_call: the runner exited 1");
+    expect(summary).toContain("FAILURE tool-add-numbers (ToolAddNumbers)");
+    expect(summary).toContain("✗ tools_call");
+  }, 120_000);
+
   // sse-retry checks that the client reconnects 500 ms after the stream closed (200 ms late at most): alone, before the rest.
   const timed = scenarios.filter((scenario) => TIMED_SCENARIOS.has(scenario.name)).map((scenario) => scenario.name);
   it.each(timed)(

@@ -71,6 +71,7 @@ export interface ConformanceCheck {
   description: string;
   status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
   errorMessage?: string;
+  details?: { message?: string; [key: string]: unknown };
 }
 
 /** What one scenario run produced. */
@@ -100,10 +101,12 @@ function findResultDir(outputDir: string): string | undefined {
 /**
  * Runs one scenario with the baseline: `conformance client --scenario <name>
  * --expected-failures baseline.yml -o <outputDir>`, the driver on this Node
- * through tsx with the workspace sources.
+ * through tsx with the workspace sources (or `command`: a client command line
+ * whose words hold no spaces).
  */
-export function runScenario(scenario: string, outputDir: string, timeoutMs = 30_000): Promise<ScenarioRun> {
-  const command = [process.execPath, "--import", "tsx", "--conditions=@agent-tools/source", driver].join(" ");
+export function runScenario(scenario: string, outputDir: string, options: { timeoutMs?: number; command?: string } = {}): Promise<ScenarioRun> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const command = options.command ?? [process.execPath, "--import", "tsx", "--conditions=@agent-tools/source", driver].join(" ");
   const args = [
     runner,
     "client",
@@ -130,27 +133,23 @@ export function runScenario(scenario: string, outputDir: string, timeoutMs = 30_
 }
 
 const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "");
+const verdictLine = /Unexpected failures|Stale baseline entries|TIMED OUT|EXITED WITH ERROR|^\s+[✗✓] /;
 
 /** A readable account of a run that did not pass: failed and warning checks, the baseline verdict, the driver's last lines. */
 export function describeRun(run: ScenarioRun): string {
   const lines = [`${run.scenario}: the runner exited ${run.exitCode}`];
   const bad = run.checks.filter((check) => check.status === "FAILURE" || check.status === "WARNING");
-  for (const check of bad) lines.push(`  ${check.status} ${check.id} (${check.name}): ${check.errorMessage ?? check.description}`);
-  const output = stripAnsi(run.output);
-  const verdict = /(Stale baseline entries[\s\S]*|Unexpected failures[\s\S]*|CLIENT TIMED OUT[^\n]*)/.exec(output)?.[1];
-  if (verdict)
-    lines.push(
-      ...verdict
-        .trim()
-        .split("\n")
-        .slice(0, 6)
-        .map((line) => `  ${line}`),
-    );
-  if (bad.length === 0 && !verdict)
+  for (const check of bad) {
+    const why = check.errorMessage ?? check.details?.message;
+    lines.push(`  ${check.status} ${check.id} (${check.name}): ${check.description}${why ? ` (${why})` : ""}`);
+  }
+  const output = stripAnsi(run.output).split("\n");
+  const verdict = output.filter((line) => verdictLine.test(line)).map((line) => `  ${line.trim()}`);
+  lines.push(...verdict);
+  if (bad.length === 0 && verdict.length === 0)
     lines.push(
       ...output
-        .trim()
-        .split("\n")
+        .filter(Boolean)
         .slice(-15)
         .map((line) => `  ${line}`),
     );
