@@ -165,6 +165,7 @@ describe("McpManager and OAuth", () => {
     expect(textOf(tested)).toMatch(/test=ok[\s\S]*auth=authorized/);
     const read = await manager({ action: "read", server_id: "remote" });
     expect(textOf(read)).toContain('"clientSecret": "<redacted>"');
+    expect(textOf(read)).toMatch(/\nauth=authorized expires_in=(59m|1h) scopes=mcp:read refreshable=yes$/);
 
     const everything = JSON.stringify([failed, login, tested, read, await manager({ action: "list" }), setup!.logger.warnings]);
     expect(auth.issuedSecrets.length).toBeGreaterThan(0);

@@ -57,6 +57,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   #discovery: OAuthDiscoveryState | undefined;
   #attemptOpen = false;
   #skipRefresh = false;
+  /** False when discovery found no authorization server metadata (the SDK then tries default endpoints). */
+  #metadataFound = true;
 
   constructor(options: McpOAuthProviderOptions) {
     this.#options = options;
@@ -105,27 +107,31 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /** The pre-registered client from the settings, else the stored registration. */
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    this.phase = "registration";
+    // With a client known, what follows is a token request (or an authorization, which state() marks).
     const auth = this.#options.auth;
     if (auth?.clientId) {
+      this.phase = "token";
       return {
         client_id: auth.clientId,
         ...(auth.clientSecret ? { client_secret: auth.clientSecret } : {}),
         ...(auth.tokenEndpointAuthMethod ? { token_endpoint_auth_method: auth.tokenEndpointAuthMethod } : {}),
       };
     }
-    return (await this.load()).clientInformation;
+    const stored = (await this.load()).clientInformation;
+    if (stored !== undefined) this.phase = "token";
+    else this.phase = this.#metadataFound ? "registration" : "discovery";
+    return stored;
   }
 
   /** Stores a dynamic registration; a pre-registered client stays in the settings only. */
   async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
     if (this.#options.auth?.clientId) return;
     await this.update((credentials) => ({ ...credentials, clientInformation }));
+    this.phase = "token";
   }
 
   /** {@link OAuthClientProvider.tokens} */
   async tokens(): Promise<OAuthTokens | undefined> {
-    if (this.phase === "registration") this.phase = "token";
     const tokens = (await this.load()).tokens;
     if (!this.#skipRefresh || tokens?.refresh_token === undefined) return tokens;
     // A step-up: without the refresh token the SDK asks the user for the wider scopes.
@@ -183,7 +189,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /** {@link OAuthClientProvider.saveDiscoveryState} (memory). */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.phase = "registration";
+    // Without authorization server metadata the SDK falls back to default endpoints; a failure there is still discovery's.
+    this.#metadataFound = state.authorizationServerMetadata !== undefined;
+    this.phase = this.#metadataFound ? "registration" : "discovery";
     this.#discovery = state;
   }
 

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
@@ -28,10 +29,20 @@ export interface OAuthTestServersOptions {
   scopesSupported?: string[];
   /** Tools that need a scope beyond the token's: calls get 403 insufficient_scope. */
   toolScopes?: Record<string, string>;
+  /** The authorization server the resource metadata names instead of the real one (e.g. one that is down). */
+  authorizationServerOverride?: string;
+  /** `/register` answers 400 with this error description. */
+  refuseRegistration?: string;
+  /** `/token` answers authorization_code grants with 400 invalid_request and this description. */
+  refuseCodeExchange?: string;
+  /** Also serve the MCP server over the legacy HTTP+SSE transport at `/sse` (see `sseUrl`). */
+  sse?: boolean;
 }
 
 export interface OAuthTestServers {
   mcpUrl: string;
+  /** The legacy SSE endpoint, when `sse` was asked for. */
+  sseUrl: string;
   issuer: string;
   /** `METHOD /path` of every request either server received, in order. */
   readonly requests: string[];
@@ -136,6 +147,11 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
       });
       return;
     }
+    if (url.pathname === "/register" && request.method === "POST" && options.refuseRegistration !== undefined) {
+      await readBody(request);
+      json(response, 400, { error: "invalid_client_metadata", error_description: options.refuseRegistration });
+      return;
+    }
     if (url.pathname === "/register" && request.method === "POST") {
       const metadata = JSON.parse(await readBody(request)) as { redirect_uris?: string[]; token_endpoint_auth_method?: ClientAuthMethod };
       const method = metadata.token_endpoint_auth_method ?? "client_secret_basic";
@@ -181,6 +197,10 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
       }
       const { client, method } = authenticated;
       tokenRequests.push({ grantType, method, clientId: client.id });
+      if (grantType === "authorization_code" && options.refuseCodeExchange !== undefined) {
+        json(response, 400, { error: "invalid_request", error_description: options.refuseCodeExchange });
+        return;
+      }
       if (grantType === "authorization_code") {
         const code = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? "");
@@ -214,16 +234,33 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
     json(response, 404, { error: "not_found" });
   });
 
+  const sseSessions = new Map<string, SSEServerTransport>();
+  function createMcpServer(grant: Grant): Server {
+    const server = new Server({ name: "oauth-protected", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: ["whoami", ...Object.keys(options.toolScopes ?? {})].map((name) => ({ name, inputSchema: { type: "object" as const } })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (call) => ({
+      content: [{ type: "text" as const, text: `${call.params.name}: client ${grant.clientId} scope ${grant.scope}` }],
+    }));
+    return server;
+  }
   const challenge = (extra = "") =>
     `Bearer ${options.challengeWithMetadataUrl === false ? "" : `resource_metadata="${resourceOrigin}${metadataPath}"`}${extra}`.trim();
   resourceServer.on("request", async (request, response) => {
     const url = new URL(request.url ?? "/", resourceOrigin);
     requests.push(`${request.method} ${url.pathname}`);
     if (url.pathname === metadataPath) {
-      json(response, 200, { resource: mcpUrl, authorization_servers: [issuer], scopes_supported: scopesSupported, bearer_methods_supported: ["header"] });
+      json(response, 200, {
+        resource: options.sse ? resourceOrigin : mcpUrl,
+        authorization_servers: [options.authorizationServerOverride ?? issuer],
+        scopes_supported: scopesSupported,
+        bearer_methods_supported: ["header"],
+      });
       return;
     }
-    if (url.pathname !== "/mcp") {
+    const sse = options.sse === true && (url.pathname === "/sse" || url.pathname === "/messages");
+    if (url.pathname !== "/mcp" && !sse) {
       json(response, 404, { error: "not_found" });
       return;
     }
@@ -232,6 +269,19 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
     if (grant === undefined || grant.expired) {
       await readBody(request);
       json(response, 401, { error: "invalid_token" }, { "www-authenticate": challenge(grant?.expired ? ', error="invalid_token"' : "") });
+      return;
+    }
+    if (url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", response);
+      sseSessions.set(transport.sessionId, transport);
+      response.on("close", () => sseSessions.delete(transport.sessionId));
+      await createMcpServer(grant).connect(transport);
+      return;
+    }
+    if (url.pathname === "/messages") {
+      const transport = sseSessions.get(url.searchParams.get("sessionId") ?? "");
+      if (transport === undefined) json(response, 404, { error: "unknown session" });
+      else await transport.handlePostMessage(request, response);
       return;
     }
     if (request.method !== "POST") {
@@ -245,13 +295,7 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
       json(response, 403, { error: "insufficient_scope" }, { "www-authenticate": challenge(`, error="insufficient_scope", scope="${scope}"`) });
       return;
     }
-    const server = new Server({ name: "oauth-protected", version: "1.0.0" }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: ["whoami", ...Object.keys(options.toolScopes ?? {})].map((name) => ({ name, inputSchema: { type: "object" as const } })),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (call) => ({
-      content: [{ type: "text" as const, text: `${call.params.name}: client ${grant.clientId} scope ${grant.scope}` }],
-    }));
+    const server = createMcpServer(grant);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     response.on("close", () => {
@@ -263,6 +307,7 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
 
   return {
     mcpUrl,
+    sseUrl: `${resourceOrigin}/sse`,
     issuer,
     requests,
     tokenRequests,
