@@ -2,6 +2,7 @@ import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
 import { type McpOp, applyMcpOps } from "./apply-mcp-ops.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
+import { describeOAuthStatus, managerOAuthControl, oauthDetails } from "./mcp-manager-oauth-actions.js";
 import { type McpManagerEnvironment, ManagerReport, managerError, redactMcpServerConfig, unknownServersError } from "./mcp-manager-support.js";
 import { type McpServerConfig, type McpServerConfigInput, normalizeMcpServerConfig, selectEnabledMcpServers, validateMcpServerConfig } from "./settings.js";
 
@@ -76,7 +77,13 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       if (!server) throw unknownServersError([id]);
       const status = environment.runtime.status(id);
       report.set({ serverId: id, transport: server.transport, servers: [redactMcpServerConfig(server)] });
-      return report.line(JSON.stringify(redactMcpServerConfig(server), null, 2)).line(`runtime=${status.state} tools=${status.toolsCount}`);
+      report.line(JSON.stringify(redactMcpServerConfig(server), null, 2)).line(`runtime=${status.state} tools=${status.toolsCount}`);
+      // OAuth: only whether tokens are stored, their expiry and scopes.
+      const authStatus = await managerOAuthControl(environment)
+        ?.status(server)
+        .catch(() => undefined);
+      if (authStatus !== undefined) report.set({ auth: oauthDetails(authStatus) }).line(describeOAuthStatus(authStatus));
+      return report;
     }
     case "validate": {
       const raw: McpServerConfigInput | undefined = input.server ?? (input.server_id ? find(input.server_id.trim()) : undefined);
