@@ -132,7 +132,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /** {@link OAuthClientProvider.tokens} */
   async tokens(): Promise<OAuthTokens | undefined> {
-    const tokens = (await this.load()).tokens;
+    // Asked before every request: a store that cannot open must not break servers that need no OAuth.
+    // One that does need it fails at clientInformation() with the store's own message.
+    const tokens = (await this.load().catch(() => ({}) as McpOAuthCredentials)).tokens;
     if (!this.#skipRefresh || tokens?.refresh_token === undefined) return tokens;
     // A step-up: without the refresh token the SDK asks the user for the wider scopes.
     const { refresh_token: _refresh, ...rest } = tokens;

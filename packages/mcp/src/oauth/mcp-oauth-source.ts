@@ -140,7 +140,8 @@ export function createMcpOAuthControl(options: McpOAuthOptions | undefined): Mcp
   async function status(config: McpServerConfig): Promise<McpOAuthStatus | undefined> {
     const provider = providerFor(config);
     if (provider === undefined) return undefined;
-    const summary = await provider.summary();
+    // A store that cannot be read still lets McpManager name the step that failed.
+    const summary = await provider.summary().catch((): McpOAuthCredentialSummary => ({ authorized: false, refreshable: false, registered: false }));
     const pendingPhase = provider.unfinishedPhase();
     return pendingPhase === undefined ? summary : { ...summary, pendingPhase };
   }

@@ -35,6 +35,8 @@ export interface OAuthTestServersOptions {
   refuseRegistration?: string;
   /** `/token` answers authorization_code grants with 400 invalid_request and this description. */
   refuseCodeExchange?: string;
+  /** No bearer check: the MCP server answers everyone (as client `anonymous`). */
+  unprotected?: boolean;
   /** Also serve the MCP server over the legacy HTTP+SSE transport at `/sse` (see `sseUrl`). */
   sse?: boolean;
 }
@@ -265,7 +267,11 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
       return;
     }
     const header = request.headers.authorization ?? "";
-    const grant = header.startsWith("Bearer ") ? accessTokens.get(header.slice(7)) : undefined;
+    const grant = options.unprotected
+      ? { clientId: "anonymous", scope: "", expired: false }
+      : header.startsWith("Bearer ")
+        ? accessTokens.get(header.slice(7))
+        : undefined;
     if (grant === undefined || grant.expired) {
       await readBody(request);
       json(response, 401, { error: "invalid_token" }, { "www-authenticate": challenge(grant?.expired ? ', error="invalid_token"' : "") });
