@@ -1,24 +1,11 @@
 // A real OAuth 2.1 authorization server and a bearer-protected MCP server on 127.0.0.1, for the OAuth tests.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type Client, type ClientAuthMethod, type Grant, json, listen, random, readBody } from "./fixture-http.js";
+import { protectedResourceHandler } from "./protected-resource.js";
 
-export type ClientAuthMethod = "client_secret_basic" | "client_secret_post" | "none";
-
-interface Client {
-  id: string;
-  secret?: string;
-  method: ClientAuthMethod;
-  redirectUris: string[];
-}
-interface Grant {
-  clientId: string;
-  scope: string;
-}
+export { autoApprove } from "./fixture-http.js";
+export type { ClientAuthMethod } from "./fixture-http.js";
 
 export interface OAuthTestServersOptions {
   /** Where the protected resource metadata is served: path-based (`/.well-known/oauth-protected-resource/mcp`) or root. */
@@ -60,23 +47,6 @@ export interface OAuthTestServers {
   /** Revokes every refresh token issued so far (the token endpoint answers invalid_grant). */
   revokeRefreshTokens(): void;
   close(): Promise<void>;
-}
-
-const random = () => randomBytes(18).toString("base64url");
-
-async function readBody(request: http.IncomingMessage): Promise<string> {
-  let body = "";
-  for await (const chunk of request) body += chunk;
-  return body;
-}
-
-function json(response: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers }).end(JSON.stringify(value));
-}
-
-async function listen(server: http.Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** Starts both servers; `close()` stops them. */
@@ -236,80 +206,7 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
     json(response, 404, { error: "not_found" });
   });
 
-  const sseSessions = new Map<string, SSEServerTransport>();
-  function createMcpServer(grant: Grant): Server {
-    const server = new Server({ name: "oauth-protected", version: "1.0.0" }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: ["whoami", ...Object.keys(options.toolScopes ?? {})].map((name) => ({ name, inputSchema: { type: "object" as const } })),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async (call) => ({
-      content: [{ type: "text" as const, text: `${call.params.name}: client ${grant.clientId} scope ${grant.scope}` }],
-    }));
-    return server;
-  }
-  const challenge = (extra = "") =>
-    `Bearer ${options.challengeWithMetadataUrl === false ? "" : `resource_metadata="${resourceOrigin}${metadataPath}"`}${extra}`.trim();
-  resourceServer.on("request", async (request, response) => {
-    const url = new URL(request.url ?? "/", resourceOrigin);
-    requests.push(`${request.method} ${url.pathname}`);
-    if (url.pathname === metadataPath) {
-      json(response, 200, {
-        resource: options.sse ? resourceOrigin : mcpUrl,
-        authorization_servers: [options.authorizationServerOverride ?? issuer],
-        scopes_supported: scopesSupported,
-        bearer_methods_supported: ["header"],
-      });
-      return;
-    }
-    const sse = options.sse === true && (url.pathname === "/sse" || url.pathname === "/messages");
-    if (url.pathname !== "/mcp" && !sse) {
-      json(response, 404, { error: "not_found" });
-      return;
-    }
-    const header = request.headers.authorization ?? "";
-    const grant = options.unprotected
-      ? { clientId: "anonymous", scope: "", expired: false }
-      : header.startsWith("Bearer ")
-        ? accessTokens.get(header.slice(7))
-        : undefined;
-    if (grant === undefined || grant.expired) {
-      await readBody(request);
-      json(response, 401, { error: "invalid_token" }, { "www-authenticate": challenge(grant?.expired ? ', error="invalid_token"' : "") });
-      return;
-    }
-    if (url.pathname === "/sse") {
-      const transport = new SSEServerTransport("/messages", response);
-      sseSessions.set(transport.sessionId, transport);
-      response.on("close", () => sseSessions.delete(transport.sessionId));
-      await createMcpServer(grant).connect(transport);
-      return;
-    }
-    if (url.pathname === "/messages") {
-      const transport = sseSessions.get(url.searchParams.get("sessionId") ?? "");
-      if (transport === undefined) json(response, 404, { error: "unknown session" });
-      else await transport.handlePostMessage(request, response);
-      return;
-    }
-    if (request.method !== "POST") {
-      response.writeHead(405, { allow: "POST" }).end();
-      return;
-    }
-    const body = JSON.parse(await readBody(request)) as { method?: string; params?: { name?: string } };
-    const needed = body.method === "tools/call" ? options.toolScopes?.[body.params?.name ?? ""] : undefined;
-    if (needed !== undefined && !grant.scope.split(" ").includes(needed)) {
-      const scope = [...new Set([...grant.scope.split(" ").filter(Boolean), needed])].join(" ");
-      json(response, 403, { error: "insufficient_scope" }, { "www-authenticate": challenge(`, error="insufficient_scope", scope="${scope}"`) });
-      return;
-    }
-    const server = createMcpServer(grant);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    response.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await transport.handleRequest(request, response, body);
-  });
+  resourceServer.on("request", protectedResourceHandler({ options, issuer, resourceOrigin, mcpUrl, metadataPath, scopesSupported, requests, accessTokens }));
 
   return {
     mcpUrl,
@@ -336,16 +233,5 @@ export async function startOAuthTestServers(options: OAuthTestServersOptions = {
       resourceServer.closeAllConnections();
       await Promise.all([new Promise((resolve) => authServer.close(resolve)), new Promise((resolve) => resourceServer.close(resolve))]);
     },
-  };
-}
-
-/** The test's `onAuthorization`: follows the authorization URL without a browser and returns the redirect's Location. */
-export function autoApprove(calls: string[] = []) {
-  return async ({ authorizationUrl }: { authorizationUrl: string }) => {
-    calls.push(authorizationUrl);
-    const response = await fetch(authorizationUrl, { redirect: "manual" });
-    const location = response.headers.get("location");
-    if (response.status !== 302 || location === null) throw new Error(`authorize answered ${response.status}: ${await response.text()}`);
-    return { callbackUrl: location };
   };
 }
