@@ -178,6 +178,36 @@ describe("McpManager and OAuth", () => {
     expect(textOf(afterLogout)).toContain("test=ok");
   });
 
+  it("login hands the host an abort signal that fires when the call is cancelled, and stores nothing", async () => {
+    const auth = await start();
+    let signIn: { signal: AbortSignal } | undefined;
+    let markRequested!: () => void;
+    const requested = new Promise<void>((resolve) => {
+      markRequested = resolve;
+    });
+    setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000, enabled: false }], {
+      oauth: {
+        redirectUrl: REDIRECT,
+        onAuthorization: (request) => {
+          signIn = request;
+          markRequested();
+          return new Promise((_, reject) => request.signal.addEventListener("abort", () => reject(new Error("closed")), { once: true }));
+        },
+      },
+    });
+    const controller = new AbortController();
+    const login = setup.registry.executeToolCall(
+      { id: "l", name: "McpManager", arguments: { action: "login", server_id: "remote" } },
+      { signal: controller.signal },
+    );
+    await requested;
+    controller.abort();
+    expect((await login).isError).toBe(true);
+    expect(signIn?.signal.aborted).toBe(true);
+    expect(auth.tokenRequests).toEqual([]);
+    expect(textOf(await manager({ action: "read", server_id: "remote" }))).toContain("auth=not_authorized");
+  });
+
   it("logs in a server that fails for want of a sign-in callback with a message saying what to configure", async () => {
     const auth = await start();
     setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000, auth: { scope: "mcp:read" } }]);
