@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh clone: pnpm at the pinned version, dependencies (better-sqlite3
 # is compiled against Node's own headers), the machine packages the tests use
-# (PostgreSQL 15 server binaries, tmux, git, Chromium for the web example's browser tests),
+# (PostgreSQL 15 server binaries, tmux, git, Chromium for the web example's browser tests,
+# bubblewrap for the sandbox),
 # AI SDK 7 for the AI SDK matrix
 # (compat/ai-sdk-v7), the MCP Inspector (compat/mcp-inspector), the MCP conformance suite
 # (compat/mcp-conformance), a build of every package
@@ -20,6 +21,7 @@ missing=()
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v git >/dev/null 2>&1 || missing+=(git)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${missing[*]} from Debian"

@@ -1,11 +1,15 @@
 /**
- * The gateway executes nothing: it runs as `nobody` in a child process that
- * cannot even list the workspace, while the executing host (this process)
- * does the work. The child reports its own failed `readdir` of the workspace
- * before it starts the gateway.
+ * The gateway executes nothing: it runs in a child process confined by
+ * bubblewrap, where the whole file system is read-only and the workspace's
+ * folder is an empty tmpfs (the workspace does not exist for it), while the
+ * executing host (this process) does the work. The child reports its own
+ * failed `readdir` of the workspace and a failed write before it starts the
+ * gateway. (Bubblewrap rather than another user: a clone in a 0700 temp
+ * folder would be unreadable to that user.)
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type DemoProject, prepareDemoProject } from "@agent-tools/example-cli/demo/sample-project";
@@ -17,29 +21,38 @@ import { TestPage, waitFor } from "./gateway-test-client.js";
 const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));
 const GATEWAY_MODULE = fileURLToPath(new URL("../src/gateway/start-gateway.ts", import.meta.url));
 const GATEWAY_DIR = path.dirname(GATEWAY_MODULE);
-const NOBODY = 65534;
+const BWRAP = "/usr/bin/bwrap";
 
 const CHILD_SCRIPT = `
 import { readdir } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 try {
   await readdir(process.env.WORKSPACE_PROBE);
   console.log(JSON.stringify({ probe: "readable" }));
 } catch (error) {
   console.log(JSON.stringify({ probe: error.code }));
 }
+try {
+  await writeFile(process.env.WRITE_PROBE, "x");
+  console.log(JSON.stringify({ write: "written" }));
+} catch (error) {
+  console.log(JSON.stringify({ write: error.code }));
+}
 const { startGateway } = await import(process.env.GATEWAY_MODULE);
 const gateway = await startGateway({ token: process.env.GATEWAY_TOKEN });
-console.log(JSON.stringify({ url: gateway.url, uid: process.getuid() }));
+console.log(JSON.stringify({ url: gateway.url }));
 process.on("SIGTERM", () => void gateway.close().then(() => process.exit(0)));
 `;
 
-const isRoot = process.getuid?.() === 0;
+// Setup installs bubblewrap; outside CI a machine without it skips, in CI it fails.
+const hasBwrap = existsSync(BWRAP);
 
 describe("gateway isolation", () => {
   let child: ChildProcess | undefined;
   let host: StartedHost | undefined;
   let page: TestPage | undefined;
   let project: DemoProject | undefined;
+  let scratch: string | undefined;
 
   afterEach(async () => {
     await page?.close();
@@ -50,6 +63,8 @@ describe("gateway isolation", () => {
       await exited;
     }
     project?.remove();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    scratch = undefined;
     child = undefined;
     host = undefined;
     page = undefined;
@@ -75,20 +90,38 @@ describe("gateway isolation", () => {
     expect(specifiers).toBeGreaterThan(10);
   });
 
-  it.skipIf(!isRoot)("a fix turn completes through a gateway that runs as nobody and cannot read the workspace", async () => {
-    // Skipped when not root: only root can start a child as another user.
+  it.skipIf(!hasBwrap && !process.env.CI)("a fix turn completes through a gateway that cannot see the workspace or write anywhere", async () => {
     const token = createGatewayToken();
     project = prepareDemoProject();
     const workdir = project.workdir;
-    chmodSync(path.dirname(workdir), 0o700);
-    chmodSync(workdir, 0o700);
-    expect(statSync(workdir).uid).toBe(0);
-
-    const running = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", CHILD_SCRIPT], {
+    // tsx keeps a transpile cache in TMPDIR: the one writable folder the child gets.
+    scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), "gateway-isolation-")));
+    const confinement = [
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      path.dirname(workdir),
+      "--bind",
+      scratch,
+      scratch,
+      "--die-with-parent",
+    ];
+    const running = spawn(BWRAP, [...confinement, "--", process.execPath, "--import", "tsx", "--input-type=module", "-e", CHILD_SCRIPT], {
       cwd: REPOSITORY,
-      uid: NOBODY,
-      gid: NOBODY,
-      env: { PATH: process.env.PATH, HOME: "/tmp", GATEWAY_MODULE, GATEWAY_TOKEN: token, WORKSPACE_PROBE: workdir },
+      env: {
+        PATH: process.env.PATH,
+        HOME: scratch,
+        TMPDIR: scratch,
+        GATEWAY_MODULE,
+        GATEWAY_TOKEN: token,
+        WORKSPACE_PROBE: workdir,
+        WRITE_PROBE: path.join(REPOSITORY, "gateway-write-probe.txt"),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child = running;
@@ -106,8 +139,9 @@ describe("gateway isolation", () => {
       () => lines.find((line) => typeof line.url === "string") ?? (running.exitCode !== null ? { failed: stderr } : undefined),
       "the gateway child to start",
     );
-    expect(started).toMatchObject({ uid: NOBODY });
-    expect(lines[0]).toEqual({ probe: "EACCES" });
+    expect(started).not.toHaveProperty("failed");
+    expect(lines[0]).toEqual({ probe: "ENOENT" });
+    expect(lines[1]).toEqual({ write: "EROFS" });
 
     host = await startHost({ gatewayUrl: started.url as string, token, workdir });
     await host.connected;
