@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateCronRequests } from "./cron-request-input.js";
 import { type CronTaskFieldsInput, type CronTaskInputContext, validateCronTaskPatch, validateNewCronTask } from "./cron-task-input.js";
+import { testTask } from "../__fixtures__/cron-test-tasks.js";
 import type { CronTask } from "./cron-types.js";
 
 const NOW = Date.UTC(2026, 0, 1, 10, 0, 0);
@@ -19,18 +20,9 @@ function failure(check: { ok: boolean; message?: string }): string {
   return check.message ?? "";
 }
 
-function stored(fields: Partial<CronTask>): CronTask {
-  return {
-    id: "cron_1",
-    description: "",
-    enabled: true,
-    remainingExecutions: null,
-    timeoutSeconds: 300,
-    createdAt: 0,
-    updatedAt: 0,
-    version: 1,
-    ...fields,
-  } as CronTask;
+/** A stored task of the given fields (the shared fixture's defaults otherwise). */
+function stored(fields: Partial<CronTask> & Pick<CronTask, "type">): CronTask {
+  return testTask({ id: "cron_1", ...fields });
 }
 
 describe("validateNewCronTask", () => {

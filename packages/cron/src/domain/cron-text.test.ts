@@ -1,22 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { cronErrorText, cronRunStatus, formatCronRunLog, formatCronRunLogs, formatCronTaskLine, formatNextFireTimes } from "./cron-text.js";
+import { testTask } from "../__fixtures__/cron-test-tasks.js";
 import type { CronRunRecord, CronTask } from "./cron-types.js";
 
-const TASK: CronTask = {
-  id: "cron_abc",
-  name: "nightly backup",
-  description: "",
-  cron: "0 0 3 * * *",
-  enabled: true,
-  remainingExecutions: null,
-  timeoutSeconds: 300,
-  type: "bash",
-  script: "./backup.sh",
-  workdir: "/repo",
-  createdAt: 0,
-  updatedAt: 0,
-  version: 1,
-};
+const TASK: CronTask = testTask({ id: "cron_abc", name: "nightly backup", cron: "0 0 3 * * *", type: "bash", script: "./backup.sh", workdir: "/repo" });
 
 function run(fields: Partial<CronRunRecord>): CronRunRecord {
   return {

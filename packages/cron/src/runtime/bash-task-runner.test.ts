@@ -5,7 +5,7 @@ import path from "node:path";
 import { ExecaProcessRunner } from "@agent-tools/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { CRON_LIMITS } from "../domain/cron-types.js";
-import { testTask } from "./__fixtures__/cron-test-tasks.js";
+import { testTask } from "../__fixtures__/cron-test-tasks.js";
 import { runBashTask } from "./bash-task-runner.js";
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-cron-bash-"));

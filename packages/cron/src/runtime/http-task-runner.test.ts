@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CronHttpRequest } from "../domain/cron-types.js";
-import { testTask } from "./__fixtures__/cron-test-tasks.js";
+import { testTask } from "../__fixtures__/cron-test-tasks.js";
 import { runHttpTask } from "./http-task-runner.js";
 
 const seen: Array<{ method: string; url: string; body: string; header?: string }> = [];

@@ -5,7 +5,7 @@ import { type ToolRegistry, createToolRegistry } from "@agent-tools/core";
 import { ScriptedModelClient } from "@agent-tools/core/testing";
 import { createFsToolBundle } from "@agent-tools/tools-fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { testTask } from "./__fixtures__/cron-test-tasks.js";
+import { testTask } from "../__fixtures__/cron-test-tasks.js";
 import { runPromptTask } from "./prompt-task-runner.js";
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-cron-prompt-"));

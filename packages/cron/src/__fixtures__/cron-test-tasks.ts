@@ -1,5 +1,5 @@
 /** Task records for the runtime tests. */
-import type { CronTask } from "../../domain/cron-types.js";
+import type { CronTask } from "../domain/cron-types.js";
 
 /** A stored-looking task with sensible defaults. */
 export function testTask(fields: Partial<CronTask> & Pick<CronTask, "type">): CronTask {
