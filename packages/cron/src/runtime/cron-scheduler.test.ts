@@ -175,21 +175,7 @@ describe("startCronScheduler: firing", () => {
         return store.tasksFingerprint();
       },
     });
-    const task = await store.createTask(
-      {
-        name: "t",
-        description: "",
-        cron: "* * * * * *",
-        enabled: true,
-        remainingExecutions: null,
-        timeoutSeconds: 30,
-        type: "bash",
-        script: "true",
-        workdir: temporary,
-        timeZone: "UTC",
-      },
-      T0,
-    );
+    const task = await store.createTask(newTask({ name: "t", cron: "* * * * * *", type: "bash", script: "true", workdir: temporary }), T0);
     const h = await harness({ store: flaky });
     await h.advance(3_000);
     expect(h.events.filter((event) => event.type === "error" && event.message.includes("database unavailable"))).toHaveLength(2);
@@ -199,21 +185,7 @@ describe("startCronScheduler: firing", () => {
 
 describe("startCronScheduler: missed runs, leases, upkeep, stop", () => {
   async function taskWithHistory(store: CronStore) {
-    const task = await store.createTask(
-      {
-        name: "t",
-        description: "",
-        cron: "*/10 * * * * *",
-        enabled: true,
-        remainingExecutions: null,
-        timeoutSeconds: 30,
-        type: "bash",
-        script: "true",
-        workdir: temporary,
-        timeZone: "UTC",
-      },
-      T0 - 120_000,
-    );
+    const task = await store.createTask(newTask({ name: "t", cron: "*/10 * * * * *", type: "bash", script: "true", workdir: temporary }), T0 - 120_000);
     const first = await store.claimOccurrence({ taskId: task.id, scheduledAt: T0 - 100_000, owner: "old", now: T0 - 100_000, leaseMs: 60_000 });
     await store.finishRun(first!.id, "old", { success: true, finishedAt: T0 - 99_000, output: "" });
     return task;
