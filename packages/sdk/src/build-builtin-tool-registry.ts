@@ -243,6 +243,8 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
               ...options,
               workdir,
               additionalRoots,
+              // The parent's probed sandbox: a child confines the same way without probing bubblewrap again.
+              ports: ports.sandbox === undefined ? options.ports : { ...options.ports, sandbox: ports.sandbox },
               memory: options.memory === false ? false : { ...options.memory, mode: "ro" },
               mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
               subagents: undefined,
