@@ -1,6 +1,10 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
+import { openAnonymousFile, runRipgrepToFile } from "./ripgrep-file-output.js";
+import type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
+
+export type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
 
 /**
  * The ripgrep binary shipped inside `@vscode/ripgrep`, or null when it is not
@@ -35,28 +39,6 @@ export const RIPGREP_WALK_FLAGS = [
   "!.*.agent-tools.lock.stale.*",
 ] as const;
 
-/** What a ripgrep run returned. */
-export interface RipgrepOutput {
-  /** What ripgrep printed (empty when `onStdout` took it). */
-  stdout: Buffer;
-  /** How many bytes ripgrep printed. */
-  stdoutBytes: number;
-  stderr: string;
-  exitCode: number;
-  /** The run printed more than `maxStdoutBytes` and was stopped: `stdout` is incomplete. */
-  exceeded?: true;
-}
-
-/** Options of {@link runRipgrep}. */
-export interface RunRipgrepOptions {
-  cwd: string;
-  signal?: AbortSignal;
-  /** Stop the run once it has printed more than this many bytes (`exceeded` is then set). */
-  maxStdoutBytes?: number;
-  /** Takes each chunk of stdout as it arrives (then `stdout` stays empty). */
-  onStdout?: (chunk: Buffer) => void;
-}
-
 /**
  * Runs ripgrep to completion, collecting stdout as bytes (or handing each
  * chunk to `onStdout`; if that throws, the process is killed and the call
@@ -65,11 +47,10 @@ export interface RunRipgrepOptions {
  * kills it and resolves with `exceeded: true`.
  */
 export function runRipgrep(rgPath: string, args: readonly string[], options: RunRipgrepOptions): Promise<RipgrepOutput> {
+  if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error("aborted"));
+  const fd = options.outputFile ? openAnonymousFile() : undefined;
+  if (fd !== undefined) return runRipgrepToFile(rgPath, args, options, fd);
   return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) {
-      reject(options.signal.reason ?? new Error("aborted"));
-      return;
-    }
     const child = spawn(rgPath, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
     const chunks: Buffer[] = [];
     let size = 0;
