@@ -55,8 +55,12 @@ function renderContentWithStrings(files: GrepFileHits[], options: GrepFormatOpti
   return text;
 }
 
-/** Hits over UTF-8 bytes (as ripgrep's are: lineBytes given) or over strings only; `holes` are lines whose text is unknown. */
-function fakeHits(path: string, lines: Buffer[], matches: number[], withBytes: boolean, holes: number[] = []): GrepFileHits {
+/**
+ * Hits over UTF-8 bytes (as ripgrep's are: lineBytes given) or over strings
+ * only; `holes` are lines whose text is unknown. `withRecords` adds
+ * `matchRecords`: the matching lines as ripgrep prints them (`N:text\n`).
+ */
+function fakeHits(path: string, lines: Buffer[], matches: number[], withBytes: boolean, holes: number[] = [], withRecords = false): GrepFileHits {
   const all = Buffer.concat(lines);
   const starts: number[] = [];
   let position = 0;
@@ -81,7 +85,28 @@ function fakeHits(path: string, lines: Buffer[], matches: number[], withBytes: b
       return true;
     };
   }
+  if (withRecords) {
+    const records = Buffer.concat(matches.flatMap((line) => [Buffer.from(`${line}:`), lines[line - 1]!, Buffer.from("\n")]));
+    hits.matchRecords = (range: GrepByteRange) => {
+      range.buffer = records;
+      range.start = 0;
+      range.end = records.length;
+      return true;
+    };
+  }
   return hits;
+}
+
+/** The same hits without `matchRecords`: rendered line by line. */
+function withoutRecords(files: GrepFileHits[]): GrepFileHits[] {
+  return files.map((file) => ({
+    path: file.path,
+    matchCount: file.matchCount,
+    firstMatchLine: file.firstMatchLine,
+    matchLines: () => file.matchLines(),
+    lineText: (line: number) => file.lineText(line),
+    lineBytes: file.lineBytes ? (line: number, range: GrepByteRange) => file.lineBytes!(line, range) : undefined,
+  }));
 }
 
 /** A deterministic pseudo-random generator (mulberry32). */
@@ -130,6 +155,48 @@ describe("renderGrep content mode (bytes)", () => {
       };
       expect(renderGrep(files, options).text).toBe(renderContentWithStrings(files, options));
     }
+  });
+
+  it("renders a whole file from ripgrep's records exactly as line by line, with and without an output cap", () => {
+    const next = random(7);
+    for (let round = 0; round < 600; round += 1) {
+      const files: GrepFileHits[] = [];
+      const fileCount = 1 + Math.floor(next() * 6);
+      for (let index = 0; index < fileCount; index += 1) {
+        const lines = Array.from({ length: 1 + Math.floor(next() * 12) }, () => randomLine(next));
+        const matches = lines.map((_, line) => line + 1).filter(() => next() < 0.5);
+        files.push(fakeHits(`dir${index % 2}/f${index}${next() < 0.1 ? "é" : ""}.ts`, lines, matches, true, [], next() < 0.8));
+      }
+      const options: GrepFormatOptions = {
+        outputMode: "content",
+        offset: next() < 0.5 ? 0 : Math.floor(next() * 4),
+        headLimit: next() < 0.5 ? 1_000 : 1 + Math.floor(next() * 20),
+        context: 0,
+        displayDirectory: next() < 0.5 ? "." : "src/ünï",
+        pattern: "x",
+        maxChars: next() < 0.5 ? undefined : 600 + Math.floor(next() * 4_000),
+      };
+      const rendered = renderGrep(files, options);
+      const lineByLine = renderGrep(withoutRecords(files), options);
+      expect(rendered).toEqual(lineByLine);
+      if (options.maxChars === undefined) expect(rendered.text).toBe(renderContentWithStrings(files, options));
+    }
+  });
+
+  it("falls back to line by line when a record is not `N:text` or a clip splits a surrogate pair", () => {
+    const clipped = Buffer.from(`${"a".repeat(399)}😀 tail`, "utf8");
+    const plain = Buffer.from("return x");
+    const options: GrepFormatOptions = { outputMode: "content", offset: 0, headLimit: 10, context: 0, displayDirectory: ".", pattern: "a" };
+    const surrogate = [fakeHits("a.ts", [plain, clipped], [1, 2], true, [], true)];
+    expect(renderGrep(surrogate, options).text).toBe(renderContentWithStrings(surrogate, options));
+    const odd = fakeHits("b.ts", [plain], [1], true);
+    odd.matchRecords = (range: GrepByteRange) => {
+      range.buffer = Buffer.from('binary file matches (found "\\0" byte around offset 9)\n');
+      range.start = 0;
+      range.end = range.buffer.length;
+      return true;
+    };
+    expect(renderGrep([odd], options).text).toBe("Found 1 matching lines in 1 files (matches 1-1):\nb.ts:1: return x");
   });
 
   it("keeps a line clipped inside a surrogate pair as the string clip gives it", () => {

@@ -1,5 +1,6 @@
 import { comparePaths, joinDisplay } from "./file-walker.js";
 import { GREP_CLIP_BYTES, GREP_LINE_CHARS, type GrepByteRange, type GrepFileHits, type GrepFormatOptions, clipLine } from "./grep-result.js";
+import { writeMatchRecords } from "./grep-format-records.js";
 import { GrepTextBuilder, hasSurrogate } from "./grep-text-builder.js";
 import type { SearchCaches } from "./search-caches.js";
 
@@ -91,6 +92,22 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
     const name = display(file);
     const nameBytes = hasSurrogate(name) ? undefined : Buffer.from(name, "utf8");
     const writeName = () => (nameBytes ? builder.writeBytes(nameBytes, 0, nameBytes.length) : builder.writeString(name));
+    // Every line of the file on the page, no context: one loop over ripgrep's records, kept if the budget holds them.
+    if (!options.context && from === 0 && to === count && nameBytes && file.matchRecords?.(range)) {
+      const markSize = builder.size;
+      const markParts = builder.partsCount;
+      const prefix = Buffer.allocUnsafe(nameBytes.length + 1);
+      nameBytes.copy(prefix);
+      prefix[nameBytes.length] = 58;
+      const written = writeMatchRecords(builder, prefix, range.buffer, range.start, range.end, elements === 0);
+      if (written === count && builder.size <= budget) {
+        elements += count;
+        returned += count;
+        index += count;
+        continue;
+      }
+      builder.rollback(markSize, markParts);
+    }
     const matchLines = file.matchLines();
     const matchSet = options.context > 0 ? new Set(matchLines) : undefined;
     let lastPrinted = -1;

@@ -22,6 +22,14 @@ export interface GrepFileHits {
    * Optional; the renderer then copies bytes instead of decoding the line.
    */
   lineBytes?(line: number, range: GrepByteRange): boolean;
+  /**
+   * Where every matching line of this file lies as ripgrep printed it, one
+   * `N:text` record per line ending with a line feed, in order and nothing
+   * else between (no context lines): fills `range` and returns true, else
+   * false. Optional; the renderer then writes a file whose lines are all on
+   * the page in one loop over these bytes.
+   */
+  matchRecords?(range: GrepByteRange): boolean;
 }
 
 /** A range of bytes (see {@link GrepFileHits.lineBytes}). */

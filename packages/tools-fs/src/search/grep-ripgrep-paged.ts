@@ -1,5 +1,6 @@
 import { comparePaths } from "./file-walker.js";
-import type { GrepByteRange, GrepFileHits, GrepOutputMode } from "./grep-result.js";
+import { CountedFileHits, LimitedFileHits } from "./grep-counted-hits.js";
+import type { GrepFileHits, GrepOutputMode } from "./grep-result.js";
 import { type GrepQuery, grepWithRipgrep, readNumber, ripgrepArguments, runChecked, runParsed } from "./grep-ripgrep.js";
 import { RIPGREP_BATCH_CONCURRENCY, RIPGREP_FILE_ARGUMENT_BYTES, batchFileArguments, runBatches } from "./grep-ripgrep-batches.js";
 
@@ -38,6 +39,15 @@ export const SINGLE_PASS_MIN_LINES = 1_000;
  */
 const SINGLE_PASS_BYTES_PER_LINE = 256;
 
+/**
+ * Bytes of ripgrep's records a content page of fewer than
+ * {@link SINGLE_PASS_MIN_LINES} lines keeps with their lines (at least what
+ * the page needs at 256 bytes per line): a result printing less takes one
+ * run; past it files are only counted and the page's files not kept are
+ * searched again. Bounds the memory a run printing gigabytes holds.
+ */
+const RETAIN_MIN_BYTES = 4 * 1024 * 1024;
+
 /** Tuning of {@link grepWithRipgrepPaged} (tests make the limits small). */
 export interface GrepPagedOptions {
   /** Argument bytes of the files of one page run; default {@link RIPGREP_FILE_ARGUMENT_BYTES}. */
@@ -48,45 +58,8 @@ export interface GrepPagedOptions {
   singlePassBytesPerLine?: number;
   /** Output bytes of a files page's line-number run before it is stopped; default {@link LINE_NUMBERS_MAX_BYTES}. */
   lineNumbersMaxBytes?: number;
-}
-
-/** A file known by its match count and perhaps its first matching line (0 when not known): never rendered in content. */
-class CountedFileHits implements GrepFileHits {
-  constructor(
-    readonly path: string,
-    readonly matchCount: number,
-    readonly firstMatchLine = 0,
-  ) {}
-  matchLines(): readonly number[] {
-    return [];
-  }
-  lineText(): undefined {
-    return undefined;
-  }
-}
-
-/** Hits of a page file, cut to the count of the counting run (binary files may differ). */
-class LimitedFileHits implements GrepFileHits {
-  constructor(
-    private readonly inner: GrepFileHits,
-    readonly matchCount: number,
-  ) {}
-  get path(): string {
-    return this.inner.path;
-  }
-  get firstMatchLine(): number {
-    return this.inner.firstMatchLine;
-  }
-  matchLines(): readonly number[] {
-    const lines = this.inner.matchLines();
-    return lines.length > this.matchCount ? lines.slice(0, this.matchCount) : lines;
-  }
-  lineText(line: number): string | undefined {
-    return this.inner.lineText(line);
-  }
-  lineBytes(line: number, range: GrepByteRange): boolean {
-    return this.inner.lineBytes?.(line, range) ?? false;
-  }
+  /** Bytes of records a small content page's run keeps with their lines; default {@link RETAIN_MIN_BYTES} or what the page needs at 256 bytes per line. */
+  retainBytes?: number;
 }
 
 /** The `path\0` record head at `position` (without a leading `./`) and where its record goes on; undefined at the end. */
@@ -97,9 +70,16 @@ function readRecordPath(output: Buffer, position: number): { path: string; next:
   return { path: name.startsWith("./") ? name.slice(2) : name, next: nul + 1 };
 }
 
+/** A file of a paged search: its matching lines and, when a run kept them, its hits. */
+interface CountedFile {
+  path: string;
+  count: number;
+  hits?: GrepFileHits;
+}
+
 /** Parses `--count --null` output: `path\0N` lines. */
-function parseCounts(output: Buffer): { path: string; count: number }[] {
-  const files: { path: string; count: number }[] = [];
+function parseCounts(output: Buffer): CountedFile[] {
+  const files: CountedFile[] = [];
   let position = 0;
   while (position < output.length) {
     const head = readRecordPath(output, position);
@@ -173,32 +153,40 @@ function withoutLineOutputFlags(args: string[], query: GrepQuery): string[] {
 }
 
 /**
- * Runs a query in two ripgrep passes: `--count` gives every file's matching
- * lines (tiny output), then only the files holding the requested page are
- * searched again for their lines (on one thread when they are few). A
- * files page takes one run printing only line numbers instead
- * ({@link filesWithFirstLines}). Same
- * hits as {@link grepWithRipgrep} for everything the formatter reads;
- * multi-line queries (where `--count` counts matches, not lines) take the
+ * Runs a query so that ripgrep prints little more than the page needs.
+ * Same hits as {@link grepWithRipgrep} for everything the formatter reads;
+ * multi-line queries (where counts are of matches, not lines) take that
  * single pass.
  *
- * The page's files are passed to ripgrep as arguments, in batches of at
- * most 256 KiB of arguments ({@link batchFileArguments}, two runs at a
+ * - A content page of fewer than {@link SINGLE_PASS_MIN_LINES} lines (the
+ *   default page is 200) takes one run that prints every line. Files keep
+ *   their lines until the output passes 4 MiB (or what the page needs);
+ *   past that they are only counted, and ripgrep runs on to the end rather
+ *   than being stopped and started again. If files of the page were only
+ *   counted, they alone are searched again for their lines.
+ * - A content page reaching {@link SINGLE_PASS_MIN_LINES} lines or more
+ *   first tries one run written to a temporary file (not a pipe), stopped
+ *   once its output exceeds what such a page needs (256 bytes per line):
+ *   rendering all of a search's lines then costs one ripgrep run.
+ * - A files page takes one run printing only line numbers
+ *   ({@link filesWithFirstLines}).
+ * - Otherwise (a count, a stopped run, or a page a small output cap ends):
+ *   `--count` gives every file's matching lines (tiny output), then only
+ *   the files holding the page are searched again (on one thread when they
+ *   are few).
+ *
+ * Files searched again are passed to ripgrep as arguments, in batches of
+ * at most 256 KiB of arguments ({@link batchFileArguments}, two runs at a
  * time): any page size works, far below the kernel's ARG_MAX.
  *
- * A content page reaching {@link SINGLE_PASS_MIN_LINES} lines or more
- * first tries one pass that prints everything, stopped once its output
- * exceeds what such a page needs (256 bytes per line) for the two passes:
- * rendering all of a search's lines then costs one ripgrep run, not two.
- *
- * Why not one pass for small results: the size of a result is only known
- * once it is printed, and a single pass stopped when its output grows costs
- * a process start plus the work so far. Measured on the benchmark trees
- * (best of 7, ms; rg itself: base 96-98 rare, 173-213 common/regex): always
- * two passes 110 / 216 / 185 (base rare / common / regex) and x20 within 1%
- * of rg; a single pass stopped past 16 KiB 100 / 240 / 207 but x20 rare
- * 2475 (its 23 KB of output arrives late, so the stopped run was nearly
- * complete); stopped past 256 KiB 97 / 242 / 238.
+ * Why one run that counts past a limit, not one that is stopped: the size
+ * of a result is only known once it is printed, and a run stopped when its
+ * output grows costs a process start plus the work so far, a cliff wherever
+ * a result's size sits at the limit (measured: the 60,000-file tree's
+ * common literal 1.36x rg when stopped past 16 MiB, its regex 2.12x past
+ * 8 MiB). Running on costs the printing of a large result, which `rg`
+ * itself does too: 0.95-1.09x rg on every benchmark tree and query (the
+ * rare literal of the small trees 1.0-1.1x, 1.3-1.4x with two runs).
  */
 export async function grepWithRipgrepPaged(
   rgPath: string,
@@ -214,21 +202,37 @@ export async function grepWithRipgrepPaged(
   // (A cap of megabytes is a host asking for everything: one pass then beats counting and passing every file back.)
   const capEndsPage =
     page.maxChars !== undefined && page.maxChars <= CAPPED_PAGE_MAX_CHARS && page.headLimit > Math.ceil(page.maxChars / MIN_LINE_CHARS_BESIDES_PATH);
-  if (page.outputMode === "content" && !capEndsPage && pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
+  const singlePassMinLines = options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES;
+  if (page.outputMode === "content" && !capEndsPage && pageLines >= singlePassMinLines) {
     const maxBytes = pageLines * (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
-    const files = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, query.context > 0, maxBytes);
-    if (files) return files.filter((file) => filter(file.path));
+    // Its output is megabytes when it is not stopped: ripgrep writes it to a file, not waiting on a pipe.
+    const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, {
+      parseEagerly: query.context > 0,
+      maxStdoutBytes: maxBytes,
+      outputFile: true,
+    });
+    if (run) return run.files.filter((file) => filter(file.path));
   }
   if (page.outputMode === "files") {
     // One run gives what a files page shows; a second process start costs about as much as searching a small tree.
     const files = await filesWithFirstLines(rgPath, directory, query, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES);
     if (files) return files.filter((file) => filter(file.path));
   }
-  const countArgs = withoutLineOutputFlags(ripgrepArguments(query), query);
-  countArgs.unshift("--count");
-  const counted = parseCounts((await runChecked(rgPath, directory, countArgs, query.signal))!)
-    .filter((file) => file.count > 0 && filter(file.path))
-    .sort((a, b) => comparePaths(a.path, b.path));
+  let counted: CountedFile[];
+  if (page.outputMode === "content" && !capEndsPage && pageLines < singlePassMinLines) {
+    // One run prints every line; files keep them up to retainBytes and are only counted past it (no run stopped and started again).
+    const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, pageLines * (2 * query.context + 1) * SINGLE_PASS_BYTES_PER_LINE);
+    const run = (await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly: query.context > 0, retainBytes }))!;
+    if (run.complete) return run.files.filter((file) => filter(file.path));
+    counted = run.files
+      .filter((file) => file.matchCount > 0 && filter(file.path))
+      .map((file) => ({ path: file.path, count: file.matchCount, hits: file instanceof CountedFileHits ? undefined : file }));
+  } else {
+    const countArgs = withoutLineOutputFlags(ripgrepArguments(query), query);
+    countArgs.unshift("--count");
+    counted = parseCounts((await runChecked(rgPath, directory, countArgs, query.signal))!).filter((file) => file.count > 0 && filter(file.path));
+  }
+  counted.sort((a, b) => comparePaths(a.path, b.path));
   if (page.outputMode === "count") return counted.map((file) => new CountedFileHits(file.path, file.count));
   const onPage = new Set<number>();
   if (page.outputMode === "files") {
@@ -247,6 +251,8 @@ export async function grepWithRipgrepPaged(
       matchIndex += file.count;
     }
   }
+  // Files whose lines the first run kept need no second one.
+  for (const index of onPage) if (counted[index]!.hits) onPage.delete(index);
   // A path that is not valid UTF-8 cannot be passed back: take the single pass.
   if ([...onPage].some((index) => counted[index]!.path.includes("\uFFFD"))) {
     return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
@@ -256,17 +262,18 @@ export async function grepWithRipgrepPaged(
     [...onPage].map((index) => `./${counted[index]!.path}`),
     options.fileArgumentBytes ?? RIPGREP_FILE_ARGUMENT_BYTES,
   );
-  const outputs = await runBatches(batches, RIPGREP_BATCH_CONCURRENCY, query.signal, (files, signal) => {
+  const outputs = await runBatches(batches, RIPGREP_BATCH_CONCURRENCY, query.signal, async (files, signal) => {
     const args = ripgrepArguments(query);
     args.splice(args.length - 1, 1, ...files);
     args.unshift("--with-filename"); // one explicit file would print no name
     // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
     if (files.length <= 8) args.unshift("--threads", "1");
     if (page.outputMode === "files") args.unshift("--max-count", "1");
-    return runParsed(rgPath, directory, args, signal, query.context > 0) as Promise<GrepFileHits[]>;
+    return (await runParsed(rgPath, directory, args, signal, { parseEagerly: query.context > 0 }))!.files;
   });
   for (const files of outputs) for (const file of files) pageHits.set(file.path, file);
   return counted.map((file, index) => {
+    if (file.hits) return file.hits;
     const hits = onPage.has(index) ? pageHits.get(file.path) : undefined;
     return hits ? new LimitedFileHits(hits, file.count) : new CountedFileHits(file.path, file.count);
   });

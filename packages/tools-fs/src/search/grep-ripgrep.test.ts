@@ -43,12 +43,15 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
     expect(twoPasses).toBe(onePass);
   });
 
-  // Tiny limits force every page strategy: one file per ripgrep run, a single pass that completes, one that is stopped.
+  // Tiny limits force every page strategy: one file per ripgrep run, a single pass that completes, one that is stopped,
+  // a small page's run that keeps every file's lines (the defaults), none or only some (then the others are searched again).
   const strategies: Array<[string, GrepPagedOptions]> = [
     ["one file per page run", { fileArgumentBytes: 1 }],
     ["a completed single pass", { singlePassMinLines: 1 }],
     ["a stopped single pass", { singlePassMinLines: 1, singlePassBytesPerLine: 1 }],
     ["a stopped line-number pass (files)", { lineNumbersMaxBytes: 1 }],
+    ["a small page's run that keeps no lines", { retainBytes: 0 }],
+    ["a small page's run that keeps the first files' lines", { retainBytes: 300 }],
   ];
   it.each(strategies.flatMap(([name, tuning]) => cases.map((testCase) => [name, tuning, ...testCase] as const)))(
     "%s: %s %j %s offset=%d limit=%d renders what one full pass renders",

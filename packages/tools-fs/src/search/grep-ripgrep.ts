@@ -1,4 +1,5 @@
 import { ToolError } from "@agent-tools/core";
+import { CountedFileHits } from "./grep-counted-hits.js";
 import { GREP_CLIP_BYTES, type GrepByteRange, type GrepFileHits } from "./grep-result.js";
 import { RipgrepRecordSplitter } from "./grep-ripgrep-records.js";
 import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
@@ -31,7 +32,7 @@ class RipgrepFileHits implements GrepFileHits {
     private readonly output: Buffer,
     private readonly start: number,
     private readonly end: number,
-    withContext: boolean,
+    private readonly withContext: boolean,
   ) {
     if (withContext) {
       const parsed = this.parse();
@@ -100,6 +101,14 @@ class RipgrepFileHits implements GrepFileHits {
     const end = this.parsed!.ends[record]!;
     // A longer line is ripgrep's preview: only its start is the line's (see RIPGREP_MAX_COLUMNS).
     return this.output.toString("utf8", start, end - start > RIPGREP_MAX_COLUMNS ? start + GREP_CLIP_BYTES : end);
+  }
+
+  matchRecords(range: GrepByteRange): boolean {
+    if (this.withContext) return false;
+    range.buffer = this.output;
+    range.start = this.start;
+    range.end = this.end;
+    return true;
   }
 
   lineBytes(line: number, range: GrepByteRange): boolean {
@@ -172,24 +181,53 @@ export function ripgrepArguments(query: GrepQuery): string[] {
 export function parseRipgrepOutput(output: Buffer, parseEagerly = false): GrepFileHits[] {
   const parser = ripgrepOutputParser(parseEagerly);
   parser.push(output);
-  return parser.end();
+  return parser.end().files;
+}
+
+/** What a ripgrep run's output was parsed into. */
+export interface ParsedRipgrepOutput {
+  /** Every file with a match, in ripgrep's order. */
+  files: GrepFileHits[];
+  /**
+   * Whether every file keeps its lines. False once the output passed the
+   * parser's `retainBytes`: the files from there on are only counted
+   * ({@link CountedFileHits}: match count and first line, no text).
+   */
+  complete: boolean;
 }
 
 /** What {@link ripgrepOutputParser} returns: feed it chunks, then take the files. */
 export interface RipgrepOutputParser {
   push(chunk: Buffer): void;
-  end(): GrepFileHits[];
+  end(): ParsedRipgrepOutput;
 }
 
-/** Parses ripgrep's output chunk by chunk, as it arrives (see {@link parseRipgrepOutput}). */
-export function ripgrepOutputParser(parseEagerly = false): RipgrepOutputParser {
+/**
+ * Parses ripgrep's output chunk by chunk, as it arrives (see
+ * {@link parseRipgrepOutput}). Files keep their lines (views of the chunks)
+ * until they add up to more than `retainBytes` of records; from the file
+ * that passes it on, files are only counted and the chunks are let go, so
+ * a run printing gigabytes holds at most about `retainBytes` of them.
+ */
+export function ripgrepOutputParser(parseEagerly = false, retainBytes = Number.POSITIVE_INFINITY): RipgrepOutputParser {
   const files: GrepFileHits[] = [];
-  const splitter = new RipgrepRecordSplitter((path, buffer, start, end) => files.push(new RipgrepFileHits(path, buffer, start, end, parseEagerly)));
+  let retained = 0;
+  let complete = true;
+  const splitter = new RipgrepRecordSplitter((path, buffer, start, end) => {
+    const hits = new RipgrepFileHits(path, buffer, start, end, parseEagerly);
+    if (complete && retained + (end - start) <= retainBytes) {
+      retained += end - start;
+      files.push(hits);
+      return;
+    }
+    complete = false;
+    files.push(new CountedFileHits(path, hits.matchCount, hits.firstMatchLine));
+  });
   return {
     push: (chunk) => splitter.push(chunk),
     end() {
       splitter.end();
-      return files;
+      return { files, complete };
     },
   };
 }
@@ -204,7 +242,7 @@ export async function runChecked(
   directory: string,
   args: string[],
   signal: AbortSignal | undefined,
-  options: { maxStdoutBytes?: number; onStdout?: (chunk: Buffer) => void } = {},
+  options: { maxStdoutBytes?: number; onStdout?: (chunk: Buffer) => void; outputFile?: boolean } = {},
 ): Promise<Buffer | null> {
   const output = await runRipgrep(rgPath, args, { cwd: directory, signal, ...options });
   if (output.exceeded) return null;
@@ -221,6 +259,18 @@ export async function runChecked(
   return output.stdout;
 }
 
+/** How {@link runParsed} runs ripgrep and keeps its output. */
+export interface RunParsedOptions {
+  /** Parse each file's records at once (context lines). */
+  parseEagerly: boolean;
+  /** Stop the run once it printed more than this (then `runParsed` returns null). */
+  maxStdoutBytes?: number;
+  /** ripgrep writes into a temporary file, not a pipe (see `RunRipgrepOptions.outputFile`). */
+  outputFile?: boolean;
+  /** Bytes of records kept with their lines; files past them are only counted (see {@link ripgrepOutputParser}). */
+  retainBytes?: number;
+}
+
 /**
  * Runs ripgrep and parses its hits as they arrive; null when the run
  * printed more than `maxStdoutBytes` and was stopped.
@@ -230,15 +280,18 @@ export async function runParsed(
   directory: string,
   args: string[],
   signal: AbortSignal | undefined,
-  parseEagerly: boolean,
-  maxStdoutBytes?: number,
-): Promise<GrepFileHits[] | null> {
-  const parser = ripgrepOutputParser(parseEagerly);
-  const stdout = await runChecked(rgPath, directory, args, signal, { maxStdoutBytes, onStdout: (chunk) => parser.push(chunk) });
+  options: RunParsedOptions,
+): Promise<ParsedRipgrepOutput | null> {
+  const parser = ripgrepOutputParser(options.parseEagerly, options.retainBytes);
+  const stdout = await runChecked(rgPath, directory, args, signal, {
+    maxStdoutBytes: options.maxStdoutBytes,
+    outputFile: options.outputFile,
+    onStdout: (chunk) => parser.push(chunk),
+  });
   return stdout ? parser.end() : null;
 }
 
 /** Runs a query with ripgrep under `directory`, every hit parsed from one run. */
 export async function grepWithRipgrep(rgPath: string, directory: string, query: GrepQuery): Promise<GrepFileHits[]> {
-  return (await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, query.context > 0 || query.multiline))!;
+  return (await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly: query.context > 0 || query.multiline }))!.files;
 }

@@ -142,7 +142,7 @@ export class GrepTextBuilder {
   writeBytes(source: Buffer, start: number, end: number): void {
     this.reserve(end - start);
     // Short ranges (lines, names) copy faster in a loop than through Buffer.copy's native call.
-    if (end - start > 256) {
+    if (end - start > 32) {
       this.length += source.copy(this.buffer, this.length, start, end);
       return;
     }
