@@ -1,7 +1,8 @@
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
 import { walkTree } from "./file-walker.js";
+import { FileBytesHits, TextFileHits } from "./grep-file-hits.js";
 import type { GrepFileHits } from "./grep-result.js";
 import type { GrepQuery } from "./grep-ripgrep.js";
 import { type LiteralFinder, createFileReader, decodeText, matchingLines, searchFileBytes, searchFinder } from "./grep-line-scan.js";
@@ -59,48 +60,6 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean, multili
   }
 }
 
-class TextFileHits implements GrepFileHits {
-  private lineStarts: number[] | undefined;
-  private text: string | undefined;
-
-  readonly matchCount: number;
-  readonly firstMatchLine: number;
-
-  constructor(
-    readonly path: string,
-    private readonly lines: number[],
-    text: string | (() => string),
-  ) {
-    if (typeof text === "string") this.text = text;
-    else this.loadText = text;
-    this.matchCount = lines.length;
-    this.firstMatchLine = lines[0] ?? 0;
-  }
-
-  matchLines(): readonly number[] {
-    return this.lines;
-  }
-
-  private loadText: (() => string) | undefined;
-
-  lineText(line: number): string | undefined {
-    if (this.text === undefined) {
-      this.text = this.loadText!();
-      this.loadText = undefined;
-    }
-    const text = this.text;
-    if (!this.lineStarts) {
-      const starts = [0];
-      for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) if (index + 1 < text.length) starts.push(index + 1);
-      this.lineStarts = starts;
-    }
-    if (line < 1 || line > this.lineStarts.length || text.length === 0) return undefined;
-    const start = this.lineStarts[line - 1]!;
-    const next = line < this.lineStarts.length ? this.lineStarts[line]! - 1 : text.length;
-    return text.slice(start, next);
-  }
-}
-
 /** Searches one file's bytes; null for binary files (a NUL byte anywhere). */
 export function searchBytes(relativePath: string, bytes: Buffer, regex: RegExp, multiline: boolean): GrepFileHits | null {
   if (bytes.indexOf(0) !== -1) return null;
@@ -145,8 +104,8 @@ export interface GrepEngineOptions {
  * helping) above `workerThreshold` candidates. Any other pattern is matched
  * only on worker threads, which are terminated on abort and when the regex
  * time budget runs out, so a catastrophic regex never blocks the event
- * loop. A worker reports only line numbers: the text of a hit is read
- * again when a line is shown.
+ * loop. A worker reports only line numbers: a hit's file is read again,
+ * as bytes, when its lines are shown ({@link FileBytesHits}).
  *
  * @param files when given, these files (relative to `directory`) are searched instead of walking
  */
@@ -228,7 +187,7 @@ async function searchCandidates(
       throw error;
     }
     const found = await pool.finish();
-    return local.concat(found.map(({ path: relative, lines }) => new TextFileHits(relative, lines, loadText(directory, relative))));
+    return local.concat(found.map(({ path: relative, lines }) => new FileBytesHits(relative, lines, directory)));
   }
   const hits: GrepFileHits[] = [];
   // Synchronous reads: for many small, cached files they beat promise round
@@ -242,17 +201,6 @@ async function searchCandidates(
     if (found) hits.push(found);
   }
   return hits;
-}
-
-/** Reads a file's text again when a hit's line is shown (the search decoded only its matching lines). */
-function loadText(directory: string, relative: string): () => string {
-  return () => {
-    try {
-      return decodeText(readFileSync(path.join(directory, relative)));
-    } catch {
-      return ""; // vanished since the search
-    }
-  };
 }
 
 /** Searches one file; `read` returns a view of a reused buffer, so nothing here keeps the bytes. */
@@ -271,5 +219,5 @@ function searchFile(
     return null; // vanished or unreadable: skipped, as ripgrep does
   }
   const lines = searchFileBytes(bytes, regex, multiline, finder);
-  return lines?.length ? new TextFileHits(relative, lines, loadText(directory, relative)) : null;
+  return lines?.length ? new FileBytesHits(relative, lines, directory) : null;
 }

@@ -151,6 +151,7 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
         break render;
       }
     }
+    file.release?.();
     if (matchSet && elements + pendingDashes > 0 && pendingDashes === 0) pendingDashes = 1;
     returned += to - from;
     index += count;

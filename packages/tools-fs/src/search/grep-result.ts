@@ -30,6 +30,8 @@ export interface GrepFileHits {
    * the page in one loop over these bytes.
    */
   matchRecords?(range: GrepByteRange): boolean;
+  /** Lets go of what was loaded to show lines (the renderer calls it once it wrote this file's lines). Optional. */
+  release?(): void;
 }
 
 /** A range of bytes (see {@link GrepFileHits.lineBytes}). */
