@@ -48,6 +48,15 @@ const SINGLE_PASS_BYTES_PER_LINE = 256;
  */
 const RETAIN_MIN_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Output past which a small content page's run is stopped for the two
+ * passes after all: far above real results (the 60,000-file benchmark
+ * tree's most common word prints about 50 MB), it bounds what a pattern
+ * matching nearly every line of a huge tree costs (printing runs about a
+ * fifth slower than `--count`).
+ */
+const RUN_ON_MAX_BYTES = 256 * 1024 * 1024;
+
 /** Tuning of {@link grepWithRipgrepPaged} (tests make the limits small). */
 export interface GrepPagedOptions {
   /** Argument bytes of the files of one page run; default {@link RIPGREP_FILE_ARGUMENT_BYTES}. */
@@ -60,6 +69,8 @@ export interface GrepPagedOptions {
   lineNumbersMaxBytes?: number;
   /** Bytes of records a small content page's run keeps with their lines; default {@link RETAIN_MIN_BYTES} or what the page needs at 256 bytes per line. */
   retainBytes?: number;
+  /** Output of a small content page's run before it is stopped for the two passes; default {@link RUN_ON_MAX_BYTES}. */
+  runOnMaxBytes?: number;
 }
 
 /** The `path\0` record head at `position` (without a leading `./`) and where its record goes on; undefined at the end. */
@@ -163,7 +174,9 @@ function withoutLineOutputFlags(args: string[], query: GrepQuery): string[] {
  *   their lines until the output passes 4 MiB (or what the page needs);
  *   past that they are only counted, and ripgrep runs on to the end rather
  *   than being stopped and started again. If files of the page were only
- *   counted, they alone are searched again for their lines.
+ *   counted, they alone are searched again for their lines. Only past
+ *   256 MiB of output (a pattern matching nearly every line of a huge
+ *   tree) is the run stopped for the two passes below.
  * - A content page reaching {@link SINGLE_PASS_MIN_LINES} lines or more
  *   first tries one run written to a temporary file (not a pipe), stopped
  *   once its output exceeds what such a page needs (256 bytes per line):
@@ -218,16 +231,19 @@ export async function grepWithRipgrepPaged(
     const files = await filesWithFirstLines(rgPath, directory, query, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES);
     if (files) return files.filter((file) => filter(file.path));
   }
-  let counted: CountedFile[];
+  let counted: CountedFile[] | undefined;
   if (page.outputMode === "content" && !capEndsPage && pageLines < singlePassMinLines) {
-    // One run prints every line; files keep them up to retainBytes and are only counted past it (no run stopped and started again).
+    // One run prints every line; files keep them up to retainBytes and are only counted past it (no run stopped and started again),
+    // unless it prints more than RUN_ON_MAX_BYTES (a pattern matching nearly every line of a huge tree): then counting is cheaper.
     const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, pageLines * (2 * query.context + 1) * SINGLE_PASS_BYTES_PER_LINE);
-    const run = (await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly: query.context > 0, retainBytes }))!;
-    if (run.complete) return run.files.filter((file) => filter(file.path));
-    counted = run.files
+    const maxStdoutBytes = options.runOnMaxBytes ?? RUN_ON_MAX_BYTES;
+    const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly: query.context > 0, retainBytes, maxStdoutBytes });
+    if (run?.complete) return run.files.filter((file) => filter(file.path));
+    counted = run?.files
       .filter((file) => file.matchCount > 0 && filter(file.path))
       .map((file) => ({ path: file.path, count: file.matchCount, hits: file instanceof CountedFileHits ? undefined : file }));
-  } else {
+  }
+  if (!counted) {
     const countArgs = withoutLineOutputFlags(ripgrepArguments(query), query);
     countArgs.unshift("--count");
     counted = parseCounts((await runChecked(rgPath, directory, countArgs, query.signal))!).filter((file) => file.count > 0 && filter(file.path));

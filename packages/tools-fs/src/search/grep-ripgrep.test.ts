@@ -52,6 +52,7 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
     ["a stopped line-number pass (files)", { lineNumbersMaxBytes: 1 }],
     ["a small page's run that keeps no lines", { retainBytes: 0 }],
     ["a small page's run that keeps the first files' lines", { retainBytes: 300 }],
+    ["a small page's run stopped for the two passes", { runOnMaxBytes: 1 }],
   ];
   it.each(strategies.flatMap(([name, tuning]) => cases.map((testCase) => [name, tuning, ...testCase] as const)))(
     "%s: %s %j %s offset=%d limit=%d renders what one full pass renders",
