@@ -253,6 +253,12 @@ export async function runChecked(
       `Grep pattern is not a valid regular expression (Rust regex syntax: no look-around or backreferences):\n${detail}\nEscape special characters for a literal search, or set multiline=true to match across lines.`,
     );
   }
+  if (output.endedBySignal) {
+    throw new ToolError(
+      "io",
+      `Grep failed: ripgrep was ended by ${output.endedBySignal} before it finished (out of memory?), so its result is incomplete. Try again, or narrow path or file_pattern.`,
+    );
+  }
   if (output.exitCode !== 0 && output.exitCode !== 1 && output.stdoutBytes === 0) {
     throw new ToolError("io", `Grep failed: ${output.stderr.trim().split("\n")[0] || `ripgrep exited with ${output.exitCode}`}.`);
   }

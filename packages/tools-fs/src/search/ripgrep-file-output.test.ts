@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ripgrepArguments } from "./grep-ripgrep.js";
+import { ToolError } from "@agent-tools/core";
+import { ripgrepArguments, runChecked } from "./grep-ripgrep.js";
 import { locateRipgrep, runRipgrep } from "./ripgrep.js";
 
 const rgPath = locateRipgrep();
@@ -71,5 +72,35 @@ describe.skipIf(!rgPath)("runRipgrep with outputFile", () => {
       if (saved === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = saved;
     }
+  });
+});
+
+/** Writes an executable shell script standing in for ripgrep. */
+function fakeRipgrep(name: string, body: string): string {
+  const file = path.join(root, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+describe("runRipgrep when the output cannot be trusted", () => {
+  it("runs again through the pipe when the file system refuses the output file (ripgrep goes on, missing those files)", async () => {
+    // Into a regular file (the temporary file) it reports a full disk, as ripgrep does per file it cannot write; into a pipe it prints all.
+    const rg = fakeRipgrep(
+      "rg-disk-full.sh",
+      `if [ -f /dev/stdout ]; then printf 'part'; echo "rg: ./b.txt: No space left on device (os error 28)" >&2; exit 2; fi\nprintf 'whole output'`,
+    );
+    const output = await runRipgrep(rg, [], { cwd: root, outputFile: true });
+    expect(output.stdout.toString()).toBe("whole output");
+    expect(output.exitCode).toBe(0);
+  });
+
+  it.each([false, true])("refuses a result ripgrep did not finish because a signal ended it (output file: %s)", async (outputFile) => {
+    const rg = fakeRipgrep("rg-killed.sh", "printf './a.txt\\0001:needle\\n'; kill -9 $$");
+    const output = await runRipgrep(rg, [], { cwd: root, outputFile });
+    expect(output.endedBySignal).toBe("SIGKILL");
+    const error = await runChecked(rg, root, [], undefined, { outputFile }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as ToolError).message).toMatch(/ended by SIGKILL before it finished/);
   });
 });

@@ -13,6 +13,16 @@ import os from "node:os";
 import path from "node:path";
 import type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
 
+/** What {@link runRipgrepToFile} gives when the file system refused ripgrep's output (full, or over a quota or size limit). */
+export const OUTPUT_FILE_FULL = Symbol("output file full");
+
+/**
+ * ripgrep's report of an output write that failed for lack of room:
+ * ENOSPC (28), EFBIG (27) or EDQUOT (122). It names each file whose lines
+ * it could not write and goes on, so the output would silently miss them.
+ */
+const OUTPUT_WRITE_FAILED = /\(os error (?:27|28|122)\)/;
+
 /** How often the file's size is checked against `maxStdoutBytes` while ripgrep runs. */
 const SIZE_CHECK_MS = 10;
 
@@ -51,8 +61,16 @@ function readAll(fd: number, size: number): Buffer {
  * `runRipgrep` runs it: the output is read once ripgrep exits and
  * handed to `onStdout` in one chunk (or returned); past `maxStdoutBytes`
  * (checked every few milliseconds) the run is stopped with `exceeded`.
+ * When the file system refused part of the output, nothing is handed on
+ * and {@link OUTPUT_FILE_FULL} is returned (the caller runs it again
+ * through a pipe).
  */
-export function runRipgrepToFile(rgPath: string, args: readonly string[], options: RunRipgrepOptions, fd: number): Promise<RipgrepOutput> {
+export function runRipgrepToFile(
+  rgPath: string,
+  args: readonly string[],
+  options: RunRipgrepOptions,
+  fd: number,
+): Promise<RipgrepOutput | typeof OUTPUT_FILE_FULL> {
   return new Promise((resolve, reject) => {
     let closed = false;
     const closeFile = () => {
@@ -88,12 +106,16 @@ export function runRipgrepToFile(rgPath: string, args: readonly string[], option
     child.stderr!.on("data", (chunk: Buffer) => {
       if (stderr.length < 64 * 1024) stderr += chunk.toString("utf8");
     });
+    let failed = false;
     child.on("error", (error) => {
+      failed = true;
       finish();
       closeFile();
       reject(error);
     });
-    child.on("close", (code) => {
+    child.on("close", (code, signal) => {
+      // After "error" the file is closed, and its descriptor number may already be another file's.
+      if (failed) return;
       finish();
       if (options.signal?.aborted) {
         closeFile();
@@ -111,12 +133,17 @@ export function runRipgrepToFile(rgPath: string, args: readonly string[], option
         return;
       }
       closeFile();
+      if (OUTPUT_WRITE_FAILED.test(stderr)) {
+        resolve(OUTPUT_FILE_FULL);
+        return;
+      }
       const output: RipgrepOutput = { stdout, stdoutBytes: stdout.length, stderr, exitCode: code ?? -1 };
       if (exceeded) {
         output.exceeded = true;
         resolve(output);
         return;
       }
+      if (signal) output.endedBySignal = signal;
       if (options.onStdout && stdout.length > 0) {
         try {
           options.onStdout(stdout);

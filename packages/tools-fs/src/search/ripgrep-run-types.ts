@@ -10,6 +10,8 @@ export interface RipgrepOutput {
   exitCode: number;
   /** The run printed more than `maxStdoutBytes` and was stopped: `stdout` is incomplete. */
   exceeded?: true;
+  /** A signal not sent for `maxStdoutBytes` ended the run (say the OOM killer): `stdout` may be incomplete. */
+  endedBySignal?: NodeJS.Signals;
 }
 
 /** Options of `runRipgrep`. */

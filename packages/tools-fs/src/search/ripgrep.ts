@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
-import { openAnonymousFile, runRipgrepToFile } from "./ripgrep-file-output.js";
+import { OUTPUT_FILE_FULL, openAnonymousFile, runRipgrepToFile } from "./ripgrep-file-output.js";
 import type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
 
 export type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
@@ -44,12 +44,22 @@ export const RIPGREP_WALK_FLAGS = [
  * chunk to `onStdout`; if that throws, the process is killed and the call
  * rejects with the error). Aborting the signal kills the process and
  * rejects with the signal's reason; printing more than `maxStdoutBytes`
- * kills it and resolves with `exceeded: true`.
+ * kills it and resolves with `exceeded: true`; a run another signal ended
+ * resolves with `endedBySignal` (its output may be partial).
  */
-export function runRipgrep(rgPath: string, args: readonly string[], options: RunRipgrepOptions): Promise<RipgrepOutput> {
-  if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error("aborted"));
+export async function runRipgrep(rgPath: string, args: readonly string[], options: RunRipgrepOptions): Promise<RipgrepOutput> {
+  if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
   const fd = options.outputFile ? openAnonymousFile() : undefined;
-  if (fd !== undefined) return runRipgrepToFile(rgPath, args, options, fd);
+  if (fd !== undefined) {
+    const output = await runRipgrepToFile(rgPath, args, options, fd);
+    // The temporary directory is full: run again through the pipe rather than answer from part of the output.
+    if (output !== OUTPUT_FILE_FULL) return output;
+  }
+  return runRipgrepThroughPipe(rgPath, args, options);
+}
+
+/** {@link runRipgrep} with ripgrep's output read from a pipe. */
+function runRipgrepThroughPipe(rgPath: string, args: readonly string[], options: RunRipgrepOptions): Promise<RipgrepOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
     const chunks: Buffer[] = [];
@@ -86,7 +96,7 @@ export function runRipgrep(rgPath: string, args: readonly string[], options: Run
       options.signal?.removeEventListener("abort", onAbort);
       reject(error);
     });
-    child.on("close", (code) => {
+    child.on("close", (code, signal) => {
       options.signal?.removeEventListener("abort", onAbort);
       if (options.signal?.aborted) {
         reject(options.signal.reason ?? new Error("aborted"));
@@ -99,6 +109,7 @@ export function runRipgrep(rgPath: string, args: readonly string[], options: Run
       const stdout = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       const output: RipgrepOutput = { stdout, stdoutBytes: size, stderr, exitCode: code ?? -1 };
       if (exceeded) output.exceeded = true;
+      else if (signal) output.endedBySignal = signal;
       resolve(output);
     });
   });
