@@ -2,17 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findEditMatches, matchLineEndingsInText, toByteString } from "./edit-match.js";
 import { dominantEol } from "./line-endings.js";
 import { buildLineIndex, findLineMatchesInText } from "./line-match.js";
-
-/** A small deterministic random generator (mulberry32). */
-function random(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from "../__fixtures__/seeded-random.js";
 
 /** The reference: the whole-string implementations of each pass. */
 function reference(content: string, oldString: string, newString: string) {

@@ -6,23 +6,13 @@ import { renderGrep } from "./grep-format.js";
 import { FileBytesHits, TextFileHits } from "./grep-file-hits.js";
 import { decodeText } from "./grep-line-scan.js";
 import type { GrepByteRange } from "./grep-result.js";
+import { seededRandom as random } from "../__fixtures__/seeded-random.js";
 
 let root: string;
 beforeAll(() => {
   root = mkdtempSync(path.join(os.tmpdir(), "tools-fs-file-hits-"));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES: Buffer[] = [
   Buffer.from("return x;"),

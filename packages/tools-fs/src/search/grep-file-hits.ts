@@ -7,16 +7,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { GrepByteRange, GrepFileHits } from "./grep-result.js";
 
-/** Hits over a decoded text (CRLF already turned into LF). */
-export class TextFileHits implements GrepFileHits {
-  private lineStarts: number[] | undefined;
+/** What both kinds of hits share: the path and the matching line numbers the search found. */
+abstract class LineNumberHits {
   readonly matchCount: number;
   readonly firstMatchLine: number;
 
   constructor(
     readonly path: string,
     private readonly lines: number[],
-    private readonly text: string,
   ) {
     this.matchCount = lines.length;
     this.firstMatchLine = lines[0] ?? 0;
@@ -24,6 +22,19 @@ export class TextFileHits implements GrepFileHits {
 
   matchLines(): readonly number[] {
     return this.lines;
+  }
+}
+
+/** Hits over a decoded text (CRLF already turned into LF). */
+export class TextFileHits extends LineNumberHits implements GrepFileHits {
+  private lineStarts: number[] | undefined;
+
+  constructor(
+    path: string,
+    lines: number[],
+    private readonly text: string,
+  ) {
+    super(path, lines);
   }
 
   lineText(line: number): string | undefined {
@@ -52,24 +63,17 @@ const CR = 13;
  * LF, invalid bytes decoded the same way, since they end at a line feed
  * either way; see `decodeText` in grep-line-scan.ts).
  */
-export class FileBytesHits implements GrepFileHits {
+export class FileBytesHits extends LineNumberHits implements GrepFileHits {
   private bytes: Buffer | undefined;
   /** Start of each line in `bytes`; the file's end is after the last. */
   private lineStarts: number[] | undefined;
-  readonly matchCount: number;
-  readonly firstMatchLine: number;
 
   constructor(
-    readonly path: string,
-    private readonly lines: number[],
+    path: string,
+    lines: number[],
     private readonly directory: string,
   ) {
-    this.matchCount = lines.length;
-    this.firstMatchLine = lines[0] ?? 0;
-  }
-
-  matchLines(): readonly number[] {
-    return this.lines;
+    super(path, lines);
   }
 
   private load(): { bytes: Buffer; starts: number[] } {

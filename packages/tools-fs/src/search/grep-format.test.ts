@@ -3,6 +3,7 @@ import { joinDisplay } from "./file-walker.js";
 import { renderGrep } from "./grep-format.js";
 import { type GrepByteRange, type GrepFileHits, type GrepFormatOptions, clipLine } from "./grep-result.js";
 import { GrepTextBuilder } from "./grep-text-builder.js";
+import { seededRandom as random } from "../__fixtures__/seeded-random.js";
 
 /** The content mode as it was rendered with strings (join of one string per line): the reference. */
 function renderContentWithStrings(files: GrepFileHits[], options: GrepFormatOptions): string {
@@ -107,17 +108,6 @@ function withoutRecords(files: GrepFileHits[]): GrepFileHits[] {
     lineText: (line: number) => file.lineText(line),
     lineBytes: file.lineBytes ? (line: number, range: GrepByteRange) => file.lineBytes!(line, range) : undefined,
   }));
-}
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PIECES = ["a", "return x;", "é", "€", "😀", "\r", "\u00ff", "\ufeff", " ", "\t"];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RipgrepRecordSplitter } from "./grep-ripgrep-records.js";
+import { seededRandom as random } from "../__fixtures__/seeded-random.js";
 
 /** The whole-buffer split this replaces (the reference). */
 function splitWhole(output: Buffer): Array<[string, string]> {
@@ -26,17 +27,6 @@ function splitChunks(chunks: Buffer[]): Array<[string, string]> {
   for (const chunk of chunks) splitter.push(chunk);
   splitter.end();
   return records;
-}
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Output shaped like ripgrep's: CRLF lines and separators, paths with line feeds, a last record without separator. */
