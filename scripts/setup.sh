@@ -35,32 +35,18 @@ fi
 export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 pnpm install --frozen-lockfile
 
-# AI SDK 7 needs Node 22, so it is no workspace dependency: the AI SDK matrix test runs it from
-# compat/ai-sdk-v7 (its own npm lock, with Node 22 from the npm package `node`). Reinstall when the lock changed.
-compat=compat/ai-sdk-v7
-if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
-  echo "setup: installing $compat"
-  (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
-  cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
-fi
-
-# The MCP Inspector CLI (for the agent-tools-mcp inspector test) needs Node 22 too: its own npm lock
-# in compat/mcp-inspector, with Node 22 from the npm package `node`. Reinstall when the lock changed.
-compat=compat/mcp-inspector
-if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
-  echo "setup: installing $compat"
-  (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
-  cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
-fi
-
-# The official MCP conformance suite (for tests/mcp-conformance.test.ts) needs Node 22 too: its own npm
-# lock in compat/mcp-conformance, with Node 22 from the npm package `node`. Reinstall when the lock changed.
-compat=compat/mcp-conformance
-if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
-  echo "setup: installing $compat"
-  (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
-  cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
-fi
+# Tools that need Node 22 are no workspace dependencies: each has its own npm lock under compat/, with
+# Node 22 from the npm package `node`, reinstalled when its lock changed:
+# - compat/ai-sdk-v7: AI SDK 7, for the AI SDK matrix test;
+# - compat/mcp-inspector: the MCP Inspector CLI, for the agent-tools-mcp inspector test;
+# - compat/mcp-conformance: the official MCP conformance suite, for tests/mcp-conformance.test.ts.
+for compat in compat/ai-sdk-v7 compat/mcp-inspector compat/mcp-conformance; do
+  if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
+    echo "setup: installing $compat"
+    (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
+    cp "$compat/package-lock.json" "$compat/node_modules/.setup-lock"
+  fi
+done
 pnpm run build
 # The web example's page (Vite), served by its gateway and used by its browser tests.
 pnpm --silent --filter @agent-tools/example-web run build:page
