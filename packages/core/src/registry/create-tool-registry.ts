@@ -15,7 +15,7 @@ import { shortenForMessage } from "../quote.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { createToolIndex } from "./tool-index.js";
 import { isListedInPlanMode } from "./plan-mode.js";
-import { createToolCallScheduler } from "./tool-call-scheduler.js";
+import { type ToolConcurrencyOptions, createToolCallScheduler } from "./tool-call-scheduler.js";
 import type { ToolTelemetryOptions } from "../telemetry/tool-call-span.js";
 
 /** Options of {@link createToolRegistry}. */
@@ -73,14 +73,6 @@ export interface ToolRegistryOptions {
    * runs every call at once. `@agent-tools/sdk` defaults to Agent 8, Bash 4, others 2.
    */
   concurrency?: ToolConcurrencyOptions | false;
-}
-
-/** Per-tool-name parallelism of a registry (see `ToolRegistryOptions.concurrency`). */
-export interface ToolConcurrencyOptions {
-  /** Limits by canonical tool name, e.g. `{ Agent: 8, Bash: 4 }`. */
-  limits?: Readonly<Record<string, number>>;
-  /** The limit of every other tool; default 2. */
-  defaultLimit?: number;
 }
 
 /** A set of tools the host offers to its model, and the one entry point that runs them. */

@@ -1,11 +1,12 @@
 import { SdkError } from "../errors.js";
 
-/**
- * Limits by canonical tool name and for every other name; the same shape as
- * `ToolConcurrencyOptions` of the registry (repeated here so this leaf file
- * imports nothing from the registry).
- */
-type ConcurrencyLimits = { readonly limits?: Readonly<Record<string, number>>; readonly defaultLimit?: number };
+/** Per-tool-name parallelism of a registry (see `ToolRegistryOptions.concurrency`). */
+export interface ToolConcurrencyOptions {
+  /** Limits by canonical tool name, e.g. `{ Agent: 8, Bash: 4 }`. */
+  limits?: Readonly<Record<string, number>>;
+  /** The limit of every other tool; default 2. */
+  defaultLimit?: number;
+}
 
 /** The limit of a tool name absent from `limits` when `defaultLimit` is not given. */
 export const DEFAULT_TOOL_CONCURRENCY_LIMIT = 2;
@@ -51,7 +52,7 @@ interface Lane {
  * const release = await scheduler.acquire("Bash", signal, () => new Error("cancelled"));
  * try { await run(); } finally { release(); }
  */
-export function createToolCallScheduler(options: ConcurrencyLimits | false | undefined): ToolCallScheduler {
+export function createToolCallScheduler(options: ToolConcurrencyOptions | false | undefined): ToolCallScheduler {
   const limitOf = resolveLimits(options);
   const lanes = new Map<string, Lane>();
 
@@ -111,7 +112,7 @@ export function createToolCallScheduler(options: ConcurrencyLimits | false | und
   };
 }
 
-function resolveLimits(options: ConcurrencyLimits | false | undefined): (toolName: string) => number {
+function resolveLimits(options: ToolConcurrencyOptions | false | undefined): (toolName: string) => number {
   if (options === undefined || options === false) return () => Number.POSITIVE_INFINITY;
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw new SdkError("invalid_options", "concurrency must be false or an object { limits?: { [toolName]: number }, defaultLimit?: number }.");
