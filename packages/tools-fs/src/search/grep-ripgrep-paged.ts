@@ -215,33 +215,31 @@ export async function grepWithRipgrepPaged(
   // (A cap of megabytes is a host asking for everything: one pass then beats counting and passing every file back.)
   const capEndsPage =
     page.maxChars !== undefined && page.maxChars <= CAPPED_PAGE_MAX_CHARS && page.headLimit > Math.ceil(page.maxChars / MIN_LINE_CHARS_BESIDES_PATH);
-  const singlePassMinLines = options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES;
-  if (page.outputMode === "content" && !capEndsPage && pageLines >= singlePassMinLines) {
-    const maxBytes = pageLines * (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
-    // Its output is megabytes when it is not stopped: ripgrep writes it to a file, not waiting on a pipe.
-    const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, {
-      parseEagerly: query.context > 0,
-      maxStdoutBytes: maxBytes,
-      outputFile: true,
-    });
-    if (run) return run.files.filter((file) => filter(file.path));
+  let counted: CountedFile[] | undefined;
+  if (page.outputMode === "content" && !capEndsPage) {
+    // What the page needs of ripgrep's output, at 256 bytes per line (context lines included).
+    const pageBytes = pageLines * (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
+    const parseEagerly = query.context > 0;
+    if (pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
+      // Its output is megabytes when it is not stopped: ripgrep writes it to a file, not waiting on a pipe.
+      const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly, maxStdoutBytes: pageBytes, outputFile: true });
+      if (run) return run.files.filter((file) => filter(file.path));
+    } else {
+      // One run prints every line; files keep them up to retainBytes and are only counted past it (no run stopped and started again),
+      // unless it prints more than RUN_ON_MAX_BYTES (a pattern matching nearly every line of a huge tree): then counting is cheaper.
+      const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, pageBytes);
+      const maxStdoutBytes = options.runOnMaxBytes ?? RUN_ON_MAX_BYTES;
+      const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly, retainBytes, maxStdoutBytes });
+      if (run?.complete) return run.files.filter((file) => filter(file.path));
+      counted = run?.files
+        .filter((file) => file.matchCount > 0 && filter(file.path))
+        .map((file) => ({ path: file.path, count: file.matchCount, hits: file instanceof CountedFileHits ? undefined : file }));
+    }
   }
   if (page.outputMode === "files") {
     // One run gives what a files page shows; a second process start costs about as much as searching a small tree.
     const files = await filesWithFirstLines(rgPath, directory, query, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES);
     if (files) return files.filter((file) => filter(file.path));
-  }
-  let counted: CountedFile[] | undefined;
-  if (page.outputMode === "content" && !capEndsPage && pageLines < singlePassMinLines) {
-    // One run prints every line; files keep them up to retainBytes and are only counted past it (no run stopped and started again),
-    // unless it prints more than RUN_ON_MAX_BYTES (a pattern matching nearly every line of a huge tree): then counting is cheaper.
-    const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, pageLines * (2 * query.context + 1) * SINGLE_PASS_BYTES_PER_LINE);
-    const maxStdoutBytes = options.runOnMaxBytes ?? RUN_ON_MAX_BYTES;
-    const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly: query.context > 0, retainBytes, maxStdoutBytes });
-    if (run?.complete) return run.files.filter((file) => filter(file.path));
-    counted = run?.files
-      .filter((file) => file.matchCount > 0 && filter(file.path))
-      .map((file) => ({ path: file.path, count: file.matchCount, hits: file instanceof CountedFileHits ? undefined : file }));
   }
   if (!counted) {
     const countArgs = withoutLineOutputFlags(ripgrepArguments(query), query);
