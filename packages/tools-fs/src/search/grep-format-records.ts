@@ -13,7 +13,7 @@ const COLON = 58;
 
 /**
  * Writes the records `source[start, end)` (`N:text\n` each) as lines
- * `prefix` + `N: ` + text, a line feed before each line unless `first`.
+ * `name:N: text`, a line feed before each line unless `first`.
  * Texts are written as the line-by-line renderer writes them: line endings
  * trimmed, lines over {@link GREP_LINE_CHARS} characters clipped. Returns
  * how many lines it wrote, or -1 when a record is not `N:text` or a clipped
@@ -21,9 +21,9 @@ const COLON = 58;
  * {@link GrepTextBuilder.rollback} can do since only bytes and well-formed
  * strings were written, and the file rendered line by line).
  *
- * @param prefix the display path and `:` as UTF-8 bytes
+ * @param name the display path as UTF-8 bytes
  */
-export function writeMatchRecords(builder: GrepTextBuilder, prefix: Buffer, source: Buffer, start: number, end: number, first: boolean): number {
+export function writeMatchRecords(builder: GrepTextBuilder, name: Buffer, source: Buffer, start: number, end: number, first: boolean): number {
   let lines = 0;
   let position = start;
   while (position < end) {
@@ -37,7 +37,8 @@ export function writeMatchRecords(builder: GrepTextBuilder, prefix: Buffer, sour
     }
     if (digitsEnd === position || source[digitsEnd] !== COLON) return -1;
     if (!first || lines > 0) builder.writeAscii("\n");
-    builder.writeBytes(prefix, 0, prefix.length);
+    builder.writeBytes(name, 0, name.length);
+    builder.writeAscii(":");
     builder.writeBytes(source, position, digitsEnd + 1);
     builder.writeAscii(" ");
     const textStart = digitsEnd + 1;
