@@ -3,6 +3,7 @@ import { CountedFileHits } from "./grep-counted-hits.js";
 import { GREP_CLIP_BYTES, type GrepByteRange, type GrepFileHits } from "./grep-result.js";
 import { RipgrepRecordSplitter } from "./grep-ripgrep-records.js";
 import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
+import type { RunRipgrepOptions } from "./ripgrep-run-types.js";
 
 /** A Grep query as both engines take it. */
 export interface GrepQuery {
@@ -242,7 +243,7 @@ export async function runChecked(
   directory: string,
   args: string[],
   signal: AbortSignal | undefined,
-  options: { maxStdoutBytes?: number; onStdout?: (chunk: Buffer) => void; outputFile?: boolean } = {},
+  options: Pick<RunRipgrepOptions, "maxStdoutBytes" | "onStdout" | "outputFile"> = {},
 ): Promise<Buffer | null> {
   const output = await runRipgrep(rgPath, args, { cwd: directory, signal, ...options });
   if (output.exceeded) return null;

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { watchRipgrepChild } from "./ripgrep-child.js";
 import type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
 
 /** What {@link runRipgrepToFile} gives when the file system refused ripgrep's output (full, or over a quota or size limit). */
@@ -85,7 +86,6 @@ export function runRipgrepToFile(
       reject(error);
       return;
     }
-    let stderr = "";
     let exceeded = false;
     const maxBytes = options.maxStdoutBytes;
     const sizeCheck =
@@ -97,15 +97,11 @@ export function runRipgrepToFile(
               child.kill("SIGKILL");
             }
           }, SIZE_CHECK_MS);
-    const onAbort = () => child.kill("SIGKILL");
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const watched = watchRipgrepChild(child, options.signal);
     const finish = () => {
       if (sizeCheck) clearInterval(sizeCheck);
-      options.signal?.removeEventListener("abort", onAbort);
+      watched.stop();
     };
-    child.stderr!.on("data", (chunk: Buffer) => {
-      if (stderr.length < 64 * 1024) stderr += chunk.toString("utf8");
-    });
     let failed = false;
     child.on("error", (error) => {
       failed = true;
@@ -133,6 +129,7 @@ export function runRipgrepToFile(
         return;
       }
       closeFile();
+      const stderr = watched.stderr();
       if (OUTPUT_WRITE_FAILED.test(stderr)) {
         resolve(OUTPUT_FILE_FULL);
         return;

@@ -1,10 +1,9 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
+import { watchRipgrepChild } from "./ripgrep-child.js";
 import { OUTPUT_FILE_FULL, openAnonymousFile, runRipgrepToFile } from "./ripgrep-file-output.js";
 import type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
-
-export type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
 
 /**
  * The ripgrep binary shipped inside `@vscode/ripgrep`, or null when it is not
@@ -64,12 +63,10 @@ function runRipgrepThroughPipe(rgPath: string, args: readonly string[], options:
     const child = spawn(rgPath, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
     const chunks: Buffer[] = [];
     let size = 0;
-    let stderr = "";
     let exceeded = false;
     let failure: { error: unknown } | undefined;
     const maxBytes = options.maxStdoutBytes ?? Number.POSITIVE_INFINITY;
-    const onAbort = () => child.kill("SIGKILL");
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const watched = watchRipgrepChild(child, options.signal);
     const onStdout = options.onStdout;
     child.stdout.on("data", (chunk: Buffer) => {
       if (exceeded || failure) return;
@@ -89,15 +86,12 @@ function runRipgrepThroughPipe(rgPath: string, args: readonly string[], options:
         }
       }
     });
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < 64 * 1024) stderr += chunk.toString("utf8");
-    });
     child.on("error", (error) => {
-      options.signal?.removeEventListener("abort", onAbort);
+      watched.stop();
       reject(error);
     });
     child.on("close", (code, signal) => {
-      options.signal?.removeEventListener("abort", onAbort);
+      watched.stop();
       if (options.signal?.aborted) {
         reject(options.signal.reason ?? new Error("aborted"));
         return;
@@ -107,7 +101,7 @@ function runRipgrepThroughPipe(rgPath: string, args: readonly string[], options:
         return;
       }
       const stdout = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      const output: RipgrepOutput = { stdout, stdoutBytes: size, stderr, exitCode: code ?? -1 };
+      const output: RipgrepOutput = { stdout, stdoutBytes: size, stderr: watched.stderr(), exitCode: code ?? -1 };
       if (exceeded) output.exceeded = true;
       else if (signal) output.endedBySignal = signal;
       resolve(output);
