@@ -201,11 +201,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const index = createToolIndex(options.bundles, runtimeScope, logger);
   const loopBreaker = options.loopBreaker === false ? undefined : new LoopBreaker();
   let closed = false;
-  const toolsChangedSubscriptions = new Set<() => void>();
-  // Plan mode and its listeners (setPlanMode); per-name run slots (see tool-call-scheduler.ts).
+  // Each onToolsChanged subscription: its unsubscribe function and its listener (which setPlanMode also fires).
+  const toolsChangedSubscriptions = new Map<() => void, () => void>();
   let planMode = options.planMode === true;
-  const planModeListeners = new Set<() => void>();
-  const scheduler = createToolCallScheduler(options.concurrency);
+  // Per-name run slots (see tool-call-scheduler.ts); none without limits, so such calls never wait on one.
+  const scheduler = options.concurrency === undefined || options.concurrency === false ? undefined : createToolCallScheduler(options.concurrency);
 
   const isDenied = (tool: ToolDefinition) => resolveApproval(tool.name, tool.metadata, options.approval) === "deny";
 
@@ -213,7 +213,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     approval: options.approval,
     loopBreaker,
     maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
-    acquireSlot: scheduler.acquire,
+    acquireSlot: scheduler?.acquire,
     emit: (event: ToolEvent) => {
       try {
         options.onEvent?.(event);
@@ -297,7 +297,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       if (typeof on !== "boolean") throw new SdkError("invalid_options", `setPlanMode needs true or false, not ${typeof on}.`);
       if (on === planMode) return;
       planMode = on;
-      for (const listener of [...planModeListeners]) listener();
+      for (const listener of [...toolsChangedSubscriptions.values()]) listener();
     },
     onToolsChanged(listener) {
       if (typeof listener !== "function") throw new SdkError("invalid_options", "onToolsChanged needs a listener function.");
@@ -310,19 +310,17 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         }
       };
       const unsubscribers = options.bundles.flatMap((bundle) => (bundle.onToolsChanged ? [bundle.onToolsChanged(safeListener)] : []));
-      planModeListeners.add(safeListener);
       const unsubscribe = () => {
         if (!toolsChangedSubscriptions.delete(unsubscribe)) return;
-        planModeListeners.delete(safeListener);
         for (const stop of unsubscribers) stop();
       };
-      toolsChangedSubscriptions.add(unsubscribe);
+      toolsChangedSubscriptions.set(unsubscribe, safeListener);
       return unsubscribe;
     },
     async close() {
       if (closed) return;
       closed = true;
-      for (const unsubscribe of [...toolsChangedSubscriptions]) unsubscribe();
+      for (const unsubscribe of [...toolsChangedSubscriptions.keys()]) unsubscribe();
       const results = await Promise.allSettled(options.bundles.map((bundle) => bundle.close?.()));
       for (const result of results) if (result.status === "rejected") logger.warn("a bundle failed to close", { error: String(result.reason) });
       // Host cleanups run after the bundles, which may still use a port or a storage while closing.

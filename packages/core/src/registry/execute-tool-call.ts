@@ -113,8 +113,10 @@ async function runCall(
     await checkApproval(tool, call, args, signal, environment.approval, options.approvalGranted === true);
     if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
     // Queued after validation and approval (a user is never asked after a wait); an abort while queued cancels the call unstarted.
-    releaseSlot = await environment.acquireSlot?.(tool.name, signal, () => new ToolError("cancelled", CANCELLED_TEXT));
-    if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
+    if (environment.acquireSlot) {
+      releaseSlot = await environment.acquireSlot(tool.name, signal, () => new ToolError("cancelled", CANCELLED_TEXT));
+      if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
+    }
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
     const context: ToolContext = {
       ...environment.makeContext(tool, call, signal, onUpdate, options.hostContext),
