@@ -1,10 +1,10 @@
 /**
  * The whole web example in one process: the gateway, the registry and the
- * executing host, connected. Tests and `start-web.ts` use it; the two halves
- * can also run as separate processes (`--gateway-only`, `--host-only`).
+ * executing host, connected. The tests use it; `start-web.ts` runs the two
+ * halves as separate processes (by default the gateway as its child).
  */
-import { randomBytes } from "node:crypto";
 import type { ModelClient } from "@agent-tools/core";
+import { createGatewayToken } from "./gateway/gateway-token.js";
 import { startGateway } from "./gateway/start-gateway.js";
 import { startHost } from "./host/start-host.js";
 import type { WebApprovalOptions } from "./host/web-approval.js";
@@ -38,11 +38,6 @@ export interface WebExample {
   readonly workdir: string;
   /** Stops the turns, closes the host, the registry and the gateway, deletes temporary directories. */
   close(): Promise<void>;
-}
-
-/** A fresh random token for the gateway. */
-export function createGatewayToken(): string {
-  return randomBytes(24).toString("base64url");
 }
 
 /**

@@ -94,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   await ensurePageBuilt();
-  const { createGatewayToken } = await import("./start-web-example.js");
+  const { createGatewayToken } = await import("./gateway/gateway-token.js");
   const secret = token ?? createGatewayToken();
   if (values["gateway-only"]) {
     const { startGateway } = await import("./gateway/start-gateway.js");

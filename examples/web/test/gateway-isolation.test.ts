@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { type DemoProject, prepareDemoProject } from "@agent-tools/example-cli/demo/sample-project";
 import { afterEach, describe, expect, it } from "vitest";
 import { type StartedHost, startHost } from "../src/host/start-host.js";
-import { createGatewayToken } from "../src/start-web-example.js";
+import { createGatewayToken } from "../src/gateway/gateway-token.js";
 import { TestPage, waitFor } from "./gateway-test-client.js";
 
 const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));

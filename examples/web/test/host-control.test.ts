@@ -5,7 +5,8 @@ import { type Gateway, startGateway } from "../src/gateway/start-gateway.js";
 import { type StartedHost, startHost } from "../src/host/start-host.js";
 import { APPROVE_DEMO_FILE } from "../src/host/web-demo-model.js";
 import type { ApprovalRequestEvent, ApprovalResolvedEvent, ConversationEvent } from "../src/protocol/messages.js";
-import { type WebExample, createGatewayToken, startWebExample } from "../src/start-web-example.js";
+import { createGatewayToken } from "../src/gateway/gateway-token.js";
+import { type WebExample, startWebExample } from "../src/start-web-example.js";
 import { TestPage, waitFor } from "./gateway-test-client.js";
 
 function isAlive(pid: number): boolean {
