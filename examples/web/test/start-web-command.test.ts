@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { TestPage, waitFor } from "./gateway-test-client.js";
-import { type StartWebProcess, isProcessAlive, spawnStartWeb } from "./start-web-process.js";
+import { isProcessAlive } from "./browser/harness/processes.js";
+import { type StartWebProcess, spawnStartWeb } from "./start-web-process.js";
 
 describe("the start-web command (what npm run web starts)", () => {
   let command: StartWebProcess | undefined;

@@ -1,6 +1,5 @@
 /** Test helper: runs the start-web command (what `npm run web` starts) as a real process. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { waitFor } from "./gateway-test-client.js";
@@ -52,14 +51,4 @@ export function spawnStartWeb(args: string[], env: Record<string, string> = {}):
       if (child.exitCode === null) child.kill("SIGKILL");
     },
   };
-}
-
-/** True while `pid` runs (a zombie counts as ended). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-  } catch {
-    return false;
-  }
 }
