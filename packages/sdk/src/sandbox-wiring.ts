@@ -38,15 +38,14 @@ export async function withSandboxPort(ports: NodePorts, options: SdkSandboxOptio
 }
 
 /**
- * The confinement of cron bash tasks: the host's `ports.sandbox`, else the
- * probe of `options`; each task's workdir is its writable directory. Undefined
- * when no sandbox was asked for.
+ * The confinement of cron bash tasks under a sandbox state (the host's
+ * `ports.sandbox` or a probe of {@link resolveSdkSandbox}): each task's
+ * workdir is its writable directory. Undefined when no sandbox was asked for.
  *
  * @example
- * const bashSandbox = await resolveCronBashSandbox(undefined, { enabled: true });
+ * const bashSandbox = cronBashSandboxOf(await resolveSdkSandbox({ enabled: true }));
  */
-export async function resolveCronBashSandbox(given: SandboxState | undefined, options: SdkSandboxOptions | undefined): Promise<CronBashSandbox | undefined> {
-  const state = given ?? (await resolveSdkSandbox(options));
+export function cronBashSandboxOf(state: SandboxState | undefined): CronBashSandbox | undefined {
   if (state === undefined) return undefined;
   return { state, policy: (workdir) => resolveSandboxPolicy({ settings: state.settings, writableRoots: [workdir] }) };
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { ModelClient, ToolPorts } from "@agent-tools/core";
+import type { ModelClient, SandboxState, ToolPorts } from "@agent-tools/core";
 import { resolveDataDir } from "@agent-tools/core";
 import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle } from "@agent-tools/cron";
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import { createNodePorts } from "./create-node-ports.js";
-import { resolveCronBashSandbox } from "./sandbox-wiring.js";
+import { cronBashSandboxOf, resolveSdkSandbox } from "./sandbox-wiring.js";
 
 /** Options of {@link startBuiltinCronScheduler}. */
 export interface BuiltinCronSchedulerOptions {
@@ -65,20 +65,31 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
     const storage = options.storage ?? (await (lease as NonNullable<typeof lease>).get());
     const store = await KyselyCronStore.open(storage);
     const cronOptions = { store, currentModelId: options.model === undefined ? undefined : () => options.model?.id };
+    // bubblewrap is probed at most once for the scheduler: bash tasks and every prompt run's registry share the probe.
+    let probe: Promise<SandboxState | undefined> | undefined;
+    const probedSandbox = () => (probe ??= resolveSdkSandbox(options.registryOptions?.sandbox));
+    const registryPorts = async () => {
+      const given = options.registryOptions?.ports;
+      if (given?.sandbox !== undefined) return given;
+      const sandbox = await probedSandbox();
+      // Over the host's ports object, not a copy of it: its adapters may be lazy getters.
+      return sandbox === undefined ? given : (Object.create(given ?? null, { sandbox: { value: sandbox, enumerable: true } }) as Partial<ToolPorts>);
+    };
     const handle = await startCronScheduler({
       store,
       storageDialect: storage.dialect,
       sqliteLock: () => acquireSqliteSchedulerLock(storage, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`),
       processRunner: ports.processRunner,
-      bashSandbox: await resolveCronBashSandbox(options.ports?.sandbox, options.registryOptions?.sandbox),
+      bashSandbox: cronBashSandboxOf(options.ports?.sandbox ?? (await probedSandbox())),
       ...(options.model === undefined
         ? {}
         : {
             model: options.model,
-            buildPromptRegistry: (workdir: string) =>
+            buildPromptRegistry: async (workdir: string) =>
               buildBuiltinToolRegistry({
                 dataDir,
                 ...options.registryOptions,
+                ports: await registryPorts(),
                 workdir,
                 runtimeScope: "cron",
                 cron: { ...options.registryOptions?.cron, ...cronOptions },
