@@ -3,14 +3,15 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { openSqliteStorage } from "@agent-tools/storage";
+import { type ToolResult, toolResultText } from "@agent-tools/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OAuthTestServers, autoApprove, startOAuthTestServers } from "../../mcp/src/oauth/__fixtures__/oauth-test-servers.js";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "sdk-mcp-oauth-"));
 
-function text(result: { content: Array<{ type: string; text?: string }> }): string {
-  return result.content.map((block) => block.text ?? "").join("");
+function text(result: ToolResult): string {
+  return toolResultText(result, "");
 }
 
 describe("buildBuiltinToolRegistry: MCP OAuth", () => {

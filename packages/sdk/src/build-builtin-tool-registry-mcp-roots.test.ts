@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { type ToolResult, toolResultText } from "@agent-tools/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FeatureServer, startFeatureServer } from "../../mcp/src/client-features/__fixtures__/feature-server.js";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
@@ -12,8 +13,8 @@ const docs = path.join(work, "docs");
 const out = path.join(work, "out");
 for (const dir of [workdir, docs, out]) mkdirSync(dir);
 
-function text(result: { content: Array<{ type: string; text?: string }> }): string {
-  return result.content.map((block) => block.text ?? "").join("");
+function text(result: ToolResult): string {
+  return toolResultText(result, "");
 }
 
 describe("buildBuiltinToolRegistry: MCP roots", () => {

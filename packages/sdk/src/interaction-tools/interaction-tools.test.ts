@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ToolResult } from "@agent-tools/core";
+import { type ToolResult, toolResultText } from "@agent-tools/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "../build-builtin-tool-registry.js";
 import type { BuiltinToolRegistry } from "../builtin-tool-types.js";
@@ -23,7 +23,7 @@ async function build(options: Partial<BuiltinToolRegistryOptions> = {}): Promise
   return open;
 }
 
-const text = (result: ToolResult) => result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+const text = (result: ToolResult) => toolResultText(result, "");
 const names = (registry: BuiltinToolRegistry) => registry.tools.map((tool) => tool.name);
 
 async function until(condition: () => boolean, what: string): Promise<void> {
