@@ -1,6 +1,6 @@
 import { ToolError, type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { hostFailure } from "./host-failure.js";
+import { callHost } from "./host-failure.js";
 import type { AskUserQuestionItem, AskUserQuestionResponse, InteractionHostOptions } from "./interaction-types.js";
 
 /** Questions per call, at most. */
@@ -96,12 +96,9 @@ export function createAskUserQuestionTool(host: InteractionHostOptions): ToolDef
         ...(item.options === undefined ? {} : { options: item.options.map((option) => ({ ...option })) }),
         multiSelect: item.multiSelect === true,
       }));
-      let response: AskUserQuestionResponse;
-      try {
-        response = await ask.call(host, { callId: context.callId, questions }, { signal: context.signal });
-      } catch (error) {
-        throw hostFailure("AskUserQuestion", "ask the user", error, context.signal);
-      }
+      const response: AskUserQuestionResponse = await callHost("AskUserQuestion", "ask the user", context.signal, () =>
+        ask.call(host, { callId: context.callId, questions }, { signal: context.signal }),
+      );
       if (isDeclined(response)) {
         return {
           content:

@@ -1,6 +1,6 @@
 import { ToolError, type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { hostFailure } from "./host-failure.js";
+import { callHost } from "./host-failure.js";
 import type { ExitPlanModeResponse, InteractionHostOptions, PlanModeControl } from "./interaction-types.js";
 
 /** The longest plan ExitPlanMode accepts, in characters. */
@@ -65,12 +65,9 @@ export function createExitPlanModeTool(
           details: { approved: true, planMode: false },
         };
       }
-      let response: ExitPlanModeResponse;
-      try {
-        response = await confirm.call(host, { callId: context.callId, plan }, { signal: context.signal });
-      } catch (error) {
-        throw hostFailure("ExitPlanMode", "show the plan to the user", error, context.signal);
-      }
+      const response: ExitPlanModeResponse = await callHost("ExitPlanMode", "show the plan to the user", context.signal, () =>
+        confirm.call(host, { callId: context.callId, plan }, { signal: context.signal }),
+      );
       if (response === null || typeof response !== "object" || typeof response.approved !== "boolean") {
         throw new ToolError(
           "other",
