@@ -11,6 +11,7 @@ import {
   TINY_PNG_BASE64,
   connectHttp,
   edgeServerSettings,
+  initializeStatus,
   isAlive,
   serveRegistryOverHttp,
   startProcessTreeCall,
@@ -18,21 +19,6 @@ import {
   textOf,
   waitUntilEnded,
 } from "./testing-helpers.js";
-
-async function initializeStatus(url: string, headers: Record<string, string>): Promise<number> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  });
-  await response.body?.cancel();
-  return response.status;
-}
 
 describe("createMcpServer over Streamable HTTP", () => {
   const work = tempWorkdir();

@@ -94,6 +94,25 @@ export async function connectHttp(
   return { client, transport, stderr: () => "", close: () => client.close() };
 }
 
+/** The `initialize` request a raw JSON-RPC client sends first. */
+export const RAW_INITIALIZE_REQUEST = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
+
+/** POSTs {@link RAW_INITIALIZE_REQUEST} to a Streamable HTTP `url` with `headers` added; the response's status. */
+export async function initializeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(RAW_INITIALIZE_REQUEST),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
 /** The text of a result's text blocks. */
 export function textOf(result: unknown): string {
   return (((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>)

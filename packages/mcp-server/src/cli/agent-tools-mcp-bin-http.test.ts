@@ -8,7 +8,8 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PACKAGE_VERSION, RAW_INITIALIZE_REQUEST, createBinSandbox, resultText } from "./bin-test-harness.js";
+import { initializeStatus, textOf } from "../testing-helpers.js";
+import { PACKAGE_VERSION, createBinSandbox } from "./bin-test-harness.js";
 
 const sandbox = createBinSandbox();
 beforeEach(() => sandbox.setUp());
@@ -22,14 +23,8 @@ describe("agent-tools-mcp over Streamable HTTP", { timeout: 180_000 }, () => {
     const url = match[1] as string;
     expect(Number(match[2])).toBeGreaterThan(0);
 
-    const initialize = RAW_INITIALIZE_REQUEST;
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const anonymous = await fetch(url, { method: "POST", headers, body: JSON.stringify(initialize) });
-    expect(anonymous.status).toBe(401);
-    await anonymous.body?.cancel();
-    const wrong = await fetch(url, { method: "POST", headers: { ...headers, authorization: "Bearer nope" }, body: JSON.stringify(initialize) });
-    expect(wrong.status).toBe(401);
-    await wrong.body?.cancel();
+    expect(await initializeStatus(url, {})).toBe(401);
+    expect(await initializeStatus(url, { Authorization: "Bearer nope" })).toBe(401);
 
     const client = new Client({ name: "bin-test-http", version: "0.0.0" }, { capabilities: {} });
     sandbox.track(client);
@@ -37,7 +32,7 @@ describe("agent-tools-mcp over Streamable HTTP", { timeout: 180_000 }, () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain("Glob");
     const glob = await client.callTool({ name: "Glob", arguments: { pattern: "**/*.md" } });
-    expect(resultText(glob)).toContain("notes.md");
+    expect(textOf(glob)).toContain("notes.md");
     await client.close();
 
     bin.child.kill("SIGTERM");

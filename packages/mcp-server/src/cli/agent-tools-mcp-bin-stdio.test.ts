@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isAlive, waitUntil, waitUntilEnded } from "../testing-helpers.js";
-import { PACKAGE_VERSION, RAW_INITIALIZE_REQUEST, createBinSandbox, resultText } from "./bin-test-harness.js";
+import { RAW_INITIALIZE_REQUEST, isAlive, textOf, waitUntil, waitUntilEnded } from "../testing-helpers.js";
+import { PACKAGE_VERSION, createBinSandbox } from "./bin-test-harness.js";
 
 const sandbox = createBinSandbox();
 beforeEach(() => sandbox.setUp());
@@ -26,9 +26,9 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
 
     const glob = await client.callTool({ name: "Glob", arguments: { pattern: "**/*.ts" } });
     expect(glob.isError).not.toBe(true);
-    expect(resultText(glob)).toContain("src/a.ts");
+    expect(textOf(glob)).toContain("src/a.ts");
     const read = await client.callTool({ name: "Read", arguments: { path: "notes.md" } });
-    expect(resultText(read)).toContain("hello from the project");
+    expect(textOf(read)).toContain("hello from the project");
   });
 
   it("--exclude leaves tools out; a read-only --root is readable and refuses a Write", async () => {
@@ -51,10 +51,10 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
     expect(names).not.toContain("Delete");
 
     const read = await client.callTool({ name: "Read", arguments: { path: "root://docs/guide.md" } });
-    expect(resultText(read)).toContain("the guide");
+    expect(textOf(read)).toContain("the guide");
     const write = await client.callTool({ name: "Write", arguments: { path: "root://docs/new.md", content: "x\n" } });
     expect(write.isError).toBe(true);
-    expect(resultText(write)).toMatch(/read-only|read only|not writable|write access/i);
+    expect(textOf(write)).toMatch(/read-only|read only|not writable|write access/i);
     expect(() => readFileSync(path.join(docs, "new.md"))).toThrow();
     // The workspace itself stays writable.
     const inWorkspace = await client.callTool({ name: "Write", arguments: { path: "out.md", content: "written\n" } });
@@ -79,7 +79,7 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
       });
     });
     const approved = await client.callTool({ name: "Write", arguments: { path: "approved.md", content: "yes\n" } });
-    expect(approved.isError, resultText(approved)).not.toBe(true);
+    expect(approved.isError, textOf(approved)).not.toBe(true);
     expect(readFileSync(path.join(sandbox.workdir, "approved.md"), "utf8")).toBe("yes\n");
     const refused = await client.callTool({ name: "Write", arguments: { path: "refused.md", content: "no\n" } });
     expect(refused.isError).toBe(true);

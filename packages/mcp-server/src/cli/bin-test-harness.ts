@@ -20,19 +20,6 @@ const nodeArgs = ["--import", "tsx", "--conditions=@agent-tools/source", main];
 /** The version in the package's `package.json`, which the bin reports. */
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(repositoryRoot, "packages/mcp-server/package.json"), "utf8")) as { version: string }).version;
 
-/** The `initialize` request a raw JSON-RPC client sends first. */
-export const RAW_INITIALIZE_REQUEST = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-};
-
-/** A call result's content as text, non-text blocks as `[type]`. */
-export function resultText(result: Awaited<ReturnType<Client["callTool"]>>): string {
-  return (result.content as { type: string; text?: string }[]).map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
-}
-
 /** How a spawned bin ended, with everything it printed. */
 export interface BinExit {
   code: number | null;
