@@ -221,8 +221,16 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         logger.warn("onEvent listener threw", { error: String(error) });
       }
     },
-    makeContext: (tool: ToolDefinition, call: ToolCall, signal: AbortSignal, onUpdate: (u: import("../types.js").ToolUpdate) => void, hostContext: unknown) =>
-      Object.freeze({
+    makeContext: (
+      tool: ToolDefinition,
+      call: ToolCall,
+      signal: AbortSignal,
+      onUpdate: (u: import("../types.js").ToolUpdate) => void,
+      callOptions: Pick<ExecuteToolCallOptions, "hostContext" | "checkpointId">,
+    ) => {
+      const checkpointId = typeof callOptions.checkpointId === "string" && callOptions.checkpointId !== "" ? callOptions.checkpointId : options.checkpoint?.id;
+      // Not frozen here: the executor adds the call's telemetry and freezes the result.
+      return {
         callId: call.id,
         toolName: tool.name,
         signal,
@@ -233,10 +241,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         ports,
         logger,
         onUpdate,
-        hostContext,
+        hostContext: callOptions.hostContext,
         maxOutputChars: tool.maxOutputChars ?? options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
-        ...(options.checkpoint?.id === undefined ? {} : { checkpointId: options.checkpoint.id }),
-      }),
+        ...(checkpointId === undefined ? {} : { checkpointId }),
+      };
+    },
   };
 
   const registry: ToolRegistry = {

@@ -45,7 +45,14 @@ export interface ExecutorEnvironment {
   /** Waits for a run slot of the tool's name (per-name concurrency); resolves with its release. Absent: no limits. */
   acquireSlot?(toolName: string, signal: AbortSignal, cancelled: () => Error): Promise<() => void>;
   emit(event: ToolEvent): void;
-  makeContext(tool: ToolDefinition, call: ToolCall, signal: AbortSignal, onUpdate: ToolContext["onUpdate"], hostContext: unknown): ToolContext;
+  /** The call's context; the call's own `checkpointId` (a non-empty string) wins over the registry's. */
+  makeContext(
+    tool: ToolDefinition,
+    call: ToolCall,
+    signal: AbortSignal,
+    onUpdate: ToolContext["onUpdate"],
+    callOptions: Pick<ExecuteToolCallOptions, "hostContext" | "checkpointId">,
+  ): ToolContext;
 }
 
 /** Builds an error result with the message as its only content. */
@@ -118,12 +125,7 @@ async function runCall(
       if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
     }
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
-    const context: ToolContext = {
-      ...environment.makeContext(tool, call, signal, onUpdate, options.hostContext),
-      telemetry: span.telemetry,
-      // A call's own checkpoint wins over the registry's.
-      ...(typeof options.checkpointId === "string" && options.checkpointId !== "" ? { checkpointId: options.checkpointId } : {}),
-    };
+    const context: ToolContext = { ...environment.makeContext(tool, call, signal, onUpdate, options), telemetry: span.telemetry };
     // The call's span is the active one while the tool runs, so spans below it (MCP, the host's own) are its children.
     const output = await span.runInContext(() => runWithAbort(tool, input, Object.freeze(context), signal));
     result = normalise(output);
