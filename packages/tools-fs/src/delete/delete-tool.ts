@@ -3,9 +3,10 @@ import { ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { withFileMutation } from "../shared/file-mutation.js";
-import { listTree, withCheckpointRecording } from "../shared/checkpoint-recording.js";
+import { withCheckpointRecording } from "../shared/checkpoint-recording.js";
 import { describeFileType } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { listTree } from "./list-tree.js";
 import { removeEntry } from "./remove-tree.js";
 
 /** Delete's input schema. */

@@ -7,10 +7,7 @@
  * cross-process lock), so the pre-image is exactly the state the change
  * replaced and the post-image exactly the state it wrote.
  */
-import { lstat, readdir } from "node:fs/promises";
-import path from "node:path";
 import { type FileCheckpointRecorder, ToolError, type ToolContext } from "@agent-tools/core";
-import { isToolSidecarName } from "./sidecar-names.js";
 
 /** The recorder and checkpoint of a call, when it records at all. */
 function recorderOf(context: ToolContext): { recorder: FileCheckpointRecorder; checkpointId: string } | undefined {
@@ -65,33 +62,4 @@ export async function withCheckpointRecording<T>(
       }
     }
   }
-}
-
-/**
- * The entry at `canonicalPath` and, when it is a directory, everything below
- * it (symlinks are listed, never followed), parents before children; the
- * file tools' own lock and temporary files are left out. `entryPath` reaches
- * the same entry through the held parent directory.
- */
-export async function listTree(canonicalPath: string, entryPath: string): Promise<string[]> {
-  const out = [canonicalPath];
-  const walk = async (canonical: string, reach: string): Promise<void> => {
-    let names: string[];
-    try {
-      names = await readdir(reach);
-    } catch {
-      return; // removed meanwhile: nothing below it to record
-    }
-    names.sort();
-    for (const name of names) {
-      if (isToolSidecarName(name)) continue;
-      const child = path.join(canonical, name);
-      out.push(child);
-      const info = await lstat(path.join(reach, name)).catch(() => undefined);
-      if (info?.isDirectory()) await walk(child, path.join(reach, name));
-    }
-  };
-  const info = await lstat(entryPath).catch(() => undefined);
-  if (info?.isDirectory()) await walk(canonicalPath, entryPath);
-  return out;
 }
