@@ -89,12 +89,7 @@ export class McpServerConnection {
     if (this.client) return this.client;
     // One shared attempt, aborted only by close(); each caller waits with its own signal.
     // A connect refused for want of OAuth tokens runs the host's sign-in and is tried again.
-    this.connecting ??= retryAfterAuthorization(() => this.open(), {
-      source: this.options.auth,
-      config: this.config,
-      transport: () => this.lastTransport as McpAuthTransport | undefined,
-      signal: this.lifetime.signal,
-    }).finally(() => {
+    this.connecting ??= this.withAuthorization(() => this.open()).finally(() => {
       this.connecting = undefined;
     });
     return raceAbort(this.connecting, signal);
@@ -212,20 +207,29 @@ export class McpServerConnection {
       };
       try {
         // A server asking for more scopes (403 insufficient_scope) sends the user through the host's sign-in once more.
-        const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
-        return await retryAfterAuthorization(attempt, {
-          source: this.options.auth,
-          config: this.config,
-          transport: () => this.lastTransport as McpAuthTransport | undefined,
-          signal,
-          reset: async () => {
-            if (this.client) await this.dropClient(this.client);
-          },
+        return await this.withAuthorization(attempt, options.signal, async () => {
+          if (this.client) await this.dropClient(this.client);
         });
       } catch (error) {
         if (isSessionLost(error) && !options.signal?.aborted) return attempt();
         throw this.describeFailure(error, options.signal);
       }
+    });
+  }
+
+  /**
+   * Runs `operation`, and again after the host's OAuth sign-in when the
+   * server refused it for want of tokens or scopes. The sign-in is aborted
+   * by close() and by `callSignal`; the combined signal is built only when
+   * a sign-in is needed, not on every call.
+   */
+  private withAuthorization<T>(operation: () => Promise<T>, callSignal?: AbortSignal, reset?: () => Promise<void>): Promise<T> {
+    return retryAfterAuthorization(operation, {
+      source: this.options.auth,
+      config: this.config,
+      transport: () => this.lastTransport as McpAuthTransport | undefined,
+      signal: () => (callSignal ? AbortSignal.any([callSignal, this.lifetime.signal]) : this.lifetime.signal),
+      reset,
     });
   }
 

@@ -12,8 +12,8 @@ export interface AuthorizationRetryOptions {
   config: McpServerConfig;
   /** The transport of the failed attempt (its `finishAuth` exchanges the code). */
   transport(): McpAuthTransport | undefined;
-  /** Aborts a sign-in the host is still waiting for. */
-  signal: AbortSignal;
+  /** Aborts a sign-in the host is still waiting for; asked only after a failure, so a call that succeeds builds no signal. */
+  signal(): AbortSignal;
   /** Drops the connection, so the next attempt starts on a new transport (needed after a refused step-up). */
   reset?(): Promise<void>;
 }
@@ -38,14 +38,15 @@ export async function retryAfterAuthorization<T>(operation: () => Promise<T>, op
     try {
       return await operation();
     } catch (error) {
-      if (isRefusedStepUp(error) && options.reset !== undefined && round < MAX_AUTHORIZATION_ROUNDS && !options.signal.aborted) {
+      const signal = options.signal();
+      if (isRefusedStepUp(error) && options.reset !== undefined && round < MAX_AUTHORIZATION_ROUNDS && !signal.aborted) {
         if (!(await options.source?.prepareStepUp?.(options.config))) throw error;
         await options.reset();
         continue;
       }
       const complete = options.source?.completeAuthorization;
-      if (!(error instanceof UnauthorizedError) || complete === undefined || round >= MAX_AUTHORIZATION_ROUNDS || options.signal.aborted) throw error;
-      const authorized = await complete.call(options.source, options.config, options.transport(), options.signal);
+      if (!(error instanceof UnauthorizedError) || complete === undefined || round >= MAX_AUTHORIZATION_ROUNDS || signal.aborted) throw error;
+      const authorized = await complete.call(options.source, options.config, options.transport(), signal);
       if (!authorized) throw error;
     }
   }
