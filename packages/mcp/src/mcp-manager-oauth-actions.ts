@@ -1,14 +1,8 @@
 import type { ToolContext } from "@agent-tools/core";
 import type { McpManagerInput } from "./mcp-manager-schema.js";
 import { type McpManagerEnvironment, ManagerReport, managerError, unknownServersError } from "./mcp-manager-support.js";
-import { mcpOAuthControlOf } from "./mcp-oauth-options.js";
-import type { McpOAuthControl, McpOAuthStatus } from "./oauth/mcp-oauth-source.js";
+import type { McpOAuthStatus } from "./oauth/mcp-oauth-source.js";
 import type { McpServerConfig } from "./settings.js";
-
-/** The OAuth control of the manager's runtime, if it has one. */
-export function managerOAuthControl(environment: McpManagerEnvironment): McpOAuthControl | undefined {
-  return mcpOAuthControlOf(environment.runtime.connectionOptions.auth);
-}
 
 function minutes(ms: number): string {
   if (ms <= 0) return "expired";
@@ -56,7 +50,7 @@ export async function runOAuthAction(input: McpManagerInput, context: ToolContex
   const report = new ManagerReport(input.action);
   const config = storedServer(input, environment);
   report.set({ serverId: config.id, transport: config.transport });
-  const control = managerOAuthControl(environment);
+  const control = environment.oauth;
   const provider = control?.providerFor(config);
   if (control === undefined || provider === undefined)
     throw managerError(

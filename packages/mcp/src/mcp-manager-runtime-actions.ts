@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
-import { describeOAuthStatus, managerOAuthControl, oauthDetails } from "./mcp-manager-oauth-actions.js";
+import { describeOAuthStatus, oauthDetails } from "./mcp-manager-oauth-actions.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
 import { type McpManagerEnvironment, ManagerReport, managerError, suggestFixes, unknownServersError } from "./mcp-manager-support.js";
 import { McpServerConnection } from "./server-connection.js";
@@ -54,7 +54,7 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
   const persist = context.runtimeScope === "chat" && stored;
   if (input.action === "restart") await environment.runtime.stop(config.id);
   const connection = persist ? environment.runtime.connectionFor(config) : new McpServerConnection(config, environment.runtime.connectionOptions);
-  const oauth = managerOAuthControl(environment);
+  const oauth = environment.oauth;
   const startedAt = Date.now();
   let phase = "connect";
   try {

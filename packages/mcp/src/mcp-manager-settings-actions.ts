@@ -2,7 +2,7 @@ import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
 import { type McpOp, applyMcpOps } from "./apply-mcp-ops.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
-import { describeOAuthStatus, managerOAuthControl, oauthDetails } from "./mcp-manager-oauth-actions.js";
+import { describeOAuthStatus, oauthDetails } from "./mcp-manager-oauth-actions.js";
 import { type McpManagerEnvironment, ManagerReport, managerError, redactMcpServerConfig, unknownServersError } from "./mcp-manager-support.js";
 import { type McpServerConfig, type McpServerConfigInput, normalizeMcpServerConfig, selectEnabledMcpServers, validateMcpServerConfig } from "./settings.js";
 
@@ -79,9 +79,7 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       report.set({ serverId: id, transport: server.transport, servers: [redactMcpServerConfig(server)] });
       report.line(JSON.stringify(redactMcpServerConfig(server), null, 2)).line(`runtime=${status.state} tools=${status.toolsCount}`);
       // OAuth: only whether tokens are stored, their expiry and scopes.
-      const authStatus = await managerOAuthControl(environment)
-        ?.status(server)
-        .catch(() => undefined);
+      const authStatus = await environment.oauth?.status(server).catch(() => undefined);
       if (authStatus !== undefined) report.set({ auth: oauthDetails(authStatus) }).line(describeOAuthStatus(authStatus));
       return report;
     }

@@ -1,6 +1,7 @@
 import { type RuntimeScope, type ToolErrorCode, ToolError } from "@agent-tools/core";
 import type { McpOp } from "./apply-mcp-ops.js";
 import type { McpRuntime } from "./mcp-runtime.js";
+import type { McpOAuthControl } from "./oauth/mcp-oauth-source.js";
 import type { McpServerConfig, McpSettings } from "./settings.js";
 
 /** Every McpManager action. */
@@ -75,6 +76,8 @@ export interface McpManagerEnvironment {
   getSettings(): McpSettings;
   applyOps?(ops: readonly McpOp[]): void | Promise<void>;
   runtime: McpRuntime;
+  /** The OAuth of the runtime's HTTP and SSE servers (status, login, logout); absent: no OAuth actions. */
+  oauth?: McpOAuthControl;
   /** Refuse every action that would spawn a stdio server. */
   sandbox: boolean;
   /** Reconnects servers and rebuilds dynamic tools after a change; runs in the background. */

@@ -1,9 +1,8 @@
 /**
- * OAuth for HTTP and SSE MCP servers: the host's options and the provider
- * source the runtime's connections use.
+ * OAuth for HTTP and SSE MCP servers: the host's options (the runtime's
+ * provider source is `createMcpOAuthControl`).
  */
-import type { McpAuthProviderSource } from "./client-host-options.js";
-import { type McpOAuthControl, type McpOAuthOptions, createMcpOAuthControl } from "./oauth/mcp-oauth-source.js";
+import type { McpOAuthOptions } from "./oauth/mcp-oauth-source.js";
 
 export type { McpOAuthOptions } from "./oauth/mcp-oauth-source.js";
 
@@ -16,24 +15,4 @@ export interface McpOAuthHostOptions {
    * pre-registered clients) use OAuth.
    */
   oauth?: McpOAuthOptions;
-}
-
-const controls = new WeakSet<McpAuthProviderSource>();
-
-/**
- * The OAuth provider source of a runtime. Always created: without host
- * options it serves only servers whose settings carry `auth`.
- *
- * @example
- * const runtime = new McpRuntime({ auth: createMcpAuthSource({ oauth: { onAuthorization } }) });
- */
-export function createMcpAuthSource(options: McpOAuthHostOptions): McpOAuthControl {
-  const control = createMcpOAuthControl(options.oauth);
-  controls.add(control);
-  return control;
-}
-
-/** The OAuth control behind a runtime's auth source, when {@link createMcpAuthSource} made it. */
-export function mcpOAuthControlOf(source: McpAuthProviderSource | undefined): McpOAuthControl | undefined {
-  return source !== undefined && controls.has(source) ? (source as McpOAuthControl) : undefined;
 }

@@ -4,8 +4,9 @@ import { type McpDynamicToolBundle, type McpToolTarget, createMcpDynamicToolBund
 import { type McpLoadReport, McpConfigError, McpLoadError } from "./mcp-errors.js";
 import { type McpClientFeatureOptions, createMcpClientFeatures } from "./mcp-client-features.js";
 import { createMcpManagerTool } from "./mcp-manager-tool.js";
-import { type McpOAuthHostOptions, createMcpAuthSource } from "./mcp-oauth-options.js";
+import type { McpOAuthHostOptions } from "./mcp-oauth-options.js";
 import { McpRuntime } from "./mcp-runtime.js";
+import { createMcpOAuthControl } from "./oauth/mcp-oauth-source.js";
 import { type McpSettings, assertCompleteMcpServers, selectEnabledMcpServers } from "./settings.js";
 import { DEFAULT_TOOL_SEARCH_TOKEN_BUDGET, createToolSearchTool, estimateToolSchemaTokens } from "./tool-search.js";
 
@@ -77,7 +78,9 @@ export interface McpToolBundles {
 export async function createMcpToolBundles(options: McpToolBundleOptions): Promise<McpToolBundles> {
   const runtimeScope = options.runtimeScope ?? "chat";
   const clientFeatures = createMcpClientFeatures(options);
-  const runtime = new McpRuntime({ clientInfo: options.clientInfo, clientFeatures, auth: createMcpAuthSource(options) });
+  // Always created: without host options it serves only servers whose settings carry `auth`.
+  const oauth = createMcpOAuthControl(options.oauth);
+  const runtime = new McpRuntime({ clientInfo: options.clientInfo, clientFeatures, auth: oauth });
   const activated = new Set<string>();
   const budget = options.toolSearch === false ? Infinity : (options.toolSearch?.tokenBudget ?? DEFAULT_TOOL_SEARCH_TOKEN_BUDGET);
   const searchable = runtimeScope === "chat" && budget !== Infinity;
@@ -169,6 +172,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
       getSettings: options.getSettings,
       applyOps: options.applyOps,
       runtime,
+      oauth,
       sandbox: options.sandbox === true,
       runtimeScope,
       rebuildTools: rebuild,
