@@ -1,4 +1,4 @@
-import { type ProcessRunner, type SandboxPolicy, type ToolContext, ToolError } from "@agent-tools/core";
+import { type ProcessRunner, type SandboxPolicy, type SandboxSettings, type ToolContext, ToolError } from "@agent-tools/core";
 import { resolveSandboxPolicy } from "@agent-tools/node";
 
 /** The runner a command spawns through and what the results report as `sandbox`. */
@@ -7,8 +7,6 @@ export interface CommandRunnerChoice {
   readonly runner: ProcessRunner;
   /** `none`, or the sandbox's mechanism (e.g. `bubblewrap`). */
   readonly sandbox: string;
-  /** The confinement applied; absent without a sandbox. */
-  readonly policy?: SandboxPolicy;
 }
 
 /**
@@ -17,12 +15,10 @@ export interface CommandRunnerChoice {
  * granted read-only stay read-only, plus the settings' `writableRoots` and
  * `hiddenPaths` (default: the home directory's secrets directories).
  */
-export function sandboxPolicyFor(context: ToolContext): SandboxPolicy | undefined {
-  const state = context.ports.sandbox;
-  if (state?.sandbox === undefined) return undefined;
+function sandboxPolicyFor(context: ToolContext, settings: SandboxSettings): SandboxPolicy {
   const roots = context.paths.roots().filter((root) => root.status !== "missing");
   return resolveSandboxPolicy({
-    settings: state.settings,
+    settings,
     writableRoots: [context.workdir, ...roots.filter((root) => root.access === "write").map((root) => root.canonicalPath)],
     readOnlyRoots: roots.filter((root) => root.access === "read").map((root) => root.canonicalPath),
   });
@@ -44,10 +40,9 @@ export function chooseCommandRunner(context: ToolContext, toolName: string): Com
     });
   }
   const sandbox = state.sandbox;
-  const policy = sandboxPolicyFor(context) as SandboxPolicy;
+  const policy = sandboxPolicyFor(context, state.settings);
   return {
     sandbox: sandbox.mechanism,
-    policy,
     runner: {
       spawn: (options) => runner.spawn(sandbox.confine(options, policy)),
       // A per-call view: the registry closes the runner underneath.
