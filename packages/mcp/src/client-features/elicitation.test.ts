@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type McpTestSetup, setupMcp, textOf } from "../__fixtures__/test-servers.js";
-import { type FeatureServer, startFeatureServer } from "./__fixtures__/feature-server.js";
+import { describe, expect, it } from "vitest";
+import { useFeatureServer } from "./__fixtures__/feature-setup.js";
 import type { McpElicitationRequest, McpElicitationResult } from "./client-feature-types.js";
 
 const PROFILE = {
@@ -18,31 +17,18 @@ const PROFILE = {
 };
 
 describe("elicitation through the host's onElicitation", () => {
-  let server: FeatureServer;
-  let setup: McpTestSetup;
   let reply: (request: McpElicitationRequest) => Promise<McpElicitationResult> = async () => ({ action: "cancel" });
   const asked: McpElicitationRequest[] = [];
-  const ask = async (schema: unknown, message = "Your profile?") => {
-    const result = await setup.registry.executeToolCall({ id: "e", name: "mcp_feat_ask", arguments: { message, schema: JSON.stringify(schema) } });
-    return { isError: result.isError === true, text: textOf(result) };
-  };
-
-  beforeAll(async () => {
-    server = await startFeatureServer();
-    setup = await setupMcp([{ id: "feat", transport: "http", url: server.url, timeoutMs: 20_000 }], {
-      onElicitation: (request) => {
-        asked.push(request);
-        return reply(request);
-      },
-    });
+  const feature = useFeatureServer({
+    onElicitation: (request) => {
+      asked.push(request);
+      return reply(request);
+    },
   });
-  afterAll(async () => {
-    await setup?.close();
-    await server?.stop();
-  });
+  const ask = (schema: unknown, message = "Your profile?") => feature.call("ask", { message, schema: JSON.stringify(schema) });
 
   it("declares form-mode elicitation in initialize", () => {
-    expect(server.clientCapabilities()).toMatchObject({ elicitation: { form: {} } });
+    expect(feature.server.clientCapabilities()).toMatchObject({ elicitation: { form: {} } });
   });
 
   it("passes the server id, message and form to the host and fills the fields the answer left out with their defaults", async () => {
@@ -110,29 +96,16 @@ describe("elicitation through the host's onElicitation", () => {
 });
 
 describe("elicitation without a host callback", () => {
-  let server: FeatureServer;
-  let setup: McpTestSetup;
-  beforeAll(async () => {
-    server = await startFeatureServer();
-    setup = await setupMcp([{ id: "feat", transport: "http", url: server.url, timeoutMs: 20_000 }]);
-  });
-  afterAll(async () => {
-    await setup?.close();
-    await server?.stop();
-  });
+  const feature = useFeatureServer();
 
   it("declares no client capability and answers method-not-found", async () => {
-    expect(server.clientCapabilities()).toEqual({});
-    const result = await setup.registry.executeToolCall({ id: "e", name: "mcp_feat_ask", arguments: { message: "?", schema: JSON.stringify(PROFILE) } });
+    expect(feature.server.clientCapabilities()).toEqual({});
+    const result = await feature.call("ask", { message: "?", schema: JSON.stringify(PROFILE) });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("error -32601");
-    const sample = await setup.registry.executeToolCall({
-      id: "s",
-      name: "mcp_feat_sample",
-      arguments: { params: JSON.stringify({ messages: [], maxTokens: 5 }) },
-    });
-    expect(textOf(sample)).toContain("error -32601");
-    const roots = await setup.registry.executeToolCall({ id: "r", name: "mcp_feat_roots", arguments: {} });
-    expect(textOf(roots)).toContain("error -32601");
+    expect(result.text).toContain("error -32601");
+    const sample = await feature.call("sample", { params: JSON.stringify({ messages: [], maxTokens: 5 }) });
+    expect(sample.text).toContain("error -32601");
+    const roots = await feature.call("roots", {});
+    expect(roots.text).toContain("error -32601");
   });
 });

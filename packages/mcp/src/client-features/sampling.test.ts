@@ -1,43 +1,29 @@
 import type { ModelRequest } from "@agent-tools/core";
 import { ScriptedModelClient } from "@agent-tools/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type McpTestSetup, setupMcp, textOf } from "../__fixtures__/test-servers.js";
-import { type FeatureServer, startFeatureServer } from "./__fixtures__/feature-server.js";
+import { describe, expect, it } from "vitest";
+import { useFeatureServer } from "./__fixtures__/feature-setup.js";
 import type { McpSamplingRequest } from "./client-feature-types.js";
 
 type Step = (request: ModelRequest) => Promise<string> | string;
 
 describe("sampling through the host's model after its approval", () => {
-  let server: FeatureServer;
-  let setup: McpTestSetup;
   let step: Step = () => "unused";
   let approval: (request: McpSamplingRequest) => Promise<boolean> = async () => true;
   const approvals: McpSamplingRequest[] = [];
   const model = new ScriptedModelClient({ id: "scripted:host", respond: (request) => step(request) });
-  const sample = async (params: Record<string, unknown>, signal?: AbortSignal) => {
-    const result = await setup.registry.executeToolCall({ id: "s", name: "mcp_feat_sample", arguments: { params: JSON.stringify(params) } }, { signal });
-    return { isError: result.isError === true, text: textOf(result) };
-  };
-
-  beforeAll(async () => {
-    server = await startFeatureServer();
-    setup = await setupMcp([{ id: "feat", transport: "http", url: server.url, timeoutMs: 20_000 }], {
-      sampling: {
-        model,
-        approve: (request) => {
-          approvals.push(request);
-          return approval(request);
-        },
+  const feature = useFeatureServer({
+    sampling: {
+      model,
+      approve: (request) => {
+        approvals.push(request);
+        return approval(request);
       },
-    });
+    },
   });
-  afterAll(async () => {
-    await setup?.close();
-    await server?.stop();
-  });
+  const sample = (params: Record<string, unknown>, signal?: AbortSignal) => feature.call("sample", { params: JSON.stringify(params) }, signal);
 
   it("declares sampling only", () => {
-    expect(server.clientCapabilities()).toEqual({ sampling: {} });
+    expect(feature.server.clientCapabilities()).toEqual({ sampling: {} });
   });
 
   it("asks the host with the mapped request, runs the model and answers its text", async () => {
@@ -149,26 +135,13 @@ describe("sampling through the host's model after its approval", () => {
 });
 
 describe("sampling without an approver", () => {
-  let server: FeatureServer;
-  let setup: McpTestSetup;
-  beforeAll(async () => {
-    server = await startFeatureServer();
-    setup = await setupMcp([{ id: "feat", transport: "http", url: server.url, timeoutMs: 20_000 }], {
-      sampling: { model: new ScriptedModelClient(["never"]) } as never,
-    });
-  });
-  afterAll(async () => {
-    await setup?.close();
-    await server?.stop();
-  });
+  const feature = useFeatureServer({ sampling: { model: new ScriptedModelClient(["never"]) } as never });
 
   it("is not declared, so a request gets method-not-found", async () => {
-    expect(server.clientCapabilities()).toEqual({});
-    const result = await setup.registry.executeToolCall({
-      id: "s",
-      name: "mcp_feat_sample",
-      arguments: { params: JSON.stringify({ messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 5 }) },
+    expect(feature.server.clientCapabilities()).toEqual({});
+    const result = await feature.call("sample", {
+      params: JSON.stringify({ messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 5 }),
     });
-    expect(textOf(result)).toContain("error -32601");
+    expect(result.text).toContain("error -32601");
   });
 });
