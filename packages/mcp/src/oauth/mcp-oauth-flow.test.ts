@@ -1,34 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type McpTestSetup, setupMcp, textOf } from "../__fixtures__/test-servers.js";
+import { describe, expect, it } from "vitest";
+import { textOf } from "../__fixtures__/test-servers.js";
 import type { McpManagerDetails } from "../mcp-manager-support.js";
-import { type OAuthTestServers, type OAuthTestServersOptions, autoApprove, startOAuthTestServers } from "./__fixtures__/oauth-test-servers.js";
+import { autoApprove } from "./__fixtures__/oauth-test-servers.js";
+import { TEST_REDIRECT_URL as REDIRECT, useOAuthTestSession } from "./__fixtures__/oauth-test-session.js";
 
-const REDIRECT = "http://127.0.0.1:9/oauth/callback";
-let servers: OAuthTestServers | undefined;
-let setup: McpTestSetup | undefined;
-
-afterEach(async () => {
-  await setup?.close();
-  await servers?.close();
-  setup = undefined;
-  servers = undefined;
-});
-
-async function start(options: OAuthTestServersOptions = {}): Promise<OAuthTestServers> {
-  servers = await startOAuthTestServers(options);
-  return servers;
-}
-
-const callTool = (name: string, id = "t") => setup!.registry.executeToolCall({ id, name, arguments: {} });
-const manager = (args: Record<string, unknown>) => setup!.registry.executeToolCall({ id: "m", name: "McpManager", arguments: args });
+const session = useOAuthTestSession();
+const callTool = (name: string, id = "t") => session.setup.registry.executeToolCall({ id, name, arguments: {} });
+const manager = (args: Record<string, unknown>) => session.setup.registry.executeToolCall({ id: "m", name: "McpManager", arguments: args });
 
 describe("OAuth sign-in through the host callback", () => {
   it("discovers (path-based metadata), registers dynamically, asks the host once, exchanges the code with PKCE and calls the tool", async () => {
-    const auth = await start();
-    const asked: string[] = [];
-    setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000 }], {
-      oauth: { onAuthorization: autoApprove(asked), redirectUrl: REDIRECT },
-    });
+    const auth = await session.start();
+    const asked = await session.signIn(auth.mcpUrl);
     expect(asked).toHaveLength(1);
     const authorizationUrl = new URL(asked[0]!);
     expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
@@ -43,11 +26,8 @@ describe("OAuth sign-in through the host callback", () => {
   });
 
   it("finds root-form metadata when the challenge names none", async () => {
-    const auth = await start({ metadataForm: "root", challengeWithMetadataUrl: false });
-    const asked: string[] = [];
-    setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000 }], {
-      oauth: { onAuthorization: autoApprove(asked), redirectUrl: REDIRECT },
-    });
+    const auth = await session.start({ metadataForm: "root", challengeWithMetadataUrl: false });
+    const asked = await session.signIn(auth.mcpUrl);
     expect(asked).toHaveLength(1);
     expect(auth.requests).toContain("GET /.well-known/oauth-protected-resource");
     expect(textOf(await callTool("mcp_remote_whoami"))).toContain("whoami: client dcr-");
@@ -55,9 +35,9 @@ describe("OAuth sign-in through the host callback", () => {
 
   for (const method of ["client_secret_basic", "client_secret_post"] as const) {
     it(`uses a pre-registered client with ${method} and registers nothing`, async () => {
-      const auth = await start();
+      const auth = await session.start();
       const client = auth.preRegister(method, [REDIRECT]);
-      setup = await setupMcp(
+      await session.connect(
         [
           {
             id: "remote",
@@ -76,11 +56,8 @@ describe("OAuth sign-in through the host callback", () => {
   }
 
   it("refreshes an expired access token without asking the host", async () => {
-    const auth = await start();
-    const asked: string[] = [];
-    setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000 }], {
-      oauth: { onAuthorization: autoApprove(asked), redirectUrl: REDIRECT },
-    });
+    const auth = await session.start();
+    const asked = await session.signIn(auth.mcpUrl);
     auth.expireAccessTokens();
     const result = await callTool("mcp_remote_whoami");
     expect(result.isError).toBe(false);
@@ -89,11 +66,8 @@ describe("OAuth sign-in through the host callback", () => {
   });
 
   it("asks the host again when the refresh token was revoked", async () => {
-    const auth = await start();
-    const asked: string[] = [];
-    setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000 }], {
-      oauth: { onAuthorization: autoApprove(asked), redirectUrl: REDIRECT },
-    });
+    const auth = await session.start();
+    const asked = await session.signIn(auth.mcpUrl);
     auth.expireAccessTokens();
     auth.revokeRefreshTokens();
     const result = await callTool("mcp_remote_whoami");
@@ -103,11 +77,8 @@ describe("OAuth sign-in through the host callback", () => {
   });
 
   it("steps up to the scope a 403 insufficient_scope names, through the host", async () => {
-    const auth = await start({ toolScopes: { admin: "mcp:admin" } });
-    const asked: string[] = [];
-    setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000 }], {
-      oauth: { onAuthorization: autoApprove(asked), redirectUrl: REDIRECT },
-    });
+    const auth = await session.start({ toolScopes: { admin: "mcp:admin" } });
+    const asked = await session.signIn(auth.mcpUrl);
     const result = await callTool("mcp_remote_admin");
     expect(result.isError).toBe(false);
     expect(textOf(result)).toMatch(/^admin: client dcr-\S+ scope mcp:read mcp:admin/);
@@ -116,9 +87,9 @@ describe("OAuth sign-in through the host callback", () => {
   });
 
   it("gets client credentials tokens for a machine client, with no host callback", async () => {
-    const auth = await start();
+    const auth = await session.start();
     const client = auth.preRegister("client_secret_post");
-    setup = await setupMcp([
+    await session.connect([
       {
         id: "machine",
         transport: "http",
@@ -134,12 +105,12 @@ describe("OAuth sign-in through the host callback", () => {
 
 describe("McpManager and OAuth", () => {
   it("reports the auth phase when no sign-in callback exists, logs in through the callback, and shows no secret", async () => {
-    const auth = await start();
+    const auth = await session.start();
     const client = auth.preRegister("client_secret_basic", [REDIRECT]);
     const asked: string[] = [];
     let allow = false;
     const approve = autoApprove(asked);
-    setup = await setupMcp(
+    await session.connect(
       [{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000, auth: { clientId: client.clientId, clientSecret: client.clientSecret } }],
       {
         oauth: {
@@ -167,7 +138,7 @@ describe("McpManager and OAuth", () => {
     expect(textOf(read)).toContain('"clientSecret": "<redacted>"');
     expect(textOf(read)).toMatch(/\nauth=authorized expires_in=(59m|1h) scopes=mcp:read refreshable=yes$/);
 
-    const everything = JSON.stringify([failed, login, tested, read, await manager({ action: "list" }), setup!.logger.warnings]);
+    const everything = JSON.stringify([failed, login, tested, read, await manager({ action: "list" }), session.setup.logger.warnings]);
     expect(auth.issuedSecrets.length).toBeGreaterThan(0);
     for (const secret of [...auth.issuedSecrets, client.clientSecret!]) expect(everything).not.toContain(secret);
 
@@ -179,13 +150,13 @@ describe("McpManager and OAuth", () => {
   });
 
   it("login hands the host an abort signal that fires when the call is cancelled, and stores nothing", async () => {
-    const auth = await start();
+    const auth = await session.start();
     let signIn: { signal: AbortSignal } | undefined;
     let markRequested!: () => void;
     const requested = new Promise<void>((resolve) => {
       markRequested = resolve;
     });
-    setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000, enabled: false }], {
+    await session.connect([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000, enabled: false }], {
       oauth: {
         redirectUrl: REDIRECT,
         onAuthorization: (request) => {
@@ -196,7 +167,7 @@ describe("McpManager and OAuth", () => {
       },
     });
     const controller = new AbortController();
-    const login = setup.registry.executeToolCall(
+    const login = session.setup.registry.executeToolCall(
       { id: "l", name: "McpManager", arguments: { action: "login", server_id: "remote" } },
       { signal: controller.signal },
     );
@@ -209,8 +180,8 @@ describe("McpManager and OAuth", () => {
   });
 
   it("logs in a server that fails for want of a sign-in callback with a message saying what to configure", async () => {
-    const auth = await start();
-    setup = await setupMcp([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000, auth: { scope: "mcp:read" } }]);
+    const auth = await session.start();
+    await session.connect([{ id: "remote", transport: "http", url: auth.mcpUrl, timeoutMs: 20_000, auth: { scope: "mcp:read" } }]);
     const result = await manager({ action: "test", server_id: "remote" });
     expect(textOf(result)).toMatch(/test=failed phase=auth_authorization/);
     expect(textOf(result)).toContain("this host has no sign-in callback (oauth.onAuthorization)");

@@ -1,25 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type McpTestSetup, setupMcp, textOf } from "../__fixtures__/test-servers.js";
+import { describe, expect, it } from "vitest";
+import { textOf } from "../__fixtures__/test-servers.js";
 import type { McpManagerDetails } from "../mcp-manager-support.js";
-import { type OAuthTestServers, type OAuthTestServersOptions, autoApprove, startOAuthTestServers } from "./__fixtures__/oauth-test-servers.js";
+import type { OAuthTestServersOptions } from "./__fixtures__/oauth-test-servers.js";
+import { useOAuthTestSession } from "./__fixtures__/oauth-test-session.js";
 
-const REDIRECT = "http://127.0.0.1:9/oauth/callback";
-let servers: OAuthTestServers | undefined;
-let setup: McpTestSetup | undefined;
-
-afterEach(async () => {
-  await setup?.close();
-  await servers?.close();
-  setup = undefined;
-  servers = undefined;
-});
+const session = useOAuthTestSession();
 
 async function diagnose(options: OAuthTestServersOptions) {
-  servers = await startOAuthTestServers(options);
-  setup = await setupMcp([{ id: "remote", transport: "http", url: servers.mcpUrl, timeoutMs: 20_000 }], {
-    oauth: { onAuthorization: autoApprove(), redirectUrl: REDIRECT },
-  });
-  const result = await setup.registry.executeToolCall({ id: "m", name: "McpManager", arguments: { action: "diagnose", server_id: "remote" } });
+  const servers = await session.start(options);
+  await session.signIn(servers.mcpUrl);
+  const result = await session.setup.registry.executeToolCall({ id: "m", name: "McpManager", arguments: { action: "diagnose", server_id: "remote" } });
   return { result, text: textOf(result), details: result.details as McpManagerDetails };
 }
 
@@ -47,13 +37,10 @@ describe("McpManager names the OAuth step that failed, with the server's error",
 
 describe("OAuth over the legacy SSE transport", () => {
   it("signs in through the host and calls the tool", async () => {
-    servers = await startOAuthTestServers({ sse: true });
-    const asked: string[] = [];
-    setup = await setupMcp([{ id: "legacy", transport: "sse", url: servers.sseUrl, timeoutMs: 20_000 }], {
-      oauth: { onAuthorization: autoApprove(asked), redirectUrl: REDIRECT },
-    });
+    const servers = await session.start({ sse: true });
+    const asked = await session.signIn(servers.sseUrl, { id: "legacy", transport: "sse" });
     expect(asked).toHaveLength(1);
-    const result = await setup.registry.executeToolCall({ id: "t", name: "mcp_legacy_whoami", arguments: {} });
+    const result = await session.setup.registry.executeToolCall({ id: "t", name: "mcp_legacy_whoami", arguments: {} });
     expect(result.isError).toBe(false);
     expect(textOf(result)).toContain("whoami: client dcr-");
   });
