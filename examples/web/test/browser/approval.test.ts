@@ -27,54 +27,46 @@ async function askForTheWrite(page: Page): Promise<void> {
   expect(text).toContain(NOTE_FILE);
 }
 
-describe.skipIf(availability.skip)("web example in Chromium: approval", () => {
+describe.skipIf(availability.skip)("web example in Chromium: approval", { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   const browser = useChromium();
 
-  it(
-    "runs the call after the user approves it",
-    async () => {
-      await withExampleSession(browser(), "approval-approve", async (session) => {
-        const { page, workspace } = session;
-        await askForTheWrite(page);
-        // Nothing is written while the question is open.
-        expect(existsSync(path.join(workspace.workdir, NOTE_FILE))).toBe(false);
-        await saveScreenshot(page, "approval-prompt");
+  it("runs the call after the user approves it", async () => {
+    await withExampleSession(browser(), "approval-approve", async (session) => {
+      const { page, workspace } = session;
+      await askForTheWrite(page);
+      // Nothing is written while the question is open.
+      expect(existsSync(path.join(workspace.workdir, NOTE_FILE))).toBe(false);
+      await saveScreenshot(page, "approval-prompt");
 
-        await byTestId(page, PAGE_TEST_IDS.approveButton).click();
-        await byTestId(page, PAGE_TEST_IDS.approvalPrompt).waitFor({ state: "detached" });
-        expect(await waitForTurnStatus(page, "answered", "aborted", "model-error", "max-turns")).toBe("answered");
-        const card = await waitForToolCard(page, "the Write card", (candidate) => candidate.toolName === "Write");
-        expect(card.status).toBe("done");
-        expect(workspace.read(NOTE_FILE)).toContain("Written after the user approved it");
-        expect((await readTexts(page, PAGE_TEST_IDS.assistantMessage)).at(-1)).toContain(`You approved it: I wrote ${NOTE_FILE}`);
-        await saveScreenshot(page, "approval-approved");
-      });
-    },
-    BROWSER_TEST_TIMEOUT_MS,
-  );
+      await byTestId(page, PAGE_TEST_IDS.approveButton).click();
+      await byTestId(page, PAGE_TEST_IDS.approvalPrompt).waitFor({ state: "detached" });
+      expect(await waitForTurnStatus(page, "answered", "aborted", "model-error", "max-turns")).toBe("answered");
+      const card = await waitForToolCard(page, "the Write card", (candidate) => candidate.toolName === "Write");
+      expect(card.status).toBe("done");
+      expect(workspace.read(NOTE_FILE)).toContain("Written after the user approved it");
+      expect((await readTexts(page, PAGE_TEST_IDS.assistantMessage)).at(-1)).toContain(`You approved it: I wrote ${NOTE_FILE}`);
+      await saveScreenshot(page, "approval-approved");
+    });
+  });
 
-  it(
-    "shows the refusal and changes nothing when the user denies",
-    async () => {
-      await withExampleSession(browser(), "approval-deny", async (session) => {
-        const { page, workspace } = session;
-        const filesBefore = listFiles(workspace.workdir);
-        await askForTheWrite(page);
+  it("shows the refusal and changes nothing when the user denies", async () => {
+    await withExampleSession(browser(), "approval-deny", async (session) => {
+      const { page, workspace } = session;
+      const filesBefore = listFiles(workspace.workdir);
+      await askForTheWrite(page);
 
-        await byTestId(page, PAGE_TEST_IDS.denyButton).click();
-        await byTestId(page, PAGE_TEST_IDS.approvalPrompt).waitFor({ state: "detached" });
-        expect(await waitForTurnStatus(page, "answered", "aborted", "model-error", "max-turns")).toBe("answered");
-        const card = await waitForToolCard(page, "the Write card", (candidate) => candidate.toolName === "Write");
-        expect(card.status).toBe("error");
-        expect(card.text).toMatch(/declined/i);
-        expect((await readTexts(page, PAGE_TEST_IDS.assistantMessage)).at(-1)).toContain("The Write was not done");
-        expect(existsSync(path.join(workspace.workdir, NOTE_FILE))).toBe(false);
-        expect(listFiles(workspace.workdir)).toEqual(filesBefore);
-        await saveScreenshot(page, "approval-denied");
-      });
-    },
-    BROWSER_TEST_TIMEOUT_MS,
-  );
+      await byTestId(page, PAGE_TEST_IDS.denyButton).click();
+      await byTestId(page, PAGE_TEST_IDS.approvalPrompt).waitFor({ state: "detached" });
+      expect(await waitForTurnStatus(page, "answered", "aborted", "model-error", "max-turns")).toBe("answered");
+      const card = await waitForToolCard(page, "the Write card", (candidate) => candidate.toolName === "Write");
+      expect(card.status).toBe("error");
+      expect(card.text).toMatch(/declined/i);
+      expect((await readTexts(page, PAGE_TEST_IDS.assistantMessage)).at(-1)).toContain("The Write was not done");
+      expect(existsSync(path.join(workspace.workdir, NOTE_FILE))).toBe(false);
+      expect(listFiles(workspace.workdir)).toEqual(filesBefore);
+      await saveScreenshot(page, "approval-denied");
+    });
+  });
 });
 
 /** Every file under `directory`, relative and sorted. */

@@ -34,46 +34,42 @@ function upgradeStatus(gatewayUrl: string, token: string): Promise<number | "ope
   });
 }
 
-describe.skipIf(availability.skip)("web example in Chromium: wrong token", () => {
+describe.skipIf(availability.skip)("web example in Chromium: wrong token", { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   const browser = useChromium();
 
-  it(
-    "shows that the page cannot connect and refuses to send",
-    async () => {
-      await withExampleSession(
-        browser(),
-        "bad-token",
-        async (session) => {
-          const { page, example } = session;
-          // The page tried, was refused, and says so.
-          const status = byTestId(page, PAGE_TEST_IDS.hostStatus);
-          // From "connecting…" to the refusal: the browser cannot see the 401, so the page names the likely causes.
-          await waitForText(status, /cannot reach|unreachable/i, "the host status to say the gateway cannot be reached");
-          expect(await status.getAttribute("data-status")).toBe("disconnected");
-          const shown = await shownText(status);
-          expect(shown).toMatch(/token/i);
-          expect(shown).not.toContain(example.workdir);
+  it("shows that the page cannot connect and refuses to send", async () => {
+    await withExampleSession(
+      browser(),
+      "bad-token",
+      async (session) => {
+        const { page, example } = session;
+        // The page tried, was refused, and says so.
+        const status = byTestId(page, PAGE_TEST_IDS.hostStatus);
+        // From "connecting…" to the refusal: the browser cannot see the 401, so the page names the likely causes.
+        await waitForText(status, /cannot reach|unreachable/i, "the host status to say the gateway cannot be reached");
+        expect(await status.getAttribute("data-status")).toBe("disconnected");
+        const shown = await shownText(status);
+        expect(shown).toMatch(/token/i);
+        expect(shown).not.toContain(example.workdir);
 
-          // Nothing of the conversation reached the page, and it cannot send.
-          expect(session.received.filter((message) => message.type === "welcome")).toEqual([]);
-          await byTestId(page, PAGE_TEST_IDS.chatInput).fill("please fix the bug");
-          expect(await byTestId(page, PAGE_TEST_IDS.sendButton).isDisabled()).toBe(true);
-          await saveScreenshot(page, "bad-token");
+        // Nothing of the conversation reached the page, and it cannot send.
+        expect(session.received.filter((message) => message.type === "welcome")).toEqual([]);
+        await byTestId(page, PAGE_TEST_IDS.chatInput).fill("please fix the bug");
+        expect(await byTestId(page, PAGE_TEST_IDS.sendButton).isDisabled()).toBe(true);
+        await saveScreenshot(page, "bad-token");
 
-          // The gateway refuses the wrong token with 401 and accepts the right one.
-          expect(await upgradeStatus(example.gatewayUrl, WRONG_TOKEN)).toBe(401);
-          expect(await upgradeStatus(example.gatewayUrl, example.token)).toBe("open");
+        // The gateway refuses the wrong token with 401 and accepts the right one.
+        expect(await upgradeStatus(example.gatewayUrl, WRONG_TOKEN)).toBe(401);
+        expect(await upgradeStatus(example.gatewayUrl, example.token)).toBe("open");
+      },
+      {
+        pageUrl: (example) => {
+          const url = new URL(example.url);
+          url.searchParams.set("token", WRONG_TOKEN);
+          return url.toString();
         },
-        {
-          pageUrl: (example) => {
-            const url = new URL(example.url);
-            url.searchParams.set("token", WRONG_TOKEN);
-            return url.toString();
-          },
-          waitForHost: false,
-        },
-      );
-    },
-    BROWSER_TEST_TIMEOUT_MS,
-  );
+        waitForHost: false,
+      },
+    );
+  });
 });
