@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { raceWithAbort } from "@agent-tools/core";
 import type { BuiltinToolRegistryOptions } from "@agent-tools/sdk";
 
 type OAuthOptions = NonNullable<NonNullable<BuiltinToolRegistryOptions["mcp"]>["oauth"]>;
@@ -103,27 +104,19 @@ export function createTerminalOAuthAuthorization(options: TerminalOAuthOptions):
     if (!redirectUrl) throw new Error(`The sign-in URL of MCP server ${serverId} names no redirect_uri and no redirect URL is configured.`);
     const listener = await startRedirectListener(redirectUrl);
     const timeoutMs = options.timeoutMs ?? DEFAULT_REDIRECT_TIMEOUT_MS;
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
     try {
       options.output.write(
         `MCP server ${serverId} asks you to sign in. Open this URL in a browser:\n  ${authorizationUrl}\nWaiting for the redirect to ${listener.url} ...\n`,
       );
-      const stopped = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`No sign-in redirect for MCP server ${serverId} within ${Math.round(timeoutMs / 1000)} s; ask again to retry.`)),
-          timeoutMs,
-        );
-        onAbort = () => reject(new Error(`The sign-in for MCP server ${serverId} was cancelled.`));
-        if (signal.aborted) onAbort();
-        else signal.addEventListener("abort", onAbort, { once: true });
-      });
-      const callbackUrl = await Promise.race([listener.redirect, stopped]);
+      const stop = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+      const callbackUrl = await raceWithAbort(listener.redirect, stop, () =>
+        signal.aborted
+          ? new Error(`The sign-in for MCP server ${serverId} was cancelled.`)
+          : new Error(`No sign-in redirect for MCP server ${serverId} within ${Math.round(timeoutMs / 1000)} s; ask again to retry.`),
+      );
       options.output.write(`Sign-in redirect for MCP server ${serverId} received.\n`);
       return { callbackUrl };
     } finally {
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener("abort", onAbort);
       await listener.close();
     }
   };
