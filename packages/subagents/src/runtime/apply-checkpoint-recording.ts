@@ -6,9 +6,8 @@
  * the checkpoint undoes the subagent's changes as it undoes Write, Edit and
  * Delete.
  */
-import fs from "node:fs/promises";
 import path from "node:path";
-import { type FileCheckpointRecorder, type ToolContext, readPatchPath } from "@agent-tools/core";
+import { type FileCheckpointRecorder, type ToolContext, canonicalizeTarget, readPatchPath } from "@agent-tools/core";
 import type { SubagentApplyOutcome, SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
 import type { PatchSection } from "./git-subagent-worktree-patch.js";
 
@@ -32,16 +31,16 @@ function sectionPaths(section: PatchSection): string[] {
   return out;
 }
 
-/** `absolute` with its directory resolved through symbolic links (the nearest existing ancestor), the last part kept as is. */
-async function canonicalPath(absolute: string): Promise<string> {
-  const rest: string[] = [path.basename(absolute)];
-  for (let directory = path.dirname(absolute); ; directory = path.dirname(directory)) {
-    try {
-      return path.join(await fs.realpath(directory), ...rest);
-    } catch {
-      if (path.dirname(directory) === directory) return absolute;
-      rest.unshift(path.basename(directory));
-    }
+/**
+ * `absolute` canonical as the file tools key it, a symlink in the last part
+ * kept (git replaces a link, never writes through it); as given when it
+ * cannot be resolved (a symlink loop).
+ */
+function canonicalPath(absolute: string): string {
+  try {
+    return canonicalizeTarget(absolute, { keepLeafSymlink: true }).canonicalPath;
+  } catch {
+    return absolute;
   }
 }
 
@@ -52,9 +51,7 @@ async function canonicalPath(absolute: string): Promise<string> {
  */
 export async function applyTouchedPaths(root: string, sections: readonly PatchSection[]): Promise<string[]> {
   const relative = [...new Set(sections.flatMap(sectionPaths))];
-  const out: string[] = [];
-  for (const file of relative) out.push(await canonicalPath(path.join(root, ...file.split("/"))));
-  return [...new Set(out)];
+  return [...new Set(relative.map((file) => canonicalPath(path.join(root, ...file.split("/")))))];
 }
 
 /**
