@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MCP_MANAGER_ACTIONS } from "./mcp-manager-support.js";
+import { MCP_OAUTH_GRANTS, MCP_TOKEN_ENDPOINT_AUTH_METHODS } from "./oauth/mcp-server-auth-config.js";
 
 const serverFields = {
   id: z.string().describe("The server name; tools appear as mcp_<id>_<tool>."),
@@ -17,13 +18,10 @@ const serverFields = {
   messageUrl: z.string().optional().describe("sse: POST endpoint, relative to url, for servers that announce none."),
   auth: z
     .object({
-      grant: z
-        .enum(["authorization_code", "client_credentials"])
-        .optional()
-        .describe("authorization_code (default, a user signs in) or client_credentials (machine client)."),
+      grant: z.enum(MCP_OAUTH_GRANTS).optional().describe("authorization_code (default, a user signs in) or client_credentials (machine client)."),
       clientId: z.string().optional().describe("A pre-registered OAuth client id; absent: the client registers itself."),
       clientSecret: z.string().optional().describe("The pre-registered client's secret."),
-      tokenEndpointAuthMethod: z.enum(["client_secret_basic", "client_secret_post", "none"]).optional(),
+      tokenEndpointAuthMethod: z.enum(MCP_TOKEN_ENDPOINT_AUTH_METHODS).optional(),
       scope: z.string().optional().describe("Scopes to ask for when the server names none."),
     })
     .optional()

@@ -4,6 +4,9 @@
  * authentication method. Tokens never live here.
  */
 
+/** The OAuth grants a server's settings may name; `authorization_code` is the default. */
+export const MCP_OAUTH_GRANTS = ["authorization_code", "client_credentials"] as const;
+
 /** Token endpoint authentication methods a pre-registered client may use. */
 export const MCP_TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"] as const;
 
@@ -17,7 +20,7 @@ export interface McpServerAuthConfig {
    * `onAuthorization`; `client_credentials`: a machine client with
    * `clientId` and `clientSecret`, no user.
    */
-  grant?: "authorization_code" | "client_credentials";
+  grant?: (typeof MCP_OAUTH_GRANTS)[number];
   /** A client registered with the authorization server beforehand; absent: a client ID metadata document or dynamic registration. */
   clientId?: string;
   /** The pre-registered client's secret (shown as `<redacted>` by McpManager). */
@@ -52,7 +55,7 @@ export function validateMcpServerAuth(auth: McpServerAuthConfig | undefined, tra
   if (auth === undefined) return [];
   const errors: string[] = [];
   if (transport === "stdio") errors.push("auth applies to http and sse servers only; remove it from this stdio server.");
-  if (auth.grant !== undefined && auth.grant !== "authorization_code" && auth.grant !== "client_credentials")
+  if (auth.grant !== undefined && !(MCP_OAUTH_GRANTS as readonly string[]).includes(auth.grant))
     errors.push(`auth.grant must be authorization_code or client_credentials, not "${auth.grant}".`);
   if (auth.tokenEndpointAuthMethod !== undefined && !(MCP_TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(auth.tokenEndpointAuthMethod))
     errors.push(`auth.tokenEndpointAuthMethod must be one of ${MCP_TOKEN_ENDPOINT_AUTH_METHODS.join(", ")}, not "${auth.tokenEndpointAuthMethod}".`);
