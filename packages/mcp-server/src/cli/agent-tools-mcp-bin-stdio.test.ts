@@ -112,15 +112,7 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
     const bin = sandbox.spawnBin(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir]);
     bin.child.stdin.write(`${JSON.stringify(RAW_INITIALIZE_REQUEST)}\n`);
     // Wait for the answer before closing, so the server did start serving.
-    await new Promise<void>((resolve) => {
-      const check = (chunk: string) => {
-        if (chunk.includes('"id":1')) {
-          bin.child.stdout.off("data", check);
-          resolve();
-        }
-      };
-      bin.child.stdout.on("data", check);
-    });
+    await bin.stdoutMatching(/"id":1/);
     bin.child.stdin.end();
     const { code, stdout } = await bin.exited;
     expect(code).toBe(0);

@@ -35,6 +35,8 @@ export interface SpawnedBin {
   exited: Promise<BinExit>;
   /** Resolves with the first match of `pattern` in stderr; rejects if the bin exits first. */
   stderrMatching(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Resolves with the first match of `pattern` in stdout; rejects if the bin exits first. */
+  stdoutMatching(pattern: RegExp): Promise<RegExpExecArray>;
 }
 
 /** The per-test state of the bin tests; see {@link createBinSandbox}. */
@@ -129,20 +131,25 @@ export function createBinSandbox(): BinSandbox {
       const exited = new Promise<BinExit>((resolve) => {
         child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
       });
-      const stderrMatching = (pattern: RegExp) =>
+      const matching = (stream: NodeJS.ReadableStream, name: string, text: () => string) => (pattern: RegExp) =>
         new Promise<RegExpExecArray>((resolve, reject) => {
           const check = () => {
-            const match = pattern.exec(stderr);
+            const match = pattern.exec(text());
             if (match) {
-              child.stderr.off("data", check);
+              stream.off("data", check);
               resolve(match);
             }
           };
-          child.stderr.on("data", check);
-          child.on("close", () => reject(new Error(`the bin exited before printing ${pattern}; stderr:\n${stderr}`)));
+          stream.on("data", check);
+          child.on("close", () => reject(new Error(`the bin exited before printing ${pattern} on ${name}; stderr:\n${stderr}`)));
           check();
         });
-      return { child, exited, stderrMatching };
+      return {
+        child,
+        exited,
+        stderrMatching: matching(child.stderr, "stderr", () => stderr),
+        stdoutMatching: matching(child.stdout, "stdout", () => stdout),
+      };
     },
     track,
   };
