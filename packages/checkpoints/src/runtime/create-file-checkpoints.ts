@@ -1,5 +1,6 @@
 import path from "node:path";
-import { type FileChangeRequest, type FileCheckpointRecorder, SdkError } from "@agent-tools/core";
+import { type FileChangeRequest, type FileCheckpointRecorder, SdkError, ToolError } from "@agent-tools/core";
+import { type ContainedTree, openContainedTree } from "@agent-tools/tools-fs";
 import type { CheckpointEntry, CheckpointSummary, RewindConflict, RewindReport } from "../domain/checkpoint-types.js";
 import { summarize } from "../domain/file-image.js";
 import { type RewindAction, comparePaths, planRewind } from "../domain/rewind-plan.js";
@@ -93,20 +94,39 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
   const rewinds = new Map<string, Promise<unknown>>();
 
   async function rewind(checkpointId: string, rewindOptions: RewindOptions): Promise<RewindReport> {
+    // Every read and write of the rewind goes through one tree at `/` that follows no symlink on the way:
+    // a folder the checkpoint recorded that is a symlink now (e.g. swapped by a command) is a conflict, even forced.
+    const tree = openContainedTree("/");
+    try {
+      return await rewindIn(tree, checkpointId, rewindOptions);
+    } finally {
+      tree.close();
+    }
+  }
+
+  async function rewindIn(tree: ContainedTree, checkpointId: string, rewindOptions: RewindOptions): Promise<RewindReport> {
     const records = await store();
     const entries = await records.listEntries(checkpointId);
     const current = new Map<string, ReturnType<typeof summarize>>();
+    const redirected = new Map<string, string>();
     for (const entry of entries) {
       if (entry.rewoundAt !== undefined) continue;
       try {
-        current.set(entry.path, summarize(await readFileImage(entry.path)));
-      } catch {
+        current.set(entry.path, summarize(await readFileImage(entry.path, tree)));
+      } catch (error) {
+        if (error instanceof ToolError && error.code === "out_of_bounds") {
+          redirected.set(entry.path, "a folder on its path is a symlink now, so the path no longer names the recorded file; left alone (also with force)");
+        }
         // Unreadable or of an odd type now: it matches neither image, so it is a conflict.
         current.set(entry.path, { kind: "file", mode: -1, sha256: "unreadable", linkTarget: "" });
       }
     }
-    const actions = planRewind(entries, (file) => current.get(file) ?? ABSENT_IMAGE, { force: rewindOptions.force === true });
-    await sweepFor(actions);
+    const planned = planRewind(entries, (file) => current.get(file) ?? ABSENT_IMAGE, { force: rewindOptions.force === true });
+    const actions = planned.map((action): RewindAction => {
+      const reason = redirected.get(action.entry.path);
+      return reason === undefined ? action : { type: "conflict", entry: action.entry, reason };
+    });
+    await sweepFor(tree, actions);
     const restored: string[] = [];
     const removed: string[] = [];
     const conflicts: RewindConflict[] = [];
@@ -126,8 +146,8 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
         continue;
       }
       try {
-        if (action.type === "remove") await removeEntry(file);
-        else await restoreImage(file, action.entry.pre);
+        if (action.type === "remove") await removeEntry(tree, file);
+        else await restoreImage(tree, file, action.entry.pre);
       } catch (error) {
         conflicts.push({ path: file, reason: `could not be ${action.type === "remove" ? "removed" : "restored"}: ${errorMessage(error)}` });
         progress(file, "conflict");
@@ -191,7 +211,7 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
 }
 
 /** Sweeps abandoned temporary files of every path of the rewind (left by a rewind or a file tool killed mid-write). */
-async function sweepFor(actions: readonly RewindAction[]): Promise<void> {
+async function sweepFor(tree: ContainedTree, actions: readonly RewindAction[]): Promise<void> {
   const byDirectory = new Map<string, Set<string>>();
   for (const action of actions) {
     const directory = path.dirname(action.entry.path);
@@ -199,5 +219,5 @@ async function sweepFor(actions: readonly RewindAction[]): Promise<void> {
     if (names === undefined) byDirectory.set(directory, (names = new Set()));
     names.add(path.basename(action.entry.path));
   }
-  for (const [directory, names] of byDirectory) await sweepAbandonedTemporaries(directory, names);
+  for (const [directory, names] of byDirectory) await sweepAbandonedTemporaries(tree, directory, names);
 }

@@ -11,14 +11,10 @@
  * Temporary files are named `.<name>.<pid>.<8 hex>.tmp`, as the file tools
  * name theirs, so listings hide them.
  */
-import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { chmod, lstat, mkdir, open, readdir, rename, rmdir, symlink, unlink } from "node:fs/promises";
-import path from "node:path";
+import type { ContainedTree } from "@agent-tools/tools-fs";
 import type { FileImage } from "../domain/file-image.js";
 import { sha256Hex } from "./read-file-image.js";
 
-const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const TEMP_PATTERN = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 /** Longest stem kept in a temporary name (file systems allow 255 bytes a name). */
 const STEM_MAX_BYTES = 200;
@@ -35,8 +31,9 @@ function stem(name: string): string {
   return `${prefix}~${sha256Hex(name).slice(0, 12)}`;
 }
 
-function temporaryPath(target: string): string {
-  return path.join(path.dirname(target), `.${stem(path.basename(target))}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+/** `target` (an absolute, canonical path) relative to the file-system root, the form a tree at `/` takes. */
+export function fromRoot(target: string): string {
+  return target.replace(/^\/+/, "");
 }
 
 /** True when no process `pid` runs (a temporary file of it is abandoned). */
@@ -52,12 +49,13 @@ function processGone(pid: number): boolean {
 
 /**
  * Removes temporary files of the given names in `directory` whose writer is
- * gone (a rewind or a file tool killed mid-write). Never throws.
+ * gone (a rewind or a file tool killed mid-write). The directory is reached
+ * through `tree` (no symlink followed on the way). Never throws.
  */
-export async function sweepAbandonedTemporaries(directory: string, names: ReadonlySet<string>): Promise<void> {
+export async function sweepAbandonedTemporaries(tree: ContainedTree, directory: string, names: ReadonlySet<string>): Promise<void> {
   let entries: string[];
   try {
-    entries = await readdir(directory);
+    entries = (await tree.readdir(fromRoot(directory))).map((entry) => entry.name);
   } catch {
     return;
   }
@@ -65,85 +63,50 @@ export async function sweepAbandonedTemporaries(directory: string, names: Readon
   for (const entry of entries) {
     const match = TEMP_PATTERN.exec(entry);
     if (match === null || !stems.has(match[1]!) || !processGone(Number(match[2]))) continue;
-    await unlink(path.join(directory, entry)).catch(() => undefined);
-  }
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } catch (error) {
-    // Some file systems do not sync directories (EINVAL): the rename itself is still atomic.
-    if (codeOf(error) !== "EINVAL" && codeOf(error) !== "EISDIR") throw error;
-  } finally {
-    await handle.close();
-  }
-}
-
-async function writeTemporaryFile(temporary: string, image: FileImage): Promise<void> {
-  const handle = await open(temporary, CREATE_FLAGS, 0o600);
-  try {
-    await handle.writeFile(image.content);
-    await handle.chmod(image.mode);
-    await handle.sync();
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-}
-
-/** Renames `temporary` over `target`; a target that is a directory (an outside change, forced) is removed first when empty. */
-async function renameOver(temporary: string, target: string): Promise<void> {
-  try {
-    await rename(temporary, target);
-  } catch (error) {
-    if (codeOf(error) === "EISDIR" || codeOf(error) === "ENOTEMPTY" || codeOf(error) === "EEXIST") {
-      try {
-        await rmdir(target);
-        await rename(temporary, target);
-        return;
-      } catch (second) {
-        await unlink(temporary).catch(() => undefined);
-        throw second;
-      }
-    }
-    await unlink(temporary).catch(() => undefined);
-    throw error;
+    await tree.remove(fromRoot(`${directory}/${entry}`)).catch(() => undefined);
   }
 }
 
 /**
  * Makes `target` hold `image` (a file, symlink or directory; not absence,
- * see {@link removeEntry}). Missing parent directories are created.
+ * see {@link removeEntry}), through `tree` (rooted at `/`): no directory on
+ * the way may be a symlink (refused with `out_of_bounds`, so a folder swapped
+ * for a symlink since the checkpoint cannot redirect the restore), and a
+ * symlink at the target itself is replaced, never written through. Missing
+ * parent directories are created. Files and symlinks are written to a
+ * temporary name, fsynced and renamed over the target, then the directory
+ * is fsynced.
  */
-export async function restoreImage(target: string, image: FileImage): Promise<void> {
-  const directory = path.dirname(target);
-  await mkdir(directory, { recursive: true });
+export async function restoreImage(tree: ContainedTree, target: string, image: FileImage): Promise<void> {
+  const relative = fromRoot(target);
   if (image.kind === "directory") {
-    const existing = await lstat(target).catch(() => undefined);
-    if (existing !== undefined && !existing.isDirectory()) await unlink(target);
-    if (existing === undefined || !existing.isDirectory()) await mkdir(target, { mode: image.mode });
+    const existing = await tree.lstat(relative);
+    if (existing !== undefined && !existing.isDirectory()) await tree.remove(relative);
+    if (existing === undefined || !existing.isDirectory()) {
+      const parent = relative.includes("/") ? relative.slice(0, relative.lastIndexOf("/")) : "";
+      if (parent !== "") await tree.mkdir(parent, { recursive: true });
+      await tree.mkdir(relative, { mode: image.mode });
+    }
     // mkdir's mode is narrowed by the umask; the recorded bits are set exactly.
-    await chmod(target, image.mode);
-    await syncDirectory(directory);
+    await tree.chmod(relative, image.mode);
     return;
   }
-  const temporary = temporaryPath(target);
-  if (image.kind === "symlink") await symlink(image.linkTarget, temporary);
-  else if (image.kind === "file") await writeTemporaryFile(temporary, image);
-  else throw new Error(`restoreImage cannot restore ${image.kind}; remove the entry instead`);
-  await renameOver(temporary, target);
-  await syncDirectory(directory);
+  if (image.kind !== "file" && image.kind !== "symlink") throw new Error(`restoreImage cannot restore ${image.kind}; remove the entry instead`);
+  const write = () =>
+    image.kind === "symlink"
+      ? tree.symlink(relative, image.linkTarget, { durable: true })
+      : tree.writeFile(relative, image.content, { mode: image.mode, durable: true });
+  try {
+    await write();
+  } catch (error) {
+    // The target is a directory now (an outside change, forced): an empty one is removed first.
+    if (codeOf(error) !== "EISDIR" && codeOf(error) !== "ENOTEMPTY" && codeOf(error) !== "EEXIST") throw error;
+    await tree.remove(relative);
+    await write();
+  }
 }
 
-/** Removes `target` (a file, a symlink, or an empty directory); nothing there is fine. */
-export async function removeEntry(target: string): Promise<void> {
-  const existing = await lstat(target).catch(() => undefined);
-  if (existing === undefined) return;
-  if (existing.isDirectory()) await rmdir(target);
-  else await unlink(target);
-  await syncDirectory(path.dirname(target));
+/** Removes `target` (a file, a symlink, or an empty directory) through `tree`; nothing there is fine. */
+export async function removeEntry(tree: ContainedTree, target: string): Promise<void> {
+  await tree.remove(fromRoot(target), { durable: true });
 }
