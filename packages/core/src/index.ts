@@ -82,7 +82,7 @@ export type { ProcessRunner, RunningProcess, SpawnOptions, ProcessOutputChunk, P
 export type { GitClient, GitOptions, GitWorktree, GitStatusEntry } from "./ports/git-client.js";
 export type { ModelClient, ModelMessage, ModelReasoningLevel, ModelRequest, ModelResponse, ModelToolCall } from "./ports/model-client.js";
 export type { ToolPorts } from "./ports/tool-ports.js";
-export type { CommandSandbox, SandboxPolicy, SandboxSettings, SandboxState } from "./ports/command-sandbox.js";
+export type { CommandSandbox, SandboxEnvironmentSettings, SandboxPolicy, SandboxSettings, SandboxState } from "./ports/command-sandbox.js";
 export type { FileChangeRequest, FileCheckpointRecorder } from "./ports/file-checkpoints.js";
 
 export type { GitAuthor } from "./ports/git-client.js";

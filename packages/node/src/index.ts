@@ -21,10 +21,20 @@ export {
 } from "./process-tree.js";
 export type { ProcessInfo, ProcessTreeSelector } from "./process-tree.js";
 export { ProcessTreeKiller, killProcessTree } from "./process-tree-killer.js";
-export { SANDBOX_PRIVATE_TMP, buildBubblewrapArguments, pathKind } from "./sandbox/bubblewrap-arguments.js";
+export {
+  BUBBLEWRAP_ISOLATION_FLAGS,
+  SANDBOX_PRIVATE_RUN,
+  SANDBOX_PRIVATE_TMP,
+  buildBubblewrapArguments,
+  pathKind,
+} from "./sandbox/bubblewrap-arguments.js";
 export type { BubblewrapArgumentOptions } from "./sandbox/bubblewrap-arguments.js";
 export { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
+export type { BubblewrapSandboxOptions } from "./sandbox/bubblewrap-sandbox.js";
+export { SANDBOX_SETTING_KEYS, checkSandboxSettings } from "./sandbox/check-sandbox-settings.js";
+export { listHostUnixSockets } from "./sandbox/host-unix-sockets.js";
 export { findBubblewrapOnPath, probeBubblewrapSandbox } from "./sandbox/probe-bubblewrap-sandbox.js";
 export type { BubblewrapProbeOptions } from "./sandbox/probe-bubblewrap-sandbox.js";
-export { DEFAULT_HIDDEN_HOME_DIRECTORIES, defaultHiddenPaths, resolveSandboxPolicy } from "./sandbox/sandbox-policy.js";
+export { DEFAULT_SANDBOX_ENVIRONMENT, checkSandboxEnvironment, confinedEnvironment } from "./sandbox/sandbox-environment.js";
+export { DEFAULT_HIDDEN_HOME_DIRECTORIES, DEFAULT_HIDDEN_HOME_FILES, defaultHiddenPaths, resolveSandboxPolicy } from "./sandbox/sandbox-policy.js";
 export type { ResolveSandboxPolicyOptions } from "./sandbox/sandbox-policy.js";

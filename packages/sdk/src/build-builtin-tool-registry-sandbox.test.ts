@@ -5,6 +5,7 @@ import path from "node:path";
 import { type ToolResult, toolResultText } from "@agent-tools/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
+import type { SdkSandboxOptions } from "./sandbox-wiring.js";
 import { startBuiltinCronScheduler } from "./start-builtin-cron-scheduler.js";
 
 // Real bubblewrap: skipped only where it is missing and this is not CI (CI must have it).
@@ -209,6 +210,29 @@ describe.skipIf(skipReason !== undefined)("buildBuiltinToolRegistry({ sandbox })
       await registry.close();
       fs.rmSync(home, { recursive: true, force: true });
     }
+  }, 120_000);
+
+  it("fails closed on a mistyped sandbox option: SdkError naming it, no registry", async () => {
+    const { workdir, dataDir } = directories();
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ enabled: true, allownetwork: false }, /Unknown sandbox option "allownetwork". Did you mean "allowNetwork"\?/],
+      [{ enabled: true, hiddenPaths: ["~/.ssh"] }, /sandbox.hiddenPaths entry "~\/.ssh" is not an absolute path/],
+      [{ enabled: true, environment: { allow: "OPENAI_API_KEY" } }, /sandbox.environment.allow must be an array/],
+      [{ enabled: true, environment: { alow: ["MY_VAR"] } }, /Unknown key sandbox.environment.alow/],
+      [{ enabled: true, environment: { allow: ["MY VAR"] } }, /entry "MY VAR" is not a variable name/],
+      [{ enabled: true, bubblewrapPath: "bwrap" }, /sandbox.bubblewrapPath must be the absolute path of bwrap/],
+      [{ enabled: "true" }, /sandbox.enabled must be true or false/],
+    ];
+    for (const [sandbox, message] of cases) {
+      const building = buildBuiltinToolRegistry({ workdir, dataDir, sandbox: sandbox as unknown as SdkSandboxOptions });
+      await expect(building).rejects.toMatchObject({ name: "SdkError", code: "invalid_options", message: expect.stringMatching(message) });
+    }
+    // Checked also for the scheduler, which probes the same option.
+    await expect(
+      startBuiltinCronScheduler({ dataDir, registryOptions: { sandbox: { enabled: true, allownetwork: true } as SdkSandboxOptions } }),
+    ).rejects.toMatchObject({
+      code: "invalid_options",
+    });
   }, 120_000);
 
   it("fails closed: a sandbox that cannot start refuses every command with the reason and runs nothing", async () => {

@@ -1,6 +1,6 @@
-import type { SandboxSettings, SandboxState } from "@agent-tools/core";
+import { SdkError, type SandboxSettings, type SandboxState } from "@agent-tools/core";
 import type { CronBashSandbox } from "@agent-tools/cron";
-import { probeBubblewrapSandbox, resolveSandboxPolicy } from "@agent-tools/node";
+import { checkSandboxSettings, probeBubblewrapSandbox, resolveSandboxPolicy } from "@agent-tools/node";
 import type { NodePorts } from "./create-node-ports.js";
 
 /** The `sandbox` option of `buildBuiltinToolRegistry`. */
@@ -10,16 +10,43 @@ export interface SdkSandboxOptions extends SandboxSettings {
 }
 
 /**
+ * Checks the `sandbox` option and fails closed: an unknown key, a value of
+ * the wrong type, a relative path or a bad `environment.allow` entry throws
+ * `SdkError` (`invalid_options`) naming it. Returns the settings without
+ * `bubblewrapPath`, and that path.
+ *
+ * @example
+ * const { settings, bubblewrapPath } = checkSdkSandboxOptions({ enabled: true, environment: { allow: ["NPM_*"] } });
+ */
+export function checkSdkSandboxOptions(options: SdkSandboxOptions): { settings: SandboxSettings; bubblewrapPath?: string } {
+  checkSandboxSettings(options, ["bubblewrapPath"]);
+  const { bubblewrapPath, ...settings } = options;
+  if (bubblewrapPath !== undefined && (typeof bubblewrapPath !== "string" || !bubblewrapPath.startsWith("/"))) {
+    throw new SdkError(
+      "invalid_options",
+      `sandbox.bubblewrapPath must be the absolute path of bwrap (e.g. "/usr/bin/bwrap"), not ${JSON.stringify(bubblewrapPath)}.`,
+      {
+        key: "bubblewrapPath",
+      },
+    );
+  }
+  return { settings, ...(bubblewrapPath === undefined ? {} : { bubblewrapPath }) };
+}
+
+/**
  * Probes the sandbox once for a registry: undefined when none was asked for
  * (`enabled` false or the option absent), else the {@link SandboxState}
- * (confining, or `unavailable` with the reason: then every command is refused).
+ * (confining, or `unavailable` with the reason: then every command is
+ * refused). The option is checked first ({@link checkSdkSandboxOptions}):
+ * a mistyped one throws `SdkError` instead of confining less than asked.
  *
  * @example
  * const state = await resolveSdkSandbox({ enabled: true });
  */
 export async function resolveSdkSandbox(options: SdkSandboxOptions | undefined): Promise<SandboxState | undefined> {
-  if (options === undefined || options.enabled !== true) return undefined;
-  const { bubblewrapPath, ...settings } = options;
+  if (options === undefined) return undefined;
+  const { settings, bubblewrapPath } = checkSdkSandboxOptions(options);
+  if (settings.enabled !== true) return undefined;
   return probeBubblewrapSandbox({ settings, executable: bubblewrapPath });
 }
 
@@ -32,6 +59,8 @@ export async function resolveSdkSandbox(options: SdkSandboxOptions | undefined):
  * const ports = await withSandboxPort(createNodePorts(), { enabled: true }, hostPorts?.sandbox);
  */
 export async function withSandboxPort(ports: NodePorts, options: SdkSandboxOptions | undefined, given?: SandboxState): Promise<NodePorts> {
+  // Checked also when the host's own sandbox wins: a mistyped option is a mistake either way.
+  if (options !== undefined) checkSdkSandboxOptions(options);
   const sandbox = given ?? (await resolveSdkSandbox(options));
   if (sandbox === undefined) return ports;
   return Object.create(ports, { sandbox: { value: sandbox, enumerable: true } }) as NodePorts;

@@ -6,7 +6,7 @@ import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle } fro
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import { createNodePorts } from "./create-node-ports.js";
-import { cronBashSandboxOf, resolveSdkSandbox } from "./sandbox-wiring.js";
+import { checkSdkSandboxOptions, cronBashSandboxOf, resolveSdkSandbox } from "./sandbox-wiring.js";
 
 /** Options of {@link startBuiltinCronScheduler}. */
 export interface BuiltinCronSchedulerOptions {
@@ -58,6 +58,8 @@ export interface BuiltinCronSchedulerOptions {
  */
 export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOptions = {}): Promise<CronSchedulerHandle> {
   const { KyselyCronStore, acquireSqliteSchedulerLock, startCronScheduler } = await import("@agent-tools/cron");
+  // A mistyped sandbox option fails here, not at the first run (the probe itself is lazy).
+  if (options.registryOptions?.sandbox !== undefined) checkSdkSandboxOptions(options.registryOptions.sandbox);
   const dataDir = resolveDataDir(options.dataDir);
   const lease = options.storage === undefined ? leaseSqliteStorage({ dataDir }) : undefined;
   const ports = createNodePorts({ ports: options.ports });

@@ -17,12 +17,29 @@ export interface SandboxSettings {
    */
   writableRoots?: readonly string[];
   /**
-   * Absolute directories hidden from confined commands (replaced by an empty
-   * directory). Default: the user's secrets directories under the home
-   * directory that exist (`.ssh`, `.aws`, `.gnupg`, `.kube`, `.docker`,
-   * `.config/gcloud`, `.azure`).
+   * Absolute paths hidden from confined commands (a directory is replaced by
+   * an empty one, a file by an empty file). Default: the user's credentials
+   * under the home directory that exist: the folders `.ssh`, `.aws`,
+   * `.gnupg`, `.kube`, `.docker`, `.config/gcloud`, `.azure`, `.config/gh`
+   * and the files `.npmrc`, `.git-credentials`, `.netrc`, `.pgpass`,
+   * `.pypirc`, `.cargo/credentials`, `.cargo/credentials.toml`,
+   * `.config/git/credentials`. A list given here replaces the defaults.
    */
   hiddenPaths?: readonly string[];
+  /**
+   * The host environment confined commands get. By default only a fixed
+   * allow-list (`PATH`, `HOME`, `USER`, `LANG`, `LC_*`, `TERM`, `TZ`, ...;
+   * the adapter documents its list) passes; `allow` adds variable names or
+   * prefixes ending in `*` (`["MY_VAR", "NPM_*"]`; `"*"` passes everything).
+   * Values the tools set themselves (the shell's `env`) always reach the command.
+   */
+  environment?: SandboxEnvironmentSettings;
+}
+
+/** The `environment` of {@link SandboxSettings}. */
+export interface SandboxEnvironmentSettings {
+  /** Host variable names, or prefixes ending in `*`, passed through beside the default allow-list. */
+  allow?: readonly string[];
 }
 
 /** The confinement of one command, resolved by the tool from the registry's settings and path policy. */
@@ -36,7 +53,25 @@ export interface SandboxPolicy {
   readonly readOnlyRoots?: readonly string[];
   /** Canonical directories hidden from the command. */
   readonly hiddenPaths: readonly string[];
+  /**
+   * Canonical directories shown empty and read-only, with the roots below
+   * them (writable or read-only) bound back on top: the dataDir and the
+   * skills root, so only the workspace and the skills a command may use
+   * show through. A sandbox that cannot honour this must refuse to confine.
+   */
+  readonly maskedDirectories?: readonly string[];
+  /**
+   * No network when false: no IP (loopback included) and no Unix socket on
+   * the file system outside the writable roots. When true the command shares
+   * the host's network, Unix sockets included.
+   */
   readonly allowNetwork: boolean;
+  /**
+   * Host variable names (or prefixes ending in `*`) passed to the command
+   * besides the sandbox's default allow-list (`SandboxSettings.environment.allow`).
+   * Absent: the default allow-list only; never the whole host environment.
+   */
+  readonly environmentAllow?: readonly string[];
 }
 
 /** A sandbox that can confine a spawn. */
@@ -45,9 +80,14 @@ export interface CommandSandbox {
   readonly mechanism: string;
   /**
    * Rewrites one spawn so it runs confined (e.g. `bwrap <flags> -- bash -c
-   * <command>`), keeping cwd, env, input, signal, isolation and log file.
-   * The result still starts in its own process group and the tree kill of the
-   * ProcessRunner still ends every process inside.
+   * <command>`), keeping cwd, input, signal, isolation and log file. The
+   * environment becomes the spawn's `env` over only the host variables the
+   * sandbox allows (its default allow-list plus `policy.environmentAllow`),
+   * with `extendEnv: false`: the host's environment as a whole never reaches
+   * the command. The confined command has no capability and runs in a user
+   * namespace of its own, also when the host runs as root. The result still
+   * starts in its own process group and the tree kill of the ProcessRunner
+   * still ends every process inside.
    */
   confine(options: SpawnOptions, policy: SandboxPolicy): SpawnOptions;
 }

@@ -3,13 +3,22 @@ import os from "node:os";
 import path from "node:path";
 import type { SandboxPolicy } from "@agent-tools/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildBubblewrapArguments } from "./bubblewrap-arguments.js";
+import { BUBBLEWRAP_ISOLATION_FLAGS, type BubblewrapArgumentOptions, buildBubblewrapArguments } from "./bubblewrap-arguments.js";
 import { BubblewrapSandbox } from "./bubblewrap-sandbox.js";
-import { probeBubblewrapSandbox } from "./probe-bubblewrap-sandbox.js";
-import { DEFAULT_HIDDEN_HOME_DIRECTORIES, defaultHiddenPaths, resolveSandboxPolicy } from "./sandbox-policy.js";
+import { DEFAULT_HIDDEN_HOME_DIRECTORIES, DEFAULT_HIDDEN_HOME_FILES, defaultHiddenPaths, resolveSandboxPolicy } from "./sandbox-policy.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-bwrap-args-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
+
+/** A host where every path is a directory, `/var/run` links to `/run`, and the given sockets are bound. */
+function host(options: { sockets?: string[]; canonical?: (absolutePath: string) => string; searchPath?: string } = {}): BubblewrapArgumentOptions {
+  return {
+    kindOf: kinds(),
+    canonicalOf: options.canonical ?? ((absolutePath) => (absolutePath === "/var/run" ? "/run" : absolutePath)),
+    hostSockets: options.sockets ?? [],
+    searchPath: options.searchPath,
+  };
+}
 
 /** Every path exists as a directory except those listed as files or missing. */
 function kinds(files: string[] = [], missing: string[] = []) {
@@ -20,9 +29,19 @@ function kinds(files: string[] = [], missing: string[] = []) {
 const offline: SandboxPolicy = { writableRoots: ["/work/app"], hiddenPaths: [], allowNetwork: false };
 
 describe("buildBubblewrapArguments", () => {
-  it("mounts the root read-only with a private /tmp, binds the writable roots, cuts the network and runs the shell command in cwd", () => {
-    const args = buildBubblewrapArguments({ command: "npm test && echo ok", shell: true, cwd: "/work/app" }, offline, { kindOf: kinds() });
+  it("isolates (own user namespace, no capability), mounts the root read-only with a private /tmp and /run, binds the writable roots, cuts the network and runs the shell command in cwd", () => {
+    const args = buildBubblewrapArguments({ command: "npm test && echo ok", shell: true, cwd: "/work/app" }, offline, host());
     expect(args).toEqual([
+      "--unshare-user",
+      "--cap-drop",
+      "ALL",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--new-session",
+      "--die-with-parent",
+      "--unshare-net",
       "--ro-bind",
       "/",
       "/",
@@ -32,12 +51,11 @@ describe("buildBubblewrapArguments", () => {
       "/proc",
       "--tmpfs",
       "/tmp",
+      "--tmpfs",
+      "/run",
       "--bind",
       "/work/app",
       "/work/app",
-      "--unshare-net",
-      "--unshare-pid",
-      "--die-with-parent",
       "--chdir",
       "/work/app",
       "--",
@@ -45,6 +63,55 @@ describe("buildBubblewrapArguments", () => {
       "-c",
       "npm test && echo ok",
     ]);
+  });
+
+  it("drops capabilities and makes a user namespace also with the network allowed, where /run stays the host's", () => {
+    const args = buildBubblewrapArguments({ command: "true", cwd: "/work/app" }, { ...offline, allowNetwork: true }, host({ sockets: ["/srv/db.sock"] }));
+    expect(args.slice(0, 9)).toEqual([...BUBBLEWRAP_ISOLATION_FLAGS]);
+    expect(args).not.toContain("--unshare-net");
+    expect(args).not.toContain("/run");
+    expect(args).not.toContain("/srv/db.sock");
+  });
+
+  it("masks the host's Unix sockets that stay visible read-only, not those in a writable root, under a private directory or hidden", () => {
+    const policy: SandboxPolicy = {
+      writableRoots: ["/work/app"],
+      readOnlyRoots: ["/work/app/vendor", "/tmp/reference"],
+      hiddenPaths: ["/home/ada/.gnupg"],
+      allowNetwork: false,
+    };
+    const sockets = [
+      "/var/lib/mysql/mysql.sock",
+      "/work/app/dev.sock",
+      "/work/app/vendor/service.sock",
+      "/tmp/.X11-unix/X0",
+      "/tmp/reference/service.sock",
+      "/run/docker.sock",
+      "/home/ada/.gnupg/S.gpg-agent",
+      "/home/ada/.cache/app.sock",
+    ];
+    const args = buildBubblewrapArguments({ command: "true", cwd: "/work/app" }, policy, host({ sockets }));
+    const masked = args.flatMap((value, index) => (value === "/dev/null" && args[index - 1] === "--ro-bind" ? [args[index + 1]] : []));
+    expect(masked).toEqual(["/var/lib/mysql/mysql.sock", "/work/app/vendor/service.sock", "/tmp/reference/service.sock", "/home/ada/.cache/app.sock"]);
+    // After the roots (a socket in a read-only root is masked on top of its bind), before the hidden paths.
+    expect(args.indexOf("/var/lib/mysql/mysql.sock")).toBeGreaterThan(args.lastIndexOf("/tmp/reference"));
+    expect(args.indexOf("/var/lib/mysql/mysql.sock")).toBeLessThan(args.indexOf("/home/ada/.gnupg"));
+  });
+
+  it("binds a separate /var/run too, and the PATH directories under a private /run back read-only", () => {
+    const args = buildBubblewrapArguments(
+      { command: "true", cwd: "/run/user/0/project" },
+      offline,
+      host({ canonical: (absolutePath) => absolutePath, searchPath: "/run/current-system/sw/bin:/usr/bin:/run/wrappers/bin/:relative/bin:/run" }),
+    );
+    const joined = args.join(" ");
+    expect(joined).toContain("--tmpfs /tmp --tmpfs /run --tmpfs /var/run");
+    expect(joined).toContain("--ro-bind /run/current-system/sw/bin /run/current-system/sw/bin");
+    expect(joined).toContain("--ro-bind /run/wrappers/bin /run/wrappers/bin");
+    expect(joined).toContain("--ro-bind /run/user/0/project /run/user/0/project");
+    expect(joined).not.toContain("/usr/bin");
+    expect(joined).not.toContain("relative/bin");
+    expect(joined).not.toContain("--ro-bind /run /run");
   });
 
   it("keeps the network when allowed, uses a given shell, and passes a plain command with its arguments", () => {
@@ -64,9 +131,10 @@ describe("buildBubblewrapArguments", () => {
       allowNetwork: false,
     };
     const args = buildBubblewrapArguments({ command: "true", shell: true, cwd: "/work/app" }, policy, {
+      ...host(),
       kindOf: kinds(["/home/ada/.netrc"], ["/home/ada/.aws"]),
     });
-    const mounts = args.slice(args.indexOf("/tmp") + 1, args.indexOf("--unshare-net"));
+    const mounts = args.slice(args.indexOf("/run") + 1, args.indexOf("--chdir"));
     expect(mounts).toEqual([
       "--ro-bind",
       "/srv/reference",
@@ -92,41 +160,39 @@ describe("buildBubblewrapArguments", () => {
     const args = buildBubblewrapArguments(
       { command: "ls", shell: true, cwd: "/tmp/elsewhere" },
       { ...offline, writableRoots: ["/work/app", "/gone"] },
-      {
-        kindOf: kinds([], ["/gone"]),
-      },
+      { ...host(), kindOf: kinds([], ["/gone"]) },
     );
     expect(args).not.toContain("/gone");
     expect(args.join(" ")).toContain("--ro-bind /tmp/elsewhere /tmp/elsewhere");
-    const inside = buildBubblewrapArguments(
-      { command: "ls", shell: true, cwd: "/tmp/ws/src" },
-      { ...offline, writableRoots: ["/tmp/ws"] },
-      { kindOf: kinds() },
-    );
+    const inside = buildBubblewrapArguments({ command: "ls", shell: true, cwd: "/tmp/ws/src" }, { ...offline, writableRoots: ["/tmp/ws"] }, host());
     expect(inside.join(" ")).not.toContain("--ro-bind /tmp/ws/src");
   });
 });
 
 describe("BubblewrapSandbox.confine", () => {
-  it("keeps cwd, env, input, isolation and log file, and drops the shell flag", () => {
-    const sandbox = new BubblewrapSandbox("/usr/bin/bwrap");
+  it("keeps cwd, input, isolation and log file, drops the shell flag, and gives a clean environment", () => {
+    const sandbox = new BubblewrapSandbox("/usr/bin/bwrap", {
+      hostEnvironment: () => ({ PATH: "/usr/bin:/bin", HOME: "/home/ada", LC_ALL: "C", OPENAI_API_KEY: "sk-host", NPM_TOKEN: "npm-host", A: "host" }),
+      hostSockets: () => ["/srv/db.sock"],
+    });
     const signal = new AbortController().signal;
     const confined = sandbox.confine(
       { command: "make", shell: true, cwd: "/work/app", env: { A: "1" }, input: "x", signal, isolated: true, logFile: "/var/log/x.log" },
       offline,
     );
     expect(sandbox.mechanism).toBe("bubblewrap");
-    expect(confined).toMatchObject({
-      command: "/usr/bin/bwrap",
-      cwd: "/work/app",
-      env: { A: "1" },
-      input: "x",
-      signal,
-      isolated: true,
-      logFile: "/var/log/x.log",
-    });
+    expect(confined).toMatchObject({ command: "/usr/bin/bwrap", cwd: "/work/app", input: "x", signal, isolated: true, logFile: "/var/log/x.log" });
+    expect(confined.env).toEqual({ PATH: "/usr/bin:/bin", HOME: "/home/ada", LC_ALL: "C", A: "1" });
+    expect(confined.extendEnv).toBe(false);
     expect(confined.shell).toBeUndefined();
     expect(confined.args?.slice(-3)).toEqual(["/bin/bash", "-c", "make"]);
+    expect(confined.args?.join(" ")).toContain("--ro-bind /dev/null /srv/db.sock");
+
+    const allowed = sandbox.confine({ command: "env", cwd: "/work/app", extendEnv: false, env: { ONLY: "this" } }, { ...offline, environmentAllow: ["NPM_*"] });
+    expect(allowed.env).toEqual({ ONLY: "this" });
+    const extended = sandbox.confine({ command: "env", cwd: "/work/app" }, { ...offline, allowNetwork: true, environmentAllow: ["NPM_*"] });
+    expect(extended.env).toEqual({ PATH: "/usr/bin:/bin", HOME: "/home/ada", LC_ALL: "C", NPM_TOKEN: "npm-host" });
+    expect(extended.args?.join(" ")).not.toContain("/srv/db.sock");
   });
 });
 
@@ -164,30 +230,19 @@ describe("resolveSandboxPolicy", () => {
     expect(policy.hiddenPaths).toEqual([secrets]);
     expect(policy.allowNetwork).toBe(true);
   });
-});
 
-describe("probeBubblewrapSandbox", () => {
-  it("says what to do when bubblewrap is missing, and that macOS is not supported yet", async () => {
-    const missing = await probeBubblewrapSandbox({ executable: path.join(temporary, "nope", "bwrap"), settings: { enabled: true } });
-    expect(missing.sandbox).toBeUndefined();
-    expect(missing.unavailable).toMatch(/bubblewrap was not found at .*nope\/bwrap/);
-    expect(missing.unavailable).toMatch(/Install bubblewrap.*user namespaces.*sandbox: \{ enabled: false \}/);
-    const mac = await probeBubblewrapSandbox({ platform: "darwin" });
-    expect(mac.unavailable).toMatch(/not supported on macOS yet/);
-  });
-
-  it("reports a bubblewrap whose trial run fails, with what it said", async () => {
-    const fake = path.join(temporary, "failing-bwrap");
-    fs.writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n", { mode: 0o755 });
-    const state = await probeBubblewrapSandbox({ executable: fake });
-    expect(state.unavailable).toMatch(/trial run .* failed \(bwrap: No permissions to create new namespace\)/);
-  });
-
-  it.skipIf(!fs.existsSync("/usr/bin/bwrap") && !process.env.CI)("finds a working bubblewrap and keeps the settings", async () => {
-    const settings = { enabled: true, allowNetwork: true };
-    const state = await probeBubblewrapSandbox({ settings });
-    expect(state.unavailable).toBeUndefined();
-    expect(state.sandbox?.mechanism).toBe("bubblewrap");
-    expect(state.settings).toBe(settings);
+  it("hides the home directory's credential files by default, and carries the host's environment allow-list", () => {
+    const home = fs.mkdtempSync(path.join(temporary, "home-"));
+    fs.mkdirSync(path.join(home, ".cargo"));
+    fs.mkdirSync(path.join(home, ".config", "gh"), { recursive: true });
+    for (const name of [".npmrc", ".git-credentials", ".netrc", ".pgpass", ".pypirc", ".cargo/credentials.toml"])
+      fs.writeFileSync(path.join(home, name), "secret\n");
+    expect(DEFAULT_HIDDEN_HOME_FILES).toEqual(expect.arrayContaining([".npmrc", ".git-credentials", ".netrc", ".pgpass", ".config/git/credentials"]));
+    expect(defaultHiddenPaths(home).sort()).toEqual(
+      [".cargo/credentials.toml", ".config/gh", ".git-credentials", ".netrc", ".npmrc", ".pgpass", ".pypirc"].map((name) => path.join(home, name)),
+    );
+    const policy = resolveSandboxPolicy({ settings: { enabled: true, environment: { allow: ["NPM_*"] } }, writableRoots: [], home });
+    expect(policy.environmentAllow).toEqual(["NPM_*"]);
+    expect(resolveSandboxPolicy({ settings: { enabled: true }, writableRoots: [], home }).environmentAllow).toBeUndefined();
   });
 });

@@ -1,12 +1,24 @@
 import type { CommandSandbox, SandboxPolicy, SpawnOptions } from "@agent-tools/core";
 import { buildBubblewrapArguments } from "./bubblewrap-arguments.js";
+import { listHostUnixSockets } from "./host-unix-sockets.js";
+import { confinedEnvironment } from "./sandbox-environment.js";
+
+/** Options of {@link BubblewrapSandbox}. */
+export interface BubblewrapSandboxOptions {
+  /** The environment the allow-list picks from; default `process.env` at each `confine`. */
+  hostEnvironment?: () => Readonly<Record<string, string | undefined>>;
+  /** The host's path-bound Unix sockets; default `/proc/net/unix` read at each `confine` with the network off. */
+  hostSockets?: () => readonly string[];
+}
 
 /**
- * A {@link CommandSandbox} on Linux bubblewrap (`bwrap`): the file system
+ * A {@link CommandSandbox} on Linux bubblewrap (`bwrap`): a user namespace
+ * of its own with no capability (also for a root host), the file system
  * read-only except the policy's writable roots and a private `/tmp`, hidden
- * secrets directories, no network unless allowed, its own pid namespace.
- * Get one from `probeBubblewrapSandbox`, which checks that bubblewrap can
- * start on this kernel first.
+ * credentials, no network and no host Unix socket unless allowed, its own
+ * pid namespace, and a clean environment (an allow-list of host variables
+ * plus the spawn's own). Get one from `probeBubblewrapSandbox`, which checks
+ * that bubblewrap confines this way on this kernel first.
  *
  * @example
  * const sandbox = new BubblewrapSandbox("/usr/bin/bwrap");
@@ -14,19 +26,35 @@ import { buildBubblewrapArguments } from "./bubblewrap-arguments.js";
  */
 export class BubblewrapSandbox implements CommandSandbox {
   readonly mechanism = "bubblewrap";
+  private readonly hostEnvironment: () => Readonly<Record<string, string | undefined>>;
+  private readonly hostSockets: () => readonly string[];
 
   /** @param executable Absolute path of `bwrap`. */
-  constructor(readonly executable: string) {}
+  constructor(
+    readonly executable: string,
+    options: BubblewrapSandboxOptions = {},
+  ) {
+    this.hostEnvironment = options.hostEnvironment ?? (() => process.env);
+    this.hostSockets = options.hostSockets ?? (() => listHostUnixSockets());
+  }
 
   /**
    * Rewrites the spawn into `bwrap <flags> -- <shell> -c <command>` (or the
-   * plain command and its arguments). cwd, env, input, signal, isolation and
-   * log file are kept; the runner still starts bubblewrap in its own process
-   * group, and its tree kill ends every process inside (they inherit the
-   * runner's tree tag, and the pid namespace dies with bubblewrap).
+   * plain command and its arguments). cwd, input, signal, isolation and log
+   * file are kept; the environment becomes the allowed host variables
+   * (defaults plus `policy.environmentAllow`) with the spawn's `env` over
+   * them, and `extendEnv: false` so the runner adds nothing of the host's.
+   * The runner still starts bubblewrap in its own process group, and its
+   * tree kill ends every process inside (they inherit the runner's tree
+   * tag, and the pid namespace dies with bubblewrap).
    */
   confine(options: SpawnOptions, policy: SandboxPolicy): SpawnOptions {
-    const { shell: _shell, args: _args, ...rest } = options;
-    return { ...rest, command: this.executable, args: buildBubblewrapArguments(options, policy) };
+    const { shell: _shell, args: _args, env: _env, extendEnv: _extendEnv, ...rest } = options;
+    const env = confinedEnvironment(this.hostEnvironment(), options, policy.environmentAllow);
+    const args = buildBubblewrapArguments(options, policy, {
+      searchPath: env.PATH,
+      hostSockets: policy.allowNetwork ? [] : this.hostSockets(),
+    });
+    return { ...rest, command: this.executable, args, env, extendEnv: false };
   }
 }

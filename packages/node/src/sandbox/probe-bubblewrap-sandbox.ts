@@ -1,8 +1,7 @@
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, readlinkSync } from "node:fs";
 import path from "node:path";
 import type { SandboxSettings, SandboxState } from "@agent-tools/core";
-import { buildBubblewrapArguments } from "./bubblewrap-arguments.js";
 import { BubblewrapSandbox } from "./bubblewrap-sandbox.js";
 
 /** Options of {@link probeBubblewrapSandbox}. */
@@ -18,7 +17,7 @@ export interface BubblewrapProbeOptions {
 }
 
 const WHAT_TO_DO =
-  "Install bubblewrap (e.g. `apt-get install bubblewrap` or `dnf install bubblewrap`), make sure unprivileged user namespaces are enabled " +
+  "Install bubblewrap (e.g. `apt-get install bubblewrap` or `dnf install bubblewrap`; it must be able to create a user namespace, also when the host runs as root, so a setuid bwrap on a kernel without user namespaces does not do), make sure unprivileged user namespaces are enabled " +
   "(`sysctl kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04 and later also `sysctl kernel.apparmor_restrict_unprivileged_userns=0` or an AppArmor profile for bwrap), " +
   "or turn the sandbox off (`sandbox: { enabled: false }`). Until then every command is refused.";
 
@@ -37,25 +36,75 @@ export function findBubblewrapOnPath(pathVariable: string | undefined = process.
   return undefined;
 }
 
+/** What the trial command prints: the capability sets and namespaces of a process exec'd inside the sandbox. */
+const TRIAL_COMMAND = "cat /proc/self/status && readlink /proc/self/ns/user /proc/self/ns/net";
+
+/**
+ * Why the trial's output shows the sandbox does not confine, or undefined
+ * when it does: the effective and permitted capability sets empty, and a
+ * user and network namespace other than the host's.
+ */
+export function checkTrialOutput(output: string, host: { userNamespace: string; networkNamespace: string }): string | undefined {
+  const problems: string[] = [];
+  for (const set of ["CapEff", "CapPrm"]) {
+    const value = new RegExp(`^${set}:\\s*([0-9a-f]+)$`, "m").exec(output)?.[1];
+    if (value === undefined) problems.push(`it printed no ${set}`);
+    else if (!/^0+$/.test(value)) problems.push(`the confined command kept capabilities (${set} ${value})`);
+  }
+  const namespaces = output.match(/^(user|net):\[\d+\]$/gm) ?? [];
+  const user = namespaces.find((line) => line.startsWith("user:"));
+  const net = namespaces.find((line) => line.startsWith("net:"));
+  if (user === undefined || user === host.userNamespace) problems.push("the confined command ran in the host's user namespace (bubblewrap made none)");
+  if (net === undefined || net === host.networkNamespace) problems.push("the confined command ran in the host's network namespace");
+  return problems.length === 0 ? undefined : problems.join("; ");
+}
+
+function readNamespace(kind: "user" | "net"): string {
+  try {
+    return readlinkSync(`/proc/self/ns/${kind}`);
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Runs one confined command the way every command will run (same
+ * arguments, a clean environment) and checks inside that it has no
+ * capability and its own user and network namespace.
+ */
 function trialRun(executable: string, timeoutMs: number): Promise<string | undefined> {
-  const args = buildBubblewrapArguments({ command: "true", cwd: "/" }, { writableRoots: [], hiddenPaths: [], allowNetwork: false });
+  const sandbox = new BubblewrapSandbox(executable);
+  const confined = sandbox.confine({ command: TRIAL_COMMAND, shell: "/bin/sh", cwd: "/" }, { writableRoots: [], hiddenPaths: [], allowNetwork: false });
+  const host = { userNamespace: readNamespace("user"), networkNamespace: readNamespace("net") };
   return new Promise((resolve) => {
-    execFile(executable, args, { timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8" }, (error, _stdout, stderr) => {
-      if (!error) return resolve(undefined);
-      const said = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 500);
-      const code = (error as NodeJS.ErrnoException).code;
-      if (error.killed) return resolve(`a trial run of ${executable} did not finish within ${timeoutMs} ms`);
-      resolve(`a trial run of ${executable} failed (${said || (typeof code === "string" ? code : `exit code ${String(code)}`)})`);
-    });
+    execFile(
+      executable,
+      confined.args ?? [],
+      { timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", env: confined.env as NodeJS.ProcessEnv },
+      (error, stdout, stderr) => {
+        if (!error) {
+          const problem = checkTrialOutput(stdout, host);
+          return resolve(problem === undefined ? undefined : `a trial run of ${executable} did not confine: ${problem}`);
+        }
+        const said = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 500);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (error.killed) return resolve(`a trial run of ${executable} did not finish within ${timeoutMs} ms`);
+        resolve(`a trial run of ${executable} failed (${said || (typeof code === "string" ? code : `exit code ${String(code)}`)})`);
+      },
+    );
   });
 }
 
 /**
  * Checks once whether bubblewrap can confine commands here and returns the
  * registry's {@link SandboxState}: with a {@link BubblewrapSandbox} when a
- * trial confined `true` ran (so a kernel without user namespaces fails here,
- * not in the middle of a call), otherwise `unavailable` with the reason and
- * what to do. Never throws. macOS and Windows are not supported yet.
+ * trial command, confined exactly as every command will be, ran and found
+ * inside that it has no capability (`CapEff` and `CapPrm` all zeros) and a
+ * user and network namespace of its own (so a kernel without user
+ * namespaces, or a bubblewrap that cannot drop root's capabilities, fails
+ * here, not in the middle of a call); otherwise `unavailable` with the
+ * reason and what to do: commands are then refused, never run unconfined.
+ * Never throws. macOS and Windows are not supported yet.
  *
  * @example
  * const state = await probeBubblewrapSandbox({ settings: { enabled: true, allowNetwork: false } });

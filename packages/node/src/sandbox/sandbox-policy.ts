@@ -3,8 +3,20 @@ import { homedir } from "node:os";
 import path from "node:path";
 import type { SandboxPolicy, SandboxSettings } from "@agent-tools/core";
 
-/** Directories under the home directory hidden from confined commands unless the host lists its own. */
-export const DEFAULT_HIDDEN_HOME_DIRECTORIES: readonly string[] = [".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure"];
+/** Directories under the home directory hidden from confined commands unless the host lists its own (each replaced by an empty directory). */
+export const DEFAULT_HIDDEN_HOME_DIRECTORIES: readonly string[] = [".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh"];
+
+/** Credential files under the home directory hidden from confined commands unless the host lists its own paths (each replaced by an empty file). */
+export const DEFAULT_HIDDEN_HOME_FILES: readonly string[] = [
+  ".npmrc",
+  ".git-credentials",
+  ".netrc",
+  ".pgpass",
+  ".pypirc",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".config/git/credentials",
+];
 
 /** The canonical form of an existing path, or undefined when it does not exist. */
 function canonical(absolutePath: string): string | undefined {
@@ -26,19 +38,22 @@ function canonicalAll(paths: Iterable<string>): string[] {
 }
 
 /**
- * The default hidden paths: the secrets directories of `home` that exist
- * (`.ssh`, `.aws`, `.gnupg`, `.kube`, `.docker`, `.config/gcloud`, `.azure`), canonical.
+ * The default hidden paths: the credentials of `home` that exist, canonical:
+ * the directories of {@link DEFAULT_HIDDEN_HOME_DIRECTORIES} (`.ssh`, `.aws`,
+ * `.gnupg`, `.kube`, `.docker`, `.config/gcloud`, `.azure`, `.config/gh`) and
+ * the files of {@link DEFAULT_HIDDEN_HOME_FILES} (`.npmrc`, `.git-credentials`,
+ * `.netrc`, `.pgpass`, `.pypirc`, `.cargo/credentials(.toml)`, `.config/git/credentials`).
  *
  * @example
- * defaultHiddenPaths("/home/ada"); // ["/home/ada/.ssh", "/home/ada/.aws"] when those two exist
+ * defaultHiddenPaths("/home/ada"); // ["/home/ada/.ssh", "/home/ada/.npmrc"] when those two exist
  */
 export function defaultHiddenPaths(home: string = homedir()): string[] {
-  return canonicalAll(DEFAULT_HIDDEN_HOME_DIRECTORIES.map((name) => path.join(home, name)));
+  return canonicalAll([...DEFAULT_HIDDEN_HOME_DIRECTORIES, ...DEFAULT_HIDDEN_HOME_FILES].map((name) => path.join(home, name)));
 }
 
 /** Options of {@link resolveSandboxPolicy}. */
 export interface ResolveSandboxPolicyOptions {
-  /** The host's settings (`writableRoots`, `hiddenPaths`, `allowNetwork`). */
+  /** The host's settings (`writableRoots`, `hiddenPaths`, `allowNetwork`, `environment`). */
   settings: SandboxSettings;
   /** Writable directories the caller grants: the workspace and the roots with write access. */
   writableRoots: readonly string[];
@@ -52,7 +67,13 @@ export interface ResolveSandboxPolicyOptions {
  * Resolves the confinement of one command: every directory canonical and
  * existing (missing ones are dropped: there is nothing to bind or hide),
  * the settings' `writableRoots` added to the caller's, `hiddenPaths` or
- * the default secrets directories, no network unless `allowNetwork`.
+ * the default credentials, no network unless `allowNetwork`, and the
+ * host variables of `environment.allow` beside the default allow-list.
+ *
+ * Callers that confine more (a skills folder, a task's workdir) pass their
+ * directories as `writableRoots` / `readOnlyRoots` here, or add canonical
+ * paths to the returned policy's `hiddenPaths` / `readOnlyRoots` /
+ * `writableRoots` before `confine`.
  *
  * @example
  * const policy = resolveSandboxPolicy({ settings: { enabled: true }, writableRoots: [workdir] });
@@ -61,5 +82,12 @@ export function resolveSandboxPolicy(options: ResolveSandboxPolicyOptions): Sand
   const writableRoots = canonicalAll([...options.writableRoots, ...(options.settings.writableRoots ?? [])]);
   const readOnlyRoots = canonicalAll(options.readOnlyRoots ?? []).filter((root) => !writableRoots.includes(root));
   const hiddenPaths = options.settings.hiddenPaths === undefined ? defaultHiddenPaths(options.home) : canonicalAll(options.settings.hiddenPaths);
-  return { writableRoots, readOnlyRoots, hiddenPaths, allowNetwork: options.settings.allowNetwork === true };
+  const environmentAllow = options.settings.environment?.allow ?? [];
+  return {
+    writableRoots,
+    readOnlyRoots,
+    hiddenPaths,
+    allowNetwork: options.settings.allowNetwork === true,
+    ...(environmentAllow.length > 0 ? { environmentAllow: [...environmentAllow] } : {}),
+  };
 }

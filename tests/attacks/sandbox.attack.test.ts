@@ -1,0 +1,301 @@
+/**
+ * Attacks on the bubblewrap command sandbox, made the way a model makes
+ * them: Bash calls through `executeToolCall` of a `buildBuiltinToolRegistry`
+ * registry with `sandbox: { enabled: true }`, real bubblewrap. Every check
+ * that something did not happen looks on the host, and each attack has a
+ * control showing the same command works where it is allowed (so a refusal
+ * is the sandbox's doing, not a typo's).
+ *
+ * Runs as root (as CI does) and as an unprivileged user; a case that needs
+ * one of them says so in its name and is skipped with the reason otherwise.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type ToolResult, toolResultText } from "../../packages/core/src/index.js";
+import { BubblewrapSandbox, resolveSandboxPolicy } from "../../packages/node/src/index.js";
+import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "../../packages/sdk/src/index.js";
+
+const hasBubblewrap = fs.existsSync("/usr/bin/bwrap");
+const skipReason = !hasBubblewrap && !process.env.CI ? "bubblewrap (/usr/bin/bwrap) is not installed on this machine" : undefined;
+if (skipReason) console.warn(`sandbox attacks skipped: ${skipReason}`);
+const isRoot = process.getuid?.() === 0;
+/** A folder under /run this user may create in: /run itself as root, else the world-writable /run/lock. */
+const runParent = ["/run", "/run/lock"].find((candidate) => {
+  try {
+    fs.accessSync(candidate, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+});
+if (runParent === undefined) console.warn("sandbox attacks: the /run socket case is skipped: neither /run nor /run/lock is writable for this user");
+
+// Outside /tmp (the sandbox's /tmp is private): the host and the sandbox both see it through the read-only root.
+const hostVisible = fs.realpathSync(fs.mkdtempSync(path.join(os.homedir(), ".agent-tools-sandbox-attack-")));
+// Under /tmp: workspaces and roots reach the sandbox only as explicit binds.
+const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sandbox-attack-")));
+const openRegistries = new Set<BuiltinToolRegistry>();
+afterAll(async () => {
+  await Promise.allSettled([...openRegistries].map((registry) => registry.close()));
+  fs.rmSync(hostVisible, { recursive: true, force: true });
+  fs.rmSync(temporary, { recursive: true, force: true });
+});
+
+function workspace(): { workdir: string; dataDir: string; base: string } {
+  const base = fs.mkdtempSync(path.join(temporary, "case-"));
+  fs.mkdirSync(path.join(base, "project"));
+  fs.mkdirSync(path.join(base, "data"));
+  return { base, workdir: path.join(base, "project"), dataDir: path.join(base, "data") };
+}
+
+async function sandboxed(options: Omit<Parameters<typeof buildBuiltinToolRegistry>[0], "workdir" | "dataDir"> & { workdir?: string } = {}) {
+  const { workdir, dataDir, base } = workspace();
+  const registry = await buildBuiltinToolRegistry({ workdir, dataDir, sandbox: { enabled: true }, ...options });
+  openRegistries.add(registry);
+  return { registry, workdir: options.workdir ?? workdir, base };
+}
+
+async function bash(registry: BuiltinToolRegistry, command: string): Promise<{ result: ToolResult; output: string }> {
+  const result = await registry.executeToolCall({ id: `attack-${Math.random()}`, name: "Bash", arguments: { command, yield_time_ms: 30_000 } });
+  const output = toolResultText(result, "");
+  expect(output).toContain("sandbox: bubblewrap");
+  return { result, output };
+}
+
+const HOST_USER_NAMESPACE = fs.readlinkSync("/proc/self/ns/user");
+const NO_CAPABILITIES = "0000000000000000";
+
+describe.skipIf(skipReason !== undefined)("sandbox attacks: capabilities, mounts and hidden paths", () => {
+  it("a confined command has no capability at all and its own user namespace (also when the host runs as root)", async () => {
+    const { registry } = await sandboxed();
+    const { output } = await bash(registry, "grep -E '^Cap(Eff|Prm|Bnd|Amb):' /proc/self/status; echo userns=$(readlink /proc/self/ns/user)");
+    for (const set of ["CapEff", "CapPrm", "CapBnd", "CapAmb"]) expect(output).toMatch(new RegExp(`^${set}:\\s+${NO_CAPABILITIES}$`, "m"));
+    const namespace = /^userns=(\S+)$/m.exec(output)?.[1];
+    expect(namespace).toMatch(/^user:\[\d+\]$/);
+    expect(namespace).not.toBe(HOST_USER_NAMESPACE);
+  });
+
+  it("umount of a hidden directory or file fails, and the hidden content stays unreadable", async () => {
+    const home = fs.mkdtempSync(path.join(hostVisible, "home-"));
+    fs.mkdirSync(path.join(home, ".ssh"));
+    fs.writeFileSync(path.join(home, ".ssh", "id_rsa"), "PRIVATE-KEY-SSH\n");
+    fs.writeFileSync(path.join(home, ".netrc"), "PRIVATE-NETRC\n");
+    fs.writeFileSync(path.join(home, "notes.txt"), "visible notes\n");
+    const hidden = [path.join(home, ".ssh"), path.join(home, ".netrc")];
+    const { registry } = await sandboxed({ sandbox: { enabled: true, hiddenPaths: hidden } });
+    const { output } = await bash(
+      registry,
+      [
+        `cat ${home}/notes.txt`,
+        `umount ${home}/.ssh; umount -l ${home}/.ssh; umount ${home}/.netrc; umount -l ${home}/.netrc`,
+        `cat ${home}/.ssh/id_rsa ${home}/.netrc`,
+        // A user namespace of its own inside the sandbox gives capabilities there, but not over the sandbox's mounts.
+        `unshare -Urm sh -c 'umount -l ${home}/.ssh; umount -l ${home}/.netrc; cat ${home}/.ssh/id_rsa ${home}/.netrc'`,
+        "true",
+      ].join("; "),
+    );
+    expect(output).toContain("visible notes");
+    expect(output).not.toContain("PRIVATE-KEY-SSH");
+    expect(output).not.toContain("PRIVATE-NETRC");
+  });
+
+  it("remounting the root read-write (also after umount -l /tmp) and bind-mounting outside into the workspace fail: nothing is written on the host", async () => {
+    const outside = fs.mkdtempSync(path.join(hostVisible, "outside-"));
+    const { registry, workdir } = await sandboxed();
+    const attacks = [
+      `mount -o remount,rw,bind /; echo escaped > ${outside}/remount.txt`,
+      `umount -l /tmp; mount -o remount,rw,bind /; echo escaped > ${outside}/after-umount.txt`,
+      `mount -o remount,rw /; echo escaped > ${outside}/remount-plain.txt`,
+      `mkdir -p door && mount --bind ${outside} door; echo escaped > door/through-bind.txt`,
+      `mount -t tmpfs none ${outside}; echo escaped > ${outside}/over-tmpfs.txt; umount -l /; echo escaped > ${outside}/after-root-umount.txt`,
+    ];
+    for (const attack of attacks) {
+      const { output } = await bash(registry, `${attack}; echo done`);
+      expect(output).toContain("done");
+    }
+    expect(fs.readdirSync(outside)).toEqual([]);
+    // Control: the workspace is writable, so the writes above failed because of the sandbox.
+    const { result } = await bash(registry, "echo inside > control.txt");
+    expect(result.isError).toBe(false);
+    expect(fs.readFileSync(path.join(workdir, "control.txt"), "utf8")).toBe("inside\n");
+  });
+});
+
+/** Starts a Unix-socket server on `address` that greets every client; returns its close. */
+async function greetingServer(address: string): Promise<() => Promise<void>> {
+  const server = net.createServer((socket) => socket.end("hello from the host\n"));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(address, resolve);
+  });
+  return () => new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** A confined `node -e` client: prints what the server said, or the error code. */
+function clientCommand(address: string): string {
+  const script = `const s = require("net").connect(${JSON.stringify(address)}); s.on("data", (d) => process.stdout.write("got: " + d)); s.on("error", (e) => console.log("error: " + e.code));`;
+  return `${JSON.stringify(process.execPath)} -e '${script}'`;
+}
+
+describe.skipIf(skipReason !== undefined)("sandbox attacks: Unix sockets with the network off", () => {
+  it("a host server's socket in a read-only root, in the home directory or abstract is unreachable; one in the workspace is reachable", async () => {
+    const readOnly = fs.mkdtempSync(path.join(temporary, "ro-root-"));
+    const home = fs.mkdtempSync(path.join(hostVisible, "sockets-"));
+    const { registry, workdir } = await sandboxed({ additionalRoots: [{ alias: "reference", path: readOnly, access: "read" }] });
+    const addresses = {
+      readOnlyRoot: path.join(readOnly, "service.sock"),
+      home: path.join(home, "service.sock"),
+      abstract: `\0agent-tools-attack-${process.pid}-${Date.now()}`,
+      workspace: path.join(workdir, "dev.sock"),
+    };
+    const closers = await Promise.all(Object.values(addresses).map(greetingServer));
+    try {
+      for (const [where, address] of Object.entries(addresses)) {
+        const { output } = await bash(registry, clientCommand(address));
+        if (where === "workspace") expect(output, where).toContain("got: hello from the host");
+        else {
+          expect(output, where).toMatch(/error: E[A-Z]+/);
+          expect(output, where).not.toContain("hello from the host");
+        }
+      }
+    } finally {
+      await Promise.all(closers.map((close) => close()));
+    }
+  });
+
+  it.skipIf(runParent === undefined)("a host server's socket under /run is unreachable (needs a writable /run or /run/lock)", async () => {
+    const runDirectory = fs.mkdtempSync(path.join(runParent as string, "agent-tools-attack-"));
+    const { registry } = await sandboxed();
+    const close = await greetingServer(path.join(runDirectory, "service.sock"));
+    try {
+      const { output } = await bash(registry, `${clientCommand(path.join(runDirectory, "service.sock"))}; ls /run | wc -l`);
+      expect(output).not.toContain("hello from the host");
+      expect(output).toMatch(/error: E[A-Z]+/);
+      // Control: the same client on an allowed network reaches it.
+      const online = await sandboxed({ sandbox: { enabled: true, allowNetwork: true } });
+      const reached = await bash(online.registry, clientCommand(path.join(runDirectory, "service.sock")));
+      expect(reached.output).toContain("got: hello from the host");
+    } finally {
+      await close();
+      fs.rmSync(runDirectory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(skipReason !== undefined)("sandbox attacks: the host's environment and credential files", () => {
+  it("the host's API keys do not reach a confined command; allow-listed names and the host's shell env do", async () => {
+    const secret = `sk-attack-${process.pid}`;
+    const added = {
+      OPENAI_API_KEY: secret,
+      AWS_SECRET_ACCESS_KEY: secret,
+      AGENT_TOOLS_ATTACK_ALLOWED: "allowed-one",
+      AGENT_TOOLS_ATTACK_PREFIX_TWO: "allowed-two",
+    };
+    Object.assign(process.env, added);
+    try {
+      const { registry } = await sandboxed({
+        sandbox: { enabled: true, environment: { allow: ["AGENT_TOOLS_ATTACK_ALLOWED", "AGENT_TOOLS_ATTACK_PREFIX_*"] } },
+        shell: { env: { AGENT_TOOLS_HOST_GIVEN: "given" } },
+      });
+      const { output } = await bash(registry, "env; cat /proc/self/environ | tr '\\0' '\\n'");
+      expect(output).not.toContain(secret);
+      expect(output).not.toMatch(/OPENAI_API_KEY|AWS_SECRET_ACCESS_KEY/);
+      expect(output).toMatch(/^AGENT_TOOLS_ATTACK_ALLOWED=allowed-one$/m);
+      expect(output).toMatch(/^AGENT_TOOLS_ATTACK_PREFIX_TWO=allowed-two$/m);
+      expect(output).toMatch(/^AGENT_TOOLS_HOST_GIVEN=given$/m);
+      expect(output).toMatch(/^PATH=/m);
+      expect(output).toMatch(/^HOME=/m);
+    } finally {
+      for (const name of Object.keys(added)) delete process.env[name];
+    }
+  });
+
+  it("the home directory's credential files and folders are hidden by default", async () => {
+    const home = fs.mkdtempSync(path.join(hostVisible, "home-"));
+    const credentials = [
+      ".npmrc",
+      ".git-credentials",
+      ".netrc",
+      ".pgpass",
+      ".pypirc",
+      ".cargo/credentials",
+      ".cargo/credentials.toml",
+      ".config/git/credentials",
+      ".config/gh/hosts.yml",
+      ".docker/config.json",
+    ];
+    for (const [index, name] of credentials.entries()) {
+      fs.mkdirSync(path.dirname(path.join(home, name)), { recursive: true });
+      fs.writeFileSync(path.join(home, name), `CREDENTIAL-${index}\n`);
+    }
+    fs.writeFileSync(path.join(home, ".bashrc"), "visible rc\n");
+    const previousHome = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const { registry } = await sandboxed();
+      const { output } = await bash(registry, `cd ${home} && cat .bashrc ${credentials.join(" ")}; echo "listed: $(ls -A .config/gh .docker | grep -c .)"`);
+      expect(output).toContain("visible rc");
+      expect(output).not.toMatch(/CREDENTIAL-\d/);
+      // Hidden folders are empty (ls prints only their two headings).
+      expect(output).toMatch(/^listed: 2$/m);
+    } finally {
+      process.env.HOME = previousHome;
+    }
+  });
+});
+
+const setprivPath = ["/usr/bin/setpriv", "/bin/setpriv"].find((candidate) => fs.existsSync(candidate));
+const unprivilegedReason = !isRoot
+  ? "it needs root to switch to uid 65534 (run as an unprivileged user, every case above already is that proof)"
+  : setprivPath === undefined
+    ? "setpriv (util-linux) is not installed"
+    : undefined;
+if (unprivilegedReason) console.warn(`sandbox attacks: the uid-65534 case is skipped: ${unprivilegedReason}`);
+
+describe.skipIf(skipReason !== undefined)("sandbox attacks: the same confinement started by an unprivileged uid", () => {
+  it.skipIf(unprivilegedReason !== undefined)(
+    "bwrap started as uid 65534 with the same arguments works, has no capability and cannot unhide (root host only)",
+    async () => {
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sandbox-uid-"));
+      try {
+        fs.chmodSync(base, 0o755);
+        const work = path.join(base, "work");
+        fs.mkdirSync(work);
+        fs.chownSync(work, 65534, 65534);
+        const secret = path.join(work, "secret.txt");
+        fs.writeFileSync(secret, "UID-SECRET\n", { mode: 0o644 });
+        const policy = resolveSandboxPolicy({ settings: { enabled: true, hiddenPaths: [secret] }, writableRoots: [work] });
+        const command = [
+          "grep -E '^Cap(Eff|Prm):' /proc/self/status",
+          "echo userns=$(readlink /proc/self/ns/user) uid=$(id -u)",
+          `umount ${secret}; mount -o remount,rw,bind /; cat ${secret}`,
+          "echo confined > made.txt",
+          "echo finished",
+        ].join("; ");
+        const confined = new BubblewrapSandbox("/usr/bin/bwrap").confine({ command, shell: true, cwd: work }, policy);
+        const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+          execFile(
+            setprivPath as string,
+            ["--reuid=65534", "--regid=65534", "--clear-groups", "--", confined.command, ...(confined.args ?? [])],
+            { env: confined.env as NodeJS.ProcessEnv, encoding: "utf8", timeout: 30_000 },
+            (_error, out, err) => resolve({ stdout: out, stderr: err }),
+          );
+        });
+        const output = `${stdout}\n${stderr}`;
+        expect(output).toContain("finished");
+        expect(output).toMatch(new RegExp(`^CapEff:\\s+${NO_CAPABILITIES}$`, "m"));
+        expect(output).toMatch(new RegExp(`^CapPrm:\\s+${NO_CAPABILITIES}$`, "m"));
+        expect(output).toMatch(/uid=65534$/m);
+        expect(/^userns=(\S+)/m.exec(output)?.[1]).not.toBe(HOST_USER_NAMESPACE);
+        expect(output).not.toContain("UID-SECRET");
+        expect(fs.statSync(path.join(work, "made.txt")).uid).toBe(65534);
+      } finally {
+        fs.rmSync(base, { recursive: true, force: true });
+      }
+    },
+  );
+});
