@@ -32,7 +32,7 @@ const runParent = ["/run", "/run/lock"].find((candidate) => {
     return false;
   }
 });
-if (runParent === undefined) console.warn("sandbox attacks: the /run socket case is skipped: neither /run nor /run/lock is writable for this user");
+if (runParent === undefined) console.warn("sandbox attacks: the /run socket cases are skipped: neither /run nor /run/lock is writable for this user");
 
 // Outside /tmp (the sandbox's /tmp is private): the host and the sandbox both see it through the read-only root.
 const hostVisible = fs.realpathSync(fs.mkdtempSync(path.join(os.homedir(), ".agent-tools-sandbox-attack-")));
@@ -135,55 +135,70 @@ async function greetingServer(address: string): Promise<() => Promise<void>> {
   return () => new Promise((resolve) => server.close(() => resolve()));
 }
 
-/** A confined `node -e` client: prints what the server said, or the error code. */
-function clientCommand(address: string): string {
-  const script = `const s = require("net").connect(${JSON.stringify(address)}); s.on("data", (d) => process.stdout.write("got: " + d)); s.on("error", (e) => console.log("error: " + e.code));`;
+/** One confined `node -e` client for every address: prints `<label>: got <greeting>` or `<label>: error <code>` per address. */
+function clientCommand(addresses: Record<string, string>): string {
+  const list = JSON.stringify(Object.entries(addresses));
+  const script = `const net = require("net"); (async () => { for (const [label, address] of ${list}) await new Promise((done) => { const s = net.connect(address); let said = ""; s.on("data", (d) => (said += d)); s.on("end", () => { console.log(label + ": got " + said.trim()); done(); }); s.on("error", (e) => { console.log(label + ": error " + e.code); done(); }); }); })();`;
   return `${JSON.stringify(process.execPath)} -e '${script}'`;
 }
 
 describe.skipIf(skipReason !== undefined)("sandbox attacks: Unix sockets with the network off", () => {
-  it("a host server's socket in a read-only root, in the home directory or abstract is unreachable; one in the workspace is reachable", async () => {
+  it("a host server's socket in a read-only root, in the home directory, under /run or abstract is unreachable; one in the workspace is reachable", async () => {
     const readOnly = fs.mkdtempSync(path.join(temporary, "ro-root-"));
     const home = fs.mkdtempSync(path.join(hostVisible, "sockets-"));
+    const runDirectory = runParent === undefined ? undefined : fs.mkdtempSync(path.join(runParent, "agent-tools-attack-"));
     const { registry, workdir } = await sandboxed({ additionalRoots: [{ alias: "reference", path: readOnly, access: "read" }] });
-    const addresses = {
+    const unreachable: Record<string, string> = {
       readOnlyRoot: path.join(readOnly, "service.sock"),
       home: path.join(home, "service.sock"),
       abstract: `\0agent-tools-attack-${process.pid}-${Date.now()}`,
-      workspace: path.join(workdir, "dev.sock"),
+      ...(runDirectory === undefined ? {} : { run: path.join(runDirectory, "service.sock") }),
     };
-    const closers = await Promise.all(Object.values(addresses).map(greetingServer));
+    const reachable = { workspace: path.join(workdir, "dev.sock") };
+    const closers = await Promise.all([...Object.values(unreachable), ...Object.values(reachable)].map(greetingServer));
     try {
-      for (const [where, address] of Object.entries(addresses)) {
-        const { output } = await bash(registry, clientCommand(address));
-        if (where === "workspace") expect(output, where).toContain("got: hello from the host");
-        else {
-          expect(output, where).toMatch(/error: E[A-Z]+/);
-          expect(output, where).not.toContain("hello from the host");
-        }
-      }
+      const { output } = await bash(registry, clientCommand({ ...unreachable, ...reachable }));
+      expect(output).toMatch(/^workspace: got hello from the host$/m);
+      for (const label of Object.keys(unreachable)) expect(output, label).toMatch(new RegExp(`^${label}: error E[A-Z]+$`, "m"));
+      expect(output.match(/hello from the host/g)).toHaveLength(1);
+      // Control: on an allowed network the same client reaches them all (Unix sockets belong to the network).
+      const online = await sandboxed({
+        sandbox: { enabled: true, allowNetwork: true },
+        additionalRoots: [{ alias: "reference", path: readOnly, access: "read" }],
+      });
+      const reached = await bash(online.registry, clientCommand(unreachable));
+      for (const label of Object.keys(unreachable)) expect(reached.output, label).toMatch(new RegExp(`^${label}: got hello from the host$`, "m"));
     } finally {
       await Promise.all(closers.map((close) => close()));
+      if (runDirectory !== undefined) fs.rmSync(runDirectory, { recursive: true, force: true });
     }
   });
 
-  it.skipIf(runParent === undefined)("a host server's socket under /run is unreachable (needs a writable /run or /run/lock)", async () => {
-    const runDirectory = fs.mkdtempSync(path.join(runParent as string, "agent-tools-attack-"));
-    const { registry } = await sandboxed();
-    const close = await greetingServer(path.join(runDirectory, "service.sock"));
-    try {
-      const { output } = await bash(registry, `${clientCommand(path.join(runDirectory, "service.sock"))}; ls /run | wc -l`);
-      expect(output).not.toContain("hello from the host");
-      expect(output).toMatch(/error: E[A-Z]+/);
-      // Control: the same client on an allowed network reaches it.
-      const online = await sandboxed({ sandbox: { enabled: true, allowNetwork: true } });
-      const reached = await bash(online.registry, clientCommand(path.join(runDirectory, "service.sock")));
-      expect(reached.output).toContain("got: hello from the host");
-    } finally {
-      await close();
-      fs.rmSync(runDirectory, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(runParent === undefined)(
+    "a socket bound under /run after the command started is unreachable too (the private /run, not the start-time mask)",
+    async () => {
+      const runDirectory = fs.mkdtempSync(path.join(runParent as string, "agent-tools-attack-late-"));
+      const { registry, workdir } = await sandboxed();
+      let close: (() => Promise<void>) | undefined;
+      try {
+        // The command signals it runs, waits for the host's server, then connects.
+        const call = bash(
+          registry,
+          `touch started; while [ ! -e ready ]; do sleep 0.05; done; ${clientCommand({ late: path.join(runDirectory, "late.sock") })}`,
+        );
+        const deadline = Date.now() + 20_000;
+        while (!fs.existsSync(path.join(workdir, "started")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        close = await greetingServer(path.join(runDirectory, "late.sock"));
+        fs.writeFileSync(path.join(workdir, "ready"), "");
+        const { output } = await call;
+        expect(output).toMatch(/^late: error E[A-Z]+$/m);
+        expect(output).not.toContain("hello from the host");
+      } finally {
+        await close?.();
+        fs.rmSync(runDirectory, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe.skipIf(skipReason !== undefined)("sandbox attacks: the host's environment and credential files", () => {
