@@ -2,9 +2,11 @@
  * Per-call cost of the bubblewrap sandbox: Bash `true` and Bash `echo hello`
  * through `registry.executeToolCall` of a `buildBuiltinToolRegistry`
  * registry, unconfined vs confined (`sandbox: { enabled: true }`, the
- * default: no network, private /tmp, hidden secrets directories), wall time
- * per call. Also the probe once (the trial confined `true` a registry runs
- * when it is built).
+ * default: its own user namespace with no capability, no network with a
+ * private /run and the host's Unix sockets masked, private /tmp, hidden
+ * credentials, a clean environment), wall time per call. Also the probe
+ * (the trial confined command a registry runs when it is built, checking
+ * capabilities and namespaces inside).
  *
  * The chat-scope Bash (a resumable session that completes within its
  * yield) is what a model calls; the sides alternate in rounds so machine

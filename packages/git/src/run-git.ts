@@ -27,6 +27,30 @@ const GIT_ENVIRONMENT: Record<string, string> = {
   GIT_EDITOR: "true",
 };
 
+/**
+ * Variables that would point git at another repository, work tree, index or
+ * object store than the `cwd` of a run (a host started from a git hook or
+ * alias inherits `GIT_DIR`, `GIT_INDEX_FILE`, ...): unset for every run; a
+ * run that needs one (a throwaway index) passes it in `env`.
+ */
+const UNSET_LOCATING_VARIABLES: Record<string, undefined> = Object.fromEntries(
+  [
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_PREFIX",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_QUARANTINE_PATH",
+    "GIT_SHALLOW_FILE",
+    "GIT_GRAFT_FILE",
+    "GIT_REPLACE_REF_BASE",
+  ].map((name) => [name, undefined]),
+);
+
 function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error && reason.name === "AbortError") return reason;
@@ -34,7 +58,8 @@ function abortError(signal: AbortSignal): Error {
 }
 
 /**
- * Runs `git` with `args` and collects stdout (raw bytes) and stderr. Through
+ * Runs `git` with `args` and collects stdout (raw bytes) and stderr, the
+ * host's repository-locating `GIT_*` variables unset. Through
  * `runner` when given (own process group, tree kill on abort), else through
  * execa directly. Never throws for a non-zero exit; throws an AbortError when
  * `signal` aborts.
@@ -42,7 +67,8 @@ function abortError(signal: AbortSignal): Error {
 export async function runGit(runner: ProcessRunner | undefined, binary: string, args: readonly string[], options: RunGitOptions): Promise<GitCommandResult> {
   const signal = options.signal;
   if (signal?.aborted) throw abortError(signal);
-  const env = { ...GIT_ENVIRONMENT, ...options.env };
+  // Undefined values are dropped from the child's environment (by the runner and by execa alike).
+  const env: Record<string, string | undefined> = { ...UNSET_LOCATING_VARIABLES, ...GIT_ENVIRONMENT, ...options.env };
   if (runner) {
     const child = runner.spawn({ command: binary, args, cwd: options.cwd, env, input: options.input, signal });
     const stdout: Buffer[] = [];

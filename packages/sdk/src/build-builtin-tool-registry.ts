@@ -25,6 +25,7 @@ import { type SystemToolId, createSystemToolBundle } from "./system-tools/system
 import { type SdkCronOptions, createSdkCronBundle } from "./cron-wiring.js";
 import { type SdkSkillOptions, createSdkSkillBundle } from "./skill-wiring.js";
 import { type SdkSandboxOptions, withSandboxPort } from "./sandbox-wiring.js";
+import { type SandboxMountSource, dataDirSandboxMounts, withSandboxMounts } from "./sandbox-mounts.js";
 import { type SdkCheckpointStoreOptions, sdkCheckpointRegistryOptions } from "./checkpoint-wiring.js";
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
 import { type InteractionHostOptions, createInteractionToolBundle } from "./interaction-tools/index.js";
@@ -186,7 +187,9 @@ export interface BuiltinToolRegistryOptions {
 export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<BuiltinToolRegistry> {
   const runtimeScope = options.runtimeScope ?? "chat";
   const dataDir = resolveDataDir(options.dataDir);
-  const ports = await withSandboxPort(createNodePorts({ ports: options.ports }), options.sandbox, options.ports?.sandbox);
+  // Confined commands see the dataDir masked (and, once the skills bundle is built, only the skills the policy lets them use).
+  const sandboxMounts: SandboxMountSource[] = [dataDirSandboxMounts(dataDir)];
+  const ports = withSandboxMounts(await withSandboxPort(createNodePorts({ ports: options.ports }), options.sandbox, options.ports?.sandbox), sandboxMounts);
   const bundles: ToolBundle[] = [];
   const cleanups: Array<() => Promise<void>> = [() => ports.close()];
   try {
@@ -195,6 +198,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
         ? undefined
         : await createSdkSkillBundle({ options: options.skills, dataDir, workdir: options.workdir, gitClient: ports.gitClient });
     bundles.push(createFsToolBundle(options.fs));
+    if (skills !== undefined) sandboxMounts.push(() => skills.sandboxMounts());
     const commandPolicies = [...(options.shell?.commandPolicies ?? []), ...(skills === undefined ? [] : [skills.commandPolicy()])];
     bundles.push(createShellToolBundle({ providerId: options.providerId, ...options.shell, commandPolicies }));
     if (skills !== undefined) bundles.push(skills);

@@ -53,6 +53,8 @@ export { isToolAllowedForChild, isMcpBusinessTool, toolNotAvailableText, SUBAGEN
 export type { ChildToolPolicyOptions } from "./domain/child-tool-policy.js";
 export { decideApply, applicablePaths, matchesAllowedOutputPath, globToRegExp, IGNORED_CHANGED_FILES } from "./domain/apply-decision.js";
 export type { ApplyDecision, ApplySkipReason } from "./domain/apply-decision.js";
+export { APPLY_REFUSAL_REASONS, isGitEntryName, hasGitEntry, leavesWorkspace, describeRefusals } from "./domain/apply-refusal.js";
+export type { ApplyRefusal, ApplyRefusalReason } from "./domain/apply-refusal.js";
 export { decideCleanup } from "./domain/cleanup-decision.js";
 export type { CleanupDecision } from "./domain/cleanup-decision.js";
 export {
@@ -90,6 +92,16 @@ export { SubagentWorktreeError } from "./runtime/git-subagent-worktree-error.js"
 export type { SubagentWorktreeErrorCode } from "./runtime/git-subagent-worktree-error.js";
 export { createGitCliBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
 export type { SubagentBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
+export { createUntrustedWorktreeGit, withoutRepositoryVariables } from "./runtime/untrusted-worktree-git.js";
+export type {
+  UntrustedWorktreeGit,
+  UntrustedWorktreeTarget,
+  WorktreeSnapshot,
+  WorktreeChange,
+  WorktreeExclusion,
+  WorktreeExclusionReason,
+} from "./runtime/untrusted-worktree-git.js";
+export { findApplyRefusals } from "./runtime/git-subagent-worktree-refusals.js";
 // End of persistence and worktree exports.
 
 // Runtime: scheduler, conversation state, the run state machine and the batch.

@@ -367,6 +367,23 @@ describe("validateAgentBatch: mode, apply policy and output paths", () => {
     );
   });
 
+  it("rejects an output path with a .. segment anywhere, also after a glob or with \\ separators", () => {
+    const patterns = ["**/../x", "../README.md", "src/**/../../README.md", "src/..", "..\\lib\\b.ts", "a/ .. /b"];
+    const issues = issuesOf({ agents: [{ id: "a", prompt: "p", mode: "worktree", apply_policy: "explicit", allowed_output_paths: ["src/**", ...patterns] }] });
+    expect(issues.map((issue) => issue.code)).toEqual(patterns.map(() => "output_path_outside_workspace"));
+    expect(issues[0]).toEqual({
+      code: "output_path_outside_workspace",
+      agentId: "a",
+      message:
+        'agents[0].allowed_output_paths[1] "**/../x" has a ".." segment: output paths are relative to the workspace and stay inside it. Name the files or folders inside the workspace (e.g. "src/**" or "docs").',
+    });
+    // Dots that are not a whole segment are names.
+    const [entry] = entriesOf({
+      agents: [{ id: "a", prompt: "p", mode: "worktree", apply_policy: "explicit", allowed_output_paths: ["a..b/**", "..x", ".../y"] }],
+    }).entries;
+    expect(entry!.allowedOutputPaths).toEqual(["a..b/**", "..x", ".../y"]);
+  });
+
   it("reads resume and retain_worktree", () => {
     const [entry] = entriesOf({ agents: [{ id: "a", prompt: "p", mode: "worktree", resume: false, retain_worktree: true }] }).entries;
     expect(entry).toMatchObject({ resume: false, retainWorktree: true });

@@ -184,7 +184,9 @@ function validateEntry(
     if ((APPLY_POLICIES as readonly unknown[]).includes(raw.apply_policy)) explicitPolicy = raw.apply_policy as SubagentApplyPolicy;
     else invalid(`${where}.apply_policy must be "none", "explicit" or "auto" (got ${describe(raw.apply_policy)}).`);
   }
-  const allowedOutputPaths = outputPaths(raw.allowed_output_paths, where, invalid);
+  const allowedOutputPaths = outputPaths(raw.allowed_output_paths, where, invalid, (message) =>
+    issues.push(issue("output_path_outside_workspace", message, rawId)),
+  );
 
   // Duplicates, templates and identity (only for a well-formed id).
   const existing = rawId === undefined ? undefined : rosterById.get(rawId.toLowerCase());
@@ -264,7 +266,13 @@ function validateEntry(
   };
 }
 
-function outputPaths(value: unknown, where: string, invalid: (message: string) => void): string[] {
+/**
+ * The `allowed_output_paths` entries, trimmed and deduplicated. An entry
+ * with a `..` segment anywhere (also after a glob: `src/**\/../x`, and with
+ * `\` separators) is `outside`: output paths are workspace-relative and
+ * never climb out of it.
+ */
+function outputPaths(value: unknown, where: string, invalid: (message: string) => void, outside: (message: string) => void): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     invalid(`${where}.allowed_output_paths must be an array of workspace paths or globs (got ${describe(value)}).`);
@@ -274,6 +282,10 @@ function outputPaths(value: unknown, where: string, invalid: (message: string) =
   value.forEach((path: unknown, position: number) => {
     if (typeof path !== "string" || path.trim() === "") {
       invalid(`${where}.allowed_output_paths[${position}] must be a non-empty string (got ${describe(path)}).`);
+    } else if (path.split(/[\\/]/).some((segment) => segment.trim() === "..")) {
+      outside(
+        `${where}.allowed_output_paths[${position}] ${describe(path)} has a ".." segment: output paths are relative to the workspace and stay inside it. Name the files or folders inside the workspace (e.g. "src/**" or "docs").`,
+      );
     } else if (!paths.includes(path.trim())) {
       paths.push(path.trim());
     }

@@ -51,6 +51,26 @@ describe("decideApply", () => {
     });
   });
 
+  it("never applies a change outside the workspace, whatever the policy and patterns", () => {
+    const changed = ["src/a.ts", "../../README.md", "../lib/b.ts"];
+    for (const [policy, allowed] of [
+      ["auto", []],
+      ["explicit", ["**"]],
+      ["explicit", ["."]],
+      ["explicit", ["**/*.ts", "**/*.md"]],
+    ] as const) {
+      expect(completed(changed, policy, [...allowed])).toEqual({
+        action: "skip",
+        reason: "changes_outside_workspace",
+        candidateArtifacts: changed,
+        outsidePaths: ["../../README.md", "../lib/b.ts"],
+      });
+    }
+    expect(completed(["src/../../x"], "auto")).toMatchObject({ reason: "changes_outside_workspace" });
+    expect(completed(["/etc/passwd"], "auto")).toMatchObject({ reason: "changes_outside_workspace" });
+    expect(completed(["src/../a.ts", "..x/y"], "auto")).toEqual({ action: "apply", paths: ["src/../a.ts", "..x/y"] });
+  });
+
   it("ignores litter before matching explicit paths", () => {
     expect(completed(["docs/x.md", ".DS_Store"], "explicit", ["docs"])).toEqual({ action: "apply", paths: ["docs/x.md"] });
   });
@@ -85,6 +105,15 @@ describe("matchesAllowedOutputPath", () => {
   });
   it("treats . as the whole workspace", () => {
     expect(matchesAllowedOutputPath("any/file", ".")).toBe(true);
+  });
+  it("never matches a path or an entry that leaves the workspace", () => {
+    for (const entry of [".", "**", "**/*", "**/../x", "**/*.md"]) {
+      expect(matchesAllowedOutputPath("../x", entry)).toBe(false);
+      expect(matchesAllowedOutputPath("../../README.md", entry)).toBe(false);
+      expect(matchesAllowedOutputPath("/etc/x.md", entry)).toBe(false);
+    }
+    expect(matchesAllowedOutputPath("x", "**/../x")).toBe(false);
+    expect(matchesAllowedOutputPath("a/x", "a/b/..")).toBe(false);
   });
   it("matches * within one segment and ? as one character", () => {
     expect(matchesAllowedOutputPath("src/a.ts", "src/*.ts")).toBe(true);

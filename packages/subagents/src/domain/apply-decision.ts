@@ -2,11 +2,20 @@
  * Whether a completed worktree child's changes go to the parent, by its
  * apply policy: `none` keeps them as candidate artifacts, `explicit`
  * applies only when every changed path is allowed, `auto` applies all.
+ * Whatever the policy, a change outside the workspace (the workspace may be
+ * a subfolder of the repository) is never applied.
  */
+import { leavesWorkspace } from "./apply-refusal.js";
 import type { SubagentApplyPolicy, SubagentRunStatus } from "./subagent-types.js";
 
 /** Why a worktree's changes were not applied. */
-export type ApplySkipReason = "no_changes" | "no_applyable_changes" | "apply_policy_none" | "explicit_apply_paths_mismatch" | "run_not_completed";
+export type ApplySkipReason =
+  | "no_changes"
+  | "no_applyable_changes"
+  | "apply_policy_none"
+  | "changes_outside_workspace"
+  | "explicit_apply_paths_mismatch"
+  | "run_not_completed";
 
 /** The outcome of {@link decideApply}. */
 export type ApplyDecision =
@@ -18,6 +27,8 @@ export type ApplyDecision =
       readonly candidateArtifacts: string[];
       /** With `explicit_apply_paths_mismatch`: the changed paths no allowed entry matches. */
       readonly mismatchedPaths?: string[];
+      /** With `changes_outside_workspace`: the changed paths outside the workspace (`../...`). */
+      readonly outsidePaths?: string[];
     };
 
 /** Operating-system litter never applied (compared case-insensitively by file name). */
@@ -29,9 +40,10 @@ const IGNORED = new Set(IGNORED_CHANGED_FILES.map((name) => name.toLowerCase()))
  * (others skip with `run_not_completed`). Ignored litter files are dropped
  * and directory entries that are parents of other changed paths collapsed;
  * then: nothing changed -> `no_changes`; nothing left -> `no_applyable_changes`;
- * policy `none` -> `apply_policy_none`; `explicit` -> apply only when every
- * path matches an allowed entry (else `explicit_apply_paths_mismatch`);
- * `auto` -> apply.
+ * policy `none` -> `apply_policy_none`; a path outside the workspace
+ * (`../x`, absolute) -> `changes_outside_workspace` (nothing applied, every
+ * policy); `explicit` -> apply only when every path matches an allowed entry
+ * (else `explicit_apply_paths_mismatch`); `auto` -> apply.
  *
  * @example
  * decideApply({ runStatus: "completed", changedPaths: ["src/a.ts"], applyPolicy: "explicit", allowedOutputPaths: ["src/**"] });
@@ -47,9 +59,11 @@ export function decideApply(options: {
   if (options.runStatus !== "completed") return { action: "skip", reason: "run_not_completed", candidateArtifacts: paths };
   if (options.changedPaths.length === 0) return { action: "skip", reason: "no_changes", candidateArtifacts: [] };
   if (paths.length === 0) return { action: "skip", reason: "no_applyable_changes", candidateArtifacts: [] };
+  if (options.applyPolicy === "none") return { action: "skip", reason: "apply_policy_none", candidateArtifacts: paths };
+  // Changed paths are workspace-relative: a child's worktree holds the whole repository, the parent's workspace may be a subfolder of it.
+  const outsidePaths = paths.filter(leavesWorkspace);
+  if (outsidePaths.length > 0) return { action: "skip", reason: "changes_outside_workspace", candidateArtifacts: paths, outsidePaths };
   switch (options.applyPolicy) {
-    case "none":
-      return { action: "skip", reason: "apply_policy_none", candidateArtifacts: paths };
     case "explicit": {
       const mismatchedPaths = paths.filter((path) => !options.allowedOutputPaths.some((entry) => matchesAllowedOutputPath(path, entry)));
       if (mismatchedPaths.length > 0) return { action: "skip", reason: "explicit_apply_paths_mismatch", candidateArtifacts: paths, mismatchedPaths };
@@ -74,7 +88,8 @@ export function applicablePaths(changedPaths: readonly string[]): string[] {
 /**
  * Whether a changed path matches one `allowed_output_paths` entry. A plain
  * entry matches the path itself or any path under it as a directory
- * (`.` matches everything). An entry with `*` or `?` is a glob over the whole
+ * (`.` matches everything inside the workspace). A path or an entry that
+ * leaves the workspace (absolute, or with a `..` segment) never matches. An entry with `*` or `?` is a glob over the whole
  * path: `**` followed by `/` is any number of directories, another `**` any
  * characters, `*` any characters but `/`, `?` one character but `/`.
  *
@@ -85,6 +100,7 @@ export function applicablePaths(changedPaths: readonly string[]): string[] {
 export function matchesAllowedOutputPath(path: string, entry: string): boolean {
   const target = normalizePath(path);
   const pattern = normalizePath(entry);
+  if (hasDotDot(target) || hasDotDot(pattern) || /^(?:\/|[A-Za-z]:)/.test(target)) return false;
   if (pattern === "" || pattern === ".") return target !== "";
   if (!/[*?]/.test(pattern)) return target === pattern || target.startsWith(`${pattern}/`);
   return globToRegExp(pattern).test(target);
@@ -122,6 +138,10 @@ function normalizePath(path: string): string {
   while (result.startsWith("./")) result = result.slice(2);
   while (result.length > 1 && result.endsWith("/")) result = result.slice(0, -1);
   return result;
+}
+
+function hasDotDot(path: string): boolean {
+  return path.split("/").includes("..");
 }
 
 function baseName(path: string): string {

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { withoutRepositoryVariables } from "./untrusted-worktree-git.js";
 
 /**
  * The two git operations a worktree's cleanup needs beyond the GitClient
@@ -22,7 +23,8 @@ function runGit(binary: string, repo: string, args: readonly string[], signal: A
     execFile(
       binary,
       ["-C", repo, ...args],
-      { signal, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", LANGUAGE: "C" }, encoding: "utf8" },
+      // The host's own GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ... must not point these runs at another repository.
+      { signal, env: { ...withoutRepositoryVariables(process.env), GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", LANGUAGE: "C" }, encoding: "utf8" },
       (error, _stdout, stderr) => {
         if (error === null) return resolve({ exitCode: 0, stderr });
         if (typeof error.code === "number") return resolve({ exitCode: error.code, stderr });

@@ -1,7 +1,7 @@
 import { CodedError } from "@agent-tools/core";
 
-/** Codes of a {@link SubagentWorktreeError}: the issue codes of a failed provision. */
-export type SubagentWorktreeErrorCode = "worktree_unavailable" | "provision_failed";
+/** Codes of a {@link SubagentWorktreeError}: the issue codes of a failed provision, and `worktree_unreadable` when its changes cannot be read. */
+export type SubagentWorktreeErrorCode = "worktree_unavailable" | "provision_failed" | "worktree_unreadable";
 
 /**
  * A worktree could not be provisioned: `worktree_unavailable` when the

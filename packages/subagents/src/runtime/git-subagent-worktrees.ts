@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { GitClient } from "@agent-tools/core";
+import { describeRefusals } from "../domain/apply-refusal.js";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
 import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
 import { applyTouchedPaths, withApplyRecording } from "./apply-checkpoint-recording.js";
@@ -9,6 +10,8 @@ import { type SubagentBranchCommands, createGitCliBranchCommands } from "./git-s
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
 import { copyChangedFiles, restoreFiles, sameContents, snapshotFiles } from "./git-subagent-worktree-files.js";
 import { comparePaths, pathSelected, splitPatch } from "./git-subagent-worktree-patch.js";
+import { findApplyRefusals } from "./git-subagent-worktree-refusals.js";
+import { type UntrustedWorktreeGit, type WorktreeSnapshot, createUntrustedWorktreeGit } from "./untrusted-worktree-git.js";
 
 /** Branch prefix of subagent worktrees. */
 export const SUBAGENT_BRANCH_PREFIX = "agent-tools/subagent/";
@@ -19,8 +22,10 @@ export const SUBAGENT_LABEL_CHARS = 60;
 
 /** Options of {@link GitSubagentWorktrees}. */
 export interface GitSubagentWorktreesOptions {
-  /** The git operations (the host's GitClient, e.g. `GitCliClient`). */
+  /** The git operations on the parent's repository (the host's GitClient, e.g. `GitCliClient`). */
   readonly git: GitClient;
+  /** Git on a child's worktree, whose content is untrusted; default through the git CLI with a private git directory. */
+  readonly worktreeGit?: UntrustedWorktreeGit;
   /** Branch deletion and worktree pruning; default through the git CLI. */
   readonly branches?: SubagentBranchCommands;
   /** A fresh name suffix per attempt; default 8 random hex digits. */
@@ -65,6 +70,12 @@ async function exists(target: string): Promise<boolean> {
  * Applies go to the parent's work tree only, never its index: `git apply`,
  * else a 3-way merge, else copying the files.
  *
+ * A worktree's content is the child's data: git runs on it only through
+ * {@link UntrustedWorktreeGit} (a private git directory, no hooks, fsmonitor,
+ * drivers or submodule recursion), and an apply refuses `.git` entries,
+ * submodules, special files, paths outside the workspace and links that
+ * leave it (nothing applied, the worktree kept, each path named).
+ *
  * @example
  * const worktrees = new GitSubagentWorktrees({ git: new GitCliClient() });
  * const worktree = await worktrees.create({ workdir: "/repo/packages/app", label: "review" });
@@ -74,11 +85,13 @@ async function exists(target: string): Promise<boolean> {
  */
 export class GitSubagentWorktrees implements SubagentWorktrees {
   readonly #git: GitClient;
+  readonly #worktreeGit: UntrustedWorktreeGit;
   readonly #branches: SubagentBranchCommands;
   readonly #randomSuffix: () => string;
 
   constructor(options: GitSubagentWorktreesOptions) {
     this.#git = options.git;
+    this.#worktreeGit = options.worktreeGit ?? createUntrustedWorktreeGit();
     this.#branches = options.branches ?? createGitCliBranchCommands();
     this.#randomSuffix = options.randomSuffix ?? (() => randomBytes(4).toString("hex"));
   }
@@ -150,15 +163,18 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
     );
   }
 
-  /** The worktree's whole patch against the commit it started from. */
-  async #patch(worktree: SubagentWorktree, signal: AbortSignal | undefined): Promise<string> {
-    return this.#git.diff(worktree.path, { ...(worktree.baseCommit === undefined ? {} : { base: worktree.baseCommit }), signal });
+  /** The worktree's whole patch (and changed modes) against the commit it started from, never trusting the worktree's own `.git`. */
+  async #snapshot(worktree: SubagentWorktree, signal: AbortSignal | undefined): Promise<WorktreeSnapshot> {
+    return this.#worktreeGit.snapshot(worktree, { signal });
   }
 
   /** {@inheritDoc SubagentWorktrees.changes} */
   async changes(worktree: SubagentWorktree, options: { readonly maxDiffChars: number; readonly signal?: AbortSignal }): Promise<SubagentWorktreeChanges> {
-    const diff = await this.#patch(worktree, options.signal);
-    const changedPaths = [...new Set(splitPatch(diff).map((section) => section.path))].sort(comparePaths);
+    const snapshot = await this.#snapshot(worktree, options.signal);
+    const diff = snapshot.patch;
+    // Paths the snapshot left out (special files, populated submodules) count as changes: the apply refuses and reports them.
+    const changed = [...splitPatch(diff).map((section) => section.path), ...snapshot.excluded.map((entry) => entry.path)];
+    const changedPaths = [...new Set(changed)].sort(comparePaths);
     const limit = Math.max(0, Math.floor(options.maxDiffChars));
     return { changedPaths, diff: diff.length > limit ? diff.slice(0, limit) : diff, diffTruncated: diff.length > limit, diffChars: diff.length };
   }
@@ -170,10 +186,14 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
   ): Promise<SubagentApplyOutcome> {
     const { signal } = options;
     const none = { copiedFiles: [], deletedFiles: [], conflictFiles: [] };
-    let sections = splitPatch(await this.#patch(worktree, signal));
+    const snapshot = await this.#snapshot(worktree, signal);
+    let sections = splitPatch(snapshot.patch);
     if (options.paths !== undefined) sections = sections.filter((section) => pathSelected(section.path, options.paths!));
-    if (sections.length === 0) return { applyStatus: "skipped", skipReason: "empty_patch", ...none };
+    if (sections.length === 0 && snapshot.excluded.length === 0) return { applyStatus: "skipped", skipReason: "empty_patch", ...none };
     const paths = sections.map((section) => section.path);
+    // Refused paths stop the whole apply before anything is recorded or written; the worktree is kept (a failed apply).
+    const refusals = await findApplyRefusals(worktree, snapshot, paths);
+    if (refusals.length > 0) return { applyStatus: "failed", ...none, error: describeRefusals(refusals, worktree.path) };
     const root = worktree.repositoryRoot;
     if (await sameContents(worktree.path, root, paths)) return { applyStatus: "skipped", skipReason: "already_applied", ...none };
     const patch = sections.map((section) => section.text).join("");
@@ -252,7 +272,12 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
       await this.#git.removeWorktree(root, { path: worktree.path, force: true, signal });
     } catch (error) {
       if (signal?.aborted) throw error;
-      // Already removed, or its directory deleted by hand: forget stale entries, then fail only if it is still there.
+      // git refuses a worktree whose .git no longer points back (the child may have rewritten it): delete the
+      // folder itself (fs.rm follows no link), as `remove --force` would have. Then, as for a worktree already
+      // removed or deleted by hand: forget stale entries, and fail only if it is still there.
+      if (path.basename(path.dirname(path.dirname(worktree.path))) === SUBAGENT_WORKTREE_FOLDER) {
+        await fs.rm(worktree.path, { recursive: true, force: true, maxRetries: 2 });
+      }
       await this.#branches.pruneWorktrees(root, { signal });
       const listed = await this.#git.listWorktrees(root, { signal });
       if (listed.some((entry) => entry.path === worktree.path) || (await exists(path.join(worktree.path, ".git")))) throw error;
