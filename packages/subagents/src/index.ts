@@ -92,7 +92,8 @@ export { SubagentWorktreeError } from "./runtime/git-subagent-worktree-error.js"
 export type { SubagentWorktreeErrorCode } from "./runtime/git-subagent-worktree-error.js";
 export { createGitCliBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
 export type { SubagentBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
-export { createUntrustedWorktreeGit, withoutRepositoryVariables } from "./runtime/untrusted-worktree-git.js";
+export { createUntrustedWorktreeGit } from "./runtime/untrusted-worktree-git.js";
+export { withoutRepositoryVariables } from "./runtime/isolated-git-run.js";
 export type {
   UntrustedWorktreeGit,
   UntrustedWorktreeTarget,

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { withoutRepositoryVariables } from "./untrusted-worktree-git.js";
+import { withoutRepositoryVariables } from "./isolated-git-run.js";
 
 /**
  * The two git operations a worktree's cleanup needs beyond the GitClient

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type TestRepository, createTestRepository } from "./__fixtures__/git-subagent-worktree-repository.js";
-import { createUntrustedWorktreeGit, withoutRepositoryVariables } from "./untrusted-worktree-git.js";
+import { withoutRepositoryVariables } from "./isolated-git-run.js";
+import { createUntrustedWorktreeGit } from "./untrusted-worktree-git.js";
 
 const repositories: TestRepository[] = [];
 afterEach(() => {

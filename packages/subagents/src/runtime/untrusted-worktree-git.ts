@@ -26,11 +26,13 @@
  *   modes, symlinks, case, the user's global excludes file) are carried over
  *   from the repository's config, read in the repository (not the worktree).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
+import { type GitRun, runGit, withoutRepositoryVariables } from "./isolated-git-run.js";
+import { carriedSettings, findWorktreeGitDir, privateConfig } from "./private-git-config.js";
+import { type WorktreeExclusion, parseBlobBatch, parseRaw, refusedByAdd } from "./worktree-git-output.js";
 
 /** The worktree a snapshot reads: the repository it belongs to and the commit its changes count from. */
 export interface UntrustedWorktreeTarget {
@@ -54,16 +56,7 @@ export interface WorktreeChange {
   readonly linkTarget?: string;
 }
 
-/** Why a path was kept out of a snapshot's patch. */
-export type WorktreeExclusionReason = "special_file" | "invalid_path" | "submodule";
-
-/** A path of the worktree kept out of the patch: the apply must refuse it. */
-export interface WorktreeExclusion {
-  readonly path: string;
-  readonly reason: WorktreeExclusionReason;
-  /** What was found (git's message, or what the path holds). */
-  readonly detail: string;
-}
+export type { WorktreeExclusion, WorktreeExclusionReason } from "./worktree-git-output.js";
 
 /** What a worktree changed against its base commit. */
 export interface WorktreeSnapshot {
@@ -81,8 +74,6 @@ export interface UntrustedWorktreeGit {
   snapshot(worktree: UntrustedWorktreeTarget, options?: { readonly signal?: AbortSignal }): Promise<WorktreeSnapshot>;
 }
 
-/** Config keys carried from the repository into the private git directory: they change what a diff means, and run nothing. */
-const CARRIED_KEYS = ["autocrlf", "eol", "safecrlf", "filemode", "symlinks", "ignorecase", "precomposeunicode", "checkroundtripencoding", "excludesfile"];
 /** Settings every run gets on its command line (the highest precedence). */
 const HARDENING = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.untrackedCache=false", "core.splitIndex=false", "core.sparseCheckout=false"];
 /** Unsets every driver attribute; the private config defines none anyway. */
@@ -93,70 +84,6 @@ const BINARY_ATTRIBUTES = "* !filter -diff -merge -text\n";
 const MAX_EXCLUSION_RETRIES = 64;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-interface GitRun {
-  readonly exitCode: number;
-  readonly stdout: Buffer;
-  readonly stderr: string;
-}
-
-/** Variables that point git at another repository, work tree, index or object store than the one a run names. */
-const LOCATING_VARIABLES = new Set([
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_COMMON_DIR",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_NAMESPACE",
-  "GIT_PREFIX",
-  "GIT_IMPLICIT_WORK_TREE",
-  "GIT_QUARANTINE_PATH",
-  "GIT_INTERNAL_SUPER_PREFIX",
-  "GIT_SHALLOW_FILE",
-  "GIT_GRAFT_FILE",
-  "GIT_REPLACE_REF_BASE",
-]);
-
-/**
- * `env` without the variables that point git at another repository
- * (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_COMMON_DIR`, the
- * object directories, ...), which a host started from a git hook or alias
- * inherits: the host's own git runs on the parent's repository start from it.
- * Runs on a worktree inherit nothing at all.
- *
- * @example
- * execFile("git", ["-C", repo, "worktree", "prune"], { env: { ...withoutRepositoryVariables(process.env), LC_ALL: "C" } });
- */
-export function withoutRepositoryVariables(env: NodeJS.ProcessEnv): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && !LOCATING_VARIABLES.has(name.toUpperCase())) kept[name] = value;
-  }
-  return kept;
-}
-
-function runGit(
-  binary: string,
-  args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; input?: string; signal?: AbortSignal },
-): Promise<GitRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, [...args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-      signal: options.signal,
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ exitCode: code ?? -1, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString("utf8") }));
-    if (options.input !== undefined) child.stdin?.end(options.input);
-  });
-}
-
 function failure(message: string, run: GitRun, args: readonly string[], worktree: UntrustedWorktreeTarget): SubagentWorktreeError {
   const stderr = run.stderr.trim().slice(0, 4_000);
   return new SubagentWorktreeError("worktree_unreadable", `${message} (git ${args.join(" ")}: exit ${run.exitCode}: ${stderr || "no message"})`, {
@@ -166,43 +93,11 @@ function failure(message: string, run: GitRun, args: readonly string[], worktree
   });
 }
 
-/** A config value as a quoted string of git's config syntax. */
-function configValue(value: string): string {
-  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t")}"`;
-}
-
-/** `~/x` of a path setting, as git would expand it with the host's home (the runs here have a private one). */
-function expandHome(value: string): string {
-  return value === "~" ? os.homedir() : value.startsWith("~/") ? path.join(os.homedir(), value.slice(2)) : value;
-}
-
 async function exists(target: string): Promise<boolean> {
   return fs.lstat(target).then(
     () => true,
     () => false,
   );
-}
-
-/** Parses `git diff --raw -z` output (no renames). */
-function parseRaw(output: Buffer): Array<{ path: string; oldMode: string; newMode: string; newObject: string }> {
-  const fields = output.toString("utf8").split("\0");
-  const entries: Array<{ path: string; oldMode: string; newMode: string; newObject: string }> = [];
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const header = fields[index]!;
-    const match = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(header);
-    if (match === null) break;
-    entries.push({ path: fields[index + 1]!, oldMode: match[1]!, newMode: match[2]!, newObject: match[3]! });
-  }
-  return entries;
-}
-
-/** The path `git add` named when it refused one, and why. */
-function refusedByAdd(stderr: string): WorktreeExclusion | undefined {
-  const invalid = /^error: invalid path '(.+)'$/m.exec(stderr);
-  if (invalid !== null) return { path: invalid[1]!, reason: "invalid_path", detail: "git refuses this path name" };
-  const special = /^error: (.+): can only add regular files, symbolic links or git-directories$/m.exec(stderr);
-  if (special !== null) return { path: special[1]!, reason: "special_file", detail: "not a regular file, symbolic link or folder" };
-  return undefined;
 }
 
 /**
@@ -370,69 +265,14 @@ async function snapshotWith(binary: string, worktree: UntrustedWorktreeTarget, s
   const targets = new Map<string, string>();
   if (links.length > 0) {
     const batch = await checked(["cat-file", "--batch"], "Cannot read the worktree's symbolic links", links.map((entry) => `${entry.newObject}\n`).join(""));
-    let offset = 0;
-    for (const entry of links) {
-      // `<id> blob <size>\n<content>\n` per object.
-      const newline = batch.stdout.indexOf(10, offset);
-      const header = batch.stdout
-        .subarray(offset, newline === -1 ? undefined : newline)
-        .toString("utf8")
-        .split(" ");
-      const size = Number(header[2]);
-      if (newline === -1 || header[1] !== "blob" || !Number.isSafeInteger(size)) {
-        throw new SubagentWorktreeError("worktree_unreadable", `Cannot read the target of the symbolic link ${entry.path} (${header.join(" ")}).`, {
-          worktreePath: worktree.path,
-        });
-      }
-      targets.set(entry.path, batch.stdout.subarray(newline + 1, newline + 1 + size).toString("utf8"));
-      offset = newline + 1 + size + 1;
+    const blobs = parseBlobBatch(batch.stdout, links.length);
+    if (blobs === undefined) {
+      throw new SubagentWorktreeError("worktree_unreadable", "Cannot read the targets of the worktree's symbolic links.", { worktreePath: worktree.path });
     }
+    links.forEach((entry, index) => targets.set(entry.path, blobs[index]!.toString("utf8")));
   }
   const changes = raw.map(({ path: changed, oldMode, newMode }) =>
     targets.has(changed) ? { path: changed, oldMode, newMode, linkTarget: targets.get(changed)! } : { path: changed, oldMode, newMode },
   );
   return { patch, changes, excluded };
-}
-
-/**
- * The git directory `git worktree add` made for `worktreePath`: the entry of
- * `<common dir>/worktrees/` whose `gitdir` file names `<worktreePath>/.git`.
- */
-async function findWorktreeGitDir(commonDir: string, worktreePath: string): Promise<string | undefined> {
-  const folder = path.join(commonDir, "worktrees");
-  const wanted = new Set([path.join(worktreePath, ".git"), path.join(await fs.realpath(worktreePath).catch(() => worktreePath), ".git")]);
-  const names = await fs.readdir(folder).catch(() => [] as string[]);
-  for (const name of names) {
-    const pointer = await fs.readFile(path.join(folder, name, "gitdir"), "utf8").catch(() => undefined);
-    if (pointer !== undefined && wanted.has(path.resolve(folder, name, pointer.trim()))) return path.join(folder, name);
-  }
-  return undefined;
-}
-
-/** The carried settings as the repository (with the user's global config) sets them. */
-async function carriedSettings(inRepository: (args: readonly string[]) => Promise<GitRun>): Promise<Map<string, string>> {
-  const settings = new Map<string, string>();
-  const run = await inRepository(["config", "-z", "--get-regexp", `^core\\.(${CARRIED_KEYS.join("|")})$`]);
-  if (run.exitCode === 0) {
-    for (const record of run.stdout.toString("utf8").split("\0")) {
-      const newline = record.indexOf("\n");
-      if (newline > 0) settings.set(record.slice(0, newline).slice("core.".length), record.slice(newline + 1));
-    }
-  }
-  const excludes = settings.get("excludesfile");
-  if (excludes !== undefined) settings.set("excludesfile", expandHome(excludes));
-  else {
-    // git's default global excludes file, found through the host's (not the run's) home.
-    const configHome = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config");
-    const fallback = path.join(configHome, "git", "ignore");
-    if (await exists(fallback)) settings.set("excludesfile", fallback);
-  }
-  return settings;
-}
-
-function privateConfig(sha256: boolean, carried: ReadonlyMap<string, string>): string {
-  const lines = ["[core]", `\trepositoryformatversion = ${sha256 ? 1 : 0}`, "\tbare = false"];
-  for (const [key, value] of carried) lines.push(`\t${key} = ${configValue(value)}`);
-  if (sha256) lines.push("[extensions]", "\tobjectFormat = sha256");
-  return `${lines.join("\n")}\n`;
 }

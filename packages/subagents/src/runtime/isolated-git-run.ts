@@ -1,0 +1,75 @@
+/**
+ * One git process for the subagent worktrees: stdout as bytes, stderr as
+ * text, never throwing for a non-zero exit; and the environment the host's
+ * own runs on the parent's repository start from.
+ */
+import { spawn } from "node:child_process";
+
+/** What one git run produced. */
+export interface GitRun {
+  readonly exitCode: number;
+  readonly stdout: Buffer;
+  readonly stderr: string;
+}
+
+/** Variables that point git at another repository, work tree, index or object store than the one a run names. */
+const LOCATING_VARIABLES = new Set([
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_NAMESPACE",
+  "GIT_PREFIX",
+  "GIT_IMPLICIT_WORK_TREE",
+  "GIT_QUARANTINE_PATH",
+  "GIT_INTERNAL_SUPER_PREFIX",
+  "GIT_SHALLOW_FILE",
+  "GIT_GRAFT_FILE",
+  "GIT_REPLACE_REF_BASE",
+]);
+
+/**
+ * `env` without the variables that point git at another repository
+ * (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_COMMON_DIR`, the
+ * object directories, ...), which a host started from a git hook or alias
+ * inherits: the host's own git runs on the parent's repository start from it.
+ * Runs on a worktree inherit nothing at all.
+ *
+ * @example
+ * execFile("git", ["-C", repo, "worktree", "prune"], { env: { ...withoutRepositoryVariables(process.env), LC_ALL: "C" } });
+ */
+export function withoutRepositoryVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && !LOCATING_VARIABLES.has(name.toUpperCase())) kept[name] = value;
+  }
+  return kept;
+}
+
+/**
+ * Runs `binary` with `args` in `cwd` with exactly `env` (nothing inherited),
+ * `input` on stdin; rejects only when git cannot start or `signal` aborts.
+ */
+export function runGit(
+  binary: string,
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; input?: string; signal?: AbortSignal },
+): Promise<GitRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, [...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      signal: options.signal,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ exitCode: code ?? -1, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString("utf8") }));
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
+}

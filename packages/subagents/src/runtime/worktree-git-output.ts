@@ -1,0 +1,62 @@
+/**
+ * Reading what git prints for a worktree snapshot: `diff --raw -z`,
+ * `cat-file --batch`, and the path `git add` names when it refuses one.
+ */
+
+/** Why a path was kept out of a snapshot's patch. */
+export type WorktreeExclusionReason = "special_file" | "invalid_path" | "submodule";
+
+/** A path of the worktree kept out of the patch: the apply must refuse it. */
+export interface WorktreeExclusion {
+  readonly path: string;
+  readonly reason: WorktreeExclusionReason;
+  /** What was found (git's message, or what the path holds). */
+  readonly detail: string;
+}
+
+/** One record of `git diff --raw -z`. */
+export interface RawChange {
+  readonly path: string;
+  readonly oldMode: string;
+  readonly newMode: string;
+  /** The new blob id (zeros when deleted). */
+  readonly newObject: string;
+}
+
+/** Parses `git diff --raw -z` output (no renames). */
+export function parseRaw(output: Buffer): RawChange[] {
+  const fields = output.toString("utf8").split("\0");
+  const entries: RawChange[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const header = fields[index]!;
+    const match = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(header);
+    if (match === null) break;
+    entries.push({ path: fields[index + 1]!, oldMode: match[1]!, newMode: match[2]!, newObject: match[3]! });
+  }
+  return entries;
+}
+
+/** The contents of `count` blobs of `git cat-file --batch` output (`<id> blob <size>\n<bytes>\n` each); undefined when it is not that. */
+export function parseBlobBatch(output: Buffer, count: number): Buffer[] | undefined {
+  const blobs: Buffer[] = [];
+  let offset = 0;
+  for (let index = 0; index < count; index += 1) {
+    const newline = output.indexOf(10, offset);
+    if (newline === -1) return undefined;
+    const header = output.subarray(offset, newline).toString("utf8").split(" ");
+    const size = Number(header[2]);
+    if (header[1] !== "blob" || !Number.isSafeInteger(size) || newline + 1 + size > output.length) return undefined;
+    blobs.push(output.subarray(newline + 1, newline + 1 + size));
+    offset = newline + 1 + size + 1;
+  }
+  return blobs;
+}
+
+/** The path `git add` named when it refused one, and why. */
+export function refusedByAdd(stderr: string): WorktreeExclusion | undefined {
+  const invalid = /^error: invalid path '(.+)'$/m.exec(stderr);
+  if (invalid !== null) return { path: invalid[1]!, reason: "invalid_path", detail: "git refuses this path name" };
+  const special = /^error: (.+): can only add regular files, symbolic links or git-directories$/m.exec(stderr);
+  if (special !== null) return { path: special[1]!, reason: "special_file", detail: "not a regular file, symbolic link or folder" };
+  return undefined;
+}
