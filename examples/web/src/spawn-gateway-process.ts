@@ -25,9 +25,10 @@ const URL_LINE = /^Gateway at (http:\/\/\S+) /m;
  * the source condition when run from the sources) and resolves once it
  * printed its URL. Its other output goes to this process's stderr.
  */
-export function spawnGatewayProcess(options: { port: number; token: string; startupTimeoutMs?: number }): Promise<GatewayProcess> {
+export function spawnGatewayProcess(options: { port: number; pageToken: string; hostToken: string; startupTimeoutMs?: number }): Promise<GatewayProcess> {
+  // The tokens go through the environment, never the command line (which `ps` shows to every user).
   const child = spawn(process.execPath, [...process.execArgv, START_WEB, "--gateway-only", "--port", String(options.port)], {
-    env: { ...process.env, AGENT_TOOLS_WEB_TOKEN: options.token },
+    env: { ...process.env, AGENT_TOOLS_WEB_TOKEN: options.pageToken, AGENT_TOOLS_WEB_HOST_TOKEN: options.hostToken },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -21,8 +21,10 @@ export interface WebExampleOptions {
   modelName?: string;
   /** The built page; default `examples/web/dist/page`. */
   pageDir?: string;
-  /** Default 24 random bytes, base64url. */
-  token?: string;
+  /** The token in the page's URL (opens `/page` only); default 24 random bytes, base64url. */
+  pageToken?: string;
+  /** The executing host's token (opens `/host` only); default 24 random bytes, base64url. Must differ from `pageToken`. */
+  hostToken?: string;
   /** Approval rules; default `DEMO_APPROVAL` (Write asks) for the scripted model, `REAL_MODEL_APPROVAL` (all but read-only and task tools ask) for a given one. */
   approval?: WebApprovalOptions;
 }
@@ -33,7 +35,8 @@ export interface WebExample {
   readonly url: string;
   /** The gateway's base URL, `http://127.0.0.1:PORT` (WebSockets at `/page` and `/host`). */
   readonly gatewayUrl: string;
-  readonly token: string;
+  /** The page's token (the one in `url`); it cannot open `/host`. The host token stays inside. */
+  readonly pageToken: string;
   /** The workspace the tools work in (canonical path). */
   readonly workdir: string;
   /** Stops the turns, closes the host, the registry and the gateway, deletes temporary directories. */
@@ -50,13 +53,14 @@ export interface WebExample {
  * await web.close();
  */
 export async function startWebExample(options: WebExampleOptions = {}): Promise<WebExample> {
-  const token = options.token ?? createGatewayToken();
-  const gateway = await startGateway({ token, port: options.port, pageDir: options.pageDir });
+  const pageToken = options.pageToken ?? createGatewayToken();
+  const hostToken = options.hostToken ?? createGatewayToken();
+  const gateway = await startGateway({ pageToken, hostToken, port: options.port, pageDir: options.pageDir });
   let host: Awaited<ReturnType<typeof startHost>>;
   try {
     host = await startHost({
       gatewayUrl: gateway.url,
-      token,
+      hostToken,
       workdir: options.workdir,
       model: options.model,
       modelName: options.modelName,
@@ -68,9 +72,9 @@ export async function startWebExample(options: WebExampleOptions = {}): Promise<
   }
   await host.connected;
   return {
-    url: `${gateway.url}/?token=${encodeURIComponent(token)}`,
+    url: `${gateway.url}/?token=${encodeURIComponent(pageToken)}`,
     gatewayUrl: gateway.url,
-    token,
+    pageToken,
     workdir: host.workdir,
     close: async () => {
       await host.close();

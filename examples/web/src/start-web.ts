@@ -3,14 +3,17 @@
  * The web example's command.
  *
  *   start-web [--port N] [--workdir DIR] [--token T]      gateway (a child process) + host
- *   start-web --gateway-only [--port N] [--token T]       the gateway alone (runs no tool)
- *   start-web --host-only --gateway URL --token T [--workdir DIR]   the executing host alone
+ *   start-web --gateway-only [--port N] [--token T] [--host-token H]   the gateway alone (runs no tool)
+ *   start-web --host-only --gateway URL --host-token H [--workdir DIR]   the executing host alone
  *
  * The model: OPENAI_API_KEY or OPENAI_BASE_URL (with OPENAI_MODEL, default
  * gpt-4o-mini) selects the OpenAI-compatible client; otherwise the scripted
- * demo runs on a temporary copy of the sample project. The token defaults to
- * $AGENT_TOOLS_WEB_TOKEN, else a random one. The page is built first when
- * `dist/page/index.html` is missing. Ctrl-C stops everything.
+ * demo runs on a temporary copy of the sample project. Two tokens: the page
+ * token (`--token`, else $AGENT_TOOLS_WEB_TOKEN, else random) goes into the
+ * page's URL and opens `/page` only; the host token (`--host-token`, else
+ * $AGENT_TOOLS_WEB_HOST_TOKEN, else random) opens `/host` only, so the
+ * page's URL never lets anyone act as the executing host. The page is built
+ * first when `dist/page/index.html` is missing. Ctrl-C stops everything.
  *
  * Each mode imports only what it runs: `--gateway-only` never loads the
  * registry, the SDK or a tool package.
@@ -23,8 +26,10 @@ import type { ModelClient } from "@agent-tools/core";
 
 const USAGE = `Usage:
   start-web [--port N] [--workdir DIR] [--token T]        the gateway (a child process) and the executing host
-  start-web --gateway-only [--port N] [--token T]         the gateway alone
-  start-web --host-only --gateway URL --token T [--workdir DIR]   the executing host alone
+  start-web --gateway-only [--port N] [--token T] [--host-token H]   the gateway alone
+  start-web --host-only --gateway URL --host-token H [--workdir DIR]   the executing host alone
+Tokens: --token (default $AGENT_TOOLS_WEB_TOKEN, else random) is the page's, in the URL you open;
+  --host-token (default $AGENT_TOOLS_WEB_HOST_TOKEN, else random) is the executing host's. They must differ.
 Model: OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL, else the scripted demo on a copy of the sample project.
 `;
 
@@ -66,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
       port: { type: "string" },
       workdir: { type: "string" },
       token: { type: "string" },
+      "host-token": { type: "string" },
       gateway: { type: "string" },
       "gateway-only": { type: "boolean", default: false },
       "host-only": { type: "boolean", default: false },
@@ -79,14 +85,19 @@ async function main(argv: string[]): Promise<number> {
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port}.`);
   const token = values.token ?? (process.env.AGENT_TOOLS_WEB_TOKEN?.trim() || undefined);
+  const givenHostToken = values["host-token"] ?? (process.env.AGENT_TOOLS_WEB_HOST_TOKEN?.trim() || undefined);
   const workdir = values.workdir === undefined ? undefined : path.resolve(values.workdir);
 
   if (values["gateway-only"] && values["host-only"]) throw new Error("Choose one of --gateway-only and --host-only.");
   if (values["host-only"]) {
-    if (!values.gateway || !token) throw new Error("--host-only needs --gateway URL and --token T (as printed by --gateway-only).");
+    if (values.token !== undefined) {
+      throw new Error("--host-only takes --host-token (the host token --gateway-only printed), not --token: the page's token cannot open /host.");
+    }
+    if (!values.gateway || !givenHostToken)
+      throw new Error("--host-only needs --gateway URL and --host-token H or $AGENT_TOOLS_WEB_HOST_TOKEN (as printed by --gateway-only).");
     const { startHost } = await import("./host/start-host.js");
     const model = await configuredModel(process.env);
-    const host = await startHost({ gatewayUrl: values.gateway, token, workdir, model });
+    const host = await startHost({ gatewayUrl: values.gateway, hostToken: givenHostToken, workdir, model });
     process.stdout.write(`Executing host (${host.modelName}) working in ${host.workdir}; connecting to ${values.gateway} ...\n`);
     onShutdown(() => host.close());
     await host.connected;
@@ -95,16 +106,18 @@ async function main(argv: string[]): Promise<number> {
   }
   await ensurePageBuilt();
   const { createGatewayToken } = await import("./gateway/gateway-token.js");
-  const secret = token ?? createGatewayToken();
+  const pageToken = token ?? createGatewayToken();
+  const hostToken = givenHostToken ?? createGatewayToken();
+  if (pageToken === hostToken) throw new Error("--token and --host-token must differ: the page's token must not open /host.");
   if (values["gateway-only"]) {
     const { startGateway } = await import("./gateway/start-gateway.js");
-    const gateway = await startGateway({ token: secret, port });
+    const gateway = await startGateway({ pageToken, hostToken, port });
     onShutdown(() => gateway.close());
     process.stdout.write(
       [
         `Gateway at ${gateway.url} (runs no tool; waiting for an executing host).`,
-        `Open ${gateway.url}/?token=${encodeURIComponent(secret)}`,
-        `Start the host: pnpm --filter @agent-tools/example-web start -- --host-only --gateway ${gateway.url} --token ${secret}`,
+        `Open ${gateway.url}/?token=${encodeURIComponent(pageToken)}`,
+        `Start the host (keep its token to yourself; the page's cannot open /host): AGENT_TOOLS_WEB_HOST_TOKEN=${hostToken} pnpm --filter @agent-tools/example-web start -- --host-only --gateway ${gateway.url}`,
         "",
       ].join("\n"),
     );
@@ -112,10 +125,10 @@ async function main(argv: string[]): Promise<number> {
   }
   // The default: the gateway in a process of its own, the executing host in this one, connected over WebSocket.
   const { spawnGatewayProcess } = await import("./spawn-gateway-process.js");
-  const gateway = await spawnGatewayProcess({ port, token: secret });
+  const gateway = await spawnGatewayProcess({ port, pageToken, hostToken });
   const { startHost } = await import("./host/start-host.js");
   const model = await configuredModel(process.env);
-  const host = await startHost({ gatewayUrl: gateway.url, token: secret, workdir, model }).catch(async (error: unknown) => {
+  const host = await startHost({ gatewayUrl: gateway.url, hostToken, workdir, model }).catch(async (error: unknown) => {
     await gateway.stop();
     throw error;
   });
@@ -138,7 +151,7 @@ async function main(argv: string[]): Promise<number> {
       model ? `Model: ${model.id}. Tools that change files or run commands ask in the page first.` : 'Scripted demo model: type "fix", "long" or "approve".',
       `Gateway: process ${gateway.child.pid} (runs no tool); executing host: process ${process.pid}.`,
       `Workspace: ${host.workdir}`,
-      `Open ${gateway.url}/?token=${encodeURIComponent(secret)}`,
+      `Open ${gateway.url}/?token=${encodeURIComponent(pageToken)}`,
       "",
     ].join("\n"),
   );

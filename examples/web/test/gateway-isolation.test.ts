@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { type DemoProject, prepareDemoProject } from "@agent-tools/example-cli/demo/sample-project";
 import { afterEach, describe, expect, it } from "vitest";
 import { type StartedHost, startHost } from "../src/host/start-host.js";
-import { createGatewayToken } from "../src/gateway/gateway-token.js";
+import { createGatewayTokens } from "../src/gateway/gateway-token.js";
 import { TestPage, waitFor } from "./gateway-test-client.js";
 
 const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));
@@ -39,7 +39,7 @@ try {
   console.log(JSON.stringify({ write: error.code }));
 }
 const { startGateway } = await import(process.env.GATEWAY_MODULE);
-const gateway = await startGateway({ token: process.env.GATEWAY_TOKEN });
+const gateway = await startGateway({ pageToken: process.env.GATEWAY_PAGE_TOKEN, hostToken: process.env.GATEWAY_HOST_TOKEN });
 console.log(JSON.stringify({ url: gateway.url }));
 process.on("SIGTERM", () => void gateway.close().then(() => process.exit(0)));
 `;
@@ -91,7 +91,7 @@ describe("gateway isolation", () => {
   });
 
   it.skipIf(!hasBwrap && !process.env.CI)("a fix turn completes through a gateway that cannot see the workspace or write anywhere", async () => {
-    const token = createGatewayToken();
+    const { pageToken, hostToken } = createGatewayTokens();
     project = prepareDemoProject();
     const workdir = project.workdir;
     // tsx keeps a transpile cache in TMPDIR: the one writable folder the child gets.
@@ -118,7 +118,8 @@ describe("gateway isolation", () => {
         HOME: scratch,
         TMPDIR: scratch,
         GATEWAY_MODULE,
-        GATEWAY_TOKEN: token,
+        GATEWAY_PAGE_TOKEN: pageToken,
+        GATEWAY_HOST_TOKEN: hostToken,
         WORKSPACE_PROBE: workdir,
         WRITE_PROBE: path.join(REPOSITORY, "gateway-write-probe.txt"),
       },
@@ -143,9 +144,9 @@ describe("gateway isolation", () => {
     expect(lines[0]).toEqual({ probe: "ENOENT" });
     expect(lines[1]).toEqual({ write: "EROFS" });
 
-    host = await startHost({ gatewayUrl: started.url as string, token, workdir });
+    host = await startHost({ gatewayUrl: started.url as string, hostToken, workdir });
     await host.connected;
-    page = await TestPage.connect(started.url as string, token, "isolated");
+    page = await TestPage.connect(started.url as string, pageToken, "isolated");
     const events = await page.runTurn("m1", "fix the cart");
     expect(events.at(-1)).toEqual({ type: "turn-end", messageId: "m1", status: "answered" });
     expect(events.some((event) => event.type === "tool-end" && event.toolName === "Edit" && !event.isError)).toBe(true);

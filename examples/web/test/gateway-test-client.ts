@@ -100,3 +100,24 @@ export class TestPage {
     });
   }
 }
+
+/** An upgrade's outcome: the refusal's HTTP status, or the open socket. */
+export interface RawSocketAttempt {
+  /** The refusal's status, or 101 when the socket opened. */
+  status: number;
+  /** The open socket (the caller closes it); absent when refused. */
+  socket?: WebSocket;
+}
+
+/** Opens a plain `ws` socket to `url` (any endpoint, any token): what an attacker's script would do. */
+export function openRawSocket(url: string, headers: Record<string, string> = {}): Promise<RawSocketAttempt> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { headers });
+    socket.on("unexpected-response", (_request, response) => {
+      resolve({ status: response.statusCode ?? 0 });
+      socket.terminate();
+    });
+    socket.on("open", () => resolve({ status: 101, socket }));
+    socket.on("error", () => resolve({ status: 0 }));
+  });
+}

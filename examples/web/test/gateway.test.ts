@@ -9,6 +9,7 @@ import type { ConversationEvent, GatewayToHostMessage } from "../src/protocol/me
 import { TestPage, pageUrl, upgradeOutcome, waitFor } from "./gateway-test-client.js";
 
 const TOKEN = "test-token-0123456789";
+const HOST_TOKEN = "host-token-0123456789";
 
 /** A stand-in executing host: a raw `ws` client that sends what the test says and records commands. */
 class FakeHost {
@@ -17,7 +18,7 @@ class FakeHost {
     socket.on("message", (data) => this.received.push(JSON.parse(data.toString()) as GatewayToHostMessage));
   }
   static async connect(gateway: Gateway, hello = true): Promise<FakeHost> {
-    const socket = new WebSocket(`ws://127.0.0.1:${gateway.port}/host?token=${TOKEN}`);
+    const socket = new WebSocket(`ws://127.0.0.1:${gateway.port}/host?token=${HOST_TOKEN}`);
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());
       socket.once("error", reject);
@@ -52,7 +53,7 @@ describe("gateway", () => {
 
   beforeEach(async () => {
     pageDir = mkdtempSync(path.join(os.tmpdir(), "web-gateway-page-"));
-    gateway = await startGateway({ token: TOKEN, pageDir });
+    gateway = await startGateway({ pageToken: TOKEN, hostToken: HOST_TOKEN, pageDir });
   });
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
@@ -76,13 +77,22 @@ describe("gateway", () => {
     expect(await upgradeOutcome(pageUrl(gateway.url, undefined, "c1"))).toBe(401);
     expect(await upgradeOutcome(pageUrl(gateway.url, "wrong-token-0123456789", "c1"))).toBe(401);
     expect(await upgradeOutcome(`${base}/host`)).toBe(401);
-    expect(await upgradeOutcome(`${base}/host?token=${TOKEN}x`)).toBe(401);
+    expect(await upgradeOutcome(`${base}/host?token=${HOST_TOKEN}x`)).toBe(401);
+    // Each token opens its own endpoint only: the page's URL cannot make its holder the host.
+    expect(await upgradeOutcome(`${base}/host?token=${TOKEN}`)).toBe(403);
+    expect(await upgradeOutcome(pageUrl(gateway.url, HOST_TOKEN, "c1"))).toBe(403);
     expect(await upgradeOutcome(pageUrl(gateway.url, TOKEN, "c1"), { origin: "http://evil.example" })).toBe(403);
     expect(await upgradeOutcome(pageUrl(gateway.url, TOKEN, "c1"), { origin: `http://127.0.0.1:${gateway.port + 1}` })).toBe(403);
     expect(await upgradeOutcome(pageUrl(gateway.url, TOKEN, "bad id!"))).toBe(400);
     expect(await upgradeOutcome(`${base}/other?token=${TOKEN}`)).toBe(404);
     expect(await upgradeOutcome(pageUrl(gateway.url, TOKEN, "c1"), { origin: `http://127.0.0.1:${gateway.port}` })).toBe("open");
     expect(await upgradeOutcome(pageUrl(gateway.url, TOKEN, "c1"), { origin: `http://localhost:${gateway.port}` })).toBe("open");
+  });
+
+  it("will not start with one token for both endpoints", async () => {
+    await expect(startGateway({ token: TOKEN, pageDir } as never)).rejects.toThrow(/pageToken and hostToken/);
+    await expect(startGateway({ pageToken: TOKEN, hostToken: TOKEN, pageDir })).rejects.toThrow(/must differ/);
+    await expect(startGateway({ pageToken: TOKEN, hostToken: "short", pageDir })).rejects.toThrow(/hostToken of at least 8 characters/);
   });
 
   it("welcomes a page, replays what it missed after a reconnect (in order, nothing missing, no duplicates), then streams live", async () => {
@@ -150,18 +160,18 @@ describe("gateway", () => {
 
   it("keeps one host at a time: a second is refused with 409 until the first is gone", async () => {
     const first = await host();
-    expect(await upgradeOutcome(`ws://127.0.0.1:${gateway.port}/host?token=${TOKEN}`)).toBe(409);
+    expect(await upgradeOutcome(`ws://127.0.0.1:${gateway.port}/host?token=${HOST_TOKEN}`)).toBe(409);
     await first.close();
     // The gateway may see the close a moment after the client does: retry until it accepts.
     let outcome: number | "open" = 409;
     const deadline = Date.now() + 30_000;
-    while (outcome === 409 && Date.now() < deadline) outcome = await upgradeOutcome(`ws://127.0.0.1:${gateway.port}/host?token=${TOKEN}`);
+    while (outcome === 409 && Date.now() < deadline) outcome = await upgradeOutcome(`ws://127.0.0.1:${gateway.port}/host?token=${HOST_TOKEN}`);
     expect(outcome).toBe("open");
   });
 
   it("bounds each conversation's replay buffer by dropping its oldest turns", async () => {
     await gateway.close();
-    gateway = await startGateway({ token: TOKEN, pageDir, replayLimits: { maxEvents: 6 } });
+    gateway = await startGateway({ pageToken: TOKEN, hostToken: HOST_TOKEN, pageDir, replayLimits: { maxEvents: 6 } });
     const fake = await host();
     const turn = (id: string) => {
       fake.event("c4", { type: "turn-start", messageId: id, text: id });
@@ -182,7 +192,7 @@ describe("gateway", () => {
 
   it("forgets the least recently active conversation past maxConversations, never one a page watches", async () => {
     await gateway.close();
-    gateway = await startGateway({ token: TOKEN, pageDir, maxConversations: 2 });
+    gateway = await startGateway({ pageToken: TOKEN, hostToken: HOST_TOKEN, pageDir, maxConversations: 2 });
     const fake = await host();
     const watched = await page("kept");
     fake.notice("kept", 1);

@@ -5,7 +5,7 @@ import { type Gateway, startGateway } from "../src/gateway/start-gateway.js";
 import { type StartedHost, startHost } from "../src/host/start-host.js";
 import { APPROVE_DEMO_FILE } from "../src/host/web-demo-model.js";
 import type { ApprovalRequestEvent, ApprovalResolvedEvent, ConversationEvent } from "../src/protocol/messages.js";
-import { createGatewayToken } from "../src/gateway/gateway-token.js";
+import { createGatewayTokens } from "../src/gateway/gateway-token.js";
 import { type WebExample, startWebExample } from "../src/start-web-example.js";
 import { TestPage, waitFor } from "./gateway-test-client.js";
 
@@ -40,7 +40,7 @@ describe("executing host: stop, approvals, reconnect", () => {
 
   const open = async (conversation: string) => {
     web ??= await startWebExample();
-    const page = await TestPage.connect(web.gatewayUrl, web.token, conversation);
+    const page = await TestPage.connect(web.gatewayUrl, web.pageToken, conversation);
     closers.push(() => page.close());
     return page;
   };
@@ -106,19 +106,19 @@ describe("executing host: stop, approvals, reconnect", () => {
   });
 
   it("reconnects to a restarted gateway and keeps serving", async () => {
-    const token = createGatewayToken();
-    let gateway: Gateway = await startGateway({ token });
+    const { pageToken, hostToken } = createGatewayTokens();
+    let gateway: Gateway = await startGateway({ pageToken, hostToken });
     const port = gateway.port;
     closers.push(() => gateway.close());
-    const host: StartedHost = await startHost({ gatewayUrl: gateway.url, token });
+    const host: StartedHost = await startHost({ gatewayUrl: gateway.url, hostToken });
     closers.push(() => host.close());
     await host.connected;
-    const before = await TestPage.connect(gateway.url, token, "re-1");
+    const before = await TestPage.connect(gateway.url, pageToken, "re-1");
     expect((await before.runTurn("m1", "hello")).at(-1)).toMatchObject({ type: "turn-end", status: "answered" });
     await gateway.close();
     await waitFor(() => before.closed, "the page to see the gateway go");
-    gateway = await startGateway({ token, port });
-    const after = await TestPage.connect(gateway.url, token, "re-1");
+    gateway = await startGateway({ pageToken, hostToken, port });
+    const after = await TestPage.connect(gateway.url, pageToken, "re-1");
     closers.push(() => after.close());
     await waitFor(
       () => after.messages.some((message) => (message.type === "welcome" || message.type === "host-status") && message.host?.model === "scripted demo"),

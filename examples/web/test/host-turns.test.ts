@@ -22,7 +22,7 @@ describe("executing host through the gateway (scripted demo model)", () => {
 
   it('runs the "fix" flow: tasks, search, read, an Edit with a diff, the tests as a Bash session followed by ProcessWait', async () => {
     web = await startWebExample();
-    const page = await TestPage.connect(web.gatewayUrl, web.token, "fix-1");
+    const page = await TestPage.connect(web.gatewayUrl, web.pageToken, "fix-1");
     pages.push(page);
     const welcome = page.messages[0];
     expect(welcome).toMatchObject({ type: "welcome", conversationId: "fix-1", host: { model: "scripted demo", workdir: web.workdir }, latestSeq: 0 });
@@ -69,7 +69,7 @@ describe("executing host through the gateway (scripted demo model)", () => {
 
   it("continues the conversation: the second turn's model request carries the first turn", async () => {
     web = await startWebExample();
-    const page = await TestPage.connect(web.gatewayUrl, web.token, "chat-1");
+    const page = await TestPage.connect(web.gatewayUrl, web.pageToken, "chat-1");
     pages.push(page);
     const first = await page.runTurn("m1", "hello");
     const answer = first.find((event) => event.type === "model-end");
@@ -80,7 +80,7 @@ describe("executing host through the gateway (scripted demo model)", () => {
 
   it("answers a message sent while a turn runs with a warning notice, not a second turn", async () => {
     web = await startWebExample();
-    const page = await TestPage.connect(web.gatewayUrl, web.token, "busy-1");
+    const page = await TestPage.connect(web.gatewayUrl, web.pageToken, "busy-1");
     pages.push(page);
     page.send({ type: "user-message", conversationId: "busy-1", messageId: "m1", text: "long" });
     await page.waitForEvent((event) => event.type === "tool-start" && event.toolName === "Bash", "the long Bash call");

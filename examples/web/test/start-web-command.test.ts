@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { TestPage, waitFor } from "./gateway-test-client.js";
+import { TestPage, upgradeOutcome, waitFor } from "./gateway-test-client.js";
 import { isProcessAlive } from "./browser/harness/processes.js";
 import { type StartWebProcess, spawnStartWeb } from "./start-web-process.js";
 
@@ -15,9 +15,12 @@ describe("the start-web command (what npm run web starts)", () => {
   });
 
   it("runs the gateway as a process of its own, the host beside it, a demo turn through both, and Ctrl-C ends both", async () => {
-    command = spawnStartWeb(["--port", "0"], { AGENT_TOOLS_WEB_TOKEN: "start-web-test-token" });
+    command = spawnStartWeb(["--port", "0"], { AGENT_TOOLS_WEB_TOKEN: "start-web-test-token", AGENT_TOOLS_WEB_HOST_TOKEN: "start-web-host-token" });
     const { gatewayUrl, token } = await command.opened();
     expect(token).toBe("start-web-test-token");
+    // The page's token opens /page only; the host token is never printed.
+    expect(command.output()).not.toContain("start-web-host-token");
+    expect(await upgradeOutcome(`${gatewayUrl.replace(/^http/, "ws")}/host?token=${token}`)).toBe(403);
     const pids = /Gateway: process (\d+) .*executing host: process (\d+)/.exec(command.output());
     expect(pids).not.toBeNull();
     const gatewayPid = Number(pids![1]);

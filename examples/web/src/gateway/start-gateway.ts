@@ -4,11 +4,18 @@
  * no tool and reads no workspace: it checks, numbers, buffers and forwards.
  *
  * Invariants:
- * - Every WebSocket upgrade carries the token (`?token=`), compared in
- *   constant time; a wrong or missing one is refused with 401 before any
- *   WebSocket exists. A browser's `Origin` must be this gateway's own
+ * - Two tokens with different powers (`?token=`, compared in constant
+ *   time): the page token opens `/page` only, the host token `/host` only.
+ *   A missing or unknown token is refused with 401, the other endpoint's
+ *   token with 403, before any WebSocket exists. So the page's URL (shared,
+ *   bookmarked, in browser history) never lets its holder become the host
+ *   and send pages approval prompts or events of its own.
+ * - A browser's `Origin` must be this gateway's own
  *   `http://127.0.0.1:<port>` / `http://localhost:<port>` / bound host (403
  *   otherwise); clients that send no Origin (Node) pass on the token alone.
+ * - A page speaks only page commands (`user-message`, `stop`,
+ *   `approval-answer`), rebuilt field by field before they are forwarded;
+ *   pages receive only what the gateway and the host send.
  * - At most one host: while one is connected, another is refused with 409
  *   (a host retries with backoff, so it takes over once the first is gone;
  *   replacing instead would let two hosts knock each other out forever).
@@ -18,13 +25,13 @@
  * - This module imports no tool, registry or SDK package (only `ws`, Node and
  *   the protocol's types), so it can run where no workspace is readable.
  */
-import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { GatewayHostStatusMessage, GatewayToPageMessage, GatewayWelcomeMessage } from "../protocol/messages.js";
 import { CONVERSATION_ID_PATTERN, WEB_PROTOCOL_VERSION } from "../protocol/messages.js";
+import { tokenEquals } from "./gateway-token.js";
 import { parseHostMessage, parsePageCommand } from "./message-validation.js";
 import { DEFAULT_REPLAY_LIMITS, ReplayBuffer, type ReplayBufferLimits } from "./replay-buffer.js";
 import { servePageFile } from "./static-files.js";
@@ -38,8 +45,10 @@ export interface GatewayOptions {
   host?: string;
   /** Port; default 0 (any free port). */
   port?: number;
-  /** The shared secret pages and the host must present as `?token=`. */
-  token: string;
+  /** The secret pages present as `?token=` on `/page` (it goes into the page's URL). */
+  pageToken: string;
+  /** The secret only the executing host presents as `?token=` on `/host`; must differ from `pageToken`. */
+  hostToken: string;
   /** The built page; default {@link DEFAULT_PAGE_DIR}. */
   pageDir?: string;
   /** Bounds of each conversation's replay buffer; default 10,000 events or 20 MB. */
@@ -70,19 +79,28 @@ interface HostConnection {
  * Starts the gateway.
  *
  * @example
- * const gateway = await startGateway({ token: randomBytes(24).toString("base64url") });
- * console.log(`${gateway.url}/?token=...`);
+ * const { pageToken, hostToken } = createGatewayTokens();
+ * const gateway = await startGateway({ pageToken, hostToken });
+ * console.log(`${gateway.url}/?token=${pageToken}`);
  * await gateway.close();
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  if (typeof options.token !== "string" || options.token.length < 8) {
-    throw new TypeError("startGateway needs a token of at least 8 characters (e.g. crypto.randomBytes(24).toString('base64url')).");
+  if ("token" in options) {
+    throw new TypeError("startGateway takes pageToken and hostToken (two different secrets, e.g. from createGatewayTokens()), not one token for both.");
   }
+  for (const name of ["pageToken", "hostToken"] as const) {
+    if (typeof options[name] !== "string" || options[name].length < 8) {
+      throw new TypeError(`startGateway needs a ${name} of at least 8 characters (e.g. crypto.randomBytes(24).toString('base64url')).`);
+    }
+  }
+  if (options.pageToken === options.hostToken) {
+    throw new TypeError("pageToken and hostToken must differ: a page's token must not open /host.");
+  }
+  const { pageToken, hostToken } = options;
   const bindHost = options.host ?? "127.0.0.1";
   const pageDir = options.pageDir ?? DEFAULT_PAGE_DIR;
   const limits: ReplayBufferLimits = { ...DEFAULT_REPLAY_LIMITS, ...options.replayLimits };
   const maxConversations = options.maxConversations ?? 200;
-  const expectedToken = Buffer.from(options.token);
 
   const conversations = new Map<string, ReplayBuffer>();
   const pages = new Map<string, Set<WebSocket>>();
@@ -94,11 +112,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   const alive = new WeakSet<WebSocket>();
 
-  const tokenMatches = (given: string | null): boolean => {
-    if (given === null) return false;
-    const buffer = Buffer.from(given);
-    return buffer.length === expectedToken.length && timingSafeEqual(buffer, expectedToken);
-  };
   const originAllowed = (origin: string | undefined, port: number): boolean => {
     if (origin === undefined) return true;
     const allowed = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://${bindHost}:${port}`, `http://[::1]:${port}`]);
@@ -206,8 +219,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const port = (server.address() as AddressInfo).port;
     const url = new URL(request.url ?? "/", "http://gateway.invalid");
     if (url.pathname !== "/page" && url.pathname !== "/host") return refuse(socket, 404, "Not Found", "WebSocket endpoints: /page and /host.");
-    if (!tokenMatches(url.searchParams.get("token"))) {
+    // Both comparisons always run, so the time does not say which token was given.
+    const given = url.searchParams.get("token");
+    const isPageToken = tokenEquals(given, pageToken);
+    const isHostToken = tokenEquals(given, hostToken);
+    if (!isPageToken && !isHostToken) {
       return refuse(socket, 401, "Unauthorized", "Missing or wrong token: use the URL with ?token=... that the gateway printed.");
+    }
+    if (url.pathname === "/host" ? !isHostToken : !isPageToken) {
+      return refuse(
+        socket,
+        403,
+        "Forbidden",
+        url.pathname === "/host"
+          ? "The page's token cannot open /host: the executing host connects with the host token."
+          : "The host token opens /host only: a page connects with the page token in the URL the gateway printed.",
+      );
     }
     if (!originAllowed(request.headers.origin, port)) {
       return refuse(socket, 403, "Forbidden", "WebSockets are accepted only from the gateway's own page (Origin mismatch).");

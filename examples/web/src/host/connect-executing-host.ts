@@ -1,7 +1,8 @@
 /**
  * The executing host's link to the gateway: it connects OUT to
- * `/host?token=`, says `host-hello`, runs the commands the gateway forwards
- * (see {@link ConversationTurns}) and sends their events back.
+ * `/host?token=<host token>`, says `host-hello`, runs the commands the
+ * gateway forwards (see {@link ConversationTurns}) and sends their events
+ * back.
  *
  * Invariants:
  * - The host reconnects with backoff (250 ms doubling to 5 s) whenever the
@@ -20,7 +21,8 @@ import { ConversationTurns, type TurnSettings } from "./conversation-turns.js";
 export interface ExecutingHostOptions extends TurnSettings {
   /** The gateway's base URL, `http://127.0.0.1:PORT` (or `ws://`). */
   gatewayUrl: string;
-  token: string;
+  /** The gateway's host token (not the page's: that one cannot open `/host`). */
+  hostToken: string;
   /** Told when the link to the gateway comes up (after `host-hello`) or goes down. */
   onConnectionChange?(connected: boolean): void;
 }
@@ -35,13 +37,13 @@ const MAX_OUTBOX = 10_000;
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5_000;
 
-/** The `/host` WebSocket URL of a gateway base URL. */
-export function hostEndpointUrl(gatewayUrl: string, token: string): string {
+/** The `/host` WebSocket URL of a gateway base URL, with the host token. */
+export function hostEndpointUrl(gatewayUrl: string, hostToken: string): string {
   const url = new URL(gatewayUrl);
   url.protocol = url.protocol === "https:" || url.protocol === "wss:" ? "wss:" : "ws:";
   url.pathname = "/host";
   url.search = "";
-  url.searchParams.set("token", token);
+  url.searchParams.set("token", hostToken);
   return url.toString();
 }
 
@@ -50,13 +52,13 @@ export function hostEndpointUrl(gatewayUrl: string, token: string): string {
  *
  * @example
  * const registry = await buildBuiltinToolRegistry({ workdir, approval: web.approval });
- * const host = connectExecutingHost({ gatewayUrl: gateway.url, token, registry, model, modelName: model.id, approval: web });
+ * const host = connectExecutingHost({ gatewayUrl: gateway.url, hostToken, registry, model, modelName: model.id, approval: web });
  * // ... later
  * await host.close();
  * await registry.close();
  */
 export function connectExecutingHost(options: ExecutingHostOptions): ExecutingHost {
-  const endpoint = hostEndpointUrl(options.gatewayUrl, options.token);
+  const endpoint = hostEndpointUrl(options.gatewayUrl, options.hostToken);
   const outbox: string[] = [];
   let socket: WebSocket | undefined;
   let ready = false;

@@ -17,7 +17,8 @@ import { createWebDemoModel } from "./web-demo-model.js";
 /** Options of {@link startHost}. */
 export interface StartHostOptions {
   gatewayUrl: string;
-  token: string;
+  /** The gateway's host token (the page's token cannot open `/host`). */
+  hostToken: string;
   /** The workspace; default a temporary copy of the sample project, deleted on close. */
   workdir?: string;
   /** Default the scripted web demo model. */
@@ -45,7 +46,7 @@ export interface StartedHost {
  * Builds the registry and connects the executing host.
  *
  * @example
- * const host = await startHost({ gatewayUrl: "http://127.0.0.1:8787", token });
+ * const host = await startHost({ gatewayUrl: "http://127.0.0.1:8787", hostToken });
  * await host.connected;
  */
 export async function startHost(options: StartHostOptions): Promise<StartedHost> {
@@ -72,7 +73,7 @@ export async function startHost(options: StartHostOptions): Promise<StartedHost>
     const connected = new Promise<void>((resolve) => (markConnected = resolve));
     const host: ExecutingHost = connectExecutingHost({
       gatewayUrl: options.gatewayUrl,
-      token: options.token,
+      hostToken: options.hostToken,
       registry,
       model,
       modelName,

@@ -52,7 +52,7 @@ export const DEMO_APPROVAL: WebApprovalOptions = { policies: { Write: "ask" }, d
  * @example
  * const web = createWebApproval(DEMO_APPROVAL);
  * const registry = await buildBuiltinToolRegistry({ workdir, approval: web.approval });
- * const host = connectExecutingHost({ gatewayUrl, token, registry, model, modelName: "demo", approval: web });
+ * const host = connectExecutingHost({ gatewayUrl, hostToken, registry, model, modelName: "demo", approval: web });
  */
 export function createWebApproval(options: WebApprovalOptions = REAL_MODEL_APPROVAL): WebApproval {
   const current = new AsyncLocalStorage<TurnApprovalAsker>();

@@ -60,7 +60,7 @@ describe.skipIf(availability.skip)("web example in Chromium: wrong token", { tim
 
         // The gateway refuses the wrong token with 401 and accepts the right one.
         expect(await upgradeStatus(example.gatewayUrl, WRONG_TOKEN)).toBe(401);
-        expect(await upgradeStatus(example.gatewayUrl, example.token)).toBe("open");
+        expect(await upgradeStatus(example.gatewayUrl, example.pageToken)).toBe("open");
       },
       {
         pageUrl: (example) => {
