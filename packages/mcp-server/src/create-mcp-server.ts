@@ -3,9 +3,11 @@ import type { Readable, Writable } from "node:stream";
 import { SdkError, type ToolRegistry } from "@agent-tools/core";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { startHttpListener } from "./http-listener.js";
+import { McpServerError } from "./mcp-server-error.js";
 import type { AgentToolsMcpServer, McpHttpListener, McpServerOptions } from "./mcp-server-options.js";
 import { type McpSession, type McpSessionSettings, createMcpSession } from "./mcp-session.js";
 import { createStderrLogger } from "./stderr-logger.js";
+import { MAX_STDIO_MESSAGE_BYTES, gateLineLength } from "./stdio-line-limit.js";
 
 /**
  * Serves a registry's tools to MCP clients. `tools/list` answers the
@@ -75,15 +77,34 @@ export function createMcpServer(registry: ToolRegistry, options: McpServerOption
       const stdin = (streams.stdin ?? process.stdin) as Readable;
       const stdout = (streams.stdout ?? process.stdout) as Writable;
       const session = openSession();
+      let tooLarge: McpServerError | undefined;
       const ended = new Promise<void>((resolve) => {
         stdin.once("end", resolve);
         stdin.once("close", resolve);
         stdout.once("error", resolve);
         session.onClosed(resolve);
       });
-      await session.server.connect(new StdioServerTransport(stdin, stdout));
-      await ended;
-      await session.close();
+      // The line limit is enforced in front of the transport: an oversized message ends the
+      // session with a reason instead of looking like a client that left.
+      const gate = gateLineLength(stdin, MAX_STDIO_MESSAGE_BYTES, () => {
+        tooLarge = new McpServerError(
+          "message_too_large",
+          `A message on stdin was larger than ${MAX_STDIO_MESSAGE_BYTES / 1024 / 1024} MiB, the limit of one JSON-RPC line; the session was closed. Send smaller messages (have a tool read a large file by its path instead of sending it).`,
+          { limitBytes: MAX_STDIO_MESSAGE_BYTES },
+        );
+        void session.close();
+      });
+      try {
+        // The SDK's own buffer, twice as large, never trips before the gate.
+        await session.server.connect(new StdioServerTransport(gate.stream, stdout, { maxBufferSize: 2 * MAX_STDIO_MESSAGE_BYTES }));
+        await ended;
+        // Nothing more is read once the session ended (the transport would only buffer it).
+        gate.stop();
+        await session.close();
+      } finally {
+        gate.stop();
+      }
+      if (tooLarge) throw tooLarge;
     },
     async listenHttp(listenOptions) {
       if (closed) throw new SdkError("closed", "This MCP server was closed; create a new one with createMcpServer.");

@@ -1,9 +1,11 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Logger, SdkError } from "@agent-tools/core";
+import type { Logger } from "@agent-tools/core";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { checkListenOptions } from "./http-listen-options.js";
+import { type RequestGuards, createRequestGuards } from "./http-request-guards.js";
 import type { McpHttpListenOptions, McpHttpListener } from "./mcp-server-options.js";
 import type { McpSession } from "./mcp-session.js";
 
@@ -14,7 +16,6 @@ export interface HttpListenerEnvironment {
   logger: Logger;
 }
 
-const DEFAULT_IDLE_MS = 30 * 60_000;
 /** A JSON-RPC request body larger than this is refused before parsing. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -29,26 +30,26 @@ interface HttpSession {
 
 /**
  * Starts a Streamable HTTP listener on `node:http`. Before the MCP transport
- * sees a request: the path must match (404), a browser `Origin` must be
- * allowed (403), the bearer token must match when one is set (401). A request
- * without a session id must be `initialize` and opens a session (its own
- * `Server`); DELETE closes one; a session idle for `sessionIdleMs` (with no
- * call running) is closed. Closing a session aborts its running calls.
+ * sees a request: the `Host` header must name this server (403, DNS-rebinding
+ * protection, as the MCP SDK's host-header validation answers), the path must
+ * match (404), a browser `Origin` must be allowed (403), the bearer token must
+ * match when one is set (401). A request without a session id must be
+ * `initialize` and opens a session (its own `Server`) unless `maxSessions`
+ * are open (503); DELETE closes one; a session idle for `sessionIdleMs` (with
+ * no call running) is closed. Closing a session aborts its running calls.
  *
  * @example
  * const listener = await startHttpListener({ port: 0 }, { openSession, logger });
  * console.error(`MCP at ${listener.url}`);
  */
 export async function startHttpListener(options: McpHttpListenOptions, environment: HttpListenerEnvironment): Promise<McpHttpListener> {
-  if (options === null || typeof options !== "object" || !Number.isInteger(options.port) || options.port < 0 || options.port > 65_535) {
-    throw new SdkError("invalid_options", "listenHttp needs { port } with an integer port from 0 to 65535 (0 picks a free port).");
-  }
-  const host = options.host ?? "127.0.0.1";
-  const endpoint = options.path ?? "/mcp";
-  const idleMs = options.sessionIdleMs ?? DEFAULT_IDLE_MS;
-  const expectedAuthorization = options.bearerToken === undefined ? undefined : Buffer.from(`Bearer ${options.bearerToken}`);
+  const settings = checkListenOptions(options);
+  const { host, path: endpoint, sessionIdleMs: idleMs, maxSessions } = settings;
+  /** Initialized sessions by id. */
   const sessions = new Map<string, HttpSession>();
-  let allowedOrigins = new Set<string>(options.allowedOrigins ?? []);
+  /** Every open session, initialized or not: what `maxSessions` counts (checked and added in one synchronous step). */
+  const open = new Set<HttpSession>();
+  let guards: RequestGuards | undefined;
   let closed = false;
 
   const touch = (entry: HttpSession) => {
@@ -63,13 +64,24 @@ export async function startHttpListener(options: McpHttpListenOptions, environme
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // Set in the listen callback, which runs before the first request is handled.
+    const checks = guards as RequestGuards;
+    if (!checks.hostAllowed(request.headers.host)) {
+      // No list of the allowed names: a DNS-rebinding page can read this answer.
+      const shown = request.headers.host === undefined ? "A request without a Host header" : `Host ${JSON.stringify(request.headers.host.slice(0, 200))}`;
+      return refuse(
+        response,
+        403,
+        `Forbidden: ${shown} does not name this MCP server (DNS-rebinding protection). Connect through the address the server printed; its host can allow more names with allowedHosts (--allow-host).`,
+      );
+    }
     const url = new URL(request.url ?? "/", "http://localhost");
     if (url.pathname !== endpoint) return refuse(response, 404, `Not found: the MCP endpoint is ${endpoint}.`);
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
+    if (!checks.originAllowed(origin)) {
       return refuse(response, 403, `Forbidden: the Origin ${origin} is not allowed to use this MCP server.`);
     }
-    if (expectedAuthorization && !authorizationMatches(request.headers.authorization, expectedAuthorization)) {
+    if (!checks.authorized(request.headers.authorization)) {
       response.setHeader("WWW-Authenticate", 'Bearer realm="agent-tools-mcp"');
       return refuse(response, 401, "Unauthorized: send Authorization: Bearer <token> with the token this server was started with.");
     }
@@ -87,6 +99,14 @@ export async function startHttpListener(options: McpHttpListenOptions, environme
     if (body === undefined) return refuse(response, 400, "Bad request: the body is not JSON or is larger than 4 MB.", -32700);
     const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
     if (!initializing) return refuse(response, 400, "Bad request: no valid mcp-session-id header; initialize a session first.");
+    if (open.size >= maxSessions) {
+      response.setHeader("Retry-After", "60");
+      return refuse(
+        response,
+        503,
+        `Too many MCP sessions: this server allows ${maxSessions} at a time. End a session you no longer use (HTTP DELETE with its mcp-session-id) or wait for an idle one to close (after ${Math.round(idleMs / 1000)} s without a request), then initialize again.`,
+      );
+    }
     const entry = await openHttpSession();
     await entry.transport.handleRequest(request, response, body);
     // An initialize the transport refused leaves a session nobody can reach.
@@ -104,8 +124,10 @@ export async function startHttpListener(options: McpHttpListenOptions, environme
       },
     });
     const entry: HttpSession = { session, transport };
+    open.add(entry);
     session.onClosed(() => {
       clearTimeout(entry.idleTimer);
+      open.delete(entry);
       if (entry.id !== undefined) sessions.delete(entry.id);
       // Closed from the transport's side (DELETE): still wait for the aborted calls.
       void session.close();
@@ -123,13 +145,20 @@ export async function startHttpListener(options: McpHttpListenOptions, environme
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, host, () => {
+    server.listen(settings.port, host, () => {
       server.off("error", reject);
       resolve();
     });
   });
   const port = (server.address() as AddressInfo).port;
-  if (options.allowedOrigins === undefined) allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  // Requests wait for the listen callback, so every request sees the guards of the bound port.
+  guards = createRequestGuards({
+    boundHost: host,
+    port,
+    extraHosts: settings.allowedHosts,
+    extraOrigins: settings.allowedOrigins,
+    ...(settings.bearerToken === undefined ? {} : { bearerToken: settings.bearerToken }),
+  });
   const urlHost = host.includes(":") ? `[${host}]` : host;
 
   return {
@@ -141,18 +170,13 @@ export async function startHttpListener(options: McpHttpListenOptions, environme
       if (closed) return;
       closed = true;
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.allSettled([...sessions.values()].map((entry) => entry.session.close()));
+      await Promise.allSettled([...open].map((entry) => entry.session.close()));
       sessions.clear();
+      open.clear();
       server.closeAllConnections();
       await stopped;
     },
   };
-}
-
-function authorizationMatches(header: string | undefined, expected: Buffer): boolean {
-  if (typeof header !== "string") return false;
-  const given = Buffer.from(header);
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 function refuse(response: ServerResponse, status: number, message: string, code = -32000): void {

@@ -38,17 +38,34 @@ export interface McpHttpListenOptions {
   /** The MCP endpoint path; default `/mcp`. */
   path?: string;
   /**
-   * When set, every request must carry `Authorization: Bearer <token>`;
-   * others get 401.
+   * When set, every request must carry `Authorization: Bearer <token>` (the
+   * scheme in any case, as RFC 7235 says); others get 401. Compared in
+   * constant time.
    */
   bearerToken?: string;
   /**
-   * Origins allowed in the `Origin` header (browser requests). A request
-   * with an `Origin` not listed is refused with 403 (DNS-rebinding
-   * protection); requests without `Origin` (non-browser clients) pass.
-   * Default: `http://127.0.0.1:<port>` and `http://localhost:<port>`.
+   * `Host` header values to accept besides the server's own names, as
+   * `name` (any port) or `name:port`, e.g. `["mybox.lan:8123"]`. Always
+   * accepted: `127.0.0.1`, `localhost`, `[::1]` and the bound address, each
+   * with the bound port (for a wildcard bind, `0.0.0.0` or `::`, every
+   * address of the machine's interfaces with the port). Any other Host is
+   * refused with 403 before anything else is read (DNS-rebinding
+   * protection: a web page rebound to this address sends its own name).
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Browser origins to accept in the `Origin` header besides the server's
+   * own (`http://` plus each of its names above with the port), e.g.
+   * `["http://localhost:5173"]`. A request with any other `Origin` is
+   * refused with 403; requests without `Origin` (non-browser clients) pass.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Open sessions allowed at a time (initialized or initializing); an
+   * `initialize` past it gets 503 with a JSON-RPC error and `Retry-After`.
+   * Default 32.
+   */
+  maxSessions?: number;
   /** A session idle this long is closed and its calls aborted; default 30 minutes. */
   sessionIdleMs?: number;
 }
@@ -68,7 +85,11 @@ export interface AgentToolsMcpServer {
   /**
    * Serves one session over stdio (the process's stdin/stdout unless given).
    * Resolves when the client closes the stream; running calls are then
-   * aborted (Bash sessions and their process trees end).
+   * aborted (Bash sessions and their process trees end). Rejects with
+   * `McpServerError` (`message_too_large`) after closing the session the same
+   * way when a line (one JSON-RPC message) passes 10 MiB: its request id is
+   * in bytes nobody read, so no error response could name it, and a client
+   * left waiting is worse than one told the server ended.
    */
   serveStdio(streams?: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream }): Promise<void>;
   /** Starts a Streamable HTTP listener; each client session gets its own MCP session. */

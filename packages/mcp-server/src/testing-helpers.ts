@@ -1,5 +1,6 @@
 // Shared helpers of this package's tests (not exported from the package).
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -111,6 +112,32 @@ export async function initializeStatus(url: string, headers: Record<string, stri
   });
   await response.body?.cancel();
   return response.status;
+}
+
+/**
+ * POSTs {@link RAW_INITIALIZE_REQUEST} with `node:http`, which (unlike
+ * `fetch`) sends any `Host` header, as a DNS-rebinding page's browser does;
+ * the response's status.
+ */
+export function rawInitializeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (response) => {
+        resolve(response.statusCode ?? 0);
+        response.destroy();
+      },
+    );
+    request.on("error", reject);
+    request.end(JSON.stringify(RAW_INITIALIZE_REQUEST));
+  });
 }
 
 /** The text of a result's text blocks. */

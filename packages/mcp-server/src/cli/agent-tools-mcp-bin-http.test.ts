@@ -8,7 +8,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { initializeStatus, textOf } from "../testing-helpers.js";
+import { initializeStatus, rawInitializeStatus, textOf } from "../testing-helpers.js";
 import { PACKAGE_VERSION, createBinSandbox } from "./bin-test-harness.js";
 
 const sandbox = createBinSandbox();
@@ -53,6 +53,32 @@ describe("agent-tools-mcp over Streamable HTTP", { timeout: 180_000 }, () => {
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
     bin.child.kill("SIGINT");
+    expect((await bin.exited).code).toBe(0);
+  });
+});
+
+describe("agent-tools-mcp HTTP guards", { timeout: 180_000 }, () => {
+  it("refuses a foreign Host with 403 unless --allow-host names it, takes a lower-case bearer, and caps sessions at --max-sessions", async () => {
+    const bin = sandbox.spawnBin([
+      "--workdir",
+      sandbox.workdir,
+      "--data-dir",
+      sandbox.dataDir,
+      "--http",
+      "0",
+      "--token",
+      "t0ken",
+      "--allow-host",
+      "mybox.lan",
+      "--max-sessions",
+      "1",
+    ]);
+    const url = (await bin.stderrMatching(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/))[1] as string;
+    const port = new URL(url).port;
+    expect(await rawInitializeStatus(url, { host: `evil.example:${port}`, authorization: "Bearer t0ken" })).toBe(403);
+    expect(await rawInitializeStatus(url, { host: `mybox.lan:${port}`, authorization: "bearer t0ken" })).toBe(200);
+    expect(await rawInitializeStatus(url, { authorization: "Bearer t0ken" })).toBe(503);
+    bin.child.kill("SIGTERM");
     expect((await bin.exited).code).toBe(0);
   });
 });

@@ -108,6 +108,20 @@ describe("agent-tools-mcp over stdio", { timeout: 180_000 }, () => {
     await waitUntilEnded([pid], 60_000);
   });
 
+  it("a stdin line over 10 MiB ends the bin with exit code 1 and the reason on stderr, not exit 0", async () => {
+    const bin = sandbox.spawnBin(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir]);
+    bin.child.stdin.write(`${JSON.stringify(RAW_INITIALIZE_REQUEST)}\n`);
+    await bin.stdoutMatching(/"id":1/);
+    // A valid request, 11 MiB long; the client keeps stdin open (it waits for the answer).
+    const pad = "x".repeat(11 * 1024 * 1024);
+    bin.child.stdin.write(`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"pad":"${pad}"}}}\n`);
+    bin.child.stdin.on("error", () => undefined);
+    const { code, stdout, stderr } = await bin.exited;
+    expect(code, stderr).toBe(1);
+    expect(stderr).toMatch(/agent-tools-mcp: A message on stdin was larger than 10 MiB/);
+    expect(stdout).not.toContain('"id":2');
+  });
+
   it("exits 0 when the client closes stdin, with nothing but protocol on stdout", async () => {
     const bin = sandbox.spawnBin(["--workdir", sandbox.workdir, "--data-dir", sandbox.dataDir]);
     bin.child.stdin.write(`${JSON.stringify(RAW_INITIALIZE_REQUEST)}\n`);

@@ -60,6 +60,12 @@ describe("parseMcpCliArgs", () => {
       "s3cret",
       "--allow-origin",
       "http://localhost:5173",
+      "--allow-host",
+      "mybox.lan:8123",
+      "--allow-host",
+      "[::1]",
+      "--max-sessions",
+      "4",
     ]);
     expect(options).toEqual({
       workdir: "/srv/app",
@@ -71,7 +77,14 @@ describe("parseMcpCliArgs", () => {
       excludeTools: ["Bash", "Write", "Edit"],
       policies: { Delete: "ask", "group:shell": "ask" },
       approval: "deny",
-      http: { port: 8123, host: "0.0.0.0", bearerToken: "s3cret", allowedOrigins: ["http://localhost:5173"] },
+      http: {
+        port: 8123,
+        host: "0.0.0.0",
+        bearerToken: "s3cret",
+        allowedOrigins: ["http://localhost:5173"],
+        allowedHosts: ["mybox.lan:8123", "[::1]"],
+        maxSessions: 4,
+      },
     });
   });
 
@@ -82,7 +95,7 @@ describe("parseMcpCliArgs", () => {
   });
 
   it("HTTP: port 0, host 127.0.0.1 by default, the token from AGENT_TOOLS_MCP_TOKEN unless --token is given", () => {
-    expect(serve(["--workdir", ".", "--http", "0"]).http).toEqual({ port: 0, host: "127.0.0.1", allowedOrigins: [] });
+    expect(serve(["--workdir", ".", "--http", "0"]).http).toEqual({ port: 0, host: "127.0.0.1", allowedOrigins: [], allowedHosts: [] });
     expect(serve(["--workdir", ".", "--http", "0"], { AGENT_TOOLS_MCP_TOKEN: "from-env" }).http?.bearerToken).toBe("from-env");
     expect(serve(["--workdir", ".", "--http", "0", "--token", "flag"], { AGENT_TOOLS_MCP_TOKEN: "from-env" }).http?.bearerToken).toBe("flag");
     // An empty variable is no token.
@@ -109,6 +122,8 @@ describe("parseMcpCliArgs", () => {
       "--host",
       "--token",
       "--allow-origin",
+      "--allow-host",
+      "--max-sessions",
       "--version",
       "--help",
     ]) {
@@ -132,6 +147,12 @@ describe("parseMcpCliArgs", () => {
     usageError(["--workdir", ".", "--http", "0", "--token", ""], /--token must not be empty/);
     usageError(["--workdir", ".", "--http", "0", "--allow-origin", "http://localhost:5173/"], /--allow-origin expects an origin/);
     usageError(["--workdir", ".", "--http", "0", "--allow-origin", "localhost"], /--allow-origin expects an origin/);
+    usageError(["--workdir", ".", "--allow-host", "mybox.lan"], /--allow-host only apply with --http/);
+    usageError(["--workdir", ".", "--max-sessions", "3"], /--max-sessions only apply with --http/);
+    usageError(["--workdir", ".", "--http", "0", "--allow-host", "http://mybox.lan"], /--allow-host expects a host name/);
+    usageError(["--workdir", ".", "--http", "0", "--allow-host", "mybox.lan/mcp"], /--allow-host expects a host name/);
+    usageError(["--workdir", ".", "--http", "0", "--max-sessions", "0"], /--max-sessions expects a whole number of at least 1, not "0"/);
+    usageError(["--workdir", ".", "--http", "0", "--max-sessions", "many"], /--max-sessions expects a whole number/);
     usageError(["--workdir", ".", "--root", "docs"], /--root expects alias=path\[:ro\|:rw\], not "docs"/);
   });
 });

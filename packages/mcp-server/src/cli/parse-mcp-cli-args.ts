@@ -34,18 +34,26 @@ Options:
                                $${MCP_TOKEN_ENV})
   --allow-origin <origin>      HTTP: a browser Origin to accept besides the server's own;
                                repeatable
+  --allow-host <host[:port]>   HTTP: a Host header to accept besides 127.0.0.1, localhost,
+                               [::1] and the bound address (DNS-rebinding protection);
+                               repeatable
+  --max-sessions <n>           HTTP: open sessions allowed at a time (default 32)
   --version                    print the version
   --help, -h                   show this help
 `;
 
-/** HTTP settings from `--http`, `--host`, `--token` and `--allow-origin`. */
+/** HTTP settings from `--http`, `--host`, `--token`, `--allow-origin`, `--allow-host` and `--max-sessions`. */
 export interface McpCliHttpOptions {
   port: number;
   host: string;
   /** From `--token` or the `AGENT_TOOLS_MCP_TOKEN` environment variable. */
   bearerToken?: string;
-  /** Extra origins; empty means the listener's default (its own address). */
+  /** Origins accepted besides the server's own. */
   allowedOrigins: string[];
+  /** Host header values accepted besides the server's own names. */
+  allowedHosts: string[];
+  /** Absent: the listener's default. */
+  maxSessions?: number;
 }
 
 /** What a run of the command serves. */
@@ -110,7 +118,7 @@ export function parseMcpCliArgs(argv: readonly string[], env: Readonly<Record<st
   if (values["data-dir"] !== undefined) options.dataDir = path.resolve(cwd, values["data-dir"]);
 
   if (values.http === undefined) {
-    const httpOnly = (["host", "token", "allow-origin"] as const).filter((flag) => values[flag] !== undefined);
+    const httpOnly = (["host", "token", "allow-origin", "allow-host", "max-sessions"] as const).filter((flag) => values[flag] !== undefined);
     if (httpOnly.length > 0) throw usage(`${httpOnly.map((flag) => `--${flag}`).join(", ")} only apply with --http <port>.`);
     return { kind: "serve", options };
   }
@@ -118,13 +126,25 @@ export function parseMcpCliArgs(argv: readonly string[], env: Readonly<Record<st
   if (!/^\d+$/.test(values.http) || port > 65_535) throw usage(`--http expects a port number from 0 to 65535 (0 picks a free one), not "${values.http}".`);
   const host = values.host ?? "127.0.0.1";
   if (host.trim() === "") throw usage("--host must not be empty.");
-  const http: McpCliHttpOptions = { port, host, allowedOrigins: [...(values["allow-origin"] ?? [])] };
+  const http: McpCliHttpOptions = { port, host, allowedOrigins: [...(values["allow-origin"] ?? [])], allowedHosts: [...(values["allow-host"] ?? [])] };
   const token = values.token ?? env[MCP_TOKEN_ENV];
   if (token !== undefined && token !== "") http.bearerToken = token;
   else if (values.token !== undefined) throw usage("--token must not be empty.");
   for (const origin of http.allowedOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin))
       throw usage(`--allow-origin expects an origin such as http://localhost:5173 (scheme and host, no path), not "${origin}".`);
+  }
+  for (const entry of http.allowedHosts) {
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::\d{1,5})?$/i.test(entry)) {
+      throw usage(`--allow-host expects a host name or address with an optional port, such as mybox.lan or mybox.lan:8123, not "${entry}".`);
+    }
+  }
+  const maxSessions = values["max-sessions"];
+  if (maxSessions !== undefined) {
+    if (!/^\d+$/.test(maxSessions) || Number(maxSessions) < 1 || !Number.isSafeInteger(Number(maxSessions))) {
+      throw usage(`--max-sessions expects a whole number of at least 1, not "${maxSessions}".`);
+    }
+    http.maxSessions = Number(maxSessions);
   }
   options.http = http;
   return { kind: "serve", options };
@@ -168,6 +188,8 @@ function parseFlags(argv: readonly string[]) {
       host: { type: "string" },
       token: { type: "string" },
       "allow-origin": { type: "string", multiple: true },
+      "allow-host": { type: "string", multiple: true },
+      "max-sessions": { type: "string" },
       version: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

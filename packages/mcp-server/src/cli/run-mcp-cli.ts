@@ -109,7 +109,9 @@ async function serve(server: AgentToolsMcpServer, options: McpCliServeOptions, i
     port: http.port,
     host: http.host,
     ...(http.bearerToken === undefined ? {} : { bearerToken: http.bearerToken }),
-    ...(http.allowedOrigins.length === 0 ? {} : { allowedOrigins: http.allowedOrigins }),
+    allowedOrigins: http.allowedOrigins,
+    allowedHosts: http.allowedHosts,
+    ...(http.maxSessions === undefined ? {} : { maxSessions: http.maxSessions }),
   });
   try {
     const loopback = http.host === "127.0.0.1" || http.host === "::1" || http.host === "localhost";
