@@ -18,6 +18,10 @@ export const SKILL_LIMITS = Object.freeze({
   skillMaxFiles: 2_000,
   /** Largest archive or download, in bytes. */
   downloadMaxBytes: 50 * 1024 * 1024,
+  /** Largest uncompressed/compressed ratio of an archive entry past 1 MiB (zip bombs reach ~1000). */
+  archiveMaxCompressionRatio: 200,
+  /** Deepest folder nesting an install accepts (archive entries and source folders). */
+  folderMaxDepth: 32,
   /** Staging folders older than this are purged, in milliseconds (24 h). */
   stagingMaxAgeMs: 24 * 60 * 60 * 1000,
   /** Default `length` of the read action, in lines. */

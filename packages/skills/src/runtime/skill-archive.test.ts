@@ -104,6 +104,21 @@ describe("extractSkillArchive", () => {
     if (cliZip !== undefined) await expect(extractSkillArchive(cliZip, dest())).rejects.toMatchObject({ message: expect.stringContaining("symlink") });
   });
 
+  it("refuses special-file entries, a name both file and folder, and nesting past folderMaxDepth", async () => {
+    await expect(
+      extractSkillArchive(zipSync({ "demo/SKILL.md": text(SKILL), "demo/fifo": [text(""), { os: 3, attrs: 0o010644 << 16 }] }), dest()),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining("demo/fifo is a special file"),
+    });
+    await expect(extractSkillArchive(zipSync({ "demo/SKILL.md": text(SKILL), "demo/a": text("a"), "demo/a/b": text("b") }), dest())).rejects.toMatchObject({
+      message: expect.stringContaining("demo/a both as a file and as a folder"),
+    });
+    const deep = `${Array.from({ length: SKILL_LIMITS.folderMaxDepth }, () => "d").join("/")}/f.txt`;
+    await expect(extractSkillArchive(zipSync({ "SKILL.md": text(SKILL), [deep]: text("x") }), dest())).rejects.toMatchObject({
+      message: expect.stringContaining(`nested more than ${SKILL_LIMITS.folderMaxDepth} folders deep`),
+    });
+  });
+
   it("refuses duplicates, non-zip bytes and damaged entries", async () => {
     const bytes = zipSync({ "demo/SKILL.md": text(SKILL) });
     await expect(extractSkillArchive(text("<html>not a zip</html>"), dest())).rejects.toMatchObject({ message: expect.stringContaining("not a zip file") });

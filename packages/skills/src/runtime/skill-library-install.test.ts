@@ -116,6 +116,41 @@ describe("SkillLibrary: install", () => {
     expect(stagingEntries(library.rootDir)).toEqual([]);
   });
 
+  it("asks mayReplace before replacing a skill by install or create, and changes nothing when it refuses", async () => {
+    const root = fresh();
+    const library = await SkillLibrary.open({ rootDir: root });
+    await library.install({ kind: "directory", path: sourceFolder("demo", { "SKILL.md": skillMd("demo", "First.") }) });
+    const asked: string[] = [];
+    const mayReplace = (name: string) => {
+      asked.push(name);
+      return `not ${name}`;
+    };
+    const second = sourceFolder("demo", { "SKILL.md": skillMd("demo", "Second.") });
+    await expect(library.install({ kind: "directory", path: second }, { conflict: "overwrite", mayReplace })).rejects.toMatchObject({
+      code: "permission_denied",
+      message: "not demo",
+    });
+    await expect(library.create({ name: "demo", description: "Third.", conflict: "overwrite" }, { mayReplace })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
+    expect(asked).toEqual(["demo", "demo"]);
+    expect(fs.readFileSync(path.join(root, "demo", "SKILL.md"), "utf8")).toContain("First.");
+    expect(stagingEntries(root)).toEqual([]);
+  });
+
+  it("recovers a journaled swap only inside the root: a journal naming outside folders moves nothing", async () => {
+    const root = fresh();
+    await SkillLibrary.open({ rootDir: root });
+    const outside = sourceFolder("outside", { "SKILL.md": skillMd("outside"), "secret.txt": "secret" });
+    fs.mkdirSync(path.join(root, ".staging"), { recursive: true });
+    fs.writeFileSync(path.join(root, ".staging", "swap-20260101T000000000Z-abcdef.json"), JSON.stringify({ name: "evil", staged: outside, old: outside }));
+    const library = await SkillLibrary.open({ rootDir: root });
+    expect(fs.existsSync(path.join(root, "evil"))).toBe(false);
+    expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("secret");
+    expect(await library.list()).toEqual([]);
+    expect(stagingEntries(root)).toEqual([]);
+  });
+
   it("reports a git source as unavailable without a git client", async () => {
     const library = await SkillLibrary.open({ rootDir: fresh() });
     await expect(library.install({ kind: "git", url: "https://example.invalid/x.git", ref: "main", subdirectory: "" })).rejects.toMatchObject({

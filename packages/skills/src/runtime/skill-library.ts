@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { type GitClient, ToolError } from "@agent-tools/core";
 import { skillNameProblem } from "../domain/skill-name.js";
@@ -13,10 +13,11 @@ import {
 } from "../domain/skill-types.js";
 import { renderSkillIssues } from "../domain/skill-validation.js";
 import { BUILTIN_SKILLS } from "./builtin-skills.js";
-import { writeSkillArchive } from "./skill-archive.js";
+import { extractSkillArchive, writeSkillArchive } from "./skill-archive.js";
 import { checkSkillFolder } from "./skill-folder-check.js";
 import { type SkillFilePage, readSkillFilePage } from "./skill-file-read.js";
 import { stageInstallSource } from "./skill-sources.js";
+import { holdsExactly, makeStagingFolder, withTree, writeCreatedSkill, writeStagedFiles } from "./skill-staging.js";
 import { folderStamp, purgeStagingFolder, recoverInterruptedSwaps, type SkillSwapOutcome, swapSkillIntoPlace } from "./skill-swap.js";
 import { SkillsWriteGuard, type SkillsWriteGuardOptions } from "./skills-write-guard.js";
 
@@ -67,10 +68,24 @@ export interface SkillInstallOptions {
   readonly expectedName?: string;
   readonly signal?: AbortSignal;
   /**
-   * Asked once the staged skill's name is known, before the swap: a message
-   * refuses the install (`permission_denied`; e.g. a skill the host
-   * protects), undefined lets it go on.
+   * Asked once the staged skill's name is known, under the write guard
+   * right before the swap: a message refuses the install
+   * (`permission_denied`; e.g. a skill the host protects, or one the
+   * session may not use), undefined lets it go on.
    */
+  readonly mayReplace?: (name: string) => string | undefined;
+  /**
+   * Called with the canonical path of a local source (folder, archive,
+   * local git repository) once opened; throw to refuse it. The tool layer
+   * applies the registry's read policy here; a host installing on its own
+   * behalf leaves it out.
+   */
+  readonly checkLocalSource?: (canonicalPath: string) => void;
+}
+
+/** Options of {@link SkillLibrary.create}. */
+export interface SkillCreateOptions {
+  /** As {@link SkillInstallOptions.mayReplace}: asked under the write guard before the new skill is swapped in. */
   readonly mayReplace?: (name: string) => string | undefined;
 }
 
@@ -167,6 +182,7 @@ export class SkillLibrary {
           ...(this.#options.gitClient === undefined ? {} : { gitClient: this.#options.gitClient }),
           ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.checkLocalSource === undefined ? {} : { checkLocalSource: options.checkLocalSource }),
         }),
       options.signal,
       options.mayReplace,
@@ -179,11 +195,7 @@ export class SkillLibrary {
       options.expectedName,
       options.conflict ?? "backup",
       "installed",
-      async (work) => {
-        const file = path.join(work, "download.zip");
-        await writeFile(file, bytes);
-        return stageInstallSource({ kind: "archive", path: file }, work);
-      },
+      (work) => extractSkillArchive(bytes, path.join(work, "archive"), options.signal === undefined ? {} : { signal: options.signal }),
       options.signal,
       options.mayReplace,
     );
@@ -192,25 +204,23 @@ export class SkillLibrary {
   /**
    * Creates a skill from a name, description, optional body and extra files
    * (SKILL.md rendered from the template). A file whose content starts with
-   * `#!` is written executable (0755), others 0644.
+   * `#!` is written executable (0755), others 0644. Every file is written
+   * through a contained tree held at the staging folder.
    */
-  async create(input: SkillCreateInput): Promise<SkillChange> {
+  async create(input: SkillCreateInput, options: SkillCreateOptions = {}): Promise<SkillChange> {
     const nameProblem = skillNameProblem(input.name);
     if (nameProblem !== undefined) throw new ToolError("invalid_arguments", nameProblem, { details: { name: input.name } });
     const files = input.files ?? [];
     const issues = validateCreateFiles(files);
     if (issues.length > 0) throw new ToolError("invalid_arguments", renderSkillIssues(input.name, issues), { details: { name: input.name, issues } });
-    return this.#stageAndSwap(input.name, input.conflict ?? "fail", "created", async (work) => {
-      const folder = path.join(work, input.name);
-      await mkdir(folder, { recursive: true });
-      await writeFile(path.join(folder, "SKILL.md"), renderSkillTemplate(input));
-      for (const file of files) {
-        const target = path.join(folder, ...file.path.split("/").filter((segment) => segment !== "." && segment !== ""));
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFile(target, file.content, { flag: "wx", mode: file.content.startsWith("#!") ? 0o755 : 0o644 });
-      }
-      return folder;
-    });
+    return this.#stageAndSwap(
+      input.name,
+      input.conflict ?? "fail",
+      "created",
+      (work) => writeCreatedSkill(work, input.name, renderSkillTemplate(input), files),
+      undefined,
+      options.mayReplace,
+    );
   }
 
   /** Validates and zips a skill to `<root>/.packages/<name>.skill`; returns that path. */
@@ -222,12 +232,9 @@ export class SkillLibrary {
       if (!validation.ok)
         throw new ToolError("invalid_arguments", renderSkillIssues(name, validation.issues), { details: { name, issues: validation.issues } });
       const bytes = await writeSkillArchive(baseDir, name);
-      const target = path.join(this.rootDir, SKILLS_ROOT_FOLDERS.packages, `${name}.skill`);
-      await mkdir(path.dirname(target), { recursive: true });
-      const temporary = `${target}.${process.pid}.tmp`;
-      await writeFile(temporary, bytes);
-      await rename(temporary, target);
-      return target;
+      const relative = `${SKILLS_ROOT_FOLDERS.packages}/${name}.skill`;
+      await withTree(this.rootDir, (tree) => tree.writeFile(relative, bytes, { mode: 0o644 }));
+      return path.join(this.rootDir, SKILLS_ROOT_FOLDERS.packages, `${name}.skill`);
     });
   }
 
@@ -237,15 +244,14 @@ export class SkillLibrary {
     const baseDir = await this.#existingSkill(name);
     await this.#guard.run(async () => {
       await recoverInterruptedSwaps(this.rootDir);
-      const trash = path.join(this.rootDir, SKILLS_ROOT_FOLDERS.staging, `trash-${name}-${folderStamp(this.#now())}-${this.#sequence++}`);
-      await mkdir(path.dirname(trash), { recursive: true });
+      const trash = `${SKILLS_ROOT_FOLDERS.staging}/trash-${name}-${folderStamp(this.#now())}-${this.#sequence++}`;
       try {
-        await rename(baseDir, trash);
+        await withTree(this.rootDir, (tree) => tree.rename(name, trash));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") throw this.#notFound(name);
         throw error;
       }
-      await rm(trash, { recursive: true, force: true });
+      await rm(path.join(this.rootDir, trash), { recursive: true, force: true });
     });
     return { name, path: baseDir };
   }
@@ -254,15 +260,10 @@ export class SkillLibrary {
   async seedBuiltins(): Promise<string[]> {
     const written: string[] = [];
     for (const skill of BUILTIN_SKILLS) {
-      if (await this.#sameFiles(path.join(this.rootDir, skill.name), skill.files)) continue;
+      if (await holdsExactly(path.join(this.rootDir, skill.name), skill.files)) continue;
       const work = await this.#makeStagingDir(skill.name);
       try {
-        const folder = path.join(work, "staged", skill.name);
-        await mkdir(folder, { recursive: true });
-        for (const [file, content] of Object.entries(skill.files)) {
-          await mkdir(path.dirname(path.join(folder, file)), { recursive: true });
-          await writeFile(path.join(folder, file), content);
-        }
+        const folder = await writeStagedFiles(work, `staged/${skill.name}`, skill.files);
         await this.#guard.run(async () => {
           await recoverInterruptedSwaps(this.rootDir);
           await swapSkillIntoPlace(this.rootDir, { name: skill.name, staged: folder, conflict: "overwrite", now: this.#now() });
@@ -305,17 +306,18 @@ export class SkillLibrary {
         throw new ToolError("invalid_arguments", renderSkillIssues(name, first.issues), { details: { name, issues: first.issues } });
       }
       this.#refuseBuiltin(name, "replaced");
-      const refusal = mayReplace?.(name);
-      if (refusal !== undefined) throw new ToolError("permission_denied", refusal, { details: { name } });
       const staged = path.join(work, "staged", name);
-      await mkdir(path.dirname(staged), { recursive: true });
-      await rename(folder, staged);
+      const from = path.relative(work, folder).split(path.sep).join("/");
+      await withTree(work, (tree) => tree.rename(from, `staged/${name}`));
       const validation = await checkSkillFolder(staged, name);
       if (!validation.ok)
         throw new ToolError("invalid_arguments", renderSkillIssues(name, validation.issues), { details: { name, issues: validation.issues } });
       signal?.throwIfAborted();
       const outcome = await this.#guard.run(async () => {
         await recoverInterruptedSwaps(this.rootDir);
+        // Asked under the guard, so what it sees (e.g. whether the skill exists) holds until the swap.
+        const refusal = mayReplace?.(name);
+        if (refusal !== undefined) throw new ToolError("permission_denied", refusal, { details: { name } });
         return swapSkillIntoPlace(this.rootDir, { name, staged, conflict, now: this.#now() });
       });
       return { action, name, description: validation.metadata.description, path: path.join(this.rootDir, name), conflict, ...outcome };
@@ -325,20 +327,12 @@ export class SkillLibrary {
     }
   }
 
-  /** A new folder `.staging/<label>-<nanos>-<seq>` (a name taken by another process is skipped). */
+  /** A new folder `.staging/<label>-<nanos>-<seq>` (see {@link makeStagingFolder}). */
   async #makeStagingDir(label: string): Promise<string> {
-    const stagingDir = path.join(this.rootDir, SKILLS_ROOT_FOLDERS.staging);
-    await mkdir(stagingDir, { recursive: true });
-    for (;;) {
+    return makeStagingFolder(this.rootDir, label, () => {
       const nanos = BigInt(this.#now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
-      const dir = path.join(stagingDir, `${label}-${nanos}-${this.#sequence++}`);
-      try {
-        await mkdir(dir);
-        return dir;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      }
-    }
+      return `${nanos}-${this.#sequence++}`;
+    });
   }
 
   #refuseBuiltin(name: string, verb: string): void {
@@ -366,20 +360,5 @@ export class SkillLibrary {
     const stats = await lstat(baseDir).catch(() => undefined);
     if (stats === undefined || !stats.isDirectory()) throw this.#notFound(name);
     return baseDir;
-  }
-
-  /** Whether `folder` holds exactly `files` (no other file, same contents). */
-  async #sameFiles(folder: string, files: Readonly<Record<string, string>>): Promise<boolean> {
-    const present = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => undefined);
-    if (present === undefined) return false;
-    const onDisk = present
-      .filter((entry) => !entry.isDirectory())
-      .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));
-    if (onDisk.length !== Object.keys(files).length) return false;
-    for (const [file, content] of Object.entries(files)) {
-      const text = await readFile(path.join(folder, file), "utf8").catch(() => undefined);
-      if (text !== content) return false;
-    }
-    return true;
   }
 }

@@ -49,9 +49,39 @@ describe("stageInstallSource: directory", () => {
   it("copies the folder into staging and returns the copy", async () => {
     const dir = staging();
     const folder = await stageInstallSource({ kind: "directory", path: source }, dir);
-    expect(folder).toBe(path.join(dir, "demo"));
+    expect(folder).toBe(path.join(dir, "folder", "demo"));
     expect(files(folder)).toEqual(["SKILL.md", "scripts/run.sh"]);
     expect(fs.existsSync(path.join(source, "SKILL.md"))).toBe(true);
+  });
+
+  it("refuses a symlinked source folder, a FIFO inside, and what checkLocalSource refuses, writing nothing", async () => {
+    const alias = path.join(root, "sources", "alias");
+    fs.symlinkSync(source, alias);
+    const dir = staging();
+    await expect(stageInstallSource({ kind: "directory", path: alias }, dir)).rejects.toMatchObject({
+      code: "invalid_arguments",
+      message: expect.stringContaining(`The source folder ${alias} is a symlink`),
+    });
+    expect(fs.readdirSync(dir)).toEqual([]);
+
+    const piped = path.join(root, "sources", "piped");
+    fs.mkdirSync(piped, { recursive: true });
+    fs.writeFileSync(path.join(piped, "SKILL.md"), SKILL);
+    execFileSync("mkfifo", [path.join(piped, "pipe")]);
+    await expect(stageInstallSource({ kind: "directory", path: piped }, staging())).rejects.toMatchObject({
+      code: "invalid_arguments",
+      message: expect.stringContaining("pipe in"),
+    });
+
+    const seen: string[] = [];
+    const refused = stageInstallSource({ kind: "directory", path: source }, staging(), {
+      checkLocalSource: (canonical) => {
+        seen.push(canonical);
+        throw new Error("refused by the host");
+      },
+    });
+    await expect(refused).rejects.toThrow("refused by the host");
+    expect(seen).toEqual([source]);
   });
 
   it("refuses symlinks, relative paths, missing folders and files", async () => {
@@ -188,7 +218,7 @@ describe("stageInstallSource: git", () => {
   it("clones at the ref and returns the subdirectory", async () => {
     const dir = staging();
     const folder = await stageInstallSource({ kind: "git", url: repository, ref: "main", subdirectory: "skills/demo" }, dir, { gitClient });
-    expect(folder).toBe(path.join(dir, "repository", "skills", "demo"));
+    expect(folder).toBe(path.join(dir, "git", "demo"));
     expect(files(folder)).toEqual(["SKILL.md", "extra.txt"]);
     const other = await stageInstallSource({ kind: "git", url: repository, ref: "other", subdirectory: "skills/demo/" }, staging(), { gitClient });
     expect(files(other)).toEqual(["SKILL.md"]);
@@ -198,6 +228,24 @@ describe("stageInstallSource: git", () => {
     const folder = await stageInstallSource({ kind: "git", url: repository, ref: "main", subdirectory: "" }, staging(), { gitClient });
     expect(fs.existsSync(path.join(folder, ".git"))).toBe(false);
     expect(fs.existsSync(path.join(folder, "SKILL.md"))).toBe(true);
+  });
+
+  it("refuses a folder of the repository that is a symlink, and touches nothing it points to", async () => {
+    const outside = path.join(root, "outside-folder");
+    fs.mkdirSync(path.join(outside, ".git"), { recursive: true });
+    fs.writeFileSync(path.join(outside, "SKILL.md"), SKILL);
+    const linked = path.join(root, "linked-repository");
+    fs.mkdirSync(linked);
+    fs.symlinkSync(outside, path.join(linked, "skill"));
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: linked, stdio: "pipe" });
+    git("init", "-q", "-b", "main");
+    git("add", ".");
+    git("commit", "-q", "-m", "link");
+    await expect(stageInstallSource({ kind: "git", url: linked, ref: "main", subdirectory: "skill" }, staging(), { gitClient })).rejects.toMatchObject({
+      code: "invalid_arguments",
+      message: expect.stringContaining("is a symlink"),
+    });
+    expect(fs.existsSync(path.join(outside, ".git"))).toBe(true);
   });
 
   it("reports a missing folder, a bad ref, an unsafe subdirectory and a missing git client", async () => {

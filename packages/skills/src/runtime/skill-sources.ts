@@ -1,9 +1,11 @@
-import { cp, mkdir, readFile, rm, stat } from "node:fs/promises";
+import { constants, readlinkSync, realpathSync } from "node:fs";
+import { type FileHandle, mkdir, open } from "node:fs/promises";
 import path from "node:path";
 import { type GitClient, ToolError } from "@agent-tools/core";
+import { type ContainedTree, openContainedTree } from "@agent-tools/tools-fs";
 import { SKILL_LIMITS, type SkillInstallSource } from "../domain/skill-types.js";
 import { extractSkillArchive } from "./skill-archive.js";
-import { listSkillFolder } from "./skill-folder-listing.js";
+import { readSourceFolder } from "./source-folder-reader.js";
 
 /** The ports an install source may need. */
 export interface SkillSourcePorts {
@@ -12,25 +14,37 @@ export interface SkillSourcePorts {
   /** Needed for `download` sources (default: the global `fetch`). */
   readonly fetch?: typeof fetch;
   readonly signal?: AbortSignal;
+  /**
+   * Called with the canonical path of a local source (a folder or archive
+   * once opened, read from its descriptor; a local git repository before
+   * the clone); throw to refuse it. The tool layer applies the registry's
+   * read policy here, so a model cannot install what Read refuses. A host
+   * calling the library directly may leave it out and install from anywhere.
+   */
+  readonly checkLocalSource?: (canonicalPath: string) => void;
 }
 
 /**
  * Brings an install source into `stagingDir` (created when missing) and
  * returns the folder that holds the skill. Nothing outside `stagingDir` is
- * written, and no lock is taken: downloads and clones run before the
- * library's write guard.
+ * written (every write goes through a contained tree rooted there), and no
+ * lock is taken: downloads and clones run before the library's write guard.
  *
- * - `directory`: an absolute path of a folder, copied whole; a symlink
- *   inside, more than `skillMaxFiles` files or more than `skillMaxBytes`
- *   refuse it before anything is copied.
- * - `archive`: an absolute path of a `.zip` / `.skill` file, read (at most
- *   `downloadMaxBytes`) and extracted ({@link extractSkillArchive}).
+ * - `directory`: an absolute path of a folder, read without following
+ *   symlinks and copied from the opened descriptors (`readSourceFolder`):
+ *   a symlink anywhere (the folder itself included), a special file, more
+ *   than `skillMaxFiles` files, a file over `fileMaxBytes` or more than
+ *   `skillMaxBytes` refuses it.
+ * - `archive`: an absolute path of a `.zip` / `.skill` file, opened, checked
+ *   to be a regular file, read (at most `downloadMaxBytes`) from that
+ *   descriptor and extracted ({@link extractSkillArchive}).
  * - `download`: an http(s) URL fetched with the signal, its body capped at
  *   `downloadMaxBytes` and required to be a zip archive (an HTML page or
  *   other content is refused with a hint).
  * - `git`: cloned shallowly at `ref` into `stagingDir/repository`; the skill
- *   is its `subdirectory` (the repository's `.git` is removed when the skill
- *   is the repository root). `unavailable` without a `gitClient`.
+ *   is its `subdirectory`, reached and copied as a `directory` source is
+ *   (a symlinked folder in the repository is refused, its `.git` left out).
+ *   `unavailable` without a `gitClient`.
  *
  * @example
  * const folder = await stageInstallSource({ kind: "git", url: "https://github.com/me/skills.git", ref: "main", subdirectory: "pdf" }, staging, { gitClient });
@@ -39,15 +53,65 @@ export async function stageInstallSource(source: SkillInstallSource, stagingDir:
   ports.signal?.throwIfAborted();
   await mkdir(stagingDir, { recursive: true });
   switch (source.kind) {
-    case "directory":
-      return copyDirectory(source.path, stagingDir);
+    case "directory": {
+      requireAbsolute(source.path, "source folder");
+      const name = path.basename(source.path);
+      if (name === "") throw new ToolError("invalid_arguments", `${source.path} cannot be a skill folder. Give the folder that holds SKILL.md.`);
+      return copyFolder(path.dirname(source.path), [name], stagingDir, "folder", {
+        label: source.path,
+        ...(ports.checkLocalSource === undefined ? {} : { checkOpened: ports.checkLocalSource }),
+        ...(ports.signal === undefined ? {} : { signal: ports.signal }),
+      });
+    }
     case "archive":
-      return extractSkillArchive(await readArchive(source.path), path.join(stagingDir, "archive"));
+      return extractSkillArchive(
+        await readArchive(source.path, ports),
+        path.join(stagingDir, "archive"),
+        ports.signal === undefined ? {} : { signal: ports.signal },
+      );
     case "download":
-      return extractSkillArchive(await download(source.url, ports), path.join(stagingDir, "download"));
+      return extractSkillArchive(
+        await download(source.url, ports),
+        path.join(stagingDir, "download"),
+        ports.signal === undefined ? {} : { signal: ports.signal },
+      );
     case "git":
       return cloneRepository(source, stagingDir, ports);
   }
+}
+
+/**
+ * Reads the folder `base/segments...` (`readSourceFolder`: no symlink
+ * followed, caps on the bytes read) and, once all of it passed, writes it to
+ * `stagingDir/<into>/<its name>` through a contained tree; returns that
+ * folder. A refused folder writes nothing.
+ */
+async function copyFolder(
+  base: string,
+  segments: readonly string[],
+  stagingDir: string,
+  into: string,
+  options: Parameters<typeof readSourceFolder>[3],
+): Promise<string> {
+  const folders: string[] = [];
+  const files: { relative: string; data: Uint8Array; executable: boolean }[] = [];
+  await readSourceFolder(
+    base,
+    segments,
+    { directory: (relative) => void folders.push(relative), file: (relative, data, executable) => void files.push({ relative, data, executable }) },
+    options,
+  );
+  const name = segments.at(-1) ?? path.basename(base);
+  const target = `${into}/${name}`;
+  const tree: ContainedTree = openContainedTree(stagingDir);
+  try {
+    await tree.mkdir(target, { recursive: true });
+    for (const folder of folders) await tree.mkdir(`${target}/${folder}`, { recursive: true });
+    for (const file of files) await tree.writeFile(`${target}/${file.relative}`, file.data, { mode: file.executable ? 0o755 : 0o644 });
+  } finally {
+    tree.close();
+  }
+  return path.join(stagingDir, into, name);
 }
 
 function requireAbsolute(file: string, what: string): void {
@@ -55,46 +119,47 @@ function requireAbsolute(file: string, what: string): void {
     throw new ToolError("invalid_arguments", `The ${what} path ${file} is relative; give an absolute path.`, { details: { path: file } });
 }
 
-async function statOrNotFound(file: string, what: string) {
+/** The canonical path of an opened descriptor (its /proc link), else of `file`. */
+function canonicalOf(handle: FileHandle, file: string): string {
   try {
-    return await stat(file);
+    return readlinkSync(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return realpathSync(file);
+  }
+}
+
+/** Opens the archive, checks the descriptor is a regular file (and the read policy on what was opened), reads it capped. */
+async function readArchive(file: string, ports: SkillSourcePorts): Promise<Uint8Array> {
+  requireAbsolute(file, "archive");
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
-      throw new ToolError("not_found", `The ${what} ${file} does not exist. Check the source path.`, { details: { path: file } });
+      throw new ToolError("not_found", `The archive ${file} does not exist. Check the source path.`, { details: { path: file } });
     throw error;
   }
-}
-
-async function copyDirectory(source: string, stagingDir: string): Promise<string> {
-  requireAbsolute(source, "source folder");
-  const stats = await statOrNotFound(source, "source folder");
-  if (!stats.isDirectory())
-    throw new ToolError("not_a_directory", `${source} is not a folder. Give a skill folder, a .zip / .skill archive, a URL or a git repository.`);
-  const listing = await listSkillFolder(source);
-  const symlink = listing.find((entry) => entry.kind === "symlink");
-  if (symlink !== undefined) {
-    throw new ToolError("invalid_arguments", `${symlink.path} in ${source} is a symlink; skills may not contain symlinks. Replace it with the file itself.`, {
-      details: { path: symlink.path },
-    });
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new ToolError("not_a_file", `${file} is not a file. Give a .zip or .skill archive.`);
+    ports.checkLocalSource?.(canonicalOf(handle, file));
+    const tooLarge = (size: number | string) =>
+      new ToolError("too_large", `${file} is ${size} bytes; archives of at most ${SKILL_LIMITS.downloadMaxBytes} bytes are accepted.`, {
+        details: { cap: SKILL_LIMITS.downloadMaxBytes },
+      });
+    if (stats.size > SKILL_LIMITS.downloadMaxBytes) throw tooLarge(stats.size);
+    const buffer = Buffer.alloc(SKILL_LIMITS.downloadMaxBytes + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > SKILL_LIMITS.downloadMaxBytes) throw tooLarge(`more than ${SKILL_LIMITS.downloadMaxBytes}`);
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+  } finally {
+    await handle.close();
   }
-  const files = listing.filter((entry) => entry.kind === "file");
-  if (files.length > SKILL_LIMITS.skillMaxFiles)
-    throw new ToolError("too_large", `${source} holds more than ${SKILL_LIMITS.skillMaxFiles} files; a skill may not.`);
-  const total = files.reduce((sum, entry) => sum + entry.size, 0);
-  if (total > SKILL_LIMITS.skillMaxBytes)
-    throw new ToolError("too_large", `${source} holds ${total} bytes; a skill may be at most ${SKILL_LIMITS.skillMaxBytes} bytes.`);
-  const target = path.join(stagingDir, path.basename(source) || "skill");
-  await cp(source, target, { recursive: true, errorOnExist: true, force: false, preserveTimestamps: false, verbatimSymlinks: true });
-  return target;
-}
-
-async function readArchive(file: string): Promise<Uint8Array> {
-  requireAbsolute(file, "archive");
-  const stats = await statOrNotFound(file, "archive");
-  if (!stats.isFile()) throw new ToolError("not_a_file", `${file} is not a file. Give a .zip or .skill archive.`);
-  if (stats.size > SKILL_LIMITS.downloadMaxBytes)
-    throw new ToolError("too_large", `${file} is ${stats.size} bytes; archives of at most ${SKILL_LIMITS.downloadMaxBytes} bytes are accepted.`);
-  return new Uint8Array(await readFile(file));
 }
 
 const isZip = (bytes: Uint8Array) =>
@@ -175,9 +240,10 @@ async function cloneRepository(source: Extract<SkillInstallSource, { kind: "git"
   const subdirectory = source.subdirectory.replace(/^\/+|\/+$/g, "");
   const problem = subdirectoryProblem(source.subdirectory.replace(/\/+$/, ""));
   if (problem !== undefined) throw new ToolError("invalid_arguments", `The repository folder ${source.subdirectory} ${problem}.`);
+  const url = path.isAbsolute(source.url) && ports.checkLocalSource !== undefined ? checkedLocalRepository(source.url, ports.checkLocalSource) : source.url;
   const repository = path.join(stagingDir, "repository");
   try {
-    await ports.gitClient.clone(source.url, repository, { ref: source.ref, depth: 1, ...(ports.signal === undefined ? {} : { signal: ports.signal }) });
+    await ports.gitClient.clone(url, repository, { ref: source.ref, depth: 1, ...(ports.signal === undefined ? {} : { signal: ports.signal }) });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
     throw new ToolError(
@@ -189,18 +255,32 @@ async function cloneRepository(source: Extract<SkillInstallSource, { kind: "git"
       },
     );
   }
-  const folder = subdirectory === "" ? repository : path.join(repository, ...subdirectory.split("/"));
-  let stats: Awaited<ReturnType<typeof stat>> | undefined;
+  // The checkout is the repository author's: its folders are reached without following symlinks, and copied as a folder source is.
+  const segments = subdirectory === "" ? [] : subdirectory.split("/");
   try {
-    stats = await stat(folder);
-  } catch {
-    stats = undefined;
-  }
-  if (stats === undefined || !stats.isDirectory()) {
-    throw new ToolError("not_found", `${source.url} at ${source.ref} has no folder ${subdirectory}. Check the path of the skill inside the repository.`, {
-      details: { url: source.url, ref: source.ref, subdirectory },
+    return await copyFolder(repository, segments, stagingDir, "git", {
+      label: subdirectory === "" ? `${source.url} at ${source.ref}` : `${subdirectory} of ${source.url} at ${source.ref}`,
+      ...(segments.length === 0 ? { skipTopLevel: [".git"] } : {}),
+      ...(ports.signal === undefined ? {} : { signal: ports.signal }),
     });
+  } catch (error) {
+    if (error instanceof ToolError && (error.code === "not_found" || error.code === "not_a_directory")) {
+      throw new ToolError("not_found", `${source.url} at ${source.ref} has no folder ${subdirectory}. Check the path of the skill inside the repository.`, {
+        details: { url: source.url, ref: source.ref, subdirectory },
+      });
+    }
+    throw error;
   }
-  await rm(path.join(folder, ".git"), { recursive: true, force: true });
-  return folder;
+}
+
+/** A local repository path, resolved and passed through the caller's check before git reads it (git opens it by name: see docs/safety.md). */
+function checkedLocalRepository(url: string, check: (canonicalPath: string) => void): string {
+  let canonical: string;
+  try {
+    canonical = realpathSync(url);
+  } catch {
+    throw new ToolError("not_found", `The repository ${url} does not exist. Check the source path.`, { details: { url } });
+  }
+  check(canonical);
+  return canonical;
 }

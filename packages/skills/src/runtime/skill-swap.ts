@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { lstat, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
+import { openContainedTree } from "@agent-tools/tools-fs";
 import { SKILL_LIMITS, SKILLS_ROOT_FOLDERS, type SkillConflictMode } from "../domain/skill-types.js";
 
 /** What a swap did with a skill that was already there. */
@@ -10,7 +11,7 @@ export type SkillSwapOutcome =
   | { readonly previous: "overwritten" }
   | { readonly previous: "backed_up"; readonly backupPath: string };
 
-/** The journal of one swap: enough to finish it after a crash. */
+/** The journal of one swap: enough to finish it after a crash. Paths are relative to the skills root. */
 interface SwapJournal {
   readonly name: string;
   /** The validated staged folder that becomes the skill. */
@@ -22,22 +23,22 @@ interface SwapJournal {
 const JOURNAL_PREFIX = "swap-";
 const TRASH_PREFIX = "trash-";
 
-const exists = async (file: string) =>
-  lstat(file).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return false;
-      throw error;
-    },
-  );
-
 /** A time stamp for folder names: `20260102T030405123Z`. */
 export const folderStamp = (milliseconds: number) => new Date(milliseconds).toISOString().replace(/[-:.]/g, "");
 const suffix = () => randomBytes(3).toString("hex");
 
+/** `file` relative to `rootDir` with `/`, or undefined when it is not inside. */
+function insideRoot(rootDir: string, file: string): string | undefined {
+  const relative = path.isAbsolute(file) ? path.relative(rootDir, file) : path.normalize(file);
+  if (relative === "" || relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return undefined;
+  return relative.split(path.sep).join("/");
+}
+
 /**
- * Moves a validated staged folder into `<root>/<name>` with renames only.
- * The caller holds the write guard and has run {@link recoverInterruptedSwaps}.
+ * Moves a validated staged folder into `<root>/<name>` with renames only,
+ * each through a contained tree held at the root (no symlink on the way is
+ * followed). The caller holds the write guard and has run
+ * {@link recoverInterruptedSwaps}.
  *
  * - no skill there: one rename;
  * - `fail`: `conflict` "Destination already exists";
@@ -56,67 +57,79 @@ export async function swapSkillIntoPlace(
   rootDir: string,
   input: { readonly name: string; readonly staged: string; readonly conflict: SkillConflictMode; readonly now: number },
 ): Promise<SkillSwapOutcome> {
-  const target = path.join(rootDir, input.name);
-  if (!(await exists(target))) {
-    await rename(input.staged, target);
-    return { previous: "none" };
+  const staged = insideRoot(rootDir, input.staged);
+  if (staged === undefined) throw new Error(`the staged folder ${input.staged} is not inside ${rootDir}`);
+  const tree = openContainedTree(rootDir);
+  try {
+    if ((await tree.lstat(input.name)) === undefined) {
+      await tree.rename(staged, input.name);
+      return { previous: "none" };
+    }
+    if (input.conflict === "fail") {
+      throw new ToolError(
+        "conflict",
+        `Destination already exists: skill "${input.name}" is already installed. Repeat with conflict "backup" to keep a copy of the current version in ${SKILLS_ROOT_FOLDERS.backups}, or conflict "overwrite" to replace it.`,
+        { details: { name: input.name, path: path.join(rootDir, input.name) } },
+      );
+    }
+    const id = `${folderStamp(input.now)}-${suffix()}`;
+    const old =
+      input.conflict === "overwrite"
+        ? `${SKILLS_ROOT_FOLDERS.staging}/${TRASH_PREFIX}${input.name}-${id}`
+        : `${SKILLS_ROOT_FOLDERS.backups}/${input.name}-${id}`;
+    const journal = `${SKILLS_ROOT_FOLDERS.staging}/${JOURNAL_PREFIX}${id}.json`;
+    const record: SwapJournal = { name: input.name, staged, old };
+    await tree.writeFile(journal, new TextEncoder().encode(JSON.stringify(record)));
+    await tree.rename(input.name, old);
+    await tree.rename(staged, input.name);
+    await tree.remove(journal);
+    if (input.conflict === "overwrite") {
+      await rm(path.join(rootDir, old), { recursive: true, force: true });
+      return { previous: "overwritten" };
+    }
+    return { previous: "backed_up", backupPath: path.join(rootDir, old) };
+  } finally {
+    tree.close();
   }
-  if (input.conflict === "fail") {
-    throw new ToolError(
-      "conflict",
-      `Destination already exists: skill "${input.name}" is already installed. Repeat with conflict "backup" to keep a copy of the current version in ${SKILLS_ROOT_FOLDERS.backups}, or conflict "overwrite" to replace it.`,
-      { details: { name: input.name, path: target } },
-    );
-  }
-  const stagingDir = path.join(rootDir, SKILLS_ROOT_FOLDERS.staging);
-  const id = `${folderStamp(input.now)}-${suffix()}`;
-  const old =
-    input.conflict === "overwrite"
-      ? path.join(stagingDir, `${TRASH_PREFIX}${input.name}-${id}`)
-      : path.join(rootDir, SKILLS_ROOT_FOLDERS.backups, `${input.name}-${id}`);
-  if (input.conflict === "backup") await mkdir(path.dirname(old), { recursive: true });
-  const journal = path.join(stagingDir, `${JOURNAL_PREFIX}${id}.json`);
-  const record: SwapJournal = { name: input.name, staged: input.staged, old };
-  await writeFile(`${journal}.tmp`, JSON.stringify(record));
-  await rename(`${journal}.tmp`, journal);
-  await rename(target, old);
-  await rename(input.staged, target);
-  await unlink(journal);
-  if (input.conflict === "overwrite") {
-    await rm(old, { recursive: true, force: true });
-    return { previous: "overwritten" };
-  }
-  return { previous: "backed_up", backupPath: old };
 }
 
 /**
  * Finishes swaps a crash interrupted (see {@link swapSkillIntoPlace}): for
  * each journal, when the skill folder is missing, the staged folder is moved
  * in (or, when that is gone too, the old one is moved back); then the
- * journal is removed. Returns the names it restored. The caller holds the
+ * journal is removed. Only paths inside the root are moved, through a
+ * contained tree. Returns the names it restored. The caller holds the
  * write guard.
  */
 export async function recoverInterruptedSwaps(rootDir: string): Promise<string[]> {
   const stagingDir = path.join(rootDir, SKILLS_ROOT_FOLDERS.staging);
-  const names = await readdir(stagingDir).catch(() => [] as string[]);
+  const names = (await readdir(stagingDir).catch(() => [] as string[])).filter((name) => name.startsWith(JOURNAL_PREFIX) && name.endsWith(".json")).sort();
+  if (names.length === 0) return [];
   const restored: string[] = [];
-  for (const entry of names.filter((name) => name.startsWith(JOURNAL_PREFIX) && name.endsWith(".json")).sort()) {
-    const journal = path.join(stagingDir, entry);
-    let record: SwapJournal | undefined;
-    try {
-      record = JSON.parse(await readFile(journal, "utf8")) as SwapJournal;
-    } catch {
-      record = undefined;
-    }
-    if (record !== undefined && typeof record.name === "string" && !record.name.includes("/") && !record.name.startsWith(".")) {
-      const target = path.join(rootDir, record.name);
-      if (!(await exists(target))) {
-        if (await exists(record.staged)) await rename(record.staged, target);
-        else if (await exists(record.old)) await rename(record.old, target);
-        restored.push(record.name);
+  const tree = openContainedTree(rootDir);
+  try {
+    for (const entry of names) {
+      const journal = `${SKILLS_ROOT_FOLDERS.staging}/${entry}`;
+      let record: Partial<SwapJournal> | undefined;
+      try {
+        record = JSON.parse((await tree.readFile(journal)).toString("utf8")) as Partial<SwapJournal>;
+      } catch {
+        record = undefined;
       }
+      const name = record?.name;
+      if (typeof name === "string" && name !== "" && !name.includes("/") && !name.includes("\\") && !name.startsWith(".")) {
+        const staged = typeof record?.staged === "string" ? insideRoot(rootDir, record.staged) : undefined;
+        const old = typeof record?.old === "string" ? insideRoot(rootDir, record.old) : undefined;
+        if ((await tree.lstat(name)) === undefined) {
+          if (staged !== undefined && (await tree.lstat(staged)) !== undefined) await tree.rename(staged, name);
+          else if (old !== undefined && (await tree.lstat(old)) !== undefined) await tree.rename(old, name);
+          restored.push(name);
+        }
+      }
+      await tree.remove(journal).catch(() => undefined);
     }
-    await unlink(journal).catch(() => undefined);
+  } finally {
+    tree.close();
   }
   return restored;
 }
@@ -137,7 +150,9 @@ export async function purgeStagingFolder(rootDir: string, now: number): Promise<
     const entry = path.join(stagingDir, name);
     const stats = await lstat(entry).catch(() => undefined);
     if (stats === undefined) continue;
-    const stale = name.startsWith(TRASH_PREFIX) || name.endsWith(".json.tmp") || now - stats.mtimeMs > SKILL_LIMITS.stagingMaxAgeMs;
+    // Journals are written under the guard, so a journal's temporary file (`.swap-*.tmp`, or `*.json.tmp` of older versions) is a leftover.
+    const halfWritten = name.endsWith(".json.tmp") || (name.startsWith(`.${JOURNAL_PREFIX}`) && name.endsWith(".tmp"));
+    const stale = name.startsWith(TRASH_PREFIX) || halfWritten || now - stats.mtimeMs > SKILL_LIMITS.stagingMaxAgeMs;
     if (!stale) continue;
     await rm(entry, { recursive: true, force: true });
     removed += 1;

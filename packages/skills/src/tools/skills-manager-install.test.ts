@@ -97,8 +97,8 @@ describe("SkillsManager install", () => {
 
   it("installs from a local git repository at a branch, a tag and the default ref", async () => {
     const h = fresh();
-    const repository = path.join(path.dirname(h.workdir), "gitty");
-    fs.mkdirSync(repository);
+    const repository = path.join(h.workdir, "repos", "gitty");
+    fs.mkdirSync(repository, { recursive: true });
     git(repository, "init", "-q", "-b", "main");
     fs.writeFileSync(path.join(repository, "SKILL.md"), skillMd("gitty", "On main."));
     git(repository, "add", "-A");

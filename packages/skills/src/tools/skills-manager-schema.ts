@@ -49,7 +49,7 @@ export type SkillsManagerInput = z.infer<typeof skillsManagerInputSchema>;
 /** The tool description the model reads. */
 export const SKILLS_MANAGER_DESCRIPTION = [
   "Manage agent skills (folders with a SKILL.md: YAML frontmatter `name` and `description`, then instructions; optional scripts/, references/, assets/).",
-  "Actions: read {path: skill://<name>/SKILL.md, offset (0-based line), length (default 200 lines)}; list; install {source: local folder, .zip/.skill file, http(s) URL or git repository URL (tree/blob URLs work), method auto|download|git, ref (default main), conflict backup (default)|fail|overwrite};",
+  "Actions: read {path: skill://<name>/SKILL.md, offset (0-based line), length (default 200 lines)}; list; install {source: local folder or .zip/.skill file (in the workspace or a granted root, as Read allows), http(s) URL or git repository URL (tree/blob URLs work), method auto|download|git, ref (default main), conflict backup (default)|fail|overwrite};",
   "create {name, description, body?, files?: [{path, content}] (not SKILL.md), conflict fail (default)|backup|overwrite}; validate {name}; package {name} (writes <name>.skill); delete {name};",
   "registry_search {query, sort downloads|stars|installs|updated|newest, limit 1-20 (10), cursor}; registry_install {slug, owner?, version?, conflict}.",
   "Names: lowercase letters, digits and single hyphens, at most 64, equal to the folder name. Read a skill's files with Read/Glob on skill://<name>/...; run its scripts by their absolute path.",

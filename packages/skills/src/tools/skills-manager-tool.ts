@@ -4,7 +4,7 @@ import { type ToolContext, type ToolDefinition, ToolError, type ToolMetadata, ty
 import { normalizeRegistrySearch } from "../domain/registry-search-input.js";
 import { parseSkillReadPath } from "../domain/skill-read-path.js";
 import { parseInstallSource } from "../domain/skill-source.js";
-import { SKILL_DENIAL_SUFFIX, type SkillsManagerAction } from "../domain/skill-types.js";
+import { SKILL_DENIAL_SUFFIX, type SkillInstallSource, type SkillsManagerAction } from "../domain/skill-types.js";
 import type { SkillRegistry } from "../ports/skill-registry.js";
 import type { SkillAccessController } from "../runtime/skill-access-controller.js";
 import type { SkillChange, SkillLibrary } from "../runtime/skill-library.js";
@@ -81,6 +81,27 @@ function replaceCheck(runtime: SkillsManagerRuntime, rootDir: string): (name: st
   };
 }
 
+/** The local path an install source reads, when it reads one: a folder, an archive or a local git repository. */
+function localSourcePath(source: SkillInstallSource): string | undefined {
+  if (source.kind === "directory" || source.kind === "archive") return source.path;
+  if (source.kind === "git" && path.isAbsolute(source.url)) return source.url;
+  return undefined;
+}
+
+/**
+ * The registry's read policy as a check of a local install source: what
+ * Read refuses (outside the workspace and granted roots, a skill not
+ * enabled, a symlink leading out) SkillsManager does not install, since an
+ * installed skill is readable through `skill://`. The library calls it
+ * again on the canonical path of what it opened, so a path swapped after
+ * this first check is caught.
+ */
+function readPolicyCheck(context: ToolContext): (file: string) => void {
+  return (file) => {
+    context.paths.resolve(file, { intent: "read", label: "SkillsManager install source" });
+  };
+}
+
 async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, context: ToolContext): Promise<ToolOutput<SkillsManagerDetails>> {
   const { action } = input;
   const library = await runtime.library();
@@ -104,22 +125,29 @@ async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, con
     }
     case "install": {
       const source = parseInstallSource(input.source as string, { method: input.method ?? "auto", ref: input.ref, workdir: context.workdir });
+      const checkLocalSource = readPolicyCheck(context);
+      const local = localSourcePath(source);
+      if (local !== undefined) checkLocalSource(local);
       const change = await library.install(source, {
         conflict: input.conflict ?? "backup",
         signal: context.signal,
         mayReplace: replaceCheck(runtime, library.rootDir),
+        checkLocalSource,
       });
       await granted(runtime, change);
       return changeOutput(action, change, input.source);
     }
     case "create": {
-      const change = await library.create({
-        name: input.name as string,
-        description: input.description as string,
-        ...(input.body === undefined ? {} : { body: input.body }),
-        ...(input.files === undefined ? {} : { files: input.files }),
-        conflict: input.conflict ?? "fail",
-      });
+      const change = await library.create(
+        {
+          name: input.name as string,
+          description: input.description as string,
+          ...(input.body === undefined ? {} : { body: input.body }),
+          ...(input.files === undefined ? {} : { files: input.files }),
+          conflict: input.conflict ?? "fail",
+        },
+        { mayReplace: replaceCheck(runtime, library.rootDir) },
+      );
       await granted(runtime, change);
       return changeOutput(action, change);
     }
