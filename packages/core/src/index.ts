@@ -10,7 +10,7 @@
  */
 export { TOOL_ERROR_CODES, ToolError, SdkError, CodedError, isAbortError } from "./errors.js";
 export type { ToolErrorCode, ToolErrorOptions, SdkErrorCode } from "./errors.js";
-export { RUNTIME_SCOPES } from "./types.js";
+export { RUNTIME_SCOPES, TOOL_GROUP_IDS } from "./types.js";
 export { isModuleNotFoundError } from "./optional-package.js";
 export type {
   RuntimeScope,
@@ -29,6 +29,7 @@ export type {
   ToolContext,
   ToolDefinition,
   ToolBundle,
+  BundleApprovalTargets,
   ToolSchema,
 } from "./types.js";
 
@@ -51,7 +52,8 @@ export type {
   ChildSpanOptions,
 } from "./telemetry/tool-call-span.js";
 export type { ToolEvent, ToolCallStartEvent, ToolOutputDeltaEvent, ToolCallEndEvent } from "./registry/events.js";
-export { resolveApproval } from "./registry/approval-policy.js";
+export { resolveApproval, APPROVAL_DECISIONS } from "./registry/approval-policy.js";
+export { closestName } from "./registry/closest-name.js";
 export type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "./registry/approval-policy.js";
 export { LoopBreaker } from "./registry/loop-breaker.js";
 export { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./registry/output-cap.js";

@@ -19,6 +19,9 @@ export const RUNTIME_SCOPES: readonly RuntimeScope[] = ["chat", "cron"];
 /** The group a tool belongs to; approval rules can target `group:<id>`. `custom` is the default of `defineTool`. */
 export type ToolGroupId = "fs" | "shell" | "skill" | "system" | "mcp" | "subagent" | "memory" | "task" | "custom" | (string & {});
 
+/** The groups of the SDK's own tools (and `custom`, the default of `defineTool`): `group:<id>` approval rules may name each. */
+export const TOOL_GROUP_IDS: readonly ToolGroupId[] = Object.freeze(["fs", "shell", "skill", "system", "mcp", "subagent", "memory", "task", "custom"]);
+
 /** How a UI may file a tool call. */
 export type ToolDisplayCategory = "file" | "search" | "terminal" | "system" | "mcp" | "other";
 
@@ -195,6 +198,28 @@ export interface ToolBundle {
    * unsubscribe function. Absent for bundles whose tools never change.
    */
   onToolsChanged?(listener: () => void): () => void;
+  /**
+   * What approval rules may name although `listTools` does not list it now
+   * (the registry checks every key of `approval.policies` when it is
+   * created). Absent for bundles whose tools are all listed from the start.
+   */
+  approvalTargets?(): BundleApprovalTargets;
   /** Releases processes, connections and handles. */
   close?(): Promise<void>;
+}
+
+/** What a bundle's tools may later be named or grouped by, for checking approval rules. */
+export interface BundleApprovalTargets {
+  /** Tools the bundle may list later (e.g. ToolSearch once lazy loading starts). */
+  readonly toolNames?: readonly string[];
+  /**
+   * Name prefixes of tools that arrive later and cannot be named yet (`mcp_github_`
+   * while that server is not connected); a rule `<prefix><rest>` is accepted,
+   * and the registry warns once if the tools arrive and none has that name.
+   */
+  readonly toolNamePrefixes?: readonly string[];
+  /** Server ids its tools carry (`server:<id>` rules), connected or not. */
+  readonly serverIds?: readonly string[];
+  /** Group ids its tools may carry beyond {@link TOOL_GROUP_IDS}. */
+  readonly groupIds?: readonly string[];
 }

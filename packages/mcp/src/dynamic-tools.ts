@@ -4,7 +4,7 @@ import type { McpRuntime } from "./mcp-runtime.js";
 import { coerceMcpInputSchema } from "./remote-tool-schema.js";
 import type { McpRemoteTool } from "./mcp-remote-types.js";
 import { type McpSettings, selectEnabledMcpServers } from "./settings.js";
-import { buildMcpToolName } from "./tool-naming.js";
+import { buildMcpToolName, mcpToolNamePrefixes } from "./tool-naming.js";
 
 /** The server and server-side tool name behind a dynamic tool name. */
 export interface McpToolTarget {
@@ -149,6 +149,15 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
       return out;
     },
     isExposed: (name) => options.isExposed?.(name) ?? true,
+    approvalTargets() {
+      const servers = (options.getSettings().servers ?? []).filter((server) => typeof server.id === "string" && server.id.trim() !== "");
+      const listed = new Set([...entries.values()].map((entry) => entry.serverId));
+      return {
+        serverIds: servers.map((server) => server.id),
+        // Tools of a server not connected yet (disabled, failed) are unknown: rules may name them by the server's prefix.
+        toolNamePrefixes: servers.filter((server) => !listed.has(server.id)).flatMap((server) => mcpToolNamePrefixes(server.id)),
+      };
+    },
     resolveToolName(name) {
       const entry = entries.get(name) ?? [...entries.values()].find((candidate) => candidate.definition.name.toLowerCase() === name.trim().toLowerCase());
       return entry ? { serverId: entry.serverId, toolName: entry.toolName } : undefined;

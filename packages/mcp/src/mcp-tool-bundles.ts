@@ -186,6 +186,8 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     id: "mcp-manager",
     trusted: true,
     listTools: () => (deferral ? [...managerTools, toolSearch] : managerTools),
+    // ToolSearch is listed only while lazy loading is active; approval rules may name it before.
+    approvalTargets: () => ({ toolNames: searchable ? [toolSearch.name] : [] }),
   };
   return {
     manager,

@@ -57,3 +57,17 @@ export function buildMcpToolName(serverId: string, toolName: string): string {
   const hash = fnv1a32(`${serverId}::${toolName}`).toString(16).padStart(8, "0");
   return `mcp_${server.slice(0, 16)}_${tool.slice(0, 24)}_${hash}`.slice(0, MCP_TOOL_NAME_MAX);
 }
+
+/**
+ * The prefixes every model-facing tool name of server `serverId` starts
+ * with (the plain form's, and the shortened form's when the sanitised id is
+ * longer than 16 characters). Approval rules may name a tool of a server
+ * that is not connected yet by such a name.
+ *
+ * @example
+ * mcpToolNamePrefixes("github"); // ["mcp_github_"]
+ */
+export function mcpToolNamePrefixes(serverId: string): string[] {
+  const server = sanitizeMcpNamePart(serverId, "server");
+  return server.length > 16 ? [`mcp_${server}_`, `mcp_${server.slice(0, 16)}_`] : [`mcp_${server}_`];
+}

@@ -9,7 +9,7 @@ const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-t
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 
 describe("buildBuiltinToolRegistry: plan mode", () => {
-  it("lists only read-only tools plus ExitPlanMode, Agent and SendMessage of the full registry; other tools still run; setPlanMode toggles", async () => {
+  it("lists and runs only read-only tools plus ExitPlanMode, Agent and SendMessage of the full registry; setPlanMode toggles", async () => {
     const workdir = path.join(temporary, "full");
     fs.mkdirSync(workdir);
     const registry = await buildBuiltinToolRegistry({
@@ -24,10 +24,10 @@ describe("buildBuiltinToolRegistry: plan mode", () => {
       const planTools = ["Read", "Image", "List", "Glob", "Grep", "ProcessWait", "TaskList", "ExitPlanMode", "Agent", "SendMessage"];
       expect(registry.planMode).toBe(true);
       expect(registry.tools.map((tool) => tool.name)).toEqual(planTools);
-      // Plan mode filters what the model sees, not what runs.
+      // Plan mode reaches the executors too: a write the model remembers from before is refused.
       const write = await registry.executeToolCall({ id: "w", name: "Write", arguments: { path: "notes.md", content: "plan\n" } });
-      expect(write.isError).toBe(false);
-      expect(fs.readFileSync(path.join(workdir, "notes.md"), "utf8")).toBe("plan\n");
+      expect(write).toMatchObject({ isError: true, details: { code: "permission_denied", planMode: true } });
+      expect(fs.existsSync(path.join(workdir, "notes.md"))).toBe(false);
 
       const seen: string[][] = [];
       registry.onToolsChanged(() => seen.push(registry.tools.map((tool) => tool.name)));
@@ -35,6 +35,7 @@ describe("buildBuiltinToolRegistry: plan mode", () => {
       expect(seen).toHaveLength(1);
       expect(seen[0]).toEqual(expect.arrayContaining(["Write", "Edit", "Bash", "TaskCreate", "MemoryManager", "McpManager", "AskUserQuestion", "Agent"]));
       expect(seen[0]).not.toContain("ExitPlanMode");
+      expect((await registry.executeToolCall({ id: "w2", name: "Write", arguments: { path: "notes.md", content: "plan\n" } })).isError).toBe(false);
       registry.setPlanMode(true);
       expect(seen).toHaveLength(2);
       expect(seen[1]).toEqual(planTools);

@@ -32,6 +32,7 @@ import { type InteractionHostOptions, createInteractionToolBundle } from "./inte
 import { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
 import { sdkMcpRoots } from "./mcp-roots-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
+import { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
 export interface BuiltinToolRegistryOptions {
@@ -45,7 +46,13 @@ export interface BuiltinToolRegistryOptions {
   additionalRoots?: readonly AdditionalRoot[];
   /** Ports; every one left out gets its Node default (`createNodePorts`). */
   ports?: Partial<ToolPorts>;
-  /** allow / ask / deny rules. */
+  /**
+   * allow / ask / deny rules. Each key must be a tool name this registry
+   * has or any built-in tool's name (exact case), `server:<id>` of a
+   * configured MCP server, or `group:<id>`; each value exactly `allow`, `ask`
+   * or `deny`. Anything else throws `SdkError` naming the key and the closest
+   * name, so a misspelt rule never silently fails to apply.
+   */
   approval?: ApprovalOptions;
   /** Every event of every call. */
   onEvent?(event: ToolEvent): void;
@@ -134,8 +141,9 @@ export interface BuiltinToolRegistryOptions {
    */
   cron?: SdkCronOptions;
   /**
-   * Start in plan mode: `tools` lists only read-only tools plus ExitPlanMode,
-   * Agent and SendMessage (other tools still run when called). Toggle with
+   * Start in plan mode: `tools` lists, and calls run, only read-only tools
+   * plus ExitPlanMode, Agent (read-only agents only: a worktree agent is
+   * refused) and SendMessage; any other call is refused. Toggle with
    * `registry.setPlanMode`; ExitPlanMode leaves it when the user approves.
    */
   planMode?: boolean;
@@ -184,7 +192,16 @@ export interface BuiltinToolRegistryOptions {
  * const result = await registry.executeToolCall({ id: "1", name: "TaskList", arguments: {} });
  * await registry.close();
  */
-export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<BuiltinToolRegistry> {
+export function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<BuiltinToolRegistry> {
+  return buildRegistry(options, []);
+}
+
+/**
+ * {@link buildBuiltinToolRegistry} with approval keys the registry accepts
+ * although it lacks what they name: a worktree child's registry takes its
+ * parent's rules, whose host tools and bundles it does not have.
+ */
+async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedApprovalKeys: readonly string[]): Promise<BuiltinToolRegistry> {
   const runtimeScope = options.runtimeScope ?? "chat";
   const dataDir = resolveDataDir(options.dataDir);
   // Confined commands see the dataDir masked (and, once the skills bundle is built, only the skills the policy lets them use).
@@ -243,24 +260,27 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
           },
           sharedStorage,
           buildChildRegistry: (workdir, additionalRoots) =>
-            buildBuiltinToolRegistry({
-              ...options,
-              workdir,
-              additionalRoots,
-              // The parent's probed sandbox: a child confines the same way without probing bubblewrap again.
-              ports: ports.sandbox === undefined ? options.ports : { ...options.ports, sandbox: ports.sandbox },
-              memory: options.memory === false ? false : { ...options.memory, mode: "ro" },
-              mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
-              subagents: undefined,
-              planMode: undefined,
-              checkpoint: undefined,
-              interaction: undefined,
-              skills: undefined,
-              cron: undefined,
-              systemTools: undefined,
-              tools: undefined,
-              bundles: undefined,
-            }),
+            buildRegistry(
+              {
+                ...options,
+                workdir,
+                additionalRoots,
+                // The parent's probed sandbox: a child confines the same way without probing bubblewrap again.
+                ports: ports.sandbox === undefined ? options.ports : { ...options.ports, sandbox: ports.sandbox },
+                memory: options.memory === false ? false : { ...options.memory, mode: "ro" },
+                mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
+                subagents: undefined,
+                planMode: undefined,
+                checkpoint: undefined,
+                interaction: undefined,
+                skills: undefined,
+                cron: undefined,
+                systemTools: undefined,
+                tools: undefined,
+                bundles: undefined,
+              },
+              [...inheritedApprovalKeys, ...Object.keys(options.approval?.policies ?? {})],
+            ),
         }),
       );
     }
@@ -299,6 +319,7 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
       bundles,
       ...sdkCheckpointRegistryOptions({ ...options, hostRecorder: options.ports?.fileCheckpoints, runtimeScope, ports, sharedStorage }),
       approval: options.approval,
+      knownApprovalKeys: [...BUILTIN_TOOL_NAMES, ...inheritedApprovalKeys],
       onEvent: options.onEvent,
       logger: options.logger,
       telemetry: options.telemetry,

@@ -35,6 +35,7 @@ export type {
 } from "./builtin-tool-types.js";
 export { createToolRegistry } from "./create-tool-registry.js";
 export { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
+export { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
 export { createInteractionToolBundle, createAskUserQuestionTool, createExitPlanModeTool } from "./interaction-tools/index.js";
 export type {
   InteractionToolBundleOptions,

@@ -24,7 +24,10 @@ export interface SdkSubagentOptions {
   readonly store?: SubagentStore;
   /** Prompt templates (at most one enabled is used; a function follows the host's settings). */
   readonly templates?: readonly AgentPromptTemplate[] | (() => readonly AgentPromptTemplate[]);
-  /** Plan mode: worktree children refused, an omitted mode is readonly. */
+  /**
+   * Worktree children always refused, an omitted mode is readonly. The
+   * parent registry's plan mode does the same while it is on, without this.
+   */
   readonly forceReadonly?: boolean;
   /** No MCP business tools for readonly children either. */
   readonly strictReadOnly?: boolean;

@@ -49,7 +49,13 @@ export { createIdentity, titleCase } from "./domain/agent-identity.js";
 export type { AgentBatchValidation, AgentBatchValidationContext } from "./domain/agent-batch-validation.js";
 export { renderAgentRejection, AGENT_REJECTION_HEADER } from "./domain/agent-rejection.js";
 export { offeredTemplates, normalizeTemplates, findTemplate } from "./domain/agent-templates.js";
-export { isToolAllowedForChild, isMcpBusinessTool, toolNotAvailableText, SUBAGENT_EXCLUDED_TOOLS } from "./domain/child-tool-policy.js";
+export {
+  isToolAllowedForChild,
+  isMcpBusinessTool,
+  toolNotAvailableText,
+  SUBAGENT_EXCLUDED_TOOLS,
+  READONLY_CHILD_EXCLUDED_GROUPS,
+} from "./domain/child-tool-policy.js";
 export type { ChildToolPolicyOptions } from "./domain/child-tool-policy.js";
 export { decideApply, applicablePaths, matchesAllowedOutputPath, globToRegExp, IGNORED_CHANGED_FILES } from "./domain/apply-decision.js";
 export type { ApplyDecision, ApplySkipReason } from "./domain/apply-decision.js";

@@ -8,6 +8,7 @@ export type { TaskToolBundle, TaskToolBundleOptions } from "./task-tool-bundle.j
 export { createTaskRuntime } from "./task-runtime.js";
 export type { CreateTaskInput, TaskChange, TaskRun, TaskRuntime, TaskRuntimeOptions, UpdateTaskInput } from "./task-runtime.js";
 export type { TaskListDetails, TaskRunResolver } from "./task-result.js";
+export { TASK_LIMITS } from "./task-limits.js";
 export { TASK_STATUSES, emptyTaskState, parseStoredTaskState, tasksInProgress } from "./task-state.js";
 export type { ParsedTaskState, Task, TaskState, TaskStatus } from "./task-state.js";
 export type { SaveTaskStateOptions, StoredTaskState, TaskStateStore } from "./task-state-store.js";

@@ -1,4 +1,5 @@
 import { type Logger, ToolError } from "@agent-tools/core";
+import { TASK_LIMITS, taskTextChars } from "./task-limits.js";
 import { type Task, type TaskState, type TaskStatus, emptyTaskState, parseStoredTaskState } from "./task-state.js";
 import type { TaskStateStore } from "./task-state-store.js";
 
@@ -59,9 +60,9 @@ export interface TaskRuntime {
   getState(run: TaskRun): Promise<TaskState>;
   /** Call when a run starts: a stored list of another run (or a corrupt one) is replaced by an empty list of this run. */
   startRun(run: TaskRun): Promise<TaskState>;
-  /** Appends a pending task with the next id. */
+  /** Appends a pending task with the next id; refused past {@link TASK_LIMITS} (field sizes, tasks per list, characters per list). */
   createTask(run: TaskRun, input: CreateTaskInput): Promise<TaskChange>;
-  /** Changes the given fields of one task; at most one task may be in_progress. */
+  /** Changes the given fields of one task (within {@link TASK_LIMITS}); at most one task may be in_progress. */
   updateTask(run: TaskRun, input: UpdateTaskInput): Promise<TaskChange>;
   /** Closes the store when the runtime opened it from a factory. */
   close(): Promise<void>;
@@ -162,8 +163,16 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
 
     createTask: (run, input) =>
       enqueue(async () => {
+        checkFieldSizes(input);
         const loaded = await load(run);
         const current = loaded.state ?? emptyTaskState(run.runId);
+        if (current.tasks.length >= TASK_LIMITS.tasksPerList) {
+          throw new ToolError(
+            "limit_reached",
+            `The task list already holds ${current.tasks.length} tasks, the most one list may hold (${TASK_LIMITS.tasksPerList}). Do not add more: finish the listed tasks, or rewrite a completed one with TaskUpdate.`,
+            { details: { tasks: current.tasks.length, limit: TASK_LIMITS.tasksPerList } },
+          );
+        }
         const task: Task = {
           id: String(current.nextTaskId),
           subject: input.subject,
@@ -172,11 +181,13 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
           status: "pending",
         };
         const next: TaskState = { ...current, revision: current.revision + 1, nextTaskId: current.nextTaskId + 1, tasks: [...current.tasks, task] };
+        checkListSize(next);
         return { state: await commit(run, loaded, next), task };
       }),
 
     updateTask: (run, input) =>
       enqueue(async () => {
+        checkFieldSizes(input);
         const loaded = await load(run);
         const { state, index } = findTask(loaded.state, input.taskId);
         const changes: { -readonly [Key in keyof Task]?: Task[Key] } = {};
@@ -198,6 +209,7 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
         const task: Task = { ...state.tasks[index]!, ...changes };
         const tasks = state.tasks.map((existing, position) => (position === index ? task : existing));
         const next: TaskState = { ...state, revision: state.revision + 1, tasks };
+        checkListSize(next);
         return { state: await commit(run, loaded, next), task };
       }),
 
@@ -209,6 +221,36 @@ export function createTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       await opened?.close?.();
     },
   };
+}
+
+const FIELD_LIMITS = [
+  ["subject", TASK_LIMITS.subjectChars],
+  ["description", TASK_LIMITS.descriptionChars],
+  ["activeForm", TASK_LIMITS.activeFormChars],
+  ["taskId", TASK_LIMITS.taskIdChars],
+] as const;
+
+/** The tools' schemas refuse oversized fields first; this guards hosts that call the runtime directly. */
+function checkFieldSizes(input: Partial<Record<(typeof FIELD_LIMITS)[number][0], unknown>>): void {
+  for (const [field, limit] of FIELD_LIMITS) {
+    const value = input[field];
+    if (typeof value === "string" && value.length > limit) {
+      throw new ToolError("too_large", `${field} has ${value.length} characters; at most ${limit} are allowed. Shorten it and retry.`, {
+        details: { field, chars: value.length, limit },
+      });
+    }
+  }
+}
+
+function checkListSize(state: TaskState): void {
+  const chars = state.tasks.reduce((sum, task) => sum + taskTextChars(task), 0);
+  if (chars > TASK_LIMITS.listChars) {
+    throw new ToolError(
+      "limit_reached",
+      `This change would make the task list ${chars} characters long; at most ${TASK_LIMITS.listChars} are allowed over all tasks. Keep subjects and descriptions short (details belong in files), or shorten existing tasks with TaskUpdate.`,
+      { details: { chars, limit: TASK_LIMITS.listChars } },
+    );
+  }
 }
 
 /** What the tools answer when the store factory rejects. */

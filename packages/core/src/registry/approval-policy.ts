@@ -1,7 +1,15 @@
 import type { ToolMetadata } from "../types.js";
 
+/** Every decision an approval rule may hold. */
+export const APPROVAL_DECISIONS = Object.freeze(["allow", "ask", "deny"] as const);
+
 /** What a host decides for a tool. */
-export type ApprovalDecision = "allow" | "ask" | "deny";
+export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+
+/** True for exactly `allow`, `ask` or `deny`. */
+export function isApprovalDecision(value: unknown): value is ApprovalDecision {
+  return value === "allow" || value === "ask" || value === "deny";
+}
 
 /** A question to the host before an `ask` tool runs. */
 export interface ApprovalRequest {
@@ -16,7 +24,10 @@ export interface ApprovalRequest {
 export interface ApprovalOptions {
   /**
    * Decisions keyed by tool name, `server:<serverId>` or `group:<groupId>`,
-   * looked up in that order.
+   * looked up in that order. Keys are exact (case-sensitive) and must name
+   * something the registry has, values exactly `allow`, `ask` or `deny`:
+   * `createToolRegistry` throws `SdkError` otherwise (a misspelt rule would
+   * silently not apply). The rules are read once, when the registry is created.
    */
   policies?: Readonly<Record<string, ApprovalDecision>>;
   /** Decision for non-read-only tools no rule names; default `allow`. Read-only tools are allowed. */
@@ -30,18 +41,24 @@ export interface ApprovalOptions {
 
 /**
  * Resolves the decision for a tool: tool name -> `server:<id>` ->
- * `group:<id>` -> read-only allow -> default.
+ * `group:<id>` -> read-only allow -> default. Only own keys of `policies`
+ * count (a tool named `toString` finds no inherited rule); a value that is
+ * not a decision, or an invalid `defaultDecision`, resolves to `deny` (a
+ * registry refuses both when it is created; this guards direct callers).
+ *
+ * @example
+ * resolveApproval("Bash", bashTool.metadata, { policies: { Bash: "ask" } }); // "ask"
  */
 export function resolveApproval(toolName: string, metadata: ToolMetadata, options: ApprovalOptions | undefined): ApprovalDecision {
   const policies = options?.policies ?? {};
-  const byName = policies[toolName];
-  if (byName) return byName;
-  if (metadata.serverId !== undefined) {
-    const byServer = policies[`server:${metadata.serverId}`];
-    if (byServer) return byServer;
+  const keys = [toolName, ...(metadata.serverId === undefined ? [] : [`server:${metadata.serverId}`]), `group:${metadata.groupId}`];
+  for (const key of keys) {
+    if (!Object.hasOwn(policies, key)) continue;
+    const decision: unknown = policies[key];
+    if (decision === undefined) continue;
+    return isApprovalDecision(decision) ? decision : "deny";
   }
-  const byGroup = policies[`group:${metadata.groupId}`];
-  if (byGroup) return byGroup;
   if (metadata.isReadOnly) return "allow";
-  return options?.defaultDecision ?? "allow";
+  const fallback: unknown = options?.defaultDecision ?? "allow";
+  return isApprovalDecision(fallback) ? fallback : "deny";
 }

@@ -7,6 +7,7 @@ import type { ProcessRunner } from "../ports/process-runner.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
 import type { Logger, RuntimeScope, ToolBundle, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolSchema } from "../types.js";
 import { type ApprovalDecision, type ApprovalOptions, resolveApproval } from "./approval-policy.js";
+import { approvalVocabulary, checkApprovalOptions, watchDeferredApprovalKeys } from "./approval-validation.js";
 import type { ToolEvent } from "./events.js";
 import { checkExecuteOptions } from "./execute-options.js";
 import { type ExecuteToolCallOptions, deniedError, errorResult, executeResolvedToolCall } from "./execute-tool-call.js";
@@ -14,7 +15,7 @@ import { LoopBreaker } from "./loop-breaker.js";
 import { shortenForMessage } from "../quote.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { createToolIndex } from "./tool-index.js";
-import { isListedInPlanMode } from "./plan-mode.js";
+import { isListedInPlanMode, planModeRefusal } from "./plan-mode.js";
 import { type ToolConcurrencyOptions, createToolCallScheduler } from "./tool-call-scheduler.js";
 import type { ToolTelemetryOptions } from "../telemetry/tool-call-span.js";
 
@@ -38,8 +39,18 @@ export interface ToolRegistryOptions {
    * `@agent-tools/sdk` gives the Node defaults (execa, the git CLI).
    */
   ports?: Partial<ToolPorts>;
-  /** allow / ask / deny rules. */
+  /**
+   * allow / ask / deny rules, checked and copied here: a key that names no
+   * tool, server or group of the bundles (exact case), or a value that is not
+   * exactly `allow`, `ask` or `deny`, throws `SdkError` with the closest name.
+   */
   approval?: ApprovalOptions;
+  /**
+   * `approval.policies` keys to accept although no bundle lists what they
+   * name (e.g. tools of another registry sharing the host's rules); each is
+   * taken as it is.
+   */
+  knownApprovalKeys?: readonly string[];
   /** Default cap of a result's text; default 240 000 characters. */
   maxOutputChars?: number;
   /** Tell the model when it repeats an identical failing call; default true. */
@@ -63,7 +74,8 @@ export interface ToolRegistryOptions {
   checkpoint?: { id: string };
   /**
    * Plan mode: `tools` lists only read-only tools plus ExitPlanMode, Agent and
-   * SendMessage (executors are unchanged). Toggle later with `setPlanMode`.
+   * SendMessage, and a call to any other tool is refused (`permission_denied`).
+   * Toggle later with `setPlanMode`.
    */
   planMode?: boolean;
   /**
@@ -87,7 +99,7 @@ export interface ToolRegistry {
   readonly dataDir: string;
   readonly paths: PathPolicy;
   readonly ports: ToolPorts;
-  /** True when `name` resolves (exactly or case-insensitively) to a callable, non-denied tool. */
+  /** True when `name` resolves (exactly or case-insensitively) to a callable tool: not denied, and listed in plan mode while it is on. */
   hasTool(name: string): boolean;
   /** The canonical name `name` resolves to, if any. */
   resolveToolName(name: string): string | undefined;
@@ -97,7 +109,8 @@ export interface ToolRegistry {
    * What the approval policy decides for a tool, by name (resolved as
    * `executeToolCall` resolves it): `allow`, `ask` (the call asks the host's
    * `onAsk`, or a host that asked the user itself passes `approvalGranted`)
-   * or `deny`. A name that resolves to no tool answers `deny`.
+   * or `deny`. A name that resolves to no tool, or to one plan mode refuses
+   * while it is on, answers `deny`.
    *
    * @example
    * const needsApproval = registry.approvalDecision("Bash") === "ask";
@@ -123,7 +136,7 @@ export interface ToolRegistry {
    * const stop = registry.onToolsChanged(() => sendTools(registry.tools));
    */
   onToolsChanged(listener: () => void): () => void;
-  /** Whether plan mode is on: `tools` then lists only read-only tools plus ExitPlanMode, Agent and SendMessage. */
+  /** Whether plan mode is on: `tools` then lists, and calls then run, only read-only tools plus ExitPlanMode, Agent and SendMessage. */
   readonly planMode: boolean;
   /**
    * Turns plan mode on or off (ExitPlanMode turns it off when the user
@@ -131,7 +144,7 @@ export interface ToolRegistry {
    * setting the current value again fires nothing.
    *
    * @example
-   * registry.setPlanMode(true); // the model now sees read-only tools only
+   * registry.setPlanMode(true); // the model now sees, and can run, read-only tools only
    */
   setPlanMode(on: boolean): void;
   /** Releases processes, connections and handles of every bundle. */
@@ -174,6 +187,15 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     throw new SdkError("invalid_options", `runtimeScope must be "chat" or "cron", not ${JSON.stringify(runtimeScope)}.`);
   }
   if (!Array.isArray(options.bundles)) throw new SdkError("invalid_options", "bundles must be an array of tool bundles.");
+  if (
+    options.knownApprovalKeys !== undefined &&
+    !(Array.isArray(options.knownApprovalKeys) && options.knownApprovalKeys.every((key) => typeof key === "string"))
+  ) {
+    throw new SdkError("invalid_options", "knownApprovalKeys must be an array of strings.");
+  }
+  // Checked against what the bundles list before anything runs; the registry reads only this copy.
+  const checkedApproval = checkApprovalOptions(options.approval, () => approvalVocabulary(options.bundles, options.knownApprovalKeys));
+  const approval = checkedApproval.approval;
   const paths = createPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, skills: options.skills });
   const dataDir = resolveDataDir(options.dataDir);
   const logger = options.logger ?? consoleLogger;
@@ -207,10 +229,12 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   // Per-name run slots (see tool-call-scheduler.ts); none without limits, so such calls never wait on one.
   const scheduler = options.concurrency === undefined || options.concurrency === false ? undefined : createToolCallScheduler(options.concurrency);
 
-  const isDenied = (tool: ToolDefinition) => resolveApproval(tool.name, tool.metadata, options.approval) === "deny";
+  const isDenied = (tool: ToolDefinition) => resolveApproval(tool.name, tool.metadata, approval) === "deny";
+  const isPlanModeRefused = (tool: ToolDefinition) => planMode && !isListedInPlanMode(tool);
+  const checkDeferredApprovalKeys = watchDeferredApprovalKeys(checkedApproval.deferredKeys, (message, data) => logger.warn(message, data));
 
   const environment = {
-    approval: options.approval,
+    approval,
     loopBreaker,
     maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
     acquireSlot: scheduler?.acquire,
@@ -267,7 +291,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     ports,
     hasTool(name) {
       const tool = index.lookup(name);
-      return tool !== undefined && !isDenied(tool);
+      return tool !== undefined && !isDenied(tool) && !isPlanModeRefused(tool);
     },
     resolveToolName(name) {
       return index.lookup(name)?.name;
@@ -277,7 +301,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     },
     approvalDecision(toolName) {
       const tool = typeof toolName === "string" ? index.lookup(toolName) : undefined;
-      return tool ? resolveApproval(tool.name, tool.metadata, options.approval) : "deny";
+      if (tool === undefined || isPlanModeRefused(tool)) return "deny";
+      return resolveApproval(tool.name, tool.metadata, approval);
     },
     async executeToolCall(call, callOptions) {
       if (closed) throw new SdkError("closed", "executeToolCall was called after registry.close().");
@@ -287,6 +312,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const options = checkExecuteOptions(callOptions);
       const callId = typeof call.id === "string" && call.id !== "" ? call.id : `call_${Date.now().toString(36)}`;
       const normalised: ToolCall = { ...call, id: callId };
+      checkDeferredApprovalKeys(() => index.current().map((entry) => entry.tool.name));
       const tool = index.lookup(call.name);
       if (!tool) {
         const names = index
@@ -296,6 +322,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         return errorResult(`Unknown tool: ${shortenForMessage(call.name)}. Available tools: ${names.join(", ")}.`);
       }
       if (isDenied(tool)) return errorResult(deniedError(tool.name).message, { code: "permission_denied" });
+      if (isPlanModeRefused(tool)) {
+        const refusal = planModeRefusal(tool.name);
+        return errorResult(refusal.message, { code: refusal.code, ...refusal.details });
+      }
       const withTelemetry = options.telemetry === undefined && registryTelemetry !== undefined ? { ...options, telemetry: registryTelemetry } : options;
       return executeResolvedToolCall(tool, normalised, withTelemetry, environment);
     },

@@ -88,14 +88,28 @@ describe("plan mode", () => {
     return registry;
   };
 
-  it("lists only read-only tools plus ExitPlanMode, Agent and SendMessage, and runs other tools still", async () => {
-    const r = build({ planMode: true });
+  it("lists only read-only tools plus ExitPlanMode, Agent and SendMessage, and refuses a call to any other tool", async () => {
+    const events: ToolEvent[] = [];
+    const r = build({ planMode: true, onEvent: (event) => events.push(event), approval: { policies: { Change: "allow" } } });
     expect(r.planMode).toBe(true);
     expect(r.tools.map((tool) => tool.name)).toEqual(["Look", "ExitPlanMode", "Agent", "SendMessage"]);
     expect(Object.keys(r.metadataByName)).toContain("Change");
+    expect(r.hasTool("Change")).toBe(false);
+    expect(r.approvalDecision("Change")).toBe("deny");
+    // A call the model remembers from before plan mode: refused, whatever the approval rules say, and never started.
+    const refused = await r.executeToolCall({ id: "1", name: "change", arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(refused.details).toMatchObject({ code: "permission_denied", planMode: true });
+    expect(refused.content[0]).toMatchObject({ text: expect.stringContaining("Change cannot run in plan mode") });
+    expect(events).toEqual([]);
+    expect(await r.executeToolCall({ id: "2", name: "Look", arguments: {} })).toMatchObject({ isError: false });
+    expect(await r.executeToolCall({ id: "3", name: "Agent", arguments: {} })).toMatchObject({ isError: false });
+    r.setPlanMode(false);
     expect(r.hasTool("Change")).toBe(true);
-    const result = await r.executeToolCall({ id: "1", name: "Change", arguments: {} });
-    expect(result).toMatchObject({ isError: false, content: [{ type: "text", text: "Change ran" }] });
+    expect(await r.executeToolCall({ id: "4", name: "Change", arguments: {} })).toMatchObject({
+      isError: false,
+      content: [{ type: "text", text: "Change ran" }],
+    });
   });
 
   it("is off by default and toggles with setPlanMode, firing onToolsChanged once per change", () => {

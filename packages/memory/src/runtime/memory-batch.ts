@@ -4,7 +4,7 @@ import { type MemoryToolErrorJson, conflict, quotaExceeded } from "../domain/mem
 import type { MemoryKey, MemoryType } from "../domain/memory-types.js";
 import { checkSlug, dailySlug } from "../domain/slug.js";
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
-import { type CurrentEntry, type EntryChange, commitEntryChanges, keyText, readCurrentEntry, withEntryLocks } from "./memory-entry-io.js";
+import { type CurrentEntry, type EntryChange, commitEntryChanges, keyText, readCurrentEntry, withEntryLocks, withQuotaLocks } from "./memory-entry-io.js";
 import { type MemoryLayout, ensureProjectDirectory } from "./memory-layout.js";
 import { type MemoryEvidenceInput, type PlannedChange, planAccept, planAppendDaily, planDelete, planUpdate, planWrite } from "./memory-mutations.js";
 
@@ -113,43 +113,46 @@ export async function applyMemoryBatch(
   });
   if (resolved.length === 0) return { applied: 0, results };
   if (resolved.some((entry) => entry.key.scope === "project")) await ensureProjectDirectory(context.layout, context.workdirHash, context.workdir, now);
+  // Writes may create entries: their scopes' quota locks cover the counts and the commit (after the entry locks, as every writer takes them).
+  const quotaKeys = resolved.filter((entry) => entry.item.action === "write").map((entry) => entry.key);
   return withEntryLocks(
     context.layout,
     resolved.map((entry) => entry.key),
-    async () => {
-      const accepted: { position: number; index: number; change: EntryChange; current: CurrentEntry }[] = [];
-      const newPerScope = new Map<string, number>();
-      for (const entry of resolved) {
-        const current = await readCurrentEntry(context.layout, context.store, entry.key);
-        if (entry.item.action === "write" && current.file === undefined) {
-          const scopeId = `${entry.key.scope}\u0000${entry.key.workdirHash}`;
-          const pending = newPerScope.get(scopeId) ?? 0;
-          const count = (await context.store.countEntries(entry.key)) + pending;
-          if (count >= context.entriesPerScope) {
-            results[entry.position] = { index: entry.index, ok: false, error: quotaExceeded(entry.key.scope, count, context.entriesPerScope) };
+    () =>
+      withQuotaLocks(context.layout, quotaKeys, async () => {
+        const accepted: { position: number; index: number; change: EntryChange; current: CurrentEntry }[] = [];
+        const newPerScope = new Map<string, number>();
+        for (const entry of resolved) {
+          const current = await readCurrentEntry(context.layout, context.store, entry.key);
+          if (entry.item.action === "write" && current.file === undefined) {
+            const scopeId = `${entry.key.scope}\u0000${entry.key.workdirHash}`;
+            const pending = newPerScope.get(scopeId) ?? 0;
+            const count = (await context.store.countEntries(entry.key)) + pending;
+            if (count >= context.entriesPerScope) {
+              results[entry.position] = { index: entry.index, ok: false, error: quotaExceeded(entry.key.scope, count, context.entriesPerScope) };
+              continue;
+            }
+            newPerScope.set(scopeId, pending + 1);
+          }
+          const planned = plan(entry, current, options, now);
+          if (!planned.ok) {
+            results[entry.position] = { index: entry.index, ok: false, error: planned.error };
             continue;
           }
-          newPerScope.set(scopeId, pending + 1);
+          const audit = { ...planned.change.audit, detail: { ...planned.change.audit.detail, batch: true } };
+          accepted.push({ position: entry.position, index: entry.index, change: { ...planned.change, audit }, current });
         }
-        const planned = plan(entry, current, options, now);
-        if (!planned.ok) {
-          results[entry.position] = { index: entry.index, ok: false, error: planned.error };
-          continue;
+        if (accepted.length === 0) return { applied: 0, results };
+        let failure: MemoryToolErrorJson | undefined;
+        try {
+          const committed = await commitEntryChanges(context.layout, context.store, accepted);
+          if (!committed.ok) failure = conflict(committed.conflicts.map((entry) => keyText(entry.key)).join(", "));
+        } catch (error) {
+          failure = { error: "io", message: error instanceof ToolError ? error.message : String(error) };
         }
-        const audit = { ...planned.change.audit, detail: { ...planned.change.audit.detail, batch: true } };
-        accepted.push({ position: entry.position, index: entry.index, change: { ...planned.change, audit }, current });
-      }
-      if (accepted.length === 0) return { applied: 0, results };
-      let failure: MemoryToolErrorJson | undefined;
-      try {
-        const committed = await commitEntryChanges(context.layout, context.store, accepted);
-        if (!committed.ok) failure = conflict(committed.conflicts.map((entry) => keyText(entry.key)).join(", "));
-      } catch (error) {
-        failure = { error: "io", message: error instanceof ToolError ? error.message : String(error) };
-      }
-      for (const entry of accepted)
-        results[entry.position] = failure === undefined ? { index: entry.index, ok: true } : { index: entry.index, ok: false, error: failure };
-      return { applied: failure === undefined ? accepted.length : 0, results };
-    },
+        for (const entry of accepted)
+          results[entry.position] = failure === undefined ? { index: entry.index, ok: true } : { index: entry.index, ok: false, error: failure };
+        return { applied: failure === undefined ? accepted.length : 0, results };
+      }),
   );
 }

@@ -4,7 +4,15 @@ import { type MemoryDocument, parseMemoryMarkdown, renderMemoryMarkdown } from "
 import type { MemoryAuditEntry, MemoryKey, MemoryRecord } from "../domain/memory-types.js";
 import type { MemoryBatchConflict, MemoryIndexChange, MemoryIndexStore } from "../ports/memory-index-store.js";
 import { type MemoryFileSnapshot, readMemoryFile, removeMemoryFile, withEntryLock, writeMemoryFile } from "./memory-files.js";
-import { type MemoryEntryLocation, type MemoryLayout, candidateLocations, entryLocation, fallbackTypeOf } from "./memory-layout.js";
+import {
+  type MemoryEntryLocation,
+  type MemoryLayout,
+  candidateLocations,
+  entryLocation,
+  fallbackTypeOf,
+  globalDirectory,
+  projectDirectory,
+} from "./memory-layout.js";
 
 /** An entry as found under its lock: the file (the truth) and the index row. */
 export interface CurrentEntry {
@@ -83,13 +91,40 @@ export function lockLocationOf(layout: MemoryLayout, key: MemoryKey): MemoryEntr
  * Runs `action` holding the locks of every key (taken in one sorted order,
  * so two batches over the same keys cannot deadlock).
  */
-export async function withEntryLocks<T>(layout: MemoryLayout, keys: readonly MemoryKey[], action: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  const locations = new Map<string, MemoryEntryLocation>();
-  for (const key of keys) {
-    const location = lockLocationOf(layout, key);
-    locations.set(path.join(location.lockDirectory, location.lockName), location);
-  }
-  const ordered = [...locations.keys()].sort().map((name) => locations.get(name)!);
+export function withEntryLocks<T>(layout: MemoryLayout, keys: readonly MemoryKey[], action: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return withLocks(
+    keys.map((key) => lockLocationOf(layout, key)),
+    action,
+    signal,
+  );
+}
+
+/** The lock name of a scope's quota: no slug can take it (slugs are `[a-z0-9-]`). */
+const QUOTA_LOCK_NAME = "_quota";
+
+/**
+ * Runs `action` holding the quota lock of every scope of `keys`: the
+ * cross-process lock under which a new entry of the scope is counted and
+ * committed, so writers in separate registries or processes cannot all see
+ * room for one more and together go past the quota. Taken only while holding
+ * the entries' own locks (never the other way round), so it cannot deadlock.
+ */
+export function withQuotaLocks<T>(layout: MemoryLayout, keys: readonly MemoryKey[], action: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return withLocks(
+    keys.map((key) => {
+      const directory = key.scope === "project" ? projectDirectory(layout, key.workdirHash) : globalDirectory(layout);
+      return { directory, fileName: QUOTA_LOCK_NAME, lockDirectory: directory, lockName: QUOTA_LOCK_NAME };
+    }),
+    action,
+    signal,
+  );
+}
+
+/** Takes the locks of `locations` (each once) in one sorted order, then runs `action`. */
+function withLocks<T>(locations: readonly MemoryEntryLocation[], action: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const unique = new Map<string, MemoryEntryLocation>();
+  for (const location of locations) unique.set(path.join(location.lockDirectory, location.lockName), location);
+  const ordered = [...unique.keys()].sort().map((name) => unique.get(name)!);
   const run = (index: number): Promise<T> => (index === ordered.length ? action() : withEntryLock(ordered[index]!, () => run(index + 1), signal));
   return run(0);
 }

@@ -5,7 +5,7 @@ import { checkSlug, dailySlug } from "../domain/slug.js";
 import type { MemoryPlanTarget } from "../extraction/memory-plan-target.js";
 import type { MemoryIndexStore, MemoryScopeRef } from "../ports/memory-index-store.js";
 import { type MemoryBatchItem, type MemoryBatchResult, applyMemoryBatch } from "./memory-batch.js";
-import { type CurrentEntry, commitEntryChanges, keyText, readCurrentEntry, withEntryLocks } from "./memory-entry-io.js";
+import { type CurrentEntry, commitEntryChanges, keyText, readCurrentEntry, withEntryLocks, withQuotaLocks } from "./memory-entry-io.js";
 import type { MemoryHistorySearch } from "./memory-history.js";
 import { canonicalWorkdir, defaultMemoryRoot, ensureProjectDirectory, type MemoryLayout, openMemoryLayout, workdirHashOf } from "./memory-layout.js";
 import { type PlannedChange, planAccept, planAppendDaily, planDelete, planUpdate, planWrite } from "./memory-mutations.js";
@@ -181,13 +181,17 @@ export class MemoryService implements MemoryPlanTarget {
   /**
    * Runs one change under the entry's lock: reads the file and the row,
    * plans, writes, indexes. A change the index refuses (another writer moved
-   * the row on meanwhile) answers `conflict`.
+   * the row on meanwhile) answers `conflict`. When `createsCounted` says the
+   * change adds an entry the quota counts, the count, the plan and the commit
+   * run under the scope's quota lock too, so concurrent writers (other
+   * registries, other processes) cannot together pass the quota.
    */
   async #change(
     key: MemoryKey,
     options: MemoryServiceChangeOptions,
     plan: (current: CurrentEntry) => Promise<PlannedChange> | PlannedChange,
     outcomeOf: (current: CurrentEntry) => MemoryChangeResult["outcome"],
+    createsCounted?: (current: CurrentEntry) => boolean,
   ): Promise<MemoryChangeResult | MemoryRefusal> {
     if (key.scope === "project") await ensureProjectDirectory(this.#layout, key.workdirHash, this.#workdir, this.#now());
     return withEntryLocks(
@@ -195,40 +199,54 @@ export class MemoryService implements MemoryPlanTarget {
       [key],
       async () => {
         const current = await readCurrentEntry(this.#layout, this.#store, key);
-        const planned = await plan(current);
-        if (!planned.ok) return planned;
-        const committed = await commitEntryChanges(this.#layout, this.#store, [{ change: planned.change, current }]);
-        if (!committed.ok) return { ok: false, error: conflict(keyText(key)) } as MemoryRefusal;
-        const record = committed.records[0];
-        return {
-          ok: true,
-          outcome: outcomeOf(current),
-          slug: key.slug,
-          scope: key.scope,
-          ...(record === undefined ? {} : { record }),
-          ...planned.notes,
-        } satisfies MemoryChangeResult;
+        if (createsCounted?.(current) !== true) return this.#planAndCommit(key, current, plan, outcomeOf);
+        const quota = this.#options.entriesPerScope ?? MEMORY_LIMITS.entriesPerScope;
+        return withQuotaLocks(
+          this.#layout,
+          [key],
+          async () => {
+            const count = await this.#store.countEntries(key);
+            if (count >= quota) return { ok: false, error: quotaExceeded(key.scope, count, quota) } satisfies MemoryRefusal;
+            return this.#planAndCommit(key, current, plan, outcomeOf);
+          },
+          options.signal,
+        );
       },
       options.signal,
     );
+  }
+
+  async #planAndCommit(
+    key: MemoryKey,
+    current: CurrentEntry,
+    plan: (current: CurrentEntry) => Promise<PlannedChange> | PlannedChange,
+    outcomeOf: (current: CurrentEntry) => MemoryChangeResult["outcome"],
+  ): Promise<MemoryChangeResult | MemoryRefusal> {
+    const planned = await plan(current);
+    if (!planned.ok) return planned;
+    const committed = await commitEntryChanges(this.#layout, this.#store, [{ change: planned.change, current }]);
+    if (!committed.ok) return { ok: false, error: conflict(keyText(key)) } as MemoryRefusal;
+    const record = committed.records[0];
+    return {
+      ok: true,
+      outcome: outcomeOf(current),
+      slug: key.slug,
+      scope: key.scope,
+      ...(record === undefined ? {} : { record }),
+      ...planned.notes,
+    } satisfies MemoryChangeResult;
   }
 
   /** Writes a new entry or overwrites one (overwrites are exempt from the quota). */
   async write(request: MemoryWriteRequest, options: MemoryServiceChangeOptions = {}): Promise<MemoryChangeResult | MemoryRefusal> {
     const keyed = this.#key(request.slug, request.scope);
     if (!keyed.ok) return keyed;
-    const quota = this.#options.entriesPerScope ?? MEMORY_LIMITS.entriesPerScope;
     return this.#change(
       keyed.key,
       options,
-      async (current) => {
-        if (current.file === undefined && request.type !== "daily") {
-          const count = await this.#store.countEntries(keyed.key);
-          if (count >= quota) return { ok: false, error: quotaExceeded(keyed.key.scope, count, quota) };
-        }
-        return planWrite(current, request, options, this.#now());
-      },
+      (current) => planWrite(current, request, options, this.#now()),
       (current) => (current.file === undefined ? "created" : "overwritten"),
+      (current) => current.file === undefined && request.type !== "daily",
     );
   }
 

@@ -3,7 +3,13 @@ import { createMemoryToolBundle } from "@agent-tools/memory";
 import { createFsToolBundle } from "@agent-tools/tools-fs";
 import { createShellToolBundle } from "@agent-tools/tools-shell";
 import { afterAll, describe, expect, it } from "vitest";
-import { isMcpBusinessTool, isToolAllowedForChild, SUBAGENT_EXCLUDED_TOOLS, toolNotAvailableText } from "./child-tool-policy.js";
+import {
+  READONLY_CHILD_EXCLUDED_GROUPS,
+  SUBAGENT_EXCLUDED_TOOLS,
+  isMcpBusinessTool,
+  isToolAllowedForChild,
+  toolNotAvailableText,
+} from "./child-tool-policy.js";
 import type { SubagentMode } from "./subagent-types.js";
 
 // The real bundles' tools, with their real metadata.
@@ -36,12 +42,15 @@ describe("child tool policy, readonly mode (the parent's tools)", () => {
     expect(allowedNames("readonly", fs!)).toEqual(["Glob", "Grep", "Image", "List", "Read"]);
   });
 
-  it("keeps no shell tool that changes state", () => {
-    const allowed = allowedNames("readonly", shell!);
-    expect(allowed).not.toContain("Bash");
-    expect(allowed).not.toContain("ManagedProcess");
-    expect(allowed).not.toContain("ProcessStop");
-    for (const name of allowed) expect(shell!.find((tool) => tool.name === name)!.metadata.isReadOnly).toBe(true);
+  it("keeps no shell tool at all: ProcessWait would read the parent's Bash sessions", () => {
+    expect(shell!.find((tool) => tool.name === "ProcessWait")!.metadata.isReadOnly).toBe(true);
+    expect(allowedNames("readonly", shell!)).toEqual([]);
+  });
+
+  it("keeps no task tool: TaskList would read the parent's task list", () => {
+    const taskList = { name: "TaskList", metadata: { groupId: "task", kind: "task_list", isReadOnly: true, displayCategory: "system" } as ToolMetadata };
+    expect(allowedNames("readonly", [taskList])).toEqual([]);
+    expect(READONLY_CHILD_EXCLUDED_GROUPS).toEqual(["shell", "task", "system", "subagent"]);
   });
 
   it("gives no memory when the parent's MemoryManager is read-write", () => {
@@ -57,8 +66,10 @@ describe("child tool policy, readonly mode (the parent's tools)", () => {
     expect(allowedNames("readonly", fs!, true)).toEqual(["Glob", "Grep", "Image", "List", "Read"]);
   });
 
-  it("keeps other read-only base tools but never Agent, SendMessage or the managers", () => {
+  it("keeps read-only host tools but no system tool (ToolSearch would change the parent's tools), Agent, SendMessage or the managers", () => {
+    const customReadOnly = { name: "Lookup", metadata: { groupId: "custom", kind: "lookup", isReadOnly: true, displayCategory: "other" } as ToolMetadata };
     const tools = [
+      customReadOnly,
       system("ToolSearch", true, "search"),
       system("McpManager", false),
       system("SkillsManager", true),
@@ -67,7 +78,7 @@ describe("child tool policy, readonly mode (the parent's tools)", () => {
       agentTool,
       sendMessage,
     ];
-    expect(allowedNames("readonly", tools)).toEqual(["ToolSearch"]);
+    expect(allowedNames("readonly", tools)).toEqual(["Lookup"]);
   });
 
   it("refuses tools of a worktree registry", () => {
@@ -76,10 +87,9 @@ describe("child tool policy, readonly mode (the parent's tools)", () => {
 });
 
 describe("child tool policy, worktree mode (the worktree registry's tools)", () => {
-  it("keeps every file-system and shell tool", () => {
+  it("keeps every file-system tool and the shell tools of its own sessions, not ManagedProcess (its processes live in the shared data directory)", () => {
     expect(allowedNames("worktree", fs!)).toEqual(fs!.map((tool) => tool.name).sort());
-    expect(allowedNames("worktree", shell!)).toEqual(shell!.map((tool) => tool.name).sort());
-    expect(allowedNames("worktree", shell!)).toContain("Bash");
+    expect([...new Set(allowedNames("worktree", shell!))]).toEqual(["Bash", "ProcessStop", "ProcessWait"]); // Bash twice: its chat and cron forms
   });
 
   it("keeps read-only memory only", () => {
@@ -121,6 +131,6 @@ describe("toolNotAvailableText and the excluded list", () => {
     expect(toolNotAvailableText("Agent", "worktree")).toBe("Tool Agent is not available to delegated subagents in mode=worktree.");
   });
   it("lists the tools no child gets", () => {
-    expect(SUBAGENT_EXCLUDED_TOOLS).toEqual(["Agent", "SendMessage", "SkillsManager", "McpManager", "CronTaskManager", "ReadTerminal"]);
+    expect(SUBAGENT_EXCLUDED_TOOLS).toEqual(["Agent", "SendMessage", "SkillsManager", "McpManager", "CronTaskManager", "ReadTerminal", "ManagedProcess"]);
   });
 });

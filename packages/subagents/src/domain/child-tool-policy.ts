@@ -1,9 +1,11 @@
 /**
  * Which tools a delegated child may use. A readonly child borrows the
- * parent's read-only tools; a worktree child gets a fresh registry on its
- * worktree, filtered to files, shell, read-only memory and MCP business
- * tools. Children never start other agents or manage skills, MCP servers,
- * cron tasks or terminals.
+ * parent's read-only tools, except those that read the parent's own session
+ * state (its Bash sessions, its task list, its lazily loaded tools); a
+ * worktree child gets a fresh registry on its worktree, filtered to files,
+ * its own shell sessions, read-only memory and MCP business tools. Children
+ * never start other agents or manage skills, MCP servers, cron tasks,
+ * managed processes or terminals.
  */
 import type { ToolMetadata } from "@agent-tools/core";
 import type { SubagentMode } from "./subagent-types.js";
@@ -11,11 +13,33 @@ import type { SubagentMode } from "./subagent-types.js";
 /**
  * Tools no child ever gets, whatever their metadata. `SendMessage` is among
  * them because a borrowed SendMessage would speak for its owner (the parent):
- * the runtime gives each child its own instance instead.
+ * the runtime gives each child its own instance instead. `ManagedProcess`
+ * keeps its processes under the data directory a worktree child shares with
+ * the parent: a child would list, read and stop the parent's processes (and
+ * could leave isolated ones running after it ends).
  */
-export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = ["Agent", "SendMessage", "SkillsManager", "McpManager", "CronTaskManager", "ReadTerminal"];
+export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = [
+  "Agent",
+  "SendMessage",
+  "SkillsManager",
+  "McpManager",
+  "CronTaskManager",
+  "ReadTerminal",
+  "ManagedProcess",
+];
 
 const EXCLUDED = new Set(SUBAGENT_EXCLUDED_TOOLS.map((name) => name.toLowerCase()));
+
+/**
+ * Groups a readonly child never borrows from the parent, read-only or not:
+ * their tools act on the parent's session, not on the workspace. `shell`
+ * (ProcessWait would read the parent's Bash sessions), `task` (TaskList
+ * would read the parent's plan), `system` (ToolSearch would change which
+ * tools the parent sees) and `subagent`.
+ */
+export const READONLY_CHILD_EXCLUDED_GROUPS: readonly string[] = ["shell", "task", "system", "subagent"];
+
+const READONLY_EXCLUDED_GROUPS = new Set(READONLY_CHILD_EXCLUDED_GROUPS);
 
 /** Options of {@link isToolAllowedForChild}. */
 export interface ChildToolPolicyOptions {
@@ -37,10 +61,12 @@ export function isMcpBusinessTool(metadata: ToolMetadata): boolean {
 /**
  * Whether a child in `mode` may use a tool.
  *
- * - `readonly` (tools of the parent): the read-only ones, plus MCP business
- *   tools unless `strictReadOnly`.
+ * - `readonly` (tools of the parent): the read-only ones outside
+ *   {@link READONLY_CHILD_EXCLUDED_GROUPS}, plus MCP business tools unless
+ *   `strictReadOnly`.
  * - `worktree` (tools of the worktree registry): file-system and shell
- *   tools, read-only memory, plus MCP business tools unless `strictReadOnly`.
+ *   tools (its own sessions; no ManagedProcess), read-only memory, plus MCP
+ *   business tools unless `strictReadOnly`.
  * - Never {@link SUBAGENT_EXCLUDED_TOOLS} (names compared case-insensitively).
  *
  * @example
@@ -56,7 +82,7 @@ export function isToolAllowedForChild(
   const mcpAllowed = isMcpBusinessTool(metadata) && options.strictReadOnly !== true;
   if (mode === "readonly") {
     if (options.source !== "parent") return false;
-    return mcpAllowed || (metadata.isReadOnly && metadata.groupId !== "mcp");
+    return mcpAllowed || (metadata.isReadOnly && metadata.groupId !== "mcp" && !READONLY_EXCLUDED_GROUPS.has(metadata.groupId));
   }
   if (options.source !== "worktree") return false;
   if (metadata.groupId === "fs" || metadata.groupId === "shell") return true;

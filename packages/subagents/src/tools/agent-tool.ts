@@ -19,7 +19,7 @@ export const AGENT_TOOL_DESCRIPTION = [
 export interface AgentToolOptions {
   /** Templates the host offers (only enabled ones with a prompt are used). */
   templates(): readonly AgentPromptTemplate[];
-  /** Plan mode: worktree children refused, an omitted mode is readonly. */
+  /** Worktree children refused, an omitted mode is readonly (always so while the parent registry is in plan mode). */
   readonly forceReadonly: boolean;
   /** The roster and template sections appended to the description (kept current by the bundle). */
   descriptionSuffix(): string;
@@ -50,7 +50,8 @@ export function createAgentTool(environment: SubagentEnvironment, options: Agent
         signal: context.signal,
         paths: context.paths,
         templates: options.templates(),
-        forceReadonly: options.forceReadonly,
+        // Plan mode of the parent, read per call (setPlanMode may turn it on at any time): no worktree agents, nothing applied.
+        forceReadonly: options.forceReadonly || environment.parentRegistry().planMode,
         applyRecorder: createApplyCheckpointRecorder(context),
         onAgentProgress(index, total, concurrency, agent) {
           const card: SubagentCardDetails = { kind: "subagent_card", parentToolCallId: context.callId, index, total, concurrency, agent };

@@ -37,7 +37,10 @@ export interface SubagentToolBundleOptions {
   readonly templates?: readonly AgentPromptTemplate[] | (() => readonly AgentPromptTemplate[]);
   /** The parent's additional roots; children get every one read-only. */
   readonly additionalRoots?: readonly AdditionalRoot[];
-  /** Plan mode: worktree children refused, an omitted mode is readonly. */
+  /**
+   * Worktree children always refused, an omitted mode is readonly. The
+   * parent registry's plan mode does the same while it is on, without this.
+   */
   readonly forceReadonly?: boolean;
   /** No MCP business tools for readonly children either. */
   readonly strictReadOnly?: boolean;
