@@ -302,10 +302,10 @@ describe("attack: zip bombs", () => {
   it("refuses an archive whose directory understates its sizes, naming the cap, while other tool calls keep answering", async () => {
     const s = await scene("bomb");
     try {
-      // ~80 entries of 64 MiB of zeros each (~5 GB real), each declared as 16 bytes: a ~5 MB archive.
-      const zeros = deflatedZeros(64 * 1024 * 1024);
+      // 160 entries of 32 MiB of zeros each (~5 GB real), each declared as 16 bytes: a ~5 MB archive.
+      const zeros = deflatedZeros(32 * 1024 * 1024);
       const entries = [{ name: "bomb/SKILL.md", data: new TextEncoder().encode(skillMd("bomb")), method: 0, declaredSize: skillMd("bomb").length }];
-      for (let index = 0; index < 80; index += 1) entries.push({ name: `bomb/z${index}.bin`, data: zeros, method: 8, declaredSize: 16 });
+      for (let index = 0; index < 160; index += 1) entries.push({ name: `bomb/z${index}.bin`, data: zeros, method: 8, declaredSize: 16 });
       fs.writeFileSync(path.join(s.workdir, "bomb.zip"), forgeZip(entries));
       const { result, slowestReadMs } = await installWhileReading(s, "bomb.zip");
       expect(result.isError).toBe(true);
