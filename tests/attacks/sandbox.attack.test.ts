@@ -79,6 +79,28 @@ describe.skipIf(skipReason !== undefined)("sandbox attacks: capabilities, mounts
     expect(namespace).not.toBe(HOST_USER_NAMESPACE);
   });
 
+  it("the kernel's global settings are read-only inside: /proc/sys and /proc/sysrq-trigger refuse a write (a root host's uid 0 passed their owner check)", async () => {
+    // Each setting is written back with its current value, so a sandbox that lets the write through changes nothing on the host.
+    // As root, a writable kernel/core_pattern or kernel/modprobe runs a program of the command's choosing on the host, unconfined.
+    const settings = ["kernel/core_pattern", "kernel/modprobe", "vm/min_free_kbytes", "vm/swappiness", "kernel/pid_max"].filter((name) =>
+      fs.existsSync(`/proc/sys/${name}`),
+    );
+    expect(settings.length).toBeGreaterThan(0);
+    const { registry } = await sandboxed();
+    const { output } = await bash(
+      registry,
+      [
+        ...settings.map(
+          (name) => `v=$(cat /proc/sys/${name}) && printf '%s\\n' "$v" > /proc/sys/${name} && echo "${name}: written" || echo "${name}: refused"`,
+        ),
+        `if [ -e /proc/sysrq-trigger ]; then { : > /proc/sysrq-trigger; } 2>/dev/null && echo "sysrq: written" || echo "sysrq: refused"; fi`,
+        "true",
+      ].join("; "),
+    );
+    for (const name of settings) expect(output).toContain(`${name}: refused`);
+    expect(output).not.toContain(": written");
+  });
+
   it("umount of a hidden directory or file fails, and the hidden content stays unreadable", async () => {
     const home = fs.mkdtempSync(path.join(hostVisible, "home-"));
     fs.mkdirSync(path.join(home, ".ssh"));

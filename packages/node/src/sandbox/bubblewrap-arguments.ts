@@ -14,6 +14,18 @@ export const SANDBOX_PRIVATE_TMP = "/tmp";
 export const SANDBOX_PRIVATE_RUN: readonly string[] = ["/run", "/var/run"];
 
 /**
+ * Files of the fresh `/proc` bound read-only over themselves: the kernel's
+ * global settings (`/proc/sys`) and the magic SysRq trigger. Their only
+ * guard is the owner check, which uid 0 passes without any capability: a
+ * root host's command (uid 0 outside too) could otherwise set
+ * `kernel.core_pattern` or `kernel.modprobe` to a program of its own, which
+ * the kernel then runs as root outside the sandbox, or reboot the machine.
+ * Bubblewrap covers them only when it finds them writable before dropping
+ * its privileges, which a root host's bubblewrap does not.
+ */
+export const SANDBOX_READ_ONLY_PROC: readonly string[] = ["/proc/sys", "/proc/sysrq-trigger"];
+
+/**
  * The namespace and privilege flags of every confined command: a user
  * namespace of its own with every capability dropped (also when the host
  * runs as root, where bubblewrap would otherwise keep them all: `umount` and
@@ -112,7 +124,8 @@ class MountPlan {
  *    own pid/IPC/UTS/cgroup namespaces, new session) and `--unshare-net`
  *    unless the policy allows the network (only a loopback of its own remains);
  * 2. `--ro-bind / /`: the whole file system read-only; `--dev /dev` and a
- *    fresh `--proc /proc` (of the new pid namespace);
+ *    fresh `--proc /proc` (of the new pid namespace) whose
+ *    {@link SANDBOX_READ_ONLY_PROC} (`/proc/sys`, `/proc/sysrq-trigger`) are read-only;
  * 3. `--tmpfs /tmp`: a private, writable, empty `/tmp` (compilers, package
  *    managers and test runners need scratch space; nothing written there
  *    reaches the host); with the network off also an empty `/run` (and
@@ -133,14 +146,16 @@ class MountPlan {
  *
  * @example
  * buildBubblewrapArguments({ command: "make", shell: true, cwd: "/work/app" }, { writableRoots: ["/work/app"], hiddenPaths: [], allowNetwork: false });
- * // ["--unshare-user", "--cap-drop", "ALL", ..., "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run", "--bind", "/work/app", "/work/app", ...]
+ * // ["--unshare-user", "--cap-drop", "ALL", ..., "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--ro-bind-try", "/proc/sys", "/proc/sys", ..., "--tmpfs", "/tmp", "--tmpfs", "/run", "--bind", "/work/app", "/work/app", ...]
  */
 export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxPolicy, extra: BubblewrapArgumentOptions = {}): string[] {
   const kindOf = extra.kindOf ?? pathKind;
   const canonicalOf = extra.canonicalOf ?? realpathOrUndefined;
   const args = [...BUBBLEWRAP_ISOLATION_FLAGS];
   if (!policy.allowNetwork) args.push("--unshare-net");
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", SANDBOX_PRIVATE_TMP);
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  for (const entry of SANDBOX_READ_ONLY_PROC) args.push("--ro-bind-try", entry, entry);
+  args.push("--tmpfs", SANDBOX_PRIVATE_TMP);
   const plan = new MountPlan();
   plan.add("/", "read");
   for (const fresh of ["/dev", "/proc", SANDBOX_PRIVATE_TMP]) plan.add(fresh, "private");

@@ -77,6 +77,7 @@ describe("checkTrialOutput", () => {
       /kept capabilities \(CapEff 000001fffeffffff\)/,
     );
     expect(checkTrialOutput(confined.replace("user:[4026532174]", host.userNamespace), host)).toMatch(/host's user namespace/);
+    expect(checkTrialOutput(`${confined}proc-sys: writable\n`, host)).toMatch(/could write the kernel's settings/);
     expect(checkTrialOutput("", host)).toMatch(/no CapEff.*no CapPrm.*user namespace.*network namespace/);
   });
 });

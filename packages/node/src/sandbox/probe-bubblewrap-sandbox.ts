@@ -36,13 +36,19 @@ export function findBubblewrapOnPath(pathVariable: string | undefined = process.
   return undefined;
 }
 
-/** What the trial command prints: the capability sets and namespaces of a process exec'd inside the sandbox. */
-const TRIAL_COMMAND = "cat /proc/self/status && readlink /proc/self/ns/user /proc/self/ns/net";
+/**
+ * What the trial command prints: the capability sets and namespaces of a
+ * process exec'd inside the sandbox, and `proc-sys: writable` when the
+ * kernel's global settings could be written from inside.
+ */
+const TRIAL_COMMAND =
+  "cat /proc/self/status && readlink /proc/self/ns/user /proc/self/ns/net && { test -w /proc/sys/kernel/core_pattern && echo 'proc-sys: writable' || true; }";
 
 /**
  * Why the trial's output shows the sandbox does not confine, or undefined
  * when it does: the effective and permitted capability sets empty, and a
- * user and network namespace other than the host's.
+ * user and network namespace other than the host's, and `/proc/sys` not
+ * writable.
  */
 export function checkTrialOutput(output: string, host: { userNamespace: string; networkNamespace: string }): string | undefined {
   const problems: string[] = [];
@@ -56,6 +62,7 @@ export function checkTrialOutput(output: string, host: { userNamespace: string; 
   const net = namespaces.find((line) => line.startsWith("net:"));
   if (user === undefined || user === host.userNamespace) problems.push("the confined command ran in the host's user namespace (bubblewrap made none)");
   if (net === undefined || net === host.networkNamespace) problems.push("the confined command ran in the host's network namespace");
+  if (/^proc-sys: writable$/m.test(output)) problems.push("the confined command could write the kernel's settings (/proc/sys/kernel/core_pattern)");
   return problems.length === 0 ? undefined : problems.join("; ");
 }
 
