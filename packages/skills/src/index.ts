@@ -81,6 +81,8 @@ export { SkillsWriteGuard } from "./runtime/skills-write-guard.js";
 export type { SkillsWriteGuardOptions, SkillsLockHolder } from "./runtime/skills-write-guard.js";
 export { extractSkillArchive, writeSkillArchive } from "./runtime/skill-archive.js";
 export { SkillAccessController } from "./runtime/skill-access-controller.js";
+export { skillSandboxMounts } from "./runtime/skill-sandbox-mounts.js";
+export type { SkillSandboxMounts } from "./runtime/skill-sandbox-mounts.js";
 export type { SkillAccessControllerOptions, SkillCommandPolicyRequest } from "./runtime/skill-access-controller.js";
 export { HttpSkillRegistry } from "./runtime/http-skill-registry.js";
 export type { HttpSkillRegistryOptions, SkillRegistryFetch } from "./runtime/http-skill-registry.js";

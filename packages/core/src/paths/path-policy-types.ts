@@ -78,6 +78,13 @@ export interface PathPolicy {
   display(absolutePath: string): string;
   /** True when the canonical form of `absolutePath` stays inside `rootPath` (for walkers skipping escaping symlinks). */
   staysInside(rootPath: string, absolutePath: string): boolean;
+  /**
+   * Canonical directories strictly below the canonical `directory` that a
+   * walk (List, Glob, Grep) must skip: the skills root when it lies there
+   * (e.g. the dataDir inside the workspace), whose skills are reached
+   * through `skill://`, where the skill policy applies. Usually empty.
+   */
+  walkExclusions(directory: string): string[];
   /** Granted roots with their live status. */
   roots(): RootInfo[];
 }

@@ -6,6 +6,7 @@ import { displayPath } from "./display-path.js";
 import type { PathPolicy, PathPolicyOptions, RootInfo } from "./path-policy-types.js";
 import { type PathPolicyState, createPolicyState } from "./policy-state.js";
 import { resolvePath } from "./resolve-path.js";
+import { skillWalkExclusions } from "./skill-root.js";
 
 export type {
   PathIntent,
@@ -36,6 +37,7 @@ export function createPathPolicy(options: PathPolicyOptions): PathPolicy {
     resolve: (input, resolveOptions) => resolvePath(state, input, resolveOptions),
     display: (absolutePath) => displayPath(state, absolutePath),
     staysInside,
+    walkExclusions: (directory) => skillWalkExclusions(state, directory),
     roots: () => listRoots(state),
   };
 }

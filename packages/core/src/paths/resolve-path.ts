@@ -1,7 +1,7 @@
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { quoteForMessage, shortenForMessage } from "../quote.js";
-import { MAX_SYMLINK_HOPS, canonicalOrLoop, canonicalizeTarget, isWithin } from "./containment.js";
+import { type CanonicalTarget, MAX_SYMLINK_HOPS, canonicalOrLoop, canonicalizeTarget, isWithin } from "./containment.js";
 import { describeRoot, displayFor, displayPath } from "./display-path.js";
 import { matchRoot } from "./match-root.js";
 import { matchOnDiskNames } from "./on-disk-names.js";
@@ -9,7 +9,7 @@ import { type ParsedPathInput, parsePathInput } from "./parse-path-input.js";
 import type { ResolvePathOptions, ResolvedPath, RootCandidate } from "./path-policy-types.js";
 import type { PathPolicyState } from "./policy-state.js";
 import { checkRootLive, checkWorkingDirectory, checkWriteAccess } from "./root-checks.js";
-import { skillRoot } from "./skill-root.js";
+import { skillReachedBy, skillRoot } from "./skill-root.js";
 
 /** A parsed input placed in its root, before any check. */
 interface Located {
@@ -45,6 +45,18 @@ export function resolvePath(state: PathPolicyState, input: string, options: Reso
       { details: { canonicalPath: shortenForMessage(target.canonicalPath) } },
     );
   }
+  // The skill policy by canonical path: a skill reached by another form (the dataDir inside the workspace, a symlink) is that skill.
+  const reached = candidate.scope === "skill" ? undefined : skillReachedBy(state, candidate, target.canonicalPath, intent, label);
+  if (reached !== undefined) {
+    checkWriteAccess(reached.candidate, intent, label);
+    const skillPath = path.join(reached.candidate.rootPath, ...reached.segments);
+    return resolved(input, reached.candidate, reached.segments, skillPath, target);
+  }
+  return resolved(input, candidate, segments, lexical, target);
+}
+
+/** The result for a path placed in its root. */
+function resolved(input: string, candidate: RootCandidate, segments: readonly string[], lexical: string, target: CanonicalTarget): ResolvedPath {
   const relativePath = candidate.scope === "external" ? "" : segments.join("/");
   return {
     input,

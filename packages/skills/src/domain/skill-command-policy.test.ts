@@ -131,3 +131,59 @@ describe("checkSkillCommand: refused", () => {
     expect(check("python3 /private/skills/pdf/x.py", WORK, aliases)).toBeUndefined();
   });
 });
+
+describe("checkSkillCommand: ways around a word-by-word check", () => {
+  const DATA = `${HOME}/.agent-tools`;
+  it.each([
+    [`echo x>>${ROOT}/pdf/SKILL.md`, /cannot change skill files \(redirecting output to/],
+    [`echo x 1<>${ROOT}/pdf/SKILL.md`, /cannot change skill files \(redirecting output to/],
+    [`echo x | dd of=${ROOT}/pdf/SKILL.md`, /only to run its scripts .* dd with/],
+    [`dd if=${ROOT}/xlsx/SKILL.md`, /"xlsx" is not enabled/],
+    [`tar -C ${ROOT}/pdf -xf evil.tar`, /only to run its scripts .* tar with/],
+    [`tar -C ${ROOT} -cf - xlsx`, /skills folder itself/],
+    [`cd ${DATA} && cat skills/xlsx/SKILL.md`, /"xlsx" is not enabled/],
+    [`cd ${DATA}; echo x > skills/pdf/SKILL.md`, /cannot change skill files/],
+    [`cd / && cat ${ROOT.slice(1)}/xlsx/SKILL.md`, /"xlsx" is not enabled/],
+    [`cat $'${ROOT}/xlsx/SKILL.md'`, /"xlsx" is not enabled/],
+    [`echo x > $'${ROOT}/pdf/SKILL.md'`, /cannot change skill files/],
+    [`cat ${HOME}/.agent-t?ols/skills/xlsx/SKILL.md`, /"xlsx" is not enabled/],
+    [`cat /h*/ada/.agent-tools/sk*/pdf/SKILL.md`, /with cat/],
+    [`cat ${HOME}/{.agent-tools,x}/skills/xlsx/SKILL.md`, /"xlsx" is not enabled/],
+    [`touch ${HOME}/{.agent-tools,x}/skills/pdf/new`, /cannot change skill files \(touch/],
+    [`D=${ROOT}; cat "$D/xlsx/SKILL.md"`, /"xlsx" is not enabled/],
+    [`export D=${DATA}/skills && cat \${D}/pdf/SKILL.md`, /with cat/],
+    [`python3 -c "print(open('${ROOT}/xlsx/SKILL.md').read())"`, /"xlsx" is not enabled/],
+    [`python3 -c "open('${ROOT}/pdf/SKILL.md','a').write('x')"`, /only to run its scripts/],
+    [`node -e "require('fs').appendFileSync('${ROOT}/pdf/SKILL.md','x')"`, /only to run its scripts/],
+    [`cp -t ${ROOT}/pdf payload.txt`, /cannot change skill files \(cp /],
+    [`cp --target-directory=${ROOT}/pdf payload.txt`, /cannot change skill files \(cp /],
+    [`ln -s ${DATA} link && cat link/skills/xlsx/SKILL.md`, /cannot link to .* it holds the skills folder/],
+    [`cp -r ${DATA} /tmp/copy`, /cannot copy .* it holds the skills folder/],
+    [`cd ${DATA} && mkdir -p skills/evil`, /"evil" is not enabled/],
+    [`jq . ${ROOT}/pdf/data.json`, /only to run its scripts .* jq with/],
+  ])("%s", (command, pattern) => {
+    const message = check(command);
+    expect(message).toMatch(pattern);
+    expect(message?.endsWith(SKILL_DENIAL_SUFFIX)).toBe(true);
+  });
+
+  it("refuses writes relative to a cwd inside a skill the policy does not let the model change, and allows them where it does", () => {
+    const cwd = `${ROOT}/pdf`;
+    expect(check("echo x > SKILL.md", cwd)).toMatch(/cannot change skill files \(redirecting output to SKILL\.md\)/);
+    expect(check("touch new.txt", cwd)).toMatch(/cannot change skill files \(touch new\.txt\)/);
+    expect(check("cp ../x new.txt", cwd)).toMatch(/"\.\."/);
+    const writable = { canWrite: (name: string) => name === "pdf" };
+    expect(check("echo x > notes.md && touch new.txt", cwd, writable)).toBeUndefined();
+    expect(check(`echo x > ${ROOT}/pdf/notes.md`, WORK, writable)).toBeUndefined();
+    expect(check(`echo x > ${ROOT}/docx/notes.md`, WORK, writable)).toMatch(/cannot change skill files/);
+  });
+
+  it("still lets scripts run with the skill's files as arguments, stderr joined, and their output piped", () => {
+    expect(check(`python3 ${ROOT}/pdf/scripts/fill.py ${ROOT}/pdf/assets/form.pdf out.pdf 2>&1 | tail -n 5`)).toBeUndefined();
+    expect(check("python3 scripts/fill.py assets/form.pdf out.pdf 2>&1", `${ROOT}/pdf`)).toBeUndefined();
+    expect(check(`./scripts/run.sh <<EOF\ninput\nEOF`, `${ROOT}/pdf`)).toBeUndefined();
+    expect(check(`cd /tmp && ${ROOT}/pdf/scripts/run.sh`)).toBeUndefined();
+    expect(check(`rsync -t ${ROOT}/pdf/assets/a.png ./a.png`)).toBeUndefined();
+    expect(check("cp -r . ../backup")).toBeUndefined();
+  });
+});

@@ -1,13 +1,34 @@
 /**
  * The Bash guard of the skill access policy: a shell command may run a
- * script of an enabled skill by its path, but may not read, list, search or
- * change the skills folder with shell tools, `cd` into it, hunt for skills
- * with `find /`, or climb out of a skill folder with `..`. Reading goes
- * through Read / Glob on `skill://<name>/...` or SkillsManager read, where
- * the policy applies. Paths are compared as POSIX paths.
+ * script of an enabled skill (by its path or through an interpreter) and
+ * copy files out of one, but may not read, list, search or change the
+ * skills folder with shell tools, `cd` into it, hunt for skills with
+ * `find /`, or climb out of a skill folder with `..`. Reading goes through
+ * Read / Glob on `skill://<name>/...` or SkillsManager read, where the
+ * policy applies.
+ *
+ * Best-effort: it reads the command line as written (quotes, `$'...'`,
+ * braces, globs, `cd` and variables set on the line are followed), not what
+ * the shell computes at run time (`$(...)`, `base64 -d`, a script's own
+ * file access). With the sandbox on, the sandbox's mounts enforce the
+ * policy; this guard then only explains refusals early.
  */
 import { posix } from "node:path";
-import { splitShellSegments } from "./shell-words.js";
+import { isOutputRedirect, isRedirectOperator, splitShellSegments } from "./shell-words.js";
+import {
+  OUTSIDE,
+  type SkillLocation,
+  type WordScope,
+  argumentPath,
+  clean,
+  expandBraces,
+  expandVariables,
+  isAncestorOrSame,
+  isRelativeWord,
+  locateInRoots,
+  resolveWord,
+  rootMentions,
+} from "./skill-command-words.js";
 import { SKILL_DENIAL_SUFFIX } from "./skill-types.js";
 
 /** The command as the shell tool is asked to run it. */
@@ -29,6 +50,8 @@ export interface SkillCommandFacts {
   /** Absolute workspace directory. */
   readonly workdir: string;
   isEnabled(name: string): boolean;
+  /** Whether the policy lets the model change the skill's files (`skill://` write access); default never. */
+  canWrite?(name: string): boolean;
 }
 
 /** Commands that read, list or search files: refused on skill paths. */
@@ -40,27 +63,32 @@ export const SKILL_READ_VERBS: ReadonlySet<string> = new Set([
 /** Commands that change files: refused on skill paths (changes go through Write / Edit / Delete or SkillsManager). */
 export const SKILL_CHANGE_VERBS: ReadonlySet<string> = new Set(["rm", "rmdir", "mv", "touch", "chmod", "chown", "ln", "truncate", "tee", "mkdir"]);
 
+/** Programs that run a script file given as their first argument (running a skill's script this way is allowed). */
+export const SKILL_SCRIPT_RUNNERS: ReadonlySet<string> = new Set([
+  ...["python", "python3", "python2", "node", "nodejs", "deno", "bun", "tsx", "ruby", "perl", "php", "lua", "Rscript"],
+  ...["bash", "sh", "zsh", "dash", "ksh", "source", "."],
+]);
+
 /** Read verbs that walk folders without a flag. */
 const RECURSIVE_READ_VERBS: ReadonlySet<string> = new Set(["find", "rg", "tree", "fd"]);
 const COPY_VERBS: ReadonlySet<string> = new Set(["cp", "rsync", "install"]);
+/** Verbs that make a copy of, or a link to, what they are given: refused on a folder holding the skills root. */
+const LINK_OR_COPY_VERBS: ReadonlySet<string> = new Set(["ln", ...COPY_VERBS]);
 const CD_VERBS: ReadonlySet<string> = new Set(["cd", "pushd"]);
 const WRAPPERS: ReadonlySet<string> = new Set(["sudo", "env", "command", "exec", "nohup", "time", "nice", "xargs", "builtin"]);
 const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "zsh", "dash", "ksh", "eval"]);
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const REDIRECT = /^\d*(?:>>|>\||>&|&>>|&>|>|<<<|<<|<&|<)/;
-const GLOB = /[*?[]/;
-
-/** Where a path falls relative to the skills root. */
-type Location = { readonly kind: "outside" } | { readonly kind: "root" } | { readonly kind: "skill"; readonly name: string; readonly rest: string };
-
-const OUTSIDE: Location = { kind: "outside" };
+const DECLARATIONS: ReadonlySet<string> = new Set(["export", "declare", "local", "readonly", "typeset"]);
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+/** Interpreter flags whose next word is inline code, not a script file. */
+const INLINE_CODE_FLAGS: ReadonlySet<string> = new Set(["-c", "-e", "-E", "-p", "-r", "--eval", "--print", "-command"]);
 
 interface Context {
   readonly facts: SkillCommandFacts;
   readonly roots: readonly string[];
-  readonly cwd: string;
+  /** The cwd at this point of the command line (`cd` moves it) and the variables set so far. */
+  scope: WordScope;
   /** The skill the cwd sits in, if any. */
-  readonly cwdSkill?: string;
+  cwdSkill: string | undefined;
 }
 
 /**
@@ -74,8 +102,8 @@ interface Context {
  */
 export function checkSkillCommand(request: SkillCommandRequest, facts: SkillCommandFacts): string | undefined {
   const roots = [facts.skillsRoot, ...(facts.skillsRootAliases ?? [])].map(clean);
-  const base = { facts, roots, cwd: clean(request.cwd) };
-  const cwdLocation = locate(base, base.cwd);
+  const cwd = clean(request.cwd);
+  const cwdLocation = locateInRoots(roots, cwd);
   if (cwdLocation.kind === "root" || (cwdLocation.kind === "skill" && cwdLocation.name.startsWith("."))) {
     const shown = request.cwdInput ?? request.cwd;
     return refuse(`Bash cannot run with its cwd in the skills folder itself (${shown}). Pass cwd "skill://<name>" to work inside one skill.`);
@@ -88,7 +116,12 @@ export function checkSkillCommand(request: SkillCommandRequest, facts: SkillComm
       );
     }
   }
-  const context: Context = cwdLocation.kind === "skill" ? { ...base, cwdSkill: cwdLocation.name } : base;
+  const context: Context = {
+    facts,
+    roots,
+    scope: { home: clean(facts.homeDir), cwd, variables: new Map() },
+    cwdSkill: cwdLocation.kind === "skill" ? cwdLocation.name : undefined,
+  };
   return checkCommandText(context, request.command, 0);
 }
 
@@ -105,24 +138,53 @@ function checkCommandText(context: Context, command: string, depth: number): str
   return undefined;
 }
 
-/** One command of the line: its words after env assignments and wrappers, and the verb's name ("" for a skill script). */
+/** One command of the line: its words after env assignments and wrappers (braces expanded), and the verb's name ("" for a skill script). */
 interface SegmentCommand {
   readonly words: readonly string[];
   readonly verb: string;
-  readonly verbLocation: Location;
+  readonly verbLocation: SkillLocation;
 }
 
 function checkSegment(context: Context, segment: readonly string[], depth: number): string | undefined {
   let start = 0;
   while (start < segment.length && (ASSIGNMENT.test(segment[start] as string) || WRAPPERS.has(segment[start] as string))) start += 1;
-  const words = segment.slice(start);
+  const words = segment.slice(start).flatMap((word) => expandBraces(word));
   const verbWord = words[0];
-  if (verbWord === undefined) return undefined;
-  const verbLocation = isCommandName(verbWord) ? OUTSIDE : locate(context, resolveWord(context, verbWord));
+  if (verbWord === undefined || DECLARATIONS.has(verbWord)) {
+    // `D=/x` or `export D=/x`: later words may use $D.
+    rememberAssignments(context, verbWord === undefined ? segment : words.slice(1));
+    return undefined;
+  }
+  const verbLocation = isCommandName(verbWord) ? OUTSIDE : locateWord(context, verbWord);
   const command: SegmentCommand = { words, verbLocation, verb: verbLocation.kind === "outside" ? posix.basename(verbWord) : "" };
-  return (
-    checkInlineShell(context, command, depth) ?? checkCdGuess(context, command) ?? checkRecursiveRead(context, command) ?? checkSkillPaths(context, command)
-  );
+  const refusal =
+    checkInlineShell(context, command, depth) ??
+    checkCdGuess(context, command) ??
+    checkRecursiveRead(context, command) ??
+    checkLinkOrCopyOfRoot(context, command) ??
+    checkSkillPaths(context, command);
+  if (refusal === undefined && CD_VERBS.has(command.verb)) followCd(context, words);
+  return refusal;
+}
+
+/** Records `NAME=value` words (values expanded with what is known), for `$NAME` in later segments. */
+function rememberAssignments(context: Context, words: readonly string[]): void {
+  const variables = new Map(context.scope.variables);
+  for (const word of words) {
+    const match = ASSIGNMENT.exec(word);
+    if (match) variables.set(match[1] as string, expandVariables(match[2] as string, context.scope));
+  }
+  context.scope = { ...context.scope, variables };
+}
+
+/** Moves the tracked cwd after an allowed `cd` (`cd` alone goes home; `cd -` and computed targets are not followed). */
+function followCd(context: Context, words: readonly string[]): void {
+  const target = words.slice(1).find((word) => !word.startsWith("-") || word === "-");
+  if (target === "-" || target?.includes("$(")) return;
+  const cwd = target === undefined ? context.scope.home : resolveWord(context.scope, target);
+  const location = locateInRoots(context.roots, cwd);
+  context.scope = { ...context.scope, cwd };
+  context.cwdSkill = location.kind === "skill" ? location.name : undefined;
 }
 
 /** `sh -c "..."`, `bash -c "..."` and `eval ...`: checks the inline command too. */
@@ -143,14 +205,17 @@ function checkCdGuess(context: Context, { words, verb }: SegmentCommand): string
   );
 }
 
-/** A recursive read of a folder that holds the skills root (other than `/` and the home folder's ancestors). */
+/** True when `target` is a folder that holds the skills root (other than `/` and the home folder's ancestors). */
+function holdsSkillsRoot(context: Context, target: string): boolean {
+  return target !== "/" && !isAncestorOrSame(target, context.scope.home) && context.roots.some((root) => root.startsWith(`${target}/`));
+}
+
+/** A recursive read of a folder that holds the skills root. */
 function checkRecursiveRead(context: Context, { words, verb }: SegmentCommand): string | undefined {
   const recursive = RECURSIVE_READ_VERBS.has(verb) || (SKILL_READ_VERBS.has(verb) && words.some((word) => /^-[A-Za-z]*[rR]|^--recursive$/.test(word)));
   if (!recursive) return undefined;
-  const home = clean(context.facts.homeDir);
   for (const word of words.slice(1)) {
-    const target = clean(posix.normalize(resolveWord(context, argumentPath(word))));
-    if (target !== "/" && !isAncestorOrSame(target, home) && context.roots.some((root) => root.startsWith(`${target}/`))) {
+    if (holdsSkillsRoot(context, resolveWord(context.scope, argumentPath(word)))) {
       return refuse(
         `Bash cannot search or list ${word} recursively with ${verb}: it holds the skills folder. Use SkillsManager list to see the skills, and Read or Glob on skill://<name>/... to read one.`,
       );
@@ -159,13 +224,67 @@ function checkRecursiveRead(context: Context, { words, verb }: SegmentCommand): 
   return undefined;
 }
 
-/** Every word that points into the skills root: allowed only to run an enabled skill's scripts (or relative to the current skill). */
-function checkSkillPaths(context: Context, { words, verb, verbLocation }: SegmentCommand): string | undefined {
-  const destination = COPY_VERBS.has(verb) ? words[words.length - 1] : undefined;
+/** `ln -s <dataDir> x`, `cp -r <dataDir> /tmp/x`: a link to, or a copy of, a folder holding the skills root (the workspace aside). */
+function checkLinkOrCopyOfRoot(context: Context, { words, verb }: SegmentCommand): string | undefined {
+  if (!LINK_OR_COPY_VERBS.has(verb)) return undefined;
+  const workdir = clean(context.facts.workdir);
+  for (const word of words.slice(1)) {
+    if (word.startsWith("-")) continue;
+    const target = resolveWord(context.scope, word);
+    if (holdsSkillsRoot(context, target) && !isAncestorOrSame(target, workdir)) {
+      return refuse(
+        `Bash cannot ${verb === "ln" ? "link to" : "copy"} ${word} with ${verb}: it holds the skills folder. Use SkillsManager list to see the skills, and Read or Glob on skill://<name>/... to read one.`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** One word of a segment that points into the skills root. */
+interface SkillWord {
+  readonly index: number;
+  readonly shown: string;
+  readonly location: SkillLocation;
+  /** True when only a part of the word names the path (inline code such as `python3 -c "open('...')"`). */
+  readonly mentioned: boolean;
+}
+
+/** The words of a segment that point into the skills root: whole words (after a redirection, an option's `=`) and paths written inside longer words. */
+function skillWords(context: Context, { words, verbLocation }: SegmentCommand): SkillWord[] {
+  const found: SkillWord[] = [];
   for (const [index, word] of words.entries()) {
-    const location = index === 0 ? verbLocation : locate(context, resolveWord(context, argumentPath(word)));
-    if (location.kind === "outside") continue;
+    if (isRedirectOperator(word) || !namesFile(words[index - 1], word)) continue;
     const shown = argumentPath(word);
+    const location = index === 0 ? verbLocation : locateWord(context, shown);
+    if (location.kind !== "outside") {
+      found.push({ index, shown, location, mentioned: false });
+      continue;
+    }
+    for (const mention of rootMentions(expandVariables(word, context.scope), context.roots)) {
+      found.push({ index, shown: mention, location: locateInRoots(context.roots, mention), mentioned: true });
+    }
+  }
+  return found;
+}
+
+/**
+ * Every word that points into the skills root. A skill that is not enabled
+ * is refused outright. In an enabled skill: reading with a read verb, `cd`,
+ * and changes (a change verb, an output redirection, a copy's destination)
+ * unless the policy lets the model change the skill, are refused; running
+ * its scripts (by path or through an interpreter, with the skill's files as
+ * their arguments), copying out of it and relative paths inside the cwd's
+ * own skill are allowed; anything else is refused (the guard cannot tell
+ * what an unknown program does with the path).
+ */
+function checkSkillPaths(context: Context, command: SegmentCommand): string | undefined {
+  const { words, verb } = command;
+  const found = skillWords(context, command);
+  if (found.length === 0) return undefined;
+  const runsScript = runsSkillScript(context, command);
+  const destination = COPY_VERBS.has(verb) ? copyDestinationIndex(verb, words) : undefined;
+  for (const { index, shown, location, mentioned } of found) {
+    if (location.kind === "outside") continue;
     if (location.kind === "root" || location.name.startsWith(".")) {
       return refuse(
         `Bash cannot use the skills folder itself (${shown}). Use SkillsManager list to see the skills and Read skill://<name>/SKILL.md to read one.`,
@@ -173,8 +292,16 @@ function checkSkillPaths(context: Context, { words, verb, verbLocation }: Segmen
     }
     const { name } = location;
     if (!context.facts.isEnabled(name)) return refuse(notEnabled(name));
-    if (context.cwdSkill === name && isRelative(shown)) continue;
     const skillPath = `skill://${name}/${location.rest}`;
+    const writable = context.facts.canWrite?.(name) === true;
+    const redirected = isOutputRedirect(words[index - 1] ?? "");
+    const writes = SKILL_CHANGE_VERBS.has(verb) || index === destination || redirected;
+    if (writes && !writable) {
+      return refuse(
+        `Bash cannot change skill files (${redirected ? "redirecting output to" : verb} ${shown}). Change ${skillPath} with Write, Edit or Delete where the host allows it, or use SkillsManager create or install.`,
+      );
+    }
+    if (!mentioned && context.cwdSkill === name && isRelativeWord(context.scope, shown)) continue;
     if (SKILL_READ_VERBS.has(verb)) {
       return refuse(
         `Bash cannot read skill files with ${verb}: ${shown} is inside the skills folder. Read ${skillPath} with Read (or list it with Glob skill://${name}/**), or use SkillsManager read.`,
@@ -185,89 +312,66 @@ function checkSkillPaths(context: Context, { words, verb, verbLocation }: Segmen
         `Bash cannot ${verb} into the skills folder (${shown}). Pass cwd "skill://${name}" to run the skill's scripts from its folder, and read its files with Read ${location.rest ? skillPath : `${skillPath}SKILL.md`} or SkillsManager read.`,
       );
     }
-    const redirected = (REDIRECT.test(word) && word.replace(/^\d*/, "").startsWith(">")) || isAfterOutputRedirect(words, index);
-    if (SKILL_CHANGE_VERBS.has(verb) || word === destination || redirected) {
-      return refuse(
-        `Bash cannot change skill files (${redirected ? "redirecting output to" : verb} ${shown}). Change ${skillPath} with Write, Edit or Delete where the host allows it, or use SkillsManager create or install.`,
-      );
-    }
+    if (writable || runsScript || (COPY_VERBS.has(verb) && !mentioned)) continue;
+    return refuse(
+      `Bash may use the files of skill://${name}/ only to run its scripts (by path, or through an interpreter such as python3 or node) or to copy them out with cp, so ${verb || "this command"} with ${shown} is refused. Read ${skillPath} with Read, and run the skill's scripts with cwd "skill://${name}".`,
+    );
   }
   return undefined;
 }
 
-/** True when `ancestor` is `path` or one of its parent folders. */
-function isAncestorOrSame(ancestor: string, path: string): boolean {
-  return ancestor === path || ancestor === "/" || path.startsWith(`${ancestor}/`);
+/** False for what follows a redirection but names no file: a here-document's delimiter, a here-string, `2>&1`'s descriptor. */
+function namesFile(previous: string | undefined, word: string): boolean {
+  if (previous === undefined || !isRedirectOperator(previous)) return true;
+  if (/<<$|<<-$|<<<$/.test(previous)) return false;
+  return !(/&$/.test(previous) && /^(?:\d+|-)$/.test(word));
 }
 
-/** True when the word before `index` is a bare output redirection (`>` or `>>`). */
-function isAfterOutputRedirect(words: readonly string[], index: number): boolean {
-  const previous = words[index - 1];
-  return previous !== undefined && /^\d*(?:>>|>\||&>>|&>|>)$/.test(previous);
+/**
+ * True when the segment runs a script of an enabled skill: by its path, or
+ * as an interpreter's first argument (not inline code given with `-c`/`-e`).
+ */
+function runsSkillScript(context: Context, { words, verb, verbLocation }: SegmentCommand): boolean {
+  if (verbLocation.kind === "skill") return true;
+  if (!SKILL_SCRIPT_RUNNERS.has(verb)) return false;
+  for (const word of words.slice(1)) {
+    if (INLINE_CODE_FLAGS.has(word)) return false;
+    if (word.startsWith("-")) continue;
+    const location = locateWord(context, word);
+    return location.kind === "skill" || (context.cwdSkill !== undefined && isRelativeWord(context.scope, word));
+  }
+  return false;
 }
 
-/** The path part of a word: without a leading redirection, or the value of `--option=value`. */
-function argumentPath(word: string): string {
-  const redirect = REDIRECT.exec(word);
-  if (redirect) return word.slice(redirect[0].length);
-  const option = /^--?[A-Za-z0-9-]+=(.*)$/.exec(word);
-  return option ? (option[1] as string) : word;
+/** The index of a copy's destination: the value of cp's or install's `-t` / `--target-directory`, else the last operand. */
+function copyDestinationIndex(verb: string, words: readonly string[]): number | undefined {
+  if (verb !== "rsync") {
+    for (const [index, word] of words.entries()) {
+      if (word === "-t" || word === "--target-directory") return index + 1;
+      if (word.startsWith("--target-directory=") || /^-t[/.~$]/.test(word)) return index;
+    }
+  }
+  let last: number | undefined;
+  for (const [index, word] of words.entries()) {
+    if (index > 0 && !word.startsWith("-") && !isRedirectOperator(word) && !isRedirectOperator(words[index - 1] ?? "")) last = index;
+  }
+  return last;
+}
+
+/** Where a word points: the root for a glob or brace that may reach it, a skill, or outside. */
+function locateWord(context: Context, word: string): SkillLocation {
+  return locateInRoots(context.roots, resolveWord(context.scope, word));
 }
 
 /** A bare command name (looked up in PATH, not a path). */
 function isCommandName(word: string): boolean {
-  return !word.includes("/") && isRelative(word);
-}
-
-function isRelative(word: string): boolean {
-  return !word.startsWith("/") && !word.startsWith("~") && !/^\$\{?HOME\b/.test(word);
-}
-
-/** Expands `~`, `$HOME` and `${HOME}` and resolves a relative word against the cwd. */
-function resolveWord(context: Context, word: string): string {
-  const home = clean(context.facts.homeDir);
-  let expanded = word;
-  if (word === "~" || word.startsWith("~/")) expanded = home + word.slice(1);
-  else {
-    const variable = /^\$(?:HOME\b|\{HOME\})/.exec(word);
-    if (variable) expanded = home + word.slice(variable[0].length);
-  }
-  return posix.isAbsolute(expanded) ? expanded : posix.join(context.cwd, expanded);
-}
-
-/** Where an absolute (possibly globbed) path falls: outside, on the root itself, or in a skill. */
-function locate(context: Pick<Context, "roots">, absolute: string): Location {
-  const glob = GLOB.exec(absolute);
-  const cut = glob ? absolute.lastIndexOf("/", glob.index) : -1;
-  const normal = clean(posix.normalize(glob ? absolute.slice(0, cut + 1) || "/" : absolute));
-  const tail = glob ? absolute.slice(cut + 1) : "";
-  for (const root of context.roots) {
-    if (normal === root) return { kind: "root" };
-    if (normal.startsWith(`${root}/`)) {
-      const [name = "", ...rest] = normal.slice(root.length + 1).split("/");
-      return { kind: "skill", name, rest: [...rest, tail].filter((part) => part !== "").join("/") };
-    }
-    if (glob && normal === posix.dirname(root) && globMatches(tail.split("/")[0] as string, posix.basename(root))) return { kind: "root" };
-  }
-  return { kind: "outside" };
-}
-
-function globMatches(pattern: string, name: string): boolean {
-  const source = pattern
-    .replace(/[.+^${}()|\\]/g, "\\$&")
-    .replace(/\*/g, ".*")
-    .replace(/\?/g, ".");
-  try {
-    return new RegExp(`^${source}$`).test(name);
-  } catch {
-    return true;
-  }
+  return !word.includes("/") && !word.startsWith("~") && !word.startsWith("$");
 }
 
 /** True for `find` (or `locate`) over `/` or the home folder when the command mentions skills. */
 function findHuntsSkills(context: Context, command: string): boolean {
   if (!/skill/i.test(command)) return false;
-  const home = clean(context.facts.homeDir);
+  const home = context.scope.home;
   return splitShellSegments(command).some((words) => {
     const start = words.findIndex((word) => ["find", "locate", "mlocate", "plocate"].includes(posix.basename(word)));
     if (start < 0) return false;
@@ -278,7 +382,7 @@ function findHuntsSkills(context: Context, command: string): boolean {
       paths.push(word);
     }
     return paths.some((word) => {
-      const target = clean(posix.normalize(resolveWord(context, word)));
+      const target = resolveWord(context.scope, word);
       return isAncestorOrSame(target, home) || context.roots.some((root) => target !== root && isAncestorOrSame(target, root));
     });
   });
@@ -288,7 +392,7 @@ function findHuntsSkills(context: Context, command: string): boolean {
 function isWorkspaceSkillsGuess(context: Context, target: string): boolean {
   if (/^(?:\.\/)*\.?skills(?:\/|$)/.test(target)) return true;
   const workdir = clean(context.facts.workdir);
-  const resolved = clean(posix.normalize(resolveWord(context, target)));
+  const resolved = resolveWord(context.scope, target);
   return (
     resolved === `${workdir}/skills` ||
     resolved.startsWith(`${workdir}/skills/`) ||
@@ -303,9 +407,4 @@ function notEnabled(name: string): string {
 
 function refuse(message: string): string {
   return `${message} ${SKILL_DENIAL_SUFFIX}`;
-}
-
-function clean(path: string): string {
-  const slashed = path.replace(/\\/g, "/");
-  return slashed.length > 1 ? slashed.replace(/\/+$/, "") : slashed;
 }

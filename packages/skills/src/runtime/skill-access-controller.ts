@@ -10,6 +10,7 @@ import type { PathIntent, SkillAccessDecision, SkillPathOptions } from "@agent-t
 import { type SkillAccessState, decideManagerAction, decideSkillPathAccess, isSkillEnabled, isSkillProtected } from "../domain/skill-access-rules.js";
 import { checkSkillCommand } from "../domain/skill-command-policy.js";
 import { BUILTIN_SKILL_NAMES, type SkillAccessPolicy, type SkillsManagerAction } from "../domain/skill-types.js";
+import { type SkillSandboxMounts, skillSandboxMounts } from "./skill-sandbox-mounts.js";
 
 /** Options of {@link SkillAccessController}. */
 export interface SkillAccessControllerOptions {
@@ -99,7 +100,12 @@ export class SkillAccessController {
     };
   }
 
-  /** A shell command policy (compatible with tools-shell's `CommandPolicy`) applying the Bash skill guard. */
+  /**
+   * A shell command policy (compatible with tools-shell's `CommandPolicy`)
+   * applying the Bash skill guard: best-effort, since it reads the command
+   * line and not what the shell computes; with the sandbox on, the
+   * sandbox's mounts ({@link SkillAccessController.sandboxMounts}) enforce.
+   */
   commandPolicy(): (request: SkillCommandPolicyRequest) => string | undefined {
     return (request) => {
       const canonical = tryRealpath(this.skillsRoot);
@@ -109,8 +115,17 @@ export class SkillAccessController {
         homeDir: this.#homeDir,
         workdir: this.#workdir ?? request.cwd,
         isEnabled: (name) => this.isEnabled(name),
+        canWrite: (name) => {
+          const decision = decideSkillPathAccess(this.state(), name, "write");
+          return "access" in decision && decision.access === "write";
+        },
       });
     };
+  }
+
+  /** What a confined command may see of the skills root, for the next command (see `skillSandboxMounts`). */
+  sandboxMounts(): SkillSandboxMounts {
+    return skillSandboxMounts(this.state());
   }
 
   /** The denial message for a SkillsManager action, or undefined when it may run (see `decideManagerAction`). */

@@ -4,6 +4,7 @@ import type { SkillAccessPolicy, SkillSummary } from "../domain/skill-types.js";
 import type { SkillRegistry } from "../ports/skill-registry.js";
 import { SkillAccessController, type SkillCommandPolicyRequest } from "../runtime/skill-access-controller.js";
 import { SkillLibrary } from "../runtime/skill-library.js";
+import type { SkillSandboxMounts } from "../runtime/skill-sandbox-mounts.js";
 import { type ManagedSkillsChange, createSkillsManagerTool } from "./skills-manager-tool.js";
 
 /** Options of {@link createSkillToolBundle}. */
@@ -34,8 +35,10 @@ export interface SkillToolBundle extends ToolBundle {
   readonly access: SkillAccessController;
   /** `skill://` resolution for the path policy (`createToolRegistry({ skills })`). */
   pathOptions(): SkillPathOptions;
-  /** The Bash skill guard, for the shell bundle's `commandPolicies`. */
+  /** The Bash skill guard, for the shell bundle's `commandPolicies` (best-effort; the sandbox's mounts enforce). */
   commandPolicy(): (request: SkillCommandPolicyRequest) => string | undefined;
+  /** What a confined command may see of the skills root, for the sandbox's policy (read before each command). */
+  sandboxMounts(): SkillSandboxMounts;
   /** The library on disk, opened (and the built-ins written) on first use. */
   library(): Promise<SkillLibrary>;
   /** The skills enabled for this session, built-ins first. */
@@ -107,6 +110,7 @@ export function createSkillToolBundle(options: SkillToolBundleOptions): SkillToo
     access,
     pathOptions: () => access.pathOptions(),
     commandPolicy: () => access.commandPolicy(),
+    sandboxMounts: () => access.sandboxMounts(),
     library,
     enabledSkills,
     renderPromptSection: async () => renderSkillsPromptSection(await enabledSkills()),

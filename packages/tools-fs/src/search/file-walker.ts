@@ -24,6 +24,8 @@ export interface WalkOptions {
   onFile?: (relativePath: string) => void;
   /** Also collect the entries into the returned array (default true; false with `onFile` saves the objects). */
   collect?: boolean;
+  /** Directories skipped with everything below them, relative to the base with `/` (the path policy's `walkExclusions`). */
+  exclude?: ReadonlySet<string>;
   /**
    * The bundle's search caches (compiled ignore files, name verdicts), kept
    * across walks; default a fresh cache for this walk.
@@ -80,6 +82,7 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
       if (name.charCodeAt(0) === 46 /* "." */ && !isDirectory && isToolSidecarName(name)) continue;
       if (checked && isEntryIgnored(rules, name, isDirectory, caches)) continue;
       const childRelative = prefix + name;
+      if (isDirectory && options.exclude?.has(childRelative)) continue;
       if (isDirectory) {
         if (options.includeAll && collect) out.push({ relativePath: childRelative, kind: "directory", depth });
         if (depth < maxDepth)

@@ -54,7 +54,7 @@ export function createGlobTool(environment: FsToolEnvironment) {
       }
       let files: string[];
       try {
-        files = await listFiles(base.directory, { signal: context.signal, caches: environment.searchCaches });
+        files = await listFiles(base.directory, { signal: context.signal, caches: environment.searchCaches, exclude: base.excluded });
       } catch (error) {
         throw toFsToolError("Glob", error, base.resolved, context);
       }

@@ -160,7 +160,10 @@ async function searchCandidates(
   };
   try {
     if (files) for (const relative of files) take(relative);
-    else await walkTree(directory, { signal: query.signal, onFile: take, collect: false, caches: options.caches });
+    else {
+      const exclude = new Set(query.excludeDirectories ?? []);
+      await walkTree(directory, { signal: query.signal, onFile: take, collect: false, caches: options.caches, exclude });
+    }
   } catch (error) {
     if (error !== WALK_STOPPED) {
       await pool?.cancel(error);

@@ -13,6 +13,8 @@ export interface GrepQuery {
   context: number;
   /** Base-name globs ripgrep may pre-filter with (a superset of the wanted files). */
   prefilterGlobs?: readonly string[];
+  /** Folders skipped with everything below them, relative to the search directory with `/` (the path policy's `walkExclusions`). */
+  excludeDirectories?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -170,6 +172,8 @@ export function ripgrepArguments(query: GrepQuery): string[] {
   // File types, not --glob: ripgrep's globs would override the ignore files.
   for (const glob of query.prefilterGlobs ?? []) args.push("--type-add", `agentprefilter:${glob}`);
   if (query.prefilterGlobs?.length) args.push("--type", "agentprefilter");
+  // Negated globs only exclude: files they do not match still follow the ignore files.
+  for (const excluded of query.excludeDirectories ?? []) args.push("--glob", `!/${excluded.replace(/[\\*?[\]{}!]/g, "\\$&")}`);
   args.push("--regexp", query.pattern, "--", ".");
   return args;
 }

@@ -90,6 +90,7 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
         multiline: input.multiline,
         context: input.output_mode === "content" ? input.context : 0,
         prefilterGlobs: prefilter,
+        excludeDirectories: [...base.excluded],
         signal: context.signal,
       };
       let hits: GrepFileHits[];

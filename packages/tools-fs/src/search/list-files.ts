@@ -9,8 +9,14 @@ import type { SearchCaches } from "./search-caches.js";
  * time of `rg --files` on the benchmark trees (bench/fs), so Glob never
  * starts a process. `caches`: the bundle's (default fresh for this call).
  */
-export async function listFiles(base: string, options: { signal?: AbortSignal; caches?: SearchCaches } = {}): Promise<string[]> {
+export async function listFiles(base: string, options: { signal?: AbortSignal; caches?: SearchCaches; exclude?: ReadonlySet<string> } = {}): Promise<string[]> {
   const files: string[] = [];
-  await walkTree(base, { signal: options.signal, onFile: (relative) => files.push(relative), collect: false, caches: options.caches });
+  await walkTree(base, {
+    signal: options.signal,
+    onFile: (relative) => files.push(relative),
+    collect: false,
+    caches: options.caches,
+    exclude: options.exclude,
+  });
   return files;
 }

@@ -45,7 +45,13 @@ export function createListTool(environment: FsToolEnvironment) {
       }
       let entries;
       try {
-        entries = await walkTree(base.directory, { maxDepth: input.depth, includeAll: true, signal: context.signal, caches: environment.searchCaches });
+        entries = await walkTree(base.directory, {
+          maxDepth: input.depth,
+          includeAll: true,
+          signal: context.signal,
+          caches: environment.searchCaches,
+          exclude: base.excluded,
+        });
       } catch (error) {
         throw toFsToolError("List", error, base.resolved, context);
       }

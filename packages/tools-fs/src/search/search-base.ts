@@ -14,6 +14,8 @@ export interface SearchBase {
   displayDirectory: string;
   /** Set when the path named a file: its name inside `directory`. */
   fileName?: string;
+  /** Folders below `directory` a walk skips (relative, `/`-separated): the skills root, reached through `skill://` instead. */
+  excluded: ReadonlySet<string>;
 }
 
 /** Resolves the `path` argument of List, Glob and Grep (default: the workspace root). */
@@ -22,7 +24,7 @@ export async function resolveSearchBase(toolName: string, input: string | undefi
   if (!resolved.exists) throw await missingPathError(toolName, resolved, context);
   const canonical = stateKey(resolved.absolutePath);
   const info = await stat(canonical);
-  if (info.isDirectory()) return { resolved, directory: canonical, displayDirectory: resolved.displayPath };
+  if (info.isDirectory()) return { resolved, directory: canonical, displayDirectory: resolved.displayPath, excluded: walkExclusions(context, canonical) };
   if (!info.isFile()) {
     // Reading a FIFO would block until a writer comes, a device may never end.
     const kind = specialFileKind(info);
@@ -40,7 +42,13 @@ export async function resolveSearchBase(toolName: string, input: string | undefi
     directory: path.dirname(canonical),
     displayDirectory: parentDisplay === "root:/" ? resolved.displayPath : parentDisplay,
     fileName: path.basename(canonical),
+    excluded: new Set(),
   };
+}
+
+/** The path policy's walk exclusions below `directory`, relative with `/`. */
+function walkExclusions(context: ToolContext, directory: string): ReadonlySet<string> {
+  return new Set(context.paths.walkExclusions(directory).map((excluded) => path.relative(directory, excluded).split(path.sep).join("/")));
 }
 
 /**

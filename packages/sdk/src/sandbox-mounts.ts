@@ -1,0 +1,69 @@
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import type { SandboxPolicy, SandboxState, SpawnOptions } from "@agent-tools/core";
+import type { NodePorts } from "./create-node-ports.js";
+
+/** Directories a registry adds to every confined command's policy (the field names of `SandboxPolicy`). */
+export interface SandboxMountAdditions {
+  readonly maskedDirectories?: readonly string[];
+  readonly readOnlyRoots?: readonly string[];
+  readonly writableRoots?: readonly string[];
+}
+
+/** Computes additions for the next command (read at each spawn, so run-time changes such as skill grants count). */
+export type SandboxMountSource = () => SandboxMountAdditions;
+
+/**
+ * The dataDir masked: a confined command sees it empty and read-only (no
+ * SQLite file with tasks, memory, checkpoints and OAuth tokens, no logs, no
+ * other project's data). What lies below it and is granted (the workspace,
+ * a root, an enabled skill) is bound back on top. Nothing when the dataDir
+ * does not exist yet or is `/`.
+ *
+ * @example
+ * dataDirSandboxMounts("/home/me/.agent-tools")(); // { maskedDirectories: ["/home/me/.agent-tools"] }
+ */
+export function dataDirSandboxMounts(dataDir: string): SandboxMountSource {
+  return () => {
+    let canonical: string;
+    try {
+      canonical = realpathSync(dataDir);
+    } catch {
+      return {};
+    }
+    return canonical === path.parse(canonical).root ? {} : { maskedDirectories: [canonical] };
+  };
+}
+
+/** The policy with `additions` merged in; a directory both writable and read-only stays writable. */
+function addMounts(policy: SandboxPolicy, additions: SandboxMountAdditions): SandboxPolicy {
+  const writableRoots = [...new Set([...policy.writableRoots, ...(additions.writableRoots ?? [])])];
+  const readOnlyRoots = [...new Set([...(policy.readOnlyRoots ?? []), ...(additions.readOnlyRoots ?? [])])].filter((root) => !writableRoots.includes(root));
+  const maskedDirectories = [...new Set([...(policy.maskedDirectories ?? []), ...(additions.maskedDirectories ?? [])])];
+  return { ...policy, writableRoots, readOnlyRoots, maskedDirectories };
+}
+
+/**
+ * The ports with a sandbox that adds what `sources` give to every command's
+ * policy (e.g. {@link dataDirSandboxMounts} and the skills bundle's
+ * `sandboxMounts`). `sources` is read at each spawn: a source pushed later
+ * (the skills bundle, built after the ports) counts from then on. Ports
+ * without a sandbox, or whose sandbox is unavailable, are returned as they are.
+ *
+ * @example
+ * const sources: SandboxMountSource[] = [dataDirSandboxMounts(dataDir)];
+ * const confined = withSandboxMounts(ports, sources);
+ * sources.push(() => skills.sandboxMounts());
+ */
+export function withSandboxMounts(ports: NodePorts, sources: readonly SandboxMountSource[]): NodePorts {
+  const state: SandboxState | undefined = ports.sandbox;
+  const inner = state?.sandbox;
+  if (state === undefined || inner === undefined) return ports;
+  const confine = (options: SpawnOptions, policy: SandboxPolicy): SpawnOptions =>
+    inner.confine(
+      options,
+      sources.reduce((merged, source) => addMounts(merged, source()), policy),
+    );
+  const sandbox: SandboxState = { ...state, sandbox: { mechanism: inner.mechanism, confine } };
+  return Object.create(ports, { sandbox: { value: sandbox, enumerable: true } }) as NodePorts;
+}
