@@ -1,155 +1,24 @@
 import { SdkError, ToolError } from "../errors.js";
-import type { AdditionalRoot } from "../paths/additional-roots.js";
-import { type PathPolicy, type SkillPathOptions, createPathPolicy } from "../paths/path-policy.js";
+import { createPathPolicy } from "../paths/path-policy.js";
 import { resolveDataDir } from "../paths/resolve-data-dir.js";
 import type { GitClient } from "../ports/git-client.js";
 import type { ProcessRunner } from "../ports/process-runner.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
-import type { Logger, RuntimeScope, ToolBundle, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolSchema } from "../types.js";
-import { type ApprovalDecision, type ApprovalOptions, resolveApproval } from "./approval-policy.js";
+import { shortenForMessage } from "../quote.js";
+import type { Logger, ToolCall, ToolDefinition, ToolMetadata, ToolUpdate } from "../types.js";
+import { resolveApproval } from "./approval-policy.js";
 import { approvalVocabulary, checkApprovalOptions, watchDeferredApprovalKeys } from "./approval-validation.js";
 import type { ToolEvent } from "./events.js";
 import { checkExecuteOptions } from "./execute-options.js";
 import { type ExecuteToolCallOptions, deniedError, errorResult, executeResolvedToolCall } from "./execute-tool-call.js";
 import { LoopBreaker } from "./loop-breaker.js";
-import { shortenForMessage } from "../quote.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
-import { createToolIndex } from "./tool-index.js";
 import { isListedInPlanMode, planModeRefusal } from "./plan-mode.js";
-import { type ToolConcurrencyOptions, createToolCallScheduler } from "./tool-call-scheduler.js";
-import type { ToolTelemetryOptions } from "../telemetry/tool-call-span.js";
+import { createToolCallScheduler } from "./tool-call-scheduler.js";
+import { createToolIndex } from "./tool-index.js";
+import type { ToolRegistry, ToolRegistryOptions } from "./tool-registry.js";
 
-/** Options of {@link createToolRegistry}. */
-export interface ToolRegistryOptions {
-  /** Absolute project directory; must exist. */
-  workdir: string;
-  /** Default `chat`. */
-  runtimeScope?: RuntimeScope;
-  /** Where the SDK keeps its files; default `~/.agent-tools`; `~/` expands (see {@link resolveDataDir}). */
-  dataDir?: string;
-  /** Extra directories reachable as `root://alias/...` by the file tools. */
-  additionalRoots?: readonly AdditionalRoot[];
-  /** How `skill://` paths resolve; omitted = refused. */
-  skills?: SkillPathOptions;
-  /** Tool bundles, in order: earlier bundles win name lookups and listing order. */
-  bundles: readonly ToolBundle[];
-  /**
-   * Ports, supplied by the host: core has no Node adapter. A tool that needs
-   * a missing port fails with a message naming it. `createNodePorts()` of
-   * `@agent-tools/sdk` gives the Node defaults (execa, the git CLI).
-   */
-  ports?: Partial<ToolPorts>;
-  /**
-   * allow / ask / deny rules, checked and copied here: a key that names no
-   * tool, server or group of the bundles (exact case), or a value that is not
-   * exactly `allow`, `ask` or `deny`, throws `SdkError` with the closest name.
-   */
-  approval?: ApprovalOptions;
-  /**
-   * `approval.policies` keys to accept although no bundle lists what they
-   * name (e.g. tools of another registry sharing the host's rules); each is
-   * taken as it is.
-   */
-  knownApprovalKeys?: readonly string[];
-  /** Default cap of a result's text; default 240 000 characters. */
-  maxOutputChars?: number;
-  /** Tell the model when it repeats an identical failing call; default true. */
-  loopBreaker?: boolean;
-  /** Every event of every call. */
-  onEvent?(event: ToolEvent): void;
-  /** Default: warnings and errors to the console. */
-  logger?: Logger;
-  /**
-   * Run by `close()` after every bundle closed, in parallel; failures are
-   * logged. For what the host opened for this registry (ports, a storage).
-   */
-  cleanups?: ReadonlyArray<() => Promise<void> | void>;
-  /**
-   * OpenTelemetry for every call of this registry (one `execute_tool` span
-   * per call); a call's own `telemetry` option wins. Default: the global
-   * tracer of `@opentelemetry/api` when it is installed, else nothing.
-   */
-  telemetry?: ToolTelemetryOptions;
-  /** Every call records file pre-images into this checkpoint (a call's own `checkpointId` wins); see `ports.fileCheckpoints`. */
-  checkpoint?: { id: string };
-  /**
-   * Plan mode: `tools` lists only read-only tools plus ExitPlanMode, Agent and
-   * SendMessage, and a call to any other tool is refused (`permission_denied`).
-   * Toggle later with `setPlanMode`.
-   */
-  planMode?: boolean;
-  /**
-   * Parallel calls per tool name: calls past a name's limit wait in a FIFO
-   * queue (an abort while queued cancels the call). `limits` per tool name,
-   * `defaultLimit` for the rest; `false` (the default of createToolRegistry)
-   * runs every call at once. `@agent-tools/sdk` defaults to Agent 8, Bash 4, others 2.
-   */
-  concurrency?: ToolConcurrencyOptions | false;
-}
-
-/** A set of tools the host offers to its model, and the one entry point that runs them. */
-export interface ToolRegistry {
-  /** Tools to hand to the model: scope-filtered, denied and hidden ones left out. */
-  readonly tools: readonly ToolSchema[];
-  /** Metadata of every callable tool, by canonical name. */
-  readonly metadataByName: Readonly<Record<string, ToolMetadata>>;
-  readonly runtimeScope: RuntimeScope;
-  /** The canonical workspace directory. */
-  readonly workdir: string;
-  readonly dataDir: string;
-  readonly paths: PathPolicy;
-  readonly ports: ToolPorts;
-  /** True when `name` resolves (exactly or case-insensitively) to a callable tool: not denied, and listed in plan mode while it is on. */
-  hasTool(name: string): boolean;
-  /** The canonical name `name` resolves to, if any. */
-  resolveToolName(name: string): string | undefined;
-  /** The definition behind a name, if any. */
-  getTool(name: string): ToolDefinition | undefined;
-  /**
-   * What the approval policy decides for a tool, by name (resolved as
-   * `executeToolCall` resolves it): `allow`, `ask` (the call asks the host's
-   * `onAsk`, or a host that asked the user itself passes `approvalGranted`)
-   * or `deny`. A name that resolves to no tool, or to one plan mode refuses
-   * while it is on, answers `deny`.
-   *
-   * @example
-   * const needsApproval = registry.approvalDecision("Bash") === "ask";
-   */
-  approvalDecision(toolName: string): ApprovalDecision;
-  /**
-   * Runs a tool call. Never throws for a tool failure: returns `isError: true`
-   * with a message for the model (bad, too deep or too large arguments
-   * included). Rejects with `SdkError` only for host misuse: a call without
-   * a string name, a closed registry, or options that are not an object,
-   * a `signal` that is not an AbortSignal, an `onUpdate` / `onEvent` that is
-   * not a function. `null` options mean none.
-   */
-  executeToolCall(call: ToolCall, options?: ExecuteToolCallOptions | null): Promise<ToolResult>;
-  /**
-   * Subscribes to changes of `tools` and `metadataByName` that bundles
-   * report (every bundle with `onToolsChanged`, e.g. MCP's when a server
-   * sends list_changed or ToolSearch shows a lazily loaded tool). The
-   * listener runs after the change is visible; one that throws is logged.
-   * Returns the unsubscribe function; `close()` unsubscribes every listener.
-   *
-   * @example
-   * const stop = registry.onToolsChanged(() => sendTools(registry.tools));
-   */
-  onToolsChanged(listener: () => void): () => void;
-  /** Whether plan mode is on: `tools` then lists, and calls then run, only read-only tools plus ExitPlanMode, Agent and SendMessage. */
-  readonly planMode: boolean;
-  /**
-   * Turns plan mode on or off (ExitPlanMode turns it off when the user
-   * approves the plan). A change fires the `onToolsChanged` listeners;
-   * setting the current value again fires nothing.
-   *
-   * @example
-   * registry.setPlanMode(true); // the model now sees, and can run, read-only tools only
-   */
-  setPlanMode(on: boolean): void;
-  /** Releases processes, connections and handles of every bundle. */
-  close(): Promise<void>;
-}
+export type { ToolRegistry, ToolRegistryOptions } from "./tool-registry.js";
 
 /**
  * What a tool meets when the host gave no adapter for a port it uses: a
@@ -249,7 +118,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       tool: ToolDefinition,
       call: ToolCall,
       signal: AbortSignal,
-      onUpdate: (u: import("../types.js").ToolUpdate) => void,
+      onUpdate: (u: ToolUpdate) => void,
       callOptions: Pick<ExecuteToolCallOptions, "hostContext" | "checkpointId">,
     ) => {
       const checkpointId = typeof callOptions.checkpointId === "string" && callOptions.checkpointId !== "" ? callOptions.checkpointId : options.checkpoint?.id;
