@@ -154,13 +154,13 @@ describe("agents reach none of the parent's session state", () => {
         expect(answer).not.toContain("4242");
         expect(answer).not.toContain("5151");
       }
-      // The parent's session was neither read nor stopped by the child.
-      const wait = await registry.executeToolCall({ id: "wait_1", name: "ProcessWait", arguments: { session_id: sessionId, yield_time_ms: 5_000 } });
-      expect(text(wait)).toContain("parent-secret-4242");
-      expect((wait.details as { status: string }).status).toBe("running");
+      // The parent's session was neither read nor stopped by the child: the parent stops it now, with its output unread.
+      const stop = await registry.executeToolCall({ id: "stop_1", name: "ProcessStop", arguments: { session_id: sessionId } });
+      expect(stop.isError).toBe(false);
+      expect(text(stop)).toContain("parent-secret-4242");
+      expect((stop.details as { status: string }).status).toBe("cancelled");
       const list = await registry.executeToolCall({ id: "list_1", name: "TaskList", arguments: {} });
       expect(text(list)).not.toContain("Injected");
-      await registry.executeToolCall({ id: "stop_1", name: "ProcessStop", arguments: { session_id: sessionId } });
     });
   }, 120_000);
 
