@@ -250,8 +250,10 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
     bundles.push(createInteractionToolBundle({ ...options.interaction, planMode: () => registry }));
     if (options.subagents !== undefined && runtimeScope === "chat") {
       bundles.push(
-        createSdkSubagentBundle({
+        await createSdkSubagentBundle({
           options: options.subagents,
+          workdir: options.workdir,
+          logger: options.logger,
           ports,
           additionalRoots: options.additionalRoots ?? [],
           parentRegistry: () => {

@@ -1,4 +1,4 @@
-import type { AdditionalRoot, ModelClient, ToolPorts, ToolRegistry } from "@agent-tools/core";
+import type { AdditionalRoot, Logger, ModelClient, ToolPorts, ToolRegistry } from "@agent-tools/core";
 import type { SharedStorageLease } from "@agent-tools/storage";
 import {
   type AgentPromptTemplate,
@@ -44,6 +44,9 @@ export interface SdkSubagentOptions {
 /** What the wiring needs from the registry being built. */
 export interface SubagentWiringContext {
   readonly options: SdkSubagentOptions;
+  /** The registry's workdir: an apply a killed host left half done in its repository is rolled back first. */
+  readonly workdir: string;
+  readonly logger?: Logger;
   readonly ports: ToolPorts;
   readonly additionalRoots: readonly AdditionalRoot[];
   /** The registry this bundle goes into (set once it is created). */
@@ -54,9 +57,25 @@ export interface SubagentWiringContext {
   readonly buildChildRegistry: (workdir: string, additionalRoots: readonly AdditionalRoot[]) => Promise<ToolRegistry>;
 }
 
-/** The subagent bundle of a chat registry: worktrees through the registry's GitClient, the store on the shared SQLite unless given. */
-export function createSdkSubagentBundle(context: SubagentWiringContext): SubagentToolBundle {
+/**
+ * The subagent bundle of a chat registry: worktrees through the registry's
+ * GitClient, the store on the shared SQLite unless given. A worktree apply
+ * that a killed host left half done in the workdir's repository is rolled
+ * back first (logged; a failure to do so is logged and retried by the next
+ * apply).
+ */
+export async function createSdkSubagentBundle(context: SubagentWiringContext): Promise<SubagentToolBundle> {
   const { options } = context;
+  const worktrees = new GitSubagentWorktrees({ git: context.ports.gitClient });
+  try {
+    const recovered = await worktrees.recover({ workdir: context.workdir });
+    if (recovered !== undefined) context.logger?.warn("rolled back a subagent apply a stopped host left half done", { ...recovered });
+  } catch (error) {
+    context.logger?.warn("could not roll back a subagent apply a stopped host left half done; the next apply retries", {
+      workdir: context.workdir,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
   const persistent = (options.conversationId ?? "") !== "";
   const store = options.store ?? (persistent ? lazySubagentStore(async () => KyselySubagentStore.open(await context.sharedStorage().get())) : undefined);
   const bundle = createSubagentToolBundle({
@@ -64,7 +83,7 @@ export function createSdkSubagentBundle(context: SubagentWiringContext): Subagen
     parentRegistry: context.parentRegistry,
     ...(store === undefined ? {} : { store }),
     ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
-    worktrees: new GitSubagentWorktrees({ git: context.ports.gitClient }),
+    worktrees,
     createWorktreeRegistry: ({ workdir, additionalRoots }) => context.buildChildRegistry(workdir, additionalRoots),
     additionalRoots: context.additionalRoots,
     ...(options.templates === undefined ? {} : { templates: options.templates }),

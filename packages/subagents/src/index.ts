@@ -28,6 +28,7 @@ export type {
   SubagentWorktreeChanges,
   SubagentApplyOutcome,
   SubagentApplyRecorder,
+  SubagentApplyRecovery,
   SubagentWorktrees,
 } from "./ports/subagent-worktrees.js";
 

@@ -26,17 +26,45 @@ export interface SubagentWorktreeChanges {
   readonly diffChars: number;
 }
 
-/** How an apply went (fields as the report's details carry them). */
+/**
+ * How an apply went (fields as the report's details carry them). An apply
+ * is all or nothing: `applied` wrote every change, `failed` wrote none (the
+ * workspace is as it was; `conflictFiles` names the paths that conflict with
+ * changes made in the workspace since the worktree started, `error` says
+ * why), `skipped` had nothing to write.
+ */
 export interface SubagentApplyOutcome {
   readonly applyStatus: "applied" | "skipped" | "failed";
+  /**
+   * `git_apply`: every changed file still held the version the worktree
+   * started from; `git_apply_3way`: at least one was changed in the
+   * workspace too and merged line by line without a conflict.
+   * `file_copy_fallback` is no longer produced (records of older versions).
+   */
   readonly applyMethod?: "git_apply" | "git_apply_3way" | "file_copy_fallback";
+  /** `fallback_noop` is no longer produced (records of older versions). */
   readonly skipReason?: "empty_patch" | "already_applied" | "fallback_noop";
-  /** Why `git apply` (and the 3-way merge) did not take the patch, when the copy fallback ran. */
+  /** Records of older versions only (why `git apply` did not take the patch when a copy fallback ran). */
   readonly fallbackReason?: string;
+  /** Records of older versions only (files a copy fallback copied). */
   readonly copiedFiles: readonly string[];
+  /** Records of older versions only (files a copy fallback deleted). */
   readonly deletedFiles: readonly string[];
+  /** Repository-relative paths that conflict with the workspace (the apply then wrote nothing). */
   readonly conflictFiles: readonly string[];
   readonly error?: string;
+}
+
+/** What {@link SubagentWorktrees.recover} did with an apply a killed process left half done. */
+export interface SubagentApplyRecovery {
+  /** The repository whose apply was rolled back. */
+  readonly repositoryRoot: string;
+  /** Repository-relative paths put back to their state before the apply. */
+  readonly rolledBack: readonly string[];
+  /** Paths changed again since (holding neither state): left as they are. */
+  readonly conflicts: readonly { readonly path: string; readonly reason: string }[];
+  /** Where a journal this version cannot read was set aside (nothing rolled back). */
+  readonly unreadableJournal?: string;
 }
 
 /**
@@ -47,16 +75,16 @@ export interface SubagentApplyOutcome {
 export interface SubagentApplyRecorder {
   /**
    * Called once, before the apply changes anything, with the canonical
-   * absolute path of every parent file it may touch (each path of the patch:
-   * modified, created and deleted files). A rejection stops the apply: it
-   * changes nothing and fails with the rejection's message.
+   * absolute path of every parent file it writes (modified, created and
+   * deleted files). A rejection stops the apply: it changes nothing and
+   * fails with the rejection's message.
    */
   before(paths: readonly string[]): Promise<void>;
   /**
-   * Called once the apply ended (applied, skipped or failed, or rejected by
-   * an abort) with the same paths, whenever `before` resolved, so the state
-   * now on disk can be recorded. A rejection is ignored: the apply already
-   * happened.
+   * Called once the apply wrote everything or undid what it wrote (or an
+   * abort stopped it before the first write), with the same paths,
+   * whenever `before` resolved, so the state now on disk can be recorded. A
+   * rejection is ignored.
    */
   after(paths: readonly string[]): Promise<void>;
 }
@@ -78,16 +106,29 @@ export interface SubagentWorktrees {
   changes(worktree: SubagentWorktree, options: { readonly maxDiffChars: number; readonly signal?: AbortSignal }): Promise<SubagentWorktreeChanges>;
   /**
    * Applies the worktree's changes (limited to `paths` when given) to the
-   * parent's work tree: `git apply`, else `git apply --3way`, else copying
-   * the files (deleting the deleted ones). Callers serialise applies.
-   * With a `recorder`, the files it may touch are recorded before the first
-   * attempt and after the apply ended (nothing is recorded when the patch is
-   * empty or already applied, as nothing changes then).
+   * parent's work tree, all or nothing: a file is written only when the
+   * parent still holds the version the worktree started from, or when a
+   * line-based 3-way merge with the parent's own change succeeds; any other
+   * file is a conflict, and then nothing is written (`failed` with
+   * `conflictFiles`). Writes never leave the work tree nor follow a symlink
+   * in it. Applies to one repository run one at a time, across processes;
+   * one interrupted by a killed process is rolled back by the next apply or
+   * {@link SubagentWorktrees.recover}. With a `recorder`, the files it
+   * writes are recorded before the first write and after the last (nothing
+   * is recorded when nothing is to be written or a conflict stops it).
    */
   apply(
     worktree: SubagentWorktree,
     options?: { readonly paths?: readonly string[]; readonly signal?: AbortSignal; readonly recorder?: SubagentApplyRecorder },
   ): Promise<SubagentApplyOutcome>;
+  /**
+   * Rolls back an apply that a killed process left half done in the
+   * repository holding `workdir`, if any (hosts call it when a registry
+   * starts; the next apply does it too). Resolves what it did, or undefined
+   * when there was nothing to recover. Optional for adapters without
+   * interrupted applies.
+   */
+  recover?(options: { readonly workdir: string; readonly signal?: AbortSignal }): Promise<SubagentApplyRecovery | undefined>;
   /** Removes the worktree (with its local changes) and its branch. */
   remove(worktree: SubagentWorktree, options?: { readonly signal?: AbortSignal }): Promise<void>;
 }

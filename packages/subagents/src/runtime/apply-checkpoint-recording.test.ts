@@ -5,7 +5,7 @@ import { GitCliClient } from "@agent-tools/git";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
 import { type TestRepository, createTestRepository } from "./__fixtures__/git-subagent-worktree-repository.js";
-import { applyTouchedPaths, createApplyCheckpointRecorder } from "./apply-checkpoint-recording.js";
+import { createApplyCheckpointRecorder, recordedPaths } from "./apply-checkpoint-recording.js";
 import { GitSubagentWorktrees } from "./git-subagent-worktrees.js";
 
 const repositories: TestRepository[] = [];
@@ -52,7 +52,7 @@ function recordingDouble(options: { failBefore?: Error; failAfter?: Error } = {}
 }
 
 describe("GitSubagentWorktrees.apply with a recorder", () => {
-  it("records every modified, created and deleted file before git apply changes anything, and the state it left after", async () => {
+  it("records every modified, created and deleted file before the apply changes anything, and the state it left after", async () => {
     const { worktree, child, at } = await setUp();
     child.write("a.txt", lines(10, { 3: "changed 3" }));
     child.write("new/added.txt", "added\n");
@@ -65,18 +65,20 @@ describe("GitSubagentWorktrees.apply with a recorder", () => {
     ]);
   });
 
-  it("records around the copy fallback too (the 3-way attempt's leftovers undone in between), once each", async () => {
+  it("records around a merge, and records nothing when a conflict stops the apply before any write", async () => {
     const { repo, worktree, child, at } = await setUp();
     child.write("a.txt", lines(10, { 3: "child 3" }));
-    child.write("new.txt", "new\n");
-    child.remove("gone.txt");
-    repo.write("a.txt", lines(10, { 3: "parent 3" }));
-    const { recorder, events } = recordingDouble();
-    expect(await worktrees.apply(worktree, { recorder })).toMatchObject({ applyStatus: "applied", applyMethod: "file_copy_fallback" });
-    expect(events).toEqual([
-      { call: "before", states: { [at("a.txt")]: lines(10, { 3: "parent 3" }), [at("gone.txt")]: "gone\n", [at("new.txt")]: null } },
-      { call: "after", states: { [at("a.txt")]: lines(10, { 3: "child 3" }), [at("gone.txt")]: null, [at("new.txt")]: "new\n" } },
+    repo.write("a.txt", lines(10, { 8: "parent 8" }));
+    const merged = recordingDouble();
+    expect(await worktrees.apply(worktree, { recorder: merged.recorder })).toMatchObject({ applyStatus: "applied", applyMethod: "git_apply_3way" });
+    expect(merged.events).toEqual([
+      { call: "before", states: { [at("a.txt")]: lines(10, { 8: "parent 8" }) } },
+      { call: "after", states: { [at("a.txt")]: lines(10, { 3: "child 3", 8: "parent 8" }) } },
     ]);
+    repo.write("a.txt", lines(10, { 3: "parent 3" }));
+    const conflicting = recordingDouble();
+    expect(await worktrees.apply(worktree, { recorder: conflicting.recorder })).toMatchObject({ applyStatus: "failed", conflictFiles: ["a.txt"] });
+    expect(conflicting.events).toEqual([]);
   });
 
   it("changes nothing when before rejects: the apply fails with the reason, after is not called, the worktree keeps its changes", async () => {
@@ -118,35 +120,35 @@ describe("GitSubagentWorktrees.apply with a recorder", () => {
     expect(quiet.events).toEqual([]);
   });
 
-  it("records a failed apply's paths after it too", async () => {
-    const { repo, worktree, child, at } = await setUp();
+  it("undoes what it wrote when a file changes between the plan and its write, and records the restored state after", async () => {
+    const { worktree, child, at } = await setUp();
+    child.write("a.txt", lines(10, { 3: "child 3" }));
     child.write("dir/b.txt", "child b\n");
-    // A directory where the file was makes the copy fallback fail.
-    fs.rmSync(at("dir/b.txt"));
-    fs.mkdirSync(at("dir/b.txt"));
-    fs.writeFileSync(at("dir/b.txt/inside"), "x\n");
-    const { recorder, events } = recordingDouble();
+    const events: string[] = [];
+    const recorder: SubagentApplyRecorder = {
+      async before(paths) {
+        events.push(`before ${paths.map((file) => path.relative(path.dirname(at("a.txt")), file)).join(" ")}`);
+        // Another writer, after the plan read the parent and before the apply writes it (a.txt is written first).
+        fs.writeFileSync(at("dir/b.txt"), "written meanwhile\n");
+      },
+      async after() {
+        events.push(`after a.txt=${JSON.stringify(stateOf(at("a.txt")))} dir/b.txt=${JSON.stringify(stateOf(at("dir/b.txt")))}`);
+      },
+    };
     const outcome = await worktrees.apply(worktree, { recorder });
-    expect(outcome).toMatchObject({ applyStatus: "failed", applyMethod: "file_copy_fallback" });
-    expect(events).toEqual([
-      { call: "before", states: { [at("dir/b.txt")]: "<directory>" } },
-      { call: "after", states: { [at("dir/b.txt")]: "<directory>" } },
-    ]);
-    expect(repo.read("dir/b.txt/inside")).toBe("x\n");
+    expect(outcome).toMatchObject({ applyStatus: "failed", conflictFiles: ["dir/b.txt"] });
+    expect(outcome.error).toContain("dir/b.txt (it changed in the workspace while the apply ran)");
+    expect(events).toEqual(["before a.txt dir/b.txt", `after a.txt=${JSON.stringify(lines(10))} dir/b.txt=${JSON.stringify("written meanwhile\n")}`]);
+    expect(stateOf(at("a.txt"))).toBe(lines(10));
   });
 });
 
-describe("applyTouchedPaths", () => {
-  it("gives canonical absolute paths in the parent, both sides of a rename, once each", async () => {
+describe("recordedPaths", () => {
+  it("gives canonical absolute paths in the parent, once each", async () => {
     const { repo } = await setUp();
     fs.symlinkSync(repo.root, path.join(repo.base, "alias"));
-    const sections = [
-      { path: "a.txt", text: "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-rename from x\n+y\n" },
-      { path: "old name.txt", text: 'diff --git a/old name.txt b/new.txt\nsimilarity index 90%\nrename from old name.txt\nrename to "new\\303\\244.txt"\n' },
-      { path: "a.txt", text: "diff --git a/a.txt b/a.txt\n" },
-    ];
-    expect(await applyTouchedPaths(path.join(repo.base, "alias"), sections)).toEqual(
-      ["a.txt", "old name.txt", "newä.txt"].map((relative) => path.join(repo.root, relative)),
+    expect(recordedPaths(path.join(repo.base, "alias"), ["a.txt", "new/x.txt", "a.txt"])).toEqual(
+      ["a.txt", "new/x.txt"].map((relative) => path.join(repo.root, relative)),
     );
   });
 });

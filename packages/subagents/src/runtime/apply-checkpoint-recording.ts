@@ -1,39 +1,18 @@
 /**
  * Checkpoint recording of a worktree apply: when the Agent call runs inside a
  * file checkpoint (`context.checkpointId` and `ports.fileCheckpoints`), every
- * parent file the apply may touch gets its pre-image recorded before the
- * first attempt and the state the apply left recorded after it, so rewinding
- * the checkpoint undoes the subagent's changes as it undoes Write, Edit and
- * Delete.
+ * parent file the apply writes gets its pre-image recorded before the first
+ * write and the state the apply left recorded after the last (before the
+ * apply's journal is removed), so rewinding the checkpoint undoes the
+ * subagent's changes as it undoes Write, Edit and Delete.
  */
 import path from "node:path";
-import { type FileCheckpointRecorder, type ToolContext, canonicalizeTarget, readPatchPath } from "@agent-tools/core";
-import type { SubagentApplyOutcome, SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
-import type { PatchSection } from "./git-subagent-worktree-patch.js";
-
-const RENAME_OR_COPY = /^(?:rename|copy) (?:from|to) (.*)$/;
-/** Where a section's extended header (mode, rename and index lines) ends. */
-const HEADER_END = /^(?:--- |\+\+\+ |@@ |GIT binary patch|Binary files )/;
-
-/** The path on a `rename from`/`rename to` line, unquoted. */
-function headerPath(text: string): string {
-  return text.startsWith('"') ? readPatchPath(text).path : text;
-}
-
-/** Repository-relative paths a section touches: its own and, should the patch carry renames or copies, both of their sides. */
-function sectionPaths(section: PatchSection): string[] {
-  const out = [section.path];
-  for (const line of section.text.split("\n").slice(1)) {
-    if (HEADER_END.test(line)) break;
-    const match = RENAME_OR_COPY.exec(line);
-    if (match !== null) out.push(headerPath(match[1]!));
-  }
-  return out;
-}
+import { type FileCheckpointRecorder, type ToolContext, canonicalizeTarget } from "@agent-tools/core";
+import type { SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
 
 /**
  * `absolute` canonical as the file tools key it, a symlink in the last part
- * kept (git replaces a link, never writes through it); as given when it
+ * kept (the apply replaces a link, never writes through it); as given when it
  * cannot be resolved (a symlink loop).
  */
 function canonicalPath(absolute: string): string {
@@ -45,44 +24,11 @@ function canonicalPath(absolute: string): string {
 }
 
 /**
- * The canonical absolute path, in the parent's work tree at `root`, of every
- * file the sections may touch (modified, created, deleted, both sides of a
- * rename), once each, in patch order.
+ * The canonical absolute path, in the parent's work tree at `root`, of each
+ * repository-relative path an apply writes, as the recorder gets them.
  */
-export async function applyTouchedPaths(root: string, sections: readonly PatchSection[]): Promise<string[]> {
-  const relative = [...new Set(sections.flatMap(sectionPaths))];
-  return [...new Set(relative.map((file) => canonicalPath(path.join(root, ...file.split("/")))))];
-}
-
-/**
- * Runs `apply` between the recorder's `before` and `after` over `paths`.
- * A rejected `before` means `apply` never runs: the outcome is `failed` with
- * the reason. `after` runs however `apply` ended (a rejection of `after` is
- * dropped). Without a recorder, `apply` simply runs.
- */
-export async function withApplyRecording(
-  recorder: SubagentApplyRecorder | undefined,
-  paths: () => Promise<readonly string[]>,
-  apply: () => Promise<SubagentApplyOutcome>,
-): Promise<SubagentApplyOutcome> {
-  if (recorder === undefined) return apply();
-  const recorded = await paths();
-  try {
-    await recorder.before(recorded);
-  } catch (error) {
-    return {
-      applyStatus: "failed",
-      copiedFiles: [],
-      deletedFiles: [],
-      conflictFiles: [],
-      error: `The subagent's changes were not applied, nothing in the workspace changed: ${messageOf(error)}`,
-    };
-  }
-  try {
-    return await apply();
-  } finally {
-    await recorder.after(recorded).catch(() => undefined);
-  }
+export function recordedPaths(root: string, relativePaths: readonly string[]): string[] {
+  return [...new Set(relativePaths.map((file) => canonicalPath(path.join(root, ...file.split("/")))))];
 }
 
 /**

@@ -101,7 +101,7 @@ describe("GitSubagentWorktrees.apply", () => {
     child.write("a.txt", lines(40, { 3: "child 3" }));
     repo.write("a.txt", lines(40, { 35: "parent 35" }));
     repo.write("other.txt", "parent changed\n");
-    expect(await worktrees.apply(worktree)).toMatchObject({ applyStatus: "applied", applyMethod: "git_apply" });
+    expect(await worktrees.apply(worktree)).toMatchObject({ applyStatus: "applied", applyMethod: "git_apply_3way" });
     expect(repo.read("a.txt")).toBe(lines(40, { 3: "child 3", 35: "parent 35" }));
     expect(repo.read("other.txt")).toBe("parent changed\n");
   });
@@ -122,7 +122,7 @@ describe("GitSubagentWorktrees.apply", () => {
     expect(index()).toBe(indexBefore);
   });
 
-  it("falls back to copying the files on a conflicting parent change, reporting copied, deleted and conflicting files", async () => {
+  it("writes nothing on a conflicting parent change: the outcome names the file and why, the parent and the worktree keep their changes", async () => {
     const { repo, worktree, child, index } = await setUp();
     const indexBefore = index();
     child.write("a.txt", lines(10, { 3: "child 3" }));
@@ -130,30 +130,29 @@ describe("GitSubagentWorktrees.apply", () => {
     child.write("new.txt", "new\n");
     repo.write("a.txt", lines(10, { 3: "parent 3" }));
     const outcome = await worktrees.apply(worktree);
-    expect(outcome).toMatchObject({
-      applyStatus: "applied",
-      applyMethod: "file_copy_fallback",
-      copiedFiles: ["a.txt", "new.txt"],
-      deletedFiles: ["gone.txt"],
-      conflictFiles: ["a.txt"],
-    });
-    expect(outcome.fallbackReason).toMatch(/git apply: [\s\S]*git apply --3way: /);
-    expect(repo.read("a.txt")).toBe(lines(10, { 3: "child 3" }));
-    expect(repo.read("new.txt")).toBe("new\n");
-    expect(repo.exists("gone.txt")).toBe(false);
+    expect(outcome).toMatchObject({ applyStatus: "failed", copiedFiles: [], deletedFiles: [], conflictFiles: ["a.txt"] });
+    expect(outcome.applyMethod).toBeUndefined();
+    expect(outcome.error).toBe(
+      "The subagent's changes were not applied, nothing in the workspace changed: 1 file conflicts with the workspace: a.txt (it was changed in the workspace too, and the changes overlap (a 3-way merge conflicts)). The changes stay in the subagent's worktree: merge them by hand, or run the agent again on the current files.",
+    );
+    expect(repo.read("a.txt")).toBe(lines(10, { 3: "parent 3" }));
+    expect(repo.exists("new.txt")).toBe(false);
+    expect(repo.read("gone.txt")).toBe("gone\n");
+    expect(fs.readFileSync(path.join(worktree.path, "a.txt"), "utf8")).toBe(lines(10, { 3: "child 3" }));
     expect(index()).toBe(indexBefore);
   });
 
-  it("copies executable bits, binary files and symbolic links in the fallback", async () => {
+  it("applies executable bits, binary files and symbolic links (the parent's permission bits kept), then finds them applied", async () => {
     const { repo, worktree, child } = await setUp();
-    child.write("a.txt", lines(10, { 3: "child 3" }));
+    fs.chmodSync(path.join(repo.root, "dir/b.txt"), 0o640);
+    child.write("dir/b.txt", "b changed\n");
+    fs.chmodSync(path.join(worktree.path, "dir/b.txt"), 0o755);
     child.write("run.sh", "#!/bin/sh\necho hi\n");
     fs.chmodSync(path.join(worktree.path, "run.sh"), 0o755);
     child.write("image.bin", BINARY);
     fs.symlinkSync("dir/b.txt", path.join(worktree.path, "link"));
-    repo.write("a.txt", lines(10, { 3: "parent 3" }));
-    const outcome = await worktrees.apply(worktree);
-    expect(outcome).toMatchObject({ applyMethod: "file_copy_fallback", copiedFiles: ["a.txt", "image.bin", "link", "run.sh"], conflictFiles: ["a.txt"] });
+    expect(await worktrees.apply(worktree)).toMatchObject({ applyStatus: "applied", applyMethod: "git_apply", conflictFiles: [] });
+    expect(fs.statSync(path.join(repo.root, "dir/b.txt")).mode & 0o777).toBe(0o750);
     expect(fs.statSync(path.join(repo.root, "run.sh")).mode & 0o111).not.toBe(0);
     expect(fs.readFileSync(path.join(repo.root, "image.bin")).equals(BINARY)).toBe(true);
     expect(fs.readlinkSync(path.join(repo.root, "link"))).toBe("dir/b.txt");
@@ -207,14 +206,14 @@ describe("GitSubagentWorktrees.apply", () => {
     expect(repo.exists("dirt.txt")).toBe(false);
   });
 
-  it("limits the copy fallback to the given paths too", async () => {
+  it("looks only at the given paths: a conflict outside them does not stop the apply", async () => {
     const { repo, worktree, child } = await setUp();
     child.write("a.txt", lines(10, { 3: "child 3" }));
     child.write("dir/b.txt", "child b\n");
     repo.write("a.txt", lines(10, { 3: "parent 3" }));
-    repo.write("dir/b.txt", "parent b\n");
-    const outcome = await worktrees.apply(worktree, { paths: ["a.txt"] });
-    expect(outcome).toMatchObject({ applyMethod: "file_copy_fallback", copiedFiles: ["a.txt"], conflictFiles: ["a.txt"] });
-    expect(repo.read("dir/b.txt")).toBe("parent b\n");
+    expect(await worktrees.apply(worktree, { paths: ["a.txt"] })).toMatchObject({ applyStatus: "failed", conflictFiles: ["a.txt"] });
+    expect(await worktrees.apply(worktree, { paths: ["dir"] })).toMatchObject({ applyStatus: "applied", conflictFiles: [] });
+    expect(repo.read("dir/b.txt")).toBe("child b\n");
+    expect(repo.read("a.txt")).toBe(lines(10, { 3: "parent 3" }));
   });
 });

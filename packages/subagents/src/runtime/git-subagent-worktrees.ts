@@ -5,11 +5,12 @@ import type { GitClient } from "@agent-tools/core";
 import { describeRefusals } from "../domain/apply-refusal.js";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
 import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
-import { applyTouchedPaths, withApplyRecording } from "./apply-checkpoint-recording.js";
+import { APPLY_JOURNAL_FILE } from "./apply-journal.js";
+import { type ApplyRecovery, applyToParent, recoverInterruptedApply, withApplyLock } from "./apply-to-parent.js";
 import { type SubagentBranchCommands, createGitCliBranchCommands } from "./git-subagent-worktree-branches.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
-import { copyChangedFiles, restoreFiles, sameContents, snapshotFiles } from "./git-subagent-worktree-files.js";
 import { comparePaths, pathSelected, splitPatch } from "./git-subagent-worktree-patch.js";
+import { KeyedMutex } from "./semaphore.js";
 import { findApplyRefusals } from "./git-subagent-worktree-refusals.js";
 import { type UntrustedWorktreeGit, type WorktreeSnapshot, createUntrustedWorktreeGit } from "./untrusted-worktree-git.js";
 
@@ -55,6 +56,11 @@ function isNameCollision(error: unknown): boolean {
   return /already exists/i.test(typeof stderr === "string" ? stderr : messageOf(error));
 }
 
+/** Where a repository's worktrees, apply journal and apply lock live: `<parent>/.agent-tools-subagents/<name>`. */
+function stateFolderOf(root: string): string {
+  return path.join(path.dirname(root), SUBAGENT_WORKTREE_FOLDER, path.basename(root));
+}
+
 async function exists(target: string): Promise<boolean> {
   return fs.lstat(target).then(
     () => true,
@@ -67,8 +73,10 @@ async function exists(target: string): Promise<boolean> {
  * worktree-mode run, on branch `agent-tools/subagent/<label>-<suffix>` in
  * `<repository parent>/.agent-tools-subagents/<repository name>/`, started
  * from the parent's HEAD (kept as `baseCommit`, the base of every diff).
- * Applies go to the parent's work tree only, never its index: `git apply`,
- * else a 3-way merge, else copying the files.
+ * Applies go to the parent's work tree only, never its index, all or
+ * nothing, written by the SDK through a contained tree (see
+ * `applyToParent`): each file only if the parent still holds the version
+ * the worktree started from or a 3-way merge succeeds, else a conflict.
  *
  * A worktree's content is the child's data: git runs on it only through
  * {@link UntrustedWorktreeGit} (a private git directory, no hooks, fsmonitor,
@@ -88,6 +96,8 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
   readonly #worktreeGit: UntrustedWorktreeGit;
   readonly #branches: SubagentBranchCommands;
   readonly #randomSuffix: () => string;
+  /** Applies to one repository, one at a time in this process (across processes: the lock file). */
+  readonly #applies = new KeyedMutex();
 
   constructor(options: GitSubagentWorktreesOptions) {
     this.#git = options.git;
@@ -126,7 +136,7 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
       });
     }
     const offset = path.relative(root, workdir);
-    const folder = path.join(path.dirname(root), SUBAGENT_WORKTREE_FOLDER, path.basename(root));
+    const folder = stateFolderOf(root);
     const label = sanitiseWorktreeLabel(options.label);
     const failures: string[] = [];
     for (let attempt = 0; attempt < SUBAGENT_LIMITS.worktreeAttempts; attempt += 1) {
@@ -190,77 +200,34 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
     let sections = splitPatch(snapshot.patch);
     if (options.paths !== undefined) sections = sections.filter((section) => pathSelected(section.path, options.paths!));
     if (sections.length === 0 && snapshot.excluded.length === 0) return { applyStatus: "skipped", skipReason: "empty_patch", ...none };
-    const paths = sections.map((section) => section.path);
     // Refused paths stop the whole apply before anything is recorded or written; the worktree is kept (a failed apply).
-    const refusals = await findApplyRefusals(worktree, snapshot, paths);
-    if (refusals.length > 0) return { applyStatus: "failed", ...none, error: describeRefusals(refusals, worktree.path) };
-    const root = worktree.repositoryRoot;
-    if (await sameContents(worktree.path, root, paths)) return { applyStatus: "skipped", skipReason: "already_applied", ...none };
-    const patch = sections.map((section) => section.text).join("");
-    return withApplyRecording(
-      options.recorder,
-      () => applyTouchedPaths(root, sections),
-      () => this.#applyPatch(worktree, patch, paths, signal),
+    const refusals = await findApplyRefusals(
+      worktree,
+      snapshot,
+      sections.map((section) => section.path),
     );
+    if (refusals.length > 0) return { applyStatus: "failed", ...none, error: describeRefusals(refusals, worktree.path) };
+    return applyToParent({
+      repositoryRoot: worktree.repositoryRoot,
+      worktreePath: worktree.path,
+      sections,
+      stateFolder: stateFolderOf(worktree.repositoryRoot),
+      queue: this.#applies,
+      ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
+      ...(signal === undefined ? {} : { signal }),
+    });
   }
 
-  /** The attempts of an apply: `git apply`, a 3-way merge, then the copy fallback. */
-  async #applyPatch(worktree: SubagentWorktree, patch: string, paths: readonly string[], signal: AbortSignal | undefined): Promise<SubagentApplyOutcome> {
-    const none = { copiedFiles: [], deletedFiles: [], conflictFiles: [] };
-    const root = worktree.repositoryRoot;
-    const reasons: string[] = [];
-    let conflictFiles: string[] = [];
-    try {
-      await this.#git.apply(root, patch, { signal });
-      return { applyStatus: "applied", applyMethod: "git_apply", ...none };
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      reasons.push(`git apply: ${messageOf(error)}`);
-      conflictFiles = pathsOf(error);
-    }
-    // A 3-way merge that conflicts leaves markers and the files it could merge: the copy fallback starts from the parent as it was.
-    const before = await snapshotFiles(root, paths);
-    try {
-      await this.#git.apply(root, patch, { threeWay: true, signal });
-      return { applyStatus: "applied", applyMethod: "git_apply_3way", ...none };
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      reasons.push(`git apply --3way: ${messageOf(error)}`);
-      const merged = pathsOf(error);
-      if (merged.length > 0) conflictFiles = merged;
-      try {
-        await restoreFiles(root, before);
-      } catch (restoreError) {
-        const error = `Restoring the files after the failed merge failed: ${messageOf(restoreError)}`;
-        return { applyStatus: "failed", applyMethod: "git_apply_3way", fallbackReason: reasons.join("\n"), ...none, conflictFiles, error };
+  /** {@inheritDoc SubagentWorktrees.recover} */
+  async recover(options: { readonly workdir: string; readonly signal?: AbortSignal }): Promise<ApplyRecovery | undefined> {
+    const workdir = await fs.realpath(options.workdir).catch(() => path.resolve(options.workdir));
+    // The repository root is the folder whose state folder holds a journal: no git needed to find it.
+    for (let root = workdir; ; root = path.dirname(root)) {
+      const folder = stateFolderOf(root);
+      if (await exists(path.join(folder, APPLY_JOURNAL_FILE))) {
+        return withApplyLock(folder, this.#applies, options.signal, (tree) => recoverInterruptedApply(tree, root));
       }
-    }
-    const fallbackReason = reasons.join("\n");
-    conflictFiles = [...new Set(conflictFiles)].sort(comparePaths);
-    try {
-      const { copiedFiles, deletedFiles } = await copyChangedFiles(worktree.path, root, paths);
-      if (copiedFiles.length === 0 && deletedFiles.length === 0) {
-        return {
-          applyStatus: "skipped",
-          applyMethod: "file_copy_fallback",
-          skipReason: "fallback_noop",
-          fallbackReason,
-          copiedFiles,
-          deletedFiles,
-          conflictFiles,
-        };
-      }
-      return { applyStatus: "applied", applyMethod: "file_copy_fallback", fallbackReason, copiedFiles, deletedFiles, conflictFiles };
-    } catch (error) {
-      return {
-        applyStatus: "failed",
-        applyMethod: "file_copy_fallback",
-        fallbackReason,
-        copiedFiles: [],
-        deletedFiles: [],
-        conflictFiles,
-        error: `Copying the changed files failed: ${messageOf(error)}`,
-      };
+      if (path.dirname(root) === root) return undefined;
     }
   }
 
@@ -291,10 +258,4 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
       }
     }
   }
-}
-
-/** The files a GitClientError names. */
-function pathsOf(error: unknown): string[] {
-  const paths = (error as { details?: { paths?: unknown } }).details?.paths;
-  return Array.isArray(paths) ? paths.filter((entry): entry is string => typeof entry === "string") : [];
 }
