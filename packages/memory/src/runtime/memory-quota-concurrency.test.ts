@@ -1,11 +1,15 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Storage, openSqliteStorage } from "@agent-tools/storage";
 import { afterAll, describe, expect, it } from "vitest";
+import { bundleChild } from "./__fixtures__/bundle-child.js";
 import { KyselyMemoryIndexStore } from "../stores/kysely-memory-index-store.js";
 import { type MemoryService, openMemoryService } from "./memory-service.js";
 
+const packageDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-memory-quota-")));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -68,4 +72,48 @@ describe("the memory quota under concurrent writers", () => {
       await Promise.all(storages.map((storage) => storage.close()));
     }
   }, 60_000);
+
+  it("holds across processes: 4 writer processes at the edge end at the quota", async () => {
+    const { services, storages } = await openWriters("processes", 1);
+    const dataDir = path.join(root, "processes", "data");
+    const workdir = path.join(root, "processes", "project");
+    const filename = path.join(root, "processes", "index.sqlite");
+    try {
+      for (let index = 0; index < QUOTA - 6; index += 1) expect((await services[0]!.write(entry(`prefill-${index}`))).ok).toBe(true);
+      const bundleDirectory = path.join(root, "processes", "bundle");
+      fs.mkdirSync(bundleDirectory);
+      const writer = await bundleChild(path.join(packageDirectory, "src/runtime/__fixtures__/memory-quota-writer-child.ts"), bundleDirectory);
+      const children = Array.from({ length: 4 }, (_, index) => {
+        const child = spawn(writer.command, [...writer.args, dataDir, workdir, filename, String(QUOTA), `proc-${index}`, "4"], {
+          cwd: packageDirectory,
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+        let output = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+        });
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+        return { child, exited, output: () => output, stderr: () => stderr };
+      });
+      const deadline = Date.now() + 60_000;
+      while (!children.every((child) => child.output().includes("ready"))) {
+        if (Date.now() > deadline) throw new Error(`writers did not start: ${children.map((child) => child.stderr()).join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      for (const { child } of children) child.stdin.write("go\n");
+      const codes = await Promise.all(children.map((child) => child.exited));
+      expect(codes, children.map((child) => child.stderr()).join("\n")).toEqual([0, 0, 0, 0]);
+      const reports = children.map((child) => JSON.parse(child.output().split("\n")[1]!) as { created: number; refused: string[] });
+      expect(reports.reduce((sum, report) => sum + report.created, 0)).toBe(6);
+      expect(reports.flatMap((report) => report.refused).every((code) => code === "quota_exceeded")).toBe(true);
+      expect(await services[0]!.store.countEntries({ scope: "global", workdirHash: "", slug: "x" })).toBe(QUOTA);
+      expect(fs.readdirSync(path.join(dataDir, "memory", "global")).filter((name) => name.endsWith(".md"))).toHaveLength(QUOTA);
+    } finally {
+      await Promise.all(storages.map((storage) => storage.close()));
+    }
+  }, 120_000);
 });
