@@ -15,7 +15,12 @@ import type {
 
 /** How a worktree child's changes reached the parent. */
 export type SubagentApplyStatus = "applied" | "skipped" | "failed";
-/** The method that applied a worktree child's changes. */
+/**
+ * How a worktree child's changes were applied: `git_apply` when every file
+ * still held the version the worktree started from, `git_apply_3way` when at
+ * least one was merged with the workspace's own change. `file_copy_fallback`
+ * appears only in runs recorded by earlier versions.
+ */
 export type SubagentApplyMethod = "git_apply" | "git_apply_3way" | "file_copy_fallback";
 /** What happened to a worktree after its run. */
 export type SubagentWorktreeCleanupStatus = "removed" | "retained" | "skipped" | "failed";
@@ -54,12 +59,15 @@ export interface SubagentReportDetails {
   readonly applyMethod?: SubagentApplyMethod;
   /** Why nothing was applied: an apply decision (`no_changes`, `apply_policy_none`, ...) or an apply outcome (`empty_patch`, ...). */
   readonly skipReason?: string;
-  /** Why `git apply` did not take the patch when the file copy fallback ran. */
+  /** Runs recorded by earlier versions only: why `git apply` did not take the patch when a file copy fallback ran. */
   readonly fallbackReason?: string;
   /** Why the apply failed (`applyStatus: "failed"`), e.g. a pre-image the call's file checkpoint could not save. */
   readonly applyError?: string;
+  /** Runs recorded by earlier versions only (files a copy fallback copied); empty now. */
   readonly copiedFiles?: readonly string[];
+  /** Runs recorded by earlier versions only (files a copy fallback deleted); empty now. */
   readonly deletedFiles?: readonly string[];
+  /** Paths that conflict with the workspace: the apply then wrote nothing (`applyStatus: "failed"`, reasons in `applyError`). */
   readonly conflictFiles?: readonly string[];
   readonly worktreeCleanupStatus?: SubagentWorktreeCleanupStatus;
   readonly cleanupReason?: string;
