@@ -101,6 +101,32 @@ describe.skipIf(skipReason !== undefined)("sandbox attacks: capabilities, mounts
     expect(output).not.toContain(": written");
   });
 
+  it("a hidden path inside the workspace cannot be renamed away: its folders stay put, and the next command still finds it hidden", async () => {
+    // The home (or a folder holding secrets) inside a writable root: the workspace is its parent.
+    const { workdir, dataDir } = workspace();
+    const home = path.join(workdir, "home");
+    const deep = path.join(workdir, "a", "b");
+    for (const folder of [path.join(home, ".ssh"), path.join(deep, ".aws"), path.join(workdir, "plain")]) fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(home, ".ssh", "id_rsa"), "PRIVATE-KEY-SSH\n");
+    fs.writeFileSync(path.join(home, ".netrc"), "PRIVATE-NETRC\n");
+    fs.writeFileSync(path.join(deep, ".aws", "credentials"), "PRIVATE-AWS\n");
+    const hidden = [path.join(home, ".ssh"), path.join(home, ".netrc"), path.join(deep, ".aws")];
+    const confined = await buildBuiltinToolRegistry({ workdir, dataDir, sandbox: { enabled: true, hiddenPaths: hidden } });
+    openRegistries.add(confined);
+    // The renames a command would make so that the next one's hidden paths (computed by path) miss the secrets.
+    await bash(confined, "mv home moved; mv a a2; mv a/b a/b2; mv home/.ssh home/ssh2; mv home/.netrc home/netrc2; mv plain plain2; true");
+    const { output } = await bash(
+      confined,
+      "cat home/.ssh/id_rsa home/.netrc moved/.ssh/id_rsa moved/.netrc home/ssh2/id_rsa home/netrc2 a/b/.aws/credentials a2/b/.aws/credentials a/b2/.aws/credentials; true",
+    );
+    expect(output).not.toMatch(/PRIVATE-/);
+    // On the host everything is where it was; the control folder beside them was renamed.
+    expect(fs.readFileSync(path.join(home, ".ssh", "id_rsa"), "utf8")).toBe("PRIVATE-KEY-SSH\n");
+    expect(fs.readFileSync(path.join(home, ".netrc"), "utf8")).toBe("PRIVATE-NETRC\n");
+    expect(fs.readFileSync(path.join(deep, ".aws", "credentials"), "utf8")).toBe("PRIVATE-AWS\n");
+    expect(fs.existsSync(path.join(workdir, "plain2"))).toBe(true);
+  });
+
   it("umount of a hidden directory or file fails, and the hidden content stays unreadable", async () => {
     const home = fs.mkdtempSync(path.join(hostVisible, "home-"));
     fs.mkdirSync(path.join(home, ".ssh"));

@@ -162,6 +162,32 @@ describe("buildBubblewrapArguments", () => {
     ]);
   });
 
+  it("binds the folders between a writable root and a hidden path inside it onto themselves, with the roots, so they cannot be renamed", () => {
+    const policy: SandboxPolicy = {
+      writableRoots: ["/work"],
+      readOnlyRoots: ["/work/home/ada/docs"],
+      hiddenPaths: ["/work/home/ada/.ssh", "/work/home/ada/.netrc", "/work/.aws", "/srv/.pgpass"],
+      allowNetwork: false,
+    };
+    const args = buildBubblewrapArguments({ command: "true", shell: true, cwd: "/work" }, policy, {
+      ...host(),
+      kindOf: kinds(["/work/home/ada/.netrc", "/srv/.pgpass"]),
+    });
+    const mounts = args.slice(args.indexOf("/run") + 1, args.indexOf("--chdir"));
+    expect(mounts).toEqual([
+      ...["--bind", "/work", "/work"],
+      ...["--bind", "/work/home", "/work/home"],
+      ...["--bind", "/work/home/ada", "/work/home/ada"],
+      // A read-only root below an anchor is bound after it (and stays read-only).
+      ...["--ro-bind", "/work/home/ada/docs", "/work/home/ada/docs"],
+      ...["--tmpfs", "/work/home/ada/.ssh"],
+      ...["--ro-bind", "/dev/null", "/work/home/ada/.netrc"],
+      ...["--tmpfs", "/work/.aws"],
+      // Outside every writable root nothing can be renamed: no anchor.
+      ...["--ro-bind", "/dev/null", "/srv/.pgpass"],
+    ]);
+  });
+
   it("skips missing roots, and binds a cwd under the private /tmp read-only so --chdir finds it", () => {
     const args = buildBubblewrapArguments(
       { command: "ls", shell: true, cwd: "/tmp/elsewhere" },

@@ -108,6 +108,11 @@ class MountPlan {
     this.layers.push({ target, access });
   }
 
+  /** The layers added so far, in order. */
+  targets(): ReadonlyArray<{ target: string; access: Access }> {
+    return this.layers;
+  }
+
   accessAt(absolutePath: string): Access {
     let found: { target: string; access: Access } | undefined;
     for (const layer of this.layers) {
@@ -142,7 +147,10 @@ class MountPlan {
  *    visible read-only (not in a writable root, not under a private
  *    directory), so a service listening on a path cannot be reached; abstract
  *    sockets belong to the network namespace and are cut with it;
- * 6. hidden paths last: an empty tmpfs over a directory, `/dev/null` over a file.
+ * 6. hidden paths last: an empty tmpfs over a directory, `/dev/null` over a
+ *    file; the folders between a writable root and a hidden path inside it
+ *    are bound onto themselves first, so the command cannot rename them (a
+ *    mount point cannot be renamed) and have the next command miss the secret.
  *
  * @example
  * buildBubblewrapArguments({ command: "make", shell: true, cwd: "/work/app" }, { writableRoots: ["/work/app"], hiddenPaths: [], allowNetwork: false });
@@ -177,6 +185,9 @@ export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxP
   for (const directory of searchPathUnder(extra.searchPath, privateRun)) {
     if (rootsPlan.accessAt(directory) === "private" && kindOf(directory) === "directory") mounts.set(directory, "ro-bind");
   }
+  const hidden = policy.hiddenPaths.map((entry) => ({ entry, kind: kindOf(entry) })).filter(({ kind }) => kind !== "missing");
+  // Bound with the roots, parents first, so a read-only root below one stays read-only.
+  for (const folder of hiddenPathAnchors(hidden, layoutOf([...plan.targets()], masked, mounts), mounts)) mounts.set(folder, "bind");
   // A masked directory sorts before a root at the same path (the sort is stable), so the root is bound back on top.
   const ordered = [...masked.map((directory) => [directory, "tmpfs"] as const), ...mounts.entries()].sort(
     ([left], [right]) => depth(left) - depth(right) || left.localeCompare(right),
@@ -187,7 +198,6 @@ export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxP
   }
   // Read-only once the roots below are bound (bubblewrap creates their mount points in the empty tmpfs first).
   for (const directory of masked) args.push("--remount-ro", directory);
-  const hidden = policy.hiddenPaths.map((entry) => ({ entry, kind: kindOf(entry) })).filter(({ kind }) => kind !== "missing");
   for (const { entry } of hidden) plan.add(entry, "private");
   if (!policy.allowNetwork) {
     for (const socket of extra.hostSockets ?? listHostUnixSockets()) {
@@ -200,6 +210,38 @@ export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxP
   }
   args.push("--chdir", options.cwd, "--", ...innerCommand(options));
   return args;
+}
+
+/** The plan once the private directories (`base`), the masked directories and the roots are mounted, in bubblewrap's order. */
+function layoutOf(
+  base: ReadonlyArray<{ target: string; access: Access }>,
+  masked: readonly string[],
+  mounts: ReadonlyMap<string, "bind" | "ro-bind">,
+): MountPlan {
+  const layout = new MountPlan();
+  for (const { target, access } of base) layout.add(target, access);
+  for (const directory of masked) layout.add(directory, "private");
+  for (const [root, kind] of mounts) layout.add(root, kind === "bind" ? "write" : "read");
+  return layout;
+}
+
+/**
+ * The folders between a writable root and a hidden path inside it, parents
+ * first: each is bound onto itself (same access), because a mount point
+ * cannot be renamed. Hidden paths are found by path at each command, so a
+ * command that renamed `~` (in a workspace holding the home) or a folder
+ * above `.ssh` would have the next command find the secrets unhidden under
+ * the new name; the hidden path itself is a mount point already.
+ */
+function hiddenPathAnchors(hidden: ReadonlyArray<{ entry: string }>, plan: MountPlan, mounts: ReadonlyMap<string, "bind" | "ro-bind">): string[] {
+  const anchors = new Set<string>();
+  for (const { entry } of hidden) {
+    for (let folder = path.dirname(entry); folder !== path.dirname(folder); folder = path.dirname(folder)) {
+      if (plan.accessAt(folder) !== "write" || mounts.get(folder) === "bind") break;
+      anchors.add(folder);
+    }
+  }
+  return [...anchors].sort((left, right) => depth(left) - depth(right) || left.localeCompare(right));
 }
 
 /** `/run` and `/var/run` as existing canonical directories, each once (`/var/run` usually links to `/run`). */
