@@ -123,6 +123,9 @@ describe("skill:// exposes only the skills root's own folders", () => {
       expect(text(glob)).not.toContain("README.md");
       const viaRoot = await call(s.registry, "Read", { path: path.join(s.root, "ok", "README.md") });
       expect(text(viaRoot)).not.toContain(HIDDEN_SECRET);
+      const viaManager = await call(s.registry, "SkillsManager", { action: "read", path: "skill://ok/README.md" });
+      expect(viaManager.isError).toBe(true);
+      expect(text(viaManager)).not.toContain(HIDDEN_SECRET);
     } finally {
       await s.registry.close();
     }
