@@ -12,7 +12,7 @@
  * checkpoint without `force` gives back the state before the apply.
  *
  * `ATTACK_ROUNDS` (default 5) sets how many hosts are killed, at points
- * spread from the plan to the last write.
+ * spread from the plan to after the last write; the rounds run side by side.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -34,6 +34,13 @@ afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 const names = Array.from({ length: FILES }, (_, index) => `f${String(index).padStart(2, "0")}.txt`);
 const pre = (name: string) => `original ${name}\n`;
 const post = (name: string) => `${pre(name)}changed by the subagent\n`;
+const KILL_POINTS = [
+  { onSettling: true, delayMs: 40 },
+  { onSettling: false, delayMs: 0 },
+  { onSettling: false, delayMs: 20 },
+  { onSettling: false, delayMs: 60 },
+  { onSettling: false, delayMs: 1_500 },
+];
 
 /** Starts the host, and kills it with SIGKILL `delayMs` after its apply began writing (or, with `onSettling`, after the child finished). */
 async function killHostMidApply(workdir: string, dataDir: string, checkpointId: string, delayMs: number, onSettling: boolean): Promise<void> {
@@ -73,8 +80,10 @@ async function round(index: number): Promise<string> {
   const dataDir = path.join(base, "data");
   initRepository(workdir, Object.fromEntries(names.map((name) => [name, pre(name)])));
   const checkpointId = `crash-${index}`;
-  // Kill points spread over the apply: after the child finished (plan, recording), then 0-60 ms into the writes.
-  await killHostMidApply(workdir, dataDir, checkpointId, index % 5 === 0 ? 40 : ((index % 5) - 1) * 20, index % 5 === 0);
+  // Kill points spread over the apply: after the child finished (plan, recording), 0, 20 and 60 ms into the writes, and
+  // 1.5 s in (usually after the last write: the post-images recorded, the journal removed or about to be).
+  const point = KILL_POINTS[index % KILL_POINTS.length]!;
+  await killHostMidApply(workdir, dataDir, checkpointId, point.delayMs, point.onSettling);
   const read = () => names.map((name) => (fs.existsSync(path.join(workdir, name)) ? fs.readFileSync(path.join(workdir, name), "utf8") : "<missing>"));
   const atKill = read();
   const state = atKill.every((text, at) => text === post(names[at]!)) ? "applied" : atKill.every((text, at) => text === pre(names[at]!)) ? "untouched" : "half";
