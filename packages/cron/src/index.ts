@@ -24,6 +24,8 @@ export type {
   CronRunRecord,
   CronMissedRunPolicy,
 } from "./domain/cron-types.js";
+export { cronTaskPolicyProblem, cronPolicyAllowsNetwork } from "./domain/cron-task-policy.js";
+export type { CronTaskPolicy, CronPolicyRoot } from "./domain/cron-task-policy.js";
 export { CRON_CLEARABLE_TASK_FIELDS } from "./ports/cron-store.js";
 export type { NewCronTask, CronTaskPatch, CronClearableTaskField, CronClaimRequest, CronLeaseRequest, CronRunResult, CronStore } from "./ports/cron-store.js";
 
@@ -49,6 +51,7 @@ export type { SqliteSchedulerLock, SqliteSchedulerLockOptions } from "./stores/c
 // Tools: CronTaskManager.
 export { createCronTaskManagerTool, CRON_TASK_MANAGER_METADATA } from "./tools/cron-task-manager-tool.js";
 export type { CronTaskManagerToolOptions } from "./tools/cron-task-manager-tool.js";
+export type { CronHttpToolOptions } from "./tools/cron-task-policy-check.js";
 export { CRON_TASK_MANAGER_ACTIONS, CRON_TASK_MANAGER_DESCRIPTION, cronTaskManagerInputSchema } from "./tools/cron-task-manager-schema.js";
 export type { CronTaskManagerInput } from "./tools/cron-task-manager-schema.js";
 export type { CronTaskManagerDetails } from "./tools/cron-task-manager-output.js";
@@ -62,8 +65,19 @@ export type { CronClock } from "./runtime/cron-clock.js";
 export type { CronTaskExecutor } from "./runtime/cron-run-executor.js";
 export type { CronTaskOutcome } from "./runtime/cron-task-outcome.js";
 export { runBashTask } from "./runtime/bash-task-runner.js";
-export type { CronBashSandbox } from "./runtime/bash-task-runner.js";
+export type { CronBashSandbox, CronBashConfinement, CronBashConfinementRequest } from "./runtime/bash-task-runner.js";
+export { liveCronPolicyRoots, judgeCronWorkdir } from "./runtime/cron-workdir-check.js";
+export type { LiveCronPolicyRoots, CronWorkdirVerdict } from "./runtime/cron-workdir-check.js";
 export { runHttpTask } from "./runtime/http-task-runner.js";
-export type { CronFetch } from "./runtime/http-task-runner.js";
 export { runPromptTask, defaultCronSystemPrompt, PROMPT_MAX_ROUNDS_DEFAULT } from "./runtime/prompt-task-runner.js";
 export type { BuildPromptRegistry } from "./runtime/prompt-task-runner.js";
+
+// Outbound HTTP on a model's behalf: the SSRF guard and the client that dials only checked addresses.
+export { createSsrfGuard, parseAllowedPrivateNetworks, isSsrfRefusal } from "./outbound/ssrf-guard.js";
+export type { SsrfGuard, SsrfGuardOptions, CheckedTarget, CheckedAddress, ResolveHost, ResolvedHostAddress } from "./outbound/ssrf-guard.js";
+export { sendGuardedHttpRequest, GUARDED_HTTP_MAX_REDIRECTS } from "./outbound/guarded-http-request.js";
+export type { GuardedHttpRequestInit, GuardedHttpResponse } from "./outbound/guarded-http-request.js";
+export { classifyAddress } from "./outbound/address-ranges.js";
+export type { NonPublicAddress } from "./outbound/address-ranges.js";
+export { parseIpAddress, parseIpNetwork } from "./outbound/ip-address.js";
+export type { IpAddress, IpNetwork } from "./outbound/ip-address.js";

@@ -1,5 +1,5 @@
 import type { ToolBundle } from "@agent-tools/core";
-import type { CronStore } from "@agent-tools/cron";
+import type { CronHttpToolOptions, CronStore } from "@agent-tools/cron";
 import type { SharedStorageLease, Storage } from "@agent-tools/storage";
 import { type StoreFeature, taskStoreOpenError } from "./task-store-status.js";
 
@@ -18,6 +18,15 @@ export interface SdkCronOptions {
   readonly currentModelId?: () => string | undefined;
   /** IANA time zone new tasks are read in; default the process's. */
   readonly timeZone?: string;
+  /**
+   * What http tasks may reach besides public addresses:
+   * `{ allowedPrivateNetworks: ["10.20.0.0/16", "127.0.0.1"] }` (CIDR blocks
+   * or addresses) for an intranet hook or a local service, on purpose.
+   * Default none. Recorded with each task created or changed here; a
+   * malformed entry or unknown key throws `SdkError`. With the sandbox on
+   * and no `allowNetwork`, http tasks are refused whatever this says.
+   */
+  readonly http?: CronHttpToolOptions;
 }
 
 /** How a failure to open the cron store is explained to the model. */
@@ -53,6 +62,7 @@ export async function createSdkCronBundle(input: { readonly options: SdkCronOpti
     store,
     ...(options.currentModelId === undefined ? {} : { currentModelId: options.currentModelId }),
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+    ...(options.http === undefined ? {} : { http: options.http }),
   });
   return { id: "cron", trusted: true, listTools: () => [tool] };
 }

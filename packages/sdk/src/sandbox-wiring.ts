@@ -1,6 +1,5 @@
 import { SdkError, type SandboxSettings, type SandboxState } from "@agent-tools/core";
-import type { CronBashSandbox } from "@agent-tools/cron";
-import { checkSandboxSettings, probeBubblewrapSandbox, resolveSandboxPolicy } from "@agent-tools/node";
+import { checkSandboxSettings, probeBubblewrapSandbox } from "@agent-tools/node";
 import type { NodePorts } from "./create-node-ports.js";
 
 /** The `sandbox` option of `buildBuiltinToolRegistry`. */
@@ -64,17 +63,4 @@ export async function withSandboxPort(ports: NodePorts, options: SdkSandboxOptio
   const sandbox = given ?? (await resolveSdkSandbox(options));
   if (sandbox === undefined) return ports;
   return Object.create(ports, { sandbox: { value: sandbox, enumerable: true } }) as NodePorts;
-}
-
-/**
- * The confinement of cron bash tasks under a sandbox state (the host's
- * `ports.sandbox` or a probe of {@link resolveSdkSandbox}): each task's
- * workdir is its writable directory. Undefined when no sandbox was asked for.
- *
- * @example
- * const bashSandbox = cronBashSandboxOf(await resolveSdkSandbox({ enabled: true }));
- */
-export function cronBashSandboxOf(state: SandboxState | undefined): CronBashSandbox | undefined {
-  if (state === undefined) return undefined;
-  return { state, policy: (workdir) => resolveSandboxPolicy({ settings: state.settings, writableRoots: [workdir] }) };
 }

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ModelClient, SandboxState, ToolPorts } from "@agent-tools/core";
 import { resolveDataDir } from "@agent-tools/core";
-import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle } from "@agent-tools/cron";
+import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle, CronTask, CronTaskPolicy } from "@agent-tools/cron";
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import { createNodePorts } from "./create-node-ports.js";
-import { checkSdkSandboxOptions, cronBashSandboxOf, resolveSdkSandbox } from "./sandbox-wiring.js";
+import { createCronRunSandbox, cronRunAdditionalRoots } from "./cron-run-sandbox.js";
+import { checkSdkSandboxOptions, resolveSdkSandbox } from "./sandbox-wiring.js";
 
 /** Options of {@link startBuiltinCronScheduler}. */
 export interface BuiltinCronSchedulerOptions {
@@ -27,11 +28,16 @@ export interface BuiltinCronSchedulerOptions {
   /**
    * Options of the cron-scope registry each prompt run gets on its task's
    * workdir (`buildBuiltinToolRegistry` with `runtimeScope: "cron"`): e.g.
-   * `mcp`, `memory`, `skills`. `workdir` and `runtimeScope` are set per run.
-   * Its `sandbox` (or `ports.sandbox`) also confines bash tasks, each with its
-   * workdir writable; when the sandbox cannot start, bash runs fail unstarted.
+   * `mcp`, `memory`, `skills`. `workdir`, `runtimeScope` and
+   * `additionalRoots` are set per run from the task's recorded policy (the
+   * roots of the registry that created it). Its `sandbox` (or
+   * `ports.sandbox`) confines bash tasks and prompt runs on top of what each
+   * task's registry asked for: it can narrow a task's rules (no network, more
+   * hidden paths), never widen them. A task whose registry had a sandbox is
+   * confined even without it. When a needed sandbox cannot start, runs fail
+   * unstarted.
    */
-  readonly registryOptions?: Omit<BuiltinToolRegistryOptions, "workdir" | "runtimeScope">;
+  readonly registryOptions?: Omit<BuiltinToolRegistryOptions, "workdir" | "runtimeScope" | "additionalRoots">;
   /** `skip` (default) or `run_once` for occurrences missed while no scheduler ran. */
   readonly missedRunPolicy?: CronMissedRunPolicy;
   /** IANA time zone of tasks without their own; default the process's. */
@@ -45,10 +51,12 @@ export interface BuiltinCronSchedulerOptions {
 /**
  * Starts the cron scheduler on Node defaults: the tasks of the shared SQLite
  * file (or the given storage), bash tasks through the Node process runner
- * (process trees killed on timeout), http tasks with `fetch`, prompt tasks
- * with `model` and a fresh cron-scope registry per run. `stop()` ends the
- * runs in progress, releases the scheduler lock, the storage lease and the
- * ports.
+ * (process trees killed on timeout), http tasks through the SSRF-guarded
+ * client, prompt tasks with `model` and a fresh cron-scope registry per run.
+ * Every run obeys its task's recorded policy: the workdir inside the
+ * creating registry's writable roots, that registry's sandbox and network.
+ * `stop()` ends the runs in progress, releases the scheduler lock, the
+ * storage lease and the ports.
  *
  * @example
  * const scheduler = await startBuiltinCronScheduler({ model });
@@ -57,7 +65,7 @@ export interface BuiltinCronSchedulerOptions {
  * await scheduler.stop();
  */
 export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOptions = {}): Promise<CronSchedulerHandle> {
-  const { KyselyCronStore, acquireSqliteSchedulerLock, startCronScheduler } = await import("@agent-tools/cron");
+  const { KyselyCronStore, acquireSqliteSchedulerLock, liveCronPolicyRoots, startCronScheduler } = await import("@agent-tools/cron");
   // A mistyped sandbox option fails here, not at the first run (the probe itself is lazy).
   if (options.registryOptions?.sandbox !== undefined) checkSdkSandboxOptions(options.registryOptions.sandbox);
   const dataDir = resolveDataDir(options.dataDir);
@@ -69,33 +77,46 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
     const cronOptions = { store, currentModelId: options.model === undefined ? undefined : () => options.model?.id };
     // bubblewrap is probed at most once for the scheduler: bash tasks and every prompt run's registry share the probe.
     let probe: Promise<SandboxState | undefined> | undefined;
-    const probedSandbox = () => (probe ??= resolveSdkSandbox(options.registryOptions?.sandbox));
-    const registryPorts = async () => {
-      const given = options.registryOptions?.ports;
-      if (given?.sandbox !== undefined) return given;
-      const sandbox = await probedSandbox();
-      // Over the host's ports object, not a copy of it: its adapters may be lazy getters.
-      return sandbox === undefined ? given : (Object.create(given ?? null, { sandbox: { value: sandbox, enumerable: true } }) as Partial<ToolPorts>);
+    const ownSandbox = () => {
+      probe ??=
+        options.registryOptions?.ports?.sandbox !== undefined
+          ? Promise.resolve(options.registryOptions.ports.sandbox)
+          : resolveSdkSandbox(options.registryOptions?.sandbox);
+      return probe;
     };
+    const runs = createCronRunSandbox({
+      own: async () => options.ports?.sandbox ?? (await ownSandbox()),
+      ...(options.registryOptions?.sandbox?.bubblewrapPath === undefined ? {} : { bubblewrapPath: options.registryOptions.sandbox.bubblewrapPath }),
+    });
     const handle = await startCronScheduler({
       store,
       storageDialect: storage.dialect,
       sqliteLock: () => acquireSqliteSchedulerLock(storage, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`),
       processRunner: ports.processRunner,
-      bashSandbox: cronBashSandboxOf(options.ports?.sandbox ?? (await probedSandbox())),
+      bashSandbox: runs.bashSandbox,
       ...(options.model === undefined
         ? {}
         : {
             model: options.model,
-            buildPromptRegistry: async (workdir: string) =>
-              buildBuiltinToolRegistry({
+            buildPromptRegistry: async (workdir: string, task: CronTask) => {
+              // The runner checked the policy; the registry gets its roots and sandbox, never the scheduler's wider ones.
+              const policy = task.policy as CronTaskPolicy;
+              const sandbox = await runs.stateFor(policy);
+              const given = options.registryOptions?.ports;
+              // Over the host's ports object, not a copy of it: its adapters may be lazy getters.
+              const ports =
+                sandbox === undefined ? given : (Object.create(given ?? null, { sandbox: { value: sandbox, enumerable: true } }) as Partial<ToolPorts>);
+              const live = liveCronPolicyRoots(policy);
+              return buildBuiltinToolRegistry({
                 dataDir,
                 ...options.registryOptions,
-                ports: await registryPorts(),
+                ports,
                 workdir,
+                additionalRoots: cronRunAdditionalRoots(policy, [...live.writable, ...live.readOnly], workdir),
                 runtimeScope: "cron",
-                cron: { ...options.registryOptions?.cron, ...cronOptions },
-              }),
+                cron: { ...options.registryOptions?.cron, ...cronOptions, http: { allowedPrivateNetworks: [...policy.allowedPrivateNetworks] } },
+              });
+            },
           }),
       ...(options.missedRunPolicy === undefined ? {} : { missedRunPolicy: options.missedRunPolicy }),
       ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),

@@ -1,7 +1,24 @@
 /** Task records for the runtime tests. */
+import os from "node:os";
+import { canonicalizeTarget } from "@agent-tools/core";
+import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import type { CronTask } from "../domain/cron-types.js";
 
-/** A stored-looking task with sensible defaults. */
+/**
+ * The policy of a registry whose workspace is `workdir` (default the temp
+ * directory), without a sandbox, that lets http tasks reach loopback: the
+ * tests' servers listen on 127.0.0.1, the only network of the test machines.
+ */
+export function testPolicy(workdir?: string, overrides: Partial<CronTaskPolicy> = {}): CronTaskPolicy {
+  return {
+    workspace: canonicalizeTarget(workdir ?? os.tmpdir()).canonicalPath,
+    roots: [],
+    allowedPrivateNetworks: ["127.0.0.0/8"],
+    ...overrides,
+  };
+}
+
+/** A stored-looking task with sensible defaults (the policy of {@link testPolicy} on its workdir unless given, `policy: undefined` included). */
 export function testTask(fields: Partial<CronTask> & Pick<CronTask, "type">): CronTask {
   return {
     id: "cron_test",
@@ -14,6 +31,7 @@ export function testTask(fields: Partial<CronTask> & Pick<CronTask, "type">): Cr
     createdAt: 0,
     updatedAt: 0,
     version: 1,
+    ...("policy" in fields ? {} : { policy: testPolicy(fields.workdir) }),
     ...fields,
   };
 }

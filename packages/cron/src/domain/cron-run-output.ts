@@ -39,6 +39,8 @@ export interface CronHttpRequestResult {
   readonly body?: string;
   /** Why no response came (network error, timeout, abort). */
   readonly error?: string;
+  /** Why the request was not sent (or a redirect not followed): the SSRF guard's reason. No body is ever kept for it. */
+  readonly refused?: string;
 }
 
 /**
@@ -46,13 +48,15 @@ export interface CronHttpRequestResult {
  * `1. POST https://example.com/hook -> 200 (35 ms)` followed by the first
  * {@link CRON_HTTP_BODY_PREVIEW_CHARS} characters of the body (with
  * `...[truncated]` when longer; nothing for an empty body), or
- * `1. GET https://example.com -> failed (5000 ms): <error>`.
+ * `1. GET https://example.com -> failed (5000 ms): <error>`, or
+ * `1. GET http://10.0.0.1/ -> refused: <reason>`.
  */
 export function describeHttpResults(results: readonly CronHttpRequestResult[]): string {
   if (results.length === 0) return "No requests were sent.";
   return results
     .map((result, index) => {
       const prefix = `${index + 1}. ${result.request.method} ${result.request.url} ->`;
+      if (result.refused !== undefined) return `${prefix} refused: ${result.refused}`;
       if (result.status === undefined) return `${prefix} failed (${result.durationMs} ms): ${result.error ?? "no response"}`;
       const head = `${prefix} ${result.status} (${result.durationMs} ms)`;
       const body = result.body ?? "";

@@ -2,6 +2,7 @@
  * The shared vocabulary of the cron package: tasks, their HTTP requests,
  * run records and the limits. Pure types and constants.
  */
+import type { CronTaskPolicy } from "./cron-task-policy.js";
 
 /** Limits and defaults of cron tasks and their run logs. */
 export const CRON_LIMITS = Object.freeze({
@@ -94,6 +95,12 @@ export interface CronTask {
   readonly lastError?: string;
   /** IANA time zone the schedule is read in; default the scheduler's. */
   readonly timeZone?: string;
+  /**
+   * The roots, sandbox and network of the registry that created or last
+   * changed the task, which every run obeys. A task without one (stored
+   * before policies were recorded, or by a host without one) does not run.
+   */
+  readonly policy?: CronTaskPolicy;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** Incremented on every change (optimistic concurrency and change detection). */

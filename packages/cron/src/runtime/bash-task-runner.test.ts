@@ -5,10 +5,11 @@ import path from "node:path";
 import { ExecaProcessRunner } from "@agent-tools/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { CRON_LIMITS } from "../domain/cron-types.js";
-import { testTask } from "../__fixtures__/cron-test-tasks.js";
-import { runBashTask } from "./bash-task-runner.js";
+import type { CommandSandbox, SpawnOptions } from "@agent-tools/core";
+import { testPolicy, testTask } from "../__fixtures__/cron-test-tasks.js";
+import { type CronBashConfinementRequest, type CronBashSandbox, runBashTask } from "./bash-task-runner.js";
 
-const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-cron-bash-"));
+const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-cron-bash-")));
 const processRunner = new ExecaProcessRunner();
 afterAll(async () => {
   await processRunner.close();
@@ -106,5 +107,103 @@ describe("runBashTask", () => {
     const outcome = await runBashTask(testTask({ type: "bash", workdir: temporary, script: "  " }), { processRunner });
     expect(outcome).toMatchObject({ success: false });
     expect(outcome.output).toContain("has no script");
+  });
+
+  describe("under the task's recorded policy", () => {
+    /** A sandbox that records what it was asked and runs the command as given (the real bubblewrap runs are the SDK's and attack suite's). */
+    function recordingSandbox(answer?: { unavailable: string }) {
+      const requests: CronBashConfinementRequest[] = [];
+      const confined: SpawnOptions[] = [];
+      const sandbox: CommandSandbox = {
+        mechanism: "recording",
+        confine(options) {
+          confined.push(options);
+          return options;
+        },
+      };
+      const bashSandbox: CronBashSandbox = {
+        async confinementFor(request) {
+          requests.push(request);
+          return (
+            answer ?? { sandbox, policy: { writableRoots: request.writableRoots, readOnlyRoots: request.readOnlyRoots, hiddenPaths: [], allowNetwork: false } }
+          );
+        },
+      };
+      return { bashSandbox, requests, confined };
+    }
+
+    function layout() {
+      const base = fs.mkdtempSync(path.join(temporary, "policy-"));
+      for (const name of ["workspace/sub", "shared", "outside"]) fs.mkdirSync(path.join(base, name), { recursive: true });
+      const workspace = path.join(base, "workspace");
+      const policy = testPolicy(workspace, { roots: [{ alias: "shared", path: path.join(base, "shared"), access: "write" }] });
+      return { base, workspace, outside: path.join(base, "outside"), shared: path.join(base, "shared"), policy };
+    }
+
+    it("refuses, and asks to disable, a task without a recorded policy", async () => {
+      const { workspace } = layout();
+      const outcome = await runBashTask(testTask({ type: "bash", workdir: workspace, script: "touch ran", policy: undefined }), { processRunner });
+      expect(outcome).toMatchObject({ success: false, exitCode: null, disableTask: true });
+      expect(outcome.output).toMatch(/no record of the roots, sandbox and network of the registry that created it \(workdir .*\)/);
+      expect(fs.existsSync(path.join(workspace, "ran"))).toBe(false);
+    });
+
+    it("refuses a workdir outside the writable roots: `/`, an outside folder, a symlink leading out", async () => {
+      const { workspace, outside, shared, policy } = layout();
+      fs.symlinkSync(outside, path.join(workspace, "escape"));
+      for (const workdir of ["/", outside, path.join(workspace, "escape"), path.join(workspace, "sub", "..", "..", "outside")]) {
+        const outcome = await runBashTask(testTask({ type: "bash", workdir, script: "touch ran", policy }), { processRunner });
+        expect(outcome, workdir).toMatchObject({ success: false, disableTask: true });
+        expect(outcome.output).toContain(
+          `is outside the directories the registry that created the task may write: the workspace ${workspace} and root://shared (${shared})`,
+        );
+      }
+      expect(fs.readdirSync(outside)).toEqual([]);
+      // A write root that no longer resolves to itself counts for nothing.
+      fs.renameSync(shared, `${shared}-moved`);
+      fs.symlinkSync(outside, shared);
+      const drifted = await runBashTask(testTask({ type: "bash", workdir: shared, script: "touch ran", policy }), { processRunner });
+      expect(drifted.output).toMatch(/no longer resolves to itself and counts for nothing/);
+      expect(fs.readdirSync(outside)).toEqual([]);
+    });
+
+    it("confines with the policy's live roots, never the workdir, and runs in the canonical workdir", async () => {
+      const { base, workspace, shared, policy } = layout();
+      const reference = path.join(base, "reference");
+      fs.mkdirSync(reference);
+      fs.symlinkSync(path.join(workspace, "sub"), path.join(workspace, "alias"));
+      const recorded = {
+        ...policy,
+        roots: [
+          ...policy.roots,
+          { alias: "reference", path: reference, access: "read" as const },
+          { alias: "gone", path: path.join(base, "gone"), access: "write" as const },
+        ],
+      };
+      const { bashSandbox, requests, confined } = recordingSandbox();
+      const outcome = await runBashTask(testTask({ type: "bash", workdir: path.join(workspace, "alias"), script: "pwd", policy: recorded }), {
+        processRunner,
+        sandbox: bashSandbox,
+      });
+      expect(outcome.success).toBe(true);
+      expect(outcome.output.trim()).toBe(path.join(workspace, "sub"));
+      expect(requests).toEqual([{ policy: recorded, writableRoots: [workspace, shared], readOnlyRoots: [reference] }]);
+      expect(confined.map((spawn) => spawn.cwd)).toEqual([path.join(workspace, "sub")]);
+    });
+
+    it("refuses to run unconfined a task whose registry had a sandbox, and reports a sandbox that cannot start", async () => {
+      const { workspace, policy } = layout();
+      const sandboxed = { ...policy, sandbox: { enabled: true } };
+      const none = await runBashTask(testTask({ type: "bash", workdir: workspace, script: "touch ran", policy: sandboxed }), { processRunner });
+      expect(none.success).toBe(false);
+      expect(none.output).toMatch(/confines its commands in a sandbox, and this scheduler has none/);
+      const { bashSandbox } = recordingSandbox({ unavailable: "bubblewrap was not found" });
+      const unavailable = await runBashTask(testTask({ type: "bash", workdir: workspace, script: "touch ran", policy: sandboxed }), {
+        processRunner,
+        sandbox: bashSandbox,
+      });
+      expect(unavailable.output).toBe("The script was not run: bubblewrap was not found");
+      expect(fs.existsSync(path.join(workspace, "ran"))).toBe(false);
+    });
   });
 });

@@ -12,7 +12,8 @@ import { type CronBashSandbox, runBashTask } from "./bash-task-runner.js";
 import type { CronClock } from "./cron-clock.js";
 import type { CronSchedulerEvent } from "./cron-scheduler-events.js";
 import type { CronTaskOutcome } from "./cron-task-outcome.js";
-import { type CronFetch, runHttpTask } from "./http-task-runner.js";
+import { runHttpTask } from "./http-task-runner.js";
+import type { ResolveHost } from "../outbound/ssrf-guard.js";
 import { type BuildPromptRegistry, runPromptTask } from "./prompt-task-runner.js";
 
 /**
@@ -28,9 +29,10 @@ export interface CronRunExecutorContext {
   readonly clock: CronClock;
   readonly leaseMs: number;
   readonly processRunner: ProcessRunner;
-  /** Confinement of bash tasks; absent: unconfined. */
+  /** Confinement of bash tasks; absent: tasks whose registry confined commands are refused, the others run unconfined. */
   readonly bashSandbox?: CronBashSandbox;
-  readonly fetch?: CronFetch;
+  /** Host name resolution of http tasks' SSRF guard; default the system resolver. */
+  readonly resolveHost?: ResolveHost;
   readonly model?: ModelClient;
   readonly buildPromptRegistry?: BuildPromptRegistry;
   readonly executor?: CronTaskExecutor;
@@ -104,7 +106,7 @@ async function runTask(context: CronRunExecutorContext, task: CronTask, run: Cro
     case "bash":
       return runBashTask(task, { processRunner: context.processRunner, sandbox: context.bashSandbox, signal });
     case "http":
-      return runHttpTask(task, { fetch: context.fetch, signal });
+      return runHttpTask(task, { ...(context.resolveHost === undefined ? {} : { resolveHost: context.resolveHost }), signal });
     case "prompt":
       if (context.model === undefined || context.buildPromptRegistry === undefined) {
         return {

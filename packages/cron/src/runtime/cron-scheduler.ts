@@ -18,7 +18,7 @@ import type { CronBashSandbox } from "./bash-task-runner.js";
 import { type CronClock, systemCronClock } from "./cron-clock.js";
 import { type CronTaskExecutor, executeCronRun } from "./cron-run-executor.js";
 import type { CronSchedulerEvent } from "./cron-scheduler-events.js";
-import type { CronFetch } from "./http-task-runner.js";
+import type { ResolveHost } from "../outbound/ssrf-guard.js";
 import type { BuildPromptRegistry } from "./prompt-task-runner.js";
 import { latestOccurrence } from "./scheduler-occurrences.js";
 
@@ -40,10 +40,18 @@ export interface CronSchedulerOptions {
   /** Acquires the SQLite scheduler lock; rejects when another scheduler holds it. */
   readonly sqliteLock?: () => Promise<CronSchedulerLock>;
   readonly processRunner: ProcessRunner;
-  /** Confines bash tasks (and refuses them when the sandbox cannot start); absent: they run unconfined. */
+  /**
+   * Confines bash tasks under each task's recorded policy (and refuses them
+   * when the sandbox cannot start); absent: tasks whose registry confined
+   * its commands are refused, the others run unconfined.
+   */
   readonly bashSandbox?: CronBashSandbox;
-  /** For http tasks; default the global `fetch`. */
-  readonly fetch?: CronFetch;
+  /**
+   * Resolves host names for the SSRF guard of http tasks (tests, a host's
+   * own resolver); default the system resolver. http tasks always go
+   * through the guard and the task's recorded network rules.
+   */
+  readonly resolveHost?: ResolveHost;
   /** With `buildPromptRegistry`: this scheduler also runs queued prompt runs. */
   readonly model?: ModelClient;
   readonly buildPromptRegistry?: BuildPromptRegistry;
@@ -119,6 +127,12 @@ interface TaskCursor {
  */
 export async function startCronScheduler(options: CronSchedulerOptions): Promise<CronSchedulerHandle> {
   const dialect = options.storageDialect ?? "memory";
+  if ((options as { fetch?: unknown }).fetch !== undefined) {
+    throw new SdkError(
+      "invalid_options",
+      "startCronScheduler no longer takes `fetch`: http tasks are sent by the built-in client behind the SSRF guard (public addresses plus the networks the creating registry allowed, every redirect checked). Remove the option; pass `resolveHost` to change name resolution.",
+    );
+  }
   if (dialect === "sqlite" && options.sqliteLock === undefined) {
     throw new SdkError("invalid_options", "A cron scheduler on SQLite needs `sqliteLock`: only one scheduler may run per SQLite database.");
   }
@@ -152,7 +166,7 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
     leaseMs,
     processRunner: options.processRunner,
     bashSandbox: options.bashSandbox,
-    fetch: options.fetch,
+    resolveHost: options.resolveHost,
     model: options.model,
     buildPromptRegistry: options.buildPromptRegistry,
     executor: options.executor,

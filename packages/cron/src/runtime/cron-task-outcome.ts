@@ -3,7 +3,9 @@
  * every executor shares.
  */
 import { stat } from "node:fs/promises";
+import { type CronTaskPolicy, cronTaskPolicyProblem } from "../domain/cron-task-policy.js";
 import { CRON_LIMITS, type CronTask } from "../domain/cron-types.js";
+import { cronWorkdirRefusal, judgeCronWorkdir } from "./cron-workdir-check.js";
 
 /** The outcome of running one task once. */
 export interface CronTaskOutcome {
@@ -37,6 +39,56 @@ export async function workdirProblem(workdir: string | undefined, taskId: string
   } catch {
     return `The working directory ${workdir} of task ${taskId} does not exist. The task was disabled: create the directory or update the task's workdir, then enable it again.`;
   }
+}
+
+/** A refused run: the task can never run as it stands, so it is disabled. */
+function refused(output: string): CronTaskOutcome {
+  return { success: false, exitCode: null, output, disableTask: true };
+}
+
+/**
+ * The task's recorded policy, or the refused outcome when it has none or a
+ * malformed one: without it, nothing says which roots, sandbox and network
+ * the run may use (fail closed).
+ */
+export function taskPolicyOrRefusal(task: CronTask): { readonly policy: CronTaskPolicy } | { readonly refusal: CronTaskOutcome } {
+  if (task.policy === undefined) {
+    const workdir = task.workdir === undefined ? "" : ` (workdir ${task.workdir})`;
+    return {
+      refusal: refused(
+        `Task ${task.id} was not run: it has no record of the roots, sandbox and network of the registry that created it${workdir} (it was stored before tasks recorded them, or by the host without a policy), so nothing says what the run may touch. The task was disabled: update it with CronTaskManager (e.g. enabled=true) from a registry whose workspace or write roots hold its workdir, and it runs under that registry's rules.`,
+      ),
+    };
+  }
+  const problem = cronTaskPolicyProblem(task.policy);
+  if (problem !== undefined) {
+    return {
+      refusal: refused(
+        `Task ${task.id} was not run: its recorded policy is unreadable (${problem}). The task was disabled: update it with CronTaskManager (e.g. enabled=true) to record the current registry's rules.`,
+      ),
+    };
+  }
+  return { policy: task.policy };
+}
+
+/**
+ * The canonical working directory of a bash or prompt run, checked now:
+ * existing, a directory, and inside the writable roots of `policy`; or the
+ * refused outcome saying why (the task is disabled).
+ */
+export async function verifiedRunWorkdir(
+  task: CronTask,
+  policy: CronTaskPolicy,
+): Promise<{ readonly workdir: string } | { readonly refusal: CronTaskOutcome }> {
+  const missing = await workdirProblem(task.workdir, task.id);
+  if (missing !== undefined) return { refusal: refused(missing) };
+  const workdir = task.workdir as string;
+  const verdict = judgeCronWorkdir(workdir, policy);
+  const refusal = cronWorkdirRefusal(`The working directory ${workdir} of task ${task.id}`, workdir, verdict, policy, "the registry that created the task");
+  if (refusal !== undefined) {
+    return { refusal: refused(`${refusal}. The run was refused and the task disabled: update its workdir to a directory inside them, then enable it again.`) };
+  }
+  return { workdir: verdict.canonical as string };
 }
 
 /** A run's deadline: its timeout and the caller's abort, as one signal. */

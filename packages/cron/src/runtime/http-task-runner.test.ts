@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CronHttpRequest } from "../domain/cron-types.js";
-import { testTask } from "../__fixtures__/cron-test-tasks.js";
+import { testPolicy, testTask } from "../__fixtures__/cron-test-tasks.js";
 import { runHttpTask } from "./http-task-runner.js";
 
 const seen: Array<{ method: string; url: string; body: string; header?: string }> = [];
@@ -20,6 +20,11 @@ const server = http.createServer((request, response) => {
       return void response.end("server exploded");
     }
     if (request.url === "/big") return void response.end("y".repeat(10_000));
+    if (request.url === "/redirect" || request.url === "/redirect-out") {
+      response.statusCode = 302;
+      response.setHeader("location", request.url === "/redirect" ? "/ok" : "http://127.0.0.2/");
+      return void response.end("moved");
+    }
     if (request.url === "/hang") return; // never answers
     response.statusCode = 404;
     response.end("no such path");
@@ -102,24 +107,76 @@ describe("runHttpTask", () => {
     expect(seen.map((entry) => entry.url)).toEqual(["/hang"]);
   });
 
-  it("uses an injected fetch and stops on abort", async () => {
-    const calls: string[] = [];
+  it("stops on abort: the request in flight is cancelled and the rest are not run", async () => {
+    seen.length = 0;
     const controller = new AbortController();
-    const outcome = await runHttpTask(
-      testTask({ type: "http", requests: requests({ url: "https://example.invalid/a" }, { url: "https://example.invalid/b" }) }),
-      {
-        signal: controller.signal,
-        fetch: async (url) => {
-          calls.push(url);
-          controller.abort();
-          return new Response("fine", { status: 201 });
-        },
-      },
-    );
-    expect(calls).toEqual(["https://example.invalid/a"]);
+    setTimeout(() => controller.abort(), 200);
+    const outcome = await runHttpTask(testTask({ type: "http", requests: requests({ url: `${base}/hang` }, { url: `${base}/ok` }) }), {
+      signal: controller.signal,
+    });
     expect(outcome.success).toBe(false);
-    expect(outcome.output).toContain("-> 201");
-    expect(outcome.output).toContain("not run");
+    expect(outcome.output).toMatch(/1\. POST .*\/hang -> failed \(\d+ ms\): cancelled/);
+    expect(outcome.output).toMatch(/2\. POST .* not run/);
+    expect(seen.map((entry) => entry.url)).toEqual(["/hang"]);
+  });
+
+  it("refuses non-public targets the policy does not allow: the reason is logged, no request is sent, no body kept", async () => {
+    seen.length = 0;
+    const task = testTask({
+      type: "http",
+      requests: requests(
+        { url: `${base}/ok`, body: "x" },
+        { url: `http://2130706433:${base.split(":").at(-1)}/ok` },
+        { url: "http://169.254.169.254/latest/meta-data/" },
+      ),
+      policy: testPolicy(undefined, { allowedPrivateNetworks: [] }),
+    });
+    const outcome = await runHttpTask(task);
+    expect(seen).toEqual([]);
+    expect(outcome.success).toBe(false);
+    expect(outcome.exitCode).toBeNull();
+    expect(outcome.output).toMatch(/^1\. POST http:\/\/127\.0\.0\.1:\d+\/ok -> refused: 127\.0\.0\.1 is a loopback address, not a public address$/m);
+    expect(outcome.output).toMatch(/^2\. POST http:\/\/2130706433:\d+\/ok -> refused: 127\.0\.0\.1 is a loopback address/m);
+    expect(outcome.output).toMatch(/^3\. POST .* -> refused: 169\.254\.169\.254 is a link-local \(cloud metadata\) address/m);
+    expect(outcome.output).toMatch(/allowedPrivateNetworks/);
+    expect(outcome.output).not.toContain("ok POST");
+  });
+
+  it("sends nothing for a task without a recorded policy or whose registry had no network, and asks to disable it", async () => {
+    seen.length = 0;
+    const legacy = await runHttpTask(testTask({ type: "http", requests: requests({ url: `${base}/ok` }), policy: undefined }));
+    expect(legacy).toMatchObject({ success: false, disableTask: true });
+    expect(legacy.output).toMatch(/no record of the roots, sandbox and network of the registry that created it/);
+    const offline = await runHttpTask(
+      testTask({ type: "http", requests: requests({ url: `${base}/ok` }), policy: testPolicy(undefined, { sandbox: { enabled: true } }) }),
+    );
+    expect(offline).toMatchObject({ success: false, disableTask: true });
+    expect(offline.output).toMatch(/No request was sent: the registry that created task cron_test has no network/);
+    const unreadable = await runHttpTask(testTask({ type: "http", requests: requests({ url: `${base}/ok` }), policy: { workspace: "relative" } as never }));
+    expect(unreadable.output).toMatch(/recorded policy is unreadable \(its workspace is not an absolute path\)/);
+    expect(seen).toEqual([]);
+    // With the network allowed by its sandbox, the request goes out.
+    const online = await runHttpTask(
+      testTask({ type: "http", requests: requests({ url: `${base}/ok` }), policy: testPolicy(undefined, { sandbox: { enabled: true, allowNetwork: true } }) }),
+    );
+    expect(online.success).toBe(true);
+  });
+
+  it("follows redirects, checking each hop", async () => {
+    seen.length = 0;
+    const outcome = await runHttpTask(testTask({ type: "http", requests: requests({ url: `${base}/redirect`, method: "GET" }) }));
+    expect(outcome.success).toBe(true);
+    expect(seen.map((entry) => entry.url)).toEqual(["/redirect", "/ok"]);
+    const refused = await runHttpTask(
+      testTask({
+        type: "http",
+        requests: requests({ url: `${base}/redirect-out`, method: "GET" }),
+        policy: testPolicy(undefined, { allowedPrivateNetworks: ["127.0.0.1"] }),
+      }),
+    );
+    expect(refused.output).toMatch(
+      /-> refused: the redirect from .*\/redirect-out to http:\/\/127\.0\.0\.2\/ was not followed: 127\.0\.0\.2 is a loopback address/,
+    );
   });
 
   it("fails a task without requests", async () => {

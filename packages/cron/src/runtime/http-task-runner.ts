@@ -1,35 +1,63 @@
 /**
- * Runs an http task: its requests in order with `fetch`, each result
- * recorded (status, time, the head of the body, or the error; see
- * `describeHttpResults`); the run
- * succeeds only when every request got a 2xx. The whole task runs under its
- * timeout.
+ * Runs an http task: its requests in order, each result recorded (status,
+ * time, the head of the body, or the error or refusal; see
+ * `describeHttpResults`); the run succeeds only when every request got a
+ * 2xx. The whole task runs under its timeout. The task's recorded policy
+ * rules: no request at all when the registry that created it had no network,
+ * and otherwise every request goes through the SSRF guard (public addresses
+ * plus the policy's `allowedPrivateNetworks`, every redirect hop checked,
+ * the checked address dialled).
  */
 import type { CronTask } from "../domain/cron-types.js";
 import { CRON_HTTP_BODY_PREVIEW_CHARS, type CronHttpRequestResult, capRunOutput, describeHttpResults } from "../domain/cron-run-output.js";
-import { type CronTaskOutcome, type CronTaskRunContext, startRunDeadline } from "./cron-task-outcome.js";
-
-/** The `fetch` an http task uses (the global one by default). */
-export type CronFetch = (url: string, init: RequestInit) => Promise<Response>;
+import { cronPolicyAllowsNetwork } from "../domain/cron-task-policy.js";
+import { sendGuardedHttpRequest } from "../outbound/guarded-http-request.js";
+import { type ResolveHost, type SsrfGuard, createSsrfGuard, isSsrfRefusal } from "../outbound/ssrf-guard.js";
+import { type CronTaskOutcome, type CronTaskRunContext, startRunDeadline, taskPolicyOrRefusal } from "./cron-task-outcome.js";
 
 /** Options of {@link runHttpTask}. */
 export interface HttpTaskRunOptions extends CronTaskRunContext {
-  /** Default: the global `fetch`. */
-  readonly fetch?: CronFetch;
+  /** Resolves host names for the guard; default the system resolver. */
+  readonly resolveHost?: ResolveHost;
 }
+
+/** Said once under the requests when any was refused: what the model or the user can do. */
+const REFUSED_HINT =
+  "Only public addresses are reached: private, loopback, link-local and other internal targets need the host to list their networks (`cron: { http: { allowedPrivateNetworks } }`); ask the user whether this target is meant to be reached.";
 
 /**
  * Runs every request of `task` once, in order (a failed request does not
  * stop the next). Never throws. On timeout the request in flight is aborted
- * and the requests after it are reported as not run.
+ * and the requests after it are reported as not run. A refused request
+ * logs the reason only, never a body.
  *
  * @example
- * const outcome = await runHttpTask(task, { fetch });
+ * const outcome = await runHttpTask(task);
  */
 export async function runHttpTask(task: CronTask, options: HttpTaskRunOptions = {}): Promise<CronTaskOutcome> {
   const requests = task.requests ?? [];
   if (requests.length === 0) return { success: false, exitCode: null, output: `Task ${task.id} has no requests. Update the task with at least one request.` };
-  const doFetch: CronFetch = options.fetch ?? ((url, init) => fetch(url, init));
+  const recorded = taskPolicyOrRefusal(task);
+  if ("refusal" in recorded) return recorded.refusal;
+  const { policy } = recorded;
+  if (!cronPolicyAllowsNetwork(policy)) {
+    return {
+      success: false,
+      exitCode: null,
+      disableTask: true,
+      output: `No request was sent: the registry that created task ${task.id} has no network (its sandbox runs without allowNetwork), and its http tasks follow the same rule. The task was disabled.`,
+    };
+  }
+  let guard: SsrfGuard;
+  try {
+    guard = createSsrfGuard({
+      allowedPrivateNetworks: policy.allowedPrivateNetworks,
+      optionName: "the task's recorded allowedPrivateNetworks",
+      ...(options.resolveHost === undefined ? {} : { resolveHost: options.resolveHost }),
+    });
+  } catch (error) {
+    return { success: false, exitCode: null, disableTask: true, output: `No request was sent: ${messageOf(error)} The task was disabled.` };
+  }
   const deadline = startRunDeadline(task, options.signal);
   const { timeoutMs } = deadline;
   const results: CronHttpRequestResult[] = [];
@@ -41,25 +69,31 @@ export async function runHttpTask(task: CronTask, options: HttpTaskRunOptions = 
         continue;
       }
       const startedAt = performance.now();
+      const elapsed = () => Math.round(performance.now() - startedAt);
       try {
-        const response = await doFetch(request.url, {
-          method: request.method,
-          headers: request.headers ? { ...request.headers } : undefined,
-          body: request.body !== undefined && request.method !== "GET" && request.method !== "HEAD" ? request.body : undefined,
-          signal: deadline.signal,
-          redirect: "follow",
-        });
-        const body = await readHead(response, CRON_HTTP_BODY_PREVIEW_CHARS + 1);
-        results.push({ ...base, status: response.status, durationMs: Math.round(performance.now() - startedAt), body });
+        const response = await sendGuardedHttpRequest(
+          request.url,
+          {
+            method: request.method,
+            ...(request.headers ? { headers: request.headers } : {}),
+            ...(request.body === undefined ? {} : { body: request.body }),
+            signal: deadline.signal,
+          },
+          guard,
+        );
+        const body = await response.readText(CRON_HTTP_BODY_PREVIEW_CHARS + 1);
+        results.push({ ...base, status: response.status, durationMs: elapsed(), body });
       } catch (caught) {
+        if (isSsrfRefusal(caught)) {
+          results.push({ ...base, durationMs: elapsed(), refused: caught.message });
+          continue;
+        }
         const error = deadline.signal.aborted
           ? deadline.ending() === "timeout"
             ? `timed out after ${timeoutMs / 1000} s`
             : "cancelled"
-          : caught instanceof Error
-            ? describeFetchError(caught)
-            : String(caught);
-        results.push({ ...base, durationMs: Math.round(performance.now() - startedAt), error });
+          : describeError(caught);
+        results.push({ ...base, durationMs: elapsed(), error });
       }
     }
   } finally {
@@ -68,33 +102,17 @@ export async function runHttpTask(task: CronTask, options: HttpTaskRunOptions = 
   const success = results.every((result) => result.status !== undefined && result.status >= 200 && result.status < 300);
   const last = results.at(-1);
   let output = describeHttpResults(results);
+  if (results.some((result) => result.refused !== undefined)) output += `\n${REFUSED_HINT}`;
   if (deadline.ending() === "timeout") output += `\nTimed out after ${timeoutMs / 1000} s. Raise timeout_seconds or use fewer or faster requests.`;
   return { success, exitCode: last?.status ?? null, output: capRunOutput(output) };
 }
 
-async function readHead(response: Response, maxChars: number): Promise<string> {
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-      if (text.length > maxChars) {
-        await reader.cancel().catch(() => undefined);
-        return text.slice(0, maxChars);
-      }
-    }
-    return text + decoder.decode();
-  } finally {
-    reader.releaseLock();
-  }
+function describeError(caught: unknown): string {
+  if (!(caught instanceof Error)) return String(caught);
+  const code = (caught as { code?: unknown }).code;
+  return typeof code === "string" && !caught.message.includes(code) ? `${caught.message} (${code})` : caught.message;
 }
 
-function describeFetchError(error: Error): string {
-  const cause = (error as { cause?: unknown }).cause;
-  const detail = cause instanceof Error ? cause.message : undefined;
-  return detail && detail !== error.message ? `${error.message} (${detail})` : error.message;
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

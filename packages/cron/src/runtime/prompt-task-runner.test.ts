@@ -5,7 +5,7 @@ import { type ToolRegistry, createToolRegistry } from "@agent-tools/core";
 import { ScriptedModelClient } from "@agent-tools/core/testing";
 import { createFsToolBundle } from "@agent-tools/tools-fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { testTask } from "../__fixtures__/cron-test-tasks.js";
+import { testPolicy, testTask } from "../__fixtures__/cron-test-tasks.js";
 import { runPromptTask } from "./prompt-task-runner.js";
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-cron-prompt-"));
@@ -124,5 +124,41 @@ describe("runPromptTask", () => {
     });
     expect(outcome).toMatchObject({ success: false, disableTask: true });
     expect(built).toHaveLength(0);
+  });
+
+  it("refuses a task without a recorded policy or with a workdir outside its writable roots, without building a registry", async () => {
+    const { built, build } = registryFactory();
+    const model = new ScriptedModelClient(["unused"]);
+    const legacy = await runPromptTask(testTask({ type: "prompt", prompt: "x", workdir: temporary, policy: undefined }), { model, buildPromptRegistry: build });
+    expect(legacy).toMatchObject({ success: false, disableTask: true });
+    expect(legacy.output).toMatch(/no record of the roots, sandbox and network/);
+    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(temporary, "workspace-")));
+    const outside = await runPromptTask(testTask({ type: "prompt", prompt: "x", workdir: "/", policy: testPolicy(workspace) }), {
+      model,
+      buildPromptRegistry: build,
+    });
+    expect(outside).toMatchObject({ success: false, disableTask: true });
+    expect(outside.output).toContain(
+      `The working directory / of task cron_test is outside the directories the registry that created the task may write: the workspace ${workspace}`,
+    );
+    expect(built).toHaveLength(0);
+  });
+
+  it("builds the run's registry on the canonical workdir and hands it the task (its policy)", async () => {
+    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(temporary, "workspace-")));
+    fs.mkdirSync(path.join(workspace, "real"));
+    fs.symlinkSync(path.join(workspace, "real"), path.join(workspace, "link"));
+    const seen: Array<{ workdir: string; policy: unknown }> = [];
+    const { build } = registryFactory();
+    const task = testTask({ type: "prompt", prompt: "x", workdir: path.join(workspace, "link"), policy: testPolicy(workspace) });
+    const outcome = await runPromptTask(task, {
+      model: new ScriptedModelClient(["done"]),
+      buildPromptRegistry: async (workdir, given) => {
+        seen.push({ workdir, policy: given.policy });
+        return build(workdir);
+      },
+    });
+    expect(outcome.success).toBe(true);
+    expect(seen).toEqual([{ workdir: path.join(workspace, "real"), policy: task.policy }]);
   });
 });

@@ -6,14 +6,16 @@ import { isAbortError } from "@agent-tools/core";
 import type { ModelClient, ModelMessage, ModelRequest, ToolRegistry, ToolResult } from "@agent-tools/core";
 import type { CronTask } from "../domain/cron-types.js";
 import { capRunOutput } from "../domain/cron-run-output.js";
-import { type CronTaskOutcome, type CronTaskRunContext, startRunDeadline, workdirProblem } from "./cron-task-outcome.js";
+import { type CronTaskOutcome, type CronTaskRunContext, startRunDeadline, taskPolicyOrRefusal, verifiedRunWorkdir } from "./cron-task-outcome.js";
 
 /**
  * Builds the tool registry of one prompt run: the host creates it with
- * `runtimeScope: "cron"` for `workdir` (MCP load failures throw here).
- * The runner closes it after the run.
+ * `runtimeScope: "cron"` for `workdir` (canonical, checked inside the
+ * writable roots of `task.policy`), under `task.policy`: its roots, its
+ * sandbox and network, never wider (MCP load failures throw here). The
+ * runner closes it after the run.
  */
-export type BuildPromptRegistry = (workdir: string) => Promise<ToolRegistry>;
+export type BuildPromptRegistry = (workdir: string, task: CronTask) => Promise<ToolRegistry>;
 
 /** Default most model rounds of one prompt run. */
 export const PROMPT_MAX_ROUNDS_DEFAULT = 20;
@@ -43,8 +45,10 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
   if (task.prompt === undefined || task.prompt.trim() === "") {
     return { success: false, exitCode: null, output: `Task ${task.id} has no prompt. Update the task with a prompt.` };
   }
-  const problem = await workdirProblem(task.workdir, task.id);
-  if (problem !== undefined) return { success: false, exitCode: null, output: problem, disableTask: true };
+  const recorded = taskPolicyOrRefusal(task);
+  if ("refusal" in recorded) return recorded.refusal;
+  const checked = await verifiedRunWorkdir(task, recorded.policy);
+  if ("refusal" in checked) return checked.refusal;
 
   const deadline = startRunDeadline(task, options.signal);
   const { timeoutMs } = deadline;
@@ -58,7 +62,7 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
   let error: string | undefined;
   try {
     try {
-      registry = await options.buildPromptRegistry(task.workdir as string);
+      registry = await options.buildPromptRegistry(checked.workdir, task);
     } catch (caught) {
       status = "error";
       error = `The tools of the run could not be loaded: ${messageOf(caught)}. Fix the tool configuration (e.g. an MCP server), then wait for the next run.`;

@@ -75,4 +75,11 @@ export const CRON_STORAGE_MIGRATIONS: readonly StorageMigration[] = [
         .execute();
     },
   },
+  {
+    // The roots, sandbox and network of the registry that created a task; null for older tasks, which then do not run.
+    name: "0004-add-cron-task-policy",
+    async up(db) {
+      await db.schema.alterTable(CRON_TASKS_TABLE).addColumn("policy_json", "text").execute();
+    },
+  },
 ];

@@ -3,6 +3,7 @@
  * rows and domain records (null columns become absent fields; booleans are
  * 0/1 integers on both dialects; an http task's requests are JSON text).
  */
+import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import type { CronHttpRequest, CronReasoning, CronRunRecord, CronRunState, CronTask, CronTaskType } from "../domain/cron-types.js";
 
 /** Tasks, by id. */
@@ -33,6 +34,8 @@ export interface CronTaskRow {
   workdir: string | null;
   last_error: string | null;
   time_zone: string | null;
+  /** The task's {@link CronTaskPolicy} as JSON; null for tasks stored before it was recorded. */
+  policy_json: string | null;
   created_at: Numeric;
   updated_at: Numeric;
   version: Numeric;
@@ -97,6 +100,7 @@ export function taskToRow(task: CronTask): CronTaskRow {
     workdir: task.workdir ?? null,
     last_error: task.lastError ?? null,
     time_zone: task.timeZone ?? null,
+    policy_json: task.policy === undefined ? null : JSON.stringify(task.policy),
     created_at: task.createdAt,
     updated_at: task.updatedAt,
     version: task.version,
@@ -122,10 +126,24 @@ export function rowToTask(row: CronTaskRow): CronTask {
     workdir: row.workdir ?? undefined,
     lastError: row.last_error ?? undefined,
     timeZone: row.time_zone ?? undefined,
+    policy: parsePolicy(row.policy_json),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     version: Number(row.version),
   });
+}
+
+/**
+ * The stored policy; text that is not JSON comes back as a value the runner
+ * refuses (its shape is checked there, fail closed), never as "no policy".
+ */
+function parsePolicy(text: string | null): CronTaskPolicy | undefined {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as CronTaskPolicy;
+  } catch {
+    return { unreadable: text } as unknown as CronTaskPolicy;
+  }
 }
 
 /** A run row as the domain record. */

@@ -1,5 +1,6 @@
 import { ToolError } from "@agent-tools/core";
 import { describe, expect, it } from "vitest";
+import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import type { CronTask } from "../domain/cron-types.js";
 import { type CronStoreContractTarget, T0, bashTask, claim, httpTask, promptTask, withStore } from "./cron-store-contract-fixtures.js";
 
@@ -32,6 +33,24 @@ export function describeCronTaskContract(target: CronStoreContractTarget): void 
           version: 1,
         });
         expect(await store.getTask("cron_missing00000")).toBeUndefined();
+      });
+    });
+
+    it("keeps a task's recorded policy: read and listed as stored, replaced by an update, absent when none was given", async () => {
+      await withStore(target, async (store) => {
+        const policy: CronTaskPolicy = {
+          workspace: "/srv/project",
+          roots: [{ alias: "shared", path: "/srv/shared", access: "write" }],
+          sandbox: { enabled: true, allowNetwork: false, hiddenPaths: ["/home/ada/.ssh"] },
+          allowedPrivateNetworks: ["10.20.0.0/16"],
+        };
+        const task = await store.createTask(bashTask({ policy }), T0);
+        expect((await store.getTask(task.id))?.policy).toEqual(policy);
+        expect((await store.listTasks()).find((listed) => listed.id === task.id)?.policy).toEqual(policy);
+        const narrower: CronTaskPolicy = { workspace: "/srv/project/sub", roots: [], allowedPrivateNetworks: [] };
+        expect((await store.updateTask(task.id, { policy: narrower }, T0 + 1))?.policy).toEqual(narrower);
+        expect((await store.getTask(task.id))?.policy).toEqual(narrower);
+        expect((await store.getTask((await store.createTask(bashTask(), T0)).id))?.policy).toBeUndefined();
       });
     });
 

@@ -52,4 +52,5 @@ export type CronTaskManagerInput = z.output<typeof cronTaskManagerInputSchema>;
 /** The description the model reads (kept short: it is sent with every request). */
 export const CRON_TASK_MANAGER_DESCRIPTION = `Scheduled tasks that run without the user: bash (script in workdir), http (requests), prompt (a message run on the current chat model).
 create: name, cron, type + script|requests|prompt. read: one task (task_id) or all. update: task_id + fields to change. delete: task_id. list_logs: task_id, limit; newest first.
+A workdir must lie in the workspace or a root granted with write access; tasks run under this registry's sandbox and network rules. http requests reach public addresses only and need network access.
 Times in answers are UTC ISO.`;

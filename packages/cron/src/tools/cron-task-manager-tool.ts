@@ -7,8 +7,10 @@ import {
   validateCronTaskPatch,
   validateNewCronTask,
 } from "../domain/cron-task-input.js";
-import { CRON_LIMITS } from "../domain/cron-types.js";
-import type { CronStore } from "../ports/cron-store.js";
+import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
+import { CRON_LIMITS, type CronTask } from "../domain/cron-types.js";
+import type { CronStore, CronTaskPatch } from "../ports/cron-store.js";
+import { applyCronTaskPatch } from "../ports/cron-task-patch.js";
 import {
   type CronTaskManagerDetails,
   type CronTaskManagerOutput,
@@ -21,6 +23,7 @@ import {
   upcoming,
 } from "./cron-task-manager-output.js";
 import { CRON_TASK_MANAGER_DESCRIPTION, type CronTaskManagerInput, cronTaskManagerInputSchema } from "./cron-task-manager-schema.js";
+import { type CronHttpToolOptions, checkTaskAgainstPolicy, cronPolicyOfContext, validateCronHttpOptions } from "./cron-task-policy-check.js";
 
 /** Metadata of CronTaskManager. */
 export const CRON_TASK_MANAGER_METADATA: ToolMetadata = Object.freeze({ groupId: "system", kind: "cron", isReadOnly: false, displayCategory: "system" });
@@ -35,6 +38,8 @@ export interface CronTaskManagerToolOptions {
   readonly now?: () => number;
   /** IANA zone new tasks are read in and stored with; default the process's. */
   readonly timeZone?: string;
+  /** What http tasks may reach besides public addresses; default only public ones. */
+  readonly http?: CronHttpToolOptions;
 }
 
 const FIELDS = CRON_UPDATABLE_FIELDS;
@@ -66,6 +71,8 @@ interface Environment {
   readonly now: number;
   readonly context: CronTaskInputContext;
   readonly timeZone?: string;
+  /** The calling registry's rules: recorded with every task it creates or changes. */
+  readonly policy: CronTaskPolicy;
 }
 
 async function run(input: CronTaskManagerInput, environment: Environment): Promise<CronTaskManagerOutput> {
@@ -81,7 +88,9 @@ async function run(input: CronTaskManagerInput, environment: Environment): Promi
       if (refused) return refused;
       const checked = validateNewCronTask(taskFields(input), context);
       if (!checked.ok) return cronFailure(checked.message);
-      const task = await store.createTask(checked.value, now);
+      const policed = await checkTaskAgainstPolicy(checked.value, environment.policy);
+      if ("message" in policed) return cronFailure(policed.message);
+      const task = await store.createTask({ ...checked.value, ...policed, policy: environment.policy }, now);
       return changedOutput("create", task, upcoming(task, now, environment.timeZone));
     }
     case "read": {
@@ -99,7 +108,9 @@ async function run(input: CronTaskManagerInput, environment: Environment): Promi
       if (current === undefined) return notFound(id);
       const checked = validateCronTaskPatch(current, taskFields(input), context);
       if (!checked.ok) return cronFailure(checked.message);
-      const task = await store.updateTask(id, checked.value, now, { expectedVersion: current.version });
+      const patch = await policedPatch(current, checked.value, environment.policy);
+      if ("message" in patch) return cronFailure(patch.message);
+      const task = await store.updateTask(id, patch, now, { expectedVersion: current.version });
       if (task === undefined) return (await store.getTask(id)) === undefined ? notFound(id) : changedMeanwhile(id);
       return changedOutput("update", task, upcoming(task, now, environment.timeZone));
     }
@@ -126,6 +137,21 @@ async function run(input: CronTaskManagerInput, environment: Environment): Promi
       return logsOutput(task, await store.listRuns(id, { limit }));
     }
   }
+}
+
+/**
+ * Every change records the changing registry's rules, and the task as it
+ * will be is checked against them unless it ends up disabled (enabling it
+ * later checks again): a task never runs under rules wider than those of
+ * the registry that last touched it.
+ */
+async function policedPatch(current: CronTask, patch: CronTaskPatch, policy: CronTaskPolicy): Promise<CronTaskPatch | { readonly message: string }> {
+  const next = structuredClone(current) as { -readonly [K in keyof CronTask]: CronTask[K] };
+  applyCronTaskPatch(next, patch);
+  if (!next.enabled) return { ...patch, policy };
+  const policed = await checkTaskAgainstPolicy(next, policy);
+  if ("message" in policed) return policed;
+  return { ...patch, ...(policed.workdir !== undefined && policed.workdir !== next.workdir ? { workdir: policed.workdir } : {}), policy };
 }
 
 function changedMeanwhile(id: string): CronTaskManagerOutput {
@@ -165,6 +191,7 @@ export function createCronTaskManagerTool(
       `CronTaskManager: timeZone "${options.timeZone}" is not a known IANA time zone; pass one such as "Europe/Berlin", or leave it out for the process's zone.`,
     );
   }
+  const allowedPrivateNetworks = validateCronHttpOptions(options.http);
   const openStore = storeResolver(options.store);
   const clock = options.now ?? Date.now;
   return defineTool<typeof cronTaskManagerInputSchema, CronTaskManagerDetails | Record<string, never>>({
@@ -190,7 +217,8 @@ export function createCronTaskManagerTool(
         ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
       };
       try {
-        return await run(input, { store, now, context, ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) });
+        const policy = cronPolicyOfContext(toolContext, allowedPrivateNetworks);
+        return await run(input, { store, now, context, policy, ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) });
       } catch (error) {
         return cronFailure(`the cron task store failed (${messageOf(error)}); try again, and if it keeps failing ask the user to check the host's storage.`);
       }

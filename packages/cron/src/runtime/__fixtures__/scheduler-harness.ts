@@ -1,5 +1,6 @@
 /** A scheduler on a manual clock over an in-memory store, for the scheduler tests. */
 import type { ProcessRunner } from "@agent-tools/core";
+import { testPolicy } from "../../__fixtures__/cron-test-tasks.js";
 import type { CronTask } from "../../domain/cron-types.js";
 import type { CronStore, NewCronTask } from "../../ports/cron-store.js";
 import { InMemoryCronStore } from "../../ports/in-memory-cron-store.js";
@@ -10,9 +11,19 @@ import type { CronSchedulerEvent } from "../cron-scheduler-events.js";
 /** 2030-01-01T00:00:00Z: on every minute and ten-second mark. */
 export const T0 = Date.UTC(2030, 0, 1);
 
-/** A new task with defaults (enabled, unlimited, every second). */
+/** A new task with defaults (enabled, unlimited, every second, the policy of `testPolicy` on its workdir). */
 export function newTask(fields: Partial<NewCronTask> & Pick<NewCronTask, "type">): NewCronTask {
-  return { name: "task", description: "", cron: "* * * * * *", enabled: true, remainingExecutions: null, timeoutSeconds: 30, timeZone: "UTC", ...fields };
+  return {
+    name: "task",
+    description: "",
+    cron: "* * * * * *",
+    enabled: true,
+    remainingExecutions: null,
+    timeoutSeconds: 30,
+    timeZone: "UTC",
+    policy: testPolicy(fields.workdir),
+    ...fields,
+  };
 }
 
 /** One scheduler under test. */

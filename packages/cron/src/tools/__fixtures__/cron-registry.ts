@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type RuntimeScope, type ToolRegistry, createToolRegistry, toolResultText } from "@agent-tools/core";
+import { type AdditionalRoot, type RuntimeScope, type ToolPorts, type ToolRegistry, createToolRegistry, toolResultText } from "@agent-tools/core";
 import { afterAll, afterEach } from "vitest";
 import { InMemoryCronStore } from "../../ports/in-memory-cron-store.js";
 import type { CronStore } from "../../ports/cron-store.js";
@@ -23,10 +23,26 @@ afterEach(async () => {
   await Promise.all(registries.splice(0).map((registry) => registry.close()));
 });
 
-/** A registry with CronTaskManager on a fresh workspace; `model` is the host's current model (mutable). */
-export function setup(options: Partial<CronTaskManagerToolOptions> & { scope?: RuntimeScope } = {}) {
-  const workdir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-cron-")));
-  roots.push(workdir);
+/** A temporary directory removed after the file's tests. */
+export function temporaryDirectory(prefix = "agent-tools-cron-"): string {
+  const directory = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  roots.push(directory);
+  return directory;
+}
+
+/**
+ * A registry with CronTaskManager on a fresh workspace (or `workdir`), with
+ * the given roots and ports; `model` is the host's current model (mutable).
+ */
+export function setup(
+  options: Partial<CronTaskManagerToolOptions> & {
+    scope?: RuntimeScope;
+    workdir?: string;
+    additionalRoots?: readonly AdditionalRoot[];
+    ports?: Partial<ToolPorts>;
+  } = {},
+) {
+  const workdir = options.workdir ?? temporaryDirectory();
   const store: CronStore = options.store === undefined || typeof options.store === "function" ? new InMemoryCronStore() : options.store;
   const model: { id: string | undefined } = { id: "model-a" };
   const tool = createCronTaskManagerTool({
@@ -34,8 +50,15 @@ export function setup(options: Partial<CronTaskManagerToolOptions> & { scope?: R
     currentModelId: options.currentModelId ?? (() => model.id),
     now: options.now ?? (() => NOW),
     timeZone: "timeZone" in options ? options.timeZone : "UTC",
+    ...(options.http === undefined ? {} : { http: options.http }),
   });
-  const registry = createToolRegistry({ workdir, runtimeScope: options.scope ?? "chat", bundles: [{ id: "cron", trusted: true, listTools: () => [tool] }] });
+  const registry = createToolRegistry({
+    workdir,
+    runtimeScope: options.scope ?? "chat",
+    bundles: [{ id: "cron", trusted: true, listTools: () => [tool] }],
+    ...(options.additionalRoots === undefined ? {} : { additionalRoots: options.additionalRoots }),
+    ...(options.ports === undefined ? {} : { ports: options.ports }),
+  });
   registries.push(registry);
   let id = 0;
   const call = async (args: Record<string, unknown>) => {
