@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { GitCliClient } from "@agent-tools/git";
-import { openContainedTree } from "@agent-tools/tools-fs";
+import { acquireFileLock, anchorDirectory, openContainedTree } from "@agent-tools/tools-fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { type TestRepository, createTestRepository } from "./__fixtures__/git-subagent-worktree-repository.js";
 import { APPLY_JOURNAL_FILE, journalOf, writeJournal } from "./apply-journal.js";
@@ -131,6 +131,30 @@ describe("GitSubagentWorktrees.apply: what it writes", () => {
     const winner = outcomes[0]!.applyStatus === "applied" ? "first" : "second";
     expect(repo.read("log.txt")).toBe(`base\n${winner}\n`);
     expect(outcomes.find((outcome) => outcome.applyStatus === "failed")!.conflictFiles).toEqual(["log.txt"]);
+  });
+});
+
+describe("GitSubagentWorktrees.apply: writers of the workspace meanwhile", () => {
+  it("waits for a file tool's lock on a file, and conflicts (undoing what it wrote) when the file changed under it", async () => {
+    const { repo, worktree, child, state } = await setUp({ "a.txt": lines(10), "b.txt": lines(10) });
+    child.write("a.txt", lines(10, { 1: "child 1" }));
+    child.write("b.txt", lines(10, { 1: "child 1" }));
+    // A Write of b.txt in another registry holds the lock the file tools take.
+    const directory = anchorDirectory(repo.root);
+    const lock = await acquireFileLock(directory, "b.txt", { toolName: "Write", displayPath: "b.txt" });
+    const applying = worktrees.apply(worktree);
+    // a.txt is written first; then the apply waits for b.txt's lock.
+    for (let waited = 0; state("a.txt") !== lines(10, { 1: "child 1" }) && waited < 30_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(state("a.txt")).toBe(lines(10, { 1: "child 1" }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    repo.write("b.txt", lines(10, { 9: "written by the tool" }));
+    lock.release();
+    directory.close();
+    const outcome = await applying;
+    expect(outcome).toMatchObject({ applyStatus: "failed", conflictFiles: ["b.txt"] });
+    expect(outcome.error).toContain("b.txt (it changed in the workspace while the apply ran)");
+    expect([state("a.txt"), state("b.txt")]).toEqual([lines(10), lines(10, { 9: "written by the tool" })]);
   });
 });
 
