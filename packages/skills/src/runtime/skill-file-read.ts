@@ -1,8 +1,8 @@
-import { lstat, readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
 import { skillPathProblem } from "../domain/skill-validation.js";
 import { SKILL_LIMITS } from "../domain/skill-types.js";
+import { readFileNoFollow } from "./skill-file-open.js";
 
 /** A page of lines of a text file inside a skill. */
 export interface SkillFilePage {
@@ -27,7 +27,10 @@ export interface SkillFilePage {
  * `baseDir`. Refuses unsafe paths, symlinks (also in a parent folder),
  * folders, files over `fileMaxBytes`, binary files (a NUL byte) and
  * invalid UTF-8; a missing file is `not_found` with a hint to list the
- * skill's files.
+ * skill's files. The file is opened without following a symlink anywhere
+ * below the skills root (the skill folder included) and read from that
+ * descriptor ({@link readFileNoFollow}): a file a confined command flips to
+ * a symlink or a FIFO is refused, never read through or waited on.
  */
 export async function readSkillFilePage(
   name: string,
@@ -52,17 +55,20 @@ export async function readSkillFilePage(
         details: { name, path: cleaned },
       },
     );
-  const stats = await lstat(absolutePath).catch(() => undefined);
-  if (stats === undefined) throw missing();
-  if (stats.isSymbolicLink()) throw new ToolError("permission_denied", `${shown} is a symlink; skills may not contain symlinks and they are not followed.`);
-  if (stats.isDirectory()) throw new ToolError("not_a_file", `${shown} is a folder. Read a file inside it; list them with Glob on ${shown}/.`);
-  const realBase = await realpath(baseDir);
-  if (!(await realpath(absolutePath)).startsWith(`${realBase}${path.sep}`)) {
-    throw new ToolError("permission_denied", `${shown} resolves outside the skill folder (a symlinked parent folder); it is not read.`);
+  const read = await readFileNoFollow(path.dirname(baseDir), [path.basename(baseDir), ...cleaned.split("/")], SKILL_LIMITS.fileMaxBytes);
+  switch (read.kind) {
+    case "missing":
+      throw missing();
+    case "symlink":
+      throw new ToolError("permission_denied", `${shown} is or lies under a symlink; skills may not contain symlinks and they are not followed.`);
+    case "directory":
+      throw new ToolError("not_a_file", `${shown} is a folder. Read a file inside it; list them with Glob on ${shown}/.`);
+    case "special":
+      throw new ToolError("not_a_file", `${shown} is not a regular file (a FIFO, socket or device); only files of a skill can be read.`);
+    case "too_large":
+      throw new ToolError("too_large", `${shown} is ${read.size} bytes; files over ${SKILL_LIMITS.fileMaxBytes} bytes are not read.`);
   }
-  if (stats.size > SKILL_LIMITS.fileMaxBytes)
-    throw new ToolError("too_large", `${shown} is ${stats.size} bytes; files over ${SKILL_LIMITS.fileMaxBytes} bytes are not read.`);
-  const bytes = await readFile(absolutePath);
+  const bytes = Buffer.from(read.data.buffer, read.data.byteOffset, read.data.byteLength);
   if (bytes.includes(0)) throw new ToolError("binary_file", `${shown} is a binary file; only text files can be read here.`);
   let text: string;
   try {

@@ -1,13 +1,14 @@
-import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
 import { pickMetadataFile, validateSkillFolder } from "../domain/skill-validation.js";
 import { SKILL_LIMITS, type SkillValidation } from "../domain/skill-types.js";
+import { readFileNoFollow } from "./skill-file-open.js";
 import { listSkillFolder } from "./skill-folder-listing.js";
 
 /**
  * Validates a skill folder on disk: lists it ({@link listSkillFolder}),
  * reads the metadata file it picks (when it is a regular file within the
- * per-file limit) and runs the whole-folder validation with
+ * per-file limit, opened without following a symlink and read from that
+ * descriptor: a confined command flipping it cannot make it show another file) and runs the whole-folder validation with
  * `directoryName` as the name the skill must carry.
  *
  * @example
@@ -18,9 +19,8 @@ export async function checkSkillFolder(folder: string, directoryName: string): P
   const metadataFile = pickMetadataFile(entries);
   let metadataText: string | undefined;
   if (metadataFile !== undefined) {
-    const file = path.join(folder, metadataFile);
-    const stats = await lstat(file);
-    if (stats.isFile() && stats.size <= SKILL_LIMITS.fileMaxBytes) metadataText = await readFile(file, "utf8");
+    const read = await readFileNoFollow(path.dirname(folder), [path.basename(folder), metadataFile], SKILL_LIMITS.fileMaxBytes);
+    if (read.kind === "file") metadataText = new TextDecoder().decode(read.data);
   }
   return validateSkillFolder({ directoryName, entries, metadataText });
 }

@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { lstat, open, readdir } from "node:fs/promises";
 import path from "node:path";
 import { SKILL_LIMITS, type SkillFileEntry } from "../domain/skill-types.js";
@@ -38,7 +39,7 @@ export async function listSkillFolder(dir: string): Promise<SkillFileEntry[]> {
       if (stats.isSymbolicLink()) {
         entries.push({ path: entryPath, kind: "symlink", size: 0 });
       } else {
-        const firstLine = SCRIPT_EXTENSIONS.has(path.extname(name).toLowerCase()) ? await readFirstLine(absolute) : undefined;
+        const firstLine = stats.isFile() && SCRIPT_EXTENSIONS.has(path.extname(name).toLowerCase()) ? await readFirstLine(absolute) : undefined;
         entries.push(
           firstLine === undefined ? { path: entryPath, kind: "file", size: stats.size } : { path: entryPath, kind: "file", size: stats.size, firstLine },
         );
@@ -52,10 +53,15 @@ export async function listSkillFolder(dir: string): Promise<SkillFileEntry[]> {
   return entries.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
 }
 
-/** The first line of a file (without `\r`), up to {@link FIRST_LINE_MAX} characters. */
-async function readFirstLine(file: string): Promise<string> {
-  const handle = await open(file, "r");
+/** Opens without following a symlink and without waiting on a FIFO (a confined command may have swapped the entry since its lstat). */
+const FIRST_LINE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0);
+
+/** The first line of a regular file (without `\r`), up to {@link FIRST_LINE_MAX} characters; undefined for anything else. */
+async function readFirstLine(file: string): Promise<string | undefined> {
+  const handle = await open(file, FIRST_LINE_FLAGS).catch(() => undefined);
+  if (handle === undefined) return undefined;
   try {
+    if (!(await handle.stat()).isFile()) return undefined;
     const buffer = Buffer.alloc(FIRST_LINE_MAX * 4);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const text = buffer.subarray(0, bytesRead).toString("utf8");
