@@ -99,7 +99,7 @@ export { SubagentWorktreeError } from "./runtime/git-subagent-worktree-error.js"
 export type { SubagentWorktreeErrorCode } from "./runtime/git-subagent-worktree-error.js";
 export { createGitCliBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
 export type { SubagentBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
-export { createUntrustedWorktreeGit } from "./runtime/untrusted-worktree-git.js";
+export { DEFAULT_MAX_PATCH_BYTES, createUntrustedWorktreeGit } from "./runtime/untrusted-worktree-git.js";
 export { withoutRepositoryVariables } from "./runtime/isolated-git-run.js";
 export type {
   UntrustedWorktreeGit,

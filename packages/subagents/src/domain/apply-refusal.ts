@@ -70,7 +70,7 @@ const EXPLANATIONS: Readonly<Record<ApplyRefusalReason, string>> = {
   link_outside_workspace: "a symbolic link that leaves the workspace",
   submodule: "a submodule: submodule changes are never applied",
   special_file: "not a regular file or symbolic link",
-  invalid_path: "a path git refuses",
+  invalid_path: "a path name the apply cannot take as it is",
 };
 
 /**

@@ -76,6 +76,24 @@ describe("findApplyRefusals", () => {
     ]);
   });
 
+  it("follows the parent workspace's own links the patch leaves in place, and the patch's links over the parent's entries", async () => {
+    const setup = worktreeWith("parent-links", "", { x: "ext/secret", y: "ext/..", "d/z": "../ext", replaced: "own/..", fine: "d", q: "d", p: "q/.." });
+    const parent = path.join(temporary, "parent-links-parent");
+    fs.mkdirSync(path.join(parent, "d"), { recursive: true });
+    fs.symlinkSync("/", path.join(parent, "ext"));
+    // The parent's own/ is a link out that the patch leaves in place: "replaced" goes through it.
+    fs.symlinkSync("/tmp", path.join(parent, "own"));
+    // The parent's q is a link out too, but the patch replaces it (q -> d): p -> q/.. stays inside.
+    fs.symlinkSync("/", path.join(parent, "q"));
+    const refusals = await findApplyRefusals({ ...setup.worktree, repositoryRoot: parent }, setup.snapshot, setup.paths);
+    expect(refusals.map((refusal) => [refusal.path, refusal.detail])).toEqual([
+      ["x", "-> ext/secret (through ext -> /, an absolute target)"],
+      ["y", "-> ext/.. (through ext -> /, an absolute target)"],
+      ["d/z", "-> ../ext (through ext -> /, an absolute target)"],
+      ["replaced", "-> own/.. (through own -> /tmp, an absolute target)"],
+    ]);
+  });
+
   it("refuses .git entries, submodule changes, special files, a parent that is no longer a folder, and what the snapshot left out", async () => {
     const setup = worktreeWith("kinds", "", {}, ["ok.txt"]);
     const root = setup.worktree.path;

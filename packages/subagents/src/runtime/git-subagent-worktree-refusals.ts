@@ -2,7 +2,9 @@
  * The refusals of an apply (see `domain/apply-refusal.ts`), found from a
  * worktree snapshot and the worktree's file system: `.git` entries, paths
  * outside the workspace, submodules, special files, and symbolic links that
- * leave the workspace once resolved (through the worktree's other links).
+ * leave the workspace once resolved: through the worktree's other links, and
+ * through the links of the parent's workspace the patch leaves in place
+ * (`x -> ext/secret` when the parent's own `ext` points elsewhere).
  * Nothing here follows a link: every step is an `lstat` or a `readlink` of a
  * path whose parents were checked to be real folders.
  */
@@ -25,14 +27,47 @@ function segmentsOf(target: string): string[] {
   return target.split(process.platform === "win32" ? /[\\/]/ : "/");
 }
 
+/** What one workspace-relative path holds, as a link resolution sees it. */
+type Entry = { readonly kind: "missing" | "folder" | "other" } | { readonly kind: "link"; readonly target: string };
+/** Looks up a workspace-relative path (segments), following no link. */
+type Lookup = (segments: readonly string[]) => Promise<Entry>;
+
+/** A {@link Lookup} of the tree under `root` as it is on disk. */
+function diskLookup(root: string): Lookup {
+  return async (segments) => {
+    const stats = await lstatOrUndefined(path.join(root, ...segments));
+    if (stats === undefined) return { kind: "missing" };
+    if (stats.isSymbolicLink()) return { kind: "link", target: await fs.readlink(path.join(root, ...segments)) };
+    return { kind: stats.isDirectory() ? "folder" : "other" };
+  };
+}
+
 /**
- * Where a symbolic link at `link` (relative to `root`) with `target` leads:
- * undefined when it stays inside `root`, else why not. Resolves like the
- * kernel, component by component, following the links it meets in the
- * worktree (their targets read with `readlink`, never followed by the file
- * system); once a component does not exist the rest is taken literally.
+ * A {@link Lookup} of the parent's workspace as the apply leaves it: a path
+ * the patch writes or deletes as the worktree holds it; any other path as
+ * the parent holds it (its own links included: a link of the parent's, say
+ * `ext -> /elsewhere`, is followed), except folders the apply creates.
  */
-async function linkEscape(root: string, link: string, target: string): Promise<string | undefined> {
+function afterApplyLookup(worktree: Lookup, parent: Lookup, changed: ReadonlySet<string>): Lookup {
+  return async (segments) => {
+    const joined = segments.join("/");
+    if (changed.has(joined)) return worktree(segments);
+    const entry = await parent(segments);
+    if (entry.kind !== "missing") return entry;
+    for (const path of changed) if (path.startsWith(`${joined}/`)) return worktree(segments);
+    return entry;
+  };
+}
+
+/**
+ * Where a symbolic link at `link` (relative to the workspace) with `target`
+ * leads in the tree `lookup` describes: undefined when it stays inside the
+ * workspace, else why not. Resolves like the kernel, component by
+ * component, following the links it meets (their targets read with
+ * `readlink`, never followed by the file system); once a component does not
+ * exist the rest is taken literally.
+ */
+async function linkEscape(lookup: Lookup, link: string, target: string): Promise<string | undefined> {
   const absolute = (text: string) => path.posix.isAbsolute(text) || path.win32.isAbsolute(text);
   if (absolute(target)) return `-> ${target} (an absolute target)`;
   const stack = path.posix
@@ -53,16 +88,15 @@ async function linkEscape(root: string, link: string, target: string): Promise<s
     if (isGitEntryName(segment)) return `-> ${target} (leads into a .git entry)`;
     stack.push(segment);
     if (!onDisk) continue;
-    const stats = await lstatOrUndefined(path.join(root, ...stack));
-    if (stats === undefined) onDisk = false;
-    else if (stats.isSymbolicLink()) {
+    const entry = await lookup(stack);
+    if (entry.kind === "missing" || entry.kind === "other") onDisk = false;
+    else if (entry.kind === "link") {
       hops += 1;
       if (hops > MAX_LINK_HOPS) return `-> ${target} (too many levels of symbolic links)`;
-      const next = await fs.readlink(path.join(root, ...stack));
-      if (absolute(next)) return `-> ${target} (through ${stack.join("/")} -> ${next}, an absolute target)`;
+      if (absolute(entry.target)) return `-> ${target} (through ${stack.join("/")} -> ${entry.target}, an absolute target)`;
       stack.pop();
-      pending.unshift(...segmentsOf(next));
-    } else if (!stats.isDirectory()) onDisk = false;
+      pending.unshift(...segmentsOf(entry.target));
+    }
   }
   return undefined;
 }
@@ -97,6 +131,10 @@ export async function findApplyRefusals(worktree: SubagentWorktree, snapshot: Wo
   const offset = path.relative(worktree.path, worktree.workdir).split(path.sep).join("/");
   const workspacePrefix = offset === "" ? "" : `${offset}/`;
   const changes = new Map(snapshot.changes.map((change) => [change.path, change]));
+  // Links resolve twice: in the worktree, and in the parent's workspace as the apply would leave it (the parent's own links included).
+  const inWorkspace = new Set(paths.filter((changed) => changed.startsWith(workspacePrefix)).map((changed) => changed.slice(workspacePrefix.length)));
+  const worktreeLookup = diskLookup(worktree.workdir);
+  const views = [worktreeLookup, afterApplyLookup(worktreeLookup, diskLookup(path.join(worktree.repositoryRoot, offset)), inWorkspace)];
   const refusals: ApplyRefusal[] = [];
   for (const changed of paths) {
     if (hasGitEntry(changed)) {
@@ -118,7 +156,9 @@ export async function findApplyRefusals(worktree: SubagentWorktree, snapshot: Wo
       continue;
     }
     if (change?.newMode === SYMLINK && change.linkTarget !== undefined) {
-      const leaves = await linkEscape(worktree.workdir, changed.slice(workspacePrefix.length), change.linkTarget);
+      const link = changed.slice(workspacePrefix.length);
+      let leaves: string | undefined;
+      for (const view of views) leaves ??= await linkEscape(view, link, change.linkTarget);
       if (leaves !== undefined) refusals.push({ path: changed, reason: "link_outside_workspace", detail: leaves });
     }
   }

@@ -10,7 +10,12 @@ export interface GitRun {
   readonly exitCode: number;
   readonly stdout: Buffer;
   readonly stderr: string;
+  /** True when stdout went past `maxStdoutBytes`: git was killed and `stdout` is cut there. */
+  readonly overflowed?: boolean;
 }
+
+/** Most stderr bytes kept of a run (git's messages; the rest is dropped). */
+const MAX_STDERR_BYTES = 64 * 1024;
 
 /** Variables that point git at another repository, work tree, index or object store than the one a run names. */
 const LOCATING_VARIABLES = new Set([
@@ -51,11 +56,14 @@ export function withoutRepositoryVariables(env: NodeJS.ProcessEnv): Record<strin
 /**
  * Runs `binary` with `args` in `cwd` with exactly `env` (nothing inherited),
  * `input` on stdin; rejects only when git cannot start or `signal` aborts.
+ * With `maxStdoutBytes`, git is killed once its output goes past it (the
+ * run is `overflowed`): what a child's worktree makes git print is never
+ * held whole when it is too large.
  */
 export function runGit(
   binary: string,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; input?: string; signal?: AbortSignal },
+  options: { cwd: string; env: Record<string, string>; input?: string; signal?: AbortSignal; maxStdoutBytes?: number },
 ): Promise<GitRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, [...args], {
@@ -66,10 +74,29 @@ export function runGit(
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    let stdoutBytes = 0;
+    let stderrBytes = 0;
+    let overflowed = false;
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if (overflowed) return;
+      stdoutBytes += chunk.length;
+      if (options.maxStdoutBytes !== undefined && stdoutBytes > options.maxStdoutBytes) {
+        overflowed = true;
+        child.kill("SIGKILL");
+        return;
+      }
+      stdout.push(chunk);
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (stderrBytes < MAX_STDERR_BYTES) stderr.push(chunk);
+      stderrBytes += chunk.length;
+    });
     child.on("error", reject);
-    child.on("close", (code) => resolve({ exitCode: code ?? -1, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString("utf8") }));
+    child.on("close", (code) =>
+      resolve({ exitCode: code ?? -1, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString("utf8"), ...(overflowed ? { overflowed } : {}) }),
+    );
+    // git may exit (or be killed) before it read all of its input: that is its exit code's business, not an EPIPE crash.
+    child.stdin?.on("error", () => undefined);
     if (options.input !== undefined) child.stdin?.end(options.input);
   });
 }

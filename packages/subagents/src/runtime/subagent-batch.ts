@@ -163,6 +163,10 @@ function renderBatchText(reports: readonly SubagentReportDetails[]): string {
           `worktree: ${apply}; changed ${report.changedPaths?.length ?? 0} paths; worktree ${report.worktreeCleanupStatus ?? "kept"}${report.worktreePath && report.worktreeCleanupStatus !== "removed" ? ` at ${report.worktreePath}` : ""}`,
         );
         if (report.applyError !== undefined) lines.push(`apply error: ${report.applyError}`);
+        // Changes that could not even be read (e.g. too large): say why instead of a bare "not applied".
+        if (report.applyStatus === undefined && report.cleanupReason !== undefined && report.worktreeCleanupStatus !== "removed") {
+          lines.push(`kept because: ${report.cleanupReason}`);
+        }
         if (report.conflictFiles?.length) lines.push(`conflicts: ${report.conflictFiles.join(", ")}`);
         if (report.candidateArtifacts?.length) lines.push(`not applied (candidates): ${report.candidateArtifacts.join(", ")}`);
       }

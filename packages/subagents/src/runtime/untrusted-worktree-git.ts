@@ -32,7 +32,7 @@ import path from "node:path";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
 import { type GitRun, runGit, withoutRepositoryVariables } from "./isolated-git-run.js";
 import { carriedSettings, findWorktreeGitDir, privateConfig } from "./private-git-config.js";
-import { type WorktreeExclusion, parseBlobBatch, parseRaw, refusedByAdd } from "./worktree-git-output.js";
+import { type WorktreeExclusion, isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "./worktree-git-output.js";
 
 /** The worktree a snapshot reads: the repository it belongs to and the commit its changes count from. */
 export interface UntrustedWorktreeTarget {
@@ -76,10 +76,14 @@ export interface UntrustedWorktreeGit {
 
 /** Settings every run gets on its command line (the highest precedence). */
 const HARDENING = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.untrackedCache=false", "core.splitIndex=false", "core.sparseCheckout=false"];
+/** The objects a snapshot writes are thrown away: stored, not compressed; binary patches at zlib's fastest level. */
+const THROWAWAY_OBJECTS = ["core.looseCompression=0", "core.compression=1"];
 /** Unsets every driver attribute; the private config defines none anyway. */
 const NEUTRAL_ATTRIBUTES = "* !filter !diff !merge\n";
 /** The same, with every file's patch written as binary (for trees with text that is not UTF-8). */
 const BINARY_ATTRIBUTES = "* !filter -diff -merge -text\n";
+/** Default most bytes of a worktree's patch (and of its list of changes) the host reads: 64 MiB. */
+export const DEFAULT_MAX_PATCH_BYTES = 64 * 1024 * 1024;
 /** Retries of `git add` after it named a path it cannot take (each retry leaves one more path out). */
 const MAX_EXCLUSION_RETRIES = 64;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -108,13 +112,14 @@ async function exists(target: string): Promise<boolean> {
  * const worktreeGit = createUntrustedWorktreeGit();
  * const { patch, changes } = await worktreeGit.snapshot({ repositoryRoot: "/repo", path: "/.agent-tools-subagents/repo/x-1", baseCommit });
  */
-export function createUntrustedWorktreeGit(options: { readonly gitBinary?: string } = {}): UntrustedWorktreeGit {
+export function createUntrustedWorktreeGit(options: { readonly gitBinary?: string; readonly maxPatchBytes?: number } = {}): UntrustedWorktreeGit {
   const binary = options.gitBinary ?? "git";
+  const maxPatchBytes = options.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES;
   return {
     async snapshot(worktree, { signal } = {}) {
       const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "agent-tools-worktree-git-"));
       try {
-        return await snapshotWith(binary, worktree, scratch, signal);
+        return await snapshotWith(binary, worktree, scratch, signal, maxPatchBytes);
       } finally {
         await fs.rm(scratch, { recursive: true, force: true });
       }
@@ -122,7 +127,13 @@ export function createUntrustedWorktreeGit(options: { readonly gitBinary?: strin
   };
 }
 
-async function snapshotWith(binary: string, worktree: UntrustedWorktreeTarget, scratch: string, signal: AbortSignal | undefined): Promise<WorktreeSnapshot> {
+async function snapshotWith(
+  binary: string,
+  worktree: UntrustedWorktreeTarget,
+  scratch: string,
+  signal: AbortSignal | undefined,
+  maxPatchBytes: number,
+): Promise<WorktreeSnapshot> {
   const stats = await fs.lstat(worktree.path).catch(() => undefined);
   if (stats === undefined || !stats.isDirectory()) {
     throw new SubagentWorktreeError("worktree_unreadable", `The worktree ${worktree.path} is gone (or not a folder).`, { worktreePath: worktree.path });
@@ -165,10 +176,24 @@ async function snapshotWith(binary: string, worktree: UntrustedWorktreeTarget, s
     GIT_OPTIONAL_LOCKS: "0",
     GIT_PAGER: "cat",
   };
-  const hardened = HARDENING.flatMap((setting) => ["-c", setting]);
-  const git = (args: readonly string[], input?: string) => runGit(binary, [...hardened, ...args], { cwd: worktree.path, env, input, signal });
+  const hardened = [...HARDENING, ...THROWAWAY_OBJECTS].flatMap((setting) => ["-c", setting]);
+  const git = (args: readonly string[], input?: string, maxStdoutBytes?: number) =>
+    runGit(binary, [...hardened, ...args], { cwd: worktree.path, env, input, signal, ...(maxStdoutBytes === undefined ? {} : { maxStdoutBytes }) });
   const checked = async (args: readonly string[], message: string, input?: string) => {
     const run = await git(args, input);
+    if (run.exitCode !== 0) throw failure(message, run, args, worktree);
+    return run;
+  };
+  // What the child's changes make git print: read up to maxPatchBytes, never whole when larger.
+  const bounded = async (args: readonly string[], message: string, input?: string) => {
+    const run = await git(args, input, maxPatchBytes);
+    if (run.overflowed === true) {
+      throw new SubagentWorktreeError(
+        "worktree_unreadable",
+        `The changes of the worktree ${worktree.path} are larger than ${maxPatchBytes} bytes of patch, more than the host reads (git ${args[0]}); nothing was read or applied. Look at the worktree by hand, or have the agent leave fewer or smaller files.`,
+        { worktreePath: worktree.path, maxPatchBytes },
+      );
+    }
     if (run.exitCode !== 0) throw failure(message, run, args, worktree);
     return run;
   };
@@ -249,28 +274,33 @@ async function snapshotWith(binary: string, worktree: UntrustedWorktreeTarget, s
     base,
     "--",
   ];
-  const output = (await checked(diffArgs, "Cannot diff the worktree")).stdout;
+  const output = (await bounded(diffArgs, "Cannot diff the worktree")).stdout;
   let patch: string;
   try {
     patch = utf8.decode(output);
   } catch {
     // A text file that is not UTF-8 would not survive as a string: emit every file as a binary patch instead.
     await fs.writeFile(path.join(gitDir, "info", "attributes"), BINARY_ATTRIBUTES);
-    patch = (await checked(diffArgs, "Cannot diff the worktree")).stdout.toString("latin1");
+    patch = (await bounded(diffArgs, "Cannot diff the worktree")).stdout.toString("latin1");
   }
   const raw = parseRaw(
-    (await checked(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--"], "Cannot list the worktree's changes")).stdout,
+    (await bounded(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", base, "--"], "Cannot list the worktree's changes")).stdout,
   );
   const links = raw.filter((entry) => entry.newMode === "120000");
   const targets = new Map<string, string>();
   if (links.length > 0) {
-    const batch = await checked(["cat-file", "--batch"], "Cannot read the worktree's symbolic links", links.map((entry) => `${entry.newObject}\n`).join(""));
+    const batch = await bounded(["cat-file", "--batch"], "Cannot read the worktree's symbolic links", links.map((entry) => `${entry.newObject}\n`).join(""));
     const blobs = parseBlobBatch(batch.stdout, links.length);
     if (blobs === undefined) {
       throw new SubagentWorktreeError("worktree_unreadable", "Cannot read the targets of the worktree's symbolic links.", { worktreePath: worktree.path });
     }
-    links.forEach((entry, index) => targets.set(entry.path, blobs[index]!.toString("utf8")));
+    links.forEach((entry, index) => {
+      targets.set(entry.path, blobs[index]!.toString("utf8"));
+      if (!isUtf8(blobs[index]!)) excluded.push({ path: entry.path, reason: "invalid_path", detail: "a link whose target is not UTF-8" });
+    });
   }
+  // A name that is not UTF-8 reads as another name (U+FFFD for its bytes) everywhere the apply checks it: refused.
+  for (const entry of raw) if (!entry.utf8) excluded.push({ path: entry.path, reason: "invalid_path", detail: "a name that is not UTF-8" });
   const changes = raw.map(({ path: changed, oldMode, newMode }) =>
     targets.has(changed) ? { path: changed, oldMode, newMode, linkTarget: targets.get(changed)! } : { path: changed, oldMode, newMode },
   );

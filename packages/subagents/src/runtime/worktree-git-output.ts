@@ -21,17 +21,40 @@ export interface RawChange {
   readonly newMode: string;
   /** The new blob id (zeros when deleted). */
   readonly newObject: string;
+  /** False when the name's bytes are not UTF-8 (`path` then holds U+FFFD where they were, a name the file system does not have). */
+  readonly utf8: boolean;
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** True when `bytes` are valid UTF-8. */
+export function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Parses `git diff --raw -z` output (no renames). */
 export function parseRaw(output: Buffer): RawChange[] {
-  const fields = output.toString("utf8").split("\0");
   const entries: RawChange[] = [];
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const header = fields[index]!;
-    const match = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(header);
+  let offset = 0;
+  const field = (): Buffer | undefined => {
+    const end = output.indexOf(0, offset);
+    if (end === -1) return undefined;
+    const bytes = output.subarray(offset, end);
+    offset = end + 1;
+    return bytes;
+  };
+  for (;;) {
+    const header = field();
+    const name = field();
+    if (header === undefined || name === undefined) break;
+    const match = /^:(\d{6}) (\d{6}) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(header.toString("latin1"));
     if (match === null) break;
-    entries.push({ path: fields[index + 1]!, oldMode: match[1]!, newMode: match[2]!, newObject: match[3]! });
+    entries.push({ path: name.toString("utf8"), oldMode: match[1]!, newMode: match[2]!, newObject: match[3]!, utf8: isUtf8(name) });
   }
   return entries;
 }
