@@ -247,6 +247,52 @@ describe.skipIf(skipReason !== undefined)("sandbox attacks: Unix sockets with th
       }
     },
   );
+
+  it.skipIf(runParent === undefined)(
+    "a Bash cwd under the private /run or /tmp shows none of the host's: no socket bound there later, no file of the host's /tmp",
+    async () => {
+      const runDirectory = fs.mkdtempSync(path.join(runParent as string, "agent-tools-attack-cwd-"));
+      const tmpDirectory = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-attack-cwd-"));
+      fs.writeFileSync(path.join(tmpDirectory, "host-private.txt"), "HOST-TMP-FILE\n");
+      const { registry, workdir } = await sandboxed();
+      let close: (() => Promise<void>) | undefined;
+      try {
+        const files = await registry.executeToolCall({
+          id: "cwd-tmp",
+          name: "Bash",
+          arguments: { command: "cat host-private.txt; ls -a | sed 's/^/entry: /'; true", cwd: tmpDirectory, yield_time_ms: 30_000 },
+        });
+        const listed = toolResultText(files, "");
+        expect(listed).toContain("sandbox: bubblewrap");
+        expect(listed).toContain("entry: ..");
+        expect(listed).not.toContain("HOST-TMP-FILE");
+        expect(listed).not.toContain("entry: host-private.txt");
+        const started = path.join(workdir, "started");
+        const ready = path.join(workdir, "ready");
+        const call = registry.executeToolCall({
+          id: "cwd-run",
+          name: "Bash",
+          arguments: {
+            command: `touch ${started}; while [ ! -e ${ready} ]; do sleep 0.05; done; ${clientCommand({ late: path.join(runDirectory, "late.sock"), relative: "late.sock" })}`,
+            cwd: runDirectory,
+            yield_time_ms: 30_000,
+          },
+        });
+        const deadline = Date.now() + 20_000;
+        while (!fs.existsSync(started) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        close = await greetingServer(path.join(runDirectory, "late.sock"));
+        fs.writeFileSync(ready, "");
+        const output = toolResultText(await call, "");
+        expect(output).toMatch(/^late: error E[A-Z]+$/m);
+        expect(output).toMatch(/^relative: error E[A-Z]+$/m);
+        expect(output).not.toContain("hello from the host");
+      } finally {
+        await close?.();
+        fs.rmSync(runDirectory, { recursive: true, force: true });
+        fs.rmSync(tmpDirectory, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe.skipIf(skipReason !== undefined)("sandbox attacks: the host's environment and credential files", () => {

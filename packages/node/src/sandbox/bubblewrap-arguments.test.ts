@@ -114,7 +114,9 @@ describe("buildBubblewrapArguments", () => {
     expect(joined).toContain("--tmpfs /tmp --tmpfs /run --tmpfs /var/run");
     expect(joined).toContain("--ro-bind /run/current-system/sw/bin /run/current-system/sw/bin");
     expect(joined).toContain("--ro-bind /run/wrappers/bin /run/wrappers/bin");
-    expect(joined).toContain("--ro-bind /run/user/0/project /run/user/0/project");
+    // The cwd under the private /run is an empty folder of its own, not the host's (sockets bound there later stay out of reach).
+    expect(joined).toContain("--dir /run/user/0/project");
+    expect(joined).not.toContain("--ro-bind /run/user/0/project");
     expect(joined).not.toContain("/usr/bin");
     expect(joined).not.toContain("relative/bin");
     expect(joined).not.toContain("--ro-bind /run /run");
@@ -188,16 +190,18 @@ describe("buildBubblewrapArguments", () => {
     ]);
   });
 
-  it("skips missing roots, and binds a cwd under the private /tmp read-only so --chdir finds it", () => {
+  it("skips missing roots, and makes a cwd under the private /tmp an empty private folder so --chdir finds it (never the host's)", () => {
     const args = buildBubblewrapArguments(
       { command: "ls", shell: true, cwd: "/tmp/elsewhere" },
       { ...offline, writableRoots: ["/work/app", "/gone"] },
       { ...host(), kindOf: kinds([], ["/gone"]) },
     );
     expect(args).not.toContain("/gone");
-    expect(args.join(" ")).toContain("--ro-bind /tmp/elsewhere /tmp/elsewhere");
+    expect(args.join(" ")).toContain("--dir /tmp/elsewhere");
+    expect(args.join(" ")).not.toContain("--ro-bind /tmp/elsewhere");
     const inside = buildBubblewrapArguments({ command: "ls", shell: true, cwd: "/tmp/ws/src" }, { ...offline, writableRoots: ["/tmp/ws"] }, host());
     expect(inside.join(" ")).not.toContain("--ro-bind /tmp/ws/src");
+    expect(inside).not.toContain("--dir");
   });
 });
 

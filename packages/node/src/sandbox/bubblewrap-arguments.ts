@@ -140,9 +140,10 @@ class MountPlan {
  *    tmpfs, remounted read-only once the roots below it are bound), parents
  *    before children (so a read-only root inside the workspace stays
  *    read-only, a root under `/tmp` is bound on top of the private `/tmp`,
- *    and the roots inside a masked directory show through it); the cwd is bound
- *    read-only when it lies under a private directory outside every root,
- *    so `--chdir` finds it;
+ *    and the roots inside a masked directory show through it); a cwd under
+ *    a private directory outside every root is made there as an empty
+ *    folder (`--dir`), so `--chdir` finds it and the command still sees
+ *    nothing of the host's `/tmp` or `/run` (no file, no socket bound later);
  * 5. with the network off, `/dev/null` over each host Unix socket still
  *    visible read-only (not in a writable root, not under a private
  *    directory), so a service listening on a path cannot be reached; abstract
@@ -181,7 +182,8 @@ export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxP
   for (const root of [SANDBOX_PRIVATE_TMP, ...privateRun]) rootsPlan.add(root, "private");
   // A cwd inside a masked directory stays masked (never bound back).
   for (const root of [...masked, ...mounts.keys()]) rootsPlan.add(root, "read");
-  if (rootsPlan.accessAt(options.cwd) === "private" && kindOf(options.cwd) === "directory") mounts.set(options.cwd, "ro-bind");
+  // A cwd under a private directory outside every root is an empty folder made there, never the host's (its files, its sockets bound later).
+  const privateCwd = rootsPlan.accessAt(options.cwd) === "private";
   for (const directory of searchPathUnder(extra.searchPath, privateRun)) {
     if (rootsPlan.accessAt(directory) === "private" && kindOf(directory) === "directory") mounts.set(directory, "ro-bind");
   }
@@ -198,6 +200,7 @@ export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxP
   }
   // Read-only once the roots below are bound (bubblewrap creates their mount points in the empty tmpfs first).
   for (const directory of masked) args.push("--remount-ro", directory);
+  if (privateCwd) args.push("--dir", options.cwd);
   for (const { entry } of hidden) plan.add(entry, "private");
   if (!policy.allowNetwork) {
     for (const socket of extra.hostSockets ?? listHostUnixSockets()) {
