@@ -49,7 +49,11 @@ describe("buildBubblewrapArguments: maskedDirectories", () => {
 
   it("binds a root equal to a masked directory back on top (a workspace that is the dataDir stays visible)", () => {
     const order = mounts(
-      buildBubblewrapArguments({ command: "ls", shell: true, cwd: "/data" }, { writableRoots: ["/data"], maskedDirectories: ["/data"], hiddenPaths: [], allowNetwork: true }, host),
+      buildBubblewrapArguments(
+        { command: "ls", shell: true, cwd: "/data" },
+        { writableRoots: ["/data"], maskedDirectories: ["/data"], hiddenPaths: [], allowNetwork: true },
+        host,
+      ),
     );
     expect(order.slice(4)).toEqual([
       ["--tmpfs", "/data"],
@@ -70,7 +74,11 @@ describe("buildBubblewrapArguments: maskedDirectories", () => {
 
   it("skips a masked directory that does not exist", () => {
     const missing: BubblewrapArgumentOptions = { ...host, kindOf: (absolutePath) => (absolutePath === "/gone" ? "missing" : "directory") };
-    const args = buildBubblewrapArguments({ command: "ls", shell: true, cwd: "/work/app" }, { writableRoots: [], maskedDirectories: ["/gone"], hiddenPaths: [], allowNetwork: true }, missing);
+    const args = buildBubblewrapArguments(
+      { command: "ls", shell: true, cwd: "/work/app" },
+      { writableRoots: [], maskedDirectories: ["/gone"], hiddenPaths: [], allowNetwork: true },
+      missing,
+    );
     expect(args).not.toContain("/gone");
   });
 });

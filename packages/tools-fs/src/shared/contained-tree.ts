@@ -25,7 +25,8 @@ import { type AnchoredDirectory, anchorChild, anchorDirectory } from "./anchored
 import { temporaryName } from "./sidecar-names.js";
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW;
+// O_NONBLOCK: a file swapped for a FIFO after a check fails the fstat test instead of blocking the open.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** Options of {@link ContainedTree.writeFile} and {@link ContainedTree.symlink}. */
 export interface ContainedWriteOptions {
