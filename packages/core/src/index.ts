@@ -54,6 +54,7 @@ export type {
 export type { ToolEvent, ToolCallStartEvent, ToolOutputDeltaEvent, ToolCallEndEvent } from "./registry/events.js";
 export { resolveApproval, APPROVAL_DECISIONS } from "./registry/approval-policy.js";
 export { closestName } from "./registry/closest-name.js";
+export { snapshotApprovalOptions } from "./registry/approval-validation.js";
 export type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "./registry/approval-policy.js";
 export { LoopBreaker } from "./registry/loop-breaker.js";
 export { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./registry/output-cap.js";

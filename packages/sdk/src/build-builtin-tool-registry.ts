@@ -12,6 +12,7 @@ import {
   type ToolTelemetryOptions,
   createToolRegistry,
   resolveDataDir,
+  snapshotApprovalOptions,
 } from "@agent-tools/core";
 import type { McpHostOptions } from "@agent-tools/mcp";
 import { type MemoryToolBundleOptions, createMemoryToolBundle } from "@agent-tools/memory";
@@ -202,6 +203,8 @@ export function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): P
  * parent's rules, whose host tools and bundles it does not have.
  */
 async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedApprovalKeys: readonly string[]): Promise<BuiltinToolRegistry> {
+  // Read once (own properties, each getter once): this registry and every worktree child's, built later, get the same rules.
+  const approval = snapshotApprovalOptions(options.approval) as ApprovalOptions | undefined;
   const runtimeScope = options.runtimeScope ?? "chat";
   const dataDir = resolveDataDir(options.dataDir);
   // Confined commands see the dataDir masked (and, once the skills bundle is built, only the skills the policy lets them use).
@@ -265,6 +268,7 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
             buildRegistry(
               {
                 ...options,
+                approval,
                 workdir,
                 additionalRoots,
                 // The parent's probed sandbox: a child confines the same way without probing bubblewrap again.
@@ -281,7 +285,7 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
                 tools: undefined,
                 bundles: undefined,
               },
-              [...inheritedApprovalKeys, ...Object.keys(options.approval?.policies ?? {})],
+              [...inheritedApprovalKeys, ...Object.keys(approval?.policies ?? {})],
             ),
         }),
       );
@@ -320,7 +324,7 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
       additionalRoots: options.additionalRoots,
       bundles,
       ...sdkCheckpointRegistryOptions({ ...options, hostRecorder: options.ports?.fileCheckpoints, runtimeScope, ports, sharedStorage }),
-      approval: options.approval,
+      approval,
       knownApprovalKeys: [...BUILTIN_TOOL_NAMES, ...inheritedApprovalKeys],
       onEvent: options.onEvent,
       logger: options.logger,

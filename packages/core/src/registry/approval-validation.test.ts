@@ -4,6 +4,7 @@ import { z } from "zod";
 import { SdkError } from "../errors.js";
 import type { BundleApprovalTargets, Logger, ToolBundle, ToolDefinition } from "../types.js";
 import { resolveApproval } from "./approval-policy.js";
+import { snapshotApprovalOptions } from "./approval-validation.js";
 import { closestName } from "./closest-name.js";
 import { type ToolRegistryOptions, createToolRegistry } from "./create-tool-registry.js";
 import { defineTool } from "./define-tool.js";
@@ -150,5 +151,32 @@ describe("closestName", () => {
     expect(closestName("TaskCreat", ["TaskList", "TaskCreate"])).toBe("TaskCreate");
     expect(closestName("Deploy", ["Read", "Bash"])).toBeUndefined();
     expect(closestName("x", [])).toBeUndefined();
+  });
+});
+
+describe("snapshotApprovalOptions", () => {
+  it("reads own properties once into frozen objects without a prototype", () => {
+    let reads = 0;
+    const policies = {
+      get Bash() {
+        reads += 1;
+        return reads === 1 ? "deny" : "allow";
+      },
+    };
+    const copy = snapshotApprovalOptions({ policies }) as { policies: Record<string, string> };
+    expect(copy.policies.Bash).toBe("deny");
+    expect(copy.policies.Bash).toBe("deny");
+    expect(reads).toBe(1);
+    expect(Object.getPrototypeOf(copy)).toBeNull();
+    expect(Object.getPrototypeOf(copy.policies)).toBeNull();
+    expect(Object.isFrozen(copy) && Object.isFrozen(copy.policies)).toBe(true);
+  });
+
+  it("keeps an own __proto__ key as a key (the check then names it) and passes other values through", () => {
+    const copy = snapshotApprovalOptions(JSON.parse('{"__proto__": {"onAsk": 1}}')) as Record<string, unknown>;
+    expect(Object.keys(copy)).toEqual(["__proto__"]);
+    expect(() => createToolRegistry({ workdir, bundles: [bundle([shellLike])], approval: JSON.parse('{"__proto__": {}}') })).toThrow(SdkError);
+    expect(snapshotApprovalOptions("x")).toBe("x");
+    expect(snapshotApprovalOptions(undefined)).toBeUndefined();
   });
 });

@@ -67,6 +67,32 @@ export function approvalVocabulary(bundles: readonly ToolBundle[], knownKeys: re
 }
 
 /**
+ * A one-time copy of a host's approval options: their own properties only
+ * (an inherited `onAsk`, `policies` or `defaultDecision`, e.g. from a
+ * polluted `Object.prototype`, is no option), `policies` copied to a frozen
+ * object without a prototype, each getter read exactly once. Everything
+ * that reads the host's rules (a registry, a worktree child's registry built
+ * later from the same options) reads such a copy, so a getter that changes
+ * its answer or a mutation after the build reaches no registry. A value that
+ * is not a plain object is returned as it is, for the check to refuse.
+ *
+ * @example
+ * const approval = snapshotApprovalOptions(options.approval); // read once, shared by parent and children
+ */
+export function snapshotApprovalOptions(approval: unknown): unknown {
+  if (!isPlainObject(approval)) return approval;
+  // No prototype: an own "__proto__" key (JSON.parse makes one) stays a key, for the check to name.
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(approval)) copy[key] = approval[key];
+  if (isPlainObject(copy.policies)) {
+    const policies: Record<string, unknown> = Object.create(null);
+    for (const [key, value] of Object.entries(copy.policies)) policies[key] = value;
+    copy.policies = Object.freeze(policies);
+  }
+  return Object.freeze(copy);
+}
+
+/**
  * Validates `approval` against the vocabulary (built on first need) and returns a frozen copy (the
  * registry reads the copy, so a later change of the host's object cannot
  * slip an unchecked rule in). Throws `SdkError` (`invalid_options`) for an
@@ -76,7 +102,8 @@ export function approvalVocabulary(bundles: readonly ToolBundle[], knownKeys: re
  * @example
  * checkApprovalOptions({ policies: { bash: "deny" } }, () => vocabulary); // throws: ... did you mean `Bash`?
  */
-export function checkApprovalOptions(approval: unknown, vocabularyOf: () => ApprovalVocabulary): CheckedApproval {
+export function checkApprovalOptions(given: unknown, vocabularyOf: () => ApprovalVocabulary): CheckedApproval {
+  const approval = snapshotApprovalOptions(given);
   if (approval === undefined) return { approval: undefined, deferredKeys: [] };
   if (!isPlainObject(approval)) throw new SdkError("invalid_options", "approval must be an object { policies?, defaultDecision?, onAsk? }.");
   for (const key of Object.keys(approval)) {
@@ -108,11 +135,12 @@ export function checkApprovalOptions(approval: unknown, vocabularyOf: () => Appr
     }
     checkedPolicies = Object.freeze(copy);
   }
-  const checked: ApprovalOptions = {
+  // No prototype: a polluted Object.prototype.onAsk (or policies, defaultDecision) is never read through the copy.
+  const checked: ApprovalOptions = Object.assign(Object.create(null) as ApprovalOptions, {
     ...(checkedPolicies === undefined ? {} : { policies: checkedPolicies }),
     ...(defaultDecision === undefined ? {} : { defaultDecision }),
     ...(onAsk === undefined ? {} : { onAsk }),
-  };
+  });
   return { approval: Object.freeze(checked), deferredKeys };
 }
 

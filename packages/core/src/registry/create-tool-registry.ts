@@ -107,6 +107,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     loopBreaker,
     maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
     acquireSlot: scheduler?.acquire,
+    admit: (tool: ToolDefinition) => {
+      if (isPlanModeRefused(tool)) throw planModeRefusal(tool.name);
+    },
     emit: (event: ToolEvent) => {
       try {
         options.onEvent?.(event);

@@ -42,6 +42,12 @@ export interface ExecutorEnvironment {
   readonly approval?: ApprovalOptions;
   readonly loopBreaker?: LoopBreaker;
   readonly maxOutputChars: number;
+  /**
+   * Throws when `tool` may no longer run (plan mode switched on since the
+   * call was admitted). Asked again after every wait (the user's approval, a
+   * run slot), right before the tool starts.
+   */
+  admit?(tool: ToolDefinition): void;
   /** Waits for a run slot of the tool's name (per-name concurrency); resolves with its release. Absent: no limits. */
   acquireSlot?(toolName: string, signal: AbortSignal, cancelled: () => Error): Promise<() => void>;
   emit(event: ToolEvent): void;
@@ -124,6 +130,8 @@ async function runCall(
       releaseSlot = await environment.acquireSlot(tool.name, signal, () => new ToolError("cancelled", CANCELLED_TEXT));
       if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
     }
+    // The registry's state may have changed during the waits above (plan mode switched on): ask again.
+    environment.admit?.(tool);
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
     const context: ToolContext = { ...environment.makeContext(tool, call, signal, onUpdate, options), telemetry: span.telemetry };
     // The call's span is the active one while the tool runs, so spans below it (MCP, the host's own) are its children.
@@ -157,7 +165,12 @@ async function checkApproval(
       { recoverable: false },
     );
   }
-  const answer = await approval.onAsk({ callId: call.id, toolName: tool.name, arguments: args, metadata: tool.metadata, signal });
+  // An onAsk that never answers (or ignores the signal) does not hold the call past its abort.
+  const answer: unknown = await raceWithAbort(
+    Promise.resolve().then(() => approval.onAsk!({ callId: call.id, toolName: tool.name, arguments: args, metadata: tool.metadata, signal })),
+    signal,
+    () => new ToolError("cancelled", CANCELLED_TEXT),
+  );
   if (answer === true || answer === "allow") return;
   throw new ToolError(
     "permission_denied",
