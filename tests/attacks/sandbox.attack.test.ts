@@ -101,6 +101,22 @@ describe.skipIf(skipReason !== undefined)("sandbox attacks: capabilities, mounts
     expect(output).not.toContain(": written");
   });
 
+  it("a dataDir inside the workspace cannot be renamed away either: the next command still sees it masked", async () => {
+    const { workdir } = workspace();
+    const dataDir = path.join(workdir, ".agent", "data");
+    fs.mkdirSync(dataDir, { recursive: true });
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, sandbox: { enabled: true } });
+    openRegistries.add(registry);
+    fs.writeFileSync(path.join(dataDir, "host-state.txt"), "HOST-DATA\n");
+    await bash(registry, "mv .agent moved; mv .agent/data .agent/data2; true");
+    const { output } = await bash(
+      registry,
+      "cat moved/data/host-state.txt .agent/data2/host-state.txt .agent/data/host-state.txt; echo changed > .agent/data/host-state.txt; true",
+    );
+    expect(output).not.toContain("HOST-DATA");
+    expect(fs.readFileSync(path.join(dataDir, "host-state.txt"), "utf8")).toBe("HOST-DATA\n");
+  });
+
   it("a hidden path inside the workspace cannot be renamed away: its folders stay put, and the next command still finds it hidden", async () => {
     // The home (or a folder holding secrets) inside a writable root: the workspace is its parent.
     const { workdir, dataDir } = workspace();

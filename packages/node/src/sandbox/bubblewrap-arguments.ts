@@ -149,9 +149,10 @@ class MountPlan {
  *    directory), so a service listening on a path cannot be reached; abstract
  *    sockets belong to the network namespace and are cut with it;
  * 6. hidden paths last: an empty tmpfs over a directory, `/dev/null` over a
- *    file; the folders between a writable root and a hidden path inside it
- *    are bound onto themselves first, so the command cannot rename them (a
- *    mount point cannot be renamed) and have the next command miss the secret.
+ *    file; the folders between a writable root and a hidden path or masked
+ *    directory inside it are bound onto themselves with the roots, so the
+ *    command cannot rename them (a mount point cannot be renamed) and have
+ *    the next command miss the secret.
  *
  * @example
  * buildBubblewrapArguments({ command: "make", shell: true, cwd: "/work/app" }, { writableRoots: ["/work/app"], hiddenPaths: [], allowNetwork: false });
@@ -189,7 +190,8 @@ export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxP
   }
   const hidden = policy.hiddenPaths.map((entry) => ({ entry, kind: kindOf(entry) })).filter(({ kind }) => kind !== "missing");
   // Bound with the roots, parents first, so a read-only root below one stays read-only.
-  for (const folder of hiddenPathAnchors(hidden, layoutOf([...plan.targets()], masked, mounts), mounts)) mounts.set(folder, "bind");
+  const covered = [...hidden.map(({ entry }) => entry), ...masked];
+  for (const folder of coverAnchors(covered, layoutOf([...plan.targets()], masked, mounts), mounts)) mounts.set(folder, "bind");
   // A masked directory sorts before a root at the same path (the sort is stable), so the root is bound back on top.
   const ordered = [...masked.map((directory) => [directory, "tmpfs"] as const), ...mounts.entries()].sort(
     ([left], [right]) => depth(left) - depth(right) || left.localeCompare(right),
@@ -229,16 +231,17 @@ function layoutOf(
 }
 
 /**
- * The folders between a writable root and a hidden path inside it, parents
- * first: each is bound onto itself (same access), because a mount point
- * cannot be renamed. Hidden paths are found by path at each command, so a
- * command that renamed `~` (in a workspace holding the home) or a folder
- * above `.ssh` would have the next command find the secrets unhidden under
- * the new name; the hidden path itself is a mount point already.
+ * The folders between a writable root and a hidden path or masked directory
+ * inside it, parents first: each is bound onto itself (same access), because
+ * a mount point cannot be renamed. Both are found by path at each command,
+ * so a command that renamed `~` (in a workspace holding the home), a folder
+ * above `.ssh` or above a dataDir inside the workspace would have the next
+ * command find them unhidden under the new name; the covered path itself is
+ * a mount point already.
  */
-function hiddenPathAnchors(hidden: ReadonlyArray<{ entry: string }>, plan: MountPlan, mounts: ReadonlyMap<string, "bind" | "ro-bind">): string[] {
+function coverAnchors(covered: readonly string[], plan: MountPlan, mounts: ReadonlyMap<string, "bind" | "ro-bind">): string[] {
   const anchors = new Set<string>();
-  for (const { entry } of hidden) {
+  for (const entry of covered) {
     for (let folder = path.dirname(entry); folder !== path.dirname(folder); folder = path.dirname(folder)) {
       if (plan.accessAt(folder) !== "write" || mounts.get(folder) === "bind") break;
       anchors.add(folder);
