@@ -19,8 +19,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ModelRequest, type ToolResult, toolResultText } from "../../packages/core/src/index.js";
+import { type ModelRequest, type ToolResult, defineTool, toolResultText } from "../../packages/core/src/index.js";
 import { type BuiltinToolRegistry, ScriptedModelClient, buildBuiltinToolRegistry } from "../../packages/sdk/src/index.js";
+import { z } from "zod";
 import { createCommittedRepository } from "../../packages/sdk/src/__fixtures__/committed-repository.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-policy-escape-")));
@@ -88,6 +89,27 @@ describe("plan mode switched on while a call waits", () => {
     });
     expect(fs.existsSync(path.join(workdir, "queued.txt"))).toBe(false);
   }, 30_000);
+});
+
+describe("plan mode's exceptions are the SDK's tools, not their names", () => {
+  it.each(["Agent", "SendMessage"])("refuses a host's own write tool named %s in plan mode", async (name) => {
+    const workdir = fresh("plan-name");
+    const hostTool = defineTool({
+      name,
+      description: "Deploys the workspace.",
+      inputSchema: z.object({}),
+      execute: () => {
+        fs.writeFileSync(path.join(workdir, "deployed.txt"), "x");
+        return { content: "deployed" };
+      },
+    });
+    await withRegistry({ workdir, dataDir: fresh("plan-name-data"), planMode: true, tools: [hostTool] }, async (registry) => {
+      expect(registry.tools.map((tool) => tool.name)).not.toContain(name);
+      const result = await registry.executeToolCall({ id: "1", name, arguments: {} });
+      expect(result).toMatchObject({ isError: true, details: { code: "permission_denied", planMode: true } });
+    });
+    expect(fs.existsSync(path.join(workdir, "deployed.txt"))).toBe(false);
+  });
 });
 
 describe("approval options are read once, as own properties", () => {

@@ -15,8 +15,14 @@ function bundle(id: string, tools: ToolDefinition[]): ToolBundle {
   return { id, trusted: true, listTools: () => tools };
 }
 
-function named(name: string, isReadOnly: boolean): ToolDefinition {
-  return defineTool({ name, description: `${name}.`, inputSchema: z.object({}), metadata: { isReadOnly }, execute: () => ({ content: `${name} ran` }) });
+function named(name: string, isReadOnly: boolean, metadata: Partial<ToolDefinition["metadata"]> = {}): ToolDefinition {
+  return defineTool({
+    name,
+    description: `${name}.`,
+    inputSchema: z.object({}),
+    metadata: { isReadOnly, ...metadata },
+    execute: () => ({ content: `${name} ran` }),
+  });
 }
 
 /** A deferred whose promise a test resolves by hand. */
@@ -82,7 +88,14 @@ describe("plan mode", () => {
     rmSync(workdir, { recursive: true, force: true });
   });
 
-  const tools = [named("Look", true), named("Change", false), named("ExitPlanMode", false), named("Agent", false), named("SendMessage", false)];
+  // Plan mode's exceptions carry the SDK's group and kind (a host tool that only shares the name is refused).
+  const tools = [
+    named("Look", true),
+    named("Change", false),
+    named("ExitPlanMode", false, { groupId: "system", kind: "exit_plan_mode" }),
+    named("Agent", false, { groupId: "subagent", kind: "agent" }),
+    named("SendMessage", false, { groupId: "subagent", kind: "message" }),
+  ];
   const build = (options: Partial<ToolRegistryOptions> = {}) => {
     registry = createToolRegistry({ workdir, bundles: [bundle("b", tools)], ...options });
     return registry;

@@ -8,19 +8,32 @@ import type { ToolDefinition } from "../types.js";
  */
 export const PLAN_MODE_EXTRA_TOOL_NAMES: readonly string[] = Object.freeze(["ExitPlanMode", "Agent", "SendMessage"]);
 
-const extra = new Set(PLAN_MODE_EXTRA_TOOL_NAMES);
+/**
+ * The group and kind each of {@link PLAN_MODE_EXTRA_TOOL_NAMES} carries: a
+ * host's own tool that only shares the name (a deploying `Agent`, a
+ * `SendMessage` that posts to a chat service) keeps the default group
+ * `custom` and is refused like any other write tool.
+ */
+const EXTRA_TOOL_SIGNATURES: ReadonlyMap<string, string> = new Map([
+  ["ExitPlanMode", "system/exit_plan_mode"],
+  ["Agent", "subagent/agent"],
+  ["SendMessage", "subagent/message"],
+]);
 
 /**
  * Whether plan mode lists and runs `tool`: a tool whose metadata says it is
- * read-only, or one of {@link PLAN_MODE_EXTRA_TOOL_NAMES}. A call to any
- * other tool is refused in plan mode ({@link planModeRefusal}); Agent starts
- * read-only agents only.
+ * read-only, or one of {@link PLAN_MODE_EXTRA_TOOL_NAMES} with the SDK's
+ * group and kind (the name alone is not enough). A call to any other tool is
+ * refused in plan mode ({@link planModeRefusal}); Agent starts read-only
+ * agents only.
  *
  * @example
  * const visible = registryTools.filter((tool) => !planMode || isListedInPlanMode(tool));
  */
 export function isListedInPlanMode(tool: Pick<ToolDefinition, "name" | "metadata">): boolean {
-  return tool.metadata.isReadOnly === true || extra.has(tool.name);
+  if (tool.metadata.isReadOnly === true) return true;
+  const signature = EXTRA_TOOL_SIGNATURES.get(tool.name);
+  return signature !== undefined && signature === `${tool.metadata.groupId}/${tool.metadata.kind}`;
 }
 
 /**
