@@ -16,6 +16,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptedModelClient } from "../../packages/core/src/testing/index.js";
@@ -164,23 +165,37 @@ describe.skipIf(sandboxSkip)("cron attacks: a scheduler cannot widen the rules o
     await new Promise((resolve) => listener.close(resolve));
   });
 
-  it("confines a bash task of a sandboxed registry on a scheduler without a sandbox, and keeps its network off on one that allows it", async () => {
-    const { workdir, outside, dataDir } = directories();
-    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, cron: {}, sandbox: { enabled: true } });
-    const script = `touch ${outside}/pwned; (exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected) || echo no-network; echo ran > ran.txt`;
-    const created = await cron(registry, { action: "create", name: "escape", cron: "* * * * * *", type: "bash", script, remaining_executions: 2 });
-    expect(created.isError, created.text).toBe(false);
-    const taskId = taskIdOf(created.text);
-    await registry.close();
-    // No sandbox asked of the scheduler, then one with the network on: both keep the task's registry's rules.
-    await runScheduler(dataDir, 1);
-    await runScheduler(dataDir, 1, { registryOptions: { sandbox: { enabled: true, allowNetwork: true } } });
-    expect(fs.readdirSync(outside)).toEqual([]);
-    expect(fs.readFileSync(path.join(workdir, "ran.txt"), "utf8")).toBe("ran\n");
-    const logs = await logsOf(dataDir, workdir, taskId);
-    expect(logs).not.toContain("connected");
-    expect(logs.match(/no-network/g)).toHaveLength(2);
-    expect(logs).toMatch(/touch: cannot touch .*pwned/);
+  it("confines a bash task of a sandboxed registry on a scheduler without a sandbox (dataDir masked), and keeps its network off on one that allows it", async () => {
+    const { workdir, outside } = directories();
+    // A dataDir outside /tmp (the sandbox's /tmp is private anyway), where a host keeps it: under the home directory.
+    const dataDir = fs.mkdtempSync(path.join(os.homedir(), ".agent-tools-cron-attack-"));
+    try {
+      const registry = await buildBuiltinToolRegistry({ workdir, dataDir, cron: {}, sandbox: { enabled: true } });
+      const script = [
+        `touch ${outside}/pwned`,
+        `(exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected) || echo no-network`,
+        `(head -c 16 ${dataDir}/agent-tools.sqlite | grep -q SQLite && echo read-datadir) || echo no-datadir`,
+        "echo ran > ran.txt",
+      ].join("; ");
+      const created = await cron(registry, { action: "create", name: "escape", cron: "* * * * * *", type: "bash", script, remaining_executions: 2 });
+      expect(created.isError, created.text).toBe(false);
+      const taskId = taskIdOf(created.text);
+      await registry.close();
+      // No sandbox asked of the scheduler, then one with the network on: both keep the task's registry's rules.
+      await runScheduler(dataDir, 1);
+      await runScheduler(dataDir, 1, { registryOptions: { sandbox: { enabled: true, allowNetwork: true } } });
+      expect(fs.readdirSync(outside)).toEqual([]);
+      expect(fs.readFileSync(path.join(workdir, "ran.txt"), "utf8")).toBe("ran\n");
+      const logs = await logsOf(dataDir, workdir, taskId);
+      expect(logs).not.toContain("connected");
+      expect(logs.match(/no-network/g)).toHaveLength(2);
+      // The dataDir (tasks, memory, tokens) is masked as in the registry's own commands.
+      expect(logs).not.toContain("read-datadir");
+      expect(logs.match(/no-datadir/g)).toHaveLength(2);
+      expect(logs).toMatch(/touch: cannot touch .*pwned/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it("runs a prompt task of a sandboxed registry with that registry's sandbox and roots, whatever the scheduler was given", async () => {

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { AdditionalRoot, SandboxSettings, SandboxState } from "@agent-tools/core";
 import type { CronBashSandbox, CronTaskPolicy } from "@agent-tools/cron";
 import { defaultHiddenPaths, probeBubblewrapSandbox, resolveSandboxPolicy } from "@agent-tools/node";
+import { dataDirSandboxMounts } from "./sandbox-mounts.js";
 
 /** The sandbox of cron runs, per task policy; see {@link createCronRunSandbox}. */
 export interface CronRunSandbox {
@@ -21,6 +22,8 @@ export interface CronRunSandboxOptions {
   readonly own: () => Promise<SandboxState | undefined>;
   /** bwrap for tasks that need a sandbox the scheduler did not ask for; default the first on `PATH`. */
   readonly bubblewrapPath?: string;
+  /** The SDK's data directory: masked from confined bash runs, as registries mask it from their commands. */
+  readonly dataDir?: string;
 }
 
 function hiddenPathsOf(settings: SandboxSettings | undefined): string[] {
@@ -52,7 +55,8 @@ export function cronRunSandboxSettings(recorded: SandboxSettings | undefined, ow
  * commands is confined even when the scheduler asked for no sandbox
  * (bubblewrap is then probed once, on first need); the scheduler's own
  * settings can only narrow the task's. The bind mounts are the policy's
- * roots, never a task's workdir.
+ * roots, never a task's workdir; the dataDir is masked (its SQLite file,
+ * logs and other projects' data), as in a registry's commands.
  *
  * @example
  * const runs = createCronRunSandbox({ own: async () => undefined });
@@ -78,9 +82,11 @@ export function createCronRunSandbox(options: CronRunSandboxOptions): CronRunSan
         const state = await stateFor(request.policy);
         if (state === undefined) return undefined;
         if (state.sandbox === undefined) return { unavailable: state.unavailable };
+        const policy = resolveSandboxPolicy({ settings: state.settings, writableRoots: request.writableRoots, readOnlyRoots: request.readOnlyRoots });
+        const masked = options.dataDir === undefined ? [] : (dataDirSandboxMounts(options.dataDir)().maskedDirectories ?? []);
         return {
           sandbox: state.sandbox,
-          policy: resolveSandboxPolicy({ settings: state.settings, writableRoots: request.writableRoots, readOnlyRoots: request.readOnlyRoots }),
+          policy: masked.length === 0 ? policy : { ...policy, maskedDirectories: [...new Set([...(policy.maskedDirectories ?? []), ...masked])] },
         };
       },
     },

@@ -86,6 +86,7 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
     };
     const runs = createCronRunSandbox({
       own: async () => options.ports?.sandbox ?? (await ownSandbox()),
+      dataDir,
       ...(options.registryOptions?.sandbox?.bubblewrapPath === undefined ? {} : { bubblewrapPath: options.registryOptions.sandbox.bubblewrapPath }),
     });
     const handle = await startCronScheduler({
