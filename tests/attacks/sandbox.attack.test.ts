@@ -101,6 +101,27 @@ describe.skipIf(skipReason !== undefined)("sandbox attacks: capabilities, mounts
     expect(output).not.toContain(": written");
   });
 
+  it("a read-only root inside a sandbox writable root cannot be renamed away to become writable", async () => {
+    const { workdir, dataDir, base } = workspace();
+    const outer = path.join(base, "outer");
+    const vendor = path.join(outer, "lib", "vendor");
+    fs.mkdirSync(vendor, { recursive: true });
+    fs.writeFileSync(path.join(vendor, "pinned.txt"), "PINNED\n");
+    const registry = await buildBuiltinToolRegistry({
+      workdir,
+      dataDir,
+      sandbox: { enabled: true, writableRoots: [outer] },
+      additionalRoots: [{ alias: "vendor", path: vendor, access: "read" }],
+    });
+    openRegistries.add(registry);
+    await bash(registry, `cd ${outer} && mv lib lib2; true`);
+    await bash(registry, `cd ${outer} && echo tampered > lib2/vendor/pinned.txt; echo tampered > lib/vendor/pinned.txt; mv lib2 lib; true`);
+    expect(fs.readFileSync(path.join(vendor, "pinned.txt"), "utf8")).toBe("PINNED\n");
+    // Control: a plain folder beside it can be renamed and written.
+    await bash(registry, `cd ${outer} && mkdir -p other && mv other other2 && echo ok > other2/x`);
+    expect(fs.readFileSync(path.join(outer, "other2", "x"), "utf8")).toBe("ok\n");
+  });
+
   it("a dataDir inside the workspace cannot be renamed away either: the next command still sees it masked", async () => {
     const { workdir } = workspace();
     const dataDir = path.join(workdir, ".agent", "data");

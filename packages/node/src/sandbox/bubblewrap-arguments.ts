@@ -149,10 +149,10 @@ class MountPlan {
  *    directory), so a service listening on a path cannot be reached; abstract
  *    sockets belong to the network namespace and are cut with it;
  * 6. hidden paths last: an empty tmpfs over a directory, `/dev/null` over a
- *    file; the folders between a writable root and a hidden path or masked
- *    directory inside it are bound onto themselves with the roots, so the
- *    command cannot rename them (a mount point cannot be renamed) and have
- *    the next command miss the secret.
+ *    file; the folders between a writable root and a hidden path, masked
+ *    directory or read-only root inside it are bound onto themselves with
+ *    the roots, so the command cannot rename them (a mount point cannot be
+ *    renamed) and have the next command miss the secret.
  *
  * @example
  * buildBubblewrapArguments({ command: "make", shell: true, cwd: "/work/app" }, { writableRoots: ["/work/app"], hiddenPaths: [], allowNetwork: false });
@@ -190,7 +190,8 @@ export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxP
   }
   const hidden = policy.hiddenPaths.map((entry) => ({ entry, kind: kindOf(entry) })).filter(({ kind }) => kind !== "missing");
   // Bound with the roots, parents first, so a read-only root below one stays read-only.
-  const covered = [...hidden.map(({ entry }) => entry), ...masked];
+  const readOnly = [...mounts].filter(([, kind]) => kind === "ro-bind").map(([root]) => root);
+  const covered = [...hidden.map(({ entry }) => entry), ...masked, ...readOnly];
   for (const folder of coverAnchors(covered, layoutOf([...plan.targets()], masked, mounts), mounts)) mounts.set(folder, "bind");
   // A masked directory sorts before a root at the same path (the sort is stable), so the root is bound back on top.
   const ordered = [...masked.map((directory) => [directory, "tmpfs"] as const), ...mounts.entries()].sort(
@@ -231,13 +232,14 @@ function layoutOf(
 }
 
 /**
- * The folders between a writable root and a hidden path or masked directory
- * inside it, parents first: each is bound onto itself (same access), because
- * a mount point cannot be renamed. Both are found by path at each command,
- * so a command that renamed `~` (in a workspace holding the home), a folder
- * above `.ssh` or above a dataDir inside the workspace would have the next
- * command find them unhidden under the new name; the covered path itself is
- * a mount point already.
+ * The folders between a writable root and a hidden path, masked directory
+ * or read-only root inside it, parents first: each is bound onto itself
+ * (same access), because a mount point cannot be renamed. All are found by
+ * path at each command, so a command that renamed `~` (in a workspace
+ * holding the home), a folder above `.ssh`, above a dataDir inside the
+ * workspace or above a read-only root would have the next command find them
+ * unhidden (or writable) under the new name; the covered path itself is a
+ * mount point already.
  */
 function coverAnchors(covered: readonly string[], plan: MountPlan, mounts: ReadonlyMap<string, "bind" | "ro-bind">): string[] {
   const anchors = new Set<string>();
