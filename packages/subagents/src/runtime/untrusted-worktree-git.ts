@@ -22,6 +22,10 @@
  * - Submodules (gitlinks of the index) are excluded from `git add`, so git
  *   never runs `git status` inside one (that run would read the submodule's
  *   own `.git`, which the child controls).
+ * - Bounded reads: the untracked and modified files are sized with `lstat`
+ *   before git reads them, and git's output is read up to `maxPatchBytes`
+ *   (git killed past it); more is a `worktree_unreadable` error, never a
+ *   host holding a child's gigabytes.
  * - Only a few settings that change what a diff means (line endings, file
  *   modes, symlinks, case, the user's global excludes file) are carried over
  *   from the repository's config, read in the repository (not the worktree).
@@ -82,7 +86,7 @@ const THROWAWAY_OBJECTS = ["core.looseCompression=0", "core.compression=1"];
 const NEUTRAL_ATTRIBUTES = "* !filter !diff !merge\n";
 /** The same, with every file's patch written as binary (for trees with text that is not UTF-8). */
 const BINARY_ATTRIBUTES = "* !filter -diff -merge -text\n";
-/** Default most bytes of a worktree's patch (and of its list of changes) the host reads: 64 MiB. */
+/** Default most bytes of a worktree's changed files, and of its patch, the host reads: 64 MiB. */
 export const DEFAULT_MAX_PATCH_BYTES = 64 * 1024 * 1024;
 /** Retries of `git add` after it named a path it cannot take (each retry leaves one more path out). */
 const MAX_EXCLUSION_RETRIES = 64;
@@ -184,16 +188,16 @@ async function snapshotWith(
     if (run.exitCode !== 0) throw failure(message, run, args, worktree);
     return run;
   };
+  const tooLarge = (what: string) =>
+    new SubagentWorktreeError(
+      "worktree_unreadable",
+      `The changes of the worktree ${worktree.path} are larger than ${maxPatchBytes} bytes (${what}), more than the host reads; nothing was read or applied. Look at the worktree by hand, or have the agent leave fewer or smaller files.`,
+      { worktreePath: worktree.path, maxPatchBytes },
+    );
   // What the child's changes make git print: read up to maxPatchBytes, never whole when larger.
   const bounded = async (args: readonly string[], message: string, input?: string) => {
     const run = await git(args, input, maxPatchBytes);
-    if (run.overflowed === true) {
-      throw new SubagentWorktreeError(
-        "worktree_unreadable",
-        `The changes of the worktree ${worktree.path} are larger than ${maxPatchBytes} bytes of patch, more than the host reads (git ${args[0]}); nothing was read or applied. Look at the worktree by hand, or have the agent leave fewer or smaller files.`,
-        { worktreePath: worktree.path, maxPatchBytes },
-      );
-    }
+    if (run.overflowed === true) throw tooLarge(`of patch: git ${args[0]}`);
     if (run.exitCode !== 0) throw failure(message, run, args, worktree);
     return run;
   };
@@ -245,7 +249,19 @@ async function snapshotWith(
     }
   }
 
-  // 4. Stage the work tree into the throwaway index; a path git cannot take is left out and reported.
+  // 4. Sized before git reads them: the untracked and modified files (a sparse file of a terabyte costs the child nothing; git add would hash all of it).
+  const candidates = await bounded(["ls-files", "-z", "--others", "--modified", "--exclude-standard", "--", "."], "Cannot list the worktree's changed files");
+  let contentBytes = 0;
+  for (let start = 0; start < candidates.stdout.length; ) {
+    const end = candidates.stdout.indexOf(0, start);
+    const name = candidates.stdout.subarray(start, end === -1 ? candidates.stdout.length : end);
+    start = end === -1 ? candidates.stdout.length : end + 1;
+    const stats = await fs.lstat(Buffer.concat([Buffer.from(`${worktree.path}/`), name])).catch(() => undefined);
+    if (stats?.isFile()) contentBytes += stats.size;
+    if (contentBytes > maxPatchBytes) throw tooLarge("of changed files");
+  }
+
+  // 5. Stage the work tree into the throwaway index; a path git cannot take is left out and reported.
   const leftOut = new Set(submodules);
   for (let attempt = 0; ; attempt += 1) {
     const args = ["add", "-A", "--", ".", ...[...leftOut].map((entry) => `:(exclude,literal)${entry}`)];
@@ -259,7 +275,7 @@ async function snapshotWith(
     excluded.push(refused);
   }
 
-  // 5. The patch, the changed paths with their modes, and the targets of changed links.
+  // 6. The patch, the changed paths with their modes, and the targets of changed links.
   const diffArgs = [
     "diff",
     "--cached",
