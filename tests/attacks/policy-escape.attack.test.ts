@@ -8,6 +8,8 @@
  *   a run slot behind other calls of its tool) refuses the call when its
  *   turn comes; before, the check ran once at the call's entry and a write
  *   queued before plan mode ran after it.
+ * - Plan mode's exceptions (Agent, SendMessage, ExitPlanMode) are the SDK's
+ *   tools: a host's own write tool that only shares the name is refused.
  * - The approval options are read once, as own properties: a polluted
  *   `Object.prototype` (`onAsk`, `policies`, `defaultDecision`) lends no rule
  *   and no approver, and a worktree agent's registry (built when the Agent
