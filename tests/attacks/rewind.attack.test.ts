@@ -104,3 +104,40 @@ describe("attack: rewind through a folder swapped for a symlink", () => {
     expect(fs.readFileSync(path.join(workdir, "dir", "target.txt"), "utf8")).toBe("original\n");
   });
 });
+
+describe("attack: rewind racing a command that swaps a folder for a symlink", () => {
+  it("writes, creates and deletes nothing outside the workspace while the folder flips (force)", async () => {
+    const rounds = Number(process.env.ATTACK_ROUNDS ?? 15);
+    const { workdir, dataDir, outside } = scene("race");
+    const names = Array.from({ length: 8 }, (_, index) => `f${index}.txt`);
+    for (const name of names) fs.writeFileSync(path.join(workdir, "dir", name), `original ${name}\n`);
+    // Outside files with the names the rewind restores: a write through the link would change them.
+    for (const name of names) fs.writeFileSync(path.join(outside, name), `outside ${name}\n`);
+    fs.writeFileSync(path.join(outside, "keep.txt"), "outside keep\n");
+    const before = listing(outside);
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoint: { id: "race" } });
+    const checkpoints = openFileCheckpoints({ dataDir });
+    try {
+      for (const name of names) await call(registry, "Write", { path: `dir/${name}`, content: `changed ${name}\n` });
+      await call(registry, "Write", { path: "dir/created.txt", content: "created by the turn\n" });
+      // The flipper: a model's background command swapping the folder for a link to the outside folder, over and over.
+      const link = JSON.stringify(outside);
+      await call(registry, "Bash", {
+        command: `while true; do mv dir dir.real 2>/dev/null && ln -s ${link} dir; sleep 0.002; rm -f dir 2>/dev/null; mv dir.real dir 2>/dev/null; done`,
+        // Returns while the loop keeps running as a session (ended by registry.close()).
+        yield_time_ms: 200,
+      });
+      let swapsSeen = 0;
+      for (let round = 0; round < rounds; round++) {
+        const report = await checkpoints.rewindCheckpoint("race", { force: true });
+        swapsSeen += report.conflicts.length;
+        expect(listing(outside)).toEqual(before);
+      }
+      console.info(`rewind race: ${rounds} forced rewinds, ${swapsSeen} paths found swapped`);
+    } finally {
+      await checkpoints.close();
+      await registry.close();
+    }
+    expect(listing(outside)).toEqual(before);
+  });
+});
