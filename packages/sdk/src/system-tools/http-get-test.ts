@@ -59,6 +59,15 @@ export const HttpGetTest = defineTool<typeof httpGetTestInputSchema, HttpGetTest
   loopKey: (input) => input.url,
   async execute({ url, timeout_ms: timeoutMs = HTTP_GET_TEST_DEFAULT_TIMEOUT_MS }, context) {
     const target = parseTarget(url);
+    // The request leaves from the host, not from a confined command: the registry's network rule applies to it as to Bash.
+    const sandbox = context.ports.sandbox;
+    if (sandbox !== undefined && sandbox.settings.allowNetwork !== true) {
+      throw new ToolError(
+        "permission_denied",
+        `GET ${target.href} was not sent: this registry's sandbox has no network (allowNetwork is off), and HttpGetTest follows the same rule as confined commands. Do not retry; ask the user to allow the network if the request is needed.`,
+        { details: { url: target.href, sandboxNetwork: false }, recoverable: false },
+      );
+    }
     const timeout = AbortSignal.timeout(timeoutMs);
     // The caller's abort and the timeout both end the request and close the socket.
     const signal = AbortSignal.any([context.signal, timeout]);
