@@ -6,6 +6,12 @@ const cancelled = () => new Error("cancelled");
 const live = () => new AbortController().signal;
 
 describe("createToolCallScheduler", () => {
+  it("refuses an unknown option (a limit given without limits: would otherwise limit nothing)", () => {
+    expect(() => createToolCallScheduler({ Bash: 1 } as never)).toThrow(/concurrency has no option "Bash".*limits: \{ "Bash": 1 \}/);
+    expect(() => createToolCallScheduler({ limit: { Bash: 1 } } as never)).toThrow(/did you mean `limits`/);
+    expect(() => createToolCallScheduler({ limits: { Bash: 1 }, defaultLimit: 2 })).not.toThrow();
+  });
+
   it("grants up to the limit, queues the rest in FIFO order, and forgets idle names", async () => {
     const scheduler = createToolCallScheduler({ limits: { A: 2 } });
     const first = await scheduler.acquire("A", live(), cancelled);

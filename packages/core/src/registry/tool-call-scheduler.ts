@@ -1,4 +1,5 @@
 import { SdkError } from "../errors.js";
+import { closestName } from "./closest-name.js";
 
 /** Per-tool-name parallelism of a registry (see `ToolRegistryOptions.concurrency`). */
 export interface ToolConcurrencyOptions {
@@ -112,10 +113,22 @@ export function createToolCallScheduler(options: ToolConcurrencyOptions | false 
   };
 }
 
+const CONCURRENCY_OPTION_KEYS = ["limits", "defaultLimit"];
+
 function resolveLimits(options: ToolConcurrencyOptions | false | undefined): (toolName: string) => number {
   if (options === undefined || options === false) return () => Number.POSITIVE_INFINITY;
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw new SdkError("invalid_options", "concurrency must be false or an object { limits?: { [toolName]: number }, defaultLimit?: number }.");
+  }
+  for (const key of Object.keys(options)) {
+    if (CONCURRENCY_OPTION_KEYS.includes(key)) continue;
+    // `{ Bash: 1 }` instead of `{ limits: { Bash: 1 } }` used to mean no limit at all.
+    const suggestion = closestName(key, CONCURRENCY_OPTION_KEYS);
+    throw new SdkError(
+      "invalid_options",
+      `concurrency has no option ${JSON.stringify(key.slice(0, 60))}${suggestion === undefined ? "" : `; did you mean \`${suggestion}\`?`} Limits of tools go under limits: { limits: { ${JSON.stringify(key.slice(0, 60))}: 1 }, defaultLimit?: 2 }.`,
+      { option: key, ...(suggestion === undefined ? {} : { suggestion }) },
+    );
   }
   const defaultLimit = options.defaultLimit === undefined ? DEFAULT_TOOL_CONCURRENCY_LIMIT : checkLimit(options.defaultLimit, "concurrency.defaultLimit");
   const limits = new Map<string, number>();
