@@ -17,7 +17,14 @@ export interface RunGitOptions {
   signal?: AbortSignal;
 }
 
-/** Environment that keeps git non-interactive and its messages parseable. */
+/**
+ * Environment that keeps git non-interactive and its messages parseable,
+ * and keeps the repository from running commands on the host: git's
+ * environment config (`GIT_CONFIG_COUNT`, command-line precedence) turns
+ * hooks (`core.hooksPath=/dev/null`) and the file-system monitor
+ * (`core.fsmonitor=false`) off, whatever the repository's `.git/config` or
+ * `.git/hooks` hold (a model's command may have written them).
+ */
 const GIT_ENVIRONMENT: Record<string, string> = {
   GIT_TERMINAL_PROMPT: "0",
   GIT_OPTIONAL_LOCKS: "0",
@@ -25,7 +32,25 @@ const GIT_ENVIRONMENT: Record<string, string> = {
   LANGUAGE: "C",
   GIT_PAGER: "cat",
   GIT_EDITOR: "true",
+  ...gitConfigEnvironment({ "core.hooksPath": "/dev/null", "core.fsmonitor": "false" }),
 };
+
+/**
+ * `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_<n>` / `GIT_CONFIG_VALUE_<n>` for
+ * `settings` (git 2.31+; older gits ignore them).
+ *
+ * @example
+ * gitConfigEnvironment({ "core.hooksPath": "/dev/null" }); // { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.hooksPath", GIT_CONFIG_VALUE_0: "/dev/null" }
+ */
+export function gitConfigEnvironment(settings: Readonly<Record<string, string>>): Record<string, string> {
+  const entries = Object.entries(settings);
+  const environment: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
+  entries.forEach(([key, value], index) => {
+    environment[`GIT_CONFIG_KEY_${index}`] = key;
+    environment[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
+  return environment;
+}
 
 /**
  * Variables that would point git at another repository, work tree, index or

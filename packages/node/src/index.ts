@@ -36,5 +36,12 @@ export { listHostUnixSockets } from "./sandbox/host-unix-sockets.js";
 export { findBubblewrapOnPath, probeBubblewrapSandbox } from "./sandbox/probe-bubblewrap-sandbox.js";
 export type { BubblewrapProbeOptions } from "./sandbox/probe-bubblewrap-sandbox.js";
 export { DEFAULT_SANDBOX_ENVIRONMENT, checkSandboxEnvironment, confinedEnvironment } from "./sandbox/sandbox-environment.js";
-export { DEFAULT_HIDDEN_HOME_DIRECTORIES, DEFAULT_HIDDEN_HOME_FILES, defaultHiddenPaths, resolveSandboxPolicy } from "./sandbox/sandbox-policy.js";
+export {
+  DEFAULT_HIDDEN_HOME_DIRECTORIES,
+  DEFAULT_HIDDEN_HOME_FILES,
+  GIT_CONTROL_ENTRIES,
+  defaultHiddenPaths,
+  gitControlPaths,
+  resolveSandboxPolicy,
+} from "./sandbox/sandbox-policy.js";
 export type { ResolveSandboxPolicyOptions } from "./sandbox/sandbox-policy.js";

@@ -8,7 +8,7 @@ import { matchOnDiskNames } from "./on-disk-names.js";
 import { type ParsedPathInput, parsePathInput } from "./parse-path-input.js";
 import type { ResolvePathOptions, ResolvedPath, RootCandidate } from "./path-policy-types.js";
 import type { PathPolicyState } from "./policy-state.js";
-import { checkRootLive, checkWorkingDirectory, checkWriteAccess } from "./root-checks.js";
+import { checkGitMetadata, checkRootLive, checkWorkingDirectory, checkWriteAccess } from "./root-checks.js";
 import { skillReachedBy, skillRoot } from "./skill-root.js";
 
 /** A parsed input placed in its root, before any check. */
@@ -45,6 +45,9 @@ export function resolvePath(state: PathPolicyState, input: string, options: Reso
       { details: { canonicalPath: shortenForMessage(target.canonicalPath) } },
     );
   }
+  // `.git` below the root, as given or as resolved (a symlink into a .git folder); a root that itself lies in one is the host's choice.
+  const resolvedBelowRoot = candidate.scope === "external" ? [] : path.relative(candidate.rootPath, target.canonicalPath).split(path.sep);
+  checkGitMetadata([...segments, ...resolvedBelowRoot], intent, label);
   // The skill policy by canonical path: a skill reached by another form (the dataDir inside the workspace, a symlink) is that skill.
   const reached = candidate.scope === "skill" ? undefined : skillReachedBy(state, candidate, target.canonicalPath, intent, label);
   if (reached !== undefined) {

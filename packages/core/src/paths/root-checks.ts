@@ -70,3 +70,27 @@ export function checkWriteAccess(candidate: RootCandidate, intent: PathIntent, l
     details: { scope: candidate.scope, alias: candidate.scope === "root" ? candidate.root.alias : undefined },
   });
 }
+
+/** A `.git` name as git would take it: any case, trailing dots and spaces dropped (Windows and macOS file systems do). */
+function isGitMetadataName(name: string): boolean {
+  return name.replace(/[. ]+$/, "").toLowerCase() === ".git";
+}
+
+/**
+ * Write intents may not target anything in a repository's `.git` (a `.git`
+ * segment anywhere in the path as given or as resolved): git runs what its
+ * config and hooks there say (fsmonitor, filters, hooks), also when the host
+ * runs git on the workspace, so a model that could write them could run
+ * commands on the host. Throws `ToolError` (`permission_denied`).
+ *
+ * @example
+ * checkGitMetadata(["repo", ".git", "config"], "write", "Write path"); // throws
+ */
+export function checkGitMetadata(segments: readonly string[], intent: PathIntent, label: string): void {
+  if (!WRITE_INTENTS.has(intent) || !segments.some(isGitMetadataName)) return;
+  throw new ToolError(
+    "permission_denied",
+    `${label} is inside a repository's .git folder, which the file tools do not change: git runs the commands its config and hooks name. Use git commands to change the repository.`,
+    { details: { reason: "git_metadata" } },
+  );
+}

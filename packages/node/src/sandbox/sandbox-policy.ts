@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import type { SandboxPolicy, SandboxSettings } from "@agent-tools/core";
@@ -51,6 +51,39 @@ export function defaultHiddenPaths(home: string = homedir()): string[] {
   return canonicalAll([...DEFAULT_HIDDEN_HOME_DIRECTORIES, ...DEFAULT_HIDDEN_HOME_FILES].map((name) => path.join(home, name)));
 }
 
+/** The entries of a repository's `.git` folder that make git run commands (config, hooks) or name drivers (info/attributes). */
+export const GIT_CONTROL_ENTRIES: readonly string[] = [".git/config", ".git/config.worktree", ".git/hooks", ".git/info"];
+
+/**
+ * The {@link GIT_CONTROL_ENTRIES} that exist in `roots` (a real `.git`
+ * folder, not a symlink, and entries that are no symlinks either), to bind
+ * read-only: a confined command can commit, branch and fetch, but cannot
+ * write the config or hooks that git run on the host later would obey.
+ *
+ * @example
+ * gitControlPaths(["/work/repo"]); // ["/work/repo/.git/config", "/work/repo/.git/hooks", "/work/repo/.git/info"]
+ */
+export function gitControlPaths(roots: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const root of roots) {
+    if (!isRealEntry(path.join(root, ".git"), "directory")) continue;
+    for (const entry of GIT_CONTROL_ENTRIES) {
+      const candidate = path.join(root, entry);
+      if (isRealEntry(candidate, "any")) found.push(candidate);
+    }
+  }
+  return found;
+}
+
+function isRealEntry(candidate: string, kind: "directory" | "any"): boolean {
+  try {
+    const info = lstatSync(candidate);
+    return !info.isSymbolicLink() && (kind === "any" || info.isDirectory());
+  } catch {
+    return false;
+  }
+}
+
 /** Options of {@link resolveSandboxPolicy}. */
 export interface ResolveSandboxPolicyOptions {
   /** The host's settings (`writableRoots`, `hiddenPaths`, `allowNetwork`, `environment`). */
@@ -80,7 +113,7 @@ export interface ResolveSandboxPolicyOptions {
  */
 export function resolveSandboxPolicy(options: ResolveSandboxPolicyOptions): SandboxPolicy {
   const writableRoots = canonicalAll([...options.writableRoots, ...(options.settings.writableRoots ?? [])]);
-  const readOnlyRoots = canonicalAll(options.readOnlyRoots ?? []).filter((root) => !writableRoots.includes(root));
+  const readOnlyRoots = [...canonicalAll(options.readOnlyRoots ?? []).filter((root) => !writableRoots.includes(root)), ...gitControlPaths(writableRoots)];
   const hiddenPaths = options.settings.hiddenPaths === undefined ? defaultHiddenPaths(options.home) : canonicalAll(options.settings.hiddenPaths);
   const environmentAllow = options.settings.environment?.allow ?? [];
   return {

@@ -24,7 +24,22 @@ function runGit(binary: string, repo: string, args: readonly string[], signal: A
       binary,
       ["-C", repo, ...args],
       // The host's own GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ... must not point these runs at another repository.
-      { signal, env: { ...withoutRepositoryVariables(process.env), GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", LANGUAGE: "C" }, encoding: "utf8" },
+      // Hooks (reference-transaction) and fsmonitor off: the repository's .git may hold what a model's command wrote.
+      {
+        signal,
+        env: {
+          ...withoutRepositoryVariables(process.env),
+          GIT_TERMINAL_PROMPT: "0",
+          LC_ALL: "C",
+          LANGUAGE: "C",
+          GIT_CONFIG_COUNT: "2",
+          GIT_CONFIG_KEY_0: "core.hooksPath",
+          GIT_CONFIG_VALUE_0: "/dev/null",
+          GIT_CONFIG_KEY_1: "core.fsmonitor",
+          GIT_CONFIG_VALUE_1: "false",
+        },
+        encoding: "utf8",
+      },
       (error, _stdout, stderr) => {
         if (error === null) return resolve({ exitCode: 0, stderr });
         if (typeof error.code === "number") return resolve({ exitCode: error.code, stderr });
