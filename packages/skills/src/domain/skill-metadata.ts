@@ -34,6 +34,9 @@ type Fields = Record<string, unknown>;
  *   word to 1024 characters). This lets a plain README-only folder install,
  *   while a README with frontmatter is held to the same rules as SKILL.md.
  *
+ * A frontmatter over `SKILL_LIMITS.frontmatterMaxBytes` is not parsed (an
+ * issue), and aliases expanding past 100 nodes are an issue, not a throw.
+ *
  * Checks: keys within `name, description, license, allowed-tools,
  * metadata`; name and description present and strings; the name rule
  * ({@link skillNameProblem}); the name equal to `directoryName`; the
@@ -72,16 +75,32 @@ export function parseSkillMetadata(file: SkillMetadataFile, text: string, direct
       ],
     };
   }
-  const document = parseDocument(split.yaml, { prettyErrors: false });
-  if (document.errors.length > 0) {
-    const reason = document.errors[0]?.message.split("\n")[0] ?? "parse error";
+  const yamlBytes = new TextEncoder().encode(split.yaml).length;
+  if (yamlBytes > SKILL_LIMITS.frontmatterMaxBytes) {
     return {
       issues: [
-        { code: "frontmatter_invalid", path: file, message: `The frontmatter of ${file} is not valid YAML (${reason}). Fix the YAML between the "---" lines.` },
+        {
+          code: "frontmatter_invalid",
+          path: file,
+          message: `The frontmatter of ${file} is ${yamlBytes} bytes; at most ${SKILL_LIMITS.frontmatterMaxBytes} are read. Keep name, description and a little metadata there and move the rest into the body or another file.`,
+        },
       ],
     };
   }
-  const value: unknown = split.yaml.trim() === "" ? {} : document.toJS();
+  const invalidYaml = (reason: string): SkillMetadataParse => ({
+    issues: [
+      { code: "frontmatter_invalid", path: file, message: `The frontmatter of ${file} is not valid YAML (${reason}). Fix the YAML between the "---" lines.` },
+    ],
+  });
+  const document = parseDocument(split.yaml, { prettyErrors: false });
+  if (document.errors.length > 0) return invalidYaml(document.errors[0]?.message.split("\n")[0] ?? "parse error");
+  let value: unknown;
+  try {
+    // Aliases are expanded by toJS: an anchor used over and over (a "billion laughs") is refused by the alias cap.
+    value = split.yaml.trim() === "" ? {} : document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    return invalidYaml(error instanceof Error ? error.message : String(error));
+  }
   if (!isMapping(value)) {
     return {
       issues: [

@@ -10,6 +10,14 @@ export const SKILL_LIMITS = Object.freeze({
   nameMaxLength: 64,
   /** Longest description, in characters. */
   descriptionMaxLength: 1024,
+  /**
+   * Largest YAML frontmatter parsed, in bytes (a name, a description of at
+   * most 1024 characters and a little metadata fit many times over). The
+   * YAML parser runs synchronously and grows worse than linearly with the
+   * keys of a mapping (a 200 KB frontmatter held the event loop for 14 s):
+   * a larger frontmatter is an issue, never parsed.
+   */
+  frontmatterMaxBytes: 16 * 1024,
   /** Largest single file `create` (and an install) accepts, in bytes. */
   fileMaxBytes: 10 * 1024 * 1024,
   /** Largest whole skill folder an install accepts, in bytes. */
