@@ -368,6 +368,32 @@ describe("attack: zip bombs", () => {
     }
   });
 
+  it.each([
+    ["pack/notes.md", "pack/NOTES.md"],
+    ["pack/caf\u00e9.md", "pack/cafe\u0301.md"],
+    ["pack/data", "pack/DATA/inner.md"],
+  ])("refuses entries %j and %j, one file on a case-insensitive or normalising file system", async (first, second) => {
+    const s = await scene("folded-names");
+    try {
+      const skill = new TextEncoder().encode(skillMd("pack"));
+      const data = new TextEncoder().encode("text");
+      fs.writeFileSync(
+        path.join(s.workdir, "folded.zip"),
+        forgeZip([
+          { name: "pack/SKILL.md", data: skill, method: 0, declaredSize: skill.length },
+          { name: first, data, method: 0, declaredSize: data.length },
+          { name: second, data, method: 0, declaredSize: data.length },
+        ]),
+      );
+      const result = await s.call("SkillsManager", { action: "install", source: "folded.zip" });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/differ only by case|both as a file and as a folder/);
+      expect(fs.existsSync(path.join(s.root, "pack"))).toBe(false);
+    } finally {
+      await s.registry.close();
+    }
+  });
+
   it("refuses a symlink entry", async () => {
     const s = await scene("symlink-entry");
     try {

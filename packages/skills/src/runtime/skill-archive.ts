@@ -39,6 +39,9 @@ function entryTypeProblem(mode: number): string | undefined {
   return undefined;
 }
 
+/** An entry name as a case-insensitive, normalising file system sees it (NFC, lower case). */
+const foldedName = (name: string) => name.normalize("NFC").toLowerCase();
+
 /** macOS archive clutter, skipped on extraction. */
 const isClutter = (name: string) => name.startsWith("__MACOSX/") || name === ".DS_Store" || name.endsWith("/.DS_Store");
 
@@ -46,7 +49,7 @@ const isClutter = (name: string) => name.startsWith("__MACOSX/") || name === ".D
 function checkedEntries(bytes: Uint8Array): { entries: ZipEntry[]; files: ZipEntry[] } {
   const entries = readZipDirectory(bytes, SKILL_LIMITS.skillMaxFiles * 2).filter((entry) => !isClutter(entry.name));
   const files: ZipEntry[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   let declared = 0;
   for (const entry of entries) {
     const problem = entryNameProblem(entry.name);
@@ -54,18 +57,26 @@ function checkedEntries(bytes: Uint8Array): { entries: ZipEntry[]; files: ZipEnt
     const typeProblem = entryTypeProblem(entry.mode);
     if (typeProblem !== undefined) throw invalid(`The archive entry ${entry.name} ${typeProblem}.`, { entry: entry.name });
     const key = entry.name.replace(/\/$/, "");
-    if (seen.has(key)) throw invalid(`The archive holds ${key} twice.`, { entry: entry.name });
-    seen.add(key);
+    // Case-insensitive or normalising file systems (macOS, Windows) would make such names one file: refused everywhere alike.
+    const folded = foldedName(key);
+    const earlier = seen.get(folded);
+    if (earlier === key) throw invalid(`The archive holds ${key} twice.`, { entry: entry.name });
+    if (earlier !== undefined) {
+      throw invalid(`The archive holds ${earlier} and ${key}, names that differ only by case or Unicode normalisation; such archives are refused.`, {
+        entry: entry.name,
+      });
+    }
+    seen.set(folded, key);
     if (entry.name.endsWith("/")) continue;
     files.push(entry);
     declared += entry.declaredSize;
   }
-  const fileNames = new Set(files.map((file) => file.name));
+  const fileNames = new Set(files.map((file) => foldedName(file.name)));
   for (const file of files) {
     const segments = file.name.split("/");
     for (let length = 1; length < segments.length; length += 1) {
       const folder = segments.slice(0, length).join("/");
-      if (fileNames.has(folder)) throw invalid(`The archive holds ${folder} both as a file and as a folder.`, { entry: folder });
+      if (fileNames.has(foldedName(folder))) throw invalid(`The archive holds ${folder} both as a file and as a folder.`, { entry: folder });
     }
   }
   if (files.length > SKILL_LIMITS.skillMaxFiles) {
@@ -91,7 +102,9 @@ function checkedEntries(bytes: Uint8Array): { entries: ZipEntry[]; files: ZipEnt
  * Names and types are checked on the central directory first: entries that
  * are absolute (`/x`, `C:x`), climb out with `..`, hold a backslash or a
  * NUL, nest deeper than `folderMaxDepth`, or are symlinks or special files
- * (Unix mode in the external attributes) are refused, as are duplicates,
+ * (Unix mode in the external attributes) are refused, as are duplicates
+ * (also names differing only by case or Unicode normalisation, one file
+ * on macOS and Windows),
  * overlapping entries and more than `skillMaxFiles` files. Then every
  * entry is inflated in small steps that yield to the event loop, with the
  * caps checked as the bytes arrive (`fileMaxBytes` per file, `skillMaxBytes`
