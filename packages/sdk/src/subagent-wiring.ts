@@ -69,7 +69,9 @@ export async function createSdkSubagentBundle(context: SubagentWiringContext): P
   const worktrees = new GitSubagentWorktrees({ git: context.ports.gitClient });
   try {
     const recovered = await worktrees.recover({ workdir: context.workdir });
-    if (recovered !== undefined) context.logger?.warn("rolled back a subagent apply a stopped host left half done", { ...recovered });
+    if (recovered?.journalRefused !== undefined)
+      context.logger?.warn("refused the journal of a subagent apply (nothing rolled back; it is kept for a person to look at)", { ...recovered });
+    else if (recovered !== undefined) context.logger?.warn("rolled back a subagent apply a stopped host left half done", { ...recovered });
   } catch (error) {
     context.logger?.warn("could not roll back a subagent apply a stopped host left half done; the next apply retries", {
       workdir: context.workdir,

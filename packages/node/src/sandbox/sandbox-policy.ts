@@ -51,8 +51,13 @@ export function defaultHiddenPaths(home: string = homedir()): string[] {
   return canonicalAll([...DEFAULT_HIDDEN_HOME_DIRECTORIES, ...DEFAULT_HIDDEN_HOME_FILES].map((name) => path.join(home, name)));
 }
 
-/** The entries of a repository's `.git` folder that make git run commands (config, hooks) or name drivers (info/attributes). */
-export const GIT_CONTROL_ENTRIES: readonly string[] = [".git/config", ".git/config.worktree", ".git/hooks", ".git/info"];
+/**
+ * The entries of a repository's `.git` folder that make git run commands
+ * (config, hooks) or name drivers (info/attributes), and the folder of the
+ * SDK's subagent apply journal (`agent-tools`: a journal there is rolled back
+ * by the host).
+ */
+export const GIT_CONTROL_ENTRIES: readonly string[] = [".git/config", ".git/config.worktree", ".git/hooks", ".git/info", ".git/agent-tools"];
 
 /**
  * The {@link GIT_CONTROL_ENTRIES} that exist in `roots` (a real `.git`

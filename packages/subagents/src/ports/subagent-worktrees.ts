@@ -63,8 +63,10 @@ export interface SubagentApplyRecovery {
   readonly rolledBack: readonly string[];
   /** Paths changed again since (holding neither state): left as they are. */
   readonly conflicts: readonly { readonly path: string; readonly reason: string }[];
-  /** Where a journal this version cannot read was set aside (nothing rolled back). */
+  /** Where a journal that was not acted on was set aside (nothing rolled back), in the journal's folder. */
   readonly unreadableJournal?: string;
+  /** Why that journal was not acted on (not one this version wrote, another repository's, or an entry the apply would refuse). */
+  readonly journalRefused?: string;
 }
 
 /**

@@ -3,8 +3,9 @@
  *
  * Before the first write to the parent, the apply saves (and fsyncs) every
  * path's state before and after it (the state before in full, the state
- * after as a hash) in `apply-journal.json` in the repository's worktree
- * folder beside it; each path is then replaced atomically (temporary entry
+ * after as a hash) in `apply-journal.json` in the repository's git
+ * directory (`.git/agent-tools/`, see `applyJournalFolderOf`), where the
+ * model's tools cannot write; each path is then replaced atomically (temporary entry
  * and rename), and the journal is removed once all are done. A process
  * killed in between leaves the journal: the next apply to the repository
  * (or the next registry start, see `SubagentWorktrees.recover`) rolls the
@@ -13,11 +14,12 @@
  * alone and reported.
  */
 import { createHash } from "node:crypto";
-import type { ContainedTree } from "@agent-tools/tools-fs";
+import { type ContainedTree, symlinkStaysInside } from "@agent-tools/tools-fs";
+import { hasGitEntry } from "../domain/apply-refusal.js";
 import { type EntryImage, type TreeEntry, holdsImage, readTreeEntry, withFileLock, writeImage } from "./contained-entries.js";
 import type { ApplyPlan } from "./apply-plan.js";
 
-/** Name of the journal file in the repository's worktree folder. */
+/** Name of the journal file in the repository's journal folder (`.git/agent-tools/`). */
 export const APPLY_JOURNAL_FILE = "apply-journal.json";
 
 /** A path's state after the apply, as the journal keeps it (a file by hash). */
@@ -79,38 +81,62 @@ function serialise(journal: ApplyJournal): string {
   return JSON.stringify({ ...journal, entries });
 }
 
-function isRelative(value: unknown): value is string {
-  return typeof value === "string" && value !== "" && !value.startsWith("/") && !value.split("/").includes("..");
+/** Why `value` is no path an apply writes (relative, plain segments, no `.git` entry); undefined when it is one. */
+function pathProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return "a path is not a non-empty string";
+  if (value.includes("\0")) return `${JSON.stringify(value)} holds a NUL`;
+  const segments = value.split("/");
+  if (segments.some((segment) => segment === "" || segment === "." || segment === ".."))
+    return `${JSON.stringify(value)} is not a plain relative path (absolute, empty, . or .. segment)`;
+  if (hasGitEntry(value)) return `${JSON.stringify(value)} is a .git entry`;
+  return undefined;
 }
 
-/** The journal read back; undefined when it is not one this version wrote (then it is set aside, not acted on). */
-function deserialise(text: string): ApplyJournal | undefined {
+/** Why a symlink at `link` to `target` is no link an apply writes (it leaves the tree or leads into `.git`); undefined when it is one. */
+function linkProblem(link: string, target: string): string | undefined {
+  if (!symlinkStaysInside(link, target)) return `${link} -> ${target} leaves the work tree`;
+  if (hasGitEntry(target)) return `${link} -> ${target} leads into a .git entry`;
+  return undefined;
+}
+
+/** A journal refused at recovery: why (it is left for a person, never acted on). */
+export interface InvalidJournal {
+  readonly invalid: string;
+}
+
+/**
+ * The journal read back and checked: only entries the apply itself could
+ * have written (plain relative paths without a `.git` segment, files with
+ * permission bits only, symlinks that stay inside the tree, absence) pass;
+ * anything else is {@link InvalidJournal} with the reason.
+ */
+function deserialise(text: string): ApplyJournal | InvalidJournal {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return undefined;
+    return { invalid: "it is not JSON" };
   }
+  if (typeof raw !== "object" || raw === null) return { invalid: "it is not a JSON object" };
   const journal = raw as { version?: unknown; pid?: unknown; repositoryRoot?: unknown; startedAt?: unknown; entries?: unknown; createdDirectories?: unknown };
-  if (journal.version !== 1 || typeof journal.pid !== "number" || typeof journal.repositoryRoot !== "string") return undefined;
-  if (!Array.isArray(journal.entries) || !Array.isArray(journal.createdDirectories) || !journal.createdDirectories.every(isRelative)) return undefined;
+  if (journal.version !== 1 || typeof journal.pid !== "number" || typeof journal.repositoryRoot !== "string")
+    return { invalid: "it is not a journal of this version (version, pid or repositoryRoot)" };
+  if (!Array.isArray(journal.entries) || !Array.isArray(journal.createdDirectories)) return { invalid: "entries or createdDirectories is not a list" };
+  for (const folder of journal.createdDirectories) {
+    const problem = pathProblem(folder);
+    if (problem !== undefined) return { invalid: `created folder ${problem}` };
+  }
   const entries: JournalEntry[] = [];
   for (const item of journal.entries as { path?: unknown; pre?: Record<string, unknown>; post?: Record<string, unknown> }[]) {
-    if (!isRelative(item.path) || typeof item.pre !== "object" || typeof item.post !== "object" || item.pre === null || item.post === null) return undefined;
-    const { pre, post } = item;
-    let preImage: EntryImage;
-    if (pre.kind === "missing") preImage = { kind: "missing" };
-    else if (pre.kind === "link" && typeof pre.target === "string") preImage = { kind: "link", target: pre.target };
-    else if (pre.kind === "file" && typeof pre.mode === "number" && typeof pre.base64 === "string") {
-      preImage = { kind: "file", mode: pre.mode, bytes: Buffer.from(pre.base64, "base64") };
-    } else return undefined;
-    let postState: PostState;
-    if (post.kind === "missing") postState = { kind: "missing" };
-    else if (post.kind === "link" && typeof post.target === "string") postState = { kind: "link", target: post.target };
-    else if (post.kind === "file" && typeof post.mode === "number" && typeof post.sha256 === "string") {
-      postState = { kind: "file", mode: post.mode, sha256: post.sha256 };
-    } else return undefined;
-    entries.push({ path: item.path, pre: preImage, post: postState });
+    if (typeof item !== "object" || item === null) return { invalid: "an entry is not an object" };
+    const problem = pathProblem(item.path);
+    if (problem !== undefined) return { invalid: problem };
+    const entryPath = item.path as string;
+    const pre = imageOf(entryPath, item.pre);
+    if (typeof pre === "string") return { invalid: `${entryPath}: ${pre}` };
+    const post = postStateOf(entryPath, item.post);
+    if (typeof post === "string") return { invalid: `${entryPath}: ${post}` };
+    entries.push({ path: entryPath, pre, post });
   }
   return {
     version: 1,
@@ -122,13 +148,34 @@ function deserialise(text: string): ApplyJournal | undefined {
   };
 }
 
+const isMode = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 0o7777;
+
+/** The state before of an entry, or why it is none an apply restores. */
+function imageOf(link: string, raw: unknown): EntryImage | string {
+  const image = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+  if (image.kind === "missing") return { kind: "missing" };
+  if (image.kind === "link" && typeof image.target === "string") return linkProblem(link, image.target) ?? { kind: "link", target: image.target };
+  if (image.kind === "file" && isMode(image.mode) && typeof image.base64 === "string")
+    return { kind: "file", mode: image.mode, bytes: Buffer.from(image.base64, "base64") };
+  return "its state before is no file (with permission bits), symlink or absence";
+}
+
+/** The state after of an entry, or why it is none an apply writes. */
+function postStateOf(link: string, raw: unknown): PostState | string {
+  const post = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+  if (post.kind === "missing") return { kind: "missing" };
+  if (post.kind === "link" && typeof post.target === "string") return linkProblem(link, post.target) ?? { kind: "link", target: post.target };
+  if (post.kind === "file" && isMode(post.mode) && typeof post.sha256 === "string") return { kind: "file", mode: post.mode, sha256: post.sha256 };
+  return "its state after is no file (with permission bits), symlink or absence";
+}
+
 /** Saves the journal in `folder` durably (fsynced file and folder) before the apply writes anything. */
 export async function writeJournal(folder: ContainedTree, journal: ApplyJournal): Promise<void> {
   await folder.writeFile(APPLY_JOURNAL_FILE, Buffer.from(serialise(journal), "utf8"), { mode: 0o600, durable: true, createParents: false });
 }
 
-/** The journal in `folder`: undefined when there is none, `"unreadable"` when it is not one this version can act on. */
-export async function readJournal(folder: ContainedTree): Promise<ApplyJournal | "unreadable" | undefined> {
+/** The journal in `folder`: undefined when there is none, {@link InvalidJournal} when it is not one this version may act on. */
+export async function readJournal(folder: ContainedTree): Promise<ApplyJournal | InvalidJournal | undefined> {
   let bytes: Buffer;
   try {
     bytes = await folder.readFile(APPLY_JOURNAL_FILE);
@@ -136,7 +183,7 @@ export async function readJournal(folder: ContainedTree): Promise<ApplyJournal |
     if ((error as { code?: string }).code === "ENOENT") return undefined;
     throw error;
   }
-  return deserialise(bytes.toString("utf8")) ?? "unreadable";
+  return deserialise(bytes.toString("utf8"));
 }
 
 /** Removes the journal (durably): the apply is done, or undone. */

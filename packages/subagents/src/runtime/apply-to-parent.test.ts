@@ -5,7 +5,7 @@ import { acquireFileLock, anchorDirectory, openContainedTree } from "@agent-tool
 import { afterEach, describe, expect, it } from "vitest";
 import { type TestRepository, createTestRepository } from "./__fixtures__/git-subagent-worktree-repository.js";
 import { APPLY_JOURNAL_FILE, journalOf, writeJournal } from "./apply-journal.js";
-import { GitSubagentWorktrees, SUBAGENT_WORKTREE_FOLDER } from "./git-subagent-worktrees.js";
+import { GitSubagentWorktrees } from "./git-subagent-worktrees.js";
 
 const repositories: TestRepository[] = [];
 afterEach(() => {
@@ -34,7 +34,7 @@ async function setUp(files: Record<string, string | Buffer> = { "a.txt": lines(1
     if (info.isSymbolicLink()) return `-> ${fs.readlinkSync(full)}`;
     return info.isDirectory() ? "<directory>" : fs.readFileSync(full, "latin1");
   };
-  return { repo, worktree, child, state, stateFolder: path.join(repo.base, SUBAGENT_WORKTREE_FOLDER, path.basename(repo.root)) };
+  return { repo, worktree, child, state, stateFolder: path.join(repo.root, ".git", "agent-tools") };
 }
 
 describe("GitSubagentWorktrees.apply: conflicts write nothing", () => {
@@ -226,5 +226,21 @@ describe("GitSubagentWorktrees.recover", () => {
     expect(recovery).toMatchObject({ rolledBack: [], conflicts: [] });
     expect(recovery?.unreadableJournal).toMatch(/^apply-journal\.json\.unreadable-\d+$/);
     expect(fs.existsSync(path.join(stateFolder, APPLY_JOURNAL_FILE))).toBe(false);
+  });
+
+  it.each([
+    ["a path with a .git segment", { path: "sub/.GIT./config", pre: { kind: "file", mode: 0o644, base64: "" }, post: { kind: "missing" } }, /\.git entry/],
+    ["a symlink leaving the tree", { path: "evil", pre: { kind: "link", target: "../../outside" }, post: { kind: "missing" } }, /leaves the work tree/],
+    ["a symlink into .git", { path: "evil", pre: { kind: "link", target: "sub/.git/hooks" }, post: { kind: "missing" } }, /\.git entry/],
+    ["a folder", { path: "sub", pre: { kind: "directory" }, post: { kind: "missing" } }, /no file/],
+    ["a climbing path", { path: "a/../../x", pre: { kind: "missing" }, post: { kind: "missing" } }, /not a plain relative path/],
+  ])("refuses a journal holding %s, acts on none of it, and sets it aside with the reason", async (_name, entry, reason) => {
+    const { repo, stateFolder, state } = await setUp();
+    const journal = { version: 1, pid: 1, repositoryRoot: repo.root, startedAt: 0, createdDirectories: [], entries: [entry] };
+    fs.writeFileSync(path.join(stateFolder, APPLY_JOURNAL_FILE), JSON.stringify(journal));
+    const recovery = await worktrees.recover({ workdir: repo.root });
+    expect(recovery?.journalRefused).toMatch(reason);
+    expect(recovery?.unreadableJournal).toMatch(/^apply-journal\.json\.unreadable-\d+$/);
+    expect([state("evil"), state("sub"), state("x")]).toEqual([null, null, null]);
   });
 });

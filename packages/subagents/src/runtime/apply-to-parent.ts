@@ -115,15 +115,20 @@ export async function withApplyLock<T>(
 
 /**
  * Rolls back the apply whose journal is in `folder` (a process killed
- * mid-apply), then removes the journal; undefined when there is none. Call
- * it holding the apply lock.
+ * mid-apply), then removes the journal; undefined when there is none. A
+ * journal holding anything the apply itself would not write (a path with a
+ * `.git` segment or `..`, a symlink leaving the tree, another repository's
+ * journal, see `readJournal`) is set aside untouched and its reason
+ * returned. Call it holding the apply lock.
  */
 export async function recoverInterruptedApply(folder: ContainedTree, repositoryRoot: string): Promise<ApplyRecovery | undefined> {
   const journal = await readJournal(folder);
   if (journal === undefined) return undefined;
-  if (journal === "unreadable" || journal.repositoryRoot !== repositoryRoot) {
+  if ("invalid" in journal || journal.repositoryRoot !== repositoryRoot) {
+    const refused = "invalid" in journal ? journal.invalid : `it is the journal of ${journal.repositoryRoot}`;
+    // Never acted on: kept for a person to look at, out of the next apply's way.
     const aside = await setJournalAside(folder, Date.now());
-    return { repositoryRoot, rolledBack: [], conflicts: [], unreadableJournal: aside };
+    return { repositoryRoot, rolledBack: [], conflicts: [], unreadableJournal: aside, journalRefused: refused };
   }
   const tree = openContainedTree(repositoryRoot);
   try {

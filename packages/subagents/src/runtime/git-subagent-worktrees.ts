@@ -6,6 +6,7 @@ import { describeRefusals } from "../domain/apply-refusal.js";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
 import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
 import { APPLY_JOURNAL_FILE } from "./apply-journal.js";
+import { ensureApplyJournalFolder } from "./apply-journal-folder.js";
 import { type ApplyRecovery, applyToParent, recoverInterruptedApply, withApplyLock } from "./apply-to-parent.js";
 import { type SubagentBranchCommands, createGitCliBranchCommands } from "./git-subagent-worktree-branches.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
@@ -56,7 +57,7 @@ function isNameCollision(error: unknown): boolean {
   return /already exists/i.test(typeof stderr === "string" ? stderr : messageOf(error));
 }
 
-/** Where a repository's worktrees, apply journal and apply lock live: `<parent>/.agent-tools-subagents/<name>`. */
+/** Where a repository's worktrees live: `<parent>/.agent-tools-subagents/<name>` (its apply journal and lock: in its git directory, see `applyJournalFolderOf`). */
 function stateFolderOf(root: string): string {
   return path.join(path.dirname(root), SUBAGENT_WORKTREE_FOLDER, path.basename(root));
 }
@@ -136,6 +137,8 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
       });
     }
     const offset = path.relative(root, workdir);
+    // The journal folder exists before the child runs: the sandbox binds it read-only from then on.
+    await ensureApplyJournalFolder(root);
     const folder = stateFolderOf(root);
     const label = sanitiseWorktreeLabel(options.label);
     const failures: string[] = [];
@@ -207,11 +210,19 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
       sections.map((section) => section.path),
     );
     if (refusals.length > 0) return { applyStatus: "failed", ...none, error: describeRefusals(refusals, worktree.path) };
+    const journalFolder = await ensureApplyJournalFolder(worktree.repositoryRoot);
+    if (journalFolder === undefined) {
+      return {
+        applyStatus: "failed",
+        ...none,
+        error: `The subagent's changes were not applied, nothing in the workspace changed: ${worktree.repositoryRoot} has no git directory to keep the apply's journal in.`,
+      };
+    }
     return applyToParent({
       repositoryRoot: worktree.repositoryRoot,
       worktreePath: worktree.path,
       sections,
-      stateFolder: stateFolderOf(worktree.repositoryRoot),
+      stateFolder: journalFolder,
       queue: this.#applies,
       ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
       ...(signal === undefined ? {} : { signal }),
@@ -221,10 +232,12 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
   /** {@inheritDoc SubagentWorktrees.recover} */
   async recover(options: { readonly workdir: string; readonly signal?: AbortSignal }): Promise<ApplyRecovery | undefined> {
     const workdir = await fs.realpath(options.workdir).catch(() => path.resolve(options.workdir));
-    // The repository root is the folder whose state folder holds a journal: no git needed to find it.
+    // The repository root is the nearest folder holding `.git`: no git needed to find it.
     for (let root = workdir; ; root = path.dirname(root)) {
-      const folder = stateFolderOf(root);
-      if (await exists(path.join(folder, APPLY_JOURNAL_FILE))) {
+      if (await exists(path.join(root, ".git"))) {
+        // Made now, before a model runs anything, so the sandbox binds it read-only (nobody but the SDK writes a journal).
+        const folder = await ensureApplyJournalFolder(root);
+        if (folder === undefined || !(await exists(path.join(folder, APPLY_JOURNAL_FILE)))) return undefined;
         return withApplyLock(folder, this.#applies, options.signal, (tree) => recoverInterruptedApply(tree, root));
       }
       if (path.dirname(root) === root) return undefined;
