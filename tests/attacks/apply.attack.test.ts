@@ -26,7 +26,7 @@ import { ScriptedModelClient, type ScriptedModelResponse } from "@agent-tools/co
 import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import type { SubagentBatchDetails, SubagentReportDetails } from "@agent-tools/subagents";
 import { afterAll, describe, expect, it } from "vitest";
-import { initRepository } from "./apply-repository.js";
+import { git, initRepository } from "./apply-repository.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "attack-apply-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
@@ -172,4 +172,49 @@ describe("attack: concurrent applies to one file", () => {
     expect(lines.slice(1).sort()).toEqual(applied.map((id) => `line from ${id}`).sort());
     expect(fs.readFileSync(path.join(workdir, "other.txt"), "utf8")).toBe("other\n");
   }, 120_000);
+});
+
+/** A model whose worktree children make one Edit (`old_string` to `new_string` in `file`), then finish. */
+function editModel(file: string, oldString: string, newString: string): ScriptedModelClient {
+  return new ScriptedModelClient({
+    respond: (request: ModelRequest): ScriptedModelResponse | string =>
+      answered(request) ? "done" : { toolCalls: [{ name: "Edit", arguments: { path: file, old_string: oldString, new_string: newString } }] },
+  });
+}
+
+describe("a repository whose .gitattributes converts files on checkout (line endings, $Id$)", () => {
+  it.each([
+    ["* text eol=crlf", "a.ts", "const a = 1;\nconst b = 2;\n", "const a = 1;\r\nconst b = 3;\r\n"],
+    ["*.ts ident", "a.ts", "// $Id$\nconst b = 2;\n", null],
+    ["* text eol=crlf\n*.ts ident", "a.ts", "// $Id$\nconst b = 2;\n", null],
+  ])(
+    "%j: a worktree child's one-line Edit applies, the rest of the file as checked out",
+    async (attributes, file, committed, expected) => {
+      const { workdir, dataDir } = scene(`convert-${attributes.length}-${committed.length}`, { ".gitattributes": `${attributes}\n` });
+      fs.writeFileSync(path.join(workdir, file), committed);
+      git(workdir, "add", "-A");
+      git(workdir, "commit", "-q", "-m", "converted");
+      // The checkout as git leaves it (CRLF, $Id: <blob> $).
+      fs.rmSync(path.join(workdir, file));
+      git(workdir, "checkout", "--", file);
+      const checkedOut = fs.readFileSync(path.join(workdir, file), "latin1");
+      expect(checkedOut).not.toBe(committed);
+      const registry = await buildBuiltinToolRegistry({
+        workdir,
+        dataDir,
+        memory: false,
+        subagents: { model: editModel(file, "const b = 2;", "const b = 3;") },
+      });
+      try {
+        const [report] = await runAgents(registry, ["editor"], `call-${attributes}`);
+        expect(report, report?.applyError).toMatchObject({ status: "completed", applyStatus: "applied" });
+      } finally {
+        await registry.close();
+      }
+      const after = fs.readFileSync(path.join(workdir, file), "latin1");
+      expect(after).toBe(expected ?? checkedOut.replace("const b = 2;", "const b = 3;"));
+      expect(git(workdir, "diff", "--stat")).toMatch(/1 file changed, 1 insertion\(\+\), 1 deletion/);
+    },
+    60_000,
+  );
 });

@@ -9,6 +9,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import { acquireFileLock, anchorDirectory } from "@agent-tools/tools-fs";
 
 /** Name of the folder, in the repository's git directory, that holds the apply journal and lock. */
 export const APPLY_JOURNAL_FOLDER = "agent-tools";
@@ -49,4 +50,28 @@ export async function ensureApplyJournalFolder(root: string): Promise<string | u
   const folder = await applyJournalFolderOf(root);
   if (folder !== undefined) await fs.mkdir(folder, { recursive: true, mode: 0o700 });
   return folder;
+}
+
+/** Name of the lock, in the journal folder, that `git worktree add` runs under. */
+const WORKTREE_ADD_LOCK = "worktree-add";
+
+/**
+ * Runs `use` (a `git worktree add`) holding the repository's worktree
+ * creation lock in `folder` (its journal folder), across registries and
+ * processes: two concurrent adds race in git itself (one reads the other's
+ * half-made `.git/worktrees/<name>/` and fails with "failed to read
+ * commondir").
+ */
+export async function withWorktreeAddLock<T>(folder: string, signal: AbortSignal | undefined, use: () => Promise<T>): Promise<T> {
+  const directory = anchorDirectory(folder);
+  try {
+    const lock = await acquireFileLock(directory, WORKTREE_ADD_LOCK, { toolName: "Agent", displayPath: folder, ...(signal ? { signal } : {}) });
+    try {
+      return await use();
+    } finally {
+      lock.release();
+    }
+  } finally {
+    directory.close();
+  }
 }

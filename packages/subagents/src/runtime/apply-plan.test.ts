@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createHash } from "node:crypto";
 import { openContainedTree } from "@agent-tools/tools-fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { planApply } from "./apply-plan.js";
@@ -56,5 +57,59 @@ describe("planApply", () => {
       parentTree.close();
       worktreeTree.close();
     }
+  });
+
+  describe("files git converts on checkout (blob in LF, files in CRLF)", () => {
+    const oid = (text: string) =>
+      createHash("sha1")
+        .update(`blob ${Buffer.byteLength(text, "latin1")}\0`)
+        .update(text, "latin1")
+        .digest("hex");
+    /** The child changed line 2 of "a\nb\n" to "B" (the patch in blob form, LF). */
+    const change: FileChange = {
+      path: "f.txt",
+      before: { ...file, oid: oid("a\nb\n") },
+      after: { ...file, oid: oid("a\nB\n") },
+      hunks: [
+        {
+          oldStart: 2,
+          oldCount: 1,
+          newStart: 2,
+          newCount: 1,
+          lines: [
+            { kind: "-", text: "b\n" },
+            { kind: "+", text: "B\n" },
+          ],
+        },
+      ],
+      fromNothing: false,
+    };
+    async function plan(parentText: string, childText: string) {
+      const parentTree = openContainedTree(folderWith({ "f.txt": parentText }));
+      const worktreeTree = openContainedTree(folderWith({ "f.txt": childText }));
+      try {
+        return await planApply({ parentTree, worktree: worktreeTree, changes: [change], umaskBits: 0o022 });
+      } finally {
+        parentTree.close();
+        worktreeTree.close();
+      }
+    }
+
+    it("writes the child's file when the parent holds the base in the same checkout form", async () => {
+      const result = await plan("a\r\nb\r\n", "a\r\nB\r\n");
+      expect(result.conflicts).toEqual([]);
+      expect(result.writes[0]!.post).toMatchObject({ kind: "file", bytes: Buffer.from("a\r\nB\r\n") });
+    });
+
+    it("conflicts when only the parent's line endings differ from the child's form (a change the apply did not see)", async () => {
+      const result = await plan("a\r\nb\r\n", "a\nB\n");
+      expect(result.conflicts.map((conflict) => conflict.path)).toEqual(["f.txt"]);
+      expect(result.writes).toEqual([]);
+    });
+
+    it("does not merge a converted file the parent changed too", async () => {
+      const result = await plan("A\r\nb\r\n", "a\r\nB\r\n");
+      expect(result.conflicts).toEqual([{ path: "f.txt", reason: expect.stringMatching(/converts its line endings/) }]);
+    });
   });
 });

@@ -12,6 +12,7 @@
  */
 import path from "node:path";
 import { type ContainedTree, symlinkStaysInside } from "@agent-tools/tools-fs";
+import { CHECKOUT_CONVERSIONS, type CheckoutConversion, RAW } from "./checkout-conversions.js";
 import { type EntryImage, type TreeEntry, readTreeEntry } from "./contained-entries.js";
 import { mergeLines } from "./merge-lines.js";
 import { type FileChange, type PatchSide, baseContent, blobIdMatches, splitLines } from "./worktree-file-changes.js";
@@ -65,13 +66,14 @@ function contentOf(entry: TreeEntry | EntryImage): Buffer | undefined {
 
 /**
  * True when `entry` holds the kind and executable bit of `side`, and its
- * content: `content` when known (exact), else the blob the patch names.
+ * content (a file's bytes as `conversion` turns them into blob form):
+ * `content` when known (exact), else the blob the patch names.
  */
-function holdsSide(entry: TreeEntry, side: PatchSide, content: Buffer | undefined): boolean {
+function holdsSide(entry: TreeEntry, side: PatchSide, content: Buffer | undefined, conversion: CheckoutConversion = RAW): boolean {
   if (side.kind === "missing") return entry.kind === "missing";
   if (side.kind !== entry.kind) return false;
   if (entry.kind === "file" && isExecutable(entry.mode) !== side.executable) return false;
-  const actual = contentOf(entry);
+  const actual = entry.kind === "file" ? conversion(entry.bytes) : contentOf(entry);
   if (actual === undefined) return false;
   if (content !== undefined) return actual.equals(content);
   return side.oid !== undefined && blobIdMatches(actual, side.oid);
@@ -89,20 +91,46 @@ function isText(bytes: Buffer): boolean {
   return !bytes.subarray(0, 8000).includes(0);
 }
 
-/** The child's version of a path, read from its worktree and checked against the patch. */
-async function childImage(worktree: ContainedTree, change: FileChange, umaskBits: number): Promise<EntryImage | string> {
+/** The child's version of a path and the conversion its file needs to be the blob the patch names (undefined for a deletion). */
+interface ChildVersion {
+  readonly image: EntryImage;
+  readonly conversion: CheckoutConversion | undefined;
+}
+
+/**
+ * The child's version of a path, read from its worktree and checked against
+ * the patch. A file is checked in the form git hashed it: its raw bytes,
+ * else with the line ending or `$Id$` conversion of a checkout (the worktree
+ * was checked out with the repository's `.gitattributes`).
+ */
+async function childImage(worktree: ContainedTree, change: FileChange, umaskBits: number): Promise<ChildVersion | string> {
   const { after } = change;
-  if (after.kind === "missing") return { kind: "missing" };
+  if (after.kind === "missing") return { image: { kind: "missing" }, conversion: undefined };
   const entry = await readTreeEntry(worktree, change.path);
   const content = contentOf(entry);
-  const described = after.oid === undefined ? content !== undefined : holdsSide(entry, after, undefined);
-  if (!described || (entry.kind !== "file" && entry.kind !== "link") || (entry.kind === "file" && isExecutable(entry.mode) !== after.executable)) {
+  const conversion =
+    after.oid === undefined
+      ? content === undefined
+        ? undefined
+        : RAW
+      : entry.kind === "file"
+        ? CHECKOUT_CONVERSIONS.find((candidate) => holdsSide(entry, after, undefined, candidate))
+        : holdsSide(entry, after, undefined)
+          ? RAW
+          : undefined;
+  if (
+    conversion === undefined ||
+    (entry.kind !== "file" && entry.kind !== "link") ||
+    (entry.kind === "file" && isExecutable(entry.mode) !== after.executable)
+  ) {
     return "it changed in the subagent's worktree after its changes were read";
   }
   if (entry.kind === "link") {
-    return symlinkStaysInside(change.path, entry.target) ? entry : "it is a symlink pointing outside the repository, which is never created";
+    return symlinkStaysInside(change.path, entry.target)
+      ? { image: entry, conversion: RAW }
+      : "it is a symlink pointing outside the repository, which is never created";
   }
-  return { kind: "file", bytes: entry.bytes, mode: (after.executable ? 0o777 : 0o666) & ~umaskBits };
+  return { image: { kind: "file", bytes: entry.bytes, mode: (after.executable ? 0o777 : 0o666) & ~umaskBits }, conversion };
 }
 
 /** The merge of a file both sides changed, or why it conflicts. */
@@ -152,18 +180,23 @@ async function planPath(
   let parent = await readTreeEntry(parentTree, change.path);
   // Under a file this apply deletes (a file becoming a folder), the path is free once the deletion ran.
   if (parent.kind === "blocked" && ancestorsOf(change.path).some((folder) => deletedFiles.has(folder))) parent = { kind: "missing" };
-  const child = await childImage(worktree, change, umaskBits);
-  if (typeof child === "string") return conflict(child);
+  const version = await childImage(worktree, change, umaskBits);
+  if (typeof version === "string") return conflict(version);
+  const { image: child, conversion } = version;
   const pre = asImage(parent);
   if (pre === undefined) return conflict(conflictReason(change, parent));
   if (holdsChild(parent, child, change.after.executable)) return undefined;
-  // The base content rebuilt from the child's and the hunks where the patch is text (exact), else the blob id.
-  if (holdsSide(parent, change.before, baseContent(change, contentOf(child)))) {
+  // The base content rebuilt from the child's (in blob form) and the hunks where the patch is text (exact), else the blob id.
+  const base = baseContent(change, child.kind === "file" ? (conversion ?? RAW)(child.bytes) : contentOf(child));
+  // The parent's file compared in the same form as the child's (a deletion has no child file: any checkout form).
+  const conversions = conversion === undefined ? CHECKOUT_CONVERSIONS : [conversion];
+  if (conversions.some((candidate) => holdsSide(parent, change.before, base, candidate))) {
     // The parent still holds the base: the child's version, keeping the permission bits a file had.
     const post = child.kind === "file" && parent.kind === "file" ? { ...child, mode: executableMode(parent.mode, change.after.executable) } : child;
     return { path: change.path, pre, post, merged: false };
   }
   if (parent.kind === "file" && child.kind === "file" && change.before.kind === "file") {
+    if (conversion !== RAW) return conflict("it was changed in the workspace too, and git converts its line endings or $Id$, so it is not merged");
     const merged = mergeFile(change, parent, child);
     return typeof merged === "string" ? conflict(merged) : { path: change.path, pre, post: merged, merged: true };
   }

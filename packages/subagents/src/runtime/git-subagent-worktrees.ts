@@ -6,7 +6,7 @@ import { describeRefusals } from "../domain/apply-refusal.js";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
 import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
 import { APPLY_JOURNAL_FILE } from "./apply-journal.js";
-import { ensureApplyJournalFolder } from "./apply-journal-folder.js";
+import { ensureApplyJournalFolder, withWorktreeAddLock } from "./apply-journal-folder.js";
 import { type ApplyRecovery, applyToParent, recoverInterruptedApply, withApplyLock } from "./apply-to-parent.js";
 import { type SubagentBranchCommands, createGitCliBranchCommands } from "./git-subagent-worktree-branches.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
@@ -138,7 +138,7 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
     }
     const offset = path.relative(root, workdir);
     // The journal folder exists before the child runs: the sandbox binds it read-only from then on.
-    await ensureApplyJournalFolder(root);
+    const journalFolder = await ensureApplyJournalFolder(root);
     const folder = stateFolderOf(root);
     const label = sanitiseWorktreeLabel(options.label);
     const failures: string[] = [];
@@ -152,7 +152,8 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
       }
       try {
         await fs.mkdir(folder, { recursive: true });
-        await this.#git.addWorktree(root, { path: worktreePath, branch, startPoint: baseCommit, signal });
+        const add = () => this.#git.addWorktree(root, { path: worktreePath, branch, startPoint: baseCommit, signal });
+        await (journalFolder === undefined ? add() : withWorktreeAddLock(journalFolder, signal, add));
       } catch (error) {
         if (signal?.aborted || !isNameCollision(error)) {
           throw new SubagentWorktreeError(
