@@ -178,7 +178,8 @@ describe("attack: a worktree child redirects the host's git", () => {
     const calls: ScriptedToolCall[] = [
       // HEAD at the pinned commit: an unchanged submodule is the one git asks for its status.
       ...evilGitDirectory(attack, "evil-sub", `${pinned}\n`),
-      { name: "Write", arguments: { path: "sub/.git", content: "gitdir: ../evil-sub\n" } },
+      // The file tools refuse a .git path now (tests/attacks/git-metadata.attack.test.ts): the child's command writes it.
+      { name: "Bash", arguments: { command: "printf 'gitdir: ../evil-sub\\n' > sub/.git" } },
       { name: "Write", arguments: { path: "sub/.gitattributes", content: "* filter=x\n" } },
       { name: "Write", arguments: { path: "sub/file.txt", content: "inside the submodule\n" } },
       { name: "Write", arguments: { path: "src/a.ts", content: "export const a = 4;\n" } },
