@@ -77,7 +77,7 @@ const scheduler = await startCronScheduler({
     new Promise((resolve) => setTimeout(() => resolve({ success: true, exitCode: 0, output: `${config.owner} ran ${run.scheduledAt}` }), config.runRealMs)),
   onEvent: (event) => {
     if (event.type === "error") process.stderr.write(`${config.owner}: ${event.message}\n`);
-    if (event.type === "run-started" && event.takenOver) process.stdout.write(`takeover ${event.runId}\n`);
+    if (event.type === "run-started") process.stdout.write(event.takenOver ? `takeover ${event.runId}\n` : `run ${event.runId}\n`);
   },
 });
 process.stdout.write("started\n");
