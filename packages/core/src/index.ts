@@ -91,6 +91,7 @@ export type { FileChangeRequest, FileCheckpointRecorder } from "./ports/file-che
 export type { GitAuthor } from "./ports/git-client.js";
 export type { ModelToolChoice, ModelFinishReason, ModelUsage } from "./ports/model-client.js";
 export { GitClientError } from "./git/git-client-error.js";
+export { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT, gitConfigEnvironment } from "./git/host-git-environment.js";
 export type { GitClientErrorCode, GitClientErrorData } from "./git/git-client-error.js";
 export { ModelClientError } from "./model/model-client-error.js";
 export type { ModelClientErrorCode, ModelClientErrorData } from "./model/model-client-error.js";

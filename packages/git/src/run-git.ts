@@ -1,5 +1,5 @@
 import { execa } from "execa";
-import type { ProcessRunner } from "@agent-tools/core";
+import { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT, type ProcessRunner } from "@agent-tools/core";
 
 /** What one git invocation produced. */
 export interface GitCommandResult {
@@ -19,11 +19,8 @@ export interface RunGitOptions {
 
 /**
  * Environment that keeps git non-interactive and its messages parseable,
- * and keeps the repository from running commands on the host: git's
- * environment config (`GIT_CONFIG_COUNT`, command-line precedence) turns
- * hooks (`core.hooksPath=/dev/null`) and the file-system monitor
- * (`core.fsmonitor=false`) off, whatever the repository's `.git/config` or
- * `.git/hooks` hold (a model's command may have written them).
+ * and keeps the repository from running commands on the host (hooks and
+ * fsmonitor off, see `HOST_GIT_SAFETY_ENVIRONMENT`).
  */
 const GIT_ENVIRONMENT: Record<string, string> = {
   GIT_TERMINAL_PROMPT: "0",
@@ -32,49 +29,15 @@ const GIT_ENVIRONMENT: Record<string, string> = {
   LANGUAGE: "C",
   GIT_PAGER: "cat",
   GIT_EDITOR: "true",
-  ...gitConfigEnvironment({ "core.hooksPath": "/dev/null", "core.fsmonitor": "false" }),
+  ...HOST_GIT_SAFETY_ENVIRONMENT,
 };
 
 /**
- * `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_<n>` / `GIT_CONFIG_VALUE_<n>` for
- * `settings` (git 2.31+; older gits ignore them).
- *
- * @example
- * gitConfigEnvironment({ "core.hooksPath": "/dev/null" }); // { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.hooksPath", GIT_CONFIG_VALUE_0: "/dev/null" }
+ * The host's variables that would point git at another repository than the
+ * `cwd` of a run, unset for every run; a run that needs one (a throwaway
+ * index) passes it in `env`.
  */
-export function gitConfigEnvironment(settings: Readonly<Record<string, string>>): Record<string, string> {
-  const entries = Object.entries(settings);
-  const environment: Record<string, string> = { GIT_CONFIG_COUNT: String(entries.length) };
-  entries.forEach(([key, value], index) => {
-    environment[`GIT_CONFIG_KEY_${index}`] = key;
-    environment[`GIT_CONFIG_VALUE_${index}`] = value;
-  });
-  return environment;
-}
-
-/**
- * Variables that would point git at another repository, work tree, index or
- * object store than the `cwd` of a run (a host started from a git hook or
- * alias inherits `GIT_DIR`, `GIT_INDEX_FILE`, ...): unset for every run; a
- * run that needs one (a throwaway index) passes it in `env`.
- */
-const UNSET_LOCATING_VARIABLES: Record<string, undefined> = Object.fromEntries(
-  [
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_COMMON_DIR",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_NAMESPACE",
-    "GIT_PREFIX",
-    "GIT_IMPLICIT_WORK_TREE",
-    "GIT_QUARANTINE_PATH",
-    "GIT_SHALLOW_FILE",
-    "GIT_GRAFT_FILE",
-    "GIT_REPLACE_REF_BASE",
-  ].map((name) => [name, undefined]),
-);
+const UNSET_LOCATING_VARIABLES: Record<string, undefined> = Object.fromEntries(GIT_LOCATING_VARIABLES.map((name) => [name, undefined]));
 
 function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;

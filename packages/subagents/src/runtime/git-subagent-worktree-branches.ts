@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { HOST_GIT_SAFETY_ENVIRONMENT } from "@agent-tools/core";
 import { withoutRepositoryVariables } from "./isolated-git-run.js";
 
 /**
@@ -32,11 +33,7 @@ function runGit(binary: string, repo: string, args: readonly string[], signal: A
           GIT_TERMINAL_PROMPT: "0",
           LC_ALL: "C",
           LANGUAGE: "C",
-          GIT_CONFIG_COUNT: "2",
-          GIT_CONFIG_KEY_0: "core.hooksPath",
-          GIT_CONFIG_VALUE_0: "/dev/null",
-          GIT_CONFIG_KEY_1: "core.fsmonitor",
-          GIT_CONFIG_VALUE_1: "false",
+          ...HOST_GIT_SAFETY_ENVIRONMENT,
         },
         encoding: "utf8",
       },

@@ -4,6 +4,7 @@
  * own runs on the parent's repository start from.
  */
 import { spawn } from "node:child_process";
+import { GIT_LOCATING_VARIABLES } from "@agent-tools/core";
 
 /** What one git run produced. */
 export interface GitRun {
@@ -17,23 +18,7 @@ export interface GitRun {
 /** Most stderr bytes kept of a run (git's messages; the rest is dropped). */
 const MAX_STDERR_BYTES = 64 * 1024;
 
-/** Variables that point git at another repository, work tree, index or object store than the one a run names. */
-const LOCATING_VARIABLES = new Set([
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_COMMON_DIR",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_NAMESPACE",
-  "GIT_PREFIX",
-  "GIT_IMPLICIT_WORK_TREE",
-  "GIT_QUARANTINE_PATH",
-  "GIT_INTERNAL_SUPER_PREFIX",
-  "GIT_SHALLOW_FILE",
-  "GIT_GRAFT_FILE",
-  "GIT_REPLACE_REF_BASE",
-]);
+const LOCATING_VARIABLES: ReadonlySet<string> = new Set(GIT_LOCATING_VARIABLES);
 
 /**
  * `env` without the variables that point git at another repository
