@@ -9,7 +9,7 @@ const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-t
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 
 describe("buildBuiltinToolRegistry: plan mode", () => {
-  it("lists and runs only read-only tools plus ExitPlanMode, Agent and SendMessage of the full registry; setPlanMode toggles", async () => {
+  it("lists and runs only read-only tools plus AskUserQuestion, ExitPlanMode, Agent and SendMessage of the full registry; setPlanMode toggles", async () => {
     const workdir = path.join(temporary, "full");
     fs.mkdirSync(workdir);
     const registry = await buildBuiltinToolRegistry({
@@ -21,7 +21,7 @@ describe("buildBuiltinToolRegistry: plan mode", () => {
       interaction: { onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
     });
     try {
-      const planTools = ["Read", "Image", "List", "Glob", "Grep", "ProcessWait", "TaskList", "ExitPlanMode", "Agent", "SendMessage"];
+      const planTools = ["Read", "Image", "List", "Glob", "Grep", "ProcessWait", "TaskList", "AskUserQuestion", "ExitPlanMode", "Agent", "SendMessage"];
       expect(registry.planMode).toBe(true);
       expect(registry.tools.map((tool) => tool.name)).toEqual(planTools);
       // Plan mode reaches the executors too: a write the model remembers from before is refused.
@@ -43,6 +43,39 @@ describe("buildBuiltinToolRegistry: plan mode", () => {
       await registry.close();
     }
   }, 120_000);
+
+  it("keeps AskUserQuestion listed and callable in plan mode: the call reaches the host and its answer comes back", async () => {
+    const workdir = path.join(temporary, "ask");
+    fs.mkdirSync(workdir);
+    const asked: string[] = [];
+    const registry = await buildBuiltinToolRegistry({
+      workdir,
+      dataDir: path.join(temporary, "ask-data"),
+      memory: false,
+      planMode: true,
+      interaction: {
+        onAskUserQuestion: async (request) => {
+          asked.push(...request.questions.map((item) => item.question));
+          return { answers: { "Which database?": "SQLite" } };
+        },
+      },
+    });
+    try {
+      expect(registry.planMode).toBe(true);
+      expect(registry.tools.map((tool) => tool.name)).toContain("AskUserQuestion");
+      expect(registry.hasTool("AskUserQuestion")).toBe(true);
+      const result = await registry.executeToolCall({
+        id: "q",
+        name: "AskUserQuestion",
+        arguments: { questions: [{ question: "Which database?", options: [{ label: "SQLite" }, { label: "Postgres" }] }] },
+      });
+      expect(result.isError).toBe(false);
+      expect(result.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("Answer: SQLite") });
+      expect(asked).toEqual(["Which database?"]);
+    } finally {
+      await registry.close();
+    }
+  });
 
   it("is off by default", async () => {
     const workdir = path.join(temporary, "default");

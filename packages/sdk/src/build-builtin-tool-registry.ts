@@ -143,7 +143,7 @@ export interface BuiltinToolRegistryOptions {
   cron?: SdkCronOptions;
   /**
    * Start in plan mode: `tools` lists, and calls run, only read-only tools
-   * plus ExitPlanMode, Agent (read-only agents only: a worktree agent is
+   * plus AskUserQuestion, ExitPlanMode, Agent (read-only agents only: a worktree agent is
    * refused) and SendMessage; any other call is refused. Toggle with
    * `registry.setPlanMode`; ExitPlanMode leaves it when the user approves.
    */

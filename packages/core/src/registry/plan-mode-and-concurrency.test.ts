@@ -92,6 +92,7 @@ describe("plan mode", () => {
   const tools = [
     named("Look", true),
     named("Change", false),
+    named("AskUserQuestion", false, { groupId: "system", kind: "ask_user" }),
     named("ExitPlanMode", false, { groupId: "system", kind: "exit_plan_mode" }),
     named("Agent", false, { groupId: "subagent", kind: "agent" }),
     named("SendMessage", false, { groupId: "subagent", kind: "message" }),
@@ -101,11 +102,11 @@ describe("plan mode", () => {
     return registry;
   };
 
-  it("lists only read-only tools plus ExitPlanMode, Agent and SendMessage, and refuses a call to any other tool", async () => {
+  it("lists only read-only tools plus AskUserQuestion, ExitPlanMode, Agent and SendMessage, and refuses a call to any other tool", async () => {
     const events: ToolEvent[] = [];
     const r = build({ planMode: true, onEvent: (event) => events.push(event), approval: { policies: { Change: "allow" } } });
     expect(r.planMode).toBe(true);
-    expect(r.tools.map((tool) => tool.name)).toEqual(["Look", "ExitPlanMode", "Agent", "SendMessage"]);
+    expect(r.tools.map((tool) => tool.name)).toEqual(["Look", "AskUserQuestion", "ExitPlanMode", "Agent", "SendMessage"]);
     expect(Object.keys(r.metadataByName)).toContain("Change");
     expect(r.hasTool("Change")).toBe(false);
     expect(r.approvalDecision("Change")).toBe("deny");
@@ -117,6 +118,7 @@ describe("plan mode", () => {
     expect(events).toEqual([]);
     expect(await r.executeToolCall({ id: "2", name: "Look", arguments: {} })).toMatchObject({ isError: false });
     expect(await r.executeToolCall({ id: "3", name: "Agent", arguments: {} })).toMatchObject({ isError: false });
+    expect(await r.executeToolCall({ id: "3b", name: "AskUserQuestion", arguments: {} })).toMatchObject({ isError: false });
     r.setPlanMode(false);
     expect(r.hasTool("Change")).toBe(true);
     expect(await r.executeToolCall({ id: "4", name: "Change", arguments: {} })).toMatchObject({
@@ -155,7 +157,7 @@ describe("plan mode", () => {
 
   it("keeps a denied tool out in plan mode too", () => {
     const r = build({ planMode: true, approval: { policies: { Look: "deny" } } });
-    expect(r.tools.map((tool) => tool.name)).toEqual(["ExitPlanMode", "Agent", "SendMessage"]);
+    expect(r.tools.map((tool) => tool.name)).toEqual(["AskUserQuestion", "ExitPlanMode", "Agent", "SendMessage"]);
   });
 });
 

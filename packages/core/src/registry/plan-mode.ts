@@ -2,11 +2,13 @@ import { ToolError } from "../errors.js";
 import type { ToolDefinition } from "../types.js";
 
 /**
- * Tools listed in plan mode although they are not read-only: the way out of
- * plan mode, and the subagent tools (in plan mode Agent starts read-only
- * children only; they call the parent's tools, which plan mode limits too).
+ * Tools listed in plan mode although they are not read-only: AskUserQuestion
+ * (asking the user is most useful while planning; it changes nothing), the
+ * way out of plan mode, and the subagent tools (in plan mode Agent starts
+ * read-only children only; they call the parent's tools, which plan mode
+ * limits too).
  */
-export const PLAN_MODE_EXTRA_TOOL_NAMES: readonly string[] = Object.freeze(["ExitPlanMode", "Agent", "SendMessage"]);
+export const PLAN_MODE_EXTRA_TOOL_NAMES: readonly string[] = Object.freeze(["AskUserQuestion", "ExitPlanMode", "Agent", "SendMessage"]);
 
 /**
  * The group and kind each of {@link PLAN_MODE_EXTRA_TOOL_NAMES} carries: a
@@ -15,6 +17,7 @@ export const PLAN_MODE_EXTRA_TOOL_NAMES: readonly string[] = Object.freeze(["Exi
  * `custom` and is refused like any other write tool.
  */
 const EXTRA_TOOL_SIGNATURES: ReadonlyMap<string, string> = new Map([
+  ["AskUserQuestion", "system/ask_user"],
   ["ExitPlanMode", "system/exit_plan_mode"],
   ["Agent", "subagent/agent"],
   ["SendMessage", "subagent/message"],
@@ -44,7 +47,7 @@ export function isListedInPlanMode(tool: Pick<ToolDefinition, "name" | "metadata
 export function planModeRefusal(toolName: string): ToolError {
   return new ToolError(
     "permission_denied",
-    `${toolName} cannot run in plan mode: only read-only tools, Agent (read-only agents), SendMessage and ExitPlanMode run until the user approves a plan. Finish the plan and present it with ExitPlanMode.`,
+    `${toolName} cannot run in plan mode: only read-only tools, AskUserQuestion, Agent (read-only agents), SendMessage and ExitPlanMode run until the user approves a plan. Finish the plan and present it with ExitPlanMode.`,
     { details: { planMode: true }, recoverable: false },
   );
 }

@@ -67,8 +67,8 @@ export interface ToolRegistryOptions {
   /** Every call records file pre-images into this checkpoint (a call's own `checkpointId` wins); see `ports.fileCheckpoints`. */
   checkpoint?: { id: string };
   /**
-   * Plan mode: `tools` lists only read-only tools plus ExitPlanMode, Agent and
-   * SendMessage, and a call to any other tool is refused (`permission_denied`).
+   * Plan mode: `tools` lists only read-only tools plus AskUserQuestion,
+   * ExitPlanMode, Agent and SendMessage, and a call to any other tool is refused (`permission_denied`).
    * Toggle later with `setPlanMode`.
    */
   planMode?: boolean;
@@ -130,7 +130,7 @@ export interface ToolRegistry {
    * const stop = registry.onToolsChanged(() => sendTools(registry.tools));
    */
   onToolsChanged(listener: () => void): () => void;
-  /** Whether plan mode is on: `tools` then lists, and calls then run, only read-only tools plus ExitPlanMode, Agent and SendMessage. */
+  /** Whether plan mode is on: `tools` then lists, and calls then run, only read-only tools plus AskUserQuestion, ExitPlanMode, Agent and SendMessage. */
   readonly planMode: boolean;
   /**
    * Turns plan mode on or off (ExitPlanMode turns it off when the user
