@@ -21,10 +21,15 @@ interface Call {
 }
 
 /** Runs the fixture as a separate Node process on the same dataDir. */
-async function inAnotherProcess(workdir: string, dataDir: string, calls: Call[]): Promise<{ pid: number; results: ToolResult<TaskListDetails>[] }> {
+async function inAnotherProcess(
+  workdir: string,
+  dataDir: string,
+  calls: Call[],
+  extra: Record<string, unknown> = {},
+): Promise<{ pid: number; results: ToolResult<TaskListDetails>[] }> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ["--import", "tsx", "--conditions=@agent-tools/source", fixture, workdir, dataDir, JSON.stringify(calls)],
+    ["--import", "tsx", "--conditions=@agent-tools/source", fixture, workdir, dataDir, JSON.stringify(calls), JSON.stringify(extra)],
     {
       cwd: repositoryRoot,
       timeout: 90_000,
@@ -42,9 +47,10 @@ function directories(name: string): { workdir: string; dataDir: string } {
 const create = (subject: string): Call => ({ name: "TaskCreate", arguments: { subject, description: `${subject} in full`, activeForm: `${subject} now` } });
 
 describe("buildBuiltinToolRegistry: task tools", () => {
-  it("keeps task state in <dataDir>/agent-tools.sqlite across a restart of the process", async () => {
+  it("keeps a conversation's task state in <dataDir>/agent-tools.sqlite across a restart of the process", async () => {
     const { workdir, dataDir } = directories("restart");
-    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, runtimeScope: "chat" });
+    const conversationId = "chat-restart";
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, runtimeScope: "chat", conversationId });
     expect(fs.existsSync(path.join(dataDir, "agent-tools.sqlite"))).toBe(false);
     for (const call of [create("Plan"), create("Build"), create("Ship")]) {
       expect((await registry.executeToolCall({ id: call.name, ...call })).isError).toBe(false);
@@ -54,11 +60,12 @@ describe("buildBuiltinToolRegistry: task tools", () => {
     await registry.close();
     expect(fs.existsSync(path.join(dataDir, "agent-tools.sqlite"))).toBe(true);
 
-    const child = await inAnotherProcess(workdir, dataDir, [
-      { name: "TaskList", arguments: {} },
-      { name: "TaskUpdate", arguments: { taskId: "2", status: "completed" } },
-      create("Document"),
-    ]);
+    const child = await inAnotherProcess(
+      workdir,
+      dataDir,
+      [{ name: "TaskList", arguments: {} }, { name: "TaskUpdate", arguments: { taskId: "2", status: "completed" } }, create("Document")],
+      { conversationId },
+    );
     expect(child.pid).not.toBe(process.pid);
     const [listed, completed, created] = child.results;
     expect(listed!.isError).toBe(false);
@@ -72,7 +79,7 @@ describe("buildBuiltinToolRegistry: task tools", () => {
     expect(created!.details).toMatchObject({ action: "created", taskId: "4", revision: 6 });
 
     // And back: this process, with a fresh registry, sees the child's changes.
-    const again = await buildBuiltinToolRegistry({ workdir, dataDir });
+    const again = await buildBuiltinToolRegistry({ workdir, dataDir, conversationId });
     const final = (await again.executeToolCall({ id: "l", name: "TaskList", arguments: {} })) as ToolResult<TaskListDetails>;
     await again.close();
     expect(final.details.revision).toBe(6);

@@ -34,6 +34,7 @@ import { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
 import { sdkMcpRoots } from "./mcp-roots-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 import { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
+import { sdkTaskBundleOptions } from "./task-wiring.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
 export interface BuiltinToolRegistryOptions {
@@ -76,10 +77,21 @@ export interface BuiltinToolRegistryOptions {
   /** Shell-tool options. */
   shell?: ShellToolBundleOptions;
   /**
+   * The conversation this registry serves. Its task list is kept under the
+   * canonical workdir plus this id, so the conversation finds its list again
+   * in a later registry or process. Default: `subagents.conversationId`;
+   * without either, the list belongs to this registry alone.
+   */
+  conversationId?: string;
+  /**
    * Task-tool options (chat scope only). Without `store`, lists persist in
    * the SQLite file `<dataDir>/agent-tools.sqlite`, opened on the first task
    * call. The file's storage is shared by every registry of the process on
-   * the same `dataDir` and closed when the last of them closes.
+   * the same `dataDir` and closed when the last of them closes. Without
+   * `run.conversationId`, each workdir and `conversationId` has its own list
+   * (see {@link BuiltinToolRegistryOptions.conversationId}); registries given
+   * the same `run: { conversationId }` share one list on purpose. Unknown
+   * keys and empty ids throw `SdkError`.
    */
   tasks?: TaskToolBundleOptions;
   /**
@@ -232,10 +244,12 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
       }
       return lease;
     };
+    // Checked in either scope; see task-wiring.ts for whose list a call sees.
+    const taskOptions = sdkTaskBundleOptions(options);
     if (runtimeScope === "chat") {
       // Its open failures say what to do; see task-store-status.ts.
-      const store = options.tasks?.store ?? sqliteTaskStoreFactory(sharedStorage());
-      bundles.push(createTaskToolBundle({ ...options.tasks, store }));
+      const store = taskOptions.store ?? sqliteTaskStoreFactory(sharedStorage());
+      bundles.push(createTaskToolBundle({ ...taskOptions, store }));
     }
     if (options.cron !== undefined) bundles.push(await createSdkCronBundle({ options: options.cron, sharedStorage }));
     if (options.memory !== false) {

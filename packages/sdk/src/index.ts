@@ -13,6 +13,7 @@ export type { SdkSkillOptions } from "./skill-wiring.js";
 export type { SdkCronOptions } from "./cron-wiring.js";
 export { resolveSdkSandbox } from "./sandbox-wiring.js";
 export type { SdkSandboxOptions } from "./sandbox-wiring.js";
+export { workdirTaskListKey } from "./task-wiring.js";
 export { openFileCheckpoints } from "./checkpoint-wiring.js";
 export type { OpenFileCheckpointsOptions, OpenedFileCheckpoints, SdkCheckpointStoreOptions } from "./checkpoint-wiring.js";
 export type { FileCheckpoints, RewindOptions, RewindReport, RewindConflict, CheckpointSummary } from "@agent-tools/checkpoints";
