@@ -32,7 +32,7 @@ const ChatOnly = defineTool({
 
 describe("buildBuiltinToolRegistry with host tools", () => {
   it("adds a custom tool after the built-ins and runs it in chat, keeping the SQLite task store", async () => {
-    const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir, runtimeScope: "chat", tools: [Greet, ChatOnly] });
+    const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir, runtimeScope: "chat", conversationId: "chat-greet", tools: [Greet, ChatOnly] });
     const names = registry.tools.map((tool) => tool.name);
     expect(names.slice(-6)).toEqual(["TaskCreate", "TaskUpdate", "TaskList", "MemoryManager", "Greet", "ChatOnly"]);
     expect(names).toContain("Read");
@@ -46,8 +46,8 @@ describe("buildBuiltinToolRegistry with host tools", () => {
     });
     expect(created.isError).toBe(false);
     await registry.close();
-    // The default store is the SQLite file under dataDir: a new registry sees the list.
-    const again = await buildBuiltinToolRegistry({ workdir: work, dataDir, tools: [Greet] });
+    // The default store is the SQLite file under dataDir: a new registry of the same conversation sees the list.
+    const again = await buildBuiltinToolRegistry({ workdir: work, dataDir, conversationId: "chat-greet", tools: [Greet] });
     expect(text(await again.executeToolCall({ id: "3", name: "TaskList", arguments: {} }))).toContain("persisted");
     await again.close();
   });
