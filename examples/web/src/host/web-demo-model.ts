@@ -10,32 +10,24 @@
  *   120 s, followed with ProcessWait (press stop to end it);
  * - "approve": a Write of `approved-note.txt`, which the demo's approval
  *   rules ask about (see `DEMO_APPROVAL`);
- * - anything else: a short answer naming the three words.
+ * - "markdown": an answer in Markdown (lists, a code block, links) with raw
+ *   HTML and a `javascript:` link that the page must show as text;
+ * - "broken edit": an Edit whose old_string is not in the file (it fails);
+ * - "burst": a Bash command that prints 60 lines and ends;
+ * - anything else: a short answer naming the words.
  *
  * The words are looked for in that order, in the turn's user message.
  */
-import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from "@agent-tools/core";
+import type { ModelMessage } from "@agent-tools/core";
 import { ScriptedModelClient } from "@agent-tools/core/testing";
 import { DemoScript, latestToolResults, parseShellResult } from "@agent-tools/example-cli/demo/demo-script";
+import { type TurnScript, answer, brokenEditScript, burstScript, markdownScript, withCalls } from "./web-demo-page-scripts.js";
 
 /** The file the "approve" flow writes. */
 export const APPROVE_DEMO_FILE = "approved-note.txt";
 
 /** The command of the "long" flow: its pid first, then a line a second for 120 s. */
 export const LONG_DEMO_COMMAND = 'echo "pid $$"; for i in $(seq 1 120); do echo "line $i of 120"; sleep 1; done; echo done';
-
-/** One turn's script: the next response given the conversation. */
-interface TurnScript {
-  respond(request: ModelRequest): ModelResponse;
-}
-
-function answer(text: string): ModelResponse {
-  return { text, toolCalls: [], finishReason: "stop" };
-}
-
-function withCalls(text: string, toolCalls: ModelToolCall[]): ModelResponse {
-  return { text, toolCalls, finishReason: "tool-calls" };
-}
 
 /** "long": start the session, follow it with ProcessWait until it ends. */
 function longScript(): TurnScript {
@@ -81,10 +73,13 @@ function approveScript(): TurnScript {
 }
 
 const HELP_TEXT = [
-  "I am the scripted demo model of this web example: no network, no API key. Try one of three words:",
+  "I am the scripted demo model of this web example: no network, no API key. Try one of these words:",
   '- "fix": I plan with tasks, find the discount bug in the sample shop, read and edit the file (you will see the diff), run its tests as a Bash session and follow them with ProcessWait.',
   '- "long": a Bash session that prints a line a second for two minutes; press stop and its process ends.',
   `- "approve": I write ${APPROVE_DEMO_FILE}, which needs your approval first; allow or decline it.`,
+  '- "markdown": an answer in Markdown (lists, code, links; raw HTML stays text).',
+  '- "broken edit": an Edit that fails (its text is not in the file).',
+  '- "burst": a Bash command that prints 60 lines.',
 ].join("\n");
 
 function helpScript(): TurnScript {
@@ -96,6 +91,9 @@ function scriptFor(text: string): TurnScript {
   if (lower.includes("fix")) return new DemoScript();
   if (lower.includes("long")) return longScript();
   if (lower.includes("approve")) return approveScript();
+  if (lower.includes("markdown")) return markdownScript();
+  if (lower.includes("broken edit")) return brokenEditScript();
+  if (lower.includes("burst")) return burstScript();
   return helpScript();
 }
 

@@ -1,4 +1,7 @@
 /** The chat entries in order. */
+import { useMemo } from "react";
+import { SHELL_TOOL_NAMES, shellView } from "@agent-tools/example-cli/display/shell-view";
+import { latestSessionStates } from "../details/shell-sessions.js";
 import type { ChatItem } from "../view-state.js";
 import { AssistantMessage } from "./assistant-message.js";
 import { NoticeMessage } from "./notice-message.js";
@@ -12,6 +15,7 @@ export interface ChatLogProps {
 
 /** Renders each entry with its component. */
 export function ChatLog({ items }: ChatLogProps) {
+  const sessions = useMemo(() => latestSessionStates(items), [items]);
   return (
     <div className="chat-log">
       {items.length === 0 && <div className="chat-empty">No messages yet: ask the agent something below.</div>}
@@ -22,7 +26,7 @@ export function ChatLog({ items }: ChatLogProps) {
           case "assistant":
             return <AssistantMessage key={item.key} item={item} />;
           case "tool":
-            return <ToolCard key={item.key} item={item} />;
+            return <ToolCard key={item.key} item={item} latestSession={sessionOf(item, sessions)} />;
           case "notice":
             return <NoticeMessage key={item.key} item={item} />;
           default:
@@ -31,4 +35,10 @@ export function ChatLog({ items }: ChatLogProps) {
       })}
     </div>
   );
+}
+
+function sessionOf(item: ChatItem & { kind: "tool" }, sessions: ReturnType<typeof latestSessionStates>) {
+  if (!item.result || !SHELL_TOOL_NAMES.includes(item.toolName)) return undefined;
+  const id = shellView(item.result.details)?.sessionId;
+  return id === undefined ? undefined : sessions.get(id);
 }

@@ -11,8 +11,12 @@ export interface EditDiffViewProps {
 
 const MARKS = { add: "+", remove: "-", context: " ", hunk: "" } as const;
 
-/** Removed lines red, added green; a failed Edit shows its error under the diff. */
+/**
+ * Removed lines red, added green. A failed Edit changed nothing, so it shows
+ * its error and no diff (a diff of the asked change would read as done).
+ */
 export function EditDiffView({ item }: EditDiffViewProps) {
+  if (item.result?.isError) return <ToolResultView toolName={item.toolName} result={item.result} />;
   const lines = editDiffLines(item.arguments, item.result?.details);
   const strategy = item.result && !item.result.isError ? editMatchStrategy(item.result.details) : undefined;
   return (
@@ -32,7 +36,6 @@ export function EditDiffView({ item }: EditDiffViewProps) {
           match strategy: {strategy}
         </div>
       )}
-      {item.result?.isError && <ToolResultView toolName={item.toolName} result={item.result} />}
     </>
   );
 }
