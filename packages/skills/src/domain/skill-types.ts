@@ -162,6 +162,12 @@ export interface SkillSummary {
   readonly enabled: boolean;
   /** Readable but never changed (built-ins and protected skills). */
   readonly protected: boolean;
+  /**
+   * The file that describes the skill, relative to its folder (SKILL.md,
+   * skill.md, skill.json or README.md); the model is pointed at it. Absent
+   * means SKILL.md.
+   */
+  readonly metadataFile?: (typeof SKILL_METADATA_FILES)[number];
 }
 
 /** Where an install comes from, parsed from the `source` argument (see `parseInstallSource`). */

@@ -25,7 +25,7 @@ describe("renderSkillsPromptSection", () => {
       [
         "# Skills",
         "",
-        "Skills are folders of instructions, scripts and resources for particular tasks. Before using a skill, read skill://<name>/SKILL.md with Read (or SkillsManager read) and follow it; run its scripts with Bash using cwd skill://<name>.",
+        "Skills are folders of instructions, scripts and resources for particular tasks. Before using a skill, read skill://<name>/SKILL.md (or the file its line names) with Read (or SkillsManager read) and follow it; run its scripts with Bash using cwd skill://<name>.",
         "",
         "- skills-creator (built-in): Creates skills.",
         "- skills-installer (built-in): Installs skills.",

@@ -10,7 +10,8 @@ import type { SkillSummary } from "./skill-types.js";
  *
  * @example
  * renderSkillsPromptSection([{ name: "pdf", description: "Fill PDF forms.", builtIn: false, baseDir: "/s/pdf", enabled: true, protected: false }]);
- * // "# Skills\n\nBefore using a skill, read skill://<name>/SKILL.md with Read ...\n\n- pdf: Fill PDF forms."
+ * // "# Skills\n\nBefore using a skill, read skill://<name>/SKILL.md (or the file its line names) ...\n\n- pdf: Fill PDF forms."
+ * // A README-only skill's line ends "(read skill://notes/README.md)".
  */
 export function renderSkillsPromptSection(skills: readonly SkillSummary[]): string {
   const enabled = skills
@@ -19,12 +20,14 @@ export function renderSkillsPromptSection(skills: readonly SkillSummary[]): stri
   if (enabled.length === 0) return "";
   const lines = enabled.map((skill) => {
     const description = skill.description.replace(/\s+/g, " ").trim();
-    return `- ${skill.name}${skill.builtIn ? " (built-in)" : ""}: ${description || "(no description)"}`;
+    // A skill described by skill.md, skill.json or README.md names its file: there is no SKILL.md to read.
+    const file = skill.metadataFile === undefined || skill.metadataFile === "SKILL.md" ? "" : ` (read skill://${skill.name}/${skill.metadataFile})`;
+    return `- ${skill.name}${skill.builtIn ? " (built-in)" : ""}: ${description || "(no description)"}${file}`;
   });
   return [
     "# Skills",
     "",
-    "Skills are folders of instructions, scripts and resources for particular tasks. Before using a skill, read skill://<name>/SKILL.md with Read (or SkillsManager read) and follow it; run its scripts with Bash using cwd skill://<name>.",
+    "Skills are folders of instructions, scripts and resources for particular tasks. Before using a skill, read skill://<name>/SKILL.md (or the file its line names) with Read (or SkillsManager read) and follow it; run its scripts with Bash using cwd skill://<name>.",
     "",
     ...lines,
   ].join("\n");

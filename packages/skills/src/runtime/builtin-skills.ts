@@ -99,7 +99,7 @@ Built-in skills are never replaced.
 ## Check the result
 
 1. \`list\` shows the installed skills with their descriptions.
-2. \`read\` with path \`skill://<name>/SKILL.md\` to see what the skill asks you to do before using it.
+2. \`read\` the file the install result names (\`skill://<name>/SKILL.md\`, or the README.md or skill.json that describes a skill without one) to see what the skill asks you to do before using it.
 3. \`validate\` with \`name\` when something looks wrong.
 `;
 

@@ -21,6 +21,7 @@ describe("SkillLibrary: install", () => {
       action: "installed",
       name: "demo",
       description: "Does things.",
+      metadataFile: "SKILL.md",
       path: path.join(library.rootDir, "demo"),
       conflict: "backup",
       previous: "none",

@@ -9,6 +9,7 @@ import {
   type SkillConflictMode,
   type SkillInstallSource,
   type SkillIssue,
+  type SkillMetadata,
   type SkillValidation,
 } from "../domain/skill-types.js";
 import { renderSkillIssues } from "../domain/skill-validation.js";
@@ -46,6 +47,8 @@ export interface InstalledSkill {
   readonly description: string;
   readonly builtIn: boolean;
   readonly baseDir: string;
+  /** The file that describes the skill (see `SKILL_METADATA_FILES`); absent when none could be read. */
+  readonly metadataFile?: SkillMetadata["metadataFile"];
   readonly valid: boolean;
   readonly issues: readonly SkillIssue[];
 }
@@ -55,6 +58,8 @@ export type SkillChange = {
   readonly action: "installed" | "created";
   readonly name: string;
   readonly description: string;
+  /** The file that describes the skill, relative to its folder (SKILL.md, skill.md, skill.json or README.md). */
+  readonly metadataFile: SkillMetadata["metadataFile"];
   /** The skill's folder. */
   readonly path: string;
   readonly conflict: SkillConflictMode;
@@ -153,6 +158,7 @@ export class SkillLibrary {
         description: validation.metadata?.description ?? "",
         builtIn: isBuiltin(entry.name),
         baseDir,
+        ...(validation.metadata === undefined ? {} : { metadataFile: validation.metadata.metadataFile }),
         valid: validation.ok,
         issues: validation.issues,
       });
@@ -320,7 +326,8 @@ export class SkillLibrary {
         if (refusal !== undefined) throw new ToolError("permission_denied", refusal, { details: { name } });
         return swapSkillIntoPlace(this.rootDir, { name, staged, conflict, now: this.#now() });
       });
-      return { action, name, description: validation.metadata.description, path: path.join(this.rootDir, name), conflict, ...outcome };
+      const { description, metadataFile } = validation.metadata;
+      return { action, name, description, metadataFile, path: path.join(this.rootDir, name), conflict, ...outcome };
     } finally {
       await rm(work, { recursive: true, force: true });
       await this.purgeStaging().catch(() => undefined);

@@ -99,6 +99,7 @@ export function createSkillToolBundle(options: SkillToolBundleOptions): SkillToo
         description: skill.description,
         builtIn: skill.builtIn,
         baseDir: skill.baseDir,
+        ...(skill.metadataFile === undefined ? {} : { metadataFile: skill.metadataFile }),
         enabled: true,
         protected: skill.builtIn || access.isProtected(skill.name),
       }));

@@ -39,12 +39,17 @@ export function skillsErrorOutput(action: SkillsManagerAction, code: string, mes
 export function listOutput(skills: readonly SkillSummary[], hidden: number): ToolOutput<SkillsManagerDetails> {
   const lines = skills.map((skill) => {
     const marks = [skill.builtIn ? "built-in" : undefined, skill.protected && !skill.builtIn ? "protected" : undefined].filter(Boolean);
-    return `- ${skill.name}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}: ${skill.description || "(no description)"} -> ${skillUri(skill.name, "SKILL.md")}`;
+    return `- ${skill.name}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}: ${skill.description || "(no description)"} -> ${skillUri(skill.name, skill.metadataFile ?? "SKILL.md")}`;
   });
   const header = skills.length === 0 ? "No skills are enabled." : `${skills.length} enabled skill${skills.length === 1 ? "" : "s"}:`;
   const footer = hidden > 0 ? [`(${hidden} more installed but not enabled in this session.)`] : [];
   return {
-    content: [header, ...lines, ...footer, "Read a skill's SKILL.md before using it."].join("\n"),
+    content: [
+      header,
+      ...lines,
+      ...footer,
+      "Read the file after a skill's arrow (its SKILL.md, or the README.md or skill.json that describes it) before using it.",
+    ].join("\n"),
     details: { kind: "skills", action: "list", skills, hidden },
   };
 }
@@ -79,7 +84,7 @@ export function changeOutput(action: "install" | "create" | "registry_install", 
         ? " The previous version was replaced."
         : "";
   return {
-    content: `${verb} skill ${change.name}${source === undefined ? "" : ` from ${source}`} at ${skillUri(change.name)} (${change.path}).${previous} It is enabled for this session; read ${skillUri(change.name, "SKILL.md")} before using it.`,
+    content: `${verb} skill ${change.name}${source === undefined ? "" : ` from ${source}`} at ${skillUri(change.name)} (${change.path}).${previous} It is enabled for this session; read ${skillUri(change.name, change.metadataFile)} before using it.`,
     details: { kind: "skills", action, change },
   };
 }

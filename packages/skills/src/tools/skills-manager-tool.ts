@@ -114,6 +114,7 @@ async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, con
         description: skill.description,
         builtIn: skill.builtIn,
         baseDir: skill.baseDir,
+        ...(skill.metadataFile === undefined ? {} : { metadataFile: skill.metadataFile }),
         enabled: true,
         protected: skill.builtIn || runtime.access.isProtected(skill.name),
       }));
