@@ -9,6 +9,16 @@ import {
   type SubagentToolBundle,
   createSubagentToolBundle,
 } from "@agent-tools/subagents";
+import { type StoreFeature, taskStoreOpenError } from "./task-store-status.js";
+
+/** How a subagent store that cannot open is explained to the model (as for the task store). */
+export const SUBAGENT_STORE_FEATURE: StoreFeature = {
+  store: "subagent store",
+  tools: "subagent tools",
+  meanwhile: "continue without subagents",
+  alternatives:
+    "pass its own store as `subagents.store` to buildBuiltinToolRegistry (e.g. a `KyselySubagentStore` on PostgreSQL with `openPostgresStorage` from @agent-tools/storage)",
+};
 
 /** The `subagents` option of `buildBuiltinToolRegistry` (chat scope only). */
 export interface SdkSubagentOptions {
@@ -79,7 +89,21 @@ export async function createSdkSubagentBundle(context: SubagentWiringContext): P
     });
   }
   const persistent = (options.conversationId ?? "") !== "";
-  const store = options.store ?? (persistent ? lazySubagentStore(async () => KyselySubagentStore.open(await context.sharedStorage().get())) : undefined);
+  let warned = false;
+  const openShared = async (): Promise<SubagentStore> => {
+    try {
+      return await KyselySubagentStore.open(await context.sharedStorage().get());
+    } catch (error) {
+      // Said in the task tools' words: what failed, whether retrying helps, what the host can do.
+      const failure = taskStoreOpenError(error, SUBAGENT_STORE_FEATURE);
+      if (!failure.recoverable && !warned) {
+        warned = true;
+        context.logger?.warn("the subagent store could not be opened; Agent starts no subagents until it can", { error: failure.message });
+      }
+      throw failure;
+    }
+  };
+  const store = options.store ?? (persistent ? lazySubagentStore(openShared) : undefined);
   const bundle = createSubagentToolBundle({
     model: options.model,
     parentRegistry: context.parentRegistry,

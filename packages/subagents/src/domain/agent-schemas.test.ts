@@ -70,10 +70,12 @@ describe("sendMessageInputSchema as the model sees it", () => {
     expect(schema.properties.channel.enum).toEqual(["direct", "shared", "decision", "question"]);
     for (const property of Object.values(schema.properties as Record<string, Schema>)) expect(property.description).toMatch(/\w/);
   });
-  it("parses strictly", () => {
+  it("parses strictly, except that an unknown channel is left to the recipient's default", () => {
     expect(sendMessageInputSchema.safeParse({ message: "hi", to: "parent" }).success).toBe(true);
     expect(sendMessageInputSchema.safeParse({ message: "hi", cc: "x" }).success).toBe(false);
     expect(sendMessageInputSchema.safeParse({ to: "parent" }).success).toBe(false);
-    expect(sendMessageInputSchema.safeParse({ message: "hi", channel: "loud" }).success).toBe(false);
+    expect(sendMessageInputSchema.safeParse({ message: "hi", channel: "loud" }).data?.channel).toBeUndefined();
+    expect(sendMessageInputSchema.safeParse({ message: "hi", channel: 7 }).data?.channel).toBeUndefined();
+    expect(sendMessageInputSchema.safeParse({ message: "hi", channel: " Decision " }).data?.channel).toBe("decision");
   });
 });

@@ -1,10 +1,14 @@
 /**
  * The zod input schemas of Agent and SendMessage: what the model sees as
  * JSON Schema. Agent's raw arguments are checked by `validateAgentBatch`
- * (every issue at once), not parsed with this schema; SendMessage is parsed.
+ * (every issue at once), not parsed with this schema; SendMessage is parsed
+ * (an unknown `channel` becomes the recipient's default instead of an error).
  */
 import { z } from "zod";
-import { SUBAGENT_LIMITS } from "./subagent-types.js";
+import { SUBAGENT_LIMITS, type SubagentChannel } from "./subagent-types.js";
+
+/** The bus channels SendMessage offers. */
+const SUBAGENT_CHANNELS = ["direct", "shared", "decision", "question"] as const satisfies readonly SubagentChannel[];
 
 /** One entry of Agent's `agents`. */
 export const agentEntryInputSchema = z.strictObject({
@@ -53,12 +57,20 @@ export const agentInputSchema = z.strictObject({
 export const sendMessageInputSchema = z.strictObject({
   to: z.string().min(1).optional().describe('Recipient: "parent", an agent id, or "*" for all agents. May be omitted only with channel "shared".'),
   message: z.string().min(1).describe("The message body."),
+  // The model sees the four values; any other value (or case) is not refused but normalised by the recipient (see resolveSendMessage).
   channel: z
-    .enum(["direct", "shared", "decision", "question"])
+    .enum(SUBAGENT_CHANNELS)
     .optional()
+    .catch((context) => knownChannel(context.value))
     .describe('direct (default for one recipient), shared (default for "*"), decision (a settled choice others should follow), question (needs an answer).'),
   subject: z.string().optional().describe("A short subject line."),
 });
+
+/** A requested channel in any case and spacing as one of the four, else undefined (the recipient's default). */
+function knownChannel(value: unknown): SubagentChannel | undefined {
+  const channel = typeof value === "string" ? value.trim().toLowerCase() : "";
+  return SUBAGENT_CHANNELS.find((known) => known === channel);
+}
 
 /** SendMessage's parsed input. */
 export type SendMessageInput = z.output<typeof sendMessageInputSchema>;

@@ -19,10 +19,10 @@ describe("decideApply", () => {
     expect(completed([], "auto")).toEqual({ action: "skip", reason: "no_changes", candidateArtifacts: [] });
   });
 
-  it("skips with no_applyable_changes when only litter changed", () => {
+  it("skips with no_changes when only litter changed (the worktree counts as unchanged)", () => {
     expect(completed([".DS_Store", "src/Thumbs.db", "docs/desktop.ini"], "auto")).toEqual({
       action: "skip",
-      reason: "no_applyable_changes",
+      reason: "no_changes",
       candidateArtifacts: [],
     });
   });

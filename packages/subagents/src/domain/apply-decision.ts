@@ -11,6 +11,7 @@ import type { SubagentApplyPolicy, SubagentRunStatus } from "./subagent-types.js
 /** Why a worktree's changes were not applied. */
 export type ApplySkipReason =
   | "no_changes"
+  /** Not decided any more (changes that are only litter are `no_changes`); kept for reports saved before. */
   | "no_applyable_changes"
   | "apply_policy_none"
   | "changes_outside_workspace"
@@ -35,11 +36,16 @@ export type ApplyDecision =
 export const IGNORED_CHANGED_FILES: readonly string[] = [".DS_Store", "Thumbs.db", "Desktop.ini"];
 const IGNORED = new Set(IGNORED_CHANGED_FILES.map((name) => name.toLowerCase()));
 
+/** Whether a changed path is operating-system litter ({@link IGNORED_CHANGED_FILES} in any folder, any case). */
+export function isOperatingSystemLitter(path: string): boolean {
+  return IGNORED.has(baseName(normalizePath(path)).toLowerCase());
+}
+
 /**
  * Decides the apply step of a worktree run. Only a `completed` run applies
  * (others skip with `run_not_completed`). Ignored litter files are dropped
  * and directory entries that are parents of other changed paths collapsed;
- * then: nothing changed -> `no_changes`; nothing left -> `no_applyable_changes`;
+ * then: nothing left (nothing changed, or only litter) -> `no_changes`;
  * policy `none` -> `apply_policy_none`; a path outside the workspace
  * (`../x`, absolute) -> `changes_outside_workspace` (nothing applied, every
  * policy); `explicit` -> apply only when every path matches an allowed entry
@@ -57,8 +63,8 @@ export function decideApply(options: {
 }): ApplyDecision {
   const paths = applicablePaths(options.changedPaths);
   if (options.runStatus !== "completed") return { action: "skip", reason: "run_not_completed", candidateArtifacts: paths };
-  if (options.changedPaths.length === 0) return { action: "skip", reason: "no_changes", candidateArtifacts: [] };
-  if (paths.length === 0) return { action: "skip", reason: "no_applyable_changes", candidateArtifacts: [] };
+  // A worktree whose only changes are litter is unchanged.
+  if (paths.length === 0) return { action: "skip", reason: "no_changes", candidateArtifacts: [] };
   if (options.applyPolicy === "none") return { action: "skip", reason: "apply_policy_none", candidateArtifacts: paths };
   // Changed paths are workspace-relative: a child's worktree holds the whole repository, the parent's workspace may be a subfolder of it.
   const outsidePaths = paths.filter(leavesWorkspace);
@@ -81,7 +87,7 @@ export function decideApply(options: {
  */
 export function applicablePaths(changedPaths: readonly string[]): string[] {
   const normalized = [...new Set(changedPaths.map(normalizePath).filter((path) => path !== ""))];
-  const kept = normalized.filter((path) => !IGNORED.has(baseName(path).toLowerCase()));
+  const kept = normalized.filter((path) => !isOperatingSystemLitter(path));
   return kept.filter((path) => !kept.some((other) => other !== path && other.startsWith(`${path}/`)));
 }
 

@@ -107,8 +107,9 @@ export interface SubagentWorktrees {
   /** What the worktree changed (tracked and untracked, ignored files left out). */
   changes(worktree: SubagentWorktree, options: { readonly maxDiffChars: number; readonly signal?: AbortSignal }): Promise<SubagentWorktreeChanges>;
   /**
-   * Applies the worktree's changes (limited to `paths` when given) to the
-   * parent's work tree, all or nothing: a file is written only when the
+   * Applies the worktree's changes (limited to `paths` when given; never
+   * operating-system litter such as `.DS_Store`) to the parent's work tree,
+   * all or nothing: a file is written only when the
    * parent still holds the version the worktree started from, or when a
    * line-based 3-way merge with the parent's own change succeeds; any other
    * file is a conflict, and then nothing is written (`failed` with

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { GitClient } from "@agent-tools/core";
+import { isOperatingSystemLitter } from "../domain/apply-decision.js";
 import { describeRefusals } from "../domain/apply-refusal.js";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
 import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
@@ -203,6 +204,8 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
     const snapshot = await this.#snapshot(worktree, signal);
     let sections = splitPatch(snapshot.patch);
     if (options.paths !== undefined) sections = sections.filter((section) => pathSelected(section.path, options.paths!));
+    // Operating-system litter never reaches the parent, whatever paths were asked for.
+    sections = sections.filter((section) => !isOperatingSystemLitter(section.path));
     if (sections.length === 0 && snapshot.excluded.length === 0) return { applyStatus: "skipped", skipReason: "empty_patch", ...none };
     // Refused paths stop the whole apply before anything is recorded or written; the worktree is kept (a failed apply).
     const refusals = await findApplyRefusals(

@@ -1,9 +1,9 @@
-import type { PathPolicy } from "@agent-tools/core";
+import { type PathPolicy, ToolError } from "@agent-tools/core";
 import { renderAgentRejection } from "../domain/agent-rejection.js";
 import { offeredTemplates } from "../domain/agent-templates.js";
 import { validateAgentBatch } from "../domain/agent-batch-validation.js";
 import type { SubagentBatchDetails, SubagentReportDetails } from "../domain/subagent-protocol.js";
-import type { AgentPromptTemplate, ResolvedAgentEntry, SubagentIssue } from "../domain/subagent-types.js";
+import type { AgentPromptTemplate, ResolvedAgentEntry, SubagentIdentity, SubagentIssue } from "../domain/subagent-types.js";
 import type { SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
 import type { SubagentEnvironment } from "./subagent-environment.js";
 import { runSubagent } from "./subagent-run.js";
@@ -42,12 +42,15 @@ export interface AgentBatchOutcome {
 export async function runAgentBatch(environment: SubagentEnvironment, request: AgentBatchRequest): Promise<AgentBatchOutcome> {
   const started = environment.now();
   const { conversation, scheduler } = environment;
-  const roster = await conversation.roster();
+  const { roster, storeIssue } = await readRoster(environment);
   const templates = offeredTemplates(request.templates);
   const validation = validateAgentBatch(request.input, { roster, templates, forceReadonly: request.forceReadonly, now: started });
-  const issues: SubagentIssue[] = validation.ok ? outputPathIssues(validation.entries, request.paths) : [...validation.issues];
+  const issues: SubagentIssue[] = [
+    ...(storeIssue === undefined ? [] : [storeIssue]),
+    ...(validation.ok ? outputPathIssues(validation.entries, request.paths) : validation.issues),
+  ];
   if (!validation.ok || issues.length > 0) {
-    const rejection = renderAgentRejection({ issues, roster, templates, concurrency: validation.concurrency });
+    const rejection = renderAgentRejection({ issues, roster, templates, concurrency: validation.concurrency, rosterUnavailable: storeIssue !== undefined });
     return { text: rejection.text, details: rejection.details, isError: true };
   }
   const { entries, concurrency } = validation;
@@ -90,6 +93,22 @@ export async function runAgentBatch(environment: SubagentEnvironment, request: A
     agents: reports,
   };
   return { text: renderBatchText(reports), details, isError: reports.some((report) => report.status !== "completed") };
+}
+
+/**
+ * The roster, or an empty one and a `provision_failed` issue when the store
+ * cannot be read (no agent could be provisioned: nothing starts). A
+ * `ToolError` (the SDK's SQLite store explains what failed and how to fix
+ * it) is quoted as is, any other error after a sentence naming the store.
+ */
+async function readRoster(environment: SubagentEnvironment): Promise<{ roster: readonly SubagentIdentity[]; storeIssue?: SubagentIssue }> {
+  try {
+    return { roster: await environment.conversation.roster() };
+  } catch (error) {
+    const message =
+      error instanceof ToolError ? error.message : `The subagent store could not be read (${error instanceof Error ? error.message : String(error)}).`;
+    return { roster: [], storeIssue: { code: "provision_failed", message } };
+  }
 }
 
 /** `output_path_outside_workspace` for every output path that does not resolve inside the workspace for writing. */

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { decideApply } from "../domain/apply-decision.js";
+import { decideApply, isOperatingSystemLitter } from "../domain/apply-decision.js";
 import { decideCleanup } from "../domain/cleanup-decision.js";
 import type { SubagentReportDetails } from "../domain/subagent-protocol.js";
 import { SUBAGENT_LIMITS, type ResolvedAgentEntry, type SubagentRunStatus } from "../domain/subagent-types.js";
@@ -48,8 +48,9 @@ export async function settleWorktree(options: {
   let changedPaths: readonly string[] = [];
   try {
     const changes = await worktrees.changes(worktree, { maxDiffChars: SUBAGENT_LIMITS.diffChars });
-    changedPaths = changes.changedPaths;
-    report.changedPaths = [...changes.changedPaths];
+    // Operating-system litter (.DS_Store, Thumbs.db, Desktop.ini) is no change: a worktree holding only that is unchanged.
+    changedPaths = changes.changedPaths.filter((changed) => !isOperatingSystemLitter(changed));
+    report.changedPaths = [...changedPaths];
     report.diff = changes.diff;
     report.diffTruncated = changes.diffTruncated;
   } catch (error) {

@@ -4,6 +4,7 @@ import type { ModelRequest } from "@agent-tools/core";
 import { ScriptedModelClient, type ScriptedModelResponse } from "@agent-tools/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SubagentBatchDetails, SubagentCardDetails } from "../domain/subagent-protocol.js";
+import { InMemorySubagentStore } from "../ports/in-memory-subagent-store.js";
 import { type SubagentHarness, agentOf, makeRepository, openHarness } from "./__fixtures__/subagent-harness.js";
 
 type Respond = (request: ModelRequest, agent: string, turn: number) => Promise<string | ScriptedModelResponse> | string | ScriptedModelResponse;
@@ -176,6 +177,33 @@ describe("Agent tool (scripted model, real registries and git)", () => {
     });
     expect(text(paths)).toContain("[output_path_outside_workspace]");
     expect(model.requests).toHaveLength(0);
+  }, 60_000);
+
+  it("starts nothing while the store cannot list the roster, says why beside the call's other issues, and tries the store again next call", async () => {
+    const workdir = makeRepository();
+    const model = modelOf(() => "done");
+    const working = new InMemorySubagentStore();
+    let broken = true;
+    const store = new Proxy(working, {
+      get(target, property, receiver) {
+        if (property === "listIdentities" && broken) return async () => Promise.reject(new Error("disk gone"));
+        const value = Reflect.get(target, property, receiver) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    harness = openHarness(workdir, model, { store });
+    const refused = await harness.call({ agents: [{ id: "scout", prompt: "Look." }], colour: "red" });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("Agent could not read its subagent store. No subagents were started.");
+    expect(text(refused)).toContain("1. [provision_failed] The subagent store could not be read (disk gone).");
+    expect(text(refused)).toContain('2. [invalid_arguments] Unknown Agent parameter "colour"');
+    expect(text(refused)).toContain("(none: the subagent store could not be read)");
+    expect(refused.details).toMatchObject({ status: "rejected", agentCount: 0, roster: [] });
+    expect(model.requests).toHaveLength(0);
+    broken = false;
+    const ran = await harness.call({ agents: [{ id: "scout", prompt: "Look." }] });
+    expect(ran.isError).toBe(false);
+    expect((ran.details as SubagentBatchDetails).agents[0]).toMatchObject({ id: "scout", status: "completed" });
   }, 60_000);
 
   it("runs at most 4 Bash executions at once across children", async () => {

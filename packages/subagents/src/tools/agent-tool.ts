@@ -28,8 +28,9 @@ export interface AgentToolOptions {
 }
 
 /**
- * The Agent tool. Its arguments are not parsed by a schema first: the call
- * is validated as a whole so a rejection lists every issue. Each agent's
+ * The Agent tool. Its arguments are not parsed by a schema first (nor are
+ * unknown keys refused by the registry): the call is validated as a whole
+ * so a rejection lists every issue. Each agent's
  * progress streams through `onUpdate` as a `subagent_card`; the result's
  * details are the `subagent_batch`.
  */
@@ -43,6 +44,8 @@ export function createAgentTool(environment: SubagentEnvironment, options: Agent
     metadata: { groupId: "subagent", kind: "agent", isReadOnly: false, displayCategory: "other" },
     scopes: ["chat"],
     handlesAbort: true,
+    // Unknown keys reach validateAgentBatch, which lists them with every other issue, the roster and the templates.
+    allowUnknownArguments: true,
     async execute(input, context) {
       const outcome = await runAgentBatch(environment, {
         input,

@@ -32,7 +32,12 @@ export function createSendMessageTool(conversation: SubagentConversation, sender
     inputSchema: sendMessageInputSchema,
     metadata: { groupId: "subagent", kind: "message", isReadOnly: true, displayCategory: "other" },
     async execute(input, context) {
-      const roster = await conversation.roster();
+      let roster;
+      try {
+        roster = await conversation.roster();
+      } catch (error) {
+        throw storeFailure(error);
+      }
       const resolved = resolveSendMessage({ to: input.to, channel: input.channel, senderId: sender.id, roster });
       if (!resolved.ok) throw new ToolError("invalid_arguments", resolved.message);
       let message;
@@ -47,13 +52,7 @@ export function createSendMessageTool(conversation: SubagentConversation, sender
           sourceToolCallId: context.callId,
         });
       } catch (error) {
-        throw new ToolError(
-          "io",
-          `The message was not sent: the message store failed (${error instanceof Error ? error.message : String(error)}). Try again.`,
-          {
-            cause: error,
-          },
-        );
+        throw storeFailure(error);
       }
       const recipientName =
         message.recipientId === PARENT_AGENT_ID
@@ -65,4 +64,14 @@ export function createSendMessageTool(conversation: SubagentConversation, sender
       return { content: rendered.text, details: rendered.details };
     },
   }) as unknown as ToolDefinition;
+}
+
+/** The tool error of a failed store (reading the roster or appending): never a silent drop; "Try again" only when that may help. */
+function storeFailure(error: unknown): ToolError {
+  const permanent = error instanceof ToolError && !error.recoverable;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolError("io", `The message was not sent: the message store failed (${message}).${permanent ? "" : " Try again."}`, {
+    cause: error,
+    recoverable: !permanent,
+  });
 }
