@@ -131,14 +131,17 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
     let parentBus: { delta(): Promise<string> } | undefined;
     // Skills under <dataDir>/skills: SkillsManager, skill:// paths, and the enabled skills listed in the system prompt.
     let skills: { renderPromptSection(): Promise<string> } | undefined;
+    const conversationId = `cli-${randomUUID()}`;
     registry = await buildBuiltinToolRegistry({
       workdir,
       runtimeScope: options.runtimeScope,
       dataDir,
       additionalRoots: options.additionalRoots,
       approval,
+      // This session's conversation: its task list (per workdir and conversation) and its subagents are kept under it.
+      conversationId,
       // Agent and SendMessage: children run on the same model, persisted under this session.
-      subagents: { model, conversationId: `cli-${randomUUID()}`, onReady: (bundle) => (parentBus = bundle.parentBus) },
+      subagents: { model, conversationId, onReady: (bundle) => (parentBus = bundle.parentBus) },
       skills: { onReady: (bundle) => (skills = bundle) },
       // --mcp: the file's servers; a server's questions are asked at the terminal (declined without one);
       // an OAuth sign-in prints its URL and waits for the browser's redirect on 127.0.0.1.

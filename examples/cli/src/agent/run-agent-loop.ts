@@ -32,6 +32,11 @@ export interface AgentLoopOptions {
    * (`""` for none), e.g. the subagents' message bus delta for the parent.
    */
   afterToolResults?: () => Promise<string>;
+  /**
+   * Passed to every tool call as `hostContext`, e.g. the conversation and
+   * turn a registry serving several conversations keys its task lists by.
+   */
+  hostContext?: unknown;
 }
 
 /** What a session produced: the summary event plus the whole conversation. */
@@ -169,7 +174,11 @@ async function runToolCall(options: AgentLoopOptions, call: ModelToolCall, turn:
   // The raw JSON text goes to the registry: malformed arguments come back as an error result for the model.
   const result = await registry.executeToolCall(
     { id: call.id, name: call.name, arguments: call.arguments },
-    { signal, onUpdate: (event) => onEvent({ type: "tool-output", callId: call.id, toolName, update: event.update }) },
+    {
+      signal,
+      hostContext: options.hostContext,
+      onUpdate: (event) => onEvent({ type: "tool-output", callId: call.id, toolName, update: event.update }),
+    },
   );
   onEvent({
     type: "tool-end",

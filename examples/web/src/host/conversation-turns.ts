@@ -18,6 +18,7 @@ import type { ApprovalRequest, ModelClient, ModelMessage, ToolRegistry } from "@
 import { type AgentEvent, runAgentLoop } from "@agent-tools/example-cli/agent";
 import type { ConversationEvent, PageCommand, TurnEndEvent } from "../protocol/messages.js";
 import type { WebApproval } from "./web-approval.js";
+import type { WebTurnContext } from "./web-task-run.js";
 
 /** How the executing host runs turns: its tools, its model and the limits of a turn. */
 export interface TurnSettings {
@@ -127,6 +128,8 @@ export class ConversationTurns {
         maxTurns: this.options.maxTurns ?? 40,
         signal: turn.controller.signal,
         onEvent: (event: AgentEvent) => emit(conversationId, event),
+        // The registry keys each conversation's task list by this (see web-task-run.ts).
+        hostContext: { conversationId, messageId } satisfies WebTurnContext,
       });
       // The next turn continues from here (the system prompt is added afresh each turn).
       conversation.history = result.messages.slice(1);

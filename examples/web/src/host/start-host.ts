@@ -13,6 +13,7 @@ import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { type ExecutingHost, connectExecutingHost } from "./connect-executing-host.js";
 import { DEMO_APPROVAL, REAL_MODEL_APPROVAL, type WebApprovalOptions, createWebApproval } from "./web-approval.js";
 import { createWebDemoModel } from "./web-demo-model.js";
+import { webTaskRun } from "./web-task-run.js";
 
 /** Options of {@link startHost}. */
 export interface StartHostOptions {
@@ -67,7 +68,8 @@ export async function startHost(options: StartHostOptions): Promise<StartedHost>
     const model = options.model ?? createWebDemoModel();
     const modelName = options.modelName ?? (options.model ? options.model.id : "scripted demo");
     const web = createWebApproval(options.approval ?? (options.model ? REAL_MODEL_APPROVAL : DEMO_APPROVAL));
-    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, approval: web.approval });
+    // One registry serves every conversation: each turn's calls carry their conversation (see web-task-run.ts).
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, approval: web.approval, tasks: { run: webTaskRun } });
     cleanups.push(() => registry.close());
     let markConnected: () => void = () => undefined;
     const connected = new Promise<void>((resolve) => (markConnected = resolve));
