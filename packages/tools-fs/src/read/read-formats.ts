@@ -36,7 +36,7 @@ export interface ReadSource {
 }
 
 /** A whole file's bytes and the version they are (times and inode after the read, size, FNV-1a 64). */
-async function readVersioned(source: ReadSource): Promise<{ bytes: Buffer; version: FileVersion }> {
+export async function readVersioned(source: ReadSource): Promise<{ bytes: Buffer; version: FileVersion }> {
   const bytes = await source.handle.readFile();
   const after = fstatSync(source.handle.fd);
   return { bytes, version: { ...statIdentity(after), size: bytes.length, contentHash: source.hash(bytes) } };

@@ -7,6 +7,7 @@ import { openTarget } from "../shared/file-mutation.js";
 import { assertRegularFile, descriptorPath } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { archiveKind } from "./read-archive.js";
+import { OFFICE_FORMATS, readOffice } from "./read-office.js";
 import { type ReadSource, UNCHANGED_NOTE, pathDetails, readArchive, readImage, readNotebook, readPdf } from "./read-formats.js";
 import { numberLine, readTextWindow } from "./text-window.js";
 import { type ReadInput, readInputSchema } from "./read-input.js";
@@ -17,7 +18,7 @@ export type { ReadInput };
 const LEGACY_FORMATS = new Set(["doc", "rtf", "xls", "ppt"]);
 
 const DESCRIPTION = `Reads a file. Text comes as numbered lines ("     1\\tcode"): \`limit\` lines from \`start_line\`, at most 200 KB; when more remain the result says so: continue with start_line=<next line>. Reading an unchanged range again returns a short "unchanged" note.
-Images (png, jpg, jpeg, gif, webp, avif, bmp, svg, ico; up to 25 MB) are returned as images, PDFs as text by page, notebooks (.ipynb) by cell, archives (zip, jar, tar, tar.gz, tgz) as a listing of the first 200 entries. Binary files are refused (inspect them with Bash, e.g. xxd).
+Images (png, jpg, jpeg, gif, webp, avif, bmp, svg, ico; up to 25 MB) are returned as images, PDFs as text by page, .docx and .xlsx/.xlsm/.xltx/.xltm as extracted text paged like text (a section per sheet, cells tab-separated), notebooks (.ipynb) by cell, archives (zip, jar, tar, tar.gz, tgz) as a listing of the first 200 entries. Binary files are refused (inspect them with Bash, e.g. xxd).
 Read a file before you Write or Edit it.`;
 
 /** Fields every Read result's details carry. */
@@ -36,6 +37,16 @@ export type ReadDetails =
   | (ReadPathDetails & { kind: "read_image"; mimeType: string; bytes: number })
   | (ReadPathDetails & { kind: "read_notebook"; cellStart: number; numCells: number; totalCells: number; truncated: boolean })
   | (ReadPathDetails & { kind: "read_pdf"; pageStart: number; numPages: number; totalPages: number; truncated: boolean })
+  | (ReadPathDetails & {
+      kind: "read_office";
+      /** docx, xlsx, xlsm, xltx or xltm. */
+      format: string;
+      startLine: number;
+      numLines: number;
+      totalLines: number;
+      truncated: boolean;
+      isPartialView: boolean;
+    })
   | (ReadPathDetails & { kind: "read_archive"; format: string; entries: number; hasMore: boolean });
 
 /** Creates the Read tool for one bundle. */
@@ -92,6 +103,7 @@ function readSource(
   if (IMAGE_MIME_BY_EXTENSION[extension]) return readImage(source, resolved, size, extension, environment);
   if (extension === "pdf") return readPdf(source, input, resolved, context, environment);
   if (extension === "ipynb") return readNotebook(source, input, resolved, environment);
+  if (OFFICE_FORMATS.has(extension)) return readOffice(source, extension, size, input, resolved, context, environment);
   if (LEGACY_FORMATS.has(extension)) {
     throw new ToolError(
       "unsupported_target",

@@ -42,7 +42,7 @@ export interface FullTextSnapshot extends FileVersion {
 
 /** What was last seen of a file. */
 export interface LatestRead extends FileVersion {
-  readonly kind: "text" | "image" | "pdf" | "notebook" | "archive" | "mutation";
+  readonly kind: "text" | "image" | "pdf" | "notebook" | "archive" | "office" | "mutation";
   readonly rangeKey: string;
   /** Total lines, for text reads and mutations. */
   readonly totalLines?: number;
