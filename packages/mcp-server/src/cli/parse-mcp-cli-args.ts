@@ -32,8 +32,12 @@ Options:
   --host <address>             HTTP: address to bind (default 127.0.0.1)
   --token <token>              HTTP: require "Authorization: Bearer <token>" (default:
                                $${MCP_TOKEN_ENV})
-  --allow-origin <origin>      HTTP: a browser Origin to accept besides the server's own;
-                               repeatable
+  --allow-origin <origin>      HTTP: a browser Origin to accept in addition to the default
+                               origins (it does not replace them): http://127.0.0.1:<port>,
+                               http://localhost:<port>, http://[::1]:<port> and the bound
+                               address with the port (every local interface address when
+                               bound to 0.0.0.0 or ::). A request without an Origin header is
+                               accepted (it does not come from a browser page); repeatable
   --allow-host <host[:port]>   HTTP: a Host header to accept besides 127.0.0.1, localhost,
                                [::1] and the bound address (DNS-rebinding protection);
                                repeatable
