@@ -9,6 +9,7 @@ import { GrepWorkerHost } from "./search/grep-worker-host.js";
 import { createListTool } from "./search/list-tool.js";
 import { locateRipgrep } from "./search/ripgrep.js";
 import { SearchCaches } from "./search/search-caches.js";
+import { progressIntervalOption } from "./search/search-progress.js";
 import { type FastIo, createFastIo } from "./fast-io/fast-io.js";
 import { FileToolState } from "./shared/file-state.js";
 import { MutationQueue } from "./shared/mutation-queue.js";
@@ -44,6 +45,15 @@ export interface FsToolBundleOptions {
    * released by `registry.close()`.
    */
   regexTimeBudgetMs?: number;
+  /**
+   * Grep and Glob report progress through the call's `onUpdate` once they
+   * have run this many milliseconds, then at most once per this many
+   * (counts so far: matches, files with a match, files walked; see
+   * `GrepProgress` and `GlobProgress`); a search that ends sooner reports
+   * nothing. Default 1000; `Infinity` never reports. Anything but a
+   * positive number throws `SdkError` (`invalid_options`).
+   */
+  progressIntervalMs?: number;
 }
 
 /**
@@ -65,6 +75,7 @@ export function createFsToolBundle(options: FsToolBundleOptions = {}): ToolBundl
  * caches; not exported from the package.
  */
 export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastIo, searchCaches: SearchCaches = new SearchCaches()): ToolBundle {
+  const progressIntervalMs = progressIntervalOption(options.progressIntervalMs);
   const environment = {
     state: options.state ?? new FileToolState(),
     mutations: new MutationQueue(),
@@ -80,8 +91,8 @@ export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastI
     createEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
     createDeleteTool(environment),
     createListTool(environment),
-    createGlobTool(environment),
-    createGrepTool(environment, { workers: grepWorkers, regexTimeBudgetMs: options.regexTimeBudgetMs }),
+    createGlobTool(environment, { progressIntervalMs }),
+    createGrepTool(environment, { workers: grepWorkers, regexTimeBudgetMs: options.regexTimeBudgetMs, progressIntervalMs }),
   ];
   return {
     id: "fs",

@@ -27,6 +27,7 @@ export { globInputSchema } from "./search/glob-tool.js";
 export type { GlobDetails } from "./search/glob-tool.js";
 export { grepInputSchema } from "./search/grep-tool.js";
 export type { GrepDetails } from "./search/grep-tool.js";
+export type { GlobProgress, GrepProgress } from "./search/search-progress.js";
 export { imageInputSchema } from "./image/image-tool.js";
 export type { ImageDetails, DisplayedImage } from "./image/image-tool.js";
 // Building blocks other packages reuse for their own files (e.g. @agent-tools/memory's Markdown entries).

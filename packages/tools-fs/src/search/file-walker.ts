@@ -22,6 +22,8 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Called with each file as soon as it is found. */
   onFile?: (relativePath: string) => void;
+  /** Called with each directory read (relative, `/`-separated; `""` for the base), before its entries. */
+  onDirectory?: (relativePath: string) => void;
   /** Also collect the entries into the returned array (default true; false with `onFile` saves the objects). */
   collect?: boolean;
   /** Directories skipped with everything below them, relative to the base with `/` (the path policy's `walkExclusions`). */
@@ -64,6 +66,7 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
     } catch {
       continue; // unreadable directories are skipped, as ripgrep does
     }
+    options.onDirectory?.(relative);
     const rules = hasIgnoreFiles(entries)
       ? withOwnLayers(
           inherited,

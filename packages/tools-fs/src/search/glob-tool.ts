@@ -6,6 +6,7 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { joinDisplay } from "./file-walker.js";
 import { listFiles } from "./list-files.js";
 import { moreNote, resolveSearchBase } from "./search-base.js";
+import { DEFAULT_PROGRESS_INTERVAL_MS, globProgress } from "./search-progress.js";
 
 /** Glob's input schema. */
 export const globInputSchema = z.object({
@@ -32,8 +33,14 @@ const DESCRIPTION = `Finds files (not directories) by glob, sorted by path. "*" 
 - Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; does not follow symlinks.
 To search file contents, use Grep.`;
 
+/** Options of {@link createGlobTool}. */
+export interface GlobToolOptions {
+  /** Milliseconds before the first progress update and between two (see `FsToolBundleOptions.progressIntervalMs`); default one second. */
+  progressIntervalMs?: number;
+}
+
 /** Creates the Glob tool for one bundle. */
-export function createGlobTool(environment: FsToolEnvironment) {
+export function createGlobTool(environment: FsToolEnvironment, options: GlobToolOptions = {}) {
   return defineTool<typeof globInputSchema, GlobDetails>({
     name: "Glob",
     description: DESCRIPTION,
@@ -52,13 +59,32 @@ export function createGlobTool(environment: FsToolEnvironment) {
           `Glob pattern "${input.pattern}" is invalid: ${(error as Error).message}. Use forms like "**/*.ts" or "src/*.{js,ts}".`,
         );
       }
-      let files: string[];
+      let matched: string[];
+      const progress = globProgress(options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, (update) => context.onUpdate(update));
+      const { counts } = progress;
       try {
-        files = await listFiles(base.directory, { signal: context.signal, caches: environment.searchCaches, exclude: base.excluded });
+        // Files are matched as the walk finds them, so the progress counts matches too.
+        matched = await listFiles(base.directory, {
+          signal: context.signal,
+          caches: environment.searchCaches,
+          exclude: base.excluded,
+          keep: (file) => {
+            counts.filesWalked += 1;
+            const match = matcher.match(file);
+            if (match) counts.totalMatches += 1;
+            progress.changed();
+            return match;
+          },
+          onDirectory: () => {
+            counts.directoriesWalked += 1;
+            progress.changed();
+          },
+        });
       } catch (error) {
         throw toFsToolError("Glob", error, base.resolved, context);
+      } finally {
+        progress.stop();
       }
-      const matched = files.filter((file) => matcher.match(file));
       matched.sort(); // UTF-16 code unit order, the same as comparePaths
       const page = matched.slice(input.offset, input.offset + input.max_results);
       const hasMore = input.offset + input.max_results < matched.length;

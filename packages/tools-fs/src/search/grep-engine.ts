@@ -94,6 +94,16 @@ export interface GrepEngineOptions {
    * error; default {@link DEFAULT_REGEX_TIME_BUDGET_MS}.
    */
   regexTimeBudgetMs?: number;
+  /** Hears of the files the walk hands to the search and of the hits found on the main thread (Grep's progress). */
+  progress?: GrepScanProgress;
+}
+
+/** What the TypeScript engine tells while it runs. */
+export interface GrepScanProgress {
+  /** The walk found one more file to search (one the filter keeps). */
+  scanned(): void;
+  /** A file with this many matching lines was found. */
+  file(matchCount: number): void;
 }
 
 /**
@@ -140,8 +150,10 @@ async function searchCandidates(
   const candidates: string[] = [];
   let pool: GrepWorkerPool | undefined;
   // Past the threshold the workers start and search while the walk goes on.
+  const progress = options.progress;
   const take = (relative: string) => {
     if (!filter(relative)) return;
+    progress?.scanned();
     if (pool?.stopped) throw WALK_STOPPED; // e.g. out of time: `finish()` gives the reason
     if (pool) return pool.add(relative);
     candidates.push(relative);
@@ -153,6 +165,11 @@ async function searchCandidates(
           host: options.workers,
           signal: query.signal,
           timeBudget: inProcess ? undefined : { ms: budgetMs, error: () => patternTooExpensiveError(query.pattern, budgetMs) },
+          onBatchHits:
+            progress &&
+            ((hits) => {
+              for (const hit of hits) if (hit.lines.length > 0) progress.file(hit.lines.length);
+            }),
         },
       );
       for (const candidate of candidates) pool.add(candidate);
@@ -180,7 +197,10 @@ async function searchCandidates(
       for (let batch = inProcess ? pool.takeBatch() : undefined; batch; batch = pool.takeBatch()) {
         for (const relative of batch) {
           const found = searchFile(directory, relative, regex, query.multiline, finder, read);
-          if (found) local.push(found);
+          if (found) {
+            local.push(found);
+            progress?.file(found.matchCount);
+          }
         }
         await new Promise((resolve) => setImmediate(resolve));
         if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
@@ -201,7 +221,10 @@ async function searchCandidates(
       if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
     }
     const found = searchFile(directory, candidates[index]!, regex, query.multiline, finder, read);
-    if (found) hits.push(found);
+    if (found) {
+      hits.push(found);
+      progress?.file(found.matchCount);
+    }
   }
   return hits;
 }

@@ -1,8 +1,9 @@
 import { comparePaths } from "./file-walker.js";
 import { CountedFileHits, LimitedFileHits } from "./grep-counted-hits.js";
 import type { GrepFileHits, GrepOutputMode } from "./grep-result.js";
-import { type GrepQuery, grepWithRipgrep, readNumber, ripgrepArguments, runChecked, runParsed } from "./grep-ripgrep.js";
+import { type GrepQuery, grepWithRipgrep, ripgrepArguments, runChecked, runParsed } from "./grep-ripgrep.js";
 import { RIPGREP_BATCH_CONCURRENCY, RIPGREP_FILE_ARGUMENT_BYTES, batchFileArguments, runBatches } from "./grep-ripgrep-batches.js";
+import { RipgrepCountParser, RipgrepLineNumberParser, type RipgrepFileCounted } from "./ripgrep-count-parsers.js";
 
 /** The page Grep will render, so ripgrep need print only the files on it. */
 export interface GrepPage {
@@ -71,14 +72,16 @@ export interface GrepPagedOptions {
   retainBytes?: number;
   /** Output of a small content page's run before it is stopped for the two passes; default {@link RUN_ON_MAX_BYTES}. */
   runOnMaxBytes?: number;
+  /** Hears the files of the runs over the whole tree as ripgrep prints them (Grep's progress). */
+  progress?: GrepRunProgress;
 }
 
-/** The `path\0` record head at `position` (without a leading `./`) and where its record goes on; undefined at the end. */
-function readRecordPath(output: Buffer, position: number): { path: string; next: number } | undefined {
-  const nul = output.indexOf(0, position);
-  if (nul === -1) return undefined;
-  const name = output.toString("utf8", position, nul);
-  return { path: name.startsWith("./") ? name.slice(2) : name, next: nul + 1 };
+/** What a paged search tells of its runs over the whole tree while they print. */
+export interface GrepRunProgress {
+  /** A run over the whole tree starts: its files are counted from zero again. */
+  newPass(): void;
+  /** A file the filter keeps, with its matching lines. */
+  file(matchCount: number): void;
 }
 
 /** A file of a paged search: its matching lines and, when a run kept them, its hits. */
@@ -86,21 +89,6 @@ interface CountedFile {
   path: string;
   count: number;
   hits?: GrepFileHits;
-}
-
-/** Parses `--count --null` output: `path\0N` lines. */
-function parseCounts(output: Buffer): CountedFile[] {
-  const files: CountedFile[] = [];
-  let position = 0;
-  while (position < output.length) {
-    const head = readRecordPath(output, position);
-    if (head === undefined) break;
-    const { value, next } = readNumber(output, head.next);
-    files.push({ path: head.path, count: value });
-    const newline = output.indexOf(10, next);
-    position = newline === -1 ? output.length : newline + 1;
-  }
-  return files;
 }
 
 /**
@@ -112,47 +100,23 @@ function parseCounts(output: Buffer): CountedFile[] {
 const LINE_NUMBERS_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * Parses `--heading --null --line-number --only-matching --replace ''`
- * output (`path\0` then a `N:` line per match, a blank line between
- * files) into each file's matching lines and first matching line.
- */
-function parseLineNumbers(output: Buffer): CountedFileHits[] {
-  const files: CountedFileHits[] = [];
-  let position = 0;
-  while (position < output.length) {
-    const head = readRecordPath(output, position);
-    if (head === undefined) break;
-    position = head.next;
-    let lines = 0;
-    let first = 0;
-    let previous = -1;
-    while (position < output.length && output[position] !== 10) {
-      const { value, next } = readNumber(output, position);
-      if (value !== previous) {
-        if (lines === 0) first = value;
-        lines += 1;
-        previous = value;
-      }
-      const newline = output.indexOf(10, next);
-      position = newline === -1 ? output.length : newline + 1;
-    }
-    position += 1; // the blank line between files
-    files.push(new CountedFileHits(head.path, lines, first));
-  }
-  return files;
-}
-
-/**
  * A files-mode query in one ripgrep run: every match printed as its line
  * number only (`--only-matching --replace ''`), which gives each file's
  * matching lines and first matching line, all a files page shows. Null
  * when the run printed more than {@link LINE_NUMBERS_MAX_BYTES}.
  */
-async function filesWithFirstLines(rgPath: string, directory: string, query: GrepQuery, maxBytes: number): Promise<CountedFileHits[] | null> {
+async function filesWithFirstLines(
+  rgPath: string,
+  directory: string,
+  query: GrepQuery,
+  maxBytes: number,
+  onFile: RipgrepFileCounted | undefined,
+): Promise<CountedFileHits[] | null> {
   const args = withoutLineOutputFlags(ripgrepArguments(query), query);
   args.unshift("--heading", "--line-number", "--only-matching", "--replace", "");
-  const output = await runChecked(rgPath, directory, args, query.signal, { maxStdoutBytes: maxBytes });
-  return output ? parseLineNumbers(output) : null;
+  const parser = new RipgrepLineNumberParser(onFile);
+  const output = await runChecked(rgPath, directory, args, query.signal, { maxStdoutBytes: maxBytes, onStdout: (chunk) => parser.push(chunk) });
+  return output ? parser.end() : null;
 }
 
 /** `ripgrepArguments` without line numbers, context and long-line previews (a counting run prints no lines). */
@@ -209,7 +173,18 @@ export async function grepWithRipgrepPaged(
   page: GrepPage,
   options: GrepPagedOptions = {},
 ): Promise<GrepFileHits[]> {
-  if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
+  const { progress } = options;
+  const counter: RipgrepFileCounted | undefined =
+    progress &&
+    ((path, matchCount) => {
+      if (matchCount > 0 && filter(path)) progress.file(matchCount);
+    });
+  // Each run over the whole tree counts from zero (a run stopped early is followed by another one).
+  const wholeTreeRun = () => {
+    progress?.newPass();
+    return counter;
+  };
+  if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query, wholeTreeRun())).filter((file) => filter(file.path));
   const pageLines = page.offset + page.headLimit;
   // When a small output cap, not head_limit, ends the page, the count pass shows how far it can reach: no single pass.
   // (A cap of megabytes is a host asking for everything: one pass then beats counting and passing every file back.)
@@ -222,14 +197,24 @@ export async function grepWithRipgrepPaged(
     const parseEagerly = query.context > 0;
     if (pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
       // Its output is megabytes when it is not stopped: ripgrep writes it to a file, not waiting on a pipe.
-      const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly, maxStdoutBytes: pageBytes, outputFile: true });
+      const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, {
+        parseEagerly,
+        maxStdoutBytes: pageBytes,
+        outputFile: true,
+        onFile: wholeTreeRun(),
+      });
       if (run) return run.files.filter((file) => filter(file.path));
     } else {
       // One run prints every line; files keep them up to retainBytes and are only counted past it (no run stopped and started again),
       // unless it prints more than RUN_ON_MAX_BYTES (a pattern matching nearly every line of a huge tree): then counting is cheaper.
       const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, pageBytes);
       const maxStdoutBytes = options.runOnMaxBytes ?? RUN_ON_MAX_BYTES;
-      const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly, retainBytes, maxStdoutBytes });
+      const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, {
+        parseEagerly,
+        retainBytes,
+        maxStdoutBytes,
+        onFile: wholeTreeRun(),
+      });
       if (run?.complete) return run.files.filter((file) => filter(file.path));
       counted = run?.files
         .filter((file) => file.matchCount > 0 && filter(file.path))
@@ -238,13 +223,15 @@ export async function grepWithRipgrepPaged(
   }
   if (page.outputMode === "files") {
     // One run gives what a files page shows; a second process start costs about as much as searching a small tree.
-    const files = await filesWithFirstLines(rgPath, directory, query, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES);
+    const files = await filesWithFirstLines(rgPath, directory, query, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES, wholeTreeRun());
     if (files) return files.filter((file) => filter(file.path));
   }
   if (!counted) {
     const countArgs = withoutLineOutputFlags(ripgrepArguments(query), query);
     countArgs.unshift("--count");
-    counted = parseCounts((await runChecked(rgPath, directory, countArgs, query.signal))!).filter((file) => file.count > 0 && filter(file.path));
+    const parser = new RipgrepCountParser(wholeTreeRun());
+    await runChecked(rgPath, directory, countArgs, query.signal, { onStdout: (chunk) => parser.push(chunk) });
+    counted = parser.end().filter((file) => file.count > 0 && filter(file.path));
   }
   counted.sort((a, b) => comparePaths(a.path, b.path));
   if (page.outputMode === "count") return counted.map((file) => new CountedFileHits(file.path, file.count));
@@ -269,7 +256,7 @@ export async function grepWithRipgrepPaged(
   for (const index of onPage) if (counted[index]!.hits) onPage.delete(index);
   // A path that is not valid UTF-8 cannot be passed back: take the single pass.
   if ([...onPage].some((index) => counted[index]!.path.includes("\uFFFD"))) {
-    return (await grepWithRipgrep(rgPath, directory, query)).filter((file) => filter(file.path));
+    return (await grepWithRipgrep(rgPath, directory, query, wholeTreeRun())).filter((file) => filter(file.path));
   }
   const pageHits = new Map<string, GrepFileHits>();
   const batches = batchFileArguments(

@@ -3,6 +3,7 @@ import { CountedFileHits } from "./grep-counted-hits.js";
 import { GREP_CLIP_BYTES, type GrepByteRange, type GrepFileHits } from "./grep-result.js";
 import { RipgrepRecordSplitter } from "./grep-ripgrep-records.js";
 import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
+import type { RipgrepFileCounted } from "./ripgrep-count-parsers.js";
 import type { RunRipgrepOptions } from "./ripgrep-run-types.js";
 
 /** A Grep query as both engines take it. */
@@ -213,13 +214,15 @@ export interface RipgrepOutputParser {
  * until they add up to more than `retainBytes` of records; from the file
  * that passes it on, files are only counted and the chunks are let go, so
  * a run printing gigabytes holds at most about `retainBytes` of them.
+ * `onFile` hears of each file as soon as its records are complete.
  */
-export function ripgrepOutputParser(parseEagerly = false, retainBytes = Number.POSITIVE_INFINITY): RipgrepOutputParser {
+export function ripgrepOutputParser(parseEagerly = false, retainBytes = Number.POSITIVE_INFINITY, onFile?: RipgrepFileCounted): RipgrepOutputParser {
   const files: GrepFileHits[] = [];
   let retained = 0;
   let complete = true;
   const splitter = new RipgrepRecordSplitter((path, buffer, start, end) => {
     const hits = new RipgrepFileHits(path, buffer, start, end, parseEagerly);
+    onFile?.(path, hits.matchCount);
     if (complete && retained + (end - start) <= retainBytes) {
       retained += end - start;
       files.push(hits);
@@ -280,6 +283,8 @@ export interface RunParsedOptions {
   outputFile?: boolean;
   /** Bytes of records kept with their lines; files past them are only counted (see {@link ripgrepOutputParser}). */
   retainBytes?: number;
+  /** Hears of each file with a match as ripgrep prints it (a search's progress). */
+  onFile?: RipgrepFileCounted;
 }
 
 /**
@@ -293,7 +298,7 @@ export async function runParsed(
   signal: AbortSignal | undefined,
   options: RunParsedOptions,
 ): Promise<ParsedRipgrepOutput | null> {
-  const parser = ripgrepOutputParser(options.parseEagerly, options.retainBytes);
+  const parser = ripgrepOutputParser(options.parseEagerly, options.retainBytes, options.onFile);
   const stdout = await runChecked(rgPath, directory, args, signal, {
     maxStdoutBytes: options.maxStdoutBytes,
     outputFile: options.outputFile,
@@ -302,7 +307,7 @@ export async function runParsed(
   return stdout ? parser.end() : null;
 }
 
-/** Runs a query with ripgrep under `directory`, every hit parsed from one run. */
-export async function grepWithRipgrep(rgPath: string, directory: string, query: GrepQuery): Promise<GrepFileHits[]> {
-  return (await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly: query.context > 0 || query.multiline }))!.files;
+/** Runs a query with ripgrep under `directory`, every hit parsed from one run; `onFile` hears of each file as it is printed. */
+export async function grepWithRipgrep(rgPath: string, directory: string, query: GrepQuery, onFile?: RipgrepFileCounted): Promise<GrepFileHits[]> {
+  return (await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly: query.context > 0 || query.multiline, onFile }))!.files;
 }

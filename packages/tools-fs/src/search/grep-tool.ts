@@ -13,6 +13,7 @@ import { grepWithRipgrepPaged } from "./grep-ripgrep-paged.js";
 import { cannotBacktrack } from "./grep-regex-budget.js";
 import type { GrepWorkerHost } from "./grep-worker-host.js";
 import { resolveSearchBase } from "./search-base.js";
+import { DEFAULT_PROGRESS_INTERVAL_MS, grepProgress } from "./search-progress.js";
 
 /** Grep's input schema. */
 export const grepInputSchema = z.object({
@@ -70,6 +71,8 @@ export interface GrepToolOptions {
   workers: GrepWorkerHost;
   /** Regex time budget of one call of the pure TypeScript engine (see `FsToolBundleOptions.regexTimeBudgetMs`). */
   regexTimeBudgetMs?: number;
+  /** Milliseconds before the first progress update and between two (see `FsToolBundleOptions.progressIntervalMs`); default one second. */
+  progressIntervalMs?: number;
 }
 
 /** Creates the Grep tool for one bundle. */
@@ -95,6 +98,26 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
       };
       let hits: GrepFileHits[];
       let engine: GrepDetails["engine"] = environment.ripgrepPath ? "ripgrep" : "typescript";
+      const progress = grepProgress(
+        options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
+        base.fileName !== undefined || !environment.ripgrepPath,
+        (update) => context.onUpdate(update),
+      );
+      const found = (matchCount: number) => {
+        progress.counts.matchCount += matchCount;
+        progress.counts.fileCount += 1;
+        progress.changed();
+      };
+      const scanning: GrepEngineOptions = {
+        ...engineOptions,
+        progress: {
+          scanned: () => {
+            progress.counts.filesScanned += 1;
+            progress.changed();
+          },
+          file: found,
+        },
+      };
       try {
         if (base.fileName !== undefined) {
           engine = "typescript";
@@ -106,19 +129,23 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
           else if (cannotBacktrack(query.pattern)) {
             const found = searchBytes(base.fileName, bytes, regex, query.multiline);
             hits = found ? [found] : [];
-          } else hits = await grepWithTypeScript(base.directory, query, () => true, [base.fileName], engineOptions);
+          } else hits = await grepWithTypeScript(base.directory, query, () => true, [base.fileName], scanning);
         } else if (environment.ripgrepPath) {
-          hits = await grepWithRipgrepPaged(environment.ripgrepPath, base.directory, query, filter, {
-            outputMode: input.output_mode,
-            offset: input.offset,
-            headLimit: input.head_limit,
-            maxChars: context.maxOutputChars,
-          });
+          hits = await grepWithRipgrepPaged(
+            environment.ripgrepPath,
+            base.directory,
+            query,
+            filter,
+            { outputMode: input.output_mode, offset: input.offset, headLimit: input.head_limit, maxChars: context.maxOutputChars },
+            { progress: { newPass: () => progress.newPass(), file: found } },
+          );
         } else {
-          hits = await grepWithTypeScript(base.directory, query, filter, undefined, engineOptions);
+          hits = await grepWithTypeScript(base.directory, query, filter, undefined, scanning);
         }
       } catch (error) {
         throw toFsToolError("Grep", error, base.resolved, context);
+      } finally {
+        progress.stop();
       }
       const rendered = renderGrep(
         hits,

@@ -41,6 +41,8 @@ export interface GrepWorkerSearchOptions {
    * rejects with `error()`.
    */
   timeBudget?: { ms: number; error: () => unknown };
+  /** Hears the hits of each batch a worker answers, as it answers (Grep's progress). */
+  onBatchHits?: (hits: readonly GrepWorkerHit[]) => void;
 }
 
 /** A running set of search workers fed file by file (see {@link startGrepWorkers}). */
@@ -137,6 +139,7 @@ export function startGrepWorkers(directory: string, query: GrepWorkerQuery, opti
       offset += 2 + count;
     }
     results[id] = found;
+    options.onBatchHits?.(found);
     doneBatches += 1;
     if (closed && doneBatches === batchCount) return end({ value: results.flat() });
     pump();
