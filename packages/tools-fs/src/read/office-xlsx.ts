@@ -191,10 +191,10 @@ function cellValue(cell: CellState, context: SheetContext): string {
   switch (cell.type) {
     case "s": {
       const index = Number(cell.value);
-      return oneLine(Number.isInteger(index) ? (context.strings[index] ?? "") : "");
+      return oneLine(Number.isInteger(index) ? unescapeXstring(context.strings[index] ?? "") : "");
     }
     case "inlineStr":
-      return oneLine(cell.inline || cell.value);
+      return oneLine(unescapeXstring(cell.inline || cell.value));
     case "b":
       return cell.value.trim() === "1" || cell.value.trim().toLowerCase() === "true" ? "TRUE" : cell.value.trim() === "" ? "" : "FALSE";
     case "n": {
@@ -205,8 +205,13 @@ function cellValue(cell: CellState, context: SheetContext): string {
     }
     default:
       // str (formula text), e (error), d (ISO date)
-      return oneLine(cell.value);
+      return oneLine(unescapeXstring(cell.value));
   }
+}
+
+/** Decodes OOXML's `_xHHHH_` escapes (ECMA-376 ST_Xstring), e.g. `_x000D_` for a carriage return, `_x005F_` for "_". */
+export function unescapeXstring(text: string): string {
+  return text.includes("_x") ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : text;
 }
 
 /** 0-based column of a cell reference such as "B7" (undefined when malformed). */

@@ -68,7 +68,7 @@ const DATA_ROWS = [
   '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>When</t></is></c><c r="D1" t="inlineStr"><is><r><t>No</t></r><r><t>te</t></r><rPh><t>ignored</t></rPh></is></c></row>',
   '<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2"><v>3</v></c><c r="C2" s="1"><v>45292</v></c><c r="D2" t="b"><v>1</v></c></row>',
   '<row r="3"><c r="A3" t="str"><f>CONCAT("Pears","!")</f><v>Pears!</v></c><c r="B3" s="3"><f>SUM(B1:B2)</f><v>10.5</v></c><c r="C3" s="2"><v>45292.5</v></c><c r="E3" t="e"><v>#DIV/0!</v></c></row>',
-  '<row r="5"><c r="A5" s="4"><v>0.75</v></c><c r="B5" t="b"><v>0</v></c><c r="C5" t="s"><v>3</v></c></row>',
+  '<row r="5"><c r="A5" s="4"><v>0.75</v></c><c r="B5" t="b"><v>0</v></c><c r="C5" t="s"><v>3</v></c><c r="D5" t="s"><v>4</v></c><c r="E5" t="s"><v>5</v></c></row>',
 ].join("");
 
 const WORKBOOK_TEXT = [
@@ -77,7 +77,7 @@ const WORKBOOK_TEXT = [
   "Apples\t3\t2024-01-01\tTRUE",
   "Pears!\t10.5\t2024-01-01T12:00:00\t\t#DIV/0!",
   "",
-  "18:00:00\tFALSE\ttwo lines",
+  "18:00:00\tFALSE\ttwo lines\tcafé\t_x000D_",
   "",
   "## Sheet 2: Secret (hidden)",
   "hidden value",
@@ -93,7 +93,7 @@ const workbook = () =>
       { name: "Secret", rows: '<row r="1"><c r="A1" t="inlineStr"><is><t>hidden value</t></is></c></row>', state: "hidden" },
       { name: "Empty", rows: "" },
     ],
-    ["Name", "Qty", "Apples", "two\nlines"],
+    ["Name", "Qty", "Apples", "two\nlines", "caf_x00E9_", "_x005F_x000D_"],
   );
 
 describe("Read .docx", () => {
