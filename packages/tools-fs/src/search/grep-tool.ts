@@ -65,6 +65,16 @@ function fileFilter(filePattern: string | undefined): { filter: (relative: strin
   return { filter: (relative) => matchers.some((matcher) => matcher.match(relative)), prefilter: basenameOnly ? globs : undefined };
 }
 
+/** `filter` with each path's verdict remembered. */
+function judgedOnce(filter: (relative: string) => boolean): (relative: string) => boolean {
+  const verdicts = new Map<string, boolean>();
+  return (relative) => {
+    let verdict = verdicts.get(relative);
+    if (verdict === undefined) verdicts.set(relative, (verdict = filter(relative)));
+    return verdict;
+  };
+}
+
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions {
   /** The bundle's worker threads, which match patterns that may backtrack. */
@@ -135,7 +145,8 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
             environment.ripgrepPath,
             base.directory,
             query,
-            filter,
+            // The progress counter and the result both ask about each file with a match: judge each once.
+            input.file_pattern ? judgedOnce(filter) : filter,
             { outputMode: input.output_mode, offset: input.offset, headLimit: input.head_limit, maxChars: context.maxOutputChars },
             { progress: { newPass: () => progress.newPass(), file: found } },
           );

@@ -8,9 +8,18 @@ import { CountedFileHits } from "./grep-counted-hits.js";
 /** Called with each file as soon as its record is complete: its path and matching lines. */
 export type RipgrepFileCounted = (path: string, matchCount: number) => void;
 
-/** A file's path from the parts of its record head (without a leading `./`). */
-function decodePath(parts: Buffer[]): string {
-  const name = (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString("utf8");
+/**
+ * A file's path: the bytes of `chunk` from `start` to `end` after the
+ * `parts` of earlier chunks (without a leading `./`). Empties `parts`.
+ */
+function decodePath(parts: Buffer[], chunk: Buffer, start: number, end: number): string {
+  let name: string;
+  if (parts.length === 0) name = chunk.toString("utf8", start, end);
+  else {
+    parts.push(chunk.subarray(start, end));
+    name = Buffer.concat(parts).toString("utf8");
+    parts.length = 0;
+  }
   return name.startsWith("./") ? name.slice(2) : name;
 }
 
@@ -27,7 +36,7 @@ export interface RipgrepCountRecord {
 /** Parses `--count --null` output: `path\0N` lines. */
 export class RipgrepCountParser {
   private readonly files: RipgrepCountRecord[] = [];
-  private pathParts: Buffer[] = [];
+  private readonly pathParts: Buffer[] = [];
   private path: string | undefined;
   private value = 0;
   private inNumber = false;
@@ -43,9 +52,7 @@ export class RipgrepCountParser {
           this.pathParts.push(chunk.subarray(position));
           return;
         }
-        this.pathParts.push(chunk.subarray(position, nul));
-        this.path = decodePath(this.pathParts);
-        this.pathParts = [];
+        this.path = decodePath(this.pathParts, chunk, position, nul);
         this.value = 0;
         this.inNumber = true;
         position = nul + 1;
@@ -94,7 +101,7 @@ type LineState = (typeof LineState)[keyof typeof LineState];
 export class RipgrepLineNumberParser {
   private readonly files: CountedFileHits[] = [];
   private state: LineState = LineState.Path;
-  private pathParts: Buffer[] = [];
+  private readonly pathParts: Buffer[] = [];
   private path = "";
   private value = 0;
   private lines = 0;
@@ -113,9 +120,7 @@ export class RipgrepLineNumberParser {
             this.pathParts.push(chunk.subarray(position));
             return;
           }
-          this.pathParts.push(chunk.subarray(position, nul));
-          this.path = decodePath(this.pathParts);
-          this.pathParts = [];
+          this.path = decodePath(this.pathParts, chunk, position, nul);
           this.lines = 0;
           this.first = 0;
           this.previous = -1;
