@@ -77,21 +77,17 @@ export interface BuiltinToolRegistryOptions {
   /** Shell-tool options. */
   shell?: ShellToolBundleOptions;
   /**
-   * The conversation this registry serves. Its task list is kept under the
-   * canonical workdir plus this id, so the conversation finds its list again
-   * in a later registry or process. Default: `subagents.conversationId`;
-   * without either, the list belongs to this registry alone.
+   * The conversation served: task lists are kept per workdir and this id
+   * (default `subagents.conversationId`; without either, per registry).
    */
   conversationId?: string;
   /**
    * Task-tool options (chat scope only). Without `store`, lists persist in
    * the SQLite file `<dataDir>/agent-tools.sqlite`, opened on the first task
    * call. The file's storage is shared by every registry of the process on
-   * the same `dataDir` and closed when the last of them closes. Without
-   * `run.conversationId`, each workdir and `conversationId` has its own list
-   * (see {@link BuiltinToolRegistryOptions.conversationId}); registries given
-   * the same `run: { conversationId }` share one list on purpose. Unknown
-   * keys and empty ids throw `SdkError`.
+   * the same `dataDir` and closed when the last of them closes. Registries
+   * given the same `run: { conversationId }` share one list on purpose;
+   * otherwise see `conversationId`. Bad keys or ids throw `SdkError`.
    */
   tasks?: TaskToolBundleOptions;
   /**
