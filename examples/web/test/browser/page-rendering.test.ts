@@ -64,8 +64,8 @@ describe.skipIf(availability.skip)("web example in Chromium: rendering", { timeo
       expect(await markdown.locator("h2").count()).toBe(1);
       expect(await markdown.locator("ul > li").count()).toBe(3);
       expect(await markdown.locator("ol > li").count()).toBe(2);
-      expect(await markdown.locator("pre > code").innerText()).toContain("return amount - (amount * percent) / 100;");
-      expect(await markdown.locator("strong").first().innerText()).toBe("bold");
+      expect(await shownText(markdown.locator("pre > code"))).toContain("return amount - (amount * percent) / 100;");
+      expect(await shownText(markdown.locator("strong").first())).toBe("bold");
       const safe = markdown.locator("a", { hasText: "safe link" });
       expect(await safe.getAttribute("href")).toBe("https://example.org/docs");
       expect(await safe.getAttribute("target")).toBe("_blank");
