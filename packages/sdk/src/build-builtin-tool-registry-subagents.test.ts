@@ -76,6 +76,31 @@ describe("buildBuiltinToolRegistry: subagents", () => {
     await cron.close();
   }, 120_000);
 
+  it("persists subagent runs under the registry's conversationId when subagents name none", async () => {
+    const workdir = repository("conversation", { "README.md": "# demo\n" });
+    const model = new ScriptedModelClient({ respond: () => "done" });
+    const dataDir = path.join(temporary, "conversation-data");
+    const bare = await buildBuiltinToolRegistry({ workdir, dataDir, subagents: { model } });
+    expect(bare.hasTool("SendMessage")).toBe(false); // nothing persists without a conversation
+    await bare.close();
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, conversationId: "chat-7", subagents: { model } });
+    try {
+      expect(registry.hasTool("SendMessage")).toBe(true);
+      const result = await registry.executeToolCall({ id: "call_1", name: "Agent", arguments: { agents: [{ id: "reader", prompt: "Say done." }] } });
+      expect(result.isError).toBe(false);
+    } finally {
+      await registry.close();
+    }
+    const storage = await openSqliteStorage({ dataDir });
+    try {
+      const store = await KyselySubagentStore.open(storage);
+      const roster = await store.listIdentities("chat-7");
+      expect(roster.map((identity) => identity.id)).toEqual(["reader"]);
+    } finally {
+      await storage.close();
+    }
+  }, 120_000);
+
   it("resumes an agent from its last completed round after the host process is killed with SIGKILL", async () => {
     const workdir = repository("crash", { "notes-0.md": "first note\n", "notes-1.md": "second note\n" });
     const dataDir = path.join(temporary, "crash-data");

@@ -78,7 +78,8 @@ export interface BuiltinToolRegistryOptions {
   shell?: ShellToolBundleOptions;
   /**
    * The conversation served: task lists are kept per workdir and this id
-   * (default `subagents.conversationId`; without either, per registry).
+   * (default `subagents.conversationId`; without either, per registry), and
+   * subagent runs persist under it unless `subagents.conversationId` is set.
    */
   conversationId?: string;
   /**
@@ -264,7 +265,11 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
     if (options.subagents !== undefined && runtimeScope === "chat") {
       bundles.push(
         await createSdkSubagentBundle({
-          options: options.subagents,
+          // The registry's conversation also names the subagents' saved runs unless they are given their own.
+          options:
+            options.subagents.conversationId === undefined && options.conversationId !== undefined
+              ? { ...options.subagents, conversationId: options.conversationId }
+              : options.subagents,
           workdir: options.workdir,
           logger: options.logger,
           ports,

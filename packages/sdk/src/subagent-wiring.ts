@@ -26,8 +26,9 @@ export interface SdkSubagentOptions {
   readonly model: ModelClient;
   /**
    * The parent conversation: runs, identities and the message bus persist
-   * under it (resume across restarts, SendMessage). Without it nothing
-   * persists and SendMessage is not offered.
+   * under it (resume across restarts, SendMessage). Default: the registry's
+   * `conversationId`. Without either nothing persists and SendMessage is not
+   * offered.
    */
   readonly conversationId?: string;
   /** Where they persist; default the shared SQLite file in `dataDir`. */
