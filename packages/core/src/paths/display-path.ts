@@ -6,7 +6,7 @@ import type { PathPolicyState } from "./policy-state.js";
 /**
  * What results show for a path in a root: workspace paths relative (`.`
  * for the workspace itself), `root://alias/...`, `skill://name/...`, and
- * external paths absolute.
+ * uploads and external paths absolute.
  *
  * @example
  * displayFor({ scope: "workspace", rootPath: "/repo", access: "write" }, "src/a.ts", "/repo/src/a.ts"); // "src/a.ts"
@@ -19,6 +19,8 @@ export function displayFor(candidate: RootCandidate, relativePath: string, absol
       return `root://${candidate.root.alias}/${relativePath}`;
     case "skill":
       return `skill://${candidate.skillName}/${relativePath}`;
+    case "uploads":
+      return relativePath === "" ? candidate.rootPath : path.join(candidate.rootPath, ...relativePath.split("/"));
     default:
       return absolutePath;
   }
@@ -47,5 +49,6 @@ export function displayPath(state: PathPolicyState, absolutePath: string): strin
 export function describeRoot(state: PathPolicyState, candidate: RootCandidate): string {
   if (candidate.scope === "root") return `root://${candidate.root.alias}`;
   if (candidate.scope === "skill") return `skill://${candidate.skillName}`;
+  if (candidate.scope === "uploads") return `the uploads folder (${candidate.rootPath})`;
   return `the workspace (${state.workdir})`;
 }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { canonicalOrLoop, isWithin, tryRealpath } from "./containment.js";
 import type { RootCandidate } from "./path-policy-types.js";
 import type { PathPolicyState } from "./policy-state.js";
+import { uploadsBases, uploadsCandidate } from "./uploads-root.js";
 
 /** An absolute path matched to the root it falls into. */
 export interface RootMatch {
@@ -12,7 +13,8 @@ export interface RootMatch {
 }
 
 /**
- * The roots an absolute path can fall into, workspace first, with the bases
+ * The roots an absolute path can fall into, workspace first (then granted
+ * roots, then the uploads folder), with the bases
  * each is reachable through: its canonical path and, when different, the
  * path the host declared (a symlinked workdir or root).
  */
@@ -25,6 +27,8 @@ function rootBases(state: PathPolicyState): Array<{ candidate: RootCandidate; ba
     const candidate: RootCandidate = { scope: "root", rootPath: root.canonicalPath, access: root.access, root };
     list.push({ candidate, bases: root.declaredPath === root.canonicalPath ? [root.canonicalPath] : [root.canonicalPath, root.declaredPath] });
   }
+  const uploads = uploadsCandidate(state);
+  if (uploads !== undefined) list.push({ candidate: uploads, bases: uploadsBases(state) });
   return list;
 }
 

@@ -3,8 +3,8 @@ import type { AdditionalRoot, GrantedRoot, RootAccess, RootStatus } from "./addi
 /** Why a path is resolved; write intents need write access, `cwd` refuses `root://`. */
 export type PathIntent = "read" | "list" | "search" | "image" | "write" | "edit" | "delete" | "cwd";
 
-/** Which kind of root a path resolved into. */
-export type PathScope = "workspace" | "root" | "skill" | "external";
+/** Which kind of root a path resolved into (`uploads`: the host's read-only folder of user uploads). */
+export type PathScope = "workspace" | "root" | "skill" | "uploads" | "external";
 
 /** Access decision of a skill-access hook. */
 export type SkillAccessDecision = { access: RootAccess } | { denied: string };
@@ -25,6 +25,13 @@ export interface PathPolicyOptions {
   additionalRoots?: readonly AdditionalRoot[];
   /** `skill://` resolution; omitted = `skill://` paths are refused. */
   skills?: SkillPathOptions;
+  /**
+   * Absolute directory of the files the user uploaded (the registry passes
+   * `<dataDir>/uploads`): a read-only scope `uploads` reached by absolute
+   * path. Reads, lists, searches and Image work there; every write intent
+   * is refused, however the path reaches it. Omitted = no uploads scope.
+   */
+  uploadsDir?: string;
 }
 
 /** Options of {@link PathPolicy.resolve}. */
@@ -51,7 +58,7 @@ export interface ResolvedPath {
   readonly rootPath: string;
   /** Path relative to the root with `/` separators; "" for the root itself. */
   readonly relativePath: string;
-  /** What results show: relative, `root://alias/...`, `skill://name/...` or absolute. */
+  /** What results show: relative, `root://alias/...`, `skill://name/...` or absolute (external and uploads paths). */
   readonly displayPath: string;
   readonly access: RootAccess;
   readonly alias?: string;
@@ -98,4 +105,5 @@ export type RootCandidate =
   | { readonly scope: "workspace"; readonly rootPath: string; readonly access: "write" }
   | { readonly scope: "root"; readonly rootPath: string; readonly access: RootAccess; readonly root: GrantedRoot }
   | { readonly scope: "skill"; readonly rootPath: string; readonly access: RootAccess; readonly skillName: string }
+  | { readonly scope: "uploads"; readonly rootPath: string; readonly access: "read" }
   | { readonly scope: "external"; readonly rootPath: string; readonly access: "write" };

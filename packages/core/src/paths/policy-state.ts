@@ -28,6 +28,8 @@ export interface PathPolicyState {
   readonly granted: readonly GrantedRoot[];
   /** `skill://` resolution; undefined when the host gave none (such paths are refused). */
   readonly skills: SkillsState | undefined;
+  /** `options.uploadsDir`, made absolute (not canonicalised: the directory may appear later); undefined = no uploads scope. */
+  readonly uploadsDir: string | undefined;
 }
 
 /**
@@ -48,5 +50,12 @@ export function createPolicyState(options: PathPolicyOptions): PathPolicyState {
   if (workdir === null) throw new SdkError("invalid_options", `workdir does not exist: ${shortenForMessage(options.workdir)}`);
   const granted = validateAdditionalRoots(options.additionalRoots ?? [], workdir).map((root) => Object.freeze(root));
   const skills = options.skills ? Object.freeze({ rootDir: path.resolve(options.skills.rootDir), options: options.skills }) : undefined;
-  return Object.freeze({ workdir, declaredWorkdir: path.resolve(options.workdir), granted: Object.freeze(granted), skills });
+  if (
+    options.uploadsDir !== undefined &&
+    (typeof options.uploadsDir !== "string" || !path.isAbsolute(options.uploadsDir) || options.uploadsDir.includes("\0"))
+  ) {
+    throw new SdkError("invalid_options", "uploadsDir must be an absolute directory path, e.g. <dataDir>/uploads.");
+  }
+  const uploadsDir = options.uploadsDir === undefined ? undefined : path.resolve(options.uploadsDir);
+  return Object.freeze({ workdir, declaredWorkdir: path.resolve(options.workdir), granted: Object.freeze(granted), skills, uploadsDir });
 }

@@ -10,6 +10,7 @@ import type { ResolvePathOptions, ResolvedPath, RootCandidate } from "./path-pol
 import type { PathPolicyState } from "./policy-state.js";
 import { checkGitMetadata, checkRootLive, checkWorkingDirectory, checkWriteAccess } from "./root-checks.js";
 import { skillReachedBy, skillRoot } from "./skill-root.js";
+import { checkUploadsReach } from "./uploads-root.js";
 
 /** A parsed input placed in its root, before any check. */
 interface Located {
@@ -21,7 +22,7 @@ interface Located {
 /**
  * Resolves and checks an input path against the policy's state: parses it,
  * places it in its root (workspace, `root://`, `skill://`, or an absolute
- * path matched to the longest root), checks the root is live and allows
+ * path matched to the longest root, the read-only uploads folder included), checks the root is live and allows
  * the intent, and that symlinks do not lead out of it. Throws `ToolError`
  * (`invalid_path`, `out_of_bounds`, `permission_denied`, `invalid_workdir`).
  *
@@ -50,6 +51,8 @@ export function resolvePath(state: PathPolicyState, input: string, options: Reso
   checkGitMetadata([...segments, ...resolvedBelowRoot], intent, label);
   // The skill policy by canonical path: a skill reached by another form (the dataDir inside the workspace, a symlink) is that skill.
   const reached = candidate.scope === "skill" ? undefined : skillReachedBy(state, candidate, target.canonicalPath, intent, label);
+  // The uploads policy by canonical path too: a dataDir inside the workspace or a root, or a symlink, does not make uploads writable.
+  checkUploadsReach(state, candidate, target.canonicalPath, intent, label);
   if (reached !== undefined) {
     checkWriteAccess(reached.candidate, intent, label);
     const skillPath = path.join(reached.candidate.rootPath, ...reached.segments);

@@ -3,6 +3,7 @@ import { rootStatus } from "./additional-roots.js";
 import { tryRealpath } from "./containment.js";
 import type { PathIntent, RootCandidate } from "./path-policy-types.js";
 import type { PathPolicyState } from "./policy-state.js";
+import { uploadsWriteRefusal } from "./uploads-root.js";
 
 const WRITE_INTENTS: ReadonlySet<PathIntent> = new Set(["write", "edit", "delete"]);
 
@@ -37,8 +38,8 @@ export function checkRootLive(state: PathPolicyState, candidate: RootCandidate, 
 }
 
 /**
- * Refuses `root://` as a working directory: granted roots are for the file
- * tools only. Throws `ToolError` (`permission_denied`).
+ * Refuses `root://` and the uploads folder as a working directory: granted
+ * roots are for the file tools only, and uploads are read-only. Throws `ToolError` (`permission_denied`).
  *
  * @example
  * checkWorkingDirectory(docsRoot, "cwd", "Bash cwd"); // throws
@@ -48,6 +49,13 @@ export function checkWorkingDirectory(candidate: RootCandidate, intent: PathInte
     throw new ToolError("permission_denied", `${label}: root:// paths cannot be used as a working directory; granted roots are for the file tools only.`, {
       details: {},
     });
+  }
+  if (intent === "cwd" && candidate.scope === "uploads") {
+    throw new ToolError(
+      "permission_denied",
+      `${label}: the uploads folder (${candidate.rootPath}) is read-only and cannot be a working directory. Run the command from the workspace and pass the uploaded file's absolute path to it.`,
+      { details: { scope: "uploads" } },
+    );
   }
 }
 
@@ -60,6 +68,7 @@ export function checkWorkingDirectory(candidate: RootCandidate, intent: PathInte
  */
 export function checkWriteAccess(candidate: RootCandidate, intent: PathIntent, label: string): void {
   if (!WRITE_INTENTS.has(intent) || candidate.access === "write") return;
+  if (candidate.scope === "uploads") throw uploadsWriteRefusal(candidate, label);
   const where =
     candidate.scope === "root"
       ? `read-only project root root://${candidate.root.alias}`

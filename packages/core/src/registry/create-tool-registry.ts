@@ -1,3 +1,4 @@
+import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
 import { createPathPolicy } from "../paths/path-policy.js";
 import { resolveDataDir } from "../paths/resolve-data-dir.js";
@@ -65,8 +66,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   // Checked against what the bundles list before anything runs; the registry reads only this copy.
   const checkedApproval = checkApprovalOptions(options.approval, () => approvalVocabulary(options.bundles, options.knownApprovalKeys));
   const approval = checkedApproval.approval;
-  const paths = createPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, skills: options.skills });
   const dataDir = resolveDataDir(options.dataDir);
+  // <dataDir>/uploads: the user's uploads, a read-only scope reached by absolute path.
+  const uploadsDir = path.join(dataDir, "uploads");
+  const paths = createPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, skills: options.skills, uploadsDir });
   const logger = options.logger ?? consoleLogger;
   if (options.cleanups !== undefined && !Array.isArray(options.cleanups)) throw new SdkError("invalid_options", "cleanups must be an array of functions.");
   const cleanups = [...(options.cleanups ?? [])];

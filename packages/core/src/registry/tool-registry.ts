@@ -19,7 +19,12 @@ export interface ToolRegistryOptions {
   workdir: string;
   /** Default `chat`. */
   runtimeScope?: RuntimeScope;
-  /** Where the SDK keeps its files; default `~/.agent-tools`; `~/` expands (see `resolveDataDir`). */
+  /**
+   * Where the SDK keeps its files; default `~/.agent-tools`; `~/` expands
+   * (see `resolveDataDir`). Its `uploads` folder is the read-only scope
+   * `uploads`: the file tools read files a host put there by absolute path,
+   * and refuse every write there.
+   */
   dataDir?: string;
   /** Extra directories reachable as `root://alias/...` by the file tools. */
   additionalRoots?: readonly AdditionalRoot[];
