@@ -31,6 +31,7 @@ import { type SdkCheckpointStoreOptions, sdkCheckpointRegistryOptions } from "./
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
 import { type InteractionHostOptions, createInteractionToolBundle } from "./interaction-tools/index.js";
 import { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
+import { defineMcpToolDeferral } from "./mcp-deferral-wiring.js";
 import { sdkMcpRoots } from "./mcp-roots-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 import { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
@@ -221,6 +222,7 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
   const ports = withSandboxMounts(await withSandboxPort(createNodePorts({ ports: options.ports }), options.sandbox, options.ports?.sandbox), sandboxMounts);
   const bundles: ToolBundle[] = [];
   const cleanups: Array<() => Promise<void>> = [() => ports.close()];
+  let isMcpDeferralActive: (() => boolean) | undefined;
   try {
     const skills =
       options.skills === undefined
@@ -329,6 +331,7 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
         loadFailureMode: mcpOptions.loadFailureMode ?? (runtimeScope === "cron" ? "throw" : "continue"),
       });
       bundles.push(...mcp.bundles);
+      isMcpDeferralActive = () => mcp.isDeferralActive();
       onReady?.(mcp);
     }
     // The same registry; BuiltinToolRegistry only types the results of built-in tools.
@@ -350,7 +353,7 @@ async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedAppro
       ...(skills === undefined ? {} : { skills: skills.pathOptions() }),
       cleanups,
     }) as BuiltinToolRegistry;
-    return registry;
+    return defineMcpToolDeferral(registry, isMcpDeferralActive);
   } catch (error) {
     // Nothing may leak when the options are invalid: close what was opened.
     await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);

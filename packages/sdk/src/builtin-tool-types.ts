@@ -169,6 +169,8 @@ export interface BuiltinToolCall<N extends BuiltinToolName> extends ToolCall {
  * if (!started.isError && "session_id" in started.details) console.log(started.details.session_id);
  */
 export interface BuiltinToolRegistry extends ToolRegistry {
+  /** True while MCP tools are deferred behind ToolSearch (listed only once a search activates them); false otherwise and without MCP. */
+  readonly mcpToolDeferralActive: boolean;
   executeToolCall<N extends BuiltinToolName>(call: BuiltinToolCall<N>, options?: ExecuteToolCallOptions | null): Promise<BuiltinToolResult<N>>;
   executeToolCall(call: ToolCall, options?: ExecuteToolCallOptions | null): Promise<ToolResult>;
 }

@@ -1,0 +1,17 @@
+import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
+
+/**
+ * Gives `registry` its live `mcpToolDeferralActive`: true while the MCP
+ * tools are deferred behind ToolSearch (their schemas estimate above the
+ * tool-search budget, so they are callable but not listed until a search
+ * activates them), false otherwise and without MCP. A getter, because the
+ * deferral follows the servers' tools as they change.
+ *
+ * @example
+ * defineMcpToolDeferral(registry, () => mcp.isDeferralActive());
+ * registry.mcpToolDeferralActive; // true while ToolSearch stands in for the MCP tools
+ */
+export function defineMcpToolDeferral(registry: BuiltinToolRegistry, isDeferralActive: (() => boolean) | undefined): BuiltinToolRegistry {
+  Object.defineProperty(registry, "mcpToolDeferralActive", { get: () => isDeferralActive?.() === true, enumerable: true, configurable: false });
+  return registry;
+}
