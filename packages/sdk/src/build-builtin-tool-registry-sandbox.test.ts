@@ -135,6 +135,39 @@ describe.skipIf(skipReason !== undefined)("buildBuiltinToolRegistry({ sandbox })
     }
   }, 120_000);
 
+  it("lets commands read the uploads folder, read-only, while the rest of the dataDir stays masked", async () => {
+    const { base, workdir, dataDir } = directories();
+    fs.mkdirSync(path.join(dataDir, "uploads"));
+    fs.writeFileSync(path.join(dataDir, "uploads", "report.csv"), "a,b\n1,2\n");
+    fs.writeFileSync(path.join(dataDir, "secret.log"), "DATADIR SECRET\n");
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, sandbox: { enabled: true } });
+    try {
+      const upload = await bash(registry, `cat ${dataDir}/uploads/report.csv`);
+      expect(upload.isError).toBe(false);
+      expect(text(upload)).toContain("1,2");
+      const secret = await bash(registry, `cat ${dataDir}/secret.log; ls -A ${dataDir}`);
+      expect(text(secret)).not.toContain("DATADIR SECRET");
+      expect(text(secret)).toMatch(/^uploads$/m);
+      const write = await bash(registry, `echo x > ${dataDir}/uploads/new.txt`);
+      expect(write.isError).toBe(true);
+      expect(fs.existsSync(path.join(dataDir, "uploads", "new.txt"))).toBe(false);
+    } finally {
+      await registry.close();
+    }
+    // An uploads folder that is a symlink is not followed: it stays masked with the rest.
+    const elsewhere = path.join(base, "elsewhere");
+    fs.mkdirSync(elsewhere);
+    fs.writeFileSync(path.join(elsewhere, "private.txt"), "LINKED SECRET\n");
+    fs.rmSync(path.join(dataDir, "uploads"), { recursive: true });
+    fs.symlinkSync(elsewhere, path.join(dataDir, "uploads"));
+    const linked = await buildBuiltinToolRegistry({ workdir, dataDir, sandbox: { enabled: true } });
+    try {
+      expect(text(await bash(linked, `cat ${dataDir}/uploads/private.txt`))).not.toContain("LINKED SECRET");
+    } finally {
+      await linked.close();
+    }
+  }, 120_000);
+
   it("has no network unless allowNetwork, loopback included", async () => {
     const { workdir, dataDir } = directories();
     const server = net.createServer((socket) => socket.end("hello from the host\n"));

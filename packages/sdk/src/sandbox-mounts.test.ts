@@ -64,5 +64,7 @@ describe("dataDirSandboxMounts", () => {
     expect(dataDirSandboxMounts(alias)()).toEqual({ maskedDirectories: [dataDir] });
     expect(source()).toEqual({ maskedDirectories: [dataDir] });
     expect(dataDirSandboxMounts("/")()).toEqual({});
+    fs.mkdirSync(path.join(dataDir, "uploads"));
+    expect(source()).toEqual({ maskedDirectories: [dataDir], readOnlyRoots: [path.join(dataDir, "uploads")] });
   });
 });

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import type { SandboxPolicy, SandboxState, SpawnOptions } from "@agent-tools/core";
 import type { NodePorts } from "./create-node-ports.js";
@@ -17,11 +17,13 @@ export type SandboxMountSource = () => SandboxMountAdditions;
  * The dataDir masked: a confined command sees it empty and read-only (no
  * SQLite file with tasks, memory, checkpoints and OAuth tokens, no logs, no
  * other project's data). What lies below it and is granted (the workspace,
- * a root, an enabled skill) is bound back on top. Nothing when the dataDir
+ * a root, an enabled skill) is bound back on top, and so is the uploads
+ * folder (`<dataDir>/uploads`), read-only, when it is a real directory (a
+ * symlink there is not followed: it stays masked). Nothing when the dataDir
  * does not exist yet or is `/`.
  *
  * @example
- * dataDirSandboxMounts("/home/me/.agent-tools")(); // { maskedDirectories: ["/home/me/.agent-tools"] }
+ * dataDirSandboxMounts("/home/me/.agent-tools")(); // { maskedDirectories: ["/home/me/.agent-tools"], readOnlyRoots: ["/home/me/.agent-tools/uploads"] }
  */
 export function dataDirSandboxMounts(dataDir: string): SandboxMountSource {
   return () => {
@@ -31,8 +33,19 @@ export function dataDirSandboxMounts(dataDir: string): SandboxMountSource {
     } catch {
       return {};
     }
-    return canonical === path.parse(canonical).root ? {} : { maskedDirectories: [canonical] };
+    if (canonical === path.parse(canonical).root) return {};
+    const uploads = path.join(canonical, "uploads");
+    return isRealDirectory(uploads) ? { maskedDirectories: [canonical], readOnlyRoots: [uploads] } : { maskedDirectories: [canonical] };
   };
+}
+
+/** Whether `target` is a directory itself, not a symlink to one. */
+function isRealDirectory(target: string): boolean {
+  try {
+    return lstatSync(target).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The policy with `additions` merged in; a directory both writable and read-only stays writable. */
