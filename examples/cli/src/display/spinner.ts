@@ -32,6 +32,13 @@ export class Spinner {
     this.render();
   }
 
+  /** Changes the label of a running spinner, keeping its elapsed time (nothing when stopped). */
+  relabel(label: string): void {
+    if (!this.enabled || !this.timer) return;
+    this.label = label;
+    this.render();
+  }
+
   /** Stops the spinner and erases its line. */
   stop(): void {
     if (this.timer) clearInterval(this.timer);

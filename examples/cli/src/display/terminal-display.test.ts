@@ -154,6 +154,24 @@ describe("TerminalDisplay", () => {
     expect(output).not.toContain("line 9");
   });
 
+  it("shows a long search's progress in the spinner line", () => {
+    const stream = new PassThrough();
+    let output = "";
+    stream.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    const display = new TerminalDisplay({ stream, colors: false, spinner: true });
+    display.handle({ type: "tool-start", callId: "c1", toolName: "Grep", arguments: { pattern: "x" }, parallel: false });
+    const message = "Grep: searching, 12 matching lines in 3 files so far (1.0 s)";
+    display.handle({
+      type: "tool-output",
+      callId: "c1",
+      toolName: "Grep",
+      update: { data: { kind: "grep_progress", matchCount: 12, fileCount: 3, elapsedMs: 1000, message } },
+    });
+    display.handle({ type: "tool-output", callId: "c1", toolName: "Grep", update: { data: { kind: "other", message: "NOT PROGRESS" } } });
+    expect(output).toContain("running Grep: searching, 12 matching lines in 3 files so far");
+    expect(output).not.toContain("NOT PROGRESS");
+  });
+
   it("shows a model error clearly", () => {
     const output = render([
       { type: "session-end", status: "model-error", turns: 1, toolCalls: 0, failedToolCalls: 0, durationMs: 30, finalText: "", error: "HTTP 401: bad key" },

@@ -118,6 +118,7 @@ export class TerminalDisplay {
       case "tool-output":
         if (typeof event.update.text === "string" && event.update.text !== "") this.streamOutput(event.callId, event.update.text, event.update.stream);
         this.renderSubagentCard(event.callId, event.update.data);
+        this.showProgress(event.callId, event.update.data);
         break;
       case "tool-end":
         this.running.delete(event.callId);
@@ -247,6 +248,15 @@ export class TerminalDisplay {
       const label = task.status === "in_progress" && task.activeForm ? task.activeForm : task.subject;
       this.line(`    ${mark} ${task.status === "completed" ? this.c.dim(label) : label}`);
     }
+  }
+
+  /** A long search's progress (Grep, Glob: `data.kind` ending in `_progress` with a `message`) in the spinner line. */
+  private showProgress(callId: string, data: unknown): void {
+    const toolName = this.running.get(callId);
+    if (toolName === undefined || typeof data !== "object" || data === null) return;
+    const { kind, message } = data as { kind?: unknown; message?: unknown };
+    if (typeof kind !== "string" || !kind.endsWith("_progress") || typeof message !== "string") return;
+    this.spinner.relabel(`running ${toolName}: ${message.replace(/^[^:]*: /, "").slice(0, Math.max(20, this.width() - toolName.length - 16))}`);
   }
 
   private streamOutput(callId: string, text: string, stream: string | undefined): void {
