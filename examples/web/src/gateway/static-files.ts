@@ -47,6 +47,25 @@ export function resolvePagePath(root: string, requestPath: string): string | und
   return full.startsWith(root + path.sep) ? full : undefined;
 }
 
+/**
+ * The page's Content-Security-Policy: its own scripts, styles and sockets
+ * only, no inline script, no image but its own and `data:` (the favicon),
+ * no frames, forms or `<base>`. A second wall behind the Markdown sanitiser:
+ * should model text ever reach the DOM as HTML, it could neither run script
+ * nor make the browser fetch a URL that carries the page token out.
+ */
+export const PAGE_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
 function send(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
   response.end(text);
@@ -89,6 +108,9 @@ export async function servePageFile(request: IncomingMessage, response: ServerRe
   response.writeHead(200, {
     "content-type": contentTypeOf(real),
     "x-content-type-options": "nosniff",
+    "content-security-policy": PAGE_CONTENT_SECURITY_POLICY,
+    // The page's URL holds its token: no request it makes names that URL.
+    "referrer-policy": "no-referrer",
     // index.html carries no secret but must pick up a rebuilt page; hashed assets may be cached.
     "cache-control": real.endsWith(".html") ? "no-store" : "public, max-age=3600",
   });
