@@ -36,6 +36,7 @@ import { sdkMcpRoots } from "./mcp-roots-wiring.js";
 import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
 import { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
 import { sdkTaskBundleOptions } from "./task-wiring.js";
+import { checkBuiltinToolRegistryOptionKeys } from "./registry-option-keys.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
 export interface BuiltinToolRegistryOptions {
@@ -213,6 +214,8 @@ export function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): P
  * parent's rules, whose host tools and bundles it does not have.
  */
 async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedApprovalKeys: readonly string[]): Promise<BuiltinToolRegistry> {
+  // Unknown or misspelt keys throw before anything starts.
+  checkBuiltinToolRegistryOptionKeys(options, true);
   // Read once (own properties, each getter once): this registry and every worktree child's, built later, get the same rules.
   const approval = snapshotApprovalOptions(options.approval) as ApprovalOptions | undefined;
   const runtimeScope = options.runtimeScope ?? "chat";

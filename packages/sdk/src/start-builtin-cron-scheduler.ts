@@ -5,9 +5,10 @@ import { resolveDataDir } from "@agent-tools/core";
 import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle, CronTask, CronTaskPolicy } from "@agent-tools/cron";
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
+import { checkBuiltinToolRegistryOptionKeys } from "./registry-option-keys.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { createCronRunSandbox, cronRunAdditionalRoots } from "./cron-run-sandbox.js";
-import { checkSdkSandboxOptions, resolveSdkSandbox } from "./sandbox-wiring.js";
+import { resolveSdkSandbox } from "./sandbox-wiring.js";
 
 /** Options of {@link startBuiltinCronScheduler}. */
 export interface BuiltinCronSchedulerOptions {
@@ -66,8 +67,10 @@ export interface BuiltinCronSchedulerOptions {
  */
 export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOptions = {}): Promise<CronSchedulerHandle> {
   const { KyselyCronStore, acquireSqliteSchedulerLock, liveCronPolicyRoots, startCronScheduler } = await import("@agent-tools/cron");
-  // A mistyped sandbox option fails here, not at the first run (the probe itself is lazy).
-  if (options.registryOptions?.sandbox !== undefined) checkSdkSandboxOptions(options.registryOptions.sandbox);
+  // A misspelt registry option (or a mistyped sandbox) fails here, not at the first run (the probe itself is lazy).
+  if (options.registryOptions !== undefined) {
+    checkBuiltinToolRegistryOptionKeys<BuiltinToolRegistryOptions>({ ...options.registryOptions, workdir: "" }, true, "registryOptions");
+  }
   const dataDir = resolveDataDir(options.dataDir);
   const lease = options.storage === undefined ? leaseSqliteStorage({ dataDir }) : undefined;
   const ports = createNodePorts({ ports: options.ports });

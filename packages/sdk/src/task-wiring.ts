@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { SdkError, ToolError, closestName } from "@agent-tools/core";
+import { SdkError, ToolError } from "@agent-tools/core";
 import type { TaskRun, TaskRunResolver, TaskToolBundleOptions } from "@agent-tools/tools-tasks";
+import { type OptionKeyList, describeOptionValue as describe, rejectUnknownKeys } from "./option-keys.js";
 
-const TASK_OPTION_KEYS = ["store", "run", "logger"] as const;
-const TASK_RUN_KEYS = ["conversationId", "runId"] as const;
+const TASK_OPTION_KEYS = { store: true, run: true, logger: true } as const satisfies OptionKeyList<TaskToolBundleOptions>;
+const TASK_RUN_KEYS = { conversationId: true, runId: true } as const satisfies OptionKeyList<TaskRun>;
 
 /** The run id of a list when neither the host's `tasks.run` nor the registry names one. */
 const DEFAULT_RUN_ID = "default";
@@ -56,26 +57,32 @@ export function sdkTaskBundleOptions(input: SdkTaskWiringInput): TaskToolBundleO
   return { ...tasks, run: (context): TaskRun => ({ conversationId: key(context.workdir), runId }) };
 }
 
-function checkTaskOptions(tasks: unknown): TaskToolBundleOptions {
+/**
+ * Checks the `tasks` option fail-closed (unknown keys, a store or logger of
+ * the wrong shape, fixed run ids that are not non-empty strings) and returns
+ * it, `{}` when absent. Throws `SdkError` (`invalid_options`) naming the
+ * option by its path (`where`, default `tasks`).
+ */
+export function checkTaskOptions(tasks: unknown, where = "tasks"): TaskToolBundleOptions {
   if (tasks === undefined) return {};
   if (tasks === null || typeof tasks !== "object" || Array.isArray(tasks)) {
-    throw new SdkError("invalid_options", `tasks must be an object ({ store?, run?, logger? }), not ${describe(tasks)}.`);
+    throw new SdkError("invalid_options", `${where} must be an object ({ store?, run?, logger? }), not ${describe(tasks)}.`);
   }
-  rejectUnknownKeys(tasks as Record<string, unknown>, TASK_OPTION_KEYS, "tasks");
+  rejectUnknownKeys(tasks as Record<string, unknown>, TASK_OPTION_KEYS, where);
   const { store, run, logger } = tasks as TaskToolBundleOptions;
   if (store !== undefined && typeof store !== "function" && !isStore(store)) {
-    throw new SdkError("invalid_options", "tasks.store must be a TaskStateStore (load, save and delete methods) or a function opening one.");
+    throw new SdkError("invalid_options", `${where}.store must be a TaskStateStore (load, save and delete methods) or a function opening one.`);
   }
   if (logger !== undefined && (logger === null || typeof (logger as { warn?: unknown }).warn !== "function")) {
-    throw new SdkError("invalid_options", "tasks.logger must have a warn method.");
+    throw new SdkError("invalid_options", `${where}.logger must have a warn method.`);
   }
   if (run === undefined || typeof run === "function") return tasks as TaskToolBundleOptions;
   if (run === null || typeof run !== "object" || Array.isArray(run)) {
-    throw new SdkError("invalid_options", `tasks.run must be { conversationId?, runId? } or a function of the call context, not ${describe(run)}.`);
+    throw new SdkError("invalid_options", `${where}.run must be { conversationId?, runId? } or a function of the call context, not ${describe(run)}.`);
   }
-  rejectUnknownKeys(run as Record<string, unknown>, TASK_RUN_KEYS, "tasks.run");
-  checkConversationId(run.conversationId, "tasks.run.conversationId");
-  checkConversationId(run.runId, "tasks.run.runId");
+  rejectUnknownKeys(run as Record<string, unknown>, TASK_RUN_KEYS, `${where}.run`);
+  checkConversationId(run.conversationId, `${where}.run.conversationId`);
+  checkConversationId(run.runId, `${where}.run.runId`);
   return tasks as TaskToolBundleOptions;
 }
 
@@ -83,18 +90,6 @@ function isStore(store: unknown): boolean {
   if (store === null || typeof store !== "object") return false;
   const candidate = store as Record<string, unknown>;
   return typeof candidate.load === "function" && typeof candidate.save === "function" && typeof candidate.delete === "function";
-}
-
-function rejectUnknownKeys(value: Record<string, unknown>, known: readonly string[], where: string): void {
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    const suggestion = closestName(key, known);
-    throw new SdkError(
-      "invalid_options",
-      `Unknown option ${where}.${key}${suggestion === undefined ? "" : `: did you mean ${where}.${suggestion}?`} (known: ${known.join(", ")}).`,
-      { option: `${where}.${key}`, ...(suggestion === undefined ? {} : { suggestion: `${where}.${suggestion}` }) },
-    );
-  }
 }
 
 function checkConversationId(value: unknown, name: string): string | undefined {
@@ -124,12 +119,4 @@ function checkedResolver(resolve: TaskRunResolver): TaskRunResolver {
     }
     return run as TaskRun;
   };
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === "object") return "an object";
-  return typeof value === "function" ? "a function" : String(value);
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { SdkError, type SandboxSettings } from "@agent-tools/core";
+import { SdkError, type SandboxSettings, closestName } from "@agent-tools/core";
 import { checkSandboxEnvironment } from "./sandbox-environment.js";
 
 /** The keys of {@link SandboxSettings}. */
@@ -39,8 +39,12 @@ export function checkSandboxSettings(settings: unknown, extraKeys: readonly stri
   const known = [...SANDBOX_SETTING_KEYS, ...extraKeys];
   for (const key of Object.keys(settings)) {
     if (known.includes(key)) continue;
-    const near = known.find((candidate) => candidate.toLowerCase() === key.toLowerCase());
-    throw invalid(`Unknown sandbox option "${key}".${near ? ` Did you mean "${near}"?` : ""} Known options: ${known.join(", ")}.`, { key });
+    const near = closestName(key, known);
+    throw invalid(`Unknown sandbox option "${key}".${near ? ` Did you mean "${near}"?` : ""} Known options: ${known.join(", ")}.`, {
+      key,
+      option: `sandbox.${key}`,
+      ...(near === undefined ? {} : { suggestion: `sandbox.${near}` }),
+    });
   }
   const given = settings as Record<string, unknown>;
   if (typeof given.enabled !== "boolean") throw invalid(`sandbox.enabled must be true or false, not ${JSON.stringify(given.enabled)}.`, { key: "enabled" });

@@ -1,0 +1,231 @@
+/**
+ * The keys `buildBuiltinToolRegistry` accepts, checked before anything is
+ * built: the top level and every option object the SDK owns the shape of.
+ */
+import { type ToolPorts, type ToolTelemetryOptions, SdkError } from "@agent-tools/core";
+import type { McpHostOptions } from "@agent-tools/mcp";
+import type { MemoryToolBundleOptions } from "@agent-tools/memory";
+import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
+import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
+import type { SdkCheckpointRegistryOptions, SdkCheckpointStoreOptions } from "./checkpoint-wiring.js";
+import type { SdkCronOptions } from "./cron-wiring.js";
+import type { InteractionHostOptions } from "./interaction-tools/index.js";
+import { type OptionKeyList, checkOptionObject, describeOptionValue, isOptionObject, rejectUnknownKeys, shapeOf } from "./option-keys.js";
+import { checkSdkSandboxOptions } from "./sandbox-wiring.js";
+import type { SdkSkillOptions } from "./skill-wiring.js";
+import type { SdkSubagentOptions } from "./subagent-wiring.js";
+import { checkTaskOptions } from "./task-wiring.js";
+
+/** The top-level keys of `BuiltinToolRegistryOptions` (kept exact by {@link checkBuiltinToolRegistryOptionKeys}'s signature). */
+const REGISTRY_OPTION_KEYS = {
+  workdir: true,
+  runtimeScope: true,
+  dataDir: true,
+  additionalRoots: true,
+  ports: true,
+  approval: true,
+  onEvent: true,
+  logger: true,
+  telemetry: true,
+  maxOutputChars: true,
+  providerId: true,
+  fs: true,
+  shell: true,
+  conversationId: true,
+  tasks: true,
+  memory: true,
+  mcp: true,
+  systemTools: true,
+  tools: true,
+  bundles: true,
+  subagents: true,
+  skills: true,
+  cron: true,
+  planMode: true,
+  interaction: true,
+  concurrency: true,
+  sandbox: true,
+  checkpoint: true,
+  checkpoints: true,
+} as const;
+
+const FS_KEYS = {
+  ripgrepPath: true,
+  state: true,
+  inlineHashLimitBytes: true,
+  regexTimeBudgetMs: true,
+  progressIntervalMs: true,
+} as const satisfies OptionKeyList<FsToolBundleOptions>;
+
+const SHELL_KEYS = {
+  providerId: true,
+  shell: true,
+  env: true,
+  commandPolicies: true,
+  maxSessions: true,
+  sessionRetentionMs: true,
+  processLogRetention: true,
+} as const satisfies OptionKeyList<ShellToolBundleOptions>;
+
+const PROCESS_LOG_RETENTION_KEYS = { maxEntries: true, maxAgeMs: true } as const satisfies OptionKeyList<
+  NonNullable<ShellToolBundleOptions["processLogRetention"]>
+>;
+
+const MEMORY_KEYS = {
+  mode: true,
+  service: true,
+  storage: true,
+  store: true,
+  dataDir: true,
+  root: true,
+  timeZone: true,
+  historySearch: true,
+  entriesPerScope: true,
+  now: true,
+} as const satisfies OptionKeyList<MemoryToolBundleOptions>;
+
+const MCP_KEYS = {
+  getSettings: true,
+  applyOps: true,
+  loadFailureMode: true,
+  onLoadError: true,
+  sandbox: true,
+  toolSearch: true,
+  clientInfo: true,
+  onElicitation: true,
+  sampling: true,
+  roots: true,
+  oauth: true,
+  onReady: true,
+} as const satisfies OptionKeyList<McpHostOptions>;
+
+const MCP_TOOL_SEARCH_KEYS = { tokenBudget: true } as const satisfies OptionKeyList<Exclude<McpHostOptions["toolSearch"], false | undefined>>;
+const MCP_CLIENT_INFO_KEYS = { name: true, version: true } as const satisfies OptionKeyList<NonNullable<McpHostOptions["clientInfo"]>>;
+const MCP_SAMPLING_KEYS = { model: true, approve: true } as const satisfies OptionKeyList<NonNullable<McpHostOptions["sampling"]>>;
+const MCP_OAUTH_KEYS = {
+  onAuthorization: true,
+  store: true,
+  encryptionKey: true,
+  redirectUrl: true,
+  clientMetadata: true,
+  clientMetadataUrl: true,
+} as const satisfies OptionKeyList<NonNullable<McpHostOptions["oauth"]>>;
+
+const SUBAGENT_KEYS = {
+  model: true,
+  conversationId: true,
+  store: true,
+  templates: true,
+  forceReadonly: true,
+  strictReadOnly: true,
+  maxRounds: true,
+  limits: true,
+  sessionLabel: true,
+  onReady: true,
+} as const satisfies OptionKeyList<SdkSubagentOptions>;
+
+const SUBAGENT_LIMIT_KEYS = { runs: true, bash: true } as const satisfies OptionKeyList<NonNullable<SdkSubagentOptions["limits"]>>;
+
+const SKILL_KEYS = {
+  rootDir: true,
+  policy: true,
+  registry: true,
+  onManagedSkillsChanged: true,
+  onReady: true,
+} as const satisfies OptionKeyList<SdkSkillOptions>;
+
+const SKILL_POLICY_KEYS = {
+  allowedSkillNames: true,
+  allowedSkillBaseDirs: true,
+  protectedSkillNames: true,
+  protectedSkillBaseDirs: true,
+  allowSkillInventory: true,
+  allowSkillManagement: true,
+  allowSkillMutation: true,
+} as const satisfies OptionKeyList<NonNullable<SdkSkillOptions["policy"]>>;
+
+const CRON_KEYS = { store: true, storage: true, currentModelId: true, timeZone: true, http: true } as const satisfies OptionKeyList<SdkCronOptions>;
+const INTERACTION_KEYS = { onAskUserQuestion: true, onExitPlanMode: true } as const satisfies OptionKeyList<InteractionHostOptions>;
+const TELEMETRY_KEYS = { tracer: true, recordArguments: true } as const satisfies OptionKeyList<ToolTelemetryOptions>;
+const CHECKPOINT_KEYS = { id: true } as const satisfies OptionKeyList<NonNullable<SdkCheckpointRegistryOptions<ToolPorts>["checkpoint"]>>;
+const CHECKPOINT_STORE_KEYS = { store: true, storage: true } as const satisfies OptionKeyList<SdkCheckpointStoreOptions>;
+
+/**
+ * `true` when `List` names exactly the keys of `Options`; otherwise the keys
+ * that differ, so the call passing `true` fails `tsc` and says which.
+ */
+export type ExactOptionKeys<Options, List> = [Exclude<keyof Options, keyof List>, Exclude<keyof List, keyof Options>] extends [never, never]
+  ? true
+  : { missingFromList: Exclude<keyof Options, keyof List>; staleInList: Exclude<keyof List, keyof Options> };
+
+/**
+ * Checks the keys of `buildBuiltinToolRegistry`'s options fail-closed,
+ * before anything is built: the top level, then one level into every option
+ * object whose shape the SDK owns (fs, shell, tasks, memory, mcp, subagents,
+ * skills, cron, interaction, telemetry, checkpoint, checkpoints, sandbox)
+ * and the plain objects inside them (shell.processLogRetention,
+ * mcp.toolSearch / clientInfo / sampling / oauth, subagents.limits,
+ * skills.policy). Host-owned values (ports, stores, loggers, models,
+ * functions, MCP settings, arrays of tools, bundles or roots) are not
+ * looked into; `approval`, `concurrency` and `cron.http` are checked by the
+ * code that reads them. An unknown or wrongly cased key throws `SdkError`
+ * (`invalid_options`) with `details.option` (its path) and, when one is
+ * close, `details.suggestion`; keys whose value is `undefined` are fine.
+ *
+ * `keysMatch` is `true`, typed so that the call fails to compile when the
+ * options type and this module's list of top-level keys differ. `where`
+ * prefixes the paths in messages (e.g. `registryOptions`); default none.
+ *
+ * @example
+ * checkBuiltinToolRegistryOptionKeys(options, true); // throws for { workdri: "/x" }: Unknown option workdri: did you mean workdir?
+ */
+export function checkBuiltinToolRegistryOptionKeys<Options extends object>(
+  options: Options,
+  keysMatch: ExactOptionKeys<Options, typeof REGISTRY_OPTION_KEYS>,
+  where = "",
+): void {
+  void keysMatch;
+  const at = (path: string) => (where === "" ? path : `${where}.${path}`);
+  if (!isOptionObject(options)) {
+    throw new SdkError(
+      "invalid_options",
+      `${where === "" ? "The options of buildBuiltinToolRegistry" : where} must be an object ({ workdir, ... }), not ${describeOptionValue(options)}.`,
+    );
+  }
+  rejectUnknownKeys(options, REGISTRY_OPTION_KEYS, where);
+  checkOptionObject(options.fs, FS_KEYS, at("fs"));
+  const shell = checkOptionObject(options.shell, SHELL_KEYS, at("shell"));
+  checkOptionObject(shell?.processLogRetention, PROCESS_LOG_RETENTION_KEYS, at("shell.processLogRetention"));
+  checkTaskOptions(options.tasks, at("tasks"));
+  if (options.memory !== false) checkMemory(options.memory, at("memory"));
+  checkMcp(options.mcp, at("mcp"));
+  const subagents = checkOptionObject(options.subagents, SUBAGENT_KEYS, at("subagents"));
+  checkOptionObject(subagents?.limits, SUBAGENT_LIMIT_KEYS, at("subagents.limits"));
+  const skills = checkOptionObject(options.skills, SKILL_KEYS, at("skills"));
+  checkOptionObject(skills?.policy, SKILL_POLICY_KEYS, at("skills.policy"));
+  checkOptionObject(options.cron, CRON_KEYS, at("cron"));
+  checkOptionObject(options.interaction, INTERACTION_KEYS, at("interaction"));
+  checkOptionObject(options.telemetry, TELEMETRY_KEYS, at("telemetry"));
+  checkOptionObject(options.checkpoint, CHECKPOINT_KEYS, at("checkpoint"));
+  checkOptionObject(options.checkpoints, CHECKPOINT_STORE_KEYS, at("checkpoints"));
+  // The sandbox's own check (keys, types, paths, environment; its messages name sandbox.<key>).
+  if (options.sandbox !== undefined) checkSdkSandboxOptions(options.sandbox as Parameters<typeof checkSdkSandboxOptions>[0]);
+}
+
+function checkMemory(memory: unknown, where: string): void {
+  if (memory !== undefined && !isOptionObject(memory)) {
+    throw new SdkError("invalid_options", `${where} must be false or an object (${shapeOf(MEMORY_KEYS)}), not ${describeOptionValue(memory)}.`, {
+      option: where,
+    });
+  }
+  checkOptionObject(memory, MEMORY_KEYS, where);
+}
+
+function checkMcp(value: unknown, where: string): void {
+  const mcp = checkOptionObject(value, MCP_KEYS, where);
+  if (mcp === undefined) return;
+  if (mcp.toolSearch !== false) checkOptionObject(mcp.toolSearch, MCP_TOOL_SEARCH_KEYS, `${where}.toolSearch`);
+  checkOptionObject(mcp.clientInfo, MCP_CLIENT_INFO_KEYS, `${where}.clientInfo`);
+  checkOptionObject(mcp.sampling, MCP_SAMPLING_KEYS, `${where}.sampling`);
+  checkOptionObject(mcp.oauth, MCP_OAUTH_KEYS, `${where}.oauth`);
+}
