@@ -70,4 +70,21 @@ describe("buildBuiltinToolRegistry: skills described by README.md or skill.json"
       await registry.close();
     }
   }, 60_000);
+
+  it("points at no SKILL.md for a skill folder that has no description file", async () => {
+    const workdir = path.join(temporary, "project-bare");
+    const dataDir = path.join(temporary, "data-bare");
+    fs.mkdirSync(workdir, { recursive: true });
+    fs.mkdirSync(path.join(dataDir, "skills", "bare"), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, "skills", "bare", "notes.txt"), "no description here\n");
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, skills: {} });
+    try {
+      const list = toolResultText(await registry.executeToolCall({ id: "list", name: "SkillsManager", arguments: { action: "list" } }), "");
+      expect(list).not.toContain("skill://bare/SKILL.md");
+      expect(list).toContain("- bare");
+      expect(list).toContain("skill://bare/ (no description file)");
+    } finally {
+      await registry.close();
+    }
+  }, 60_000);
 });

@@ -39,7 +39,7 @@ export function skillsErrorOutput(action: SkillsManagerAction, code: string, mes
 export function listOutput(skills: readonly SkillSummary[], hidden: number): ToolOutput<SkillsManagerDetails> {
   const lines = skills.map((skill) => {
     const marks = [skill.builtIn ? "built-in" : undefined, skill.protected && !skill.builtIn ? "protected" : undefined].filter(Boolean);
-    return `- ${skill.name}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}: ${skill.description || "(no description)"} -> ${skillUri(skill.name, skill.metadataFile ?? "SKILL.md")}`;
+    return `- ${skill.name}${marks.length > 0 ? ` (${marks.join(", ")})` : ""}: ${skill.description || "(no description)"} -> ${skill.metadataFile === undefined ? `${skillUri(skill.name)} (no description file)` : skillUri(skill.name, skill.metadataFile)}`;
   });
   const header = skills.length === 0 ? "No skills are enabled." : `${skills.length} enabled skill${skills.length === 1 ? "" : "s"}:`;
   const footer = hidden > 0 ? [`(${hidden} more installed but not enabled in this session.)`] : [];
