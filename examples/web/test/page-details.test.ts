@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { editDiffLines, editMatchStrategy, parseUnifiedDiff } from "../src/page/details/edit-diff.js";
 import { formatResultText, isMcpTool } from "../src/page/details/result-text.js";
+import { revealInvisible } from "../src/page/details/reveal-invisible.js";
 import { changedTaskId, taskViews } from "../src/page/details/task-view.js";
 
 describe("editDiffLines", () => {
@@ -65,5 +66,14 @@ describe("formatResultText", () => {
     expect(formatResultText("", { mcp: { structuredContent: { ok: true } } })).toEqual({ format: "json", text: '{\n  "ok": true\n}' });
     expect(isMcpTool("mcp_docs_search")).toBe(true);
     expect(isMcpTool("Read")).toBe(false);
+  });
+});
+
+describe("revealInvisible", () => {
+  it("shows bidi controls and zero-width characters as escapes, and leaves other text alone", () => {
+    // "rm -rf /tmp/\u202Egpj.x" displays as "rm -rf /tmp/x.jpg" when the override is invisible.
+    expect(revealInvisible('{"command": "rm -rf /tmp/\u202egpj.x"}')).toBe('{"command": "rm -rf /tmp/\\u{202E}gpj.x"}');
+    expect(revealInvisible("a\u200bb\u2066c\u2069d\ufeff\u061c")).toBe("a\\u{200B}b\\u{2066}c\\u{2069}d\\u{FEFF}\\u{061C}");
+    expect(revealInvisible("plain ünïcode 日本 ✓")).toBe("plain ünïcode 日本 ✓");
   });
 });

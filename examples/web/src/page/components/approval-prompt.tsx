@@ -1,6 +1,7 @@
 /** A request of the host to approve one tool call: the tool, its arguments, approve and deny. */
 import { useState } from "react";
 import { PAGE_TEST_IDS } from "../../protocol/page-test-ids.js";
+import { revealInvisible } from "../details/reveal-invisible.js";
 import type { ApprovalView } from "../view-state.js";
 
 /** Props of {@link ApprovalPrompt}. */
@@ -25,10 +26,10 @@ export function ApprovalPrompt({ approval, onAnswer }: ApprovalPromptProps) {
       role="alertdialog"
     >
       <div className="approval-title">
-        Allow <strong>{approval.toolName}</strong>?
+        Allow <strong>{revealInvisible(approval.toolName)}</strong>?
       </div>
-      {approval.reason && <div className="approval-reason">{approval.reason}</div>}
-      <pre className="approval-arguments">{JSON.stringify(approval.arguments, null, 2)}</pre>
+      {approval.reason && <div className="approval-reason">{revealInvisible(approval.reason)}</div>}
+      <pre className="approval-arguments">{revealInvisible(JSON.stringify(approval.arguments, null, 2))}</pre>
       <div className="approval-buttons">
         <button type="button" className="approve" data-testid={PAGE_TEST_IDS.approveButton} disabled={answered} onClick={() => answer(true)}>
           Approve
