@@ -123,6 +123,20 @@ describe("buildBuiltinToolRegistry: unknown option keys throw", () => {
     expect(error!.details).toEqual({ option: "registryOptions.memory.mdoe", suggestion: "registryOptions.memory.mode" });
   });
 
+  it("checks startBuiltinCronScheduler's own option keys", async () => {
+    const options = { dataDir: path.join(temporary, "cron-own"), tickMS: 50 } as unknown as Parameters<typeof startBuiltinCronScheduler>[0];
+    const error = await startBuiltinCronScheduler(options).then(
+      async (scheduler) => {
+        await scheduler.stop();
+        return undefined;
+      },
+      (thrown: unknown) => thrown as SdkError,
+    );
+    expect(error).toBeInstanceOf(SdkError);
+    expect(error!.details).toEqual({ option: "startBuiltinCronScheduler.tickMS", suggestion: "startBuiltinCronScheduler.tickMs" });
+    expect(fs.existsSync(path.join(temporary, "cron-own"))).toBe(false);
+  });
+
   it("accepts every known key (undefined values included) and builds worktree children from the copied options", async () => {
     const repository = createCommittedRepository(temporary, "repository", { "README.md": "# demo\n" });
     const worker = new ScriptedModelClient({

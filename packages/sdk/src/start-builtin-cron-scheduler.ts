@@ -6,6 +6,7 @@ import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle, Cron
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import { checkBuiltinToolRegistryOptionKeys } from "./registry-option-keys.js";
+import { type OptionKeyList, checkOptionObject } from "./option-keys.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { createCronRunSandbox, cronRunAdditionalRoots } from "./cron-run-sandbox.js";
 import { resolveSdkSandbox } from "./sandbox-wiring.js";
@@ -49,6 +50,19 @@ export interface BuiltinCronSchedulerOptions {
   readonly onEvent?: (event: CronSchedulerEvent) => void;
 }
 
+/** Every key of {@link BuiltinCronSchedulerOptions}; an unknown one throws `SdkError`. */
+const SCHEDULER_OPTION_KEYS = {
+  storage: true,
+  dataDir: true,
+  ports: true,
+  model: true,
+  registryOptions: true,
+  missedRunPolicy: true,
+  timeZone: true,
+  tickMs: true,
+  onEvent: true,
+} as const satisfies OptionKeyList<BuiltinCronSchedulerOptions>;
+
 /**
  * Starts the cron scheduler on Node defaults: the tasks of the shared SQLite
  * file (or the given storage), bash tasks through the Node process runner
@@ -67,6 +81,7 @@ export interface BuiltinCronSchedulerOptions {
  */
 export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOptions = {}): Promise<CronSchedulerHandle> {
   const { KyselyCronStore, acquireSqliteSchedulerLock, liveCronPolicyRoots, startCronScheduler } = await import("@agent-tools/cron");
+  checkOptionObject(options, SCHEDULER_OPTION_KEYS, "startBuiltinCronScheduler");
   // A misspelt registry option (or a mistyped sandbox) fails here, not at the first run (the probe itself is lazy).
   if (options.registryOptions !== undefined) {
     checkBuiltinToolRegistryOptionKeys<BuiltinToolRegistryOptions>({ ...options.registryOptions, workdir: "" }, true, "registryOptions");
