@@ -3,7 +3,7 @@ import { rootStatus } from "./additional-roots.js";
 import { tryRealpath } from "./containment.js";
 import type { PathIntent, RootCandidate } from "./path-policy-types.js";
 import type { PathPolicyState } from "./policy-state.js";
-import { uploadsWriteRefusal } from "./uploads-root.js";
+import { uploadsCwdRefusal, uploadsWriteRefusal } from "./uploads-root.js";
 
 const WRITE_INTENTS: ReadonlySet<PathIntent> = new Set(["write", "edit", "delete"]);
 
@@ -50,13 +50,7 @@ export function checkWorkingDirectory(candidate: RootCandidate, intent: PathInte
       details: {},
     });
   }
-  if (intent === "cwd" && candidate.scope === "uploads") {
-    throw new ToolError(
-      "permission_denied",
-      `${label}: the uploads folder (${candidate.rootPath}) is read-only and cannot be a working directory. Run the command from the workspace and pass the uploaded file's absolute path to it.`,
-      { details: { scope: "uploads" } },
-    );
-  }
+  if (intent === "cwd" && candidate.scope === "uploads") throw uploadsCwdRefusal(candidate, label);
 }
 
 /**

@@ -4,6 +4,8 @@ import type { PathIntent, RootCandidate } from "./path-policy-types.js";
 import type { PathPolicyState } from "./policy-state.js";
 
 const WRITE_INTENTS: ReadonlySet<PathIntent> = new Set(["write", "edit", "delete"]);
+/** Intents refused in the uploads folder: writes, and a working directory (a command run there writes there). */
+const REFUSED_INTENTS: ReadonlySet<PathIntent> = new Set([...WRITE_INTENTS, "cwd"]);
 
 /** The uploads scope of a path, always read-only. */
 export type UploadsCandidate = Extract<RootCandidate, { scope: "uploads" }>;
@@ -38,7 +40,7 @@ export function uploadsCandidate(state: PathPolicyState): UploadsCandidate | und
  * The uploads policy by canonical path, for a path placed in another root:
  * a write intent whose target is in the uploads folder (reached through a
  * dataDir inside the workspace or a granted root, or a symlink) is refused,
- * and so is deleting a folder that holds the uploads folder. A workspace or
+ * and so are a working directory in it and deleting a folder that holds it. A workspace or
  * granted root the host placed inside the uploads folder keeps its own
  * access. Throws `ToolError` (`permission_denied`).
  *
@@ -47,7 +49,7 @@ export function uploadsCandidate(state: PathPolicyState): UploadsCandidate | und
  */
 export function checkUploadsReach(state: PathPolicyState, candidate: RootCandidate, canonicalPath: string, intent: PathIntent, label: string): void {
   const uploads = uploadsCandidate(state);
-  if (uploads === undefined || candidate.scope === "uploads" || !WRITE_INTENTS.has(intent)) return;
+  if (uploads === undefined || candidate.scope === "uploads" || !REFUSED_INTENTS.has(intent)) return;
   if (candidate.scope !== "external" && isWithin(uploads.rootPath, candidate.rootPath) && isWithin(candidate.rootPath, canonicalPath)) return;
   // Deleting a root itself is the file tools' refusal (unsupported_target), whatever it holds.
   const isRootItself = candidate.scope !== "external" && canonicalPath === candidate.rootPath;
@@ -58,7 +60,23 @@ export function checkUploadsReach(state: PathPolicyState, candidate: RootCandida
       { details: { scope: "uploads" } },
     );
   }
-  if (isWithin(uploads.rootPath, canonicalPath)) throw uploadsWriteRefusal(uploads, label);
+  if (!isWithin(uploads.rootPath, canonicalPath)) return;
+  if (intent === "cwd") throw uploadsCwdRefusal(uploads, label);
+  throw uploadsWriteRefusal(uploads, label);
+}
+
+/**
+ * The refusal of the uploads folder (or a folder in it) as a working directory.
+ *
+ * @example
+ * throw uploadsCwdRefusal(uploads, "Bash cwd");
+ */
+export function uploadsCwdRefusal(uploads: UploadsCandidate, label: string): ToolError {
+  return new ToolError(
+    "permission_denied",
+    `${label}: the uploads folder (${uploads.rootPath}) is read-only and cannot be a working directory. Run the command from the workspace and pass the uploaded file's absolute path to it.`,
+    { details: { scope: "uploads" } },
+  );
 }
 
 /**
