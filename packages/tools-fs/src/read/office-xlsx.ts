@@ -97,6 +97,8 @@ async function readSheet(zip: OfficeZip, part: string, context: SheetContext): P
   let lastRow = 0;
   let rowNumber = 0;
   let row: string[] | undefined;
+  /** Where a cell without a reference goes: after the row's last cell, empty or not (empty cells are not stored). */
+  let nextColumn = 0;
   let cell: CellState | undefined;
   let capture: "value" | "inline" | undefined;
   let phoneticDepth = 0;
@@ -116,12 +118,13 @@ async function readSheet(zip: OfficeZip, part: string, context: SheetContext): P
           const declared = Number(attribute(tag, "r"));
           rowNumber = Number.isInteger(declared) && declared > lastRow ? declared : lastRow + 1;
           row = [];
+          nextColumn = 0;
           return;
         }
         case "c": {
           if (!row) return;
           const reference = attribute(tag, "r");
-          const column = reference ? columnIndex(reference) : row.length;
+          const column = reference ? columnIndex(reference) : nextColumn;
           if (column === undefined || column >= MAX_COLUMN) throw officeDamaged(zip.label, `cell reference ${reference} in ${part} is out of range`);
           context.counts.cells += 1;
           if (context.counts.cells > OFFICE_LIMITS.maxCells) {
@@ -161,12 +164,12 @@ async function readSheet(zip: OfficeZip, part: string, context: SheetContext): P
         case "c": {
           if (!cell || !row) return;
           const value = cellValue(cell, context);
+          // Only a value pads the row: a row of empty cells far right (XFD) must not cost 16k entries each.
           if (value !== "") {
             while (row.length < cell.column) row.push("");
             row[cell.column] = value;
-          } else if (row.length <= cell.column) {
-            while (row.length <= cell.column) row.push("");
           }
+          nextColumn = Math.max(nextColumn, cell.column + 1);
           cell = undefined;
           return;
         }
@@ -244,6 +247,12 @@ async function readSharedStrings(zip: OfficeZip, part: string | undefined): Prom
       if (tag.local === "t") inText = false;
       else if (tag.local === "rPh") phoneticDepth -= 1;
       else if (tag.local === "si") {
+        // More strings than cells could ever use: a hostile table of millions of empty <si/> costs gigabytes.
+        if (strings.length >= OFFICE_LIMITS.maxCells) {
+          throw officeTooLarge(zip.label, `has more than ${OFFICE_LIMITS.maxCells} shared strings; Read extracts at most that many cells`, {
+            limit: OFFICE_LIMITS.maxCells,
+          });
+        }
         strings.push(current ?? "");
         current = undefined;
       }

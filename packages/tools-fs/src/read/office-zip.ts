@@ -24,6 +24,10 @@ export const OFFICE_LIMITS = {
   maxRows: 1_000_000,
   /** Characters of extracted text. */
   maxChars: 32 * 1024 * 1024,
+  /** Elements open at once in one XML part (the parser's namespace lookups walk them, so deeper nesting costs time per tag). */
+  maxDepth: 256,
+  /** Attributes of one XML element. */
+  maxAttributes: 1_000,
 } as const;
 
 const MB = 1024 * 1024;
@@ -136,8 +140,7 @@ export class OfficeZip {
     if (entry.isEncrypted()) throw officeDamaged(this.label, `its part ${name} is encrypted`);
     if (!entry.canDecodeFileData()) throw officeDamaged(this.label, `its part ${name} uses compression method ${entry.compressionMethod}`);
     const parser = new SaxesParser({ xmlns: true });
-    if (handlers.open) parser.on("opentag", handlers.open as (tag: unknown) => void);
-    if (handlers.close) parser.on("closetag", handlers.close as (tag: unknown) => void);
+    this.guardShape(parser, name, handlers);
     if (handlers.text) {
       parser.on("text", handlers.text);
       parser.on("cdata", handlers.text);
@@ -173,6 +176,35 @@ export class OfficeZip {
   /** Closes the zip. */
   close(): void {
     this.zip.close();
+  }
+
+  /**
+   * Registers the handlers behind the nesting and attribute caps: hostile
+   * XML nested millions deep (each tag's namespace lookup walks the open
+   * tags) or with millions of attributes on one element would otherwise
+   * take minutes and gigabytes before any other cap is reached.
+   */
+  private guardShape(parser: SaxesParser<{ xmlns: true }>, name: string, handlers: XmlHandlers): void {
+    let depth = 0;
+    let attributes = 0;
+    parser.on("opentagstart", () => {
+      attributes = 0;
+      depth += 1;
+      if (depth > OFFICE_LIMITS.maxDepth) {
+        throw officeDamaged(this.label, `its part ${name} nests XML elements more than ${OFFICE_LIMITS.maxDepth} deep`);
+      }
+    });
+    parser.on("attribute", () => {
+      attributes += 1;
+      if (attributes > OFFICE_LIMITS.maxAttributes) {
+        throw officeDamaged(this.label, `an XML element of its part ${name} has more than ${OFFICE_LIMITS.maxAttributes} attributes`);
+      }
+    });
+    parser.on("opentag", (tag) => handlers.open?.(tag));
+    parser.on("closetag", (tag) => {
+      depth -= 1;
+      handlers.close?.(tag);
+    });
   }
 
   private write(parser: SaxesParser<{ xmlns: true }>, text: string, name: string): void {
