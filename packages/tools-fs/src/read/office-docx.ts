@@ -127,7 +127,7 @@ export async function extractDocx(zip: OfficeZip): Promise<string[]> {
           if (paragraph && propertiesDepth > 0) paragraph.numId = attribute(tag, "val");
           return;
         case "ilvl":
-          if (paragraph && propertiesDepth > 0) paragraph.ilvl = Number(attribute(tag, "val")) || 0;
+          if (paragraph && propertiesDepth > 0) paragraph.ilvl = listLevel(attribute(tag, "val"));
           return;
         case "t":
           if (inParagraphText()) inText += 1;
@@ -249,7 +249,7 @@ async function readNumbering(zip: OfficeZip, part: string | undefined): Promise<
       if (tag.local === "abstractNum") {
         abstract = new Map();
         abstracts.set(attribute(tag, "abstractNumId") ?? "", abstract);
-      } else if (tag.local === "lvl" && abstract) level = Number(attribute(tag, "ilvl")) || 0;
+      } else if (tag.local === "lvl" && abstract) level = listLevel(attribute(tag, "ilvl"));
       else if (tag.local === "numFmt" && abstract && level !== undefined) abstract.set(level, attribute(tag, "val") ?? "decimal");
       else if (tag.local === "num") num = attribute(tag, "numId");
       else if (tag.local === "abstractNumId" && num !== undefined) nums.set(num, attribute(tag, "val") ?? "");
@@ -263,6 +263,12 @@ async function readNumbering(zip: OfficeZip, part: string | undefined): Promise<
   });
   for (const [numId, abstractId] of nums) result.set(numId, abstracts.get(abstractId) ?? new Map());
   return result;
+}
+
+/** A list level attribute as Word's 0 to 8 (hostile files give negative, fractional or huge ones). */
+function listLevel(value: string | undefined): number {
+  const level = Math.trunc(Number(value));
+  return Number.isFinite(level) ? Math.max(0, Math.min(8, level)) : 0;
 }
 
 /** A list counter in a Word number format (decimal, letters, roman). */

@@ -122,6 +122,14 @@ describe("Read .docx", () => {
     expect(again.text).toContain("This range is unchanged since the previous Read.");
   });
 
+  it("reads list levels that are negative, fractional or huge as the nearest level from 0 to 8", async () => {
+    const body = [paragraph("minus", { numId: 2, ilvl: -3 }), paragraph("half", { numId: 2, ilvl: 1.5 }), paragraph("deep", { numId: 1, ilvl: 99 })].join("");
+    ws = createTestWorkspace({ "levels.docx": makeDocx(body) });
+    const result = await ws.call("Read", { path: "levels.docx" });
+    expect(result.isError, result.text).toBe(false);
+    expect(bodyLines(result.text)).toEqual(["1. minus", "  a. half", "                - deep"]);
+  });
+
   it("reads files Word wrote (a table, a bullet list)", async () => {
     ws = createTestWorkspace({ "tables.docx": fixture("tables.docx"), "list.docx": fixture("simple-list.docx") });
     expect(bodyLines((await ws.call("Read", { path: "tables.docx" })).text)).toEqual(["Above", "Top left\tTop right", "Bottom left\tBottom right", "Below"]);
