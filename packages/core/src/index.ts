@@ -89,6 +89,7 @@ export type { CommandSandbox, SandboxEnvironmentSettings, SandboxPolicy, Sandbox
 export type { FileChangeRequest, FileCheckpointRecorder } from "./ports/file-checkpoints.js";
 
 export type { GitAuthor } from "./ports/git-client.js";
+export type { GitWorktreeChange, GitWorktreeExclusion, GitWorktreeExclusionReason, GitWorktreeSnapshot } from "./ports/git-client.js";
 export type { ModelToolChoice, ModelFinishReason, ModelUsage } from "./ports/model-client.js";
 export { GitClientError } from "./git/git-client-error.js";
 export { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT, gitConfigEnvironment } from "./git/host-git-environment.js";

@@ -1,10 +1,11 @@
 import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree } from "@agent-tools/core";
+import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core";
 import type { ProcessRunner } from "@agent-tools/core";
 import { GitClientError } from "@agent-tools/core";
 import { type GitCommandResult, runGit } from "./run-git.js";
+import { snapshotWorktree } from "./worktree-snapshot/snapshot-worktree.js";
 
 /** Options of {@link GitCliClient}. */
 export interface GitCliClientOptions {
@@ -24,7 +25,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * The default {@link GitClient}: the git CLI (2.25 or newer), run through the
  * ProcessRunner port or execa. `diff` and `apply` use a throwaway index so
  * the repository's own index is never changed; commits skip hooks
- * (`--no-verify`) and signing.
+ * (`--no-verify`) and signing. `snapshotWorktree` does not use the runner:
+ * its runs get an environment built from nothing (a runner merges the
+ * host's), a private git directory and no hooks, fsmonitor or drivers.
  *
  * @example
  * const git = new GitCliClient();
@@ -80,6 +83,25 @@ export class GitCliClient implements GitClient {
 
   async removeWorktree(repo: string, options: { path: string; force?: boolean } & GitOptions): Promise<void> {
     await this.#checked(repo, ["worktree", "remove", ...(options.force ? ["--force"] : []), "--", options.path], { signal: options.signal });
+  }
+
+  async pruneWorktrees(repo: string, options: GitOptions = {}): Promise<void> {
+    await this.#checked(repo, ["worktree", "prune"], options);
+  }
+
+  async deleteBranch(repo: string, options: { branch: string } & GitOptions): Promise<void> {
+    const { branch, signal } = options;
+    const exists = await this.#git(repo, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`], { signal });
+    if (exists.exitCode !== 0) return;
+    await this.#checked(repo, ["branch", "-D", branch], { signal });
+  }
+
+  async snapshotWorktree(repo: string, options: { worktree: string; base?: string; maxBytes?: number } & GitOptions): Promise<GitWorktreeSnapshot> {
+    const target = { repositoryRoot: repo, path: options.worktree, ...(options.base === undefined ? {} : { baseCommit: options.base }) };
+    return snapshotWorktree(this.#binary, target, {
+      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   }
 
   async listWorktrees(repo: string, options: GitOptions = {}): Promise<GitWorktree[]> {

@@ -10,3 +10,4 @@ export { GitCliClient, EMPTY_TREE_ID } from "./git-cli-client.js";
 export type { GitCliClientOptions } from "./git-cli-client.js";
 export { IsomorphicGitClient } from "./isomorphic/isomorphic-git-client.js";
 export { createDefaultGitClient, hasExecutableOnPath } from "./default-git-client.js";
+export { DEFAULT_SNAPSHOT_MAX_BYTES } from "./worktree-snapshot/snapshot-worktree.js";

@@ -38,6 +38,14 @@ const GIT_ENVIRONMENT: Record<string, string> = {
  * index) passes it in `env`.
  */
 const UNSET_LOCATING_VARIABLES: Record<string, undefined> = Object.fromEntries(GIT_LOCATING_VARIABLES.map((name) => [name, undefined]));
+const LOCATING_VARIABLES: ReadonlySet<string> = new Set(GIT_LOCATING_VARIABLES);
+
+/** {@link UNSET_LOCATING_VARIABLES} plus the host's variables of those names in any case (an environment may hold `Git_Dir`). */
+function unsetLocatingVariables(): Record<string, undefined> {
+  const unset: Record<string, undefined> = { ...UNSET_LOCATING_VARIABLES };
+  for (const name of Object.keys(process.env)) if (LOCATING_VARIABLES.has(name.toUpperCase())) unset[name] = undefined;
+  return unset;
+}
 
 function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
@@ -56,7 +64,7 @@ export async function runGit(runner: ProcessRunner | undefined, binary: string, 
   const signal = options.signal;
   if (signal?.aborted) throw abortError(signal);
   // Undefined values are dropped from the child's environment (by the runner and by execa alike).
-  const env: Record<string, string | undefined> = { ...UNSET_LOCATING_VARIABLES, ...GIT_ENVIRONMENT, ...options.env };
+  const env: Record<string, string | undefined> = { ...unsetLocatingVariables(), ...GIT_ENVIRONMENT, ...options.env };
   if (runner) {
     const child = runner.spawn({ command: binary, args, cwd: options.cwd, env, input: options.input, signal });
     const stdout: Buffer[] = [];

@@ -97,18 +97,8 @@ export {
 export type { GitSubagentWorktreesOptions } from "./runtime/git-subagent-worktrees.js";
 export { SubagentWorktreeError } from "./runtime/git-subagent-worktree-error.js";
 export type { SubagentWorktreeErrorCode } from "./runtime/git-subagent-worktree-error.js";
-export { createGitCliBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
-export type { SubagentBranchCommands } from "./runtime/git-subagent-worktree-branches.js";
-export { DEFAULT_MAX_PATCH_BYTES, createUntrustedWorktreeGit } from "./runtime/untrusted-worktree-git.js";
-export { withoutRepositoryVariables } from "./runtime/isolated-git-run.js";
-export type {
-  UntrustedWorktreeGit,
-  UntrustedWorktreeTarget,
-  WorktreeSnapshot,
-  WorktreeChange,
-  WorktreeExclusion,
-  WorktreeExclusionReason,
-} from "./runtime/untrusted-worktree-git.js";
+export { DEFAULT_MAX_PATCH_BYTES } from "./runtime/worktree-snapshot-read.js";
+export type { WorktreeSnapshot, WorktreeChange, WorktreeExclusion, WorktreeExclusionReason } from "./runtime/worktree-snapshot-read.js";
 export { findApplyRefusals } from "./runtime/git-subagent-worktree-refusals.js";
 // End of persistence and worktree exports.
 

@@ -37,7 +37,8 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 /**
  * Runs the GitClient contract: repository root, status, commit, diff (with
  * untracked and binary files, against HEAD or another base), apply (plain,
- * all-or-nothing, 3-way merge and conflict), worktrees and abort.
+ * all-or-nothing, 3-way merge and conflict), branch deletion, worktrees
+ * (add, list, remove, prune, and an untrusted worktree's snapshot) and abort.
  *
  * @example
  * runGitClientContract({ name: "git CLI", create: () => new GitCliClient() });
@@ -240,6 +241,19 @@ export function runGitClientContract(target: GitClientContractTarget): void {
       expect(worktrees[0]).toEqual({ path: repo.root, branch: "main", head: repo.git(["rev-parse", "HEAD"]).trim() });
     });
 
+    it("deletes a branch, also one merged nowhere, and does nothing for a missing one", async () => {
+      repo.git(["checkout", "-q", "-b", "side"]);
+      await writeFile(repo.path("side.txt"), "side\n");
+      repo.git(["add", "side.txt"]);
+      repo.git(["commit", "-q", "-m", "side only"]);
+      repo.git(["checkout", "-q", "main"]);
+      await git.deleteBranch(repo.root, { branch: "side" });
+      expect(repo.git(["branch", "--list", "side"])).toBe("");
+      await git.deleteBranch(repo.root, { branch: "side" });
+      await git.deleteBranch(repo.root, { branch: "never-existed" });
+      expect(repo.git(["branch", "--list"]).trim()).toBe("* main");
+    });
+
     if (target.supportsWorktrees === false) {
       it("rejects worktree add and remove as unsupported", async () => {
         const add = await rejection(git.addWorktree(repo.root, { path: path.join(path.dirname(repo.root), "wt"), branch: "agent-1" }));
@@ -248,7 +262,61 @@ export function runGitClientContract(target: GitClientContractTarget): void {
         const remove = await rejection(git.removeWorktree(repo.root, { path: path.join(path.dirname(repo.root), "wt") }));
         expect((remove as SdkError).code).toBe("unsupported");
       });
+
+      it("rejects worktree prune and snapshot as unsupported", async () => {
+        expect(await rejection(git.pruneWorktrees(repo.root))).toMatchObject({ code: "unsupported" });
+        const snapshot = await rejection(git.snapshotWorktree(repo.root, { worktree: path.join(path.dirname(repo.root), "wt") }));
+        expect(snapshot).toBeInstanceOf(SdkError);
+        expect((snapshot as SdkError).code).toBe("unsupported");
+      });
     } else {
+      it("prunes the record of a worktree whose folder is gone, and keeps one still on disk", async () => {
+        const gone = path.join(path.dirname(repo.root), "wt-gone");
+        const kept = path.join(path.dirname(repo.root), "wt-kept");
+        await git.addWorktree(repo.root, { path: gone, branch: "gone" });
+        await git.addWorktree(repo.root, { path: kept, branch: "kept" });
+        const keptCanonical = await realpath(kept);
+        await rm(gone, { recursive: true, force: true });
+        await git.pruneWorktrees(repo.root);
+        expect((await git.listWorktrees(repo.root)).map((worktree) => worktree.path)).toEqual([repo.root, keptCanonical]);
+        await git.deleteBranch(repo.root, { branch: "gone" });
+        expect(repo.git(["branch", "--list", "gone"])).toBe("");
+        // A branch checked out in a worktree is refused, not deleted.
+        expect(await rejection(git.deleteBranch(repo.root, { branch: "kept" }))).toBeInstanceOf(GitClientError);
+        expect(repo.git(["branch", "--list", "kept"]).trim()).toBe("+ kept");
+      });
+
+      it("snapshots a linked worktree against its base without running what the worktree names, and stops at maxBytes", async () => {
+        const worktreePath = path.join(path.dirname(repo.root), "wt-snapshot");
+        const base = repo.git(["rev-parse", "HEAD"]).trim();
+        await git.addWorktree(repo.root, { path: worktreePath, branch: "snapshot", startPoint: base });
+        const marker = path.join(path.dirname(repo.root), "driver-ran");
+        repo.git(["config", "filter.evil.clean", `touch '${marker}'; cat`]);
+        repo.git(["config", "filter.evil.required", "true"]);
+        await writeFile(path.join(worktreePath, ".gitattributes"), "* filter=evil\n");
+        await writeFile(path.join(worktreePath, "a.txt"), numbered(20, { 2: "two in the worktree" }));
+        await writeFile(path.join(worktreePath, "new.txt"), "new\n");
+        await rm(path.join(worktreePath, "src", "b.txt"));
+        // The worktree's .git names a git directory that does not exist: the snapshot never reads it.
+        await writeFile(path.join(worktreePath, ".git"), "gitdir: /nonexistent\n");
+
+        const snapshot = await git.snapshotWorktree(repo.root, { worktree: worktreePath, base });
+        expect(snapshot.changes).toEqual([
+          { path: ".gitattributes", oldMode: "000000", newMode: "100644" },
+          { path: "a.txt", oldMode: "100644", newMode: "100644" },
+          { path: "new.txt", oldMode: "000000", newMode: "100644" },
+          { path: "src/b.txt", oldMode: "100644", newMode: "000000" },
+        ]);
+        expect(snapshot.excluded).toEqual([]);
+        expect(snapshot.patch).toContain("+two in the worktree");
+        expect(await rejection(readFile(marker))).toMatchObject({ code: "ENOENT" });
+        expect(repo.git(["status", "--porcelain"])).toBe("");
+
+        const large = await rejection(git.snapshotWorktree(repo.root, { worktree: worktreePath, base, maxBytes: 8 }));
+        expect(large).toBeInstanceOf(GitClientError);
+        expect((large as GitClientError).code).toBe("too_large");
+      });
+
       it("adds, lists, diffs and removes a linked worktree", async () => {
         const worktreePath = path.join(path.dirname(repo.root), "wt-agent-1");
         await git.addWorktree(repo.root, { path: worktreePath, branch: "agent-1" });
@@ -351,6 +419,10 @@ export function runGitClientContract(target: GitClientContractTarget): void {
       controller.abort();
       expect(isAbortError(await rejection(git.status(repo.root, { signal: controller.signal })))).toBe(true);
       expect(isAbortError(await rejection(git.diff(repo.root, { signal: controller.signal })))).toBe(true);
+      expect(isAbortError(await rejection(git.deleteBranch(repo.root, { branch: "main", signal: controller.signal })))).toBe(true);
+      expect(isAbortError(await rejection(git.pruneWorktrees(repo.root, { signal: controller.signal })))).toBe(true);
+      const snapshot = git.snapshotWorktree(repo.root, { worktree: repo.root, signal: controller.signal });
+      expect(isAbortError(await rejection(snapshot))).toBe(true);
     });
   });
 }

@@ -10,6 +10,8 @@ export type GitClientErrorCode =
   | "conflict"
   /** `commit` found nothing to commit. */
   | "nothing_to_commit"
+  /** A bounded read stopped: what git would print (or read) is larger than the limit the caller set. */
+  | "too_large"
   /** A git command or library call failed otherwise (bad ref, existing branch, locked worktree, ...). */
   | "command_failed";
 

@@ -1,4 +1,4 @@
-import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree } from "../ports/git-client.js";
+import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "../ports/git-client.js";
 
 /** One call a {@link RecordingGitClient} saw. */
 export interface RecordedGitCall {
@@ -61,6 +61,18 @@ export class RecordingGitClient implements GitClient {
 
   removeWorktree(repo: string, options: { path: string; force?: boolean } & GitOptions): Promise<void> {
     return this.#record("removeWorktree", repo, withoutSignal(options), () => this.#inner.removeWorktree(repo, options));
+  }
+
+  pruneWorktrees(repo: string, options?: GitOptions): Promise<void> {
+    return this.#record("pruneWorktrees", repo, withoutSignal(options), () => this.#inner.pruneWorktrees(repo, options));
+  }
+
+  deleteBranch(repo: string, options: { branch: string } & GitOptions): Promise<void> {
+    return this.#record("deleteBranch", repo, withoutSignal(options), () => this.#inner.deleteBranch(repo, options));
+  }
+
+  snapshotWorktree(repo: string, options: { worktree: string; base?: string; maxBytes?: number } & GitOptions): Promise<GitWorktreeSnapshot> {
+    return this.#record("snapshotWorktree", repo, withoutSignal(options), () => this.#inner.snapshotWorktree(repo, options));
   }
 
   listWorktrees(repo: string, options?: GitOptions): Promise<GitWorktree[]> {

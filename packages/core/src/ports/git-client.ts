@@ -13,6 +13,8 @@
  *   an error whose `name` is `AbortError`.
  * - `diff` and `apply` work on the work tree only: the index (staging area)
  *   is never changed by them, so a host's own staged changes survive.
+ * - `snapshotWorktree` trusts nothing inside the worktree it reads (see its
+ *   documentation): it is how a host reads a work tree someone else wrote.
  */
 
 /** Common options of every GitClient method. */
@@ -41,6 +43,41 @@ export interface GitStatusEntry {
   workTree: string;
 }
 
+/** One changed path of a {@link GitWorktreeSnapshot}, as `git diff --raw` reports it. */
+export interface GitWorktreeChange {
+  /** Repository-relative, `/` separators. */
+  readonly path: string;
+  /** Octal mode before (`000000` when added): `100644`, `100755`, `120000` (symlink), `160000` (submodule). */
+  readonly oldMode: string;
+  /** Octal mode after (`000000` when deleted). */
+  readonly newMode: string;
+  /** The new target of a symbolic link (`newMode` `120000`), as the patch writes it. */
+  readonly linkTarget?: string;
+}
+
+/** Why a path was left out of a {@link GitWorktreeSnapshot}. */
+export type GitWorktreeExclusionReason = "special_file" | "invalid_path" | "submodule";
+
+/** A path of the worktree left out of a snapshot's patch (a caller applying the snapshot must refuse it). */
+export interface GitWorktreeExclusion {
+  /** Repository-relative, `/` separators. */
+  readonly path: string;
+  /** `special_file` (a fifo, socket or device), `invalid_path` (a name git refuses or that is not UTF-8), `submodule` (one the worktree's writer populated). */
+  readonly reason: GitWorktreeExclusionReason;
+  /** What was found (git's message, or what the path holds). */
+  readonly detail: string;
+}
+
+/** What {@link GitClient.snapshotWorktree} read: a worktree's changes against a commit. */
+export interface GitWorktreeSnapshot {
+  /** The patch in the format of {@link GitClient.diff} (`--binary`, full blob ids), repository-relative paths. */
+  readonly patch: string;
+  /** Each changed path with its modes, sorted by path. */
+  readonly changes: readonly GitWorktreeChange[];
+  /** Paths the snapshot left out. */
+  readonly excluded: readonly GitWorktreeExclusion[];
+}
+
 /** A commit author. */
 export interface GitAuthor {
   name: string;
@@ -55,6 +92,37 @@ export interface GitClient {
   addWorktree(repo: string, options: { path: string; branch: string; startPoint?: string } & GitOptions): Promise<void>;
   /** Removes a linked worktree and its directory (also with local changes when `force`). */
   removeWorktree(repo: string, options: { path: string; force?: boolean } & GitOptions): Promise<void>;
+  /**
+   * Forgets the records of linked worktrees whose directory no longer
+   * exists (`git worktree prune`); worktrees still on disk are kept.
+   */
+  pruneWorktrees(repo: string, options?: GitOptions): Promise<void>;
+  /**
+   * Deletes the local branch `branch` (also when it is not merged anywhere);
+   * resolves without doing anything when there is no such branch. Rejects
+   * with code `command_failed` when git refuses (e.g. the branch is checked
+   * out in a worktree).
+   */
+  deleteBranch(repo: string, options: { branch: string } & GitOptions): Promise<void>;
+  /**
+   * The changes of the linked worktree `worktree` of the repository holding
+   * `repo` against the commit `base` (a full commit id; default the HEAD
+   * its git directory in the repository records), tracked and untracked,
+   * ignored files left out, without trusting anything inside the worktree:
+   * - git finds nothing there by discovery: the worktree's `.git` file, its
+   *   `.gitattributes` drivers (filter, diff, merge, textconv), nested `.git`
+   *   entries (submodules are never entered; a populated one is `excluded`)
+   *   and the host's repository-locating `GIT_*` variables are all ignored;
+   * - no hook, fsmonitor or system/global configuration runs or is read; the
+   *   repository's own index, objects and refs are not changed;
+   * - at most `maxBytes` (default 64 MiB) of changed files and of patch are
+   *   read: more rejects with code `too_large` before git holds it whole.
+   *
+   * Paths git cannot take (special files, names it refuses) are left out and
+   * listed in `excluded`. Other failures (the worktree is gone, `repo` is
+   * not a repository, git fails) reject with a `GitClientError`.
+   */
+  snapshotWorktree(repo: string, options: { worktree: string; base?: string; maxBytes?: number } & GitOptions): Promise<GitWorktreeSnapshot>;
   /** Lists worktrees, the main one first. */
   listWorktrees(repo: string, options?: GitOptions): Promise<GitWorktree[]>;
   /**

@@ -1,4 +1,4 @@
-import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree } from "@agent-tools/core";
+import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core";
 import { type OptionalPeer, loadIsomorphicEngine } from "./load-isomorphic-engine.js";
 
 /**
@@ -9,9 +9,9 @@ import { type OptionalPeer, loadIsomorphicEngine } from "./load-isomorphic-engin
  * imported on the first call, and a missing one rejects that call with
  * `SdkError("unsupported")` naming the package to install.
  *
- * What it cannot do, on purpose and documented: `addWorktree` and
- * `removeWorktree` reject with `SdkError("unsupported")` (isomorphic-git has
- * no linked worktrees), and so do `status`, `diff` and `commit` inside a
+ * What it cannot do, on purpose and documented: `addWorktree`,
+ * `removeWorktree`, `pruneWorktrees` and `snapshotWorktree` reject with
+ * `SdkError("unsupported")` (isomorphic-git has no linked worktrees), and so do `status`, `diff` and `commit` inside a
  * linked worktree made by git (`apply` works there); `listWorktrees` reads the
  * worktree records git keeps on disk; `diff`'s `base` must be a ref name or a (possibly abbreviated)
  * commit id, not a revision expression like `HEAD~1`; commits run no hooks.
@@ -56,6 +56,18 @@ export class IsomorphicGitClient implements GitClient {
 
   async removeWorktree(repo: string, options: { path: string; force?: boolean } & GitOptions): Promise<void> {
     return (await this.#load()).removeWorktree(repo, options);
+  }
+
+  async pruneWorktrees(repo: string, options?: GitOptions): Promise<void> {
+    return (await this.#load()).pruneWorktrees(repo, options);
+  }
+
+  async deleteBranch(repo: string, options: { branch: string } & GitOptions): Promise<void> {
+    return (await this.#load()).deleteBranch(repo, options);
+  }
+
+  async snapshotWorktree(repo: string, options: { worktree: string; base?: string; maxBytes?: number } & GitOptions): Promise<GitWorktreeSnapshot> {
+    return (await this.#load()).snapshotWorktree(repo, options);
   }
 
   async listWorktrees(repo: string, options?: GitOptions): Promise<GitWorktree[]> {

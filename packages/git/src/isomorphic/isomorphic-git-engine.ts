@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { loadIsomorphicGit } from "./load-isomorphic-git.js";
 import { SdkError } from "@agent-tools/core";
-import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree } from "@agent-tools/core";
+import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core";
 import { GitClientError } from "@agent-tools/core";
 import { commonGitDirectory, listWorktreesFromFiles, modeChanges, nodeFs, workTreeChanges } from "./isomorphic-working-tree.js";
 import { planPatch, writePlan } from "./patch-apply-plan.js";
@@ -83,6 +83,37 @@ export class IsomorphicGitEngine implements GitClient {
       "unsupported",
       "IsomorphicGitClient cannot remove worktrees: isomorphic-git has no linked-worktree support. Use GitCliClient where a git binary exists.",
       { operation: "removeWorktree" },
+    );
+  }
+
+  async pruneWorktrees(_repo: string, options: GitOptions = {}): Promise<void> {
+    throwIfAborted(options.signal);
+    throw new SdkError(
+      "unsupported",
+      "IsomorphicGitClient cannot prune worktrees: isomorphic-git has no linked-worktree support. Use GitCliClient where a git binary exists.",
+      { operation: "pruneWorktrees" },
+    );
+  }
+
+  async deleteBranch(repo: string, options: { branch: string } & GitOptions): Promise<void> {
+    const git = await loadIsomorphicGit();
+    const root = await this.#root(repo, options.signal);
+    throwIfAborted(options.signal);
+    const ref = `refs/heads/${options.branch}`;
+    const exists = await git.resolveRef({ fs: nodeFs, dir: root, ref }).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) return;
+    await this.#call(() => git.deleteBranch({ fs: nodeFs, dir: root, ref: options.branch }));
+  }
+
+  async snapshotWorktree(_repo: string, options: { worktree: string; base?: string; maxBytes?: number } & GitOptions): Promise<GitWorktreeSnapshot> {
+    throwIfAborted(options.signal);
+    throw new SdkError(
+      "unsupported",
+      "IsomorphicGitClient cannot snapshot a linked worktree: isomorphic-git has no linked-worktree support. Use GitCliClient where a git binary exists.",
+      { operation: "snapshotWorktree" },
     );
   }
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findApplyRefusals } from "./git-subagent-worktree-refusals.js";
-import type { WorktreeChange, WorktreeSnapshot } from "./untrusted-worktree-git.js";
+import type { WorktreeChange, WorktreeSnapshot } from "./worktree-snapshot-read.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "subagent-refusals-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));

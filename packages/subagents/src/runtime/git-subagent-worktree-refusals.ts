@@ -13,7 +13,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { type ApplyRefusal, hasGitEntry, isGitEntryName } from "../domain/apply-refusal.js";
 import type { SubagentWorktree } from "../ports/subagent-worktrees.js";
-import type { WorktreeSnapshot } from "./untrusted-worktree-git.js";
+import type { WorktreeSnapshot } from "./worktree-snapshot-read.js";
 
 /** Links followed while resolving one target, as the kernel's own limit (`ELOOP`). */
 const MAX_LINK_HOPS = 40;

@@ -1,8 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
+import { GitClientError } from "@agent-tools/core";
+import { RecordingGitClient } from "@agent-tools/core/testing";
 import { GitCliClient } from "@agent-tools/git";
 import { afterEach, describe, expect, it } from "vitest";
 import { type TestRepository, createTestRepository } from "./__fixtures__/git-subagent-worktree-repository.js";
+import { SnapshotOverrideGitClient } from "./__fixtures__/snapshot-override-git-client.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
 import { GitSubagentWorktrees, sanitiseWorktreeLabel } from "./git-subagent-worktrees.js";
 
@@ -144,5 +147,77 @@ describe("GitSubagentWorktrees.remove", () => {
     expect(repo.git(["worktree", "list", "--porcelain"])).not.toContain(gone.path);
     expect(fs.existsSync(sibling.path)).toBe(true);
     expect(repo.git(["branch", "--list", sibling.branch])).toContain(sibling.branch);
+  });
+});
+
+describe("GitSubagentWorktrees through the GitClient port", () => {
+  it("runs every git operation through the port: add, snapshot, remove, branch deletion", async () => {
+    const repo = repository({ "a.txt": "a\n" });
+    const recording = new RecordingGitClient(git);
+    const worktrees = new GitSubagentWorktrees({ git: recording });
+    const worktree = await worktrees.create({ workdir: repo.root, label: "job" });
+    fs.writeFileSync(path.join(worktree.path, "a.txt"), "changed\n");
+    expect((await worktrees.changes(worktree, { maxDiffChars: 10_000 })).changedPaths).toEqual(["a.txt"]);
+    await worktrees.remove(worktree);
+    expect(recording.calls.map((call) => call.method)).toEqual([
+      "repositoryRoot",
+      "listWorktrees",
+      "addWorktree",
+      "snapshotWorktree",
+      "removeWorktree",
+      "deleteBranch",
+    ]);
+    expect(recording.calls[3]!.options).toEqual({ worktree: worktree.path, base: worktree.baseCommit, maxBytes: 64 * 1024 * 1024 });
+    expect(recording.calls[5]!.options).toEqual({ branch: worktree.branch });
+    expect(repo.git(["branch", "--list", worktree.branch])).toBe("");
+  });
+
+  it("prunes through the port when git refuses to remove a worktree whose .git was rewritten", async () => {
+    const repo = repository({ "a.txt": "a\n" });
+    const recording = new RecordingGitClient(git);
+    const worktrees = new GitSubagentWorktrees({ git: recording });
+    const worktree = await worktrees.create({ workdir: repo.root, label: "job" });
+    fs.writeFileSync(path.join(worktree.path, ".git"), "gitdir: /nonexistent\n");
+    await worktrees.remove(worktree);
+    expect(recording.calls.map((call) => call.method).slice(-4)).toEqual(["removeWorktree", "pruneWorktrees", "listWorktrees", "deleteBranch"]);
+    expect(recording.calls.at(-4)!.outcome).toBe("error");
+    expect(fs.existsSync(worktree.path)).toBe(false);
+    expect(repo.git(["worktree", "list", "--porcelain"])).not.toContain(worktree.path);
+  });
+
+  it("fails with worktree_unreadable when the worktree is gone", async () => {
+    const repo = repository({ "a.txt": "a\n" });
+    const worktrees = new GitSubagentWorktrees({ git });
+    const worktree = await worktrees.create({ workdir: repo.root, label: "job" });
+    fs.rmSync(worktree.path, { recursive: true });
+    const error = await worktrees.changes(worktree, { maxDiffChars: 100 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SubagentWorktreeError);
+    expect(error).toMatchObject({
+      code: "worktree_unreadable",
+      message: `The worktree ${worktree.path} is gone (or not a folder).`,
+      details: { worktreePath: worktree.path },
+    });
+  });
+
+  it("reports an adapter's too_large as worktree_unreadable saying what to do, and rethrows an abort as it is", async () => {
+    const repo = repository({ "a.txt": "a\n" });
+    const tooLarge = new SnapshotOverrideGitClient(git, async (_repo, options) => {
+      throw new GitClientError(
+        "too_large",
+        `The changes of the worktree ${options.worktree} are larger than ${options.maxBytes} bytes (of changed files), more than the host reads.`,
+      );
+    });
+    const worktree = await new GitSubagentWorktrees({ git }).create({ workdir: repo.root, label: "job" });
+    const error = await new GitSubagentWorktrees({ git: tooLarge }).apply(worktree).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: "worktree_unreadable",
+      message: `The changes of the worktree ${worktree.path} are larger than 67108864 bytes (of changed files), more than the host reads; nothing was read or applied. Look at the worktree by hand, or have the agent leave fewer or smaller files.`,
+      details: { worktreePath: worktree.path, maxPatchBytes: 67108864 },
+    });
+    const aborted = new DOMException("stopped", "AbortError");
+    const aborting = new SnapshotOverrideGitClient(git, async () => {
+      throw aborted;
+    });
+    expect(await new GitSubagentWorktrees({ git: aborting }).changes(worktree, { maxDiffChars: 1 }).catch((caught: unknown) => caught)).toBe(aborted);
   });
 });

@@ -9,12 +9,11 @@ import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, Sub
 import { APPLY_JOURNAL_FILE } from "./apply-journal.js";
 import { ensureApplyJournalFolder, withWorktreeAddLock } from "./apply-journal-folder.js";
 import { type ApplyRecovery, applyToParent, recoverInterruptedApply, withApplyLock } from "./apply-to-parent.js";
-import { type SubagentBranchCommands, createGitCliBranchCommands } from "./git-subagent-worktree-branches.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
 import { comparePaths, pathSelected, splitPatch } from "./git-subagent-worktree-patch.js";
 import { KeyedMutex } from "./semaphore.js";
 import { findApplyRefusals } from "./git-subagent-worktree-refusals.js";
-import { type UntrustedWorktreeGit, type WorktreeSnapshot, createUntrustedWorktreeGit } from "./untrusted-worktree-git.js";
+import { type WorktreeSnapshot, readWorktreeSnapshot } from "./worktree-snapshot-read.js";
 
 /** Branch prefix of subagent worktrees. */
 export const SUBAGENT_BRANCH_PREFIX = "agent-tools/subagent/";
@@ -25,12 +24,12 @@ export const SUBAGENT_LABEL_CHARS = 60;
 
 /** Options of {@link GitSubagentWorktrees}. */
 export interface GitSubagentWorktreesOptions {
-  /** The git operations on the parent's repository (the host's GitClient, e.g. `GitCliClient`). */
+  /**
+   * Every git operation, on the parent's repository and on a child's
+   * worktree (read with `snapshotWorktree`, which trusts nothing inside it):
+   * the host's GitClient, e.g. `GitCliClient`.
+   */
   readonly git: GitClient;
-  /** Git on a child's worktree, whose content is untrusted; default through the git CLI with a private git directory. */
-  readonly worktreeGit?: UntrustedWorktreeGit;
-  /** Branch deletion and worktree pruning; default through the git CLI. */
-  readonly branches?: SubagentBranchCommands;
   /** A fresh name suffix per attempt; default 8 random hex digits. */
   readonly randomSuffix?: () => string;
 }
@@ -80,8 +79,8 @@ async function exists(target: string): Promise<boolean> {
  * `applyToParent`): each file only if the parent still holds the version
  * the worktree started from or a 3-way merge succeeds, else a conflict.
  *
- * A worktree's content is the child's data: git runs on it only through
- * {@link UntrustedWorktreeGit} (a private git directory, no hooks, fsmonitor,
+ * A worktree's content is the child's data: git reads it only through
+ * `GitClient.snapshotWorktree` (a private git directory, no hooks, fsmonitor,
  * drivers or submodule recursion), and an apply refuses `.git` entries,
  * submodules, special files, paths outside the workspace and links that
  * leave it (nothing applied, the worktree kept, each path named).
@@ -95,16 +94,12 @@ async function exists(target: string): Promise<boolean> {
  */
 export class GitSubagentWorktrees implements SubagentWorktrees {
   readonly #git: GitClient;
-  readonly #worktreeGit: UntrustedWorktreeGit;
-  readonly #branches: SubagentBranchCommands;
   readonly #randomSuffix: () => string;
   /** Applies to one repository, one at a time in this process (across processes: the lock file). */
   readonly #applies = new KeyedMutex();
 
   constructor(options: GitSubagentWorktreesOptions) {
     this.#git = options.git;
-    this.#worktreeGit = options.worktreeGit ?? createUntrustedWorktreeGit();
-    this.#branches = options.branches ?? createGitCliBranchCommands();
     this.#randomSuffix = options.randomSuffix ?? (() => randomBytes(4).toString("hex"));
   }
 
@@ -180,7 +175,7 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
 
   /** The worktree's whole patch (and changed modes) against the commit it started from, never trusting the worktree's own `.git`. */
   async #snapshot(worktree: SubagentWorktree, signal: AbortSignal | undefined): Promise<WorktreeSnapshot> {
-    return this.#worktreeGit.snapshot(worktree, { signal });
+    return readWorktreeSnapshot(this.#git, worktree, signal === undefined ? {} : { signal });
   }
 
   /** {@inheritDoc SubagentWorktrees.changes} */
@@ -262,11 +257,11 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
       if (path.basename(path.dirname(path.dirname(worktree.path))) === SUBAGENT_WORKTREE_FOLDER) {
         await fs.rm(worktree.path, { recursive: true, force: true, maxRetries: 2 });
       }
-      await this.#branches.pruneWorktrees(root, { signal });
+      await this.#git.pruneWorktrees(root, { signal });
       const listed = await this.#git.listWorktrees(root, { signal });
       if (listed.some((entry) => entry.path === worktree.path) || (await exists(path.join(worktree.path, ".git")))) throw error;
     }
-    await this.#branches.deleteBranch(root, worktree.branch, { signal });
+    await this.#git.deleteBranch(root, { branch: worktree.branch, signal });
     // Leave no empty folders behind.
     const folder = path.dirname(worktree.path);
     for (const directory of [folder, path.dirname(folder)]) {

@@ -1,7 +1,9 @@
 /**
- * One git process for the subagent worktrees: stdout as bytes, stderr as
- * text, never throwing for a non-zero exit; and the environment the host's
- * own runs on the parent's repository start from.
+ * One git process of a worktree snapshot, with exactly the environment it is
+ * given (nothing inherited): stdout as bytes (bounded), stderr as text,
+ * never throwing for a non-zero exit; and the environment the host's own
+ * runs on the repository start from. Not the ProcessRunner: a runner merges
+ * its environment over the host's, and these runs must inherit nothing.
  */
 import { spawn } from "node:child_process";
 import { GIT_LOCATING_VARIABLES } from "@agent-tools/core";
@@ -28,7 +30,7 @@ const LOCATING_VARIABLES: ReadonlySet<string> = new Set(GIT_LOCATING_VARIABLES);
  * Runs on a worktree inherit nothing at all.
  *
  * @example
- * execFile("git", ["-C", repo, "worktree", "prune"], { env: { ...withoutRepositoryVariables(process.env), LC_ALL: "C" } });
+ * await runIsolatedGit("git", ["rev-parse", "--git-common-dir"], { cwd: repo, env: { ...withoutRepositoryVariables(process.env), LC_ALL: "C" } });
  */
 export function withoutRepositoryVariables(env: NodeJS.ProcessEnv): Record<string, string> {
   const kept: Record<string, string> = {};
@@ -45,7 +47,7 @@ export function withoutRepositoryVariables(env: NodeJS.ProcessEnv): Record<strin
  * run is `overflowed`): what a child's worktree makes git print is never
  * held whole when it is too large.
  */
-export function runGit(
+export function runIsolatedGit(
   binary: string,
   args: readonly string[],
   options: { cwd: string; env: Record<string, string>; input?: string; signal?: AbortSignal; maxStdoutBytes?: number },

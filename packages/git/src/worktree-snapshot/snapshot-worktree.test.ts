@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type TestRepository, createTestRepository } from "./__fixtures__/git-subagent-worktree-repository.js";
+import { GitClientError } from "@agent-tools/core";
+import { GitCliClient } from "../git-cli-client.js";
+import { type TestRepository, createTestRepository } from "./__fixtures__/snapshot-test-repository.js";
 import { withoutRepositoryVariables } from "./isolated-git-run.js";
-import { createUntrustedWorktreeGit } from "./untrusted-worktree-git.js";
 
 const repositories: TestRepository[] = [];
 afterEach(() => {
@@ -51,9 +52,14 @@ function plantGitDirectory(repo: TestRepository, worktree: string, folder: strin
   return markers;
 }
 
-const git = createUntrustedWorktreeGit();
+const client = new GitCliClient();
+/** The worktree `target` read through the port, as the subagent worktrees read it. */
+const git = {
+  snapshot: (target: { repositoryRoot: string; path: string; baseCommit?: string }) =>
+    client.snapshotWorktree(target.repositoryRoot, { worktree: target.path, ...(target.baseCommit === undefined ? {} : { base: target.baseCommit }) }),
+};
 
-describe("createUntrustedWorktreeGit().snapshot", () => {
+describe("GitCliClient.snapshotWorktree", () => {
   it("diffs the worktree against its base commit with modes and link targets, and leaves the worktree's own index and objects alone", async () => {
     const { repo, worktree, target, write } = withWorktree({ "a.txt": "one\n", "run.sh": "#!/bin/sh\n", "gone.txt": "bye\n" });
     write("a.txt", "two\n");
@@ -184,10 +190,22 @@ describe("createUntrustedWorktreeGit().snapshot", () => {
     expect(snapshot.changes).toEqual([{ path: "a.txt", oldMode: "100644", newMode: "100644" }]);
   });
 
-  it("fails with worktree_unreadable when the worktree is gone", async () => {
+  it("fails with a GitClientError when the worktree is gone", async () => {
     const { worktree, target } = withWorktree({ "a.txt": "one\n" });
     fs.rmSync(worktree, { recursive: true });
-    await expect(git.snapshot(target)).rejects.toMatchObject({ code: "worktree_unreadable" });
+    const error = await git.snapshot(target).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GitClientError);
+    expect(error).toMatchObject({ code: "command_failed", message: `The worktree ${worktree} is gone (or not a folder).` });
+  });
+
+  it("stops at maxBytes with too_large, before git reads the changed files whole", async () => {
+    const { target, write } = withWorktree({ "a.txt": "one\n" });
+    write("big.txt", "x".repeat(4096));
+    const error = await client
+      .snapshotWorktree(target.repositoryRoot, { worktree: target.path, base: target.baseCommit, maxBytes: 1024 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GitClientError);
+    expect(error).toMatchObject({ code: "too_large", message: expect.stringContaining("are larger than 1024 bytes (of changed files)") });
   });
 });
 

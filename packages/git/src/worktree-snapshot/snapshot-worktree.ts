@@ -1,6 +1,7 @@
 /**
- * How the host runs git on a child's worktree. Everything inside the
- * worktree is the child's data, never configuration: the worktree's `.git`
+ * How the CLI adapter runs git on a worktree someone else wrote (a
+ * subagent's; `GitClient.snapshotWorktree`). Everything inside the
+ * worktree is that writer's data, never configuration: the worktree's `.git`
  * file (which the child may rewrite to name a git directory it wrote), its
  * `.gitattributes` (which may name filter, diff and merge drivers), nested
  * `.git` entries (submodules git would recurse into) and the host's own
@@ -23,8 +24,8 @@
  *   never runs `git status` inside one (that run would read the submodule's
  *   own `.git`, which the child controls).
  * - Bounded reads: the untracked and modified files are sized with `lstat`
- *   before git reads them, and git's output is read up to `maxPatchBytes`
- *   (git killed past it); more is a `worktree_unreadable` error, never a
+ *   before git reads them, and git's output is read up to `maxBytes`
+ *   (git killed past it); more is a `too_large` GitClientError, never a
  *   host holding a child's gigabytes.
  * - Only a few settings that change what a diff means (line endings, file
  *   modes, symlinks, case, the user's global excludes file) are carried over
@@ -33,49 +34,19 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
-import { type GitRun, runGit, withoutRepositoryVariables } from "./isolated-git-run.js";
+import { GitClientError, type GitWorktreeExclusion, type GitWorktreeSnapshot } from "@agent-tools/core";
+import { type GitRun, runIsolatedGit, withoutRepositoryVariables } from "./isolated-git-run.js";
 import { carriedSettings, findWorktreeGitDir, privateConfig } from "./private-git-config.js";
-import { type WorktreeExclusion, isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "./worktree-git-output.js";
+import { isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "./worktree-git-output.js";
 
 /** The worktree a snapshot reads: the repository it belongs to and the commit its changes count from. */
-export interface UntrustedWorktreeTarget {
-  /** Top level of the parent's repository (trusted: git runs there as usual). */
+export interface SnapshotTarget {
+  /** A directory of the repository the worktree belongs to (trusted: git runs there as usual). */
   readonly repositoryRoot: string;
   /** The linked worktree (untrusted). */
   readonly path: string;
   /** The commit the diff is against; absent: the worktree's HEAD as its git directory records it. */
   readonly baseCommit?: string;
-}
-
-/** One changed path of a worktree, as `git diff --raw` reports it. */
-export interface WorktreeChange {
-  /** Repository-relative, `/` separators. */
-  readonly path: string;
-  /** Octal mode before (`000000` when added): `100644`, `100755`, `120000` (symlink), `160000` (submodule). */
-  readonly oldMode: string;
-  /** Octal mode after (`000000` when deleted). */
-  readonly newMode: string;
-  /** The new target of a symbolic link (`newMode` `120000`), as the patch writes it. */
-  readonly linkTarget?: string;
-}
-
-export type { WorktreeExclusion, WorktreeExclusionReason } from "./worktree-git-output.js";
-
-/** What a worktree changed against its base commit. */
-export interface WorktreeSnapshot {
-  /** The `git diff --binary` patch (see `GitClient.diff`), repository-relative paths. */
-  readonly patch: string;
-  /** Each changed path, with its modes. */
-  readonly changes: readonly WorktreeChange[];
-  /** Paths the snapshot left out (special files, paths git refuses, populated submodules). */
-  readonly excluded: readonly WorktreeExclusion[];
-}
-
-/** Runs git on a child's worktree without trusting anything inside it. */
-export interface UntrustedWorktreeGit {
-  /** The worktree's changes against its base commit (tracked and untracked, ignored files left out). */
-  snapshot(worktree: UntrustedWorktreeTarget, options?: { readonly signal?: AbortSignal }): Promise<WorktreeSnapshot>;
 }
 
 /** Settings every run gets on its command line (the highest precedence). */
@@ -86,16 +57,16 @@ const THROWAWAY_OBJECTS = ["core.looseCompression=0", "core.compression=1"];
 const NEUTRAL_ATTRIBUTES = "* !filter !diff !merge\n";
 /** The same, with every file's patch written as binary (for trees with text that is not UTF-8). */
 const BINARY_ATTRIBUTES = "* !filter -diff -merge -text\n";
-/** Default most bytes of a worktree's changed files, and of its patch, the host reads: 64 MiB. */
-export const DEFAULT_MAX_PATCH_BYTES = 64 * 1024 * 1024;
+/** Default most bytes of a worktree's changed files, and of its patch, a snapshot reads: 64 MiB. */
+export const DEFAULT_SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
 /** Retries of `git add` after it named a path it cannot take (each retry leaves one more path out). */
 const MAX_EXCLUSION_RETRIES = 64;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-function failure(message: string, run: GitRun, args: readonly string[], worktree: UntrustedWorktreeTarget): SubagentWorktreeError {
+function failure(message: string, run: GitRun, args: readonly string[], code: "not_a_repository" | "command_failed" = "command_failed"): GitClientError {
   const stderr = run.stderr.trim().slice(0, 4_000);
-  return new SubagentWorktreeError("worktree_unreadable", `${message} (git ${args.join(" ")}: exit ${run.exitCode}: ${stderr || "no message"})`, {
-    worktreePath: worktree.path,
+  return new GitClientError(code, `${message} (git ${args.join(" ")}: exit ${run.exitCode}: ${stderr || "no message"})`, {
+    command: `git ${args.join(" ")}`,
     exitCode: run.exitCode,
     stderr,
   });
@@ -108,45 +79,52 @@ async function exists(target: string): Promise<boolean> {
   );
 }
 
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  const reason: unknown = signal.reason;
+  throw reason instanceof Error && reason.name === "AbortError" ? reason : new DOMException("The git operation was aborted.", "AbortError");
+}
+
 /**
- * The {@link UntrustedWorktreeGit} of the git CLI (2.32 or newer for
- * `GIT_CONFIG_GLOBAL`; older ones still get a private, empty `HOME`).
+ * `GitClient.snapshotWorktree` of the git CLI (2.32 or newer for
+ * `GIT_CONFIG_GLOBAL`; older ones still get a private, empty `HOME`): the
+ * worktree's changes against its base commit, read with a private git
+ * directory in a scratch folder that is removed afterwards.
  *
  * @example
- * const worktreeGit = createUntrustedWorktreeGit();
- * const { patch, changes } = await worktreeGit.snapshot({ repositoryRoot: "/repo", path: "/.agent-tools-subagents/repo/x-1", baseCommit });
+ * const { patch, changes } = await snapshotWorktree("git", { repositoryRoot: "/repo", path: "/.agent-tools-subagents/repo/x-1", baseCommit }, { maxBytes: DEFAULT_SNAPSHOT_MAX_BYTES });
  */
-export function createUntrustedWorktreeGit(options: { readonly gitBinary?: string; readonly maxPatchBytes?: number } = {}): UntrustedWorktreeGit {
-  const binary = options.gitBinary ?? "git";
-  const maxPatchBytes = options.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES;
-  return {
-    async snapshot(worktree, { signal } = {}) {
-      const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "agent-tools-worktree-git-"));
-      try {
-        return await snapshotWith(binary, worktree, scratch, signal, maxPatchBytes);
-      } finally {
-        await fs.rm(scratch, { recursive: true, force: true });
-      }
-    },
-  };
+export async function snapshotWorktree(
+  binary: string,
+  worktree: SnapshotTarget,
+  options: { readonly maxBytes?: number; readonly signal?: AbortSignal } = {},
+): Promise<GitWorktreeSnapshot> {
+  throwIfAborted(options.signal);
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "agent-tools-worktree-git-"));
+  try {
+    return await snapshotWith(binary, worktree, scratch, options.signal, options.maxBytes ?? DEFAULT_SNAPSHOT_MAX_BYTES);
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
 }
 
 async function snapshotWith(
   binary: string,
-  worktree: UntrustedWorktreeTarget,
+  worktree: SnapshotTarget,
   scratch: string,
   signal: AbortSignal | undefined,
   maxPatchBytes: number,
-): Promise<WorktreeSnapshot> {
+): Promise<GitWorktreeSnapshot> {
   const stats = await fs.lstat(worktree.path).catch(() => undefined);
   if (stats === undefined || !stats.isDirectory()) {
-    throw new SubagentWorktreeError("worktree_unreadable", `The worktree ${worktree.path} is gone (or not a folder).`, { worktreePath: worktree.path });
+    throw new GitClientError("command_failed", `The worktree ${worktree.path} is gone (or not a folder).`);
   }
   // 1. Facts from the repository itself (trusted), with the host's repository-locating GIT_* variables dropped.
   const hostEnv = { ...withoutRepositoryVariables(process.env), LC_ALL: "C", LANGUAGE: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
-  const inRepository = (args: readonly string[]) => runGit(binary, args, { cwd: worktree.repositoryRoot, env: hostEnv, signal });
+  const inRepository = (args: readonly string[]) => runIsolatedGit(binary, args, { cwd: worktree.repositoryRoot, env: hostEnv, signal });
   const commonRun = await inRepository(["rev-parse", "--git-common-dir"]);
-  if (commonRun.exitCode !== 0) throw failure(`${worktree.repositoryRoot} is not a git repository`, commonRun, ["rev-parse", "--git-common-dir"], worktree);
+  if (commonRun.exitCode !== 0)
+    throw failure(`${worktree.repositoryRoot} is not a git repository`, commonRun, ["rev-parse", "--git-common-dir"], "not_a_repository");
   const commonDir = path.resolve(worktree.repositoryRoot, commonRun.stdout.toString("utf8").trim());
   const worktreeGitDir = await findWorktreeGitDir(commonDir, worktree.path);
   const carried = await carriedSettings(inRepository);
@@ -182,43 +160,35 @@ async function snapshotWith(
   };
   const hardened = [...HARDENING, ...THROWAWAY_OBJECTS].flatMap((setting) => ["-c", setting]);
   const git = (args: readonly string[], input?: string, maxStdoutBytes?: number) =>
-    runGit(binary, [...hardened, ...args], { cwd: worktree.path, env, input, signal, ...(maxStdoutBytes === undefined ? {} : { maxStdoutBytes }) });
+    runIsolatedGit(binary, [...hardened, ...args], { cwd: worktree.path, env, input, signal, ...(maxStdoutBytes === undefined ? {} : { maxStdoutBytes }) });
   const checked = async (args: readonly string[], message: string, input?: string) => {
     const run = await git(args, input);
-    if (run.exitCode !== 0) throw failure(message, run, args, worktree);
+    if (run.exitCode !== 0) throw failure(message, run, args);
     return run;
   };
   const tooLarge = (what: string) =>
-    new SubagentWorktreeError(
-      "worktree_unreadable",
-      `The changes of the worktree ${worktree.path} are larger than ${maxPatchBytes} bytes (${what}), more than the host reads; nothing was read or applied. Look at the worktree by hand, or have the agent leave fewer or smaller files.`,
-      { worktreePath: worktree.path, maxPatchBytes },
-    );
+    new GitClientError("too_large", `The changes of the worktree ${worktree.path} are larger than ${maxPatchBytes} bytes (${what}), more than the host reads.`);
   // What the child's changes make git print: read up to maxPatchBytes, never whole when larger.
   const bounded = async (args: readonly string[], message: string, input?: string) => {
     const run = await git(args, input, maxPatchBytes);
     if (run.overflowed === true) throw tooLarge(`of patch: git ${args[0]}`);
-    if (run.exitCode !== 0) throw failure(message, run, args, worktree);
+    if (run.exitCode !== 0) throw failure(message, run, args);
     return run;
   };
 
   // The base commit, read through the worktree's git directory as the host created it (never through the worktree's .git).
   let base = worktree.baseCommit;
   if (base === undefined) {
-    if (worktreeGitDir === undefined)
-      throw new SubagentWorktreeError("worktree_unreadable", `${worktree.path} is not a worktree of ${worktree.repositoryRoot}.`, {
-        worktreePath: worktree.path,
-      });
-    const head = await runGit(binary, ["--git-dir", worktreeGitDir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"], {
+    if (worktreeGitDir === undefined) throw new GitClientError("command_failed", `${worktree.path} is not a worktree of ${worktree.repositoryRoot}.`);
+    const head = await runIsolatedGit(binary, ["--git-dir", worktreeGitDir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"], {
       cwd: scratch,
       env: { ...hostEnv, GIT_CONFIG_NOSYSTEM: "1" },
       signal,
     });
-    if (head.exitCode !== 0) throw failure(`The worktree ${worktree.path} has no HEAD commit`, head, ["rev-parse", "HEAD"], worktree);
+    if (head.exitCode !== 0) throw failure(`The worktree ${worktree.path} has no HEAD commit`, head, ["rev-parse", "HEAD"]);
     base = head.stdout.toString("utf8").trim();
   }
-  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(base))
-    throw new SubagentWorktreeError("worktree_unreadable", `The base commit "${base}" is not a full commit id.`, { worktreePath: worktree.path });
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(base)) throw new GitClientError("command_failed", `The base commit "${base}" is not a full commit id.`);
   await fs.writeFile(path.join(gitDir, "HEAD"), `${base}\n`);
   await fs.writeFile(path.join(gitDir, "config"), privateConfig(base.length === 64, carried));
 
@@ -240,7 +210,7 @@ async function snapshotWith(
   }
 
   // 3. Submodules: never entered; one the child populated (a .git inside) is left out and refused.
-  const excluded: WorktreeExclusion[] = [];
+  const excluded: GitWorktreeExclusion[] = [];
   const staged = (await checked(["ls-files", "--stage", "-z"], "Cannot list the worktree's index")).stdout.toString("utf8").split("\0");
   const submodules = staged.filter((line) => line.startsWith("160000 ")).map((line) => line.slice(line.indexOf("\t") + 1));
   for (const submodule of submodules) {
@@ -269,7 +239,7 @@ async function snapshotWith(
     if (added.exitCode === 0) break;
     const refused = refusedByAdd(added.stderr);
     if (refused === undefined || leftOut.has(refused.path) || attempt >= MAX_EXCLUSION_RETRIES) {
-      throw failure(`Cannot read the changes of the worktree ${worktree.path}`, added, args, worktree);
+      throw failure(`Cannot read the changes of the worktree ${worktree.path}`, added, args);
     }
     leftOut.add(refused.path);
     excluded.push(refused);
@@ -308,7 +278,7 @@ async function snapshotWith(
     const batch = await bounded(["cat-file", "--batch"], "Cannot read the worktree's symbolic links", links.map((entry) => `${entry.newObject}\n`).join(""));
     const blobs = parseBlobBatch(batch.stdout, links.length);
     if (blobs === undefined) {
-      throw new SubagentWorktreeError("worktree_unreadable", "Cannot read the targets of the worktree's symbolic links.", { worktreePath: worktree.path });
+      throw new GitClientError("command_failed", "Cannot read the targets of the worktree's symbolic links.");
     }
     links.forEach((entry, index) => {
       targets.set(entry.path, blobs[index]!.toString("utf8"));

@@ -1,6 +1,6 @@
 /**
  * The private git directory a worktree read runs with (see
- * `untrusted-worktree-git.ts`): a config written here, with no driver, hook
+ * `snapshot-worktree.ts`): a config written here, with no driver, hook
  * or fsmonitor, and only the settings of the repository that change what a
  * diff means; the repository's worktree entries found from its common dir.
  */

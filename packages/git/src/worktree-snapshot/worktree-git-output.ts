@@ -3,16 +3,7 @@
  * `cat-file --batch`, and the path `git add` names when it refuses one.
  */
 
-/** Why a path was kept out of a snapshot's patch. */
-export type WorktreeExclusionReason = "special_file" | "invalid_path" | "submodule";
-
-/** A path of the worktree kept out of the patch: the apply must refuse it. */
-export interface WorktreeExclusion {
-  readonly path: string;
-  readonly reason: WorktreeExclusionReason;
-  /** What was found (git's message, or what the path holds). */
-  readonly detail: string;
-}
+import type { GitWorktreeExclusion } from "@agent-tools/core";
 
 /** One record of `git diff --raw -z`. */
 export interface RawChange {
@@ -76,7 +67,7 @@ export function parseBlobBatch(output: Buffer, count: number): Buffer[] | undefi
 }
 
 /** The path `git add` named when it refused one, and why. */
-export function refusedByAdd(stderr: string): WorktreeExclusion | undefined {
+export function refusedByAdd(stderr: string): GitWorktreeExclusion | undefined {
   const invalid = /^error: invalid path '(.+)'$/m.exec(stderr);
   if (invalid !== null) return { path: invalid[1]!, reason: "invalid_path", detail: "git refuses this path name" };
   const special = /^error: (.+): can only add regular files, symbolic links or git-directories$/m.exec(stderr);
