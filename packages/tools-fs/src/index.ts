@@ -30,11 +30,3 @@ export type { GrepDetails } from "./search/grep-tool.js";
 export type { GlobProgress, GrepProgress } from "./search/search-progress.js";
 export { imageInputSchema } from "./image/image-tool.js";
 export type { ImageDetails, DisplayedImage } from "./image/image-tool.js";
-// Building blocks other packages reuse for their own files (e.g. @agent-tools/memory's Markdown entries).
-export { anchorChild, anchorDirectory } from "./shared/anchored-directory.js";
-export type { AnchoredDirectory } from "./shared/anchored-directory.js";
-export { writeFileAtomic } from "./shared/atomic-write.js";
-export { acquireFileLock } from "./shared/file-lock.js";
-export { openContainedTree, splitContainedPath, symlinkStaysInside } from "./shared/contained-tree.js";
-export type { ContainedTree, ContainedWriteOptions, ContainedMkdirOptions } from "./shared/contained-tree.js";
-export type { FileLock, FileLockOptions } from "./shared/file-lock.js";

@@ -6,7 +6,7 @@
  * a check and an open.
  *
  * The base folder is resolved once; every folder below it is opened with
- * `O_NOFOLLOW` through the folder held just before it (tools-fs
+ * `O_NOFOLLOW` through the folder held just before it (file-io
  * `anchorChild`), the file with `O_NOFOLLOW | O_NONBLOCK` through its held
  * folder (a FIFO never blocks the host), and what was opened is judged by
  * `fstat` of that descriptor and read from it, at most `cap + 1` bytes.
@@ -15,7 +15,7 @@
  */
 import { constants, lstatSync, realpathSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
-import { type AnchoredDirectory, anchorChild, anchorDirectory } from "@agent-tools/tools-fs";
+import { type AnchoredDirectory, anchorChild, anchorDirectory } from "@agent-tools/file-io";
 
 /** What {@link readFileNoFollow} found. `too_large` carries the size fstat reported (or more than `cap` when read). */
 export type NoFollowRead =

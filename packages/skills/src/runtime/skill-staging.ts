@@ -1,12 +1,12 @@
 /**
  * The writes a SkillLibrary makes in its staging folder, each through a
- * contained tree (tools-fs `openContainedTree`): no component on the way is
+ * contained tree (file-io `openContainedTree`): no component on the way is
  * followed if it is a symlink, and files are written to a temporary name
  * and renamed.
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { type ContainedTree, openContainedTree } from "@agent-tools/tools-fs";
+import { type ContainedTree, openContainedTree } from "@agent-tools/file-io";
 import { SKILLS_ROOT_FOLDERS } from "../domain/skill-types.js";
 import { skillNameProblem } from "../domain/skill-name.js";
 

@@ -3,7 +3,7 @@
  * symlink and without opening anything by a name checked earlier.
  *
  * Every directory is opened with `O_NOFOLLOW` through the directory held
- * just before it (tools-fs `anchorDirectory` / `anchorChild`), every file
+ * just before it (file-io `anchorDirectory` / `anchorChild`), every file
  * with `O_NOFOLLOW | O_NONBLOCK` through its held directory, and what was
  * opened is judged by `fstat` of the descriptor: a regular file is read
  * from that descriptor, anything else (a symlink, a FIFO, a socket, a
@@ -18,7 +18,7 @@ import { constants, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { type FileHandle, open, opendir } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
-import { type AnchoredDirectory, anchorChild, anchorDirectory } from "@agent-tools/tools-fs";
+import { type AnchoredDirectory, anchorChild, anchorDirectory } from "@agent-tools/file-io";
 import { SKILL_LIMITS } from "../domain/skill-types.js";
 
 /** What a walk hands over, in sorted order, parents before their contents. */

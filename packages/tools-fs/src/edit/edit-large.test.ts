@@ -1,7 +1,7 @@
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "../__fixtures__/workspace.js";
-import { countLines } from "../shared/atomic-write.js";
+import { countLines } from "../shared/text-preview.js";
 import { contentHash } from "../shared/content-hash.js";
 import { FileToolState } from "../shared/file-state.js";
 

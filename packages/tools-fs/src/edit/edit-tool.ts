@@ -1,6 +1,7 @@
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { type PreparedTemporary, prepareTemporary, preview } from "../shared/atomic-write.js";
+import { type PreparedTemporary, prepareTemporary } from "@agent-tools/file-io";
+import { preview } from "../shared/text-preview.js";
 import { ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import type { LineEndingCounts } from "../shared/line-ending-count.js";

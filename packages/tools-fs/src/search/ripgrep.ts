@@ -29,7 +29,7 @@ export const RIPGREP_WALK_FLAGS = [
   "--no-ignore-global",
   "--glob",
   "!.git",
-  // The file tools' in-flight temporary and lock files (see shared/sidecar-names.ts), hidden as the walker hides them.
+  // The file tools' in-flight temporary and lock files (see sidecar-names.ts of @agent-tools/file-io), hidden as the walker hides them.
   "--glob",
   "!.*.[0-9]*.[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f].tmp",
   "--glob",

@@ -1,7 +1,7 @@
 import { type Stats, lstatSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { ToolError, canonicalizeTarget, isWithin, type ResolvedPath } from "@agent-tools/core";
-import { type AnchoredDirectory, DirectoryMovedError, anchorChild, anchorDirectory } from "./anchored-directory.js";
+import { type AnchoredDirectory, DirectoryMovedError, anchorChild, anchorDirectory } from "@agent-tools/file-io";
 
 /** How many times a target is resolved again when a racing change moved it. */
 const MAX_ATTEMPTS = 8;

@@ -1,7 +1,7 @@
 import { type Stats, lstatSync } from "node:fs";
 import { ToolError, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { type AnchoredTarget, anchorTarget } from "./anchored-target.js";
-import { acquireFileLock } from "./file-lock.js";
+import { acquireFileLock } from "@agent-tools/file-io";
 import { type OpenedFile, openRegularFile } from "./regular-file.js";
 import { type FsToolEnvironment, stateKey } from "./tool-environment.js";
 

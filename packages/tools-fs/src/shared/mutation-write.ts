@@ -1,6 +1,5 @@
 import { fstatSync } from "node:fs";
-import type { AnchoredDirectory } from "./anchored-directory.js";
-import { type PreparedTemporary, writeFileAtomic } from "./atomic-write.js";
+import { type AnchoredDirectory, type PreparedTemporary, writeFileAtomic } from "@agent-tools/file-io";
 import type { FastIo } from "../fast-io/fast-io.js";
 import { DEFAULT_INLINE_HASH_LIMIT_BYTES, type PendingHash } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "./file-state.js";

@@ -1,6 +1,6 @@
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { preview } from "../shared/atomic-write.js";
+import { preview } from "../shared/text-preview.js";
 import { ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
 import { onResolvedPath } from "../shared/fs-errors.js";

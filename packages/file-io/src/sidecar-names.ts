@@ -1,12 +1,13 @@
 /**
- * Names of the files Write and Edit keep beside a target for a moment: the
+ * Names of the files an atomic write and a file lock keep beside a target for
+ * a moment (Write and Edit of tools-fs, memory entries, subagent applies): the
  * temporary file of an atomic write (`.<name>.<pid>.<8 hex>.tmp`) and the
  * lock that serialises mutations across processes (`.<name>.agent-tools.lock`).
  * Listings hide them; a crashed writer's leftovers are swept by the next
  * mutation of the same file.
  */
 import { randomBytes } from "node:crypto";
-import { contentHashJs } from "./content-hash.js";
+import { nameHash } from "./name-hash.js";
 
 /** Longest file name most Linux and macOS file systems accept, in bytes. */
 const NAME_MAX_BYTES = 255;
@@ -22,7 +23,7 @@ const LOCK_PATTERN = /^\..+\.agent-tools\.lock(\.stale\.[0-9a-f]+)?$/;
 function stem(name: string, room: number): string {
   const available = NAME_MAX_BYTES - room;
   if (Buffer.byteLength(name) <= available) return name;
-  const hash = contentHashJs(Buffer.from(name)).slice(0, 8);
+  const hash = nameHash(Buffer.from(name)).slice(0, 8);
   let prefix = name;
   while (Buffer.byteLength(prefix) > available - 9) prefix = prefix.slice(0, -1);
   return `${prefix}~${hash}`;

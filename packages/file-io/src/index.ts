@@ -1,0 +1,21 @@
+/**
+ * @agent-tools/file-io: the descriptor-anchored, no-follow file layer the
+ * tool packages share. Directories held open by descriptor
+ * ({@link anchorDirectory}), atomic temporary-file-and-rename writes
+ * ({@link writeFileAtomic}), a cross-process lock per file
+ * ({@link acquireFileLock}) and a contained tree under a held root
+ * ({@link openContainedTree}). Write, Edit and Delete of tools-fs, memory
+ * entries, subagent applies, checkpoint rewinds and skill installs all write
+ * through it. No tools, no registry: it depends on core only for ToolError.
+ *
+ * @packageDocumentation
+ */
+export { anchorChild, anchorDirectory, DirectoryMovedError, hasProcFd } from "./anchored-directory.js";
+export type { AnchoredDirectory } from "./anchored-directory.js";
+export { prepareTemporary, writeFileAtomic } from "./atomic-write.js";
+export type { PreparedTemporary } from "./atomic-write.js";
+export { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS } from "./file-lock.js";
+export type { FileLock, FileLockOptions } from "./file-lock.js";
+export { openContainedTree, splitContainedPath, symlinkStaysInside } from "./contained-tree.js";
+export type { ContainedTree, ContainedWriteOptions, ContainedMkdirOptions } from "./contained-tree.js";
+export { isToolSidecarName, LOCK_SUFFIX } from "./sidecar-names.js";
