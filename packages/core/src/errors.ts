@@ -45,6 +45,37 @@ export const TOOL_ERROR_CODES = [
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
 /**
+ * The brand every {@link CodedError} carries (a non-enumerable property
+ * holding the names of its class chain, e.g. `["ToolError", "CodedError"]`).
+ * A registered symbol, so every copy of this package shares it and
+ * `instanceof` works across copies.
+ */
+const CODED_ERROR_BRAND: unique symbol = Symbol.for("agent-tools.coded-error") as never;
+
+/** The class names from `errorClass` up to (not including) `Error`: the brand's value. */
+function classFamily(errorClass: abstract new (...args: never[]) => unknown): readonly string[] {
+  const names: string[] = [];
+  for (let current: unknown = errorClass; typeof current === "function" && current !== Error && current !== Function.prototype; ) {
+    names.push(current.name);
+    current = Object.getPrototypeOf(current);
+  }
+  return Object.freeze(names);
+}
+
+/** The class names a branded error carries, or undefined for anything else. */
+function brandedFamily(value: unknown): readonly string[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const family: unknown = (value as { [CODED_ERROR_BRAND]?: unknown })[CODED_ERROR_BRAND];
+  return Array.isArray(family) && family.every((name) => typeof name === "string") ? family : undefined;
+}
+
+/** The ordinary prototype check, else the brand of another copy naming `errorClass` in its class chain. */
+function isInstanceOrBranded(errorClass: abstract new (...args: never[]) => unknown, value: unknown): boolean {
+  if (Function.prototype[Symbol.hasInstance].call(errorClass, value)) return true;
+  return brandedFamily(value)?.includes(errorClass.name) === true;
+}
+
+/**
  * What `toJSON()` of every SDK error returns: the same four keys for
  * {@link SdkError}, {@link ToolError} (which adds `recoverable`) and the
  * port errors built on {@link CodedError}.
@@ -78,10 +109,25 @@ export class CodedError<Code extends string, Details extends object> extends Err
   readonly code: Code;
   readonly details: Details;
 
+  /**
+   * `instanceof` that holds across two copies of `@agent-tools/core` (two
+   * versions in one `node_modules`, a bundled and an installed one): true
+   * for an instance of this very class, or for any error carrying the
+   * {@link CODED_ERROR_BRAND} whose class chain has this class's name (so
+   * `x instanceof ToolError` is true for another copy's ToolError, and
+   * `instanceof CodedError` for every branded error). Inherited by every
+   * subclass, including the port errors of other packages.
+   */
+  static [Symbol.hasInstance]<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof (ToolError, SdkError, a port error), not CodedError.
+    return isInstanceOrBranded(this, value);
+  }
+
   constructor(code: Code, message: string, details: Details, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = details;
+    Object.defineProperty(this, CODED_ERROR_BRAND, { value: classFamily(new.target), enumerable: false });
   }
 
   /**

@@ -22,6 +22,7 @@ export type {
   ImageContent,
   ToolContent,
   ToolResult,
+  ToolResultError,
   ToolOutput,
   ToolCall,
   ToolUpdate,

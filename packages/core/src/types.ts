@@ -3,6 +3,7 @@
  * metadata, bundles and the per-call context.
  */
 import type { ZodType } from "zod";
+import type { ToolErrorCode } from "./errors.js";
 import type { PathPolicy } from "./paths/path-policy.js";
 import type { ToolPorts } from "./ports/tool-ports.js";
 import type { JsonSchemaObject } from "./tool-schema.js";
@@ -56,6 +57,20 @@ export interface ImageContent {
 /** What the model sees of a result. */
 export type ToolContent = TextContent | ImageContent;
 
+/**
+ * What went wrong in an error result, for hosts (the model reads `content`):
+ * the code, the message the tool gave (before the executor appended a loop
+ * note or cut the text) and whether the model can fix the call and retry.
+ */
+export interface ToolResultError {
+  /** One of the closed list of tool error codes; tool-specific facts are in the result's `details`. */
+  code: ToolErrorCode;
+  /** The error's message, as the tool (or the executor) wrote it for the model. */
+  message: string;
+  /** False when retrying cannot help: a refusal by the user or the host, a cancelled call, a component that is gone. */
+  recoverable: boolean;
+}
+
 /** The result of one tool call, as returned by `executeToolCall`. */
 export interface ToolResult<Details = unknown> {
   /** The only part the model sees. */
@@ -64,6 +79,8 @@ export interface ToolResult<Details = unknown> {
   details: Details;
   /** True when the call failed; `content` then says what went wrong and what to do next. */
   isError: boolean;
+  /** Present exactly when `isError` is true (from `executeToolCall`): the code, message and recoverability of the failure. */
+  error?: ToolResultError;
 }
 
 /** What a tool's `execute` returns; the executor normalises it into a {@link ToolResult}. */
@@ -71,6 +88,13 @@ export interface ToolOutput<Details = unknown> {
   content: string | ToolContent[];
   details?: Details;
   isError?: boolean;
+  /**
+   * With `isError`: the error to report (as `errorResult` builds it).
+   * Absent: the executor takes `details.code` when it is a tool error code
+   * (else `other`), `details.recoverable` when it is a boolean (else true)
+   * and the content's text. Prefer throwing `ToolError`.
+   */
+  error?: ToolResultError;
 }
 
 /** A tool call as a model produced it. */

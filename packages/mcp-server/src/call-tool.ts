@@ -40,12 +40,16 @@ export async function callTool(environment: CallToolEnvironment, params: CallToo
     const names = registry.tools.map((tool) => tool.name).filter((name) => !excluded.has(name.toLowerCase()));
     return mcpErrorResult(
       `Unknown tool: ${shortenForMessage(params.name)}. Available tools: ${names.join(", ") || "(none)"}. Call tools/list for their descriptions and input schemas.`,
+      { code: "unknown_tool", recoverable: true },
     );
   }
   const args = params.arguments ?? {};
   const decision = registry.approvalDecision(canonical);
   if (decision === "deny") {
-    return mcpErrorResult(`${canonical} is denied by the approval policy of the host serving these tools; it cannot be called. Use another tool.`);
+    return mcpErrorResult(`${canonical} is denied by the approval policy of the host serving these tools; it cannot be called. Use another tool.`, {
+      code: "permission_denied",
+      recoverable: false,
+    });
   }
   let approvalGranted = false;
   if (decision === "ask") {
@@ -57,7 +61,7 @@ export async function callTool(environment: CallToolEnvironment, params: CallToo
       relatedRequestId: extra.requestId,
       signal: extra.signal,
     });
-    if (!outcome.approved) return mcpErrorResult(outcome.message);
+    if (!outcome.approved) return mcpErrorResult(outcome.message, { code: "permission_denied", recoverable: false });
     approvalGranted = true;
   }
   const progressToken = params._meta?.progressToken;

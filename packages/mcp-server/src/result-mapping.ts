@@ -1,10 +1,17 @@
-import type { ToolResult } from "@agent-tools/core";
+import type { ToolResult, ToolResultError } from "@agent-tools/core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /**
+ * The `_meta` key of an error result's code and recoverability
+ * (`{ code, recoverable }` of the result's `error`; the message is the text).
+ */
+export const MCP_ERROR_META_KEY = "agent-tools/error";
+
+/**
  * A registry result as an MCP `tools/call` result: text and image blocks,
- * `isError`, and `structuredContent` from `details` when that is a non-empty
- * plain JSON object (see {@link toStructuredContent}).
+ * `isError`, `structuredContent` from `details` when that is a non-empty
+ * plain JSON object (see {@link toStructuredContent}), and for an error
+ * its code and recoverability under `_meta["agent-tools/error"]`.
  *
  * @example
  * const answer = toMcpCallResult(await registry.executeToolCall(call));
@@ -18,12 +25,17 @@ export function toMcpCallResult(result: ToolResult): CallToolResult {
     content,
     isError: result.isError,
     ...(structuredContent ? { structuredContent } : {}),
+    ...(result.isError && result.error ? errorMeta(result.error) : {}),
   };
 }
 
-/** An `isError` result with one text block, for refusals the server itself answers. */
-export function mcpErrorResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+/** An `isError` result with one text block, for refusals the server itself answers, with their code and recoverability. */
+export function mcpErrorResult(text: string, error: Pick<ToolResultError, "code" | "recoverable">): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true, ...errorMeta(error) };
+}
+
+function errorMeta(error: Pick<ToolResultError, "code" | "recoverable">): Pick<CallToolResult, "_meta"> {
+  return { _meta: { [MCP_ERROR_META_KEY]: { code: error.code, recoverable: error.recoverable } } };
 }
 
 /**

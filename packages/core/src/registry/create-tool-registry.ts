@@ -6,12 +6,13 @@ import type { GitClient } from "../ports/git-client.js";
 import type { ProcessRunner } from "../ports/process-runner.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
 import { shortenForMessage } from "../quote.js";
-import type { Logger, ToolCall, ToolDefinition, ToolMetadata, ToolUpdate } from "../types.js";
+import type { Logger, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolUpdate } from "../types.js";
 import { resolveApproval } from "./approval-policy.js";
 import { approvalVocabulary, checkApprovalOptions, watchDeferredApprovalKeys } from "./approval-validation.js";
 import type { ToolEvent } from "./events.js";
 import { checkExecuteOptions } from "./execute-options.js";
 import { type ExecuteToolCallOptions, deniedError, errorResult, executeResolvedToolCall } from "./execute-tool-call.js";
+import { toolErrorOf } from "./result-error.js";
 import { LoopBreaker } from "./loop-breaker.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { isListedInPlanMode, planModeRefusal } from "./plan-mode.js";
@@ -34,6 +35,11 @@ function missingPort(port: string, key: string): never {
       recoverable: false,
     },
   );
+}
+
+/** A refusal answered before the executor runs (denied, plan mode): its code and details, and its `error`. */
+function refusalResult(refusal: ToolError): ToolResult {
+  return { ...errorResult(refusal.message, { code: refusal.code, ...refusal.details }), error: toolErrorOf(refusal) };
 }
 
 const consoleLogger: Logger = {
@@ -194,13 +200,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           .current()
           .filter((e) => e.exposed && !isDenied(e.tool))
           .map((e) => e.tool.name);
-        return errorResult(`Unknown tool: ${shortenForMessage(call.name)}. Available tools: ${names.join(", ")}.`);
+        return errorResult(`Unknown tool: ${shortenForMessage(call.name)}. Available tools: ${names.join(", ")}.`, {}, { code: "unknown_tool" });
       }
-      if (isDenied(tool)) return errorResult(deniedError(tool.name).message, { code: "permission_denied" });
-      if (isPlanModeRefused(tool)) {
-        const refusal = planModeRefusal(tool.name);
-        return errorResult(refusal.message, { code: refusal.code, ...refusal.details });
-      }
+      if (isDenied(tool)) return refusalResult(deniedError(tool.name));
+      if (isPlanModeRefused(tool)) return refusalResult(planModeRefusal(tool.name));
       const withTelemetry = options.telemetry === undefined && registryTelemetry !== undefined ? { ...options, telemetry: registryTelemetry } : options;
       return executeResolvedToolCall(tool, normalised, withTelemetry, environment);
     },

@@ -10,6 +10,9 @@ import { raceWithAbort } from "../abort.js";
 import { shortenForMessage } from "../quote.js";
 import { toolResultText } from "../tool-result-text.js";
 import { type ToolCallSpan, type ToolTelemetryOptions, resolveTracer, startToolCallSpan } from "../telemetry/tool-call-span.js";
+import { errorResult, returnedErrorOf, toolErrorOf } from "./result-error.js";
+
+export { errorResult } from "./result-error.js";
 
 /** Per-call options of `executeToolCall`. */
 export interface ExecuteToolCallOptions {
@@ -61,12 +64,12 @@ export interface ExecutorEnvironment {
   ): ToolContext;
 }
 
-/** Builds an error result with the message as its only content. */
-export function errorResult(message: string, details: Record<string, unknown> = {}): ToolResult<Record<string, unknown>> {
-  return { content: [{ type: "text", text: message }], details, isError: true };
-}
-
 const CANCELLED_TEXT = "Cancelled: the host aborted this call before it finished.";
+
+/** The executor's own cancellation: the host stopped the call, so retrying it on the model's own is no fix. */
+function cancelledError(): ToolError {
+  return new ToolError("cancelled", CANCELLED_TEXT, { recoverable: false });
+}
 
 /**
  * Runs one resolved tool call through every central step: abort check,
@@ -115,7 +118,7 @@ async function runCall(
   let result: ToolResult;
   let releaseSlot: (() => void) | undefined;
   try {
-    if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
+    if (signal.aborted) throw cancelledError();
     const args = parseArguments(tool.name, call.arguments);
     // Before anything recursive (zod, JSON.stringify) sees them: deep or huge values could overflow the stack.
     checkArgumentLimits(tool.name, args);
@@ -124,11 +127,11 @@ async function runCall(
     const input = tool.inputSchema ? validateArguments(tool.name, args, tool.inputSchema) : args;
     if (tool.loopKey) pathArgument = tool.loopKey(input);
     await checkApproval(tool, call, args, signal, environment.approval, options.approvalGranted === true);
-    if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
+    if (signal.aborted) throw cancelledError();
     // Queued after validation and approval (a user is never asked after a wait); an abort while queued cancels the call unstarted.
     if (environment.acquireSlot) {
-      releaseSlot = await environment.acquireSlot(tool.name, signal, () => new ToolError("cancelled", CANCELLED_TEXT));
-      if (signal.aborted) throw new ToolError("cancelled", CANCELLED_TEXT);
+      releaseSlot = await environment.acquireSlot(tool.name, signal, () => cancelledError());
+      if (signal.aborted) throw cancelledError();
     }
     // The registry's state may have changed during the waits above (plan mode switched on): ask again.
     environment.admit?.(tool);
@@ -169,7 +172,7 @@ async function checkApproval(
   const answer: unknown = await raceWithAbort(
     Promise.resolve().then(() => approval.onAsk!({ callId: call.id, toolName: tool.name, arguments: args, metadata: tool.metadata, signal })),
     signal,
-    () => new ToolError("cancelled", CANCELLED_TEXT),
+    () => cancelledError(),
   );
   if (answer === true || answer === "allow") return;
   throw new ToolError(
@@ -190,7 +193,7 @@ async function runWithAbort(tool: ToolDefinition, input: unknown, context: ToolC
   const running = Promise.resolve().then(() => tool.execute(input, context));
   if (tool.handlesAbort) return running;
   // The tool keeps running after an abort; raceWithAbort keeps its late rejection handled.
-  return raceWithAbort(running, signal, () => new ToolError("cancelled", CANCELLED_TEXT));
+  return raceWithAbort(running, signal, () => cancelledError());
 }
 
 function normalise(output: ToolOutput): ToolResult {
@@ -199,19 +202,26 @@ function normalise(output: ToolOutput): ToolResult {
   }
   const content: ToolContent[] =
     typeof output.content === "string" ? [{ type: "text", text: output.content }] : Array.isArray(output.content) ? output.content : [];
-  return { content, details: output.details ?? {}, isError: output.isError === true };
+  const details = output.details ?? {};
+  if (output.isError !== true) return { content, details, isError: false };
+  return { content, details, isError: true, error: returnedErrorOf(output.error, details, content) };
 }
 
 function toErrorResult(toolName: string, error: unknown, signal: AbortSignal): ToolResult {
   if (error instanceof ToolError) {
-    return errorResult(error.message, error.code === "cancelled" ? { cancelled: true, ...error.details } : { code: error.code, ...error.details });
+    const details = error.code === "cancelled" ? { cancelled: true, ...error.details } : { code: error.code, ...error.details };
+    // A cancelled call was stopped by the host: whatever the tool set, the model cannot fix it by retrying.
+    const carried = error.code === "cancelled" ? { ...toolErrorOf(error), recoverable: false } : toolErrorOf(error);
+    return { content: [{ type: "text", text: error.message }], details, isError: true, error: carried };
   }
-  if (signal.aborted || isAbortError(error)) return errorResult(CANCELLED_TEXT, { cancelled: true });
+  if (signal.aborted || isAbortError(error)) return errorResult(CANCELLED_TEXT, { cancelled: true }, { code: "cancelled", recoverable: false });
   // Node's own errors quote their inputs (a 5 MB path in an ENOENT message): quote a prefix only.
   const message = shortenForMessage(error instanceof Error ? error.message : String(error), 2_000);
-  return errorResult(`${toolName} failed unexpectedly: ${message}. Check the arguments; if the problem persists, take a different approach.`, {
-    code: "other",
-  });
+  return errorResult(
+    `${toolName} failed unexpectedly: ${message}. Check the arguments; if the problem persists, take a different approach.`,
+    { code: "other" },
+    { code: "other", recoverable: true },
+  );
 }
 
 function finish(tool: ToolDefinition, call: ToolCall, result: ToolResult, pathArgument: string | undefined, environment: ExecutorEnvironment): ToolResult {
@@ -230,7 +240,7 @@ function finish(tool: ToolDefinition, call: ToolCall, result: ToolResult, pathAr
   if (capped.truncated && details !== null && typeof details === "object" && !Array.isArray(details)) {
     details = { ...(details as Record<string, unknown>), outputTruncated: capped.truncated };
   }
-  return { content: capped.content, details, isError: result.isError };
+  return { content: capped.content, details, isError: result.isError, ...(result.error === undefined ? {} : { error: result.error }) };
 }
 
 function appendText(content: ToolContent[], suffix: string): ToolContent[] {

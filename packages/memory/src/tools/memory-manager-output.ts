@@ -1,5 +1,5 @@
-import type { ToolOutput } from "@agent-tools/core";
-import type { MemoryToolErrorJson } from "../domain/memory-errors.js";
+import { type ToolErrorCode, type ToolOutput, ToolError } from "@agent-tools/core";
+import type { MemoryErrorCode, MemoryToolErrorJson } from "../domain/memory-errors.js";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import type { MemoryChangeResult, MemoryListResult, MemoryReadResult, MemorySearchResult } from "../runtime/memory-service-types.js";
 
@@ -7,6 +7,8 @@ import type { MemoryChangeResult, MemoryListResult, MemoryReadResult, MemorySear
 export interface MemoryManagerDetails {
   readonly kind: "memory";
   readonly action: string;
+  /** The tool error code, when the call was refused (also in the result's `error`). */
+  readonly code?: ToolErrorCode;
   /** The refusal, when the call was refused. */
   readonly error?: MemoryToolErrorJson;
   /** Entries listed, found or changed: `<scope>/<slug>`. */
@@ -31,9 +33,32 @@ function tags(record: MemoryRecord): string {
   return parts.join(", ");
 }
 
-/** A refusal as the model sees it: the JSON answer (error code, message, suggestion or next call). */
-export function refusalOutput(action: string, error: MemoryToolErrorJson): ToolOutput<MemoryManagerDetails> {
-  return { content: JSON.stringify(error), isError: true, details: { kind: "memory", action, error } };
+/**
+ * The tool error code and recoverability of each memory refusal; the memory
+ * code itself stays in the JSON answer and in `details.error.error`.
+ */
+const REFUSAL_ERRORS: Readonly<Record<string, { code: ToolErrorCode; recoverable: boolean }>> = {
+  missing_arguments: { code: "invalid_arguments", recoverable: true },
+  slug_invalid: { code: "invalid_arguments", recoverable: true },
+  quota_exceeded: { code: "limit_reached", recoverable: true },
+  risk_hard_blocked: { code: "permission_denied", recoverable: true },
+  body_too_large: { code: "too_large", recoverable: true },
+  daily_not_writable: { code: "permission_denied", recoverable: true },
+  read_only: { code: "permission_denied", recoverable: false },
+  not_found: { code: "not_found", recoverable: true },
+  conflict: { code: "conflict", recoverable: true },
+} satisfies Record<MemoryErrorCode | "missing_arguments", { code: ToolErrorCode; recoverable: boolean }>;
+
+/**
+ * A refusal as a tool error: the model reads the JSON answer (error code,
+ * message, suggestion or next call), or for `read_only` the fixed
+ * sentence; `details` keeps `{ kind, action, error }`.
+ */
+export function refusalError(action: string, error: MemoryToolErrorJson): ToolError {
+  const mapped = Object.hasOwn(REFUSAL_ERRORS, error.error) ? REFUSAL_ERRORS[error.error]! : { code: "other" as const, recoverable: true };
+  const message = error.error === "read_only" ? error.message : JSON.stringify(error);
+  const details: MemoryManagerDetails = { kind: "memory", action, error };
+  return new ToolError(mapped.code, message, { details: { ...details }, recoverable: mapped.recoverable });
 }
 
 /** The answer of `list`. */

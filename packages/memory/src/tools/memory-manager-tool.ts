@@ -1,8 +1,8 @@
 import { type ToolContext, type ToolDefinition, type ToolMetadata, type ToolOutput, defineTool } from "@agent-tools/core";
-import { MEMORY_READ_ONLY_MESSAGE, readOnlyMode } from "../domain/memory-errors.js";
+import { readOnlyMode } from "../domain/memory-errors.js";
 import type { MemoryService } from "../runtime/memory-service.js";
 import type { MemoryRefusal } from "../runtime/memory-service-types.js";
-import { type MemoryManagerDetails, changeOutput, listOutput, readOutput, refusalOutput, searchOutput } from "./memory-manager-output.js";
+import { type MemoryManagerDetails, changeOutput, listOutput, readOutput, refusalError, searchOutput } from "./memory-manager-output.js";
 import { MEMORY_MANAGER_DESCRIPTION, MEMORY_READ_ACTIONS, type MemoryManagerInput, memoryManagerInputSchema } from "./memory-manager-schema.js";
 
 /** `rw`: every action; `ro`: list, read and search only. */
@@ -16,8 +16,8 @@ export function memoryToolMetadata(mode: MemoryToolMode): ToolMetadata {
   return { groupId: "memory", kind: "memory", isReadOnly: mode === "ro", displayCategory: "system" };
 }
 
-function missing(action: string, fields: readonly string[]): ToolOutput<MemoryManagerDetails> {
-  return refusalOutput(action, {
+function missing(action: string, fields: readonly string[]): never {
+  throw refusalError(action, {
     error: "missing_arguments",
     message: `${action} needs ${fields.join(", ")}.`,
   });
@@ -41,7 +41,9 @@ function evidence(input: MemoryManagerInput) {
 
 async function run(service: MemoryService, input: MemoryManagerInput, context: ToolContext): Promise<ToolOutput<MemoryManagerDetails>> {
   const { action } = input;
-  const refused = (result: MemoryRefusal) => refusalOutput(action, result.error);
+  const refused = (result: MemoryRefusal): never => {
+    throw refusalError(action, result.error);
+  };
   const options = { actor: "tool" as const, signal: context.signal };
   switch (action) {
     case "list":
@@ -117,7 +119,8 @@ async function run(service: MemoryService, input: MemoryManagerInput, context: T
 }
 
 /**
- * Builds MemoryManager over a service resolver. In `ro` mode the changing
+ * Builds MemoryManager over a service resolver. Refusals are thrown as
+ * `ToolError`s ({@link refusalError}). In `ro` mode the changing
  * actions answer "MemoryManager is read-only in this context." and the
  * tool's metadata says read-only; in `rw` mode it does not (calls may ask
  * for approval like any changing tool).
@@ -132,7 +135,7 @@ export function createMemoryManagerTool(resolve: MemoryServiceResolver, mode: Me
     loopKey: (input) => `${input.action}:${input.scope ?? "auto"}:${input.slug ?? input.query ?? ""}`,
     async execute(input, context) {
       if (mode === "ro" && !MEMORY_READ_ACTIONS.includes(input.action)) {
-        return { content: MEMORY_READ_ONLY_MESSAGE, isError: true, details: { kind: "memory", action: input.action, error: readOnlyMode() } };
+        throw refusalError(input.action, readOnlyMode());
       }
       return run(await resolve(context), input, context);
     },
