@@ -10,13 +10,16 @@
  */
 export { TOOL_ERROR_CODES, ToolError, SdkError, CodedError, isAbortError } from "./errors.js";
 export type { ToolErrorCode, ToolErrorOptions, SdkErrorCode } from "./errors.js";
-export { RUNTIME_SCOPES, TOOL_GROUP_IDS } from "./types.js";
+export { RUNTIME_SCOPES, TOOL_GROUP_IDS, TOOL_KINDS } from "./types.js";
+export { resolveToolAnnotations, defaultToolAnnotations, TOOL_ANNOTATION_KEYS } from "./registry/tool-annotations.js";
 export { isModuleNotFoundError } from "./optional-package.js";
 export type {
   RuntimeScope,
   ToolGroupId,
   ToolDisplayCategory,
   ToolMetadata,
+  ToolKind,
+  ToolAnnotations,
   JsonSchemaObject,
   TextContent,
   ImageContent,

@@ -26,18 +26,84 @@ export const TOOL_GROUP_IDS: readonly ToolGroupId[] = Object.freeze(["fs", "shel
 /** How a UI may file a tool call. */
 export type ToolDisplayCategory = "file" | "search" | "terminal" | "system" | "mcp" | "other";
 
+/**
+ * What a tool does, one word out of a closed set (the kinds of the SDK's own
+ * tools and `custom`, the default of `defineTool`): file tools `read`,
+ * `list`, `search`, `image`, `write`, `edit`, `delete`; shell tools
+ * `execute`, `process`, `stop`, `wait`; task tools `task_create`,
+ * `task_list`, `task_update`; `memory`, `skills`, `cron`, `manage` (McpManager),
+ * `ask_user`, `exit_plan_mode`, `http_get`, `mcp` (a tool of an MCP server),
+ * `agent`, `message` (subagents) and `custom`.
+ */
+export const TOOL_KINDS = Object.freeze([
+  "read",
+  "list",
+  "search",
+  "image",
+  "write",
+  "edit",
+  "delete",
+  "execute",
+  "process",
+  "stop",
+  "wait",
+  "task_create",
+  "task_list",
+  "task_update",
+  "memory",
+  "skills",
+  "cron",
+  "manage",
+  "ask_user",
+  "exit_plan_mode",
+  "http_get",
+  "mcp",
+  "agent",
+  "message",
+  "custom",
+] as const);
+
+/** One of {@link TOOL_KINDS}. */
+export type ToolKind = (typeof TOOL_KINDS)[number];
+
+/**
+ * What a tool declares about its effects; the names follow MCP's
+ * `ToolAnnotations` (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+ * `openWorldHint`) plus `listedInPlanMode`. Approval, plan mode, the MCP
+ * server and the AI SDK adapter read these, never the tool's name. A tool
+ * that declares none gets the defaults of `resolveToolAnnotations`.
+ */
+export interface ToolAnnotations {
+  /** The tool never changes state; must equal the metadata's `isReadOnly`. */
+  readonly readOnly: boolean;
+  /** A call may destroy or overwrite data (meaningful when not read-only). Left out: not declared (MCP clients assume true). */
+  readonly destructive?: boolean;
+  /** The same call twice has the effect of one (meaningful when not read-only). Left out: not declared (MCP clients assume false). */
+  readonly idempotent?: boolean;
+  /** The tool reaches beyond the workspace (network, processes, other servers). Left out: not declared (MCP clients assume true). */
+  readonly openWorld?: boolean;
+  /** Plan mode lists and runs the tool (read-only tools, and tools that only ask or plan). */
+  readonly listedInPlanMode: boolean;
+}
+
 /** Static facts about a tool, for UIs, traces, schedulers and approval rules. */
 export interface ToolMetadata {
   /** The tool's group. */
   readonly groupId: ToolGroupId;
-  /** A finer kind, e.g. `read`, `edit`, `search`, `execute`, `mcp`. */
-  readonly kind: string;
+  /** What the tool does, one of {@link TOOL_KINDS}. */
+  readonly kind: ToolKind;
   /** True when the tool never changes state; such calls may run in parallel and are allowed by default. */
   readonly isReadOnly: boolean;
   /** Where a UI files the call. */
   readonly displayCategory: ToolDisplayCategory;
   /** For MCP tools: the server id. */
   readonly serverId?: string;
+  /**
+   * What the tool declares about its effects. The SDK's tools declare them;
+   * left out, `resolveToolAnnotations` derives defaults from `isReadOnly`,
+   * the kind and the group.
+   */
+  readonly annotations?: ToolAnnotations;
 }
 
 /** A text block of a result. */

@@ -1,18 +1,13 @@
-import type { ToolMetadata, ToolRegistry } from "@agent-tools/core";
+import { type ToolMetadata, type ToolRegistry, resolveToolAnnotations } from "@agent-tools/core";
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 
-/** Kinds of non-read-only tools that overwrite, delete or run arbitrary commands. */
-const DESTRUCTIVE_KINDS = new Set(["delete", "write", "edit", "execute", "process", "stop"]);
-/** Kinds whose repeated call with the same arguments has no further effect. */
-const IDEMPOTENT_KINDS = new Set(["write", "delete"]);
-
 /**
- * MCP tool annotations from a tool's metadata: `readOnlyHint` from
- * `isReadOnly`; for tools that change state, `destructiveHint` and
- * `idempotentHint` where the kind tells (a write, a delete, a shell command);
- * `openWorldHint` for tools that reach beyond the workspace (MCP servers,
- * shell commands) and `false` for file tools. Hints the metadata says
- * nothing about are left out, so clients apply the MCP defaults.
+ * MCP tool annotations from what a tool declares (its metadata's
+ * `annotations`, or the defaults `resolveToolAnnotations` derives for a tool
+ * that declares none): `readOnlyHint` always; `destructiveHint` and
+ * `idempotentHint` for tools that change state, where declared;
+ * `openWorldHint` where declared. Hints the tool does not declare are left
+ * out, so clients apply the MCP defaults.
  *
  * @example
  * toolAnnotations({ groupId: "fs", kind: "read", isReadOnly: true, displayCategory: "file" });
@@ -20,13 +15,13 @@ const IDEMPOTENT_KINDS = new Set(["write", "delete"]);
  */
 export function toolAnnotations(metadata: ToolMetadata | undefined): ToolAnnotations | undefined {
   if (!metadata) return undefined;
-  const annotations: ToolAnnotations = { readOnlyHint: metadata.isReadOnly };
-  if (!metadata.isReadOnly) {
-    if (DESTRUCTIVE_KINDS.has(metadata.kind)) annotations.destructiveHint = true;
-    if (IDEMPOTENT_KINDS.has(metadata.kind)) annotations.idempotentHint = true;
+  const declared = resolveToolAnnotations(metadata);
+  const annotations: ToolAnnotations = { readOnlyHint: declared.readOnly };
+  if (!declared.readOnly) {
+    if (declared.destructive !== undefined) annotations.destructiveHint = declared.destructive;
+    if (declared.idempotent !== undefined) annotations.idempotentHint = declared.idempotent;
   }
-  if (metadata.groupId === "mcp" || metadata.groupId === "shell") annotations.openWorldHint = true;
-  else if (metadata.groupId === "fs") annotations.openWorldHint = false;
+  if (declared.openWorld !== undefined) annotations.openWorldHint = declared.openWorld;
   return annotations;
 }
 

@@ -3,6 +3,7 @@ import { mapMcpCallResult } from "./content-mapping.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import { coerceMcpInputSchema } from "./remote-tool-schema.js";
 import type { McpRemoteTool } from "./mcp-remote-types.js";
+import { mcpToolAnnotations } from "./mcp-tool-annotations.js";
 import { type McpSettings, selectEnabledMcpServers } from "./settings.js";
 import { buildMcpToolName, mcpToolNamePrefixes } from "./tool-naming.js";
 
@@ -105,7 +106,7 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
       name,
       description: describeMcpTool(serverId, remote),
       jsonSchema,
-      metadata: { groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId },
+      metadata: { groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId, annotations: mcpToolAnnotations(remote) },
       scopes: ["chat", "cron"],
       allowUnknownArguments: allowsExtraKeys(jsonSchema),
       async execute(input: Record<string, unknown>, context) {

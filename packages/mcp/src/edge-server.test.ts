@@ -24,7 +24,7 @@ describe("edge server over stdio", () => {
       name: "mcp_edge_echo",
       description: "A built-in that happens to share a name with an MCP tool.",
       inputSchema: z.object({ text: z.string() }),
-      metadata: { groupId: "system", kind: "echo", isReadOnly: true, displayCategory: "other" },
+      metadata: { groupId: "system", kind: "custom", isReadOnly: true, displayCategory: "other" },
       execute: ({ text }) => ({ content: `builtin:${text}` }),
     });
     setup = await setupMcp(

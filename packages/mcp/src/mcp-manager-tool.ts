@@ -27,7 +27,7 @@ export function createMcpManagerTool(environment: McpManagerEnvironment): ToolDe
     name: "McpManager",
     description: DESCRIPTION,
     inputSchema: mcpManagerInputSchema,
-    metadata: { groupId: "system", kind: "manage", isReadOnly: false, displayCategory: "mcp" },
+    metadata: { groupId: "system", kind: "manage", isReadOnly: false, displayCategory: "mcp", annotations: { readOnly: false, listedInPlanMode: false } },
     async execute(input, context) {
       const action = input.action;
       if (context.runtimeScope !== "chat" && CRON_REFUSED_ACTIONS.has(action)) {

@@ -257,7 +257,13 @@ describe("what the model sees", () => {
     try {
       const tool = setup.registry.tools.find((candidate) => candidate.name === "McpManager");
       expect(tool).toMatchSnapshot();
-      expect(setup.registry.metadataByName.McpManager).toEqual({ groupId: "system", kind: "manage", isReadOnly: false, displayCategory: "mcp" });
+      expect(setup.registry.metadataByName.McpManager).toEqual({
+        groupId: "system",
+        kind: "manage",
+        isReadOnly: false,
+        displayCategory: "mcp",
+        annotations: { readOnly: false, listedInPlanMode: false },
+      });
     } finally {
       await setup.close();
     }

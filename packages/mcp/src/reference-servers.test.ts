@@ -22,7 +22,14 @@ function sharedChecks(get: () => McpTestSetup, serverId: string) {
     expect(echo?.description).toMatch(new RegExp(`^\\[MCP:${serverId}\\] `));
     expect(echo?.inputSchema).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
     expect(echo?.inputSchema).not.toHaveProperty("$schema");
-    expect(registry.metadataByName[`mcp_${serverId}_get-sum`]).toEqual({ groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId });
+    expect(registry.metadataByName[`mcp_${serverId}_get-sum`]).toEqual({
+      groupId: "mcp",
+      kind: "mcp",
+      isReadOnly: false,
+      displayCategory: "mcp",
+      serverId,
+      annotations: { readOnly: false, listedInPlanMode: false, openWorld: true },
+    });
   });
 
   it("calls a tool and maps text content and details", async () => {

@@ -69,7 +69,7 @@ export function createToolSearchTool(state: ToolSearchState): ToolDefinition {
       "Finds MCP server tools that are not listed yet (they are loaded on demand to save context) and activates them. " +
       "Give a few words describing what you need; the best matches (default 5, at most 10) are returned with their parameters and become callable by name right away.",
     inputSchema: toolSearchInputSchema,
-    metadata: { groupId: "system", kind: "search", isReadOnly: true, displayCategory: "search" },
+    metadata: { groupId: "system", kind: "search", isReadOnly: true, displayCategory: "search", annotations: { readOnly: true, listedInPlanMode: true } },
     scopes: ["chat"],
     execute({ query, max_results }) {
       const entries = state.entries();

@@ -66,7 +66,7 @@ describe("buildBuiltinToolRegistry with host tools", () => {
 
   it("applies the default metadata, so group:custom approval rules reach custom tools", async () => {
     const registry = await buildBuiltinToolRegistry({ workdir: work, dataDir, tools: [Greet], approval: { policies: { "group:custom": "deny" } } });
-    expect(registry.metadataByName.Greet).toEqual({ groupId: "custom", kind: "greet", isReadOnly: false, displayCategory: "other" });
+    expect(registry.metadataByName.Greet).toEqual({ groupId: "custom", kind: "custom", isReadOnly: false, displayCategory: "other" });
     expect(registry.hasTool("Greet")).toBe(false);
     expect(registry.tools.map((tool) => tool.name)).not.toContain("Greet");
     await registry.close();

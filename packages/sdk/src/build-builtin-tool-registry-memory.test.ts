@@ -31,7 +31,13 @@ describe("buildBuiltinToolRegistry: MemoryManager", () => {
   it("writes Markdown under <dataDir>/memory and indexes it in the shared SQLite file, in chat, read-write by default", async () => {
     const { workdir, dataDir } = directories();
     const registry = await buildBuiltinToolRegistry({ workdir, dataDir });
-    expect(registry.metadataByName.MemoryManager).toEqual({ groupId: "memory", kind: "memory", isReadOnly: false, displayCategory: "system" });
+    expect(registry.metadataByName.MemoryManager).toEqual({
+      groupId: "memory",
+      kind: "memory",
+      isReadOnly: false,
+      displayCategory: "system",
+      annotations: { readOnly: false, listedInPlanMode: false },
+    });
     const result = await registry.executeToolCall({ id: "1", ...write });
     expect(result.isError).toBe(false);
     expect(toolResultText(result, "")).toBe("Created global/editor-theme (user).");

@@ -49,7 +49,13 @@ describe("buildBuiltinToolRegistry: skills", () => {
       skills: { onManagedSkillsChanged: (change) => void changes.push(change), onReady: (ready) => (bundle = ready) },
     });
     try {
-      expect(registry.metadataByName.SkillsManager).toEqual({ groupId: "skill", kind: "skills", isReadOnly: false, displayCategory: "system" });
+      expect(registry.metadataByName.SkillsManager).toEqual({
+        groupId: "skill",
+        kind: "skills",
+        isReadOnly: false,
+        displayCategory: "system",
+        annotations: { readOnly: false, listedInPlanMode: false },
+      });
       const installed = await registry.executeToolCall({ id: "1", name: "SkillsManager", arguments: { action: "install", source: "incoming/greeter" } });
       expect(toolResultText(installed, "")).toContain("Installed skill greeter");
       const root = path.join(dataDir, "skills");

@@ -16,7 +16,13 @@ export interface ShellRuntime {
 }
 
 /** Metadata of the tools that run commands. */
-export const EXECUTE_METADATA: ToolMetadata = { groupId: "shell", kind: "execute", isReadOnly: false, displayCategory: "terminal" };
+export const EXECUTE_METADATA: ToolMetadata = {
+  groupId: "shell",
+  kind: "execute",
+  isReadOnly: false,
+  displayCategory: "terminal",
+  annotations: { readOnly: false, destructive: true, openWorld: true, listedInPlanMode: false },
+};
 
 /** Environment of every command: the fixed additions, then the host's. */
 export function commandEnvironment(runtime: ShellRuntime): Record<string, string> {

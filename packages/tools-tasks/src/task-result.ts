@@ -1,4 +1,4 @@
-import type { ToolContext, ToolMetadata, ToolOutput } from "@agent-tools/core";
+import type { ToolContext, ToolKind, ToolMetadata, ToolOutput } from "@agent-tools/core";
 import type { TaskRun } from "./task-runtime.js";
 import type { Task, TaskState } from "./task-state.js";
 
@@ -17,8 +17,8 @@ export interface TaskListDetails {
 export type TaskRunResolver = (context: ToolContext) => TaskRun;
 
 /** Metadata of the task tools; TaskList alone is read-only. */
-export function taskToolMetadata(kind: string, isReadOnly: boolean): ToolMetadata {
-  return { groupId: "task", kind, isReadOnly, displayCategory: "system" };
+export function taskToolMetadata(kind: ToolKind, isReadOnly: boolean): ToolMetadata {
+  return { groupId: "task", kind, isReadOnly, displayCategory: "system", annotations: { readOnly: isReadOnly, listedInPlanMode: isReadOnly } };
 }
 
 /** The tool result for a state: a first line for the model, then the list as JSON. */

@@ -8,7 +8,7 @@ import { type ToolRegistry, createToolRegistry } from "../registry/create-tool-r
 import { defineTool } from "../registry/define-tool.js";
 import { toAiSdkTools } from "./ai-sdk-tools.js";
 
-const metadata = { groupId: "ops", kind: "test", isReadOnly: false, displayCategory: "other" } as const;
+const metadata = { groupId: "ops", kind: "custom", isReadOnly: false, displayCategory: "other" } as const;
 
 describe("approval: registry.approvalDecision, approvalGranted and toAiSdkTools({ approval })", () => {
   let workdir: string;

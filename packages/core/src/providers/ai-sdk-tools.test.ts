@@ -11,7 +11,7 @@ import { type ToolRegistry, createToolRegistry } from "../registry/create-tool-r
 import { toAiSdkToolResultOutput } from "./ai-sdk-tool-output.js";
 import { AI_SDK_SCHEMA_SYMBOL, toAiSdkTools } from "./ai-sdk-tools.js";
 
-const metadata = { groupId: "system", kind: "test", isReadOnly: true, displayCategory: "other" } as const;
+const metadata = { groupId: "system", kind: "custom", isReadOnly: true, displayCategory: "other" } as const;
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 1, text: 1, reasoning: undefined },

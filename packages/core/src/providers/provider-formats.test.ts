@@ -12,7 +12,7 @@ import { toOpenAIResponsesTools } from "./openai-responses-tools.js";
 import { fromStrictArguments } from "./openai-strict-schema.js";
 import { toOpenAITools } from "./openai-tools.js";
 
-const metadata = { groupId: "system", kind: "echo", isReadOnly: true, displayCategory: "other" } as const;
+const metadata = { groupId: "system", kind: "custom", isReadOnly: true, displayCategory: "other" } as const;
 
 const Echo = defineTool({
   name: "Echo",

@@ -1,4 +1,5 @@
 import type { ToolMetadata } from "../types.js";
+import { resolveToolAnnotations } from "./tool-annotations.js";
 
 /** Every decision an approval rule may hold. */
 export const APPROVAL_DECISIONS = Object.freeze(["allow", "ask", "deny"] as const);
@@ -41,8 +42,9 @@ export interface ApprovalOptions {
 
 /**
  * Resolves the decision for a tool: tool name -> `server:<id>` ->
- * `group:<id>` -> read-only allow -> default. Only own keys of `policies`
- * count (a tool named `toString` finds no inherited rule); a value that is
+ * `group:<id>` -> read-only (the tool's resolved `annotations.readOnly`)
+ * allow -> default. Only own keys of `policies` count (a tool named
+ * `toString` finds no inherited rule); a value that is
  * not a decision, or an invalid `defaultDecision`, resolves to `deny` (a
  * registry refuses both when it is created; this guards direct callers).
  *
@@ -58,7 +60,7 @@ export function resolveApproval(toolName: string, metadata: ToolMetadata, option
     if (decision === undefined) continue;
     return isApprovalDecision(decision) ? decision : "deny";
   }
-  if (metadata.isReadOnly) return "allow";
+  if (resolveToolAnnotations(metadata).readOnly) return "allow";
   const fallback: unknown = options?.defaultDecision ?? "allow";
   return isApprovalDecision(fallback) ? fallback : "deny";
 }

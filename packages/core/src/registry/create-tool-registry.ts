@@ -117,7 +117,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
     acquireSlot: scheduler?.acquire,
     admit: (tool: ToolDefinition) => {
-      if (isPlanModeRefused(tool)) throw planModeRefusal(tool.name);
+      if (isPlanModeRefused(tool))
+        throw planModeRefusal(
+          tool.name,
+          index.current().map((entry) => entry.tool),
+        );
     },
     emit: (event: ToolEvent) => {
       try {
@@ -203,7 +207,13 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         return errorResult(`Unknown tool: ${shortenForMessage(call.name)}. Available tools: ${names.join(", ")}.`, {}, { code: "unknown_tool" });
       }
       if (isDenied(tool)) return refusalResult(deniedError(tool.name));
-      if (isPlanModeRefused(tool)) return refusalResult(planModeRefusal(tool.name));
+      if (isPlanModeRefused(tool))
+        return refusalResult(
+          planModeRefusal(
+            tool.name,
+            index.current().map((entry) => entry.tool),
+          ),
+        );
       const withTelemetry = options.telemetry === undefined && registryTelemetry !== undefined ? { ...options, telemetry: registryTelemetry } : options;
       return executeResolvedToolCall(tool, normalised, withTelemetry, environment);
     },

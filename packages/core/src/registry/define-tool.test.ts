@@ -21,14 +21,14 @@ const shout = {
 describe("defineTool", () => {
   it("gives a tool without metadata the custom defaults", () => {
     const tool = defineTool(shout);
-    expect(tool.metadata).toEqual({ groupId: "custom", kind: "shout", isReadOnly: false, displayCategory: "other" });
+    expect(tool.metadata).toEqual({ groupId: "custom", kind: "custom", isReadOnly: false, displayCategory: "other" });
     expect(tool.metadata).toEqual(defaultToolMetadata("Shout"));
     expect(tool.scopes).toEqual(["chat", "cron"]);
   });
 
   it("merges partial metadata over the defaults; undefined keys keep the default", () => {
     const tool = defineTool({ ...shout, metadata: { isReadOnly: true, kind: undefined } });
-    expect(tool.metadata).toEqual({ groupId: "custom", kind: "shout", isReadOnly: true, displayCategory: "other" });
+    expect(tool.metadata).toEqual({ groupId: "custom", kind: "custom", isReadOnly: true, displayCategory: "other" });
     const full = defineTool({ ...shout, metadata: { groupId: "fs", kind: "read", isReadOnly: true, displayCategory: "file" } });
     expect(full.metadata).toEqual({ groupId: "fs", kind: "read", isReadOnly: true, displayCategory: "file" });
   });

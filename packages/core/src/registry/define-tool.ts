@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { SdkError } from "../errors.js";
 import { RUNTIME_SCOPES, type RuntimeScope, type ToolContext, type ToolDefinition, type ToolMetadata, type ToolOutput } from "../types.js";
 import { toToolJsonSchema } from "./json-schema.js";
+import { checkToolMetadata } from "./tool-metadata-check.js";
 
 /** Tool names every provider accepts. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -15,8 +16,12 @@ export interface DefineToolSpec<Schema extends z.ZodObject, Details> {
   inputSchema: Schema;
   /**
    * Static facts about the tool; what is left out comes from
-   * {@link defaultToolMetadata}: group `custom`, kind = the name in lower
-   * case, not read-only, display category `other`.
+   * {@link defaultToolMetadata}: group `custom`, kind `custom`, not
+   * read-only, display category `other`, no declared annotations (then
+   * `resolveToolAnnotations` derives them: read-only as `isReadOnly` says,
+   * listed in plan mode only when read-only). Checked fail-closed: an
+   * unknown key, kind or display category, or annotations that contradict
+   * `isReadOnly`, throw `SdkError`.
    */
   metadata?: Partial<ToolMetadata>;
   /** Scopes the tool is offered in (`chat`, `cron`); default both. */
@@ -29,12 +34,13 @@ export interface DefineToolSpec<Schema extends z.ZodObject, Details> {
 
 /**
  * The metadata of a tool that declares none: group `custom` (so approval
- * rules can say `group:custom`), kind = the name in lower case, not
- * read-only (calls are asked about like any other state-changing tool),
- * display category `other`.
+ * rules can say `group:custom`), kind `custom`, not read-only (calls are
+ * asked about like any other state-changing tool, and plan mode does not
+ * list it), display category `other`. `name` is kept for callers of the
+ * earlier signature (the kind used to be the name in lower case).
  */
-export function defaultToolMetadata(name: string): ToolMetadata {
-  return { groupId: "custom", kind: name.toLowerCase(), isReadOnly: false, displayCategory: "other" };
+export function defaultToolMetadata(_name?: string): ToolMetadata {
+  return { groupId: "custom", kind: "custom", isReadOnly: false, displayCategory: "other" };
 }
 
 /**
@@ -47,7 +53,7 @@ export function defaultToolMetadata(name: string): ToolMetadata {
  *   name: "Echo",
  *   description: "Returns its text.",
  *   inputSchema: z.object({ text: z.string() }),
- *   metadata: { isReadOnly: true }, // the rest: group "custom", kind "echo", category "other"
+ *   metadata: { isReadOnly: true }, // the rest: group "custom", kind "custom", category "other"
  *   execute: ({ text }) => ({ content: text }),
  * });
  */
@@ -67,12 +73,17 @@ export function defineTool<Schema extends z.ZodObject, Details = unknown>(spec: 
   }
   // Keys set to undefined must not erase a default.
   const given = Object.fromEntries(Object.entries(spec.metadata ?? {}).filter(([, value]) => value !== undefined));
+  const declared = given.annotations as ToolMetadata["annotations"];
+  // Annotations alone may say read-only; isReadOnly follows them unless it is given too.
+  const readOnlyFromAnnotations = given.isReadOnly === undefined && declared !== null && typeof declared === "object" && typeof declared.readOnly === "boolean";
+  const metadata: ToolMetadata = { ...defaultToolMetadata(spec.name), ...(readOnlyFromAnnotations ? { isReadOnly: declared.readOnly } : {}), ...given };
+  checkToolMetadata(spec.name, given, metadata);
   return {
     name: spec.name,
     description: spec.description,
     inputSchema: spec.inputSchema as unknown as ToolDefinition<z.output<Schema>, Details>["inputSchema"],
     jsonSchema: toToolJsonSchema(spec.inputSchema, spec.name),
-    metadata: { ...defaultToolMetadata(spec.name), ...given },
+    metadata,
     scopes,
     maxOutputChars: spec.maxOutputChars,
     handlesAbort: spec.handlesAbort,

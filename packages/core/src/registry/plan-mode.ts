@@ -1,53 +1,39 @@
 import { ToolError } from "../errors.js";
 import type { ToolDefinition } from "../types.js";
+import { resolveToolAnnotations } from "./tool-annotations.js";
 
 /**
- * Tools listed in plan mode although they are not read-only: AskUserQuestion
- * (asking the user is most useful while planning; it changes nothing), the
- * way out of plan mode, and the subagent tools (in plan mode Agent starts
- * read-only children only; they call the parent's tools, which plan mode
- * limits too).
- */
-export const PLAN_MODE_EXTRA_TOOL_NAMES: readonly string[] = Object.freeze(["AskUserQuestion", "ExitPlanMode", "Agent", "SendMessage"]);
-
-/**
- * The group and kind each of {@link PLAN_MODE_EXTRA_TOOL_NAMES} carries: a
- * host's own tool that only shares the name (a deploying `Agent`, a
- * `SendMessage` that posts to a chat service) keeps the default group
- * `custom` and is refused like any other write tool.
- */
-const EXTRA_TOOL_SIGNATURES: ReadonlyMap<string, string> = new Map([
-  ["AskUserQuestion", "system/ask_user"],
-  ["ExitPlanMode", "system/exit_plan_mode"],
-  ["Agent", "subagent/agent"],
-  ["SendMessage", "subagent/message"],
-]);
-
-/**
- * Whether plan mode lists and runs `tool`: a tool whose metadata says it is
- * read-only, or one of {@link PLAN_MODE_EXTRA_TOOL_NAMES} with the SDK's
- * group and kind (the name alone is not enough). A call to any other tool is
- * refused in plan mode ({@link planModeRefusal}); Agent starts read-only
- * agents only.
+ * Whether plan mode lists and runs `tool`: what its metadata's
+ * `annotations.listedInPlanMode` says (see `resolveToolAnnotations`; a tool
+ * that declares no annotations is listed exactly when read-only). The SDK's
+ * read-only tools and the tools that only ask or plan (AskUserQuestion,
+ * ExitPlanMode, Agent, which starts read-only agents in plan mode, and
+ * SendMessage) declare it; a host's tool that only shares such a name, and
+ * every MCP server's tool, does not. A call to any other tool is refused in
+ * plan mode ({@link planModeRefusal}).
  *
  * @example
  * const visible = registryTools.filter((tool) => !planMode || isListedInPlanMode(tool));
  */
-export function isListedInPlanMode(tool: Pick<ToolDefinition, "name" | "metadata">): boolean {
-  if (tool.metadata.isReadOnly === true) return true;
-  const signature = EXTRA_TOOL_SIGNATURES.get(tool.name);
-  return signature !== undefined && signature === `${tool.metadata.groupId}/${tool.metadata.kind}`;
+export function isListedInPlanMode(tool: Pick<ToolDefinition, "metadata">): boolean {
+  return resolveToolAnnotations(tool.metadata).listedInPlanMode;
 }
 
 /**
  * What a call to a tool plan mode does not list answers: plan mode reaches
  * the executors too, so a model that calls a write tool it remembers from
- * before plan mode started is refused, not obeyed.
+ * before plan mode started is refused, not obeyed. `registryTools` (the
+ * registry's tools) name the state-changing tools plan mode still runs and
+ * the one that presents the plan (kind `exit_plan_mode`).
  */
-export function planModeRefusal(toolName: string): ToolError {
-  return new ToolError(
-    "permission_denied",
-    `${toolName} cannot run in plan mode: only read-only tools, AskUserQuestion, Agent (read-only agents), SendMessage and ExitPlanMode run until the user approves a plan. Finish the plan and present it with ExitPlanMode.`,
-    { details: { planMode: true }, recoverable: false },
-  );
+export function planModeRefusal(toolName: string, registryTools: readonly Pick<ToolDefinition, "name" | "metadata">[] = []): ToolError {
+  const listed = registryTools.filter((tool) => isListedInPlanMode(tool));
+  const others = listed.filter((tool) => !resolveToolAnnotations(tool.metadata).readOnly).map((tool) => tool.name);
+  const present = listed.find((tool) => tool.metadata.kind === "exit_plan_mode")?.name;
+  const allowed = others.length === 0 ? "read-only tools" : `read-only tools and ${others.join(", ")}`;
+  const next = present === undefined ? "Finish the plan and present it to the user." : `Finish the plan and present it with ${present}.`;
+  return new ToolError("permission_denied", `${toolName} cannot run in plan mode: only ${allowed} run until the user approves a plan. ${next}`, {
+    details: { planMode: true },
+    recoverable: false,
+  });
 }

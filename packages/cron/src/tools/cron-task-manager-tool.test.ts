@@ -28,7 +28,13 @@ describe("CronTaskManager definition", () => {
     const { tool, registry } = setup();
     expect(tool.name).toBe("CronTaskManager");
     expect(tool.scopes).toEqual(["chat", "cron"]);
-    expect(tool.metadata).toEqual({ groupId: "system", kind: "cron", isReadOnly: false, displayCategory: "system" });
+    expect(tool.metadata).toEqual({
+      groupId: "system",
+      kind: "cron",
+      isReadOnly: false,
+      displayCategory: "system",
+      annotations: { readOnly: false, listedInPlanMode: false },
+    });
     expect(Object.keys(tool.jsonSchema.properties ?? {})).toEqual([
       "action",
       "task_id",

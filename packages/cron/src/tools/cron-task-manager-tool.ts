@@ -26,7 +26,13 @@ import { CRON_TASK_MANAGER_DESCRIPTION, type CronTaskManagerInput, cronTaskManag
 import { type CronHttpToolOptions, checkTaskAgainstPolicy, cronPolicyOfContext, validateCronHttpOptions } from "./cron-task-policy-check.js";
 
 /** Metadata of CronTaskManager. */
-export const CRON_TASK_MANAGER_METADATA: ToolMetadata = Object.freeze({ groupId: "system", kind: "cron", isReadOnly: false, displayCategory: "system" });
+export const CRON_TASK_MANAGER_METADATA: ToolMetadata = Object.freeze({
+  groupId: "system",
+  kind: "cron",
+  isReadOnly: false,
+  displayCategory: "system",
+  annotations: { readOnly: false, listedInPlanMode: false },
+});
 
 /** What {@link createCronTaskManagerTool} takes. */
 export interface CronTaskManagerToolOptions {

@@ -13,7 +13,13 @@ export type MemoryServiceResolver = (context: ToolContext) => Promise<MemoryServ
 
 /** Metadata of MemoryManager: read-only only in `ro` mode. */
 export function memoryToolMetadata(mode: MemoryToolMode): ToolMetadata {
-  return { groupId: "memory", kind: "memory", isReadOnly: mode === "ro", displayCategory: "system" };
+  return {
+    groupId: "memory",
+    kind: "memory",
+    isReadOnly: mode === "ro",
+    displayCategory: "system",
+    annotations: { readOnly: mode === "ro", listedInPlanMode: mode === "ro" },
+  };
 }
 
 function missing(action: string, fields: readonly string[]): never {

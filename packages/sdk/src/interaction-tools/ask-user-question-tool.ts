@@ -79,7 +79,7 @@ export function createAskUserQuestionTool(host: InteractionHostOptions): ToolDef
     name: "AskUserQuestion",
     description,
     inputSchema: askUserQuestionInputSchema,
-    metadata: { groupId: "system", kind: "ask_user", isReadOnly: false, displayCategory: "system" },
+    metadata: { groupId: "system", kind: "ask_user", isReadOnly: false, displayCategory: "system", annotations: { readOnly: false, listedInPlanMode: true } },
     scopes: ["chat"],
     async execute(input, context) {
       const ask = host.onAskUserQuestion;

@@ -47,7 +47,13 @@ export function createExitPlanModeTool(
     name: "ExitPlanMode",
     description,
     inputSchema: exitPlanModeInputSchema,
-    metadata: { groupId: "system", kind: "exit_plan_mode", isReadOnly: false, displayCategory: "system" },
+    metadata: {
+      groupId: "system",
+      kind: "exit_plan_mode",
+      isReadOnly: false,
+      displayCategory: "system",
+      annotations: { readOnly: false, listedInPlanMode: true },
+    },
     scopes: ["chat"],
     async execute({ plan }, context) {
       const confirm = host.onExitPlanMode;

@@ -54,7 +54,7 @@ export const HttpGetTest = defineTool<typeof httpGetTestInputSchema, HttpGetTest
   name: "HttpGetTest",
   description,
   inputSchema: httpGetTestInputSchema,
-  metadata: { groupId: "system", kind: "http_get", isReadOnly: true, displayCategory: "system" },
+  metadata: { groupId: "system", kind: "http_get", isReadOnly: true, displayCategory: "system", annotations: { readOnly: true, listedInPlanMode: true } },
   scopes: ["chat", "cron"],
   loopKey: (input) => input.url,
   async execute({ url, timeout_ms: timeoutMs = HTTP_GET_TEST_DEFAULT_TIMEOUT_MS }, context) {

@@ -39,7 +39,13 @@ export interface SkillsManagerRuntime {
 }
 
 /** Metadata of SkillsManager: it changes files, so never read-only. */
-export const SKILLS_MANAGER_METADATA: ToolMetadata = { groupId: "skill", kind: "skills", isReadOnly: false, displayCategory: "system" };
+export const SKILLS_MANAGER_METADATA: ToolMetadata = {
+  groupId: "skill",
+  kind: "skills",
+  isReadOnly: false,
+  displayCategory: "system",
+  annotations: { readOnly: false, listedInPlanMode: false },
+};
 
 function missingFields(input: SkillsManagerInput): string[] {
   return SKILLS_MANAGER_REQUIRED[input.action].filter((field) => input[field as keyof SkillsManagerInput] === undefined);

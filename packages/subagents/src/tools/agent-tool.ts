@@ -41,7 +41,7 @@ export function createAgentTool(environment: SubagentEnvironment, options: Agent
     name: "Agent",
     description: suffix === "" ? AGENT_TOOL_DESCRIPTION : `${AGENT_TOOL_DESCRIPTION}\n\n${suffix}`,
     jsonSchema,
-    metadata: { groupId: "subagent", kind: "agent", isReadOnly: false, displayCategory: "other" },
+    metadata: { groupId: "subagent", kind: "agent", isReadOnly: false, displayCategory: "other", annotations: { readOnly: false, listedInPlanMode: true } },
     scopes: ["chat"],
     handlesAbort: true,
     // Unknown keys reach validateAgentBatch, which lists them with every other issue, the roster and the templates.

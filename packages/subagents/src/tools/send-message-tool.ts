@@ -30,7 +30,7 @@ export function createSendMessageTool(conversation: SubagentConversation, sender
     name: "SendMessage",
     description: DESCRIPTION,
     inputSchema: sendMessageInputSchema,
-    metadata: { groupId: "subagent", kind: "message", isReadOnly: true, displayCategory: "other" },
+    metadata: { groupId: "subagent", kind: "message", isReadOnly: true, displayCategory: "other", annotations: { readOnly: true, listedInPlanMode: true } },
     async execute(input, context) {
       let roster;
       try {

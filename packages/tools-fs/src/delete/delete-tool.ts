@@ -31,7 +31,13 @@ export function createDeleteTool(environment: FsToolEnvironment) {
     name: "Delete",
     description: DESCRIPTION,
     inputSchema: deleteInputSchema,
-    metadata: { groupId: "fs", kind: "delete", isReadOnly: false, displayCategory: "file" },
+    metadata: {
+      groupId: "fs",
+      kind: "delete",
+      isReadOnly: false,
+      displayCategory: "file",
+      annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false, listedInPlanMode: false },
+    },
     async execute(input, context) {
       return onResolvedPath("Delete", input.path, "delete", context, async (resolved) => {
         if (resolved.relativePath === "" && resolved.scope !== "external") {

@@ -65,7 +65,13 @@ export function createEditTool(environment: FsToolEnvironment, options: Mutation
     name: "Edit",
     description: DESCRIPTION,
     inputSchema: editInputSchema,
-    metadata: { groupId: "fs", kind: "edit", isReadOnly: false, displayCategory: "file" },
+    metadata: {
+      groupId: "fs",
+      kind: "edit",
+      isReadOnly: false,
+      displayCategory: "file",
+      annotations: { readOnly: false, destructive: true, openWorld: false, listedInPlanMode: false },
+    },
     async execute(input, context) {
       return onResolvedPath("Edit", input.path, "edit", context, (resolved) => editResolved(input, resolved, context, environment, options));
     },

@@ -52,7 +52,13 @@ export function createImageTool(environment: FsToolEnvironment) {
     name: "Image",
     description: DESCRIPTION,
     inputSchema: imageInputSchema,
-    metadata: { groupId: "fs", kind: "image", isReadOnly: true, displayCategory: "file" },
+    metadata: {
+      groupId: "fs",
+      kind: "image",
+      isReadOnly: true,
+      displayCategory: "file",
+      annotations: { readOnly: true, listedInPlanMode: true, openWorld: false },
+    },
     loopKey: (input) => input.path ?? input.source ?? input.url,
     async execute(input, context) {
       const sources = collectImageSources(input);

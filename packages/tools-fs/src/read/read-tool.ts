@@ -55,7 +55,13 @@ export function createReadTool(environment: FsToolEnvironment) {
     name: "Read",
     description: DESCRIPTION,
     inputSchema: readInputSchema,
-    metadata: { groupId: "fs", kind: "read", isReadOnly: true, displayCategory: "file" },
+    metadata: {
+      groupId: "fs",
+      kind: "read",
+      isReadOnly: true,
+      displayCategory: "file",
+      annotations: { readOnly: true, listedInPlanMode: true, openWorld: false },
+    },
     async execute(input, context) {
       return onResolvedPath("Read", input.path, "read", context, (resolved) => readResolved(input, resolved, context, environment));
     },

@@ -45,7 +45,13 @@ export function createGlobTool(environment: FsToolEnvironment, options: GlobTool
     name: "Glob",
     description: DESCRIPTION,
     inputSchema: globInputSchema,
-    metadata: { groupId: "fs", kind: "search", isReadOnly: true, displayCategory: "search" },
+    metadata: {
+      groupId: "fs",
+      kind: "search",
+      isReadOnly: true,
+      displayCategory: "search",
+      annotations: { readOnly: true, listedInPlanMode: true, openWorld: false },
+    },
     async execute(input, context) {
       if (input.sort_by !== "path") throw new ToolError("invalid_arguments", `Glob.sort_by only supports path (got "${input.sort_by}").`);
       const pattern = input.pattern.replace(/\\/g, "/").replace(/^\.\//, "");

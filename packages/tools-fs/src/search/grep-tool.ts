@@ -92,7 +92,13 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
     name: "Grep",
     description: DESCRIPTION,
     inputSchema: grepInputSchema,
-    metadata: { groupId: "fs", kind: "search", isReadOnly: true, displayCategory: "search" },
+    metadata: {
+      groupId: "fs",
+      kind: "search",
+      isReadOnly: true,
+      displayCategory: "search",
+      annotations: { readOnly: true, listedInPlanMode: true, openWorld: false },
+    },
     loopKey: (input) => `${input.path ?? "."}|${input.pattern}`,
     async execute(input, context) {
       const base = await resolveSearchBase("Grep", input.path, "search", context);

@@ -7,7 +7,12 @@ import { resolveSearchBase } from "./search-base.js";
 
 /** List's input schema. */
 export const listInputSchema = z.object({
-  path: z.string().optional().describe("Directory (default: the workspace root): workspace-relative, root://<alias>/..., or absolute inside the workspace (or the uploads folder's absolute path, read-only)."),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      "Directory (default: the workspace root): workspace-relative, root://<alias>/..., or absolute inside the workspace (or the uploads folder's absolute path, read-only).",
+    ),
   depth: z.number().int().min(1).default(2).describe("Levels to descend (default 2; 1 = direct children)."),
   offset: z.number().int().min(0).default(0).describe("Entries to skip."),
   max_results: z.number().int().min(1).default(200).describe("Entries to return (default 200)."),
@@ -33,7 +38,13 @@ export function createListTool(environment: FsToolEnvironment) {
     name: "List",
     description: DESCRIPTION,
     inputSchema: listInputSchema,
-    metadata: { groupId: "fs", kind: "list", isReadOnly: true, displayCategory: "file" },
+    metadata: {
+      groupId: "fs",
+      kind: "list",
+      isReadOnly: true,
+      displayCategory: "file",
+      annotations: { readOnly: true, listedInPlanMode: true, openWorld: false },
+    },
     async execute(input, context) {
       const base = await resolveSearchBase("List", input.path, "list", context);
       if (base.fileName !== undefined) {

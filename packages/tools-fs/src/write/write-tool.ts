@@ -50,7 +50,13 @@ export function createWriteTool(environment: FsToolEnvironment, options: Mutatio
     name: "Write",
     description: DESCRIPTION,
     inputSchema: writeInputSchema,
-    metadata: { groupId: "fs", kind: "write", isReadOnly: false, displayCategory: "file" },
+    metadata: {
+      groupId: "fs",
+      kind: "write",
+      isReadOnly: false,
+      displayCategory: "file",
+      annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false, listedInPlanMode: false },
+    },
     async execute(input, context) {
       return onResolvedPath("Write", input.path, "write", context, (resolved) => writeResolved(input.content, resolved, context, environment, options));
     },

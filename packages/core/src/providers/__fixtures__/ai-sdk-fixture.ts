@@ -9,7 +9,7 @@ import { defineTool } from "../../registry/define-tool.js";
 
 /** A 1x1 PNG, base64. */
 export const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-const metadata = { groupId: "system", kind: "test", isReadOnly: true, displayCategory: "other" } as const;
+const metadata = { groupId: "system", kind: "custom", isReadOnly: true, displayCategory: "other" } as const;
 
 /** A registry with the matrix tools, and what they counted. */
 export interface Fixture {
