@@ -47,7 +47,13 @@ describe("CodedError instanceof across two copies of core", () => {
       expect(other instanceof first.ToolError).toBe(false);
     }
     // The brand is not enumerable: JSON and object equality see the same keys as before.
-    expect(JSON.parse(JSON.stringify(tool))).toEqual({ name: "ToolError", code: "not_found", message: "a.ts does not exist.", details: {}, recoverable: false });
+    expect(JSON.parse(JSON.stringify(tool))).toEqual({
+      name: "ToolError",
+      code: "not_found",
+      message: "a.ts does not exist.",
+      details: {},
+      recoverable: false,
+    });
     expect(Object.getOwnPropertySymbols(tool).every((symbol) => !Object.getOwnPropertyDescriptor(tool, symbol)?.enumerable)).toBe(true);
   });
 
