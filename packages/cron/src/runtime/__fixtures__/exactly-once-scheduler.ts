@@ -71,6 +71,8 @@ const scheduler = await startCronScheduler({
   owner: config.owner,
   tickMs: 1_000,
   leaseMs: 30_000,
+  // 60 s of real time: a loaded machine's stall must not turn occurrences into missed ones (the test is about claims).
+  catchUpMs: 60_000 * config.speed,
   // Keep every run: the test checks the whole window.
   retention: { keepPerTask: 1_000_000 },
   executor: (_task, run) =>
