@@ -42,6 +42,8 @@ function runBuilt(args: string[]) {
     child.stderr.on("data", check);
     child.on("close", () => reject(new Error(`the bin exited before listening: ${stderr}`)));
   });
+  // A run that never listens (--help) rejects it; only a caller that awaits it should see that.
+  listening.catch(() => undefined);
   return { child, exited, listening };
 }
 
