@@ -6,7 +6,11 @@ import { z } from "zod";
 
 /** Read's input schema. */
 export const readInputSchema = z.object({
-  path: z.string().describe("Workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or absolute inside the workspace (or an uploaded file's absolute path, read-only)."),
+  path: z
+    .string()
+    .describe(
+      "Workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or absolute inside the workspace (or an uploaded file's absolute path, read-only).",
+    ),
   start_line: z.number().int().min(1).default(1).describe("Text (also .docx/.xlsx text): 1-based first line."),
   limit: z.number().int().min(1).default(200).describe("Text: lines to show (default 200)."),
   page_start: z.number().int().min(1).default(1).describe("PDF: 1-based first page."),
