@@ -163,7 +163,7 @@ const echo = defineTool({
   name: "Echo",
   description: "Repeats the text.",
   inputSchema: z.object({ text: z.string(), times: z.number().int().min(1).optional() }),
-  metadata: { groupId: "system", kind: "echo", isReadOnly: true, displayCategory: "other" },
+  metadata: { groupId: "system", kind: "custom", isReadOnly: true, displayCategory: "other" },
   async execute(input) {
     const text: string = input.text.repeat(input.times ?? 1);
     return { content: text, details: { length: text.length } };
