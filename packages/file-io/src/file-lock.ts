@@ -9,7 +9,7 @@
  * writer, which also sweeps that writer's temporary files.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { ToolError } from "@agent-tools/core";
 import type { AnchoredDirectory } from "./anchored-directory.js";
 import { isProcessGone, ownProcessIdentity, processStartTime } from "./process-liveness.js";
@@ -51,22 +51,44 @@ function tryCreate(path: string, content: string): boolean {
   return true;
 }
 
-/** True when the lock at `path` was left by a writer that no longer runs. */
-function isAbandoned(path: string): boolean {
-  let content: string;
+/** Most bytes of a lock file read: `<pid> <start time> <token>` is far shorter. */
+const MAX_LOCK_BYTES = 256;
+
+/**
+ * What the lock file at `path` holds: its text and mtime when it is a regular
+ * file, `"foreign"` when it is something no writer creates (a symlink, FIFO,
+ * socket, device or folder someone planted), undefined when it is gone. Opened
+ * with O_NOFOLLOW | O_NONBLOCK and read up to {@link MAX_LOCK_BYTES}: a FIFO
+ * or a link to `/dev/zero` would otherwise block or fill the host.
+ */
+function readLock(path: string): { content: string; mtimeMs: number } | "foreign" | undefined {
+  let fd: number;
   try {
-    content = readFileSync(path, "latin1");
-  } catch (_error) {
-    return false; // gone already (or unreadable): just try to create it again
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return code === "ELOOP" || code === "EMLINK" || code === "ENXIO" ? "foreign" : undefined;
   }
-  if (content.trim() === "") {
-    try {
-      return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_GRACE_MS;
-    } catch {
-      return false;
-    }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return "foreign";
+    const buffer = Buffer.alloc(MAX_LOCK_BYTES);
+    const length = readSync(fd, buffer, 0, MAX_LOCK_BYTES, 0);
+    return { content: buffer.subarray(0, length).toString("latin1"), mtimeMs: stats.mtimeMs };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
-  const [pid, startTime] = content.trim().split(" ");
+}
+
+/** True when the lock at `path` was left by a writer that no longer runs, or is no lock at all (not a regular file). */
+function isAbandoned(path: string): boolean {
+  const lock = readLock(path);
+  if (lock === undefined) return false; // gone already (or unreadable): just try to create it again
+  if (lock === "foreign") return true;
+  if (lock.content.trim() === "") return Date.now() - lock.mtimeMs > EMPTY_LOCK_GRACE_MS;
+  const [pid, startTime] = lock.content.trim().split(" ");
   return isProcessGone(`${pid} ${startTime ?? ""}`);
 }
 
