@@ -129,7 +129,7 @@ describe("GitCliClient.snapshotWorktree", () => {
     expect(fs.existsSync(marker)).toBe(false);
   });
 
-  it("never enters a submodule: one the child gave a .git is left out and reported, a new nested repository is a gitlink change", async () => {
+  it("never enters a submodule: one the child gave a .git and a new nested repository are left out and reported", async () => {
     const { repo, worktree, base, target, write } = withWorktree({ "a.txt": "one\n" });
     repo.git(["update-index", "--add", "--cacheinfo", `160000,${base},sub`]);
     repo.git(["commit", "-q", "-m", "submodule"]);
@@ -146,12 +146,13 @@ describe("GitCliClient.snapshotWorktree", () => {
     expect(snapshot.excluded).toEqual([{ path: "sub", reason: "submodule", detail: expect.stringContaining(".git") }]);
     expect(snapshot.changes.some((change) => change.path.startsWith("sub"))).toBe(false);
 
-    // In the first worktree (no submodule at its base): a nested repository shows as a new gitlink.
+    // In the first worktree (no submodule at its base): a nested repository is left out and reported, its .git never read.
     execFileSync("git", ["init", "-q", path.join(worktree, "nested")]);
     execFileSync("git", ["-C", path.join(worktree, "nested"), "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "n"]);
     write("a.txt", "two\n");
     const nested = await git.snapshot(target);
-    expect(nested.changes).toContainEqual({ path: "nested", oldMode: "000000", newMode: "160000" });
+    expect(nested.changes).toEqual([{ path: "a.txt", oldMode: "100644", newMode: "100644" }]);
+    expect(nested.excluded).toEqual([{ path: "nested", reason: "submodule", detail: expect.stringContaining("nested repository") }]);
   });
 
   it("leaves out a tracked file that became a fifo and a path git refuses, naming each; ignores an untracked fifo", async () => {

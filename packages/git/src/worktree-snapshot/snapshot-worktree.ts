@@ -22,7 +22,9 @@
  *   index are off; diffs run with `--no-ext-diff --no-textconv`.
  * - Submodules (gitlinks of the index) are excluded from `git add`, so git
  *   never runs `git status` inside one (that run would read the submodule's
- *   own `.git`, which the child controls).
+ *   own `.git`, which the child controls); so are nested repositories the
+ *   child made (a `.git` file there may name any repository of the host,
+ *   whose HEAD `git add` would record), reported as `submodule` exclusions.
  * - Bounded reads: the untracked and modified files are sized with `lstat`
  *   before git reads them, and git's output is read up to `maxBytes`
  *   (git killed past it); more is a `too_large` GitClientError, never a
@@ -72,7 +74,7 @@ function failure(message: string, run: GitRun, args: readonly string[], code: "n
   });
 }
 
-async function exists(target: string): Promise<boolean> {
+async function exists(target: string | Buffer): Promise<boolean> {
   return fs.lstat(target).then(
     () => true,
     () => false,
@@ -222,17 +224,30 @@ async function snapshotWith(
   // 4. Sized before git reads them: the untracked and modified files (a sparse file of a terabyte costs the child nothing; git add would hash all of it).
   const candidates = await bounded(["ls-files", "-z", "--others", "--modified", "--exclude-standard", "--", "."], "Cannot list the worktree's changed files");
   let contentBytes = 0;
+  const nested: string[] = [];
   for (let start = 0; start < candidates.stdout.length; ) {
     const end = candidates.stdout.indexOf(0, start);
     const name = candidates.stdout.subarray(start, end === -1 ? candidates.stdout.length : end);
     start = end === -1 ? candidates.stdout.length : end + 1;
-    const stats = await fs.lstat(Buffer.concat([Buffer.from(`${worktree.path}/`), name])).catch(() => undefined);
+    const absolute = Buffer.concat([Buffer.from(`${worktree.path}/`), name]);
+    // A nested repository the child made (listed as `dir/`): git add would resolve its .git (which may name any repository of the host) and record that HEAD.
+    if (name.at(-1) === 0x2f && (await exists(Buffer.concat([absolute, Buffer.from(".git")])))) {
+      // Its name must survive as a pathspec: one that is not UTF-8 fails the snapshot (closed) rather than slip past the exclusion.
+      if (!isUtf8(name)) throw new GitClientError("command_failed", `The worktree ${worktree.path} holds a nested repository whose name is not UTF-8.`);
+      nested.push(name.subarray(0, -1).toString("utf8"));
+      continue;
+    }
+    const stats = await fs.lstat(absolute).catch(() => undefined);
     if (stats?.isFile()) contentBytes += stats.size;
     if (contentBytes > maxPatchBytes) throw tooLarge("of changed files");
   }
 
   // 5. Stage the work tree into the throwaway index; a path git cannot take is left out and reported.
   const leftOut = new Set(submodules);
+  for (const folder of nested) {
+    leftOut.add(folder);
+    excluded.push({ path: folder, reason: "submodule", detail: "a nested repository the child made (its .git is never read)" });
+  }
   for (let attempt = 0; ; attempt += 1) {
     const args = ["add", "-A", "--", ".", ...[...leftOut].map((entry) => `:(exclude,literal)${entry}`)];
     const added = await git(args);
