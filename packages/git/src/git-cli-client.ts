@@ -6,6 +6,7 @@ import type { ProcessRunner } from "@agent-tools/core";
 import { GitClientError } from "@agent-tools/core";
 import { type GitCommandResult, runGit } from "./run-git.js";
 import { snapshotWorktree } from "./worktree-snapshot/snapshot-worktree.js";
+import { stagedDiffArguments } from "./staged-diff-arguments.js";
 
 /** Options of {@link GitCliClient}. */
 export interface GitCliClientOptions {
@@ -173,19 +174,7 @@ export class GitCliClient implements GitClient {
       const head = await this.#git(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { signal });
       if (head.exitCode !== 0) base = EMPTY_TREE_ID;
     }
-    const diffArgs = [
-      "diff",
-      "--cached",
-      "--binary",
-      "--no-renames",
-      "--no-color",
-      "--no-ext-diff",
-      "--no-textconv",
-      "--src-prefix=a/",
-      "--dst-prefix=b/",
-      base,
-      "--",
-    ];
+    const diffArgs = stagedDiffArguments(base);
     return this.#withWorkTreeIndex(root, signal, async (env) => {
       const output = (await this.#checked(root, diffArgs, { env, signal })).stdout;
       try {

@@ -40,6 +40,7 @@ import { GitClientError, type GitWorktreeExclusion, type GitWorktreeSnapshot } f
 import { type GitRun, runIsolatedGit, withoutRepositoryVariables } from "./isolated-git-run.js";
 import { carriedSettings, findWorktreeGitDir, privateConfig } from "./private-git-config.js";
 import { isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "./worktree-git-output.js";
+import { stagedDiffArguments } from "../staged-diff-arguments.js";
 
 /** The worktree a snapshot reads: the repository it belongs to and the commit its changes count from. */
 export interface SnapshotTarget {
@@ -261,20 +262,7 @@ async function snapshotWith(
   }
 
   // 6. The patch, the changed paths with their modes, and the targets of changed links.
-  const diffArgs = [
-    "diff",
-    "--cached",
-    "--binary",
-    "--full-index",
-    "--no-renames",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--src-prefix=a/",
-    "--dst-prefix=b/",
-    base,
-    "--",
-  ];
+  const diffArgs = stagedDiffArguments(base, { fullIndex: true });
   const output = (await bounded(diffArgs, "Cannot diff the worktree")).stdout;
   let patch: string;
   try {
