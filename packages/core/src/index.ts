@@ -131,3 +131,17 @@ export type {
 export { streamToolCallResults } from "./providers/ai-sdk-preliminary.js";
 export { selectProviderTools, inputSchemaProblem, OPENAI_TOOL_NAME_PATTERN, ANTHROPIC_TOOL_NAME_PATTERN } from "./providers/provider-tool-rules.js";
 export type { ProviderToolsOptions, ProviderToolRules, ToolSchemaSource, ToolSchemaInput } from "./providers/provider-tool-rules.js";
+export { composeToolRegistry, SKILL_PATHS_SLOT } from "./plugins/compose-tool-registry.js";
+export type { ComposeToolRegistryOptions, ComposedPorts, PortsRequest } from "./plugins/compose-tool-registry.js";
+export { definePluginSlot, TOOL_PLUGIN_CHILD_POLICIES } from "./plugins/tool-plugin.js";
+export type {
+  ToolPlugin,
+  ToolPluginHost,
+  ToolPluginChildPolicy,
+  ToolPluginOutput,
+  PluginSlot,
+  RegistryView,
+  ChildRegistryRequest,
+} from "./plugins/tool-plugin.js";
+export { createResourceHub } from "./plugins/resource-hub.js";
+export type { ResourceHub } from "./plugins/resource-hub.js";

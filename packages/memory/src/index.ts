@@ -126,3 +126,4 @@ export type { MemoryManagerInput } from "./tools/memory-manager-schema.js";
 export type { MemoryManagerDetails } from "./tools/memory-manager-output.js";
 export { KyselyMemoryIndexStore } from "./stores/kysely-memory-index-store.js";
 export { MEMORY_STORAGE_NAMESPACE, MEMORY_STORAGE_MIGRATIONS } from "./stores/memory-migrations.js";
+export { memoryTools } from "./tools/memory-tools-plugin.js";

@@ -1,42 +1,34 @@
-import {
-  type AdditionalRoot,
-  type ApprovalOptions,
-  type Logger,
-  type RuntimeScope,
-  SdkError,
-  type ToolBundle,
-  type ToolConcurrencyOptions,
-  type ToolDefinition,
-  type ToolEvent,
-  type ToolPorts,
-  type ToolTelemetryOptions,
-  createToolRegistry,
-  resolveDataDir,
-  snapshotApprovalOptions,
+import type {
+  AdditionalRoot,
+  ApprovalOptions,
+  Logger,
+  ResourceHub,
+  RuntimeScope,
+  ToolBundle,
+  ToolConcurrencyOptions,
+  ToolDefinition,
+  ToolEvent,
+  ToolPorts,
+  ToolTelemetryOptions,
 } from "@agent-tools/core";
 import type { McpHostOptions } from "@agent-tools/mcp";
-import { type MemoryToolBundleOptions, createMemoryToolBundle } from "@agent-tools/memory";
-import { leaseSqliteStorage } from "@agent-tools/storage";
-import { type FsToolBundleOptions, createFsToolBundle } from "@agent-tools/tools-fs";
-import { type ShellToolBundleOptions, createShellToolBundle } from "@agent-tools/tools-shell";
-import { type TaskToolBundleOptions, createTaskToolBundle } from "@agent-tools/tools-tasks";
+import type { MemoryToolBundleOptions } from "@agent-tools/memory";
+import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
+import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
+import type { TaskToolBundleOptions } from "@agent-tools/tools-tasks";
+import { buildToolRegistry } from "./build-tool-registry.js";
 import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
-import { createNodePorts } from "./create-node-ports.js";
-import { type SystemToolId, createSystemToolBundle } from "./system-tools/system-tools.js";
-import { type SdkCronOptions, createSdkCronBundle } from "./cron-wiring.js";
-import { type SdkSkillOptions, createSdkSkillBundle } from "./skill-wiring.js";
-import { type SdkSandboxOptions, withSandboxPort } from "./sandbox-wiring.js";
-import { type SandboxMountSource, dataDirSandboxMounts, withSandboxMounts } from "./sandbox-mounts.js";
-import { type SdkCheckpointStoreOptions, sdkCheckpointRegistryOptions } from "./checkpoint-wiring.js";
-import { type SdkSubagentOptions, createSdkSubagentBundle } from "./subagent-wiring.js";
-import { type InteractionHostOptions, createInteractionToolBundle } from "./interaction-tools/index.js";
-import { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
+import type { SdkCheckpointStoreOptions } from "./checkpoint-wiring.js";
+import type { SdkCronOptions } from "./cron-wiring.js";
+import type { InteractionHostOptions } from "./interaction-tools/index.js";
 import { defineMcpToolDeferral } from "./mcp-deferral-wiring.js";
-import { sdkMcpRoots } from "./mcp-roots-wiring.js";
-import { sqliteMemoryStoreFactory, sqliteTaskStoreFactory } from "./task-store-status.js";
-import { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
-import { sdkTaskBundleOptions } from "./task-wiring.js";
+import { builtinToolPlugins } from "./plugins/builtin-tool-plugins.js";
+import type { SdkMcpPlugin } from "./plugins/sdk-mcp-plugin.js";
 import { checkBuiltinToolRegistryOptionKeys } from "./registry-option-keys.js";
+import type { SdkSandboxOptions } from "./sandbox-wiring.js";
+import type { SdkSkillOptions } from "./skill-wiring.js";
+import type { SdkSubagentOptions } from "./subagent-wiring.js";
+import type { SystemToolId } from "./system-tools/system-tools.js";
 
 /** Options of {@link buildBuiltinToolRegistry}. */
 export interface BuiltinToolRegistryOptions {
@@ -87,8 +79,8 @@ export interface BuiltinToolRegistryOptions {
   /**
    * Task-tool options (chat scope only). Without `store`, lists persist in
    * the SQLite file `<dataDir>/agent-tools.sqlite`, opened on the first task
-   * call. The file's storage is shared by every registry of the process on
-   * the same `dataDir` and closed when the last of them closes. Registries
+   * call through the registry's `resources` (shared only with the registries
+   * the host gives the same hub). Registries
    * given the same `run: { conversationId }` share one list on purpose;
    * otherwise see `conversationId`. Bad keys or ids throw `SdkError`.
    */
@@ -167,7 +159,7 @@ export interface BuiltinToolRegistryOptions {
   interaction?: InteractionHostOptions;
   /**
    * Parallel calls per tool name; calls past a limit wait in FIFO order.
-   * Default {@link BUILTIN_TOOL_CONCURRENCY} (Agent 8, Bash 4, others 2);
+   * Default `BUILTIN_TOOL_CONCURRENCY` (Agent 8, Bash 4, others 2);
    * `false` runs every call at once.
    */
   concurrency?: ToolConcurrencyOptions | false;
@@ -182,6 +174,13 @@ export interface BuiltinToolRegistryOptions {
    */
   sandbox?: SdkSandboxOptions;
   /**
+   * Shared resources (the SQLite file of `dataDir`): give several registries
+   * one hub (`createResourceHub()`) to let them share one connection per
+   * file; the host closes it after them. Without it the registry opens its
+   * own (shared with its worktree children) and closes it on `close()`.
+   */
+  resources?: ResourceHub;
+  /**
    * Every call (chat scope) records what Write, Edit and Delete change into
    * this checkpoint (e.g. `{ id: "<conversation>:<turn>" }`); a call's own
    * `checkpointId` wins. Rewind with `openFileCheckpoints().rewindCheckpoint(id)`.
@@ -193,9 +192,11 @@ export interface BuiltinToolRegistryOptions {
 }
 
 /**
- * Builds a registry with every built-in bundle on Node defaults: file tools,
- * shell, skills (when asked), tasks (chat), memory, then the selected system tools, the host's tools and
- * bundles, and MCP (when settings are given).
+ * Builds a registry with every built-in plugin on the Node ports: file tools,
+ * shell, skills (when asked), tasks (chat), cron (when asked), memory,
+ * interaction, subagents (when asked), the selected system tools, the host's
+ * tools and bundles, and MCP (when settings are given); see
+ * `builtinToolPlugins` for the list and `buildToolRegistry` to compose your own.
  *
  * @example
  * import { buildBuiltinToolRegistry, defineTool } from "@agent-tools/sdk";
@@ -204,195 +205,12 @@ export interface BuiltinToolRegistryOptions {
  * const result = await registry.executeToolCall({ id: "1", name: "TaskList", arguments: {} });
  * await registry.close();
  */
-export function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<BuiltinToolRegistry> {
-  return buildRegistry(options, []);
-}
-
-/**
- * {@link buildBuiltinToolRegistry} with approval keys the registry accepts
- * although it lacks what they name: a worktree child's registry takes its
- * parent's rules, whose host tools and bundles it does not have.
- */
-async function buildRegistry(options: BuiltinToolRegistryOptions, inheritedApprovalKeys: readonly string[]): Promise<BuiltinToolRegistry> {
+export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<BuiltinToolRegistry> {
   // Unknown or misspelt keys throw before anything starts.
   checkBuiltinToolRegistryOptionKeys(options, true);
-  // Read once (own properties, each getter once): this registry and every worktree child's, built later, get the same rules.
-  const approval = snapshotApprovalOptions(options.approval) as ApprovalOptions | undefined;
-  const runtimeScope = options.runtimeScope ?? "chat";
-  const dataDir = resolveDataDir(options.dataDir);
-  // Confined commands see the dataDir masked (and, once the skills bundle is built, only the skills the policy lets them use).
-  const sandboxMounts: SandboxMountSource[] = [dataDirSandboxMounts(dataDir)];
-  const ports = withSandboxMounts(await withSandboxPort(createNodePorts({ ports: options.ports }), options.sandbox, options.ports?.sandbox), sandboxMounts);
-  const bundles: ToolBundle[] = [];
-  const cleanups: Array<() => Promise<void>> = [() => ports.close()];
-  let isMcpDeferralActive: (() => boolean) | undefined;
-  try {
-    const skills =
-      options.skills === undefined
-        ? undefined
-        : await createSdkSkillBundle({ options: options.skills, dataDir, workdir: options.workdir, gitClient: ports.gitClient });
-    bundles.push(createFsToolBundle(options.fs));
-    if (skills !== undefined) sandboxMounts.push(() => skills.sandboxMounts());
-    const commandPolicies = [...(options.shell?.commandPolicies ?? []), ...(skills === undefined ? [] : [skills.commandPolicy()])];
-    bundles.push(createShellToolBundle({ providerId: options.providerId, ...options.shell, commandPolicies }));
-    if (skills !== undefined) bundles.push(skills);
-    // One SQLite connection per dataDir and process, shared with every other registry on it (leased on first need).
-    let lease: ReturnType<typeof leaseSqliteStorage> | undefined;
-    const sharedStorage = () => {
-      if (lease === undefined) {
-        const leased = leaseSqliteStorage({ dataDir });
-        lease = leased;
-        cleanups.push(() => leased.release());
-      }
-      return lease;
-    };
-    // Checked in either scope; see task-wiring.ts for whose list a call sees.
-    const taskOptions = sdkTaskBundleOptions(options);
-    if (runtimeScope === "chat") {
-      // Its open failures say what to do; see task-store-status.ts.
-      const store = taskOptions.store ?? sqliteTaskStoreFactory(sharedStorage());
-      bundles.push(createTaskToolBundle({ ...taskOptions, store }));
-    }
-    if (options.cron !== undefined) bundles.push(await createSdkCronBundle({ options: options.cron, sharedStorage }));
-    if (options.memory !== false) {
-      const memory = options.memory ?? {};
-      const ownIndex = memory.service !== undefined || memory.store !== undefined || memory.storage !== undefined;
-      bundles.push(
-        createMemoryToolBundle({
-          ...memory,
-          mode: memory.mode ?? (runtimeScope === "cron" ? "ro" : "rw"),
-          ...(ownIndex ? {} : { store: sqliteMemoryStoreFactory(sharedStorage()) }),
-        }),
-      );
-    }
-    let registry: BuiltinToolRegistry | undefined;
-    bundles.push(createInteractionToolBundle({ ...options.interaction, planMode: () => registry }));
-    if (options.subagents !== undefined && runtimeScope === "chat") {
-      bundles.push(
-        await createSdkSubagentBundle({
-          // The registry's conversation also names the subagents' saved runs unless they are given their own.
-          options:
-            options.subagents.conversationId === undefined && options.conversationId !== undefined
-              ? { ...options.subagents, conversationId: options.conversationId }
-              : options.subagents,
-          workdir: options.workdir,
-          logger: options.logger,
-          ports,
-          additionalRoots: options.additionalRoots ?? [],
-          parentRegistry: () => {
-            if (registry === undefined) throw new SdkError("invalid_options", "The subagent tools ran before their registry was built.");
-            return registry;
-          },
-          sharedStorage,
-          buildChildRegistry: (workdir, additionalRoots) =>
-            buildRegistry(
-              {
-                ...options,
-                approval,
-                workdir,
-                additionalRoots,
-                // The parent's probed sandbox: a child confines the same way without probing bubblewrap again.
-                ports: ports.sandbox === undefined ? options.ports : { ...options.ports, sandbox: ports.sandbox },
-                memory: options.memory === false ? false : { ...options.memory, mode: "ro" },
-                mcp: options.mcp === undefined ? undefined : { ...options.mcp, applyOps: undefined, loadFailureMode: "continue" },
-                subagents: undefined,
-                planMode: undefined,
-                checkpoint: undefined,
-                interaction: undefined,
-                skills: undefined,
-                cron: undefined,
-                systemTools: undefined,
-                tools: undefined,
-                bundles: undefined,
-              },
-              [...inheritedApprovalKeys, ...Object.keys(approval?.policies ?? {})],
-            ),
-        }),
-      );
-    }
-    if (options.systemTools !== undefined) bundles.push(createSystemToolBundle(options.systemTools));
-    if (options.tools !== undefined) bundles.push(hostToolBundle(options.tools, bundles, runtimeScope));
-    if (options.bundles !== undefined) {
-      if (!Array.isArray(options.bundles)) throw new SdkError("invalid_options", "bundles must be an array of tool bundles.");
-      bundles.push(...options.bundles);
-    }
-    if (typeof options.mcp?.getSettings === "function") {
-      const { onReady, ...mcpOptions } = options.mcp;
-      // Imported only when MCP is configured: the MCP client stack costs ~0.3 s of start-up.
-      const { createMcpToolBundles, KyselyMcpOAuthStore } = await import("@agent-tools/mcp");
-      // OAuth tokens and registrations default to the shared SQLite file (opened on the first sign-in).
-      const oauthStorage = mcpOptions.oauth !== undefined && mcpOptions.oauth.store === undefined ? sharedStorage() : undefined;
-      const mcp = await createMcpToolBundles({
-        ...mcpOptions,
-        ...(oauthStorage === undefined ? {} : { oauth: { ...mcpOptions.oauth, store: async () => KyselyMcpOAuthStore.open(await oauthStorage.get()) } }),
-        runtimeScope,
-        sandbox: mcpOptions.sandbox ?? ports.sandbox !== undefined,
-        logger: options.logger,
-        applyOps: runtimeScope === "chat" ? mcpOptions.applyOps : undefined,
-        // The workspace and the granted roots, unless the host gives its own (or false).
-        roots: mcpOptions.roots ?? sdkMcpRoots(() => registry?.paths, options),
-        loadFailureMode: mcpOptions.loadFailureMode ?? (runtimeScope === "cron" ? "throw" : "continue"),
-      });
-      bundles.push(...mcp.bundles);
-      isMcpDeferralActive = () => mcp.isDeferralActive();
-      onReady?.(mcp);
-    }
-    // The same registry; BuiltinToolRegistry only types the results of built-in tools.
-    registry = createToolRegistry({
-      workdir: options.workdir,
-      runtimeScope,
-      dataDir,
-      additionalRoots: options.additionalRoots,
-      bundles,
-      ...sdkCheckpointRegistryOptions({ ...options, hostRecorder: options.ports?.fileCheckpoints, runtimeScope, ports, sharedStorage }),
-      approval,
-      knownApprovalKeys: [...BUILTIN_TOOL_NAMES, ...inheritedApprovalKeys],
-      onEvent: options.onEvent,
-      logger: options.logger,
-      telemetry: options.telemetry,
-      maxOutputChars: options.maxOutputChars,
-      planMode: options.planMode,
-      concurrency: options.concurrency ?? BUILTIN_TOOL_CONCURRENCY,
-      ...(skills === undefined ? {} : { skills: skills.pathOptions() }),
-      cleanups,
-    }) as BuiltinToolRegistry;
-    return defineMcpToolDeferral(registry, isMcpDeferralActive);
-  } catch (error) {
-    // Nothing may leak when the options are invalid: close what was opened.
-    await Promise.allSettled([...bundles.map((bundle) => bundle.close?.()), ...cleanups.map((cleanup) => cleanup())]);
-    throw error;
-  }
-}
-
-/**
- * The host's tools as one trusted bundle (`host`), after checking them
- * against every built-in name. Checked across scopes (the cron registry has
- * no task bundle, so those names are listed here), so a tool list that
- * builds in one scope builds in the other; and case-insensitively, because
- * calls resolve names case-insensitively.
- */
-function hostToolBundle(tools: readonly ToolDefinition[], builtins: readonly ToolBundle[], runtimeScope: RuntimeScope): ToolBundle {
-  if (!Array.isArray(tools)) throw new SdkError("invalid_options", "tools must be an array of tool definitions (defineTool).");
-  const reserved = new Map<string, string>();
-  const builtinBundles = runtimeScope === "chat" ? builtins : [...builtins, createTaskToolBundle()];
-  for (const bundle of builtinBundles) for (const tool of bundle.listTools()) reserved.set(tool.name.toLowerCase(), `${tool.name} (bundle ${bundle.id})`);
-  const seen = new Map<string, string>();
-  for (const tool of tools) {
-    if (tool === null || typeof tool !== "object" || typeof tool.name !== "string" || typeof tool.execute !== "function" || !Array.isArray(tool.scopes)) {
-      throw new SdkError("invalid_options", "Each entry of tools must be a tool definition made with defineTool.");
-    }
-    const key = tool.name.toLowerCase();
-    const builtin = reserved.get(key);
-    if (builtin !== undefined) {
-      throw new SdkError("duplicate_tool", `Host tool ${tool.name} collides with the built-in tool ${builtin}; give it another name.`, { name: tool.name });
-    }
-    const earlier = seen.get(key);
-    if (earlier !== undefined)
-      throw new SdkError("duplicate_tool", `Host tools ${earlier} and ${tool.name} have the same name; names must differ (case-insensitively).`, {
-        name: tool.name,
-      });
-    seen.set(key, tool.name);
-  }
-  const list = [...tools];
-  return { id: "host", trusted: true, listTools: () => list };
+  const plugins = builtinToolPlugins(options);
+  const registry = await buildToolRegistry({ ...options, plugins });
+  const mcp = plugins.find((plugin): plugin is SdkMcpPlugin => plugin.id === "mcp");
+  // The same registry; BuiltinToolRegistry only types the results of built-in tools.
+  return defineMcpToolDeferral(registry as BuiltinToolRegistry, mcp?.deferralActive);
 }

@@ -91,3 +91,8 @@ export type { SystemToolId } from "./system-tools/system-tools.js";
 export { HttpGetTest } from "./system-tools/http-get-test.js";
 export type { HttpGetTestDetails } from "./system-tools/http-get-test.js";
 export type { ToolDefinition, ToolBundle, DefineToolSpec } from "@agent-tools/core";
+export { buildToolRegistry } from "./build-tool-registry.js";
+export type { ToolRegistryBuildOptions } from "./build-tool-registry.js";
+export { builtinToolPlugins } from "./plugins/builtin-tool-plugins.js";
+export { createResourceHub, composeToolRegistry } from "@agent-tools/core";
+export type { ResourceHub, ToolPlugin, ToolPluginHost, ToolPluginChildPolicy, ToolPluginOutput, RegistryView } from "@agent-tools/core";

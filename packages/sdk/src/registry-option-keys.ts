@@ -47,6 +47,7 @@ const REGISTRY_OPTION_KEYS = {
   sandbox: true,
   checkpoint: true,
   checkpoints: true,
+  resources: true,
 } as const;
 
 const FS_KEYS = {

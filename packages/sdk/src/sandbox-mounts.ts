@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
-import type { SandboxPolicy, SandboxState, SpawnOptions } from "@agent-tools/core";
+import { type PluginSlot, type SandboxPolicy, type SandboxState, type SpawnOptions, definePluginSlot } from "@agent-tools/core";
 import type { NodePorts } from "./create-node-ports.js";
 
 /** Directories a registry adds to every confined command's policy (the field names of `SandboxPolicy`). */
@@ -12,6 +12,9 @@ export interface SandboxMountAdditions {
 
 /** Computes additions for the next command (read at each spawn, so run-time changes such as skill grants count). */
 export type SandboxMountSource = () => SandboxMountAdditions;
+
+/** The slot through which a plugin adds mounts to its registry's sandbox (the skills plugin adds its skills). */
+export const SANDBOX_MOUNT_SLOT: PluginSlot<SandboxMountSource> = definePluginSlot<SandboxMountSource>("sdk.sandboxMounts");
 
 /**
  * The dataDir masked: a confined command sees it empty and read-only (no
@@ -68,14 +71,14 @@ function addMounts(policy: SandboxPolicy, additions: SandboxMountAdditions): San
  * const confined = withSandboxMounts(ports, sources);
  * sources.push(() => skills.sandboxMounts());
  */
-export function withSandboxMounts(ports: NodePorts, sources: readonly SandboxMountSource[]): NodePorts {
+export function withSandboxMounts(ports: NodePorts, sources: readonly SandboxMountSource[] | (() => readonly SandboxMountSource[])): NodePorts {
   const state: SandboxState | undefined = ports.sandbox;
   const inner = state?.sandbox;
   if (state === undefined || inner === undefined) return ports;
   const confine = (options: SpawnOptions, policy: SandboxPolicy): SpawnOptions =>
     inner.confine(
       options,
-      sources.reduce((merged, source) => addMounts(merged, source()), policy),
+      (typeof sources === "function" ? sources() : sources).reduce((merged, source) => addMounts(merged, source()), policy),
     );
   const sandbox: SandboxState = { ...state, sandbox: { mechanism: inner.mechanism, confine } };
   return Object.create(ports, { sandbox: { value: sandbox, enumerable: true } }) as NodePorts;

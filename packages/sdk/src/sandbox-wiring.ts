@@ -1,6 +1,5 @@
 import { SdkError, type SandboxSettings, type SandboxState } from "@agent-tools/core";
 import { checkSandboxSettings, probeBubblewrapSandbox } from "@agent-tools/node";
-import type { NodePorts } from "./create-node-ports.js";
 
 /** The `sandbox` option of `buildBuiltinToolRegistry`. */
 export interface SdkSandboxOptions extends SandboxSettings {
@@ -50,17 +49,12 @@ export async function resolveSdkSandbox(options: SdkSandboxOptions | undefined):
 }
 
 /**
- * The registry's ports with `sandbox` set: the host's own `ports.sandbox`
- * wins; otherwise the probe of `options`. The other ports stay the same
- * (lazy) objects.
- *
- * @example
- * const ports = await withSandboxPort(createNodePorts(), { enabled: true }, hostPorts?.sandbox);
+ * The sandbox of a registry: the host's own `ports.sandbox` when given, else
+ * the one `options` asks for, probed here (once for a registry and its
+ * worktree children). `options` is checked either way: a mistyped option is a
+ * mistake even when the host's own sandbox wins.
  */
-export async function withSandboxPort(ports: NodePorts, options: SdkSandboxOptions | undefined, given?: SandboxState): Promise<NodePorts> {
-  // Checked also when the host's own sandbox wins: a mistyped option is a mistake either way.
+export async function resolveSandboxState(options: SdkSandboxOptions | undefined, given?: SandboxState): Promise<SandboxState | undefined> {
   if (options !== undefined) checkSdkSandboxOptions(options);
-  const sandbox = given ?? (await resolveSdkSandbox(options));
-  if (sandbox === undefined) return ports;
-  return Object.create(ports, { sandbox: { value: sandbox, enumerable: true } }) as NodePorts;
+  return given ?? (await resolveSdkSandbox(options));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ModelClient, SandboxState, ToolPorts } from "@agent-tools/core";
-import { resolveDataDir } from "@agent-tools/core";
+import { createResourceHub, resolveDataDir } from "@agent-tools/core";
 import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle, CronTask, CronTaskPolicy } from "@agent-tools/cron";
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
@@ -87,7 +87,9 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
     checkBuiltinToolRegistryOptionKeys<BuiltinToolRegistryOptions>({ ...options.registryOptions, workdir: "" }, true, "registryOptions");
   }
   const dataDir = resolveDataDir(options.dataDir);
-  const lease = options.storage === undefined ? leaseSqliteStorage({ dataDir }) : undefined;
+  // The scheduler's own hub: its store and every prompt run's registry share one connection to the SQLite file.
+  const resources = createResourceHub();
+  const lease = options.storage === undefined ? leaseSqliteStorage({ dataDir, resources }) : undefined;
   const ports = createNodePorts({ ports: options.ports });
   try {
     const storage = options.storage ?? (await (lease as NonNullable<typeof lease>).get());
@@ -128,6 +130,7 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
               const live = liveCronPolicyRoots(policy);
               return buildBuiltinToolRegistry({
                 dataDir,
+                resources,
                 ...options.registryOptions,
                 ports,
                 workdir,
@@ -153,12 +156,14 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
         } finally {
           await lease?.release();
           await ports.close();
+          await resources.close();
         }
       },
     };
   } catch (error) {
     await lease?.release();
     await ports.close();
+    await resources.close();
     throw error;
   }
 }

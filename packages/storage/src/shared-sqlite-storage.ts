@@ -1,82 +1,95 @@
+import type { ResourceHub } from "@agent-tools/core";
 import { type SqliteStorageOptions, openSqliteStorage, resolveSqliteFilename } from "./open-sqlite-storage.js";
 import type { Storage } from "./storage.js";
 
-/** One registry's hold on the process-wide SQLite storage of a file. */
+/** A hold on the SQLite storage of a file. */
 export interface SharedStorageLease {
   /** The absolute file (or `:memory:`, which is never shared). */
   readonly filename: string;
   /**
-   * The storage, opened on the first call of any lease on the same file; a
-   * failed open is retried by the next call. Rejects after `release()`.
+   * The storage, opened on the first call (of any lease of the same hub and
+   * file); a failed open is retried by the next call. Rejects after `release()`.
    */
   get(): Promise<Storage>;
-  /** Gives the hold back; the last release of a file closes its storage. Idempotent. */
+  /** Gives the hold back; a lease of its own closes its storage (a hub's storage closes with the hub). Idempotent. */
   release(): Promise<void>;
 }
 
-interface SharedEntry {
-  leases: number;
-  opening: Promise<Storage> | undefined;
+/** Options of {@link leaseSqliteStorage}. */
+export interface SqliteLeaseOptions extends SqliteStorageOptions {
+  /**
+   * The host's hub: every lease of one file on this hub gets the same
+   * {@link Storage}, closed when the hub closes. Without it the lease opens
+   * its own connection and `release()` closes it.
+   */
+  readonly resources?: ResourceHub;
 }
 
-// Process-wide on purpose: one SQLite connection per file and process, whichever
-// registry or package asks (tasks today; memory, cron, subagents later). Entries
-// exist only while a lease is held, so nothing outlives the last registry.
-const shared = new Map<string, SharedEntry>();
-
 /**
- * Leases the process-wide storage of `<dataDir>/agent-tools.sqlite` (or
- * `filename`): every lease on one file gets the same {@link Storage}, opened
- * lazily and closed when the last lease is released. Stores built on it must
- * not close it.
+ * Leases the SQLite storage of `<dataDir>/agent-tools.sqlite` (or
+ * `filename`), opened lazily. With `resources`, one storage per file and
+ * hub, shared by every lease on that hub and closed with the hub (nothing is
+ * shared across hubs, so across registries only when the host gives them one
+ * hub); without, a storage of its own. Stores built on it must not close it.
  *
  * @example
- * const lease = leaseSqliteStorage({ dataDir });
+ * const hub = createResourceHub();
+ * const lease = leaseSqliteStorage({ dataDir, resources: hub });
  * const store = await KyselyTaskStateStore.open(await lease.get());
- * // ... on registry close:
- * await lease.release();
+ * // ... when the host is done:
+ * await hub.close();
  */
-export function leaseSqliteStorage(options: SqliteStorageOptions): SharedStorageLease {
-  const filename = resolveSqliteFilename(options);
-  if (filename === ":memory:") return privateLease(options);
-  let entry = shared.get(filename);
-  if (entry === undefined) {
-    entry = { leases: 0, opening: undefined };
-    shared.set(filename, entry);
-  }
-  const held = entry;
-  held.leases += 1;
+export function leaseSqliteStorage(options: SqliteLeaseOptions): SharedStorageLease {
+  const { resources, ...storageOptions } = options;
+  const filename = resolveSqliteFilename(storageOptions);
+  if (filename === ":memory:" || resources === undefined) return privateLease({ ...storageOptions, filename });
+  const shared = resources.use(
+    `@agent-tools/storage:sqlite:${filename}`,
+    () => lazyStorage({ ...storageOptions, filename }),
+    (storage) => storage.close(),
+  );
   let released = false;
   return {
     filename,
     get() {
       if (released) return Promise.reject(new Error(`This lease of ${filename} was released.`));
-      held.opening ??= openSqliteStorage({ ...options, filename }).catch((error: unknown) => {
-        held.opening = undefined;
-        throw error;
-      });
-      return held.opening;
+      return shared.get();
     },
     async release() {
-      if (released) return;
       released = true;
-      held.leases -= 1;
-      if (held.leases > 0) return;
-      if (shared.get(filename) === held) shared.delete(filename);
-      const storage = await held.opening?.catch(() => undefined);
+    },
+  };
+}
+
+/** A storage opened on the first `get` (a failed open is retried by the next), closed by `close`. */
+function lazyStorage(options: SqliteStorageOptions): { get(): Promise<Storage>; close(): Promise<void> } {
+  let opening: Promise<Storage> | undefined;
+  let closed = false;
+  return {
+    get() {
+      if (closed) return Promise.reject(new Error(`The storage of ${options.filename ?? options.dataDir} was closed with its resource hub.`));
+      opening ??= openSqliteStorage(options).catch((error: unknown) => {
+        opening = undefined;
+        throw error;
+      });
+      return opening;
+    },
+    async close() {
+      closed = true;
+      const storage = await opening?.catch(() => undefined);
       await storage?.close();
     },
   };
 }
 
-/** A `:memory:` database is one per connection: sharing it would change what it means. */
+/** A storage of this lease alone (always for `:memory:`: sharing it would change what it means). */
 function privateLease(options: SqliteStorageOptions): SharedStorageLease {
   let opening: Promise<Storage> | undefined;
   let released = false;
   return {
-    filename: ":memory:",
+    filename: resolveSqliteFilename(options),
     get() {
-      if (released) return Promise.reject(new Error("This lease of :memory: was released."));
+      if (released) return Promise.reject(new Error(`This lease of ${resolveSqliteFilename(options)} was released.`));
       opening ??= openSqliteStorage(options);
       return opening;
     },

@@ -30,3 +30,4 @@ export type { GrepDetails } from "./search/grep-tool.js";
 export type { GlobProgress, GrepProgress } from "./search/search-progress.js";
 export { imageInputSchema } from "./image/image-tool.js";
 export type { ImageDetails, DisplayedImage } from "./image/image-tool.js";
+export { fsTools } from "./fs-tools-plugin.js";

@@ -31,3 +31,4 @@ export {
   timeoutLimitsFor,
 } from "./timeout-policy.js";
 export type { TimeoutLimits } from "./timeout-policy.js";
+export { shellTools, COMMAND_POLICY_SLOT } from "./shell-tools-plugin.js";

@@ -19,3 +19,4 @@ export { createTaskUpdateTool, taskUpdateInputSchema } from "./task-update.js";
 export { createTaskListTool, taskListInputSchema } from "./task-list.js";
 export { AUTHORITATIVE_TASK_BLOCK_HEADING, createFrozenTaskBlock, renderAuthoritativeTaskBlock } from "./authoritative-task-block.js";
 export type { FrozenTaskBlock } from "./authoritative-task-block.js";
+export { taskTools } from "./task-tools-plugin.js";
