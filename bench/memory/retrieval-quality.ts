@@ -16,7 +16,9 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { InMemoryMemoryIndexStore, type MemoryIndexStore, type MemoryService, PlainBm25Index, openMemoryService, tokenizeWords } from "@agent-tools/memory";
+import { InMemoryMemoryIndexStore, type MemoryIndexStore, type MemoryService, openMemoryService } from "@agent-tools/memory";
+// The plain BM25 baseline is internal to the memory package: the benchmark reads it from the source.
+import { PlainBm25Index, tokenizeWords } from "../../packages/memory/src/ports/plain-bm25.js";
 import { type IndexBackend, indexRecord, machineLine, openPostgresBackend, openSqliteBackend, printTable } from "./bench-util.js";
 import { CORPUS_PROJECTS, type CorpusQuestion, type QuestionKind, buildConversationCorpus } from "./conversation-corpus.js";
 

@@ -12,7 +12,8 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { ExecaProcessRunner } from "@agent-tools/node";
-import { ShellSession } from "@agent-tools/tools-shell";
+// ShellSession is internal to tools-shell: the benchmark reads it from the source.
+import { ShellSession } from "../../packages/tools-shell/src/shell-session.js";
 
 const mebibytes = Number(process.argv[2] ?? "256");
 const rounds = Number(process.argv[3] ?? "8");

@@ -10,12 +10,12 @@
  *
  * @packageDocumentation
  */
-export { anchorChild, anchorDirectory, DirectoryMovedError, hasProcFd } from "./anchored-directory.js";
+export { anchorChild, anchorDirectory, DirectoryMovedError } from "./anchored-directory.js";
 export type { AnchoredDirectory } from "./anchored-directory.js";
 export { prepareTemporary, writeFileAtomic } from "./atomic-write.js";
 export type { PreparedTemporary } from "./atomic-write.js";
-export { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS } from "./file-lock.js";
+export { acquireFileLock } from "./file-lock.js";
 export type { FileLock, FileLockOptions } from "./file-lock.js";
-export { openContainedTree, splitContainedPath, symlinkStaysInside } from "./contained-tree.js";
-export type { ContainedTree, ContainedWriteOptions, ContainedMkdirOptions } from "./contained-tree.js";
-export { isToolSidecarName, LOCK_SUFFIX } from "./sidecar-names.js";
+export { openContainedTree, symlinkStaysInside } from "./contained-tree.js";
+export type { ContainedTree } from "./contained-tree.js";
+export { isToolSidecarName } from "./sidecar-names.js";

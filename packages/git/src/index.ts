@@ -6,8 +6,7 @@
  *
  * @packageDocumentation
  */
-export { GitCliClient, EMPTY_TREE_ID } from "./git-cli-client.js";
+export { GitCliClient } from "./git-cli-client.js";
 export type { GitCliClientOptions } from "./git-cli-client.js";
 export { IsomorphicGitClient } from "./isomorphic/isomorphic-git-client.js";
-export { createDefaultGitClient, hasExecutableOnPath } from "./default-git-client.js";
-export { DEFAULT_SNAPSHOT_MAX_BYTES } from "./worktree-snapshot/snapshot-worktree.js";
+export { createDefaultGitClient } from "./default-git-client.js";

@@ -6,9 +6,8 @@
  *
  * @packageDocumentation
  */
-export type { Storage, StorageDialect, StorageMigration, StorageMigrationResult } from "./storage.js";
+export type { Storage, StorageDialect, StorageMigration } from "./storage.js";
 export { createKyselyStorage } from "./kysely-storage.js";
-export { STORAGE_NAMESPACE_PATTERN, migrationTableName } from "./migrate.js";
 export { DEFAULT_SQLITE_FILE_NAME, openSqliteStorage, resolveSqliteFilename } from "./open-sqlite-storage.js";
 export type { SqliteStorageOptions } from "./open-sqlite-storage.js";
 export { openPostgresStorage } from "./open-postgres-storage.js";
@@ -16,4 +15,4 @@ export type { PostgresStorageOptions } from "./open-postgres-storage.js";
 export { openStorage } from "./open-storage.js";
 export type { StorageOptions } from "./open-storage.js";
 export { leaseSqliteStorage } from "./shared-sqlite-storage.js";
-export type { SharedStorageLease, SqliteLeaseOptions } from "./shared-sqlite-storage.js";
+export type { SharedStorageLease } from "./shared-sqlite-storage.js";

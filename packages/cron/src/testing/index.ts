@@ -5,4 +5,5 @@
  * @packageDocumentation
  */
 export { runCronStoreContract } from "./cron-store-contract.js";
+export { ManualCronClock } from "../runtime/cron-clock.js";
 export type { CronStoreContractTarget, OpenedCronStore, OpenedCronStores } from "./cron-store-contract.js";
