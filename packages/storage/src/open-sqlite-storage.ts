@@ -78,7 +78,10 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   }
   const { Kysely, SqliteDialect } = await import("kysely"); // loaded on first use: keeps SDK start-up light
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
-  return createKyselyStorage(db, "sqlite");
+  // Kysely's driver closes the database only if a query ran; a storage closed unused must not keep the file open.
+  return createKyselyStorage(db, "sqlite", async () => {
+    if (database.open) database.close();
+  });
 }
 
 type BetterSqlite3 = typeof import("better-sqlite3");

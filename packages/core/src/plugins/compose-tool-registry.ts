@@ -93,8 +93,15 @@ export async function composeToolRegistry(options: ComposeToolRegistryOptions): 
       contribute: contributions.add,
       contributions: contributions.read,
       earlierTools: () => bundles.flatMap((bundle) => bundle.listTools().map((tool) => ({ name: tool.name, bundleId: bundle.id }))),
-      createChildRegistry: (request) =>
-        composeToolRegistry({
+      createChildRegistry: async (request) => {
+        // A plugin that is inherited and builds a child in create would build children of children without end.
+        if (!view.view.built) {
+          throw new SdkError(
+            "invalid_options",
+            "createChildRegistry is usable once the registry is built; call it when a tool runs, not in a plugin's create.",
+          );
+        }
+        return composeToolRegistry({
           // The allow-list of what a child shares with its parent; nothing else reaches it.
           plugins: childPluginsOf(options.plugins),
           workdir: request.workdir,
@@ -112,7 +119,8 @@ export async function composeToolRegistry(options: ComposeToolRegistryOptions): 
           ...(options.maxOutputChars === undefined ? {} : { maxOutputChars: options.maxOutputChars }),
           ...(options.loopBreaker === undefined ? {} : { loopBreaker: options.loopBreaker }),
           ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-        }),
+        });
+      },
       onClose: (cleanup) => {
         cleanups.push(cleanup);
       },
@@ -120,7 +128,14 @@ export async function composeToolRegistry(options: ComposeToolRegistryOptions): 
     for (const plugin of options.plugins) {
       if (!plugin.scopes.includes(runtimeScope)) continue;
       const output = await plugin.create(host);
-      bundles.push(...bundlesOf(output, plugin.id));
+      // The bundles given are kept (and closed on failure) even when something else in the output is not one.
+      const list: readonly unknown[] = Array.isArray(output) ? output : [output];
+      bundles.push(...list.filter(isToolBundle));
+      if (!list.every(isToolBundle)) {
+        throw new SdkError("invalid_options", `Plugin ${plugin.id} created something that is not a tool bundle (id, trusted, listTools()).`, {
+          plugin: plugin.id,
+        });
+      }
     }
     const { plugins: _plugins, ports: _ports, resources: _resources, conversationId: _conversation, cleanups: _cleanups, ...registryOptions } = options;
     const skills = contributions.read(SKILL_PATHS_SLOT)[0];
@@ -145,12 +160,6 @@ export async function composeToolRegistry(options: ComposeToolRegistryOptions): 
   }
 }
 
-function bundlesOf(output: unknown, pluginId: string): readonly ToolBundle[] {
-  const list = Array.isArray(output) ? output : [output];
-  for (const bundle of list) {
-    if (bundle === null || typeof bundle !== "object" || typeof (bundle as ToolBundle).listTools !== "function") {
-      throw new SdkError("invalid_options", `Plugin ${pluginId} created something that is not a tool bundle (id, trusted, listTools()).`, { plugin: pluginId });
-    }
-  }
-  return list as readonly ToolBundle[];
+function isToolBundle(value: unknown): value is ToolBundle {
+  return value !== null && typeof value === "object" && typeof (value as ToolBundle).listTools === "function";
 }

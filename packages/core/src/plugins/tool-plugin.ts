@@ -126,7 +126,7 @@ export interface ToolPluginHost {
   contributions<T>(slot: PluginSlot<T>): readonly T[];
   /** The tools of the plugins created before this one, with their bundle ids. */
   earlierTools(): ReadonlyArray<{ readonly name: string; readonly bundleId: string }>;
-  /** A child registry on a subagent's worktree, built from every plugin's `child` policy. */
+  /** A child registry on a subagent's worktree, built from every plugin's `child` policy; once the registry is built (in `create` it throws `SdkError` `invalid_options`). */
   createChildRegistry(request: ChildRegistryRequest): Promise<ToolRegistry>;
   /** Run when the registry closes, after its bundles. */
   onClose(cleanup: () => Promise<void> | void): void;
