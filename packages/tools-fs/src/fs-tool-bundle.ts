@@ -12,7 +12,7 @@ import { SearchCaches } from "./search/search-caches.js";
 import { progressIntervalOption } from "./search/search-progress.js";
 import { type FastIo, createFastIo } from "./fast-io/fast-io.js";
 import { FileToolState } from "./shared/file-state.js";
-import { MutationQueue } from "./shared/mutation-queue.js";
+import { MutationQueue } from "./file-engine/mutation-queue.js";
 import { createWriteTool } from "./write/write-tool.js";
 
 /** Options of {@link createFsToolBundle}. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createFsToolBundle } from "./fs-tool-bundle.js";
 import { MAX_IMAGE_SOURCES } from "./image/image-sources.js";
 import { ARCHIVE_ENTRY_LIMIT } from "./read/read-archive.js";
-import { READ_MAX_CHARS } from "./read/text-window.js";
+import { READ_MAX_CHARS } from "./shared/text-window.js";
 import { GREP_LINE_CHARS } from "./search/grep-result.js";
 import { MAX_IMAGE_BYTES } from "./shared/image-data.js";
 import { AUTO_READ_LINE_LIMIT } from "./write/auto-prime.js";

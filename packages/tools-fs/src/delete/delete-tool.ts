@@ -2,8 +2,7 @@ import { unlink } from "node:fs/promises";
 import { ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
-import { withFileMutation } from "../shared/file-mutation.js";
-import { withCheckpointRecording } from "../shared/checkpoint-recording.js";
+import { FileEngine } from "../file-engine/file-engine.js";
 import { describeFileType } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { listTree } from "./list-tree.js";
@@ -27,6 +26,7 @@ Always use Delete instead of rm, git rm or Remove-Item: it keeps the record of e
 
 /** Creates the Delete tool for one bundle. */
 export function createDeleteTool(environment: FsToolEnvironment) {
+  const engine = new FileEngine(environment);
   return defineTool<typeof deleteInputSchema, DeleteDetails>({
     name: "Delete",
     description: DESCRIPTION,
@@ -39,14 +39,15 @@ export function createDeleteTool(environment: FsToolEnvironment) {
       annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false, listedInPlanMode: false },
     },
     async execute(input, context) {
-      return onResolvedPath("Delete", input.path, "delete", context, async (resolved) => {
+      return onResolvedPath({ toolName: "Delete", path: input.path, intent: "delete", context }, async (resolved) => {
         if (resolved.relativePath === "" && resolved.scope !== "external") {
           throw new ToolError(
             "unsupported_target",
             `Delete refused: ${resolved.displayPath} is the root directory itself. Delete files or folders inside it instead.`,
           );
         }
-        const targetKind = await withFileMutation(resolved, context, environment, { toolName: "Delete", followLeaf: false }, async (target) => {
+        const targetKind = await engine.mutate({ toolName: "Delete", resolved, context, followLeaf: false }, async (file) => {
+          const { target } = file;
           const info = target.stats;
           if (!info) throw notFoundError("Delete", resolved, context);
           let kind: DeleteDetails["targetKind"];
@@ -60,7 +61,7 @@ export function createDeleteTool(environment: FsToolEnvironment) {
             );
           }
           const recorded = () => (kind === "directory" ? listTree(target.canonicalPath, target.entryPath) : [target.canonicalPath]);
-          await withCheckpointRecording(context, resolved.displayPath, recorded, async () => {
+          await file.recordChange(recorded, async () => {
             if (kind === "directory") {
               await removeEntry(target.directory, target.name);
               environment.state.clearUnder(target.canonicalPath);

@@ -20,7 +20,7 @@ function reference(content: string, oldString: string, newString: string) {
   if (endings.length) return { strategy: "line-endings", ranges: strip(endings) };
   const index = buildLineIndex(text);
   for (const pass of ["trailing-whitespace", "indentation"] as const) {
-    const found = findLineMatchesInText(text, index, oldBytes, newBytes, pass, eolOf);
+    const found = findLineMatchesInText(text, index, { oldBytes, newBytes, pass, eolOf });
     if (found.length) return { strategy: pass, ranges: strip(found) };
   }
   return null;

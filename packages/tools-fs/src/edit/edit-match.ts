@@ -15,7 +15,7 @@ import { type SearchContext, createIndexFinder, createSearchContext, preferProbe
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
 import { dominantEol, renderEol, renderEolLazy } from "./line-endings.js";
 import { anchorLine, findLineMatches } from "./line-match-bytes.js";
-import type { EditMatch, EditMatchResult, MatchStrategy } from "./match-types.js";
+import type { EditBytes, EditMatch, EditMatchResult, MatchStrategy } from "./match-types.js";
 
 export { dominantEol, renderEol };
 
@@ -67,11 +67,11 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   const hasCrOf = () => (hasCr ??= content.indexOf(13) !== -1);
   const eolOf = () => (eol ??= !hasCrOf() ? "\n" : dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
 
-  const lineEndings = matchLineEndings(content, oldBytes, newBytes, eolOf, search, hasCrOf);
+  const lineEndings = matchLineEndings(content, { oldBytes, newBytes, eolOf }, search, hasCrOf);
   if (lineEndings.length) return { strategy: "line-endings", matches: lineEndings };
-  const trailing = findLineMatches(content, oldBytes, newBytes, "trailing-whitespace", eolOf, search);
+  const trailing = findLineMatches(content, { oldBytes, newBytes, pass: "trailing-whitespace", eolOf }, search);
   if (trailing.length) return { strategy: "trailing-whitespace", matches: trailing };
-  const indented = findLineMatches(content, oldBytes, newBytes, "indentation", eolOf, search);
+  const indented = findLineMatches(content, { oldBytes, newBytes, pass: "indentation", eolOf }, search);
   if (indented.length) return { strategy: "indentation", matches: indented };
   return null;
 }
@@ -88,14 +88,8 @@ export function dominantEolOf({ lf, crlf }: LineEndingCounts): "\r\n" | "\n" {
  * LF or CRLF in the file. A match that starts at the LF of a CRLF pair takes
  * the CR too.
  */
-function matchLineEndings(
-  content: Buffer,
-  oldBytes: string,
-  newBytes: string,
-  eolOf: () => "\r\n" | "\n",
-  search?: SearchContext,
-  hasCrOf: () => boolean = () => content.indexOf(13) !== -1,
-): EditMatch[] {
+function matchLineEndings(content: Buffer, edit: EditBytes, search?: SearchContext, hasCrOf: () => boolean = () => content.indexOf(13) !== -1): EditMatch[] {
+  const { oldBytes, newBytes, eolOf } = edit;
   const bomLength = content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0;
   let pattern = oldBytes.startsWith(BOM) ? oldBytes.slice(BOM.length) : oldBytes;
   pattern = pattern.replace(/\r\n/g, "\n");

@@ -5,7 +5,7 @@
  * cost is one native scan of the file plus the candidates.
  */
 import { type SearchContext, createIndexFinder } from "../shared/fast-index-of.js";
-import type { EditMatch } from "./match-types.js";
+import type { EditMatch, LinePass } from "./match-types.js";
 import { renderEolLazy } from "./line-endings.js";
 import { type Shift, buildLineIndex, findLineMatchesInText, reindent, shiftOf, trimBoth, trimEnd } from "./line-match.js";
 
@@ -44,14 +44,8 @@ export function anchorLine(oldBytes: string): { index: number; text: string } {
  * Runs one line-based pass. Returns every valid window, ascending and
  * non-overlapping (after a hit the next window starts past it).
  */
-export function findLineMatches(
-  content: Buffer,
-  oldBytes: string,
-  newBytes: string,
-  pass: "trailing-whitespace" | "indentation",
-  eolOf: () => "\r\n" | "\n",
-  search?: SearchContext,
-): EditMatch[] {
+export function findLineMatches(content: Buffer, linePass: LinePass, search?: SearchContext): EditMatch[] {
+  const { oldBytes, newBytes, pass, eolOf } = linePass;
   const { lines: pattern, endsWithNewline } = patternLines(oldBytes);
   const count = pattern.length;
   if (count === 0 || content.length === 0) return [];
@@ -63,7 +57,7 @@ export function findLineMatches(
   const anchor = anchorLine(oldBytes).index;
   if (wanted[anchor] === "") {
     const text = content.toString("latin1");
-    return findLineMatchesInText(text, buildLineIndex(text), oldBytes, newBytes, pass, eolOf);
+    return findLineMatchesInText(text, buildLineIndex(text), linePass);
   }
   const anchorBytes = Buffer.from(wanted[anchor]!, "latin1");
   const bomLength = content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf ? 3 : 0;

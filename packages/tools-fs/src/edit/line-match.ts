@@ -4,7 +4,7 @@
  * `old_string`; candidates come from `indexOf` of the pattern's most
  * distinctive line, so the file is scanned once, not line by line.
  */
-import type { EditMatch } from "./match-types.js";
+import type { EditMatch, LinePass } from "./match-types.js";
 import { renderEol } from "./line-endings.js";
 import { trimmedEnd, trimmedStart } from "./unicode-space.js";
 
@@ -105,14 +105,8 @@ function reindent(newLf: string, shift: Shift): string | null {
  * every line: the slow path, used only when every line of `old_string` is
  * blank (there is no anchor to search for).
  */
-export function findLineMatchesInText(
-  text: string,
-  index: LineIndex,
-  oldBytes: string,
-  newBytes: string,
-  pass: "trailing-whitespace" | "indentation",
-  eolOf: () => "\r\n" | "\n",
-): EditMatch[] {
+export function findLineMatchesInText(text: string, index: LineIndex, linePass: LinePass): EditMatch[] {
+  const { oldBytes, newBytes, pass, eolOf } = linePass;
   let pattern = oldBytes.startsWith(BOM) ? oldBytes.slice(BOM.length) : oldBytes;
   const patternLines = pattern.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
   const endsWithNewline = pattern.endsWith("\n");

@@ -15,6 +15,21 @@ export interface EditMatch {
   replacement: string;
 }
 
+/** One edit as the matcher passes see it: latin1 byte strings and the line ending new lines are rendered in. */
+export interface EditBytes {
+  /** `old_string` as a latin1 byte string. */
+  oldBytes: string;
+  /** `new_string` as a latin1 byte string. */
+  newBytes: string;
+  /** The file's dominant line ending (asked only when needed). */
+  eolOf: () => "\r\n" | "\n";
+}
+
+/** A line-based tolerant pass of an edit. */
+export interface LinePass extends EditBytes {
+  pass: "trailing-whitespace" | "indentation";
+}
+
 /** The winning pass and all of its matches. */
 export interface EditMatchResult {
   strategy: MatchStrategy;

@@ -10,9 +10,9 @@
  * without work. Where a worker cannot be started, or after close, the hash
  * is computed on the main thread in a later macrotask instead.
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { ContentHasher } from "../shared/content-hash.js";
-import { HASH_WORKER_SOURCE } from "./hash-worker-source.js";
+import { startWorkerModule } from "../shared/worker-module.js";
 
 /** Default size above which Edit and Write hash new content off the main thread. */
 export const DEFAULT_INLINE_HASH_LIMIT_BYTES = 1024 * 1024;
@@ -82,7 +82,7 @@ export class HashWorker {
     if (this.worker) return this.worker;
     if (this.failed || this.closed) return null;
     try {
-      const started = new Worker(HASH_WORKER_SOURCE, { eval: true, name: "agent-tools-hash" });
+      const started = startWorkerModule(new URL("./hash-worker-thread.js", import.meta.url), { name: "agent-tools-hash" });
       started.unref();
       started.on("message", (message: { id: number; hash?: string; error?: string; released?: boolean }) => {
         const job = this.jobs.get(message.id);

@@ -1,6 +1,5 @@
 import { ToolError, type ToolContext } from "@agent-tools/core";
-import { type AnchoredTarget, anchorTarget } from "../shared/anchored-target.js";
-import { openTarget } from "../shared/file-mutation.js";
+import { type AnchoredTarget, anchorTarget, openTarget } from "../file-engine/anchored-target.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
 import { assertRegularFile } from "../shared/regular-file.js";
 import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, SNIFFED_IMAGE_FORMATS, extensionOf, sniffImageMime } from "../shared/image-data.js";

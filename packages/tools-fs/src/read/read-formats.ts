@@ -8,8 +8,8 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { type archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
 import { renderNotebook } from "./read-notebook.js";
 import { readPdfPages } from "./read-pdf.js";
-import type { ReadInput } from "./read-input.js";
-import { READ_MAX_CHARS } from "./text-window.js";
+import type { ReadCall, ReadInput } from "./read-input.js";
+import { READ_MAX_CHARS } from "../shared/text-window.js";
 
 /** Read's note for a range the model has already seen unchanged. */
 export const UNCHANGED_NOTE = "This range is unchanged since the previous Read. Reuse the earlier content.";
@@ -43,7 +43,8 @@ export async function readVersioned(source: ReadSource): Promise<{ bytes: Buffer
 }
 
 /** Read of an image file (returned as image content). */
-export async function readImage(source: ReadSource, resolved: ResolvedPath, size: number, extension: string, environment: FsToolEnvironment) {
+export async function readImage(source: ReadSource, call: ReadCall, size: number, extension: string) {
+  const { resolved, environment } = call;
   if (size > MAX_IMAGE_BYTES) {
     throw new ToolError(
       "too_large",
@@ -109,9 +110,10 @@ export async function readNotebook(source: ReadSource, input: ReadInput, resolve
 }
 
 /** Read of a PDF, text by pages. */
-export async function readPdf(source: ReadSource, input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+export async function readPdf(source: ReadSource, call: ReadCall) {
+  const { input, resolved, context, environment } = call;
   const { bytes, version } = await readVersioned(source);
-  const pages = await readPdfPages(bytes, input.page_start, input.page_limit, READ_MAX_CHARS, context.signal);
+  const pages = await readPdfPages(bytes, { pageStart: input.page_start, pageLimit: input.page_limit, maxChars: READ_MAX_CHARS, signal: context.signal });
   if (pages.totalPages > 0 && input.page_start > pages.totalPages) {
     throw new ToolError(
       "invalid_arguments",

@@ -2,7 +2,9 @@
  * Read's input schema and input type: a leaf module, so the format readers
  * (read-formats.ts) and the tool (read-tool.ts) share them without an import circle.
  */
+import type { ResolvedPath, ToolContext } from "@agent-tools/core";
 import { z } from "zod";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
 
 /** Read's input schema. */
 export const readInputSchema = z.object({
@@ -21,3 +23,11 @@ export const readInputSchema = z.object({
 
 /** Read's input after defaults. */
 export type ReadInput = z.output<typeof readInputSchema>;
+
+/** One Read call, resolved: what every format reader gets. */
+export interface ReadCall {
+  input: ReadInput;
+  resolved: ResolvedPath;
+  context: ToolContext;
+  environment: FsToolEnvironment;
+}

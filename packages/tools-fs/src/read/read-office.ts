@@ -1,11 +1,10 @@
-import { ToolError, type ResolvedPath, type ToolContext } from "@agent-tools/core";
-import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { ToolError } from "@agent-tools/core";
 import { extractDocx } from "./office-docx.js";
 import { extractXlsx } from "./office-xlsx.js";
 import { OFFICE_LIMITS, OfficeZip, officeTooLarge } from "./office-zip.js";
 import { type ReadSource, UNCHANGED_NOTE, pathDetails, readVersioned } from "./read-formats.js";
-import type { ReadInput } from "./read-input.js";
-import { READ_MAX_CHARS, numberLine } from "./text-window.js";
+import type { ReadCall } from "./read-input.js";
+import { READ_MAX_CHARS, numberLine } from "../shared/text-window.js";
 
 /** Office formats whose text Read extracts, by extension. */
 export const OFFICE_FORMATS = new Set(["docx", "xlsx", "xlsm", "xltx", "xltm"]);
@@ -49,15 +48,8 @@ export function windowLines(all: readonly string[], startLine: number, limit: nu
  * (see office-docx.ts and office-xlsx.ts) under the caps of
  * {@link OFFICE_LIMITS}, then shown like a text file's lines.
  */
-export async function readOffice(
-  source: ReadSource,
-  format: string,
-  size: number,
-  input: ReadInput,
-  resolved: ResolvedPath,
-  context: ToolContext,
-  environment: FsToolEnvironment,
-) {
+export async function readOffice(source: ReadSource, format: string, size: number, call: ReadCall) {
+  const { input, resolved, context, environment } = call;
   const label = { display: resolved.displayPath, format, signal: context.signal };
   if (size > OFFICE_LIMITS.maxFileBytes) {
     throw officeTooLarge(label, `is ${size} bytes; Read extracts text from Office files of up to ${OFFICE_LIMITS.maxFileBytes / (1024 * 1024)} MB`, {

@@ -27,6 +27,17 @@ export const PDFJS_PACKAGE = { name: "pdfjs-dist", version: "4.10.38" } as const
 
 let pdfjs: Promise<PdfJsModule> | undefined;
 
+/** Which pages of a PDF to extract, and how much text. */
+export interface PdfPageWindow {
+  /** First page, 1-based. */
+  pageStart: number;
+  /** Pages to extract at most. */
+  pageLimit: number;
+  /** Characters to extract at most. */
+  maxChars: number;
+  signal?: AbortSignal;
+}
+
 /**
  * Imports pdfjs-dist (an optional peer dependency) on the first PDF read.
  * When it is not installed the read fails with a ToolError naming the
@@ -53,7 +64,8 @@ export function loadPdfJs(load: () => Promise<unknown> = () => import("pdfjs-dis
  * Extracts the text of pages `pageStart..pageStart+pageLimit-1` (1-based),
  * stopping early when the text would pass `maxChars`.
  */
-export async function readPdfPages(bytes: Uint8Array, pageStart: number, pageLimit: number, maxChars: number, signal?: AbortSignal): Promise<PdfPages> {
+export async function readPdfPages(bytes: Uint8Array, window: PdfPageWindow): Promise<PdfPages> {
+  const { pageStart, pageLimit, maxChars, signal } = window;
   const library = await loadPdfJs();
   const task = library.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 });
   let document: PdfDocument;

@@ -2,15 +2,14 @@ import path from "node:path";
 import { ToolError, defineTool, type ResolvedPath, type ToolContext, type ToolOutput } from "@agent-tools/core";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { IMAGE_MIME_BY_EXTENSION, extensionOf } from "../shared/image-data.js";
-import { anchorTarget } from "../shared/anchored-target.js";
-import { openTarget } from "../shared/file-mutation.js";
+import { anchorTarget, openTarget } from "../file-engine/anchored-target.js";
 import { assertRegularFile, descriptorPath } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { archiveKind } from "./read-archive.js";
 import { OFFICE_FORMATS, readOffice } from "./read-office.js";
 import { type ReadSource, UNCHANGED_NOTE, pathDetails, readArchive, readImage, readNotebook, readPdf } from "./read-formats.js";
-import { numberLine, readTextWindow } from "./text-window.js";
-import { type ReadInput, readInputSchema } from "./read-input.js";
+import { numberLine, readTextWindow } from "../shared/text-window.js";
+import { type ReadCall, type ReadInput, readInputSchema } from "./read-input.js";
 
 export { readInputSchema };
 export type { ReadInput };
@@ -63,7 +62,7 @@ export function createReadTool(environment: FsToolEnvironment) {
       annotations: { readOnly: true, listedInPlanMode: true, openWorld: false },
     },
     async execute(input, context) {
-      return onResolvedPath("Read", input.path, "read", context, (resolved) => readResolved(input, resolved, context, environment));
+      return onResolvedPath({ toolName: "Read", path: input.path, intent: "read", context }, (resolved) => readResolved(input, resolved, context, environment));
     },
   });
 }
@@ -88,7 +87,7 @@ async function readResolved(input: ReadInput, resolved: ResolvedPath, context: T
         path: target.directory.anchored ? descriptorPath(handle) : target.entryPath,
         hash: environment.fastIo.contentHash,
       };
-      return await readSource(source, stats.size, input, resolved, context, environment);
+      return await readSource(source, stats.size, { input, resolved, context, environment });
     } finally {
       await handle.close();
     }
@@ -97,19 +96,13 @@ async function readResolved(input: ReadInput, resolved: ResolvedPath, context: T
   }
 }
 
-function readSource(
-  source: ReadSource,
-  size: number,
-  input: ReadInput,
-  resolved: ResolvedPath,
-  context: ToolContext,
-  environment: FsToolEnvironment,
-): Promise<ToolOutput<ReadDetails>> {
+function readSource(source: ReadSource, size: number, call: ReadCall): Promise<ToolOutput<ReadDetails>> {
+  const { input, resolved, context, environment } = call;
   const extension = extensionOf(resolved.absolutePath);
-  if (IMAGE_MIME_BY_EXTENSION[extension]) return readImage(source, resolved, size, extension, environment);
-  if (extension === "pdf") return readPdf(source, input, resolved, context, environment);
+  if (IMAGE_MIME_BY_EXTENSION[extension]) return readImage(source, call, size, extension);
+  if (extension === "pdf") return readPdf(source, call);
   if (extension === "ipynb") return readNotebook(source, input, resolved, environment);
-  if (OFFICE_FORMATS.has(extension)) return readOffice(source, extension, size, input, resolved, context, environment);
+  if (OFFICE_FORMATS.has(extension)) return readOffice(source, extension, size, call);
   if (LEGACY_FORMATS.has(extension)) {
     throw new ToolError(
       "unsupported_target",
@@ -118,10 +111,11 @@ function readSource(
   }
   const archive = archiveKind(path.basename(resolved.absolutePath));
   if (archive) return readArchive(source, archive, resolved, context);
-  return readText(source, input, resolved, context, environment);
+  return readText(source, call);
 }
 
-async function readText(source: ReadSource, input: ReadInput, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment) {
+async function readText(source: ReadSource, call: ReadCall) {
+  const { input, resolved, context, environment } = call;
   const window = await readTextWindow(source.handle, {
     startLine: input.start_line,
     limit: input.limit,

@@ -96,6 +96,27 @@ export interface GrepEngineOptions {
   regexTimeBudgetMs?: number;
   /** Hears of the files the walk hands to the search and of the hits found on the main thread (Grep's progress). */
   progress?: GrepScanProgress;
+  /** When given, these files (relative to the directory) are searched instead of walking. */
+  files?: string[];
+}
+
+/** One search of the TypeScript engine: where, what, and which files. */
+interface CandidateSearch {
+  directory: string;
+  query: GrepQuery;
+  regex: RegExp;
+  filter: (relativePath: string) => boolean;
+  files: string[] | undefined;
+}
+
+/** How each file of one search is read and matched. */
+interface FileScan {
+  directory: string;
+  regex: RegExp;
+  multiline: boolean;
+  finder: LiteralFinder | undefined;
+  /** Returns a view of a reused buffer. */
+  read: (file: string) => Buffer;
 }
 
 /** What the TypeScript engine tells while it runs. */
@@ -116,33 +137,24 @@ export interface GrepScanProgress {
  * time budget runs out, so a catastrophic regex never blocks the event
  * loop. A worker reports only line numbers: a hit's file is read again,
  * as bytes, when its lines are shown ({@link FileBytesHits}).
- *
- * @param files when given, these files (relative to `directory`) are searched instead of walking
  */
 export async function grepWithTypeScript(
   directory: string,
   query: GrepQuery,
   filter: (relativePath: string) => boolean,
-  files?: string[],
   options: GrepEngineOptions = {},
 ): Promise<GrepFileHits[]> {
   const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
   const host = options.workers ?? new GrepWorkerHost();
   try {
-    return await searchCandidates(directory, query, regex, filter, files, { ...options, workers: host });
+    return await searchCandidates({ directory, query, regex, filter, files: options.files }, { ...options, workers: host });
   } finally {
     if (!options.workers) await host.close();
   }
 }
 
-async function searchCandidates(
-  directory: string,
-  query: GrepQuery,
-  regex: RegExp,
-  filter: (relativePath: string) => boolean,
-  files: string[] | undefined,
-  options: GrepEngineOptions & { workers: GrepWorkerHost },
-): Promise<GrepFileHits[]> {
+async function searchCandidates(search: CandidateSearch, options: GrepEngineOptions & { workers: GrepWorkerHost }): Promise<GrepFileHits[]> {
+  const { directory, query, regex, filter, files } = search;
   const inProcess = cannotBacktrack(query.pattern);
   // A pattern that may backtrack goes to the workers from the first file.
   const threshold = inProcess ? (options.workerThreshold ?? GREP_WORKER_THRESHOLD) : -1;
@@ -189,6 +201,7 @@ async function searchCandidates(
   }
   const finder = searchFinder(query.pattern, query.ignoreCase);
   const read = createFileReader({ openSync, readSync, closeSync });
+  const scan: FileScan = { directory, regex, multiline: query.multiline, finder, read };
   if (pool) {
     // The main thread searches the batches no worker has taken yet (while
     // the workers start, or when all are busy), when the pattern cannot backtrack.
@@ -196,7 +209,7 @@ async function searchCandidates(
     try {
       for (let batch = inProcess ? pool.takeBatch() : undefined; batch; batch = pool.takeBatch()) {
         for (const relative of batch) {
-          const found = searchFile(directory, relative, regex, query.multiline, finder, read);
+          const found = searchFile(relative, scan);
           if (found) {
             local.push(found);
             progress?.file(found.matchCount);
@@ -220,7 +233,7 @@ async function searchCandidates(
       await new Promise((resolve) => setImmediate(resolve));
       if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
     }
-    const found = searchFile(directory, candidates[index]!, regex, query.multiline, finder, read);
+    const found = searchFile(candidates[index]!, scan);
     if (found) {
       hits.push(found);
       progress?.file(found.matchCount);
@@ -230,14 +243,8 @@ async function searchCandidates(
 }
 
 /** Searches one file; `read` returns a view of a reused buffer, so nothing here keeps the bytes. */
-function searchFile(
-  directory: string,
-  relative: string,
-  regex: RegExp,
-  multiline: boolean,
-  finder: LiteralFinder | undefined,
-  read: (file: string) => Buffer,
-): GrepFileHits | null {
+function searchFile(relative: string, scan: FileScan): GrepFileHits | null {
+  const { directory, regex, multiline, finder, read } = scan;
   let bytes: Buffer;
   try {
     bytes = read(path.join(directory, relative));

@@ -12,7 +12,7 @@ const CR = 13;
 const COLON = 58;
 
 /**
- * Writes the records `source[start, end)` (`N:text\n` each) as lines
+ * Writes the records `buffer[start, end)` (`N:text\n` each) as lines
  * `name:N: text`, a line feed before each line unless `first`.
  * Texts are written as the line-by-line renderer writes them: line endings
  * trimmed, lines over {@link GREP_LINE_CHARS} characters clipped. Returns
@@ -22,8 +22,10 @@ const COLON = 58;
  * strings were written, and the file rendered line by line).
  *
  * @param name the display path as UTF-8 bytes
+ * @param records the records: `buffer[start, end)`
  */
-export function writeMatchRecords(builder: GrepTextBuilder, name: Buffer, source: Buffer, start: number, end: number, first: boolean): number {
+export function writeMatchRecords(builder: GrepTextBuilder, name: Buffer, records: { buffer: Buffer; start: number; end: number }, first: boolean): number {
+  const { buffer: source, start, end } = records;
   let lines = 0;
   let position = start;
   while (position < end) {

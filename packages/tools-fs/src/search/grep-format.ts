@@ -96,7 +96,7 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
     if (!options.context && from === 0 && to === count && nameBytes && file.matchRecords?.(range)) {
       const markSize = builder.size;
       const markParts = builder.partsCount;
-      const written = writeMatchRecords(builder, nameBytes, range.buffer, range.start, range.end, elements === 0);
+      const written = writeMatchRecords(builder, nameBytes, range, elements === 0);
       if (written === count && builder.size <= budget) {
         elements += count;
         returned += count;

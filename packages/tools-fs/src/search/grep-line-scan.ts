@@ -1,8 +1,7 @@
 /**
- * The per-file search steps of the TypeScript Grep engine. Every function
- * here is self-contained (no imports, no module state, only globals such as
- * `Buffer`), because the worker threads run the very same functions: their
- * source text is embedded into the worker by grep-worker-source.ts. Keep it so.
+ * The per-file search steps of the TypeScript Grep engine, shared by the
+ * in-process engine and the worker threads (grep-worker-thread.ts imports
+ * them). No module state: each thread has its own copy of this module.
  */
 
 /** The matching lines of one text (CRLF already normalised), 1-based and ascending. */

@@ -145,7 +145,7 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
           else if (cannotBacktrack(query.pattern)) {
             const found = searchBytes(base.fileName, bytes, regex, query.multiline);
             hits = found ? [found] : [];
-          } else hits = await grepWithTypeScript(base.directory, query, () => true, [base.fileName], scanning);
+          } else hits = await grepWithTypeScript(base.directory, query, () => true, { ...scanning, files: [base.fileName] });
         } else if (environment.ripgrepPath) {
           hits = await grepWithRipgrepPaged(
             environment.ripgrepPath,
@@ -157,7 +157,7 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
             { progress: { newPass: () => progress.newPass(), file: found } },
           );
         } else {
-          hits = await grepWithTypeScript(base.directory, query, filter, undefined, scanning);
+          hits = await grepWithTypeScript(base.directory, query, filter, scanning);
         }
       } catch (error) {
         throw toFsToolError("Grep", error, base.resolved, context);

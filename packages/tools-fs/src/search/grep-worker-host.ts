@@ -11,8 +11,8 @@
  * - Idle threads exit after {@link GREP_WORKER_IDLE_MS} without work, and
  *   all of them on `close()` (the bundle's close, i.e. `registry.close()`).
  */
-import { Worker } from "node:worker_threads";
-import { GREP_WORKER_SOURCE } from "./grep-worker-source.js";
+import type { Worker } from "node:worker_threads";
+import { startWorkerModule } from "../shared/worker-module.js";
 
 /** Worker threads used by one search at most; also the idle threads a host keeps. */
 export const GREP_WORKER_COUNT = 2;
@@ -53,7 +53,7 @@ export class GrepThread {
   onFailure: ((error: unknown) => void) | undefined;
 
   constructor(onExit: (thread: GrepThread) => void) {
-    this.worker = new Worker(GREP_WORKER_SOURCE, { eval: true, execArgv: [], name: "agent-tools-grep" });
+    this.worker = startWorkerModule(new URL("./grep-worker-thread.js", import.meta.url), { execArgv: [], name: "agent-tools-grep" });
     liveWorkers += 1;
     this.worker.on("message", (reply: GrepWorkerReply) => {
       if (reply.ready) this.ready = true;

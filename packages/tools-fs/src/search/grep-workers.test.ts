@@ -68,8 +68,8 @@ describe("Grep on worker threads", () => {
   it.each(queries)("gives the in-process results for $pattern", async (partial) => {
     const query: GrepQuery = { ignoreCase: false, multiline: false, context: 1, ...partial };
     const all = () => true;
-    const inProcess = await grepWithTypeScript(root, query, all, undefined, { workerThreshold: Number.POSITIVE_INFINITY });
-    const onWorkers = await grepWithTypeScript(root, query, all, undefined, { workerThreshold: 0 });
+    const inProcess = await grepWithTypeScript(root, query, all, { workerThreshold: Number.POSITIVE_INFINITY });
+    const onWorkers = await grepWithTypeScript(root, query, all, { workerThreshold: 0 });
     if (partial.pattern !== "no such text anywhere") expect(inProcess.length).toBeGreaterThan(100);
     expect(snapshot(onWorkers)).toEqual(snapshot(inProcess));
     const format = { outputMode: "content" as const, offset: 0, headLimit: 0, context: 1, displayDirectory: ".", pattern: query.pattern };
@@ -80,11 +80,14 @@ describe("Grep on worker threads", () => {
   it("applies the file filter and searches given file lists", async () => {
     const query: GrepQuery = { pattern: "return", ignoreCase: true, multiline: false, context: 0 };
     const filter = (relative: string) => relative.startsWith("pkg-3/");
-    const inProcess = await grepWithTypeScript(root, query, filter, undefined, { workerThreshold: Number.POSITIVE_INFINITY });
-    const onWorkers = await grepWithTypeScript(root, query, filter, undefined, { workerThreshold: 0 });
+    const inProcess = await grepWithTypeScript(root, query, filter, { workerThreshold: Number.POSITIVE_INFINITY });
+    const onWorkers = await grepWithTypeScript(root, query, filter, { workerThreshold: 0 });
     expect(onWorkers.every((hit) => hit.path.startsWith("pkg-3/"))).toBe(true);
     expect(snapshot(onWorkers)).toEqual(snapshot(inProcess));
-    const listed = await grepWithTypeScript(root, query, () => true, ["pkg-1/dir-0/file-35.ts", "missing.ts", "ignored/hidden.ts"], { workerThreshold: 0 });
+    const listed = await grepWithTypeScript(root, query, () => true, {
+      files: ["pkg-1/dir-0/file-35.ts", "missing.ts", "ignored/hidden.ts"],
+      workerThreshold: 0,
+    });
     expect(listed.map((hit) => hit.path).sort()).toEqual(["ignored/hidden.ts", "pkg-1/dir-0/file-35.ts"]);
   });
 
@@ -94,16 +97,14 @@ describe("Grep on worker threads", () => {
     const files = Array.from({ length: 40 }, () =>
       Array.from({ length: FILE_COUNT }, (_, index) => `pkg-${index % 17}/dir-${index % 5}/file-${index}.ts`),
     ).flat();
-    const search = grepWithTypeScript(root, query, () => true, files, { workerThreshold: 0 });
+    const search = grepWithTypeScript(root, query, () => true, { files, workerThreshold: 0 });
     setTimeout(() => controller.abort(new Error("stop now")), 20);
     await expect(search).rejects.toThrow("stop now");
     expect(liveGrepWorkerCount()).toBe(0);
     controller.abort();
     const walking = new AbortController();
     walking.abort(new Error("before the walk"));
-    await expect(grepWithTypeScript(root, { ...query, signal: walking.signal }, () => true, undefined, { workerThreshold: 0 })).rejects.toThrow(
-      "before the walk",
-    );
+    await expect(grepWithTypeScript(root, { ...query, signal: walking.signal }, () => true, { workerThreshold: 0 })).rejects.toThrow("before the walk");
     expect(liveGrepWorkerCount()).toBe(0);
   });
 });

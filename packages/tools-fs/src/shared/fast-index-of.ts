@@ -150,13 +150,13 @@ export function createIndexFinder(haystack: Buffer, needle: Uint8Array, context?
     // Every occurrence of the needle holds the preferred probe where the needle does.
     const at = whole.indexOf(shared.probe);
     const hits = at === -1 ? null : hitsOf(shared, shared.probe);
-    if (hits) return listFinder(haystack, whole, at, last, hits);
+    if (hits) return listFinder(haystack, whole, { offset: at, last, hits });
   }
   const { offset, length } = chooseProbe(needle, frequencies);
   const probe = Buffer.from(needle.buffer, needle.byteOffset + offset, length);
   if (shared) {
     const hits = hitsOf(shared, probe);
-    if (hits) return listFinder(haystack, whole, offset, last, hits);
+    if (hits) return listFinder(haystack, whole, { offset, last, hits });
   }
   // Probe hits that failed verification; past the budget the native search takes over.
   let misses = 0;
@@ -184,8 +184,16 @@ export function createIndexFinder(haystack: Buffer, needle: Uint8Array, context?
   };
 }
 
+/** A complete list of probe hits: positions `hits` (shifted by `offset`) up to `last`. */
+interface ProbeHitList {
+  offset: number;
+  last: number;
+  hits: Int32Array;
+}
+
 /** A finder walking a complete list of probe hits. */
-function listFinder(haystack: Buffer, whole: Buffer, offset: number, last: number, hits: Int32Array): IndexFinder {
+function listFinder(haystack: Buffer, whole: Buffer, list: ProbeHitList): IndexFinder {
+  const { offset, last, hits } = list;
   const needleLength = whole.length;
   return {
     find(from: number): number {

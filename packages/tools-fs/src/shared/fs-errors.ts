@@ -14,18 +14,22 @@ export function notFoundError(toolName: string, resolved: ResolvedPath, context:
   });
 }
 
+/** A file tool's call on one `path` argument. */
+export interface PathCall {
+  toolName: string;
+  /** The `path` argument as the model wrote it. */
+  path: string;
+  intent: PathIntent;
+  context: ToolContext;
+}
+
 /**
  * Resolves a tool's `path` argument through the path policy (label
  * "<Tool> path") and runs `run` on it; any error it throws comes back as a
  * {@link ToolError} with guidance for the model ({@link toFsToolError}).
  */
-export async function onResolvedPath<T>(
-  toolName: string,
-  inputPath: string,
-  intent: PathIntent,
-  context: ToolContext,
-  run: (resolved: ResolvedPath) => Promise<T>,
-): Promise<T> {
+export async function onResolvedPath<T>(call: PathCall, run: (resolved: ResolvedPath) => Promise<T>): Promise<T> {
+  const { toolName, path: inputPath, intent, context } = call;
   const resolved = context.paths.resolve(inputPath, { intent, label: `${toolName} path` });
   try {
     return await run(resolved);

@@ -2,7 +2,7 @@ import { tryRealpath } from "@agent-tools/core";
 import type { FastIo } from "../fast-io/fast-io.js";
 import type { SearchCaches } from "../search/search-caches.js";
 import type { FileToolState } from "./file-state.js";
-import type { MutationQueue } from "./mutation-queue.js";
+import type { MutationQueue } from "../file-engine/mutation-queue.js";
 
 /** What every file tool of one bundle shares. */
 export interface FsToolEnvironment {

@@ -1,9 +1,8 @@
-import { ToolError, type ResolvedPath, type ToolContext } from "@agent-tools/core";
+import { ToolError, type ToolContext } from "@agent-tools/core";
+import type { LockedFile } from "../file-engine/locked-file.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
-import type { AnchoredTarget } from "../shared/anchored-target.js";
-import { openTarget } from "../shared/file-mutation.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
-import { type TextWindow, readTextWindow } from "../read/text-window.js";
+import { type TextWindow, readTextWindow } from "../shared/text-window.js";
 
 /** Lines Write reads by itself when the model has not read a file in full. */
 export const AUTO_READ_LINE_LIMIT = 5000;
@@ -13,23 +12,17 @@ export const AUTO_READ_LINE_LIMIT = 5000;
  * {@link AUTO_READ_LINE_LIMIT} lines and Read's 200 KB cap) and records the
  * snapshot; refuses with `requires_full_read` when that is not enough.
  */
-export async function primeFullSnapshot(
-  toolName: string,
-  resolved: ResolvedPath,
-  target: AnchoredTarget,
-  context: ToolContext,
-  environment: FsToolEnvironment,
-): Promise<FullTextSnapshot> {
-  const key = target.canonicalPath;
+export async function primeFullSnapshot(file: LockedFile, context: ToolContext, environment: FsToolEnvironment): Promise<FullTextSnapshot> {
+  const { toolName, key, displayPath } = file;
   const known = environment.state.getLatest(key)?.totalLines;
   const requireRead = (lines: number, why: string) =>
     new ToolError(
       "requires_full_read",
-      `${toolName} requires a full-file Read first: ${resolved.displayPath} has ${lines} lines, which ${why}. Call Read with path="${resolved.displayPath}" and limit=${lines}, then retry ${toolName} with the same path. To replace a file too large to read, Delete it and Write it anew.`,
-      { details: { path: resolved.displayPath, totalLines: lines } },
+      `${toolName} requires a full-file Read first: ${displayPath} has ${lines} lines, which ${why}. Call Read with path="${displayPath}" and limit=${lines}, then retry ${toolName} with the same path. To replace a file too large to read, Delete it and Write it anew.`,
+      { details: { path: displayPath, totalLines: lines } },
     );
   if (known !== undefined && known > AUTO_READ_LINE_LIMIT) throw requireRead(known, `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`);
-  const { handle } = await openTarget(toolName, resolved.displayPath, target);
+  const { handle } = await file.open();
   let window: TextWindow;
   try {
     window = await readTextWindow(handle, { startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal, hasher: environment.fastIo.createHasher() });
@@ -37,7 +30,7 @@ export async function primeFullSnapshot(
     await handle.close();
   }
   if (window.binary) {
-    throw new ToolError("binary_file", `${toolName} refused: ${resolved.displayPath} is a binary file. Delete it first if you mean to replace it with text.`);
+    throw new ToolError("binary_file", `${toolName} refused: ${displayPath} is a binary file. Delete it first if you mean to replace it with text.`);
   }
   if (window.numLines < window.totalLines || window.lineCut) {
     throw requireRead(

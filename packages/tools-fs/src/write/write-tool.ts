@@ -5,12 +5,10 @@ import { ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
 import { onResolvedPath } from "../shared/fs-errors.js";
 import { linesFromLineFeeds } from "../shared/line-ending-count.js";
-import { type MutationHashOptions, type WrittenVersion, writeMutation } from "../shared/mutation-write.js";
-import { assertNotStale } from "../shared/staleness.js";
-import type { AnchoredTarget } from "../shared/anchored-target.js";
-import { openTarget, withFileMutation } from "../shared/file-mutation.js";
+import type { MutationHashOptions, WrittenVersion } from "../file-engine/atomic-commit.js";
+import { FileEngine } from "../file-engine/file-engine.js";
+import type { LockedFile } from "../file-engine/locked-file.js";
 import { assertRegularFile } from "../shared/regular-file.js";
-import { withCheckpointRecording } from "../shared/checkpoint-recording.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
 
@@ -46,6 +44,7 @@ const DESCRIPTION = `Creates a file or replaces its whole content, atomically an
 
 /** Creates the Write tool for one bundle. */
 export function createWriteTool(environment: FsToolEnvironment, options: MutationHashOptions = {}) {
+  const engine = new FileEngine(environment, options);
   return defineTool<typeof writeInputSchema, WriteDetails>({
     name: "Write",
     description: DESCRIPTION,
@@ -58,12 +57,24 @@ export function createWriteTool(environment: FsToolEnvironment, options: Mutatio
       annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false, listedInPlanMode: false },
     },
     async execute(input, context) {
-      return onResolvedPath("Write", input.path, "write", context, (resolved) => writeResolved(input.content, resolved, context, environment, options));
+      return onResolvedPath({ toolName: "Write", path: input.path, intent: "write", context }, (resolved) =>
+        writeResolved({ content: input.content, resolved, context, environment, engine }),
+      );
     },
   });
 }
 
-async function writeResolved(content: string, resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment, options: MutationHashOptions) {
+/** One Write call, resolved. */
+interface WriteCall {
+  content: string;
+  resolved: ResolvedPath;
+  context: ToolContext;
+  environment: FsToolEnvironment;
+  engine: FileEngine;
+}
+
+async function writeResolved(call: WriteCall) {
+  const { resolved, context } = call;
   if (resolved.relativePath === "" && resolved.scope !== "external") {
     throw new ToolError(
       "unsupported_target",
@@ -73,20 +84,13 @@ async function writeResolved(content: string, resolved: ResolvedPath, context: T
   if (!resolved.exists && resolved.isSymlink) {
     throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is a dangling symlink. Delete it first or write to the real path.`);
   }
-  return withFileMutation(resolved, context, environment, { toolName: "Write", followLeaf: true, createParents: true }, (target) =>
-    writePinned(content, resolved, context, environment, options, target),
-  );
+  return call.engine.mutate({ toolName: "Write", resolved, context, followLeaf: true, createParents: true }, (file) => writeLocked(call, file));
 }
 
-async function writePinned(
-  content: string,
-  resolved: ResolvedPath,
-  context: ToolContext,
-  environment: FsToolEnvironment,
-  options: MutationHashOptions,
-  target: AnchoredTarget,
-) {
-  const existing = target.stats;
+/** Write: check the existing file is the version the model saw, then commit the new content. */
+async function writeLocked(call: WriteCall, file: LockedFile) {
+  const { content, resolved, context, environment } = call;
+  const existing = file.stats;
   if (existing?.isDirectory()) {
     throw new ToolError(
       "not_a_file",
@@ -94,62 +98,37 @@ async function writePinned(
     );
   }
   if (existing) assertRegularFile("Write", resolved.displayPath, existing);
-  const key = target.canonicalPath;
   let autoRead = false;
   if (existing) {
-    let expected: FullTextSnapshot | undefined = environment.state.getLatestFullText(key);
+    let expected: FullTextSnapshot | undefined = file.recorded().fullText;
     if (!expected) {
-      expected = await primeFullSnapshot("Write", resolved, target, context, environment);
+      expected = await primeFullSnapshot(file, context, environment);
       autoRead = true;
     }
     try {
-      await assertNotStale(
-        "Write",
-        resolved.displayPath,
-        expected,
-        existing,
-        () => readTarget(resolved, target),
-        environment.state.getPendingHash(key, expected),
-        environment.fastIo.contentHash,
-      );
+      await file.assertUnchanged(expected, existing, () => file.readBytes());
     } catch (error) {
-      if (autoRead) environment.state.clear(key);
+      if (autoRead) file.forget();
       throw error;
     }
   }
   // Large content is encoded into pooled memory (fresh memory is slow to touch first), handed back
   // once the off-thread hash has copied it.
-  const encoded = await environment.fastIo.encodeText(content);
+  const encoded = await file.encodeText(content);
   const bytes = encoded.bytes;
   const size = bytes.length;
   let written: WrittenVersion;
   try {
-    const countLines = () => linesFromLineFeeds(environment.fastIo.countLineEndings(bytes).lf, bytes.length, bytes[bytes.length - 1] ?? -1);
-    written = await withCheckpointRecording(
-      context,
-      resolved.displayPath,
-      () => [target.canonicalPath],
-      () =>
-        writeMutation(
-          target.directory,
-          target.name,
-          [bytes],
-          existing ? Number(existing.mode) & 0o7777 : undefined,
-          options,
-          environment.fastIo,
-          countLines,
-          encoded.pooled ? undefined : ownedArrayBuffer(bytes),
-        ),
-    );
+    const countLines = () => linesFromLineFeeds(file.countLineEndings(bytes).lf, bytes.length, bytes[bytes.length - 1] ?? -1);
+    written = await file.commit({ pieces: [bytes], countLines, transfer: encoded.pooled ? undefined : ownedArrayBuffer(bytes) });
   } catch (error) {
     encoded.release();
-    if (autoRead) environment.state.clear(key);
+    if (autoRead) file.forget();
     throw error;
   }
   const { version, pendingHash } = written;
   if (pendingHash) encoded.releaseWhen(pendingHash.released);
   else encoded.release();
-  environment.state.recordTextMutation(key, version, pendingHash);
   const verb = existing ? "updated" : "created";
   return {
     content: `File ${verb} successfully at: ${resolved.displayPath}${autoRead ? "\nautoRead=full" : ""}`,
@@ -166,14 +145,4 @@ async function writePinned(
       autoRead,
     },
   };
-}
-
-/** The current bytes of the pinned target (for the staleness hash). */
-async function readTarget(resolved: ResolvedPath, target: AnchoredTarget): Promise<Uint8Array> {
-  const { handle } = await openTarget("Write", resolved.displayPath, target);
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
 }

@@ -2,7 +2,7 @@ import { fstatSync } from "node:fs";
 import { type AnchoredDirectory, type PreparedTemporary, writeFileAtomic } from "@agent-tools/file-io";
 import type { FastIo } from "../fast-io/fast-io.js";
 import { DEFAULT_INLINE_HASH_LIMIT_BYTES, type PendingHash } from "../fast-io/hash-worker.js";
-import type { FullTextSnapshot } from "./file-state.js";
+import type { FullTextSnapshot } from "../shared/file-state.js";
 
 /** How Edit and Write hash what they write. */
 export interface MutationHashOptions {
@@ -22,31 +22,42 @@ export interface WrittenVersion {
   pendingHash?: PendingHash;
 }
 
+/** What {@link commitAtomically} writes, and where. */
+export interface AtomicCommit {
+  /** The held directory. */
+  directory: AnchoredDirectory;
+  /** The entry's name inside `directory`. */
+  name: string;
+  /** The new content, in order. */
+  pieces: readonly Buffer[];
+  /** Permission bits to keep; undefined for a new file. */
+  mode: number | undefined;
+  /** The bundle's hashing worker and WebAssembly instances. */
+  fastIo: FastIo;
+  /** How the new content is hashed. */
+  hashing: MutationHashOptions;
+  /**
+   * The new content's line count when the hash is deferred (inline hashing
+   * counts lines for free); it runs while the write is in flight.
+   */
+  countLines: () => number;
+  /**
+   * The ArrayBuffer under the pieces when the caller owns it and will not
+   * touch it again, so a deferred hash can take it without a copy.
+   */
+  transfer?: ArrayBuffer;
+  /** The temporary file, when the caller created it ahead (see `prepareTemporary`). */
+  prepared?: PreparedTemporary;
+}
+
 /**
- * Writes `pieces` (the new content, in order) atomically over the entry
- * `name` of a held directory and works out the new version: mtime, ctime,
- * inode, size, hash and line count.
- *
- * @param fastIo the bundle's hashing worker and WebAssembly instances
- * @param countLines the new content's line count when the hash is deferred
- *   (inline hashing counts lines for free); it runs while the write is in flight
- * @param transfer the ArrayBuffer under the pieces when the caller owns it and
- *   will not touch it again, so a deferred hash can take it without a copy
- * @param prepared the temporary file, when the caller created it ahead (see `prepareTemporary`)
+ * Writes the new content atomically over the entry of a held directory and
+ * works out the new version: mtime, ctime, inode, size, hash and line count.
  */
-export async function writeMutation(
-  directory: AnchoredDirectory,
-  name: string,
-  pieces: readonly Buffer[],
-  mode: number | undefined,
-  options: MutationHashOptions,
-  fastIo: FastIo,
-  countLines: () => number,
-  transfer?: ArrayBuffer,
-  prepared?: PreparedTemporary,
-): Promise<WrittenVersion> {
+export async function commitAtomically(commit: AtomicCommit): Promise<WrittenVersion> {
+  const { directory, name, pieces, mode, fastIo, countLines, transfer, prepared } = commit;
   const size = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  const inline = size <= (options.inlineHashLimitBytes ?? DEFAULT_INLINE_HASH_LIMIT_BYTES);
+  const inline = size <= (commit.hashing.inlineHashLimitBytes ?? DEFAULT_INLINE_HASH_LIMIT_BYTES);
   const data = pieces.length === 1 ? pieces[0]! : pieces;
   let identity = { mtimeMs: 0, ctimeMs: 0, ino: 0 };
   const { contentHash, totalLines } = await writeFileAtomic(

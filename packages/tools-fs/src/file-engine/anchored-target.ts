@@ -2,6 +2,7 @@ import { type Stats, lstatSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { ToolError, canonicalizeTarget, isWithin, type ResolvedPath } from "@agent-tools/core";
 import { type AnchoredDirectory, DirectoryMovedError, anchorChild, anchorDirectory } from "@agent-tools/file-io";
+import { type OpenedFile, openRegularFile } from "../shared/regular-file.js";
 
 /** How many times a target is resolved again when a racing change moved it. */
 const MAX_ATTEMPTS = 8;
@@ -175,4 +176,19 @@ export function anchorTarget(resolved: ResolvedPath, options: AnchorTargetOption
     `${options.toolName} failed: ${resolved.displayPath} kept changing while it was being opened (a directory on its path is being replaced concurrently). Wait until the other process is done, then retry.`,
     { details: { path: resolved.displayPath } },
   );
+}
+
+/**
+ * Opens the pinned target as a regular file for reading (refusing pipes,
+ * sockets, devices and a symlink swapped in, without blocking).
+ */
+export function openTarget(toolName: string, displayPath: string, target: AnchoredTarget): Promise<OpenedFile> {
+  return openRegularFile(toolName, displayPath, target.entryPath, target.stats).catch((error: { code?: string }) => {
+    if (error.code === "ELOOP") {
+      throw new ToolError("conflict", `${toolName} failed: ${displayPath} was replaced by a symlink while it was being opened. Retry.`, {
+        details: { path: displayPath },
+      });
+    }
+    throw error;
+  });
 }

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
-import { ContentHasher } from "../shared/content-hash.js";
-import { type FileVersion, statIdentity } from "../shared/file-state.js";
+import { ContentHasher } from "./content-hash.js";
+import { type FileVersion, statIdentity } from "./file-state.js";
 
 /** Read's output cap of a text window, in characters. */
 export const READ_MAX_CHARS = 200 * 1024;

@@ -1,8 +1,26 @@
 import type { Stats } from "node:fs";
 import { ToolError } from "@agent-tools/core";
-import { contentHash } from "./content-hash.js";
+import { contentHash } from "../shared/content-hash.js";
 import type { PendingHash } from "../fast-io/hash-worker.js";
-import type { FileVersion } from "./file-state.js";
+import type { FileVersion } from "../shared/file-state.js";
+
+/** What {@link assertNotStale} compares. */
+export interface StalenessCheck {
+  /** Tool name for the message. */
+  toolName: string;
+  /** The path as the model wrote it. */
+  displayPath: string;
+  /** The version the model saw. */
+  expected: FileVersion;
+  /** The file now. */
+  current: Pick<Stats, "mtimeMs" | "size" | "ctimeMs" | "ino">;
+  /** Returns the current bytes (only called when needed). */
+  readCurrent: () => Promise<Uint8Array> | Uint8Array;
+  /** The expected version's hash while it is being computed. */
+  pendingHash?: PendingHash;
+  /** FNV-1a 64 of the current bytes (the bundle's `fastIo.contentHash`); default {@link contentHash}. */
+  hash?: (bytes: Uint8Array) => string;
+}
 
 /**
  * Refuses a write when the file changed since the version the model saw.
@@ -14,20 +32,9 @@ import type { FileVersion } from "./file-state.js";
  * is not stale). When the expected version's hash is still being computed
  * off the main thread (`pendingHash`), that hash is awaited rather than the
  * file called stale.
- *
- * @param readCurrent returns the current bytes (only called when needed)
- * @param pendingHash the expected version's hash while it is being computed
- * @param hash FNV-1a 64 of the current bytes (the bundle's `fastIo.contentHash`)
  */
-export async function assertNotStale(
-  toolName: string,
-  displayPath: string,
-  expected: FileVersion,
-  current: Pick<Stats, "mtimeMs" | "size" | "ctimeMs" | "ino">,
-  readCurrent: () => Promise<Uint8Array> | Uint8Array,
-  pendingHash?: PendingHash,
-  hash: (bytes: Uint8Array) => string = contentHash,
-): Promise<void> {
+export async function assertNotStale(check: StalenessCheck): Promise<void> {
+  const { toolName, displayPath, expected, current, readCurrent, pendingHash, hash = contentHash } = check;
   if (
     current.mtimeMs === expected.mtimeMs &&
     current.size === expected.size &&
