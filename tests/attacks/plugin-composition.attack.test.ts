@@ -197,10 +197,10 @@ describe("a worktree child's registry holds none of the parent's host-only tools
     }
   }, 120_000);
 
-  // OPEN HOLE: the child's path policy has no skill rules (the skills plugin is `child: "omit"`), so a skills root
-  // inside a root the parent granted (and the child gets) is plain files there: Read and Grep show a skill the
-  // parent's policy hides (the parent refuses the same path). Same fix as the sandbox hole below.
-  it.fails("a skills folder inside a root the parent granted is not readable through the child's file tools", async () => {
+  // Was a hole: the child's path policy had no skill rules (the skills plugin was `child: "omit"`), so a skills root
+  // inside a root the parent granted (and the child gets) was plain files there: Read and Grep showed a skill the
+  // parent's policy hides (the parent refuses the same path). Now the child gets the skills guard.
+  it("a skills folder inside a root the parent granted is not readable through the child's file tools", async () => {
     const shared = fresh("granted");
     const skillsRoot = path.join(shared, "skills");
     fs.mkdirSync(path.join(skillsRoot, "hidden"), { recursive: true });
@@ -329,11 +329,11 @@ describe.skipIf(!hasBubblewrap)("the parent's sandbox in the child", () => {
     }
   }, 60_000);
 
-  // OPEN HOLE: the skills plugin is `child: "omit"`, so a worktree child gets none of its sandbox mounts; with
-  // `skills.rootDir` outside the dataDir (which is masked) the child's confined Bash reads every skill, also those
-  // the parent's policy hides (the parent's Bash sees the root masked). Fix: a skills child variant that masks
-  // the root (SANDBOX_MOUNT_SLOT) and denies it (SKILL_PATHS_SLOT, command guard) without listing SkillsManager.
-  it.fails("masks a skills root outside the data directory from the child's Bash as the parent's sandbox does", async () => {
+  // Was a hole: the skills plugin was `child: "omit"`, so a worktree child got none of its sandbox mounts; with
+  // `skills.rootDir` outside the dataDir (which is masked) the child's confined Bash read every skill, also those
+  // the parent's policy hides. Now the child gets the skills guard (no tools, no skill enabled, root masked).
+  // The path is decoded in the shell so that the command-line guard cannot see it: the sandbox alone must hide it.
+  it("masks a skills root outside the data directory from the child's Bash as the parent's sandbox does", async () => {
     const skillsRoot = fresh("skills", hostVisible);
     fs.mkdirSync(path.join(skillsRoot, "hidden"));
     fs.writeFileSync(path.join(skillsRoot, "hidden", "SKILL.md"), "---\nname: hidden\ndescription: x\n---\nhidden-skill-body-7788\n");
@@ -343,10 +343,12 @@ describe.skipIf(!hasBubblewrap)("the parent's sandbox in the child", () => {
       skills: { rootDir: skillsRoot, policy: { allowedSkillNames: [] } },
     });
     try {
-      const parentRead = await call(parent, "Bash", { command: `cat ${skillsRoot}/hidden/SKILL.md; true` });
+      const hiddenPath = Buffer.from(`${skillsRoot}/hidden/SKILL.md`).toString("base64");
+      const command = `cat "$(echo ${hiddenPath} | base64 -d)"; true`;
+      const parentRead = await call(parent, "Bash", { command });
       expect(text(parentRead)).toContain("sandbox: bubblewrap");
       expect(text(parentRead)).not.toContain("hidden-skill-body-7788");
-      const childRead = await call(child, "Bash", { command: `cat ${skillsRoot}/hidden/SKILL.md; true` });
+      const childRead = await call(child, "Bash", { command });
       expect(text(childRead)).toContain("sandbox: bubblewrap");
       expect(text(childRead)).not.toContain("hidden-skill-body-7788");
     } finally {
@@ -357,9 +359,9 @@ describe.skipIf(!hasBubblewrap)("the parent's sandbox in the child", () => {
 });
 
 describe("the host's MCP handle", () => {
-  // OPEN HOLE: mcpTools' readonlyChild keeps `onReady`, so building a worktree child hands the host the child's MCP
-  // runtime (closed when the child ends) in place of the parent's. Fix: readonlyChild drops onReady.
-  it.fails("mcp.onReady is told of the parent's MCP runtime only, not of a worktree child's", async () => {
+  // Was a hole: mcpTools' readonlyChild kept `onReady`, so building a worktree child handed the host the child's MCP
+  // runtime (closed when the child ends) in place of the parent's. Now the child variant drops onReady.
+  it("mcp.onReady is told of the parent's MCP runtime only, not of a worktree child's", async () => {
     const ready: unknown[] = [];
     const { parent, child } = await parentAndChild({ mcp: { getSettings: () => ({ servers: [], selected: [] }), onReady: (mcp) => ready.push(mcp) } });
     try {

@@ -144,4 +144,6 @@ export type {
   ChildRegistryRequest,
 } from "./plugins/tool-plugin.js";
 export { createResourceHub } from "./plugins/resource-hub.js";
+export { COMMAND_POLICY_SLOT, SANDBOX_MOUNT_SLOT } from "./plugins/standard-slots.js";
+export type { CommandCheck, CommandCheckRequest, SandboxMountAdditions } from "./plugins/standard-slots.js";
 export type { ResourceHub } from "./plugins/resource-hub.js";

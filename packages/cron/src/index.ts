@@ -37,3 +37,4 @@ export type { CronBashSandbox } from "./runtime/bash-task-runner.js";
 export { liveCronPolicyRoots } from "./runtime/cron-workdir-check.js";
 
 // Outbound HTTP on a model's behalf: the SSRF guard and the client that dials only checked addresses.
+export { cronTools } from "./tools/cron-tools-plugin.js";

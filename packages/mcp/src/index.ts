@@ -20,3 +20,5 @@ export type { McpManagerDetails } from "./mcp-manager-support.js";
 export type { McpOAuthStore } from "./oauth/mcp-oauth-store.js";
 export { InMemoryMcpOAuthStore } from "./oauth/in-memory-mcp-oauth-store.js";
 export { KyselyMcpOAuthStore } from "./oauth/kysely-mcp-oauth-store.js";
+export { mcpTools } from "./mcp-tools-plugin.js";
+export type { McpToolsPlugin } from "./mcp-tools-plugin.js";

@@ -26,3 +26,4 @@ export type { MemoryToolBundleOptions } from "./tools/memory-tool-bundle.js";
 export { memoryManagerInputSchema } from "./tools/memory-manager-schema.js";
 export type { MemoryManagerDetails } from "./tools/memory-manager-output.js";
 export { KyselyMemoryIndexStore } from "./stores/kysely-memory-index-store.js";
+export { memoryTools } from "./tools/memory-tools-plugin.js";

@@ -61,14 +61,9 @@ export interface BuiltinToolRegistryOptions {
   telemetry?: ToolTelemetryOptions;
   /** Default cap of a result's text in characters. */
   maxOutputChars?: number;
-  /**
-   * The model provider (`claude_code`, `codex`, `gemini`, `xai`, `deepseek`,
-   * ...): picks the synchronous Bash timeout table unless `shell.providerId` is set.
-   */
-  providerId?: string;
   /** File-tool options. */
   fs?: FsToolBundleOptions;
-  /** Shell-tool options. */
+  /** Shell-tool options; `shell.providerId` (`claude_code`, `codex`, `gemini`, `xai`, `deepseek`, ...) picks the synchronous Bash timeout table. */
   shell?: ShellToolBundleOptions;
   /**
    * The conversation served: task lists are kept per workdir and this id

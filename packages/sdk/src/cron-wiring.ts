@@ -1,6 +1,6 @@
-import type { ToolBundle } from "@agent-tools/core";
+import type { ToolPluginHost, ToolPluginOutput } from "@agent-tools/core";
 import type { CronHttpToolOptions, CronStore } from "@agent-tools/cron";
-import type { SharedStorageLease, Storage } from "@agent-tools/storage";
+import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type StoreFeature, taskStoreOpenError } from "./task-store-status.js";
 
 /** The `cron` option of `buildBuiltinToolRegistry` (CronTaskManager, chat and cron scopes). */
@@ -38,16 +38,16 @@ export const CRON_STORE_FEATURE: StoreFeature = {
 };
 
 /**
- * CronTaskManager as a bundle over the host's store, its storage, or the
- * shared SQLite file. `@agent-tools/cron` is imported only when the host
- * turns cron on.
+ * The cron plugin of a built-in registry: `cronTools` of `@agent-tools/cron`
+ * (imported only when cron is on) on the host's store, its storage, or the
+ * SQLite file of the registry's resource hub, opened on the first call and
+ * explained like the task store when it cannot open.
  */
-export async function createSdkCronBundle(input: { readonly options: SdkCronOptions; readonly sharedStorage: () => SharedStorageLease }): Promise<ToolBundle> {
-  const { KyselyCronStore, createCronTaskManagerTool } = await import("@agent-tools/cron");
-  const { options } = input;
+export async function createSdkCronBundle(options: SdkCronOptions, host: ToolPluginHost): Promise<ToolPluginOutput> {
+  const { KyselyCronStore, cronTools } = await import("@agent-tools/cron");
   const openStorage = async (): Promise<Storage> => {
     if (options.storage !== undefined) return typeof options.storage === "function" ? options.storage() : options.storage;
-    return input.sharedStorage().get();
+    return leaseSqliteStorage({ dataDir: host.dataDir, resources: host.resources }).get();
   };
   const store =
     options.store ??
@@ -58,11 +58,10 @@ export async function createSdkCronBundle(input: { readonly options: SdkCronOpti
         throw taskStoreOpenError(error, CRON_STORE_FEATURE);
       }
     });
-  const tool = createCronTaskManagerTool({
+  return cronTools({
     store,
     ...(options.currentModelId === undefined ? {} : { currentModelId: options.currentModelId }),
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     ...(options.http === undefined ? {} : { http: options.http }),
-  });
-  return { id: "cron", trusted: true, listTools: () => [tool] };
+  }).create(host);
 }

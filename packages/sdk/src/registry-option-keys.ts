@@ -28,7 +28,6 @@ const REGISTRY_OPTION_KEYS = {
   logger: true,
   telemetry: true,
   maxOutputChars: true,
-  providerId: true,
   fs: true,
   shell: true,
   conversationId: true,
@@ -193,6 +192,7 @@ export function checkBuiltinToolRegistryOptionKeys<Options extends object>(
       `${where === "" ? "The options of buildBuiltinToolRegistry" : where} must be an object ({ workdir, ... }), not ${describeOptionValue(options)}.`,
     );
   }
+  rejectMovedKeys(options, where);
   rejectUnknownKeys(options, REGISTRY_OPTION_KEYS, where);
   checkOptionObject(options.fs, FS_KEYS, at("fs"));
   const shell = checkOptionObject(options.shell, SHELL_KEYS, at("shell"));
@@ -229,4 +229,20 @@ function checkMcp(value: unknown, where: string): void {
   checkOptionObject(mcp.clientInfo, MCP_CLIENT_INFO_KEYS, `${where}.clientInfo`);
   checkOptionObject(mcp.sampling, MCP_SAMPLING_KEYS, `${where}.sampling`);
   checkOptionObject(mcp.oauth, MCP_OAUTH_KEYS, `${where}.oauth`);
+}
+
+/** Top-level options that moved into their feature's own option object, and where they live now. */
+const MOVED_OPTION_KEYS: Readonly<Record<string, string>> = { providerId: "shell.providerId" };
+
+/** A moved option throws `SdkError` naming its new place (never silently ignored). */
+function rejectMovedKeys(options: object, where: string): void {
+  for (const [key, now] of Object.entries(MOVED_OPTION_KEYS)) {
+    if (!Object.hasOwn(options, key)) continue;
+    const option = where === "" ? key : `${where}.${key}`;
+    const target = where === "" ? now : `${where}.${now}`;
+    throw new SdkError("invalid_options", `Option ${option} moved to ${target}: each feature's options live in its own object.`, {
+      option,
+      suggestion: target,
+    });
+  }
 }

@@ -1,20 +1,11 @@
 import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { type PluginSlot, type SandboxPolicy, type SandboxState, type SpawnOptions, definePluginSlot } from "@agent-tools/core";
+import type { SandboxMountAdditions, SandboxPolicy, SandboxState, SpawnOptions } from "@agent-tools/core";
 import type { NodePorts } from "./create-node-ports.js";
-
-/** Directories a registry adds to every confined command's policy (the field names of `SandboxPolicy`). */
-export interface SandboxMountAdditions {
-  readonly maskedDirectories?: readonly string[];
-  readonly readOnlyRoots?: readonly string[];
-  readonly writableRoots?: readonly string[];
-}
 
 /** Computes additions for the next command (read at each spawn, so run-time changes such as skill grants count). */
 export type SandboxMountSource = () => SandboxMountAdditions;
-
-/** The slot through which a plugin adds mounts to its registry's sandbox (the skills plugin adds its skills). */
-export const SANDBOX_MOUNT_SLOT: PluginSlot<SandboxMountSource> = definePluginSlot<SandboxMountSource>("sdk.sandboxMounts");
+export type { SandboxMountAdditions };
 
 /**
  * The dataDir masked: a confined command sees it empty and read-only (no

@@ -1,5 +1,5 @@
-import type { AdditionalRoot, Logger, ModelClient, ToolPorts, ToolRegistry } from "@agent-tools/core";
-import type { SharedStorageLease } from "@agent-tools/storage";
+import type { ModelClient, ToolPluginHost, ToolPluginOutput } from "@agent-tools/core";
+import { leaseSqliteStorage } from "@agent-tools/storage";
 import {
   type AgentPromptTemplate,
   GitSubagentWorktrees,
@@ -7,7 +7,7 @@ import {
   type SubagentSchedulerLimits,
   type SubagentStore,
   type SubagentToolBundle,
-  createSubagentToolBundle,
+  subagentTools,
 } from "@agent-tools/subagents";
 import { type StoreFeature, taskStoreOpenError } from "./task-store-status.js";
 
@@ -52,22 +52,6 @@ export interface SdkSubagentOptions {
   readonly onReady?: (bundle: SubagentToolBundle) => void;
 }
 
-/** What the wiring needs from the registry being built. */
-export interface SubagentWiringContext {
-  readonly options: SdkSubagentOptions;
-  /** The registry's workdir: an apply a killed host left half done in its repository is rolled back first. */
-  readonly workdir: string;
-  readonly logger?: Logger;
-  readonly ports: ToolPorts;
-  readonly additionalRoots: readonly AdditionalRoot[];
-  /** The registry this bundle goes into (set once it is created). */
-  readonly parentRegistry: () => ToolRegistry;
-  /** The shared SQLite file of `dataDir`, leased on first need. */
-  readonly sharedStorage: () => SharedStorageLease;
-  /** A worktree child's registry: the same builder on the worktree, memory read-only, no subagents. */
-  readonly buildChildRegistry: (workdir: string, additionalRoots: readonly AdditionalRoot[]) => Promise<ToolRegistry>;
-}
-
 /**
  * The subagent bundle of a chat registry: worktrees through the registry's
  * GitClient, the store on the shared SQLite unless given. A worktree apply
@@ -75,9 +59,9 @@ export interface SubagentWiringContext {
  * back first (logged; a failure to do so is logged and retried by the next
  * apply).
  */
-export async function createSdkSubagentBundle(context: SubagentWiringContext): Promise<SubagentToolBundle> {
-  const { options } = context;
-  const worktrees = new GitSubagentWorktrees({ git: context.ports.gitClient });
+export async function createSdkSubagentBundle(options: SdkSubagentOptions, host: ToolPluginHost): Promise<ToolPluginOutput> {
+  const context = { workdir: host.workdir, logger: host.logger };
+  const worktrees = new GitSubagentWorktrees({ git: host.ports.gitClient });
   try {
     const recovered = await worktrees.recover({ workdir: context.workdir });
     if (recovered?.journalRefused !== undefined)
@@ -93,7 +77,7 @@ export async function createSdkSubagentBundle(context: SubagentWiringContext): P
   let warned = false;
   const openShared = async (): Promise<SubagentStore> => {
     try {
-      return await KyselySubagentStore.open(await context.sharedStorage().get());
+      return await KyselySubagentStore.open(await leaseSqliteStorage({ dataDir: host.dataDir, resources: host.resources }).get());
     } catch (error) {
       // Said in the task tools' words: what failed, whether retrying helps, what the host can do.
       const failure = taskStoreOpenError(error, SUBAGENT_STORE_FEATURE);
@@ -105,23 +89,13 @@ export async function createSdkSubagentBundle(context: SubagentWiringContext): P
     }
   };
   const store = options.store ?? (persistent ? lazySubagentStore(openShared) : undefined);
-  const bundle = createSubagentToolBundle({
-    model: options.model,
-    parentRegistry: context.parentRegistry,
+  const { onReady, store: _store, ...rest } = options;
+  return subagentTools({
+    ...rest,
     ...(store === undefined ? {} : { store }),
-    ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
     worktrees,
-    createWorktreeRegistry: ({ workdir, additionalRoots }) => context.buildChildRegistry(workdir, additionalRoots),
-    additionalRoots: context.additionalRoots,
-    ...(options.templates === undefined ? {} : { templates: options.templates }),
-    ...(options.forceReadonly === undefined ? {} : { forceReadonly: options.forceReadonly }),
-    ...(options.strictReadOnly === undefined ? {} : { strictReadOnly: options.strictReadOnly }),
-    ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.sessionLabel === undefined ? {} : { sessionLabel: options.sessionLabel }),
-  });
-  options.onReady?.(bundle);
-  return bundle;
+    ...(onReady === undefined ? {} : { onReady }),
+  }).create(host);
 }
 
 /** A store opened on its first use (the shared SQLite file is only leased when subagents actually run). */

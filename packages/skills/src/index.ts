@@ -28,3 +28,5 @@ export type { ManagedSkillsChange } from "./tools/skills-manager-tool.js";
 export type { SkillsManagerDetails } from "./tools/skills-manager-output.js";
 export { createSkillToolBundle } from "./tools/skill-tool-bundle.js";
 export type { SkillToolBundle, SkillToolBundleOptions } from "./tools/skill-tool-bundle.js";
+export { skillTools } from "./tools/skill-tools-plugin.js";
+export type { SkillToolsPluginOptions } from "./tools/skill-tools-plugin.js";

@@ -15,4 +15,4 @@ export type { PostgresStorageOptions } from "./open-postgres-storage.js";
 export { openStorage } from "./open-storage.js";
 export type { StorageOptions } from "./open-storage.js";
 export { leaseSqliteStorage } from "./shared-sqlite-storage.js";
-export type { SharedStorageLease } from "./shared-sqlite-storage.js";
+export type { SharedStorageLease, SqliteLeaseOptions } from "./shared-sqlite-storage.js";

@@ -33,3 +33,5 @@ export { createSubagentToolBundle } from "./tools/subagent-tool-bundle.js";
 export { createApplyCheckpointRecorder } from "./runtime/apply-checkpoint-recording.js";
 export type { SubagentToolBundle, SubagentToolBundleOptions } from "./tools/subagent-tool-bundle.js";
 // End of runtime and tool exports.
+export { subagentTools } from "./tools/subagent-tools-plugin.js";
+export type { SubagentToolsPluginOptions } from "./tools/subagent-tools-plugin.js";

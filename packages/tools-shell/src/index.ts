@@ -9,3 +9,4 @@ export type { CommandPolicy } from "./command-guards.js";
 export type { ShellSessionResponse } from "./session-response.js";
 export type { ShellSyncDetails } from "./bash-sync-tool.js";
 export type { ManagedProcessDetails } from "./managed-process-tool.js";
+export { shellTools } from "./shell-tools-plugin.js";

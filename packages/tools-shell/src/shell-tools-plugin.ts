@@ -1,19 +1,13 @@
-import { type PluginSlot, type ToolPlugin, definePluginSlot } from "@agent-tools/core";
+import { COMMAND_POLICY_SLOT, type ToolPlugin } from "@agent-tools/core";
 import type { CommandPolicy } from "./command-guards.js";
 import { type ShellToolBundleOptions, createShellToolBundle } from "./shell-tool-bundle.js";
-
-/**
- * Command policies other plugins add to the shell of their registry (the
- * skills plugin adds its access policy): applied after the host's own
- * `commandPolicies`, in the order given.
- */
-export const COMMAND_POLICY_SLOT: PluginSlot<CommandPolicy> = definePluginSlot<CommandPolicy>("shell.commandPolicy");
 
 /**
  * The shell tools (Bash with resumable sessions, ProcessWait, ProcessStop,
  * ManagedProcess; the synchronous Bash only in cron) as a plugin; a
  * subagent's child registry gets them too (without the command policies
- * other plugins of the parent added).
+ * other plugins of the parent added to `COMMAND_POLICY_SLOT`, which are
+ * applied after the host's own `commandPolicies`).
  *
  * @example
  * const registry = await composeToolRegistry({ workdir, plugins: [shellTools({ providerId: "codex" })], ports: () => createNodePorts() });

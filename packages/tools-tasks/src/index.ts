@@ -17,3 +17,4 @@ export { taskCreateInputSchema } from "./task-create.js";
 export { taskUpdateInputSchema } from "./task-update.js";
 export { taskListInputSchema } from "./task-list.js";
 export { createFrozenTaskBlock } from "./authoritative-task-block.js";
+export { taskTools } from "./task-tools-plugin.js";

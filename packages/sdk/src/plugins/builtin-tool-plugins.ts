@@ -24,7 +24,7 @@ import { systemToolsPlugin } from "./system-tools-plugin.js";
  * const registry = await buildToolRegistry({ workdir, plugins: [...plugins, myPlugin] });
  */
 export function builtinToolPlugins(options: BuiltinToolRegistryOptions): ToolPlugin[] {
-  const plugins: ToolPlugin[] = [fsTools(options.fs), shellTools({ providerId: options.providerId, ...options.shell })];
+  const plugins: ToolPlugin[] = [fsTools(options.fs), shellTools(options.shell)];
   if (options.skills !== undefined) plugins.push(sdkSkillsPlugin(options.skills));
   plugins.push(sdkTaskPlugin(options));
   if (options.cron !== undefined) plugins.push(sdkCronPlugin(options.cron));

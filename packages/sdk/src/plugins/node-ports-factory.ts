@@ -1,7 +1,7 @@
-import type { ComposedPorts, PortsRequest, SandboxState, ToolPorts } from "@agent-tools/core";
+import { type ComposedPorts, type PortsRequest, SANDBOX_MOUNT_SLOT, type SandboxState, type ToolPorts } from "@agent-tools/core";
 import { type SdkCheckpointStoreOptions, sdkCheckpointRegistryOptions } from "../checkpoint-wiring.js";
 import { createNodePorts } from "../create-node-ports.js";
-import { SANDBOX_MOUNT_SLOT, dataDirSandboxMounts, withSandboxMounts } from "../sandbox-mounts.js";
+import { dataDirSandboxMounts, withSandboxMounts } from "../sandbox-mounts.js";
 import { sharedSqliteLease } from "./shared-sqlite-lease.js";
 
 /** What {@link nodePortsFactory} builds every registry's ports from. */

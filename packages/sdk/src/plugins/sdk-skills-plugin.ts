@@ -1,24 +1,21 @@
-import { SKILL_PATHS_SLOT, type ToolPlugin } from "@agent-tools/core";
-import { COMMAND_POLICY_SLOT } from "@agent-tools/tools-shell";
-import { SANDBOX_MOUNT_SLOT } from "../sandbox-mounts.js";
-import { type SdkSkillOptions, createSdkSkillBundle } from "../skill-wiring.js";
+import type { ToolPlugin } from "@agent-tools/core";
+import type { SdkSkillOptions } from "../skill-wiring.js";
 
 /**
- * Skills (chat and cron): SkillsManager, plus what the other plugins of the
- * registry apply: `skill://` paths for the file tools, the skill guard in
- * Bash and the skills' sandbox mounts. Worktree children run without skills.
+ * `skillTools` of `@agent-tools/skills`, imported only when the host turns
+ * skills on (a file-tools-only host loads no YAML or zip code).
  */
-export function sdkSkillsPlugin(options: SdkSkillOptions): ToolPlugin {
+export function sdkSkillsPlugin(options: SdkSkillOptions, guardOnly = false): ToolPlugin {
   return {
     id: "skills",
     scopes: ["chat", "cron"],
-    child: "omit",
+    child: guardOnly ? "omit" : "readonly",
+    // A worktree child: no skill tools, the skills root still guarded.
+    readonlyChild: () => sdkSkillsPlugin(options, true),
     async create(host) {
-      const skills = await createSdkSkillBundle({ options, dataDir: host.dataDir, workdir: host.workdir, gitClient: host.ports.gitClient });
-      host.contribute(SKILL_PATHS_SLOT, skills.pathOptions());
-      host.contribute(COMMAND_POLICY_SLOT, skills.commandPolicy());
-      host.contribute(SANDBOX_MOUNT_SLOT, () => skills.sandboxMounts());
-      return skills;
+      const { skillTools } = await import("@agent-tools/skills");
+      const plugin = skillTools(options);
+      return (guardOnly ? (plugin.readonlyChild?.() ?? plugin) : plugin).create(host);
     },
   };
 }

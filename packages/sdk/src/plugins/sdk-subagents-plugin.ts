@@ -1,12 +1,11 @@
 import type { ToolPlugin } from "@agent-tools/core";
 import { type SdkSubagentOptions, createSdkSubagentBundle } from "../subagent-wiring.js";
-import { sharedSqliteLease } from "./shared-sqlite-lease.js";
 
 /**
- * Agent and SendMessage (chat scope): read-only children run on this
- * registry, worktree children on a child registry built from every plugin's
- * `child` policy. The registry's conversation also names the saved runs
- * unless `conversationId` is set. Never in a child.
+ * Agent and SendMessage (chat scope) through `subagentTools`: read-only
+ * children run on this registry, worktree children on a child registry built
+ * from every plugin's `child` policy. The registry's conversation also names
+ * the saved runs unless `conversationId` is set. Never in a child.
  */
 export function sdkSubagentsPlugin(options: SdkSubagentOptions): ToolPlugin {
   return {
@@ -14,15 +13,9 @@ export function sdkSubagentsPlugin(options: SdkSubagentOptions): ToolPlugin {
     scopes: ["chat"],
     child: "omit",
     create: (host) =>
-      createSdkSubagentBundle({
-        options: options.conversationId === undefined && host.conversationId !== undefined ? { ...options, conversationId: host.conversationId } : options,
-        workdir: host.workdir,
-        logger: host.logger,
-        ports: host.ports,
-        additionalRoots: host.additionalRoots,
-        parentRegistry: () => host.registry.registry(),
-        sharedStorage: () => sharedSqliteLease(host),
-        buildChildRegistry: (workdir, additionalRoots) => host.createChildRegistry({ workdir, additionalRoots }),
-      }),
+      createSdkSubagentBundle(
+        options.conversationId === undefined && host.conversationId !== undefined ? { ...options, conversationId: host.conversationId } : options,
+        host,
+      ),
   };
 }

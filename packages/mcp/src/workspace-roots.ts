@@ -1,5 +1,5 @@
 /**
- * The roots the SDK offers to MCP servers (`roots/list`): the workspace and
+ * The roots a registry offers to MCP servers (`roots/list`): the workspace and
  * every granted root that is still active, as `file://` URIs; read-only
  * roots say so in their names.
  */
@@ -7,14 +7,14 @@ import { pathToFileURL } from "node:url";
 import { type AdditionalRoot, type PathPolicy, createPathPolicy } from "@agent-tools/core";
 
 /** One root as MCP servers see it. */
-export interface SdkMcpRoot {
+export interface WorkspaceMcpRoot {
   uri: string;
   name: string;
 }
 
 /** The workspace as `workspace`, then each active granted root as its alias (`docs (read-only)` for read access). */
-export function mcpRootsOf(paths: PathPolicy): SdkMcpRoot[] {
-  const roots: SdkMcpRoot[] = [{ uri: pathToFileURL(paths.workdir).href, name: "workspace" }];
+export function mcpRootsOf(paths: PathPolicy): WorkspaceMcpRoot[] {
+  const roots: WorkspaceMcpRoot[] = [{ uri: pathToFileURL(paths.workdir).href, name: "workspace" }];
   for (const root of paths.roots()) {
     // A moved or missing root is refused by the file tools, so it is not offered either.
     if (root.status !== "active") continue;
@@ -28,10 +28,10 @@ export function mcpRootsOf(paths: PathPolicy): SdkMcpRoot[] {
  * once it is built, before that (servers may ask while they connect) a
  * policy of the same workspace and grants.
  */
-export function sdkMcpRoots(
+export function workspaceMcpRoots(
   registryPaths: () => PathPolicy | undefined,
   options: { workdir: string; additionalRoots?: readonly AdditionalRoot[] },
-): () => SdkMcpRoot[] {
+): () => WorkspaceMcpRoot[] {
   let early: PathPolicy | undefined;
   return () => mcpRootsOf(registryPaths() ?? (early ??= createPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots })));
 }

@@ -1,0 +1,62 @@
+import type { ToolPlugin, ToolPluginHost } from "@agent-tools/core";
+import { leaseSqliteStorage } from "@agent-tools/storage";
+import { type McpHostOptions, createMcpToolBundles } from "./mcp-tool-bundles.js";
+import { KyselyMcpOAuthStore } from "./oauth/kysely-mcp-oauth-store.js";
+import { workspaceMcpRoots } from "./workspace-roots.js";
+
+/** The MCP plugin and whether its ToolSearch defers MCP schemas now. */
+export interface McpToolsPlugin extends ToolPlugin {
+  /** True while the registry this plugin was last created in lists MCP tools only through ToolSearch. */
+  deferralActive(): boolean;
+}
+
+/**
+ * MCP servers as tools, McpManager and ToolSearch (chat and cron). Settings
+ * are read-only without `applyOps` and in the cron scope; load failures
+ * default to `continue` in chat and `throw` in cron; OAuth tokens default to
+ * the SQLite file of the host's data directory (through its resource hub);
+ * servers may list the workspace and the granted roots unless `roots` is the
+ * host's own getter or `false`. A worktree child gets the servers read-only,
+ * continuing past load failures, without calling `onReady`.
+ *
+ * @example
+ * const registry = await buildToolRegistry({ workdir, plugins: [mcpTools({ getSettings: () => settings })] });
+ */
+export function mcpTools(options: McpHostOptions): McpToolsPlugin {
+  let isDeferralActive: (() => boolean) | undefined;
+  return {
+    id: "mcp",
+    scopes: ["chat", "cron"],
+    child: "readonly",
+    // onReady is the host's handle on its own registry's servers: a child's (closed with the child) is not handed over.
+    readonlyChild: () => mcpTools({ ...options, applyOps: undefined, loadFailureMode: "continue", onReady: undefined }),
+    deferralActive: () => isDeferralActive?.() === true,
+    async create(host) {
+      const mcp = await createMcpBundles(options, host);
+      isDeferralActive = () => mcp.isDeferralActive();
+      options.onReady?.(mcp);
+      return mcp.bundles;
+    },
+  };
+}
+
+async function createMcpBundles(options: McpHostOptions, host: ToolPluginHost) {
+  const { onReady: _onReady, ...mcpOptions } = options;
+  const runtimeScope = host.runtimeScope;
+  // OAuth tokens and registrations default to the shared SQLite file (opened on the first sign-in).
+  const oauthStorage =
+    mcpOptions.oauth !== undefined && mcpOptions.oauth.store === undefined
+      ? leaseSqliteStorage({ dataDir: host.dataDir, resources: host.resources })
+      : undefined;
+  return createMcpToolBundles({
+    ...mcpOptions,
+    ...(oauthStorage === undefined ? {} : { oauth: { ...mcpOptions.oauth, store: async () => KyselyMcpOAuthStore.open(await oauthStorage.get()) } }),
+    runtimeScope,
+    sandbox: mcpOptions.sandbox ?? host.ports.sandbox !== undefined,
+    logger: host.logger,
+    applyOps: runtimeScope === "chat" ? mcpOptions.applyOps : undefined,
+    // The workspace and the granted roots, unless the host gives its own (or false).
+    roots: mcpOptions.roots ?? workspaceMcpRoots(() => (host.registry.built ? host.registry.paths : undefined), host),
+    loadFailureMode: mcpOptions.loadFailureMode ?? (runtimeScope === "cron" ? "throw" : "continue"),
+  });
+}
