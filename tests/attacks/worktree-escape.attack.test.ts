@@ -15,7 +15,7 @@ import type { ModelRequest } from "@agent-tools/core";
 import { ScriptedModelClient, type ScriptedModelResponse, type ScriptedToolCall } from "@agent-tools/core/testing";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import type { SubagentBatchDetails, SubagentReportDetails } from "@agent-tools/subagents";
-import { runTestGit } from "@agent-tools/testing";
+import { runTestGit } from "@agent-tools/git/testing";
 import { afterAll, describe, expect, it } from "vitest";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "attack-worktree-escape-")));

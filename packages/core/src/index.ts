@@ -86,6 +86,7 @@ export type { AdditionalRoot, GrantedRoot, RootAccess, RootStatus } from "./path
 export { isWithin, canonicalizeTarget, tryRealpath } from "./paths/containment.js";
 
 export type { ProcessRunner, RunningProcess, SpawnOptions, ProcessOutputChunk, ProcessExit, KillOptions } from "./ports/process-runner.js";
+export type { ProgramExit, ProgramRun, ProgramRunOptions, ProgramRunner } from "./ports/program-runner.js";
 export type { GitClient, GitOptions, GitWorktree, GitStatusEntry } from "./ports/git-client.js";
 export type { ModelClient, ModelMessage, ModelReasoningLevel, ModelRequest, ModelResponse, ModelToolCall } from "./ports/model-client.js";
 export type { ToolPorts } from "./ports/tool-ports.js";

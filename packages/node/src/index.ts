@@ -1,12 +1,14 @@
 /**
  * @agent-tools/node: the Node adapter of the ProcessRunner port
  * (`ExecaProcessRunner`: own process group, tree kill, a watchdog that ends
- * the trees when the host exits), the process-tree helpers it uses, and the
+ * the trees when the host exits), of the ProgramRunner port (`NodeProgramRunner`:
+ * helper programs such as ripgrep), the process-tree helpers, and the
  * bubblewrap command sandbox (`probeBubblewrapSandbox`, `BubblewrapSandbox`).
  *
  * @packageDocumentation
  */
 export { ExecaProcessRunner } from "./execa-process-runner.js";
+export { NodeProgramRunner } from "./node-program-runner.js";
 export {
   PROCESS_TREE_TAG_VARIABLE,
   findProcessTree,

@@ -1,7 +1,10 @@
 /**
  * @agent-tools/testing: the contract suites of every port and store, named
- * `run<Port>Contract`, for hosts to run on their own adapters. They import
- * vitest (an optional peer); nothing else published here does.
+ * `run<Port>Contract`, in one import. Each lives at the `/testing` entry of
+ * the package that owns the port's adapters (`@agent-tools/node/testing`,
+ * `@agent-tools/git/testing`, `@agent-tools/models/testing`,
+ * `@agent-tools/storage/testing`, `@agent-tools/tools-tasks/testing`); this
+ * package only re-exports them. They import vitest (an optional peer).
  *
  * @example
  * import { runGitClientContract } from "@agent-tools/testing";
@@ -15,15 +18,13 @@ export {
   processRunnerContractScript,
   processTreeScript,
   waitForPidFiles,
-} from "./process-runner-contract.js";
-export type { ProcessRunnerContractOptions } from "./process-runner-contract.js";
-export { runGitClientContract } from "./git-client-contract.js";
-export type { GitClientContractTarget } from "./git-client-contract.js";
-export { createGitTestRepository, cloneGitTestRepository, runTestGit, TEST_AUTHOR } from "./git-test-repository.js";
-export type { GitTestRepository } from "./git-test-repository.js";
-export { runModelClientContract } from "./model-client-contract.js";
-export type { ModelClientContractTarget, ModelContractTurn, ModelContractInstance } from "./model-client-contract.js";
-export { runStorageContract, usePostgresTestCluster } from "./storage-contract.js";
-export type { StorageContractTarget } from "./storage-contract.js";
-export { runTaskStateStoreContract } from "./task-state-store-contract.js";
-export type { TaskStateStoreContractTarget } from "./task-state-store-contract.js";
+} from "@agent-tools/node/testing";
+export type { ProcessRunnerContractOptions } from "@agent-tools/node/testing";
+export { runGitClientContract, createGitTestRepository, cloneGitTestRepository, runTestGit, TEST_AUTHOR } from "@agent-tools/git/testing";
+export type { GitClientContractTarget, GitTestRepository } from "@agent-tools/git/testing";
+export { runModelClientContract } from "@agent-tools/models/testing";
+export type { ModelClientContractTarget, ModelContractTurn, ModelContractInstance } from "@agent-tools/models/testing";
+export { runStorageContract, usePostgresTestCluster } from "@agent-tools/storage/testing";
+export type { StorageContractTarget } from "@agent-tools/storage/testing";
+export { runTaskStateStoreContract } from "@agent-tools/tools-tasks/testing";
+export type { TaskStateStoreContractTarget } from "@agent-tools/tools-tasks/testing";

@@ -1,5 +1,5 @@
 import { isProcessAlive } from "@agent-tools/node";
-import { waitForPidFiles } from "@agent-tools/testing";
+import { waitForPidFiles } from "@agent-tools/node/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, detailsOf, textOf } from "./__fixtures__/harness.js";
 

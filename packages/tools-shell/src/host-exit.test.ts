@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isProcessAlive } from "@agent-tools/node";
-import { processTreeScript, waitForPidFiles } from "@agent-tools/testing";
+import { processTreeScript, waitForPidFiles } from "@agent-tools/node/testing";
 import { afterEach, describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -18,9 +18,11 @@ describe("host exit", () => {
     mkdirSync(pidDir);
     writeFileSync(path.join(scratch, "tree.sh"), processTreeScript(pidDir, 30));
     const host = `
-      import { createToolRegistry } from "@agent-tools/sdk";
+      import { createToolRegistry } from "@agent-tools/core";
+      import { ExecaProcessRunner } from "@agent-tools/node";
       import { createShellToolBundle } from "@agent-tools/tools-shell";
-      const registry = createToolRegistry({ workdir: ${JSON.stringify(scratch)}, dataDir: ${JSON.stringify(scratch)}, bundles: [createShellToolBundle()] });
+      const ports = { processRunner: new ExecaProcessRunner() };
+      const registry = createToolRegistry({ workdir: ${JSON.stringify(scratch)}, dataDir: ${JSON.stringify(scratch)}, bundles: [createShellToolBundle()], ports });
       const result = await registry.executeToolCall({ id: "1", name: "Bash", arguments: { command: "sh tree.sh", yield_time_ms: 250 } });
       console.log(result.details.status);
       setInterval(() => undefined, 1000);

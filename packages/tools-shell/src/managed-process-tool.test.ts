@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isProcessAlive } from "@agent-tools/node";
-import { createToolRegistry } from "@agent-tools/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, detailsOf, textOf } from "./__fixtures__/harness.js";
+import { createNodeToolRegistry } from "./__fixtures__/node-tool-registry.js";
 import { createShellToolBundle } from "./shell-tool-bundle.js";
 
 let harness: ReturnType<typeof createHarness>;
@@ -64,7 +64,7 @@ describe("ManagedProcess", () => {
     await harness.registry.close();
     expect(isProcessAlive(plainPid)).toBe(false);
     expect(isProcessAlive(isolatedState.pid)).toBe(true);
-    const later = createToolRegistry({ workdir: harness.workdir, dataDir: harness.dataDir, bundles: [createShellToolBundle()] });
+    const later = createNodeToolRegistry({ workdir: harness.workdir, dataDir: harness.dataDir, bundles: [createShellToolBundle()] });
     try {
       const status = await later.executeToolCall({ id: "s", name: "ManagedProcess", arguments: { action: "status", process_id: isolatedState.process_id } });
       expect(detailsOf(status).processes[0]).toMatchObject({ status: "running", isolated: true });

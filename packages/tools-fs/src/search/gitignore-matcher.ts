@@ -1,6 +1,5 @@
 import { asBytes, SegmentKind, type SegmentMatcher, segmentMatches } from "./gitignore-glob.js";
 import { type IgnorePattern, parseIgnoreFile } from "./gitignore-pattern.js";
-import { SearchCaches } from "./search-caches.js";
 
 /** No rule of the file matches. */
 export const NO_MATCH = -1;
@@ -9,7 +8,7 @@ const CACHE_LIMIT = 50_000;
 /**
  * Id counters of states and compiled files: process-wide only so that ids
  * stay unique across bundles (they key the name verdicts of a bundle's
- * {@link SearchCaches}); plain numbers, they hold no memory. The caches
+ * `SearchCaches`); plain numbers, they hold no memory. The caches
  * themselves live in the bundle.
  */
 let nextStateId = 0;
@@ -222,21 +221,4 @@ export class CompiledIgnoreFile {
     }
     return state;
   }
-}
-
-/**
- * The compiled rules of an ignore file's text, from the bundle's bounded
- * cache (many directories share a text); without `caches`, compiled afresh.
- */
-export function compileIgnoreFile(text: string, caches?: SearchCaches): CompiledIgnoreFile {
-  if (!caches) return new CompiledIgnoreFile(text);
-  const cache = caches.ignoreFiles;
-  let compiled = cache.get(text);
-  if (!compiled) {
-    compiled = new CompiledIgnoreFile(text);
-    if (caches.isClosed) return compiled;
-    if (cache.size >= SearchCaches.FILE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(text, compiled);
-  }
-  return compiled;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { type CompiledIgnoreFile, compileIgnoreFile } from "./gitignore-matcher.js";
+import { compileIgnoreFile } from "./compile-ignore-file.js";
+import type { CompiledIgnoreFile } from "./gitignore-matcher.js";
 import type { SearchCaches } from "./search-caches.js";
 
 /**

@@ -1,27 +1,31 @@
-/** What both ways of running ripgrep (pipe, temporary file) watch on the child process. */
-import type { ChildProcess } from "node:child_process";
+/** What both ways of running ripgrep (pipe, temporary file) watch on the run. */
+import type { ProgramRun } from "@agent-tools/core";
 
 /** stderr kept of a run: enough for any error ripgrep reports, bounded against a flood of per-file warnings. */
 const STDERR_KEPT_CHARS = 64 * 1024;
 
-/** A ripgrep child under watch (see {@link watchRipgrepChild}). */
-export interface WatchedRipgrep {
-  /** What the child printed on stderr so far (its first 64 KiB). */
-  stderr(): string;
-  /** Stops listening to the abort signal (call once the child closed). */
-  stop(): void;
+/** A ripgrep run's stderr, collected (see {@link collectRipgrepStderr}). */
+export interface RipgrepStderr {
+  /** Takes a chunk of stderr (the run's `stderr` listener). */
+  onChunk(chunk: Buffer): void;
+  /** What the run printed on stderr so far (its first 64 KiB). */
+  text(): string;
 }
 
-/** Collects the child's stderr and kills it (SIGKILL) when `signal` aborts. */
-export function watchRipgrepChild(child: ChildProcess, signal: AbortSignal | undefined): WatchedRipgrep {
+/** Collects the first 64 KiB of a run's stderr. */
+export function collectRipgrepStderr(): RipgrepStderr {
   let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    if (stderr.length < STDERR_KEPT_CHARS) stderr += chunk.toString("utf8");
-  });
-  const onAbort = () => child.kill("SIGKILL");
-  signal?.addEventListener("abort", onAbort, { once: true });
   return {
-    stderr: () => stderr,
-    stop: () => signal?.removeEventListener("abort", onAbort),
+    onChunk: (chunk) => {
+      if (stderr.length < STDERR_KEPT_CHARS) stderr += chunk.toString("utf8");
+    },
+    text: () => stderr,
   };
+}
+
+/** Kills `run` (SIGKILL) when `signal` aborts; returns the function that stops listening (call once the run ended). */
+export function killRipgrepOnAbort(run: ProgramRun, signal: AbortSignal | undefined): () => void {
+  const onAbort = () => run.kill();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return () => signal?.removeEventListener("abort", onAbort);
 }

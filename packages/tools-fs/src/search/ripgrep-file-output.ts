@@ -6,12 +6,12 @@
  * 4.4 MB: 145 ms against 172-182 ms through a pipe). The file is unlinked
  * as soon as it is open, so nothing is left behind, even after a crash.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { watchRipgrepChild } from "./ripgrep-child.js";
+import type { ProgramExit, ProgramRun, ProgramRunner } from "@agent-tools/core";
+import { collectRipgrepStderr, killRipgrepOnAbort } from "./ripgrep-child.js";
 import type { RipgrepOutput, RunRipgrepOptions } from "./ripgrep-run-types.js";
 
 /** What {@link runRipgrepToFile} gives when the file system refused ripgrep's output (full, or over a quota or size limit). */
@@ -58,99 +58,80 @@ function readAll(fd: number, size: number): Buffer {
 }
 
 /**
- * Runs ripgrep with stdout in the anonymous file `fd` (closed here), as
- * `runRipgrep` runs it: the output is read once ripgrep exits and
- * handed to `onStdout` in one chunk (or returned); past `maxStdoutBytes`
- * (checked every few milliseconds) the run is stopped with `exceeded`.
- * When the file system refused part of the output, nothing is handed on
- * and {@link OUTPUT_FILE_FULL} is returned (the caller runs it again
- * through a pipe).
+ * Runs ripgrep (through `runner`) with stdout in the anonymous file `fd`
+ * (closed here), as `runRipgrep` runs it: the output is read once ripgrep
+ * exits and handed to `onStdout` in one chunk (or returned); past
+ * `maxStdoutBytes` (checked every few milliseconds) the run is stopped with
+ * `exceeded`. When the file system refused part of the output, nothing is
+ * handed on and {@link OUTPUT_FILE_FULL} is returned (the caller runs it
+ * again through a pipe).
  */
-export function runRipgrepToFile(
+export async function runRipgrepToFile(
+  runner: ProgramRunner,
   rgPath: string,
   args: readonly string[],
   options: RunRipgrepOptions,
   fd: number,
 ): Promise<RipgrepOutput | typeof OUTPUT_FILE_FULL> {
-  return new Promise((resolve, reject) => {
-    let closed = false;
-    const closeFile = () => {
-      if (!closed) closeSync(fd);
-      closed = true;
-    };
-    let child: ReturnType<typeof spawn>;
-    try {
-      child = spawn(rgPath, args, { cwd: options.cwd, stdio: ["ignore", fd, "pipe"] });
-    } catch (error) {
-      closeFile();
-      reject(error);
-      return;
-    }
-    let exceeded = false;
-    const maxBytes = options.maxStdoutBytes;
-    const sizeCheck =
-      maxBytes === undefined
-        ? undefined
-        : setInterval(() => {
-            if (!exceeded && !closed && fstatSync(fd).size > maxBytes) {
-              exceeded = true;
-              child.kill("SIGKILL");
-            }
-          }, SIZE_CHECK_MS);
-    const watched = watchRipgrepChild(child, options.signal);
-    const finish = () => {
-      if (sizeCheck) clearInterval(sizeCheck);
-      watched.stop();
-    };
-    let failed = false;
-    child.on("error", (error) => {
-      failed = true;
-      finish();
-      closeFile();
-      reject(error);
-    });
-    child.on("close", (code, signal) => {
-      // After "error" the file is closed, and its descriptor number may already be another file's.
-      if (failed) return;
-      finish();
-      if (options.signal?.aborted) {
-        closeFile();
-        reject(options.signal.reason ?? new Error("aborted"));
-        return;
-      }
-      let stdout: Buffer;
-      try {
-        const size = fstatSync(fd).size;
-        exceeded ||= maxBytes !== undefined && size > maxBytes;
-        stdout = exceeded ? Buffer.alloc(0) : readAll(fd, size);
-      } catch (error) {
-        closeFile();
-        reject(error);
-        return;
-      }
-      closeFile();
-      const stderr = watched.stderr();
-      if (OUTPUT_WRITE_FAILED.test(stderr)) {
-        resolve(OUTPUT_FILE_FULL);
-        return;
-      }
-      const output: RipgrepOutput = { stdout, stdoutBytes: stdout.length, stderr, exitCode: code ?? -1 };
-      if (exceeded) {
-        output.exceeded = true;
-        resolve(output);
-        return;
-      }
-      if (signal) output.endedBySignal = signal;
-      if (options.onStdout && stdout.length > 0) {
-        try {
-          options.onStdout(stdout);
-        } catch (error) {
-          reject(error);
-          return;
-        }
-        output.stdout = Buffer.alloc(0);
-      }
-      resolve(output);
-    });
-  });
+  let closed = false;
+  const closeFile = () => {
+    if (!closed) closeSync(fd);
+    closed = true;
+  };
+  const stderr = collectRipgrepStderr();
+  let run: ProgramRun;
+  try {
+    run = runner.run({ command: rgPath, args, cwd: options.cwd, stdout: fd, stderr: stderr.onChunk });
+  } catch (error) {
+    closeFile();
+    throw error;
+  }
+  let exceeded = false;
+  const maxBytes = options.maxStdoutBytes;
+  const sizeCheck =
+    maxBytes === undefined
+      ? undefined
+      : setInterval(() => {
+          if (!exceeded && !closed && fstatSync(fd).size > maxBytes) {
+            exceeded = true;
+            run.kill();
+          }
+        }, SIZE_CHECK_MS);
+  const stopWatching = killRipgrepOnAbort(run, options.signal);
+  let exit: ProgramExit;
+  try {
+    exit = await run.finished;
+  } catch (error) {
+    // Not started: the file is closed before its descriptor number can be reused.
+    closeFile();
+    throw error;
+  } finally {
+    if (sizeCheck) clearInterval(sizeCheck);
+    stopWatching();
+  }
+  if (options.signal?.aborted) {
+    closeFile();
+    throw options.signal.reason ?? new Error("aborted");
+  }
+  let stdout: Buffer;
+  try {
+    const size = fstatSync(fd).size;
+    exceeded ||= maxBytes !== undefined && size > maxBytes;
+    stdout = exceeded ? Buffer.alloc(0) : readAll(fd, size);
+  } finally {
+    closeFile();
+  }
+  const stderrText = stderr.text();
+  if (OUTPUT_WRITE_FAILED.test(stderrText)) return OUTPUT_FILE_FULL;
+  const output: RipgrepOutput = { stdout, stdoutBytes: stdout.length, stderr: stderrText, exitCode: exit.exitCode ?? -1 };
+  if (exceeded) {
+    output.exceeded = true;
+    return output;
+  }
+  if (exit.signal) output.endedBySignal = exit.signal;
+  if (options.onStdout && stdout.length > 0) {
+    options.onStdout(stdout);
+    output.stdout = Buffer.alloc(0);
+  }
+  return output;
 }

@@ -1,4 +1,5 @@
 /** What a ripgrep run takes and gives (see `runRipgrep`). */
+import type { ProgramRunner } from "@agent-tools/core";
 
 /** What a ripgrep run returned. */
 export interface RipgrepOutput {
@@ -29,4 +30,6 @@ export interface RunRipgrepOptions {
    * Falls back to the pipe when no temporary file can be made.
    */
   outputFile?: boolean;
+  /** Starts ripgrep (the ProgramRunner port); default the Node adapter, `NodeProgramRunner` of `@agent-tools/node` (an optional peer). */
+  runner?: ProgramRunner;
 }

@@ -3,15 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import { toolResultText } from "@agent-tools/core";
 import type { ExecuteToolCallOptions, RuntimeScope, ToolResult } from "@agent-tools/core";
-import { createToolRegistry } from "@agent-tools/sdk";
 import { type ShellToolBundleOptions, createShellToolBundle } from "../shell-tool-bundle.js";
+import { createNodeToolRegistry } from "./node-tool-registry.js";
 
 /** A registry with only the shell bundle, in fresh temp directories. */
 export function createHarness(runtimeScope: RuntimeScope = "chat", options: ShellToolBundleOptions = {}) {
   const workdir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "shell-work-")));
   const dataDir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "shell-data-")));
   const bundle = createShellToolBundle(options);
-  const registry = createToolRegistry({ workdir, runtimeScope, dataDir, bundles: [bundle], loopBreaker: false });
+  const registry = createNodeToolRegistry({ workdir, runtimeScope, dataDir, bundles: [bundle], loopBreaker: false });
   let counter = 0;
   const call = (name: string, args: Record<string, unknown>, callOptions?: ExecuteToolCallOptions) =>
     registry.executeToolCall({ id: `call_${(counter += 1)}`, name, arguments: args }, callOptions);

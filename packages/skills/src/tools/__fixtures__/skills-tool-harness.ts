@@ -12,7 +12,7 @@ import type { SkillAccessPolicy } from "../../domain/skill-types.js";
 import type { SkillRegistry } from "../../ports/skill-registry.js";
 import { type SkillToolBundle, createSkillToolBundle } from "../skill-tool-bundle.js";
 import type { ManagedSkillsChange } from "../skills-manager-tool.js";
-import { runTestGit } from "@agent-tools/testing";
+import { runTestGit } from "@agent-tools/git/testing";
 
 /** A fresh case folder: `<base>/project` (the workspace, created) and `<base>/data/skills` (the skills root, not created). */
 export function caseDirs(parent: string): { base: string; workdir: string; rootDir: string } {

@@ -10,7 +10,7 @@ import { InMemorySubagentStore } from "../../ports/in-memory-subagent-store.js";
 import type { SubagentStore } from "../../ports/subagent-store.js";
 import { GitSubagentWorktrees } from "../../runtime/git-subagent-worktrees.js";
 import { type SubagentToolBundle, type SubagentToolBundleOptions, createSubagentToolBundle } from "../subagent-tool-bundle.js";
-import { runTestGit } from "@agent-tools/testing";
+import { runTestGit } from "@agent-tools/git/testing";
 
 /** Runs git in `cwd` with a fixed identity and no global or system config. */
 export const git = runTestGit;

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { processTreeScript, waitForPidFiles } from "./process-runner-contract.js";
-import { isProcessAlive } from "@agent-tools/node";
+import { processTreeScript, waitForPidFiles } from "./testing/process-runner-contract.js";
+import { isProcessAlive } from "./process-tree.js";
 
 // The host below imports the runner from its source file: the child runs without the `source` condition.
 const runnerModule = fileURLToPath(new URL("../../node/src/execa-process-runner.ts", import.meta.url));

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProcessOutputChunk, ProcessRunner, RunningProcess } from "@agent-tools/core";
-import { isProcessAlive, readProcessInfo } from "@agent-tools/node";
+import { isProcessAlive, readProcessInfo } from "../process-tree.js";
 import type { ProcessScript } from "@agent-tools/core/testing";
 
 /** Commands the contract suite runs (through `/bin/sh -c` on a real runner). */

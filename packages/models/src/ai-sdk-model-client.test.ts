@@ -1,8 +1,8 @@
 import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { runModelClientContract } from "./model-client-contract.js";
-import type { ModelContractTurn } from "./model-client-contract.js";
-import { AiSdkModelClient } from "@agent-tools/models";
+import { runModelClientContract } from "./testing/model-client-contract.js";
+import type { ModelContractTurn } from "./testing/model-client-contract.js";
+import { AiSdkModelClient } from "./index.js";
 import { ModelClientError } from "@agent-tools/core";
 
 type LanguageModelV3StreamPart = Awaited<ReturnType<MockLanguageModelV3["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;

@@ -2,9 +2,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { isAbortError } from "@agent-tools/core";
 import { ExecaProcessRunner } from "@agent-tools/node";
-import { runGitClientContract } from "./git-client-contract.js";
-import { cloneGitTestRepository, createGitTestRepository } from "./git-test-repository.js";
-import { GitCliClient } from "@agent-tools/git";
+import { runGitClientContract } from "./testing/git-client-contract.js";
+import { cloneGitTestRepository, createGitTestRepository } from "./testing/git-test-repository.js";
+import { GitCliClient } from "./index.js";
 
 runGitClientContract({ name: "GitCliClient", create: () => new GitCliClient() });
 

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGitTestRepository } from "./git-test-repository.js";
-import { GitCliClient } from "@agent-tools/git";
+import { createGitTestRepository } from "./testing/git-test-repository.js";
+import { GitCliClient } from "./index.js";
 import { GitClientError } from "@agent-tools/core";
 import { RecordingGitClient } from "@agent-tools/core/testing";
 

@@ -2,10 +2,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { isAbortError } from "@agent-tools/core";
-import { type ChatCompletionsTestServer, createChatCompletionsTestServer } from "@agent-tools/models/testing";
-import { runModelClientContract } from "./model-client-contract.js";
+import { type ChatCompletionsTestServer, createChatCompletionsTestServer } from "./testing/index.js";
+import { runModelClientContract } from "./testing/model-client-contract.js";
 import { ModelClientError } from "@agent-tools/core";
-import { OpenAICompatibleModelClient } from "@agent-tools/models";
+import { OpenAICompatibleModelClient } from "./index.js";
 
 runModelClientContract({
   name: "OpenAICompatibleModelClient",

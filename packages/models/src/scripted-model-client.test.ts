@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runModelClientContract } from "./model-client-contract.js";
+import { runModelClientContract } from "./testing/model-client-contract.js";
 import { ModelClientError } from "@agent-tools/core";
 import { ScriptedModelClient } from "@agent-tools/core/testing";
 

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type GitTestRepository, cloneGitTestRepository, createGitTestRepository } from "./git-test-repository.js";
-import { GitCliClient } from "@agent-tools/git";
-import { IsomorphicGitClient } from "@agent-tools/git";
+import { type GitTestRepository, cloneGitTestRepository, createGitTestRepository } from "./testing/git-test-repository.js";
+import { GitCliClient } from "./index.js";
+import { IsomorphicGitClient } from "./index.js";
 
 const cli = new GitCliClient();
 const isomorphic = new IsomorphicGitClient();

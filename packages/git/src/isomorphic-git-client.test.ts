@@ -1,4 +1,4 @@
-import { runGitClientContract } from "./git-client-contract.js";
-import { IsomorphicGitClient } from "@agent-tools/git";
+import { runGitClientContract } from "./testing/git-client-contract.js";
+import { IsomorphicGitClient } from "./index.js";
 
 runGitClientContract({ name: "IsomorphicGitClient", create: () => new IsomorphicGitClient(), supportsWorktrees: false, supportsLocalClone: false });

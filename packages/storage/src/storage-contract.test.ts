@@ -5,10 +5,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { runStorageContract, usePostgresTestCluster } from "./storage-contract.js";
-import { openPostgresStorage } from "@agent-tools/storage";
-import { DEFAULT_SQLITE_FILE_NAME, openSqliteStorage, resolveSqliteFilename } from "@agent-tools/storage";
-import { openStorage } from "@agent-tools/storage";
+import { runStorageContract, usePostgresTestCluster } from "./testing/storage-contract.js";
+import { openPostgresStorage } from "./index.js";
+import { DEFAULT_SQLITE_FILE_NAME, openSqliteStorage, resolveSqliteFilename } from "./index.js";
+import { openStorage } from "./index.js";
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-storage-"));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));

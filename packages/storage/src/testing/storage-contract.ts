@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SdkError } from "@agent-tools/core";
-import type { Storage, StorageMigration } from "@agent-tools/storage";
-import { type PostgresTestCluster, type PostgresTestClusterOptions, startPostgresTestCluster } from "@agent-tools/storage/testing";
+import type { Storage, StorageMigration } from "../index.js";
+import { type PostgresTestCluster, type PostgresTestClusterOptions, startPostgresTestCluster } from "./postgres-test-cluster.js";
 
 /**
  * Starts one cluster before the file's tests and stops it (removing its

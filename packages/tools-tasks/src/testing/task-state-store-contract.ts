@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type TaskState, parseStoredTaskState } from "@agent-tools/tools-tasks";
-import type { TaskStateStore } from "@agent-tools/tools-tasks";
+import { type TaskState, parseStoredTaskState } from "../index.js";
+import type { TaskStateStore } from "../index.js";
 
 /** How {@link runTaskStateStoreContract} reaches the store under test. */
 export interface TaskStateStoreContractTarget {

@@ -1,15 +1,15 @@
 import { createToolRegistry } from "@agent-tools/core";
 import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
-import { usePostgresTestCluster } from "./storage-contract.js";
+import { usePostgresTestCluster } from "@agent-tools/storage/testing";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InMemoryTaskStateStore } from "@agent-tools/tools-tasks";
-import { KyselyTaskStateStore } from "@agent-tools/tools-tasks";
-import type { TaskListDetails } from "@agent-tools/tools-tasks";
-import { createTaskToolBundle } from "@agent-tools/tools-tasks";
-import { runTaskStateStoreContract } from "./task-state-store-contract.js";
+import { InMemoryTaskStateStore } from "./index.js";
+import { KyselyTaskStateStore } from "./index.js";
+import type { TaskListDetails } from "./index.js";
+import { createTaskToolBundle } from "./index.js";
+import { runTaskStateStoreContract } from "./testing/task-state-store-contract.js";
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-task-store-"));
 const cluster = usePostgresTestCluster();

@@ -1,0 +1,173 @@
+/**
+ * The architecture rules of docs/architecture.md as checks over a scanned
+ * workspace: no import circles (between packages, and between the modules
+ * of one package), no upward arrows between the layers, and no
+ * `child_process` outside the process and git adapters.
+ */
+import { resolveRelative, type WorkspacePackage, workspacePackageOf } from "./workspace-scan.js";
+
+/**
+ * The layers, lowest first. A package may import packages of lower layers
+ * only (composers may import each other, without a circle).
+ */
+export const LAYERS: Readonly<Record<string, number>> = {
+  // The contracts.
+  core: 0,
+  // Adapters and the file layer: core only.
+  node: 1,
+  git: 1,
+  storage: 1,
+  models: 1,
+  "file-io": 1,
+  // Tool packages: core, adapters, file-io, storage; never another tool package or a composer.
+  "tools-fs": 2,
+  "tools-shell": 2,
+  "tools-tasks": 2,
+  memory: 2,
+  mcp: 2,
+  skills: 2,
+  cron: 2,
+  subagents: 2,
+  checkpoints: 2,
+  // Composers (and the re-export of the contract suites).
+  sdk: 3,
+  "mcp-server": 3,
+  testing: 3,
+};
+
+/** The packages whose production code may import `child_process`. */
+export const CHILD_PROCESS_ALLOWED = new Set(["node", "git"]);
+
+const COMPOSER_LAYER = 3;
+
+/** An arrow between two workspace packages and why it exists. */
+export interface PackageArrow {
+  from: string;
+  to: string;
+  /** The file that imports it, or `package.json (<field>)`. */
+  via: string;
+  testOnly: boolean;
+}
+
+/** Every arrow between workspace packages: manifest dependencies and actual imports. */
+export function packageArrows(packages: readonly WorkspacePackage[]): PackageArrow[] {
+  const arrows: PackageArrow[] = [];
+  for (const pkg of packages) {
+    for (const to of pkg.dependencies) arrows.push({ from: pkg.name, to, via: `packages/${pkg.name}/package.json (dependencies)`, testOnly: false });
+    for (const to of pkg.devDependencies) arrows.push({ from: pkg.name, to, via: `packages/${pkg.name}/package.json (devDependencies)`, testOnly: true });
+    for (const file of pkg.files) {
+      for (const specifier of file.imports) {
+        const to = workspacePackageOf(specifier);
+        if (to && to !== pkg.name) arrows.push({ from: pkg.name, to, via: file.file, testOnly: file.isTest });
+      }
+    }
+  }
+  return arrows;
+}
+
+/** The elementary circles found by a DFS from each node (one per back edge), each as a closed path. */
+export function findCircles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const circles: string[][] = [];
+  const seenKeys = new Set<string>();
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const next of [...(edges.get(node) ?? [])].sort()) {
+      const nextState = state.get(next);
+      if (nextState === "open") {
+        const circle = [...stack.slice(stack.indexOf(next)), next];
+        const key = [...circle.slice(0, -1)].sort().join(" ");
+        if (!seenKeys.has(key)) {
+          seenKeys.add(key);
+          circles.push(circle);
+        }
+      } else if (nextState === undefined) visit(next);
+    }
+    stack.pop();
+    state.set(node, "done");
+  };
+  for (const node of [...edges.keys()].sort()) if (!state.has(node)) visit(node);
+  return circles;
+}
+
+function addEdge(edges: Map<string, Set<string>>, from: string, to: string) {
+  let set = edges.get(from);
+  if (!set) edges.set(from, (set = new Set()));
+  set.add(to);
+}
+
+/** Circles between packages (tests and devDependencies count). */
+export function packageCircles(packages: readonly WorkspacePackage[]): string[] {
+  const edges = new Map<string, Set<string>>();
+  const via = new Map<string, string>();
+  for (const arrow of packageArrows(packages)) {
+    addEdge(edges, arrow.from, arrow.to);
+    const key = `${arrow.from}>${arrow.to}`;
+    if (!via.has(key) || !arrow.via.endsWith(")")) via.set(key, arrow.via);
+  }
+  return findCircles(edges).map((circle) =>
+    circle
+      .slice(0, -1)
+      .map((from, index) => `${from} -> ${circle[index + 1]} (${via.get(`${from}>${circle[index + 1]}`)})`)
+      .join(", "),
+  );
+}
+
+/** Circles between the non-test modules of each package, through relative imports. */
+export function moduleCircles(packages: readonly WorkspacePackage[]): string[] {
+  const found: string[] = [];
+  for (const pkg of packages) {
+    const edges = new Map<string, Set<string>>();
+    for (const file of pkg.files) {
+      if (file.isTest) continue;
+      for (const specifier of file.imports) {
+        const target = resolveRelative(file.file, specifier);
+        if (target && !/\.test\.ts$/.test(target) && !target.includes("/__fixtures__/")) addEdge(edges, file.file, target);
+      }
+    }
+    for (const circle of findCircles(edges)) found.push(circle.join(" -> "));
+  }
+  return found;
+}
+
+/**
+ * Arrows that point up: a package (its source, tests included, or its
+ * manifest) using one of a higher layer, or a tool package using another
+ * tool package in its non-test code. A package with no layer is reported too.
+ */
+export function upwardArrows(packages: readonly WorkspacePackage[]): string[] {
+  const found = new Set<string>();
+  for (const pkg of packages) if (LAYERS[pkg.name] === undefined) found.add(`${pkg.name}: no layer (add it to LAYERS and docs/architecture.md)`);
+  for (const arrow of packageArrows(packages)) {
+    const from = LAYERS[arrow.from];
+    const to = LAYERS[arrow.to];
+    if (from === undefined || to === undefined) continue;
+    const upward = to > from || (to === from && from < COMPOSER_LAYER && !arrow.testOnly);
+    if (upward) found.add(`${arrow.from} -> ${arrow.to} (${arrow.via})`);
+  }
+  return [...found];
+}
+
+/** Production files (reachable from a package's main entries or bin) importing `child_process`, outside the process and git adapters. */
+export function childProcessImports(packages: readonly WorkspacePackage[]): string[] {
+  const found: string[] = [];
+  for (const pkg of packages) {
+    if (CHILD_PROCESS_ALLOWED.has(pkg.name)) continue;
+    for (const file of pkg.files) {
+      if (file.isTest || !pkg.productionFiles.has(file.file)) continue;
+      if (file.imports.some((specifier) => specifier === "child_process" || specifier === "node:child_process")) found.push(file.file);
+    }
+  }
+  return found;
+}
+
+/** Test-only arrows between two tool packages (allowed: no circle, never published); listed for the record. */
+export function lateralTestArrows(packages: readonly WorkspacePackage[]): string[] {
+  const found = new Set<string>();
+  for (const arrow of packageArrows(packages)) {
+    if (arrow.testOnly && LAYERS[arrow.from] === 2 && LAYERS[arrow.to] === 2) found.add(`${arrow.from} -> ${arrow.to}`);
+  }
+  return [...found];
+}
