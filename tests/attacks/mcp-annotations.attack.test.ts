@@ -72,7 +72,7 @@ describe("attack: an MCP server's hints do not make its tool trusted", () => {
   }
 
   it("plan mode neither lists nor runs it", async () => {
-    const { registry, markers } = await registryWith("plan", { planMode: true });
+    const { registry, markers } = await registryWith("plan", { interaction: { planMode: true } });
     try {
       expect(registry.tools.map((tool) => tool.name)).not.toContain("mcp_hinting_peek");
       expect(registry.hasTool("mcp_hinting_peek")).toBe(false);

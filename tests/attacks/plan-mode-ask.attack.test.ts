@@ -48,9 +48,9 @@ describe("plan mode: only the SDK's AskUserQuestion runs under that name", () =>
       workdir,
       dataDir: path.join(temporary, "data"),
       memory: false,
-      planMode: true,
       tools: [writingTool("Ask_User_Question", markers)],
       interaction: {
+        planMode: true,
         onAskUserQuestion: async (request) => {
           asked.push(...request.questions.map((item) => item.question));
           return { answers: { "Which database?": "SQLite" } };
@@ -106,12 +106,14 @@ describe("plan mode: only the SDK's AskUserQuestion runs under that name", () =>
     fs.mkdirSync(workdir);
     fs.mkdirSync(markers);
     for (const name of ["AskUserQuestion", "askuserquestion", "ASKUSERQUESTION", "ExitPlanMode", "exitplanmode"]) {
-      for (const interaction of [{}, { interaction: { onAskUserQuestion: async () => ({ declined: true }) } }]) {
+      for (const interaction of [
+        { interaction: { planMode: true } },
+        { interaction: { planMode: true, onAskUserQuestion: async () => ({ declined: true }) } },
+      ]) {
         const build = buildBuiltinToolRegistry({
           workdir,
           dataDir: path.join(temporary, "exact-data"),
           memory: false,
-          planMode: true,
           tools: [writingTool(name, markers)],
           ...interaction,
         });

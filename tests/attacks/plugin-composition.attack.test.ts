@@ -134,7 +134,7 @@ describe("a worktree child's registry holds none of the parent's host-only tools
       subagents: { model, conversationId: "chat-1" },
       mcp: { getSettings: () => ({ servers: [], selected: [] }), applyOps: () => undefined },
       approval: { policies: { HostSecret: "allow", BundleSecret: "allow", SkillsManager: "allow", Agent: "allow", CronTaskManager: "allow" } },
-      checkpoint: { id: "parent-turn-1" },
+      checkpoints: { id: "parent-turn-1" },
       conversationId: "chat-1",
     });
     try {

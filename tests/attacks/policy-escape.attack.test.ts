@@ -22,7 +22,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ModelRequest, type ToolResult, defineTool, toolResultText } from "../../packages/core/src/index.js";
-import { type BuiltinToolRegistry, ScriptedModelClient, buildBuiltinToolRegistry } from "../../packages/sdk/src/index.js";
+import { ScriptedModelClient } from "../../packages/core/src/testing/index.js";
+import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "../../packages/sdk/src/index.js";
 import { z } from "zod";
 import { createCommittedRepository } from "../../packages/sdk/src/__fixtures__/committed-repository.js";
 
@@ -105,7 +106,7 @@ describe("plan mode's exceptions are the SDK's tools, not their names", () => {
         return { content: "deployed" };
       },
     });
-    await withRegistry({ workdir, dataDir: fresh("plan-name-data"), planMode: true, tools: [hostTool] }, async (registry) => {
+    await withRegistry({ workdir, dataDir: fresh("plan-name-data"), interaction: { planMode: true }, tools: [hostTool] }, async (registry) => {
       expect(registry.tools.map((tool) => tool.name)).not.toContain(name);
       const result = await registry.executeToolCall({ id: "1", name, arguments: {} });
       expect(result).toMatchObject({ isError: true, details: { code: "permission_denied", planMode: true } });

@@ -25,7 +25,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ModelRequest, type ToolResult, toolResultText } from "../../packages/core/src/index.js";
 import type { ScriptedModelResponse } from "../../packages/core/src/testing/index.js";
-import { type BuiltinToolRegistry, ScriptedModelClient, buildBuiltinToolRegistry } from "../../packages/sdk/src/index.js";
+import { ScriptedModelClient } from "../../packages/core/src/testing/index.js";
+import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "../../packages/sdk/src/index.js";
 import { createCommittedRepository } from "../../packages/sdk/src/__fixtures__/committed-repository.js";
 import { type Storage, openSqliteStorage } from "../../packages/storage/src/index.js";
 
@@ -83,7 +84,7 @@ describe("plan mode reaches Agent", () => {
       const workdir = createCommittedRepository(fresh("plan"), "repo", { "src/a.ts": "export const a = 1;\n" });
       const { model, toolResults } = worktreeWriter();
       await withRegistry(
-        { workdir, dataDir: fresh("plan-data"), planMode: how === "at build time", subagents: { model, conversationId: "plan-chat" } },
+        { workdir, dataDir: fresh("plan-data"), interaction: { planMode: how === "at build time" }, subagents: { model, conversationId: "plan-chat" } },
         async (registry) => {
           if (how !== "at build time") registry.setPlanMode(true);
           const result = await registry.executeToolCall({ id: "agent_1", name: "Agent", arguments: worktreeAgent });
@@ -104,15 +105,18 @@ describe("plan mode reaches Agent", () => {
   it("starts an agent without a mode as readonly in plan mode: it cannot write either", async () => {
     const workdir = createCommittedRepository(fresh("plan-readonly"), "repo", { "src/a.ts": "export const a = 1;\n" });
     const { model, toolResults, toolsOffered } = worktreeWriter();
-    await withRegistry({ workdir, dataDir: fresh("plan-readonly-data"), planMode: true, subagents: { model, conversationId: "plan-ro" } }, async (registry) => {
-      const result = await registry.executeToolCall({ id: "agent_1", name: "Agent", arguments: { agents: [{ id: "writer", prompt: "Set a to 666." }] } });
-      expect(result.isError).toBe(false);
-      expect(toolsOffered("writer")).not.toContain("Write");
-      expect(toolResults("writer")).toEqual([
-        expect.stringContaining("Tool Write is not available to delegated subagents in mode=readonly"),
-        expect.stringContaining("Tool Bash is not available to delegated subagents in mode=readonly"),
-      ]);
-    });
+    await withRegistry(
+      { workdir, dataDir: fresh("plan-readonly-data"), interaction: { planMode: true }, subagents: { model, conversationId: "plan-ro" } },
+      async (registry) => {
+        const result = await registry.executeToolCall({ id: "agent_1", name: "Agent", arguments: { agents: [{ id: "writer", prompt: "Set a to 666." }] } });
+        expect(result.isError).toBe(false);
+        expect(toolsOffered("writer")).not.toContain("Write");
+        expect(toolResults("writer")).toEqual([
+          expect.stringContaining("Tool Write is not available to delegated subagents in mode=readonly"),
+          expect.stringContaining("Tool Bash is not available to delegated subagents in mode=readonly"),
+        ]);
+      },
+    );
     expect(fs.readFileSync(path.join(workdir, "src/a.ts"), "utf8")).toBe("export const a = 1;\n");
   }, 120_000);
 });

@@ -52,7 +52,7 @@ describe("attack: rewind through a folder swapped for a symlink", () => {
       fs.writeFileSync(path.join(outside, "modified.txt"), "changed by the turn\n");
       fs.writeFileSync(path.join(outside, "created.txt"), "created by the turn\n");
       const checkpointId = `c:${force}`;
-      const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoint: { id: checkpointId } });
+      const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoints: { id: checkpointId } });
       try {
         await call(registry, "Write", { path: "dir/modified.txt", content: "changed by the turn\n" });
         await call(registry, "Delete", { path: "dir/deleted.txt" });
@@ -83,7 +83,7 @@ describe("attack: rewind through a folder swapped for a symlink", () => {
     const { workdir, dataDir, outside } = scene("leaf");
     fs.writeFileSync(path.join(workdir, "dir", "target.txt"), "original\n");
     fs.writeFileSync(path.join(outside, "victim.txt"), "victim\n");
-    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoint: { id: "leaf" } });
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoints: { id: "leaf" } });
     try {
       await call(registry, "Write", { path: "dir/target.txt", content: "changed\n" });
       await call(registry, "Bash", { command: `rm dir/target.txt && ln -s ${JSON.stringify(path.join(outside, "victim.txt"))} dir/target.txt` });
@@ -115,7 +115,7 @@ describe("attack: rewind racing a command that swaps a folder for a symlink", ()
     for (const name of names) fs.writeFileSync(path.join(outside, name), `outside ${name}\n`);
     fs.writeFileSync(path.join(outside, "keep.txt"), "outside keep\n");
     const before = listing(outside);
-    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoint: { id: "race" } });
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoints: { id: "race" } });
     const checkpoints = openFileCheckpoints({ dataDir });
     try {
       for (const name of names) await call(registry, "Write", { path: `dir/${name}`, content: `changed ${name}\n` });

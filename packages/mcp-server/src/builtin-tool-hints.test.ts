@@ -92,7 +92,10 @@ describe("MCP hints of the built-in tools", () => {
 
   it("plan mode lists the read-only tools, AskUserQuestion, ExitPlanMode, Agent and SendMessage", async () => {
     const registry = await buildBuiltinToolRegistry(
-      everything("plan", { planMode: true, mcp: { getSettings: () => ({ servers: [edgeServerSettings()], selected: [] }) as never, toolSearch: false } }),
+      everything("plan", {
+        interaction: { planMode: true, onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
+        mcp: { getSettings: () => ({ servers: [edgeServerSettings()], selected: [] }) as never, toolSearch: false },
+      }),
     );
     try {
       expect(registry.tools.map((tool) => tool.name)).toEqual([

@@ -33,11 +33,10 @@ describe("buildBuiltinToolRegistry: approval rules", () => {
     const registry = await buildBuiltinToolRegistry({
       workdir: fresh("full"),
       dataDir: fresh("full-data"),
-      planMode: true,
       systemTools: ["HttpGetTest"],
       mcp: { getSettings: () => ({ servers: [], selected: [] }) },
       subagents: { model: new ScriptedModelClient({ respond: () => "done" }), conversationId: "names" },
-      interaction: { onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
+      interaction: { planMode: true, onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
       cron: {},
       skills: {},
     });

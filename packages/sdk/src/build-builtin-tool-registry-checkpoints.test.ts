@@ -52,7 +52,7 @@ describe("buildBuiltinToolRegistry with a checkpoint", () => {
     fs.writeFileSync(at("shared.txt"), "original\n");
     const before = snapshot(workdir);
 
-    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoint: { id: "conversation-1:turn-1" } });
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoints: { id: "conversation-1:turn-1" } });
     try {
       const calls: Array<[string, Record<string, unknown>]> = [
         ["Write", { path: "src/new.ts", content: "export const x = 1;\n" }],
@@ -126,7 +126,7 @@ describe("buildBuiltinToolRegistry with a checkpoint", () => {
   it("uses the host's store; a store that cannot open refuses the change; the cron scope records nothing", async () => {
     const { workdir, dataDir, at } = directories("stores");
     const store = new InMemoryCheckpointStore();
-    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoint: { id: "t" }, checkpoints: { store } });
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoints: { id: "t", store } });
     try {
       await registry.executeToolCall({ id: "1", name: "Write", arguments: { path: "x.txt", content: "x" } });
     } finally {
@@ -140,8 +140,7 @@ describe("buildBuiltinToolRegistry with a checkpoint", () => {
       workdir,
       dataDir,
       memory: false,
-      checkpoint: { id: "t" },
-      checkpoints: { store: () => Promise.reject(new Error("database unreachable")) },
+      checkpoints: { id: "t", store: () => Promise.reject(new Error("database unreachable")) },
     });
     try {
       const result = await broken.executeToolCall({ id: "2", name: "Write", arguments: { path: "y.txt", content: "y" } });
@@ -153,7 +152,7 @@ describe("buildBuiltinToolRegistry with a checkpoint", () => {
       await broken.close();
     }
 
-    const cron = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, runtimeScope: "cron", checkpoint: { id: "t" } });
+    const cron = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, runtimeScope: "cron", checkpoints: { id: "t" } });
     try {
       expect(cron.ports.fileCheckpoints).toBeUndefined();
       expect((await cron.executeToolCall({ id: "3", name: "Write", arguments: { path: "z.txt", content: "z" } })).isError).toBe(false);
@@ -164,6 +163,6 @@ describe("buildBuiltinToolRegistry with a checkpoint", () => {
     expect(await shared.listCheckpoints()).toEqual([]);
     await shared.close();
 
-    await expect(buildBuiltinToolRegistry({ workdir, dataDir, checkpoint: { id: "" } })).rejects.toBeInstanceOf(SdkError);
+    await expect(buildBuiltinToolRegistry({ workdir, dataDir, checkpoints: { id: "" } })).rejects.toBeInstanceOf(SdkError);
   });
 });

@@ -77,7 +77,7 @@ describe("buildBuiltinToolRegistry: unknown option keys throw", () => {
       [{ cron: { timezone: "UTC" } }, "cron.timezone", "cron.timeZone"],
       [{ interaction: { onAskUserQuestions: async () => ({ answers: {} }) } }, "interaction.onAskUserQuestions", "interaction.onAskUserQuestion"],
       [{ telemetry: { recordArgs: true } }, "telemetry.recordArgs", "telemetry.recordArguments"],
-      [{ checkpoint: { id: "c:1", Id: "c:2" } }, "checkpoint.Id", "checkpoint.id"],
+      [{ checkpoints: { id: "c:1", Id: "c:2" } }, "checkpoints.Id", "checkpoints.id"],
       [{ checkpoints: { storag: undefined } }, "checkpoints.storag", "checkpoints.storage"],
     ];
     for (const [options, option, suggestion] of cases) {
@@ -155,7 +155,13 @@ describe("buildBuiltinToolRegistry: unknown option keys throw", () => {
       telemetry: { recordArguments: false, tracer: undefined },
       maxOutputChars: 50_000,
       fs: { ripgrepPath: undefined, progressIntervalMs: 500, regexTimeBudgetMs: 5_000, inlineHashLimitBytes: 1024, state: undefined },
-      shell: { providerId: "codex", maxSessions: 8, sessionRetentionMs: 60_000, env: { ANY_NAME: "1" }, processLogRetention: { maxEntries: 10, maxAgeMs: 60_000 } },
+      shell: {
+        providerId: "codex",
+        maxSessions: 8,
+        sessionRetentionMs: 60_000,
+        env: { ANY_NAME: "1" },
+        processLogRetention: { maxEntries: 10, maxAgeMs: 60_000 },
+      },
       conversationId: "conversation-1",
       tasks: { run: { runId: "turn-1" }, logger: undefined },
       memory: { mode: "rw", timeZone: "UTC", entriesPerScope: 50 },
@@ -166,12 +172,10 @@ describe("buildBuiltinToolRegistry: unknown option keys throw", () => {
       subagents: { model: worker, maxRounds: 4, limits: { runs: 2, bash: 1 }, sessionLabel: "s1" },
       skills: { rootDir: path.join(temporary, "full-skills"), policy: { allowSkillMutation: false } },
       cron: { timeZone: "UTC", http: { allowedPrivateNetworks: [] } },
-      planMode: false,
-      interaction: { onAskUserQuestion: undefined },
+      interaction: { planMode: false, onAskUserQuestion: undefined },
       concurrency: { defaultLimit: 2 },
       sandbox: { enabled: false },
-      checkpoint: { id: "conversation-1:1" },
-      checkpoints: { store: undefined },
+      checkpoints: { id: "conversation-1:1", store: undefined },
     });
     try {
       const result = await registry.executeToolCall({

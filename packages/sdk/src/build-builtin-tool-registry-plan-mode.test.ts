@@ -15,10 +15,9 @@ describe("buildBuiltinToolRegistry: plan mode", () => {
     const registry = await buildBuiltinToolRegistry({
       workdir,
       dataDir: path.join(temporary, "full-data"),
-      planMode: true,
       mcp: { getSettings: () => ({ servers: [], selected: [] }) },
       subagents: { model: new ScriptedModelClient({ respond: () => "done" }), conversationId: "chat-plan" },
-      interaction: { onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
+      interaction: { planMode: true, onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
     });
     try {
       const planTools = ["Read", "Image", "List", "Glob", "Grep", "ProcessWait", "TaskList", "AskUserQuestion", "ExitPlanMode", "Agent", "SendMessage"];
@@ -52,8 +51,8 @@ describe("buildBuiltinToolRegistry: plan mode", () => {
       workdir,
       dataDir: path.join(temporary, "ask-data"),
       memory: false,
-      planMode: true,
       interaction: {
+        planMode: true,
         onAskUserQuestion: async (request) => {
           asked.push(...request.questions.map((item) => item.question));
           return { answers: { "Which database?": "SQLite" } };

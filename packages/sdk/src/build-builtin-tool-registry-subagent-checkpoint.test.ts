@@ -70,7 +70,7 @@ describe("buildBuiltinToolRegistry: a worktree subagent's apply inside a checkpo
     const workdir = repository("rewind", FILES);
     const dataDir = path.join(temporary, "rewind-data");
     const before = snapshot(workdir);
-    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, checkpoint: { id: "chat-1:turn-1" }, subagents: { model: writerModel() } });
+    const registry = await buildBuiltinToolRegistry({ workdir, dataDir, checkpoints: { id: "chat-1:turn-1" }, subagents: { model: writerModel() } });
     try {
       const result = await registry.executeToolCall(AGENT_CALL);
       const details = result.details as SubagentBatchDetails;
@@ -124,7 +124,7 @@ describe("buildBuiltinToolRegistry: a worktree subagent's apply inside a checkpo
     const registry = await buildBuiltinToolRegistry({
       workdir,
       dataDir: path.join(temporary, "refused-data"),
-      checkpoint: { id: "chat-2:turn-1" },
+      checkpoints: { id: "chat-2:turn-1" },
       ports: { fileCheckpoints: refusing },
       subagents: { model: writerModel() },
     });

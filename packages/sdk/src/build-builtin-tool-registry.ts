@@ -18,9 +18,9 @@ import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
 import type { TaskToolBundleOptions } from "@agent-tools/tools-tasks";
 import { buildToolRegistry } from "./build-tool-registry.js";
 import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
-import type { SdkCheckpointStoreOptions } from "./checkpoint-wiring.js";
+import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
 import type { SdkCronOptions } from "./cron-wiring.js";
-import type { InteractionHostOptions } from "./interaction-tools/index.js";
+import type { SdkInteractionOptions } from "./interaction-tools/index.js";
 import { defineMcpToolDeferral } from "./mcp-deferral-wiring.js";
 import { builtinToolPlugins } from "./plugins/builtin-tool-plugins.js";
 import type { SdkMcpPlugin } from "./plugins/sdk-mcp-plugin.js";
@@ -140,18 +140,16 @@ export interface BuiltinToolRegistryOptions {
    */
   cron?: SdkCronOptions;
   /**
-   * Start in plan mode: `tools` lists, and calls run, only read-only tools
-   * plus AskUserQuestion, ExitPlanMode, Agent (read-only agents only: a worktree agent is
-   * refused) and SendMessage; any other call is refused. Toggle with
+   * Plan mode and the host's dialogs. `planMode: true` starts in plan mode:
+   * `tools` lists, and calls run, only read-only tools plus AskUserQuestion,
+   * ExitPlanMode, Agent (read-only agents only: a worktree agent is refused)
+   * and SendMessage; any other call is refused. Toggle with
    * `registry.setPlanMode`; ExitPlanMode leaves it when the user approves.
+   * `onAskUserQuestion` lists AskUserQuestion (chat scope), `onExitPlanMode`
+   * lists ExitPlanMode while in plan mode; without a callback its tool is not
+   * listed and a call is refused.
    */
-  planMode?: boolean;
-  /**
-   * The host's dialogs (chat scope): `onAskUserQuestion` lists AskUserQuestion,
-   * `onExitPlanMode` lists ExitPlanMode while in plan mode. Without a
-   * callback its tool is not listed and a call is refused.
-   */
-  interaction?: InteractionHostOptions;
+  interaction?: SdkInteractionOptions;
   /**
    * Parallel calls per tool name; calls past a limit wait in FIFO order.
    * Default `BUILTIN_TOOL_CONCURRENCY` (Agent 8, Bash 4, others 2);
@@ -176,14 +174,14 @@ export interface BuiltinToolRegistryOptions {
    */
   resources?: ResourceHub;
   /**
-   * Every call (chat scope) records what Write, Edit and Delete change into
-   * this checkpoint (e.g. `{ id: "<conversation>:<turn>" }`); a call's own
-   * `checkpointId` wins. Rewind with `openFileCheckpoints().rewindCheckpoint(id)`.
+   * File checkpoints (chat scope). With `id` (e.g. `"<conversation>:<turn>"`)
+   * every call records what Write, Edit and Delete change into that
+   * checkpoint; a call's own `checkpointId` wins. Rewind with
+   * `openFileCheckpoints().rewindCheckpoint(id)`. Records live in `store`,
+   * `storage`, or by default the SQLite file `<dataDir>/agent-tools.sqlite`.
    * Ignored in the cron scope.
    */
-  checkpoint?: { id: string };
-  /** Where checkpoint records live; default the shared SQLite file `<dataDir>/agent-tools.sqlite`. */
-  checkpoints?: SdkCheckpointStoreOptions;
+  checkpoints?: SdkCheckpointOptions;
 }
 
 /**
@@ -204,7 +202,13 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
   // Unknown or misspelt keys throw before anything starts.
   checkBuiltinToolRegistryOptionKeys(options, true);
   const plugins = builtinToolPlugins(options);
-  const registry = await buildToolRegistry({ ...options, plugins });
+  const { interaction, checkpoints } = options;
+  const registry = await buildToolRegistry({
+    ...options,
+    plugins,
+    ...(interaction?.planMode === undefined ? {} : { planMode: interaction.planMode }),
+    ...(checkpoints?.id === undefined ? {} : { checkpoint: { id: checkpoints.id } }),
+  });
   const mcp = plugins.find((plugin): plugin is SdkMcpPlugin => plugin.id === "mcp");
   // The same registry; BuiltinToolRegistry only types the results of built-in tools.
   return defineMcpToolDeferral(registry as BuiltinToolRegistry, mcp?.deferralActive);

@@ -48,7 +48,7 @@ import type {
   ProcessWaitInput,
   ToolSearchDetails,
   ToolSearchInput,
-} from "./index.js";
+} from "./builtin-tool-types.js";
 import type { HttpGetTestDetails, httpGetTestInputSchema } from "./system-tools/http-get-test.js";
 
 // Vitest does not type-check: these assertions are checked by the first test, which compiles this file with the TypeScript API.
@@ -194,8 +194,11 @@ describe("built-in tool types", () => {
         dataDir: path.join(work, ".data"),
         runtimeScope,
         systemTools: ["HttpGetTest"],
-        planMode: runtimeScope === "chat",
-        interaction: { onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
+        interaction: {
+          planMode: runtimeScope === "chat",
+          onAskUserQuestion: async () => ({ declined: true }),
+          onExitPlanMode: async () => ({ approved: false }),
+        },
       });
       // Plan mode lists only the read-only tools (plus ExitPlanMode): add the rest as they are outside it.
       if (registry.planMode) {

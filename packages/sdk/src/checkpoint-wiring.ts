@@ -16,6 +16,12 @@ export interface SdkCheckpointStoreOptions {
 }
 
 /** What the checkpoint options add to the registry: the ports (with the recorder) and the registry's checkpoint. */
+/** The `checkpoints` option of `buildBuiltinToolRegistry`: the checkpoint every call records into, and where records live. */
+export interface SdkCheckpointOptions extends SdkCheckpointStoreOptions {
+  /** Every call (chat scope) records into this checkpoint, e.g. `"<conversation>:<turn>"`; a call's own `checkpointId` wins. */
+  readonly id?: string;
+}
+
 export interface SdkCheckpointRegistryOptions<P extends ToolPorts> {
   readonly ports: P;
   readonly checkpoint?: { id: string };

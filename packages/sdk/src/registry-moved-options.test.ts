@@ -20,10 +20,20 @@ describe("buildBuiltinToolRegistry: options that moved into their feature's obje
     expect((error as SdkError).details).toMatchObject({ option: "providerId", suggestion: "shell.providerId" });
   });
 
+  it("refuses a top-level planMode and checkpoint, naming interaction.planMode and checkpoints.id", async () => {
+    for (const [key, value, target] of [
+      ["planMode", true, "interaction.planMode"],
+      ["checkpoint", { id: "c:1" }, "checkpoints.id"],
+    ] as const) {
+      const options = { workdir, dataDir: path.join(workdir, "data"), [key]: value } as unknown as Parameters<typeof buildBuiltinToolRegistry>[0];
+      await expect(buildBuiltinToolRegistry(options)).rejects.toMatchObject({ code: "invalid_options", details: { option: key, suggestion: target } });
+    }
+  });
+
   it("takes shell.providerId: codex's 30 s synchronous Bash table in the cron scope", async () => {
     const registry = await buildBuiltinToolRegistry({ workdir, dataDir: path.join(workdir, "data"), runtimeScope: "cron", shell: { providerId: "codex" } });
     const bash = registry.tools.find((tool) => tool.name === "Bash");
-    expect(JSON.stringify(bash?.inputSchema)).toContain("30000");
+    expect(bash?.description).toContain("default 30000, at most 30000");
     await registry.close();
   });
 });

@@ -2,14 +2,14 @@
  * The keys `buildBuiltinToolRegistry` accepts, checked before anything is
  * built: the top level and every option object the SDK owns the shape of.
  */
-import { type ToolPorts, type ToolTelemetryOptions, SdkError } from "@agent-tools/core";
+import { type ToolTelemetryOptions, SdkError } from "@agent-tools/core";
 import type { McpHostOptions } from "@agent-tools/mcp";
 import type { MemoryToolBundleOptions } from "@agent-tools/memory";
 import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
-import type { SdkCheckpointRegistryOptions, SdkCheckpointStoreOptions } from "./checkpoint-wiring.js";
+import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
 import type { SdkCronOptions } from "./cron-wiring.js";
-import type { InteractionHostOptions } from "./interaction-tools/index.js";
+import type { SdkInteractionOptions } from "./interaction-tools/index.js";
 import { type OptionKeyList, checkOptionObject, describeOptionValue, isOptionObject, rejectUnknownKeys, shapeOf } from "./option-keys.js";
 import { checkSdkSandboxOptions } from "./sandbox-wiring.js";
 import type { SdkSkillOptions } from "./skill-wiring.js";
@@ -40,11 +40,9 @@ const REGISTRY_OPTION_KEYS = {
   subagents: true,
   skills: true,
   cron: true,
-  planMode: true,
   interaction: true,
   concurrency: true,
   sandbox: true,
-  checkpoint: true,
   checkpoints: true,
   resources: true,
 } as const;
@@ -145,10 +143,9 @@ const SKILL_POLICY_KEYS = {
 } as const satisfies OptionKeyList<NonNullable<SdkSkillOptions["policy"]>>;
 
 const CRON_KEYS = { store: true, storage: true, currentModelId: true, timeZone: true, http: true } as const satisfies OptionKeyList<SdkCronOptions>;
-const INTERACTION_KEYS = { onAskUserQuestion: true, onExitPlanMode: true } as const satisfies OptionKeyList<InteractionHostOptions>;
+const INTERACTION_KEYS = { planMode: true, onAskUserQuestion: true, onExitPlanMode: true } as const satisfies OptionKeyList<SdkInteractionOptions>;
 const TELEMETRY_KEYS = { tracer: true, recordArguments: true } as const satisfies OptionKeyList<ToolTelemetryOptions>;
-const CHECKPOINT_KEYS = { id: true } as const satisfies OptionKeyList<NonNullable<SdkCheckpointRegistryOptions<ToolPorts>["checkpoint"]>>;
-const CHECKPOINT_STORE_KEYS = { store: true, storage: true } as const satisfies OptionKeyList<SdkCheckpointStoreOptions>;
+const CHECKPOINT_KEYS = { id: true, store: true, storage: true } as const satisfies OptionKeyList<SdkCheckpointOptions>;
 
 /**
  * `true` when `List` names exactly the keys of `Options`; otherwise the keys
@@ -207,8 +204,7 @@ export function checkBuiltinToolRegistryOptionKeys<Options extends object>(
   checkOptionObject(options.cron, CRON_KEYS, at("cron"));
   checkOptionObject(options.interaction, INTERACTION_KEYS, at("interaction"));
   checkOptionObject(options.telemetry, TELEMETRY_KEYS, at("telemetry"));
-  checkOptionObject(options.checkpoint, CHECKPOINT_KEYS, at("checkpoint"));
-  checkOptionObject(options.checkpoints, CHECKPOINT_STORE_KEYS, at("checkpoints"));
+  checkOptionObject(options.checkpoints, CHECKPOINT_KEYS, at("checkpoints"));
   // The sandbox's own check (keys, types, paths, environment; its messages name sandbox.<key>).
   if (options.sandbox !== undefined) checkSdkSandboxOptions(options.sandbox as Parameters<typeof checkSdkSandboxOptions>[0]);
 }
@@ -232,7 +228,7 @@ function checkMcp(value: unknown, where: string): void {
 }
 
 /** Top-level options that moved into their feature's own option object, and where they live now. */
-const MOVED_OPTION_KEYS: Readonly<Record<string, string>> = { providerId: "shell.providerId" };
+const MOVED_OPTION_KEYS: Readonly<Record<string, string>> = { providerId: "shell.providerId", planMode: "interaction.planMode", checkpoint: "checkpoints.id" };
 
 /** A moved option throws `SdkError` naming its new place (never silently ignored). */
 function rejectMovedKeys(options: object, where: string): void {

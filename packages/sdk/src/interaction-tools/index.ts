@@ -23,5 +23,6 @@ export type {
   ExitPlanModeResponse,
   InteractionCallbackOptions,
   InteractionHostOptions,
+  SdkInteractionOptions,
   PlanModeControl,
 } from "./interaction-types.js";

@@ -194,8 +194,8 @@ describe("ExitPlanMode", () => {
   it("is listed only in plan mode with a callback; approved, it leaves plan mode and fires onToolsChanged", async () => {
     const requests: ExitPlanModeRequest[] = [];
     const registry = await build({
-      planMode: true,
       interaction: {
+        planMode: true,
         onExitPlanMode: async (request) => {
           requests.push(request);
           return { approved: true };
@@ -221,7 +221,7 @@ describe("ExitPlanMode", () => {
   });
 
   it("stays in plan mode when the user rejects the plan, and returns the feedback", async () => {
-    const registry = await build({ planMode: true, interaction: { onExitPlanMode: async () => ({ approved: false, feedback: "Backfill in batches." }) } });
+    const registry = await build({ interaction: { planMode: true, onExitPlanMode: async () => ({ approved: false, feedback: "Backfill in batches." }) } });
     const result = await registry.executeToolCall({ id: "x2", name: "ExitPlanMode", arguments: { plan } });
     expect(result.isError).toBe(false);
     expect(text(result)).toContain("did not approve");
@@ -232,7 +232,7 @@ describe("ExitPlanMode", () => {
   });
 
   it("is not listed without a callback, even in plan mode; a call is refused and plan mode stays", async () => {
-    const registry = await build({ planMode: true });
+    const registry = await build({ interaction: { planMode: true } });
     expect(names(registry)).not.toContain("ExitPlanMode");
     const result = await registry.executeToolCall({ id: "x3", name: "ExitPlanMode", arguments: { plan } });
     expect(result.isError).toBe(true);
@@ -243,8 +243,8 @@ describe("ExitPlanMode", () => {
   it("stays in plan mode when the call is aborted, even if the host approves afterwards", async () => {
     let approve: ((value: { approved: boolean }) => void) | undefined;
     const registry = await build({
-      planMode: true,
       interaction: {
+        planMode: true,
         onExitPlanMode: () =>
           new Promise((resolve) => {
             approve = resolve;
@@ -280,7 +280,7 @@ describe("ExitPlanMode", () => {
   });
 
   it("refuses an empty plan", async () => {
-    const registry = await build({ planMode: true, interaction: { onExitPlanMode: async () => ({ approved: true }) } });
+    const registry = await build({ interaction: { planMode: true, onExitPlanMode: async () => ({ approved: true }) } });
     const result = await registry.executeToolCall({ id: "x6", name: "ExitPlanMode", arguments: { plan: " " } });
     expect(result.isError).toBe(true);
     expect(text(result)).toContain("`plan` must have at least 1 character(s)");

@@ -59,6 +59,12 @@ export interface InteractionCallbackOptions {
   readonly signal: AbortSignal;
 }
 
+/** The `interaction` option of `buildBuiltinToolRegistry`: plan mode and the host's dialogs. */
+export interface SdkInteractionOptions extends InteractionHostOptions {
+  /** Start in plan mode (see `registry.setPlanMode`). */
+  readonly planMode?: boolean;
+}
+
 /** The host side of the interaction tools (`buildBuiltinToolRegistry({ interaction })`). */
 export interface InteractionHostOptions {
   /**
