@@ -1,7 +1,7 @@
 import type { ToolPlugin } from "@agent-tools/core";
 import { fsTools } from "@agent-tools/tools-fs";
 import { shellTools } from "@agent-tools/tools-shell";
-import type { BuiltinToolRegistryOptions } from "../build-builtin-tool-registry.js";
+import type { BuiltinToolRegistryOptions } from "../builtin-tool-registry-options.js";
 import { hostBundlesPlugin, hostToolsPlugin } from "./host-tools-plugin.js";
 import { interactionPlugin } from "./interaction-plugin.js";
 import { sdkCronPlugin } from "./sdk-cron-plugin.js";

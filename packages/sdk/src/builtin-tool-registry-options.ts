@@ -1,0 +1,180 @@
+/** The options of `buildBuiltinToolRegistry`, apart from the builder (the plugin list reads them too). */
+import type {
+  AdditionalRoot,
+  ApprovalOptions,
+  Logger,
+  ResourceHub,
+  RuntimeScope,
+  ToolBundle,
+  ToolConcurrencyOptions,
+  ToolDefinition,
+  ToolEvent,
+  ToolPorts,
+  ToolTelemetryOptions,
+} from "@agent-tools/core";
+import type { McpHostOptions } from "@agent-tools/mcp";
+import type { MemoryToolBundleOptions } from "@agent-tools/memory";
+import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
+import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
+import type { TaskToolBundleOptions } from "@agent-tools/tools-tasks";
+import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
+import type { SdkCronOptions } from "./cron-wiring.js";
+import type { SdkInteractionOptions } from "./interaction-tools/index.js";
+import type { SdkSandboxOptions } from "./sandbox-wiring.js";
+import type { SdkSkillOptions } from "./skill-wiring.js";
+import type { SdkSubagentOptions } from "./subagent-wiring.js";
+import type { SystemToolId } from "./system-tools/system-tools.js";
+
+/** Options of `buildBuiltinToolRegistry`. */
+export interface BuiltinToolRegistryOptions {
+  /** Absolute project directory. */
+  workdir: string;
+  /** `chat` (default) or `cron`. */
+  runtimeScope?: RuntimeScope;
+  /** Where the SDK keeps skills, memory, logs and its SQLite file; default `~/.agent-tools`; `~/` expands (`resolveDataDir`). */
+  dataDir?: string;
+  /** Extra directories for the file tools, as `root://alias/...`. */
+  additionalRoots?: readonly AdditionalRoot[];
+  /** Ports; every one left out gets its Node default (`createNodePorts`). */
+  ports?: Partial<ToolPorts>;
+  /**
+   * allow / ask / deny rules. Each key must be a tool name this registry
+   * has or any built-in tool's name (exact case), `server:<id>` of a
+   * configured MCP server, or `group:<id>`; each value exactly `allow`, `ask`
+   * or `deny`. Anything else throws `SdkError` naming the key and the closest
+   * name, so a misspelt rule never silently fails to apply.
+   */
+  approval?: ApprovalOptions;
+  /** Every event of every call. */
+  onEvent?(event: ToolEvent): void;
+  logger?: Logger;
+  /**
+   * OpenTelemetry for every call: one `execute_tool <name>` span per call,
+   * MCP `tools/call` spans as its children; a call's own `telemetry` option
+   * wins. Omitted: the global tracer of `@opentelemetry/api` when installed.
+   */
+  telemetry?: ToolTelemetryOptions;
+  /** Default cap of a result's text in characters. */
+  maxOutputChars?: number;
+  /** File-tool options. */
+  fs?: FsToolBundleOptions;
+  /** Shell-tool options; `shell.providerId` (`claude_code`, `codex`, `gemini`, `xai`, `deepseek`, ...) picks the synchronous Bash timeout table. */
+  shell?: ShellToolBundleOptions;
+  /**
+   * The conversation served: task lists are kept per workdir and this id
+   * (default `subagents.conversationId`; without either, per registry), and
+   * subagent runs persist under it unless `subagents.conversationId` is set.
+   */
+  conversationId?: string;
+  /**
+   * Task-tool options (chat scope only). Without `store`, lists persist in
+   * the SQLite file `<dataDir>/agent-tools.sqlite`, opened on the first task
+   * call through the registry's `resources` (shared only with the registries
+   * the host gives the same hub). Registries
+   * given the same `run: { conversationId }` share one list on purpose;
+   * otherwise see `conversationId`. Bad keys or ids throw `SdkError`.
+   */
+  tasks?: TaskToolBundleOptions;
+  /**
+   * MemoryManager (long-term memory: Markdown files under `<dataDir>/memory`,
+   * indexed for search), in chat and cron; `false` leaves it out. `mode`
+   * defaults to `rw` in chat and `ro` in cron: a scheduled run has no user
+   * watching, so by default it may consult memory but not change it (pass
+   * `mode: "rw"` to let a cron job keep a journal). Without `store`,
+   * `storage` or `service`, the index lives in the same SQLite file as the
+   * tasks (`<dataDir>/agent-tools.sqlite`, shared, opened on the first call).
+   */
+  memory?: MemoryToolBundleOptions | false;
+  /**
+   * MCP servers as tools, McpManager and ToolSearch; registered only when
+   * `getSettings` (a live getter) is given. Without `applyOps`, and always in
+   * the cron scope, MCP settings are read-only. Load failures default to
+   * `continue` in chat and `throw` in cron. Servers may list the workspace
+   * and the granted roots (`roots/list`; read-only ones named so) unless
+   * `mcp.roots` is the host's own getter or `false`.
+   */
+  mcp?: McpHostOptions;
+  /**
+   * Selectable system tools by id, e.g. `["HttpGetTest"]`; registered after
+   * the built-in bundles. An unknown id throws `SdkError` listing the known ones.
+   */
+  systemTools?: readonly SystemToolId[];
+  /**
+   * The host's own tools (`defineTool`), registered after the built-ins and
+   * system tools, before MCP. Each is offered in its own `scopes`. A name
+   * that equals a built-in's, or differs from one only in case, throws
+   * `SdkError` (`duplicate_tool`), in either scope.
+   */
+  tools?: readonly ToolDefinition[];
+  /**
+   * The host's own bundles, registered after `tools`, before MCP. A trusted
+   * bundle's duplicate of an earlier name throws `SdkError`; an untrusted
+   * one's is skipped with a warning.
+   */
+  bundles?: readonly ToolBundle[];
+  /**
+   * Agent and SendMessage (chat scope only): children run on `model`,
+   * read-only in this workspace or in their own git worktree (a registry
+   * built like this one on the worktree, memory read-only, no subagents),
+   * persisted under `conversationId` in the shared SQLite file unless a
+   * store is given. Off when absent.
+   */
+  subagents?: SdkSubagentOptions;
+  /**
+   * Skills (chat and cron): SkillsManager, `skill://<name>/...` paths for the
+   * file tools and the skill guard in Bash, rooted at `<dataDir>/skills`
+   * unless `rootDir` is given, under the host's access `policy`. Off when
+   * absent; worktree subagents run without skills.
+   */
+  skills?: SdkSkillOptions;
+  /**
+   * CronTaskManager (chat and cron): scheduled bash, http and prompt tasks in
+   * the host's store, its storage, or the shared SQLite file. Off when
+   * absent. Firing them is the job of a scheduler the host starts
+   * (`startBuiltinCronScheduler`); worktree subagents never get it.
+   */
+  cron?: SdkCronOptions;
+  /**
+   * Plan mode and the host's dialogs. `planMode: true` starts in plan mode:
+   * `tools` lists, and calls run, only read-only tools plus AskUserQuestion,
+   * ExitPlanMode, Agent (read-only agents only: a worktree agent is refused)
+   * and SendMessage; any other call is refused. Toggle with
+   * `registry.setPlanMode`; ExitPlanMode leaves it when the user approves.
+   * `onAskUserQuestion` lists AskUserQuestion (chat scope), `onExitPlanMode`
+   * lists ExitPlanMode while in plan mode; without a callback its tool is not
+   * listed and a call is refused.
+   */
+  interaction?: SdkInteractionOptions;
+  /**
+   * Parallel calls per tool name; calls past a limit wait in FIFO order.
+   * Default `BUILTIN_TOOL_CONCURRENCY` (Agent 8, Bash 4, others 2);
+   * `false` runs every call at once.
+   */
+  concurrency?: ToolConcurrencyOptions | false;
+  /**
+   * Confine Bash, Bash sessions and ManagedProcess commands with bubblewrap
+   * (Linux): read-only file system except the workspace, roots granted with
+   * write access, `writableRoots` and a private `/tmp`; secrets directories
+   * hidden; no network unless `allowNetwork`. Probed once here. Fail closed:
+   * when it cannot start, the registry still builds but every command is
+   * refused with `unavailable` (never run unconfined), and MCP stdio servers
+   * are not started. A host's own `ports.sandbox` wins.
+   */
+  sandbox?: SdkSandboxOptions;
+  /**
+   * Shared resources (the SQLite file of `dataDir`): give several registries
+   * one hub (`createResourceHub()`) to let them share one connection per
+   * file; the host closes it after them. Without it the registry opens its
+   * own (shared with its worktree children) and closes it on `close()`.
+   */
+  resources?: ResourceHub;
+  /**
+   * File checkpoints (chat scope). With `id` (e.g. `"<conversation>:<turn>"`)
+   * every call records what Write, Edit and Delete change into that
+   * checkpoint; a call's own `checkpointId` wins. Rewind with
+   * `openFileCheckpoints().rewindCheckpoint(id)`. Records live in `store`,
+   * `storage`, or by default the SQLite file `<dataDir>/agent-tools.sqlite`.
+   * Ignored in the cron scope.
+   */
+  checkpoints?: SdkCheckpointOptions;
+}
