@@ -158,7 +158,7 @@ describe("agents reach none of the parent's session state", () => {
         expect(answer).not.toContain("4242");
         expect(answer).not.toContain("5151");
       }
-      // The parent's session was neither read nor stopped by the child: the parent stops it now, with its output unread.
+      // The child neither read nor stopped the parent's session: the parent stops it now, its output unread.
       const stop = await registry.executeToolCall({ id: "stop_1", name: "ProcessStop", arguments: { session_id: sessionId } });
       expect(stop.isError).toBe(false);
       expect(text(stop)).toContain("parent-secret-4242");
@@ -315,7 +315,7 @@ describe("the memory quota under concurrent registries", () => {
         const storage = await openSqliteStorage({ filename });
         storages.push(storage);
         registries.push(await buildBuiltinToolRegistry({ workdir, dataDir, memory: { storage } }));
-        // One at a time: each registry's first call reconciles the index with the files.
+        // One at a time: each registry's first call reconciles the index.
         await registries[index]!.executeToolCall({ id: `open-${index}`, name: "MemoryManager", arguments: { action: "list", scope: "global", limit: 1 } });
       }
       const total = async () =>
