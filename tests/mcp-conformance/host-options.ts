@@ -3,7 +3,8 @@
  * OAuth, elicitation, sampling and roots callbacks that act without a user.
  */
 import { pathToFileURL } from "node:url";
-import { type BuiltinToolRegistryOptions, ScriptedModelClient } from "../../packages/sdk/src/index.js";
+import { ScriptedModelClient } from "../../packages/core/src/testing/index.js";
+import type { BuiltinToolRegistryOptions } from "../../packages/sdk/src/index.js";
 import { authorizeWithoutUser, readConformanceContext } from "./host-callbacks.js";
 
 /** What the driver knows when it builds the options. */

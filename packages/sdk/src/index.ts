@@ -11,12 +11,10 @@ export type { BuiltinToolRegistryOptions } from "./build-builtin-tool-registry.j
 export type { SdkSubagentOptions } from "./subagent-wiring.js";
 export type { SdkSkillOptions } from "./skill-wiring.js";
 export type { SdkCronOptions } from "./cron-wiring.js";
-export { resolveSdkSandbox } from "./sandbox-wiring.js";
 export type { SdkSandboxOptions } from "./sandbox-wiring.js";
 export { workdirTaskListKey } from "./task-wiring.js";
 export { openFileCheckpoints } from "./checkpoint-wiring.js";
 export type { OpenFileCheckpointsOptions, OpenedFileCheckpoints, SdkCheckpointStoreOptions } from "./checkpoint-wiring.js";
-export type { FileCheckpoints, RewindOptions, RewindReport, RewindConflict, CheckpointSummary } from "@agent-tools/checkpoints";
 export { startBuiltinCronScheduler } from "./start-builtin-cron-scheduler.js";
 export type { BuiltinCronSchedulerOptions } from "./start-builtin-cron-scheduler.js";
 export type {
@@ -27,30 +25,19 @@ export type {
   BuiltinToolResult,
   BuiltinToolCall,
   BuiltinToolRegistry,
-  BashInput,
-  ProcessWaitInput,
-  ProcessStopInput,
-  ManagedProcessInput,
-  ToolSearchInput,
-  ToolSearchDetails,
 } from "./builtin-tool-types.js";
 export { createToolRegistry } from "./create-tool-registry.js";
 export { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
 export { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
-export { createInteractionToolBundle, createAskUserQuestionTool, createExitPlanModeTool } from "./interaction-tools/index.js";
+export { createInteractionToolBundle } from "./interaction-tools/index.js";
 export type {
   InteractionToolBundleOptions,
-  InteractionHostOptions,
-  InteractionCallbackOptions,
   AskUserQuestionRequest,
   AskUserQuestionResponse,
-  AskUserQuestionItem,
-  AskUserQuestionOption,
   AskUserQuestionDetails,
   ExitPlanModeRequest,
   ExitPlanModeResponse,
   ExitPlanModeDetails,
-  PlanModeControl,
 } from "./interaction-tools/index.js";
 export { createNodePorts } from "./create-node-ports.js";
 export type { NodePorts, NodePortsOptions } from "./create-node-ports.js";
@@ -58,39 +45,26 @@ export {
   defineTool,
   ToolError,
   SdkError,
-  resolveDataDir,
   toOpenAITools,
   toOpenAIResponsesTools,
-  toOpenAIStrictSchema,
   fromStrictArguments,
   toAnthropicTools,
   toAiSdkTools,
   toolResultText,
 } from "@agent-tools/core";
-export type { OpenAITool, OpenAIResponsesTool, AiSdkToolsOptions } from "@agent-tools/core";
-export { ScriptedModelClient } from "@agent-tools/core/testing";
-export { OpenAICompatibleModelClient } from "@agent-tools/models";
 export type {
   ToolRegistry,
-  ToolRegistryOptions,
-  ToolConcurrencyOptions,
   ToolCall,
   ToolResult,
-  ToolContent,
-  ToolSchema,
-  ToolMetadata,
   ToolEvent,
   ExecuteToolCallOptions,
   ApprovalOptions,
-  AdditionalRoot,
-  RuntimeScope,
   ModelClient,
 } from "@agent-tools/core";
 export { createSystemToolBundle, SYSTEM_TOOL_IDS } from "./system-tools/system-tools.js";
 export type { SystemToolId } from "./system-tools/system-tools.js";
-export { HttpGetTest } from "./system-tools/http-get-test.js";
 export type { HttpGetTestDetails } from "./system-tools/http-get-test.js";
-export type { ToolDefinition, ToolBundle, DefineToolSpec } from "@agent-tools/core";
+export type { ToolDefinition, ToolBundle } from "@agent-tools/core";
 export { buildToolRegistry } from "./build-tool-registry.js";
 export type { ToolRegistryBuildOptions } from "./build-tool-registry.js";
 export { builtinToolPlugins } from "./plugins/builtin-tool-plugins.js";

@@ -3,16 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  SdkError,
-  TOOL_KINDS,
-  type ToolDefinition,
-  type ToolMetadata,
-  createToolRegistry,
-  defineTool,
-  resolveApproval,
-  resolveToolAnnotations,
-} from "../index.js";
+import { SdkError, TOOL_KINDS, type ToolDefinition, type ToolMetadata, createToolRegistry, defineTool, resolveToolAnnotations } from "../index.js";
+import { resolveApproval } from "./approval-policy.js";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "tool-annotations-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
