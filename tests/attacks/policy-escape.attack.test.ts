@@ -106,7 +106,7 @@ describe("plan mode's exceptions are the SDK's tools, not their names", () => {
         return { content: "deployed" };
       },
     });
-    await withRegistry({ workdir, dataDir: fresh("plan-name-data"), planMode: true, tools: [hostTool] }, async (registry) => {
+    await withRegistry({ workdir, dataDir: fresh("plan-name-data"), interaction: { planMode: true }, tools: [hostTool] }, async (registry) => {
       expect(registry.tools.map((tool) => tool.name)).not.toContain(name);
       const result = await registry.executeToolCall({ id: "1", name, arguments: {} });
       expect(result).toMatchObject({ isError: true, details: { code: "permission_denied", planMode: true } });

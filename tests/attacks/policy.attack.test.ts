@@ -84,7 +84,7 @@ describe("plan mode reaches Agent", () => {
       const workdir = createCommittedRepository(fresh("plan"), "repo", { "src/a.ts": "export const a = 1;\n" });
       const { model, toolResults } = worktreeWriter();
       await withRegistry(
-        { workdir, dataDir: fresh("plan-data"), planMode: how === "at build time", subagents: { model, conversationId: "plan-chat" } },
+        { workdir, dataDir: fresh("plan-data"), interaction: { planMode: how === "at build time" }, subagents: { model, conversationId: "plan-chat" } },
         async (registry) => {
           if (how !== "at build time") registry.setPlanMode(true);
           const result = await registry.executeToolCall({ id: "agent_1", name: "Agent", arguments: worktreeAgent });
@@ -105,15 +105,18 @@ describe("plan mode reaches Agent", () => {
   it("starts an agent without a mode as readonly in plan mode: it cannot write either", async () => {
     const workdir = createCommittedRepository(fresh("plan-readonly"), "repo", { "src/a.ts": "export const a = 1;\n" });
     const { model, toolResults, toolsOffered } = worktreeWriter();
-    await withRegistry({ workdir, dataDir: fresh("plan-readonly-data"), planMode: true, subagents: { model, conversationId: "plan-ro" } }, async (registry) => {
-      const result = await registry.executeToolCall({ id: "agent_1", name: "Agent", arguments: { agents: [{ id: "writer", prompt: "Set a to 666." }] } });
-      expect(result.isError).toBe(false);
-      expect(toolsOffered("writer")).not.toContain("Write");
-      expect(toolResults("writer")).toEqual([
-        expect.stringContaining("Tool Write is not available to delegated subagents in mode=readonly"),
-        expect.stringContaining("Tool Bash is not available to delegated subagents in mode=readonly"),
-      ]);
-    });
+    await withRegistry(
+      { workdir, dataDir: fresh("plan-readonly-data"), interaction: { planMode: true }, subagents: { model, conversationId: "plan-ro" } },
+      async (registry) => {
+        const result = await registry.executeToolCall({ id: "agent_1", name: "Agent", arguments: { agents: [{ id: "writer", prompt: "Set a to 666." }] } });
+        expect(result.isError).toBe(false);
+        expect(toolsOffered("writer")).not.toContain("Write");
+        expect(toolResults("writer")).toEqual([
+          expect.stringContaining("Tool Write is not available to delegated subagents in mode=readonly"),
+          expect.stringContaining("Tool Bash is not available to delegated subagents in mode=readonly"),
+        ]);
+      },
+    );
     expect(fs.readFileSync(path.join(workdir, "src/a.ts"), "utf8")).toBe("export const a = 1;\n");
   }, 120_000);
 });
@@ -155,7 +158,7 @@ describe("agents reach none of the parent's session state", () => {
         expect(answer).not.toContain("4242");
         expect(answer).not.toContain("5151");
       }
-      // The parent's session was neither read nor stopped by the child: the parent stops it now, with its output unread.
+      // The child neither read nor stopped the parent's session: the parent stops it now, its output unread.
       const stop = await registry.executeToolCall({ id: "stop_1", name: "ProcessStop", arguments: { session_id: sessionId } });
       expect(stop.isError).toBe(false);
       expect(text(stop)).toContain("parent-secret-4242");
@@ -312,7 +315,7 @@ describe("the memory quota under concurrent registries", () => {
         const storage = await openSqliteStorage({ filename });
         storages.push(storage);
         registries.push(await buildBuiltinToolRegistry({ workdir, dataDir, memory: { storage } }));
-        // One at a time: each registry's first call reconciles the index with the files.
+        // One at a time: each registry's first call reconciles the index.
         await registries[index]!.executeToolCall({ id: `open-${index}`, name: "MemoryManager", arguments: { action: "list", scope: "global", limit: 1 } });
       }
       const total = async () =>
