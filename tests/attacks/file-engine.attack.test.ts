@@ -74,7 +74,12 @@ function loop(body: string[], seconds: number) {
   ];
   const child = spawn("sh", ["-c", script.join("\n")], { stdio: "ignore" });
   const done = new Promise<void>((resolve) => child.on("close", () => resolve()));
-  return { stop: async () => (child.kill("SIGKILL"), await done) };
+  return {
+    stop: async () => {
+      child.kill("SIGKILL");
+      await done;
+    },
+  };
 }
 
 describe("attack: symlink swaps racing Write, Edit and Delete in a checkpoint", () => {

@@ -131,7 +131,12 @@ function flipper(entry: string, target: string, kind: "file" | "dir", seconds: n
   ].join("\n");
   const child = spawn("sh", ["-c", script], { stdio: "ignore" });
   const done = new Promise<void>((resolve) => child.on("close", () => resolve()));
-  return { stop: async () => (child.kill("SIGKILL"), await done) };
+  return {
+    stop: async () => {
+      child.kill("SIGKILL");
+      await done;
+    },
+  };
 }
 
 describe("attack: the search path swapped for a symlink to an outside secret while Grep runs", () => {
@@ -149,7 +154,10 @@ describe("attack: the search path swapped for a symlink to an outside secret whi
       fs.writeFileSync(secret, "TOP-SECRET-OUTSIDE\n");
       const entry = path.join(workdir, kind === "file" ? "a.txt" : "sub");
       if (kind === "file") fs.writeFileSync(entry, "inside\n");
-      else fs.mkdirSync(entry), fs.writeFileSync(path.join(entry, "in.txt"), "inside\n");
+      else {
+        fs.mkdirSync(entry);
+        fs.writeFileSync(path.join(entry, "in.txt"), "inside\n");
+      }
       const flip = flipper(entry, kind === "file" ? secret : outside, kind, Math.max(10, Math.ceil(ROUNDS / 10)));
       const leaks: string[] = [];
       try {
