@@ -60,6 +60,11 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean, multili
   }
 }
 
+/** The hits of one file whose matching lines were found elsewhere (on a worker), over the bytes read here. */
+export function hitsOfBytes(relativePath: string, bytes: Buffer, lines: readonly number[]): GrepFileHits {
+  return new TextFileHits(relativePath, [...lines], decodeText(bytes));
+}
+
 /** Searches one file's bytes; null for binary files (a NUL byte anywhere). */
 export function searchBytes(relativePath: string, bytes: Buffer, regex: RegExp, multiline: boolean): GrepFileHits | null {
   if (bytes.indexOf(0) !== -1) return null;

@@ -1,11 +1,12 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { ToolError, defineTool } from "@agent-tools/core";
+import { type ResolvedPath, ToolError, defineTool } from "@agent-tools/core";
 import { Minimatch } from "minimatch";
 import { z } from "zod";
+import { anchorTarget, openTarget } from "../file-engine/anchored-target.js";
 import { toFsToolError } from "../shared/fs-errors.js";
+import { descriptorPath } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
-import { type GrepEngineOptions, compileGrepPattern, grepWithTypeScript, searchBytes } from "./grep-engine.js";
+import { type GrepEngineOptions, compileGrepPattern, grepWithTypeScript, hitsOfBytes, searchBytes } from "./grep-engine.js";
 import { renderGrep } from "./grep-format.js";
 import type { GrepFileHits } from "./grep-result.js";
 import type { GrepQuery } from "./grep-ripgrep.js";
@@ -138,14 +139,7 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
         if (base.fileName !== undefined) {
           engine = "typescript";
           const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
-          // Read here so that an unreadable file is reported, not skipped.
-          const bytes = await readFile(path.join(base.directory, base.fileName));
-          if (bytes.indexOf(0) !== -1)
-            hits = []; // binary
-          else if (cannotBacktrack(query.pattern)) {
-            const found = searchBytes(base.fileName, bytes, regex, query.multiline);
-            hits = found ? [found] : [];
-          } else hits = await grepWithTypeScript(base.directory, query, () => true, { ...scanning, files: [base.fileName] });
+          hits = await grepOneFile(base.resolved, base.fileName, { query, regex, scanning });
         } else if (environment.ripgrepPath) {
           hits = await grepWithRipgrepPaged(
             environment.ripgrepPath,
@@ -194,4 +188,40 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
       };
     },
   });
+}
+
+/**
+ * Grep of one named file, opened through its pinned directory and never by
+ * name again (a symlink swapped in after the path check is refused, as Read
+ * refuses it), read here so that an unreadable file is reported, not skipped.
+ * A pattern that may backtrack runs on the worker, which reads the opened
+ * file through its descriptor; its hit is named as the model named the file.
+ */
+async function grepOneFile(
+  resolved: ResolvedPath,
+  fileName: string,
+  search: { query: GrepQuery; regex: RegExp; scanning: GrepEngineOptions },
+): Promise<GrepFileHits[]> {
+  const target = anchorTarget(resolved, { toolName: "Grep", followLeaf: true });
+  try {
+    const { handle } = await openTarget("Grep", resolved.displayPath, target);
+    try {
+      const bytes = await handle.readFile();
+      if (bytes.indexOf(0) !== -1) return []; // binary
+      if (cannotBacktrack(search.query.pattern)) {
+        const found = searchBytes(fileName, bytes, search.regex, search.query.multiline);
+        return found ? [found] : [];
+      }
+      const found = await grepWithTypeScript(path.dirname(descriptorPath(handle)), search.query, () => true, {
+        ...search.scanning,
+        files: [String(handle.fd)],
+      });
+      // Lines shown from the bytes read here (the descriptor closes before the answer is rendered).
+      return found.map((hit) => hitsOfBytes(fileName, bytes, hit.matchLines()));
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    target.close();
+  }
 }
