@@ -23,9 +23,17 @@ export function collectRipgrepStderr(): RipgrepStderr {
   };
 }
 
-/** Kills `run` (SIGKILL) when `signal` aborts; returns the function that stops listening (call once the run ended). */
+/**
+ * Kills `run` (SIGKILL) when `signal` aborts, or at once when it aborted
+ * already (say while the runner was being loaded); returns the function that
+ * stops listening (call once the run ended).
+ */
 export function killRipgrepOnAbort(run: ProgramRun, signal: AbortSignal | undefined): () => void {
   const onAbort = () => run.kill();
+  if (signal?.aborted) {
+    onAbort();
+    return () => undefined;
+  }
   signal?.addEventListener("abort", onAbort, { once: true });
   return () => signal?.removeEventListener("abort", onAbort);
 }
