@@ -58,6 +58,16 @@ const RETAIN_MIN_BYTES = 4 * 1024 * 1024;
  */
 const RUN_ON_MAX_BYTES = 256 * 1024 * 1024;
 
+/** What {@link grepWithRipgrepPaged} searches: with which ripgrep, under which folder, for what, keeping which files. */
+export interface PagedGrepSearch {
+  rgPath: string;
+  /** ripgrep's working directory: the folder searched. */
+  directory: string;
+  query: GrepQuery;
+  /** Whether a file with hits (path relative to `directory`, with `/`) is part of the result. */
+  filter: (relative: string) => boolean;
+}
+
 /** Tuning of {@link grepWithRipgrepPaged} (tests make the limits small). */
 export interface GrepPagedOptions {
   /** Argument bytes of the files of one page run; default {@link RIPGREP_FILE_ARGUMENT_BYTES}. */
@@ -106,16 +116,15 @@ const LINE_NUMBERS_MAX_BYTES = 16 * 1024 * 1024;
  * when the run printed more than {@link LINE_NUMBERS_MAX_BYTES}.
  */
 async function filesWithFirstLines(
-  rgPath: string,
-  directory: string,
-  query: GrepQuery,
+  search: Pick<PagedGrepSearch, "rgPath" | "directory" | "query">,
   maxBytes: number,
   onFile: RipgrepFileCounted | undefined,
 ): Promise<CountedFileHits[] | null> {
+  const { rgPath, directory, query } = search;
   const args = withoutLineOutputFlags(ripgrepArguments(query), query);
   args.unshift("--heading", "--line-number", "--only-matching", "--replace", "");
   const parser = new RipgrepLineNumberParser(onFile);
-  const output = await runChecked(rgPath, directory, args, query.signal, { maxStdoutBytes: maxBytes, onStdout: (chunk) => parser.push(chunk) });
+  const output = await runChecked({ rgPath, directory, args, signal: query.signal }, { maxStdoutBytes: maxBytes, onStdout: (chunk) => parser.push(chunk) });
   return output ? parser.end() : null;
 }
 
@@ -165,14 +174,8 @@ function withoutLineOutputFlags(args: string[], query: GrepQuery): string[] {
  * itself does too: 0.95-1.09x rg on every benchmark tree and query (the
  * rare literal of the small trees 1.0-1.1x, 1.3-1.4x with two runs).
  */
-export async function grepWithRipgrepPaged(
-  rgPath: string,
-  directory: string,
-  query: GrepQuery,
-  filter: (relative: string) => boolean,
-  page: GrepPage,
-  options: GrepPagedOptions = {},
-): Promise<GrepFileHits[]> {
+export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPage, options: GrepPagedOptions = {}): Promise<GrepFileHits[]> {
+  const { rgPath, directory, query, filter } = search;
   const { progress } = options;
   const counter: RipgrepFileCounted | undefined =
     progress &&
@@ -197,24 +200,30 @@ export async function grepWithRipgrepPaged(
     const parseEagerly = query.context > 0;
     if (pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
       // Its output is megabytes when it is not stopped: ripgrep writes it to a file, not waiting on a pipe.
-      const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, {
-        parseEagerly,
-        maxStdoutBytes: pageBytes,
-        outputFile: true,
-        onFile: wholeTreeRun(),
-      });
+      const run = await runParsed(
+        { rgPath, directory, args: ripgrepArguments(query), signal: query.signal },
+        {
+          parseEagerly,
+          maxStdoutBytes: pageBytes,
+          outputFile: true,
+          onFile: wholeTreeRun(),
+        },
+      );
       if (run) return run.files.filter((file) => filter(file.path));
     } else {
       // One run prints every line; files keep them up to retainBytes and are only counted past it (no run stopped and started again),
       // unless it prints more than RUN_ON_MAX_BYTES (a pattern matching nearly every line of a huge tree): then counting is cheaper.
       const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, pageBytes);
       const maxStdoutBytes = options.runOnMaxBytes ?? RUN_ON_MAX_BYTES;
-      const run = await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, {
-        parseEagerly,
-        retainBytes,
-        maxStdoutBytes,
-        onFile: wholeTreeRun(),
-      });
+      const run = await runParsed(
+        { rgPath, directory, args: ripgrepArguments(query), signal: query.signal },
+        {
+          parseEagerly,
+          retainBytes,
+          maxStdoutBytes,
+          onFile: wholeTreeRun(),
+        },
+      );
       if (run?.complete) return run.files.filter((file) => filter(file.path));
       counted = run?.files
         .filter((file) => file.matchCount > 0 && filter(file.path))
@@ -223,14 +232,14 @@ export async function grepWithRipgrepPaged(
   }
   if (page.outputMode === "files") {
     // One run gives what a files page shows; a second process start costs about as much as searching a small tree.
-    const files = await filesWithFirstLines(rgPath, directory, query, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES, wholeTreeRun());
+    const files = await filesWithFirstLines(search, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES, wholeTreeRun());
     if (files) return files.filter((file) => filter(file.path));
   }
   if (!counted) {
     const countArgs = withoutLineOutputFlags(ripgrepArguments(query), query);
     countArgs.unshift("--count");
     const parser = new RipgrepCountParser(wholeTreeRun());
-    await runChecked(rgPath, directory, countArgs, query.signal, { onStdout: (chunk) => parser.push(chunk) });
+    await runChecked({ rgPath, directory, args: countArgs, signal: query.signal }, { onStdout: (chunk) => parser.push(chunk) });
     counted = parser.end().filter((file) => file.count > 0 && filter(file.path));
   }
   counted.sort((a, b) => comparePaths(a.path, b.path));
@@ -270,7 +279,7 @@ export async function grepWithRipgrepPaged(
     // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
     if (files.length <= 8) args.unshift("--threads", "1");
     if (page.outputMode === "files") args.unshift("--max-count", "1");
-    return (await runParsed(rgPath, directory, args, signal, { parseEagerly: query.context > 0 }))!.files;
+    return (await runParsed({ rgPath, directory, args, signal }, { parseEagerly: query.context > 0 }))!.files;
   });
   for (const files of outputs) for (const file of files) pageHits.set(file.path, file);
   return counted.map((file, index) => {

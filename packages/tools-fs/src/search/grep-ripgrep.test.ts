@@ -39,7 +39,10 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
     const query: GrepQuery = { pattern, ignoreCase: true, multiline: false, context: 0, ...extra };
     const options = { outputMode, offset, headLimit, context: query.context, displayDirectory: ".", pattern };
     const onePass = renderGrep(await grepWithRipgrep(rgPath!, root, query), options).text;
-    const twoPasses = renderGrep(await grepWithRipgrepPaged(rgPath!, root, query, () => true, { outputMode, offset, headLimit }), options).text;
+    const twoPasses = renderGrep(
+      await grepWithRipgrepPaged({ rgPath: rgPath!, directory: root, query, filter: () => true }, { outputMode, offset, headLimit }),
+      options,
+    ).text;
     expect(twoPasses).toBe(onePass);
   });
 
@@ -60,7 +63,10 @@ describe.skipIf(!rgPath)("grepWithRipgrepPaged", () => {
       const query: GrepQuery = { pattern, ignoreCase: true, multiline: false, context: 0, ...extra };
       const options = { outputMode, offset, headLimit, context: query.context, displayDirectory: ".", pattern };
       const onePass = renderGrep(await grepWithRipgrep(rgPath!, root, query), options).text;
-      const paged = renderGrep(await grepWithRipgrepPaged(rgPath!, root, query, () => true, { outputMode, offset, headLimit }, tuning), options).text;
+      const paged = renderGrep(
+        await grepWithRipgrepPaged({ rgPath: rgPath!, directory: root, query, filter: () => true }, { outputMode, offset, headLimit }, tuning),
+        options,
+      ).text;
       expect(paged).toBe(onePass);
     },
   );
@@ -98,7 +104,7 @@ describe.skipIf(!rgPath)("long lines (ripgrep prints a preview of lines past RIP
     const options = { outputMode: "content" as const, offset: 0, headLimit: 5_000, context, displayDirectory: ".", pattern: "return" };
     const typescript = renderGrep(await grepWithTypeScript(longRoot, query, () => true), options).text;
     expect(renderGrep(await grepWithRipgrep(rgPath!, longRoot, query), options).text).toBe(typescript);
-    expect(renderGrep(await grepWithRipgrepPaged(rgPath!, longRoot, query, () => true, options), options).text).toBe(typescript);
+    expect(renderGrep(await grepWithRipgrepPaged({ rgPath: rgPath!, directory: longRoot, query, filter: () => true }, options), options).text).toBe(typescript);
     expect(typescript).toContain(`long.txt:1: return ${"a".repeat(393)}...`);
   });
 });

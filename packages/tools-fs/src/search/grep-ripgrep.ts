@@ -28,16 +28,22 @@ export interface GrepQuery {
 class RipgrepFileHits implements GrepFileHits {
   readonly matchCount: number;
   readonly firstMatchLine: number;
+  private readonly output: Buffer;
+  private readonly start: number;
+  private readonly end: number;
   private parsed: { lines: number[]; starts: number[]; ends: number[]; matches: number[] } | undefined;
   private lastRecord = -1;
 
+  /** `records` is where the file's records lie in ripgrep's output. */
   constructor(
     readonly path: string,
-    private readonly output: Buffer,
-    private readonly start: number,
-    private readonly end: number,
+    records: GrepByteRange,
     private readonly withContext: boolean,
   ) {
+    const { buffer: output, start, end } = records;
+    this.output = output;
+    this.start = start;
+    this.end = end;
     if (withContext) {
       const parsed = this.parse();
       this.matchCount = parsed.matches.length;
@@ -221,7 +227,7 @@ export function ripgrepOutputParser(parseEagerly = false, retainBytes = Number.P
   let retained = 0;
   let complete = true;
   const splitter = new RipgrepRecordSplitter((path, buffer, start, end) => {
-    const hits = new RipgrepFileHits(path, buffer, start, end, parseEagerly);
+    const hits = new RipgrepFileHits(path, { buffer, start, end }, parseEagerly);
     onFile?.(path, hits.matchCount);
     if (complete && retained + (end - start) <= retainBytes) {
       retained += end - start;
@@ -240,18 +246,25 @@ export function ripgrepOutputParser(parseEagerly = false, retainBytes = Number.P
   };
 }
 
+/** One ripgrep run: the binary, the folder it runs in, its arguments and what cancels it. */
+export interface RipgrepInvocation {
+  rgPath: string;
+  /** ripgrep's working directory (the search path "." is relative to it). */
+  directory: string;
+  args: string[];
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Runs ripgrep and turns its failures into tool errors; null when the run
  * printed more than `maxStdoutBytes` and was stopped. With `onStdout` the
  * output goes there as it arrives (the Buffer returned is then empty).
  */
 export async function runChecked(
-  rgPath: string,
-  directory: string,
-  args: string[],
-  signal: AbortSignal | undefined,
+  invocation: RipgrepInvocation,
   options: Pick<RunRipgrepOptions, "maxStdoutBytes" | "onStdout" | "outputFile"> = {},
 ): Promise<Buffer | null> {
+  const { rgPath, directory, args, signal } = invocation;
   const output = await runRipgrep(rgPath, args, { cwd: directory, signal, ...options });
   if (output.exceeded) return null;
   if (output.exitCode === 2 && /regex parse error|error parsing regex|literal .* is not allowed|look-around|backreferences/i.test(output.stderr)) {
@@ -291,15 +304,9 @@ export interface RunParsedOptions {
  * Runs ripgrep and parses its hits as they arrive; null when the run
  * printed more than `maxStdoutBytes` and was stopped.
  */
-export async function runParsed(
-  rgPath: string,
-  directory: string,
-  args: string[],
-  signal: AbortSignal | undefined,
-  options: RunParsedOptions,
-): Promise<ParsedRipgrepOutput | null> {
+export async function runParsed(invocation: RipgrepInvocation, options: RunParsedOptions): Promise<ParsedRipgrepOutput | null> {
   const parser = ripgrepOutputParser(options.parseEagerly, options.retainBytes, options.onFile);
-  const stdout = await runChecked(rgPath, directory, args, signal, {
+  const stdout = await runChecked(invocation, {
     maxStdoutBytes: options.maxStdoutBytes,
     outputFile: options.outputFile,
     onStdout: (chunk) => parser.push(chunk),
@@ -309,5 +316,8 @@ export async function runParsed(
 
 /** Runs a query with ripgrep under `directory`, every hit parsed from one run; `onFile` hears of each file as it is printed. */
 export async function grepWithRipgrep(rgPath: string, directory: string, query: GrepQuery, onFile?: RipgrepFileCounted): Promise<GrepFileHits[]> {
-  return (await runParsed(rgPath, directory, ripgrepArguments(query), query.signal, { parseEagerly: query.context > 0 || query.multiline, onFile }))!.files;
+  return (await runParsed(
+    { rgPath, directory, args: ripgrepArguments(query), signal: query.signal },
+    { parseEagerly: query.context > 0 || query.multiline, onFile },
+  ))!.files;
 }

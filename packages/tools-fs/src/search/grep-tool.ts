@@ -142,11 +142,13 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
           hits = await grepOneFile(base.resolved, base.fileName, { query, regex, scanning });
         } else if (environment.ripgrepPath) {
           hits = await grepWithRipgrepPaged(
-            environment.ripgrepPath,
-            base.directory,
-            query,
-            // The progress counter and the result both ask about each file with a match: judge each once.
-            input.file_pattern ? judgedOnce(filter) : filter,
+            {
+              rgPath: environment.ripgrepPath,
+              directory: base.directory,
+              query,
+              // The progress counter and the result both ask about each file with a match: judge each once.
+              filter: input.file_pattern ? judgedOnce(filter) : filter,
+            },
             { outputMode: input.output_mode, offset: input.offset, headLimit: input.head_limit, maxChars: context.maxOutputChars },
             { progress: { newPass: () => progress.newPass(), file: found } },
           );

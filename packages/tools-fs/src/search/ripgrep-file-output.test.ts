@@ -99,7 +99,7 @@ describe("runRipgrep when the output cannot be trusted", () => {
     const rg = fakeRipgrep("rg-killed.sh", "printf './a.txt\\0001:needle\\n'; kill -9 $$");
     const output = await runRipgrep(rg, [], { cwd: root, outputFile });
     expect(output.endedBySignal).toBe("SIGKILL");
-    const error = await runChecked(rg, root, [], undefined, { outputFile }).catch((caught: unknown) => caught);
+    const error = await runChecked({ rgPath: rg, directory: root, args: [], signal: undefined }, { outputFile }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolError);
     expect((error as ToolError).message).toMatch(/ended by SIGKILL before it finished/);
   });

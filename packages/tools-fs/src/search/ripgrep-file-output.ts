@@ -57,6 +57,15 @@ function readAll(fd: number, size: number): Buffer {
   return offset === size ? buffer : buffer.subarray(0, offset);
 }
 
+/** A ripgrep run writing into a file: the runner that starts it, the binary, its arguments and the (anonymous) output file. */
+export interface RipgrepToFileRun {
+  runner: ProgramRunner;
+  rgPath: string;
+  args: readonly string[];
+  /** The anonymous file ripgrep's stdout goes to (see {@link openAnonymousFile}); closed by {@link runRipgrepToFile}. */
+  fd: number;
+}
+
 /**
  * Runs ripgrep (through `runner`) with stdout in the anonymous file `fd`
  * (closed here), as `runRipgrep` runs it: the output is read once ripgrep
@@ -66,13 +75,8 @@ function readAll(fd: number, size: number): Buffer {
  * handed on and {@link OUTPUT_FILE_FULL} is returned (the caller runs it
  * again through a pipe).
  */
-export async function runRipgrepToFile(
-  runner: ProgramRunner,
-  rgPath: string,
-  args: readonly string[],
-  options: RunRipgrepOptions,
-  fd: number,
-): Promise<RipgrepOutput | typeof OUTPUT_FILE_FULL> {
+export async function runRipgrepToFile(command: RipgrepToFileRun, options: RunRipgrepOptions): Promise<RipgrepOutput | typeof OUTPUT_FILE_FULL> {
+  const { runner, rgPath, args, fd } = command;
   let closed = false;
   const closeFile = () => {
     if (!closed) closeSync(fd);

@@ -56,7 +56,7 @@ export async function runRipgrep(rgPath: string, args: readonly string[], option
   const runner = options.runner ?? (await defaultProgramRunner());
   const fd = options.outputFile ? openAnonymousFile() : undefined;
   if (fd !== undefined) {
-    const output = await runRipgrepToFile(runner, rgPath, args, options, fd);
+    const output = await runRipgrepToFile({ runner, rgPath, args, fd }, options);
     // The temporary directory is full: run again through the pipe rather than answer from part of the output.
     if (output !== OUTPUT_FILE_FULL) return output;
   }
