@@ -83,6 +83,10 @@ for (const directory of readdirSync(path.join(root, "packages"))) {
     leaks.length === 0 && hasReadme && hasLicense,
     leaks.length ? `ships ${leaks.slice(0, 3).join(", ")}` : !hasReadme ? "no README.md" : !hasLicense ? "no LICENSE" : "",
   );
+  // Every file an exports entry points at (".", "/testing", "/internal") is in the tarball.
+  const exportTargets = Object.values(manifest.exports ?? {}).flatMap((target) => (typeof target === "object" ? Object.values(target) : [target]));
+  const missing = exportTargets.filter((target) => !shipped.includes(`package/${target.replace(/^\.\//, "")}`));
+  record(`tarball ${manifest.name} ships every exports target`, missing.length === 0, missing.length ? `missing ${missing.slice(0, 3).join(", ")}` : "");
 }
 const overrides = Object.fromEntries(Object.entries(tarballs).map(([name, file]) => [name, `file:${file}`]));
 

@@ -6,7 +6,8 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { createToolRegistry, type ToolRegistry, type ToolResult } from "@agent-tools/core";
-import { createFsToolBundle, locateRipgrep } from "@agent-tools/tools-fs";
+import { createFsToolBundle } from "@agent-tools/tools-fs";
+import { locateRipgrep } from "@agent-tools/tools-fs/internal";
 
 /** How a run of the benchmark is sized. */
 export interface BenchSettings {

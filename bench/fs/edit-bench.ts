@@ -4,7 +4,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createToolRegistry } from "@agent-tools/core";
-import { createFsToolBundle, findEditMatches } from "@agent-tools/tools-fs";
+import { createFsToolBundle } from "@agent-tools/tools-fs";
+import { findEditMatches } from "@agent-tools/tools-fs/internal";
 import { type BenchSettings, call, format, median, ratio, row } from "./bench-util.js";
 
 /** Realistic text: the tracked sources concatenated up to `bytes`. */

@@ -16,7 +16,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { toolResultText } from "../../packages/core/src/index.js";
-import { BubblewrapSandbox, resolveSandboxPolicy } from "../../packages/node/src/index.js";
+import { BubblewrapSandbox } from "../../packages/node/src/index.js";
+import { resolveSandboxPolicy } from "../../packages/node/src/internal.js";
 import { HOST_USER_NAMESPACE, NO_CAPABILITIES, bash, hostVisible, isRoot, runParent, sandboxed, skipReason, temporary } from "./sandbox-attack-harness.js";
 
 async function greetingServer(address: string): Promise<() => Promise<void>> {

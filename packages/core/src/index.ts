@@ -4,7 +4,8 @@
  * provider formats. No Node adapter lives here: the process runner, git
  * clients, storage and model clients are in `@agent-tools/node`,
  * `@agent-tools/git`, `@agent-tools/storage` and `@agent-tools/models`;
- * fakes are at `@agent-tools/core/testing`.
+ * fakes are at `@agent-tools/core/testing`. Helpers the workspace packages
+ * share (no semver promise) are at `@agent-tools/core/internal`.
  *
  * @packageDocumentation
  */
@@ -12,7 +13,6 @@ export { TOOL_ERROR_CODES, ToolError, SdkError, CodedError, isAbortError } from 
 export type { ToolErrorCode, SdkErrorCode } from "./errors.js";
 export { TOOL_KINDS } from "./types.js";
 export { resolveToolAnnotations } from "./registry/tool-annotations.js";
-export { isModuleNotFoundError } from "./optional-package.js";
 export type {
   RuntimeScope,
   ToolMetadata,
@@ -36,8 +36,7 @@ export type {
 
 export { defineTool } from "./registry/define-tool.js";
 export type { DefineToolSpec } from "./registry/define-tool.js";
-export { toToolJsonSchema, coerceInputSchema } from "./registry/json-schema.js";
-export { quotePatchPath, readPatchPath, stripPatchPrefix } from "./ports/git-patch-paths.js";
+export { toToolJsonSchema } from "./registry/json-schema.js";
 export { createToolRegistry } from "./registry/create-tool-registry.js";
 export type { ToolRegistry, ToolRegistryOptions } from "./registry/create-tool-registry.js";
 export type { ToolConcurrencyOptions } from "./registry/tool-call-scheduler.js";
@@ -52,11 +51,9 @@ export type {
   ChildSpanOptions,
 } from "./telemetry/tool-call-span.js";
 export type { ToolEvent } from "./registry/events.js";
-export { closestName } from "./registry/closest-name.js";
 export type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "./registry/approval-policy.js";
 
-export { quoteForMessage, shortenForMessage, previewForMessage } from "./quote.js";
-export { raceWithAbort, raceAbortError, abortErrorFor, throwIfAborted } from "./abort.js";
+export { raceWithAbort } from "./abort.js";
 export { toolResultText } from "./tool-result-text.js";
 export { createPathPolicy } from "./paths/path-policy.js";
 export { resolveDataDir } from "./paths/resolve-data-dir.js";
@@ -68,7 +65,6 @@ export type {
   SkillAccessDecision,
 } from "./paths/path-policy.js";
 export type { AdditionalRoot } from "./paths/additional-roots.js";
-export { isWithin, canonicalizeTarget, tryRealpath } from "./paths/containment.js";
 
 export type { ProcessRunner, RunningProcess, SpawnOptions, ProcessOutputChunk, ProcessExit, KillOptions } from "./ports/process-runner.js";
 export type { ProgramExit, ProgramRun, ProgramRunOptions, ProgramRunner } from "./ports/program-runner.js";
@@ -82,7 +78,6 @@ export type { GitAuthor } from "./ports/git-client.js";
 export type { GitWorktreeChange, GitWorktreeExclusion, GitWorktreeExclusionReason, GitWorktreeSnapshot } from "./ports/git-client.js";
 export type { ModelUsage } from "./ports/model-client.js";
 export { GitClientError } from "./git/git-client-error.js";
-export { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT } from "./git/host-git-environment.js";
 export { ModelClientError } from "./model/model-client-error.js";
 
 export { toOpenAITools } from "./providers/openai-tools.js";
@@ -95,7 +90,7 @@ export { toAiSdkTools } from "./providers/ai-sdk-tools.js";
 export type { AiSdkToolsOptions } from "./providers/ai-sdk-tools.js";
 export { composeToolRegistry, SKILL_PATHS_SLOT } from "./plugins/compose-tool-registry.js";
 export type { ComposeToolRegistryOptions, ComposedPorts, PortsRequest } from "./plugins/compose-tool-registry.js";
-export { definePluginSlot, TOOL_PLUGIN_CHILD_POLICIES } from "./plugins/tool-plugin.js";
+export { definePluginSlot } from "./plugins/tool-plugin.js";
 export type {
   ToolPlugin,
   ToolPluginHost,
@@ -103,7 +98,6 @@ export type {
   ToolPluginOutput,
   PluginSlot,
   RegistryView,
-  ChildRegistryRequest,
 } from "./plugins/tool-plugin.js";
 export { createResourceHub } from "./plugins/resource-hub.js";
 export { COMMAND_POLICY_SLOT, SANDBOX_MOUNT_SLOT } from "./plugins/standard-slots.js";

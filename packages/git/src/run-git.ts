@@ -1,5 +1,6 @@
 import { execa } from "execa";
-import { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT, type ProcessRunner } from "@agent-tools/core";
+import type { ProcessRunner } from "@agent-tools/core";
+import { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT } from "@agent-tools/core/internal";
 
 /** What one git invocation produced. */
 export interface GitCommandResult {

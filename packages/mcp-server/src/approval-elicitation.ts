@@ -1,4 +1,4 @@
-import { previewForMessage } from "@agent-tools/core";
+import { previewForMessage } from "@agent-tools/core/internal";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ElicitRequestFormParams, RequestId } from "@modelcontextprotocol/sdk/types.js";
 

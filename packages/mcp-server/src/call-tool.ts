@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type Logger, type ToolRegistry, type ToolUpdate, previewForMessage, shortenForMessage } from "@agent-tools/core";
+import type { Logger, ToolRegistry, ToolUpdate } from "@agent-tools/core";
+import { previewForMessage, shortenForMessage } from "@agent-tools/core/internal";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolRequest, CallToolResult, RequestId, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { askApproval } from "./approval-elicitation.js";

@@ -1,4 +1,5 @@
-import { type JsonSchemaObject, coerceInputSchema } from "@agent-tools/core";
+import type { JsonSchemaObject } from "@agent-tools/core";
+import { coerceInputSchema } from "@agent-tools/core/internal";
 import type { McpRemoteTool } from "./mcp-remote-types.js";
 
 /** A coerced input schema and what had to change (empty when the schema was valid). */

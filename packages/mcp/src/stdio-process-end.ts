@@ -1,6 +1,6 @@
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isProcessAlive } from "@agent-tools/node";
+import { isProcessAlive } from "@agent-tools/node/internal";
 
 const spawnedPids = new WeakMap<Transport, number>();
 

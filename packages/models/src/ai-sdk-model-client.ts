@@ -1,6 +1,6 @@
 import { SdkError } from "@agent-tools/core";
 import type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ModelToolCall, ModelUsage } from "@agent-tools/core";
-import { abortErrorFor, raceAbortError as raceAbort, throwIfAborted } from "@agent-tools/core";
+import { abortErrorFor, raceAbortError as raceAbort, throwIfAborted } from "@agent-tools/core/internal";
 import { normaliseFinishReason } from "./finish-reason.js";
 import type {
   AiSdkProviderOptions,

@@ -1,6 +1,6 @@
 import type { ModelClient, ModelRequest, ModelResponse } from "@agent-tools/core";
 import { SdkError } from "@agent-tools/core";
-import { abortErrorFor, throwIfAborted } from "@agent-tools/core";
+import { abortErrorFor, throwIfAborted } from "@agent-tools/core/internal";
 import { ChatCompletionsStreamAccumulator, parseChatCompletion, toChatCompletionsBody } from "./chat-completions-format.js";
 import { ModelClientError } from "@agent-tools/core";
 import { readServerSentEvents } from "./server-sent-events.js";

@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { AdditionalRoot, SandboxSettings, SandboxState } from "@agent-tools/core";
 import type { CronBashSandbox, CronTaskPolicy } from "@agent-tools/cron";
-import { defaultHiddenPaths, probeBubblewrapSandbox, resolveSandboxPolicy } from "@agent-tools/node";
+import { probeBubblewrapSandbox } from "@agent-tools/node";
+import { defaultHiddenPaths, resolveSandboxPolicy } from "@agent-tools/node/internal";
 import { dataDirSandboxMounts } from "./sandbox-mounts.js";
 
 /** The sandbox of cron runs, per task policy; see {@link createCronRunSandbox}. */

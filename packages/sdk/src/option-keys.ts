@@ -3,7 +3,8 @@
  * wrongly cased key throws `SdkError` (`invalid_options`) naming its path
  * and the closest known key, instead of being silently ignored.
  */
-import { SdkError, closestName, previewForMessage, shortenForMessage } from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import { closestName, previewForMessage, shortenForMessage } from "@agent-tools/core/internal";
 
 /**
  * The known keys of an options type `T`, as `{ key: true }`. Declare a list

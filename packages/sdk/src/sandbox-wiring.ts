@@ -1,5 +1,6 @@
 import { SdkError, type SandboxSettings, type SandboxState } from "@agent-tools/core";
-import { checkSandboxSettings, probeBubblewrapSandbox } from "@agent-tools/node";
+import { probeBubblewrapSandbox } from "@agent-tools/node";
+import { checkSandboxSettings } from "@agent-tools/node/internal";
 
 /** The `sandbox` option of `buildBuiltinToolRegistry`. */
 export interface SdkSandboxOptions extends SandboxSettings {

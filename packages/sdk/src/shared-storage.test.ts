@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { leaseSqliteStorage } from "@agent-tools/storage";
-import { TASK_STATE_TABLE } from "@agent-tools/tools-tasks";
+import { TASK_STATE_TABLE } from "@agent-tools/tools-tasks/internal";
 import { afterAll, describe, expect, it } from "vitest";
 import { createResourceHub } from "@agent-tools/core";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";

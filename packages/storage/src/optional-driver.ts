@@ -1,4 +1,5 @@
-import { SdkError, isModuleNotFoundError } from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import { isModuleNotFoundError } from "@agent-tools/core/internal";
 
 /** A database driver this package takes as an optional peer dependency. */
 export interface OptionalDriver<Module> {

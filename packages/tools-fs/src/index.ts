@@ -5,8 +5,6 @@
  */
 export { createFsToolBundle } from "./fs-tool-bundle.js";
 export type { FsToolBundleOptions } from "./fs-tool-bundle.js";
-export { findEditMatches } from "./edit/edit-match.js";
-export { locateRipgrep } from "./search/ripgrep.js";
 export { readInputSchema } from "./read/read-tool.js";
 export type { ReadDetails } from "./read/read-tool.js";
 export { writeInputSchema } from "./write/write-tool.js";

@@ -1,4 +1,4 @@
-import { isProcessAlive } from "@agent-tools/node";
+import { isProcessAlive } from "@agent-tools/node/internal";
 import { waitForPidFiles } from "@agent-tools/node/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, detailsOf, textOf } from "./__fixtures__/harness.js";

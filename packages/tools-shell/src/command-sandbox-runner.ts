@@ -1,5 +1,5 @@
 import { type ProcessRunner, type SandboxPolicy, type SandboxSettings, type ToolContext, ToolError } from "@agent-tools/core";
-import { resolveSandboxPolicy } from "@agent-tools/node";
+import { resolveSandboxPolicy } from "@agent-tools/node/internal";
 
 /** The runner a command spawns through and what the results report as `sandbox`. */
 export interface CommandRunnerChoice {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isProcessAlive } from "@agent-tools/node";
+import { isProcessAlive } from "@agent-tools/node/internal";
 import { processTreeScript, waitForPidFiles } from "@agent-tools/node/testing";
 import { afterEach, describe, expect, it } from "vitest";
 

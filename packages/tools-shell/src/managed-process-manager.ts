@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type ProcessExit, type ProcessRunner, type RunningProcess, ToolError } from "@agent-tools/core";
-import { isProcessAlive, killProcessTree, readProcessTreeTag } from "@agent-tools/node";
+import { isProcessAlive, killProcessTree, readProcessTreeTag } from "@agent-tools/node/internal";
 import { type ProcessLogRetention, pruneProcessLogs } from "./process-log-pruning.js";
 import { incompleteUtf8Tail, leadingContinuationBytes } from "./utf8.js";
 

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { isProcessAlive } from "@agent-tools/node";
+import { isProcessAlive } from "@agent-tools/node/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, detailsOf, textOf } from "./__fixtures__/harness.js";
 import { createNodeToolRegistry } from "./__fixtures__/node-tool-registry.js";

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { isProcessAlive } from "@agent-tools/node";
+import { isProcessAlive } from "@agent-tools/node/internal";
 import { processTreeScript, waitForPidFiles } from "@agent-tools/node/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, detailsOf, textOf } from "./__fixtures__/harness.js";

@@ -8,11 +8,10 @@ export type { TaskToolBundle, TaskToolBundleOptions } from "./task-tool-bundle.j
 export { createTaskRuntime } from "./task-runtime.js";
 export type { TaskRun } from "./task-runtime.js";
 export type { TaskListDetails, TaskRunResolver } from "./task-result.js";
-export { parseStoredTaskState } from "./task-state.js";
 export type { Task, TaskState, TaskStatus } from "./task-state.js";
 export type { TaskStateStore } from "./task-state-store.js";
 export { InMemoryTaskStateStore } from "./in-memory-task-state-store.js";
-export { KyselyTaskStateStore, TASK_STATE_TABLE } from "./kysely-task-state-store.js";
+export { KyselyTaskStateStore } from "./kysely-task-state-store.js";
 export { taskCreateInputSchema } from "./task-create.js";
 export { taskUpdateInputSchema } from "./task-update.js";
 export { taskListInputSchema } from "./task-list.js";

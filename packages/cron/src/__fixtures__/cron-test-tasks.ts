@@ -1,6 +1,6 @@
 /** Task records for the runtime tests. */
 import os from "node:os";
-import { canonicalizeTarget } from "@agent-tools/core";
+import { canonicalizeTarget } from "@agent-tools/core/internal";
 import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import type { CronTask } from "../domain/cron-types.js";
 

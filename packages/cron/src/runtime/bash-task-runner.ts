@@ -6,7 +6,7 @@
  * and it is confined like that registry's own commands.
  */
 import type { CommandSandbox, ProcessRunner, SandboxPolicy } from "@agent-tools/core";
-import { tryRealpath } from "@agent-tools/core";
+import { tryRealpath } from "@agent-tools/core/internal";
 import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import type { CronTask } from "../domain/cron-types.js";
 import { CRON_LIMITS } from "../domain/cron-types.js";

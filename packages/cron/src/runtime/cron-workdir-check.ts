@@ -5,7 +5,7 @@
  * or a folder swapped for one are caught. Checked when a task is created or
  * changed and again right before each run.
  */
-import { canonicalizeTarget, isWithin, tryRealpath } from "@agent-tools/core";
+import { canonicalizeTarget, isWithin, tryRealpath } from "@agent-tools/core/internal";
 import { type CronTaskPolicy, cronPolicyReadOnlyRoots, cronPolicyWritableRoots, describeCronPolicyWritableRoots } from "../domain/cron-task-policy.js";
 
 /** The verdict on one workdir. */

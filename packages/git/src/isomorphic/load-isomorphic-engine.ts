@@ -1,4 +1,5 @@
-import { SdkError, isModuleNotFoundError } from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import { isModuleNotFoundError } from "@agent-tools/core/internal";
 import type { IsomorphicGitEngine } from "./isomorphic-git-engine.js";
 
 /** The optional peers of {@link IsomorphicGitClient}, with the versions this package is tested on. */

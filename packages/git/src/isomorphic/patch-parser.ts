@@ -1,5 +1,5 @@
 import { type BinaryHunk, decodeBinaryHunk } from "./git-binary-patch.js";
-import { readPatchPath, stripPatchPrefix } from "@agent-tools/core";
+import { readPatchPath, stripPatchPrefix } from "@agent-tools/core/internal";
 
 /** One `@@` hunk of a text patch, as old and new lines (each with its line end, if any). */
 export interface TextHunk {

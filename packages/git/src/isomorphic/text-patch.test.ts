@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PatchParseError, parsePatch } from "./patch-parser.js";
-import { quotePatchPath, readPatchPath } from "@agent-tools/core";
+import { quotePatchPath, readPatchPath } from "@agent-tools/core/internal";
 import { applyTextHunks, mergeText } from "./text-patch-apply.js";
 import { formatFileChange } from "./unified-patch-writer.js";
 

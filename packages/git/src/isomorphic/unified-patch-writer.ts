@@ -1,6 +1,6 @@
 import { structuredPatch } from "diff";
 import { formatBinaryPatch } from "./git-binary-patch.js";
-import { quotePatchPath } from "@agent-tools/core";
+import { quotePatchPath } from "@agent-tools/core/internal";
 
 /** One changed file between a base tree and the work tree. */
 export interface FileChange {

@@ -6,7 +6,7 @@
  * its environment over the host's, and these runs must inherit nothing.
  */
 import { spawn } from "node:child_process";
-import { GIT_LOCATING_VARIABLES } from "@agent-tools/core";
+import { GIT_LOCATING_VARIABLES } from "@agent-tools/core/internal";
 
 /** What one git run produced. */
 export interface GitRun {

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { SdkError, type SandboxSettings, closestName } from "@agent-tools/core";
+import { SdkError, type SandboxSettings } from "@agent-tools/core";
+import { closestName } from "@agent-tools/core/internal";
 import { checkSandboxEnvironment } from "./sandbox-environment.js";
 
 /** The keys of {@link SandboxSettings}. */

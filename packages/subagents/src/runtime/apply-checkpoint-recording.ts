@@ -7,7 +7,8 @@
  * subagent's changes as it undoes Write, Edit and Delete.
  */
 import path from "node:path";
-import { type FileCheckpointRecorder, type ToolContext, canonicalizeTarget } from "@agent-tools/core";
+import type { FileCheckpointRecorder, ToolContext } from "@agent-tools/core";
+import { canonicalizeTarget } from "@agent-tools/core/internal";
 import type { SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
 
 /**

@@ -2,7 +2,7 @@
  * Reading `git diff --binary` output (no renames): one section per file,
  * the file's repository-relative path, and a patch limited to some paths.
  */
-import { readPatchPath } from "@agent-tools/core";
+import { readPatchPath } from "@agent-tools/core/internal";
 
 /** One file's part of a patch. */
 export interface PatchSection {

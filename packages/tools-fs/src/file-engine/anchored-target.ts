@@ -1,6 +1,7 @@
 import { type Stats, lstatSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { ToolError, canonicalizeTarget, isWithin, type ResolvedPath } from "@agent-tools/core";
+import { ToolError, type ResolvedPath } from "@agent-tools/core";
+import { canonicalizeTarget, isWithin } from "@agent-tools/core/internal";
 import { type AnchoredDirectory, DirectoryMovedError, anchorChild, anchorDirectory } from "@agent-tools/file-io";
 import { type OpenedFile, openRegularFile } from "../shared/regular-file.js";
 

@@ -1,4 +1,5 @@
-import { ToolError, isModuleNotFoundError } from "@agent-tools/core";
+import { ToolError } from "@agent-tools/core";
+import { isModuleNotFoundError } from "@agent-tools/core/internal";
 
 /** Text of a window of PDF pages. */
 export interface PdfPages {

@@ -1,4 +1,4 @@
-import { tryRealpath } from "@agent-tools/core";
+import { tryRealpath } from "@agent-tools/core/internal";
 import type { FastIo } from "../fast-io/fast-io.js";
 import type { SearchCaches } from "../search/search-caches.js";
 import type { FileToolState } from "./file-state.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type TaskState, parseStoredTaskState } from "../index.js";
+import type { TaskState } from "../index.js";
+import { parseStoredTaskState } from "../internal.js";
 import type { TaskStateStore } from "../index.js";
 
 /** How {@link runTaskStateStoreContract} reaches the store under test. */

@@ -1,0 +1,19 @@
+/**
+ * Not public API: shared by the @agent-tools packages, may change in any release.
+ *
+ * Helpers the workspace packages use among themselves (abort races, message
+ * quoting, path containment, git patch paths, the host git environment, the
+ * plugin child policies). Hosts import from `@agent-tools/core`.
+ *
+ * @packageDocumentation
+ */
+export { isModuleNotFoundError } from "./optional-package.js";
+export { coerceInputSchema } from "./registry/json-schema.js";
+export { quotePatchPath, readPatchPath, stripPatchPrefix } from "./ports/git-patch-paths.js";
+export { closestName } from "./registry/closest-name.js";
+export { quoteForMessage, shortenForMessage, previewForMessage } from "./quote.js";
+export { raceAbortError, abortErrorFor, throwIfAborted } from "./abort.js";
+export { isWithin, canonicalizeTarget, tryRealpath } from "./paths/containment.js";
+export { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT } from "./git/host-git-environment.js";
+export { TOOL_PLUGIN_CHILD_POLICIES } from "./plugins/tool-plugin.js";
+export type { ChildRegistryRequest } from "./plugins/tool-plugin.js";
