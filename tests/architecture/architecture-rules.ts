@@ -29,10 +29,9 @@ export const LAYERS: Readonly<Record<string, number>> = {
   cron: 2,
   subagents: 2,
   checkpoints: 2,
-  // Composers (and the re-export of the contract suites).
+  // Composers.
   sdk: 3,
   "mcp-server": 3,
-  testing: 3,
 };
 
 /** The packages whose production code may import `child_process`. */

@@ -30,5 +30,3 @@ declare const ui: {
 // The reader's own adapters, in the samples about contract suites.
 /** A host's own GitClient (docs/ports.md). */
 declare const MyGitClient: new () => import("@agent-tools/core").GitClient;
-/** Opens a host's own Storage implementation (packages/testing/README.md). */
-declare function openMyStorage(): Promise<import("@agent-tools/storage").Storage>;

@@ -1,7 +1,8 @@
 /**
  * @agent-tools/core/testing: in-memory and scripted fakes of the ports, for
  * tests of tools and hosts. Imports no test runner; the contract suites that
- * need vitest are in `@agent-tools/testing`.
+ * need vitest are at the `/testing` entry of the package that owns each
+ * port's adapters (node, git, models, storage, tools-tasks).
  *
  * @packageDocumentation
  */
