@@ -14,7 +14,7 @@ export type { SdkCronOptions } from "./cron-wiring.js";
 export type { SdkSandboxOptions } from "./sandbox-wiring.js";
 export { workdirTaskListKey } from "./task-wiring.js";
 export { openFileCheckpoints } from "./checkpoint-wiring.js";
-export type { OpenFileCheckpointsOptions, OpenedFileCheckpoints, SdkCheckpointStoreOptions } from "./checkpoint-wiring.js";
+export type { OpenFileCheckpointsOptions, OpenedFileCheckpoints, SdkCheckpointOptions } from "./checkpoint-wiring.js";
 export { startBuiltinCronScheduler } from "./start-builtin-cron-scheduler.js";
 export type { BuiltinCronSchedulerOptions } from "./start-builtin-cron-scheduler.js";
 export type {
@@ -31,7 +31,7 @@ export { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
 export { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
 export { createInteractionToolBundle } from "./interaction-tools/index.js";
 export type {
-  InteractionToolBundleOptions,
+  SdkInteractionOptions,
   AskUserQuestionRequest,
   AskUserQuestionResponse,
   AskUserQuestionDetails,
@@ -47,7 +47,6 @@ export {
   SdkError,
   toOpenAITools,
   toOpenAIResponsesTools,
-  fromStrictArguments,
   toAnthropicTools,
   toAiSdkTools,
   toolResultText,
@@ -68,5 +67,5 @@ export type { ToolDefinition, ToolBundle } from "@agent-tools/core";
 export { buildToolRegistry } from "./build-tool-registry.js";
 export type { ToolRegistryBuildOptions } from "./build-tool-registry.js";
 export { builtinToolPlugins } from "./plugins/builtin-tool-plugins.js";
-export { createResourceHub, composeToolRegistry } from "@agent-tools/core";
-export type { ResourceHub, ToolPlugin, ToolPluginHost, ToolPluginChildPolicy, ToolPluginOutput, RegistryView } from "@agent-tools/core";
+export { createResourceHub } from "@agent-tools/core";
+export type { ResourceHub, ToolPlugin } from "@agent-tools/core";
