@@ -18,7 +18,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type MemoryService, openMemoryService } from "@agent-tools/memory";
-import { DEFAULT_SQLITE_FILE_NAME, openSqliteStorage, type Storage } from "@agent-tools/storage";
+import { openSqliteStorage, type Storage } from "@agent-tools/storage";
+import { DEFAULT_SQLITE_FILE_NAME } from "@agent-tools/storage/internal";
 import { ZipfVocabulary, loadKyselyStore, logUniformInt, machineLine, ms, printTable, seededRandom } from "./bench-util.js";
 
 function option(name: string, fallback: string): string {

@@ -15,7 +15,7 @@ declare const dataDir: string;
 /** The host's abort signal for one tool call. */
 declare const signal: AbortSignal;
 /** The host's streaming callback for one tool call. */
-declare const onUpdate: import("@agent-tools/sdk").ExecuteToolCallOptions["onUpdate"];
+declare const onUpdate: import("@agent-tools/core").ExecuteToolCallOptions["onUpdate"];
 /** An AI SDK language model, e.g. `openai("gpt-4.1")` from `@ai-sdk/openai`. */
 declare const model: import("ai").LanguageModel;
 /** An open `@agent-tools/storage` Storage. */

@@ -36,7 +36,6 @@ export type {
 
 export { defineTool } from "./registry/define-tool.js";
 export type { DefineToolSpec } from "./registry/define-tool.js";
-export { toToolJsonSchema } from "./registry/json-schema.js";
 export { createToolRegistry } from "./registry/create-tool-registry.js";
 export type { ToolRegistry, ToolRegistryOptions } from "./registry/create-tool-registry.js";
 export type { ToolConcurrencyOptions } from "./registry/tool-call-scheduler.js";
@@ -101,5 +100,5 @@ export type {
 } from "./plugins/tool-plugin.js";
 export { createResourceHub } from "./plugins/resource-hub.js";
 export { COMMAND_POLICY_SLOT, SANDBOX_MOUNT_SLOT } from "./plugins/standard-slots.js";
-export type { CommandCheck, CommandCheckRequest, SandboxMountAdditions } from "./plugins/standard-slots.js";
+export type { CommandCheck, SandboxMountAdditions } from "./plugins/standard-slots.js";
 export type { ResourceHub } from "./plugins/resource-hub.js";

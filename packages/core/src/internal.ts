@@ -17,3 +17,4 @@ export { isWithin, canonicalizeTarget, tryRealpath } from "./paths/containment.j
 export { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT } from "./git/host-git-environment.js";
 export { TOOL_PLUGIN_CHILD_POLICIES } from "./plugins/tool-plugin.js";
 export type { ChildRegistryRequest } from "./plugins/tool-plugin.js";
+export { toToolJsonSchema } from "./registry/json-schema.js";

@@ -34,7 +34,6 @@ export type { CronSchedulerOptions, CronSchedulerHandle, CronSchedulerLock } fro
 export type { CronSchedulerEvent } from "./runtime/cron-scheduler-events.js";
 export type { CronTaskExecutor } from "./runtime/cron-run-executor.js";
 export type { CronBashSandbox } from "./runtime/bash-task-runner.js";
-export { liveCronPolicyRoots } from "./runtime/cron-workdir-check.js";
 
 // Outbound HTTP on a model's behalf: the SSRF guard and the client that dials only checked addresses.
 export { cronTools } from "./tools/cron-tools-plugin.js";

@@ -23,7 +23,6 @@ export { MemoryService, openMemoryService } from "./runtime/memory-service.js";
 export type { MemoryServiceOptions } from "./runtime/memory-service.js";
 export { createMemoryToolBundle } from "./tools/memory-tool-bundle.js";
 export type { MemoryToolBundleOptions } from "./tools/memory-tool-bundle.js";
-export { memoryManagerInputSchema } from "./tools/memory-manager-schema.js";
 export type { MemoryManagerDetails } from "./tools/memory-manager-output.js";
 export { KyselyMemoryIndexStore } from "./stores/kysely-memory-index-store.js";
 export { memoryTools } from "./tools/memory-tools-plugin.js";

@@ -4,27 +4,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolResult } from "@agent-tools/core";
 import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
-import type { MemoryManagerDetails, memoryManagerInputSchema } from "@agent-tools/memory";
-import type {
-  DeleteDetails,
-  EditDetails,
-  GlobDetails,
-  GrepDetails,
-  ImageDetails,
-  ListDetails,
-  ReadDetails,
-  WriteDetails,
-  deleteInputSchema,
-  editInputSchema,
-  globInputSchema,
-  grepInputSchema,
-  imageInputSchema,
-  listInputSchema,
-  readInputSchema,
-  writeInputSchema,
-} from "@agent-tools/tools-fs";
+import type { MemoryManagerDetails } from "@agent-tools/memory";
+import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
+import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
+import type { deleteInputSchema, editInputSchema, globInputSchema, grepInputSchema, imageInputSchema, listInputSchema, readInputSchema, writeInputSchema } from "@agent-tools/tools-fs/internal";
 import type { ManagedProcessDetails, ShellSessionResponse, ShellSyncDetails } from "@agent-tools/tools-shell";
-import type { TaskListDetails, taskCreateInputSchema, taskListInputSchema, taskUpdateInputSchema } from "@agent-tools/tools-tasks";
+import type { TaskListDetails } from "@agent-tools/tools-tasks";
+import type { taskCreateInputSchema, taskListInputSchema, taskUpdateInputSchema } from "@agent-tools/tools-tasks/internal";
 import ts from "typescript";
 import { afterAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";

@@ -1,15 +1,9 @@
 import type { ExecuteToolCallOptions, ToolCall, ToolContent, ToolRegistry, ToolResult } from "@agent-tools/core";
 import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
-import type { MemoryManagerDetails, memoryManagerInputSchema } from "@agent-tools/memory";
+import type { MemoryManagerDetails } from "@agent-tools/memory";
+import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
+import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
 import type {
-  DeleteDetails,
-  EditDetails,
-  GlobDetails,
-  GrepDetails,
-  ImageDetails,
-  ListDetails,
-  ReadDetails,
-  WriteDetails,
   deleteInputSchema,
   editInputSchema,
   globInputSchema,
@@ -18,9 +12,10 @@ import type {
   listInputSchema,
   readInputSchema,
   writeInputSchema,
-} from "@agent-tools/tools-fs";
+} from "@agent-tools/tools-fs/internal";
 import type { ManagedProcessDetails, ShellSessionResponse, ShellSyncDetails } from "@agent-tools/tools-shell";
-import type { TaskListDetails, taskCreateInputSchema, taskListInputSchema, taskUpdateInputSchema } from "@agent-tools/tools-tasks";
+import type { TaskListDetails } from "@agent-tools/tools-tasks";
+import type { taskCreateInputSchema, taskListInputSchema, taskUpdateInputSchema } from "@agent-tools/tools-tasks/internal";
 import type { z } from "zod";
 import type { AskUserQuestionDetails, askUserQuestionInputSchema } from "./interaction-tools/ask-user-question-tool.js";
 import type { ExitPlanModeDetails, exitPlanModeInputSchema } from "./interaction-tools/exit-plan-mode-tool.js";

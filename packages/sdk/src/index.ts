@@ -14,7 +14,7 @@ export type { SdkCronOptions } from "./cron-wiring.js";
 export type { SdkSandboxOptions } from "./sandbox-wiring.js";
 export { workdirTaskListKey } from "./task-wiring.js";
 export { openFileCheckpoints } from "./checkpoint-wiring.js";
-export type { OpenFileCheckpointsOptions, OpenedFileCheckpoints, SdkCheckpointOptions } from "./checkpoint-wiring.js";
+export type { OpenedFileCheckpoints, SdkCheckpointOptions } from "./checkpoint-wiring.js";
 export { startBuiltinCronScheduler } from "./start-builtin-cron-scheduler.js";
 export type { BuiltinCronSchedulerOptions } from "./start-builtin-cron-scheduler.js";
 export type {
@@ -29,18 +29,14 @@ export type {
 export { createToolRegistry } from "./create-tool-registry.js";
 export { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
 export { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
-export { createInteractionToolBundle } from "./interaction-tools/index.js";
 export type {
   SdkInteractionOptions,
   AskUserQuestionRequest,
   AskUserQuestionResponse,
-  AskUserQuestionDetails,
   ExitPlanModeRequest,
   ExitPlanModeResponse,
-  ExitPlanModeDetails,
 } from "./interaction-tools/index.js";
 export { createNodePorts } from "./create-node-ports.js";
-export type { NodePorts, NodePortsOptions } from "./create-node-ports.js";
 export {
   defineTool,
   ToolError,
@@ -53,16 +49,12 @@ export {
 } from "@agent-tools/core";
 export type {
   ToolRegistry,
-  ToolCall,
   ToolResult,
-  ToolEvent,
-  ExecuteToolCallOptions,
   ApprovalOptions,
   ModelClient,
 } from "@agent-tools/core";
-export { createSystemToolBundle, SYSTEM_TOOL_IDS } from "./system-tools/system-tools.js";
+export { SYSTEM_TOOL_IDS } from "./system-tools/system-tools.js";
 export type { SystemToolId } from "./system-tools/system-tools.js";
-export type { HttpGetTestDetails } from "./system-tools/http-get-test.js";
 export type { ToolDefinition, ToolBundle } from "@agent-tools/core";
 export { buildToolRegistry } from "./build-tool-registry.js";
 export type { ToolRegistryBuildOptions } from "./build-tool-registry.js";

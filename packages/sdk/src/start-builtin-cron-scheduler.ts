@@ -80,7 +80,8 @@ const SCHEDULER_OPTION_KEYS = {
  * await scheduler.stop();
  */
 export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOptions = {}): Promise<CronSchedulerHandle> {
-  const { KyselyCronStore, acquireSqliteSchedulerLock, liveCronPolicyRoots, startCronScheduler } = await import("@agent-tools/cron");
+  const { KyselyCronStore, acquireSqliteSchedulerLock, startCronScheduler } = await import("@agent-tools/cron");
+  const { liveCronPolicyRoots } = await import("@agent-tools/cron/internal");
   checkOptionObject(options, SCHEDULER_OPTION_KEYS, "startBuiltinCronScheduler");
   // A misspelt registry option (or a mistyped sandbox) fails here, not at the first run (the probe itself is lazy).
   if (options.registryOptions !== undefined) {

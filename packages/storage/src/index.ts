@@ -8,7 +8,7 @@
  */
 export type { Storage, StorageDialect, StorageMigration } from "./storage.js";
 export { createKyselyStorage } from "./kysely-storage.js";
-export { DEFAULT_SQLITE_FILE_NAME, openSqliteStorage, resolveSqliteFilename } from "./open-sqlite-storage.js";
+export { openSqliteStorage } from "./open-sqlite-storage.js";
 export type { SqliteStorageOptions } from "./open-sqlite-storage.js";
 export { openPostgresStorage } from "./open-postgres-storage.js";
 export type { PostgresStorageOptions } from "./open-postgres-storage.js";

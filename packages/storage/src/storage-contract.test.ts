@@ -7,7 +7,8 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { runStorageContract, usePostgresTestCluster } from "./testing/storage-contract.js";
 import { openPostgresStorage } from "./index.js";
-import { DEFAULT_SQLITE_FILE_NAME, openSqliteStorage, resolveSqliteFilename } from "./index.js";
+import { openSqliteStorage } from "./index.js";
+import { DEFAULT_SQLITE_FILE_NAME, resolveSqliteFilename } from "./internal.js";
 import { openStorage } from "./index.js";
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-storage-"));

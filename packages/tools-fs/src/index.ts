@@ -5,20 +5,12 @@
  */
 export { createFsToolBundle } from "./fs-tool-bundle.js";
 export type { FsToolBundleOptions } from "./fs-tool-bundle.js";
-export { readInputSchema } from "./read/read-tool.js";
 export type { ReadDetails } from "./read/read-tool.js";
-export { writeInputSchema } from "./write/write-tool.js";
 export type { WriteDetails } from "./write/write-tool.js";
-export { editInputSchema } from "./edit/edit-tool.js";
 export type { EditDetails } from "./edit/edit-tool.js";
-export { deleteInputSchema } from "./delete/delete-tool.js";
 export type { DeleteDetails } from "./delete/delete-tool.js";
-export { listInputSchema } from "./search/list-tool.js";
 export type { ListDetails } from "./search/list-tool.js";
-export { globInputSchema } from "./search/glob-tool.js";
 export type { GlobDetails } from "./search/glob-tool.js";
-export { grepInputSchema } from "./search/grep-tool.js";
 export type { GrepDetails } from "./search/grep-tool.js";
-export { imageInputSchema } from "./image/image-tool.js";
 export type { ImageDetails } from "./image/image-tool.js";
 export { fsTools } from "./fs-tools-plugin.js";

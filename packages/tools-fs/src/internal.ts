@@ -8,3 +8,11 @@
  */
 export { findEditMatches } from "./edit/edit-match.js";
 export { locateRipgrep } from "./search/ripgrep.js";
+export { readInputSchema } from "./read/read-tool.js";
+export { writeInputSchema } from "./write/write-tool.js";
+export { editInputSchema } from "./edit/edit-tool.js";
+export { deleteInputSchema } from "./delete/delete-tool.js";
+export { listInputSchema } from "./search/list-tool.js";
+export { globInputSchema } from "./search/glob-tool.js";
+export { grepInputSchema } from "./search/grep-tool.js";
+export { imageInputSchema } from "./image/image-tool.js";

@@ -12,8 +12,5 @@ export type { Task, TaskState, TaskStatus } from "./task-state.js";
 export type { TaskStateStore } from "./task-state-store.js";
 export { InMemoryTaskStateStore } from "./in-memory-task-state-store.js";
 export { KyselyTaskStateStore } from "./kysely-task-state-store.js";
-export { taskCreateInputSchema } from "./task-create.js";
-export { taskUpdateInputSchema } from "./task-update.js";
-export { taskListInputSchema } from "./task-list.js";
 export { createFrozenTaskBlock } from "./authoritative-task-block.js";
 export { taskTools } from "./task-tools-plugin.js";

@@ -8,3 +8,6 @@
  */
 export { parseStoredTaskState } from "./task-state.js";
 export { TASK_STATE_TABLE } from "./kysely-task-state-store.js";
+export { taskCreateInputSchema } from "./task-create.js";
+export { taskUpdateInputSchema } from "./task-update.js";
+export { taskListInputSchema } from "./task-list.js";

@@ -1,4 +1,5 @@
-import { type ToolSchema, toToolJsonSchema } from "@agent-tools/core";
+import type { ToolSchema } from "@agent-tools/core";
+import { toToolJsonSchema } from "@agent-tools/core/internal";
 import { z } from "zod";
 import { MEMORY_LIMITS, MEMORY_TYPES } from "../domain/memory-types.js";
 import { MEMORY_PLAN_ACTIONS } from "./validated-plan-item.js";

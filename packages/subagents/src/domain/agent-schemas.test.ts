@@ -1,4 +1,4 @@
-import { toToolJsonSchema } from "@agent-tools/core";
+import { toToolJsonSchema } from "@agent-tools/core/internal";
 import { describe, expect, it } from "vitest";
 import { agentInputSchema, sendMessageInputSchema } from "./agent-schemas.js";
 

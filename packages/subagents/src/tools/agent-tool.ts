@@ -1,5 +1,5 @@
 import type { JsonSchemaObject, ToolDefinition } from "@agent-tools/core";
-import { toToolJsonSchema } from "@agent-tools/core";
+import { toToolJsonSchema } from "@agent-tools/core/internal";
 import { agentInputSchema } from "../domain/agent-schemas.js";
 import type { SubagentBatchDetails, SubagentCardDetails } from "../domain/subagent-protocol.js";
 import type { AgentPromptTemplate } from "../domain/subagent-types.js";
