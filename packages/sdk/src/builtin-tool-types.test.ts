@@ -7,7 +7,16 @@ import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
 import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
-import type { deleteInputSchema, editInputSchema, globInputSchema, grepInputSchema, imageInputSchema, listInputSchema, readInputSchema, writeInputSchema } from "@agent-tools/tools-fs/internal";
+import type {
+  deleteInputSchema,
+  editInputSchema,
+  globInputSchema,
+  grepInputSchema,
+  imageInputSchema,
+  listInputSchema,
+  readInputSchema,
+  writeInputSchema,
+} from "@agent-tools/tools-fs/internal";
 import type { ManagedProcessDetails, ShellSessionResponse, ShellSyncDetails } from "@agent-tools/tools-shell";
 import type { TaskListDetails } from "@agent-tools/tools-tasks";
 import type { taskCreateInputSchema, taskListInputSchema, taskUpdateInputSchema } from "@agent-tools/tools-tasks/internal";
