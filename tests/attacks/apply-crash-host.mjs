@@ -17,7 +17,7 @@ const model = new ScriptedModelClient({
     return { toolCalls: [{ name: "Bash", arguments: { command: "for file in f*.txt; do printf 'changed by the subagent\\n' >> \"$file\"; done" } }] };
   },
 });
-const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoint: { id: checkpointId }, subagents: { model } });
+const registry = await buildBuiltinToolRegistry({ workdir, dataDir, memory: false, checkpoints: { id: checkpointId }, subagents: { model } });
 try {
   const result = await registry.executeToolCall({
     id: "call_agent",
