@@ -1,4 +1,4 @@
-import { type FileCheckpointRecorder, type RuntimeScope, SdkError, type ToolPorts, resolveDataDir } from "@agent-tools/core";
+import { type FileCheckpointRecorder, type RuntimeScope, type ToolPorts, resolveDataDir } from "@agent-tools/core";
 import { type CheckpointStore, type FileCheckpoints, KyselyCheckpointStore, createFileCheckpoints } from "@agent-tools/checkpoints";
 import { type SharedStorageLease, type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 
@@ -15,25 +15,10 @@ export interface SdkCheckpointStoreOptions {
   readonly storage?: Storage | (() => Promise<Storage>);
 }
 
-/** What the checkpoint options add to the registry: the ports (with the recorder) and the registry's checkpoint. */
 /** The `checkpoints` option of `buildBuiltinToolRegistry`: the checkpoint every call records into, and where records live. */
 export interface SdkCheckpointOptions extends SdkCheckpointStoreOptions {
   /** Every call (chat scope) records into this checkpoint, e.g. `"<conversation>:<turn>"`; a call's own `checkpointId` wins. */
   readonly id?: string;
-}
-
-export interface SdkCheckpointRegistryOptions<P extends ToolPorts> {
-  readonly ports: P;
-  readonly checkpoint?: { id: string };
-}
-
-function checkCheckpoint(checkpoint: unknown): { id: string } | undefined {
-  if (checkpoint === undefined) return undefined;
-  const id = (checkpoint as { id?: unknown } | null)?.id;
-  if (typeof id !== "string" || id === "") {
-    throw new SdkError("invalid_options", `checkpoint must be { id: <non-empty string> } (e.g. "<conversation>:<turn>"), not ${JSON.stringify(checkpoint)}.`);
-  }
-  return { id };
 }
 
 /** The store of the options, opened lazily; a failure to open says what the host can do. */
@@ -56,31 +41,28 @@ function storeOf(options: SdkCheckpointStoreOptions | undefined, lease: () => Sh
 }
 
 /**
- * The checkpoint part of a built-in registry: in the chat scope, a recorder
- * over the host's store or the shared SQLite file in `ports.fileCheckpoints`
- * (unless the host gave its own), so calls with a `checkpointId`, or every
- * call when `checkpoint` is set, record what Write, Edit and Delete change.
- * The cron scope records nothing: a scheduled run has no turn to rewind.
+ * The ports of a built-in registry with its checkpoint recorder: in the chat
+ * scope, a recorder over the host's store or the shared SQLite file in
+ * `ports.fileCheckpoints` (unless the host gave its own), so calls with a
+ * `checkpointId`, or every call when `checkpoints.id` is set, record what
+ * Write, Edit and Delete change. The cron scope records nothing: a scheduled
+ * run has no turn to rewind.
  *
  * @example
- * const extra = sdkCheckpointRegistryOptions({ checkpoint: { id: "c1:t3" }, runtimeScope: "chat", ports, sharedStorage });
- * const registry = createToolRegistry({ workdir, bundles, ...extra });
+ * const ports = withCheckpointRecorder({ runtimeScope: "chat", ports: createNodePorts(), sharedStorage });
  */
-export function sdkCheckpointRegistryOptions<P extends ToolPorts>(input: {
-  readonly checkpoint?: { id: string };
+export function withCheckpointRecorder<P extends ToolPorts>(input: {
   readonly checkpoints?: SdkCheckpointStoreOptions;
   /** The host's own recorder (`ports.fileCheckpoints`), which wins. */
   readonly hostRecorder?: FileCheckpointRecorder;
   readonly runtimeScope: RuntimeScope;
   readonly ports: P;
   readonly sharedStorage: () => SharedStorageLease;
-}): SdkCheckpointRegistryOptions<P> {
-  const checkpoint = checkCheckpoint(input.checkpoint);
-  if (input.runtimeScope !== "chat") return { ports: input.ports };
+}): P {
+  if (input.runtimeScope !== "chat") return input.ports;
   const recorder: FileCheckpointRecorder =
     input.hostRecorder ?? input.ports.fileCheckpoints ?? createFileCheckpoints({ store: storeOf(input.checkpoints, input.sharedStorage) });
-  const ports = Object.create(input.ports, { fileCheckpoints: { value: recorder, enumerable: true } }) as P;
-  return { ports, ...(checkpoint ? { checkpoint } : {}) };
+  return Object.create(input.ports, { fileCheckpoints: { value: recorder, enumerable: true } }) as P;
 }
 
 /** Options of {@link openFileCheckpoints}. */

@@ -1,6 +1,7 @@
 import type { ToolPluginHost, ToolPluginOutput } from "@agent-tools/core";
 import type { CronHttpToolOptions, CronStore } from "@agent-tools/cron";
-import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
+import type { Storage } from "@agent-tools/storage";
+import { sharedSqliteLease } from "./plugins/shared-sqlite-lease.js";
 import { type StoreFeature, taskStoreOpenError } from "./task-store-status.js";
 
 /** The `cron` option of `buildBuiltinToolRegistry` (CronTaskManager, chat and cron scopes). */
@@ -47,7 +48,7 @@ export async function createSdkCronBundle(options: SdkCronOptions, host: ToolPlu
   const { KyselyCronStore, cronTools } = await import("@agent-tools/cron");
   const openStorage = async (): Promise<Storage> => {
     if (options.storage !== undefined) return typeof options.storage === "function" ? options.storage() : options.storage;
-    return leaseSqliteStorage({ dataDir: host.dataDir, resources: host.resources }).get();
+    return sharedSqliteLease(host).get();
   };
   const store =
     options.store ??

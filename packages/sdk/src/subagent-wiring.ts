@@ -1,5 +1,4 @@
 import type { ModelClient, ToolPluginHost, ToolPluginOutput } from "@agent-tools/core";
-import { leaseSqliteStorage } from "@agent-tools/storage";
 import {
   type AgentPromptTemplate,
   GitSubagentWorktrees,
@@ -9,6 +8,7 @@ import {
   type SubagentToolBundle,
   subagentTools,
 } from "@agent-tools/subagents";
+import { sharedSqliteLease } from "./plugins/shared-sqlite-lease.js";
 import { type StoreFeature, taskStoreOpenError } from "./task-store-status.js";
 
 /** How a subagent store that cannot open is explained to the model (as for the task store). */
@@ -77,7 +77,7 @@ export async function createSdkSubagentBundle(options: SdkSubagentOptions, host:
   let warned = false;
   const openShared = async (): Promise<SubagentStore> => {
     try {
-      return await KyselySubagentStore.open(await leaseSqliteStorage({ dataDir: host.dataDir, resources: host.resources }).get());
+      return await KyselySubagentStore.open(await sharedSqliteLease(host).get());
     } catch (error) {
       // Said in the task tools' words: what failed, whether retrying helps, what the host can do.
       const failure = taskStoreOpenError(error, SUBAGENT_STORE_FEATURE);

@@ -1,5 +1,5 @@
 import { type ComposedPorts, type PortsRequest, SANDBOX_MOUNT_SLOT, type SandboxState, type ToolPorts } from "@agent-tools/core";
-import { type SdkCheckpointStoreOptions, sdkCheckpointRegistryOptions } from "../checkpoint-wiring.js";
+import { type SdkCheckpointStoreOptions, withCheckpointRecorder } from "../checkpoint-wiring.js";
 import { createNodePorts } from "../create-node-ports.js";
 import { dataDirSandboxMounts, withSandboxMounts } from "../sandbox-mounts.js";
 import { sharedSqliteLease } from "./shared-sqlite-lease.js";
@@ -27,12 +27,12 @@ export function nodePortsFactory(options: NodePortsFactoryOptions): (request: Po
     const dataDirMounts = dataDirSandboxMounts(request.dataDir);
     // Read at each spawn: the data directory masked, then whatever the plugins added (the skills they let commands use).
     const ports = withSandboxMounts(sandboxed, () => [dataDirMounts, ...request.contributions(SANDBOX_MOUNT_SLOT)]);
-    return sdkCheckpointRegistryOptions({
+    return withCheckpointRecorder({
       checkpoints: options.checkpoints,
       hostRecorder: options.ports?.fileCheckpoints,
       runtimeScope: request.runtimeScope,
       ports,
       sharedStorage: () => sharedSqliteLease(request),
-    }).ports;
+    });
   };
 }
