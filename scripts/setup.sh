@@ -39,8 +39,10 @@ pnpm install --frozen-lockfile
 # Node 22 from the npm package `node`, reinstalled when its lock changed:
 # - compat/ai-sdk-v7: AI SDK 7, for the AI SDK matrix test;
 # - compat/mcp-inspector: the MCP Inspector CLI, for the agent-tools-mcp inspector test;
-# - compat/mcp-conformance: the official MCP conformance suite, for tests/mcp-conformance.test.ts.
-for compat in compat/ai-sdk-v7 compat/mcp-inspector compat/mcp-conformance; do
+# - compat/mcp-conformance: the official MCP conformance suite, for tests/mcp-conformance.test.ts;
+# - compat/node22, compat/node24: Node 22 and 24 alone, for the store contract suites on node:sqlite
+#   and the consumer check's Node matrix (20 is the machine's own).
+for compat in compat/ai-sdk-v7 compat/mcp-inspector compat/mcp-conformance compat/node22 compat/node24; do
   if ! cmp -s "$compat/package-lock.json" "$compat/node_modules/.setup-lock"; then
     echo "setup: installing $compat"
     (cd "$compat" && npm ci --no-audit --no-fund --engine-strict=false --loglevel=error)
