@@ -8,7 +8,8 @@
 //     with the lowest and the newest zod 4 of the peer range, in bounded time
 //     and memory;
 //   - the same consumer installs next to vitest 3 and vitest 5;
-//   - the sdk tarballs run the README's embedding example with plain node.
+//   - the sdk tarballs, installed on Node 20, 22 and 24, run the README's embedding example
+//     with a task and a memory call (scripts/consumer-check/node-matrix.mjs).
 // Prints one line per check, the install footprints (packages, MB, seconds),
 // writes them to <out>/consumer-check.json, and exits 1 when a check failed.
 //
@@ -18,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkNodeMatrix } from "./consumer-check/node-matrix.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -258,40 +260,8 @@ if (wanted("vitest")) {
   }
 }
 
-// 5. The sdk: the README's embedding example with plain node.
-if (wanted("sdk")) {
-  const dependencies = { ...overrides, zod: "^4" };
-  const { directory, installed } = project("sdk", dependencies);
-  if (!installed.ok) record("sdk install", false, installed.stderr.trim().split("\n").slice(-3).join(" | "));
-  else {
-    const size = footprint(directory);
-    footprints.sdk = { ...size, seconds: installed.seconds };
-    record("sdk install", true, `${size.packages} packages, ${size.megabytes} MB, ${installed.seconds.toFixed(1)} s`);
-    mkdirSync(path.join(directory, "project"));
-    writeFileSync(path.join(directory, "project", "notes.md"), "# Notes\nhello from the consumer\n");
-    writeFileSync(
-      path.join(directory, "embed.mjs"),
-      `import { buildBuiltinToolRegistry, toOpenAITools } from "@agent-tools/sdk";
-const registry = await buildBuiltinToolRegistry({ workdir: ${JSON.stringify(path.join(directory, "project"))}, dataDir: ${JSON.stringify(path.join(directory, "data"))} });
-const tools = toOpenAITools(registry.tools);
-const result = await registry.executeToolCall({ id: "call_1", name: "Read", arguments: '{"path":"notes.md"}' });
-const task = await registry.executeToolCall({ id: "call_2", name: "TaskCreate", arguments: { subject: "Check", description: "Check the notes", activeForm: "Checking" } });
-console.log(JSON.stringify({ tools: tools.length, read: !result.isError && result.content[0].text.includes("hello from the consumer"), task: !task.isError }));
-await registry.close();
-`,
-    );
-    const executed = run("node", ["embed.mjs"], { cwd: directory, timeout: 120_000 });
-    let parsed = {};
-    try {
-      parsed = JSON.parse(executed.stdout.trim().split("\n").pop());
-    } catch {}
-    record(
-      "sdk runs the README example with plain node",
-      executed.ok && parsed.read === true && parsed.task === true && parsed.tools > 5,
-      executed.ok ? JSON.stringify(parsed) : executed.stderr.trim().split("\n").slice(-3).join(" | "),
-    );
-  }
-}
+// 5. The sdk on Node 20, 22 and 24: the README's embedding example, a task and a memory call, install footprints.
+if (wanted("matrix")) checkNodeMatrix({ root, work, overrides, run, record, footprint, footprints });
 
 writeFileSync(path.join(out, "consumer-check.json"), JSON.stringify({ results, footprints }, null, 2));
 rmSync(work, { recursive: true, force: true });

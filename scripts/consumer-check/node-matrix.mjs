@@ -1,0 +1,181 @@
+// The consumer check's Node matrix: installs the sdk tarballs with npm into a
+// fresh project under Node 20, 22 and 24 (the machine's node and the ones
+// scripts/setup.sh installs under compat/), and on each runs the README's
+// embedding example plus a task and a memory call (both on SQLite). Records
+// per Node: packages, MB, install seconds, whether any package of the tree
+// has an install script (none may on 22 and 24, where node:sqlite serves), and
+// that the install passes npm's --strict-allow-scripts there.
+// On Node 20 there is no node:sqlite: the sdk alone must refuse the task call
+// with an error that names better-sqlite3 and its install command, and with
+// better-sqlite3 installed beside it the same program must pass. Then the
+// switch of Node major: that Node 20 install runs as it is on Node 24, with no
+// rebuild, on the data the Node 20 run wrote.
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/** The Node versions of the matrix: the binary that runs them, or undefined for the machine's own. */
+const NODES = [
+  { label: "Node 20", major: 20, binDir: undefined },
+  { label: "Node 22", major: 22, binDir: "compat/node22/node_modules/node/bin" },
+  { label: "Node 24", major: 24, binDir: "compat/node24/node_modules/node/bin" },
+];
+
+/** The better-sqlite3 a Node 20 host installs (the major storage accepts). */
+const BETTER_SQLITE3 = "better-sqlite3@12";
+
+/** The embedding program: Read, TaskCreate and a MemoryManager write + search through one registry. */
+function embedProgram(directory) {
+  return `import { buildBuiltinToolRegistry, toOpenAITools } from "@agent-tools/sdk";
+const registry = await buildBuiltinToolRegistry({ workdir: ${JSON.stringify(path.join(directory, "project"))}, dataDir: process.argv[2] ?? ${JSON.stringify(path.join(directory, "data"))} });
+const text = (result) => result.content.map((part) => part.text ?? "").join("");
+const tools = toOpenAITools(registry.tools);
+const read = await registry.executeToolCall({ id: "call_1", name: "Read", arguments: '{"path":"notes.md"}' });
+const task = await registry.executeToolCall({ id: "call_2", name: "TaskCreate", arguments: { subject: "Check", description: "Check the notes", activeForm: "Checking" } });
+const wrote = await registry.executeToolCall({ id: "call_3", name: "MemoryManager", arguments: { action: "write", slug: "favourite-editor-" + process.pid, scope: "global", type: "user", description: "The user's favourite editor", body: "The user edits with helix." } });
+const found = await registry.executeToolCall({ id: "call_4", name: "MemoryManager", arguments: { action: "search", query: "helix editor", scope: "auto" } });
+console.log(JSON.stringify({
+  node: process.version,
+  tools: tools.length,
+  read: !read.isError && text(read).includes("hello from the consumer"),
+  task: !task.isError,
+  taskError: task.isError ? text(task).slice(0, 400) : undefined,
+  memory: !wrote.isError && !found.isError && text(found).includes("favourite-editor"),
+  memoryError: wrote.isError ? text(wrote).slice(0, 400) : found.isError ? text(found).slice(0, 400) : undefined,
+}));
+await registry.close();
+`;
+}
+
+/** Packages of the installed tree that declare an install step npm runs (install scripts or a binding.gyp). */
+function packagesWithInstallScripts(directory) {
+  const found = [];
+  const visit = (folder) => {
+    if (!existsSync(folder)) return;
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name === ".bin") continue;
+      const full = path.join(folder, entry.name);
+      if (entry.name.startsWith("@")) {
+        visit(full);
+        continue;
+      }
+      const manifestPath = path.join(full, "package.json");
+      if (!existsSync(manifestPath)) continue;
+      const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+      const scripts = manifest.scripts ?? {};
+      if (scripts.preinstall || scripts.install || scripts.postinstall || existsSync(path.join(full, "binding.gyp"))) found.push(manifest.name);
+      visit(path.join(full, "node_modules"));
+    }
+  };
+  visit(path.join(directory, "node_modules"));
+  return found;
+}
+
+const lastLines = (text, count = 3) => text.trim().split("\n").slice(-count).join(" | ");
+
+/**
+ * Runs the matrix. `context` is the consumer check's: `root` (the repository), `work` (its temp folder),
+ * `overrides` (package name -> file:tarball), `run`, `record`, `footprint` and `footprints` (filled in here).
+ */
+export function checkNodeMatrix(context) {
+  const { root, work, overrides, run, record, footprint, footprints } = context;
+  const installedOn20 = [];
+  for (const node of NODES) {
+    const binDir = node.binDir === undefined ? undefined : path.join(root, node.binDir);
+    if (binDir !== undefined && !existsSync(path.join(binDir, "node"))) {
+      record(`${node.label}: node binary present`, false, `${node.binDir}/node is missing: run scripts/setup.sh`);
+      continue;
+    }
+    // npm and every script it starts run on this Node: its bin folder comes first on PATH.
+    const env = binDir === undefined ? {} : { PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
+    const version = run("node", ["--version"], { env }).stdout.trim();
+    const variants =
+      node.major === 20
+        ? [
+            { extra: {}, name: "sdk" },
+            { extra: { "better-sqlite3": "^12" }, name: "sdk + better-sqlite3" },
+          ]
+        : [{ extra: {}, name: "sdk" }];
+    for (const variant of variants) {
+      const directory = path.join(work, `matrix-${node.major}-${variant.name.replace(/[^a-z0-9]+/g, "-")}`);
+      mkdirSync(path.join(directory, "project"), { recursive: true });
+      writeFileSync(path.join(directory, "project", "notes.md"), "# Notes\nhello from the consumer\n");
+      writeFileSync(
+        path.join(directory, "package.json"),
+        JSON.stringify(
+          {
+            name: "consumer-matrix",
+            private: true,
+            type: "module",
+            dependencies: { "@agent-tools/sdk": overrides["@agent-tools/sdk"], zod: "^4", ...variant.extra },
+            overrides,
+          },
+          null,
+          2,
+        ),
+      );
+      // On 22 and 24 the install must need no script at all: npm's strict mode fails on any script not allowed.
+      const strict = node.major >= 22 ? ["--strict-allow-scripts"] : [];
+      const installed = run("npm", ["install", "--no-package-lock", "--loglevel=error", ...strict], { cwd: directory, env });
+      const label = `${node.label} (${version}) ${variant.name}`;
+      if (!installed.ok) {
+        record(`${label} installs${strict.length ? " with --strict-allow-scripts" : ""}`, false, lastLines(installed.stderr));
+        continue;
+      }
+      const size = footprint(directory);
+      const scripted = packagesWithInstallScripts(directory);
+      footprints[label] = { ...size, seconds: installed.seconds, installScripts: scripted };
+      record(
+        `${label} installs${strict.length ? " with --strict-allow-scripts" : ""}`,
+        true,
+        `${size.packages} packages, ${size.megabytes} MB, ${installed.seconds.toFixed(1)} s, install scripts: ${scripted.length ? scripted.join(", ") : "none"}`,
+      );
+      if (node.major >= 22) record(`${label} has no package with an install script`, scripted.length === 0, scripted.join(", "));
+      writeFileSync(path.join(directory, "embed.mjs"), embedProgram(directory));
+      const executed = run("node", ["embed.mjs"], { cwd: directory, env, timeout: 120_000 });
+      let parsed = {};
+      try {
+        parsed = JSON.parse(executed.stdout.trim().split("\n").pop());
+      } catch {}
+      const warnings = executed.stderr.includes("ExperimentalWarning") ? "an ExperimentalWarning was printed" : "";
+      if (node.major === 20 && variant.name === "sdk") {
+        // No node:sqlite and no better-sqlite3: Read works, the task call is refused with the fix in its text.
+        const hint = String(parsed.taskError ?? "");
+        record(
+          `${label}: without a SQLite driver the task call names better-sqlite3 and its install command`,
+          executed.ok && parsed.read === true && parsed.task === false && /better-sqlite3/.test(hint) && /npm install better-sqlite3/.test(hint),
+          executed.ok ? hint.slice(0, 200) : lastLines(executed.stderr),
+        );
+        continue;
+      }
+      if (node.major === 20) installedOn20.push(directory);
+      record(
+        `${label} runs the README example, a task and a memory call`,
+        executed.ok && parsed.read === true && parsed.task === true && parsed.memory === true && parsed.tools > 5 && warnings === "",
+        executed.ok ? `${JSON.stringify(parsed)}${warnings ? ` | ${warnings}` : ""}` : lastLines(executed.stderr),
+      );
+    }
+  }
+  switchMajor(context, installedOn20);
+}
+
+/** Runs the Node 20 install (sdk + better-sqlite3) on Node 24 as it is: no rebuild, same data folder. */
+function switchMajor({ root, run, record }, installedOn20) {
+  const binDir = path.join(root, NODES[2].binDir);
+  const directory = installedOn20[0];
+  if (directory === undefined || !existsSync(path.join(binDir, "node"))) {
+    record("switching Node 20 -> 24 needs no rebuild", false, "the Node 20 install with better-sqlite3 or Node 24 is missing");
+    return;
+  }
+  const dataDir = path.join(directory, "data");
+  const env = { PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
+  const first = run("node", ["embed.mjs", dataDir], { cwd: directory, env, timeout: 120_000 });
+  let parsed = {};
+  try {
+    parsed = JSON.parse(first.stdout.trim().split("\n").pop());
+  } catch {}
+  record(
+    "switching Node 20 -> 24 needs no rebuild: the Node 20 install runs a task and a memory call on Node 24",
+    first.ok && parsed.task === true && parsed.memory === true && String(parsed.node).startsWith("v24."),
+    first.ok ? JSON.stringify(parsed) : lastLines(first.stderr),
+  );
+}
