@@ -20,9 +20,6 @@ const NODES = [
   { label: "Node 24", major: 24, binDir: "compat/node24/node_modules/node/bin" },
 ];
 
-/** The better-sqlite3 a Node 20 host installs (the major storage accepts). */
-const BETTER_SQLITE3 = "better-sqlite3@12";
-
 /** The embedding program: Read, TaskCreate and a MemoryManager write + search through one registry. */
 function embedProgram(directory) {
   return `import { buildBuiltinToolRegistry, toOpenAITools } from "@agent-tools/sdk";
