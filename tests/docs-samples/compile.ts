@@ -7,7 +7,7 @@ import type { DocsSample } from "./extract.js";
 export interface SamplesCompilation {
   /** Formatted diagnostics per sample (key: {@link sampleId}), `[]` when the sample compiles. */
   readonly bySample: ReadonlyMap<string, readonly string[]>;
-  /** Diagnostics that belong to no sample: compiler options, the prelude, global errors. */
+  /** Diagnostics that belong to no sample: compiler options, global errors. */
   readonly general: readonly string[];
 }
 
@@ -15,9 +15,13 @@ export interface SamplesCompilation {
 export interface CompileSamplesOptions {
   /** The repository root (holds `tsconfig.base.json`, `packages/`, `node_modules/`). */
   readonly root: string;
-  /** Ambient declarations every sample may use (absolute path of a `.d.ts` script). */
-  readonly prelude: string;
 }
+
+/**
+ * The strictness every sample is checked with, here and in the consumer check
+ * against the packed tarballs: what the strictest consumer project turns on.
+ */
+export const SAMPLE_STRICTNESS = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true } as const;
 
 /** The name a sample is reported under: `<markdown file>:<line of the opening fence>`. */
 export function sampleId(sample: DocsSample): string {
@@ -53,8 +57,8 @@ export function workspacePaths(root: string): Record<string, string[]> {
 
 /**
  * The compiler options of the samples: the repository's `tsconfig.base.json`
- * (strict, NodeNext, ES2022, `verbatimModuleSyntax`, Node types) without
- * emit or project-build settings, with the `@agent-tools/source` condition and
+ * (NodeNext, ES2022, `verbatimModuleSyntax`, Node types) with
+ * {@link SAMPLE_STRICTNESS}, without emit or project-build settings, with the `@agent-tools/source` condition and
  * the {@link workspacePaths} mapping so the workspace sources are checked
  * without a build.
  */
@@ -63,6 +67,7 @@ export function sampleCompilerOptions(root: string): ts.CompilerOptions {
     {
       extends: "./tsconfig.base.json",
       compilerOptions: {
+        ...SAMPLE_STRICTNESS,
         noEmit: true,
         composite: false,
         declaration: false,
@@ -91,7 +96,9 @@ export function sampleCompilerOptions(root: string): ts.CompilerOptions {
  * A sample is placed, unchanged, at the top of an in-memory file
  * `tests/docs-samples/__sample__<n>.ts` (so `node_modules` and the root
  * `package.json`'s `"type": "module"` apply, and top-level await is allowed),
- * followed by `export {}` so a sample without imports is a module too. Its
+ * followed by `export {}` so a sample without imports is a module too. A
+ * sample is a complete program: an ambient `declare` of its own counts as a
+ * diagnostic (the names a sample uses are imported or given real values). Its
  * diagnostics are reported as `<markdown file>:<line>:<column> - error TS<code>: <message>`,
  * with the line counted in the markdown file.
  */
@@ -113,25 +120,31 @@ export function compileSamples(samples: readonly DocsSample[], options: CompileS
     return ts.createSourceFile(fileName, entry.text, languageVersion, true);
   };
 
-  const program = ts.createProgram({ rootNames: [options.prelude, ...virtual.keys()], options: compilerOptions, host });
+  const program = ts.createProgram({ rootNames: [...virtual.keys()], options: compilerOptions, host });
   const bySample = new Map<string, string[]>();
   for (const [fileName, { sample }] of virtual) {
     const source = program.getSourceFile(fileName);
     if (source === undefined) throw new Error(`${sampleId(sample)} is not in the program`);
     const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
-    bySample.set(
-      sampleId(sample),
-      diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, sample)),
-    );
+    bySample.set(sampleId(sample), [
+      ...ambientDeclarations(source).map((message) => formatPosition(source, message.start, sample, message.text)),
+      ...diagnostics.map((diagnostic) => formatDiagnostic(diagnostic, sample)),
+    ]);
   }
-  const preludeSource = program.getSourceFile(options.prelude);
-  const general = [
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...(preludeSource ? [...program.getSyntacticDiagnostics(preludeSource), ...program.getSemanticDiagnostics(preludeSource)] : []),
-  ].map((diagnostic) => formatDiagnostic(diagnostic, undefined, options.root));
-  if (preludeSource === undefined) general.push(`the prelude ${options.prelude} is not in the program`);
+  const general = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()].map((diagnostic) =>
+    formatDiagnostic(diagnostic, undefined, options.root),
+  );
   return { bySample, general };
+}
+
+/** The top-level statements of a sample that declare a name ambiently (`declare const x: T`, `declare function f()`). */
+function ambientDeclarations(source: ts.SourceFile): { start: number; text: string }[] {
+  return source.statements
+    .filter((statement) => ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword))
+    .map((statement) => ({
+      start: statement.getStart(source),
+      text: `error ambient: \`${statement.getText(source).split("\n")[0]}\` declares a name without a value; import it or write a real value`,
+    }));
 }
 
 /**
@@ -142,7 +155,13 @@ export function compileSamples(samples: readonly DocsSample[], options: CompileS
 function formatDiagnostic(diagnostic: ts.Diagnostic, sample: DocsSample | undefined, root = ""): string {
   const message = `${ts.DiagnosticCategory[diagnostic.category].toLowerCase()} TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`;
   if (diagnostic.file === undefined || diagnostic.start === undefined) return message;
+  if (sample !== undefined) return formatPosition(diagnostic.file, diagnostic.start, sample, message);
   const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-  if (sample !== undefined) return `${sample.file}:${sample.line + line + 1}:${sample.indent + character + 1} - ${message}`;
   return `${path.relative(root, diagnostic.file.fileName)}:${line + 1}:${character + 1} - ${message}`;
+}
+
+/** `<markdown file>:<line>:<column> - <message>` for a position in a sample's source. */
+function formatPosition(source: ts.SourceFile, start: number, sample: DocsSample, message: string): string {
+  const { line, character } = source.getLineAndCharacterOfPosition(start);
+  return `${sample.file}:${sample.line + line + 1}:${sample.indent + character + 1} - ${message}`;
 }
