@@ -3,14 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import { SdkError } from "@agent-tools/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { classifyDatabaseError, classifyDriverError, openSqliteStorage } from "./open-sqlite-storage.js";
+import { classifyDatabaseError, openSqliteStorage } from "./open-sqlite-storage.js";
 import { BETTER_SQLITE3_DRIVER } from "./optional-driver.js";
+import { classifyDriverError } from "./sqlite-driver.js";
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-open-sqlite-"));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 
-/** A better-sqlite3 loader whose import rejects as `error`: a simulated failed import. */
-const failingDriver = (error: Error) => ({ ...BETTER_SQLITE3_DRIVER, load: () => Promise.reject(error) });
+/** Driver loaders whose better-sqlite3 import rejects as `error`: a simulated failed import. */
+const failingDriver = (error: Error) => ({ betterSqlite3: { ...BETTER_SQLITE3_DRIVER, load: () => Promise.reject(error) } });
 
 const openFailure = (options: Parameters<typeof openSqliteStorage>[0]) =>
   openSqliteStorage(options).then(
@@ -21,16 +22,17 @@ const openFailure = (options: Parameters<typeof openSqliteStorage>[0]) =>
 describe("openSqliteStorage: failures are classified", () => {
   it("a missing better-sqlite3 is driver_missing, not transient, and names the install command", async () => {
     const missing = Object.assign(new Error("Cannot find package 'better-sqlite3' imported from /app/x.js"), { code: "ERR_MODULE_NOT_FOUND" });
-    const error = await openFailure({ dataDir: path.join(temporary, "missing"), driver: failingDriver(missing) });
+    const error = await openFailure({ dataDir: path.join(temporary, "missing"), driver: "better-sqlite3", driverLoaders: failingDriver(missing) });
     expect(error).toBeInstanceOf(SdkError);
-    expect(error).toMatchObject({ code: "storage", details: { reason: "driver_missing", transient: false, package: "better-sqlite3", version: "12.11.1" } });
-    expect(error.message).toBe("openSqliteStorage needs the optional package better-sqlite3: npm install better-sqlite3@12.11.1");
+    expect(error).toMatchObject({ code: "storage", details: { reason: "driver_missing", transient: false, package: "better-sqlite3", version: "12" } });
+    expect(error.message).toBe("openSqliteStorage needs the optional package better-sqlite3: npm install better-sqlite3@12");
   });
 
   it("a native module that was never built is driver_unloadable with the nodedir hint", async () => {
     const error = await openFailure({
       dataDir: path.join(temporary, "unbuilt"),
-      driver: failingDriver(new Error("Could not locate the bindings file. Tried: ...")),
+      driver: "better-sqlite3",
+      driverLoaders: failingDriver(new Error("Could not locate the bindings file. Tried: ...")),
     });
     expect(error.details).toMatchObject({ reason: "driver_unloadable", transient: false, nodedirHint: true });
     expect(error.message).toMatch(/^openSqliteStorage cannot load better-sqlite3: Could not locate the bindings file/);
@@ -38,15 +40,15 @@ describe("openSqliteStorage: failures are classified", () => {
 
   it("a native module built for another Node is driver_unloadable without the nodedir hint", () => {
     const failure = classifyDriverError(new Error("was compiled against a different Node.js version using NODE_MODULE_VERSION 115"), undefined);
-    expect(failure).toEqual({ reason: "driver_unloadable", details: {} });
+    expect(failure).toEqual({ reason: "driver_unloadable", nodedirHint: false });
   });
 
   it("Bun and Deno are unsupported_runtime", () => {
     expect(classifyDriverError(new Error("'better-sqlite3' is not yet supported in Bun."), undefined)).toEqual({
       reason: "unsupported_runtime",
-      details: { runtime: "Bun" },
+      runtime: "Bun",
     });
-    expect(classifyDriverError(new Error("whatever the addon says"), "Deno")).toEqual({ reason: "unsupported_runtime", details: { runtime: "Deno" } });
+    expect(classifyDriverError(new Error("whatever the addon says"), "Deno")).toEqual({ reason: "unsupported_runtime", runtime: "Deno" });
   });
 
   it("a dataDir under a regular file is data_dir_unwritable", async () => {
@@ -64,7 +66,7 @@ describe("openSqliteStorage: failures are classified", () => {
   });
 
   it("still opens with the real driver", async () => {
-    const storage = await openSqliteStorage({ dataDir: path.join(temporary, "works") });
+    const storage = await openSqliteStorage({ dataDir: path.join(temporary, "works"), driver: "better-sqlite3" });
     await storage.close();
   });
 });

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { SdkError } from "@agent-tools/core";
 import { createKyselyStorage } from "./kysely-storage.js";
-import { BETTER_SQLITE3_DRIVER, type OptionalDriver, loadOptionalDriver } from "./optional-driver.js";
+import type { SqliteConnection } from "./node-sqlite-driver.js";
+import { type SqliteDriverChoice, type SqliteDriverLoaders, type SqliteDriverName, loadSqliteDriver, parseSqliteDriverChoice } from "./sqlite-driver.js";
 import type { Storage } from "./storage.js";
 
 /** The embedded database's file name inside `dataDir`. */
@@ -16,8 +17,15 @@ export interface SqliteStorageOptions {
   filename?: string;
   /** How long a statement waits for another connection's write lock; default 5000 ms. */
   busyTimeoutMs?: number;
-  /** The better-sqlite3 loader; for tests that simulate a failed import. Default: `import("better-sqlite3")`. */
-  driver?: OptionalDriver<{ default: BetterSqlite3 }>;
+  /**
+   * The SQLite driver: `"auto"` (default) uses Node's built-in `node:sqlite`
+   * where this Node has it (22.16+, 24+) and better-sqlite3 (an optional
+   * peer dependency) elsewhere; `"node:sqlite"` or `"better-sqlite3"` insist
+   * on one. Any other value is `SdkError("invalid_options")`.
+   */
+  driver?: SqliteDriverChoice;
+  /** How the drivers load; for tests that simulate a Node without node:sqlite or a failed import of better-sqlite3. */
+  driverLoaders?: SqliteDriverLoaders;
 }
 
 /**
@@ -25,8 +33,9 @@ export interface SqliteStorageOptions {
  * `SdkError("storage")` that {@link openSqliteStorage} rejects with.
  * Only `busy` is transient (`details.transient: true`); the others do not heal
  * by retrying until the host changes something.
- * - `driver_missing`: better-sqlite3 is not installed (`details.package`, `details.version`).
- * - `driver_unloadable`: it is installed but its native module does not load (not built,
+ * - `driver_missing`: the chosen driver is not there (`details.driver`): node:sqlite in this
+ *   Node, or better-sqlite3 not installed (`details.package`, `details.version`).
+ * - `driver_unloadable`: better-sqlite3 is installed but its native module does not load (not built,
  *   built for another Node); `details.nodedirHint` when the build never produced it.
  * - `unsupported_runtime`: Bun, Deno or another runtime better-sqlite3 does not run on (`details.runtime`).
  * - `data_dir_unwritable`: the directory or file cannot be created or written.
@@ -36,12 +45,13 @@ export interface SqliteStorageOptions {
 export type SqliteOpenFailureReason = "driver_missing" | "driver_unloadable" | "unsupported_runtime" | "data_dir_unwritable" | "busy" | "other";
 
 /**
- * Opens the embedded SQLite database with better-sqlite3 (an optional peer
- * dependency, imported here) in WAL mode (readers never block the writer;
- * several processes may share the file), with foreign keys on and a busy
- * timeout. Every failure rejects with `SdkError("storage")` whose
+ * Opens the embedded SQLite database in WAL mode (readers never block the
+ * writer; several processes may share the file), with foreign keys on and a
+ * busy timeout, through Node's built-in `node:sqlite` where this Node has it
+ * and better-sqlite3 (an optional peer dependency) elsewhere; `driver`
+ * chooses. Every failure rejects with `SdkError("storage")` whose
  * `details.reason` ({@link SqliteOpenFailureReason}) and `details.transient`
- * classify it; a missing driver's message names the package to install.
+ * classify it; a missing driver's message says how to get one.
  *
  * @example
  * const storage = await openSqliteStorage({ dataDir: "/home/me/.agent-tools" });
@@ -49,32 +59,31 @@ export type SqliteOpenFailureReason = "driver_missing" | "driver_unloadable" | "
  * await storage.close();
  */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage> {
+  const choice = parseSqliteDriverChoice(options.driver);
   const filename = resolveSqliteFilename(options);
-  const driver = options.driver ?? BETTER_SQLITE3_DRIVER;
   try {
     if (filename !== ":memory:") fs.mkdirSync(path.dirname(filename), { recursive: true });
   } catch (error) {
     throw openFailure(`Cannot create the directory of the SQLite database ${filename}`, filename, error, classifyDatabaseError(error));
   }
-  let Database: BetterSqlite3;
+  let driver: Awaited<ReturnType<typeof loadSqliteDriver>>;
   try {
-    ({ default: Database } = await loadOptionalDriver(driver, "openSqliteStorage"));
+    driver = await loadSqliteDriver(choice, options.driverLoaders);
   } catch (error) {
-    const failure = classifyDriverError(error);
-    if (error instanceof SdkError) throw openFailure(undefined, filename, error, failure);
-    throw openFailure(`openSqliteStorage cannot load ${driver.name}`, filename, error, failure);
+    const reason = (error as SdkError).details?.reason;
+    throw openFailure(undefined, filename, error, { reason: typeof reason === "string" ? (reason as SqliteOpenFailureReason) : "other" });
   }
-  let database: InstanceType<BetterSqlite3>;
+  let database: SqliteConnection;
   try {
-    database = new Database(filename);
+    database = driver.open(filename);
   } catch (error) {
-    throw openFailure(`Cannot open the SQLite database ${filename}`, filename, error, classifyDatabaseError(error));
+    throw openFailure(`Cannot open the SQLite database ${filename}`, filename, error, classifyDatabaseError(error), driver.name);
   }
   try {
     await configureWithRetry(database, filename, options.busyTimeoutMs ?? 5000);
   } catch (error) {
     database.close();
-    throw openFailure(`Cannot configure the SQLite database ${filename}`, filename, error, classifyDatabaseError(error));
+    throw openFailure(`Cannot configure the SQLite database ${filename}`, filename, error, classifyDatabaseError(error), driver.name);
   }
   const { Kysely, SqliteDialect } = await import("kysely"); // loaded on first use: keeps SDK start-up light
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
@@ -84,43 +93,28 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   });
 }
 
-type BetterSqlite3 = typeof import("better-sqlite3");
-
 interface Classified {
   reason: SqliteOpenFailureReason;
   details?: Record<string, unknown>;
 }
 
 /** The SdkError of a failed open; `prefix` undefined keeps the cause's own message (the driver's install hint). */
-function openFailure(prefix: string | undefined, filename: string, cause: unknown, failure: Classified): SdkError {
+function openFailure(prefix: string | undefined, filename: string, cause: unknown, failure: Classified, driver?: SqliteDriverName): SdkError {
   const causeMessage = cause instanceof Error ? cause.message : String(cause);
   const causeDetails = cause instanceof SdkError ? cause.details : {};
   return new SdkError(
     "storage",
     prefix === undefined ? causeMessage : `${prefix}: ${causeMessage}`,
-    { ...causeDetails, filename, reason: failure.reason, transient: failure.reason === "busy", ...failure.details },
+    {
+      ...causeDetails,
+      ...(driver === undefined ? {} : { driver }),
+      filename,
+      reason: failure.reason,
+      transient: failure.reason === "busy",
+      ...failure.details,
+    },
     { cause },
   );
-}
-
-/** Bun and Deno by name; better-sqlite3 is a Node-API addon built for Node. */
-function nonNodeRuntime(): string | undefined {
-  if (typeof (process.versions as { bun?: string }).bun === "string") return "Bun";
-  if (typeof (globalThis as { Deno?: unknown }).Deno === "object") return "Deno";
-  return undefined;
-}
-
-/**
- * Why importing the driver failed. Exported for tests only (not from the
- * package index): the failures of a real install cannot all be produced here.
- */
-export function classifyDriverError(error: unknown, runtime: string | undefined = nonNodeRuntime()): Classified {
-  if (error instanceof SdkError && typeof error.details.package === "string") return { reason: "driver_missing" };
-  const message = error instanceof Error ? error.message : String(error);
-  const supported = /not (?:yet )?supported (?:in|by|on) (Bun|Deno)/i.exec(message);
-  if (runtime !== undefined || supported !== null) return { reason: "unsupported_runtime", details: { runtime: runtime ?? supported![1] } };
-  // "Could not locate the bindings file": the addon was never built (install scripts blocked, or node-gyp could not fetch Node's headers).
-  return { reason: "driver_unloadable", details: /could not locate the bindings file/i.test(message) ? { nodedirHint: true } : {} };
 }
 
 const UNWRITABLE_CODES = new Set(["EACCES", "EPERM", "EROFS", "ENOTDIR", "EEXIST", "EISDIR", "ENOENT"]);

@@ -1,4 +1,6 @@
+import type { PostgresPool } from "kysely";
 import { SdkError } from "@agent-tools/core";
+import type { SqliteConnection } from "./node-sqlite-driver.js";
 import { isModuleNotFoundError } from "@agent-tools/core/internal";
 
 /** A database driver this package takes as an optional peer dependency. */
@@ -10,21 +12,32 @@ export interface OptionalDriver<Module> {
   load(): Promise<Module>;
 }
 
-type BetterSqlite3 = typeof import("better-sqlite3");
-type Pg = typeof import("pg");
+/**
+ * The part of better-sqlite3 this package uses, typed here so that the
+ * package's declarations never name `better-sqlite3` (a consumer without it
+ * or its types still type-checks with `skipLibCheck: false`).
+ */
+export interface BetterSqlite3Module {
+  readonly default: new (filename: string) => SqliteConnection;
+}
 
-/** better-sqlite3, for {@link openSqliteStorage}. */
-export const BETTER_SQLITE3_DRIVER: OptionalDriver<{ default: BetterSqlite3 }> = {
+/** The part of pg this package uses (see {@link BetterSqlite3Module}). */
+export interface PgModule {
+  readonly default: { readonly Pool: new (config: { connectionString: string; max: number }) => PostgresPool };
+}
+
+/** better-sqlite3, for {@link openSqliteStorage}; the version is the major the install hint names. */
+export const BETTER_SQLITE3_DRIVER: OptionalDriver<BetterSqlite3Module> = {
   name: "better-sqlite3",
-  version: "12.11.1",
-  load: async () => ({ default: (await import("better-sqlite3")).default }),
+  version: "12",
+  load: async () => ({ default: (await import("better-sqlite3")).default as unknown as BetterSqlite3Module["default"] }),
 };
 
 /** pg, for {@link openPostgresStorage}. */
-export const PG_DRIVER: OptionalDriver<{ default: Pg }> = {
+export const PG_DRIVER: OptionalDriver<PgModule> = {
   name: "pg",
   version: "8.23.1",
-  load: async () => ({ default: (await import("pg")).default as Pg }),
+  load: async () => ({ default: (await import("pg")).default as unknown as PgModule["default"] }),
 };
 
 /**

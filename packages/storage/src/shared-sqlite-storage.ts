@@ -1,5 +1,6 @@
 import type { ResourceHub } from "@agent-tools/core";
 import { type SqliteStorageOptions, openSqliteStorage, resolveSqliteFilename } from "./open-sqlite-storage.js";
+import { parseSqliteDriverChoice } from "./sqlite-driver.js";
 import type { Storage } from "./storage.js";
 
 /** A hold on the SQLite storage of a file. */
@@ -41,6 +42,7 @@ export interface SqliteLeaseOptions extends SqliteStorageOptions {
  */
 export function leaseSqliteStorage(options: SqliteLeaseOptions): SharedStorageLease {
   const { resources, ...storageOptions } = options;
+  parseSqliteDriverChoice(storageOptions.driver); // a bad driver fails at lease time, not on first use
   const filename = resolveSqliteFilename(storageOptions);
   if (filename === ":memory:" || resources === undefined) return privateLease({ ...storageOptions, filename });
   const shared = resources.use(

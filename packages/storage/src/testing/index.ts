@@ -12,3 +12,5 @@ export { createStoreTestBackends } from "./store-test-backends.js";
 export type { StoreTestBackends } from "./store-test-backends.js";
 export { runStorageContract, usePostgresTestCluster } from "./storage-contract.js";
 export type { StorageContractTarget } from "./storage-contract.js";
+export { sqliteTestBackends } from "./sqlite-test-backends.js";
+export type { SqliteTestBackend } from "./sqlite-test-backends.js";

@@ -5,6 +5,7 @@ import { openPostgresStorage } from "../open-postgres-storage.js";
 import { openSqliteStorage } from "../open-sqlite-storage.js";
 import type { Storage } from "../storage.js";
 import { type PostgresTestCluster, startPostgresTestCluster } from "./postgres-test-cluster.js";
+import { type SqliteTestBackend, sqliteTestBackends } from "./sqlite-test-backends.js";
 
 /** The backends a store's test file runs its contract suite on: a temp directory, one shared SQLite storage, a throwaway PostgreSQL. */
 export interface StoreTestBackends {
@@ -16,7 +17,13 @@ export interface StoreTestBackends {
   stop(): Promise<void>;
   /** The running cluster; throws when `start()` did not run. */
   cluster(): PostgresTestCluster;
-  /** One SQLite storage on `temporary`, opened on first use and shared by every caller (as one process shares a file). */
+  /**
+   * The SQLite drivers of the running Node (node:sqlite on Node 22.16+ and
+   * 24, better-sqlite3 where it loads): run each contract suite once per
+   * entry, named with its `label`. Their shared storages close with `stop()`.
+   */
+  readonly sqlite: readonly SqliteTestBackend[];
+  /** One SQLite storage on `temporary` (the default driver), opened on first use and shared by every caller (as one process shares a file). */
   sharedSqlite(): Promise<Storage>;
   /**
    * Opens stores on one database of the cluster (created on first use), each
@@ -37,10 +44,12 @@ export interface StoreTestBackends {
  * const backends = createStoreTestBackends("agent-tools-cron-store-");
  * beforeAll(() => backends.start(), 120_000);
  * afterAll(() => backends.stop(), 60_000);
+ * for (const sqlite of backends.sqlite) runContract(`Kysely on ${sqlite.label}`, { open: async () => KyselyCronStore.open(await sqlite.sharedSqlite()) });
  * runContract("Kysely on PostgreSQL", { ...backends.postgresStores("cron", (storage) => KyselyCronStore.open(storage)) });
  */
 export function createStoreTestBackends(prefix: string): StoreTestBackends {
   const temporary = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const sqliteBackends = sqliteTestBackends(temporary);
   let running: PostgresTestCluster | undefined;
   let sqlite: Promise<Storage> | undefined;
   const databases = new Map<string, Promise<string>>();
@@ -50,12 +59,14 @@ export function createStoreTestBackends(prefix: string): StoreTestBackends {
   };
   return {
     temporary,
+    sqlite: sqliteBackends,
     cluster,
     async start() {
       running = await startPostgresTestCluster();
     },
     async stop() {
       await (await sqlite)?.close();
+      for (const backend of sqliteBackends) await backend.close();
       await running?.stop();
       fs.rmSync(temporary, { recursive: true, force: true });
     },
