@@ -114,6 +114,18 @@ function* plainRows(iterator: Iterator<unknown>): IterableIterator<unknown> {
 }
 
 /**
+ * The parameters as node:sqlite binds them like better-sqlite3: Node 22
+ * binds a view over a zero-length ArrayBuffer as NULL, not as an empty blob
+ * (a NOT NULL blob column refuses it), so such a view becomes one over a
+ * one-byte buffer, still zero bytes long.
+ */
+function bindable(parameters: readonly unknown[]): unknown[] {
+  return parameters.map((value) =>
+    ArrayBuffer.isView(value) && value.byteLength === 0 && value.buffer.byteLength === 0 ? new Uint8Array(new ArrayBuffer(1), 0, 0) : value,
+  );
+}
+
+/**
  * Opens `filename` with node:sqlite's `DatabaseSync` behind the
  * better-sqlite3-like {@link SqliteConnection} Kysely's `SqliteDialect`
  * drives: parameters passed spread, `reader` from the statement's result
@@ -134,9 +146,9 @@ export function openNodeSqliteConnection(sqlite: NodeSqliteModule, filename: str
       const statement = call(() => database.prepare(sql));
       return {
         reader: statement.columns().length > 0,
-        all: (parameters) => call(() => statement.all(...parameters)).map(plainRow),
-        run: (parameters) => call(() => statement.run(...parameters)),
-        iterate: (parameters) => plainRows(call(() => statement.iterate(...parameters))),
+        all: (parameters) => call(() => statement.all(...bindable(parameters))).map(plainRow),
+        run: (parameters) => call(() => statement.run(...bindable(parameters))),
+        iterate: (parameters) => plainRows(call(() => statement.iterate(...bindable(parameters)))),
       };
     },
     close() {

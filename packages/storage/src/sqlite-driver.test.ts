@@ -57,6 +57,7 @@ describe("openSqliteStorage: the driver option", () => {
         opened: true,
         blobIsBuffer: true,
         rowPrototypeIsObject: true,
+        emptyBlob: { type: "blob", length: 0 },
         journal: { journal_mode: "wal" },
         foreignKeys: { foreign_keys: 1 },
         violation: { code: "SQLITE_CONSTRAINT_UNIQUE", errcode: 2067, message: "UNIQUE constraint failed: t.x" },
@@ -111,7 +112,12 @@ describe("openSqliteStorage: the driver option", () => {
 
     it("auto falls back to better-sqlite3 (its errors are better-sqlite3's SqliteError)", async () => {
       const { result } = await runChild(process.execPath, "open-auto");
-      expect(result).toMatchObject({ opened: true, journal: { journal_mode: "wal" }, violation: { name: "SqliteError", code: "SQLITE_CONSTRAINT_UNIQUE" } });
+      expect(result).toMatchObject({
+        opened: true,
+        emptyBlob: { type: "blob", length: 0 },
+        journal: { journal_mode: "wal" },
+        violation: { name: "SqliteError", code: "SQLITE_CONSTRAINT_UNIQUE" },
+      });
       expect(result.violation.errcode).toBeUndefined();
     });
   });

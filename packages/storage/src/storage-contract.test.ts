@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { sqliteTestBackends } from "./testing/sqlite-test-backends.js";
 import { runStorageContract, usePostgresTestCluster } from "./testing/storage-contract.js";
 import { openPostgresStorage } from "./index.js";
 import { openSqliteStorage } from "./index.js";
@@ -17,7 +18,12 @@ afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 const cluster = usePostgresTestCluster();
 let postgresUrl: Promise<string> | undefined;
 
-runStorageContract("sqlite (file under dataDir)", { open: () => openSqliteStorage({ dataDir: path.join(temporary, "data") }), concurrentInstances: true });
+for (const sqlite of sqliteTestBackends(temporary)) {
+  runStorageContract(`${sqlite.label}, file under dataDir`, {
+    open: () => sqlite.open({ dataDir: path.join(temporary, `data-${sqlite.driver.replace(/\W/g, "-")}`) }),
+    concurrentInstances: true,
+  });
+}
 runStorageContract("postgres (real server)", {
   open: async () => openPostgresStorage({ connectionString: await (postgresUrl ??= cluster().createDatabase("storage")) }),
   concurrentInstances: true,

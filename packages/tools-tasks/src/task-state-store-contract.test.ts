@@ -1,6 +1,6 @@
 import { createToolRegistry } from "@agent-tools/core";
 import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
-import { usePostgresTestCluster } from "@agent-tools/storage/testing";
+import { sqliteTestBackends, usePostgresTestCluster } from "@agent-tools/storage/testing";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,11 +33,14 @@ runTaskStateStoreContract("in-memory", { open: async () => new InMemoryTaskState
 const shared = new InMemoryTaskStateStore();
 runTaskStateStoreContract("in-memory (one shared instance)", { open: async () => shared, dispose: async () => undefined, sharedBackend: true });
 
-runTaskStateStoreContract("Kysely on SQLite", {
-  open: () => kyselyStore(() => openSqliteStorage({ dataDir: temporary })),
-  dispose: disposeKyselyStore,
-  sharedBackend: true,
-});
+// Once per SQLite driver of this Node, each on a directory of its own.
+for (const sqlite of sqliteTestBackends(temporary)) {
+  runTaskStateStoreContract(`Kysely on ${sqlite.label}`, {
+    open: () => kyselyStore(() => sqlite.open({ dataDir: path.join(temporary, sqlite.driver.replace(/\W/g, "-")) })),
+    dispose: disposeKyselyStore,
+    sharedBackend: true,
+  });
+}
 
 runTaskStateStoreContract("Kysely on PostgreSQL (real server)", {
   open: () => kyselyStore(async () => openPostgresStorage({ connectionString: await (postgresUrl ??= cluster().createDatabase("tasks")) })),

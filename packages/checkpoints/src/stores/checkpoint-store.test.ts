@@ -15,14 +15,16 @@ afterAll(() => backends.stop(), 60_000);
 
 runCheckpointStoreContract({ name: "in-memory", open: async () => ({ store: new InMemoryCheckpointStore(), close: async () => undefined }) });
 
-runCheckpointStoreContract({
-  name: "Kysely on SQLite",
-  async open() {
-    counter += 1;
-    const storage = await openSqliteStorage({ dataDir: path.join(backends.temporary, `sqlite-${counter}`) });
-    return { store: await KyselyCheckpointStore.open(storage), close: () => storage.close() };
-  },
-});
+for (const sqlite of backends.sqlite) {
+  runCheckpointStoreContract({
+    name: `Kysely on ${sqlite.label}`,
+    async open() {
+      counter += 1;
+      const storage = await sqlite.open({ dataDir: path.join(backends.temporary, `sqlite-${counter}`) });
+      return { store: await KyselyCheckpointStore.open(storage), close: () => storage.close() };
+    },
+  });
+}
 
 runCheckpointStoreContract({
   name: "Kysely on PostgreSQL (real server)",

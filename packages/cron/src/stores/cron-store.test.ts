@@ -20,16 +20,18 @@ afterAll(() => backends.stop(), 60_000);
 
 runCronStoreContract({ name: "in-memory", open: async () => ({ store: new InMemoryCronStore(), close: async () => undefined }) });
 
-// A fresh data directory per test: one SQLite storage per file and process.
-runCronStoreContract({
-  name: "Kysely on SQLite",
-  async open() {
-    counter += 1;
-    const storage = await openSqliteStorage({ dataDir: path.join(temporary, `sqlite-${counter}`) });
-    const store = await KyselyCronStore.open(storage);
-    return { store, close: () => storage.close() };
-  },
-});
+// A fresh data directory per test: one SQLite storage per file and process. Once per driver of this Node.
+for (const sqlite of backends.sqlite) {
+  runCronStoreContract({
+    name: `Kysely on ${sqlite.label}`,
+    async open() {
+      counter += 1;
+      const storage = await sqlite.open({ dataDir: path.join(temporary, `sqlite-${counter}`) });
+      const store = await KyselyCronStore.open(storage);
+      return { store, close: () => storage.close() };
+    },
+  });
+}
 
 async function postgresDatabase(): Promise<string> {
   return backends.cluster().createDatabase("cron");

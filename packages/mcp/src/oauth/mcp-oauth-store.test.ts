@@ -16,14 +16,16 @@ beforeAll(() => backends.start(), 120_000);
 afterAll(() => backends.stop(), 60_000);
 
 runMcpOAuthStoreContract({ name: "in-memory", open: async () => ({ store: new InMemoryMcpOAuthStore(), close: async () => undefined }) });
-runMcpOAuthStoreContract({
-  name: "Kysely on SQLite",
-  async open() {
-    counter += 1;
-    const storage = await openSqliteStorage({ dataDir: path.join(backends.temporary, `sqlite-${counter}`) });
-    return { store: await KyselyMcpOAuthStore.open(storage), close: () => storage.close() };
-  },
-});
+for (const sqlite of backends.sqlite) {
+  runMcpOAuthStoreContract({
+    name: `Kysely on ${sqlite.label}`,
+    async open() {
+      counter += 1;
+      const storage = await sqlite.open({ dataDir: path.join(backends.temporary, `sqlite-${counter}`) });
+      return { store: await KyselyMcpOAuthStore.open(storage), close: () => storage.close() };
+    },
+  });
+}
 runMcpOAuthStoreContract({
   name: "Kysely on PostgreSQL (real server)",
   async open() {

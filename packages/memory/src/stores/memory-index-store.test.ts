@@ -22,11 +22,13 @@ runMemoryIndexStoreContract("in-memory", { open: async () => new InMemoryMemoryI
 const shared = new InMemoryMemoryIndexStore();
 runMemoryIndexStoreContract("in-memory (one shared instance)", { open: async () => shared, dispose: async () => undefined, sharedBackend: true });
 
-// One SQLite storage per file and process (as leaseSqliteStorage hands out): every store shares its connection.
-runMemoryIndexStoreContract("Kysely on SQLite", {
-  open: async () => KyselyMemoryIndexStore.open(await backends.sharedSqlite()),
-  sharedBackend: true,
-});
+// One SQLite storage per file and process (as leaseSqliteStorage hands out): every store shares its connection. Once per driver of this Node.
+for (const sqlite of backends.sqlite) {
+  runMemoryIndexStoreContract(`Kysely on ${sqlite.label}`, {
+    open: async () => KyselyMemoryIndexStore.open(await sqlite.sharedSqlite()),
+    sharedBackend: true,
+  });
+}
 
 // A pool per store over one database: the racing batches really run at once on the server.
 runMemoryIndexStoreContract("Kysely on PostgreSQL (real server)", {

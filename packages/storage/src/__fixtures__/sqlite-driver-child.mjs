@@ -23,6 +23,13 @@ async function openAndViolate(driver) {
       .values({ x: "a", b: Buffer.from([0, 255]) })
       .execute();
     const rows = await storage.db.selectFrom("t").selectAll().execute();
+    // An empty blob over a zero-length ArrayBuffer (Node 22's node:sqlite binds it as NULL unless the adapter steps in).
+    await sql`create table if not exists e (b blob not null)`.execute(storage.db);
+    await storage.db
+      .insertInto("e")
+      .values({ b: Buffer.from(new ArrayBuffer(0)) })
+      .execute();
+    const empty = await sql`select typeof(b) as type, length(b) as length from e`.execute(storage.db);
     const journal = await sql`pragma journal_mode`.execute(storage.db);
     const foreignKeys = await sql`pragma foreign_keys`.execute(storage.db);
     const violation = await storage.db
@@ -34,6 +41,7 @@ async function openAndViolate(driver) {
       opened: true,
       blobIsBuffer: Buffer.isBuffer(rows[0].b),
       rowPrototypeIsObject: Object.getPrototypeOf(rows[0]) === Object.prototype,
+      emptyBlob: empty.rows[0],
       journal: journal.rows[0],
       foreignKeys: foreignKeys.rows[0],
       violation,

@@ -20,11 +20,13 @@ runSubagentStoreContract("in-memory", { open: async () => new InMemorySubagentSt
 const shared = new InMemorySubagentStore();
 runSubagentStoreContract("in-memory (one shared instance)", { open: async () => shared, dispose: async () => undefined, sharedBackend: true });
 
-// One SQLite storage per file and process: every store shares its connection.
-runSubagentStoreContract("Kysely on SQLite", {
-  open: async () => KyselySubagentStore.open(await backends.sharedSqlite()),
-  sharedBackend: true,
-});
+// One SQLite storage per file and process: every store shares its connection. Once per driver of this Node.
+for (const sqlite of backends.sqlite) {
+  runSubagentStoreContract(`Kysely on ${sqlite.label}`, {
+    open: async () => KyselySubagentStore.open(await sqlite.sharedSqlite()),
+    sharedBackend: true,
+  });
+}
 
 // A pool per store over one database: the racing appends really run at once on the server.
 runSubagentStoreContract("Kysely on PostgreSQL (real server)", {
