@@ -1,5 +1,8 @@
 // Reads vitest's JSON report, plus any further result files ({"results": [{name, ok}]}:
-// the lint run, the consumer check), and prints the closing line CI reads.
+// the lint run, the consumer check) or further vitest JSON reports (the store contract
+// suites under other Node versions), and prints the closing line CI reads.
+// A further file may be given as "<label>=<file>": its failures are printed with the label
+// (e.g. "Node 24=.tmp/vitest-store-node24.json").
 import { readFileSync } from "node:fs";
 
 const [file, ...extraFiles] = process.argv.slice(2);
@@ -13,27 +16,49 @@ try {
 }
 const passed = report.numPassedTests ?? 0;
 const failed = report.numFailedTests ?? 0;
-const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+let skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 // A suite that failed to load has no failing test of its own: count it as one failure.
 const failedSuites = (report.testResults ?? []).filter(
   (suite) => suite.status === "failed" && (suite.assertionResults ?? []).every((test) => test.status !== "failed"),
 );
 let extraPassed = 0;
 let extraFailed = 0;
-for (const extra of extraFiles) {
-  let results;
+for (const argument of extraFiles) {
+  const labelled = /^([^=/]+)=(.+)$/.exec(argument);
+  const [label, extra] = labelled === null ? [undefined, argument] : [labelled[1], labelled[2]];
+  const prefix = label === undefined ? "" : `${label}: `;
+  let parsed;
   try {
-    results = JSON.parse(readFileSync(extra, "utf8")).results ?? [];
+    parsed = JSON.parse(readFileSync(extra, "utf8"));
   } catch (error) {
-    console.error(`no results at ${extra}: ${error.message}`);
+    console.error(`${prefix}no results at ${extra}: ${error.message}`);
     extraFailed += 1;
     continue;
   }
-  for (const result of results) {
+  if (typeof parsed.numTotalTests === "number") {
+    // Another vitest JSON report: count its tests, and name its failures with the label.
+    extraPassed += parsed.numPassedTests ?? 0;
+    skipped += (parsed.numPendingTests ?? 0) + (parsed.numTodoTests ?? 0);
+    for (const suite of parsed.testResults ?? []) {
+      const failedTests = (suite.assertionResults ?? []).filter((test) => test.status === "failed");
+      for (const test of failedTests) console.error(`failed: ${prefix}${test.fullName ?? test.title}`);
+      if (suite.status === "failed" && failedTests.length === 0) {
+        console.error(`suite failed to run: ${prefix}${suite.name}: ${String(suite.message ?? "").split("\n")[0]}`);
+        extraFailed += 1;
+      }
+      extraFailed += failedTests.length;
+    }
+    if ((parsed.numPassedTests ?? 0) === 0) {
+      console.error(`${prefix}no test passed in ${extra}`);
+      extraFailed += 1;
+    }
+    continue;
+  }
+  for (const result of parsed.results ?? []) {
     if (result.ok) extraPassed += 1;
     else {
       extraFailed += 1;
-      console.error(`failed: ${result.name}${result.detail ? `: ${result.detail}` : ""}`);
+      console.error(`failed: ${prefix}${result.name}${result.detail ? `: ${result.detail}` : ""}`);
     }
   }
 }
