@@ -10,6 +10,8 @@
 //   - the same consumer installs next to vitest 3 and vitest 5;
 //   - the sdk tarballs, installed on Node 20, 22 and 24, run the README's embedding example
 //     with a task and a memory call (scripts/consumer-check/node-matrix.mjs).
+//   - every TypeScript sample of the docs compiles, strict, against the tarballs
+//     (scripts/consumer-check/docs-samples.mjs).
 // Prints one line per check, the install footprints (packages, MB, seconds),
 // writes them to <out>/consumer-check.json, and exits 1 when a check failed.
 //
@@ -262,6 +264,12 @@ if (wanted("vitest")) {
 
 // 5. The sdk on Node 20, 22 and 24: the README's embedding example, a task and a memory call, install footprints.
 if (wanted("matrix")) checkNodeMatrix({ root, work, overrides, run, record, footprint, footprints });
+
+// 6. Every TypeScript sample of the docs, strict, against the tarballs (one result per sample).
+if (wanted("docs")) {
+  const { checkDocsSamples } = await import("./consumer-check/docs-samples.mjs");
+  await checkDocsSamples({ root, overrides, project, run, record, out });
+}
 
 writeFileSync(path.join(out, "consumer-check.json"), JSON.stringify({ results, footprints }, null, 2));
 rmSync(work, { recursive: true, force: true });
