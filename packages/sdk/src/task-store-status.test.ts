@@ -50,7 +50,7 @@ describe("buildBuiltinToolRegistry: a task store that cannot open", () => {
       expect(result).toMatchObject({ isError: true, details: { code: "unavailable", reason: "driver_missing", recoverable: false } });
       const text = toolResultText(result, "");
       expect(text).toContain("the SQLite driver better-sqlite3 is not installed");
-      expect(text).toContain("npm install better-sqlite3@12.11.1");
+      expect(text).toContain("npm install better-sqlite3@12");
       expect(text).toContain("`tasks.store`");
       expect(text).toContain("openPostgresStorage");
       expect(text).not.toContain("Retry later");

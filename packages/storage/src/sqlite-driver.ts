@@ -19,7 +19,7 @@ export const SQLITE_DRIVER_CHOICES: readonly SqliteDriverChoice[] = ["auto", "no
  * node:sqlite or an install without better-sqlite3; hosts leave them alone.
  */
 export interface SqliteDriverLoaders {
-  /** Default: `import("better-sqlite3")`. */
+  /** Default: imports the better-sqlite3 package. */
   readonly betterSqlite3?: OptionalDriver<BetterSqlite3Module>;
   /** Default: `process.getBuiltinModule("node:sqlite")`, undefined where unusable. */
   readonly nodeSqlite?: () => NodeSqliteModule | undefined;
