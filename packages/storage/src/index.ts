@@ -10,8 +10,8 @@
 export type { Storage, StorageDialect, StorageMigration } from "./storage.js";
 export { createKyselyStorage } from "./kysely-storage.js";
 export { openSqliteStorage } from "./open-sqlite-storage.js";
-export type { SqliteOpenFailureReason, SqliteStorageOptions } from "./open-sqlite-storage.js";
-export type { SqliteDriverChoice, SqliteDriverLoaders, SqliteDriverName } from "./sqlite-driver.js";
+export type { SqliteStorageOptions } from "./open-sqlite-storage.js";
+export type { SqliteDriverChoice } from "./sqlite-driver.js";
 export { openPostgresStorage } from "./open-postgres-storage.js";
 export type { PostgresStorageOptions } from "./open-postgres-storage.js";
 export { openStorage } from "./open-storage.js";
