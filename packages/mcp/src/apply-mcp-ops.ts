@@ -2,32 +2,10 @@
  * `applyMcpOps`: the pure, id-keyed reducer every MCP settings change goes
  * through. Hosts keep their settings in their own store and commit with it.
  */
-import { type McpServerConfig, type McpServerConfigInput, type McpSettings, normalizeMcpServerConfig } from "./settings.js";
+import type { McpOp } from "@agent-tools/core/mcp";
+import { type McpServerConfig, type McpSettings, normalizeMcpServerConfig } from "./settings.js";
 
-/** Insert a server, or replace the one with the same id when it differs. */
-export interface McpUpsertOp {
-  type: "upsert";
-  server: McpServerConfigInput;
-}
-/** Merge fields into an existing server; the id cannot change; an unknown id is a no-op. */
-export interface McpPatchOp {
-  type: "patch";
-  id: string;
-  patch: Partial<Omit<McpServerConfig, "id">>;
-}
-/** Remove a server by id. */
-export interface McpRemoveOp {
-  type: "remove";
-  id: string;
-}
-/** Enable or disable servers by id. */
-export interface McpSetEnabledOp {
-  type: "setEnabled";
-  serverIds: readonly string[];
-  enabled: boolean;
-}
-/** One settings change. */
-export type McpOp = McpUpsertOp | McpPatchOp | McpRemoveOp | McpSetEnabledOp;
+export type { McpOp, McpUpsertOp, McpPatchOp, McpRemoveOp, McpSetEnabledOp } from "@agent-tools/core/mcp";
 
 const same = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
 

@@ -1,4 +1,5 @@
 import { type ChildSpanOptions, type Logger, type ToolBundle, type ToolDefinition, ToolError, traceChildSpan } from "@agent-tools/core";
+import type { McpToolTarget } from "@agent-tools/core/mcp";
 import { mapMcpCallResult } from "./content-mapping.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import { coerceMcpInputSchema } from "./remote-tool-schema.js";
@@ -7,11 +8,7 @@ import { mcpToolAnnotations } from "./mcp-tool-annotations.js";
 import { type McpSettings, selectEnabledMcpServers } from "./settings.js";
 import { buildMcpToolName, mcpToolNamePrefixes } from "./tool-naming.js";
 
-/** The server and server-side tool name behind a dynamic tool name. */
-export interface McpToolTarget {
-  serverId: string;
-  toolName: string;
-}
+export type { McpToolTarget } from "@agent-tools/core/mcp";
 
 /** One dynamic tool and where it goes. */
 export interface McpToolEntry extends McpToolTarget {

@@ -7,32 +7,13 @@
 import { SdkError } from "@agent-tools/core";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type { McpClientFeatures } from "./client-host-options.js";
-import type { McpElicitationRequest, McpElicitationResult, McpSamplingOptions } from "./client-features/client-feature-types.js";
+import type { McpHostOptions } from "@agent-tools/core/mcp";
 import { installElicitationHandler } from "./client-features/elicitation-handler.js";
-import { type McpRootsSource, RootsChangeNotifier, installRootsHandler } from "./client-features/roots-handler.js";
+import { RootsChangeNotifier, installRootsHandler } from "./client-features/roots-handler.js";
 import { installSamplingHandler } from "./client-features/sampling-handler.js";
 
-/** The host's callbacks for client features (part of `createMcpToolBundles` options). */
-export interface McpClientFeatureOptions {
-  /**
-   * Elicitation (form mode): a server asks the user for values. Resolve with
-   * `accept` and the values, `decline` or `cancel`; abort the question when
-   * `signal` aborts. Without it the capability is not declared.
-   */
-  onElicitation?(request: McpElicitationRequest): Promise<McpElicitationResult>;
-  /**
-   * Sampling: servers may ask `model` for completions, each one approved by
-   * `approve` first. Without it (or without `approve`) the capability is not
-   * declared.
-   */
-  sampling?: McpSamplingOptions;
-  /**
-   * Roots offered to servers (`roots/list`), read on every request: `file://`
-   * URIs with names. `false` or absent: not declared. After a change call
-   * `notifyRootsChanged()` of the bundles.
-   */
-  roots?: McpRootsSource | false;
-}
+/** The host's callbacks for client features (part of `createMcpToolBundles` options; documented on `McpHostOptions`). */
+export type McpClientFeatureOptions = Pick<McpHostOptions, "onElicitation" | "sampling" | "roots">;
 
 /** The client features of a runtime plus the roots-changed notice. */
 export interface McpClientFeatureSet extends McpClientFeatures {

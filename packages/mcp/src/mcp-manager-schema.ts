@@ -1,3 +1,4 @@
+import type { McpManagerInput } from "@agent-tools/core/mcp";
 import { z } from "zod";
 import { MCP_MANAGER_ACTIONS } from "./mcp-manager-support.js";
 import { MCP_OAUTH_GRANTS, MCP_TOKEN_ENDPOINT_AUTH_METHODS } from "./oauth/mcp-server-auth-config.js";
@@ -42,8 +43,12 @@ export const mcpManagerInputSchema = z.object({
   include_stderr: z.boolean().optional().describe("test/diagnose/restart: include the server's stderr tail; default true only for diagnose."),
 });
 
-/** Parsed McpManager input. */
-export type McpManagerInput = z.output<typeof mcpManagerInputSchema>;
+export type { McpManagerInput } from "@agent-tools/core/mcp";
+
+/** The contract's McpManagerInput and the schema's parsed input are the same type: `true` here stops compiling when they drift apart. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesContract: Same<z.output<typeof mcpManagerInputSchema>, McpManagerInput> = true;
+void schemaMatchesContract;
 
 /** The ids an action targets: `server_ids`, else `server_id`, trimmed and without duplicates. */
 export function targetIds(input: McpManagerInput): string[] {

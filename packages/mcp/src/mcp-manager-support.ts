@@ -1,5 +1,5 @@
 import { type RuntimeScope, type ToolErrorCode, ToolError } from "@agent-tools/core";
-import type { McpOp } from "./apply-mcp-ops.js";
+import type { McpManagerAction, McpManagerDetails, McpOp } from "@agent-tools/core/mcp";
 import type { McpRuntime } from "./mcp-runtime.js";
 import type { McpOAuthControl } from "./oauth/mcp-oauth-source.js";
 import type { McpServerConfig, McpSettings } from "./settings.js";
@@ -21,9 +21,8 @@ export const MCP_MANAGER_ACTIONS = [
   "tools",
   "login",
   "logout",
-] as const;
-/** One McpManager action. */
-export type McpManagerAction = (typeof MCP_MANAGER_ACTIONS)[number];
+] as const satisfies readonly McpManagerAction[];
+export type { McpManagerAction, McpManagerDetails } from "@agent-tools/core/mcp";
 
 /** Actions that change the settings. */
 export const SETTINGS_WRITE_ACTIONS: ReadonlySet<McpManagerAction> = new Set(["create", "update", "delete", "enable", "disable"]);
@@ -39,37 +38,6 @@ export const CRON_REFUSED_ACTIONS: ReadonlySet<McpManagerAction> = new Set([
   "login",
   "logout",
 ]);
-
-/** The `details` of every McpManager result. */
-export interface McpManagerDetails {
-  kind: "manage_mcp";
-  action: McpManagerAction;
-  /** On a refused call: the ToolError code (invalid_arguments, not_found, permission_denied, other). */
-  code?: ToolErrorCode;
-  /** not_found: the ids that do not exist. */
-  missingServerIds?: string[];
-  /** invalid_arguments: the argument that is missing or wrong. */
-  field?: string;
-  serverId?: string;
-  serverIds?: string[];
-  transport?: string;
-  ok: boolean;
-  phase?: string;
-  serverCount?: number;
-  enabledCount?: number;
-  toolsCount?: number;
-  changed?: boolean;
-  stopped?: string[];
-  errors: string[];
-  warnings?: string[];
-  suggestions?: string[];
-  servers?: unknown[];
-  tools?: unknown[];
-  stderr?: string[];
-  durationMs?: number;
-  /** OAuth of the server: whether tokens are stored, their expiry and scopes; never a secret. */
-  auth?: { authorized: boolean; expiresAt?: number; scopes?: string; refreshable?: boolean; failedPhase?: string };
-}
 
 /** What the McpManager needs from its bundle. */
 export interface McpManagerEnvironment {

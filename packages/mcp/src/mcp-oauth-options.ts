@@ -2,17 +2,9 @@
  * OAuth for HTTP and SSE MCP servers: the host's options (the runtime's
  * provider source is `createMcpOAuthControl`).
  */
-import type { McpOAuthOptions } from "./oauth/mcp-oauth-source.js";
+import type { McpHostOptions } from "@agent-tools/core/mcp";
 
-export type { McpOAuthOptions } from "./oauth/mcp-oauth-source.js";
+export type { McpOAuthOptions } from "@agent-tools/core/mcp";
 
-/** The host's OAuth options (part of `createMcpToolBundles` options). */
-export interface McpOAuthHostOptions {
-  /**
-   * OAuth 2.1 for HTTP and SSE servers: the sign-in callback, the credential
-   * store, its encryption key, the redirect URL and client metadata. Absent:
-   * only servers whose settings name `auth` (client credentials,
-   * pre-registered clients) use OAuth.
-   */
-  oauth?: McpOAuthOptions;
-}
+/** The host's OAuth options (part of `createMcpToolBundles` options; documented on `McpHostOptions`). */
+export type McpOAuthHostOptions = Pick<McpHostOptions, "oauth">;

@@ -1,69 +1,28 @@
 import { type Logger, type RuntimeScope, type ToolBundle, type ToolDefinition, ToolError } from "@agent-tools/core";
-import type { McpOp } from "./apply-mcp-ops.js";
-import { type McpDynamicToolBundle, type McpToolTarget, createMcpDynamicToolBundle } from "./dynamic-tools.js";
+import type { McpHostBundles, McpHostOptions } from "@agent-tools/core/mcp";
+import { type McpDynamicToolBundle, createMcpDynamicToolBundle } from "./dynamic-tools.js";
 import { type McpLoadReport, McpConfigError, McpLoadError } from "./mcp-errors.js";
-import { type McpClientFeatureOptions, createMcpClientFeatures } from "./mcp-client-features.js";
+import { createMcpClientFeatures } from "./mcp-client-features.js";
 import { createMcpManagerTool } from "./mcp-manager-tool.js";
-import type { McpOAuthHostOptions } from "./mcp-oauth-options.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { createMcpOAuthControl } from "./oauth/mcp-oauth-source.js";
-import { type McpSettings, assertCompleteMcpServers, selectEnabledMcpServers } from "./settings.js";
+import { assertCompleteMcpServers, selectEnabledMcpServers } from "./settings.js";
 import { DEFAULT_TOOL_SEARCH_TOKEN_BUDGET, createToolSearchTool, estimateToolSchemaTokens } from "./tool-search.js";
 
-/** Options of {@link createMcpToolBundles}. */
-export interface McpToolBundleOptions extends McpClientFeatureOptions, McpOAuthHostOptions {
-  /** The host's live settings getter; read on every use, never snapshotted. */
-  getSettings(): McpSettings;
-  /**
-   * Commits settings ops (normally `settings = applyMcpOps(settings, ops)`).
-   * The new settings must be visible to `getSettings` when it returns, even if
-   * it returns a promise (for persistence). Absent: MCP settings are read-only.
-   */
-  applyOps?(ops: readonly McpOp[]): void | Promise<void>;
+/** Options of {@link createMcpToolBundles}: the host's options (see `McpHostOptions`) plus the scope and logger a registry supplies. */
+export interface McpToolBundleOptions extends Omit<McpHostOptions, "onReady"> {
   /** Default `chat`. In `cron` McpManager refuses writes, restart and stop, and ToolSearch is off. */
   runtimeScope?: RuntimeScope;
-  /** `continue` (default): report load failures to `onLoadError` and go on; `throw`: reject. */
-  loadFailureMode?: "continue" | "throw";
-  /** Load failures (all servers, or some) in `continue` mode. */
-  onLoadError?(error: McpLoadError | McpConfigError): void;
-  /** True: never spawn stdio servers (http and sse still work). */
-  sandbox?: boolean;
-  /** Lazy loading of MCP tools; `false` turns it off. Default budget 12 000 tokens. */
-  toolSearch?: false | { tokenBudget?: number };
   logger?: Logger;
-  /** How the SDK introduces itself to servers. */
-  clientInfo?: { name: string; version: string };
 }
 
-/**
- * What a host passes to `buildBuiltinToolRegistry({ mcp })`: the bundle
- * options without the ones the registry supplies (scope, logger), plus a
- * hook that receives the bundles (for the reverse name map and `refresh`).
- */
-export interface McpHostOptions extends Omit<McpToolBundleOptions, "runtimeScope" | "logger"> {
-  /** Receives the created bundles, e.g. to keep `resolveToolName` for approval rules. */
-  onReady?(bundles: McpToolBundles): void;
-}
+export type { McpHostOptions } from "@agent-tools/core/mcp";
 
 /** The MCP bundles of one registry and their shared runtime. */
-export interface McpToolBundles {
-  /** Trusted: McpManager, and ToolSearch while lazy loading is active. */
-  readonly manager: ToolBundle;
+export interface McpToolBundles extends McpHostBundles {
   /** Untrusted: the dynamic `mcp_<server>_<tool>` tools. */
   readonly tools: McpDynamicToolBundle;
-  /** `[manager, tools]`, to pass to a registry. */
-  readonly bundles: readonly ToolBundle[];
   readonly runtime: McpRuntime;
-  /** `(server, tool)` behind a dynamic tool name. */
-  resolveToolName(name: string): McpToolTarget | undefined;
-  /** True while MCP tools are hidden until ToolSearch activates them. */
-  isDeferralActive(): boolean;
-  /** Connects newly enabled servers, stops removed ones and rebuilds the tools; concurrent calls share one run. */
-  refresh(): Promise<McpLoadReport>;
-  /** Tells connected servers that the roots changed (`notifications/roots/list_changed`); a no-op without `roots`. */
-  notifyRootsChanged(): Promise<void>;
-  /** Closes every connection. */
-  close(): Promise<void>;
 }
 
 /**

@@ -2,57 +2,17 @@
  * MCP settings: the server configuration shape, normalisation, static
  * validation and the "incomplete configuration" check run before loading.
  */
+import type { McpServerConfig, McpServerConfigInput, McpSettings, McpTransportKind } from "@agent-tools/core/mcp";
 import { type McpConfigProblem, McpConfigError } from "./mcp-errors.js";
-import { type McpServerAuthConfig, normalizeMcpServerAuth, validateMcpServerAuth } from "./oauth/mcp-server-auth-config.js";
+import { normalizeMcpServerAuth, validateMcpServerAuth } from "./oauth/mcp-server-auth-config.js";
 
-/** How the SDK talks to a server. */
-export type McpTransportKind = "stdio" | "http" | "sse";
+export type { McpServerConfig, McpServerConfigInput, McpSettings, McpTransportKind } from "@agent-tools/core/mcp";
 
 /** Every transport, in a stable order. */
 export const MCP_TRANSPORTS: readonly McpTransportKind[] = ["stdio", "http", "sse"];
 
 /** Default per-server timeout in milliseconds (connect and each request). */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
-
-/** One configured MCP server. `id` is its name and the key of every operation. */
-export interface McpServerConfig {
-  /** The server's name; part of every tool name (`mcp_<id>_<tool>`). */
-  id: string;
-  description?: string;
-  docsUrl?: string;
-  /** Only enabled servers are loaded. */
-  enabled: boolean;
-  /** `stdio` (default), `http` (Streamable HTTP) or `sse` (legacy HTTP+SSE). */
-  transport: McpTransportKind;
-  /** stdio: the executable. */
-  command: string;
-  /** stdio: its arguments. */
-  args: string[];
-  /** http / sse: the endpoint URL. */
-  url: string;
-  /** stdio: extra environment variables (merged over a safe default environment). */
-  env?: Record<string, string>;
-  /** stdio: working directory of the server process. */
-  cwd?: string;
-  /** http / sse: extra request headers (e.g. `Authorization`). */
-  headers?: Record<string, string>;
-  /** Connect and per-request timeout; `<= 0` means the default 60 000. */
-  timeoutMs: number;
-  /** sse: the POST endpoint to use when the server announces none within 3 s; relative to `url`. */
-  messageUrl?: string;
-  /** http / sse: OAuth settings (grant, pre-registered client, scope); tokens are never stored here. */
-  auth?: McpServerAuthConfig;
-}
-
-/** The MCP part of a host's settings. */
-export interface McpSettings {
-  servers: McpServerConfig[];
-  /** Ids the host UI marks as selected; kept to existing ids. */
-  selected: string[];
-}
-
-/** A loosely typed server configuration as a host or a model may send it. */
-export type McpServerConfigInput = Partial<Omit<McpServerConfig, "transport" | "auth">> & { id?: string; transport?: string; auth?: unknown };
 
 /** An empty settings object. */
 export function emptyMcpSettings(): McpSettings {

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type McpServerConfigInput, type McpSettings, type McpToolBundles, normalizeMcpServerConfig } from "@agent-tools/mcp";
+import type { McpHostBundles } from "@agent-tools/core/mcp";
+import { type McpServerConfigInput, type McpSettings, normalizeMcpServerConfig } from "@agent-tools/mcp";
 import { afterAll, describe, expect, it } from "vitest";
 import { edgeStdio } from "../../mcp/src/__fixtures__/test-servers.js";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
@@ -25,7 +26,7 @@ describe("buildBuiltinToolRegistry: registry.mcpToolDeferralActive", () => {
   it("is true while MCP tools are deferred behind ToolSearch, and follows the deferral when the servers change", async () => {
     const { workdir, dataDir } = directories("deferred");
     const { settings, getSettings } = mutableSettings([edgeStdio("edge")]);
-    let mcp: McpToolBundles | undefined;
+    let mcp: McpHostBundles | undefined;
     const registry = await buildBuiltinToolRegistry({
       workdir,
       dataDir,

@@ -12,7 +12,7 @@ import type {
   ToolPorts,
   ToolTelemetryOptions,
 } from "@agent-tools/core";
-import type { McpHostOptions } from "@agent-tools/mcp";
+import type { McpHostOptions } from "@agent-tools/core/mcp";
 import type { MemoryToolBundleOptions } from "@agent-tools/memory";
 import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";

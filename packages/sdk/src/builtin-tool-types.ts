@@ -1,5 +1,5 @@
 import type { ExecuteToolCallOptions, ToolCall, ToolContent, ToolRegistry, ToolResult } from "@agent-tools/core";
-import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
+import type { McpManagerDetails, McpManagerInput } from "@agent-tools/core/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
 import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";

@@ -3,7 +3,7 @@
  * built: the top level and every option object the SDK owns the shape of.
  */
 import { type ToolTelemetryOptions, SdkError } from "@agent-tools/core";
-import type { McpHostOptions } from "@agent-tools/mcp";
+import type { McpHostOptions } from "@agent-tools/core/mcp";
 import type { MemoryToolBundleOptions } from "@agent-tools/memory";
 import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";

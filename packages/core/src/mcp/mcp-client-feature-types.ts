@@ -1,9 +1,10 @@
 /**
  * The host-facing types of the MCP client features (elicitation, sampling,
  * roots): what the host's callbacks receive and answer. A leaf module, so the
- * handlers and the options can share them without an import cycle.
+ * handlers and the options can share them without an import cycle. Contracts
+ * only: the handlers live in @agent-tools/mcp.
  */
-import type { ModelClient, ModelMessage } from "@agent-tools/core";
+import type { ModelClient, ModelMessage } from "../ports/model-client.js";
 
 /** One field of an elicitation form: the MCP spec's restricted subset of JSON Schema (no nesting). */
 export interface McpElicitationField {
@@ -98,3 +99,6 @@ export interface McpRoot {
   /** A display name, e.g. `workspace` or `docs (read-only)`. */
   name?: string;
 }
+
+/** The host's roots: read on every `roots/list`. */
+export type McpRootsSource = () => readonly McpRoot[] | Promise<readonly McpRoot[]>;

@@ -1,4 +1,4 @@
-import { CodedError } from "@agent-tools/core";
+import { CodedError } from "../errors.js";
 
 /** One server that failed to load, and why. */
 export interface McpLoadFailure {

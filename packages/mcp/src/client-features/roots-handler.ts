@@ -4,10 +4,9 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, ListRootsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { McpRoot } from "./client-feature-types.js";
+import type { McpRootsSource } from "@agent-tools/core/mcp";
 
-/** The host's roots: read on every `roots/list`. */
-export type McpRootsSource = () => readonly McpRoot[] | Promise<readonly McpRoot[]>;
+export type { McpRootsSource } from "@agent-tools/core/mcp";
 
 /** Registers the `roots/list` handler of one server's client (the capability must be declared). */
 export function installRootsHandler(client: Client, roots: McpRootsSource): void {

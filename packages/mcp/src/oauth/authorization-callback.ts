@@ -3,22 +3,9 @@
  * authorization URL for the user and returns the redirect it received.
  */
 import { ToolError } from "@agent-tools/core";
+import type { McpAuthorizationResult } from "@agent-tools/core/mcp";
 
-/** What the runtime asks the host when a server needs a user's sign-in. */
-export interface McpAuthorizationRequest {
-  /** The server's id in the MCP settings. */
-  serverId: string;
-  /** Where the user signs in (show it, or open it in a browser). */
-  authorizationUrl: string;
-  /** Aborted when the sign-in is no longer wanted (the connection closed, the call was cancelled). */
-  signal: AbortSignal;
-}
-
-/** The redirect the host received: the full callback URL, or its `code` and `state`. */
-export type McpAuthorizationResult = { callbackUrl: string } | { code: string; state?: string };
-
-/** The host's callback for the interactive step. */
-export type McpAuthorizationCallback = (request: McpAuthorizationRequest) => Promise<McpAuthorizationResult>;
+export type { McpAuthorizationCallback, McpAuthorizationRequest, McpAuthorizationResult } from "@agent-tools/core/mcp";
 
 /**
  * The authorization code in a host's answer, after checking the `state`

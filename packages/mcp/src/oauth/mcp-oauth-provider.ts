@@ -46,6 +46,12 @@ export interface McpOAuthCredentialSummary {
  */
 export class McpOAuthProvider implements OAuthClientProvider {
   readonly key: McpOAuthStoreKey;
+  /**
+   * {@link OAuthClientProvider.clientMetadataUrl}: the host's client ID metadata document, if any.
+   * An optional property, not a getter returning `string | undefined`: the SDK declares it optional, and a
+   * consumer compiling with `exactOptionalPropertyTypes` would otherwise see this class not implement the interface.
+   */
+  readonly clientMetadataUrl?: string;
   /** The step the current or last attempt reached. */
   phase: McpOAuthPhase = "discovery";
   readonly #options: McpOAuthProviderOptions;
@@ -63,11 +69,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   constructor(options: McpOAuthProviderOptions) {
     this.#options = options;
     this.key = { serverId: options.serverId, serverUrl: options.serverUrl };
-  }
-
-  /** {@link OAuthClientProvider.clientMetadataUrl}: the host's client ID metadata document, if any. */
-  get clientMetadataUrl(): string | undefined {
-    return this.#options.clientMetadataUrl;
+    if (options.clientMetadataUrl !== undefined) this.clientMetadataUrl = options.clientMetadataUrl;
   }
 
   private get machine(): boolean {

@@ -1,9 +1,9 @@
 import { ToolError, raceWithAbort } from "@agent-tools/core";
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { McpOAuthOptions } from "@agent-tools/core/mcp";
 import type { McpAuthProviderSource, McpAuthTransport } from "../client-host-options.js";
 import type { McpServerConfig } from "../settings.js";
-import { type McpAuthorizationCallback, readAuthorizationCode } from "./authorization-callback.js";
+import { readAuthorizationCode } from "./authorization-callback.js";
 import { InMemoryMcpOAuthStore } from "./in-memory-mcp-oauth-store.js";
 import { parseEncryptionKey } from "./mcp-oauth-credentials.js";
 import { type McpOAuthCredentialSummary, type McpOAuthPhase, McpOAuthProvider } from "./mcp-oauth-provider.js";
@@ -12,21 +12,7 @@ import type { McpOAuthStore } from "./mcp-oauth-store.js";
 /** Where the authorization server sends the user back when the host names no redirect URL. */
 export const DEFAULT_MCP_OAUTH_REDIRECT_URL = "http://127.0.0.1:33418/oauth/callback";
 
-/** The host's OAuth options: `buildBuiltinToolRegistry({ mcp: { oauth } })`. */
-export interface McpOAuthOptions {
-  /** The interactive step: show the user the authorization URL and return the redirect. Absent: servers that need a user's sign-in fail with a message saying so. */
-  onAuthorization?: McpAuthorizationCallback;
-  /** Where tokens and registrations are kept (a store, or a factory opened on first use); default: memory, or the SDK's shared SQLite file. */
-  store?: McpOAuthStore | (() => Promise<McpOAuthStore>);
-  /** 32 bytes (bytes, base64 or hex): stored records are encrypted with AES-256-GCM. */
-  encryptionKey?: Uint8Array | string;
-  /** The redirect URL registered for this client (a loopback URL for a CLI); default {@link DEFAULT_MCP_OAUTH_REDIRECT_URL}. */
-  redirectUrl?: string;
-  /** Overrides of the client metadata sent in dynamic registration (client_name, scope, ...). */
-  clientMetadata?: Partial<OAuthClientMetadata>;
-  /** An https URL of a client ID metadata document, used where the authorization server supports them. */
-  clientMetadataUrl?: string;
-}
+export type { McpOAuthOptions } from "@agent-tools/core/mcp";
 
 /** A server's OAuth state as McpManager shows it: no secret, ever. */
 export interface McpOAuthStatus extends McpOAuthCredentialSummary {

@@ -3,33 +3,15 @@
  * uses and, for a pre-registered client, its id, secret and token endpoint
  * authentication method. Tokens never live here.
  */
+import type { McpOAuthGrant, McpServerAuthConfig, McpTokenEndpointAuthMethod } from "@agent-tools/core/mcp";
 
 /** The OAuth grants a server's settings may name; `authorization_code` is the default. */
-export const MCP_OAUTH_GRANTS = ["authorization_code", "client_credentials"] as const;
+export const MCP_OAUTH_GRANTS = ["authorization_code", "client_credentials"] as const satisfies readonly McpOAuthGrant[];
 
 /** Token endpoint authentication methods a pre-registered client may use. */
-export const MCP_TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"] as const;
+export const MCP_TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"] as const satisfies readonly McpTokenEndpointAuthMethod[];
 
-/** One token endpoint authentication method. */
-export type McpTokenEndpointAuthMethod = (typeof MCP_TOKEN_ENDPOINT_AUTH_METHODS)[number];
-
-/** A server's OAuth settings. */
-export interface McpServerAuthConfig {
-  /**
-   * `authorization_code` (default): a user signs in once through the host's
-   * `onAuthorization`; `client_credentials`: a machine client with
-   * `clientId` and `clientSecret`, no user.
-   */
-  grant?: (typeof MCP_OAUTH_GRANTS)[number];
-  /** A client registered with the authorization server beforehand; absent: a client ID metadata document or dynamic registration. */
-  clientId?: string;
-  /** The pre-registered client's secret (shown as `<redacted>` by McpManager). */
-  clientSecret?: string;
-  /** How the client authenticates at the token endpoint; default: what the server supports, basic first. */
-  tokenEndpointAuthMethod?: McpTokenEndpointAuthMethod;
-  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
-  scope?: string;
-}
+export type { McpServerAuthConfig, McpTokenEndpointAuthMethod } from "@agent-tools/core/mcp";
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
 

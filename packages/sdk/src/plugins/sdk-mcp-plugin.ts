@@ -1,5 +1,6 @@
 import type { ToolPlugin } from "@agent-tools/core";
-import type { McpHostOptions, McpToolsPlugin } from "@agent-tools/mcp";
+import type { McpHostOptions } from "@agent-tools/core/mcp";
+import { loadMcpPackage } from "./load-mcp-package.js";
 
 /** The MCP plugin of a built-in registry and whether its ToolSearch defers MCP schemas now. */
 export interface SdkMcpPlugin extends ToolPlugin {
@@ -9,10 +10,12 @@ export interface SdkMcpPlugin extends ToolPlugin {
 
 /**
  * `mcpTools` of `@agent-tools/mcp`, imported only when MCP is configured and
- * the registry is built: the MCP client stack costs ~0.3 s of start-up.
+ * the registry is built: the MCP client stack costs ~0.3 s of start-up, and
+ * the package is an optional peer (a host without it gets an `SdkError`
+ * naming the install command, see {@link loadMcpPackage}).
  */
 export function sdkMcpPlugin(options: McpHostOptions, readonly = false): SdkMcpPlugin {
-  let plugin: McpToolsPlugin | undefined;
+  let plugin: (ToolPlugin & { deferralActive(): boolean }) | undefined;
   return {
     id: "mcp",
     scopes: ["chat", "cron"],
@@ -20,9 +23,9 @@ export function sdkMcpPlugin(options: McpHostOptions, readonly = false): SdkMcpP
     readonlyChild: () => sdkMcpPlugin(options, true),
     deferralActive: () => plugin?.deferralActive() === true,
     async create(host) {
-      const { mcpTools } = await import("@agent-tools/mcp");
+      const { mcpTools } = await loadMcpPackage();
       const full = mcpTools(options);
-      plugin = readonly ? (full.readonlyChild?.() as McpToolsPlugin) : full;
+      plugin = readonly ? (full.readonlyChild?.() as ToolPlugin & { deferralActive(): boolean }) : full;
       return plugin.create(host);
     },
   };
