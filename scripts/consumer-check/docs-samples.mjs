@@ -61,9 +61,10 @@ function sampleFileName(sample) {
 /**
  * Compiles every docs sample against the packed tarballs and records one
  * result per sample (named `<markdown file>:<line>`, its diagnostics with
- * lines counted in the markdown file), one for the install, and one for the
+ * lines counted in the markdown file), one for the install, and two for the
  * declaration files the samples pull in (errors under `node_modules`, which
- * `skipLibCheck: false` reports).
+ * `skipLibCheck: false` reports): the @agent-tools ones, and the third-party
+ * ones beyond {@link KNOWN_UPSTREAM_DECLARATION_ERRORS}.
  *
  * The project holds every @agent-tools tarball, TypeScript 5.9.3, the root's
  * `@types/node`, and each third-party package the samples import at the root
