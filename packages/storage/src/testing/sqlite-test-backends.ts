@@ -35,7 +35,8 @@ function betterSqlite3Loads(): boolean {
  * {@link SqliteTestBackend} whose shared storage lives under
  * `<directory>/sqlite-<driver>`: node:sqlite on Node 22.16+ and 24,
  * better-sqlite3 where it is installed and built for this Node. Every
- * store's contract suite runs once per entry.
+ * store's contract suite runs once per entry. Throws when this Node has
+ * neither, rather than running no SQLite suite.
  *
  * @example
  * for (const sqlite of sqliteTestBackends(temporary)) {
@@ -46,6 +47,9 @@ export function sqliteTestBackends(directory: string): readonly SqliteTestBacken
   const drivers: SqliteDriverName[] = [];
   if (loadNodeSqlite() !== undefined) drivers.push("node:sqlite");
   if (betterSqlite3Loads()) drivers.push("better-sqlite3");
+  // No driver would drop every SQLite suite without a word: refuse instead.
+  if (drivers.length === 0)
+    throw new Error(`No SQLite driver in Node ${process.version}: use Node 22.16+ or 24 (node:sqlite), or install better-sqlite3 built for this Node.`);
   return drivers.map((driver) => {
     let shared: Promise<Storage> | undefined;
     const open = (options: SqliteStorageOptions) => openSqliteStorage({ ...options, driver });
