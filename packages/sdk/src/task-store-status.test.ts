@@ -51,6 +51,7 @@ describe("buildBuiltinToolRegistry: a task store that cannot open", () => {
       const text = toolResultText(result, "");
       expect(text).toContain("the SQLite driver better-sqlite3 is not installed");
       expect(text).toContain("npm install better-sqlite3@12");
+      expect(text).toContain("Node 22.16+ or 24+, whose built-in node:sqlite needs no driver");
       expect(text).toContain("`tasks.store`");
       expect(text).toContain("openPostgresStorage");
       expect(text).not.toContain("Retry later");

@@ -77,13 +77,16 @@ export function taskStoreOpenError(error: unknown, feature: StoreFeature = TASK_
   );
 }
 
+/** Where better-sqlite3 cannot serve, a Node with SQLite built in needs no driver at all. */
+const BUILTIN_SQLITE_ALTERNATIVE = ", or run the host on Node 22.16+ or 24+, whose built-in node:sqlite needs no driver";
+
 function explain(reason: string, details: Record<string, unknown>, message: string, feature: StoreFeature): { what: string; fix: string } {
   const driver = typeof details.package === "string" ? details.package : "better-sqlite3";
   switch (reason) {
     case "driver_missing":
       return {
         what: `the SQLite driver ${driver} is not installed`,
-        fix: `install it (npm install ${driver}${typeof details.version === "string" ? `@${details.version}` : ""})`,
+        fix: `install it (npm install ${driver}${typeof details.version === "string" ? `@${details.version}` : ""})${BUILTIN_SQLITE_ALTERNATIVE}`,
       };
     case "driver_unloadable":
       return {
@@ -91,7 +94,7 @@ function explain(reason: string, details: Record<string, unknown>, message: stri
         fix:
           details.nodedirHint === true
             ? `build it (npm rebuild ${driver}, with install scripts allowed; offline, set npm_config_nodedir to a local Node headers directory first)`
-            : `rebuild it for this Node version (npm rebuild ${driver})`,
+            : `rebuild it for this Node version (npm rebuild ${driver})${BUILTIN_SQLITE_ALTERNATIVE}`,
       };
     case "unsupported_runtime":
       return { what: `${driver} does not run on ${typeof details.runtime === "string" ? details.runtime : "this runtime"}`, fix: "run on Node" };

@@ -29,6 +29,23 @@ describe("leaseSqliteStorage", () => {
     await reopened.close();
   });
 
+  it("lets the first lease on a hub choose the driver: later auto leases share it, a different explicit driver is refused", async () => {
+    const dataDir = path.join(temporary, "driver");
+    const hub = createResourceHub();
+    const chosen = leaseSqliteStorage({ dataDir, resources: hub, driver: "better-sqlite3" });
+    const auto = leaseSqliteStorage({ dataDir, resources: hub });
+    expect(await auto.get()).toBe(await chosen.get());
+    expect(() => leaseSqliteStorage({ dataDir, resources: hub, driver: "node:sqlite" })).toThrow(
+      /already leased on this hub with driver "better-sqlite3"; a lease asks for "node:sqlite"/,
+    );
+    expect(leaseSqliteStorage({ dataDir, resources: hub, driver: "better-sqlite3" })).toBeDefined();
+    const autoFirst = createResourceHub();
+    leaseSqliteStorage({ dataDir, resources: autoFirst });
+    expect(() => leaseSqliteStorage({ dataDir, resources: autoFirst, driver: "better-sqlite3" })).toThrow(/with driver "auto"/);
+    await hub.close();
+    await autoFirst.close();
+  });
+
   it("shares nothing without a hub or across hubs: each lease of its own closes on release", async () => {
     const dataDir = path.join(temporary, "own");
     const own = leaseSqliteStorage({ dataDir });

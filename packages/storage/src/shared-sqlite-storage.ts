@@ -1,4 +1,4 @@
-import type { ResourceHub } from "@agent-tools/core";
+import { type ResourceHub, SdkError } from "@agent-tools/core";
 import { type SqliteStorageOptions, openSqliteStorage, resolveSqliteFilename } from "./open-sqlite-storage.js";
 import { parseSqliteDriverChoice } from "./sqlite-driver.js";
 import type { Storage } from "./storage.js";
@@ -32,6 +32,9 @@ export interface SqliteLeaseOptions extends SqliteStorageOptions {
  * hub, shared by every lease on that hub and closed with the hub (nothing is
  * shared across hubs, so across registries only when the host gives them one
  * hub); without, a storage of its own. Stores built on it must not close it.
+ * The first lease of a file on a hub sets its `driver`: later leases with
+ * `"auto"` (the default) share it, and a later lease naming a different driver
+ * (or any driver after an `"auto"` first lease) throws `SdkError("invalid_options")`. A bad driver name throws at lease time.
  *
  * @example
  * const hub = createResourceHub();
@@ -42,14 +45,23 @@ export interface SqliteLeaseOptions extends SqliteStorageOptions {
  */
 export function leaseSqliteStorage(options: SqliteLeaseOptions): SharedStorageLease {
   const { resources, ...storageOptions } = options;
-  parseSqliteDriverChoice(storageOptions.driver); // a bad driver fails at lease time, not on first use
+  const choice = parseSqliteDriverChoice(storageOptions.driver); // a bad driver fails at lease time, not on first use
   const filename = resolveSqliteFilename(storageOptions);
   if (filename === ":memory:" || resources === undefined) return privateLease({ ...storageOptions, filename });
-  const shared = resources.use(
+  const held = resources.use(
     `@agent-tools/storage:sqlite:${filename}`,
-    () => lazyStorage({ ...storageOptions, filename }),
-    (storage) => storage.close(),
+    () => ({ choice, storage: lazyStorage({ ...storageOptions, filename }) }),
+    (first) => first.storage.close(),
   );
+  // A later "auto" lease takes the driver the first lease chose; a lease naming a driver must be the first or agree.
+  if (choice !== "auto" && held.choice !== choice) {
+    throw new SdkError(
+      "invalid_options",
+      `leaseSqliteStorage: ${filename} is already leased on this hub with driver "${held.choice}"; a lease asks for "${choice}". Lease it with one driver (or "auto").`,
+      { filename, driver: choice, leasedDriver: held.choice },
+    );
+  }
+  const shared = held.storage;
   let released = false;
   return {
     filename,
