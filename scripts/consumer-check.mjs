@@ -22,6 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkNodeMatrix } from "./consumer-check/node-matrix.mjs";
+import { strictConsumerTsconfig } from "./consumer-check/strict-tsconfig.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -182,20 +183,7 @@ const result = await registry.executeToolCall({ id: "1", name: "Echo", arguments
 console.log(result.isError ? "error" : result.content[0]?.type);
 await registry.close();
 `;
-const STRICT_TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    skipLibCheck: false,
-    noEmit: true,
-    types: ["node"],
-  },
-  include: ["index.ts"],
-};
+const STRICT_TSCONFIG = strictConsumerTsconfig(["index.ts"]);
 function zodVersions() {
   const listed = JSON.parse(execFileSync("npm", ["view", "zod", "versions", "--json"], { encoding: "utf8" }));
   const stable = listed.filter((version) => /^4\.\d+\.\d+$/.test(version));

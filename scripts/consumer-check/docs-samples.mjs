@@ -5,22 +5,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
+import { strictConsumerTsconfig } from "./strict-tsconfig.mjs";
 
 /** What a consumer project that pastes the samples turns on: strict, and the library's .d.ts checked too. */
-export const DOCS_SAMPLES_TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    skipLibCheck: false,
-    noEmit: true,
-    types: ["node"],
-  },
-  include: ["samples/*.ts"],
-};
+export const DOCS_SAMPLES_TSCONFIG = strictConsumerTsconfig(["samples/*.ts"]);
 
 /**
  * Third-party declaration files known not to type-check under these settings,
