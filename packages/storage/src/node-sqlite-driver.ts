@@ -15,6 +15,7 @@ interface NodeSqliteDatabaseSync {
 }
 
 interface NodeSqliteStatementSync {
+  setReadBigInts(enabled: boolean): void;
   all(...parameters: unknown[]): unknown[];
   run(...parameters: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
   iterate(...parameters: unknown[]): Iterator<unknown>;
@@ -91,13 +92,22 @@ function call<T>(run: () => T): T {
   }
 }
 
-/** A row as better-sqlite3 returns it: a plain object, blobs as Buffers. */
+/**
+ * A value as better-sqlite3 returns it: a blob as a Buffer, an integer as a
+ * number (past 2^53 rounded, as better-sqlite3 rounds it; node:sqlite throws
+ * on reading such an integer as a number, which left a table with one such
+ * value unreadable, so the statements read integers as BigInt).
+ */
+function plainValue(value: unknown): unknown {
+  if (typeof value === "bigint") return Number(value);
+  return value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+}
+
+/** A row as better-sqlite3 returns it: a plain object, blobs as Buffers, integers as numbers. */
 function plainRow(row: unknown): unknown {
   if (row === null || typeof row !== "object") return row;
   const plain: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    plain[key] = value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
-  }
+  for (const [key, value] of Object.entries(row)) plain[key] = plainValue(value);
   return plain;
 }
 
@@ -129,7 +139,8 @@ function bindable(parameters: readonly unknown[]): unknown[] {
  * Opens `filename` with node:sqlite's `DatabaseSync` behind the
  * better-sqlite3-like {@link SqliteConnection} Kysely's `SqliteDialect`
  * drives: parameters passed spread, `reader` from the statement's result
- * columns, plain rows with Buffer blobs, errors with better-sqlite3's
+ * columns, plain rows with Buffer blobs and integers as numbers (rounded
+ * past 2^53 like better-sqlite3's, never a throw), errors with better-sqlite3's
  * `code` strings, and `close()` safe to call twice.
  */
 export function openNodeSqliteConnection(sqlite: NodeSqliteModule, filename: string): SqliteConnection {
@@ -144,10 +155,14 @@ export function openNodeSqliteConnection(sqlite: NodeSqliteModule, filename: str
     },
     prepare(sql) {
       const statement = call(() => database.prepare(sql));
+      statement.setReadBigInts(true);
       return {
         reader: statement.columns().length > 0,
         all: (parameters) => call(() => statement.all(...bindable(parameters))).map(plainRow),
-        run: (parameters) => call(() => statement.run(...bindable(parameters))),
+        run: (parameters) => {
+          const { changes, lastInsertRowid } = call(() => statement.run(...bindable(parameters)));
+          return { changes: Number(changes), lastInsertRowid: Number(lastInsertRowid) };
+        },
         iterate: (parameters) => plainRows(call(() => statement.iterate(...bindable(parameters)))),
       };
     },

@@ -1,6 +1,7 @@
 import { SdkError } from "@agent-tools/core";
 import { type NodeSqliteModule, type SqliteConnection, loadNodeSqlite, openNodeSqliteConnection } from "./node-sqlite-driver.js";
 import { BETTER_SQLITE3_DRIVER, type BetterSqlite3Module, type OptionalDriver, loadOptionalDriver } from "./optional-driver.js";
+import { wellFormedTextConnection } from "./well-formed-connection.js";
 
 /** A SQLite driver `openSqliteStorage` can open the file with. */
 export type SqliteDriverName = "node:sqlite" | "better-sqlite3";
@@ -69,7 +70,7 @@ export async function loadSqliteDriver(choice: SqliteDriverChoice, loaders: Sqli
     const { default: Database } = await loadOptionalDriver(betterSqlite3, "openSqliteStorage");
     // better-sqlite3 loads its native module on the first `new Database`: probe it, so a module built for another Node is classified here.
     new Database(":memory:").close();
-    return { name: "better-sqlite3", open: (filename) => new Database(filename) };
+    return { name: "better-sqlite3", open: (filename) => wellFormedTextConnection(new Database(filename)) };
   } catch (error) {
     if (error instanceof SdkError && typeof error.details.package === "string") {
       const fix = `npm install ${betterSqlite3.name}@${betterSqlite3.version}`;

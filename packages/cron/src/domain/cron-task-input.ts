@@ -99,8 +99,8 @@ function checkCron(cron: string, context: CronTaskInputContext, issues: string[]
 }
 
 function checkRemaining(value: number | null, issues: string[]): void {
-  if (value !== null && (!Number.isInteger(value) || value < 0)) {
-    issues.push(`remaining_executions must be a whole number >= 0, or null for unlimited (got ${value}).`);
+  if (value !== null && (!Number.isSafeInteger(value) || value < 0)) {
+    issues.push(`remaining_executions must be a whole number >= 0 and <= ${Number.MAX_SAFE_INTEGER}, or null for unlimited (got ${value}).`);
   }
 }
 
