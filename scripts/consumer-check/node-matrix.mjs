@@ -9,7 +9,9 @@
 // with an error that names better-sqlite3 and its install command, and with
 // better-sqlite3 installed beside it the same program must pass. Then the
 // switch of Node major: that Node 20 install runs as it is on Node 24, with no
-// rebuild, on the data the Node 20 run wrote.
+// rebuild, on the data the Node 20 run wrote. Last, on Node 24, the sdk with
+// @agent-tools/mcp beside it: its footprint, and a stdio MCP server's tool
+// called through the registry (the optional peer found where npm put it).
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -153,6 +155,69 @@ export function checkNodeMatrix(context) {
     }
   }
   switchMajor(context, installedOn20);
+  checkMcpWhenInstalled(context);
+}
+
+/** A stdio MCP server with one tool, `echo`, on the MCP SDK that @agent-tools/mcp brings. */
+const ECHO_SERVER = `import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+const server = new Server({ name: "echo", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [{ name: "echo", description: "Echoes text.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: "text", text: "echo: " + request.params.arguments.text }] }));
+await server.connect(new StdioServerTransport());
+`;
+
+/** The host program: the sdk with one MCP server configured, calling its tool through the registry. */
+const MCP_HOST = `import { buildBuiltinToolRegistry, toolResultText } from "@agent-tools/sdk";
+const settings = {
+  servers: [{ id: "echo", enabled: true, transport: "stdio", command: process.execPath, args: ["server.mjs"], url: "", timeoutMs: 60_000 }],
+  selected: [],
+};
+const registry = await buildBuiltinToolRegistry({ workdir: process.cwd(), dataDir: "data", mcp: { getSettings: () => settings } });
+const result = await registry.executeToolCall({ id: "call_1", name: "mcp_echo_echo", arguments: { text: "hello" } });
+console.log(JSON.stringify({ isError: result.isError === true, text: toolResultText(result, "") }));
+await registry.close();
+`;
+
+/** On Node 24: the sdk with @agent-tools/mcp beside it (its footprint), and an MCP tool called through the registry. */
+function checkMcpWhenInstalled({ root, work, overrides, run, record, footprint, footprints }) {
+  const binDir = path.join(root, NODES[2].binDir);
+  const env = { PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
+  const directory = path.join(work, "matrix-24-sdk-mcp");
+  mkdirSync(directory, { recursive: true });
+  const dependencies = { "@agent-tools/sdk": overrides["@agent-tools/sdk"], "@agent-tools/mcp": overrides["@agent-tools/mcp"], zod: "^4" };
+  writeFileSync(
+    path.join(directory, "package.json"),
+    JSON.stringify({ name: "consumer-mcp", private: true, type: "module", dependencies, overrides }, null, 2),
+  );
+  const installed = run("npm", ["install", "--no-package-lock", "--loglevel=error"], { cwd: directory, env });
+  if (!installed.ok) {
+    record("Node 24 sdk + mcp installs", false, lastLines(installed.stderr));
+    return;
+  }
+  const size = footprint(directory);
+  const scripted = packagesWithInstallScripts(directory);
+  footprints["Node 24 sdk + mcp"] = { ...size, seconds: installed.seconds, installScripts: scripted };
+  record(
+    "Node 24 sdk + mcp installs",
+    true,
+    `${size.packages} packages, ${size.megabytes} MB, ${installed.seconds.toFixed(1)} s, install scripts: ${scripted.length ? scripted.join(", ") : "none"}`,
+  );
+  writeFileSync(path.join(directory, "server.mjs"), ECHO_SERVER);
+  writeFileSync(path.join(directory, "host.mjs"), MCP_HOST);
+  const executed = run("node", ["host.mjs"], { cwd: directory, env, timeout: 120_000 });
+  let parsed = {};
+  try {
+    parsed = JSON.parse(executed.stdout.trim().split("\n").pop());
+  } catch {}
+  record(
+    "Node 24 sdk + mcp: the sdk loads @agent-tools/mcp for the mcp option and calls a stdio server's tool",
+    executed.ok && parsed.isError === false && String(parsed.text).includes("echo: hello"),
+    executed.ok ? JSON.stringify(parsed).slice(0, 300) : lastLines(executed.stderr),
+  );
 }
 
 /** Runs the Node 20 install (sdk + better-sqlite3) on Node 24 as it is: no rebuild, same data folder. */
