@@ -179,6 +179,41 @@ describe("attack: node:sqlite stores on Node 24 against hostile values", () => {
     );
   }, 240_000);
 
+  it("answers busy-retry (not 'retrying will not help') when the model's Bash holds the write lock through the stores' setup, and works once it lets go", async () => {
+    const where = layout();
+    fs.mkdirSync(where.dataDir);
+    const marker = (name: string) => path.join(where.dataDir, name);
+    // The model's Bash: a node:sqlite script holding an exclusive transaction on the fresh file until `release` exists.
+    const locker = execFile(node24, [
+      "-e",
+      `const fs = require("node:fs");
+       const db = new (require("node:sqlite").DatabaseSync)(${JSON.stringify(marker("agent-tools.sqlite"))});
+       db.exec("pragma journal_mode = wal; begin exclusive; create table held (x)");
+       fs.writeFileSync(${JSON.stringify(marker("locked"))}, "");
+       const poll = setInterval(() => {
+         if (!fs.existsSync(${JSON.stringify(marker("release"))})) return;
+         clearInterval(poll); db.exec("rollback"); db.close(); fs.rmSync(${JSON.stringify(marker("locked"))});
+       }, 50);`,
+    ]);
+    try {
+      while (!fs.existsSync(marker("locked"))) await new Promise((resolve) => setTimeout(resolve, 50));
+      const run = await host(node24, where, [
+        { name: "TaskCreate", arguments: { subject: "while locked", description: "d", activeForm: "Doing" } },
+        { shell: `touch "${marker("release")}"; while [ -e "${marker("locked")}" ]; do sleep 0.1; done` },
+        { name: "TaskCreate", arguments: { subject: "after", description: "d", activeForm: "Doing" } },
+      ]);
+      const [locked, , after] = run.results;
+      expect(locked!.isError).toBe(true);
+      expect(locked!.text).toMatch(/busy/i);
+      expect(locked!.text).toMatch(/retry later/i);
+      expect(locked!.text).not.toMatch(/retrying will not help/i);
+      expect(after!.isError, after!.text).toBe(false);
+    } finally {
+      fs.writeFileSync(marker("release"), "");
+      locker.kill();
+    }
+  }, 240_000);
+
   it("answers at once with a clear error when the model's Bash replaced the SQLite file by a FIFO, a folder, /dev/zero or garbage", async () => {
     const cases: Record<string, (file: string) => void> = {
       fifo: (file) => execFileSync("mkfifo", [file]),

@@ -82,11 +82,13 @@ export async function runMigrations(
     const failed = error instanceof MigrationStepError ? error.migration : undefined;
     const cause = error instanceof MigrationStepError ? error.cause : error;
     const reason = cause instanceof Error ? cause.message : String(cause);
-    const waited = isSqliteBusy(cause) ? ` (another process held the database's write lock for more than ${Math.round(lockTimeoutMs / 1000)} s)` : "";
+    const busy = isSqliteBusy(cause);
+    const waited = busy ? ` (another process held the database's write lock for more than ${Math.round(lockTimeoutMs / 1000)} s)` : "";
     throw new SdkError(
       "storage",
       `Migration ${failed ?? "(setup)"} of "${namespace}" failed: ${reason}${waited}`,
-      { namespace, migration: failed, applied },
+      // A lock held too long passes: `transient` as openSqliteStorage marks its own busy failures, so callers say "retry".
+      { namespace, migration: failed, applied, ...(busy ? { reason: "busy", transient: true } : {}) },
       { cause },
     );
   }

@@ -54,7 +54,9 @@ export interface Storage {
    * `tools-tasks`) keeps its own migration history, so packages evolve their
    * tables independently. Idempotent; calls for one namespace run one
    * after the other; a failing step rejects with `SdkError("storage")` and
-   * leaves the steps before it applied.
+   * leaves the steps before it applied (on SQLite, a write lock another
+   * connection held past the wait sets `details.reason: "busy"` and
+   * `details.transient: true`: a later call can succeed).
    */
   migrate(namespace: string, migrations: readonly StorageMigration[]): Promise<StorageMigrationResult>;
   /** Closes the connection or ends the pool. Idempotent. */
