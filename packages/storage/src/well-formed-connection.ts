@@ -1,11 +1,11 @@
 import type { SqliteConnection } from "./node-sqlite-driver.js";
 
-/** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not preceded by a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** `String#toWellFormed` (ES2024, in every Node this package supports; the compiler's lib is ES2023). */
+type WellFormable = string & { toWellFormed(): string };
 
-/** A string with its lone UTF-16 surrogates replaced by U+FFFD (`String#toWellFormed`); any other value as it is. */
+/** A string with its lone UTF-16 surrogates replaced by U+FFFD; any other value as it is. */
 function wellFormed(value: unknown): unknown {
-  return typeof value === "string" ? value.replace(LONE_SURROGATE, "\uFFFD") : value;
+  return typeof value === "string" ? (value as WellFormable).toWellFormed() : value;
 }
 
 const wellFormedParameters = (parameters: readonly unknown[]): readonly unknown[] =>
