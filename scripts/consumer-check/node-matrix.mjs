@@ -71,12 +71,21 @@ function packagesWithInstallScripts(directory) {
 
 const lastLines = (text, count = 3) => text.trim().split("\n").slice(-count).join(" | ");
 
+/** The JSON object a program printed on its last line of output, or `{}`. */
+function lastJsonLine(stdout) {
+  try {
+    return JSON.parse(stdout.trim().split("\n").pop()) ?? {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Runs the matrix. `context` is the consumer check's: `root` (the repository), `work` (its temp folder),
  * `overrides` (package name -> file:tarball), `run`, `record`, `footprint` and `footprints` (filled in here).
  */
 export function checkNodeMatrix(context) {
-  const { root, work, overrides, run, record, footprint, footprints } = context;
+  const { root, work, overrides, run, record } = context;
   const installedOn20 = [];
   for (const node of NODES) {
     const binDir = node.binDir === undefined ? undefined : path.join(root, node.binDir);
@@ -98,43 +107,16 @@ export function checkNodeMatrix(context) {
       const directory = path.join(work, `matrix-${node.major}-${variant.name.replace(/[^a-z0-9]+/g, "-")}`);
       mkdirSync(path.join(directory, "project"), { recursive: true });
       writeFileSync(path.join(directory, "project", "notes.md"), "# Notes\nhello from the consumer\n");
-      writeFileSync(
-        path.join(directory, "package.json"),
-        JSON.stringify(
-          {
-            name: "consumer-matrix",
-            private: true,
-            type: "module",
-            dependencies: { "@agent-tools/sdk": overrides["@agent-tools/sdk"], zod: "^4", ...variant.extra },
-            overrides,
-          },
-          null,
-          2,
-        ),
-      );
       // On 22 and 24 the install must need no script at all: npm's strict mode fails on any script not allowed.
       const strict = node.major >= 22 ? ["--strict-allow-scripts"] : [];
-      const installed = run("npm", ["install", "--no-package-lock", "--loglevel=error", ...strict], { cwd: directory, env });
       const label = `${node.label} (${version}) ${variant.name}`;
-      if (!installed.ok) {
-        record(`${label} installs${strict.length ? " with --strict-allow-scripts" : ""}`, false, lastLines(installed.stderr));
-        continue;
-      }
-      const size = footprint(directory);
-      const scripted = packagesWithInstallScripts(directory);
-      footprints[label] = { ...size, seconds: installed.seconds, installScripts: scripted };
-      record(
-        `${label} installs${strict.length ? " with --strict-allow-scripts" : ""}`,
-        true,
-        `${size.packages} packages, ${size.megabytes} MB, ${installed.seconds.toFixed(1)} s, install scripts: ${scripted.length ? scripted.join(", ") : "none"}`,
-      );
+      const dependencies = { "@agent-tools/sdk": overrides["@agent-tools/sdk"], zod: "^4", ...variant.extra };
+      const scripted = installMeasured(context, { directory, dependencies, env, strict, label });
+      if (scripted === undefined) continue;
       if (node.major >= 22) record(`${label} has no package with an install script`, scripted.length === 0, scripted.join(", "));
       writeFileSync(path.join(directory, "embed.mjs"), embedProgram(directory));
       const executed = run("node", ["embed.mjs"], { cwd: directory, env, timeout: 120_000 });
-      let parsed = {};
-      try {
-        parsed = JSON.parse(executed.stdout.trim().split("\n").pop());
-      } catch {}
+      const parsed = lastJsonLine(executed.stdout);
       const warnings = executed.stderr.includes("ExperimentalWarning") ? "an ExperimentalWarning was printed" : "";
       if (node.major === 20 && variant.name === "sdk") {
         // No node:sqlite and no better-sqlite3: Read works, the task call is refused with the fix in its text.
@@ -156,6 +138,30 @@ export function checkNodeMatrix(context) {
   }
   switchMajor(context, installedOn20);
   checkMcpWhenInstalled(context);
+}
+
+/**
+ * Installs `dependencies` (every @agent-tools package from its tarball) with npm into `directory` on the Node of
+ * `env`, records the install with its footprint under `label`, and returns the packages with install scripts
+ * (undefined when the install failed).
+ */
+function installMeasured({ overrides, run, record, footprint, footprints }, { directory, dependencies, env, strict, label }) {
+  writeFileSync(
+    path.join(directory, "package.json"),
+    JSON.stringify({ name: "consumer-matrix", private: true, type: "module", dependencies, overrides }, null, 2),
+  );
+  const installed = run("npm", ["install", "--no-package-lock", "--loglevel=error", ...strict], { cwd: directory, env });
+  const name = `${label} installs${strict.length ? " with --strict-allow-scripts" : ""}`;
+  if (!installed.ok) {
+    record(name, false, lastLines(installed.stderr));
+    return undefined;
+  }
+  const size = footprint(directory);
+  const scripted = packagesWithInstallScripts(directory);
+  footprints[label] = { ...size, seconds: installed.seconds, installScripts: scripted };
+  const scripts = scripted.length ? scripted.join(", ") : "none";
+  record(name, true, `${size.packages} packages, ${size.megabytes} MB, ${installed.seconds.toFixed(1)} s, install scripts: ${scripts}`);
+  return scripted;
 }
 
 /** A stdio MCP server with one tool, `echo`, on the MCP SDK that @agent-tools/mcp brings. */
@@ -183,36 +189,18 @@ await registry.close();
 `;
 
 /** On Node 24: the sdk with @agent-tools/mcp beside it (its footprint), and an MCP tool called through the registry. */
-function checkMcpWhenInstalled({ root, work, overrides, run, record, footprint, footprints }) {
+function checkMcpWhenInstalled(context) {
+  const { root, work, overrides, run, record } = context;
   const binDir = path.join(root, NODES[2].binDir);
   const env = { PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
   const directory = path.join(work, "matrix-24-sdk-mcp");
   mkdirSync(directory, { recursive: true });
   const dependencies = { "@agent-tools/sdk": overrides["@agent-tools/sdk"], "@agent-tools/mcp": overrides["@agent-tools/mcp"], zod: "^4" };
-  writeFileSync(
-    path.join(directory, "package.json"),
-    JSON.stringify({ name: "consumer-mcp", private: true, type: "module", dependencies, overrides }, null, 2),
-  );
-  const installed = run("npm", ["install", "--no-package-lock", "--loglevel=error"], { cwd: directory, env });
-  if (!installed.ok) {
-    record("Node 24 sdk + mcp installs", false, lastLines(installed.stderr));
-    return;
-  }
-  const size = footprint(directory);
-  const scripted = packagesWithInstallScripts(directory);
-  footprints["Node 24 sdk + mcp"] = { ...size, seconds: installed.seconds, installScripts: scripted };
-  record(
-    "Node 24 sdk + mcp installs",
-    true,
-    `${size.packages} packages, ${size.megabytes} MB, ${installed.seconds.toFixed(1)} s, install scripts: ${scripted.length ? scripted.join(", ") : "none"}`,
-  );
+  if (installMeasured(context, { directory, dependencies, env, strict: [], label: "Node 24 sdk + mcp" }) === undefined) return;
   writeFileSync(path.join(directory, "server.mjs"), ECHO_SERVER);
   writeFileSync(path.join(directory, "host.mjs"), MCP_HOST);
   const executed = run("node", ["host.mjs"], { cwd: directory, env, timeout: 120_000 });
-  let parsed = {};
-  try {
-    parsed = JSON.parse(executed.stdout.trim().split("\n").pop());
-  } catch {}
+  const parsed = lastJsonLine(executed.stdout);
   record(
     "Node 24 sdk + mcp: the sdk loads @agent-tools/mcp for the mcp option and calls a stdio server's tool",
     executed.ok && parsed.isError === false && String(parsed.text).includes("echo: hello"),
@@ -231,10 +219,7 @@ function switchMajor({ root, run, record }, installedOn20) {
   const dataDir = path.join(directory, "data");
   const env = { PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
   const first = run("node", ["embed.mjs", dataDir], { cwd: directory, env, timeout: 120_000 });
-  let parsed = {};
-  try {
-    parsed = JSON.parse(first.stdout.trim().split("\n").pop());
-  } catch {}
+  const parsed = lastJsonLine(first.stdout);
   record(
     "switching Node 20 -> 24 needs no rebuild: the Node 20 install runs a task and a memory call on Node 24",
     first.ok && parsed.task === true && parsed.memory === true && String(parsed.node).startsWith("v24."),
