@@ -24,7 +24,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const snapshotPath = path.join(root, "api-report.json");
 
 /** Subpaths besides the main entry that the report lists (not counted as public). */
-const LISTED_SUBPATHS = ["./internal", "./mcp"];
+const LISTED_SUBPATHS = ["./internal", "./mcp", "./workspace"];
 
 /** The workspace packages' main entries (and listed subpaths), as `{ name, entry }`, sorted by name. */
 export function listPackages() {
