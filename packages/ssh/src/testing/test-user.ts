@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { chown, mkdir, realpath } from "node:fs/promises";
+import { userInfo } from "node:os";
+import path from "node:path";
+import { runCommand, runCommandOk } from "./run-command.js";
+
+/** The Unix account the harness logs in as, and a fresh folder of its own. */
+export interface TestAccount {
+  readonly username: string;
+  readonly uid: number;
+  readonly gid: number;
+  readonly home: string;
+  /** A fresh folder under the home, owned by the account. */
+  readonly root: string;
+}
+
+/** The dedicated account the harness creates when it runs as root. */
+export const TEST_SSH_USER = "agtssh";
+
+async function lookup(username: string): Promise<{ uid: number; gid: number; home: string } | undefined> {
+  const result = await runCommand("getent", ["passwd", username]);
+  if (result.code !== 0) return undefined;
+  const fields = result.stdout.trim().split(":");
+  return { uid: Number(fields[2]), gid: Number(fields[3]), home: fields[5] ?? `/home/${username}` };
+}
+
+/**
+ * Running as root: the dedicated account (created on first use with
+ * `useradd -m`; its password field is `*`, so it is not "locked" for sshd
+ * yet no password logs it in). Otherwise: the current user.
+ */
+export async function prepareTestAccount(rootParent: string | undefined): Promise<TestAccount> {
+  if (process.getuid?.() !== 0) {
+    const me = userInfo();
+    const base = rootParent ?? me.homedir;
+    const root = path.join(base, `.agent-tools-sshd-${randomBytes(6).toString("hex")}`);
+    await mkdir(root, { recursive: true, mode: 0o755 });
+    return { username: me.username, uid: me.uid, gid: me.gid, home: me.homedir, root: await realpath(root) };
+  }
+  let account = await lookup(TEST_SSH_USER);
+  if (!account) {
+    // Test files run in parallel: another harness may create it at the same time (exit 9: exists).
+    const created = await runCommand("useradd", ["-m", "-s", "/bin/bash", "-p", "*", TEST_SSH_USER]);
+    account = await lookup(TEST_SSH_USER);
+    if (!account) throw new Error(`useradd ${TEST_SSH_USER} failed: ${created.stderr.trim()}`);
+  }
+  await mkdir(account.home, { recursive: true });
+  const root = path.join(rootParent ?? account.home, `ws-${randomBytes(6).toString("hex")}`);
+  await mkdir(root, { recursive: true, mode: 0o755 });
+  await chown(root, account.uid, account.gid);
+  return { username: TEST_SSH_USER, ...account, root: await realpath(root) };
+}
+
+/** Sets the account's password (root only); `undefined` resets it to `*` (no password login). */
+export async function setTestPassword(username: string, password: string | undefined): Promise<void> {
+  if (password === undefined) await runCommandOk("usermod", ["-p", "*", username]);
+  else await runCommandOk("chpasswd", [], `${username}:${password}\n`);
+}
