@@ -24,3 +24,5 @@ export { WorkspaceError, workspaceErrorFromErrno } from "./workspace-error.js";
 export type { WorkspaceErrorCode, WorkspaceErrorDetails } from "./workspace-error.js";
 export { canonicalizeInWorkspace, isWithinWorkspacePath, resolveInWorkspace } from "./resolve-in-workspace.js";
 export type { WorkspaceCanonicalPath } from "./resolve-in-workspace.js";
+export { createMemoryWorkspace } from "./memory-workspace.js";
+export type { MemoryWorkspace, MemoryWorkspaceOptions } from "./memory-workspace.js";

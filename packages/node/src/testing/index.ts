@@ -1,7 +1,9 @@
 /**
  * @agent-tools/node/testing: the ProcessRunner contract suite
  * (`runProcessRunnerContract`, on vitest, an optional peer) for hosts to run
- * on their own runner, and the process-tree helpers of its tests.
+ * on their own runner, the process-tree helpers of its tests, and the
+ * Workspace contract suite (`runWorkspaceContract`) every workspace adapter
+ * passes.
  *
  * @example
  * import { runProcessRunnerContract } from "@agent-tools/node/testing";
@@ -17,3 +19,5 @@ export {
   waitForPidFiles,
 } from "./process-runner-contract.js";
 export type { ProcessRunnerContractOptions } from "./process-runner-contract.js";
+export { runWorkspaceContract } from "./workspace-contract.js";
+export type { WorkspaceContractFixture, WorkspaceContractOptions, WorkspaceContractTarget } from "./workspace-contract.js";
