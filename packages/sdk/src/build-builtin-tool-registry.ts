@@ -5,6 +5,7 @@ import { defineMcpToolDeferral } from "./mcp-deferral-wiring.js";
 import { builtinToolPlugins } from "./plugins/builtin-tool-plugins.js";
 import type { SdkMcpPlugin } from "./plugins/sdk-mcp-plugin.js";
 import { checkBuiltinToolRegistryOptionKeys } from "./registry-option-keys.js";
+import { placeInWorkspace } from "./workspace-wiring.js";
 
 export type { BuiltinToolRegistryOptions } from "./builtin-tool-registry-options.js";
 
@@ -14,6 +15,9 @@ export type { BuiltinToolRegistryOptions } from "./builtin-tool-registry-options
  * interaction, subagents (when asked), the selected system tools, the host's
  * tools and bundles, and MCP (when settings are given); see
  * `builtinToolPlugins` for the list and `buildToolRegistry` to compose your own.
+ *
+ * With `workspace` the tools work there (see the option); `close()` never
+ * closes a workspace the host gave: the host owns it and closes it after.
  *
  * @example
  * import { buildBuiltinToolRegistry, defineTool } from "@agent-tools/sdk";
@@ -25,10 +29,16 @@ export type { BuiltinToolRegistryOptions } from "./builtin-tool-registry-options
 export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptions): Promise<BuiltinToolRegistry> {
   // Unknown or misspelt keys throw before anything starts.
   checkBuiltinToolRegistryOptionKeys(options, true);
+  // The workdir and roots checked through the workspace (when one is given) before anything starts.
+  const placed = await placeInWorkspace(options);
   const plugins = builtinToolPlugins(options);
   const { interaction, checkpoints } = options;
+  const { workspace: _workspace, ...rest } = options;
   const registry = await buildToolRegistry({
-    ...options,
+    ...rest,
+    workdir: placed.workdir as string,
+    ...(placed.additionalRoots === undefined ? {} : { additionalRoots: placed.additionalRoots }),
+    ...(placed.ports === undefined ? {} : { ports: placed.ports }),
     plugins,
     ...(interaction?.planMode === undefined ? {} : { planMode: interaction.planMode }),
     ...(checkpoints?.id === undefined ? {} : { checkpoint: { id: checkpoints.id } }),

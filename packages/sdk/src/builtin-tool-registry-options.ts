@@ -13,6 +13,7 @@ import type {
   ToolTelemetryOptions,
 } from "@agent-tools/core";
 import type { McpHostOptions } from "@agent-tools/core/mcp";
+import type { Workspace } from "@agent-tools/core/workspace";
 import type { MemoryToolBundleOptions } from "@agent-tools/memory";
 import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
@@ -22,13 +23,32 @@ import type { SdkCronOptions } from "./cron-wiring.js";
 import type { SdkInteractionOptions } from "./interaction-tools/index.js";
 import type { SdkSandboxOptions } from "./sandbox-wiring.js";
 import type { SdkSkillOptions } from "./skill-wiring.js";
+import type { SdkSshOptions } from "./ssh-options.js";
 import type { SdkSubagentOptions } from "./subagent-wiring.js";
 import type { SystemToolId } from "./system-tools/system-tools.js";
 
 /** Options of `buildBuiltinToolRegistry`. */
 export interface BuiltinToolRegistryOptions {
-  /** Absolute project directory. */
-  workdir: string;
+  /**
+   * Absolute project directory. With `workspace`: a directory of the
+   * workspace, inside its root (default: `workspace.root`).
+   */
+  workdir?: string;
+  /**
+   * Where the tools work: the file tools read and write through its file
+   * system, the shell tools run through its processes. Default: none, the
+   * local disk as before. Checked at build: the workdir and each granted
+   * root must resolve through the workspace to an existing directory inside
+   * its root (`SdkError` naming the option). On a workspace that is not the
+   * local disk (`capabilities.localPaths` false, e.g. SSH or memory):
+   * `sandbox`, `checkpoints`, `subagents`, `cron` and `skills` are refused
+   * (they would read or run on this host), `skill://` paths and the uploads
+   * folder are refused (they live on the host), and a workspace without
+   * processes refuses Bash and ManagedProcess. Managed-process logs stay in
+   * `<dataDir>/process-logs` on the host. `close()` does not close the
+   * workspace: the host owns it and closes it after the registry.
+   */
+  workspace?: Workspace;
   /** `chat` (default) or `cron`. */
   runtimeScope?: RuntimeScope;
   /** Where the SDK keeps skills, memory, logs and its SQLite file; default `~/.agent-tools`; `~/` expands (`resolveDataDir`). */
@@ -177,4 +197,14 @@ export interface BuiltinToolRegistryOptions {
    * Ignored in the cron scope.
    */
   checkpoints?: SdkCheckpointOptions;
+  /**
+   * SSHManager (chat scope only): interactive shells, single commands and
+   * SFTP file actions on these remote hosts. Needs the optional package
+   * `@agent-tools/ssh` (missing: `SdkError` naming `npm install
+   * @agent-tools/ssh`). Each host pins its host key and gives exactly one
+   * credential, checked fail-closed when the registry is built; credentials
+   * are never shown to the model. Connections open on first use and close
+   * with the registry. Off when absent; never in a worktree subagent.
+   */
+  ssh?: SdkSshOptions;
 }

@@ -42,6 +42,10 @@ export function createNodePorts(options: NodePortsOptions = {}): NodePorts {
     get modelClient() {
       return given?.modelClient;
     },
+    // The host's workspace, never closed here: the host owns it.
+    get workspace() {
+      return given?.workspace;
+    },
     async close() {
       await ownedRunner?.close();
     },

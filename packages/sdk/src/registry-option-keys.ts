@@ -14,11 +14,13 @@ import { type OptionKeyList, checkOptionObject, describeOptionValue, isOptionObj
 import { checkSdkSandboxOptions } from "./sandbox-wiring.js";
 import type { SdkSkillOptions } from "./skill-wiring.js";
 import type { SdkSubagentOptions } from "./subagent-wiring.js";
+import { checkSdkSshOptions } from "./ssh-options.js";
 import { checkTaskOptions } from "./task-wiring.js";
 
 /** The top-level keys of `BuiltinToolRegistryOptions` (kept exact by {@link checkBuiltinToolRegistryOptionKeys}'s signature). */
 const REGISTRY_OPTION_KEYS = {
   workdir: true,
+  workspace: true,
   runtimeScope: true,
   dataDir: true,
   additionalRoots: true,
@@ -45,6 +47,7 @@ const REGISTRY_OPTION_KEYS = {
   sandbox: true,
   checkpoints: true,
   resources: true,
+  ssh: true,
 } as const;
 
 const FS_KEYS = {
@@ -205,6 +208,7 @@ export function checkBuiltinToolRegistryOptionKeys<Options extends object>(
   checkOptionObject(options.interaction, INTERACTION_KEYS, at("interaction"));
   checkOptionObject(options.telemetry, TELEMETRY_KEYS, at("telemetry"));
   checkOptionObject(options.checkpoints, CHECKPOINT_KEYS, at("checkpoints"));
+  checkSdkSshOptions(options.ssh, at("ssh"));
   // The sandbox's own check (keys, types, paths, environment; its messages name sandbox.<key>).
   if (options.sandbox !== undefined) checkSdkSandboxOptions(options.sandbox as Parameters<typeof checkSdkSandboxOptions>[0]);
 }

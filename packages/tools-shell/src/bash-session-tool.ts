@@ -36,7 +36,7 @@ export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
     handlesAbort: true,
     loopKey: (input) => input.command,
     async execute(input, context) {
-      const cwd = resolveCommandCwd(context, input.cwd, "Bash cwd");
+      const cwd = await resolveCommandCwd(context, input.cwd, "Bash cwd");
       await checkCommand(runtime, "Bash", input.command, cwd, input.cwd, "resumable");
       const choice = chooseCommandRunner(context, "Bash");
       const yieldMs = clampInteger(input.yield_time_ms, SESSION_YIELD.minMs, SESSION_YIELD.maxMs, SESSION_YIELD.defaultMs);
@@ -47,6 +47,7 @@ export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
         shell: runtime.info.shell,
         runner: choice.runner,
         sandbox: choice.sandbox,
+        ...(choice.workspace === undefined ? {} : { workspace: choice.workspace }),
         timeoutMs: resolveSessionTimeout(input.timeout_ms),
         env: commandEnvironment(runtime),
       });

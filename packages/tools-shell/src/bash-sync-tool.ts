@@ -21,6 +21,8 @@ export const bashSyncInputSchema = z.object({
 export interface ShellSyncDetails extends ShellInfo, ShellSyncResult {
   /** `none`, or the mechanism that confined the command (e.g. `bubblewrap`). */
   sandbox: string;
+  /** The label of the non-local workspace the command ran on; absent on this machine. */
+  workspace?: string;
   cwd: string;
   command: string;
   timeout_ms: number;
@@ -37,6 +39,7 @@ function render(details: ShellSyncDetails): string {
     `profile: ${details.profile}`,
     `shell_family: ${details.shell_family}`,
     `sandbox: ${details.sandbox}`,
+    ...(details.workspace === undefined ? [] : [`workspace: ${details.workspace}`]),
     `cwd: ${details.cwd}`,
     `exit_code: ${details.exitCode}`,
     `timed_out: ${details.timedOut}`,
@@ -85,7 +88,7 @@ export function createBashSyncTool(runtime: ShellRuntime): ToolDefinition {
     maxOutputChars: SYNC_MAX_OUTPUT_CHARS,
     loopKey: (input) => input.command,
     async execute(input, context) {
-      const cwd = resolveCommandCwd(context, input.cwd, "Bash cwd");
+      const cwd = await resolveCommandCwd(context, input.cwd, "Bash cwd");
       await checkCommand(runtime, "Bash", input.command, cwd, input.cwd, "synchronous");
       const timeoutMs = resolveSyncTimeout(input.timeout_ms, runtime.providerId);
       const choice = chooseCommandRunner(context, "Bash");
@@ -103,6 +106,7 @@ export function createBashSyncTool(runtime: ShellRuntime): ToolDefinition {
         ...runtime.info,
         ...result,
         sandbox: choice.sandbox,
+        ...(choice.workspace === undefined ? {} : { workspace: choice.workspace }),
         cwd: displayCwd(context, cwd),
         command: input.command,
         timeout_ms: timeoutMs,

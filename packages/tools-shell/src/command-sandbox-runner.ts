@@ -1,4 +1,5 @@
 import { type ProcessRunner, type SandboxPolicy, type SandboxSettings, type ToolContext, ToolError } from "@agent-tools/core";
+import type { Workspace } from "@agent-tools/core/workspace";
 import { resolveSandboxPolicy } from "@agent-tools/node/internal";
 
 /** The runner a command spawns through and what the results report as `sandbox`. */
@@ -7,6 +8,8 @@ export interface CommandRunnerChoice {
   readonly runner: ProcessRunner;
   /** `none`, or the sandbox's mechanism (e.g. `bubblewrap`). */
   readonly sandbox: string;
+  /** The label of the non-local workspace the command runs on; absent on the local machine. */
+  readonly workspace?: string;
 }
 
 /**
@@ -25,11 +28,14 @@ function sandboxPolicyFor(context: ToolContext, settings: SandboxSettings): Sand
 }
 
 /**
- * Picks the runner of a shell tool's command. Fail closed: when a sandbox
+ * Picks the runner of a shell tool's command: on a workspace that is not the
+ * local disk, the workspace's processes (see {@link workspaceRunner}). Fail closed: when a sandbox
  * was asked for but cannot start, throws `ToolError` `unavailable` with the
  * reason and what to do, so nothing ever runs unconfined.
  */
 export function chooseCommandRunner(context: ToolContext, toolName: string): CommandRunnerChoice {
+  const workspace = context.ports.workspace;
+  if (workspace !== undefined && !workspace.capabilities.localPaths) return workspaceRunner(context, toolName, workspace);
   const runner = context.ports.processRunner;
   const state = context.ports.sandbox;
   if (state === undefined) return { runner, sandbox: "none" };
@@ -48,5 +54,36 @@ export function chooseCommandRunner(context: ToolContext, toolName: string): Com
       // A per-call view: the registry closes the runner underneath.
       close: () => Promise.resolve(),
     },
+  };
+}
+
+/**
+ * The runner of a workspace that is not the local disk: its own
+ * `processes`, never the host's runner. The sandbox confines local commands
+ * only, so a registry that has one refuses (`unavailable`) rather than run a
+ * remote command it would not confine; a workspace without processes
+ * refuses (`unsupported_target`). Both name the workspace.
+ */
+function workspaceRunner(context: ToolContext, toolName: string, workspace: Workspace): CommandRunnerChoice {
+  const processes = workspace.capabilities.processes ? workspace.processes : undefined;
+  if (processes === undefined) {
+    throw new ToolError(
+      "unsupported_target",
+      `${toolName} cannot run commands on ${workspace.label}: this ${workspace.kind} workspace has no processes (only its files). Use the file tools, or give the registry a workspace that runs commands (e.g. SSH).`,
+      { details: { workspace: workspace.label, capability: "processes" }, recoverable: false },
+    );
+  }
+  if (context.ports.sandbox !== undefined) {
+    throw new ToolError(
+      "unavailable",
+      `${toolName} did not run the command: the sandbox confines commands on this host only, and this registry's commands run on ${workspace.label}. Build the registry without a sandbox for a remote workspace (the remote machine's own isolation applies).`,
+      { details: { sandbox: "unavailable", workspace: workspace.label }, recoverable: false },
+    );
+  }
+  return {
+    sandbox: "none",
+    workspace: workspace.label,
+    // A per-call view: the workspace's owner closes its runner.
+    runner: { spawn: (options) => processes.spawn(options), close: () => Promise.resolve() },
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type ProcessExit, type ProcessRunner, type RunningProcess, ToolError } from "@agent-tools/core";
 import { isProcessAlive, killProcessTree, readProcessTreeTag } from "@agent-tools/node/internal";
@@ -27,6 +27,11 @@ export interface ManagedProcessRecord {
   tree_tag?: string;
   /** The mechanism confining the process (e.g. `bubblewrap`); absent when it runs unconfined. */
   sandbox?: string;
+  /**
+   * The label of the non-local workspace the process runs on; its `pid` is
+   * that machine's, so it is never looked up or signalled on this host.
+   */
+  workspace?: string;
 }
 
 /** The state of a managed process as reported to the model. */
@@ -67,10 +72,18 @@ export interface ManagedStartOptions {
   env?: Record<string, string>;
   /** `none` (default) or the mechanism confining the process; recorded when confined. */
   sandbox?: string;
+  /**
+   * The label of the non-local workspace `runner` starts the process on:
+   * its output is streamed back and appended to the log here in `dataDir`
+   * (the host's data), instead of a `logFile` the runner would write.
+   */
+  workspace?: string;
 }
 
 /**
- * Long-running processes with their output in `<dataDir>/process-logs/<id>.log`.
+ * Long-running processes with their output in `<dataDir>/process-logs/<id>.log`
+ * (also for a process on a non-local workspace: the log and its record are
+ * the host's data, the output streamed back from the workspace).
  * Non-isolated ones end with the bundle (or the host); isolated ones may
  * outlive the host and stay manageable later through their `<id>.json`.
  * Finished entries are pruned (see {@link pruneProcessLogs}) the first time a
@@ -105,14 +118,17 @@ export class ManagedProcessManager {
     const id = randomUUID();
     const logPath = path.join(directory, `${id}.log`);
     writeFileSync(logPath, "");
+    const remote = options.workspace !== undefined;
     const child = options.runner.spawn({
       command: options.command,
       shell: options.shell,
       cwd: options.cwd,
       env: options.env,
       isolated: options.isolated,
-      logFile: logPath,
+      // logFile would be a path of the workspace: a remote process's output comes back through its pipes instead.
+      ...(remote ? {} : { logFile: logPath }),
     });
+    if (remote) child.onOutput((chunk) => appendToLog(logPath, chunk.data));
     const record: ManagedProcessRecord = {
       process_id: id,
       pid: child.pid,
@@ -122,8 +138,9 @@ export class ManagedProcessManager {
       isolated: options.isolated,
       started_at: new Date().toISOString(),
       log_path: logPath,
-      tree_tag: child.pid > 0 ? readProcessTreeTag(child.pid) : undefined,
+      tree_tag: !remote && child.pid > 0 ? readProcessTreeTag(child.pid) : undefined,
       ...(options.sandbox !== undefined && options.sandbox !== "none" ? { sandbox: options.sandbox } : {}),
+      ...(remote ? { workspace: options.workspace } : {}),
     };
     writeFileSync(path.join(directory, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
     const entry: LiveEntry = { record, process: child, stopped: false, wakers: new Set() };
@@ -247,6 +264,15 @@ export class ManagedProcessManager {
   }
 }
 
+/** Appends streamed output to a log; a log removed meanwhile (pruned by another host) just stops growing. */
+function appendToLog(logPath: string, data: Buffer): void {
+  try {
+    appendFileSync(logPath, data);
+  } catch {
+    // best effort, as a logFile the process writes itself
+  }
+}
+
 function logDirectory(dataDir: string): string {
   return path.join(dataDir, "process-logs");
 }
@@ -274,6 +300,8 @@ function readRecord(dataDir: string, processId: string): ManagedProcessRecord | 
 
 /** Alive and still the same process (its tag matches, so a reused pid is not mistaken for it). */
 function isRecordAlive(record: ManagedProcessRecord): boolean {
+  // A workspace's pid names a process of another machine: never probed (or killed) here.
+  if (record.workspace !== undefined) return false;
   if (record.pid <= 0 || !isProcessAlive(record.pid)) return false;
   return record.tree_tag === undefined || readProcessTreeTag(record.pid) === record.tree_tag;
 }

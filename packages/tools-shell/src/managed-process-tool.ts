@@ -45,6 +45,7 @@ function describeState(state: ManagedProcessState): string {
     `pid: ${state.pid}`,
     `isolated: ${state.isolated}`,
     `sandbox: ${state.sandbox ?? "none"}`,
+    state.workspace ? `workspace: ${state.workspace}` : undefined,
     `command: ${state.command}`,
     `log_path: ${state.log_path}`,
     `log_bytes: ${state.log_bytes}`,
@@ -75,12 +76,19 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
       switch (input.action) {
         case "start": {
           const command = input.command ?? "";
-          const cwd = resolveCommandCwd(context, input.cwd, "ManagedProcess cwd");
+          const cwd = await resolveCommandCwd(context, input.cwd, "ManagedProcess cwd");
           await checkCommand(runtime, "ManagedProcess", command, cwd, input.cwd, "managed");
           if (/&\s*$/.test(command.trim()) && !/&&\s*$/.test(command.trim())) {
             throw new ToolError("invalid_arguments", 'ManagedProcess runs the command in the foreground and manages it itself; remove the trailing "&".');
           }
           const choice = chooseCommandRunner(context, "ManagedProcess");
+          if (choice.workspace !== undefined && input.isolated === true) {
+            throw new ToolError(
+              "unsupported_target",
+              `ManagedProcess cannot start an isolated process on ${choice.workspace}: its output streams to this host's log, so it cannot outlive the host. Start it without isolated.`,
+              { details: { workspace: choice.workspace } },
+            );
+          }
           const record = manager.start({
             command,
             cwd,
@@ -89,6 +97,7 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
             isolated: input.isolated ?? false,
             runner: choice.runner,
             sandbox: choice.sandbox,
+            ...(choice.workspace === undefined ? {} : { workspace: choice.workspace }),
             dataDir,
             env: commandEnvironment(runtime),
           });

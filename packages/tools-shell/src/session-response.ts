@@ -17,8 +17,10 @@ export interface ShellSessionResponse extends ShellInfo {
   /** More buffered output follows `cursor`. */
   has_more: boolean;
   exit_code: number | null;
-  /** `none` or the mechanism confining the command (e.g. `bubblewrap`). */
+  /** `none` or the mechanism confining the command (e.g. `bubblewrap`); the sandbox confines local commands only. */
   sandbox: string;
+  /** The label of the non-local workspace the command runs on (e.g. `ssh://dev@10.0.0.5:22`); absent on this machine. */
+  workspace?: string;
   /** From the first start to the terminal state (frozen) or now. Never sum it across responses. */
   duration_ms: number;
   timeout_ms: number | null;
@@ -53,6 +55,7 @@ export function buildSessionResponse(
     duration_ms: session.durationMs,
     ...info,
     sandbox: session.sandbox,
+    ...(session.workspace === undefined ? {} : { workspace: session.workspace }),
     timeout_ms: session.timeoutMs ?? null,
     cwd: cwdDisplay,
     command: session.command,
@@ -77,6 +80,7 @@ export function renderSessionResponse(response: ShellSessionResponse, separateSt
   lines.push(
     `shell: ${response.shell} (platform: ${response.platform}, profile: ${response.profile}, shell_family: ${response.shell_family}, sandbox: ${response.sandbox})`,
   );
+  if (response.workspace !== undefined) lines.push(`workspace: ${response.workspace}`);
   lines.push(`cwd: ${response.cwd}`);
   if (response.exit_code !== null) lines.push(`exit_code: ${response.exit_code}`);
   if (response.timeout_ms !== null) lines.push(`timeout_ms: ${response.timeout_ms}`);

@@ -18,6 +18,8 @@ export interface ShellSessionOptions {
   runner: ProcessRunner;
   /** Reported as `sandbox`: `none` (default) or the mechanism confining the command. */
   sandbox?: string;
+  /** The label of the non-local workspace the command runs on; absent on this machine. */
+  workspace?: string;
   /** Hard limit; the tree is killed and the status becomes `timed_out`. */
   timeoutMs?: number;
   env?: Record<string, string>;
@@ -47,6 +49,8 @@ export class ShellSession {
   readonly timeoutMs: number | undefined;
   /** `none` or the mechanism confining the command (e.g. `bubblewrap`). */
   readonly sandbox: string;
+  /** The label of the non-local workspace the command runs on; absent on this machine. */
+  readonly workspace: string | undefined;
   readonly startedAt = Date.now();
   readonly buffer: OutputRingBuffer;
   private statusValue: ShellSessionStatus = "running";
@@ -69,6 +73,7 @@ export class ShellSession {
     this.shell = options.shell;
     this.timeoutMs = options.timeoutMs;
     this.sandbox = options.sandbox ?? "none";
+    this.workspace = options.workspace;
     this.pageBytes = options.pageBytes ?? DEFAULT_PAGE_BYTES;
     this.buffer = new OutputRingBuffer(options.capacity ?? DEFAULT_RING_CAPACITY);
     this.process = options.runner.spawn({ command: options.command, shell: options.shell, cwd: options.cwd, env: options.env });

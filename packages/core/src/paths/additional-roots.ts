@@ -38,6 +38,21 @@ export interface GrantedRoot {
   readonly access: RootAccess;
 }
 
+/**
+ * How a grant's declared path becomes its canonical path: the canonical
+ * path of an existing directory, or the problem to report. The default reads
+ * the local disk; a lexical policy (a non-local workspace) takes the path as
+ * given, its host having checked it through the workspace.
+ */
+export type RootLocator = (declaredPath: string) => { canonicalPath: string } | { problem: string };
+
+/** The default {@link RootLocator}: realpath and a directory check on the local disk. */
+function locateOnLocalDisk(declaredPath: string): { canonicalPath: string } | { problem: string } {
+  const current = tryRealpath(declaredPath);
+  if (current === null) return { problem: "path does not exist." };
+  return statSync(current).isDirectory() ? { canonicalPath: current } : { problem: "path is not a directory." };
+}
+
 const ALIAS_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 const RESERVED_ALIASES = new Set(["workspace", "skill", "uploads", "external"]);
 
@@ -47,7 +62,7 @@ const RESERVED_ALIASES = new Set(["workspace", "skill", "uploads", "external"]);
  * overlaps another, equals or sits inside the workspace, or contains the
  * workspace with write access.
  */
-export function validateAdditionalRoots(roots: readonly AdditionalRoot[], canonicalWorkdir: string): GrantedRoot[] {
+export function validateAdditionalRoots(roots: readonly AdditionalRoot[], canonicalWorkdir: string, locate: RootLocator = locateOnLocalDisk): GrantedRoot[] {
   const granted: GrantedRoot[] = [];
   const aliases = new Set<string>();
   const ids = new Set<string>();
@@ -72,15 +87,14 @@ export function validateAdditionalRoots(roots: readonly AdditionalRoot[], canoni
     const declared = root.path.replace(/\\/g, "/");
     if (declared.startsWith("//")) fail("UNC paths are not accepted.");
     if (!path.isAbsolute(declared)) fail("path must be absolute.");
-    const current = tryRealpath(declared);
     let canonicalPath: string;
     if (root.canonicalPath !== undefined) {
       // A stored grant: keep the recorded canonical path; drift is detected per access (fail closed).
       canonicalPath = path.resolve(root.canonicalPath);
     } else {
-      if (current === null) fail("path does not exist.");
-      canonicalPath = current as string;
-      if (!statSync(canonicalPath).isDirectory()) fail("path is not a directory.");
+      const located = locate(declared);
+      if ("problem" in located) fail(located.problem);
+      canonicalPath = (located as { canonicalPath: string }).canonicalPath;
     }
     if (isWithin(canonicalWorkdir, canonicalPath)) fail("path equals or sits inside the workspace; use workspace-relative paths instead.");
     if (isWithin(canonicalPath, canonicalWorkdir) && root.access === "write") {

@@ -1,11 +1,13 @@
 import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
-import { createPathPolicy } from "../paths/path-policy.js";
+import { createLexicalPathPolicy } from "../paths/lexical-path-policy.js";
+import { type PathPolicy, createPathPolicy } from "../paths/path-policy.js";
 import { resolveDataDir } from "../paths/resolve-data-dir.js";
 import type { GitClient } from "../ports/git-client.js";
 import type { ProcessRunner } from "../ports/process-runner.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
 import { shortenForMessage } from "../quote.js";
+import { isWithinWorkspacePath } from "../workspace/resolve-in-workspace.js";
 import type { Logger, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolUpdate } from "../types.js";
 import { resolveApproval } from "./approval-policy.js";
 import { approvalVocabulary, checkApprovalOptions, watchDeferredApprovalKeys } from "./approval-validation.js";
@@ -42,6 +44,36 @@ function refusalResult(refusal: ToolError): ToolResult {
   return { ...errorResult(refusal.message, { code: refusal.code, ...refusal.details }), error: toolErrorOf(refusal) };
 }
 
+/**
+ * The path policy of the registry: on the local disk (no workspace, or one
+ * with `capabilities.localPaths`) `createPathPolicy`; on any other workspace
+ * the lexical policy, which never touches the local disk (the tools check
+ * each path through the workspace; `buildBuiltinToolRegistry` checks the
+ * workdir and roots through it before building).
+ */
+function choosePathPolicy(options: ToolRegistryOptions, uploadsDir: string): PathPolicy {
+  const workspace = options.ports?.workspace;
+  if (workspace === undefined || workspace === null || workspace.capabilities?.localPaths === true) {
+    return createPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, skills: options.skills, uploadsDir });
+  }
+  if (typeof workspace !== "object" || typeof workspace.fs !== "object" || workspace.fs === null || typeof workspace.capabilities !== "object") {
+    throw new SdkError(
+      "invalid_options",
+      "ports.workspace must be a Workspace ({ kind, label, root, fs, capabilities, close }), e.g. createLocalWorkspace(...).",
+    );
+  }
+  if (typeof options.workdir === "string" && options.workdir.startsWith("/") && !isWithinWorkspacePath(workspace.root, path.posix.resolve(options.workdir))) {
+    throw new SdkError(
+      "invalid_options",
+      `workdir ${shortenForMessage(options.workdir)} is outside the workspace root ${workspace.root} (${workspace.label}).`,
+      {
+        option: "workdir",
+      },
+    );
+  }
+  return createLexicalPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, workspaceLabel: workspace.label, uploadsDir });
+}
+
 const consoleLogger: Logger = {
   debug: () => undefined,
   info: () => undefined,
@@ -75,7 +107,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const dataDir = resolveDataDir(options.dataDir);
   // <dataDir>/uploads: the user's uploads, a read-only scope reached by absolute path.
   const uploadsDir = path.join(dataDir, "uploads");
-  const paths = createPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, skills: options.skills, uploadsDir });
+  const paths = choosePathPolicy(options, uploadsDir);
   const logger = options.logger ?? consoleLogger;
   if (options.cleanups !== undefined && !Array.isArray(options.cleanups)) throw new SdkError("invalid_options", "cleanups must be an array of functions.");
   const cleanups = [...(options.cleanups ?? [])];
@@ -96,6 +128,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     },
     get sandbox() {
       return given?.sandbox;
+    },
+    get workspace() {
+      return given?.workspace;
     },
   };
   const index = createToolIndex(options.bundles, runtimeScope, logger);
