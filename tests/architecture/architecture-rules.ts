@@ -13,31 +13,33 @@ import { resolveRelative, type WorkspacePackage, workspacePackageOf } from "./wo
 export const LAYERS: Readonly<Record<string, number>> = {
   // The contracts.
   core: 0,
-  // Adapters and the file layer: core only.
-  node: 1,
-  git: 1,
-  storage: 1,
-  models: 1,
+  // The file layer: core only.
   "file-io": 1,
+  // Adapters: core (node also file-io, for its local workspace).
+  node: 2,
+  git: 2,
+  storage: 2,
+  models: 2,
   // Tool packages: core, adapters, file-io, storage; never another tool package or a composer.
-  "tools-fs": 2,
-  "tools-shell": 2,
-  "tools-tasks": 2,
-  memory: 2,
-  mcp: 2,
-  skills: 2,
-  cron: 2,
-  subagents: 2,
-  checkpoints: 2,
+  "tools-fs": 3,
+  "tools-shell": 3,
+  "tools-tasks": 3,
+  memory: 3,
+  mcp: 3,
+  skills: 3,
+  cron: 3,
+  subagents: 3,
+  checkpoints: 3,
   // Composers.
-  sdk: 3,
-  "mcp-server": 3,
+  sdk: 4,
+  "mcp-server": 4,
 };
 
 /** The packages whose production code may import `child_process`. */
 export const CHILD_PROCESS_ALLOWED = new Set(["node", "git"]);
 
-const COMPOSER_LAYER = 3;
+const TOOL_LAYER = 3;
+const COMPOSER_LAYER = 4;
 
 /** An arrow between two workspace packages and why it exists. */
 export interface PackageArrow {
@@ -166,7 +168,7 @@ export function childProcessImports(packages: readonly WorkspacePackage[]): stri
 export function lateralTestArrows(packages: readonly WorkspacePackage[]): string[] {
   const found = new Set<string>();
   for (const arrow of packageArrows(packages)) {
-    if (arrow.testOnly && LAYERS[arrow.from] === 2 && LAYERS[arrow.to] === 2) found.add(`${arrow.from} -> ${arrow.to}`);
+    if (arrow.testOnly && LAYERS[arrow.from] === TOOL_LAYER && LAYERS[arrow.to] === TOOL_LAYER) found.add(`${arrow.from} -> ${arrow.to}`);
   }
   return [...found];
 }

@@ -18,4 +18,4 @@ export { acquireFileLock } from "./file-lock.js";
 export type { FileLock, FileLockOptions } from "./file-lock.js";
 export { openContainedTree, symlinkStaysInside } from "./contained-tree.js";
 export type { ContainedTree } from "./contained-tree.js";
-export { isToolSidecarName } from "./sidecar-names.js";
+export { isToolSidecarName, temporaryName } from "./sidecar-names.js";

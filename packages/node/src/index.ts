@@ -3,7 +3,8 @@
  * (`ExecaProcessRunner`: own process group, tree kill, a watchdog that ends
  * the trees when the host exits), of the ProgramRunner port (`NodeProgramRunner`:
  * helper programs such as ripgrep), and the bubblewrap command sandbox
- * (`probeBubblewrapSandbox`, `BubblewrapSandbox`). The process-tree helpers and
+ * (`probeBubblewrapSandbox`, `BubblewrapSandbox`), and the Workspace port over
+ * the local disk (`createLocalWorkspace`). The process-tree helpers and
  * the sandbox policy resolution the workspace packages share are at
  * `@agent-tools/node/internal` (no semver promise).
  *
@@ -13,3 +14,5 @@ export { ExecaProcessRunner } from "./execa-process-runner.js";
 export { NodeProgramRunner } from "./node-program-runner.js";
 export { BubblewrapSandbox } from "./sandbox/bubblewrap-sandbox.js";
 export { probeBubblewrapSandbox } from "./sandbox/probe-bubblewrap-sandbox.js";
+export { createLocalWorkspace } from "./workspace/local-workspace.js";
+export type { LocalWorkspaceOptions } from "./workspace/local-workspace.js";
