@@ -5,4 +5,11 @@
  *
  * @packageDocumentation
  */
-export {};
+// SSHManager (chat-scope tool on configured hosts).
+export { sshManagerTools } from "./manager/ssh-manager-plugin.js";
+export type { SshManagerToolsOptions } from "./manager/ssh-manager-plugin.js";
+export { checkSshHostConfigs, SSH_HOST_CONFIG_KEYS } from "./manager/ssh-host-config.js";
+export type { SshHostConfig, SshHostKeyPin } from "./manager/ssh-host-config.js";
+export { SSH_MANAGER_ACTIONS, sshManagerInputSchema } from "./manager/ssh-manager-schema.js";
+export type { SshManagerAction, SshManagerInput } from "./manager/ssh-manager-schema.js";
+export type { SshManagerDetails } from "./manager/ssh-manager-output.js";

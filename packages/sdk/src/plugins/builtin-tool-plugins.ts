@@ -8,6 +8,7 @@ import { sdkCronPlugin } from "./sdk-cron-plugin.js";
 import { sdkMcpPlugin } from "./sdk-mcp-plugin.js";
 import { sdkMemoryPlugin } from "./sdk-memory-plugin.js";
 import { sdkSkillsPlugin } from "./sdk-skills-plugin.js";
+import { sdkSshPlugin } from "./sdk-ssh-plugin.js";
 import { sdkSubagentsPlugin } from "./sdk-subagents-plugin.js";
 import { sdkTaskPlugin } from "./sdk-task-plugin.js";
 import { systemToolsPlugin } from "./system-tools-plugin.js";
@@ -15,7 +16,7 @@ import { systemToolsPlugin } from "./system-tools-plugin.js";
 /**
  * The plugins `buildBuiltinToolRegistry` composes, in their order (the
  * order of the tools): file tools, shell, skills, tasks, cron, memory,
- * interaction, subagents, system tools, the host's tools and bundles, MCP.
+ * SSHManager, interaction, subagents, system tools, the host's tools and bundles, MCP.
  * Each feature comes from its one option; an absent option leaves its
  * plugin out (memory and interaction are on unless turned off).
  *
@@ -29,6 +30,7 @@ export function builtinToolPlugins(options: BuiltinToolRegistryOptions): ToolPlu
   plugins.push(sdkTaskPlugin(options));
   if (options.cron !== undefined) plugins.push(sdkCronPlugin(options.cron));
   if (options.memory !== false) plugins.push(sdkMemoryPlugin(options.memory ?? {}));
+  if (options.ssh !== undefined) plugins.push(sdkSshPlugin(options.ssh));
   plugins.push(interactionPlugin(options.interaction));
   if (options.subagents !== undefined) plugins.push(sdkSubagentsPlugin(options.subagents));
   if (options.systemTools !== undefined) plugins.push(systemToolsPlugin(options.systemTools));
