@@ -50,6 +50,18 @@ export interface ProcessRunnerContractOptions {
   tree?: boolean;
   /** Descendants in the tree cases; default 24. */
   treeSize?: number;
+  /**
+   * Makes the folders the cases use as cwd, pid-file and log folder; default
+   * a fresh folder under `os.tmpdir()`. A runner whose processes run as
+   * another account (an SSH server's) passes folders that account can
+   * write. The suite removes them afterwards.
+   */
+  makeTempDir?: () => string;
+  /**
+   * Awaited before the tree cases read `livePids()`: a runner that answers it
+   * from a cached picture of a remote process table refreshes it here.
+   */
+  beforeTreeQuery?: (child: RunningProcess) => Promise<void>;
 }
 
 function collect(child: RunningProcess): { stdout: () => string; stderr: () => string; chunks: ProcessOutputChunk[] } {
@@ -105,7 +117,7 @@ export function runProcessRunnerContract(name: string, createRunner: () => Proce
       return runner;
     };
     const tempDir = () => {
-      const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "process-contract-")));
+      const dir = options.makeTempDir?.() ?? realpathSync(mkdtempSync(path.join(os.tmpdir(), "process-contract-")));
       directories.push(dir);
       return dir;
     };
@@ -200,6 +212,7 @@ export function runProcessRunnerContract(name: string, createRunner: () => Proce
       const escaped = readProcessInfo(Number(readFileSync(path.join(pidDir, "double-fork.pid"), "utf8")));
       expect(escaped?.sessionId).not.toBe(child.pid);
       expect(escaped?.processGroupId).not.toBe(child.pid);
+      await options.beforeTreeQuery?.(child);
       const tracked = new Set(child.livePids());
       for (const pid of pids) expect(tracked.has(pid)).toBe(true);
       await child.kill();
