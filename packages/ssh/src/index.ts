@@ -13,3 +13,6 @@ export type { SshHostConfig, SshHostKeyPin } from "./manager/ssh-host-config.js"
 export { SSH_MANAGER_ACTIONS, sshManagerInputSchema } from "./manager/ssh-manager-schema.js";
 export type { SshManagerAction, SshManagerInput } from "./manager/ssh-manager-schema.js";
 export type { SshManagerDetails } from "./manager/ssh-manager-output.js";
+// Processes on the remote machine (the SSH workspace's ProcessRunner).
+export { createSshProcessRunner } from "./processes/ssh-process-runner.js";
+export type { SshRunningProcess } from "./processes/ssh-running-process.js";

@@ -79,7 +79,7 @@ function innerScript(options: SpawnOptions, context: RemoteCommandContext): stri
     ...lines,
   ];
   if (options.isolated) script.push("trap '' HUP");
-  if (options.logFile !== undefined) script.push(`{ : >>${q(options.logFile, "logFile")}; } 2>/dev/null || fail log`);
+  if (options.logFile !== undefined) script.push(`{ true >>${q(options.logFile, "logFile")}; } 2>/dev/null || fail log`);
   if (shell !== undefined || executable.includes("/")) {
     script.push(`[ -e ${file} ] || fail enoent`, `{ [ -f ${file} ] && [ -x ${file} ]; } || fail eacces`);
   } else {

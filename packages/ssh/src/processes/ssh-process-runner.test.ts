@@ -196,6 +196,39 @@ describe("createSshProcessRunner", () => {
     expect(await remoteAlive([kept.pid])).toEqual([]);
   });
 
+  it("with every channel slot taken by processes, kill() still works and a queued process starts when a slot frees", async () => {
+    // 4 slots: the control channel takes one at the first spawn, three processes the rest; the fourth waits.
+    const narrow = connect(sshd.host, sshd.port, 4);
+    const dir = accountDir();
+    const on = runner(narrow);
+    const children = [1, 2, 3, 4].map((n) => on.spawn({ command: `echo $$ > p${n}.pid; exec sleep 300`, shell: true, cwd: dir }));
+    await waitForPidFiles(dir, 3);
+    await until(() => children.slice(0, 3).every((child) => child.pid > 0), "three pids");
+    expect(children[3]!.pid).toBe(0);
+    expect(narrow.channels).toEqual({ open: 4, queued: 1 });
+    await children[0]!.kill();
+    expect((await children[0]!.exited).signal).toBe("SIGTERM");
+    await waitForPidFiles(dir, 4);
+    await until(() => children[3]!.pid > 0, "the queued process to start");
+    await on.close();
+    expect(await remoteAlive(children.map((child) => child.pid))).toEqual([]);
+  });
+
+  it("appends to a remote logFile and resolves outputClosed at once", async () => {
+    const dir = accountDir();
+    const logFile = path.join(dir, "run.log");
+    const first = runner().spawn({ command: "printf 'a\n'; printf 'b\n' >&2", shell: true, cwd: dir, logFile });
+    const output = collect(first);
+    await first.exited;
+    const second = runner().spawn({ command: "echo", args: ["c"], cwd: dir, logFile });
+    await second.exited;
+    expect(readFileSync(logFile, "utf8")).toBe("a\nb\nc\n");
+    expect(output.chunks).toEqual([]);
+    const refused = await runner().spawn({ command: "true", cwd: dir, logFile: "/proc/agent-tools/no.log" }).exited;
+    expect(refused.exitCode).toBe(127);
+    expect(refused.error).toMatch(/log file/);
+  });
+
   it("writes input, then ends stdin", async () => {
     const child = runner().spawn({ command: "wc -c", shell: true, cwd: "/tmp", input: "x".repeat(300_000) });
     const output = collect(child);
