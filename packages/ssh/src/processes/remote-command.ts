@@ -106,13 +106,14 @@ function innerScript(options: SpawnOptions, context: RemoteCommandContext): stri
  */
 export function buildRemoteCommand(options: SpawnOptions, context: RemoteCommandContext): string {
   const inner = innerScript(options, context);
-  const outer = [
-    `s=${quoteShellWord(inner)}`,
+  // The inner script travels as the prelude's $1, so it is quoted once for the login shell, not twice.
+  const prelude = [
+    "s=$1",
     // Field 5 of /proc/<pid>/stat is the process group; after ") " it is the third word.
     `if read -r l 2>/dev/null </proc/$$/stat; then set -- \${l##*) }; if [ "$3" != "$$" ] && command -v setsid >/dev/null; then exec setsid /bin/sh -c "$s"; fi; fi`,
-    `eval "$s"`,
+    'eval "$s"',
   ].join("\n");
-  return `exec /bin/sh -c ${quoteShellWord(outer)}`;
+  return `exec /bin/sh -c ${quoteShellWord(prelude)} agent-tools ${quoteShellWord(inner)}`;
 }
 
 /** The message of a start failure, in the local runner's words (`spawn <file> ENOENT`) plus the reason. */

@@ -122,6 +122,12 @@ describe("createSshProcessRunner", () => {
     await env.exited;
     await env.outputClosed;
     expect(envOutput.text("stdout")).toBe(value);
+    const long = `${"x".repeat(60_000)}'"'"'${"y".repeat(100)}`;
+    const echo = runner().spawn({ command: "printf", args: ["%s", long], cwd: "/tmp" });
+    const echoed = collect(echo);
+    await echo.exited;
+    await echo.outputClosed;
+    expect(echoed.text("stdout")).toBe(long);
     expect(() => runner().spawn({ command: "true", cwd: "/tmp", env: { "A;rm -rf /": "x" } })).toThrow(SdkError);
     expect(() => runner().spawn({ command: "true", cwd: "/tmp", extendEnv: false, env: { "1A": "x" } })).toThrow(/Environment variable name/);
     expect(() => runner().spawn({ command: "true", cwd: "/tmp", logfile: "/tmp/x" } as never)).toThrow(/did you mean "logFile"/);
