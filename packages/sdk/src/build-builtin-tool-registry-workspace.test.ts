@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { SdkError, toolResultText } from "@agent-tools/core";
 import { type MemoryWorkspace, type Workspace, createMemoryWorkspace } from "@agent-tools/core/workspace";
 import { ExecaProcessRunner } from "@agent-tools/node";
@@ -210,4 +213,131 @@ describe("buildBuiltinToolRegistry({ workspace }): the registry on a non-local w
       await workspace.close();
     }
   });
+});
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const scenario = path.join(path.dirname(fileURLToPath(import.meta.url)), "__fixtures__", "workspace-registry-process.mjs");
+
+/** Syscalls that change the file system (an `openat` counts when it writes or creates). */
+const WRITING_SYSCALLS = new Set([
+  "mkdir",
+  "mkdirat",
+  "unlink",
+  "unlinkat",
+  "rename",
+  "renameat",
+  "renameat2",
+  "rmdir",
+  "symlink",
+  "symlinkat",
+  "link",
+  "linkat",
+  "chmod",
+  "fchmodat",
+  "chown",
+  "fchownat",
+  "lchown",
+  "utimensat",
+  "truncate",
+  "creat",
+]);
+
+interface TracedAccess {
+  readonly call: string;
+  readonly path: string;
+  readonly writes: boolean;
+  /** The tool call running then (from the scenario's markers). */
+  readonly during: string;
+}
+
+/** Every path syscall and every exec after `marker`, from an `strace -f -e trace=file,process` log. */
+function tracedAfter(trace: string, marker: string): { accesses: TracedAccess[]; execs: string[] } {
+  const accesses: TracedAccess[] = [];
+  const execs: string[] = [];
+  let started = false;
+  let during = "start";
+  for (const line of trace.split("\n")) {
+    const match = /^\d+\s+([a-z_0-9]+)\((?:AT_FDCWD, |-?\d+, )?"([^"]*)"(.*)$/.exec(line);
+    if (match === null) continue;
+    const [, call, target, rest] = match as unknown as [string, string, string, string];
+    if (target.startsWith(marker)) {
+      started = true;
+      during = target.slice(marker.length + 1) || "start";
+      continue;
+    }
+    if (!started) continue;
+    if (call === "execve") {
+      execs.push(target);
+      continue;
+    }
+    const writes = WRITING_SYSCALLS.has(call) || ((call === "openat" || call === "open") && /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(rest));
+    accesses.push({ call, path: path.resolve(repositoryRoot, target), writes, during });
+  }
+  return { accesses, execs };
+}
+
+const within = (parent: string, child: string) => child === parent || child.startsWith(`${parent}/`);
+
+describe("a registry on a non-local workspace, watched by strace", () => {
+  it("reads and writes no local file outside its dataDir (the workspace's own path on this disk untouched) and starts no local tool process", async () => {
+    const strace = ["/usr/bin/strace", "/bin/strace"].find((candidate) => fs.existsSync(candidate));
+    expect(strace, "strace is missing: scripts/setup.sh installs it (Debian package strace)").toBeDefined();
+    const base = path.join(temporary, "strace");
+    // A decoy at the workspace's path on this disk: a tool that fell back to the local disk would touch it.
+    const decoy = path.join(base, "root");
+    const data = path.join(base, "data");
+    fs.mkdirSync(path.join(decoy, "src"), { recursive: true });
+    fs.mkdirSync(path.join(decoy, "notes"), { recursive: true });
+    fs.mkdirSync(data, { recursive: true });
+    for (const file of ["README.md", "src/a.ts", "notes/old.txt"]) fs.writeFileSync(path.join(decoy, file), "decoy on the local disk\n");
+    const marker = `/__agent_tools_scenario_${process.pid}__`;
+    const traceFile = path.join(base, "trace.txt");
+    const { stdout } = await promisify(execFile)(
+      strace as string,
+      [
+        "-f",
+        "-qq",
+        "-e",
+        "trace=file,process",
+        "-o",
+        traceFile,
+        process.execPath,
+        "--import",
+        "tsx",
+        "--conditions=@agent-tools/source",
+        scenario,
+        decoy,
+        data,
+        marker,
+      ],
+      { cwd: repositoryRoot, timeout: 180_000, env: { ...process.env, TSX_DISABLE_CACHE: "1" } },
+    );
+    const outcome = JSON.parse(stdout.trim().split("\n").at(-1) as string) as {
+      tools: string[];
+      results: Array<{ name: string; isError?: boolean; code?: string; text?: string; missing?: boolean }>;
+    };
+    // The scenario ran every call (the default chat tools are there) and Bash was refused for want of processes.
+    expect(outcome.results.filter((result) => result.missing)).toEqual([]);
+    expect(outcome.results.find((result) => result.name === "Bash")?.code).toBe("unsupported_target");
+    expect(outcome.results.find((result) => result.name === "ProcessWait")?.code).toBe("not_found");
+    const failed = outcome.results.filter((result) => result.isError && result.name !== "Bash" && result.name !== "ProcessWait");
+    expect(failed.map((result) => `${result.name}: ${result.text}`)).toEqual([]);
+
+    const { accesses, execs } = tracedAfter(fs.readFileSync(traceFile, "utf8"), marker);
+    expect(accesses.length).toBeGreaterThan(0);
+    // tsx (the scenario's TypeScript loader) may start its esbuild service; nothing else may run.
+    expect(execs.filter((exec) => !exec.includes("/@esbuild/"))).toEqual([]);
+    const nodePrefix = path.resolve(path.dirname(process.execPath), "..");
+    const readable = [data, repositoryRoot, "/usr", "/lib", "/lib64", "/etc", "/proc", "/sys", "/dev", nodePrefix];
+    const ancestorOfAllowed = (target: string) => [data, repositoryRoot].some((allowed) => within(target, allowed));
+    const touchedDecoy = accesses.filter((access) => within(decoy, access.path));
+    const writesOutside = accesses.filter((access) => access.writes && !within(data, access.path) && access.path !== "/dev/null");
+    const readsOutside = accesses.filter(
+      (access) => !access.writes && !readable.some((prefix) => within(prefix, access.path)) && !ancestorOfAllowed(access.path),
+    );
+    const show = (list: TracedAccess[]) => list.map((access) => `${access.during}: ${access.call} ${access.path}`);
+    expect(show(touchedDecoy), "the workspace's path on the local disk was touched").toEqual([]);
+    expect(show(writesOutside), "local writes outside the dataDir").toEqual([]);
+    expect(show(readsOutside), "local reads outside the dataDir and the code").toEqual([]);
+  }, 240_000);
 });

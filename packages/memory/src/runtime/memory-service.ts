@@ -39,6 +39,12 @@ export interface MemoryServiceOptions {
   readonly closeStore?: boolean;
   /** The current project's directory (its realpath names the project scope). */
   readonly workdir: string;
+  /**
+   * `workdir` is already canonical and is not a path of this host's disk (a
+   * registry on a non-local workspace): it names the project scope as given,
+   * without a local realpath.
+   */
+  readonly workdirIsCanonical?: boolean;
   /** Clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
   /** IANA time zone of the daily journal's date; default the process's local time. */
@@ -344,7 +350,8 @@ export class MemoryService implements MemoryPlanTarget {
  */
 export async function openMemoryService(options: MemoryServiceOptions): Promise<MemoryService> {
   const layout = await openMemoryLayout(options.root ?? defaultMemoryRoot(options.dataDir));
-  const service = new MemoryService(layout, await canonicalWorkdir(options.workdir), options);
+  const workdir = options.workdirIsCanonical === true ? options.workdir : await canonicalWorkdir(options.workdir);
+  const service = new MemoryService(layout, workdir, options);
   if (options.skipReconcile !== true) await service.reconcile();
   return service;
 }

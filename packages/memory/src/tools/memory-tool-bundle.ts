@@ -72,7 +72,7 @@ export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): M
     return { store: new InMemoryMemoryIndexStore(), owned: true };
   }
 
-  function service(workdir: string, dataDir: string): Promise<MemoryService> {
+  function service(workdir: string, dataDir: string, workdirIsCanonical = false): Promise<MemoryService> {
     if (options.service !== undefined) return Promise.resolve(options.service);
     const id = `${options.dataDir ?? dataDir}\u0000${workdir}`;
     let opening = services.get(id);
@@ -85,6 +85,7 @@ export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): M
             store,
             closeStore: owned,
             workdir,
+            ...(workdirIsCanonical ? { workdirIsCanonical } : {}),
             ...(options.root === undefined ? {} : { root: options.root }),
             ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
             ...(options.historySearch === undefined ? {} : { historySearch: options.historySearch }),
@@ -107,7 +108,9 @@ export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): M
   const resolve = async (context: ToolContext) => {
     if (closed) throw new ToolError("unavailable", "The memory tools were closed with their registry.", { recoverable: false });
     try {
-      return await service(context.workdir, context.dataDir);
+      // On a non-local workspace the registry's workdir is canonical there, not a path of this disk to realpath.
+      const workspace = context.ports.workspace;
+      return await service(context.workdir, context.dataDir, workspace !== undefined && !workspace.capabilities.localPaths);
     } catch (error) {
       // A store that cannot open for good is reported to the host once; the model gets the error on every call.
       if (error instanceof ToolError && !error.recoverable && !reportedUnavailable) {

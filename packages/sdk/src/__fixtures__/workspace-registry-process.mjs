@@ -1,0 +1,69 @@
+// A host process for the "nothing local" check of a non-local workspace. Run it as
+//   node --import tsx --conditions=@agent-tools/source workspace-registry-process.mjs <root> <dataDir> <marker>
+// It builds the default chat registry on a memory workspace rooted at <root>
+// (a path that also exists on this disk, as a decoy: a tool that fell back
+// to the local disk would touch it), stats <marker> so a syscall trace can
+// tell the calls from the start-up (and `<marker>.<index>.<tool>` before
+// each call), runs a call of every default chat tool,
+// and prints one JSON line with each call's name, isError, error code and
+// the first 300 characters of its text.
+import { statSync } from "node:fs";
+import { toolResultText } from "@agent-tools/core";
+import { createMemoryWorkspace } from "@agent-tools/core/workspace";
+import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
+
+const [root, dataDir, marker] = process.argv.slice(2);
+const workspace = createMemoryWorkspace({
+  root,
+  files: {
+    "README.md": "# Remote\nhello from the workspace\n",
+    "src/a.ts": "export const a = 1;\n",
+    "src/b.ts": "export const b = 2;\n",
+    "notes/old.txt": "to delete\n",
+  },
+});
+const registry = await buildBuiltinToolRegistry({ workspace, dataDir, runtimeScope: "chat" });
+const calls = [
+  ["Read", { path: "README.md" }],
+  ["Write", { path: "src/c.ts", content: "export const c = 3;\n" }],
+  ["Read", { path: "src/a.ts" }],
+  ["Edit", { path: "src/a.ts", old_string: "a = 1", new_string: "a = 10" }],
+  ["List", { path: "." }],
+  ["Glob", { pattern: "**/*.ts" }],
+  ["Grep", { pattern: "export const", path: "src" }],
+  ["Delete", { path: "notes/old.txt" }],
+  ["Bash", { command: "echo hi" }],
+  ["ManagedProcess", { action: "status" }],
+  ["TaskCreate", { subject: "check the workspace", description: "from the scenario", activeForm: "Checking the workspace" }],
+  ["TaskUpdate", { taskId: "1", status: "in_progress" }],
+  ["TaskList", {}],
+  ["ProcessWait", { session_id: "bash-unknown" }],
+  ["MemoryManager", { action: "list" }],
+];
+/** Stats a path that does not exist, so the trace shows where the calls (and each call) begin. */
+function mark(name) {
+  try {
+    statSync(name);
+  } catch {
+    // it does not exist; the trace only needs the syscall
+  }
+}
+mark(marker);
+const results = [];
+try {
+  for (const [index, [name, args]] of calls.entries()) {
+    if (!registry.hasTool(name)) {
+      results.push({ name, missing: true });
+      continue;
+    }
+    mark(`${marker}.${index}.${name}`);
+    const result = await registry.executeToolCall({ id: `scenario_${index}`, name, arguments: args });
+    results.push({ name, isError: result.isError === true, code: result.error?.code, text: toolResultText(result, "").slice(0, 300) });
+  }
+} finally {
+  mark(`${marker}.close`);
+  await registry.close();
+  await workspace.close();
+}
+const tools = registry.tools.map((tool) => tool.name);
+process.stdout.write(`${JSON.stringify({ tools, results })}\n`);
