@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SdkError, ToolError } from "../errors.js";
+import { createToolRegistry } from "../registry/create-tool-registry.js";
+import { createMemoryWorkspace } from "../workspace/memory-workspace.js";
 import { createLexicalPathPolicy } from "./lexical-path-policy.js";
 
 // Paths of a workspace that is not this machine's disk: none of them exists here.
@@ -86,5 +88,20 @@ describe("createLexicalPathPolicy", () => {
     expect(() =>
       createLexicalPathPolicy({ workdir: WORKDIR, workspaceLabel: "x", additionalRoots: [{ alias: "inner", path: `${WORKDIR}/sub`, access: "read" }] }),
     ).toThrow(/inside the workspace/);
+  });
+});
+
+describe("createToolRegistry({ ports: { workspace } })", () => {
+  it("uses the lexical policy on a non-local workspace (the workdir need not exist on this disk) and hands the workspace to the tools", async () => {
+    const workspace = createMemoryWorkspace({ root: "/srv/not-on-this-host" });
+    const registry = createToolRegistry({ workdir: "/srv/not-on-this-host", bundles: [], ports: { workspace } });
+    expect(registry.workdir).toBe("/srv/not-on-this-host");
+    expect(registry.ports.workspace).toBe(workspace);
+    expect(registry.paths.resolve("a.txt", { intent: "write" })).toMatchObject({ absolutePath: "/srv/not-on-this-host/a.txt", exists: false });
+    expect(() => createToolRegistry({ workdir: "/srv/elsewhere", bundles: [], ports: { workspace } })).toThrow(
+      /outside the workspace root \/srv\/not-on-this-host/,
+    );
+    await registry.close();
+    await workspace.close();
   });
 });
