@@ -77,24 +77,25 @@ async function linkExclusive(directory: AnchoredDirectory, name: string, pieces:
 /**
  * Replaces (or creates) the file at the absolute `target` atomically. The
  * new file keeps the permission bits of the regular file it replaces, else
- * gets `options.mode` or 0o644 narrowed by `umask`. Aborting before the
+ * gets `options.mode` or 0o644 narrowed by the umask; a path below `root`
+ * whose directory resolves outside it is refused (`out_of_bounds`). Aborting before the
  * temporary file is written leaves everything as it was.
  */
 export async function writeLocalFileAtomic(
   target: string,
   data: Uint8Array | AsyncIterable<Uint8Array>,
   options: WorkspaceWriteOptions,
-  umask: number,
+  context: { readonly root: string; readonly umask: number },
 ): Promise<void> {
   checkMode(options.mode);
   throwIfAborted(options.signal);
   const pieces = await gather(data, options.signal);
-  const { directory, name } = await anchorParent(target, OPERATION);
+  const { directory, name } = await anchorParent(target, OPERATION, context.root);
   try {
     const before = await existing(directory, name);
     if (before?.isDirectory()) throw new WorkspaceError("is_a_directory", `${OPERATION} ${target}: it is a directory.`, { path: target, operation: OPERATION });
     if (before && options.exclusive) throw new WorkspaceError("exists", `${OPERATION} ${target}: it already exists.`, { path: target, operation: OPERATION });
-    const mode = options.mode ?? (before?.isFile() ? before.mode % 0o10000 : DEFAULT_MODE & ~umask);
+    const mode = options.mode ?? (before?.isFile() ? before.mode % 0o10000 : DEFAULT_MODE & ~context.umask);
     throwIfAborted(options.signal);
     if (options.exclusive) await linkExclusive(directory, name, pieces, mode);
     else await writeFileAtomic(directory, name, pieces.length > 0 ? pieces : [Buffer.alloc(0)], mode);

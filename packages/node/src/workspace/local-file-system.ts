@@ -21,6 +21,8 @@ import { readLocalFile, streamLocalFile } from "./local-read.js";
 
 /** What the file system needs from its workspace. */
 export interface LocalFileSystemState {
+  /** The workspace's canonical root: writes and locks below it stay below it. */
+  readonly root: string;
   /** True once the workspace is closed. */
   isClosed(): boolean;
   /** Remembers a held lock, so closing the workspace releases it. */
@@ -51,7 +53,8 @@ export function createLocalFileSystem(state: LocalFileSystemState): WorkspaceFil
       if (state.isClosed()) throw closedError("readStream", path);
       yield* streamLocalFile(path, range);
     },
-    writeFileAtomic: (path, data, options = {}) => guard("writeFileAtomic", path, () => writeLocalFileAtomic(path, data, options, process.umask())),
+    writeFileAtomic: (path, data, options = {}) =>
+      guard("writeFileAtomic", path, () => writeLocalFileAtomic(path, data, options, { root: state.root, umask: process.umask() })),
     rename: (from, to) => guard("rename", from, () => rename(from, to)),
     unlink: (path) => guard("unlink", path, () => unlink(path)),
     mkdir: (path, options) => guard("mkdir", path, async () => void (await mkdir(path, { recursive: options?.recursive === true }))),
@@ -66,7 +69,7 @@ export function createLocalFileSystem(state: LocalFileSystemState): WorkspaceFil
     lock: (path, options = {}) =>
       guard("lock", path, async () => {
         let forget: () => void = () => undefined;
-        const lock = await lockLocalFile(path, options, () => forget());
+        const lock = await lockLocalFile(path, state.root, options, () => forget());
         forget = state.trackLock(lock);
         return lock;
       }),

@@ -19,15 +19,16 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * Takes the lock of the absolute `target` (which need not exist; its
  * directory must). Rejects with `locked` when another holder keeps it past
  * `timeoutMs`, with an AbortError when `signal` aborts. `onRelease` runs
- * once, when the lock is released.
+ * once, when the lock is released. A path below `root` whose directory
+ * resolves outside it is refused (`out_of_bounds`).
  */
-export async function lockLocalFile(target: string, options: WorkspaceLockOptions, onRelease: () => void): Promise<WorkspaceLock> {
+export async function lockLocalFile(target: string, root: string, options: WorkspaceLockOptions, onRelease: () => void): Promise<WorkspaceLock> {
   throwIfAborted(options.signal);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
     throw new SdkError("invalid_options", `${OPERATION} ${target}: timeoutMs must be a non-negative number of milliseconds (got ${String(timeoutMs)}).`);
   }
-  const { directory, name } = await anchorParent(target, OPERATION);
+  const { directory, name } = await anchorParent(target, OPERATION, root);
   let held: { release(): void };
   try {
     held = await acquireFileLock(directory, name, { toolName: "Workspace lock", displayPath: target, signal: options.signal, timeoutMs });

@@ -149,6 +149,28 @@ describe("createLocalWorkspace: file system", () => {
     }
   });
 
+  it("a write or lock below the root never leaves it through a symlinked directory; one inside the root is followed", async () => {
+    const { fs } = await open();
+    const outside = mkdtempSync(path.join(tmpdir(), "local-workspace-outside-"));
+    try {
+      symlinkSync(outside, path.join(dir, "escape"));
+      const refused = await expectCode(() => fs.writeFileAtomic(path.join(dir, "escape/planted.txt"), Buffer.from("x")), "out_of_bounds");
+      expect(refused.message).toContain(outside);
+      await expectCode(() => fs.lock(path.join(dir, "escape/planted.txt")), "out_of_bounds");
+      expect(readdirSync(outside)).toEqual([]);
+      mkdirSync(path.join(dir, "real"));
+      symlinkSync("real", path.join(dir, "alias"));
+      await fs.writeFileAtomic(path.join(dir, "alias/inside.txt"), Buffer.from("in"));
+      expect(readFileSync(path.join(dir, "real/inside.txt"), "utf8")).toBe("in");
+      await (await fs.lock(path.join(dir, "alias/inside.txt"))).release();
+      // A path the caller gives outside the root is the caller's business (the port checks no containment).
+      await fs.writeFileAtomic(path.join(outside, "direct.txt"), Buffer.from("out"));
+      expect(readFileSync(path.join(outside, "direct.txt"), "utf8")).toBe("out");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it("exclusive writes refuse anything already there (a dangling symlink too) and create a missing file", async () => {
     const { fs } = await open();
     writeFileSync(path.join(dir, "taken"), "old");

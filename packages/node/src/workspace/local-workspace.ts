@@ -107,6 +107,7 @@ export async function createLocalWorkspace(options: LocalWorkspaceOptions): Prom
     anchoredOpens: canAnchor(root),
   });
   const fs = createLocalFileSystem({
+    root,
     isClosed,
     trackLock(lock) {
       locks.add(lock);
