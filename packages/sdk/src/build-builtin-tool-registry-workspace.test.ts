@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { SdkError, toolResultText } from "@agent-tools/core";
 import { type MemoryWorkspace, type Workspace, createMemoryWorkspace } from "@agent-tools/core/workspace";
-import { ExecaProcessRunner } from "@agent-tools/node";
+import { ExecaProcessRunner, createLocalWorkspace } from "@agent-tools/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 
@@ -277,6 +277,65 @@ function tracedAfter(trace: string, marker: string): { accesses: TracedAccess[];
 }
 
 const within = (parent: string, child: string) => child === parent || child.startsWith(`${parent}/`);
+
+describe("buildBuiltinToolRegistry({ workspace }): records and local workspaces", () => {
+  it("never probes a remote ManagedProcess's pid on this host, even when a local process has that pid", async () => {
+    const root = path.join(temporary, "remote-record", "root");
+    fs.mkdirSync(root, { recursive: true });
+    const { workspace } = memoryWithProcesses(root, { "keep.txt": "k\n" });
+    const data = dataDir("remote-record");
+    const remote = await buildBuiltinToolRegistry({ workspace, dataDir: data, memory: false });
+    let recordFile: string;
+    try {
+      const started = await call(remote, "ManagedProcess", { action: "start", command: "echo hi; sleep 30" });
+      const processId = (started.details as { process: { process_id: string } }).process.process_id;
+      recordFile = path.join(data, "process-logs", `${processId}.json`);
+    } finally {
+      await remote.close();
+      await workspace.close();
+    }
+    // The remote machine's pid happens to be a live pid here (this very test process).
+    const record = JSON.parse(fs.readFileSync(recordFile, "utf8")) as { process_id: string; pid: number; workspace?: string };
+    expect(record.workspace).toBe(`test-remote:${root}`);
+    fs.writeFileSync(recordFile, JSON.stringify({ ...record, pid: process.pid }));
+    const localDir = path.join(temporary, "remote-record", "local");
+    fs.mkdirSync(localDir, { recursive: true });
+    const local = await buildBuiltinToolRegistry({ workdir: localDir, dataDir: data, memory: false });
+    try {
+      const status = await call(local, "ManagedProcess", { action: "status", process_id: record.process_id });
+      expect((status.details as { processes: Array<{ status: string; workspace?: string }> }).processes).toEqual([
+        expect.objectContaining({ status: "exited", workspace: `test-remote:${root}` }),
+      ]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("a local workspace keeps the local behaviour: workdir defaults to its root and is checked through it", async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(temporary, "local-ws-")));
+    fs.writeFileSync(path.join(root, "a.txt"), "local file\n");
+    fs.mkdirSync(path.join(root, "sub"));
+    const workspace = await createLocalWorkspace({ root });
+    const data = dataDir("local-ws");
+    try {
+      const outside = await buildError(() => buildBuiltinToolRegistry({ workspace, workdir: temporary, dataDir: data, memory: false }));
+      expect(outside.message).toMatch(/outside the workspace root/);
+      const registry = await buildBuiltinToolRegistry({ workspace, dataDir: data, memory: false });
+      try {
+        expect(registry.workdir).toBe(root);
+        const read = await call(registry, "Read", { path: "a.txt" });
+        expect(toolResultText(read, "")).toContain("local file");
+        const bash = await call(registry, "Bash", { command: "pwd", cwd: "sub" });
+        expect(toolResultText(bash, "")).toContain(`${root}/sub`);
+        expect(bash.details).not.toHaveProperty("workspace");
+      } finally {
+        await registry.close();
+      }
+    } finally {
+      await workspace.close();
+    }
+  });
+});
 
 describe("a registry on a non-local workspace, watched by strace", () => {
   it("reads and writes no local file outside its dataDir (the workspace's own path on this disk untouched) and starts no local tool process", async () => {
