@@ -60,6 +60,14 @@ export function treeSnapshotScript(selectors: readonly RemoteTreeSelector[]): st
 }
 
 /**
+ * The shell command sending `signal` to the process group `processGroupId`.
+ * `kill -s SIG -- -<pgid>`: dash's `kill` rejects the `-SIG -- -<pgid>` form.
+ */
+export function groupSignalCommand(processGroupId: number, signal: "TERM" | "KILL"): string {
+  return `kill -s ${signal} -- -${processGroupId} 2>/dev/null`;
+}
+
+/**
  * A script for a separate exec channel that ends the trees on the remote
  * side in one round trip: SIGTERM to each group and to every member (once
  * each, members found later too), polled every 25 ms for `graceMs`, then
@@ -71,7 +79,7 @@ export function treeKillScript(selectors: readonly RemoteTreeSelector[], graceMs
   const valid = checkSelectors(selectors);
   if (valid.length === 0) return "exit 0";
   const grace = Math.max(0, Math.ceil(graceMs / 10));
-  const groups = (signal: string) => valid.map((selector) => `kill -${signal} -- -${selector.rootPid} 2>/dev/null`).join("; ");
+  const groups = (signal: "TERM" | "KILL") => valid.map((selector) => groupSignalCommand(selector.rootPid, signal)).join("; ");
   return [
     snapshotFunction(valid),
     // Centiseconds from /proc/uptime, or a tick count (one tick ~ 4 cs) where it is missing.
@@ -84,9 +92,9 @@ export function treeKillScript(selectors: readonly RemoteTreeSelector[], graceMs
     '  [ -z "$pids" ] && break',
     "  now; e=$((t - start))",
     `  if [ "$e" -lt ${grace} ]; then`,
-    '    for p in $pids; do case "$sent" in *" $p "*) ;; *) kill -TERM "$p" 2>/dev/null; sent="$sent$p ";; esac; done',
+    '    for p in $pids; do case "$sent" in *" $p "*) ;; *) kill -s TERM "$p" 2>/dev/null; sent="$sent$p ";; esac; done',
     "  else",
-    `    ${groups("KILL")}; kill -KILL $pids 2>/dev/null`,
+    `    ${groups("KILL")}; kill -s KILL $pids 2>/dev/null`,
     `    [ "$e" -gt ${grace + 500} ] && break`,
     "  fi",
     "  i=$((i + 1)); sleep 0.025 2>/dev/null || sleep 1",
