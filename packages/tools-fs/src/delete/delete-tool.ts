@@ -1,5 +1,5 @@
 import { unlink } from "node:fs/promises";
-import { ToolError, defineTool } from "@agent-tools/core";
+import { type ResolvedPath, ToolError, type ToolContext, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { FileEngine } from "../file-engine/file-engine.js";
@@ -7,6 +7,8 @@ import { describeFileType } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { listTree } from "./list-tree.js";
 import { removeEntry } from "./remove-tree.js";
+import { remoteWorkspace } from "../workspace/workspace-call.js";
+import { deleteInWorkspace } from "../workspace/workspace-delete.js";
 
 /** Delete's input schema. */
 export const deleteInputSchema = z.object({
@@ -39,45 +41,56 @@ export function createDeleteTool(environment: FsToolEnvironment) {
       annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false, listedInPlanMode: false },
     },
     async execute(input, context) {
-      return onResolvedPath({ toolName: "Delete", path: input.path, intent: "delete", context }, async (resolved) => {
-        if (resolved.relativePath === "" && resolved.scope !== "external") {
-          throw new ToolError(
-            "unsupported_target",
-            `Delete refused: ${resolved.displayPath} is the root directory itself. Delete files or folders inside it instead.`,
-          );
-        }
-        const targetKind = await engine.mutate({ toolName: "Delete", resolved, context, followLeaf: false }, async (file) => {
-          const { target } = file;
-          const info = target.stats;
-          if (!info) throw notFoundError("Delete", resolved, context);
-          let kind: DeleteDetails["targetKind"];
-          if (info.isSymbolicLink()) kind = "symlink";
-          else if (info.isFile()) kind = "file";
-          else if (info.isDirectory()) kind = "directory";
-          else {
-            throw new ToolError(
-              "unsupported_target",
-              `Delete refused: ${resolved.displayPath} is ${describeFileType(info)}. Only regular files, directories, or symlinks can be deleted.`,
-            );
-          }
-          const recorded = () => (kind === "directory" ? listTree(target.canonicalPath, target.entryPath) : [target.canonicalPath]);
-          await file.recordChange(recorded, async () => {
-            if (kind === "directory") {
-              await removeEntry(target.directory, target.name);
-              environment.state.clearUnder(target.canonicalPath);
-            } else {
-              await unlink(target.entryPath);
-              environment.state.clear(target.canonicalPath);
-              if (kind === "symlink") environment.state.clear(resolved.absolutePath);
-            }
-          });
-          return kind;
-        });
-        return {
-          content: `Deleted ${targetKind}: ${resolved.displayPath}`,
-          details: { kind: "delete" as const, path: resolved.displayPath, absolutePath: resolved.absolutePath, targetKind },
-        };
-      });
+      const workspace = remoteWorkspace(context);
+      if (workspace) {
+        const local = (resolved: ResolvedPath) =>
+          onResolvedPath({ toolName: "Delete", path: input.path, intent: "delete", context }, () => deleteResolved(resolved, context, environment, engine));
+        return deleteInWorkspace({ workspace, input, context, environment, local });
+      }
+      return onResolvedPath({ toolName: "Delete", path: input.path, intent: "delete", context }, (resolved) =>
+        deleteResolved(resolved, context, environment, engine),
+      );
     },
   });
+}
+
+/** Delete of a resolved path on the local disk. */
+async function deleteResolved(resolved: ResolvedPath, context: ToolContext, environment: FsToolEnvironment, engine: FileEngine) {
+  if (resolved.relativePath === "" && resolved.scope !== "external") {
+    throw new ToolError(
+      "unsupported_target",
+      `Delete refused: ${resolved.displayPath} is the root directory itself. Delete files or folders inside it instead.`,
+    );
+  }
+  const targetKind = await engine.mutate({ toolName: "Delete", resolved, context, followLeaf: false }, async (file) => {
+    const { target } = file;
+    const info = target.stats;
+    if (!info) throw notFoundError("Delete", resolved, context);
+    let kind: DeleteDetails["targetKind"];
+    if (info.isSymbolicLink()) kind = "symlink";
+    else if (info.isFile()) kind = "file";
+    else if (info.isDirectory()) kind = "directory";
+    else {
+      throw new ToolError(
+        "unsupported_target",
+        `Delete refused: ${resolved.displayPath} is ${describeFileType(info)}. Only regular files, directories, or symlinks can be deleted.`,
+      );
+    }
+    const recorded = () => (kind === "directory" ? listTree(target.canonicalPath, target.entryPath) : [target.canonicalPath]);
+    await file.recordChange(recorded, async () => {
+      if (kind === "directory") {
+        await removeEntry(target.directory, target.name);
+        environment.state.clearUnder(target.canonicalPath);
+      } else {
+        await unlink(target.entryPath);
+        environment.state.clear(target.canonicalPath);
+        if (kind === "symlink") environment.state.clear(resolved.absolutePath);
+      }
+    });
+    return kind;
+  });
+  return {
+    content: `Deleted ${targetKind}: ${resolved.displayPath}`,
+    details: { kind: "delete" as const, path: resolved.displayPath, absolutePath: resolved.absolutePath, targetKind },
+  };
 }

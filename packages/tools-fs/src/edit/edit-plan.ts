@@ -1,5 +1,7 @@
 import { ToolError, type ToolContext } from "@agent-tools/core";
+import type { Stats } from "node:fs";
 import type { FileContent, LockedFile } from "../file-engine/locked-file.js";
+import type { FileVersion, FullTextSnapshot } from "../shared/file-state.js";
 import type { LineEndingCounts } from "../shared/line-ending-count.js";
 import { looksBinary } from "../shared/text-window.js";
 import { editedLineCount, lineFeedsFromLines } from "./edit-line-count.js";
@@ -13,13 +15,28 @@ export interface EditInput {
   expected_replacements?: number | undefined;
 }
 
+/**
+ * The file {@link planEdit} edits: a {@link LockedFile} of the local disk, or
+ * a workspace file held under its lock (`S` is what its stat gives).
+ */
+export interface EditTarget<S> {
+  /** The path as the model wrote it. */
+  readonly displayPath: string;
+  /** The versions this registry recorded of the file. */
+  recorded(): { fullText: FullTextSnapshot | undefined; latest: FileVersion | undefined };
+  /** Refuses with `stale_file` when `current` is not the version the model saw. */
+  assertUnchanged(expected: FileVersion, current: S, readCurrent: () => Promise<Uint8Array> | Uint8Array): Promise<void>;
+  /** Counts the line endings of `bytes`. */
+  countLineEndings(bytes: Uint8Array): LineEndingCounts;
+}
+
 /** What {@link planEdit} works on. */
-export interface EditPlanRequest {
+export interface EditPlanRequest<S extends { mtimeMs: number; size: number } = Stats> {
   input: EditInput;
   /** The locked file. */
-  file: LockedFile;
-  /** Its whole content, just read. */
-  content: FileContent;
+  file: EditTarget<S>;
+  /** Its whole content, just read (`stats`: the file's when it was read). */
+  content: Pick<FileContent, "bytes"> & { readonly stats: S };
   context: ToolContext;
 }
 
@@ -41,7 +58,7 @@ export interface PlannedEdit {
  * Refuses with `binary_file`, `stale_file`, `cancelled`, `edit_no_match`,
  * `edit_ambiguous` or `edit_count_mismatch`.
  */
-export async function planEdit(request: EditPlanRequest): Promise<PlannedEdit> {
+export async function planEdit<S extends { mtimeMs: number; size: number }>(request: EditPlanRequest<S>): Promise<PlannedEdit> {
   const { input, file, content, context } = request;
   const { bytes, stats: current } = content;
   const display = file.displayPath;

@@ -1,6 +1,5 @@
 import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { preview } from "../shared/text-preview.js";
 import { type PendingHash, ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import type { MutationHashOptions } from "../file-engine/atomic-commit.js";
@@ -8,7 +7,10 @@ import { FileEngine } from "../file-engine/file-engine.js";
 import { assertRegularFile } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import type { MatchStrategy } from "./edit-match.js";
-import { type EditInput, type PlannedEdit, planEdit } from "./edit-plan.js";
+import { type EditInput, planEdit } from "./edit-plan.js";
+import { editResult } from "./edit-result.js";
+import { remoteWorkspace } from "../workspace/workspace-call.js";
+import { editInWorkspace } from "../workspace/workspace-edit.js";
 
 /** Edit's input schema. */
 export const editInputSchema = z.object({
@@ -45,13 +47,6 @@ const DESCRIPTION = `Replaces text in an existing file; never creates one (use W
 - old_string must occur exactly once unless replace_all=true: add surrounding lines to make it unique. If it does not match exactly, Edit retries ignoring line endings (CRLF/LF, BOM), then trailing whitespace, then a uniform indentation shift, and says which matched.
 - If the file changed on disk since your last Read, Edit refuses (stale_file): Read it again, then retry. An unread file is read automatically (autoRead=full); chained edits need no re-read.`;
 
-const NOTES: Record<MatchStrategy, string> = {
-  exact: "",
-  "line-endings": "Note: old_string matched after normalising line endings (CRLF/LF, BOM); the file's original line-ending style was preserved.",
-  "trailing-whitespace": "Note: old_string matched ignoring per-line trailing whitespace; the replaced lines were written as given in new_string.",
-  indentation: "Note: old_string matched with a uniform indentation shift; the replacement was re-indented to the file's actual indentation.",
-};
-
 /** Creates the Edit tool for one bundle. */
 export function createEditTool(environment: FsToolEnvironment, options: MutationHashOptions = {}) {
   const engine = new FileEngine(environment, options);
@@ -67,6 +62,12 @@ export function createEditTool(environment: FsToolEnvironment, options: Mutation
       annotations: { readOnly: false, destructive: true, openWorld: false, listedInPlanMode: false },
     },
     async execute(input, context) {
+      const workspace = remoteWorkspace(context);
+      if (workspace) {
+        const local = (resolved: ResolvedPath) =>
+          onResolvedPath({ toolName: "Edit", path: input.path, intent: "edit", context }, () => editResolved({ input, resolved, context, engine }));
+        return editInWorkspace({ workspace, input, context, environment, local });
+      }
       return onResolvedPath({ toolName: "Edit", path: input.path, intent: "edit", context }, (resolved) => editResolved({ input, resolved, context, engine }));
     },
   });
@@ -116,31 +117,4 @@ async function editResolved(call: EditCall) {
       await temporary.discard();
     }
   });
-}
-
-/** The tool result of a committed edit. */
-function editResult(call: EditCall, plan: PlannedEdit, version: { mtimeMs: number; contentHash: string; totalLines: number }, pendingHash?: PendingHash) {
-  const { input, resolved } = call;
-  const display = resolved.displayPath;
-  const lines = [`Edit: ${display}`, `replacements=${plan.replacements}`, `replaceAll=${input.replace_all}`];
-  if (NOTES[plan.strategy]) lines.push(NOTES[plan.strategy]);
-  if (plan.autoRead) lines.push("autoRead=full");
-  return {
-    content: lines.join("\n"),
-    details: {
-      kind: "edit" as const,
-      path: display,
-      absolutePath: resolved.absolutePath,
-      replacements: plan.replacements,
-      replaceAll: input.replace_all,
-      matchStrategy: plan.strategy,
-      expectedReplacements: input.expected_replacements ?? null,
-      mtimeMs: version.mtimeMs,
-      ...(pendingHash ? {} : { contentHash: version.contentHash }),
-      totalLines: version.totalLines,
-      oldPreview: preview(input.old_string),
-      newPreview: preview(input.new_string),
-      autoRead: plan.autoRead,
-    },
-  };
 }

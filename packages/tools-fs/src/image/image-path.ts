@@ -1,7 +1,9 @@
-import { ToolError, type ToolContext } from "@agent-tools/core";
+import { type ResolvedPath, ToolError, type ToolContext } from "@agent-tools/core";
 import { type AnchoredTarget, anchorTarget, openTarget } from "../file-engine/anchored-target.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
 import { assertRegularFile } from "../shared/regular-file.js";
+import { isWorkspaceScope, remoteWorkspace } from "../workspace/workspace-call.js";
+import { readWorkspaceImage } from "../workspace/workspace-image.js";
 import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, SNIFFED_IMAGE_FORMATS, extensionOf, sniffImageMime } from "../shared/image-data.js";
 
 /** An image file read for Image. */
@@ -30,6 +32,14 @@ export interface ImageFile {
 export async function readImageFile(value: string, context: ToolContext): Promise<ImageFile> {
   const resolved = context.paths.resolve(value, { intent: "image", label: "Image path", allowExternal: true });
   const external = resolved.scope === "external";
+  const workspace = remoteWorkspace(context);
+  const bytes =
+    workspace && isWorkspaceScope(resolved) ? await readWorkspaceImage(workspace, resolved, context) : await readLocalImage(resolved, context, external);
+  return imageFileOf(resolved, bytes, external);
+}
+
+/** The bytes of an image file on the local disk. */
+async function readLocalImage(resolved: ResolvedPath, context: ToolContext, external: boolean): Promise<Buffer> {
   if (!resolved.exists) {
     if (!external) throw notFoundError("Image", resolved, context);
     throw new ToolError(
@@ -60,6 +70,11 @@ export async function readImageFile(value: string, context: ToolContext): Promis
   } finally {
     target?.close();
   }
+  return bytes;
+}
+
+/** The {@link ImageFile} of an image's bytes (outside the roots only a real image is accepted). */
+function imageFileOf(resolved: ResolvedPath, bytes: Buffer, external: boolean): ImageFile {
   const sniffedMimeType = sniffImageMime(bytes);
   if (external && sniffedMimeType === undefined) {
     throw new ToolError(

@@ -9,7 +9,7 @@ import { type archiveKind, listTar, listZip, renderListing } from "./read-archiv
 import { renderNotebook } from "./read-notebook.js";
 import { readPdfPages } from "./read-pdf.js";
 import type { ReadCall, ReadInput } from "./read-input.js";
-import { READ_MAX_CHARS } from "../shared/text-window.js";
+import { READ_MAX_CHARS, type TextWindowHandle } from "../shared/text-window.js";
 
 /** Read's note for a range the model has already seen unchanged. */
 export const UNCHANGED_NOTE = "This range is unchanged since the previous Read. Reuse the earlier content.";
@@ -24,22 +24,32 @@ export function pathDetails(resolved: ResolvedPath): PathDetails {
   return { path: resolved.displayPath, absolutePath: resolved.absolutePath };
 }
 
-/** The file a Read works on: opened as a regular file through its pinned directory. */
+/**
+ * The file a Read works on: opened as a regular file through its pinned
+ * directory (local disk), or a file of a workspace read through its port.
+ */
 export interface ReadSource {
-  readonly handle: FileHandle;
+  readonly handle: TextWindowHandle;
   /** The file-state key (canonical path). */
   readonly key: string;
-  /** A path that reaches the opened file itself (for libraries that open by path). */
+  /** A path that reaches the opened file itself (for libraries that open by path; local disk only). */
   readonly path: string;
   /** FNV-1a 64 of bytes on the bundle's hasher. */
   readonly hash: (bytes: Uint8Array) => string;
+  /** The whole file's bytes and the version they are (see {@link readVersionedHandle}). */
+  readonly whole: () => Promise<{ bytes: Buffer; version: FileVersion }>;
 }
 
 /** A whole file's bytes and the version they are (times and inode after the read, size, FNV-1a 64). */
-export async function readVersioned(source: ReadSource): Promise<{ bytes: Buffer; version: FileVersion }> {
-  const bytes = await source.handle.readFile();
-  const after = fstatSync(source.handle.fd);
-  return { bytes, version: { ...statIdentity(after), size: bytes.length, contentHash: source.hash(bytes) } };
+export function readVersioned(source: ReadSource): Promise<{ bytes: Buffer; version: FileVersion }> {
+  return source.whole();
+}
+
+/** The whole bytes of an opened local file and the version they are (times and inode after the read, size, FNV-1a 64). */
+export async function readVersionedHandle(handle: FileHandle, hash: (bytes: Uint8Array) => string): Promise<{ bytes: Buffer; version: FileVersion }> {
+  const bytes = await handle.readFile();
+  const after = fstatSync(handle.fd);
+  return { bytes, version: { ...statIdentity(after), size: bytes.length, contentHash: hash(bytes) } };
 }
 
 /** Read of an image file (returned as image content). */

@@ -1,12 +1,15 @@
 import { ToolError, defineTool } from "@agent-tools/core";
-import { Minimatch } from "minimatch";
 import { z } from "zod";
 import { toFsToolError } from "../shared/fs-errors.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
-import { joinDisplay } from "./file-walker.js";
 import { listFiles } from "./list-files.js";
-import { moreNote, resolveSearchBase } from "./search-base.js";
+import { type GlobDetails, compileGlob, renderGlob } from "./glob-render.js";
+
+export type { GlobDetails };
+import { resolveSearchBase } from "./search-base.js";
 import { DEFAULT_PROGRESS_INTERVAL_MS, globProgress } from "./search-progress.js";
+import { remoteWorkspace } from "../workspace/workspace-call.js";
+import { globInWorkspace } from "../workspace/workspace-list.js";
 
 /** Glob's input schema. */
 export const globInputSchema = z.object({
@@ -16,17 +19,6 @@ export const globInputSchema = z.object({
   max_results: z.number().int().min(1).default(200).describe("Results to return (default 200)."),
   sort_by: z.string().default("path").describe('Only "path".'),
 });
-
-/** Details of a Glob result. */
-export interface GlobDetails {
-  kind: "glob";
-  pattern: string;
-  path: string;
-  totalMatches: number;
-  returned: number;
-  offset: number;
-  hasMore: boolean;
-}
 
 const DESCRIPTION = `Finds files (not directories) by glob, sorted by path. "*" matches within one path segment, "**" across directories; a pattern without "/" matches file names at any depth ("*.ts" finds src/a.ts).
 - Paged with offset and max_results; the result says when more remain.
@@ -54,17 +46,14 @@ export function createGlobTool(environment: FsToolEnvironment, options: GlobTool
     },
     async execute(input, context) {
       if (input.sort_by !== "path") throw new ToolError("invalid_arguments", `Glob.sort_by only supports path (got "${input.sort_by}").`);
+      const workspace = remoteWorkspace(context);
+      if (workspace) {
+        const answer = await globInWorkspace(workspace, input, context, { environment, progressIntervalMs: options.progressIntervalMs });
+        if (answer) return answer;
+      }
       const pattern = input.pattern.replace(/\\/g, "/").replace(/^\.\//, "");
       const base = await resolveSearchBase("Glob", input.path, "search", context);
-      let matcher: Minimatch;
-      try {
-        matcher = new Minimatch(pattern, { dot: true, matchBase: !pattern.includes("/"), nocomment: true, nonegate: true });
-      } catch (error) {
-        throw new ToolError(
-          "glob_invalid",
-          `Glob pattern "${input.pattern}" is invalid: ${(error as Error).message}. Use forms like "**/*.ts" or "src/*.{js,ts}".`,
-        );
-      }
+      const matcher = compileGlob(pattern, input.pattern);
       let matched: string[];
       const progress = globProgress(options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, (update) => context.onUpdate(update));
       const { counts } = progress;
@@ -91,31 +80,7 @@ export function createGlobTool(environment: FsToolEnvironment, options: GlobTool
       } finally {
         progress.stop();
       }
-      matched.sort(); // UTF-16 code unit order, the same as comparePaths
-      const page = matched.slice(input.offset, input.offset + input.max_results);
-      const hasMore = input.offset + input.max_results < matched.length;
-      const lines = page.map((file) => joinDisplay(base.displayDirectory, file));
-      let text: string;
-      if (matched.length === 0) text = `No files match "${input.pattern}" in ${base.displayDirectory}.`;
-      else {
-        text =
-          `Found ${matched.length} file${matched.length === 1 ? "" : "s"} matching "${input.pattern}" in ${base.displayDirectory}` +
-          (page.length ? ` (showing ${input.offset + 1}-${input.offset + page.length}):` : `; offset=${input.offset} is past the end.`);
-        if (lines.length) text += `\n${lines.join("\n")}`;
-        if (hasMore) text += `\n${moreNote("files", input.offset + page.length)}`;
-      }
-      return {
-        content: text,
-        details: {
-          kind: "glob" as const,
-          pattern: input.pattern,
-          path: base.displayDirectory,
-          totalMatches: matched.length,
-          returned: page.length,
-          offset: input.offset,
-          hasMore,
-        },
-      };
+      return renderGlob(matched, input, base.displayDirectory);
     },
   });
 }

@@ -1,6 +1,5 @@
 import path from "node:path";
-import { type ResolvedPath, ToolError, defineTool } from "@agent-tools/core";
-import { Minimatch } from "minimatch";
+import { type ResolvedPath, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { anchorTarget, openTarget } from "../file-engine/anchored-target.js";
 import { toFsToolError } from "../shared/fs-errors.js";
@@ -8,6 +7,9 @@ import { descriptorPath } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { type GrepEngineOptions, compileGrepPattern, grepWithTypeScript, hitsOfBytes, searchBytes } from "./grep-engine.js";
 import { renderGrep } from "./grep-format.js";
+import { fileFilter, judgedOnce } from "./grep-file-filter.js";
+import { remoteWorkspace } from "../workspace/workspace-call.js";
+import { grepInWorkspace } from "../workspace/workspace-grep.js";
 import type { GrepFileHits } from "./grep-result.js";
 import type { GrepQuery } from "./grep-ripgrep.js";
 import { grepWithRipgrepPaged } from "./grep-ripgrep-paged.js";
@@ -50,32 +52,6 @@ const DESCRIPTION = `Searches file contents with a regular expression (Rust synt
 - Paged with head_limit and offset: matchCount and fileCount are totals before paging, and the result says how to continue.
 - Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git and binary files; does not follow symlinks.`;
 
-function fileFilter(filePattern: string | undefined): { filter: (relative: string) => boolean; prefilter?: string[] } {
-  if (!filePattern || filePattern.trim() === "") return { filter: () => true };
-  const globs = filePattern
-    .split("|")
-    .map((glob) => glob.trim().replace(/\\/g, "/").replace(/^\.\//, ""))
-    .filter(Boolean);
-  let matchers: Minimatch[];
-  try {
-    matchers = globs.map((glob) => new Minimatch(glob, { dot: true, matchBase: !glob.includes("/"), nocomment: true, nonegate: true }));
-  } catch (error) {
-    throw new ToolError("glob_invalid", `Grep file_pattern "${filePattern}" is invalid: ${(error as Error).message}.`);
-  }
-  const basenameOnly = globs.every((glob) => !glob.includes("/") && !/[()!+@\\]/.test(glob));
-  return { filter: (relative) => matchers.some((matcher) => matcher.match(relative)), prefilter: basenameOnly ? globs : undefined };
-}
-
-/** `filter` with each path's verdict remembered. */
-function judgedOnce(filter: (relative: string) => boolean): (relative: string) => boolean {
-  const verdicts = new Map<string, boolean>();
-  return (relative) => {
-    let verdict = verdicts.get(relative);
-    if (verdict === undefined) verdicts.set(relative, (verdict = filter(relative)));
-    return verdict;
-  };
-}
-
 /** Options of {@link createGrepTool}. */
 export interface GrepToolOptions {
   /** The bundle's worker threads, which match patterns that may backtrack. */
@@ -102,6 +78,11 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
     },
     loopKey: (input) => `${input.path ?? "."}|${input.pattern}`,
     async execute(input, context) {
+      const workspace = remoteWorkspace(context);
+      if (workspace) {
+        const answer = await grepInWorkspace(workspace, input, context, { environment, progressIntervalMs: options.progressIntervalMs });
+        if (answer) return answer;
+      }
       const base = await resolveSearchBase("Grep", input.path, "search", context);
       const { filter, prefilter } = fileFilter(input.file_pattern);
       const query: GrepQuery = {

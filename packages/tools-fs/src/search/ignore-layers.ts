@@ -48,7 +48,15 @@ function readRules(file: string): string | null {
 }
 
 function layerOf(directory: string, file: string, category: number, caches: SearchCaches | undefined): IgnoreLayer | null {
-  const rules = readRules(file);
+  return layerOfRules(directory, readRules(file), category, caches);
+}
+
+/**
+ * The layer of an ignore file's text (null: no file, or no rule in it):
+ * the pure part of {@link directoryLayers}, for walks that read the ignore
+ * files elsewhere (through a workspace's file system).
+ */
+export function layerOfRules(directory: string, rules: string | null, category: number, caches: SearchCaches | undefined): IgnoreLayer | null {
   if (rules === null || rules.trim() === "") return null;
   const layer = new IgnoreLayer(directory, rules, category, caches);
   return layer.isEmpty ? null : layer;

@@ -2,8 +2,13 @@ import { defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { toFsToolError } from "../shared/fs-errors.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
-import { comparePaths, joinDisplay, walkTree } from "./file-walker.js";
+import { walkTree } from "./file-walker.js";
+import { type ListDetails, renderList, renderListOfFile } from "./list-render.js";
+
+export type { ListDetails };
 import { resolveSearchBase } from "./search-base.js";
+import { remoteWorkspace } from "../workspace/workspace-call.js";
+import { listInWorkspace } from "../workspace/workspace-list.js";
 
 /** List's input schema. */
 export const listInputSchema = z.object({
@@ -17,17 +22,6 @@ export const listInputSchema = z.object({
   offset: z.number().int().min(0).default(0).describe("Entries to skip."),
   max_results: z.number().int().min(1).default(200).describe("Entries to return (default 200)."),
 });
-
-/** Details of a List result. */
-export interface ListDetails {
-  kind: "list";
-  path: string;
-  depth: number;
-  totalEntries: number;
-  returned: number;
-  offset: number;
-  hasMore: boolean;
-}
 
 const DESCRIPTION = `Lists a directory's entries sorted by path, as "[DIR] path", "[FILE] path" or "[LINK] path" lines; paged with offset and max_results.
 Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; lists symlinks without following them. To find files by pattern, use Glob.`;
@@ -46,14 +40,13 @@ export function createListTool(environment: FsToolEnvironment) {
       annotations: { readOnly: true, listedInPlanMode: true, openWorld: false },
     },
     async execute(input, context) {
-      const base = await resolveSearchBase("List", input.path, "list", context);
-      if (base.fileName !== undefined) {
-        const text = `Note: ${base.resolved.displayPath} is a file, so it lists only itself.\n[FILE] ${base.resolved.displayPath}`;
-        return {
-          content: text,
-          details: { kind: "list" as const, path: base.resolved.displayPath, depth: input.depth, totalEntries: 1, returned: 1, offset: 0, hasMore: false },
-        };
+      const workspace = remoteWorkspace(context);
+      if (workspace) {
+        const answer = await listInWorkspace(workspace, input, context, environment);
+        if (answer) return answer;
       }
+      const base = await resolveSearchBase("List", input.path, "list", context);
+      if (base.fileName !== undefined) return renderListOfFile(base.resolved.displayPath, input.depth);
       let entries;
       try {
         entries = await walkTree(base.directory, {
@@ -66,29 +59,7 @@ export function createListTool(environment: FsToolEnvironment) {
       } catch (error) {
         throw toFsToolError("List", error, base.resolved, context);
       }
-      entries.sort((a, b) => comparePaths(a.relativePath, b.relativePath));
-      const page = entries.slice(input.offset, input.offset + input.max_results);
-      const hasMore = input.offset + input.max_results < entries.length;
-      const tag = { directory: "[DIR]", file: "[FILE]", symlink: "[LINK]" } as const;
-      const lines = page.map((entry) => `${tag[entry.kind]} ${joinDisplay(base.displayDirectory, entry.relativePath)}`);
-      let text =
-        entries.length === 0
-          ? `${base.displayDirectory} is empty (or every entry is ignored).`
-          : `${base.displayDirectory}: ${entries.length} entries (depth ${input.depth})${page.length ? `, showing ${input.offset + 1}-${input.offset + page.length}` : `; offset=${input.offset} is past the end`}`;
-      if (lines.length) text += `\n${lines.join("\n")}`;
-      if (hasMore) text += `\n...more entries omitted; continue with offset=${input.offset + page.length}...`;
-      return {
-        content: text,
-        details: {
-          kind: "list" as const,
-          path: base.displayDirectory,
-          depth: input.depth,
-          totalEntries: entries.length,
-          returned: page.length,
-          offset: input.offset,
-          hasMore,
-        },
-      };
+      return renderList(entries, input, base.displayDirectory);
     },
   });
 }

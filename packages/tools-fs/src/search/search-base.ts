@@ -25,29 +25,36 @@ export async function resolveSearchBase(toolName: string, input: string | undefi
   const canonical = stateKey(resolved.absolutePath);
   const info = await stat(canonical);
   if (info.isDirectory()) return { resolved, directory: canonical, displayDirectory: resolved.displayPath, excluded: walkExclusions(context, canonical) };
-  if (!info.isFile()) {
-    // Reading a FIFO would block until a writer comes, a device may never end.
-    const kind = specialFileKind(info);
-    throw new ToolError(
-      "unsupported_target",
-      `${toolName} failed: ${resolved.displayPath} is a ${kind}, not a regular file or directory; ${toolName} reads only regular files. Pass a directory or a regular file instead.`,
-      {
-        details: { path: resolved.displayPath, kind },
-      },
-    );
-  }
-  const parentDisplay = resolved.displayPath.includes("/") ? resolved.displayPath.slice(0, resolved.displayPath.lastIndexOf("/")) : ".";
+  // Reading a FIFO would block until a writer comes, a device may never end.
+  if (!info.isFile()) throw specialFileError(toolName, resolved, specialFileKind(info));
   return {
     resolved,
     directory: path.dirname(canonical),
-    displayDirectory: parentDisplay === "root:/" ? resolved.displayPath : parentDisplay,
+    displayDirectory: fileBaseDisplay(resolved),
     fileName: path.basename(canonical),
     excluded: new Set(),
   };
 }
 
+/** The refusal of a search path that is neither a regular file nor a directory (`kind`: "named pipe (FIFO)", "socket", ...). */
+export function specialFileError(toolName: string, resolved: ResolvedPath, kind: string): ToolError {
+  return new ToolError(
+    "unsupported_target",
+    `${toolName} failed: ${resolved.displayPath} is a ${kind}, not a regular file or directory; ${toolName} reads only regular files. Pass a directory or a regular file instead.`,
+    {
+      details: { path: resolved.displayPath, kind },
+    },
+  );
+}
+
+/** The display directory of a search whose path names a file: its parent as the model named it. */
+export function fileBaseDisplay(resolved: ResolvedPath): string {
+  const parentDisplay = resolved.displayPath.includes("/") ? resolved.displayPath.slice(0, resolved.displayPath.lastIndexOf("/")) : ".";
+  return parentDisplay === "root:/" ? resolved.displayPath : parentDisplay;
+}
+
 /** The path policy's walk exclusions below `directory`, relative with `/`. */
-function walkExclusions(context: ToolContext, directory: string): ReadonlySet<string> {
+export function walkExclusions(context: ToolContext, directory: string): ReadonlySet<string> {
   return new Set(context.paths.walkExclusions(directory).map((excluded) => path.relative(directory, excluded).split(path.sep).join("/")));
 }
 
@@ -62,25 +69,31 @@ async function missingPathError(toolName: string, resolved: ResolvedPath, contex
     () => undefined,
     (error: NodeJS.ErrnoException) => error.code,
   );
-  if (code === "ELOOP") {
-    return new ToolError(
-      "invalid_path",
-      `${toolName} failed: ${resolved.displayPath} is a symlink loop (it points back to itself, directly or through other links), so it names no file or directory. Pass the real path instead; List its parent directory to see the links.`,
-      {
-        details: { path: resolved.displayPath, reason: "symlink_loop" },
-      },
-    );
-  }
-  if (code === "ENOENT") {
-    return new ToolError(
-      "not_found",
-      `${toolName} failed: ${resolved.displayPath} is a symlink whose target does not exist. Pass an existing file or directory instead.`,
-      {
-        details: { path: resolved.displayPath, reason: "dangling_symlink" },
-      },
-    );
-  }
+  if (code === "ELOOP") return symlinkLoopError(toolName, resolved);
+  if (code === "ENOENT") return danglingSymlinkError(toolName, resolved);
   return notFoundError(toolName, resolved, context);
+}
+
+/** The refusal of a search path that is a symlink loop. */
+export function symlinkLoopError(toolName: string, resolved: ResolvedPath): ToolError {
+  return new ToolError(
+    "invalid_path",
+    `${toolName} failed: ${resolved.displayPath} is a symlink loop (it points back to itself, directly or through other links), so it names no file or directory. Pass the real path instead; List its parent directory to see the links.`,
+    {
+      details: { path: resolved.displayPath, reason: "symlink_loop" },
+    },
+  );
+}
+
+/** The refusal of a search path that is a dangling symlink. */
+export function danglingSymlinkError(toolName: string, resolved: ResolvedPath): ToolError {
+  return new ToolError(
+    "not_found",
+    `${toolName} failed: ${resolved.displayPath} is a symlink whose target does not exist. Pass an existing file or directory instead.`,
+    {
+      details: { path: resolved.displayPath, reason: "dangling_symlink" },
+    },
+  );
 }
 
 /** What a file that is neither regular nor a directory is, for messages. */

@@ -43,29 +43,43 @@ export function suggestSimilarPaths(rootPath: string, absolutePath: string): str
     } catch {
       return [];
     }
-    const wanted = fold(name);
     // Walk on through a directory present under this name in any normal form.
-    const present = entries.includes(name) ? name : entries.find((entry) => entry.normalize("NFC") === name.normalize("NFC"));
+    const present = presentName(entries, name);
     if (present !== undefined) {
       directory = path.join(directory, present);
       continue;
     }
     const rest = parts.slice(index + 1);
-    const ranked: Array<{ entry: string; rank: number; distance: number }> = [];
-    for (const entry of entries) {
-      const candidate = fold(entry);
-      if (candidate === wanted) ranked.push({ entry, rank: 0, distance: entry === name ? 0 : 1 });
-      else if (candidate.startsWith(wanted) || wanted.startsWith(candidate) || candidate.includes(wanted) || wanted.includes(candidate)) {
-        ranked.push({ entry, rank: 1, distance: Math.abs(candidate.length - wanted.length) });
-      } else {
-        const distance = levenshtein(candidate, wanted, 2);
-        if (distance <= 2) ranked.push({ entry, rank: 2, distance });
-      }
-    }
-    ranked.sort((a, b) => a.rank - b.rank || a.distance - b.distance || (a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0));
-    return ranked.slice(0, 5).map((item) => path.join(directory, item.entry, ...rest));
+    return rankSimilarNames(entries, name).map((entry) => path.join(directory, entry, ...rest));
   }
   return [];
+}
+
+/** The entry spelling `name` in any Unicode normal form, if one. */
+export function presentName(entries: readonly string[], name: string): string | undefined {
+  return entries.includes(name) ? name : entries.find((entry) => entry.normalize("NFC") === name.normalize("NFC"));
+}
+
+/**
+ * Up to five of `entries` like `name`, ranked: equal ignoring case and
+ * Unicode normal form, then prefix / contains, then Levenshtein distance <= 2
+ * (the pure part of {@link suggestSimilarPaths}).
+ */
+export function rankSimilarNames(entries: readonly string[], name: string): string[] {
+  const wanted = fold(name);
+  const ranked: Array<{ entry: string; rank: number; distance: number }> = [];
+  for (const entry of entries) {
+    const candidate = fold(entry);
+    if (candidate === wanted) ranked.push({ entry, rank: 0, distance: entry === name ? 0 : 1 });
+    else if (candidate.startsWith(wanted) || wanted.startsWith(candidate) || candidate.includes(wanted) || wanted.includes(candidate)) {
+      ranked.push({ entry, rank: 1, distance: Math.abs(candidate.length - wanted.length) });
+    } else {
+      const distance = levenshtein(candidate, wanted, 2);
+      if (distance <= 2) ranked.push({ entry, rank: 2, distance });
+    }
+  }
+  ranked.sort((a, b) => a.rank - b.rank || a.distance - b.distance || (a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0));
+  return ranked.slice(0, 5).map((item) => item.entry);
 }
 
 /** Case- and normal-form-insensitive comparison key (NFC, lower case). */

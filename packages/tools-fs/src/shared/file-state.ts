@@ -28,8 +28,8 @@ export interface FileVersion {
 /** The identity fields of a `Stats` as a {@link FileVersion} records them. */
 export function statIdentity(stats: {
   mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
+  ctimeMs?: number;
+  ino?: number;
   size: number;
 }): Pick<FileVersion, "mtimeMs" | "ctimeMs" | "ino" | "size"> {
   return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, size: stats.size };

@@ -5,12 +5,17 @@ import { suggestSimilarPaths } from "./did-you-mean.js";
 /** The error raised when a path does not exist, with did-you-mean candidates and the next step. */
 export function notFoundError(toolName: string, resolved: ResolvedPath, context: ToolContext): ToolError {
   const suggestions = suggestSimilarPaths(resolved.rootPath, resolved.absolutePath).map((candidate) => context.paths.display(candidate));
+  return notFoundErrorWith(toolName, resolved, suggestions);
+}
+
+/** {@link notFoundError} with the did-you-mean candidates (display paths) found elsewhere (through a workspace). */
+export function notFoundErrorWith(toolName: string, resolved: ResolvedPath, suggestions: readonly string[]): ToolError {
   const where = resolved.scope === "workspace" ? `workspace root: ${resolved.rootPath}` : `root: ${resolved.rootPath}`;
   const next = suggestions.length
     ? `Did you mean: ${suggestions.join(", ")}? Retry with one of these exact paths.`
     : `Find it with Glob pattern="**/${path.basename(resolved.absolutePath)}", or List the parent directory.`;
   return new ToolError("not_found", `${toolName} failed: ${resolved.displayPath} does not exist (${where}). ${next}`, {
-    details: { path: resolved.displayPath, didYouMean: suggestions },
+    details: { path: resolved.displayPath, didYouMean: [...suggestions] },
   });
 }
 

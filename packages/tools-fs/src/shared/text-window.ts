@@ -1,4 +1,3 @@
-import type { FileHandle } from "node:fs/promises";
 import { ContentHasher } from "./content-hash.js";
 import { type FileVersion, statIdentity } from "./file-state.js";
 
@@ -21,6 +20,18 @@ export interface TextWindowOptions {
   signal?: AbortSignal;
   /** The hasher to stream the bytes through (the bundle's, so no WebAssembly instance is made per read); default a fresh one. */
   hasher?: ContentHasher;
+}
+
+/**
+ * What {@link readTextWindow} reads through: a Node `FileHandle`, or a
+ * workspace file read through the Workspace port (the same window, line
+ * numbering and hash either way).
+ */
+export interface TextWindowHandle {
+  /** The file's identity now (a workspace file has no ctime or inode). */
+  stat(): Promise<{ mtimeMs: number; ctimeMs?: number; ino?: number; size: number }>;
+  /** Reads the next bytes into `buffer` at `offset` (sequentially, as `position` null means). */
+  read(buffer: Buffer, offset: number, length: number, position: null): Promise<{ bytesRead: number }>;
 }
 
 /** A window of lines of a text file, read without loading the file whole. */
@@ -60,7 +71,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
  * Memory stays bounded by the chunk size plus the window. The caller opens
  * the file (as a regular file, see `openRegularFile`) and closes it.
  */
-export async function readTextWindow(handle: FileHandle, options: TextWindowOptions): Promise<TextWindow> {
+export async function readTextWindow(handle: TextWindowHandle, options: TextWindowOptions): Promise<TextWindow> {
   const maxChars = options.maxChars ?? READ_MAX_CHARS;
   const stat = await handle.stat();
   const hashing = stat.size <= HASH_LIMIT_BYTES;

@@ -2,7 +2,7 @@ import { ToolError, type ToolContext } from "@agent-tools/core";
 import type { LockedFile } from "../file-engine/locked-file.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
-import { type TextWindow, readTextWindow } from "../shared/text-window.js";
+import { type TextWindow, type TextWindowOptions, readTextWindow } from "../shared/text-window.js";
 
 /** Lines Write reads by itself when the model has not read a file in full. */
 export const AUTO_READ_LINE_LIMIT = 5000;
@@ -12,7 +12,34 @@ export const AUTO_READ_LINE_LIMIT = 5000;
  * {@link AUTO_READ_LINE_LIMIT} lines and Read's 200 KB cap) and records the
  * snapshot; refuses with `requires_full_read` when that is not enough.
  */
-export async function primeFullSnapshot(file: LockedFile, context: ToolContext, environment: FsToolEnvironment): Promise<FullTextSnapshot> {
+export function primeFullSnapshot(file: LockedFile, context: ToolContext, environment: FsToolEnvironment): Promise<FullTextSnapshot> {
+  return primeFullSnapshotFrom(file, context, environment, async (options) => {
+    const { handle } = await file.open();
+    try {
+      return await readTextWindow(handle, options);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** The file {@link primeFullSnapshotFrom} reads: its names for messages and its file-state key. */
+export interface PrimedFile {
+  readonly toolName: string;
+  readonly key: string;
+  readonly displayPath: string;
+}
+
+/**
+ * {@link primeFullSnapshot} over any reader of a text window (the local
+ * disk's opened file, or a workspace file read through its port).
+ */
+export async function primeFullSnapshotFrom(
+  file: PrimedFile,
+  context: ToolContext,
+  environment: FsToolEnvironment,
+  readWindow: (options: TextWindowOptions) => Promise<TextWindow>,
+): Promise<FullTextSnapshot> {
   const { toolName, key, displayPath } = file;
   const known = environment.state.getLatest(key)?.totalLines;
   const requireRead = (lines: number, why: string) =>
@@ -22,13 +49,7 @@ export async function primeFullSnapshot(file: LockedFile, context: ToolContext, 
       { details: { path: displayPath, totalLines: lines } },
     );
   if (known !== undefined && known > AUTO_READ_LINE_LIMIT) throw requireRead(known, `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`);
-  const { handle } = await file.open();
-  let window: TextWindow;
-  try {
-    window = await readTextWindow(handle, { startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal, hasher: environment.fastIo.createHasher() });
-  } finally {
-    await handle.close();
-  }
+  const window = await readWindow({ startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal, hasher: environment.fastIo.createHasher() });
   if (window.binary) {
     throw new ToolError("binary_file", `${toolName} refused: ${displayPath} is a binary file. Delete it first if you mean to replace it with text.`);
   }

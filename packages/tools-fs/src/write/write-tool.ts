@@ -11,6 +11,8 @@ import type { LockedFile } from "../file-engine/locked-file.js";
 import { assertRegularFile } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
+import { remoteWorkspace } from "../workspace/workspace-call.js";
+import { writeInWorkspace } from "../workspace/workspace-write.js";
 
 /** Write's input schema (path first on purpose: models stream it before the content). */
 export const writeInputSchema = z.object({
@@ -57,6 +59,14 @@ export function createWriteTool(environment: FsToolEnvironment, options: Mutatio
       annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false, listedInPlanMode: false },
     },
     async execute(input, context) {
+      const workspace = remoteWorkspace(context);
+      if (workspace) {
+        const local = (resolved: ResolvedPath) =>
+          onResolvedPath({ toolName: "Write", path: input.path, intent: "write", context }, () =>
+            writeResolved({ content: input.content, resolved, context, environment, engine }),
+          );
+        return writeInWorkspace({ workspace, input, context, environment, local });
+      }
       return onResolvedPath({ toolName: "Write", path: input.path, intent: "write", context }, (resolved) =>
         writeResolved({ content: input.content, resolved, context, environment, engine }),
       );

@@ -1,0 +1,126 @@
+/**
+ * Read's format dispatch and text reader over a {@link ReadSource}: shared
+ * by the local disk's Read and a workspace's.
+ */
+import path from "node:path";
+import { ToolError, type ToolOutput } from "@agent-tools/core";
+import { IMAGE_MIME_BY_EXTENSION, extensionOf } from "../shared/image-data.js";
+import { numberLine, readTextWindow } from "../shared/text-window.js";
+import { archiveKind } from "./read-archive.js";
+import { type ReadSource, UNCHANGED_NOTE, pathDetails, readArchive, readImage, readNotebook, readPdf } from "./read-formats.js";
+import type { ReadCall } from "./read-input.js";
+import { OFFICE_FORMATS, readOffice } from "./read-office.js";
+
+const LEGACY_FORMATS = new Set(["doc", "rtf", "xls", "ppt"]);
+
+/** Fields every Read result's details carry. */
+export interface ReadPathDetails {
+  /** Display path (relative, root://, skill://). */
+  path: string;
+  absolutePath: string;
+  mtimeMs?: number;
+  contentHash?: string;
+  reusedExisting?: boolean;
+}
+
+/** Details of a Read result, by `kind`. */
+export type ReadDetails =
+  | (ReadPathDetails & { kind: "read_text"; startLine: number; numLines: number; totalLines: number; truncated: boolean; isPartialView: boolean })
+  | (ReadPathDetails & { kind: "read_image"; mimeType: string; bytes: number })
+  | (ReadPathDetails & { kind: "read_notebook"; cellStart: number; numCells: number; totalCells: number; truncated: boolean })
+  | (ReadPathDetails & { kind: "read_pdf"; pageStart: number; numPages: number; totalPages: number; truncated: boolean })
+  | (ReadPathDetails & {
+      kind: "read_office";
+      /** docx, xlsx, xlsm, xltx or xltm. */
+      format: string;
+      startLine: number;
+      numLines: number;
+      totalLines: number;
+      truncated: boolean;
+      isPartialView: boolean;
+    })
+  | (ReadPathDetails & { kind: "read_archive"; format: string; entries: number; hasMore: boolean });
+
+/**
+ * Reads an opened source by its format (image, PDF, notebook, office,
+ * archive, text): the local disk's and a workspace's Read share it.
+ */
+export function readSource(source: ReadSource, size: number, call: ReadCall): Promise<ToolOutput<ReadDetails>> {
+  const { input, resolved, context, environment } = call;
+  const extension = extensionOf(resolved.absolutePath);
+  if (IMAGE_MIME_BY_EXTENSION[extension]) return readImage(source, call, size, extension);
+  if (extension === "pdf") return readPdf(source, call);
+  if (extension === "ipynb") return readNotebook(source, input, resolved, environment);
+  if (OFFICE_FORMATS.has(extension)) return readOffice(source, extension, size, call);
+  if (LEGACY_FORMATS.has(extension)) {
+    throw new ToolError(
+      "unsupported_target",
+      `Read cannot extract text from legacy .${extension} files. Convert it first with Bash (for example libreoffice --headless --convert-to txt or pdf), then Read the result.`,
+    );
+  }
+  const archive = archiveKind(path.basename(resolved.absolutePath));
+  if (archive) return readArchive(source, archive, resolved, context);
+  return readText(source, call);
+}
+
+async function readText(source: ReadSource, call: ReadCall) {
+  const { input, resolved, context, environment } = call;
+  const window = await readTextWindow(source.handle, {
+    startLine: input.start_line,
+    limit: input.limit,
+    signal: context.signal,
+    hasher: environment.fastIo.createHasher(),
+  });
+  if (window.binary) {
+    throw new ToolError(
+      "binary_file",
+      `Read refused: ${resolved.displayPath} is a binary file (it contains NUL bytes), so its bytes are not shown as text. Inspect it with Bash (file, xxd | head) or Read a text file instead.`,
+      {
+        details: { path: resolved.displayPath, size: window.version.size },
+      },
+    );
+  }
+  if (window.totalLines > 0 && input.start_line > window.totalLines) {
+    throw new ToolError(
+      "invalid_arguments",
+      `Read: start_line=${input.start_line} is past the end of ${resolved.displayPath}, which has ${window.totalLines} lines. Use a start_line between 1 and ${window.totalLines}.`,
+    );
+  }
+  const key = source.key;
+  const rangeKey = `text:${window.startLine}:${window.numLines}:${window.totalLines}`;
+  const full = window.startLine === 1 && window.numLines === window.totalLines && !window.lineCut;
+  const reusedExisting = environment.state.recordRangeRead(key, { kind: "text", rangeKey, totalLines: window.totalLines, ...window.version }, full);
+  const lastLine = window.startLine + window.numLines - 1;
+  const isPartialView = window.startLine > 1 || window.numLines < window.totalLines || window.lineCut;
+  const header = [
+    `Read: ${resolved.displayPath}`,
+    window.totalLines === 0 ? "lines=empty" : `lines=${window.startLine}-${lastLine} / ${window.totalLines}`,
+    `view=${isPartialView ? "partial" : "full"}`,
+  ].join("\n");
+  let body: string;
+  if (reusedExisting) body = UNCHANGED_NOTE;
+  else if (window.totalLines === 0) body = "(empty file)";
+  else {
+    body = window.lines.map((line, index) => numberLine(window.startLine + index, line)).join("\n");
+    if (window.lineCut) body += `\n[...truncated: line ${window.startLine} is longer than the 200 KB output cap and was cut...]`;
+    if (window.truncated && lastLine < window.totalLines) {
+      const why = window.cappedBySize ? " (200 KB output cap reached)" : "";
+      body += `\n[...truncated${why}: ${window.totalLines - lastLine} more lines; continue with start_line=${lastLine + 1}...]`;
+    }
+  }
+  return {
+    content: `${header}\n\n${body}`,
+    details: {
+      kind: "read_text" as const,
+      ...pathDetails(resolved),
+      startLine: window.startLine,
+      numLines: window.numLines,
+      totalLines: window.totalLines,
+      truncated: window.truncated,
+      isPartialView,
+      mtimeMs: window.version.mtimeMs,
+      contentHash: window.version.contentHash,
+      reusedExisting,
+    },
+  };
+}
