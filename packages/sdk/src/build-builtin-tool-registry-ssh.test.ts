@@ -248,4 +248,23 @@ describe("buildBuiltinToolRegistry({ ssh }): SSHManager", () => {
     expect(output).toContain("pw=<redacted>");
     expectNoSecret(output);
   });
+
+  // Last: a second test server sets (and on stop resets) the shared test account's password.
+  it("refuses a server that asks for a second, interactive factor instead of prompting", async () => {
+    const twoFactor = await startTestSshd({ passwordAuthentication: true, extraConfig: ["AuthenticationMethods publickey,password"] });
+    try {
+      const registry = await registryWith([
+        devHost({ port: twoFactor.port, privateKey: twoFactor.privateKey, hostKey: twoFactor.hostKeyFingerprint, root: twoFactor.root }),
+      ]);
+      const { result, text, details } = await ssh(registry, { action: "create_session", host_id: "dev" });
+      expect(result.isError).toBe(true);
+      expect(result.error).toMatchObject({ code: "permission_denied", recoverable: false });
+      expect(text).toMatch(/interactive logins \(password prompts, keyboard-interactive\) are not supported/);
+      expect(text).toMatch(/Do not ask the user for a password here/);
+      expect(details).toMatchObject({ hostId: "dev", reason: "authentication" });
+      expect(JSON.stringify(result)).not.toContain(twoFactor.privateKey.split("\n")[1]);
+    } finally {
+      await twoFactor.stop();
+    }
+  });
 });

@@ -12,7 +12,7 @@ export type { SdkSubagentOptions } from "./subagent-wiring.js";
 export type { SdkSkillOptions } from "./skill-wiring.js";
 export type { SdkCronOptions } from "./cron-wiring.js";
 export type { SdkSandboxOptions } from "./sandbox-wiring.js";
-export type { SdkSshHostConfig, SdkSshOptions } from "./ssh-options.js";
+export type { SdkSshOptions } from "./ssh-options.js";
 export { workdirTaskListKey } from "./task-wiring.js";
 export { openFileCheckpoints } from "./checkpoint-wiring.js";
 export type { OpenedFileCheckpoints, SdkCheckpointOptions } from "./checkpoint-wiring.js";
