@@ -16,3 +16,10 @@ export type { SshManagerDetails } from "./manager/ssh-manager-output.js";
 // Processes on the remote machine (the SSH workspace's ProcessRunner).
 export { createSshProcessRunner } from "./processes/ssh-process-runner.js";
 export type { SshRunningProcess } from "./processes/ssh-running-process.js";
+// The SSH workspace (files over SFTP, processes over exec channels) and its connection.
+export { createSshWorkspace } from "./ssh-workspace.js";
+export type { SshWorkspaceOptions } from "./ssh-workspace.js";
+export { SshConnection } from "./connection/ssh-connection.js";
+export type { SshExecChannel } from "./connection/ssh-connection.js";
+export type { SshConnectionOptions, SshHostKey } from "./connection/connection-options.js";
+export { SftpFileSystem } from "./sftp-file-system.js";

@@ -292,6 +292,8 @@ export class SshConnection {
       client.once("error", onError);
       try {
         client.connect(config);
+        // SFTP and exec traffic is small request/answer messages: Nagle's delay would add ~40 ms to each.
+        client.setNoDelay(true);
       } catch (error) {
         // ssh2 throws here for options it cannot use (an unparsable key): no retry can fix that.
         client.removeListener("error", onError);

@@ -1,0 +1,248 @@
+/**
+ * The Workspace file system over SFTP (see {@link SftpFileSystem}).
+ */
+import { randomBytes } from "node:crypto";
+import { posix } from "node:path";
+import {
+  WorkspaceError,
+  type WorkspaceDirectoryEntry,
+  type WorkspaceFileSystem,
+  type WorkspaceLock,
+  type WorkspaceLockOptions,
+  type WorkspaceReadRange,
+  type WorkspaceStats,
+  type WorkspaceWriteOptions,
+} from "@agent-tools/core/workspace";
+import type { Stats } from "ssh2";
+import type { SshConnection } from "./connection/ssh-connection.js";
+import { entryType, type SftpCalls, sftpCalls } from "./sftp/sftp-calls.js";
+import { diagnosePath, mapSftpError, SFTP_STATUS, sftpError, sftpStatus, typeOf } from "./sftp/sftp-errors.js";
+import { acquireSftpLock, type HeldSftpLock } from "./sftp/sftp-lock.js";
+import { readPath } from "./sftp/sftp-read.js";
+import { writeFileAtomicSftp } from "./sftp/sftp-write.js";
+
+function toStats(stats: Stats): WorkspaceStats {
+  return { type: entryType(stats), size: stats.size, mtimeMs: stats.mtime * 1_000, mode: stats.mode & 0o7777 };
+}
+
+function checkAbsolute(path: string, operation: string): void {
+  if (typeof path !== "string" || !path.startsWith("/") || path.includes("\0")) {
+    throw new WorkspaceError(
+      "io",
+      `${operation}: the path must be an absolute POSIX path without NUL bytes, got ${JSON.stringify(String(path)).slice(0, 200)}.`,
+      {
+        operation,
+      },
+    );
+  }
+}
+
+/**
+ * A {@link WorkspaceFileSystem} on the SFTP session of an
+ * {@link SshConnection}: paths are absolute paths of the remote machine.
+ * Status codes become the port's `WorkspaceError` codes (ambiguous SFTP v3
+ * statuses are told apart by looking at the path); `writeFileAtomic` is a
+ * temporary file plus `posix-rename@openssh.com`; `lock` is a lock file
+ * beside the target (see `sftp/sftp-lock.ts` for stale locks); reads are
+ * ranged and pipelined. A lost connection fails the running call with
+ * `connection`; the next call reconnects. After `close()` every call
+ * rejects with `closed`.
+ *
+ * Needs an OpenSSH-compatible SFTP server (the `posix-rename`, `hardlink`
+ * and `fsync` extensions; without `posix-rename` a replacing write is
+ * `unsupported`).
+ */
+export class SftpFileSystem implements WorkspaceFileSystem {
+  readonly #connection: SshConnection;
+  readonly #clientId = randomBytes(8).toString("hex");
+  readonly #locks = new Set<HeldSftpLock>();
+  #closed = false;
+
+  constructor(connection: SshConnection) {
+    this.#connection = connection;
+  }
+
+  /** Releases the locks this file system holds; later calls reject with `closed`. Does not close the connection. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    const held = [...this.#locks];
+    await Promise.allSettled(held.map((lock) => lock.release()));
+    this.#closed = true;
+  }
+
+  async #calls(operation: string, path: string): Promise<SftpCalls> {
+    if (this.#closed || this.#connection.closed) throw sftpError("closed", operation, path, undefined, `${this.#connection.label} is closed`);
+    checkAbsolute(path, operation);
+    try {
+      return sftpCalls(await this.#connection.sftp());
+    } catch (error) {
+      if (error instanceof WorkspaceError) throw error;
+      throw sftpError("connection", operation, path, error);
+    }
+  }
+
+  async #run<T>(operation: string, path: string, run: (calls: SftpCalls) => Promise<T>, options: Parameters<typeof mapSftpError>[4] = {}): Promise<T> {
+    const calls = await this.#calls(operation, path);
+    try {
+      return await run(calls);
+    } catch (error) {
+      throw await mapSftpError(calls, error, operation, path, options);
+    }
+  }
+
+  stat(path: string): Promise<WorkspaceStats> {
+    return this.#run("stat", path, async (calls) => toStats(await calls.stat(path)));
+  }
+
+  lstat(path: string): Promise<WorkspaceStats> {
+    return this.#run("lstat", path, async (calls) => toStats(await calls.lstat(path)), { followLast: false });
+  }
+
+  async readFile(path: string, range?: WorkspaceReadRange): Promise<Buffer> {
+    const calls = await this.#calls("readFile", path);
+    const parts: Buffer[] = [];
+    for await (const chunk of readPath(calls, path, range, "readFile")) parts.push(chunk);
+    return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+  }
+
+  async *readStream(path: string, range?: WorkspaceReadRange): AsyncIterable<Buffer> {
+    const calls = await this.#calls("readStream", path);
+    yield* readPath(calls, path, range, "readStream");
+  }
+
+  async writeFileAtomic(path: string, data: Uint8Array | AsyncIterable<Uint8Array>, options?: WorkspaceWriteOptions): Promise<void> {
+    const calls = await this.#calls("writeFileAtomic", path);
+    await writeFileAtomicSftp(calls, path, data, options);
+  }
+
+  rename(from: string, to: string): Promise<void> {
+    checkAbsolute(to, "rename");
+    return this.#run(
+      "rename",
+      from,
+      async (calls) => {
+        if (!calls.hasExtension("posix-rename@openssh.com"))
+          throw sftpError("unsupported", "rename", from, undefined, "the SFTP server has no posix-rename@openssh.com");
+        try {
+          await calls.posixRename(from, to);
+        } catch (error) {
+          // The source is fine: the problem is on the destination's side.
+          if (sftpStatus(error) === SFTP_STATUS.NO_SUCH_FILE && (await typeOf(calls, from)) !== undefined) {
+            throw await mapSftpError(calls, error, "rename", to, { followLast: false });
+          }
+          throw error;
+        }
+      },
+      { followLast: false },
+    );
+  }
+
+  unlink(path: string): Promise<void> {
+    return this.#run("unlink", path, (calls) => calls.unlink(path), {
+      followLast: false,
+      refine: async (code) => ((code === "io" || code === "permission_denied") && (await this.#typeWith(path)) === "directory" ? "is_a_directory" : undefined),
+    });
+  }
+
+  async mkdir(path: string, options: { readonly recursive?: boolean } = {}): Promise<void> {
+    const calls = await this.#calls("mkdir", path);
+    await this.#mkdir(calls, path, options.recursive === true);
+  }
+
+  async #mkdir(calls: SftpCalls, path: string, recursive: boolean): Promise<void> {
+    try {
+      await calls.mkdir(path);
+      return;
+    } catch (error) {
+      const status = sftpStatus(error);
+      if (status === SFTP_STATUS.FAILURE || status === SFTP_STATUS.PERMISSION_DENIED) {
+        const type = await typeOf(calls, path);
+        if (type !== undefined) {
+          if (recursive && (type === "directory" || (type === "symlink" && (await calls.stat(path).then(entryType, () => undefined)) === "directory"))) return;
+          throw sftpError("exists", "mkdir", path, error, "already exists");
+        }
+      }
+      if (recursive && status === SFTP_STATUS.NO_SUCH_FILE && (await diagnosePath(calls, posix.dirname(path))) === "not_found" && path !== "/") {
+        await this.#mkdir(calls, posix.dirname(path), true);
+        return this.#mkdir(calls, path, true);
+      }
+      throw await mapSftpError(calls, error, "mkdir", path, { followLast: false });
+    }
+  }
+
+  rmdir(path: string): Promise<void> {
+    return this.#run("rmdir", path, (calls) => calls.rmdir(path), {
+      followLast: false,
+      refine: async (code) => {
+        const type = await this.#typeWith(path);
+        if (type !== undefined && type !== "directory") return "not_a_directory";
+        if (code === "io" && type === "directory") return "not_empty";
+        return undefined;
+      },
+    });
+  }
+
+  readdir(path: string): Promise<WorkspaceDirectoryEntry[]> {
+    return this.#run("readdir", path, async (calls) => {
+      try {
+        const entries = await calls.readdir(path);
+        return entries
+          .filter((entry) => entry.filename !== "." && entry.filename !== "..")
+          .map((entry) => ({ name: entry.filename, type: entryType(entry.attrs) }));
+      } catch (error) {
+        // OpenSSH reports opendir's ENOTDIR as "no such file".
+        if (sftpStatus(error) === SFTP_STATUS.NO_SUCH_FILE && (await calls.stat(path).then(entryType, () => undefined)) !== undefined) {
+          throw sftpError("not_a_directory", "readdir", path, error, "not a directory");
+        }
+        throw error;
+      }
+    });
+  }
+
+  realpath(path: string): Promise<string> {
+    return this.#run("realpath", path, async (calls) => {
+      const resolved = await calls.realpath(path);
+      // Some servers resolve a missing last component: the port's realpath needs the path to exist.
+      await calls.stat(resolved);
+      return resolved;
+    });
+  }
+
+  readlink(path: string): Promise<string> {
+    return this.#run(
+      "readlink",
+      path,
+      async (calls) => {
+        try {
+          return await calls.readlink(path);
+        } catch (error) {
+          const type = await typeOf(calls, path);
+          if (type !== undefined && type !== "symlink") throw sftpError("io", "readlink", path, error, "not a symbolic link");
+          throw error;
+        }
+      },
+      { followLast: false },
+    );
+  }
+
+  async lock(path: string, options: WorkspaceLockOptions = {}): Promise<WorkspaceLock> {
+    await this.#calls("lock", path);
+    const lock = await acquireSftpLock(
+      () => this.#calls("lock", path),
+      path,
+      options,
+      this.#clientId,
+      (released) => this.#locks.delete(released),
+    );
+    if (this.#closed) {
+      await lock.release();
+      throw sftpError("closed", "lock", path, undefined, `${this.#connection.label} is closed`);
+    }
+    this.#locks.add(lock);
+    return lock;
+  }
+
+  async #typeWith(path: string): Promise<ReturnType<typeof entryType> | undefined> {
+    return typeOf(sftpCalls(await this.#connection.sftp()), path);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Promise forms of the ssh2 SFTP requests the file system uses. Each
+ * rejects with ssh2's own error (its `code` is the SFTP status); mapping to
+ * `WorkspaceError` is the caller's (see `sftp-errors.ts`).
+ */
+import type { Attributes, FileEntry, InputAttributes, OpenMode, SFTPWrapper, Stats } from "ssh2";
+
+type Callback<T> = (error: Error | null | undefined, value?: T) => void;
+
+/**
+ * ssh2 answers the requests pending when a session closes with an error,
+ * but a request made after the close is queued and never answered: refuse
+ * it at once instead.
+ */
+function isOpen(session: SFTPWrapper): boolean {
+  const channel = session as unknown as { outgoing?: { state?: string }; incoming?: { state?: string }; readable?: boolean };
+  // After a dropped connection ssh2 marks only the incoming side closed.
+  return channel.outgoing?.state !== "closed" && channel.outgoing?.state !== "closing" && channel.incoming?.state !== "closed" && channel.readable !== false;
+}
+
+function closedError(): Error {
+  return new Error("No response from server: the SFTP session is closed (the connection was lost)");
+}
+
+function call<T>(session: SFTPWrapper, start: (done: Callback<T>) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (!isOpen(session)) {
+      reject(closedError());
+      return;
+    }
+    try {
+      start((error, value) => (error ? reject(error) : resolve(value as T)));
+    } catch (error) {
+      reject(error);
+    }
+  });
+}
+
+/** The SFTP requests of one session, as promises. */
+export interface SftpCalls {
+  readonly session: SFTPWrapper;
+  open(path: string, flags: OpenMode, attributes?: InputAttributes): Promise<Buffer>;
+  close(handle: Buffer): Promise<void>;
+  /** Reads up to `length` bytes at `position`; 0 at the end of the file. */
+  read(handle: Buffer, length: number, position: number): Promise<Buffer>;
+  write(handle: Buffer, data: Buffer, position: number): Promise<void>;
+  fstat(handle: Buffer): Promise<Stats>;
+  fchmod(handle: Buffer, mode: number): Promise<void>;
+  fsync(handle: Buffer): Promise<void>;
+  stat(path: string): Promise<Stats>;
+  lstat(path: string): Promise<Stats>;
+  readdir(path: string): Promise<FileEntry[]>;
+  mkdir(path: string, attributes?: InputAttributes): Promise<void>;
+  rmdir(path: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  /** `posix-rename@openssh.com`: replaces `to` atomically. */
+  posixRename(from: string, to: string): Promise<void>;
+  /** `hardlink@openssh.com`: fails when `to` exists. */
+  hardlink(from: string, to: string): Promise<void>;
+  realpath(path: string): Promise<string>;
+  readlink(path: string): Promise<string>;
+  utimes(path: string, atime: number, mtime: number): Promise<void>;
+  /** True when the server offers the OpenSSH extension `name` (e.g. `hardlink@openssh.com`). */
+  hasExtension(name: string): boolean;
+}
+
+/** Wraps an ssh2 SFTP session. */
+export function sftpCalls(session: SFTPWrapper): SftpCalls {
+  return {
+    session,
+    open: (path, flags, attributes = {}) => call(session, (done) => session.open(path, flags, attributes, done)),
+    close: (handle) => call(session, (done) => session.close(handle, done)),
+    read: (handle, length, position) =>
+      new Promise<Buffer>((resolve, reject) => {
+        const buffer = Buffer.allocUnsafe(length);
+        if (!isOpen(session)) {
+          reject(closedError());
+          return;
+        }
+        try {
+          session.read(handle, buffer, 0, length, position, (error, bytesRead) => (error ? reject(error) : resolve(buffer.subarray(0, bytesRead))));
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    write: (handle, data, position) => call(session, (done) => session.write(handle, data, 0, data.length, position, done)),
+    fstat: (handle) => call(session, (done) => session.fstat(handle, done)),
+    fchmod: (handle, mode) => call(session, (done) => session.fchmod(handle, mode, done)),
+    fsync: (handle) => call(session, (done) => session.ext_openssh_fsync(handle, done)),
+    stat: (path) => call(session, (done) => session.stat(path, done)),
+    lstat: (path) => call(session, (done) => session.lstat(path, done)),
+    readdir: (path) => call(session, (done) => session.readdir(path, done)),
+    mkdir: (path, attributes = {}) => call(session, (done) => session.mkdir(path, attributes, done)),
+    rmdir: (path) => call(session, (done) => session.rmdir(path, done)),
+    unlink: (path) => call(session, (done) => session.unlink(path, done)),
+    posixRename: (from, to) => call(session, (done) => session.ext_openssh_rename(from, to, done)),
+    hardlink: (from, to) => call(session, (done) => session.ext_openssh_hardlink(from, to, done)),
+    realpath: (path) => call(session, (done) => session.realpath(path, done)),
+    readlink: (path) => call(session, (done) => session.readlink(path, done)),
+    utimes: (path, atime, mtime) => call(session, (done) => session.utimes(path, atime, mtime, done)),
+    hasExtension: (name) => {
+      const extensions = (session as unknown as { _extensions?: Record<string, unknown> })._extensions;
+      return extensions?.[name] !== undefined;
+    },
+  };
+}
+
+/** The port's entry type of SFTP attributes (`mode` carries the file-type bits). */
+export function entryType(attributes: Attributes | Stats): "file" | "directory" | "symlink" | "other" {
+  const type = attributes.mode & 0o170000;
+  if (type === 0o100000) return "file";
+  if (type === 0o040000) return "directory";
+  if (type === 0o120000) return "symlink";
+  return "other";
+}

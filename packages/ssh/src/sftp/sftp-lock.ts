@@ -1,0 +1,188 @@
+/**
+ * The cross-client lock of the SFTP file system: a lock file
+ * `.<name>.agent-tools-lock` beside the target, created exclusively (open
+ * flag "wx") and holding its owner as JSON (client id, local host name and
+ * pid, a token). Every client of the remote machine (another connection,
+ * another host) that uses this file system excludes each other through it.
+ *
+ * Stale locks: a holder rewrites its lock file every 10 s (so its mtime,
+ * set by the server's clock, stays fresh). A lock file whose mtime is more
+ * than 30 s older than the server's clock (measured once per waiter with a
+ * probe file, so the two machines' clocks need not agree) is taken for the
+ * leftover of a holder that died or lost its connection, and is broken: it
+ * is renamed aside (only one waiter wins the rename), checked to still be
+ * the stale one (else put back with a hard link), and removed.
+ */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { posix } from "node:path";
+import { WorkspaceError, type WorkspaceLock, type WorkspaceLockOptions } from "@agent-tools/core/workspace";
+import { entryType, type SftpCalls } from "./sftp-calls.js";
+import { mapSftpError, SFTP_STATUS, sftpStatus } from "./sftp-errors.js";
+import { lockFileName } from "./sidecar-names.js";
+
+const OPERATION = "lock";
+/** The port's default wait. */
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** A lock file not rewritten for this long (server clock) is stale. */
+export const STALE_LOCK_MS = 30_000;
+/** How often a holder rewrites its lock file. */
+export const LOCK_HEARTBEAT_MS = 10_000;
+const MAX_LOCK_BYTES = 1_024;
+
+/** A lock this client holds (the file system releases them on close). */
+export interface HeldSftpLock extends WorkspaceLock {
+  readonly lockFile: string;
+}
+
+async function readLockFile(calls: SftpCalls, lockFile: string): Promise<string | undefined> {
+  try {
+    const handle = await calls.open(lockFile, "r");
+    try {
+      return (await calls.read(handle, MAX_LOCK_BYTES, 0)).toString("utf8");
+    } finally {
+      await calls.close(handle).catch(() => undefined);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+async function tryCreate(calls: SftpCalls, lockFile: string, content: string): Promise<boolean> {
+  let handle: Buffer;
+  try {
+    handle = await calls.open(lockFile, "wx", { mode: 0o644 });
+  } catch (error) {
+    if (sftpStatus(error) === SFTP_STATUS.FAILURE) return false;
+    throw error;
+  }
+  try {
+    await calls.write(handle, Buffer.from(content), 0);
+  } finally {
+    await calls.close(handle).catch(() => undefined);
+  }
+  return true;
+}
+
+/** The server's clock minus ours, in ms (whole seconds on SFTP), from the mtime of a probe file made in `directory`. */
+async function serverClockOffset(calls: SftpCalls, directory: string): Promise<number> {
+  const probe = posix.join(directory, `.agent-tools-clock-${randomBytes(6).toString("hex")}`);
+  const before = Date.now();
+  const handle = await calls.open(probe, "wx", { mode: 0o600 });
+  try {
+    const stats = await calls.fstat(handle);
+    return stats.mtime * 1_000 - (before + Date.now()) / 2;
+  } finally {
+    await calls.close(handle).catch(() => undefined);
+    await calls.unlink(probe).catch(() => undefined);
+  }
+}
+
+/** Breaks the stale lock whose text was `staleText` (see the module comment). */
+async function breakStale(calls: SftpCalls, lockFile: string, staleText: string): Promise<void> {
+  const aside = `${lockFile}.stale-${randomBytes(4).toString("hex")}`;
+  try {
+    await calls.posixRename(lockFile, aside);
+  } catch {
+    return; // gone already, or another waiter moved it first
+  }
+  if ((await readLockFile(calls, aside)) !== staleText) {
+    // A fresh lock was made between our look and the rename: put it back.
+    await calls.hardlink(aside, lockFile).catch(() => undefined);
+  }
+  await calls.unlink(aside).catch(() => undefined);
+}
+
+/**
+ * Takes the lock of `target` (whose directory must exist). `calls` gives
+ * the current SFTP session (it may change after a reconnect); `clientId`
+ * names this client in the lock file. `onRelease` runs once.
+ */
+export async function acquireSftpLock(
+  calls: () => Promise<SftpCalls>,
+  target: string,
+  options: WorkspaceLockOptions,
+  clientId: string,
+  onRelease: (lock: HeldSftpLock) => void,
+): Promise<HeldSftpLock> {
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const directory = posix.dirname(target);
+  const lockFile = posix.join(directory, lockFileName(posix.basename(target)));
+  const token = randomBytes(12).toString("hex");
+  const content = `${JSON.stringify({ agentToolsLock: 1, client: clientId, host: hostname(), pid: process.pid, token, target })}\n`;
+  let offset: number | undefined;
+  let delay = 10;
+  for (;;) {
+    const session = await calls();
+    try {
+      if (await tryCreate(session, lockFile, content)) break;
+      const stats = await session.lstat(lockFile).catch(() => undefined);
+      if (stats !== undefined && entryType(stats) === "file") {
+        offset ??= await serverClockOffset(session, directory);
+        if (Date.now() + offset - stats.mtime * 1_000 > STALE_LOCK_MS) {
+          const text = await readLockFile(session, lockFile);
+          if (text !== undefined) await breakStale(session, lockFile, text);
+          continue;
+        }
+      }
+    } catch (error) {
+      throw await mapSftpError(session, error, OPERATION, target, { followLast: false });
+    }
+    signal?.throwIfAborted();
+    if (Date.now() >= deadline) {
+      throw new WorkspaceError("locked", `${OPERATION} ${target}: another holder kept the lock for over ${timeoutMs} ms (lock file ${lockFile}).`, {
+        path: target,
+        operation: OPERATION,
+        lockFile,
+      });
+    }
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+        Math.min(delay, Math.max(0, deadline - Date.now())),
+      );
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    delay = Math.min(delay * 2, 250);
+  }
+  const heartbeat = setInterval(() => {
+    void (async () => {
+      const session = await calls();
+      if ((await readLockFile(session, lockFile)) !== content) return;
+      const handle = await session.open(lockFile, "r+");
+      try {
+        await session.write(handle, Buffer.from(content), 0);
+      } finally {
+        await session.close(handle).catch(() => undefined);
+      }
+    })().catch(() => undefined);
+  }, LOCK_HEARTBEAT_MS);
+  heartbeat.unref();
+  let released = false;
+  const lock: HeldSftpLock = {
+    lockFile,
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(heartbeat);
+      onRelease(lock);
+      try {
+        const session = await calls();
+        if ((await readLockFile(session, lockFile)) === content) await session.unlink(lockFile);
+      } catch {
+        // The connection is gone: the lock file goes stale and the next taker breaks it.
+      }
+    },
+  };
+  return lock;
+}
