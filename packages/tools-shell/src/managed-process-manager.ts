@@ -245,6 +245,8 @@ export class ManagedProcessManager {
       const running = entry.exit === undefined;
       return {
         ...record,
+        // A remote runner learns the pid after the start (from the remote shell): read it live.
+        pid: entry.process.pid || record.pid,
         status: running ? "running" : entry.stopped ? "stopped" : "exited",
         exit_code: entry.exit ? (entry.exit.exitCode ?? -1) : null,
         log_bytes,
