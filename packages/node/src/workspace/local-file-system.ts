@@ -1,11 +1,12 @@
 /**
  * The WorkspaceFileSystem of the local disk: Node's `fs` promises for reads
- * and metadata, the file layer for atomic writes and locks, every failure
+ * and metadata, the file layer's anchored directories for every change
+ * (atomic writes, locks, rename, unlink, mkdir, rmdir), every failure
  * mapped onto a WorkspaceError, every call refused with `closed` once the
  * workspace is closed.
  */
 import type { Stats } from "node:fs";
-import { lstat, mkdir, readdir, readlink, realpath, rename, rmdir, stat, unlink } from "node:fs/promises";
+import { lstat, readdir, readlink, realpath, stat } from "node:fs/promises";
 import type {
   WorkspaceDirectoryEntry,
   WorkspaceEntryType,
@@ -17,6 +18,7 @@ import type {
 import { writeLocalFileAtomic } from "./local-atomic-write.js";
 import { closedError, mapErrno } from "./local-errors.js";
 import { lockLocalFile } from "./local-lock.js";
+import { mkdirLocal, renameLocal, rmdirLocal, unlinkLocal } from "./local-mutations.js";
 import { readLocalFile, streamLocalFile } from "./local-read.js";
 
 /** What the file system needs from its workspace. */
@@ -55,10 +57,10 @@ export function createLocalFileSystem(state: LocalFileSystemState): WorkspaceFil
     },
     writeFileAtomic: (path, data, options = {}) =>
       guard("writeFileAtomic", path, () => writeLocalFileAtomic(path, data, options, { root: state.root, umask: process.umask() })),
-    rename: (from, to) => guard("rename", from, () => rename(from, to)),
-    unlink: (path) => guard("unlink", path, () => unlink(path)),
-    mkdir: (path, options) => guard("mkdir", path, async () => void (await mkdir(path, { recursive: options?.recursive === true }))),
-    rmdir: (path) => guard("rmdir", path, () => rmdir(path)),
+    rename: (from, to) => guard("rename", from, () => renameLocal(from, to, state.root)),
+    unlink: (path) => guard("unlink", path, () => unlinkLocal(path, state.root)),
+    mkdir: (path, options) => guard("mkdir", path, () => mkdirLocal(path, state.root, options?.recursive === true)),
+    rmdir: (path) => guard("rmdir", path, () => rmdirLocal(path, state.root)),
     readdir: (path) =>
       guard("readdir", path, async (): Promise<WorkspaceDirectoryEntry[]> => {
         const entries = await readdir(path, { withFileTypes: true });

@@ -157,12 +157,33 @@ describe("createLocalWorkspace: file system", () => {
       const refused = await expectCode(() => fs.writeFileAtomic(path.join(dir, "escape/planted.txt"), Buffer.from("x")), "out_of_bounds");
       expect(refused.message).toContain(outside);
       await expectCode(() => fs.lock(path.join(dir, "escape/planted.txt")), "out_of_bounds");
-      expect(readdirSync(outside)).toEqual([]);
+      writeFileSync(path.join(outside, "victim.txt"), "keep");
+      writeFileSync(path.join(dir, "mine.txt"), "mine");
+      await expectCode(() => fs.unlink(path.join(dir, "escape/victim.txt")), "out_of_bounds");
+      await expectCode(() => fs.rename(path.join(dir, "escape/victim.txt"), path.join(dir, "stolen.txt")), "out_of_bounds");
+      await expectCode(() => fs.rename(path.join(dir, "mine.txt"), path.join(dir, "escape/victim.txt")), "out_of_bounds");
+      await expectCode(() => fs.mkdir(path.join(dir, "escape/made")), "out_of_bounds");
+      await expectCode(() => fs.mkdir(path.join(dir, "escape/made/deeper"), { recursive: true }), "out_of_bounds");
+      mkdirSync(path.join(outside, "empty"));
+      await expectCode(() => fs.rmdir(path.join(dir, "escape/empty")), "out_of_bounds");
+      expect(readdirSync(outside).sort()).toEqual(["empty", "victim.txt"]);
+      expect(readFileSync(path.join(outside, "victim.txt"), "utf8")).toBe("keep");
+      rmSync(path.join(outside, "empty"), { recursive: true });
+      rmSync(path.join(outside, "victim.txt"));
       mkdirSync(path.join(dir, "real"));
       symlinkSync("real", path.join(dir, "alias"));
       await fs.writeFileAtomic(path.join(dir, "alias/inside.txt"), Buffer.from("in"));
       expect(readFileSync(path.join(dir, "real/inside.txt"), "utf8")).toBe("in");
       await (await fs.lock(path.join(dir, "alias/inside.txt"))).release();
+      await fs.mkdir(path.join(dir, "alias/x/y"), { recursive: true });
+      await fs.rename(path.join(dir, "alias/inside.txt"), path.join(dir, "alias/x/y/moved.txt"));
+      expect(readFileSync(path.join(dir, "real/x/y/moved.txt"), "utf8")).toBe("in");
+      await fs.unlink(path.join(dir, "alias/x/y/moved.txt"));
+      await fs.rmdir(path.join(dir, "alias/x/y"));
+      expect(readdirSync(path.join(dir, "real"))).toEqual(["x"]);
+      await fs.mkdir(path.join(dir, "alias"), { recursive: true }); // a link to a directory is one, as for mkdir -p
+      await expectCode(() => fs.mkdir(path.join(dir, "mine.txt"), { recursive: true }), "exists");
+      await expectCode(() => fs.mkdir(path.join(dir, "mine.txt/sub"), { recursive: true }), "not_a_directory");
       // A path the caller gives outside the root is the caller's business (the port checks no containment).
       await fs.writeFileAtomic(path.join(outside, "direct.txt"), Buffer.from("out"));
       expect(readFileSync(path.join(outside, "direct.txt"), "utf8")).toBe("out");
