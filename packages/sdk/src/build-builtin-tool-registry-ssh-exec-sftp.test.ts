@@ -169,6 +169,23 @@ describe("SSHManager sftp", () => {
   });
 });
 
+describe("SSHManager session cap", () => {
+  it("opens at most 4 sessions per host, and exec and SFTP still get channels beside them", async () => {
+    for (let index = 0; index < 4; index += 1) {
+      const opened = await ssh({ action: "create_session", host_id: "dev", strategy: "new" });
+      expect(opened.result.isError).toBe(false);
+    }
+    const fifth = await ssh({ action: "create_session", host_id: "dev", strategy: "new" });
+    expect(fifth.result.error?.code).toBe("limit_reached");
+    expect(fifth.text).toMatch(/4 sessions are open on dev \(at most 4\); close one with close_session/);
+    expect((await ssh({ action: "exec", host_id: "dev", command: "echo beside" })).text).toContain("beside\n");
+    expect((await ssh({ action: "sftp_stat", host_id: "dev", path: "." })).result.isError).toBe(false);
+    const sessions = (await ssh({ action: "list_sessions" })).details.sessions as Array<{ sessionId: string }>;
+    for (const session of sessions) await ssh({ action: "close_session", session_id: session.sessionId });
+    expect((await ssh({ action: "list_sessions" })).text).toMatch(/No sessions/);
+  });
+});
+
 describe("SSHManager and registry.close()", () => {
   it("closes its sessions and connections with the registry", async () => {
     const own = await buildBuiltinToolRegistry({

@@ -122,16 +122,16 @@ export class ShellSessions {
   /** Opens a session with `open()` unless the cap of open sessions is reached. */
   async create(hostId: string, open: () => Promise<ShellChannel>): Promise<ShellSession> {
     if (this.#closed) throw new ToolError("unavailable", "SSHManager is closed.", { recoverable: false });
-    const live = this.list().filter((session) => session.open).length;
-    if (live >= SSH_MANAGER_LIMITS.maxSessions) {
+    const live = this.list(hostId).filter((session) => session.open).length;
+    if (live >= SSH_MANAGER_LIMITS.maxSessionsPerHost) {
       throw new ToolError(
         "limit_reached",
-        `${live} sessions are open (at most ${SSH_MANAGER_LIMITS.maxSessions}); close one with close_session, or reuse one (strategy reuse_or_create).`,
+        `${live} sessions are open on ${hostId} (at most ${SSH_MANAGER_LIMITS.maxSessionsPerHost}); close one with close_session, or reuse one (strategy reuse_or_create).`,
       );
     }
-    // Closed sessions stay listed (their last output may be unread) until the total passes twice the cap.
+    // Closed sessions stay listed (their last output may be unread) until there are many.
     for (const session of this.list()) {
-      if (this.#sessions.size < 2 * SSH_MANAGER_LIMITS.maxSessions) break;
+      if (this.#sessions.size < SSH_MANAGER_LIMITS.maxListedSessions) break;
       if (!session.open) this.#sessions.delete(session.id);
     }
     const channel = await open();

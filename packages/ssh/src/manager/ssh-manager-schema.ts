@@ -47,8 +47,13 @@ export const SSH_MANAGER_LIMITS = Object.freeze({
   sftpWriteMaxBytes: 16 * 1024 * 1024,
   /** sftp_list: entries listed at most. */
   sftpListMaxEntries: 1_000,
-  /** Open sessions per registry. */
-  maxSessions: 8,
+  /**
+   * Open sessions per host and registry: each holds a channel of the host's
+   * connection (8 at most), beside SFTP and exec's control and command channels.
+   */
+  maxSessionsPerHost: 4,
+  /** Sessions listed (open or ended) per registry before ended ones are forgotten. */
+  maxListedSessions: 32,
   /** send_input: largest input, in characters. */
   inputMaxChars: 64 * 1024,
 });
