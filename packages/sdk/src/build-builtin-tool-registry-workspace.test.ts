@@ -134,6 +134,10 @@ describe("buildBuiltinToolRegistry({ workspace }): the registry on a non-local w
       expect(error.message, option).toMatch(new RegExp(`^${option} is not available with a non-local workspace \\(memory:/ws\\) yet`));
       expect(error.details.option).toBe(option);
     }
+    const mcpRoots = await buildError(() =>
+      buildBuiltinToolRegistry({ workspace, dataDir: data, memory: false, mcp: { getSettings: () => ({ mcpServers: {} }) } as never }),
+    );
+    expect(mcpRoots.message).toMatch(/^mcp\.roots is not available with a non-local workspace \(memory:\/ws\) yet: MCP servers run on this host/);
     const typo = await buildError(() => buildBuiltinToolRegistry({ workspce: workspace, dataDir: data } as never));
     expect(typo.details.suggestion).toBe("workspace");
     const twoWorkspaces = await buildError(() => buildBuiltinToolRegistry({ workspace, ports: { workspace: createMemoryWorkspace() }, dataDir: data }));

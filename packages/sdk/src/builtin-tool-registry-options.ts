@@ -42,7 +42,8 @@ export interface BuiltinToolRegistryOptions {
    * its root (`SdkError` naming the option). On a workspace that is not the
    * local disk (`capabilities.localPaths` false, e.g. SSH or memory):
    * `sandbox`, `checkpoints`, `subagents`, `cron` and `skills` are refused
-   * (they would read or run on this host), `skill://` paths and the uploads
+   * (they would read or run on this host), and so is `mcp` unless
+   * `mcp.roots` is set (MCP servers run on this host), `skill://` paths and the uploads
    * folder are refused (they live on the host), and a workspace without
    * processes refuses Bash and ManagedProcess. Managed-process logs stay in
    * `<dataDir>/process-logs` on the host. `close()` does not close the

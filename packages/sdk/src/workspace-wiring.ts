@@ -18,6 +18,7 @@ export interface WorkspacePlacementInput {
   readonly subagents?: unknown;
   readonly cron?: unknown;
   readonly skills?: unknown;
+  readonly mcp?: { readonly getSettings?: unknown; readonly roots?: unknown };
 }
 
 /** The registry's workdir, roots and ports once placed in the workspace. */
@@ -48,8 +49,9 @@ const NOT_ON_A_REMOTE_WORKSPACE: ReadonlyArray<readonly [keyof WorkspacePlacemen
  * the workdir (default: `workspace.root`) and each granted root must
  * canonicalise through the workspace to an existing directory inside
  * `workspace.root`; each root gets that canonical path. With a non-local
- * workspace, `sandbox`, `checkpoints`, `subagents`, `cron` and `skills` and a
- * host's `ports.sandbox` / `ports.fileCheckpoints` are refused. Throws
+ * workspace, `sandbox`, `checkpoints`, `subagents`, `cron` and `skills`, a
+ * host's `ports.sandbox` / `ports.fileCheckpoints`, and MCP with the default
+ * roots (`mcp.roots` absent) are refused. Throws
  * `SdkError` (`invalid_options`, `invalid_root`) naming the option.
  *
  * @example
@@ -110,6 +112,12 @@ function refuseLocalOnlyOptions(options: WorkspacePlacementInput, workspace: Wor
   if (options.ports?.sandbox !== undefined) refuse("ports.sandbox", "the sandbox confines commands on this host only");
   if (options.ports?.fileCheckpoints !== undefined) refuse("ports.fileCheckpoints", "a file-checkpoint recorder reads files on this host's disk");
   for (const [option, reason] of NOT_ON_A_REMOTE_WORKSPACE) if (options[option] !== undefined) refuse(option, reason);
+  if (typeof options.mcp?.getSettings === "function" && options.mcp.roots === undefined) {
+    refuse(
+      "mcp.roots",
+      "MCP servers run on this host, and the default roots would offer them the workspace's paths as file:// URIs of this disk; pass mcp.roots: false (or a getter of your own)",
+    );
+  }
 }
 
 /** The canonical path of an existing directory inside the workspace's root, or an `SdkError` naming `option`. */
