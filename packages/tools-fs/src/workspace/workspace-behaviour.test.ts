@@ -1,8 +1,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { createToolRegistry } from "@agent-tools/core";
-import { createMemoryWorkspace } from "@agent-tools/core/workspace";
+import { createToolRegistry, toolResultText } from "@agent-tools/core";
+import { describe, expect, it } from "vitest";
+import { type Workspace, createMemoryWorkspace } from "@agent-tools/core/workspace";
+import { createLocalWorkspace } from "@agent-tools/node";
 import { type BehaviourHarness, runWorkspaceBehaviourCases } from "../__fixtures__/workspace-behaviour-cases.js";
 import { createFsToolBundle } from "../index.js";
 
@@ -62,5 +65,72 @@ async function memoryHarness(files: Record<string, string | Buffer>): Promise<Be
   };
 }
 
+/**
+ * The local disk seen through the port only: a local workspace reporting
+ * `localPaths: false`, so the tools take their workspace paths (files
+ * through `workspace.fs`, Grep's candidates from `rg` run through
+ * `workspace.processes`, real processes).
+ */
+async function portOnlyHarness(files: Record<string, string | Buffer>): Promise<BehaviourHarness> {
+  const disk = await localHarness(files);
+  await disk.registry.close();
+  const local = await createLocalWorkspace({ root: disk.root });
+  const workspace: Workspace = {
+    kind: "local-through-port",
+    label: local.label,
+    root: local.root,
+    fs: local.fs,
+    processes: local.processes,
+    capabilities: { ...local.capabilities, localPaths: false },
+    close: () => local.close(),
+  };
+  const registry = createToolRegistry({
+    workdir: disk.root,
+    dataDir: path.join(path.dirname(disk.root), "data"),
+    ports: { workspace },
+    bundles: [createFsToolBundle()],
+    loopBreaker: false,
+  });
+  return {
+    ...disk,
+    registry,
+    close: async () => {
+      await registry.close();
+      await workspace.close();
+      await disk.close();
+    },
+  };
+}
+
+// The workspace runs `rg` from its PATH, as on a remote machine: put this host's ripgrep there.
+const rgDirectory = path.dirname(createRequire(import.meta.url)("@vscode/ripgrep").rgPath as string);
+process.env.PATH = `${rgDirectory}${path.delimiter}${process.env.PATH ?? ""}`;
+
 runWorkspaceBehaviourCases("file tools on the local disk", localHarness);
+runWorkspaceBehaviourCases("file tools on the local disk through the Workspace port (rg through its processes)", portOnlyHarness);
 runWorkspaceBehaviourCases("file tools on a memory workspace", memoryHarness);
+
+describe("Grep's candidates on a workspace", () => {
+  const files = { "a.txt": "needle here\n", "b.txt": "hay\n", "sub/c.txt": "another needle\n" };
+  const grep = async (harness: BehaviourHarness) => {
+    try {
+      const result = await harness.registry.executeToolCall({ id: "grep-engine", name: "Grep", arguments: { pattern: "needle", output_mode: "files" } });
+      return { text: toolResultText(result), details: result.details };
+    } finally {
+      await harness.close();
+    }
+  };
+  const expected = "Found 2 matching lines in 2 files (files 1-2):\na.txt (1, firstLine=1)\nsub/c.txt (1, firstLine=1)";
+
+  it("come from rg run through the workspace's processes when it has ripgrep", async () => {
+    const found = await grep(await portOnlyHarness(files));
+    expect(found.text).toBe(expected);
+    expect(found.details).toMatchObject({ engine: "ripgrep", fileCount: 2 });
+  });
+
+  it("come from the walk through its file system when it runs no processes", async () => {
+    const found = await grep(await memoryHarness(files));
+    expect(found.text).toBe(expected);
+    expect(found.details).toMatchObject({ engine: "typescript", fileCount: 2 });
+  });
+});

@@ -58,8 +58,12 @@ function ripgrepListArguments(input: GrepInput, prefilter: string[] | undefined,
   return args;
 }
 
-/** The files below the base with a match, as ripgrep run in the workspace lists them (relative, `/`-separated). */
-async function ripgrepCandidates(search: GrepSearch, prefilter: string[] | undefined): Promise<string[]> {
+/**
+ * The files below the base with a match, as ripgrep run in the workspace
+ * lists them (relative, `/`-separated); undefined when `rg` could not be
+ * started there (the walk then lists the candidates).
+ */
+async function ripgrepCandidates(search: GrepSearch, prefilter: string[] | undefined): Promise<string[] | undefined> {
   const { workspace, base, input, context } = search;
   const runner = workspace.processes!;
   const child = runner.spawn({ command: "rg", args: ripgrepListArguments(input, prefilter, base.excluded), cwd: base.directory, signal: context.signal });
@@ -69,6 +73,7 @@ async function ripgrepCandidates(search: GrepSearch, prefilter: string[] | undef
   const exit = await child.exited;
   await child.outputClosed;
   if (context.signal.aborted) throw context.signal.reason ?? new Error("aborted");
+  if (exit.error !== undefined && exit.exitCode === null && stdout.length === 0) return undefined; // not started (no rg after all)
   // 0: matches, 1: none, 2: an error (an unreadable file: what it found still counts, as locally).
   if (exit.exitCode !== 0 && exit.exitCode !== 1 && stdout.length === 0) {
     const message = Buffer.concat(stderr).toString("utf8").trim() || exit.error || `exit ${exit.exitCode ?? exit.signal}`;
@@ -146,6 +151,7 @@ export async function grepInWorkspace(
     progress.counts.fileCount += 1;
     progress.changed();
   };
+  let engine: "ripgrep" | "typescript" = useRipgrep ? "ripgrep" : "typescript";
   let hits: GrepFileHits[];
   try {
     let candidates: string[];
@@ -155,8 +161,10 @@ export async function grepInWorkspace(
       const hit = searchBytes(base.fileName, bytes, regex, input.multiline);
       hits = hit ? [hit] : [];
     } else {
-      if (useRipgrep) candidates = (await ripgrepCandidates(search, prefilter)).filter(filter);
+      const listed = useRipgrep ? await ripgrepCandidates(search, prefilter) : undefined;
+      if (listed) candidates = listed.filter(filter);
       else {
+        engine = "typescript";
         candidates = await walkedCandidates(search, filter, () => {
           progress.counts.filesScanned += 1;
           progress.changed();
@@ -194,7 +202,7 @@ export async function grepInWorkspace(
       returned: rendered.returned,
       offset: input.offset,
       hasMore: rendered.hasMore,
-      engine: useRipgrep ? ("ripgrep" as const) : ("typescript" as const),
+      engine,
     },
   };
 }

@@ -5,6 +5,7 @@
  * and file state as on the local disk, and the commit through the
  * workspace's atomic write (the file's permissions kept).
  */
+import { posix } from "node:path";
 import { ToolError, type ToolContext } from "@agent-tools/core";
 import type { WorkspaceStats } from "@agent-tools/core/workspace";
 import { assertNotStale } from "../file-engine/staleness.js";
@@ -23,6 +24,8 @@ export interface WorkspaceMutationRequest {
   readonly environment: FsToolEnvironment;
   /** Follow a symlink in the last component (Write, Edit); false for Delete. */
   readonly followLeaf: boolean;
+  /** Create missing parent directories first (Write), as a lock beside the file may need its directory. */
+  readonly createParents?: boolean;
 }
 
 /**
@@ -138,6 +141,7 @@ export function mutateInWorkspace<T>(request: WorkspaceMutationRequest, run: (fi
   return environment.mutations.run(target.key, async () => {
     if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it changed anything.");
     refuseCheckpoint(request);
+    if (request.createParents) await target.workspace.fs.mkdir(posix.dirname(target.key), { recursive: true });
     const lock = await target.workspace.fs.lock(target.key, { signal: context.signal });
     try {
       const stats = request.followLeaf ? await statOrUndefined(target.workspace, target.key) : await lstatOrUndefined(target.workspace, target.key);

@@ -4,7 +4,6 @@
  * the automatic full read) and the same answer as on the local disk, the
  * bytes committed through the workspace's atomic write.
  */
-import { posix } from "node:path";
 import { type ResolvedPath, ToolError, type ToolContext } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
 import { readTextWindow } from "../shared/text-window.js";
@@ -44,7 +43,7 @@ export async function writeInWorkspace<T>(call: WorkspaceWriteCall<T>) {
     if (!target.exists && target.isSymlink) {
       throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is a dangling symlink. Delete it first or write to the real path.`);
     }
-    return await mutateInWorkspace({ toolName: "Write", target, context, environment, followLeaf: true }, (file) =>
+    return await mutateInWorkspace({ toolName: "Write", target, context, environment, followLeaf: true, createParents: true }, (file) =>
       writeLocked(file, input.content, resolved, call),
     );
   } catch (error) {
@@ -81,7 +80,6 @@ async function writeLocked<T>(file: WorkspaceLockedFile, content: string, resolv
   const bytes = Buffer.from(content, "utf8");
   let version: FullTextSnapshot;
   try {
-    if (!existing) await workspace.fs.mkdir(posix.dirname(file.key), { recursive: true });
     version = await file.commit([bytes]);
   } catch (error) {
     if (autoRead) file.forget();
