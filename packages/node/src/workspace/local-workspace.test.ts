@@ -211,7 +211,7 @@ describe("createLocalWorkspace: file system", () => {
     expect(sidecars(dir)).toEqual([]);
   });
 
-  it("writes a stream of chunks; an abort before the write leaves the old file and no temporary file", async () => {
+  it("writes a stream of chunks as they arrive; an abort before the commit leaves the old file and no temporary file", async () => {
     const { fs } = await open();
     const file = path.join(dir, "streamed");
     async function* chunks() {
@@ -228,6 +228,19 @@ describe("createLocalWorkspace: file system", () => {
     const error = await rejection(() => fs.writeFileAtomic(file, abortedHalfway(), { signal: controller.signal }));
     expect((error as Error).name).toBe("AbortError");
     expect(readFileSync(file, "utf8").startsWith("0\n1\n")).toBe(true);
+    expect(sidecars(dir)).toEqual([]);
+    // A stream is written as it arrives (not gathered in memory first): the temporary file holds the first chunk while the second is produced.
+    const chunk = Buffer.alloc(3 * 1024 * 1024, 120);
+    const seen: number[] = [];
+    async function* big() {
+      yield chunk;
+      seen.push(...sidecars(dir).map((name) => statSync(path.join(dir, name)).size));
+      yield chunk;
+    }
+    await fs.writeFileAtomic(path.join(dir, "big"), big(), { exclusive: true });
+    expect(seen).toEqual([chunk.length]);
+    expect(statSync(path.join(dir, "big")).size).toBe(2 * chunk.length);
+    await expectCode(() => fs.writeFileAtomic(path.join(dir, "big"), big(), { exclusive: true }), "exists");
     expect(sidecars(dir)).toEqual([]);
   });
 
