@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import { abortReason } from "../abort.js";
 import { SdkError } from "../errors.js";
 import type { MemoryLockTable } from "./memory-locks.js";
-import { type MemoryDirectory, type MemoryFile, isInside, memoryError, newDirectory, normalisePath, statsOf, touch, walk } from "./memory-tree.js";
+import { type MemoryDirectory, type MemoryFile, isInside, memoryError, newDirectory, checkPath, statsOf, touch, walk } from "./memory-tree.js";
 import { WorkspaceError } from "./workspace-error.js";
 import type {
   WorkspaceDirectoryEntry,
@@ -47,7 +47,7 @@ export function closedError(operation: string, path?: string): WorkspaceError {
 /** Writes `data` at `path` (parents must exist), replacing a file or symlink there; the synchronous core of every write. */
 export function putFile(root: MemoryDirectory, path: string, data: Buffer, options: { mode?: number; exclusive?: boolean }, operation: string): void {
   const found = walk(root, path, false, operation);
-  if (found.parent === null || found.node?.type === "directory") throw memoryError("is_a_directory", operation, path, "is a directory");
+  if (found.parent === null || found.node?.type === "directory" || path.endsWith("/")) throw memoryError("is_a_directory", operation, path, "is a directory");
   if (options.exclusive && found.node !== undefined) throw memoryError("exists", operation, path, "already exists");
   const mode = options.mode ?? (found.node?.type === "file" ? found.node.mode : 0o644);
   const file: MemoryFile = { type: "file", data, mode, mtimeMs: Date.now() };
@@ -57,10 +57,11 @@ export function putFile(root: MemoryDirectory, path: string, data: Buffer, optio
 
 /** Creates `path` and its missing parents as directories (an existing directory, or a symlink to one, is accepted). */
 export function makeDirectories(root: MemoryDirectory, path: string, operation: string): void {
-  let current = "/";
-  const parts = path.split("/").filter(Boolean);
+  let current = "";
+  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
   parts.forEach((part, index) => {
-    current = posix.join(current, part);
+    // Not posix.join: `..` must stay for the walk to resolve after the symlinks before it.
+    current = `${current}/${part}`;
     const followed = walk(root, current, true, operation);
     if (followed.node?.type === "directory") return;
     const isLast = index === parts.length - 1;
@@ -101,7 +102,7 @@ export function createMemoryFileSystem(state: MemoryClientState): WorkspaceFileS
   const root = state.store.root;
   const open = (operation: string, path: string): string => {
     if (state.closed) throw closedError(operation, path);
-    return normalisePath(path, operation);
+    return checkPath(path, operation);
   };
   const fileAt = (operation: string, path: string, signal: AbortSignal | undefined): MemoryFile => {
     if (signal?.aborted) throw abortReason(signal);
@@ -198,7 +199,7 @@ export function createMemoryFileSystem(state: MemoryClientState): WorkspaceFileS
       return found.node.target;
     },
     lock: async (path, options: WorkspaceLockOptions = {}): Promise<WorkspaceLock> => {
-      const key = open("lock", path);
+      const key = posix.resolve(open("lock", path));
       return state.store.locks.acquire(key, state.owner, options);
     },
   };

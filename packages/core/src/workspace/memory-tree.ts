@@ -71,13 +71,18 @@ export function touch(directory: MemoryDirectory): void {
   directory.mtimeMs = Date.now();
 }
 
-/** Normalises a port path (absolute POSIX); a relative one is refused as `io` (the port takes absolute paths only). */
-export function normalisePath(path: string, operation: string): string {
+/**
+ * Checks a port path: absolute POSIX, no NUL byte (else `io`; the port takes
+ * absolute paths only). The path is returned as given: `..` is resolved by
+ * {@link walk} after the symlinks before it, as the kernel does, never
+ * lexically.
+ */
+export function checkPath(path: string, operation: string): string {
   if (typeof path !== "string" || !path.startsWith("/")) {
     throw memoryError("io", operation, String(path), "the memory workspace takes absolute POSIX paths only");
   }
   if (path.includes("\0")) throw memoryError("io", operation, path, "a path may not contain a NUL byte");
-  return posix.resolve(path);
+  return path;
 }
 
 /**
@@ -85,9 +90,16 @@ export function normalisePath(path: string, operation: string): string {
  * directory (symlinks to one are followed); the last is followed when
  * `followLeaf`. Throws `not_found` / `not_a_directory` for a missing or
  * non-directory middle component and `symlink_loop` past 40 hops; a missing
- * last component is reported as `node: undefined`.
+ * last component is reported as `node: undefined`. `..` goes to the parent
+ * of the directory actually reached (after symlinks), not lexically.
  */
 export function walk(root: MemoryDirectory, path: string, followLeaf: boolean, operation: string): MemoryLookup {
+  // A trailing slash names a directory: the last component is followed and must be one.
+  if (path.length > 1 && path.endsWith("/")) {
+    const found = walk(root, path.replace(/\/+$/, "") || "/", true, operation);
+    if (found.node !== undefined && found.node.type !== "directory") throw memoryError("not_a_directory", operation, path, "is not a directory");
+    return found;
+  }
   const pending = path.split("/").filter((part) => part !== "" && part !== ".");
   pending.reverse();
   let directory = root;

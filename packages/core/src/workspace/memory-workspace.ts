@@ -8,7 +8,7 @@ import { SdkError } from "../errors.js";
 import { closestName } from "../registry/closest-name.js";
 import { type MemoryClientState, type MemoryStore, closedError, createMemoryFileSystem, makeDirectories, putFile } from "./memory-file-system.js";
 import { createMemoryLockTable } from "./memory-locks.js";
-import { memoryError, newDirectory, normalisePath, touch, walk } from "./memory-tree.js";
+import { memoryError, newDirectory, checkPath, touch, walk } from "./memory-tree.js";
 import type { Workspace, WorkspaceCapabilities } from "./workspace-port.js";
 
 /** Options of {@link createMemoryWorkspace}. */
@@ -104,7 +104,7 @@ function openMemoryClient(store: MemoryStore, root: string): MemoryWorkspace {
       if (state.closed) throw closedError("symlink", linkPath);
       if (typeof target !== "string" || target === "" || target.includes("\0"))
         throw memoryError("io", "symlink", linkPath, "the target must be a non-empty string");
-      addSymlink(store, target, normalisePath(linkPath, "symlink"));
+      addSymlink(store, target, checkPath(linkPath, "symlink"));
     },
     openClient: () => {
       if (state.closed) throw closedError("openClient");
