@@ -3,7 +3,7 @@
 // It builds the default chat registry on a memory workspace rooted at <root>
 // (a path that also exists on this disk, as a decoy: a tool that fell back
 // to the local disk would touch it), stats <marker> so a syscall trace can
-// tell the calls from the start-up (and `<marker>.<index>.<tool>` before
+// tell the build and the calls from the start-up (and `<marker>.<index>.<tool>` before
 // each call), runs a call of every default chat tool,
 // and prints one JSON line with each call's name, isError, error code and
 // the first 300 characters of its text.
@@ -22,7 +22,6 @@ const workspace = createMemoryWorkspace({
     "notes/old.txt": "to delete\n",
   },
 });
-const registry = await buildBuiltinToolRegistry({ workspace, dataDir, runtimeScope: "chat" });
 const calls = [
   ["Read", { path: "README.md" }],
   ["Write", { path: "src/c.ts", content: "export const c = 3;\n" }],
@@ -48,7 +47,9 @@ function mark(name) {
     // it does not exist; the trace only needs the syscall
   }
 }
+// Everything from here on is watched: the build of the registry, then the calls.
 mark(marker);
+const registry = await buildBuiltinToolRegistry({ workspace, dataDir, runtimeScope: "chat" });
 const results = [];
 try {
   for (const [index, [name, args]] of calls.entries()) {
