@@ -61,10 +61,16 @@ export class RemoteControlShell {
     });
   }
 
-  /** Runs `script` after the scripts queued before it; resolves with its stdout. Rejects when the channel closes meanwhile. */
-  run(script: string): Promise<string> {
-    if (this.closed) return this.runOnce(script);
-    const next = this.queue.then(() => this.runNow(script));
+  /**
+   * Runs `script` after the scripts queued before it; resolves with its
+   * stdout. A function is called for the script when its turn comes (so a
+   * caller can batch requests that arrive meanwhile). Rejects when the
+   * channel closes meanwhile.
+   */
+  run(script: string | (() => string)): Promise<string> {
+    const text = () => (typeof script === "string" ? script : script());
+    if (this.closed) return this.runOnce(text());
+    const next = this.queue.then(() => this.runNow(text()));
     this.queue = next.catch(() => undefined);
     return next;
   }

@@ -235,6 +235,24 @@ describe("createSshProcessRunner", () => {
     expect(refused.error).toMatch(/log file/);
   });
 
+  it("concurrent refreshes of many trees (answered by shared remote looks) each get their own tree; close() ends them all", async () => {
+    const dir = accountDir();
+    const on = runner();
+    const children = Array.from({ length: 12 }, (_, n) =>
+      on.spawn({ command: `sh -c 'echo $$ > c${n}.pid; exec sleep 300' >/dev/null 2>&1 & exit 0`, shell: "/bin/sh", cwd: dir }),
+    );
+    await Promise.all(children.map((child) => child.exited));
+    await waitForPidFiles(dir, 12);
+    const trees = await Promise.all(children.map((child) => (child as SshRunningProcess).refresh()));
+    trees.forEach((pids, n) => {
+      expect(pids).toEqual([Number(readFileSync(path.join(dir, `c${n}.pid`), "utf8"))]);
+    });
+    expect(children.every((child) => child.isTreeAlive())).toBe(true);
+    await on.close();
+    expect(await remoteAlive(trees.flat())).toEqual([]);
+    expect(children.some((child) => child.isTreeAlive())).toBe(false);
+  });
+
   it("writes input, then ends stdin", async () => {
     const child = runner().spawn({ command: "wc -c", shell: true, cwd: "/tmp", input: "x".repeat(300_000) });
     const output = collect(child);

@@ -73,13 +73,15 @@ class SshProcessRunner implements ProcessRunner {
   private readonly prefix = `r${hex(8)}`;
   private readonly host: RemoteTreeHost;
   private sweeping: Promise<void> | undefined;
+  private readonly snapshotBatch = new Map<number, { selector: RemoteTreeSelector; resolvers: ((pids: number[] | undefined) => void)[] }>();
+  private snapshotQueued = false;
   private counter = 0;
   private closed = false;
 
   constructor(private readonly connection: SshConnection) {
     this.control = new RemoteControlShell(connection);
     this.host = {
-      snapshot: async (selector) => (await this.look([selector], treeSnapshotScript([selector])))?.get(selector.rootPid),
+      snapshot: (selector) => this.batchedSnapshot(selector),
       killTree: async (selector, graceMs) => (await this.look([selector], treeKillScript([selector], graceMs)))?.get(selector.rootPid),
     };
   }
@@ -117,8 +119,48 @@ class SshProcessRunner implements ProcessRunner {
       return;
     }
     await child.outputClosed;
+    if (this.closed) return;
     const left = await child.refresh();
     if (left.length === 0 && !child.isTreeAlive()) this.tracked.delete(child);
+  }
+
+  /**
+   * Snapshots asked for while the control shell is busy share one script:
+   * the batch is taken when its turn comes.
+   */
+  private batchedSnapshot(selector: RemoteTreeSelector): Promise<number[] | undefined> {
+    return new Promise((resolve) => {
+      const waiting = this.snapshotBatch.get(selector.rootPid);
+      if (waiting) waiting.resolvers.push(resolve);
+      else this.snapshotBatch.set(selector.rootPid, { selector, resolvers: [resolve] });
+      if (this.snapshotQueued) return;
+      this.snapshotQueued = true;
+      let batch: { selector: RemoteTreeSelector; resolvers: ((pids: number[] | undefined) => void)[] }[] = [];
+      const script = () => {
+        batch = [...this.snapshotBatch.values()];
+        this.snapshotBatch.clear();
+        this.snapshotQueued = false;
+        return treeSnapshotScript(batch.map((entry) => entry.selector));
+      };
+      this.control.run(script).then(
+        (output) => {
+          const trees = parseTreeSnapshot(
+            output,
+            batch.map((entry) => entry.selector),
+          );
+          for (const entry of batch) for (const done of entry.resolvers) done(trees.get(entry.selector.rootPid));
+        },
+        () => {
+          // The script never ran (the channel closed): whoever was batched gets no answer.
+          const missed = batch.length > 0 ? batch : [...this.snapshotBatch.values()];
+          if (batch.length === 0) {
+            this.snapshotBatch.clear();
+            this.snapshotQueued = false;
+          }
+          for (const entry of missed) for (const done of entry.resolvers) done(undefined);
+        },
+      );
+    });
   }
 
   /** Runs a tree script on the control shell; undefined when the remote side could not be asked. */

@@ -50,6 +50,8 @@ export class SshRunningProcess implements RunningProcess {
   private descendants: number[] | undefined;
   private channelClosed = false;
   private snapshotVersion = 0;
+  private appliedVersion = 0;
+  private invalidBefore = 0;
   private killsInFlight = 0;
   private killing: Promise<void> | undefined;
 
@@ -116,12 +118,19 @@ export class SshRunningProcess implements RunningProcess {
       });
       readable.on("error", () => undefined);
     }
-    channel.on("exit", (code: number | null, signal?: string) => {
+    const onExit = (code: number | null | undefined, signal?: string) => {
+      if (this.exitStatus !== undefined || (code === undefined && signal === undefined)) return;
       const name = typeof signal === "string" && signal !== "" ? (signal.startsWith("SIG") ? signal : `SIG${signal}`) : null;
-      this.exitStatus = { exitCode: name ? null : code, signal: name };
+      this.exitStatus = { exitCode: name ? null : (code ?? null), signal: name };
+    };
+    channel.on("exit", (code: number | null, signal?: string) => {
+      onExit(code, signal);
       this.settle();
     });
-    channel.once("close", () => {
+    channel.once("close", (code?: number | null, signal?: string) => {
+      // The exit status can arrive in the same packet burst as the exec reply, before this
+      // listener was attached: ssh2 repeats it on `close`.
+      onExit(code, signal);
       this.channelClosed = true;
       this.resolveOutput();
       if (this.exitStatus === undefined && this.failure === undefined) {
@@ -189,7 +198,9 @@ export class SshRunningProcess implements RunningProcess {
     if (!selector || this.killsInFlight > 0) return this.livePids();
     const version = ++this.snapshotVersion;
     const pids = await this.host.snapshot(selector);
-    if (pids !== undefined && version === this.snapshotVersion && this.killsInFlight === 0) {
+    // A look applies unless a newer one was applied or a kill started after it was asked for.
+    if (pids !== undefined && version > this.appliedVersion && version > this.invalidBefore && this.killsInFlight === 0) {
+      this.appliedVersion = version;
       this.descendants = pids.filter((pid) => pid !== this.pidValue);
     }
     return this.livePids();
@@ -206,7 +217,7 @@ export class SshRunningProcess implements RunningProcess {
     const pid = await this.started;
     if (pid <= 0) return;
     this.killsInFlight += 1;
-    this.snapshotVersion += 1;
+    this.invalidBefore = ++this.snapshotVersion;
     try {
       const left = await this.host.killTree({ rootPid: pid, tag: this.tag }, graceMs);
       if (left !== undefined) this.descendants = left.filter((alive) => alive !== pid);
@@ -235,7 +246,7 @@ export class SshRunningProcess implements RunningProcess {
 
   /** Forgets the cached descendants (after the runner ended the tree itself). */
   markTreeEnded(): void {
-    this.snapshotVersion += 1;
+    this.invalidBefore = ++this.snapshotVersion;
     this.descendants = [];
   }
 }
