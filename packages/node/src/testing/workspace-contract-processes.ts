@@ -78,12 +78,13 @@ export function processCases(context: WorkspaceContractContext): void {
     const processes = workspace.processes as NonNullable<Workspace["processes"]>;
     const script = "sh -c 'sleep 300 & echo $! > one.pid; sleep 300 & echo $! > two.pid; wait' & echo $! > shell.pid; wait";
     const child = processes.spawn({ command: script, shell: "/bin/sh", cwd: scratch });
-    const pids = [
-      child.pid,
+    const descendants = [
       await pidFile(workspace, posix.join(scratch, "shell.pid")),
       await pidFile(workspace, posix.join(scratch, "one.pid")),
       await pidFile(workspace, posix.join(scratch, "two.pid")),
     ];
+    // Read after the tree wrote its pid files: a remote runner learns the pid from the remote side.
+    const pids = [child.pid, ...descendants];
     expect((await alivePids(workspace, scratch, pids)).sort()).toEqual([...pids].sort());
     expect(child.isTreeAlive()).toBe(true);
     await child.kill();
