@@ -188,6 +188,23 @@ describe("createSshProcessRunner", () => {
     await until(async () => (await remoteAlive([inner!, child.pid])).length === 0, "the tree to end after abort");
   });
 
+  it("an already aborted signal ends the process as soon as it started", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const child = runner().spawn({ command: "exec sleep 300", shell: true, cwd: "/tmp", signal: controller.signal });
+    expect((await child.exited).signal).toBe("SIGTERM");
+    expect(await remoteAlive([child.pid])).toEqual([]);
+  });
+
+  it("a spawn on a closed connection exits 127 with the connection's error", async () => {
+    const closed = connect(sshd.host, sshd.port);
+    await closed.close();
+    const exit = await runner(closed).spawn({ command: "true", cwd: "/tmp" }).exited;
+    expect(exit.exitCode).toBe(127);
+    expect(exit.signal).toBe(null);
+    expect(exit.error).toMatch(/could not open an exec channel: .*closed/);
+  });
+
   it("an isolated process survives close(); a non-isolated one does not", async () => {
     const dir = accountDir();
     const first = runner();
