@@ -20,6 +20,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   git: 2,
   storage: 2,
   models: 2,
+  // The SSH workspace adapter (and SSHManager, its chat tool): core only.
+  ssh: 2,
   // Tool packages: core, adapters, file-io, storage; never another tool package or a composer.
   "tools-fs": 3,
   "tools-shell": 3,
