@@ -1,0 +1,46 @@
+/**
+ * Timing of the workspace benchmark: every side of a figure runs once as a
+ * warm-up, then the sides take turns run by run (their order rotating), so
+ * machine noise hits them alike; each side's figure is the median of its
+ * runs. An untimed `prepare` may run before each timed call (the Read an
+ * Edit needs first).
+ */
+import os from "node:os";
+import { median } from "../fs/bench-util.js";
+
+/** One side of a figure. */
+export interface Side {
+  /** The label printed for the side. */
+  readonly name: string;
+  /** The timed work. */
+  readonly run: () => Promise<unknown>;
+  /** Untimed work before each timed call. */
+  readonly prepare?: () => Promise<unknown>;
+}
+
+/** Medians per side, in the order given, after one warm-up each; sides interleaved run by run. */
+export async function measureSides(runs: number, sides: readonly Side[]): Promise<Map<string, number>> {
+  const times = new Map<string, number[]>(sides.map((side) => [side.name, []]));
+  for (const side of sides) {
+    await side.prepare?.();
+    await side.run();
+  }
+  for (let index = 0; index < runs; index += 1) {
+    for (let turn = 0; turn < sides.length; turn += 1) {
+      const side = sides[(index + turn) % sides.length]!;
+      await side.prepare?.();
+      const start = performance.now();
+      await side.run();
+      times.get(side.name)!.push(performance.now() - start);
+    }
+  }
+  return new Map([...times].map(([name, values]) => [name, median(values)]));
+}
+
+/** The 1, 5 and 15 minute load averages, as printed. */
+export function loads(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+}
