@@ -205,6 +205,24 @@ describe("createSshProcessRunner", () => {
     expect(exit.error).toMatch(/could not open an exec channel: .*closed/);
   });
 
+  it("a server that never runs the wrapper (ForceCommand) gives exit 127 with what it said", async () => {
+    const forced = await startTestSshd({ extraConfig: ["ForceCommand echo no commands here >&2; exit 1"] });
+    try {
+      const on = new SshConnection({
+        host: forced.host,
+        port: forced.port,
+        username: forced.username,
+        privateKey: forced.privateKey,
+        hostKey: forced.hostKeyFingerprint,
+      });
+      connections.push(on);
+      const exit = await runner(on).spawn({ command: "true", cwd: "/tmp" }).exited;
+      expect(exit).toEqual({ exitCode: 127, signal: null, error: "the remote wrapper did not start: no commands here" });
+    } finally {
+      await forced.stop();
+    }
+  });
+
   it("an isolated process survives close(); a non-isolated one does not", async () => {
     const dir = accountDir();
     const first = runner();

@@ -133,14 +133,16 @@ export class SshRunningProcess implements RunningProcess {
       onExit(code, signal);
       this.channelClosed = true;
       this.resolveOutput();
-      if (this.exitStatus === undefined && this.failure === undefined) {
-        if (this.stdoutHead.line === undefined) {
-          const said = Buffer.concat([this.stderrHead.unmatched(), this.stdoutHead.unmatched()]).toString("utf8").trim();
-          this.failure = `the remote wrapper did not start${said ? `: ${said.slice(-500)}` : ""}`;
-        } else {
-          this.connectionLost = true;
-          this.exitStatus = { exitCode: null, signal: null, error: CONNECTION_LOST };
-        }
+      if (this.failure === undefined && this.stdoutHead.line === undefined) {
+        // No marker line: the wrapper never ran (no /bin/sh, a login shell that refused), or the connection dropped first.
+        const said = Buffer.concat([this.stderrHead.unmatched(), this.stdoutHead.unmatched()]).toString("utf8").trim();
+        this.failure =
+          this.exitStatus === undefined && said === ""
+            ? `the remote wrapper did not start (${CONNECTION_LOST})`
+            : `the remote wrapper did not start${said ? `: ${said.slice(-500)}` : ""}`;
+      } else if (this.exitStatus === undefined && this.failure === undefined) {
+        this.connectionLost = true;
+        this.exitStatus = { exitCode: null, signal: null, error: CONNECTION_LOST };
       }
       this.settle(true);
     });
