@@ -16,6 +16,4 @@ export type { SshRunningProcess } from "./processes/ssh-running-process.js";
 export { createSshWorkspace } from "./ssh-workspace.js";
 export type { SshWorkspaceOptions } from "./ssh-workspace.js";
 export { SshConnection } from "./connection/ssh-connection.js";
-export type { SshExecChannel } from "./connection/ssh-connection.js";
-export type { SshConnectionOptions, SshHostKey } from "./connection/connection-options.js";
-export { SftpFileSystem } from "./sftp-file-system.js";
+export type { SshConnectionOptions } from "./connection/connection-options.js";
