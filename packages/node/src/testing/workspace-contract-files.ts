@@ -76,6 +76,36 @@ export function fileCases(context: WorkspaceContractContext): void {
     expect((await workspace.fs.stat(file)).mode & 0o7777).toBe(0o750);
   });
 
+  it("files: names with spaces, quotes, a newline and non-ASCII characters round-trip through readdir and reads", async () => {
+    const { workspace, scratch } = await context.open();
+    const names = ["with space.txt", "quote'and\"double.txt", "ünïcödé 文件.md", "line\nbreak", "-leading-dash", "$HOME;`x`"];
+    for (const [index, name] of names.entries()) await workspace.fs.writeFileAtomic(posix.join(scratch, name), Buffer.from(`content ${index}`));
+    expect((await workspace.fs.readdir(scratch)).map((entry) => entry.name).sort()).toEqual([...names].sort());
+    for (const [index, name] of names.entries()) expect((await workspace.fs.readFile(posix.join(scratch, name))).toString()).toBe(`content ${index}`);
+  });
+
+  it("files: an aborted signal stops readFile and readStream with an AbortError", async () => {
+    const { workspace, scratch } = await context.open();
+    const file = posix.join(scratch, "abortable.bin");
+    await workspace.fs.writeFileAtomic(file, patternBytes(2 * MIB));
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(workspace.fs.readFile(file, { signal: aborted.signal })).rejects.toMatchObject({ name: "AbortError" });
+    const midway = new AbortController();
+    const outcome = await (async () => {
+      let bytes = 0;
+      for await (const chunk of workspace.fs.readStream(file, { signal: midway.signal })) {
+        bytes += chunk.length;
+        midway.abort();
+      }
+      return `read all ${bytes} bytes`;
+    })().then(
+      (text) => text,
+      (error: unknown) => (error as Error).name,
+    );
+    expect(outcome).toBe("AbortError");
+  });
+
   it("files: exclusive create refuses an existing file and leaves it as it was", async () => {
     const { workspace, scratch } = await context.open();
     const file = posix.join(scratch, "once.txt");
