@@ -131,6 +131,17 @@ describe("SftpFileSystem and createSshWorkspace on a real sshd", () => {
     expect((await workspace.fs.readdir(dir)).map((entry) => entry.name)).toEqual(["data.bin"]);
   });
 
+  it("refuses to open a FIFO (it would block the SFTP server) with unsupported, and stays usable", async () => {
+    await fresh();
+    const fifo = posix.join(dir, "pipe");
+    await sh(workspace, `mkfifo ${fifo}`);
+    expect((await workspace.fs.lstat(fifo)).type).toBe("other");
+    expect(await codeOf(() => workspace.fs.readFile(fifo))).toBe("unsupported");
+    expect(await codeOf(() => workspace.fs.writeFileAtomic(posix.join(dir, "after.txt"), Buffer.from("still here")))).toBe("resolved");
+    expect((await workspace.fs.readFile(posix.join(dir, "after.txt"))).toString()).toBe("still here");
+    expect((await workspace.fs.readdir(dir)).map((entry) => `${entry.name}:${entry.type}`).sort()).toEqual(["after.txt:file", "pipe:other"]);
+  });
+
   it("lock: the lock file holds its owner as JSON and no credential; a fresh foreign lock times out, a stale one is broken", async () => {
     await fresh();
     const target = posix.join(dir, "notes.md");

@@ -37,6 +37,8 @@ export interface HeldSftpLock extends WorkspaceLock {
 
 async function readLockFile(calls: SftpCalls, lockFile: string): Promise<string | undefined> {
   try {
+    // Never open what is not a regular file: a FIFO planted there would block the SFTP server.
+    if (entryType(await calls.lstat(lockFile)) !== "file") return undefined;
     const handle = await calls.open(lockFile, "r");
     try {
       return (await calls.read(handle, MAX_LOCK_BYTES, 0)).toString("utf8");

@@ -1,8 +1,10 @@
 /**
- * Ranged reads over SFTP: a handle is opened and checked (a directory is
- * `is_a_directory`), then read in 64 KiB requests, eight in flight, so a
- * long file streams at the link's bandwidth rather than one round trip per
- * chunk. Chunks come out in file order.
+ * Ranged reads over SFTP: the path is checked (a directory is
+ * `is_a_directory`, a FIFO or device `unsupported`) and opened, then read in
+ * 64 KiB requests, eight in flight, so a long file streams at the link's
+ * bandwidth rather than one round trip per chunk. Chunks come out in file
+ * order; a read without an end stops at the end of the opened file (its
+ * size, asked for alongside the reads, or an empty answer).
  */
 import type { WorkspaceReadRange } from "@agent-tools/core/workspace";
 import type { SftpCalls } from "./sftp-calls.js";
@@ -20,20 +22,23 @@ interface Pending {
   readonly data: Promise<Buffer>;
 }
 
-/** Opens `path` for reading; rejects with the port's codes (a directory: `is_a_directory`). Returns the handle and the file's size. */
-export async function openForRead(calls: SftpCalls, path: string, operation: string): Promise<{ handle: Buffer; size: number }> {
-  let handle: Buffer;
+/**
+ * Opens `path` for reading after a `stat`: a directory is `is_a_directory`,
+ * a FIFO, socket or device `unsupported` (opening a FIFO would block the
+ * SFTP server, which serves one request at a time).
+ */
+export async function openForRead(calls: SftpCalls, path: string, operation: string): Promise<Buffer> {
+  let type: ReturnType<typeof entryType>;
   try {
-    handle = await calls.open(path, "r");
+    type = entryType(await calls.stat(path));
   } catch (error) {
     throw await mapSftpError(calls, error, operation, path);
   }
+  if (type === "directory") throw sftpError("is_a_directory", operation, path, undefined, "is a directory");
+  if (type !== "file") throw sftpError("unsupported", operation, path, undefined, "not a regular file (a FIFO, socket or device)");
   try {
-    const stats = await calls.fstat(handle);
-    if (entryType(stats) === "directory") throw sftpError("is_a_directory", operation, path, undefined, "is a directory");
-    return { handle, size: stats.size };
+    return await calls.open(path, "r");
   } catch (error) {
-    await calls.close(handle).catch(() => undefined);
     throw await mapSftpError(calls, error, operation, path);
   }
 }
@@ -43,7 +48,14 @@ export async function openForRead(calls: SftpCalls, path: string, operation: str
  * read (the file shrank, or the server sent less) restarts the pipeline
  * where the data stopped; an empty read ends it.
  */
-export async function* readHandle(calls: SftpCalls, handle: Buffer, start: number, end: number, signal?: AbortSignal): AsyncGenerator<Buffer> {
+export async function* readHandle(
+  calls: SftpCalls,
+  handle: Buffer,
+  start: number,
+  end: number,
+  signal?: AbortSignal,
+  size?: Promise<number>,
+): AsyncGenerator<Buffer> {
   let next = start;
   const inflight: Pending[] = [];
   const issue = () => {
@@ -63,10 +75,12 @@ export async function* readHandle(calls: SftpCalls, handle: Buffer, start: numbe
       const data = await request.data;
       if (data.length > 0) yield data;
       if (data.length < request.length) {
-        // Drop the requests after the short one and read on from where it stopped.
+        // The end of the file (by the size asked for with the reads, which the server answers in order), or a
+        // short answer: drop the requests after it and read on from where it stopped.
         await Promise.allSettled(inflight.splice(0).map((pending) => pending.data));
-        if (data.length === 0) return;
-        next = request.position + data.length;
+        const reached = request.position + data.length;
+        if (data.length === 0 || (size !== undefined && reached >= (await size))) return;
+        next = reached;
       }
       issue();
     }
@@ -75,21 +89,26 @@ export async function* readHandle(calls: SftpCalls, handle: Buffer, start: numbe
   }
 }
 
-/** The absolute `[start, end)` of a range over a file of `size` bytes. */
-export function resolveRange(range: WorkspaceReadRange | undefined, size: number): { start: number; end: number } {
+/** The `[start, end)` of a range; without `end`, up to the end of the file as it is when read. */
+export function resolveRange(range: WorkspaceReadRange | undefined): { start: number; end: number } {
   const start = Math.max(0, Math.floor(range?.start ?? 0));
-  const end = Math.min(size, range?.end === undefined ? size : Math.max(start, Math.floor(range.end)));
-  return { start, end: Math.max(start, end) };
+  const end = range?.end === undefined ? Number.POSITIVE_INFINITY : Math.max(start, Math.floor(range.end));
+  return { start, end };
 }
 
 /** Streams a range of `path` (see {@link readHandle}); the handle is closed when the stream ends or is abandoned. */
 export async function* readPath(calls: SftpCalls, path: string, range: WorkspaceReadRange | undefined, operation: string): AsyncGenerator<Buffer> {
   range?.signal?.throwIfAborted();
-  const { handle, size } = await openForRead(calls, path, operation);
+  const handle = await openForRead(calls, path, operation);
   try {
-    const { start, end } = resolveRange(range, size);
+    const { start, end } = resolveRange(range);
+    // Asked for before the reads: a file replaced by rename after the open is still the opened one.
+    const size = calls.fstat(handle).then(
+      (stats) => stats.size,
+      () => Number.POSITIVE_INFINITY,
+    );
     try {
-      yield* readHandle(calls, handle, start, end, range?.signal);
+      yield* readHandle(calls, handle, start, end, range?.signal, size);
     } catch (error) {
       if ((error as Error)?.name === "AbortError" || range?.signal?.aborted) throw error;
       throw await mapSftpError(calls, error, operation, path);
