@@ -228,6 +228,11 @@ export const WORKSPACE_BEHAVIOUR_CASES: readonly BehaviourCase[] = [
       expect(one.text).toBe("Found 1 matching lines in 1 files (matches 1-1):\nsrc/one.ts:3: // todo: later");
       expect(one.details).toMatchObject({ path: "src/one.ts", matchCount: 1 });
       expect((await call("Grep", { pattern: "absent-word" })).text).toBe('No matches for pattern "absent-word" in ..');
+      // A pattern that may backtrack (alternation, quantified groups) goes through the regex-budget path.
+      const alternation = await call("Grep", { pattern: "(import|todo)+ [a-z]+", output_mode: "content" });
+      expect(alternation.text).toBe("Found 2 matching lines in 2 files (matches 1-2):\nlib/three.js:1: todo three\nsrc/one.ts:1: import x");
+      const named = await call("Grep", { pattern: "(later|never)", path: "src/one.ts" });
+      expect(named.text).toBe("Found 1 matching lines in 1 files (matches 1-1):\nsrc/one.ts:3: // todo: later");
     },
   },
   {

@@ -80,7 +80,12 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
     async execute(input, context) {
       const workspace = remoteWorkspace(context);
       if (workspace) {
-        const answer = await grepInWorkspace(workspace, input, context, { environment, progressIntervalMs: options.progressIntervalMs });
+        const answer = await grepInWorkspace(workspace, input, context, {
+          environment,
+          progressIntervalMs: options.progressIntervalMs,
+          workers: options.workers,
+          regexTimeBudgetMs: options.regexTimeBudgetMs,
+        });
         if (answer) return answer;
       }
       const base = await resolveSearchBase("Grep", input.path, "search", context);

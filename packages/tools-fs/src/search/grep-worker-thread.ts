@@ -7,6 +7,8 @@
  * files, query }` (paths relative to `query.directory`; `query` is a
  * `GrepWorkerQuery` of grep-workers.ts) is answered with `{ id, hits }`, where `hits` is a
  * flat Int32Array `[fileIndex, lineCount, ...lines]` per file with matches.
+ * A message may carry `contents` (the files' bytes, in the order of
+ * `files`): the worker then matches those bytes instead of reading the files.
  * A worker serves one search at a time but may serve many in turn: it
  * compiles the regex again only when the query changes.
  */
@@ -47,15 +49,20 @@ function compile(query: WorkerQuery): CompiledQuery {
 }
 
 parentPort?.postMessage({ ready: true });
-parentPort?.on("message", ({ id, files, query }: { id: number; files: string[]; query: WorkerQuery }) => {
+parentPort?.on("message", ({ id, files, query, contents }: { id: number; files: string[]; query: WorkerQuery; contents?: Uint8Array[] }) => {
   const { directory, regex, multiline, finder } = compile(query);
   const out: number[] = [];
   for (let index = 0; index < files.length; index += 1) {
     let bytes: Buffer;
-    try {
-      bytes = read(path.join(directory, files[index]!));
-    } catch {
-      continue;
+    // `contents`: the files' bytes read by the caller (a workspace's files are not on this disk).
+    const given = contents?.[index];
+    if (given) bytes = Buffer.from(given.buffer, given.byteOffset, given.byteLength);
+    else {
+      try {
+        bytes = read(path.join(directory, files[index]!));
+      } catch {
+        continue;
+      }
     }
     const lines = searchFileBytes(bytes, regex, multiline, finder);
     if (!lines?.length) continue;

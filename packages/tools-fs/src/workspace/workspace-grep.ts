@@ -11,6 +11,8 @@ import type { ToolContext } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
 import { compileGrepPattern, searchBytes } from "../search/grep-engine.js";
 import { fileFilter } from "../search/grep-file-filter.js";
+import { DEFAULT_REGEX_TIME_BUDGET_MS, cannotBacktrack } from "../search/grep-regex-budget.js";
+import type { GrepWorkerHost } from "../search/grep-worker-host.js";
 import { renderGrep } from "../search/grep-format.js";
 import type { GrepFileHits } from "../search/grep-result.js";
 import { RIPGREP_WALK_FLAGS } from "../search/ripgrep.js";
@@ -18,6 +20,7 @@ import type { SearchBase } from "../search/search-base.js";
 import { DEFAULT_PROGRESS_INTERVAL_MS, grepProgress } from "../search/search-progress.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { workspaceToolError } from "./workspace-errors.js";
+import { type ReadCandidate, type WorkerMatch, matchOnWorker } from "./workspace-grep-worker.js";
 import { resolveWorkspaceSearchBase } from "./workspace-search-base.js";
 import { walkWorkspaceTree } from "./workspace-walk.js";
 
@@ -44,7 +47,12 @@ interface GrepSearch {
   input: GrepInput;
   context: ToolContext;
   regex: RegExp;
+  /** Set when the pattern may backtrack: it is matched on a worker thread. */
+  worker: WorkerMatch | undefined;
 }
+
+/** Bytes of read files handed to the worker thread at once. */
+const WORKER_BATCH_BYTES = 8 * 1024 * 1024;
 
 /** ripgrep's arguments listing the files with a match below "." (the walk and ignore rules of the local Grep). */
 function ripgrepListArguments(input: GrepInput, prefilter: string[] | undefined, excluded: ReadonlySet<string>): string[] {
@@ -103,12 +111,32 @@ async function walkedCandidates(search: GrepSearch, filter: (relative: string) =
   return files;
 }
 
-/** Reads and matches each candidate through the workspace, a few at a time; unreadable files are skipped, as ripgrep skips them. */
+/**
+ * Reads and matches each candidate through the workspace, a few at a time;
+ * unreadable files are skipped, as ripgrep skips them. A pattern that may
+ * backtrack is matched on a worker thread within the regex time budget, a
+ * batch of read files at a time.
+ */
 async function searchCandidates(search: GrepSearch, candidates: readonly string[], found: (hits: GrepFileHits) => void): Promise<GrepFileHits[]> {
   const { workspace, base, input, context, regex } = search;
   const hits: GrepFileHits[] = [];
+  let pending: ReadCandidate[] = [];
+  let pendingBytes = 0;
+  let matching: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    pendingBytes = 0;
+    matching = matching.then(async () => {
+      for (const hit of await matchOnWorker(search.worker!, batch)) {
+        hits.push(hit);
+        found(hit);
+      }
+    });
+    return matching;
+  };
   let next = 0;
-  const worker = async () => {
+  const reader = async () => {
     while (next < candidates.length) {
       if (context.signal.aborted) throw context.signal.reason ?? new Error("aborted");
       const relative = candidates[next++]!;
@@ -118,6 +146,13 @@ async function searchCandidates(search: GrepSearch, candidates: readonly string[
       } catch {
         continue;
       }
+      if (search.worker) {
+        if (bytes.indexOf(0) !== -1) continue; // binary
+        pending.push({ relative, bytes });
+        pendingBytes += bytes.length;
+        if (pendingBytes >= WORKER_BATCH_BYTES) await flush();
+        continue;
+      }
       const hit = searchBytes(relative, bytes, regex, input.multiline);
       if (hit) {
         hits.push(hit);
@@ -125,25 +160,44 @@ async function searchCandidates(search: GrepSearch, candidates: readonly string[
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, candidates.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, candidates.length) }, reader));
+  if (search.worker) await flush();
   return hits;
+}
+
+/** What the bundle gives a workspace Grep. */
+export interface WorkspaceGrepOptions {
+  readonly environment: FsToolEnvironment;
+  readonly progressIntervalMs: number | undefined;
+  /** The bundle's Grep worker threads (patterns that may backtrack are matched there). */
+  readonly workers: GrepWorkerHost;
+  /** The regex time budget of one call (see `FsToolBundleOptions.regexTimeBudgetMs`). */
+  readonly regexTimeBudgetMs: number | undefined;
 }
 
 /**
  * Grep in the workspace; undefined when the path is one of the host's own
  * folders (the local Grep serves it).
  */
-export async function grepInWorkspace(
-  workspace: Workspace,
-  input: GrepInput,
-  context: ToolContext,
-  options: { environment: FsToolEnvironment; progressIntervalMs: number | undefined },
-) {
+export async function grepInWorkspace(workspace: Workspace, input: GrepInput, context: ToolContext, options: WorkspaceGrepOptions) {
   const base = await resolveWorkspaceSearchBase({ toolName: "Grep", intent: "search", context, workspace }, input.path);
   if (!base) return undefined;
   const { filter, prefilter } = fileFilter(input.file_pattern);
   const regex = compileGrepPattern(input.pattern, input.ignore_case, input.multiline);
-  const search: GrepSearch = { workspace, base, input, context, regex };
+  const budgetMs = options.regexTimeBudgetMs ?? DEFAULT_REGEX_TIME_BUDGET_MS;
+  const worker: WorkerMatch | undefined = cannotBacktrack(input.pattern)
+    ? undefined
+    : {
+        workers: options.workers,
+        regex,
+        pattern: input.pattern,
+        ignoreCase: input.ignore_case,
+        multiline: input.multiline,
+        budgetMs,
+        deadline: Date.now() + budgetMs,
+        signal: context.signal,
+      };
+  const search: GrepSearch = { workspace, base, input, context, regex, worker };
   const useRipgrep = base.fileName === undefined && workspace.capabilities.ripgrep && workspace.processes !== undefined;
   const progress = grepProgress(options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, !useRipgrep, (update) => context.onUpdate(update));
   const found = (hit: GrepFileHits) => {
@@ -158,8 +212,11 @@ export async function grepInWorkspace(
     if (base.fileName !== undefined) {
       // A named file is read here, so an unreadable file is reported, not skipped.
       const bytes = await workspace.fs.readFile(posix.join(base.directory, base.fileName), { signal: context.signal });
-      const hit = searchBytes(base.fileName, bytes, regex, input.multiline);
-      hits = hit ? [hit] : [];
+      if (worker) hits = bytes.indexOf(0) === -1 ? await matchOnWorker(worker, [{ relative: base.fileName, bytes }]) : [];
+      else {
+        const hit = searchBytes(base.fileName, bytes, regex, input.multiline);
+        hits = hit ? [hit] : [];
+      }
     } else {
       const listed = useRipgrep ? await ripgrepCandidates(search, prefilter) : undefined;
       if (listed) candidates = listed.filter(filter);

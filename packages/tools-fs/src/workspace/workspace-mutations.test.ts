@@ -117,3 +117,31 @@ describe("Write, Edit and Delete on a memory workspace", () => {
     }
   });
 });
+
+describe("Grep on a memory workspace with a catastrophic pattern", () => {
+  it("stops at the regex time budget instead of blocking the event loop", async () => {
+    const workspace = createMemoryWorkspace({ root: ROOT, files: { "evil.txt": `${"a".repeat(28)}!\n`, "fine.txt": "aaa\n" } });
+    const data = mkdtempSync(path.join(os.tmpdir(), "tools-fs-budget-"));
+    const registry = createToolRegistry({
+      workdir: ROOT,
+      dataDir: data,
+      ports: { workspace },
+      bundles: [createFsToolBundle({ regexTimeBudgetMs: 500 })],
+      loopBreaker: false,
+    });
+    try {
+      // The event loop keeps turning while the worker is stuck: a timer scheduled now fires before the answer.
+      let ticked = false;
+      setTimeout(() => (ticked = true), 50);
+      const result = await registry.executeToolCall({ id: "evil", name: "Grep", arguments: { pattern: "(a+)+$", ignore_case: false } });
+      expect(ticked).toBe(true);
+      expect(result.isError).toBe(true);
+      expect(result.details).toMatchObject({ code: "timeout" });
+      expect(toolResultText(result)).toContain('Grep stopped: matching the pattern "(a+)+$" took longer than the regex time budget (500 ms)');
+    } finally {
+      await registry.close();
+      await workspace.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
