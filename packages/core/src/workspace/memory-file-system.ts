@@ -44,11 +44,17 @@ export function closedError(operation: string, path?: string): WorkspaceError {
   return new WorkspaceError("closed", `${operation}${path === undefined ? "" : ` ${path}`}: the memory workspace is closed`, { path, operation });
 }
 
-/** Writes `data` at `path` (parents must exist), replacing a file or symlink there; the synchronous core of every write. */
-export function putFile(root: MemoryDirectory, path: string, data: Buffer, options: { mode?: number; exclusive?: boolean }, operation: string): void {
+/** Where a write of `path` would go; refuses what the write would refuse (missing parent, a directory, `exclusive` on an existing entry). */
+function writeTarget(root: MemoryDirectory, path: string, exclusive: boolean | undefined, operation: string) {
   const found = walk(root, path, false, operation);
   if (found.parent === null || found.node?.type === "directory" || path.endsWith("/")) throw memoryError("is_a_directory", operation, path, "is a directory");
-  if (options.exclusive && found.node !== undefined) throw memoryError("exists", operation, path, "already exists");
+  if (exclusive && found.node !== undefined) throw memoryError("exists", operation, path, "already exists");
+  return { ...found, parent: found.parent };
+}
+
+/** Writes `data` at `path` (parents must exist), replacing a file or symlink there; the synchronous core of every write. */
+export function putFile(root: MemoryDirectory, path: string, data: Buffer, options: { mode?: number; exclusive?: boolean }, operation: string): void {
+  const found = writeTarget(root, path, options.exclusive, operation);
   const mode = options.mode ?? (found.node?.type === "file" ? found.node.mode : 0o644);
   const file: MemoryFile = { type: "file", data, mode, mtimeMs: Date.now() };
   found.parent.entries.set(found.name, file);
@@ -130,8 +136,8 @@ export function createMemoryFileSystem(state: MemoryClientState): WorkspaceFileS
       const target = open("writeFileAtomic", path);
       const mode = checkMode(options.mode);
       if (options.signal?.aborted) throw abortReason(options.signal);
-      // Refuse early what would be refused at the end (no bytes consumed for nothing).
-      walk(root, target, false, "writeFileAtomic");
+      // Refuse early what would be refused at the end (no bytes consumed for nothing); checked again at the end.
+      writeTarget(root, target, options.exclusive, "writeFileAtomic");
       const bytes = await collect(data, options.signal);
       if (options.signal?.aborted) throw abortReason(options.signal);
       if (state.closed) throw closedError("writeFileAtomic", path);

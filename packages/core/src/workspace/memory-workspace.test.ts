@@ -134,6 +134,18 @@ describe("createMemoryWorkspace", () => {
     expect((await workspace.fs.stat("/workspace")).mtimeMs).toBeGreaterThan(directoryBefore);
   });
 
+  it("an exclusive write to an existing path is refused before its stream is read", async () => {
+    const workspace = createMemoryWorkspace({ files: { "taken.txt": "old" } });
+    let pulled = 0;
+    async function* counted() {
+      pulled += 1;
+      yield Buffer.from("new");
+    }
+    expect(await codeOf(() => workspace.fs.writeFileAtomic("/workspace/taken.txt", counted(), { exclusive: true }))).toBe("exists");
+    expect(pulled).toBe(0);
+    expect((await workspace.fs.readFile("/workspace/taken.txt")).toString()).toBe("old");
+  });
+
   it("refuses a mode outside 0..0o7777 with SdkError", async () => {
     const workspace = createMemoryWorkspace();
     await expect(workspace.fs.writeFileAtomic("/workspace/a", Buffer.from("x"), { mode: 0o10000 })).rejects.toMatchObject({
