@@ -46,6 +46,8 @@ function collect(child: RunningProcess): { text: (stream: "stdout" | "stderr") =
 /** Pids alive on the server, asked on a separate exec channel with `ps` (not through the runner). */
 async function remoteAlive(pids: readonly number[]): Promise<number[]> {
   if (pids.length === 0) return [];
+  // ps -p 0 is a usage error that prints nothing: it would read as "nothing alive".
+  if (pids.some((pid) => !(pid > 1))) throw new Error(`remoteAlive: not a pid in ${pids.join(",")}`);
   const { channel } = await connection.exec(`ps -o pid=,stat= -p ${pids.join(",")} || true`);
   let out = "";
   channel.on("data", (data: Buffer) => {
@@ -74,6 +76,8 @@ runProcessRunnerContract("ssh", () => createSshProcessRunner(connection), {
   makeTempDir: accountDir,
   // livePids() is a cached picture of the remote process table: take a fresh one first.
   beforeTreeQuery: async (child) => {
+    // The pid files can be seen on this machine before the pid's marker line arrived over SSH.
+    await (child as SshRunningProcess).started;
     await (child as SshRunningProcess).refresh();
   },
 });
@@ -229,6 +233,7 @@ describe("createSshProcessRunner", () => {
     const kept = first.spawn({ command: "echo $$ > kept.pid; exec sleep 300", shell: true, cwd: dir, isolated: true, logFile: path.join(dir, "kept.log") });
     const ended = first.spawn({ command: "echo $$ > ended.pid; exec sleep 300", shell: true, cwd: dir });
     await waitForPidFiles(dir, 2);
+    await Promise.all([kept, ended].map((child) => (child as SshRunningProcess).started));
     await first.close();
     expect((await ended.exited).signal).not.toBe(null);
     expect(await remoteAlive([ended.pid])).toEqual([]);
@@ -303,7 +308,7 @@ describe("createSshProcessRunner", () => {
       const dir = accountDir();
       const child = runner(through).spawn({ command: "sh -c 'echo $$ > inner.pid; exec sleep 300' & exec sleep 300", shell: true, cwd: dir });
       const [inner] = await waitForPidFiles(dir, 1);
-      const root = child.pid;
+      const root = await (child as SshRunningProcess).started;
       expect(await remoteAlive([root, inner!])).toHaveLength(2);
       proxy.dropAll();
       expect(await child.exited).toEqual({ exitCode: null, signal: null, error: "connection lost" });
