@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -107,12 +108,19 @@ describe("SshConnection", () => {
   });
 
   it("keeps credentials out of every error, label and serialisation", async () => {
-    const keyLines = sshd.privateKey.split("\n").filter((line) => line.length > 20);
+    const otherKey = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    }).privateKey;
+    const keyLines = [...sshd.privateKey.split("\n"), ...otherKey.split("\n"), "not-a-key-0123456789abcdef"].filter((line) => line.length > 20);
     const secrets = [...keyLines, ...(sshd.password ? [sshd.password] : []), "not-the-password-0123456789"];
     const errors: unknown[] = [];
     const attempts: SshConnectionOptions[] = [
       { ...base(), hostKey: OTHER_FINGERPRINT },
-      { ...base(), privateKey: sshd.privateKey.replace(/[A-Za-z]{8}\n/, "AAAAAAAA\n") },
+      // A valid key the server does not know, and text that is no key at all.
+      { ...base(), privateKey: otherKey },
+      { ...base(), privateKey: "-----BEGIN OPENSSH PRIVATE KEY-----\nnot-a-key-0123456789abcdef\n-----END OPENSSH PRIVATE KEY-----\n" },
       { ...base(), privateKey: undefined, password: "not-the-password-0123456789" },
       { ...base(), port: 1 },
     ];
@@ -134,8 +142,11 @@ describe("SshConnection", () => {
       "connection",
       "connection",
       "connection",
+      "connection",
       ...(sshd.password ? ["host_key"] : []),
     ]);
+    expect((errors[1] as WorkspaceError).details.stage).toBe("authentication");
+    expect((errors[2] as WorkspaceError).details.stage).toBe("options");
   });
 
   it.runIf(process.getuid?.() === 0)("logs in with a password, and refuses a wrong one without retrying", async () => {

@@ -1,8 +1,8 @@
 /**
  * Ranged reads over SFTP: the path is checked (a directory is
  * `is_a_directory`, a FIFO or device `unsupported`) and opened, then read in
- * 64 KiB requests, eight in flight, so a long file streams at the link's
- * bandwidth rather than one round trip per chunk. Chunks come out in file
+ * 64 KiB requests, up to eight in flight (one at first, doubling after
+ * each full answer), so a long file streams at the link's bandwidth rather than one round trip per chunk. Chunks come out in file
  * order; a read without an end stops at the end of the opened file (its
  * size, asked for alongside the reads, or an empty answer).
  */
@@ -57,9 +57,11 @@ export async function* readHandle(
   size?: Promise<number>,
 ): AsyncGenerator<Buffer> {
   let next = start;
+  // One request first (a small file is one answer), then twice as many after each full answer, up to the window.
+  let window = 1;
   const inflight: Pending[] = [];
   const issue = () => {
-    while (inflight.length < READ_WINDOW && next < end) {
+    while (inflight.length < window && next < end) {
       const length = Math.min(READ_CHUNK_BYTES, end - next);
       const data = calls.read(handle, length, next);
       data.catch(() => undefined); // awaited in order below; this only silences an early rejection
@@ -74,6 +76,7 @@ export async function* readHandle(
       const request = inflight.shift() as Pending;
       const data = await request.data;
       if (data.length > 0) yield data;
+      if (data.length === request.length) window = Math.min(READ_WINDOW, window * 2);
       if (data.length < request.length) {
         // The end of the file (by the size asked for with the reads, which the server answers in order), or a
         // short answer: drop the requests after it and read on from where it stopped.

@@ -108,15 +108,21 @@ export async function writeFileAtomicSftp(
     else for await (const chunk of data) await pipeline.push(asBuffer(chunk, true), signal);
     await pipeline.flush();
     signal?.throwIfAborted();
-    // The server's umask shaped the create; an explicit or kept mode is set exactly.
-    if (mode !== undefined) await calls.fchmod(handle, mode);
-    if (calls.hasExtension("fsync@openssh.com")) await calls.fsync(handle);
-    await calls.close(handle);
-    handle = undefined;
+    // The server's umask shaped the create; an explicit or kept mode is set exactly. The fchmod and
+    // the fsync go out together (one round trip): neither needs the other's answer.
+    const synced = calls.hasExtension("fsync@openssh.com");
+    await Promise.all([mode === undefined ? undefined : calls.fchmod(handle, mode), synced ? calls.fsync(handle) : undefined]);
     signal?.throwIfAborted();
+    // Once the bytes are on disk, the close and the rename go out together (renaming an open file is
+    // fine); without fsync the close must succeed first, as it may be what flushes them.
+    const closing = calls.close(handle);
+    handle = undefined;
+    if (synced) closing.catch(() => undefined);
+    else await closing;
     if (options.exclusive && !direct) await linkExclusive(calls, temporary, path);
     else if (!direct) await replace(calls, temporary, path);
     created = false;
+    await closing.catch(() => undefined); // answered before the rename was
   } catch (error) {
     if (handle !== undefined) await calls.close(handle).catch(() => undefined);
     if (created) await calls.unlink(temporary).catch(() => undefined);
