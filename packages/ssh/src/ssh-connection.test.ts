@@ -1,4 +1,6 @@
+import { spawn, spawnSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -155,6 +157,31 @@ describe("SshConnection", () => {
     await connection.close();
     const wrong = await rejection(() => new SshConnection({ ...base(), privateKey: undefined, password: "wrong-password-123456" }).connect());
     expect((wrong as WorkspaceError).details.stage).toBe("authentication");
+  });
+
+  it("logs in through an SSH agent (its socket path), and agent: true without SSH_AUTH_SOCK is refused", async () => {
+    const socket = path.join(dir, "agent.sock");
+    const agent = spawn("ssh-agent", ["-D", "-a", socket], { stdio: "ignore" });
+    try {
+      for (let tries = 0; tries < 100 && !existsSync(socket); tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      const keyFile = path.join(dir, "agent_key");
+      await writeFile(keyFile, sshd.privateKey, { mode: 0o600 });
+      const added = spawnSync("ssh-add", [keyFile], { env: { ...process.env, SSH_AUTH_SOCK: socket }, encoding: "utf8" });
+      expect(added.status, added.stderr).toBe(0);
+      const viaAgent = new SshConnection({ ...base(), privateKey: undefined, agent: socket });
+      expect((await execText(viaAgent, "id -un")).trim()).toBe(sshd.username);
+      await viaAgent.close();
+      const saved = process.env.SSH_AUTH_SOCK;
+      delete process.env.SSH_AUTH_SOCK;
+      try {
+        const missing = await rejection(() => new SshConnection({ ...base(), privateKey: undefined, agent: true }).connect());
+        expect((missing as WorkspaceError).message).toContain("SSH_AUTH_SOCK is not set");
+      } finally {
+        if (saved !== undefined) process.env.SSH_AUTH_SOCK = saved;
+      }
+    } finally {
+      agent.kill();
+    }
   });
 
   it("queues channels beyond maxChannels: never more open at once, every command runs", async () => {
