@@ -145,3 +145,23 @@ describe("Grep on a memory workspace with a catastrophic pattern", () => {
     }
   });
 });
+
+describe("Image on a memory workspace", () => {
+  it("refuses an absolute path outside the workspace without reading anything", async () => {
+    const workspace = createMemoryWorkspace({ root: ROOT, files: { "in.png": "x" } });
+    await workspace.fs.mkdir("/elsewhere", { recursive: true });
+    await workspace.fs.writeFileAtomic("/elsewhere/secret.png", Buffer.from("not for the model"));
+    const data = mkdtempSync(path.join(os.tmpdir(), "tools-fs-image-"));
+    const registry = createToolRegistry({ workdir: ROOT, dataDir: data, ports: { workspace }, bundles: [createFsToolBundle()], loopBreaker: false });
+    try {
+      const result = await registry.executeToolCall({ id: "img", name: "Image", arguments: { path: "/elsewhere/secret.png" } });
+      expect(result.isError).toBe(true);
+      expect(result.details).toMatchObject({ code: "out_of_bounds" });
+      expect(toolResultText(result)).toContain(`/elsewhere/secret.png is outside the workspace memory:${ROOT}`);
+    } finally {
+      await registry.close();
+      await workspace.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
