@@ -231,4 +231,22 @@ describe("SshConnection", () => {
     const closed = await rejection(() => connection.sftp());
     expect((closed as WorkspaceError).code).toBe("closed");
   });
+
+  it("gives up reconnecting after reconnectAttempts when the server stays unreachable, with connection", async () => {
+    const proxy = await startTcpProxy({ host: sshd.host, port: sshd.port });
+    const connection = new SshConnection({ ...base(), host: proxy.host, port: proxy.port, reconnectAttempts: 2 });
+    try {
+      await connection.connect();
+      await proxy.close();
+      const failed = await rejection(() => connection.sftp());
+      expect(failed).toBeInstanceOf(WorkspaceError);
+      expect((failed as WorkspaceError).code).toBe("connection");
+      expect((failed as WorkspaceError).message).toContain(`127.0.0.1:${proxy.port}`);
+      expect(connection.generation).toBe(1);
+      // Each later call tries again (the server may be back); it fails the same way while it is not.
+      expect(((await rejection(() => connection.connect())) as WorkspaceError).code).toBe("connection");
+    } finally {
+      await connection.close();
+    }
+  });
 });
