@@ -44,7 +44,7 @@ describe("SshConnection", () => {
   });
 
   beforeAll(async () => {
-    sshd = await startTestSshd({ passwordAuthentication: process.getuid?.() === 0, maxSessions: 3 });
+    sshd = await startTestSshd({ passwordAuthentication: process.getuid?.() === 0, maxSessions: 4 });
     dir = await mkdtemp(path.join(tmpdir(), "agent-tools-ssh-connection-"));
   });
   afterAll(async () => {
@@ -92,6 +92,7 @@ describe("SshConnection", () => {
       [{ ...base(), privateKey: undefined }, "options"],
       [{ ...base(), password: "x-secret-password" }, "options.password"],
       [{ ...base(), tryKeyboard: true }, "options.tryKeyboard"],
+      [{ ...base(), maxChannels: 2 }, "options.maxChannels"],
       [{ ...base(), hostkey: sshd.hostKeyFingerprint }, "options.hostkey"],
     ];
     for (const [options, option] of cases) {
@@ -185,7 +186,7 @@ describe("SshConnection", () => {
   });
 
   it("queues channels beyond maxChannels: never more open at once, every command runs", async () => {
-    const connection = new SshConnection({ ...base(), maxChannels: 2 });
+    const connection = new SshConnection({ ...base(), maxChannels: 3 });
     let peakOpen = 0;
     let peakQueued = 0;
     const sampler = setInterval(() => {
@@ -193,9 +194,9 @@ describe("SshConnection", () => {
       peakQueued = Math.max(peakQueued, connection.channels.queued);
     }, 5);
     try {
-      const outputs = await Promise.all(Array.from({ length: 6 }, (_, index) => execText(connection, `sleep 0.3; echo ${index}`)));
-      expect(outputs.map((out) => out.trim())).toEqual(["0", "1", "2", "3", "4", "5"]);
-      expect(peakOpen).toBe(2);
+      const outputs = await Promise.all(Array.from({ length: 8 }, (_, index) => execText(connection, `sleep 0.3; echo ${index}`)));
+      expect(outputs.map((out) => out.trim())).toEqual(["0", "1", "2", "3", "4", "5", "6", "7"]);
+      expect(peakOpen).toBe(3);
       expect(peakQueued).toBeGreaterThanOrEqual(3);
       expect(connection.channels).toEqual({ open: 0, queued: 0 });
     } finally {

@@ -38,7 +38,8 @@ export interface SshConnectionOptions {
   readonly readyTimeoutMs?: number;
   /**
    * Channels open at once (SFTP, exec); more wait in a queue. Default 8,
-   * below OpenSSH's `MaxSessions` default of 10.
+   * below OpenSSH's `MaxSessions` default of 10; at least 3 (the SFTP
+   * session and a process runner's control channel hold one each).
    */
   readonly maxChannels?: number;
   /** Attempts to reconnect a dropped connection before giving up (`connection`); default 4, back-off 250 ms doubling to 4 s. */
@@ -139,7 +140,8 @@ export function checkSshConnectionOptions(
     port,
     keepaliveIntervalMs: integer(config, "keepaliveIntervalMs", where, 0, 3_600_000) ?? 15_000,
     readyTimeoutMs: integer(config, "readyTimeoutMs", where, 1, 600_000) ?? 20_000,
-    maxChannels: integer(config, "maxChannels", where, 1, 1_000) ?? 8,
+    // The SFTP session and a process runner's control channel hold one each while open: fewer than 3 would starve the processes.
+    maxChannels: integer(config, "maxChannels", where, 3, 1_000) ?? 8,
     reconnectAttempts: integer(config, "reconnectAttempts", where, 0, 100) ?? 4,
   });
 }
