@@ -436,3 +436,43 @@ async function runWatchedScenario(base: string, root: string, ssh?: Record<strin
   expect(show(readsOutside), "local reads outside the dataDir and the code").toEqual([]);
   return outcome;
 }
+
+describe("project memory on non-local workspaces", () => {
+  /** A memory tree presented as a workspace of another machine (its own label). */
+  function machine(label: string): Workspace {
+    const memory = createMemoryWorkspace({ root: "/srv", files: { "app/README.md": "app" } });
+    return {
+      kind: "memory",
+      label,
+      root: memory.root,
+      fs: memory.fs,
+      capabilities: memory.capabilities,
+      close: () => memory.close(),
+    };
+  }
+
+  it("keeps /srv/app on two machines as two projects, even with one dataDir", async () => {
+    const shared = dataDir("memory-two-machines");
+    const first = await buildBuiltinToolRegistry({ workspace: machine("ssh://dev@host-a:22"), workdir: "/srv/app", dataDir: shared });
+    const second = await buildBuiltinToolRegistry({ workspace: machine("ssh://dev@host-b:22"), workdir: "/srv/app", dataDir: shared });
+    try {
+      const wrote = await call(first, "MemoryManager", {
+        action: "write",
+        slug: "deploy-target",
+        scope: "project",
+        type: "project",
+        description: "Deploy target",
+        body: "Deploys go to host-a only.",
+      });
+      expect(wrote.isError).toBe(false);
+      const own = await call(first, "MemoryManager", { action: "list" });
+      expect(toolResultText(own, "")).toContain("deploy-target");
+      const other = await call(second, "MemoryManager", { action: "list" });
+      expect(other.isError).toBe(false);
+      expect(toolResultText(other, "")).not.toContain("deploy-target");
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});

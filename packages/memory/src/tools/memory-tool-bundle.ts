@@ -108,9 +108,14 @@ export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): M
   const resolve = async (context: ToolContext) => {
     if (closed) throw new ToolError("unavailable", "The memory tools were closed with their registry.", { recoverable: false });
     try {
-      // On a non-local workspace the registry's workdir is canonical there, not a path of this disk to realpath.
+      // On a non-local workspace the registry's workdir is canonical there, not a path of this disk to realpath;
+      // the project is named by the workspace's label and that path, so /srv/app on two machines (or on this
+      // disk) are two projects, never one.
       const workspace = context.ports.workspace;
-      return await service(context.workdir, context.dataDir, workspace !== undefined && !workspace.capabilities.localPaths);
+      if (workspace !== undefined && !workspace.capabilities.localPaths) {
+        return await service(`${workspace.label}${context.workdir}`, context.dataDir, true);
+      }
+      return await service(context.workdir, context.dataDir);
     } catch (error) {
       // A store that cannot open for good is reported to the host once; the model gets the error on every call.
       if (error instanceof ToolError && !error.recoverable && !reportedUnavailable) {
