@@ -55,8 +55,6 @@ export type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "./regis
 export { raceWithAbort } from "./abort.js";
 export { toolResultText } from "./tool-result-text.js";
 export { createPathPolicy } from "./paths/path-policy.js";
-export { createLexicalPathPolicy } from "./paths/lexical-path-policy.js";
-export type { LexicalPathPolicyOptions } from "./paths/lexical-path-policy.js";
 export { resolveDataDir } from "./paths/resolve-data-dir.js";
 export type {
   PathPolicy,

@@ -26,3 +26,5 @@ export { canonicalizeInWorkspace, isWithinWorkspacePath, resolveInWorkspace } fr
 export type { WorkspaceCanonicalPath } from "./resolve-in-workspace.js";
 export { createMemoryWorkspace } from "./memory-workspace.js";
 export type { MemoryWorkspace, MemoryWorkspaceOptions } from "./memory-workspace.js";
+export { createLexicalPathPolicy } from "../paths/lexical-path-policy.js";
+export type { LexicalPathPolicyOptions } from "../paths/lexical-path-policy.js";
