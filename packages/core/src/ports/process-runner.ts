@@ -55,7 +55,12 @@ export interface KillOptions {
 
 /** A started process. */
 export interface RunningProcess {
-  /** OS process id (also the process-group id). */
+  /**
+   * OS process id (also the process-group id). A runner whose processes run
+   * on another machine (the SSH workspace's) learns it from the remote side
+   * and reads 0 until then; read it again after output or `exited` rather
+   * than keeping the value from `spawn`.
+   */
   readonly pid: number;
   /**
    * Subscribes to output. Chunks that arrived before the subscription are not
