@@ -27,6 +27,12 @@ export interface StartTestSshdOptions {
   readonly rootParent?: string;
   /** Extra `sshd_config` lines (appended). */
   readonly extraConfig?: readonly string[];
+  /**
+   * Environment variables every session gets (sshd's `SetEnv`, which takes
+   * effect once per config: give them here, not as an `extraConfig` line).
+   * `PATH` replaces the server's default; e.g. a folder holding `rg`.
+   */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /** A running test sshd (see {@link startTestSshd}). */
@@ -79,6 +85,16 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** `NAME=value` words for `SetEnv`; refuses what sshd's config syntax would split or quote. */
+function environmentPairs(environment: Readonly<Record<string, string>> | undefined): string[] {
+  return Object.entries(environment ?? {}).map(([name, value]) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || /[\s"'\\#]/.test(value)) {
+      throw new Error(`startTestSshd: environment ${name} must be a plain name with a value without spaces, quotes, backslashes or #`);
+    }
+    return `${name}=${value}`;
+  });
+}
+
 function sshdConfig(dir: string, port: number, account: TestAccount, tag: string, options: StartTestSshdOptions): string {
   return [
     `Port ${port}`,
@@ -98,7 +114,7 @@ function sshdConfig(dir: string, port: number, account: TestAccount, tag: string
     "MaxStartups 100:30:200",
     "LogLevel INFO",
     "Subsystem sftp internal-sftp",
-    `SetEnv ${TAG_NAME}=${tag}`,
+    `SetEnv ${[`${TAG_NAME}=${tag}`, ...environmentPairs(options.environment)].join(" ")}`,
     ...(options.extraConfig ?? []),
     "",
   ].join("\n");
