@@ -14,7 +14,8 @@ import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { type BenchSettings, format, ratio, row } from "../fs/bench-util.js";
 import { copyRulesTree } from "./copy-tree.js";
 import { callTool, EditToggle, grepPatterns, LARGE_FILE, SOURCE_FILE, toolEdit } from "./operations.js";
-import { measureSides } from "./timing.js";
+import { countingWorkspace } from "./counting-workspace.js";
+import { measureSides, pairedRatio } from "./timing.js";
 
 type Registry = Awaited<ReturnType<typeof buildBuiltinToolRegistry>>;
 
@@ -47,23 +48,33 @@ export async function benchLocal(source: string, settings: BenchSettings): Promi
   const root = path.join(base, "rules-3k");
   copyRulesTree(source, root);
   const dataDir = path.join(base, "data");
-  const workspace = await createLocalWorkspace({ root });
+  const local = await createLocalWorkspace({ root });
+  const { workspace, calls: portCalls } = countingWorkspace(local);
   const without = await buildBuiltinToolRegistry({ workdir: root, dataDir, memory: false });
   const withWorkspace = await buildBuiltinToolRegistry({ workspace, workdir: root, dataDir, memory: false });
   try {
     for (const call of calls(settings, new EditToggle())) {
-      const medians = await measureSides(settings.runs, [
+      portCalls.clear();
+      const measured = await measureSides(settings.runs, [
         { name: "without", run: () => call.run(without), prepare: call.prepare && (() => call.prepare!(without)) },
         { name: "with", run: () => call.run(withWorkspace), prepare: call.prepare && (() => call.prepare!(withWorkspace)) },
       ]);
-      const plain = medians.get("without")!;
-      const through = medians.get("with")!;
-      row("local", call.label, `no workspace ${format(plain)}`, `createLocalWorkspace ${format(through)} ${ratio(through, plain)}`);
+      const plain = measured.medians.get("without")!;
+      const through = measured.medians.get("with")!;
+      const ported = [...portCalls].map(([name, count]) => `${name} ${count}`).join(", ") || "none";
+      row(
+        "local",
+        call.label,
+        `no workspace ${format(plain)}`,
+        `createLocalWorkspace ${format(through)} ${ratio(through, plain)}`,
+        `paired ${pairedRatio(measured, "with", "without").toFixed(2)}x`,
+        `workspace port calls: ${ported}`,
+      );
     }
   } finally {
     await withWorkspace.close();
     await without.close();
-    await workspace.close();
+    await local.close();
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -118,7 +118,7 @@ export async function benchSsh(tree: RemoteTree, settings: BenchSettings): Promi
   try {
     console.log(`SSH workspace ${workspace.label}, root ${workspace.root}, ripgrep ${workspace.capabilities.ripgrep}\n`);
     // Opening: connect, authenticate, realpath of the root, probe (and close) against one fresh `ssh true`.
-    const open = await measureSides(runs, [
+    const { medians: open } = await measureSides(runs, [
       { name: "tool", run: async () => (await openWorkspace(tree)).close() },
       { name: "fresh", run: () => fresh.run("true") },
     ]);
@@ -136,7 +136,7 @@ export async function benchSsh(tree: RemoteTree, settings: BenchSettings): Promi
         { name: "fresh", run: () => operation.peer(fresh) },
         { name: "mux", run: () => operation.peer(mux) },
       ];
-      const medians = await measureSides(runs, sides);
+      const { medians } = await measureSides(runs, sides);
       const tool = medians.get("tool")!;
       row(
         "ssh",

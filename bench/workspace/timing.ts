@@ -18,8 +18,25 @@ export interface Side {
   readonly prepare?: () => Promise<unknown>;
 }
 
-/** Medians per side, in the order given, after one warm-up each; sides interleaved run by run. */
-export async function measureSides(runs: number, sides: readonly Side[]): Promise<Map<string, number>> {
+/** What {@link measureSides} measured: each side's times run by run, and their median. */
+export interface SideTimes {
+  readonly medians: Map<string, number>;
+  readonly times: Map<string, number[]>;
+}
+
+/**
+ * The median over runs of `side` / `base` within each run (the two sides
+ * ran back to back): steadier than the quotient of the medians when the
+ * machine's load drifts during a figure.
+ */
+export function pairedRatio(measured: SideTimes, side: string, base: string): number {
+  const over = measured.times.get(side)!;
+  const under = measured.times.get(base)!;
+  return median(over.map((value, index) => value / under[index]!));
+}
+
+/** Times per side, in the order given, after one warm-up each; sides interleaved run by run (their order rotating). */
+export async function measureSides(runs: number, sides: readonly Side[]): Promise<SideTimes> {
   const times = new Map<string, number[]>(sides.map((side) => [side.name, []]));
   for (const side of sides) {
     await side.prepare?.();
@@ -34,7 +51,7 @@ export async function measureSides(runs: number, sides: readonly Side[]): Promis
       times.get(side.name)!.push(performance.now() - start);
     }
   }
-  return new Map([...times].map(([name, values]) => [name, median(values)]));
+  return { medians: new Map([...times].map(([name, values]) => [name, median(values)])), times };
 }
 
 /** The 1, 5 and 15 minute load averages, as printed. */
