@@ -1,5 +1,5 @@
 /**
- * @agent-tools/file-io: the descriptor-anchored, no-follow file layer the
+ * `@agent-tools/file-io/internal`: the descriptor-anchored, no-follow file layer the
  * tool packages share. Directories held open by descriptor
  * ({@link anchorDirectory}), atomic temporary-file-and-rename writes
  * ({@link writeFileAtomic}), a cross-process lock per file
@@ -7,6 +7,8 @@
  * ({@link openContainedTree}). Write, Edit and Delete of tools-fs, memory
  * entries, subagent applies, checkpoint rewinds and skill installs all write
  * through it. No tools, no registry: it depends on core only for ToolError.
+ * Its one entry is `/internal`: the agent-tools packages share it, with no
+ * semver promise to hosts.
  *
  * @packageDocumentation
  */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { type FileChangeRequest, type FileCheckpointRecorder, SdkError, ToolError } from "@agent-tools/core";
-import { type ContainedTree, openContainedTree } from "@agent-tools/file-io";
+import { type ContainedTree, openContainedTree } from "@agent-tools/file-io/internal";
 import type { CheckpointEntry, CheckpointSummary, RewindConflict, RewindReport } from "../domain/checkpoint-types.js";
 import { summarize } from "../domain/file-image.js";
 import { type RewindAction, comparePaths, planRewind } from "../domain/rewind-plan.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type ContainedTree, openContainedTree } from "@agent-tools/file-io";
+import { type ContainedTree, openContainedTree } from "@agent-tools/file-io/internal";
 import type { FileImage } from "../domain/file-image.js";
 
 const EMPTY = new Uint8Array(0);

@@ -11,7 +11,7 @@
  * Temporary files are named `.<name>.<pid>.<8 hex>.tmp`, as the file tools
  * name theirs, so listings hide them.
  */
-import type { ContainedTree } from "@agent-tools/file-io";
+import type { ContainedTree } from "@agent-tools/file-io/internal";
 import type { FileImage } from "../domain/file-image.js";
 import { sha256Hex } from "./read-file-image.js";
 

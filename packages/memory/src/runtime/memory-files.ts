@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { fstatSync, fsyncSync } from "node:fs";
 import { mkdir, readFile, readdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import { acquireFileLock, anchorDirectory, writeFileAtomic } from "@agent-tools/file-io";
+import { acquireFileLock, anchorDirectory, writeFileAtomic } from "@agent-tools/file-io/internal";
 import type { MemoryScope } from "../domain/memory-types.js";
 import type { MemoryEntryLocation, MemoryLayout } from "./memory-layout.js";
 

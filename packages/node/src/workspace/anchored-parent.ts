@@ -10,7 +10,7 @@
  */
 import { realpath } from "node:fs/promises";
 import path from "node:path";
-import { type AnchoredDirectory, DirectoryMovedError, anchorDirectory } from "@agent-tools/file-io";
+import { type AnchoredDirectory, DirectoryMovedError, anchorDirectory } from "@agent-tools/file-io/internal";
 import { WorkspaceError, isWithinWorkspacePath, workspaceErrorFromErrno } from "@agent-tools/core/workspace";
 import { mapErrno } from "./local-errors.js";
 

@@ -11,7 +11,7 @@
 import { lstat } from "node:fs/promises";
 import { SdkError } from "@agent-tools/core";
 import { WorkspaceError, type WorkspaceWriteOptions, workspaceErrorFromErrno } from "@agent-tools/core/workspace";
-import { type AnchoredDirectory, writeFileAtomic } from "@agent-tools/file-io";
+import { type AnchoredDirectory, writeFileAtomic } from "@agent-tools/file-io/internal";
 import { anchorParent } from "./anchored-parent.js";
 import { throwIfAborted } from "./local-errors.js";
 import { writeThroughTemporary } from "./temporary-file-write.js";

@@ -7,7 +7,7 @@
  */
 import { SdkError, ToolError } from "@agent-tools/core";
 import { WorkspaceError, type WorkspaceLock, type WorkspaceLockOptions, workspaceErrorFromErrno } from "@agent-tools/core/workspace";
-import { acquireFileLock } from "@agent-tools/file-io";
+import { acquireFileLock } from "@agent-tools/file-io/internal";
 import { anchorParent } from "./anchored-parent.js";
 import { abortError, throwIfAborted } from "./local-errors.js";
 

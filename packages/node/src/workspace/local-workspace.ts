@@ -13,7 +13,7 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { type ProcessRunner, SdkError } from "@agent-tools/core";
 import type { Workspace, WorkspaceCapabilities, WorkspaceLock } from "@agent-tools/core/workspace";
-import { anchorDirectory } from "@agent-tools/file-io";
+import { anchorDirectory } from "@agent-tools/file-io/internal";
 import { ExecaProcessRunner } from "../execa-process-runner.js";
 import { findOnPath, findRipgrep } from "./find-executable.js";
 import { createLocalFileSystem } from "./local-file-system.js";

@@ -10,7 +10,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import { SdkError } from "@agent-tools/core";
-import { type AnchoredDirectory, temporaryName } from "@agent-tools/file-io";
+import { type AnchoredDirectory, temporaryName } from "@agent-tools/file-io/internal";
 import { throwIfAborted } from "./local-errors.js";
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;

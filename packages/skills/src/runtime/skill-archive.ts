@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
-import { openContainedTree } from "@agent-tools/file-io";
+import { openContainedTree } from "@agent-tools/file-io/internal";
 import { Zip, ZipDeflate } from "fflate";
 import { SKILL_LIMITS, SKILL_METADATA_FILES } from "../domain/skill-types.js";
 import { readSourceFolder } from "./source-folder-reader.js";

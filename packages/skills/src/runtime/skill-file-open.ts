@@ -15,7 +15,7 @@
  */
 import { constants, lstatSync, realpathSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
-import { type AnchoredDirectory, anchorChild, anchorDirectory } from "@agent-tools/file-io";
+import { type AnchoredDirectory, anchorChild, anchorDirectory } from "@agent-tools/file-io/internal";
 
 /** What {@link readFileNoFollow} found. `too_large` carries the size fstat reported (or more than `cap` when read). */
 export type NoFollowRead =

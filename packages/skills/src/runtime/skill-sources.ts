@@ -2,7 +2,7 @@ import { constants, readlinkSync, realpathSync } from "node:fs";
 import { type FileHandle, mkdir, open } from "node:fs/promises";
 import path from "node:path";
 import { type GitClient, ToolError } from "@agent-tools/core";
-import { type ContainedTree, openContainedTree } from "@agent-tools/file-io";
+import { type ContainedTree, openContainedTree } from "@agent-tools/file-io/internal";
 import { SKILL_LIMITS, type SkillInstallSource } from "../domain/skill-types.js";
 import { extractSkillArchive } from "./skill-archive.js";
 import { readSourceFolder } from "./source-folder-reader.js";

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { type ContainedTree, openContainedTree } from "@agent-tools/file-io";
+import { type ContainedTree, openContainedTree } from "@agent-tools/file-io/internal";
 import { SKILLS_ROOT_FOLDERS } from "../domain/skill-types.js";
 import { skillNameProblem } from "../domain/skill-name.js";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { lstat, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
-import { openContainedTree } from "@agent-tools/file-io";
+import { openContainedTree } from "@agent-tools/file-io/internal";
 import { SKILL_LIMITS, SKILLS_ROOT_FOLDERS, type SkillConflictMode } from "../domain/skill-types.js";
 
 /** What a swap did with a skill that was already there. */

@@ -18,7 +18,7 @@ import { constants, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { type FileHandle, open, opendir } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
-import { type AnchoredDirectory, anchorChild, anchorDirectory } from "@agent-tools/file-io";
+import { type AnchoredDirectory, anchorChild, anchorDirectory } from "@agent-tools/file-io/internal";
 import { SKILL_LIMITS } from "../domain/skill-types.js";
 
 /** What a walk hands over, in sorted order, parents before their contents. */

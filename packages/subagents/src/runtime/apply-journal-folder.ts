@@ -9,7 +9,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { acquireFileLock, anchorDirectory } from "@agent-tools/file-io";
+import { acquireFileLock, anchorDirectory } from "@agent-tools/file-io/internal";
 
 /** Name of the folder, in the repository's git directory, that holds the apply journal and lock. */
 export const APPLY_JOURNAL_FOLDER = "agent-tools";

@@ -14,7 +14,7 @@
  * alone and reported.
  */
 import { createHash } from "node:crypto";
-import { type ContainedTree, symlinkStaysInside } from "@agent-tools/file-io";
+import { type ContainedTree, symlinkStaysInside } from "@agent-tools/file-io/internal";
 import { hasGitEntry } from "../domain/apply-refusal.js";
 import { type EntryImage, type TreeEntry, holdsImage, readTreeEntry, withFileLock, writeImage } from "./contained-entries.js";
 import type { ApplyPlan } from "./apply-plan.js";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { openContainedTree } from "@agent-tools/file-io";
+import { openContainedTree } from "@agent-tools/file-io/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { planApply } from "./apply-plan.js";
 import type { FileChange } from "./worktree-file-changes.js";

@@ -11,7 +11,7 @@
  * or folder where a file was) is a conflict: the apply writes nothing.
  */
 import path from "node:path";
-import { type ContainedTree, symlinkStaysInside } from "@agent-tools/file-io";
+import { type ContainedTree, symlinkStaysInside } from "@agent-tools/file-io/internal";
 import { CHECKOUT_CONVERSIONS, type CheckoutConversion, RAW } from "./checkout-conversions.js";
 import { type EntryImage, type TreeEntry, readTreeEntry } from "./contained-entries.js";
 import { mergeLines } from "./merge-lines.js";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { GitCliClient } from "@agent-tools/git";
-import { acquireFileLock, anchorDirectory, openContainedTree } from "@agent-tools/file-io";
+import { acquireFileLock, anchorDirectory, openContainedTree } from "@agent-tools/file-io/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { type TestRepository, createTestRepository } from "./__fixtures__/git-subagent-worktree-repository.js";
 import { APPLY_JOURNAL_FILE, journalOf, writeJournal } from "./apply-journal.js";

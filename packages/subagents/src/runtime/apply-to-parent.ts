@@ -19,7 +19,7 @@
  */
 import fs from "node:fs/promises";
 import { ToolError } from "@agent-tools/core";
-import { type ContainedTree, acquireFileLock, anchorDirectory, openContainedTree } from "@agent-tools/file-io";
+import { type ContainedTree, acquireFileLock, anchorDirectory, openContainedTree } from "@agent-tools/file-io/internal";
 import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentApplyRecovery } from "../ports/subagent-worktrees.js";
 import { recordedPaths } from "./apply-checkpoint-recording.js";
 import { type ApplyJournal, type RollbackReport, journalOf, readJournal, removeJournal, rollBack, setJournalAside, writeJournal } from "./apply-journal.js";

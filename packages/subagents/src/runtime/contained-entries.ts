@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
-import { type AnchoredDirectory, type ContainedTree, acquireFileLock, anchorDirectory } from "@agent-tools/file-io";
+import { type AnchoredDirectory, type ContainedTree, acquireFileLock, anchorDirectory } from "@agent-tools/file-io/internal";
 
 /** What a path holds in a work tree, read without following a symlink. */
 export type TreeEntry =

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { isToolSidecarName } from "@agent-tools/file-io";
+import { isToolSidecarName } from "@agent-tools/file-io/internal";
 
 /**
  * The directory at `canonicalPath` and everything below it (symlinks are

@@ -1,5 +1,5 @@
 import { lstat, readdir, rmdir, unlink } from "node:fs/promises";
-import { type AnchoredDirectory, anchorChild } from "@agent-tools/file-io";
+import { type AnchoredDirectory, anchorChild } from "@agent-tools/file-io/internal";
 
 /** How often a directory that keeps getting new entries is emptied again before giving up. */
 const MAX_EMPTY_ROUNDS = 5;

@@ -2,7 +2,7 @@ import { type Stats, lstatSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { ToolError, type ResolvedPath } from "@agent-tools/core";
 import { canonicalizeTarget, isWithin } from "@agent-tools/core/internal";
-import { type AnchoredDirectory, DirectoryMovedError, anchorChild, anchorDirectory } from "@agent-tools/file-io";
+import { type AnchoredDirectory, DirectoryMovedError, anchorChild, anchorDirectory } from "@agent-tools/file-io/internal";
 import { type OpenedFile, openRegularFile } from "../shared/regular-file.js";
 
 /** How many times a target is resolved again when a racing change moved it. */

@@ -1,5 +1,5 @@
 import { fstatSync } from "node:fs";
-import { type AnchoredDirectory, type PreparedTemporary, writeFileAtomic } from "@agent-tools/file-io";
+import { type AnchoredDirectory, type PreparedTemporary, writeFileAtomic } from "@agent-tools/file-io/internal";
 import type { FastIo } from "../fast-io/fast-io.js";
 import { DEFAULT_INLINE_HASH_LIMIT_BYTES, type PendingHash } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";

@@ -18,7 +18,7 @@
  */
 import { type Stats, lstatSync } from "node:fs";
 import { ToolError } from "@agent-tools/core";
-import { acquireFileLock } from "@agent-tools/file-io";
+import { acquireFileLock } from "@agent-tools/file-io/internal";
 import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import { anchorTarget } from "./anchored-target.js";
 import type { MutationHashOptions } from "./atomic-commit.js";

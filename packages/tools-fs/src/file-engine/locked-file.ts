@@ -1,6 +1,6 @@
 import type { Stats } from "node:fs";
 import type { ResolvedPath, ToolContext } from "@agent-tools/core";
-import { type PreparedTemporary, prepareTemporary } from "@agent-tools/file-io";
+import { type PreparedTemporary, prepareTemporary } from "@agent-tools/file-io/internal";
 import type { PendingHash } from "../fast-io/hash-worker.js";
 import type { PooledRead } from "../fast-io/read-buffer-pool.js";
 import type { FileVersion, FullTextSnapshot } from "../shared/file-state.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type TestWorkspace, createTestWorkspace } from "../__fixtures__/workspace.js";
-import { isToolSidecarName } from "@agent-tools/file-io";
+import { isToolSidecarName } from "@agent-tools/file-io/internal";
 
 const packageDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const writerScript = path.join(packageDirectory, "src/__fixtures__/write-loop-child.ts");

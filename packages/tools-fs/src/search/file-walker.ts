@@ -1,5 +1,5 @@
 import { type Dirent, readdirSync } from "node:fs";
-import { isToolSidecarName } from "@agent-tools/file-io";
+import { isToolSidecarName } from "@agent-tools/file-io/internal";
 import { DIRECTORY_IGNORE_FILES, directoryLayers } from "./ignore-layers.js";
 import { ancestorRules, type DirectoryRules, enterDirectory, isEntryIgnored, withOwnLayers } from "./ignore-rules.js";
 import { SearchCaches } from "./search-caches.js";

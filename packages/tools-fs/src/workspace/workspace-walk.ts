@@ -9,7 +9,7 @@
  */
 import { posix } from "node:path";
 import { type WorkspaceDirectoryEntry, type WorkspaceFileSystem, isWithinWorkspacePath } from "@agent-tools/core/workspace";
-import { isToolSidecarName } from "@agent-tools/file-io";
+import { isToolSidecarName } from "@agent-tools/file-io/internal";
 import type { WalkEntry, WalkOptions } from "../search/file-walker.js";
 import { DIRECTORY_IGNORE_FILES, type IgnoreLayer, layerOfRules } from "../search/ignore-layers.js";
 import { type DirectoryRules, NO_RULES, enterDirectory, isEntryIgnored, withOwnLayers } from "../search/ignore-rules.js";

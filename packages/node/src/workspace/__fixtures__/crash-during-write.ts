@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Workspace } from "@agent-tools/core/workspace";
-import { isToolSidecarName } from "@agent-tools/file-io";
+import { isToolSidecarName } from "@agent-tools/file-io/internal";
 import { killFixture, startFixture } from "./spawn-fixture.js";
 
 const temporaries = (directory: string) => readdirSync(directory).filter((name) => isToolSidecarName(name) && name.endsWith(".tmp"));

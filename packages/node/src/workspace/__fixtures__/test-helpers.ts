@@ -5,7 +5,7 @@
 import { readdirSync } from "node:fs";
 import { expect } from "vitest";
 import { WorkspaceError, type WorkspaceErrorCode } from "@agent-tools/core/workspace";
-import { isToolSidecarName } from "@agent-tools/file-io";
+import { isToolSidecarName } from "@agent-tools/file-io/internal";
 
 /** What `run` rejected with; throws when it succeeded. */
 export async function rejection(run: () => unknown): Promise<unknown> {
