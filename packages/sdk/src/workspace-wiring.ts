@@ -6,6 +6,7 @@
  */
 import { type AdditionalRoot, type FileCheckpointRecorder, SdkError, ToolError, type ToolPorts } from "@agent-tools/core";
 import { type Workspace, WorkspaceError, isWithinWorkspacePath } from "@agent-tools/core/workspace";
+import { checkWorkspaceShape } from "./workspace-shape.js";
 
 /** What {@link placeInWorkspace} reads from the registry's options. */
 export interface WorkspacePlacementInput {
@@ -78,23 +79,7 @@ function chooseWorkspace(options: WorkspacePlacementInput): Workspace | undefine
   }
   const workspace = top ?? fromPorts;
   if (workspace === undefined) return undefined;
-  const shaped =
-    workspace !== null &&
-    typeof workspace === "object" &&
-    typeof workspace.root === "string" &&
-    workspace.root.startsWith("/") &&
-    typeof workspace.label === "string" &&
-    typeof workspace.fs === "object" &&
-    workspace.fs !== null &&
-    typeof workspace.capabilities === "object" &&
-    workspace.capabilities !== null;
-  if (!shaped) {
-    throw new SdkError(
-      "invalid_options",
-      "workspace must be a Workspace ({ kind, label, root, fs, capabilities, close }), e.g. createLocalWorkspace(...) of @agent-tools/node or createMemoryWorkspace(...) of @agent-tools/core/workspace.",
-      { option: "workspace" },
-    );
-  }
+  checkWorkspaceShape(workspace);
   return workspace;
 }
 

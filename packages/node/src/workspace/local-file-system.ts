@@ -50,10 +50,10 @@ export function createLocalFileSystem(state: LocalFileSystemState): WorkspaceFil
   return {
     stat: (path) => guard("stat", path, async () => statsOf(await stat(path))),
     lstat: (path) => guard("lstat", path, async () => statsOf(await lstat(path))),
-    readFile: (path, range?: WorkspaceReadRange) => guard("readFile", path, () => readLocalFile(path, range)),
+    readFile: (path, range?: WorkspaceReadRange) => guard("readFile", path, () => readLocalFile(path, state.root, range)),
     async *readStream(path, range?: WorkspaceReadRange) {
       if (state.isClosed()) throw closedError("readStream", path);
-      yield* streamLocalFile(path, range);
+      yield* streamLocalFile(path, state.root, range);
     },
     writeFileAtomic: (path, data, options = {}) =>
       guard("writeFileAtomic", path, () => writeLocalFileAtomic(path, data, options, { root: state.root, umask: process.umask() })),

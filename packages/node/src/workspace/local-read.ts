@@ -4,9 +4,10 @@
  * was expected is refused instead of hanging the read.
  */
 import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { type FileHandle, open, readlink } from "node:fs/promises";
+import nodePath from "node:path";
 import { SdkError } from "@agent-tools/core";
-import { WorkspaceError, type WorkspaceReadRange } from "@agent-tools/core/workspace";
+import { WorkspaceError, type WorkspaceReadRange, isWithinWorkspacePath } from "@agent-tools/core/workspace";
 import { mapErrno, throwIfAborted } from "./local-errors.js";
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -30,10 +31,32 @@ function boundsOf(range: WorkspaceReadRange | undefined, operation: string): Bou
   return { start, end: Math.max(start, end) };
 }
 
-/** Opens `path` for reading and refuses what is not a regular file. */
-async function openRegular(path: string, operation: string): Promise<FileHandle> {
+/**
+ * Refuses (`out_of_bounds`) an opened descriptor of a path below `root` that
+ * is really outside it: a symlink on the way (a `..` after one, or a folder
+ * swapped for a link after the caller's `resolveInWorkspace`) led the open
+ * out. Checked on the descriptor itself (`/proc/self/fd`), so no swap after
+ * the check can change what is read. Without `/proc` nothing is checked
+ * (`anchoredOpens` is false there).
+ */
+export async function assertOpenedInside(fd: number, path: string, root: string, operation: string): Promise<void> {
+  if (process.platform !== "linux" || !isWithinWorkspacePath(root, nodePath.resolve("/", path))) return;
+  const link = await readlink(`/proc/self/fd/${fd}`).catch(() => undefined);
+  if (link === undefined) return;
+  const opened = link.replace(/ \(deleted\)$/, "");
+  if (isWithinWorkspacePath(root, opened)) return;
+  throw new WorkspaceError("out_of_bounds", `${operation} ${path}: it resolves to ${opened}, outside the workspace root ${root}.`, {
+    path,
+    operation,
+    canonicalPath: opened,
+  });
+}
+
+/** Opens `path` for reading and refuses what is not a regular file, or what lies outside `root` though named below it. */
+async function openRegular(path: string, operation: string, root: string): Promise<FileHandle> {
   const handle = await mapErrno(operation, path, () => open(path, READ_FLAGS));
   try {
+    await assertOpenedInside(handle.fd, path, root, operation);
     const stats = await mapErrno(operation, path, () => handle.stat());
     if (stats.isDirectory())
       throw new WorkspaceError("is_a_directory", `${operation} ${path}: it is a directory.`, { path, operation, platformCode: "EISDIR" });
@@ -57,12 +80,15 @@ async function readAt(handle: FileHandle, position: number, length: number, path
   return filled === length ? buffer : buffer.subarray(0, filled);
 }
 
-/** The bytes of `range` of the file at `path` (the whole file by default), following symlinks. */
-export async function readLocalFile(path: string, range?: WorkspaceReadRange): Promise<Buffer> {
+/**
+ * The bytes of `range` of the file at `path` (the whole file by default),
+ * following symlinks, but never out of `root` for a path below it.
+ */
+export async function readLocalFile(path: string, root: string, range?: WorkspaceReadRange): Promise<Buffer> {
   const operation = "readFile";
   const { start, end } = boundsOf(range, operation);
   throwIfAborted(range?.signal);
-  const handle = await openRegular(path, operation);
+  const handle = await openRegular(path, operation, root);
   try {
     if (start === 0 && end === Number.POSITIVE_INFINITY) {
       return await mapErrno(operation, path, () => handle.readFile(range?.signal ? { signal: range.signal } : {}));
@@ -83,12 +109,12 @@ export async function readLocalFile(path: string, range?: WorkspaceReadRange): P
   }
 }
 
-/** Streams `range` of the file at `path` in chunks, following symlinks; aborting stops it with an AbortError. */
-export async function* streamLocalFile(path: string, range?: WorkspaceReadRange): AsyncGenerator<Buffer> {
+/** Streams `range` of the file at `path` in chunks, following symlinks (never out of `root` for a path below it); aborting stops it with an AbortError. */
+export async function* streamLocalFile(path: string, root: string, range?: WorkspaceReadRange): AsyncGenerator<Buffer> {
   const operation = "readStream";
   const { start, end } = boundsOf(range, operation);
   throwIfAborted(range?.signal);
-  const handle = await openRegular(path, operation);
+  const handle = await openRegular(path, operation, root);
   try {
     let position = start;
     while (position < end) {

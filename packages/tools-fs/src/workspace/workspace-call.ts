@@ -57,6 +57,24 @@ function containingRoot(workspace: Workspace, resolved: ResolvedPath): string {
   return resolved.scope === "external" ? workspace.root : resolved.rootPath;
 }
 
+/** Intents that change what they name. */
+const WRITE_INTENTS: ReadonlySet<PathIntent> = new Set(["write", "edit", "delete"]);
+
+/**
+ * Refuses a change that lands in a repository's `.git` once resolved (a
+ * symlink such as `cfg -> .git` in the workspace), as the local path policy
+ * does: the lexical policy only saw the path as given.
+ */
+function refuseGitMetadataWrite(call: WorkspacePathCall, resolved: ResolvedPath, belowRoot: string): void {
+  if (!WRITE_INTENTS.has(call.intent) || resolved.scope === "external") return;
+  if (!belowRoot.split("/").some((name) => name.replace(/[. ]+$/, "").toLowerCase() === ".git")) return;
+  throw new ToolError(
+    "permission_denied",
+    `${call.toolName} path ${resolved.displayPath} resolves into a repository's .git folder, which the file tools do not change: git runs the commands its config and hooks name. Use git commands to change the repository.`,
+    { details: { reason: "git_metadata" } },
+  );
+}
+
 /**
  * Places `resolved` in the workspace: canonicalised through its file system
  * (a symlink leaf kept for Delete), refused (`out_of_bounds`) when that
@@ -64,9 +82,11 @@ function containingRoot(workspace: Workspace, resolved: ResolvedPath): string {
  */
 export async function workspaceTarget(call: WorkspacePathCall, resolved: ResolvedPath): Promise<WorkspaceTarget> {
   const { workspace, intent } = call;
-  const canonical = await resolveInWorkspace(workspace.fs, containingRoot(workspace, resolved), posix.normalize(resolved.absolutePath), {
+  const root = containingRoot(workspace, resolved);
+  const canonical = await resolveInWorkspace(workspace.fs, root, posix.normalize(resolved.absolutePath), {
     keepLeafSymlink: intent === "delete",
   });
+  refuseGitMetadataWrite(call, resolved, posix.relative(root, canonical.canonicalPath));
   return { workspace, resolved, key: canonical.canonicalPath, exists: canonical.exists, isSymlink: canonical.isSymlink };
 }
 
