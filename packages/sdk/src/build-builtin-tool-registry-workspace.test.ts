@@ -126,7 +126,6 @@ describe("buildBuiltinToolRegistry({ workspace }): the registry on a non-local w
     const data = dataDir("refusals");
     for (const [option, value] of [
       ["sandbox", { enabled: true }],
-      ["checkpoints", { id: "c:1" }],
       ["cron", {}],
       ["skills", {}],
     ] as const) {

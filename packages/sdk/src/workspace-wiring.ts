@@ -4,7 +4,7 @@
  * root are checked through the workspace before anything is built, and the
  * options that cannot work on a non-local workspace yet are refused.
  */
-import { type AdditionalRoot, type FileCheckpointRecorder, SdkError, ToolError, type ToolPorts } from "@agent-tools/core";
+import { type AdditionalRoot, SdkError, type ToolPorts } from "@agent-tools/core";
 import { type Workspace, WorkspaceError, isWithinWorkspacePath } from "@agent-tools/core/workspace";
 import { checkWorkspaceShape } from "./workspace-shape.js";
 
@@ -38,7 +38,6 @@ export interface WorkspacePlacement {
  * this host's disk; none of them may fall back to it).
  */
 const NOT_ON_A_REMOTE_WORKSPACE: ReadonlyArray<readonly [keyof WorkspacePlacementInput, string]> = [
-  ["checkpoints", "file checkpoints record and rewind files on this host's disk"],
   ["subagents", "subagents build their child registries and git worktrees on this host's disk"],
   ["cron", "scheduled bash tasks run on this host"],
   ["skills", "skills live on this host (skill:// paths and skill scripts are not in the workspace)"],
@@ -50,7 +49,7 @@ const NOT_ON_A_REMOTE_WORKSPACE: ReadonlyArray<readonly [keyof WorkspacePlacemen
  * the workdir (default: `workspace.root`) and each granted root must
  * canonicalise through the workspace to an existing directory inside
  * `workspace.root`; each root gets that canonical path. With a non-local
- * workspace, `sandbox`, `checkpoints`, `subagents`, `cron` and `skills`, a
+ * workspace, `sandbox`, `subagents`, `cron` and `skills`, a
  * host's `ports.sandbox` / `ports.fileCheckpoints`, and MCP with the default
  * roots (`mcp.roots` absent) are refused. Throws
  * `SdkError` (`invalid_options`, `invalid_root`) naming the option.
@@ -66,7 +65,7 @@ export async function placeInWorkspace(options: WorkspacePlacementInput): Promis
   if (remote !== undefined) refuseLocalOnlyOptions(options, remote);
   const workdir = await canonicalDirectory(workspace, options.workdir ?? workspace.root, "workdir", "invalid_options");
   const additionalRoots = options.additionalRoots === undefined ? undefined : await placeRoots(workspace, options.additionalRoots);
-  const ports = withWorkspace(options.ports, workspace, remote);
+  const ports = withWorkspace(options.ports, workspace);
   return { workdir, additionalRoots, ports, remote };
 }
 
@@ -95,7 +94,12 @@ function refuseLocalOnlyOptions(options: WorkspacePlacementInput, workspace: Wor
     refuse("sandbox", "the sandbox (bubblewrap) confines commands on this host only, and this registry's commands run in the workspace");
   }
   if (options.ports?.sandbox !== undefined) refuse("ports.sandbox", "the sandbox confines commands on this host only");
-  if (options.ports?.fileCheckpoints !== undefined) refuse("ports.fileCheckpoints", "a file-checkpoint recorder reads files on this host's disk");
+  if (options.ports?.fileCheckpoints !== undefined) {
+    refuse(
+      "ports.fileCheckpoints",
+      "a recorder of the host's own may read files on this host's disk; pass checkpoints (with store or storage) instead, whose recorder reads the workspace's files through it",
+    );
+  }
   for (const [option, reason] of NOT_ON_A_REMOTE_WORKSPACE) if (options[option] !== undefined) refuse(option, reason);
   if (typeof options.mcp?.getSettings === "function" && options.mcp.roots === undefined) {
     refuse(
@@ -150,26 +154,10 @@ async function placeRoots(workspace: Workspace, roots: readonly AdditionalRoot[]
 
 /**
  * The host's ports with `workspace` added (its getters untouched: a view
- * over the host's object). On a non-local workspace a file-checkpoint
- * recorder that refuses is added too, so a call given a `checkpointId`
- * is refused instead of changing files it cannot record.
+ * over the host's object). The file tools hand the workspace to the
+ * checkpoint recorder with each path, which reads it through the workspace.
  */
-function withWorkspace(ports: Partial<ToolPorts> | undefined, workspace: Workspace, remote: Workspace | undefined): Partial<ToolPorts> {
+function withWorkspace(ports: Partial<ToolPorts> | undefined, workspace: Workspace): Partial<ToolPorts> {
   const base = ports ?? {};
-  const properties: PropertyDescriptorMap = { workspace: { value: workspace, enumerable: true } };
-  if (remote !== undefined) properties.fileCheckpoints = { value: refusingRecorder(remote), enumerable: true };
-  return Object.create(base, properties) as Partial<ToolPorts>;
-}
-
-function refusingRecorder(workspace: Workspace): FileCheckpointRecorder {
-  return {
-    beforeChange: async () => {
-      throw new ToolError(
-        "unsupported_target",
-        `File checkpoints are not available on ${workspace.label} yet: this change was not made. Call again without a checkpoint.`,
-        { details: { workspace: workspace.label }, recoverable: false },
-      );
-    },
-    afterChange: async () => undefined,
-  };
+  return Object.create(base, { workspace: { value: workspace, enumerable: true } }) as Partial<ToolPorts>;
 }

@@ -1,12 +1,14 @@
 import path from "node:path";
 import { type FileChangeRequest, type FileCheckpointRecorder, SdkError, ToolError } from "@agent-tools/core";
+import type { Workspace } from "@agent-tools/core/workspace";
 import { type ContainedTree, openContainedTree } from "@agent-tools/file-io/internal";
 import type { CheckpointEntry, CheckpointSummary, RewindConflict, RewindReport } from "../domain/checkpoint-types.js";
-import { summarize } from "../domain/file-image.js";
+import { type FileImage, summarize } from "../domain/file-image.js";
 import { type RewindAction, comparePaths, planRewind } from "../domain/rewind-plan.js";
 import type { CheckpointStore } from "../ports/checkpoint-store.js";
 import { ABSENT_IMAGE, readFileImage } from "./read-file-image.js";
 import { removeEntry, restoreImage, sweepAbandonedTemporaries } from "./restore-file-image.js";
+import { parseWorkspaceKey, readWorkspaceImage, removeWorkspaceEntry, restoreWorkspaceImage, workspaceKey } from "./workspace-file-image.js";
 
 /** Options of {@link createFileCheckpoints}. */
 export interface FileCheckpointsOptions {
@@ -28,6 +30,14 @@ export interface RewindOptions {
   readonly force?: boolean;
   /** Called after each path is done (restored and recorded as rewound, removed, found unchanged, or left as a conflict). */
   readonly onProgress?: (progress: RewindProgress) => void;
+  /**
+   * Rewind the files the checkpoint recorded in this workspace (one that is
+   * not the local disk, e.g. `createSshWorkspace`), through its file
+   * system, instead of this host's files. A rewind covers one place: the
+   * checkpoint's paths of another workspace (or of this host) are reported
+   * as conflicts naming where they were recorded, and left alone.
+   */
+  readonly workspace?: Workspace;
 }
 
 /** The recorder the file tools use, plus what a host needs to rewind and manage checkpoints. */
@@ -94,25 +104,27 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
   const rewinds = new Map<string, Promise<unknown>>();
 
   async function rewind(checkpointId: string, rewindOptions: RewindOptions): Promise<RewindReport> {
+    const workspace = remoteWorkspaceOf(rewindOptions.workspace);
+    if (workspace !== undefined) return rewindIn(workspaceSurface(workspace), checkpointId, rewindOptions);
     // Every read and write of the rewind goes through one tree at `/` that follows no symlink on the way:
     // a folder the checkpoint recorded that is a symlink now (e.g. swapped by a command) is a conflict, even forced.
     const tree = openContainedTree("/");
     try {
-      return await rewindIn(tree, checkpointId, rewindOptions);
+      return await rewindIn(localSurface(tree), checkpointId, rewindOptions);
     } finally {
       tree.close();
     }
   }
 
-  async function rewindIn(tree: ContainedTree, checkpointId: string, rewindOptions: RewindOptions): Promise<RewindReport> {
+  async function rewindIn(surface: RewindSurface, checkpointId: string, rewindOptions: RewindOptions): Promise<RewindReport> {
     const records = await store();
-    const entries = await records.listEntries(checkpointId);
+    const { entries, keyOf, foreign } = splitEntries(await records.listEntries(checkpointId), surface.label);
     const current = new Map<string, ReturnType<typeof summarize>>();
     const redirected = new Map<string, string>();
     for (const entry of entries) {
       if (entry.rewoundAt !== undefined) continue;
       try {
-        current.set(entry.path, summarize(await readFileImage(entry.path, tree)));
+        current.set(entry.path, summarize(await surface.read(entry.path)));
       } catch (error) {
         if (error instanceof ToolError && error.code === "out_of_bounds") {
           redirected.set(entry.path, "a folder on its path is a symlink now, so the path no longer names the recorded file; left alone (also with force)");
@@ -126,10 +138,10 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
       const reason = redirected.get(action.entry.path);
       return reason === undefined ? action : { type: "conflict", entry: action.entry, reason };
     });
-    await sweepFor(tree, actions);
+    await surface.sweep(actions);
     const restored: string[] = [];
     const removed: string[] = [];
-    const conflicts: RewindConflict[] = [];
+    const conflicts: RewindConflict[] = [...foreign];
     const unchanged: string[] = [];
     const progress = (file: string, outcome: RewindProgress["outcome"]) => rewindOptions.onProgress?.({ path: file, outcome });
     for (const action of actions) {
@@ -146,14 +158,14 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
         continue;
       }
       try {
-        if (action.type === "remove") await removeEntry(tree, file);
-        else await restoreImage(tree, file, action.entry.pre);
+        if (action.type === "remove") await surface.remove(file);
+        else await surface.restore(file, action.entry.pre);
       } catch (error) {
         conflicts.push({ path: file, reason: `could not be ${action.type === "remove" ? "removed" : "restored"}: ${errorMessage(error)}` });
         progress(file, "conflict");
         continue;
       }
-      await records.markRewound(checkpointId, [file], now());
+      await records.markRewound(checkpointId, [keyOf(file)], now());
       if (action.type === "remove") removed.push(file);
       else restored.push(file);
       progress(file, action.type === "remove" ? "removed" : "restored");
@@ -171,11 +183,12 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
   return {
     async beforeChange(request: FileChangeRequest) {
       const records = await store();
-      if (await records.hasPendingPreImage(request.checkpointId, request.path)) return;
-      const pre = await readFileImage(request.path);
+      const key = recordKey(request);
+      if (await records.hasPendingPreImage(request.checkpointId, key)) return;
+      const pre = await readImageOf(request);
       await records.putPreImage({
         checkpointId: request.checkpointId,
-        path: request.path,
+        path: key,
         toolName: request.toolName,
         callId: request.callId,
         pre,
@@ -184,8 +197,8 @@ export function createFileCheckpoints(options: FileCheckpointsOptions): FileChec
     },
     async afterChange(request: FileChangeRequest) {
       const records = await store();
-      const post = summarize(await readFileImage(request.path));
-      await records.setPostImage(request.checkpointId, request.path, post);
+      const post = summarize(await readImageOf(request));
+      await records.setPostImage(request.checkpointId, recordKey(request), post);
     },
     async rewindCheckpoint(checkpointId, rewindOptions = {}) {
       const id = checkId(checkpointId, "rewindCheckpoint");
@@ -220,4 +233,95 @@ async function sweepFor(tree: ContainedTree, actions: readonly RewindAction[]): 
     names.add(path.basename(action.entry.path));
   }
   for (const [directory, names] of byDirectory) await sweepAbandonedTemporaries(tree, directory, names);
+}
+
+/** The workspace of a request or rewind when it is not the local disk (a local one reads this host's files as before). */
+function remoteWorkspaceOf(workspace: Workspace | undefined): Workspace | undefined {
+  if (workspace === undefined) return undefined;
+  const shaped =
+    workspace !== null &&
+    typeof workspace === "object" &&
+    typeof workspace.label === "string" &&
+    typeof workspace.fs === "object" &&
+    workspace.fs !== null &&
+    typeof workspace.capabilities === "object" &&
+    workspace.capabilities !== null;
+  if (!shaped)
+    throw new SdkError("invalid_options", "workspace must be a Workspace ({ kind, label, root, fs, capabilities, close }), e.g. createSshWorkspace(...).", {
+      option: "workspace",
+    });
+  return workspace.capabilities.localPaths ? undefined : workspace;
+}
+
+/** The store key of a request's path: the path itself on this host, else the workspace's key (see `workspaceKey`). */
+function recordKey(request: FileChangeRequest): string {
+  const workspace = remoteWorkspaceOf(request.workspace);
+  return workspace === undefined ? request.path : workspaceKey(workspace.label, request.path);
+}
+
+/** What a request's path holds now, on this host or through its workspace. */
+function readImageOf(request: FileChangeRequest): Promise<FileImage> {
+  const workspace = remoteWorkspaceOf(request.workspace);
+  return workspace === undefined ? readFileImage(request.path) : readWorkspaceImage(workspace, request.path);
+}
+
+/** Where a rewind reads and writes: this host's disk (through a tree at `/`) or one workspace. */
+interface RewindSurface {
+  /** The workspace's label; undefined for this host. */
+  readonly label: string | undefined;
+  read(path: string): Promise<FileImage>;
+  restore(path: string, image: FileImage): Promise<void>;
+  remove(path: string): Promise<void>;
+  sweep(actions: readonly RewindAction[]): Promise<void>;
+}
+
+function localSurface(tree: ContainedTree): RewindSurface {
+  return {
+    label: undefined,
+    read: (file) => readFileImage(file, tree),
+    restore: (file, image) => restoreImage(tree, file, image),
+    remove: (file) => removeEntry(tree, file),
+    sweep: (actions) => sweepFor(tree, actions),
+  };
+}
+
+function workspaceSurface(workspace: Workspace): RewindSurface {
+  return {
+    label: workspace.label,
+    read: (file) => readWorkspaceImage(workspace, file),
+    restore: (file, image) => restoreWorkspaceImage(workspace, file, image),
+    remove: (file) => removeWorkspaceEntry(workspace, file),
+    // The workspace's atomic write cleans up its own temporary files.
+    sweep: async () => undefined,
+  };
+}
+
+/**
+ * The entries of the rewind's place (this host, or the workspace labelled
+ * `label`) with their plain paths, the store key of each, and the entries
+ * recorded elsewhere as conflicts naming where.
+ */
+function splitEntries(
+  all: readonly CheckpointEntry[],
+  label: string | undefined,
+): { entries: CheckpointEntry[]; keyOf: (path: string) => string; foreign: RewindConflict[] } {
+  const entries: CheckpointEntry[] = [];
+  const keys = new Map<string, string>();
+  const foreign: RewindConflict[] = [];
+  for (const entry of all) {
+    const place = parseWorkspaceKey(entry.path);
+    if (place?.label === label || (place === undefined && label === undefined)) {
+      const plain = place?.path ?? entry.path;
+      entries.push(place === undefined ? entry : { ...entry, path: plain });
+      keys.set(plain, entry.path);
+      continue;
+    }
+    if (entry.rewoundAt !== undefined) continue;
+    const where =
+      place === undefined
+        ? "a file of this host: rewind it without options.workspace"
+        : `recorded in the workspace ${place.label}: rewind it with that workspace as options.workspace`;
+    foreign.push({ path: entry.path, reason: `${where}; left alone` });
+  }
+  return { entries, keyOf: (file) => keys.get(file) ?? file, foreign };
 }

@@ -5,6 +5,7 @@
  * Core defines the port; `@agent-tools/checkpoints` implements it over the
  * storage port.
  */
+import type { Workspace } from "../workspace/workspace-port.js";
 
 /** One file change a tool is about to make, inside a checkpoint. */
 export interface FileChangeRequest {
@@ -16,6 +17,13 @@ export interface FileChangeRequest {
   readonly toolName: string;
   /** The tool call's id. */
   readonly callId: string;
+  /**
+   * The workspace the file is in, when it is not the local disk
+   * (`capabilities.localPaths` false): `path` is then a path of that
+   * workspace, and the recorder reads it through `workspace.fs`. Absent: a
+   * file of this host.
+   */
+  readonly workspace?: Workspace;
 }
 
 /** Records pre-images; given to tools as `ToolPorts.fileCheckpoints`. */

@@ -8,6 +8,7 @@
  * replaced and the post-image exactly the state it wrote.
  */
 import { type FileCheckpointRecorder, ToolError, type ToolContext } from "@agent-tools/core";
+import type { Workspace } from "@agent-tools/core/workspace";
 
 /** The recorder and checkpoint of a call, when it records at all. */
 function recorderOf(context: ToolContext): { recorder: FileCheckpointRecorder; checkpointId: string } | undefined {
@@ -25,17 +26,25 @@ function recorderOf(context: ToolContext): { recorder: FileCheckpointRecorder; c
  * recorder, `change` simply runs.
  *
  * @param paths canonical absolute paths, parents before their children
+ * @param workspace the workspace the paths are in when it is not the local disk (the recorder reads them through it)
  */
 export async function withCheckpointRecording<T>(
   context: ToolContext,
   displayPath: string,
   paths: () => Promise<readonly string[]> | readonly string[],
   change: () => Promise<T>,
+  workspace?: Workspace,
 ): Promise<T> {
   const recording = recorderOf(context);
   if (recording === undefined) return change();
   const { recorder, checkpointId } = recording;
-  const requests = (await paths()).map((file) => ({ checkpointId, path: file, toolName: context.toolName, callId: context.callId }));
+  const requests = (await paths()).map((file) => ({
+    checkpointId,
+    path: file,
+    toolName: context.toolName,
+    callId: context.callId,
+    ...(workspace === undefined ? {} : { workspace }),
+  }));
   for (const request of requests) {
     try {
       await recorder.beforeChange(request);

@@ -8,6 +8,7 @@
 import { posix } from "node:path";
 import { ToolError, type ToolContext } from "@agent-tools/core";
 import type { WorkspaceStats } from "@agent-tools/core/workspace";
+import { withCheckpointRecording } from "../file-engine/checkpoint-recording.js";
 import { assertNotStale } from "../file-engine/staleness.js";
 import type { FileVersion, FullTextSnapshot } from "../shared/file-state.js";
 import type { LineEndingCounts } from "../shared/line-ending-count.js";
@@ -29,18 +30,23 @@ export interface WorkspaceMutationRequest {
 }
 
 /**
- * Refuses a change inside a checkpoint: the checkpoint recorder saves a
- * file's previous state from the host's own disk, so it cannot save a
- * workspace file's, and the change could not be undone.
+ * The paths a change of the target touches, for its checkpoint: the target,
+ * and for a directory Delete removes everything below it too (listed
+ * without following symlinks, parents before their children).
  */
-function refuseCheckpoint(request: WorkspaceMutationRequest): void {
-  const { context, toolName, target } = request;
-  if (context.ports.fileCheckpoints === undefined || typeof context.checkpointId !== "string" || context.checkpointId === "") return;
-  throw new ToolError(
-    "unavailable",
-    `${toolName} refused: checkpoint ${JSON.stringify(context.checkpointId)} cannot save the previous state of ${target.resolved.displayPath}, which is a file of the workspace ${target.workspace.label} (checkpoints record files of this machine only), so the change could not be undone later. Nothing was changed. Run this call outside a checkpoint, or ask the user.`,
-    { details: { path: target.resolved.displayPath, checkpointId: context.checkpointId }, recoverable: false },
-  );
+async function touchedPaths(request: WorkspaceMutationRequest, stats: WorkspaceStats | undefined): Promise<string[]> {
+  const { fs } = request.target.workspace;
+  const paths = [request.target.key];
+  if (request.followLeaf || stats?.type !== "directory") return paths;
+  const walk = async (directory: string): Promise<void> => {
+    for (const entry of await fs.readdir(directory)) {
+      const child = posix.join(directory, entry.name);
+      paths.push(child);
+      if (entry.type === "directory") await walk(child);
+    }
+  };
+  await walk(request.target.key);
+  return paths;
 }
 
 /** A workspace file held for one mutation (see {@link mutateInWorkspace}). */
@@ -133,19 +139,25 @@ export class WorkspaceLockedFile {
  * Runs one mutation of a workspace file: after earlier mutations of the
  * same file in this registry (in call order), holding the workspace's lock
  * of the file (so no other writer, in this process or another host, changes
- * it between the staleness check and the commit). Refuses inside a
- * checkpoint (see {@link refuseCheckpoint}).
+ * it between the staleness check and the commit). Inside a checkpoint, the
+ * state of every path it touches is recorded through the workspace before
+ * the change and after it, under the lock.
  */
 export function mutateInWorkspace<T>(request: WorkspaceMutationRequest, run: (file: WorkspaceLockedFile) => Promise<T>): Promise<T> {
   const { target, context, environment } = request;
   return environment.mutations.run(target.key, async () => {
     if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it changed anything.");
-    refuseCheckpoint(request);
     if (request.createParents) await target.workspace.fs.mkdir(posix.dirname(target.key), { recursive: true });
     const lock = await target.workspace.fs.lock(target.key, { signal: context.signal });
     try {
       const stats = request.followLeaf ? await statOrUndefined(target.workspace, target.key) : await lstatOrUndefined(target.workspace, target.key);
-      return await run(new WorkspaceLockedFile(request, stats));
+      return await withCheckpointRecording(
+        context,
+        target.resolved.displayPath,
+        () => touchedPaths(request, stats),
+        () => run(new WorkspaceLockedFile(request, stats)),
+        target.workspace,
+      );
     } finally {
       await lock.release();
     }

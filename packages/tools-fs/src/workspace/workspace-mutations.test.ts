@@ -81,21 +81,35 @@ describe("Write, Edit and Delete on a memory workspace", () => {
     await other.close();
   });
 
-  it("refuses a change inside a checkpoint (the recorder saves files of this machine only) and changes nothing", async () => {
-    const seen: FileChangeRequest[] = [];
-    const recorder = {
-      beforeChange: async (request: FileChangeRequest) => void seen.push(request),
-      afterChange: async (request: FileChangeRequest) => void seen.push(request),
+  it("inside a checkpoint, hands the recorder each touched path with the workspace (a directory Delete: parents first), before and after", async () => {
+    const seen: Array<{ phase: string; path: string; label: string | undefined; content: string | undefined }> = [];
+    let workspaceRef: MemoryWorkspace | undefined;
+    const note = (phase: string) => async (request: FileChangeRequest) => {
+      const content = await request.workspace?.fs.readFile(request.path).then(
+        (bytes) => bytes.toString("utf8"),
+        () => undefined,
+      );
+      seen.push({ phase, path: request.path, label: request.workspace?.label, content });
+      expect(request.workspace).toBe(workspaceRef);
     };
-    const { workspace, call } = setUp({ "keep.txt": "keep\n" }, { recorder });
-    const refused = await call("Delete", { path: "keep.txt" }, "turn-1");
-    expect(refused.isError).toBe(true);
-    expect(refused.details).toMatchObject({ code: "unavailable", checkpointId: "turn-1" });
-    expect(refused.text).toContain("checkpoints record files of this machine only");
-    expect(await text(workspace, "keep.txt")).toBe("keep\n");
-    expect(seen).toEqual([]);
-    const outside = await call("Delete", { path: "keep.txt" });
-    expect(outside.text).toBe("Deleted file: keep.txt");
+    const recorder = { beforeChange: note("before"), afterChange: note("after") };
+    const { workspace, call } = setUp({ "keep.txt": "keep\n", "dir/a.txt": "a\n", "dir/sub/b.txt": "b\n" }, { recorder });
+    workspaceRef = workspace;
+    const written = await call("Write", { path: "keep.txt", content: "new\n" }, "turn-1");
+    expect(written.isError).toBeFalsy();
+    expect(seen).toEqual([
+      { phase: "before", path: `${ROOT}/keep.txt`, label: workspace.label, content: "keep\n" },
+      { phase: "after", path: `${ROOT}/keep.txt`, label: workspace.label, content: "new\n" },
+    ]);
+    seen.length = 0;
+    const deleted = await call("Delete", { path: "dir" }, "turn-1");
+    expect(deleted.text).toBe("Deleted directory: dir");
+    expect(seen.filter((entry) => entry.phase === "before").map((entry) => entry.path)).toEqual([
+      `${ROOT}/dir`,
+      `${ROOT}/dir/a.txt`,
+      `${ROOT}/dir/sub`,
+      `${ROOT}/dir/sub/b.txt`,
+    ]);
   });
 
   it("sees an outside change that keeps the size and the mtime (the hash decides)", async () => {
