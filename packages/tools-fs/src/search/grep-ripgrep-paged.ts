@@ -124,7 +124,10 @@ async function filesWithFirstLines(
   const args = withoutLineOutputFlags(ripgrepArguments(query), query);
   args.unshift("--heading", "--line-number", "--only-matching", "--replace", "");
   const parser = new RipgrepLineNumberParser(onFile);
-  const output = await runChecked({ rgPath, directory, args, signal: query.signal }, { maxStdoutBytes: maxBytes, onStdout: (chunk) => parser.push(chunk) });
+  const output = await runChecked(
+    { rgPath, directory, args, signal: query.signal, runner: query.runner },
+    { maxStdoutBytes: maxBytes, onStdout: (chunk) => parser.push(chunk) },
+  );
   return output ? parser.end() : null;
 }
 
@@ -201,7 +204,7 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
     if (pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
       // Its output is megabytes when it is not stopped: ripgrep writes it to a file, not waiting on a pipe.
       const run = await runParsed(
-        { rgPath, directory, args: ripgrepArguments(query), signal: query.signal },
+        { rgPath, directory, args: ripgrepArguments(query), signal: query.signal, runner: query.runner },
         {
           parseEagerly,
           maxStdoutBytes: pageBytes,
@@ -216,7 +219,7 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
       const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, pageBytes);
       const maxStdoutBytes = options.runOnMaxBytes ?? RUN_ON_MAX_BYTES;
       const run = await runParsed(
-        { rgPath, directory, args: ripgrepArguments(query), signal: query.signal },
+        { rgPath, directory, args: ripgrepArguments(query), signal: query.signal, runner: query.runner },
         {
           parseEagerly,
           retainBytes,
@@ -239,7 +242,7 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
     const countArgs = withoutLineOutputFlags(ripgrepArguments(query), query);
     countArgs.unshift("--count");
     const parser = new RipgrepCountParser(wholeTreeRun());
-    await runChecked({ rgPath, directory, args: countArgs, signal: query.signal }, { onStdout: (chunk) => parser.push(chunk) });
+    await runChecked({ rgPath, directory, args: countArgs, signal: query.signal, runner: query.runner }, { onStdout: (chunk) => parser.push(chunk) });
     counted = parser.end().filter((file) => file.count > 0 && filter(file.path));
   }
   counted.sort((a, b) => comparePaths(a.path, b.path));
@@ -279,7 +282,7 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
     // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
     if (files.length <= 8) args.unshift("--threads", "1");
     if (page.outputMode === "files") args.unshift("--max-count", "1");
-    return (await runParsed({ rgPath, directory, args, signal }, { parseEagerly: query.context > 0 }))!.files;
+    return (await runParsed({ rgPath, directory, args, signal, runner: query.runner }, { parseEagerly: query.context > 0 }))!.files;
   });
   for (const files of outputs) for (const file of files) pageHits.set(file.path, file);
   return counted.map((file, index) => {

@@ -1,4 +1,4 @@
-import { ToolError } from "@agent-tools/core";
+import { type ProgramRunner, ToolError } from "@agent-tools/core";
 import { CountedFileHits } from "./grep-counted-hits.js";
 import { GREP_CLIP_BYTES, type GrepByteRange, type GrepFileHits } from "./grep-result.js";
 import { RipgrepRecordSplitter } from "./grep-ripgrep-records.js";
@@ -17,6 +17,12 @@ export interface GrepQuery {
   /** Folders skipped with everything below them, relative to the search directory with `/` (the path policy's `walkExclusions`). */
   excludeDirectories?: readonly string[];
   signal?: AbortSignal;
+  /**
+   * Starts ripgrep; default this machine's (the Node adapter). A workspace's
+   * runner (ripgrep on another machine) gives its output through a pipe
+   * only, so runs that would write into a temporary file read the pipe.
+   */
+  runner?: ProgramRunner;
 }
 
 /**
@@ -253,6 +259,8 @@ export interface RipgrepInvocation {
   directory: string;
   args: string[];
   signal?: AbortSignal | undefined;
+  /** Starts ripgrep (see {@link GrepQuery.runner}); default this machine's. */
+  runner?: ProgramRunner | undefined;
 }
 
 /**
@@ -264,8 +272,9 @@ export async function runChecked(
   invocation: RipgrepInvocation,
   options: Pick<RunRipgrepOptions, "maxStdoutBytes" | "onStdout" | "outputFile"> = {},
 ): Promise<Buffer | null> {
-  const { rgPath, directory, args, signal } = invocation;
-  const output = await runRipgrep(rgPath, args, { cwd: directory, signal, ...options });
+  const { rgPath, directory, args, signal, runner } = invocation;
+  // Only this machine's runner can hand ripgrep a file to write into.
+  const output = await runRipgrep(rgPath, args, { cwd: directory, signal, ...options, ...(runner ? { runner, outputFile: false } : {}) });
   if (output.exceeded) return null;
   if (output.exitCode === 2 && /regex parse error|error parsing regex|literal .* is not allowed|look-around|backreferences/i.test(output.stderr)) {
     const detail = output.stderr.trim().split("\n").slice(0, 8).join("\n");
@@ -317,7 +326,7 @@ export async function runParsed(invocation: RipgrepInvocation, options: RunParse
 /** Runs a query with ripgrep under `directory`, every hit parsed from one run; `onFile` hears of each file as it is printed. */
 export async function grepWithRipgrep(rgPath: string, directory: string, query: GrepQuery, onFile?: RipgrepFileCounted): Promise<GrepFileHits[]> {
   return (await runParsed(
-    { rgPath, directory, args: ripgrepArguments(query), signal: query.signal },
+    { rgPath, directory, args: ripgrepArguments(query), signal: query.signal, runner: query.runner },
     { parseEagerly: query.context > 0 || query.multiline, onFile },
   ))!.files;
 }

@@ -1,26 +1,29 @@
 /**
- * Grep on a workspace that is not the local disk. The candidate files come
- * from ripgrep run in the workspace (`rg --files-with-matches` through its
- * processes, when `capabilities.ripgrep`) or from the ignore-aware walk
- * through its file system; each candidate is read through the file system
- * and matched by the pure TypeScript matcher, and the answer is rendered by
- * the local Grep's renderer, so the text is the local one.
+ * Grep on a workspace that is not the local disk. With ripgrep in the
+ * workspace (`capabilities.ripgrep` and its processes) the local ripgrep
+ * path runs there as it runs here (same arguments, same page-sized runs,
+ * same output parsers; see `grepWithRipgrepPaged`), so no file is read
+ * through the file system. Without it (or when `rg` does not start) the
+ * ignore-aware walk lists the files, each is read through the file system
+ * and matched by the pure TypeScript matcher. Either way the answer is
+ * rendered by the local Grep's renderer, so the text is the local one.
  */
 import { posix } from "node:path";
 import type { ToolContext } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
 import { compileGrepPattern, searchBytes } from "../search/grep-engine.js";
-import { fileFilter } from "../search/grep-file-filter.js";
+import { fileFilter, judgedOnce } from "../search/grep-file-filter.js";
 import { DEFAULT_REGEX_TIME_BUDGET_MS, cannotBacktrack } from "../search/grep-regex-budget.js";
 import type { GrepWorkerHost } from "../search/grep-worker-host.js";
 import { renderGrep } from "../search/grep-format.js";
 import type { GrepFileHits } from "../search/grep-result.js";
-import { RIPGREP_WALK_FLAGS } from "../search/ripgrep.js";
+import { grepWithRipgrepPaged } from "../search/grep-ripgrep-paged.js";
 import type { SearchBase } from "../search/search-base.js";
 import { DEFAULT_PROGRESS_INTERVAL_MS, grepProgress } from "../search/search-progress.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { workspaceToolError } from "./workspace-errors.js";
 import { type ReadCandidate, type WorkerMatch, matchOnWorker } from "./workspace-grep-worker.js";
+import { RipgrepNotStartedError, workspaceProgramRunner } from "./workspace-program-runner.js";
 import { resolveWorkspaceSearchBase } from "./workspace-search-base.js";
 import { walkWorkspaceTree } from "./workspace-walk.js";
 
@@ -53,46 +56,6 @@ interface GrepSearch {
 
 /** Bytes of read files handed to the worker thread at once. */
 const WORKER_BATCH_BYTES = 8 * 1024 * 1024;
-
-/** ripgrep's arguments listing the files with a match below "." (the walk and ignore rules of the local Grep). */
-function ripgrepListArguments(input: GrepInput, prefilter: string[] | undefined, excluded: ReadonlySet<string>): string[] {
-  const args = ["--files-with-matches", "--null", "--color", "never", "--crlf", ...RIPGREP_WALK_FLAGS];
-  args.push(input.ignore_case ? "--ignore-case" : "--case-sensitive");
-  if (input.multiline) args.push("--multiline", "--multiline-dotall");
-  for (const glob of prefilter ?? []) args.push("--type-add", `agentprefilter:${glob}`);
-  if (prefilter?.length) args.push("--type", "agentprefilter");
-  for (const directory of excluded) args.push("--glob", `!/${directory.replace(/[\\*?[\]{}!]/g, "\\$&")}`);
-  args.push("--regexp", input.pattern, "--", ".");
-  return args;
-}
-
-/**
- * The files below the base with a match, as ripgrep run in the workspace
- * lists them (relative, `/`-separated); undefined when `rg` could not be
- * started there (the walk then lists the candidates).
- */
-async function ripgrepCandidates(search: GrepSearch, prefilter: string[] | undefined): Promise<string[] | undefined> {
-  const { workspace, base, input, context } = search;
-  const runner = workspace.processes!;
-  const child = runner.spawn({ command: "rg", args: ripgrepListArguments(input, prefilter, base.excluded), cwd: base.directory, signal: context.signal });
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
-  child.onOutput((chunk) => (chunk.stream === "stdout" ? stdout : stderr).push(chunk.data));
-  const exit = await child.exited;
-  await child.outputClosed;
-  if (context.signal.aborted) throw context.signal.reason ?? new Error("aborted");
-  if (exit.error !== undefined && exit.exitCode === null && stdout.length === 0) return undefined; // not started (no rg after all)
-  // 0: matches, 1: none, 2: an error (an unreadable file: what it found still counts, as locally).
-  if (exit.exitCode !== 0 && exit.exitCode !== 1 && stdout.length === 0) {
-    const message = Buffer.concat(stderr).toString("utf8").trim() || exit.error || `exit ${exit.exitCode ?? exit.signal}`;
-    throw new Error(`ripgrep failed in the workspace: ${message.slice(0, 500)}`);
-  }
-  return Buffer.concat(stdout)
-    .toString("utf8")
-    .split("\0")
-    .filter((name) => name !== "")
-    .map((name) => (name.startsWith("./") ? name.slice(2) : name));
-}
 
 /** The files below the base the ignore-aware walk keeps (relative, `/`-separated). */
 async function walkedCandidates(search: GrepSearch, filter: (relative: string) => boolean, scanned: () => void): Promise<string[]> {
@@ -165,6 +128,56 @@ async function searchCandidates(search: GrepSearch, candidates: readonly string[
   return hits;
 }
 
+/** What the reading path reports to the call's progress. */
+interface ReadingProgress {
+  filter: (relative: string) => boolean;
+  found: (hit: GrepFileHits) => void;
+  progress: ReturnType<typeof grepProgress>;
+}
+
+/**
+ * Grep without ripgrep: a named file, or the files the walk lists, read
+ * through the workspace and matched here (a pattern that may backtrack on
+ * the bundle's worker thread, within the regex time budget).
+ */
+async function grepByReading(
+  workspace: Workspace,
+  base: SearchBase,
+  input: GrepInput,
+  context: ToolContext,
+  options: WorkspaceGrepOptions,
+  reporting: ReadingProgress,
+): Promise<GrepFileHits[]> {
+  const { filter, found, progress } = reporting;
+  const regex = compileGrepPattern(input.pattern, input.ignore_case, input.multiline);
+  const budgetMs = options.regexTimeBudgetMs ?? DEFAULT_REGEX_TIME_BUDGET_MS;
+  const worker: WorkerMatch | undefined = cannotBacktrack(input.pattern)
+    ? undefined
+    : {
+        workers: options.workers,
+        regex,
+        pattern: input.pattern,
+        ignoreCase: input.ignore_case,
+        multiline: input.multiline,
+        budgetMs,
+        deadline: Date.now() + budgetMs,
+        signal: context.signal,
+      };
+  const search: GrepSearch = { workspace, base, input, context, regex, worker };
+  if (base.fileName !== undefined) {
+    // A named file is read here, so an unreadable file is reported, not skipped.
+    const bytes = await workspace.fs.readFile(posix.join(base.directory, base.fileName), { signal: context.signal });
+    if (worker) return bytes.indexOf(0) === -1 ? await matchOnWorker(worker, [{ relative: base.fileName, bytes }]) : [];
+    const hit = searchBytes(base.fileName, bytes, regex, input.multiline);
+    return hit ? [hit] : [];
+  }
+  const candidates = await walkedCandidates(search, filter, () => {
+    progress.counts.filesScanned += 1;
+    progress.changed();
+  });
+  return searchCandidates(search, candidates, found);
+}
+
 /** What the bundle gives a workspace Grep. */
 export interface WorkspaceGrepOptions {
   readonly environment: FsToolEnvironment;
@@ -183,21 +196,7 @@ export async function grepInWorkspace(workspace: Workspace, input: GrepInput, co
   const base = await resolveWorkspaceSearchBase({ toolName: "Grep", intent: "search", context, workspace }, input.path);
   if (!base) return undefined;
   const { filter, prefilter } = fileFilter(input.file_pattern);
-  const regex = compileGrepPattern(input.pattern, input.ignore_case, input.multiline);
-  const budgetMs = options.regexTimeBudgetMs ?? DEFAULT_REGEX_TIME_BUDGET_MS;
-  const worker: WorkerMatch | undefined = cannotBacktrack(input.pattern)
-    ? undefined
-    : {
-        workers: options.workers,
-        regex,
-        pattern: input.pattern,
-        ignoreCase: input.ignore_case,
-        multiline: input.multiline,
-        budgetMs,
-        deadline: Date.now() + budgetMs,
-        signal: context.signal,
-      };
-  const search: GrepSearch = { workspace, base, input, context, regex, worker };
+  const searchContext = input.output_mode === "content" ? input.context : 0;
   const useRipgrep = base.fileName === undefined && workspace.capabilities.ripgrep && workspace.processes !== undefined;
   const progress = grepProgress(options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, !useRipgrep, (update) => context.onUpdate(update));
   const found = (hit: GrepFileHits) => {
@@ -206,29 +205,45 @@ export async function grepInWorkspace(workspace: Workspace, input: GrepInput, co
     progress.changed();
   };
   let engine: "ripgrep" | "typescript" = useRipgrep ? "ripgrep" : "typescript";
-  let hits: GrepFileHits[];
+  let hits: GrepFileHits[] | undefined;
   try {
-    let candidates: string[];
-    if (base.fileName !== undefined) {
-      // A named file is read here, so an unreadable file is reported, not skipped.
-      const bytes = await workspace.fs.readFile(posix.join(base.directory, base.fileName), { signal: context.signal });
-      if (worker) hits = bytes.indexOf(0) === -1 ? await matchOnWorker(worker, [{ relative: base.fileName, bytes }]) : [];
-      else {
-        const hit = searchBytes(base.fileName, bytes, regex, input.multiline);
-        hits = hit ? [hit] : [];
+    if (useRipgrep) {
+      try {
+        hits = await grepWithRipgrepPaged(
+          {
+            rgPath: "rg",
+            directory: base.directory,
+            query: {
+              pattern: input.pattern,
+              ignoreCase: input.ignore_case,
+              multiline: input.multiline,
+              context: searchContext,
+              prefilterGlobs: prefilter,
+              excludeDirectories: [...base.excluded],
+              signal: context.signal,
+              runner: workspaceProgramRunner(workspace.processes!),
+            },
+            filter: input.file_pattern ? judgedOnce(filter) : filter,
+          },
+          { outputMode: input.output_mode, offset: input.offset, headLimit: input.head_limit, maxChars: context.maxOutputChars },
+          {
+            progress: {
+              newPass: () => progress.newPass(),
+              file: (matchCount) => {
+                progress.counts.matchCount += matchCount;
+                progress.counts.fileCount += 1;
+                progress.changed();
+              },
+            },
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof RipgrepNotStartedError)) throw error;
+        engine = "typescript"; // no rg there after all: the walk below
+        progress.newPass();
       }
-    } else {
-      const listed = useRipgrep ? await ripgrepCandidates(search, prefilter) : undefined;
-      if (listed) candidates = listed.filter(filter);
-      else {
-        engine = "typescript";
-        candidates = await walkedCandidates(search, filter, () => {
-          progress.counts.filesScanned += 1;
-          progress.changed();
-        });
-      }
-      hits = await searchCandidates(search, candidates, found);
     }
+    if (!hits) hits = await grepByReading(workspace, base, input, context, options, { filter, found, progress });
   } catch (error) {
     throw await workspaceToolError({ toolName: "Grep", workspace, context }, error, base.resolved);
   } finally {
@@ -240,7 +255,7 @@ export async function grepInWorkspace(workspace: Workspace, input: GrepInput, co
       outputMode: input.output_mode,
       offset: input.offset,
       headLimit: input.head_limit,
-      context: input.output_mode === "content" ? input.context : 0,
+      context: searchContext,
       displayDirectory: base.displayDirectory,
       pattern: input.pattern,
       maxChars: context.maxOutputChars,

@@ -1,6 +1,7 @@
 /**
  * List and Glob on a workspace that is not the local disk: the walk goes
- * through the workspace's file system (see `walkWorkspaceTree`), the answer
+ * through the workspace's file system (see `walkWorkspaceTree`); Glob runs
+ * one `rg --files` in the workspace instead when it has ripgrep. The answer
  * is rendered by the local tools' own renderers.
  */
 import type { ToolContext, ToolOutput } from "@agent-tools/core";
@@ -10,6 +11,7 @@ import { type ListDetails, renderList, renderListOfFile } from "../search/list-r
 import { DEFAULT_PROGRESS_INTERVAL_MS, globProgress } from "../search/search-progress.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { workspaceToolError } from "./workspace-errors.js";
+import { listFilesWithRipgrep } from "./workspace-ripgrep-files.js";
 import { resolveWorkspaceSearchBase } from "./workspace-search-base.js";
 import { walkWorkspaceTree } from "./workspace-walk.js";
 
@@ -70,24 +72,31 @@ export async function globInWorkspace(
   const progress = globProgress(progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, (update) => context.onUpdate(update));
   const { counts } = progress;
   try {
-    await walkWorkspaceTree(workspace.fs, workspace.root, base.directory, {
-      signal: context.signal,
-      caches: environment.searchCaches,
-      exclude: base.excluded,
-      collect: false,
-      onFile: (file) => {
-        counts.filesWalked += 1;
-        if (matcher.match(file)) {
-          counts.totalMatches += 1;
-          matched.push(file);
-        }
-        progress.changed();
-      },
-      onDirectory: () => {
-        counts.directoriesWalked += 1;
-        progress.changed();
-      },
-    });
+    // With ripgrep in the workspace: one `rg --files` run, not a directory read per round trip.
+    const listed = await listFilesWithRipgrep(workspace, base.directory, base.excluded, context.signal);
+    if (listed) {
+      counts.filesWalked = listed.length;
+      for (const file of listed) if (matcher.match(file)) matched.push(file);
+      counts.totalMatches = matched.length;
+    } else
+      await walkWorkspaceTree(workspace.fs, workspace.root, base.directory, {
+        signal: context.signal,
+        caches: environment.searchCaches,
+        exclude: base.excluded,
+        collect: false,
+        onFile: (file) => {
+          counts.filesWalked += 1;
+          if (matcher.match(file)) {
+            counts.totalMatches += 1;
+            matched.push(file);
+          }
+          progress.changed();
+        },
+        onDirectory: () => {
+          counts.directoriesWalked += 1;
+          progress.changed();
+        },
+      });
   } catch (error) {
     throw await workspaceToolError({ toolName: "Glob", workspace, context }, error, base.resolved);
   } finally {
