@@ -10,6 +10,7 @@
  */
 import { type ToolRegistry, type ToolResult, toolResultText } from "@agent-tools/core";
 import { describe, expect, it } from "vitest";
+import { WORKSPACE_BEHAVIOUR_MORE_CASES } from "./workspace-behaviour-more-cases.js";
 
 /** A registry on a seeded tree, and ways to reach the tree from outside the tools. */
 export interface BehaviourHarness {
@@ -264,12 +265,13 @@ export const WORKSPACE_BEHAVIOUR_CASES: readonly BehaviourCase[] = [
 ];
 
 /**
- * Registers every case of {@link WORKSPACE_BEHAVIOUR_CASES} as a vitest test
+ * Registers every case of {@link WORKSPACE_BEHAVIOUR_CASES} and of
+ * `WORKSPACE_BEHAVIOUR_MORE_CASES` (workspace-behaviour-more-cases.ts) as a vitest test
  * under `label`, each on a fresh harness from `factory`.
  */
 export function runWorkspaceBehaviourCases(label: string, factory: BehaviourFactory): void {
   describe(label, () => {
-    for (const behaviour of WORKSPACE_BEHAVIOUR_CASES) {
+    for (const behaviour of [...WORKSPACE_BEHAVIOUR_CASES, ...WORKSPACE_BEHAVIOUR_MORE_CASES]) {
       it(behaviour.name, async () => {
         const harness = await factory(behaviour.files);
         try {

@@ -65,7 +65,8 @@ export async function workspaceNotFound(call: WorkspaceErrorCall, resolved: Reso
  * `ToolError` passes through; a `WorkspaceError` gets the local tool's
  * message for the same failure (`not_found` with did-you-mean,
  * `out_of_bounds` for a symlink leading out of the root, `unavailable` when
- * the workspace cannot be reached).
+ * the workspace cannot be reached, `not_a_directory` when creating a file's
+ * parents finds a file in the way).
  */
 export async function workspaceToolError(call: WorkspaceErrorCall, error: unknown, resolved: ResolvedPath | undefined): Promise<ToolError> {
   if (error instanceof ToolError) return error;
@@ -99,6 +100,10 @@ export async function workspaceToolError(call: WorkspaceErrorCall, error: unknow
         `${toolName} failed on ${target}: the workspace ${workspace.label} cannot be reached (${error.message}). Retry later; if it keeps failing, ask the user to check the connection.`,
         { details: { path: target, workspace: workspace.label, reason: error.code } },
       );
+    case "exists":
+      // Creating a file's missing parents ran into a file where a directory is needed: the local Write's ENOTDIR.
+      if (error.details.operation === "mkdir") return toFsToolError(toolName, Object.assign(new Error(error.message), { code: "ENOTDIR" }), resolved, context);
+      return new ToolError("io", `${toolName} failed on ${target}: ${error.message}.`);
     case "unsupported":
       return new ToolError("unsupported_target", `${toolName} failed on ${target}: ${error.message}.`, { details: { path: target } });
     default: {
