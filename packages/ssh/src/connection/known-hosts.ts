@@ -3,7 +3,8 @@
  * as SHA-256 fingerprints: plain and hashed (`|1|salt|hash`) host fields,
  * `[host]:port` for a port other than 22, `*` / `?` patterns and `!`
  * negations. `@revoked` lines name keys that are refused; `@cert-authority`
- * lines are skipped (certificates are not supported).
+ * lines (certificates are not supported) and lines with any other marker
+ * (markers are case-sensitive, as in OpenSSH) are skipped.
  */
 import { createHash, createHmac } from "node:crypto";
 
@@ -37,7 +38,8 @@ export function knownHostKeys(text: string, host: string, port: number): KnownHo
     let marker: string | undefined;
     if (fields[0]?.startsWith("@")) marker = fields.shift();
     const [hosts, , key] = fields;
-    if (hosts === undefined || key === undefined || marker === "@cert-authority") continue;
+    // Markers match case-sensitively, as OpenSSH's: a line with any other marker (`@REVOKED`, `@foo`) is skipped, never an accepted key.
+    if (hosts === undefined || key === undefined || (marker !== undefined && marker !== "@revoked")) continue;
     if (!hostFieldMatches(hosts, name)) continue;
     const blob = Buffer.from(key, "base64");
     if (blob.length === 0) continue;

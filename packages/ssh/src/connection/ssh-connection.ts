@@ -279,6 +279,9 @@ export class SshConnection {
     return new Promise<Client>((resolve, reject) => {
       const onError = (error: Error) => {
         client.removeListener("ready", onReady);
+        // ssh2 may emit a second error for the same failure (a missing agent socket: "Failed to connect
+        // to agent", then "All configured authentication methods failed"); unheard, it would crash the host.
+        client.on("error", () => undefined);
         client.destroy();
         reject(refused ?? connectError(error, this.label, method, this.#secrets));
       };

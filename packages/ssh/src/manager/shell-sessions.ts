@@ -97,6 +97,8 @@ export class ShellSession {
 /** The sessions of one registry. */
 export class ShellSessions {
   readonly #sessions = new Map<string, ShellSession>();
+  /** Sessions being opened now, per host (they count against the cap). */
+  readonly #opening = new Map<string, number>();
   #next = 1;
   #closed = false;
 
@@ -122,7 +124,9 @@ export class ShellSessions {
   /** Opens a session with `open()` unless the cap of open sessions is reached. */
   async create(hostId: string, open: () => Promise<ShellChannel>): Promise<ShellSession> {
     if (this.#closed) throw new ToolError("unavailable", "SSHManager is closed.", { recoverable: false });
-    const live = this.list(hostId).filter((session) => session.open).length;
+    // Sessions still opening count too: concurrent creates would otherwise all pass the check.
+    const opening = this.#opening.get(hostId) ?? 0;
+    const live = this.list(hostId).filter((session) => session.open).length + opening;
     if (live >= SSH_MANAGER_LIMITS.maxSessionsPerHost) {
       throw new ToolError(
         "limit_reached",
@@ -134,8 +138,19 @@ export class ShellSessions {
       if (this.#sessions.size < SSH_MANAGER_LIMITS.maxListedSessions) break;
       if (!session.open) this.#sessions.delete(session.id);
     }
-    const channel = await open();
+    this.#opening.set(hostId, opening + 1);
+    let channel: ShellChannel;
+    try {
+      channel = await open();
+    } finally {
+      this.#opening.set(hostId, (this.#opening.get(hostId) ?? 1) - 1);
+    }
     const session = new ShellSession(`ssh-${this.#next++}`, hostId, channel);
+    if (this.#closed) {
+      // The registry closed while the shell was opening: end it instead of keeping it.
+      await session.close();
+      throw new ToolError("unavailable", "SSHManager is closed.", { recoverable: false });
+    }
     this.#sessions.set(session.id, session);
     return session;
   }
