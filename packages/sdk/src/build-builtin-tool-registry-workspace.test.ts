@@ -126,7 +126,6 @@ describe("buildBuiltinToolRegistry({ workspace }): the registry on a non-local w
     const data = dataDir("refusals");
     for (const [option, value] of [
       ["sandbox", { enabled: true }],
-      ["cron", {}],
       ["skills", {}],
     ] as const) {
       const error = await buildError(() => buildBuiltinToolRegistry({ workspace, dataDir: data, memory: false, [option]: value }));

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ModelClient, SandboxState, ToolPorts } from "@agent-tools/core";
-import { createResourceHub, resolveDataDir } from "@agent-tools/core";
+import { SdkError, createResourceHub, resolveDataDir } from "@agent-tools/core";
+import type { Workspace } from "@agent-tools/core/workspace";
 import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle, CronTask, CronTaskPolicy } from "@agent-tools/cron";
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
@@ -48,6 +49,16 @@ export interface BuiltinCronSchedulerOptions {
   readonly tickMs?: number;
   /** Every scheduler event (runs started and finished, errors). */
   readonly onEvent?: (event: CronSchedulerEvent) => void;
+  /**
+   * Workspaces that are not the local disk (e.g. `createSshWorkspace`):
+   * a bash task created by a registry on one runs through the workspace of
+   * the same label (its processes, its workdir checked there), never on
+   * this host; without it the run fails. A sandbox cannot confine such a
+   * run (bubblewrap is local), so it is refused when one would apply.
+   * Prompt tasks of such a registry are refused for now. The host owns the
+   * workspaces and closes them after the scheduler.
+   */
+  readonly workspaces?: readonly Workspace[];
 }
 
 /** Every key of {@link BuiltinCronSchedulerOptions}; an unknown one throws `SdkError`. */
@@ -61,6 +72,7 @@ const SCHEDULER_OPTION_KEYS = {
   timeZone: true,
   tickMs: true,
   onEvent: true,
+  workspaces: true,
 } as const satisfies OptionKeyList<BuiltinCronSchedulerOptions>;
 
 /**
@@ -116,6 +128,7 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
       sqliteLock: () => acquireSqliteSchedulerLock(storage, `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`),
       processRunner: ports.processRunner,
       bashSandbox: runs.bashSandbox,
+      ...(options.workspaces === undefined ? {} : { workspaces: checkedWorkspaces(options.workspaces) }),
       ...(options.model === undefined
         ? {}
         : {
@@ -167,4 +180,24 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
     await resources.close();
     throw error;
   }
+}
+
+/** The scheduler's `workspaces`: a list of Workspace objects with distinct labels, else `SdkError` naming the option. */
+function checkedWorkspaces(value: unknown): readonly Workspace[] {
+  const problem = (detail: string): never => {
+    throw new SdkError("invalid_options", `startBuiltinCronScheduler: workspaces ${detail}; pass a list of workspaces, e.g. [await createSshWorkspace(...)].`, {
+      option: "workspaces",
+    });
+  };
+  if (!Array.isArray(value)) return problem("is not a list");
+  const labels = new Set<string>();
+  for (const workspace of value as unknown[]) {
+    const candidate = workspace as Partial<Workspace> | null;
+    if (candidate === null || typeof candidate !== "object" || typeof candidate.label !== "string" || typeof candidate.fs !== "object") {
+      return problem("holds something that is not a Workspace");
+    }
+    if (labels.has(candidate.label)) return problem(`holds two workspaces labelled ${candidate.label}`);
+    labels.add(candidate.label);
+  }
+  return value as readonly Workspace[];
 }

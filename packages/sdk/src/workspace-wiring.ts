@@ -39,7 +39,6 @@ export interface WorkspacePlacement {
  */
 const NOT_ON_A_REMOTE_WORKSPACE: ReadonlyArray<readonly [keyof WorkspacePlacementInput, string]> = [
   ["subagents", "subagents build their child registries and git worktrees on this host's disk"],
-  ["cron", "scheduled bash tasks run on this host"],
   ["skills", "skills live on this host (skill:// paths and skill scripts are not in the workspace)"],
 ];
 
@@ -49,7 +48,7 @@ const NOT_ON_A_REMOTE_WORKSPACE: ReadonlyArray<readonly [keyof WorkspacePlacemen
  * the workdir (default: `workspace.root`) and each granted root must
  * canonicalise through the workspace to an existing directory inside
  * `workspace.root`; each root gets that canonical path. With a non-local
- * workspace, `sandbox`, `subagents`, `cron` and `skills`, a
+ * workspace, `sandbox`, `subagents` and `skills`, a
  * host's `ports.sandbox` / `ports.fileCheckpoints`, and MCP with the default
  * roots (`mcp.roots` absent) are refused. Throws
  * `SdkError` (`invalid_options`, `invalid_root`) naming the option.

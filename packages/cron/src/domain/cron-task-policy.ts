@@ -32,6 +32,14 @@ export interface CronTaskPolicy {
   readonly sandbox?: SandboxSettings;
   /** CIDR blocks or addresses of non-public networks its http tasks may reach (the host's `http.allowedPrivateNetworks`). */
   readonly allowedPrivateNetworks: readonly string[];
+  /**
+   * The label of the workspace the registry worked on when it was not the
+   * local disk (e.g. `ssh://dev@host:22`): `workspace` and the roots are
+   * paths there, and bash runs go through a workspace of this label that
+   * the scheduler was given (`workspaces`), never this host. Absent: the
+   * local disk.
+   */
+  readonly workspaceLabel?: string;
 }
 
 /** Whether the registry that recorded `policy` had network access (no sandbox, or one with `allowNetwork`). */
@@ -86,6 +94,9 @@ export function cronTaskPolicyProblem(value: unknown): string | undefined {
     }
   }
   if (!isStringArray(policy.allowedPrivateNetworks)) return "its allowedPrivateNetworks is not a list of strings";
+  if (policy.workspaceLabel !== undefined && (typeof policy.workspaceLabel !== "string" || policy.workspaceLabel === "")) {
+    return "its workspaceLabel is not a non-empty string";
+  }
   if (policy.sandbox !== undefined) {
     const sandbox = policy.sandbox as Record<string, unknown> | null;
     if (sandbox === null || typeof sandbox !== "object" || Array.isArray(sandbox)) return "its sandbox is not an object";

@@ -7,18 +7,25 @@
  */
 import type { CommandSandbox, ProcessRunner, SandboxPolicy } from "@agent-tools/core";
 import { tryRealpath } from "@agent-tools/core/internal";
+import type { Workspace } from "@agent-tools/core/workspace";
 import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import type { CronTask } from "../domain/cron-types.js";
-import { CRON_LIMITS } from "../domain/cron-types.js";
-import { capRunOutput } from "../domain/cron-run-output.js";
+import { superviseBashRun } from "./bash-run-supervision.js";
 import { type CronTaskOutcome, type CronTaskRunContext, taskPolicyOrRefusal, verifiedRunWorkdir } from "./cron-task-outcome.js";
 import { liveCronPolicyRoots } from "./cron-workdir-check.js";
+import { runBashTaskInWorkspace } from "./workspace-bash-task.js";
 
 /** Options of {@link runBashTask}. */
 export interface BashTaskRunOptions extends CronTaskRunContext {
   readonly processRunner: ProcessRunner;
   /** Confines the script; absent: runs of tasks whose registry confined commands are refused, the others run unconfined. */
   readonly sandbox?: CronBashSandbox;
+  /**
+   * Workspaces that are not the local disk (SSH, ...) bash tasks may run in:
+   * a task recorded by a registry on a workspace runs through the one of the
+   * same label (its `processes`), never on this host.
+   */
+  readonly workspaces?: readonly Workspace[];
 }
 
 /** How one bash run is confined: a sandbox and the policy to confine with, or why no sandbox can start. */
@@ -70,6 +77,13 @@ export async function runBashTask(task: CronTask, options: BashTaskRunOptions): 
   const recorded = taskPolicyOrRefusal(task);
   if ("refusal" in recorded) return recorded.refusal;
   const { policy } = recorded;
+  if (policy.workspaceLabel !== undefined) {
+    return runBashTaskInWorkspace(task, policy, {
+      ...(options.workspaces === undefined ? {} : { workspaces: options.workspaces }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      wouldConfine: async () => (await options.sandbox?.confinementFor({ policy, writableRoots: [], readOnlyRoots: [] })) !== undefined,
+    });
+  }
   const checked = await verifiedRunWorkdir(task, policy);
   if ("refusal" in checked) return checked.refusal;
   if (options.signal?.aborted) return { success: false, exitCode: null, output: "The run was cancelled before it started." };
@@ -96,55 +110,7 @@ export async function runBashTask(task: CronTask, options: BashTaskRunOptions): 
     };
   }
 
-  const timeoutMs = (task.timeoutSeconds > 0 ? task.timeoutSeconds : CRON_LIMITS.timeoutDefaultSeconds) * 1000;
   const spawn = { command: task.script, shell: "/bin/bash", cwd: checked.workdir };
   const child = options.processRunner.spawn(confinement === undefined ? spawn : confinement.sandbox.confine(spawn, confinement.policy));
-  const chunks: string[] = [];
-  let length = 0;
-  const unsubscribe = child.onOutput((chunk) => {
-    // Keep a little more than the cap: the rest would be cut anyway.
-    if (length > CRON_LIMITS.outputMaxChars) return;
-    const text = chunk.data.toString("utf8");
-    chunks.push(text);
-    length += text.length;
-  });
-
-  let ending: "timeout" | "aborted" | undefined;
-  const stopTree = (why: "timeout" | "aborted") => {
-    if (ending === undefined) ending = why;
-    void child.kill();
-  };
-  const timer = setTimeout(() => stopTree("timeout"), timeoutMs);
-  const onAbort = () => stopTree("aborted");
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const exit = await child.exited;
-    await Promise.race([child.outputClosed, delay(2_000)]);
-    // A cron run leaves nothing behind: background children still alive are ended too.
-    if (ending !== undefined || child.isTreeAlive()) await child.kill();
-    let output = chunks.join("");
-    if (exit.error !== undefined) output += `${separator(output)}The script could not start: ${exit.error}`;
-    if (ending === "timeout") {
-      output += `${separator(output)}Timed out after ${timeoutMs / 1000} s: the script and every process it started were killed. Raise timeout_seconds or make the script faster.`;
-    } else if (ending === "aborted") {
-      output += `${separator(output)}The run was cancelled: the script and every process it started were killed.`;
-    } else if (exit.exitCode !== 0) {
-      output += `${separator(output)}${exit.exitCode === null ? `Killed by ${exit.signal ?? "a signal"}.` : `Exit code ${exit.exitCode}.`}`;
-    }
-    const exitCode = ending !== undefined ? null : exit.exitCode;
-    return { success: ending === undefined && exit.exitCode === 0, exitCode, output: capRunOutput(output) };
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
-    unsubscribe();
-  }
-}
-
-/** A newline unless `text` is empty or already ends with one. */
-function separator(text: string): string {
-  return text === "" || text.endsWith("\n") ? "" : "\n";
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
+  return superviseBashRun(task, child, options.signal);
 }

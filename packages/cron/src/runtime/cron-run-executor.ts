@@ -7,6 +7,7 @@
 import type { ModelClient, ProcessRunner } from "@agent-tools/core";
 import type { CronRunRecord, CronTask } from "../domain/cron-types.js";
 import { capRunOutput } from "../domain/cron-run-output.js";
+import type { Workspace } from "@agent-tools/core/workspace";
 import type { CronStore } from "../ports/cron-store.js";
 import { type CronBashSandbox, runBashTask } from "./bash-task-runner.js";
 import type { CronClock } from "./cron-clock.js";
@@ -31,6 +32,8 @@ export interface CronRunExecutorContext {
   readonly processRunner: ProcessRunner;
   /** Confinement of bash tasks; absent: tasks whose registry confined commands are refused, the others run unconfined. */
   readonly bashSandbox?: CronBashSandbox;
+  /** Workspaces (not the local disk) bash tasks recorded on one run in. */
+  readonly workspaces?: readonly Workspace[];
   /** Host name resolution of http tasks' SSRF guard; default the system resolver. */
   readonly resolveHost?: ResolveHost;
   readonly model?: ModelClient;
@@ -104,10 +107,22 @@ async function runTask(context: CronRunExecutorContext, task: CronTask, run: Cro
   if (context.executor) return context.executor(task, run, signal);
   switch (task.type) {
     case "bash":
-      return runBashTask(task, { processRunner: context.processRunner, sandbox: context.bashSandbox, signal });
+      return runBashTask(task, {
+        processRunner: context.processRunner,
+        sandbox: context.bashSandbox,
+        signal,
+        ...(context.workspaces === undefined ? {} : { workspaces: context.workspaces }),
+      });
     case "http":
       return runHttpTask(task, { ...(context.resolveHost === undefined ? {} : { resolveHost: context.resolveHost }), signal });
     case "prompt":
+      if (task.policy?.workspaceLabel !== undefined) {
+        return {
+          success: false,
+          exitCode: null,
+          output: `Task ${task.id} was not run: prompt tasks of a registry on a workspace that is not the local disk (${task.policy.workspaceLabel}) do not run yet; its tool registry would work on this host. Use a bash task.`,
+        };
+      }
       if (context.model === undefined || context.buildPromptRegistry === undefined) {
         return {
           success: false,

@@ -5,6 +5,7 @@
  * runs for a scheduler that has a model, takes over runs whose scheduler
  * died, and keeps the run logs within their limits.
  */
+import type { Workspace } from "@agent-tools/core/workspace";
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
@@ -46,6 +47,14 @@ export interface CronSchedulerOptions {
    * its commands are refused, the others run unconfined.
    */
   readonly bashSandbox?: CronBashSandbox;
+  /**
+   * Workspaces that are not the local disk (e.g. `createSshWorkspace`): a
+   * bash task created by a registry on one of them runs through the one of
+   * the same label (its processes, its workdir checked there); without it,
+   * the run is refused, never moved to this host. The scheduler's state
+   * stays in its store. The host owns and closes them.
+   */
+  readonly workspaces?: readonly Workspace[];
   /**
    * Resolves host names for the SSRF guard of http tasks (tests, a host's
    * own resolver); default the system resolver. http tasks always go
@@ -166,6 +175,7 @@ export async function startCronScheduler(options: CronSchedulerOptions): Promise
     leaseMs,
     processRunner: options.processRunner,
     bashSandbox: options.bashSandbox,
+    workspaces: options.workspaces,
     resolveHost: options.resolveHost,
     model: options.model,
     buildPromptRegistry: options.buildPromptRegistry,

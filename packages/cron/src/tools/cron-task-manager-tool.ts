@@ -7,6 +7,7 @@ import {
   validateCronTaskPatch,
   validateNewCronTask,
 } from "../domain/cron-task-input.js";
+import type { Workspace } from "@agent-tools/core/workspace";
 import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import { CRON_LIMITS, type CronTask } from "../domain/cron-types.js";
 import type { CronStore, CronTaskPatch } from "../ports/cron-store.js";
@@ -79,6 +80,8 @@ interface Environment {
   readonly timeZone?: string;
   /** The calling registry's rules: recorded with every task it creates or changes. */
   readonly policy: CronTaskPolicy;
+  /** The registry's workspace when it is not the local disk: workdirs are checked through it. */
+  readonly workspace?: Workspace;
 }
 
 async function run(input: CronTaskManagerInput, environment: Environment): Promise<CronTaskManagerOutput> {
@@ -94,7 +97,7 @@ async function run(input: CronTaskManagerInput, environment: Environment): Promi
       if (refused) return refused;
       const checked = validateNewCronTask(taskFields(input), context);
       if (!checked.ok) return cronFailure(checked.message);
-      const policed = await checkTaskAgainstPolicy(checked.value, environment.policy);
+      const policed = await checkTaskAgainstPolicy(checked.value, environment.policy, environment.workspace);
       if ("message" in policed) return cronFailure(policed.message);
       const task = await store.createTask({ ...checked.value, ...policed, policy: environment.policy }, now);
       return changedOutput("create", task, upcoming(task, now, environment.timeZone));
@@ -114,7 +117,7 @@ async function run(input: CronTaskManagerInput, environment: Environment): Promi
       if (current === undefined) return notFound(id);
       const checked = validateCronTaskPatch(current, taskFields(input), context);
       if (!checked.ok) return cronFailure(checked.message);
-      const patch = await policedPatch(current, checked.value, environment.policy);
+      const patch = await policedPatch(current, checked.value, environment.policy, environment.workspace);
       if ("message" in patch) return cronFailure(patch.message);
       const task = await store.updateTask(id, patch, now, { expectedVersion: current.version });
       if (task === undefined) return (await store.getTask(id)) === undefined ? notFound(id) : changedMeanwhile(id);
@@ -151,11 +154,16 @@ async function run(input: CronTaskManagerInput, environment: Environment): Promi
  * later checks again): a task never runs under rules wider than those of
  * the registry that last touched it.
  */
-async function policedPatch(current: CronTask, patch: CronTaskPatch, policy: CronTaskPolicy): Promise<CronTaskPatch | { readonly message: string }> {
+async function policedPatch(
+  current: CronTask,
+  patch: CronTaskPatch,
+  policy: CronTaskPolicy,
+  workspace: Workspace | undefined,
+): Promise<CronTaskPatch | { readonly message: string }> {
   const next = structuredClone(current) as { -readonly [K in keyof CronTask]: CronTask[K] };
   applyCronTaskPatch(next, patch);
   if (!next.enabled) return { ...patch, policy };
-  const policed = await checkTaskAgainstPolicy(next, policy);
+  const policed = await checkTaskAgainstPolicy(next, policy, workspace);
   if ("message" in policed) return policed;
   return { ...patch, ...(policed.workdir !== undefined && policed.workdir !== next.workdir ? { workdir: policed.workdir } : {}), policy };
 }
@@ -224,7 +232,15 @@ export function createCronTaskManagerTool(
       };
       try {
         const policy = cronPolicyOfContext(toolContext, allowedPrivateNetworks);
-        return await run(input, { store, now, context, policy, ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) });
+        const workspace = toolContext.ports.workspace;
+        return await run(input, {
+          store,
+          now,
+          context,
+          policy,
+          ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+          ...(workspace === undefined || workspace.capabilities.localPaths ? {} : { workspace }),
+        });
       } catch (error) {
         return cronFailure(`the cron task store failed (${messageOf(error)}); try again, and if it keeps failing ask the user to check the host's storage.`);
       }

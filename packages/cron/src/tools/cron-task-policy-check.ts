@@ -9,7 +9,9 @@ import { type CronTaskPolicy, cronPolicyAllowsNetwork } from "../domain/cron-tas
 import type { CronHttpRequest, CronTaskType } from "../domain/cron-types.js";
 import { parseIpAddress } from "../outbound/ip-address.js";
 import { createSsrfGuard, isSsrfRefusal, parseAllowedPrivateNetworks } from "../outbound/ssrf-guard.js";
+import type { Workspace } from "@agent-tools/core/workspace";
 import { cronWorkdirRefusal, judgeCronWorkdir } from "../runtime/cron-workdir-check.js";
+import { judgeCronWorkdirInWorkspace } from "../runtime/cron-workspace-workdir.js";
 
 /** The `http` option of CronTaskManager: what its http tasks may reach besides public addresses. */
 export interface CronHttpToolOptions {
@@ -57,7 +59,9 @@ export function cronPolicyOfContext(context: ToolContext, allowedPrivateNetworks
     .filter((root) => root.status === "active")
     .map((root) => ({ alias: root.alias, path: root.canonicalPath, access: root.access }));
   const sandbox = context.ports.sandbox;
+  const workspace = context.ports.workspace;
   return {
+    ...(workspace === undefined || workspace.capabilities.localPaths ? {} : { workspaceLabel: workspace.label }),
     workspace: context.workdir,
     roots,
     // A plain-data copy: the settings object is the host's.
@@ -79,7 +83,11 @@ export interface PolicedTask {
  * literal non-public address (in any notation) outside the allow-list is
  * refused now; names are resolved and checked when the task runs.
  */
-export async function checkTaskAgainstPolicy(task: PolicedTask, policy: CronTaskPolicy): Promise<{ readonly workdir?: string } | { readonly message: string }> {
+export async function checkTaskAgainstPolicy(
+  task: PolicedTask,
+  policy: CronTaskPolicy,
+  workspace?: Workspace,
+): Promise<{ readonly workdir?: string } | { readonly message: string }> {
   if (task.type === "http") {
     if (!cronPolicyAllowsNetwork(policy)) {
       return {
@@ -108,7 +116,10 @@ export async function checkTaskAgainstPolicy(task: PolicedTask, policy: CronTask
     return {};
   }
   if (task.workdir === undefined) return {};
-  const verdict = judgeCronWorkdir(task.workdir, policy);
+  const verdict =
+    policy.workspaceLabel !== undefined && workspace !== undefined
+      ? await judgeCronWorkdirInWorkspace(workspace, task.workdir, policy)
+      : judgeCronWorkdir(task.workdir, policy);
   const refusal = cronWorkdirRefusal(`workdir "${task.workdir}"`, task.workdir, verdict, policy, "this registry");
   if (refusal !== undefined) return { message: `${refusal}. Give a directory inside one of them, or an empty string for the workspace.` };
   return { workdir: verdict.canonical as string };
