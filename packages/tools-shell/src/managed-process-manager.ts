@@ -153,6 +153,26 @@ export class ManagedProcessManager {
     return record;
   }
 
+  /**
+   * Waits until a live process's runner knows its pid (a remote runner learns
+   * it from the remote shell shortly after the start, and reads 0 until then)
+   * or the process ended, at most `timeoutMs`; then writes the pid into its
+   * record, so the start report and a later host's status name the real
+   * process. Nothing to wait for on a local runner (its pid is known at spawn).
+   */
+  async learnPid(dataDir: string, processId: string, timeoutMs = 10_000): Promise<void> {
+    const entry = this.live.get(processId);
+    if (!entry || entry.record.pid > 0) return;
+    const deadline = Date.now() + timeoutMs;
+    while (entry.process.pid === 0 && entry.exit === undefined && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const pid = entry.process.pid;
+    if (pid <= 0 || pid === entry.record.pid) return;
+    entry.record = { ...entry.record, pid };
+    writeFileSync(path.join(logDirectory(dataDir), `${processId}.json`), `${JSON.stringify(entry.record, null, 2)}\n`);
+  }
+
   /** States of every known process (this host's and isolated ones on disk), or of one. */
   status(dataDir: string, processId?: string): ManagedProcessState[] {
     const ids = processId ? [processId] : this.knownIds(dataDir);

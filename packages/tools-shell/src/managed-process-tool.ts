@@ -102,6 +102,7 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
             env: commandEnvironment(runtime),
           });
           if (context.signal.aborted) await manager.stop(dataDir, record.process_id);
+          else await manager.learnPid(dataDir, record.process_id);
           const state = manager.require(dataDir, record.process_id);
           const text = `# ManagedProcess started\n${describeState(state)}\n\nFollow it with ManagedProcess(action="wait" or "read_log", process_id="${state.process_id}", cursor=...) and end it with ManagedProcess(action="stop", process_id="${state.process_id}"). Do not use ProcessWait or ProcessStop with this id.`;
           return { content: text, details: { action: "start", process: state } };
