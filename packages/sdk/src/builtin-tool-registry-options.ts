@@ -41,14 +41,16 @@ export interface BuiltinToolRegistryOptions {
    * root must resolve through the workspace to an existing directory inside
    * its root (`SdkError` naming the option). On a workspace that is not the
    * local disk (`capabilities.localPaths` false, e.g. SSH or memory):
-   * `sandbox`, `subagents`, `cron` and `skills` are refused (they would
-   * read or run on this host), and so is `mcp` unless
+   * `sandbox`, `subagents` and `skills` are refused (they would read or
+   * run on this host), and so is `mcp` unless
    * `mcp.roots` is set (MCP servers run on this host), `skill://` paths and the uploads
    * folder are refused (they live on the host), and a workspace without
    * processes refuses Bash and ManagedProcess. File checkpoints record the
    * workspace's files through it into the host's store (rewind with
    * `openFileCheckpoints(...).rewindCheckpoint(id, { workspace })`); a
-   * host's own `ports.fileCheckpoints` is refused. Managed-process logs stay in
+   * host's own `ports.fileCheckpoints` is refused. Cron tasks record the
+   * workspace's label; `startBuiltinCronScheduler({ workspaces })` runs
+   * their bash scripts through it. Managed-process logs stay in
    * `<dataDir>/process-logs` on the host. `close()` does not close the
    * workspace: the host owns it and closes it after the registry.
    */
