@@ -18,6 +18,8 @@ afterAll(() => {
   for (const made of temporaries) rmSync(made, { recursive: true, force: true });
 });
 
+const toolResultTextOf = (result: { content: ReadonlyArray<{ type: string; text?: string }> }) =>
+  result.content.map((part) => (part.type === "text" ? (part.text ?? "") : "")).join("");
 const text = async (workspace: Workspace, file: string) => (await workspace.fs.readFile(file)).toString("utf8");
 const exists = (workspace: Workspace, file: string) =>
   workspace.fs.lstat(file).then(
@@ -122,6 +124,30 @@ describe("checkpoints on a non-local workspace (buildBuiltinToolRegistry({ works
       await one.close();
       await first.close();
       await second.close();
+    }
+  });
+});
+
+describe("checkpoints on a workspace: what the port cannot put back", () => {
+  it("reports a deleted symlink as a conflict (the port cannot create one) and leaves the path empty", async () => {
+    const workspace = createMemoryWorkspace({ root: "/ws", files: { "target.txt": "t\n" }, symlinks: { link: "target.txt" } });
+    const data = dataDir();
+    const registry = await buildBuiltinToolRegistry({ workspace, dataDir: data, memory: false, checkpoints: { id: "s" } });
+    const checkpoints = openFileCheckpoints({ dataDir: data });
+    try {
+      const deleted = await registry.executeToolCall({ id: "1", name: "Delete", arguments: { path: "link" } });
+      expect(toolResultTextOf(deleted)).toBe("Deleted symlink: link");
+      const report = await checkpoints.rewindCheckpoint("s", { workspace });
+      expect(report.restored).toEqual([]);
+      expect(report.conflicts).toEqual([
+        { path: "/ws/link", reason: 'could not be restored: the symlink to "target.txt" cannot be put back: memory:/ws offers no way to create a symlink' },
+      ]);
+      expect(await exists(workspace, "/ws/link")).toBe(false);
+      expect(await text(workspace, "/ws/target.txt")).toBe("t\n");
+    } finally {
+      await checkpoints.close();
+      await registry.close();
+      await workspace.close();
     }
   });
 });
