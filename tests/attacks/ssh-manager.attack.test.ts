@@ -252,6 +252,19 @@ describe("SSHManager: host keys are never trusted on first use", () => {
     expect((await ssh(accepted, { action: "exec", host_id: "dev", command: "echo logged-in" })).text).toContain("logged-in");
   });
 
+  it("answers at once when the pinned known_hosts file is a FIFO, /dev/zero or a folder (a model's local Bash can plant them)", async () => {
+    const fifo = path.join(scratch, "known_hosts_fifo");
+    execFileSync("mkfifo", [fifo]);
+    const zero = path.join(scratch, "known_hosts_zero");
+    execFileSync("ln", ["-s", "/dev/zero", zero]);
+    for (const file of [fifo, zero, scratch]) {
+      const registry = await registryWith([keyHost({ hostKey: { knownHostsFile: file } })]);
+      const { result } = await ssh(registry, { action: "exec", host_id: "dev", command: "echo logged-in" });
+      expect(result.isError, file).toBe(true);
+      expect(result.error?.code, file).toBe("permission_denied");
+    }
+  }, 60_000);
+
   it("refuses a pin of another key, and keeps refusing on the next call (no TOFU after a first refusal)", async () => {
     const otherFingerprint = `SHA256:${createHash("sha256").update("not the server").digest("base64").replace(/=+$/, "")}`;
     const registry = await registryWith([keyHost({ hostKey: otherFingerprint })]);
@@ -380,6 +393,24 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     await registry.close();
   }, 60_000);
 
+  it("times out every exec of a host whose channels are full (4 sessions, 3 commands racing for 2 slots)", async () => {
+    const registry = await registryWith([keyHost()]);
+    for (let index = 0; index < 4; index += 1) {
+      expect((await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" })).result.isError).toBe(false);
+    }
+    const seconds = 40 + Math.floor(Math.random() * 10);
+    const runs = await Promise.all(
+      Array.from({ length: 3 }, () => ssh(registry, { action: "exec", host_id: "dev", command: `sleep ${seconds}; echo fin""ished`, timeout_ms: 3_000 })),
+    );
+    for (const { result, text } of runs) {
+      expect(text).not.toContain("finished");
+      expect(result.error?.code).toBe("timeout");
+    }
+    // Nothing of them is left running (also the one whose timer fired while it waited for a channel).
+    expect(await waitFor(() => pidsRunning(`sleep ${seconds}`).length === 0, 50)).toBe(true);
+    await registry.close();
+  }, 120_000);
+
   it("keeps a flooding session's buffer bounded and says what it dropped", async () => {
     const registry = await registryWith([keyHost()]);
     const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
@@ -428,6 +459,26 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
       for (const pid of left) process.kill(pid, "SIGKILL");
     }
   }, 30_000);
+
+  // Open: close() ends a session's shell (SIGHUP through the PTY), but a job the model started in it with
+  // nohup or setsid ignores that and keeps running on the server after the registry closed. exec's
+  // processes carry the runner's tree tag and are killed; the session shells carry none.
+  it.fails("registry.close() also ends what a session put in the background (nohup, setsid)", async () => {
+    const registry = await registryWith([keyHost()]);
+    const seconds = 500_000 + Math.floor(Math.random() * 100_000);
+    const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
+    await ssh(registry, {
+      action: "send_input",
+      session_id: String(session.details.sessionId),
+      input: `nohup sleep ${seconds}1 >/dev/null 2>&1 & setsid sleep ${seconds}2 >/dev/null 2>&1 < /dev/null & echo bg-$((6*7))\n`,
+    });
+    expect(await waitFor(() => pidsRunning(`sleep ${seconds}`).length >= 2)).toBe(true);
+    await registry.close();
+    const left = await waitFor(() => pidsRunning(`sleep ${seconds}`).length === 0, 50);
+    const survivors = pidsRunning(`sleep ${seconds}`);
+    for (const pid of survivors) process.kill(pid, "SIGKILL");
+    expect(left, `left running: ${survivors.join(", ")}`).toBe(true);
+  }, 60_000);
 
   it("registry.close() ends a running exec, its group-leaving child and the sessions' shells", async () => {
     const registry = await registryWith([keyHost()]);

@@ -5,7 +5,7 @@
  * `WorkspaceError("host_key")` naming the host, the presented fingerprint
  * and what to do; there is no trust on first use.
  */
-import { readFile } from "node:fs/promises";
+import { constants, open } from "node:fs/promises";
 import { WorkspaceError } from "@agent-tools/core/workspace";
 import { knownHostKeys, sshKeyFingerprint } from "./known-hosts.js";
 import type { SshHostKey } from "./connection-options.js";
@@ -23,7 +23,7 @@ export async function acceptedHostKeys(pin: SshHostKey, host: string, port: numb
   if (typeof pin === "string") return { accepted: [pin], revoked: [], source: "hostKey" };
   let text: string;
   try {
-    text = await readFile(pin.knownHostsFile, "utf8");
+    text = await readKnownHostsFile(pin.knownHostsFile);
   } catch (error) {
     throw new WorkspaceError("host_key", `Cannot read the known_hosts file ${pin.knownHostsFile} pinned for ${host}:${port}: ${(error as Error).message}`, {
       host,
@@ -32,6 +32,26 @@ export async function acceptedHostKeys(pin: SshHostKey, host: string, port: numb
     });
   }
   return { ...knownHostKeys(text, host, port), source: pin.knownHostsFile };
+}
+
+/** Largest known_hosts file read. */
+const KNOWN_HOSTS_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The text of a known_hosts file: a regular file (a symlink to one is fine)
+ * of at most 16 MB. Opened without blocking, so a FIFO, `/dev/zero` or a
+ * folder put in its place is refused at once instead of hanging the connect.
+ */
+async function readKnownHostsFile(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new Error("it is not a regular file");
+    if (stats.size > KNOWN_HOSTS_MAX_BYTES) throw new Error(`it is larger than ${KNOWN_HOSTS_MAX_BYTES} bytes`);
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The fingerprint of a presented key blob and whether it is accepted. */
