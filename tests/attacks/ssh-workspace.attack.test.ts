@@ -17,10 +17,14 @@
  * - the registry never reads or writes a local file for a workspace path
  *   (the "remote" machine is this host, so a root-only local file tells a
  *   local read from a remote one);
- * - Open (`it.fails`): Write through a directory a Bash loop keeps swapping
- *   for a symlink to outside lands outside (`anchoredOpens` false: SFTP
- *   opens by path, nothing re-checks between the containment check and the
- *   rename; `ATTACK_ROUNDS` rounds).
+ * - a held lock's 10 s heartbeat with its lock file swapped for a symlink
+ *   to an outside file (was a hole: the lock's JSON overwrote that file);
+ * - Open (`it.fails`): Write, Read, Grep and Delete through a directory a
+ *   Bash loop keeps swapping for a symlink to outside reach outside
+ *   (`anchoredOpens` false: SFTP opens by path, nothing re-checks between
+ *   the containment check and the open or rename; `ATTACK_ROUNDS` rounds);
+ *   an escapee that double-forks with setsid and drops the tree variable
+ *   from its environment outlives a Bash timeout.
  *
  * Runs as root (the test sshd's dedicated account `agtssh`); skipped otherwise.
  */
@@ -379,6 +383,84 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
     await workspace.close();
     await settle();
     expect(live(), "after the registry's close").toBe("");
+  }, 120_000);
+
+  // Open, like the Write above: Read and Delete go by path too, so the same swap shows or removes an outside file.
+  it.fails("Read and Delete through a directory a Bash loop swaps for a symlink to outside never reach outside", async () => {
+    const { workdir, outside, registry } = await scene();
+    asUser(`printf 'INSIDE\\n' > '${workdir}/sub/inner.txt' && printf 'VICTIM\\n' > '${outside}/dir/victim.txt'`);
+    const flipper = `
+      cd '${workdir}'
+      while [ ! -e STOP ]; do
+        mv sub sub.real 2>/dev/null; ln -sfn '${outside}/dir' sub; sleep 0.004
+        rm -f sub; mv sub.real sub 2>/dev/null; sleep 0.004
+      done`;
+    const child = (await import("node:child_process")).spawn("runuser", ["-u", sshd.username, "--", "/bin/sh", "-c", flipper], { stdio: "ignore" });
+    cleanups.push(() => child.kill("SIGKILL"));
+    const shown: string[] = [];
+    try {
+      // Until each of the three has reached outside once, or the rounds run out.
+      for (let round = 0; round < ROUNDS * 5 && new Set(shown.map((entry) => entry.split(" ")[0])).size < 3; round += 1) {
+        const read = await call(registry, "Read", { path: "sub/inner.txt" });
+        if (read.text.includes("OUTSIDE-DIR-FILE")) shown.push(`Read round ${round}`);
+        const grep = await call(registry, "Grep", { pattern: "OUTSIDE-DIR-FILE", path: "sub", output_mode: "content" });
+        if (/inner\.txt.*OUTSIDE-DIR-FILE|^\d*:?OUTSIDE-DIR-FILE/m.test(grep.text)) shown.push(`Grep round ${round}`);
+        asUser(`cd '${workdir}' && [ -d sub.real ] && d=sub.real || d=sub; printf 'x\\n' > "$d/victim.txt" 2>/dev/null || true`);
+        await call(registry, "Delete", { path: "sub/victim.txt" });
+        if (!fs.existsSync(`${outside}/dir/victim.txt`)) {
+          shown.push(`Delete round ${round}`);
+          asUser(`printf 'VICTIM\\n' > '${outside}/dir/victim.txt'`);
+        }
+      }
+    } finally {
+      fs.writeFileSync(`${workdir}/STOP`, "");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    expect(shown).toEqual([]);
+  }, 180_000);
+
+  // Was a hole: a held lock rewrote its lock file every 10 s after checking it (lstat: a regular file, then
+  // its text) by opening it again by path ("r+", which follows a symlink), so a lock file swapped for a
+  // symlink between the check and the open got the lock's JSON written over the outside file. Now renewed
+  // by a fresh copy renamed over it.
+  it("a held lock's heartbeat never writes through a lock file swapped for a symlink", async () => {
+    const { workdir, outside, workspace } = await scene();
+    const count = 40;
+    const targets = Array.from({ length: count }, (_, index) => `${workdir}/sub/t${index}.txt`);
+    const locks = await Promise.all(targets.map((target) => workspace.fs.lock(target, { timeoutMs: 5_000 })));
+    const swapper = `
+import os, sys, time
+work, secret, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+names = [os.path.join(work, "sub", ".t%d.txt.agent-tools-lock" % i) for i in range(count)]
+saved = [open(n, "rb").read() for n in names]
+while not os.path.exists(os.path.join(work, "STOP")):
+    for n in names:
+        try: os.unlink(n + ".l")
+        except OSError: pass
+        os.symlink(secret, n + ".l"); os.rename(n + ".l", n)
+    time.sleep(0.0015)
+    for n, b in zip(names, saved):
+        with open(n + ".f", "wb") as f: f.write(b)
+        os.rename(n + ".f", n)
+    time.sleep(0.0015)
+`;
+    const child = (await import("node:child_process")).spawn(
+      "runuser",
+      ["-u", sshd.username, "--", "python3", "-c", swapper, workdir, `${outside}/secret.txt`, String(count)],
+      { stdio: "ignore" },
+    );
+    cleanups.push(() => child.kill("SIGKILL"));
+    try {
+      // One heartbeat of every lock (10 s after it was taken) and some slack.
+      for (let waited = 0; waited < 14_000 && fs.readFileSync(`${outside}/secret.txt`, "utf8") === "OUTSIDE-SECRET\n"; waited += 500) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    } finally {
+      fs.writeFileSync(`${workdir}/STOP`, "");
+      await new Promise((resolve) => child.once("exit", resolve));
+      await Promise.all(locks.map((lock) => lock.release()));
+    }
+    expect(fs.readFileSync(`${outside}/secret.txt`, "utf8")).toBe("OUTSIDE-SECRET\n");
   }, 120_000);
 
   // Open: the runner finds a tree's escapees by descent and by the AGENT_TOOLS_PROCESS_TREE variable in

@@ -5,8 +5,10 @@
  * pid, a token). Every client of the remote machine (another connection,
  * another host) that uses this file system excludes each other through it.
  *
- * Stale locks: a holder rewrites its lock file every 10 s (so its mtime,
- * set by the server's clock, stays fresh). A lock file whose mtime is more
+ * Stale locks: a holder renews its lock file every 10 s (a fresh copy
+ * created exclusively and renamed over it, so its mtime, set by the
+ * server's clock, stays fresh, and a symlink put in its place is replaced,
+ * never written through). A lock file whose mtime is more
  * than 30 s older than the server's clock (measured once per waiter with a
  * probe file, so the two machines' clocks need not agree) is taken for the
  * leftover of a holder that died or lost its connection, and is broken: it
@@ -96,6 +98,23 @@ async function breakStale(calls: SftpCalls, lockFile: string, staleText: string)
 }
 
 /**
+ * Gives the lock file a fresh mtime: a new file with the same text, created
+ * exclusively beside it, renamed over it. Never opens the lock file itself by
+ * path, which would follow a symlink put there since it was checked (and
+ * write the lock's text over whatever file that symlink names).
+ */
+async function refreshLockFile(calls: SftpCalls, lockFile: string, content: string): Promise<void> {
+  const fresh = `${lockFile}.hb-${randomBytes(4).toString("hex")}`;
+  if (!(await tryCreate(calls, fresh, content))) return;
+  try {
+    await calls.posixRename(fresh, lockFile);
+  } catch (error) {
+    await calls.unlink(fresh).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
  * Takes the lock of `target` (whose directory must exist). `calls` gives
  * the current SFTP session (it may change after a reconnect); `clientId`
  * names this client in the lock file. `onRelease` runs once.
@@ -161,12 +180,7 @@ export async function acquireSftpLock(
     void (async () => {
       const session = await calls();
       if ((await readLockFile(session, lockFile)) !== content) return;
-      const handle = await session.open(lockFile, "r+");
-      try {
-        await session.write(handle, Buffer.from(content), 0);
-      } finally {
-        await session.close(handle).catch(() => undefined);
-      }
+      await refreshLockFile(session, lockFile, content);
     })().catch(() => undefined);
   }, LOCK_HEARTBEAT_MS);
   heartbeat.unref();
