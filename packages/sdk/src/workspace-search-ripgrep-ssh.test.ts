@@ -162,6 +162,9 @@ const GREPS: Record<string, unknown>[] = [
   { pattern: "-x 'q\"$(touch PWNED)", output_mode: "files" },
   { pattern: "needle", path: "src" },
   { pattern: "(unclosed" },
+  // A page the output cap ends: counted first, then the page's files passed back to rg as arguments (the odd name among them).
+  { pattern: "needle|odd|return", head_limit: 60000 },
+  { pattern: "function alpha\\(\\) \\{\\n  return", multiline: true },
 ];
 
 describe("Glob and Grep on an SSH workspace with rg there", () => {
