@@ -24,7 +24,9 @@
  *   (`anchoredOpens` false: SFTP opens by path, nothing re-checks between
  *   the containment check and the open or rename; `ATTACK_ROUNDS` rounds);
  *   an escapee that double-forks with setsid and drops the tree variable
- *   from its environment outlives a Bash timeout.
+ *   from its environment outlives a Bash timeout; a file swapped for a FIFO
+ *   between Read's type check and its open blocks the SFTP server, and with
+ *   it every later file call of the workspace, for ever.
  *
  * Runs as root (the test sshd's dedicated account `agtssh`); skipped otherwise.
  */
@@ -59,7 +61,10 @@ beforeAll(async () => {
   home = path.dirname(sshd.root);
 }, 60_000);
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+  // A workspace whose SFTP server is stuck (the FIFO case) may never close: give each step 10 s.
+  for (const cleanup of cleanups.reverse()) {
+    await Promise.race([Promise.resolve(cleanup()).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  }
   await sshd?.stop();
   fs.rmSync(localTemporary, { recursive: true, force: true });
 }, 60_000);
@@ -462,6 +467,41 @@ while not os.path.exists(os.path.join(work, "STOP")):
     }
     expect(fs.readFileSync(`${outside}/secret.txt`, "utf8")).toBe("OUTSIDE-SECRET\n");
   }, 120_000);
+
+  // Open: Read checks the type (lstat: a regular file) and then opens by path. A FIFO put there in between
+  // blocks the SFTP server in open(2); OpenSSH's sftp-server answers one request at a time, so every later
+  // file call of the workspace waits behind it, for ever (nothing times out, no new SFTP session is opened).
+  // Found after about 1000 rounds here (the window is one round trip).
+  it.fails("a file a Bash loop swaps for a FIFO never hangs Read (the SFTP server is one thread: a blocked open stalls every call)", async () => {
+    const { workdir, registry } = await scene();
+    asUser(`printf 'plain\\n' > '${workdir}/flip.txt'`);
+    const flipper = `
+      cd '${workdir}'
+      while [ ! -e STOP ]; do
+        rm -f flip.txt; mkfifo flip.txt; sleep 0.003
+        rm -f flip.txt; printf 'plain\\n' > flip.txt; sleep 0.003
+      done`;
+    const child = (await import("node:child_process")).spawn("runuser", ["-u", sshd.username, "--", "/bin/sh", "-c", flipper], { stdio: "ignore" });
+    cleanups.push(() => child.kill("SIGKILL"));
+    let hung = "";
+    try {
+      for (let round = 0; round < ROUNDS * 40 && hung === ""; round += 1) {
+        const reading = call(registry, "Read", { path: "flip.txt" });
+        const outcome = await Promise.race([reading.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("hung"), 20_000))]);
+        if (outcome === "hung") hung = `round ${round}`;
+      }
+    } finally {
+      fs.writeFileSync(`${workdir}/STOP`, "");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    expect(hung, "a Read hung for 20 s").toBe("");
+    // The workspace still answers.
+    const after = await Promise.race([
+      call(registry, "List", { path: "." }),
+      new Promise<{ text: string }>((resolve) => setTimeout(() => resolve({ text: "HUNG" }), 20_000)),
+    ]);
+    expect(after.text).not.toBe("HUNG");
+  }, 300_000);
 
   // Open: the runner finds a tree's escapees by descent and by the AGENT_TOOLS_PROCESS_TREE variable in
   // /proc/<pid>/environ. A process that double-forks (re-parented to init) AND clears its environment
