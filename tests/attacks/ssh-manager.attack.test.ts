@@ -252,7 +252,7 @@ describe("SSHManager: host keys are never trusted on first use", () => {
     expect((await ssh(accepted, { action: "exec", host_id: "dev", command: "echo logged-in" })).text).toContain("logged-in");
   });
 
-  it("answers at once when the pinned known_hosts file is a FIFO, /dev/zero or a folder (a model's local Bash can plant them)", async () => {
+  it("answers at once when the pinned known_hosts file or the key file is a FIFO, /dev/zero or a folder (a model's local Bash can plant them)", async () => {
     const fifo = path.join(scratch, "known_hosts_fifo");
     execFileSync("mkfifo", [fifo]);
     const zero = path.join(scratch, "known_hosts_zero");
@@ -262,6 +262,11 @@ describe("SSHManager: host keys are never trusted on first use", () => {
       const { result } = await ssh(registry, { action: "exec", host_id: "dev", command: "echo logged-in" });
       expect(result.isError, file).toBe(true);
       expect(result.error?.code, file).toBe("permission_denied");
+      const keyed = await registryWith([keyHost({ privateKey: undefined, privateKeyPath: file })]);
+      const login = await ssh(keyed, { action: "exec", host_id: "dev", command: "echo logged-in" });
+      expect(login.result.isError, file).toBe(true);
+      expect(login.result.error?.code, file).toBe("unavailable");
+      expect(login.text, file).toMatch(/privateKeyPath/);
     }
   }, 60_000);
 

@@ -6,7 +6,7 @@
  * that say what the user must change in the host application's settings;
  * the tool never asks for a credential.
  */
-import { readFile } from "node:fs/promises";
+import { constants, open } from "node:fs/promises";
 import { type ProcessRunner, ToolError } from "@agent-tools/core";
 import { WorkspaceError, type WorkspaceFileSystem } from "@agent-tools/core/workspace";
 import { SshConnection } from "../connection/ssh-connection.js";
@@ -15,6 +15,26 @@ import type { SecretRedactor } from "./secret-redactor.js";
 import type { ShellChannel } from "./shell-sessions.js";
 import type { SshHostConfig } from "./ssh-host-config.js";
 import { openHostFileSystem, openHostProcessRunner } from "./host-adapters.js";
+
+/** Largest private key file read. */
+const KEY_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A private key file's bytes: a regular file (a symlink to one is fine) of
+ * at most 1 MB, opened without blocking, so a FIFO, `/dev/zero` or a folder
+ * in its place fails at once (code `ENOTREG` / `EFBIG`) instead of hanging.
+ */
+async function readKeyFile(file: string): Promise<Buffer> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw Object.assign(new Error("not a regular file"), { code: "ENOTREG" });
+    if (stats.size > KEY_FILE_MAX_BYTES) throw Object.assign(new Error("too large"), { code: "EFBIG" });
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The terminal interactive sessions get. */
 const SESSION_PTY = Object.freeze({ term: "xterm-256color", cols: 160, rows: 48 });
@@ -108,7 +128,7 @@ export class ManagedSshHost {
     let privateKey = config.privateKey;
     if (config.privateKeyPath !== undefined) {
       try {
-        privateKey = await readFile(config.privateKeyPath);
+        privateKey = await readKeyFile(config.privateKeyPath);
       } catch (error) {
         throw new ToolError(
           "unavailable",
