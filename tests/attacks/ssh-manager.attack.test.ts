@@ -485,6 +485,32 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     expect(left, `left running: ${survivors.join(", ")}`).toBe(true);
   }, 60_000);
 
+  it("registry.close() racing create_session leaves no shell open on the server", async () => {
+    for (let round = 0; round < Number(process.env.ATTACK_ROUNDS ?? 3); round += 1) {
+      const sub = path.join(sshd.root, `race-${round}-${randomBytes(3).toString("hex")}`);
+      execFileSync("mkdir", [sub]);
+      execFileSync("chown", [String(sshd.uid), sub]);
+      const registry = await registryWith([keyHost({ root: sub })]);
+      expect((await ssh(registry, { action: "exec", host_id: "dev", command: "true" })).result.isError).toBe(false);
+      const creating = ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" }).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, round * 5));
+      await registry.close();
+      await creating;
+      const inSub = () =>
+        execFileSync("ls", ["/proc"], { encoding: "utf8" })
+          .split("\n")
+          .filter((entry) => /^\d+$/.test(entry))
+          .filter((entry) => {
+            try {
+              return execFileSync("readlink", [`/proc/${entry}/cwd`], { encoding: "utf8" }).trim() === sub;
+            } catch {
+              return false;
+            }
+          });
+      expect(await waitFor(() => inSub().length === 0, 50), `shells left in ${sub}: ${inSub().join(", ")}`).toBe(true);
+    }
+  }, 120_000);
+
   it("registry.close() ends a running exec, its group-leaving child and the sessions' shells", async () => {
     const registry = await registryWith([keyHost()]);
     const seconds = 300_000 + Math.floor(Math.random() * 100_000);
