@@ -304,7 +304,7 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
     expect(bash.text).not.toMatch(/^reached/m);
   }, 120_000);
 
-  it("a connection dropped in the middle of a Write of a big file leaves the old file or the new one", async () => {
+  it("a connection dropped (or its SFTP session process killed) in the middle of a Write of a big file leaves the old file or the new one", async () => {
     const proxy = await startTcpProxy({ host: sshd.host, port: sshd.port });
     cleanups.push(() => proxy.close());
     const workspace = await openWorkspace(proxy);
@@ -313,6 +313,8 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
     asUser(`true`);
     fs.writeFileSync(`${workdir}/big.txt`, oldText);
     execFileSync("chown", [`${sshd.username}:`, `${workdir}/big.txt`]);
+    let kills = 0;
+    let failed = 0;
     for (let round = 0; round < Math.min(ROUNDS, 8); round += 1) {
       const current = fs.readFileSync(`${workdir}/big.txt`, "utf8");
       // After a drop the first call may meet the dying connection; a retry reconnects.
@@ -322,12 +324,26 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
       const newText = `${`new ${round} line\n`.repeat(600_000)}`;
       const writing = call(registry, "Write", { path: "big.txt", content: newText });
       await new Promise((resolve) => setTimeout(resolve, 20 + round * 40));
-      proxy.dropAll();
+      if (round % 2 === 0) proxy.dropAll();
+      else {
+        // Odd rounds: SIGKILL this server's SFTP session process instead (sshd's internal-sftp child).
+        for (const pid of await sshd.sessionPids()) {
+          const cmdline = fs.existsSync(`/proc/${pid}/cmdline`) ? fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
+          if (cmdline.includes("internal-sftp")) {
+            process.kill(pid, "SIGKILL");
+            kills += 1;
+          }
+        }
+      }
       const written = await writing;
       const after = fs.readFileSync(`${workdir}/big.txt`, "utf8");
       expect([current, newText].includes(after), `round ${round}: torn file of ${after.length} bytes (write said ${written.text.slice(0, 120)})`).toBe(true);
       if (!written.isError) expect(after).toBe(newText);
+      else failed += 1;
     }
+    // Not vacuous: session processes were killed and some Writes were cut.
+    expect(kills).toBeGreaterThan(0);
+    expect(failed).toBeGreaterThan(0);
     const leftovers = fs.readdirSync(workdir).filter((name) => name.includes(".tmp") || name.includes("agent-tools-lock"));
     expect(leftovers).toEqual([]);
   }, 180_000);
@@ -526,6 +542,24 @@ while not os.path.exists(os.path.join(work, "STOP")):
     expect(timedOut.text).toMatch(/timed.out/i);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(live(), "after the Bash timeout").toBe("");
+  }, 60_000);
+
+  it("Bash and ManagedProcess refuse a cwd outside the root by any form (symlink, .., absolute, quotes and $())", async () => {
+    const { workdir, outside, registry } = await scene();
+    asUser(`cd '${workdir}' && ln -s '${outside}/dir' linkdir`);
+    fs.mkdirSync(`${workdir}/a'b$(touch INJECTED)`);
+    execFileSync("chown", [`${sshd.username}:`, `${workdir}/a'b$(touch INJECTED)`]);
+    const forms = ["linkdir", `${outside}/dir`, "../..", `sub/../../outside-${path.basename(workdir)}/dir`, "root://docs", "/"];
+    for (const cwd of forms) {
+      const bash = await call(registry, "Bash", { command: "pwd; cat inner.txt", cwd, yield_time_ms: 5_000 });
+      expect(bash.text, `Bash cwd ${cwd}`).not.toContain("OUTSIDE-DIR-FILE");
+      expect(bash.text, `Bash cwd ${cwd}`).not.toMatch(new RegExp(`^${outside}/dir$`, "m"));
+      const started = await call(registry, "ManagedProcess", { action: "start", command: "pwd; cat inner.txt", cwd });
+      expect(started.isError, `ManagedProcess cwd ${cwd}: ${started.text}`).toBe(true);
+    }
+    const quoted = await call(registry, "Bash", { command: "pwd", cwd: "a'b$(touch INJECTED)", yield_time_ms: 5_000 });
+    expect(quoted.isError, quoted.text).toBe(false);
+    expect(fs.existsSync(`${workdir}/INJECTED`)).toBe(false);
   }, 60_000);
 
   it("Bash output carrying marker-like lines is passed through as output", async () => {
