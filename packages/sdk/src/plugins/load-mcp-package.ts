@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
-import { SdkError, type ToolPlugin } from "@agent-tools/core";
-import { isModuleNotFoundError } from "@agent-tools/core/internal";
+import type { ToolPlugin } from "@agent-tools/core";
 import type { McpHostOptions } from "@agent-tools/core/mcp";
+import { loadOptionalPeer } from "./load-optional-peer.js";
 
 /** The optional peer that implements the `mcp` option. */
 export const MCP_PACKAGE = "@agent-tools/mcp";
@@ -20,27 +19,5 @@ export interface LoadedMcpPackage {
  * load it is rethrown as is. `load` is the import (a test passes its own).
  */
 export async function loadMcpPackage(load: () => Promise<LoadedMcpPackage> = () => import("@agent-tools/mcp")): Promise<LoadedMcpPackage> {
-  try {
-    return await load();
-  } catch (error) {
-    if (!isModuleNotFoundError(error, MCP_PACKAGE)) throw error;
-    const version = sdkVersion();
-    const install = version === undefined ? MCP_PACKAGE : `${MCP_PACKAGE}@${version}`;
-    throw new SdkError(
-      "unsupported",
-      `The mcp option needs the optional package ${MCP_PACKAGE}, which is not installed: npm install ${install} (or leave mcp out).`,
-      { option: "mcp", package: MCP_PACKAGE, ...(version === undefined ? {} : { version }) },
-      { cause: error },
-    );
-  }
-}
-
-/** The version in the sdk's package.json (read only to word the install hint). */
-function sdkVersion(): string | undefined {
-  try {
-    const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
-    return typeof manifest.version === "string" ? manifest.version : undefined;
-  } catch {
-    return undefined;
-  }
+  return loadOptionalPeer("mcp", MCP_PACKAGE, load);
 }

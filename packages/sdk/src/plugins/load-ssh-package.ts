@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
-import { SdkError, type ToolPlugin } from "@agent-tools/core";
-import { isModuleNotFoundError } from "@agent-tools/core/internal";
+import type { ToolPlugin } from "@agent-tools/core";
 import type { SshHostConfig } from "@agent-tools/ssh";
 import type { SdkSshHostConfig, SdkSshOptions } from "../ssh-options.js";
+import { loadOptionalPeer } from "./load-optional-peer.js";
 
 /** The optional peer that implements the `ssh` option. */
 export const SSH_PACKAGE = "@agent-tools/ssh";
@@ -26,27 +25,5 @@ void hostConfigMatchesPackage;
  * the import (a test passes its own).
  */
 export async function loadSshPackage(load: () => Promise<LoadedSshPackage> = () => import("@agent-tools/ssh")): Promise<LoadedSshPackage> {
-  try {
-    return await load();
-  } catch (error) {
-    if (!isModuleNotFoundError(error, SSH_PACKAGE)) throw error;
-    const version = sdkVersion();
-    const install = version === undefined ? SSH_PACKAGE : `${SSH_PACKAGE}@${version}`;
-    throw new SdkError(
-      "unsupported",
-      `The ssh option needs the optional package ${SSH_PACKAGE}, which is not installed: npm install ${install} (or leave ssh out).`,
-      { option: "ssh", package: SSH_PACKAGE, ...(version === undefined ? {} : { version }) },
-      { cause: error },
-    );
-  }
-}
-
-/** The version in the sdk's package.json (read only to word the install hint). */
-function sdkVersion(): string | undefined {
-  try {
-    const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
-    return typeof manifest.version === "string" ? manifest.version : undefined;
-  } catch {
-    return undefined;
-  }
+  return loadOptionalPeer("ssh", SSH_PACKAGE, load);
 }
