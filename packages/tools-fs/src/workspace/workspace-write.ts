@@ -4,13 +4,13 @@
  * the automatic full read) and the same answer as on the local disk, the
  * bytes committed through the workspace's atomic write.
  */
-import { type ResolvedPath, ToolError, type ToolContext } from "@agent-tools/core";
+import type { ResolvedPath, ToolContext } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
 import { readTextWindow } from "../shared/text-window.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
-import { preview } from "../shared/text-preview.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { primeFullSnapshotFrom } from "../write/auto-prime.js";
+import { assertNotDanglingWrite, assertNotWriteRoot, writeDirectoryError, writeResult } from "../write/write-checks.js";
 import { assertWorkspaceRegularFile, isWorkspaceScope, workspaceTarget } from "./workspace-call.js";
 import { workspaceToolError } from "./workspace-errors.js";
 import { type WorkspaceLockedFile, mutateInWorkspace } from "./workspace-mutation.js";
@@ -33,16 +33,9 @@ export async function writeInWorkspace<T>(call: WorkspaceWriteCall<T>) {
   const resolved = context.paths.resolve(input.path, { intent: "write", label: "Write path" });
   if (!isWorkspaceScope(resolved)) return call.local(resolved);
   try {
-    if (resolved.relativePath === "" && resolved.scope !== "external") {
-      throw new ToolError(
-        "unsupported_target",
-        `Write failed: ${resolved.displayPath} is the root directory. Directories are created implicitly; pass a file path such as path="notes.md".`,
-      );
-    }
+    assertNotWriteRoot(resolved);
     const target = await workspaceTarget(errorCall, resolved);
-    if (!target.exists && target.isSymlink) {
-      throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is a dangling symlink. Delete it first or write to the real path.`);
-    }
+    assertNotDanglingWrite(resolved.displayPath, target);
     return await mutateInWorkspace({ toolName: "Write", target, context, environment, followLeaf: true, createParents: true }, (file) =>
       writeLocked(file, input.content, resolved, call),
     );
@@ -54,12 +47,7 @@ export async function writeInWorkspace<T>(call: WorkspaceWriteCall<T>) {
 async function writeLocked<T>(file: WorkspaceLockedFile, content: string, resolved: ResolvedPath, call: WorkspaceWriteCall<T>) {
   const { workspace, context, environment } = call;
   const existing = file.stats;
-  if (existing?.type === "directory") {
-    throw new ToolError(
-      "not_a_file",
-      `Write failed: ${resolved.displayPath} is a directory. Directories are created implicitly when you write a file inside them: pass a file path such as path="${resolved.displayPath}/notes.md".`,
-    );
-  }
+  if (existing?.type === "directory") throw writeDirectoryError(resolved.displayPath);
   if (existing) assertWorkspaceRegularFile("Write", resolved.displayPath, existing);
   let autoRead = false;
   if (existing) {
@@ -85,20 +73,13 @@ async function writeLocked<T>(file: WorkspaceLockedFile, content: string, resolv
     if (autoRead) file.forget();
     throw error;
   }
-  const verb = existing ? "updated" : "created";
-  return {
-    content: `File ${verb} successfully at: ${resolved.displayPath}${autoRead ? "\nautoRead=full" : ""}`,
-    details: {
-      kind: "write" as const,
-      path: resolved.displayPath,
-      absolutePath: resolved.absolutePath,
-      existedBefore: existing !== undefined,
-      bytesWritten: bytes.length,
-      mtimeMs: version.mtimeMs,
-      contentHash: version.contentHash,
-      totalLines: version.totalLines,
-      preview: preview(content),
-      autoRead,
-    },
-  };
+  return writeResult({
+    resolved,
+    content,
+    existedBefore: existing !== undefined,
+    bytesWritten: bytes.length,
+    version,
+    contentHash: version.contentHash,
+    autoRead,
+  });
 }

@@ -1,6 +1,5 @@
-import { ToolError, defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
+import { defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import { z } from "zod";
-import { preview } from "../shared/text-preview.js";
 import { ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
 import { onResolvedPath } from "../shared/fs-errors.js";
@@ -11,6 +10,7 @@ import type { LockedFile } from "../file-engine/locked-file.js";
 import { assertRegularFile } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
+import { assertNotDanglingWrite, assertNotWriteRoot, writeDirectoryError, writeResult } from "./write-checks.js";
 import { remoteWorkspace } from "../workspace/workspace-call.js";
 import { writeInWorkspace } from "../workspace/workspace-write.js";
 
@@ -85,15 +85,8 @@ interface WriteCall {
 
 async function writeResolved(call: WriteCall) {
   const { resolved, context } = call;
-  if (resolved.relativePath === "" && resolved.scope !== "external") {
-    throw new ToolError(
-      "unsupported_target",
-      `Write failed: ${resolved.displayPath} is the root directory. Directories are created implicitly; pass a file path such as path="notes.md".`,
-    );
-  }
-  if (!resolved.exists && resolved.isSymlink) {
-    throw new ToolError("unsupported_target", `Write failed: ${resolved.displayPath} is a dangling symlink. Delete it first or write to the real path.`);
-  }
+  assertNotWriteRoot(resolved);
+  assertNotDanglingWrite(resolved.displayPath, resolved);
   return call.engine.mutate({ toolName: "Write", resolved, context, followLeaf: true, createParents: true }, (file) => writeLocked(call, file));
 }
 
@@ -101,12 +94,7 @@ async function writeResolved(call: WriteCall) {
 async function writeLocked(call: WriteCall, file: LockedFile) {
   const { content, resolved, context, environment } = call;
   const existing = file.stats;
-  if (existing?.isDirectory()) {
-    throw new ToolError(
-      "not_a_file",
-      `Write failed: ${resolved.displayPath} is a directory. Directories are created implicitly when you write a file inside them: pass a file path such as path="${resolved.displayPath}/notes.md".`,
-    );
-  }
+  if (existing?.isDirectory()) throw writeDirectoryError(resolved.displayPath);
   if (existing) assertRegularFile("Write", resolved.displayPath, existing);
   let autoRead = false;
   if (existing) {
@@ -139,20 +127,13 @@ async function writeLocked(call: WriteCall, file: LockedFile) {
   const { version, pendingHash } = written;
   if (pendingHash) encoded.releaseWhen(pendingHash.released);
   else encoded.release();
-  const verb = existing ? "updated" : "created";
-  return {
-    content: `File ${verb} successfully at: ${resolved.displayPath}${autoRead ? "\nautoRead=full" : ""}`,
-    details: {
-      kind: "write" as const,
-      path: resolved.displayPath,
-      absolutePath: resolved.absolutePath,
-      existedBefore: existing !== undefined,
-      bytesWritten: size,
-      mtimeMs: version.mtimeMs,
-      ...(pendingHash ? {} : { contentHash: version.contentHash }),
-      totalLines: version.totalLines,
-      preview: preview(content),
-      autoRead,
-    },
-  };
+  return writeResult({
+    resolved,
+    content,
+    existedBefore: existing !== undefined,
+    bytesWritten: size,
+    version,
+    contentHash: pendingHash ? undefined : version.contentHash,
+    autoRead,
+  });
 }
