@@ -6,7 +6,7 @@ import { toFsToolError } from "../shared/fs-errors.js";
 import { descriptorPath } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { type GrepEngineOptions, compileGrepPattern, grepWithTypeScript, hitsOfBytes, searchBytes } from "./grep-engine.js";
-import { renderGrep } from "./grep-format.js";
+import { grepAnswer } from "./grep-answer.js";
 import { fileFilter, judgedOnce } from "./grep-file-filter.js";
 import { remoteWorkspace } from "../workspace/workspace-call.js";
 import { grepInWorkspace } from "../workspace/workspace-grep.js";
@@ -146,34 +146,14 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
       } finally {
         progress.stop();
       }
-      const rendered = renderGrep(
-        hits,
-        {
-          outputMode: input.output_mode,
-          offset: input.offset,
-          headLimit: input.head_limit,
-          context: query.context,
-          displayDirectory: base.displayDirectory,
-          pattern: input.pattern,
-          maxChars: context.maxOutputChars,
-        },
-        environment.searchCaches,
-      );
-      return {
-        content: rendered.text,
-        details: {
-          kind: "grep" as const,
-          pattern: input.pattern,
-          path: base.fileName !== undefined ? base.resolved.displayPath : base.displayDirectory,
-          outputMode: input.output_mode,
-          matchCount: rendered.matchCount,
-          fileCount: rendered.fileCount,
-          returned: rendered.returned,
-          offset: input.offset,
-          hasMore: rendered.hasMore,
-          engine,
-        },
-      };
+      return grepAnswer(hits, {
+        input,
+        base,
+        context: query.context,
+        engine,
+        maxChars: context.maxOutputChars,
+        caches: environment.searchCaches,
+      });
     },
   });
 }

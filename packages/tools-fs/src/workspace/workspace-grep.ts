@@ -15,7 +15,7 @@ import { compileGrepPattern, searchBytes } from "../search/grep-engine.js";
 import { fileFilter, judgedOnce } from "../search/grep-file-filter.js";
 import { DEFAULT_REGEX_TIME_BUDGET_MS, cannotBacktrack } from "../search/grep-regex-budget.js";
 import type { GrepWorkerHost } from "../search/grep-worker-host.js";
-import { renderGrep } from "../search/grep-format.js";
+import { grepAnswer } from "../search/grep-answer.js";
 import type { GrepFileHits } from "../search/grep-result.js";
 import { grepWithRipgrepPaged } from "../search/grep-ripgrep-paged.js";
 import type { SearchBase } from "../search/search-base.js";
@@ -249,32 +249,12 @@ export async function grepInWorkspace(workspace: Workspace, input: GrepInput, co
   } finally {
     progress.stop();
   }
-  const rendered = renderGrep(
-    hits,
-    {
-      outputMode: input.output_mode,
-      offset: input.offset,
-      headLimit: input.head_limit,
-      context: searchContext,
-      displayDirectory: base.displayDirectory,
-      pattern: input.pattern,
-      maxChars: context.maxOutputChars,
-    },
-    options.environment.searchCaches,
-  );
-  return {
-    content: rendered.text,
-    details: {
-      kind: "grep" as const,
-      pattern: input.pattern,
-      path: base.fileName !== undefined ? base.resolved.displayPath : base.displayDirectory,
-      outputMode: input.output_mode,
-      matchCount: rendered.matchCount,
-      fileCount: rendered.fileCount,
-      returned: rendered.returned,
-      offset: input.offset,
-      hasMore: rendered.hasMore,
-      engine,
-    },
-  };
+  return grepAnswer(hits, {
+    input,
+    base,
+    context: searchContext,
+    engine,
+    maxChars: context.maxOutputChars,
+    caches: options.environment.searchCaches,
+  });
 }
