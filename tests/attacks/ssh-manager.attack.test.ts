@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "@agent-tools/sdk";
-import { type TestSshd, startTestSshd } from "@agent-tools/ssh/testing";
+import { type TestSshd, startTestSshd, testSshdGivesPty } from "@agent-tools/ssh/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 type Host = Record<string, unknown>;
@@ -383,7 +383,8 @@ describe("SSHManager: credentials never reach the model, events or logs", () => 
 });
 
 describe("SSHManager: sessions and exec stay within their caps and end with the registry", () => {
-  it("opens at most 4 sessions per host even when create_session calls race", async () => {
+  it("opens at most 4 sessions per host even when create_session calls race", async ({ skip }) => {
+    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
     const registry = await registryWith([keyHost()]);
     const results = await Promise.all(Array.from({ length: 8 }, () => ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" })));
     const opened = results.filter(({ result }) => !result.isError);
@@ -398,7 +399,8 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     await registry.close();
   }, 60_000);
 
-  it("times out every exec of a host whose channels are full (4 sessions, 3 commands racing for 2 slots)", async () => {
+  it("times out every exec of a host whose channels are full (4 sessions, 3 commands racing for 2 slots)", async ({ skip }) => {
+    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
     const registry = await registryWith([keyHost()]);
     for (let index = 0; index < 4; index += 1) {
       expect((await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" })).result.isError).toBe(false);
@@ -416,7 +418,8 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     await registry.close();
   }, 120_000);
 
-  it("keeps a flooding session's buffer bounded and says what it dropped", async () => {
+  it("keeps a flooding session's buffer bounded and says what it dropped", async ({ skip }) => {
+    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
     const registry = await registryWith([keyHost()]);
     const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
     const id = String(session.details.sessionId);
@@ -485,7 +488,8 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     expect(left, `left running: ${survivors.join(", ")}`).toBe(true);
   }, 60_000);
 
-  it("registry.close() racing create_session leaves no shell open on the server", async () => {
+  it("registry.close() racing create_session leaves no shell open on the server", async ({ skip }) => {
+    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
     for (let round = 0; round < Number(process.env.ATTACK_ROUNDS ?? 3); round += 1) {
       const sub = path.join(sshd.root, `race-${round}-${randomBytes(3).toString("hex")}`);
       execFileSync("mkdir", [sub]);
@@ -511,7 +515,8 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     }
   }, 120_000);
 
-  it("registry.close() ends a running exec, its group-leaving child and the sessions' shells", async () => {
+  it("registry.close() ends a running exec, its group-leaving child and the sessions' shells", async ({ skip }) => {
+    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
     const registry = await registryWith([keyHost()]);
     const seconds = 300_000 + Math.floor(Math.random() * 100_000);
     const tag = `sleep ${seconds}`;

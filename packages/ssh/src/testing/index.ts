@@ -15,3 +15,4 @@ export type { StartTestSshdOptions, TestSshd } from "./sshd-harness.js";
 export { TEST_SSH_USER } from "./test-user.js";
 export { startTcpProxy } from "./tcp-proxy.js";
 export type { TcpProxy } from "./tcp-proxy.js";
+export { testSshdGivesPty } from "./pty-probe.js";
