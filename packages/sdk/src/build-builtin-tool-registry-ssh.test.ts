@@ -25,12 +25,7 @@ afterAll(async () => {
 function devHost(overrides: Partial<SdkSshHostConfig> = {}): SdkSshHostConfig {
   return {
     id: "dev",
-    host: sshd.host,
-    port: sshd.port,
-    username: sshd.username,
-    privateKey: sshd.privateKey,
-    hostKey: sshd.hostKeyFingerprint,
-    root: sshd.root,
+    ...sshd.connectOptions,
     description: "the test server",
     ...overrides,
   };

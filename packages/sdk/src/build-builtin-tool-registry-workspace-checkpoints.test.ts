@@ -162,14 +162,7 @@ describe("checkpoints on an SSH workspace", () => {
   });
 
   it("records through SFTP and rewinds through SFTP, with the store on this host", async () => {
-    const workspace = await createSshWorkspace({
-      host: sshd.host,
-      port: sshd.port,
-      username: sshd.username,
-      privateKey: sshd.privateKey,
-      hostKey: sshd.hostKeyFingerprint,
-      root: sshd.root,
-    });
+    const workspace = await createSshWorkspace(sshd.connectOptions);
     try {
       await rewindScenario(workspace, `${sshd.root}/project-${process.pid}`);
     } finally {

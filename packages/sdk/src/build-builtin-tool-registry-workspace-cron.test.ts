@@ -15,14 +15,7 @@ let workspace: Workspace;
 const temporaries: string[] = [];
 beforeAll(async () => {
   sshd = await startTestSshd();
-  workspace = await createSshWorkspace({
-    host: sshd.host,
-    port: sshd.port,
-    username: sshd.username,
-    privateKey: sshd.privateKey,
-    hostKey: sshd.hostKeyFingerprint,
-    root: sshd.root,
-  });
+  workspace = await createSshWorkspace(sshd.connectOptions);
 }, 60_000);
 afterAll(async () => {
   await workspace?.close();

@@ -10,14 +10,7 @@ beforeAll(async () => {
   sshd = await startTestSshd();
 });
 
-const options = (): SshWorkspaceOptions => ({
-  host: sshd.host,
-  port: sshd.port,
-  username: sshd.username,
-  privateKey: sshd.privateKey,
-  hostKey: sshd.hostKeyFingerprint,
-  root: sshd.root,
-});
+const options = (): SshWorkspaceOptions => sshd.connectOptions;
 
 runWorkspaceContract(
   "ssh",

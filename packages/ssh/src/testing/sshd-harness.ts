@@ -35,6 +35,16 @@ export interface StartTestSshdOptions {
   readonly environment?: Readonly<Record<string, string>>;
 }
 
+/** The login options of a test server (see {@link TestSshd.connectOptions}). */
+export interface TestSshdConnectOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  readonly privateKey: string;
+  readonly hostKey: string;
+  readonly root: string;
+}
+
 /** A running test sshd (see {@link startTestSshd}). */
 export interface TestSshd {
   readonly host: string;
@@ -57,6 +67,12 @@ export interface TestSshd {
   readonly root: string;
   /** The sshd process id. */
   readonly pid: number;
+  /**
+   * What a client needs to log in, pinned and rooted: host, port, username,
+   * private key, `hostKey` (the fingerprint) and `root`. Spread it into the
+   * options of `createSshWorkspace` or an SSHManager host.
+   */
+  readonly connectOptions: TestSshdConnectOptions;
   /** The name and value of the environment variable every session of this server carries. */
   readonly sessionTag: { readonly name: string; readonly value: string };
   /** Pids of the live processes of the account that this server's sessions started. */
@@ -245,6 +261,7 @@ export async function startTestSshd(options: StartTestSshdOptions = {}): Promise
     knownHostsLine: `[127.0.0.1]:${port} ${hostPublic[0]} ${hostPublic[1]}`,
     root: account.root,
     pid,
+    connectOptions: { host: "127.0.0.1", port, username: account.username, privateKey, hostKey: hostKeyFingerprint, root: account.root },
     sessionTag: { name: TAG_NAME, value: tag },
     sessionPids,
     log,
