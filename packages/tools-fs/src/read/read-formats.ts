@@ -20,6 +20,7 @@ export interface PathDetails {
   absolutePath: string;
 }
 
+/** The path fields of a Read result's details for `resolved`. */
 export function pathDetails(resolved: ResolvedPath): PathDetails {
   return { path: resolved.displayPath, absolutePath: resolved.absolutePath };
 }
