@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { SdkError } from "../errors.js";
+import { SdkError, ToolError } from "../errors.js";
 import { isWithin, tryRealpath } from "./containment.js";
 import { quoteForMessage, shortenForMessage } from "../quote.js";
 
@@ -120,4 +120,19 @@ export function rootStatus(root: GrantedRoot): RootStatus {
   } catch {
     return "missing";
   }
+}
+
+/**
+ * The granted root `root://<alias>/` names; an unknown alias is refused with
+ * `invalid_path` listing the roots there are (`label` and `input` word the message).
+ */
+export function grantedRootNamed(granted: readonly GrantedRoot[], alias: string, label: string, input: string): GrantedRoot {
+  const root = granted.find((candidate) => candidate.alias === alias);
+  if (root !== undefined) return root;
+  const available = granted.map((candidate) => `root://${candidate.alias}/ (${candidate.access === "write" ? "read/write" : "read-only"})`);
+  throw new ToolError(
+    "invalid_path",
+    `${label} ${quoteForMessage(input)} names an unknown root ${quoteForMessage(alias, 40)}. ${available.length ? `Available roots: ${available.join(", ")}.` : "No extra roots are granted; use a workspace-relative path."}`,
+    { details: {} },
+  );
 }

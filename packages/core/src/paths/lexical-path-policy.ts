@@ -10,7 +10,7 @@ import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
 import { quoteForMessage, shortenForMessage } from "../quote.js";
 import { isWithinWorkspacePath } from "../workspace/resolve-in-workspace.js";
-import { type AdditionalRoot, type GrantedRoot, validateAdditionalRoots } from "./additional-roots.js";
+import { type AdditionalRoot, type GrantedRoot, grantedRootNamed, validateAdditionalRoots } from "./additional-roots.js";
 import { displayFor } from "./display-path.js";
 import { type ParsedPathInput, parsePathInput } from "./parse-path-input.js";
 import type { PathPolicy, ResolvePathOptions, ResolvedPath, RootCandidate, RootInfo } from "./path-policy-types.js";
@@ -161,15 +161,7 @@ function locate(
         { details: { workspace: state.label, scope: "skill" } },
       );
     case "root": {
-      const root = state.granted.find((granted) => granted.alias === parsed.alias);
-      if (root === undefined) {
-        const available = state.granted.map((granted) => `root://${granted.alias}/ (${granted.access === "write" ? "read/write" : "read-only"})`);
-        throw new ToolError(
-          "invalid_path",
-          `${label} ${quoteForMessage(input)} names an unknown root ${quoteForMessage(parsed.alias, 40)}. ${available.length ? `Available roots: ${available.join(", ")}.` : "No extra roots are granted; use a workspace-relative path."}`,
-          { details: {} },
-        );
-      }
+      const root = grantedRootNamed(state.granted, parsed.alias, label, input);
       return { candidate: { scope: "root", rootPath: root.canonicalPath, access: root.access, root }, segments: parsed.segments };
     }
     default:

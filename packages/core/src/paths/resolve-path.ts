@@ -1,6 +1,7 @@
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { quoteForMessage, shortenForMessage } from "../quote.js";
+import { grantedRootNamed } from "./additional-roots.js";
 import { type CanonicalTarget, MAX_SYMLINK_HOPS, canonicalOrLoop, canonicalizeTarget, isWithin } from "./containment.js";
 import { describeRoot, displayFor, displayPath } from "./display-path.js";
 import { matchRoot } from "./match-root.js";
@@ -85,15 +86,7 @@ function locate(state: PathPolicyState, input: string, parsed: ParsedPathInput, 
     case "workspace":
       return { candidate: { scope: "workspace", rootPath: state.workdir, access: "write" }, segments: matchOnDiskNames(state.workdir, parsed.segments) };
     case "root": {
-      const root = state.granted.find((granted) => granted.alias === parsed.alias);
-      if (root === undefined) {
-        const available = state.granted.map((granted) => `root://${granted.alias}/ (${granted.access === "write" ? "read/write" : "read-only"})`);
-        throw new ToolError(
-          "invalid_path",
-          `${label} ${quoteForMessage(input)} names an unknown root ${quoteForMessage(parsed.alias, 40)}. ${available.length ? `Available roots: ${available.join(", ")}.` : "No extra roots are granted; use a workspace-relative path."}`,
-          { details: {} },
-        );
-      }
+      const root = grantedRootNamed(state.granted, parsed.alias, label, input);
       return {
         candidate: { scope: "root", rootPath: root.canonicalPath, access: root.access, root },
         segments: matchOnDiskNames(root.canonicalPath, parsed.segments),
