@@ -8,35 +8,16 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { toolResultText } from "@agent-tools/core";
 import { createSshWorkspace } from "@agent-tools/ssh";
-import { type TestSshd, startTestSshd } from "@agent-tools/ssh/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestSshd } from "@agent-tools/ssh/testing";
+import { describe, expect, it } from "vitest";
 import { type BehaviourHarness, runWorkspaceBehaviourCases } from "../../tools-fs/src/__fixtures__/workspace-behaviour-cases.js";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
+import { rgSshServers } from "./__fixtures__/rg-ssh-servers.js";
 
-const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-behaviour-ssh-")));
-// A folder holding only this host's ripgrep, readable by the server's account: the remote PATH of the "with rg" server.
-const rgFolder = path.join(temporary, "rg-bin");
-fs.mkdirSync(rgFolder, { recursive: true });
-fs.chmodSync(temporary, 0o755);
-const rgPath = createRequire(new URL("../../tools-fs/src/index.ts", import.meta.url))("@vscode/ripgrep").rgPath as string;
-fs.symlinkSync(rgPath, path.join(rgFolder, "rg"));
-
-const servers: { withRg?: TestSshd; withoutRg?: TestSshd } = {};
-beforeAll(async () => {
-  [servers.withRg, servers.withoutRg] = await Promise.all([
-    startTestSshd({ environment: { PATH: `${rgFolder}:/usr/local/bin:/usr/bin:/bin` } }),
-    startTestSshd({ environment: { PATH: "/usr/local/bin:/usr/bin:/bin" } }),
-  ]);
-});
-afterAll(async () => {
-  await Promise.all([servers.withRg?.stop(), servers.withoutRg?.stop()]);
-  fs.rmSync(temporary, { recursive: true, force: true });
-});
+const { temporary, servers } = rgSshServers("agent-tools-sdk-behaviour-ssh-");
 
 /** Gives `target` (and what is under it) to the server's account, as files that account wrote. */
 function giveToAccount(sshd: TestSshd, target: string): void {

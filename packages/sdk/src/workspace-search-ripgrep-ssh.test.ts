@@ -10,34 +10,16 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { type ToolRegistry, toolResultText } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
 import { createSshWorkspace } from "@agent-tools/ssh";
-import { type TestSshd, startTestSshd } from "@agent-tools/ssh/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestSshd } from "@agent-tools/ssh/testing";
+import { describe, expect, it } from "vitest";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
+import { rgSshServers } from "./__fixtures__/rg-ssh-servers.js";
 
-const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-search-rg-ssh-")));
-const rgFolder = path.join(temporary, "rg-bin");
-fs.mkdirSync(rgFolder, { recursive: true });
-fs.chmodSync(temporary, 0o755);
-const rgPath = createRequire(new URL("../../tools-fs/src/index.ts", import.meta.url))("@vscode/ripgrep").rgPath as string;
-fs.symlinkSync(rgPath, path.join(rgFolder, "rg"));
-
-const servers: { withRg?: TestSshd; withoutRg?: TestSshd } = {};
-beforeAll(async () => {
-  [servers.withRg, servers.withoutRg] = await Promise.all([
-    startTestSshd({ environment: { PATH: `${rgFolder}:/usr/local/bin:/usr/bin:/bin` } }),
-    startTestSshd({ environment: { PATH: "/usr/local/bin:/usr/bin:/bin" } }),
-  ]);
-});
-afterAll(async () => {
-  await Promise.all([servers.withRg?.stop(), servers.withoutRg?.stop()]);
-  fs.rmSync(temporary, { recursive: true, force: true });
-});
+const { temporary, servers } = rgSshServers("agent-tools-sdk-search-rg-ssh-");
 
 /** A name no shell line may carry unquoted. */
 const HOSTILE = "-x 'q\"$(touch PWNED)`touch PWNED2`\nnext";
