@@ -142,6 +142,56 @@ describe("SftpFileSystem and createSshWorkspace on a real sshd", () => {
     expect((await workspace.fs.readdir(dir)).map((entry) => `${entry.name}:${entry.type}`).sort()).toEqual(["after.txt:file", "pipe:other"]);
   });
 
+  it("a FIFO swapped in after the type check does not freeze the file system: the open times out as unsupported, a fresh SFTP session serves the next call", async () => {
+    await fresh();
+    const flip = posix.join(dir, "flip.txt");
+    const other = posix.join(dir, "other.txt");
+    await workspace.fs.writeFileAtomic(flip, Buffer.from("file"));
+    await workspace.fs.writeFileAtomic(other, Buffer.from("still here"));
+    const { root: _root, ...connectionOptions } = options();
+    const connection = new SshConnection({ ...connectionOptions, sftpTimeoutMs: 1_000 });
+    opened.push(connection);
+    let planted = false;
+    const fs = new SftpFileSystem(connection, {
+      afterReadTypeCheck: async (path) => {
+        if (path !== flip || planted) return;
+        planted = true;
+        await sh(workspace, `rm -f ${flip} && mkfifo ${flip}`);
+      },
+    });
+    try {
+      const error = await fs.readFile(flip).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(WorkspaceError);
+      expect((error as WorkspaceError).code).toBe("unsupported");
+      expect((error as WorkspaceError).message).toMatch(/FIFO/);
+      // The stuck session was abandoned: later calls, also a concurrent burst, are served by a new one.
+      const texts = await Promise.all([fs.readFile(other), fs.readFile(other), fs.stat(other)]);
+      expect(texts[0].toString()).toBe("still here");
+      expect(texts[1].toString()).toBe("still here");
+      expect((await fs.readdir(dir)).map((entry) => `${entry.name}:${entry.type}`).sort()).toEqual(["flip.txt:other", "other.txt:file"]);
+      expect(connection.generation).toBe(1);
+    } finally {
+      // Unblock the abandoned sftp-server (a writer opens the FIFO), so the test sshd stops cleanly.
+      await sh(workspace, `timeout 5 sh -c ': > ${flip}' || true`);
+    }
+  }, 30_000);
+
+  it("sftpTimeoutMs is checked: not a whole number of 100 ms to an hour is invalid_options", () => {
+    const { root: _root, ...connectionOptions } = options();
+    for (const value of [0, 99, 1.5, "30000", 3_600_001]) {
+      const error = (() => {
+        try {
+          new SshConnection({ ...connectionOptions, sftpTimeoutMs: value as number });
+        } catch (caught) {
+          return caught;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(SdkError);
+      expect((error as SdkError).message).toContain("sftpTimeoutMs");
+    }
+  });
+
   it("lock: the lock file holds its owner as JSON and no credential; a fresh foreign lock times out, a stale one is broken", async () => {
     await fresh();
     const target = posix.join(dir, "notes.md");

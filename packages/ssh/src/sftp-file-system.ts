@@ -13,7 +13,7 @@ import {
   type WorkspaceStats,
   type WorkspaceWriteOptions,
 } from "@agent-tools/core/workspace";
-import type { Stats } from "ssh2";
+import type { SFTPWrapper, Stats } from "ssh2";
 import type { SshConnection } from "./connection/ssh-connection.js";
 import { entryType, type SftpCalls, sftpCalls } from "./sftp/sftp-calls.js";
 import { diagnosePath, mapSftpError, SFTP_STATUS, sftpError, sftpStatus, typeOf } from "./sftp/sftp-errors.js";
@@ -37,6 +37,14 @@ function checkAbsolute(path: string, operation: string): void {
   }
 }
 
+/** Options of {@link SftpFileSystem} (internal; hosts set `sftpTimeoutMs` on the connection). */
+export interface SftpFileSystemOptions {
+  /** Overrides the connection's `sftpTimeoutMs` for this file system. */
+  readonly timeoutMs?: number;
+  /** Test seam: runs between a read's type check and its open (to plant a FIFO there deterministically). */
+  readonly afterReadTypeCheck?: (path: string) => Promise<void>;
+}
+
 /**
  * A {@link WorkspaceFileSystem} on the SFTP session of an
  * {@link SshConnection}: paths are absolute paths of the remote machine.
@@ -58,8 +66,11 @@ export class SftpFileSystem implements WorkspaceFileSystem {
   readonly #locks = new Set<HeldSftpLock>();
   #closed = false;
 
-  constructor(connection: SshConnection) {
+  readonly #options: SftpFileSystemOptions;
+
+  constructor(connection: SshConnection, options: SftpFileSystemOptions = {}) {
     this.#connection = connection;
+    this.#options = options;
   }
 
   /** Releases the locks this file system holds; later calls reject with `closed`. Does not close the connection. */
@@ -74,7 +85,7 @@ export class SftpFileSystem implements WorkspaceFileSystem {
     if (this.#closed || this.#connection.closed) throw sftpError("closed", operation, path, undefined, `${this.#connection.label} is closed`);
     checkAbsolute(path, operation);
     try {
-      return sftpCalls(await this.#connection.sftp());
+      return this.#wrap(await this.#connection.sftp());
     } catch (error) {
       if (error instanceof WorkspaceError) throw error;
       throw sftpError("connection", operation, path, error);
@@ -101,13 +112,13 @@ export class SftpFileSystem implements WorkspaceFileSystem {
   async readFile(path: string, range?: WorkspaceReadRange): Promise<Buffer> {
     const calls = await this.#calls("readFile", path);
     const parts: Buffer[] = [];
-    for await (const chunk of readPath(calls, path, range, "readFile")) parts.push(chunk);
+    for await (const chunk of readPath(calls, path, range, "readFile", this.#options.afterReadTypeCheck)) parts.push(chunk);
     return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
   }
 
   async *readStream(path: string, range?: WorkspaceReadRange): AsyncIterable<Buffer> {
     const calls = await this.#calls("readStream", path);
-    yield* readPath(calls, path, range, "readStream");
+    yield* readPath(calls, path, range, "readStream", this.#options.afterReadTypeCheck);
   }
 
   async writeFileAtomic(path: string, data: Uint8Array | AsyncIterable<Uint8Array>, options?: WorkspaceWriteOptions): Promise<void> {
@@ -243,6 +254,14 @@ export class SftpFileSystem implements WorkspaceFileSystem {
   }
 
   async #typeWith(path: string): Promise<ReturnType<typeof entryType> | undefined> {
-    return typeOf(sftpCalls(await this.#connection.sftp()), path);
+    return typeOf(this.#wrap(await this.#connection.sftp()), path);
+  }
+
+  /** The session's requests, each with the connection's deadline; a stuck session is abandoned. */
+  #wrap(session: SFTPWrapper): SftpCalls {
+    return sftpCalls(session, {
+      timeoutMs: this.#options.timeoutMs ?? this.#connection.sftpTimeoutMs,
+      onTimeout: () => this.#connection.abandonSftp(session),
+    });
   }
 }

@@ -44,6 +44,12 @@ export interface SshConnectionOptions {
   readonly maxChannels?: number;
   /** Attempts to reconnect a dropped connection before giving up (`connection`); default 4, back-off 250 ms doubling to 4 s. */
   readonly reconnectAttempts?: number;
+  /**
+   * How long one SFTP request may go unanswered; default 30,000 ms. Past it
+   * the call rejects (`io`, or `unsupported` for an open, which blocks on a
+   * FIFO), the stuck SFTP session is closed and the next call opens a new one.
+   */
+  readonly sftpTimeoutMs?: number;
 }
 
 /** The keys of {@link SshConnectionOptions}. */
@@ -60,6 +66,7 @@ export const SSH_CONNECTION_OPTION_KEYS = Object.freeze([
   "readyTimeoutMs",
   "maxChannels",
   "reconnectAttempts",
+  "sftpTimeoutMs",
 ] as const satisfies readonly (keyof SshConnectionOptions)[]);
 
 const CREDENTIAL_KEYS = ["privateKey", "agent", "password"] as const;
@@ -72,6 +79,7 @@ export interface ResolvedSshConnectionOptions extends SshConnectionOptions {
   readonly readyTimeoutMs: number;
   readonly maxChannels: number;
   readonly reconnectAttempts: number;
+  readonly sftpTimeoutMs: number;
 }
 
 /**
@@ -143,6 +151,7 @@ export function checkSshConnectionOptions(
     // The SFTP session and a process runner's control channel hold one each while open: fewer than 3 would starve the processes.
     maxChannels: integer(config, "maxChannels", where, 3, 1_000) ?? 8,
     reconnectAttempts: integer(config, "reconnectAttempts", where, 0, 100) ?? 4,
+    sftpTimeoutMs: integer(config, "sftpTimeoutMs", where, 100, 3_600_000) ?? 30_000,
   });
 }
 

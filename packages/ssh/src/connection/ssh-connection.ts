@@ -23,6 +23,10 @@ interface Live {
   readonly client: Client;
   readonly generation: number;
   sftp?: Promise<SFTPWrapper>;
+  /** Frees the SFTP session's channel slot (idempotent). */
+  sftpRelease?: () => void;
+  /** The open SFTP session, once `sftp` resolved. */
+  sftpSession?: SFTPWrapper;
 }
 
 const BACKOFF_START_MS = 250;
@@ -98,6 +102,34 @@ export class SshConnection {
     return live.sftp;
   }
 
+  /** How long one SFTP request may go unanswered (option `sftpTimeoutMs`, default 30,000 ms). */
+  get sftpTimeoutMs(): number {
+    return this.#options.sftpTimeoutMs;
+  }
+
+  /**
+   * Gives up on `session` (an SFTP request on it passed its deadline, so the
+   * server is stuck): the channel is closed, the requests still pending on
+   * it fail at once, its channel slot is freed (the server may never confirm
+   * the close while its sftp-server is blocked) and the next `sftp()` opens
+   * a fresh session. Does nothing for a session that is no longer current.
+   */
+  abandonSftp(session: SFTPWrapper): void {
+    const internals = session as unknown as { destroy(): void; push(data: null): void };
+    try {
+      internals.destroy();
+      internals.push(null);
+    } catch {
+      // Already closed.
+    }
+    const live = this.#live;
+    if (!live || live.sftpSession !== session) return;
+    live.sftp = undefined;
+    live.sftpSession = undefined;
+    live.sftpRelease?.();
+    live.sftpRelease = undefined;
+  }
+
   /**
    * Opens an exec channel running `command` (through the login shell of
    * the account); waits for a channel slot first, freed when the channel
@@ -167,8 +199,12 @@ export class SshConnection {
         (client) => new Promise<SFTPWrapper>((resolve, reject) => client.sftp((error, session) => (error ? reject(error) : resolve(session)))),
         live,
       );
+      live.sftpRelease = release;
+      live.sftpSession = sftp;
       sftp.once("close", () => {
         release();
+        if (live.sftpSession !== sftp) return;
+        live.sftpSession = undefined;
         if (live.sftp && this.#live === live) live.sftp = undefined;
       });
       return sftp;

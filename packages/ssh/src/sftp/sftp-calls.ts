@@ -22,15 +22,55 @@ function closedError(): Error {
   return new Error("No response from server: the SFTP session is closed (the connection was lost)");
 }
 
-function call<T>(session: SFTPWrapper, start: (done: Callback<T>) => void): Promise<T> {
+/** An SFTP request that got no answer within its deadline (see {@link SftpCallsOptions.timeoutMs}). */
+export class SftpTimeoutError extends Error {
+  /** The request: `open`, `stat`, `read`, ... */
+  readonly request: string;
+  readonly timeoutMs: number;
+  constructor(request: string, timeoutMs: number) {
+    super(
+      request === "open"
+        ? `the SFTP server did not answer the open within ${timeoutMs} ms (a FIFO or device blocks its open, and the server with it); the SFTP session was abandoned`
+        : `the SFTP server did not answer the ${request} request within ${timeoutMs} ms; the SFTP session was abandoned`,
+    );
+    this.name = "SftpTimeoutError";
+    this.request = request;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** Deadlines of {@link sftpCalls}. */
+export interface SftpCallsOptions {
+  /** How long one request may go unanswered; none when absent. */
+  readonly timeoutMs?: number;
+  /** Called (right after the request rejected) when a request passed its deadline: the session is stuck. */
+  readonly onTimeout?: (request: string) => void;
+}
+
+function callOn<T>(session: SFTPWrapper, request: string, options: SftpCallsOptions, start: (done: Callback<T>) => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (!isOpen(session)) {
       reject(closedError());
       return;
     }
+    let timer: NodeJS.Timeout | undefined;
+    if (options.timeoutMs !== undefined) {
+      const timeoutMs = options.timeoutMs;
+      timer = setTimeout(() => {
+        // Rejected first: abandoning the session fails its pending requests (this one too) with a plain "no response".
+        reject(new SftpTimeoutError(request, timeoutMs));
+        options.onTimeout?.(request);
+      }, timeoutMs);
+      timer.unref?.();
+    }
     try {
-      start((error, value) => (error ? reject(error) : resolve(value as T)));
+      start((error, value) => {
+        if (timer) clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(value as T);
+      });
     } catch (error) {
+      if (timer) clearTimeout(timer);
       reject(error);
     }
   });
@@ -64,40 +104,34 @@ export interface SftpCalls {
   hasExtension(name: string): boolean;
 }
 
-/** Wraps an ssh2 SFTP session. */
-export function sftpCalls(session: SFTPWrapper): SftpCalls {
+/** Wraps an ssh2 SFTP session; with `options.timeoutMs` each request has a deadline. */
+export function sftpCalls(session: SFTPWrapper, options: SftpCallsOptions = {}): SftpCalls {
+  const call = <T>(request: string, start: (done: Callback<T>) => void) => callOn<T>(session, request, options, start);
   return {
     session,
-    open: (path, flags, attributes = {}) => call(session, (done) => session.open(path, flags, attributes, done)),
-    close: (handle) => call(session, (done) => session.close(handle, done)),
-    read: (handle, length, position) =>
-      new Promise<Buffer>((resolve, reject) => {
-        const buffer = Buffer.allocUnsafe(length);
-        if (!isOpen(session)) {
-          reject(closedError());
-          return;
-        }
-        try {
-          session.read(handle, buffer, 0, length, position, (error, bytesRead) => (error ? reject(error) : resolve(buffer.subarray(0, bytesRead))));
-        } catch (error) {
-          reject(error);
-        }
-      }),
-    write: (handle, data, position) => call(session, (done) => session.write(handle, data, 0, data.length, position, done)),
-    fstat: (handle) => call(session, (done) => session.fstat(handle, done)),
-    fchmod: (handle, mode) => call(session, (done) => session.fchmod(handle, mode, done)),
-    fsync: (handle) => call(session, (done) => session.ext_openssh_fsync(handle, done)),
-    stat: (path) => call(session, (done) => session.stat(path, done)),
-    lstat: (path) => call(session, (done) => session.lstat(path, done)),
-    readdir: (path) => call(session, (done) => session.readdir(path, done)),
-    mkdir: (path, attributes = {}) => call(session, (done) => session.mkdir(path, attributes, done)),
-    rmdir: (path) => call(session, (done) => session.rmdir(path, done)),
-    unlink: (path) => call(session, (done) => session.unlink(path, done)),
-    posixRename: (from, to) => call(session, (done) => session.ext_openssh_rename(from, to, done)),
-    hardlink: (from, to) => call(session, (done) => session.ext_openssh_hardlink(from, to, done)),
-    realpath: (path) => call(session, (done) => session.realpath(path, done)),
-    readlink: (path) => call(session, (done) => session.readlink(path, done)),
-    utimes: (path, atime, mtime) => call(session, (done) => session.utimes(path, atime, mtime, done)),
+    open: (path, flags, attributes = {}) => call("open", (done) => session.open(path, flags, attributes, done)),
+    close: (handle) => call("close", (done) => session.close(handle, done)),
+    read: (handle, length, position) => {
+      const buffer = Buffer.allocUnsafe(length);
+      return call<number>("read", (done) => session.read(handle, buffer, 0, length, position, (error, bytesRead) => done(error, bytesRead))).then((bytesRead) =>
+        buffer.subarray(0, bytesRead),
+      );
+    },
+    write: (handle, data, position) => call("write", (done) => session.write(handle, data, 0, data.length, position, done)),
+    fstat: (handle) => call("fstat", (done) => session.fstat(handle, done)),
+    fchmod: (handle, mode) => call("fchmod", (done) => session.fchmod(handle, mode, done)),
+    fsync: (handle) => call("fsync", (done) => session.ext_openssh_fsync(handle, done)),
+    stat: (path) => call("stat", (done) => session.stat(path, done)),
+    lstat: (path) => call("lstat", (done) => session.lstat(path, done)),
+    readdir: (path) => call("readdir", (done) => session.readdir(path, done)),
+    mkdir: (path, attributes = {}) => call("mkdir", (done) => session.mkdir(path, attributes, done)),
+    rmdir: (path) => call("rmdir", (done) => session.rmdir(path, done)),
+    unlink: (path) => call("unlink", (done) => session.unlink(path, done)),
+    posixRename: (from, to) => call("rename", (done) => session.ext_openssh_rename(from, to, done)),
+    hardlink: (from, to) => call("hardlink", (done) => session.ext_openssh_hardlink(from, to, done)),
+    realpath: (path) => call("realpath", (done) => session.realpath(path, done)),
+    readlink: (path) => call("readlink", (done) => session.readlink(path, done)),
+    utimes: (path, atime, mtime) => call("utimes", (done) => session.utimes(path, atime, mtime, done)),
     hasExtension: (name) => {
       const extensions = (session as unknown as { _extensions?: Record<string, unknown> })._extensions;
       return extensions?.[name] !== undefined;

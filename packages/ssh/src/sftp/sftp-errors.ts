@@ -8,7 +8,7 @@
  */
 import { posix } from "node:path";
 import { WorkspaceError, type WorkspaceErrorCode } from "@agent-tools/core/workspace";
-import { entryType, type SftpCalls } from "./sftp-calls.js";
+import { entryType, type SftpCalls, SftpTimeoutError } from "./sftp-calls.js";
 
 /** SFTP v3 status codes. */
 export const SFTP_STATUS = {
@@ -34,6 +34,8 @@ export function sftpStatus(error: unknown): number | undefined {
 /** The plain mapping of a status (or a lost session) to a code, before any diagnosis. */
 export function statusCode(error: unknown): WorkspaceErrorCode {
   if (error instanceof WorkspaceError) return error.code;
+  // A request past its deadline: an open that blocks is a FIFO or device (unsupported), anything else an I/O failure.
+  if (error instanceof SftpTimeoutError) return error.request === "open" ? "unsupported" : "io";
   switch (sftpStatus(error)) {
     case SFTP_STATUS.NO_SUCH_FILE:
       return "not_found";
@@ -122,6 +124,8 @@ export async function mapSftpError(
   options: { readonly followLast?: boolean; readonly refine?: (code: WorkspaceErrorCode) => Promise<WorkspaceErrorCode | undefined> } = {},
 ): Promise<WorkspaceError> {
   if (error instanceof WorkspaceError) return error;
+  // The session was abandoned: no diagnosis on it, and the timeout's own words say what happened.
+  if (error instanceof SftpTimeoutError) return sftpError(statusCode(error), operation, path, error);
   let code = statusCode(error);
   try {
     if (code === "not_found") code = (await diagnosePath(calls, path, options.followLast ?? true)) ?? code;

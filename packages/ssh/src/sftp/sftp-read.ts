@@ -27,7 +27,7 @@ interface Pending {
  * a FIFO, socket or device `unsupported` (opening a FIFO would block the
  * SFTP server, which serves one request at a time).
  */
-export async function openForRead(calls: SftpCalls, path: string, operation: string): Promise<Buffer> {
+export async function openForRead(calls: SftpCalls, path: string, operation: string, afterTypeCheck?: (path: string) => Promise<void>): Promise<Buffer> {
   let type: ReturnType<typeof entryType>;
   try {
     type = entryType(await calls.stat(path));
@@ -36,6 +36,8 @@ export async function openForRead(calls: SftpCalls, path: string, operation: str
   }
   if (type === "directory") throw sftpError("is_a_directory", operation, path, undefined, "is a directory");
   if (type !== "file") throw sftpError("unsupported", operation, path, undefined, "not a regular file (a FIFO, socket or device)");
+  await afterTypeCheck?.(path);
+  // A FIFO swapped in after the check blocks this open: the request's deadline (sftpTimeoutMs) ends it as unsupported.
   try {
     return await calls.open(path, "r");
   } catch (error) {
@@ -100,9 +102,15 @@ export function resolveRange(range: WorkspaceReadRange | undefined): { start: nu
 }
 
 /** Streams a range of `path` (see {@link readHandle}); the handle is closed when the stream ends or is abandoned. */
-export async function* readPath(calls: SftpCalls, path: string, range: WorkspaceReadRange | undefined, operation: string): AsyncGenerator<Buffer> {
+export async function* readPath(
+  calls: SftpCalls,
+  path: string,
+  range: WorkspaceReadRange | undefined,
+  operation: string,
+  afterTypeCheck?: (path: string) => Promise<void>,
+): AsyncGenerator<Buffer> {
   range?.signal?.throwIfAborted();
-  const handle = await openForRead(calls, path, operation);
+  const handle = await openForRead(calls, path, operation, afterTypeCheck);
   try {
     const { start, end } = resolveRange(range);
     // Asked for before the reads: a file replaced by rename after the open is still the opened one.
