@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHostWithoutPeer } from "./__fixtures__/host-without-peer.js";
 
 const run = promisify(execFile);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -13,28 +14,8 @@ const work = realpathSync(mkdtempSync(path.join(os.tmpdir(), "sdk-without-mcp-")
 const app = path.join(work, "app");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/**
- * A host project that installed the sdk but not @agent-tools/mcp: the built
- * sdk copied into `app/node_modules/@agent-tools/sdk`, every other runtime
- * dependency of its manifest linked next to it, and nothing on the path up
- * from `app` that could resolve `@agent-tools/mcp`.
- */
-function createHostWithoutMcp(): void {
-  const manifest = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-  const sdkCopy = path.join(app, "node_modules", "@agent-tools", "sdk");
-  mkdirSync(sdkCopy, { recursive: true });
-  cpSync(path.join(packageDir, "dist"), path.join(sdkCopy, "dist"), { recursive: true });
-  cpSync(path.join(packageDir, "package.json"), path.join(sdkCopy, "package.json"));
-  for (const name of Object.keys(manifest.dependencies ?? {})) {
-    if (name === "@agent-tools/mcp") continue; // the package this host did not install
-    const target = path.join(app, "node_modules", name);
-    mkdirSync(path.dirname(target), { recursive: true });
-    symlinkSync(realpathSync(path.join(packageDir, "node_modules", name)), target, "dir");
-  }
-  mkdirSync(path.join(app, "node_modules", "@types"), { recursive: true });
-  symlinkSync(realpathSync(path.join(repositoryRoot, "node_modules", "@types", "node")), path.join(app, "node_modules", "@types", "node"), "dir");
-  writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "host-without-mcp", private: true, type: "module" }));
-}
+/** A host project with the built sdk and its runtime dependencies, but not @agent-tools/mcp. */
+const createHostWithoutMcp = () => createHostWithoutPeer({ sdkDir: packageDir, app, missing: "@agent-tools/mcp", nodeTypesFrom: repositoryRoot });
 
 const built = existsSync(path.join(packageDir, "dist", "index.js"));
 

@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHostWithoutPeer } from "./__fixtures__/host-without-peer.js";
 
 const run = promisify(execFile);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -13,19 +14,7 @@ const app = path.join(work, "app");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A host project with the built sdk and its runtime dependencies, but not @agent-tools/ssh. */
-function createHostWithoutSsh(): void {
-  const manifest = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-  const sdkCopy = path.join(app, "node_modules", "@agent-tools", "sdk");
-  mkdirSync(sdkCopy, { recursive: true });
-  cpSync(path.join(packageDir, "dist"), path.join(sdkCopy, "dist"), { recursive: true });
-  cpSync(path.join(packageDir, "package.json"), path.join(sdkCopy, "package.json"));
-  for (const name of Object.keys(manifest.dependencies ?? {})) {
-    const target = path.join(app, "node_modules", name);
-    mkdirSync(path.dirname(target), { recursive: true });
-    symlinkSync(realpathSync(path.join(packageDir, "node_modules", name)), target, "dir");
-  }
-  writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "host-without-ssh", private: true, type: "module" }));
-}
+const createHostWithoutSsh = () => createHostWithoutPeer({ sdkDir: packageDir, app, missing: "@agent-tools/ssh" });
 
 const built = existsSync(path.join(packageDir, "dist", "plugins", "sdk-ssh-plugin.js"));
 
