@@ -6,6 +6,7 @@
  */
 import { SdkError } from "@agent-tools/core";
 import { closestName, shortenForMessage } from "@agent-tools/core/internal";
+import { checkHostKeyPin } from "./host-key-pin-check.js";
 
 /**
  * The pinned key of the server: its OpenSSH SHA-256 fingerprint
@@ -70,8 +71,6 @@ export const SSH_CONNECTION_OPTION_KEYS = Object.freeze([
 ] as const satisfies readonly (keyof SshConnectionOptions)[]);
 
 const CREDENTIAL_KEYS = ["privateKey", "agent", "password"] as const;
-const FINGERPRINT_PATTERN = /^SHA256:[A-Za-z0-9+/]{43}$/;
-
 /** The checked options, defaults filled in. */
 export interface ResolvedSshConnectionOptions extends SshConnectionOptions {
   readonly port: number;
@@ -141,7 +140,7 @@ export function checkSshConnectionOptions(
   }
   if (given("password") && (typeof config.password !== "string" || config.password === ""))
     throw invalid(at("password"), `${at("password")} must be a non-empty string.`);
-  checkHostKey(config.hostKey, at("hostKey"));
+  checkHostKeyPin(config.hostKey, at("hostKey"));
   const port = integer(config, "port", where, 1, 65_535) ?? 22;
   return Object.freeze({
     ...(config as unknown as SshConnectionOptions),
@@ -153,35 +152,6 @@ export function checkSshConnectionOptions(
     reconnectAttempts: integer(config, "reconnectAttempts", where, 0, 100) ?? 4,
     sftpTimeoutMs: integer(config, "sftpTimeoutMs", where, 100, 3_600_000) ?? 30_000,
   });
-}
-
-function checkHostKey(value: unknown, where: string): void {
-  if (value === undefined) {
-    throw invalid(
-      where,
-      `${where} is missing: pin the server's key as "SHA256:..." (ssh-keygen -l -E sha256 -f on the server's host key, checked out of band) or { knownHostsFile }; an unknown key is never trusted.`,
-    );
-  }
-  if (typeof value === "string") {
-    if (!FINGERPRINT_PATTERN.test(value)) {
-      throw invalid(
-        where,
-        `${where} must be an OpenSSH SHA-256 fingerprint ("SHA256:" and 43 base64 characters, as ssh-keygen -l prints it), not "${shortenForMessage(value, 80)}".`,
-      );
-    }
-    return;
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw invalid(where, `${where} must be "SHA256:..." or { knownHostsFile }.`);
-  for (const key of Object.keys(value)) {
-    if (key === "knownHostsFile") continue;
-    const option = `${where}.${shortenForMessage(key, 60)}`;
-    throw new SdkError("invalid_options", `Unknown option ${option}: did you mean ${where}.knownHostsFile? (known: knownHostsFile).`, {
-      option,
-      suggestion: `${where}.knownHostsFile`,
-    });
-  }
-  const file = (value as { knownHostsFile?: unknown }).knownHostsFile;
-  if (typeof file !== "string" || !file.startsWith("/")) throw invalid(`${where}.knownHostsFile`, `${where}.knownHostsFile must be an absolute path.`);
 }
 
 function integer(config: Record<string, unknown>, key: string, where: string, min: number, max: number): number | undefined {

@@ -6,6 +6,7 @@
  */
 import { SdkError } from "@agent-tools/core";
 import { closestName, shortenForMessage } from "@agent-tools/core/internal";
+import { checkHostKeyPin } from "../connection/host-key-pin-check.js";
 
 /**
  * The pinned key of a host: its OpenSSH SHA-256 fingerprint
@@ -66,8 +67,6 @@ export const SSH_CREDENTIAL_KEYS = Object.freeze(["privateKey", "privateKeyPath"
 const SECRET_KEYS: ReadonlySet<string> = new Set(["privateKey", "passphrase", "password"]);
 
 const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
-const FINGERPRINT_PATTERN = /^SHA256:[A-Za-z0-9+/]{43}$/;
-
 /**
  * Checks the `hosts` list fail-closed and returns a frozen copy: an unknown
  * key (with the closest known one), a missing or malformed field, no
@@ -141,45 +140,12 @@ export function checkSshHostConfig(value: unknown, where: string): SshHostConfig
   }
   if (given("password") && (typeof config.password !== "string" || config.password === ""))
     throw invalid(at("password"), `${at("password")} must be a non-empty string.`);
-  checkHostKey(config.hostKey, at("hostKey"));
+  checkHostKeyPin(config.hostKey, at("hostKey"));
   if (given("description") && typeof config.description !== "string") throw invalid(at("description"), `${at("description")} must be a string.`);
   if (given("root")) requireAbsolute(config, "root", where, /^\//);
   const copy = Object.fromEntries(Object.entries(config).filter(([, entry]) => entry !== undefined));
   if (typeof copy.hostKey === "object") copy.hostKey = Object.freeze({ ...(copy.hostKey as object) });
   return Object.freeze(copy) as unknown as SshHostConfig;
-}
-
-function checkHostKey(value: unknown, where: string): void {
-  if (value === undefined) {
-    throw invalid(
-      where,
-      `${where} is missing: pin the server's key as "SHA256:..." (ssh-keygen -lf on the server's host key) or { knownHostsFile }; unknown keys are never trusted.`,
-    );
-  }
-  if (typeof value === "string") {
-    if (!FINGERPRINT_PATTERN.test(value)) {
-      throw invalid(
-        where,
-        `${where} must be an OpenSSH SHA-256 fingerprint ("SHA256:" and 43 base64 characters, as ssh-keygen -lf prints it), not "${shortenForMessage(value, 80)}".`,
-      );
-    }
-    return;
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw invalid(where, `${where} must be "SHA256:..." or { knownHostsFile }.`);
-  for (const key of Object.keys(value)) {
-    if (key === "knownHostsFile") continue;
-    const option = `${where}.${shortenForMessage(key, 60)}`;
-    const suggestion = closestName(key, ["knownHostsFile"]);
-    throw new SdkError(
-      "invalid_options",
-      `Unknown option ${option}${suggestion === undefined ? "" : `: did you mean ${where}.${suggestion}?`} (known: knownHostsFile).`,
-      {
-        option,
-        ...(suggestion === undefined ? {} : { suggestion: `${where}.${suggestion}` }),
-      },
-    );
-  }
-  requireAbsolute(value as Record<string, unknown>, "knownHostsFile", where, /^(\/|[A-Za-z]:[\\/])/);
 }
 
 function requireString(config: Record<string, unknown>, key: string, where: string): string {
