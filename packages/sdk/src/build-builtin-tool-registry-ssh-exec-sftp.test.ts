@@ -21,12 +21,7 @@ beforeAll(async () => {
       hosts: [
         {
           id: "dev",
-          host: sshd.host,
-          port: sshd.port,
-          username: sshd.username,
-          privateKey: sshd.privateKey,
-          hostKey: sshd.hostKeyFingerprint,
-          root: sshd.root,
+          ...sshd.connectOptions,
         },
       ],
     },
