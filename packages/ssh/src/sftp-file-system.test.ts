@@ -226,6 +226,49 @@ describe("SftpFileSystem and createSshWorkspace on a real sshd", () => {
     await held.release();
   }, 30_000);
 
+  it("the first call right after a dropped connection reconnects: reads retry once, a write of bytes is replayed, nothing is reported lost", async () => {
+    await fresh();
+    const file = posix.join(dir, "a.txt");
+    const link = posix.join(dir, "link");
+    await workspace.fs.writeFileAtomic(file, Buffer.from("alpha"));
+    await sh(workspace, `ln -s a.txt ${link}`);
+    const proxy = await startTcpProxy({ host: sshd.host, port: sshd.port });
+    opened.push(proxy);
+    const { root: _root, ...connectionOptions } = options();
+    const connection = new SshConnection({ ...connectionOptions, host: proxy.host, port: proxy.port });
+    opened.push(connection);
+    const fs = new SftpFileSystem(connection);
+    const readStream = async (path: string) => {
+      const parts: Buffer[] = [];
+      for await (const chunk of fs.readStream(path)) parts.push(chunk);
+      return Buffer.concat(parts).toString();
+    };
+    const steps: Array<[string, () => Promise<unknown>, unknown]> = [
+      ["stat", async () => (await fs.stat(file)).size, 5],
+      ["lstat", async () => (await fs.lstat(link)).type, "symlink"],
+      ["readFile", async () => (await fs.readFile(file)).toString(), "alpha"],
+      ["readStream", () => readStream(file), "alpha"],
+      ["readdir", async () => (await fs.readdir(dir)).map((entry) => entry.name).sort(), ["a.txt", "link"]],
+      ["realpath", () => fs.realpath(link), file],
+      ["readlink", () => fs.readlink(link), "a.txt"],
+      ["writeFileAtomic", async () => (await fs.writeFileAtomic(file, Buffer.from("beta"))) ?? (await workspace.fs.readFile(file)).toString(), "beta"],
+    ];
+    await fs.stat(dir);
+    for (const [name, run, expected] of steps) {
+      const before = connection.generation;
+      proxy.dropAll();
+      let outcome: unknown;
+      try {
+        outcome = await run();
+      } catch (error) {
+        outcome = `${name} failed: ${error instanceof WorkspaceError ? error.code : ""} ${(error as Error).message}`;
+      }
+      expect(outcome, name).toEqual(expected);
+      expect(connection.generation, name).toBe(before + 1);
+    }
+    expect((await workspace.fs.readdir(dir)).map((entry) => entry.name).filter((name) => name.startsWith("."))).toEqual([]);
+  }, 60_000);
+
   it("a dropped connection fails the running read with connection; the next call reconnects; close() releases locks and refuses later calls", async () => {
     await fresh();
     const file = posix.join(dir, "big.bin");

@@ -15,7 +15,7 @@ import {
 } from "@agent-tools/core/workspace";
 import type { SFTPWrapper, Stats } from "ssh2";
 import type { SshConnection } from "./connection/ssh-connection.js";
-import { entryType, type SftpCalls, sftpCalls } from "./sftp/sftp-calls.js";
+import { entryType, type SftpCalls, sftpCalls, wasNeverSent } from "./sftp/sftp-calls.js";
 import { diagnosePath, mapSftpError, SFTP_STATUS, sftpError, sftpStatus, typeOf } from "./sftp/sftp-errors.js";
 import { acquireSftpLock, type HeldSftpLock } from "./sftp/sftp-lock.js";
 import { readPath } from "./sftp/sftp-read.js";
@@ -52,9 +52,18 @@ export interface SftpFileSystemOptions {
  * statuses are told apart by looking at the path); `writeFileAtomic` is a
  * temporary file plus `posix-rename@openssh.com`; `lock` is a lock file
  * beside the target (see `sftp/sftp-lock.ts` for stale locks); reads are
- * ranged and pipelined. A lost connection fails the running call with
- * `connection`; the next call reconnects. After `close()` every call
- * rejects with `closed`.
+ * ranged and pipelined. Every SFTP request has a deadline (the
+ * connection's `sftpTimeoutMs`): past it the call rejects (`unsupported` for
+ * an open, which a FIFO blocks; `io` otherwise) and the stuck session is
+ * abandoned, so the next call gets a new one. A lost connection is reopened
+ * by the next call; a call that meets it is run once more on the new one
+ * when that is safe: the reads (stat, lstat, readFile, readStream before
+ * its first chunk, readdir, realpath, readlink) always, writeFileAtomic of
+ * bytes (not of a stream) while nothing was renamed or linked onto the
+ * target (each attempt writes a fresh temporary file), and any call whose
+ * request had not been sent. Otherwise (rename, unlink, mkdir, rmdir, a
+ * write past its rename) it rejects with `connection`, never replayed
+ * blindly. After `close()` every call rejects with `closed`.
  *
  * Needs an OpenSSH-compatible SFTP server (the `posix-rename`, `hardlink`
  * and `fsync` extensions; without `posix-rename` a replacing write is
@@ -92,38 +101,105 @@ export class SftpFileSystem implements WorkspaceFileSystem {
     }
   }
 
-  async #run<T>(operation: string, path: string, run: (calls: SftpCalls) => Promise<T>, options: Parameters<typeof mapSftpError>[4] = {}): Promise<T> {
-    const calls = await this.#calls(operation, path);
+  /**
+   * Runs `body` on the SFTP session; on a `connection` failure (the
+   * connection dropped before or during the call) runs it once more on a
+   * fresh session when that is safe: always for an `idempotent` call, and
+   * for any call whose failed request was never sent (the session was
+   * already closed when it started). `replayable` (given the failure) may
+   * allow more: a write that renamed nothing yet.
+   */
+  async #retrying<T>(operation: string, path: string, idempotent: boolean, body: (calls: SftpCalls) => Promise<T>, replayable?: () => boolean): Promise<T> {
+    const first = await this.#calls(operation, path);
     try {
-      return await run(calls);
+      return await body(first);
     } catch (error) {
-      throw await mapSftpError(calls, error, operation, path, options);
+      if (!(error instanceof WorkspaceError) || error.code !== "connection" || this.#closed || this.#connection.closed) throw error;
+      if (!idempotent && !wasNeverSent(error) && !(replayable?.() ?? false)) throw error;
+      // The dropped session may not be noticed yet (the client's close event follows): never reuse it.
+      this.#connection.abandonSftp(first.session);
+      return body(await this.#calls(operation, path));
     }
   }
 
+  async #run<T>(
+    operation: string,
+    path: string,
+    run: (calls: SftpCalls) => Promise<T>,
+    options: Parameters<typeof mapSftpError>[4] = {},
+    idempotent = false,
+  ): Promise<T> {
+    return this.#retrying(operation, path, idempotent, async (calls) => {
+      try {
+        return await run(calls);
+      } catch (error) {
+        throw await mapSftpError(calls, error, operation, path, options);
+      }
+    });
+  }
+
   stat(path: string): Promise<WorkspaceStats> {
-    return this.#run("stat", path, async (calls) => toStats(await calls.stat(path)));
+    return this.#run("stat", path, async (calls) => toStats(await calls.stat(path)), {}, true);
   }
 
   lstat(path: string): Promise<WorkspaceStats> {
-    return this.#run("lstat", path, async (calls) => toStats(await calls.lstat(path)), { followLast: false });
+    return this.#run("lstat", path, async (calls) => toStats(await calls.lstat(path)), { followLast: false }, true);
   }
 
-  async readFile(path: string, range?: WorkspaceReadRange): Promise<Buffer> {
-    const calls = await this.#calls("readFile", path);
-    const parts: Buffer[] = [];
-    for await (const chunk of readPath(calls, path, range, "readFile", this.#options.afterReadTypeCheck)) parts.push(chunk);
-    return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+  readFile(path: string, range?: WorkspaceReadRange): Promise<Buffer> {
+    return this.#retrying("readFile", path, true, async (calls) => {
+      const parts: Buffer[] = [];
+      for await (const chunk of readPath(calls, path, range, "readFile", this.#options.afterReadTypeCheck)) parts.push(chunk);
+      return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    });
   }
 
   async *readStream(path: string, range?: WorkspaceReadRange): AsyncIterable<Buffer> {
-    const calls = await this.#calls("readStream", path);
-    yield* readPath(calls, path, range, "readStream", this.#options.afterReadTypeCheck);
+    // Retried only until the first chunk: after it the caller has bytes of the file as it was.
+    const first = await this.#retrying("readStream", path, true, async (calls) => {
+      const stream = readPath(calls, path, range, "readStream", this.#options.afterReadTypeCheck);
+      return { stream, head: await stream.next() };
+    });
+    const { stream, head } = first;
+    try {
+      if (head.done) return;
+      yield head.value;
+      yield* stream;
+    } finally {
+      // Closes the handle when the caller stops early (a finished stream ignores it).
+      await stream.return(undefined);
+    }
   }
 
   async writeFileAtomic(path: string, data: Uint8Array | AsyncIterable<Uint8Array>, options?: WorkspaceWriteOptions): Promise<void> {
-    const calls = await this.#calls("writeFileAtomic", path);
-    await writeFileAtomicSftp(calls, path, data, options);
+    // Replayed after a drop only with bytes in hand (a stream is spent) and while nothing was renamed or
+    // linked onto the target: each attempt writes its own fresh temporary file, so a replay is a new write.
+    let touchedTarget = false;
+    const replayable = () => data instanceof Uint8Array && !touchedTarget;
+    await this.#retrying(
+      "writeFileAtomic",
+      path,
+      false,
+      (calls) => {
+        const watched: SftpCalls = {
+          ...calls,
+          open: (at, flags, attributes) => {
+            if (at === path) touchedTarget = true;
+            return calls.open(at, flags, attributes);
+          },
+          posixRename: (from, to) => {
+            touchedTarget = true;
+            return calls.posixRename(from, to);
+          },
+          hardlink: (from, to) => {
+            touchedTarget = true;
+            return calls.hardlink(from, to);
+          },
+        };
+        return writeFileAtomicSftp(watched, path, data, options);
+      },
+      replayable,
+    );
   }
 
   rename(from: string, to: string): Promise<void> {
@@ -156,8 +232,7 @@ export class SftpFileSystem implements WorkspaceFileSystem {
   }
 
   async mkdir(path: string, options: { readonly recursive?: boolean } = {}): Promise<void> {
-    const calls = await this.#calls("mkdir", path);
-    await this.#mkdir(calls, path, options.recursive === true);
+    await this.#retrying("mkdir", path, false, (calls) => this.#mkdir(calls, path, options.recursive === true));
   }
 
   async #mkdir(calls: SftpCalls, path: string, recursive: boolean): Promise<void> {
@@ -194,29 +269,41 @@ export class SftpFileSystem implements WorkspaceFileSystem {
   }
 
   readdir(path: string): Promise<WorkspaceDirectoryEntry[]> {
-    return this.#run("readdir", path, async (calls) => {
-      try {
-        const entries = await calls.readdir(path);
-        return entries
-          .filter((entry) => entry.filename !== "." && entry.filename !== "..")
-          .map((entry) => ({ name: entry.filename, type: entryType(entry.attrs) }));
-      } catch (error) {
-        // OpenSSH reports opendir's ENOTDIR as "no such file".
-        if (sftpStatus(error) === SFTP_STATUS.NO_SUCH_FILE && (await calls.stat(path).then(entryType, () => undefined)) !== undefined) {
-          throw sftpError("not_a_directory", "readdir", path, error, "not a directory");
+    return this.#run(
+      "readdir",
+      path,
+      async (calls) => {
+        try {
+          const entries = await calls.readdir(path);
+          return entries
+            .filter((entry) => entry.filename !== "." && entry.filename !== "..")
+            .map((entry) => ({ name: entry.filename, type: entryType(entry.attrs) }));
+        } catch (error) {
+          // OpenSSH reports opendir's ENOTDIR as "no such file".
+          if (sftpStatus(error) === SFTP_STATUS.NO_SUCH_FILE && (await calls.stat(path).then(entryType, () => undefined)) !== undefined) {
+            throw sftpError("not_a_directory", "readdir", path, error, "not a directory");
+          }
+          throw error;
         }
-        throw error;
-      }
-    });
+      },
+      {},
+      true,
+    );
   }
 
   realpath(path: string): Promise<string> {
-    return this.#run("realpath", path, async (calls) => {
-      const resolved = await calls.realpath(path);
-      // Some servers resolve a missing last component: the port's realpath needs the path to exist.
-      await calls.stat(resolved);
-      return resolved;
-    });
+    return this.#run(
+      "realpath",
+      path,
+      async (calls) => {
+        const resolved = await calls.realpath(path);
+        // Some servers resolve a missing last component: the port's realpath needs the path to exist.
+        await calls.stat(resolved);
+        return resolved;
+      },
+      {},
+      true,
+    );
   }
 
   readlink(path: string): Promise<string> {
@@ -233,6 +320,7 @@ export class SftpFileSystem implements WorkspaceFileSystem {
         }
       },
       { followLast: false },
+      true,
     );
   }
 

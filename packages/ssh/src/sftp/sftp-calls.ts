@@ -18,8 +18,24 @@ function isOpen(session: SFTPWrapper): boolean {
   return channel.outgoing?.state !== "closed" && channel.outgoing?.state !== "closing" && channel.incoming?.state !== "closed" && channel.readable !== false;
 }
 
+/** A request refused before it was sent: its session was already closed (so replaying it is safe). */
+export class SftpSessionClosedError extends Error {
+  constructor() {
+    super("No response from server: the SFTP session is closed (the connection was lost)");
+    this.name = "SftpSessionClosedError";
+  }
+}
+
 function closedError(): Error {
-  return new Error("No response from server: the SFTP session is closed (the connection was lost)");
+  return new SftpSessionClosedError();
+}
+
+/** True when `error` (or its cause) is a request that never left this host (see {@link SftpSessionClosedError}). */
+export function wasNeverSent(error: unknown): boolean {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth += 1) {
+    if (at instanceof SftpSessionClosedError) return true;
+  }
+  return false;
 }
 
 /** An SFTP request that got no answer within its deadline (see {@link SftpCallsOptions.timeoutMs}). */
