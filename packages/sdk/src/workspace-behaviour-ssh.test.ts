@@ -51,14 +51,7 @@ function sshHarness(which: "withRg" | "withoutRg") {
     fs.mkdirSync(root, { recursive: true });
     for (const [relative, content] of Object.entries(files)) put(relative, content);
     give(base);
-    const workspace = await createSshWorkspace({
-      host: sshd.host,
-      port: sshd.port,
-      username: sshd.username,
-      privateKey: sshd.privateKey,
-      hostKey: sshd.hostKeyFingerprint,
-      root,
-    });
+    const workspace = await createSshWorkspace({ ...sshd.connectOptions, root });
     expect(workspace.capabilities.ripgrep).toBe(which === "withRg");
     const dataDir = path.join(temporary, `data-${randomBytes(5).toString("hex")}`);
     const registry = await buildBuiltinToolRegistry({ workspace, dataDir, memory: false });

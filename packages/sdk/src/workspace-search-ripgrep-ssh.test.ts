@@ -92,14 +92,7 @@ async function sshSide(which: "withRg" | "withoutRg", claimRipgrep = false): Pro
   writeTree(root);
   giveToAccount(sshd, base, fs.statSync(sshd.root).gid);
   const calls: Calls = {};
-  const ssh = await createSshWorkspace({
-    host: sshd.host,
-    port: sshd.port,
-    username: sshd.username,
-    privateKey: sshd.privateKey,
-    hostKey: sshd.hostKeyFingerprint,
-    root,
-  });
+  const ssh = await createSshWorkspace({ ...sshd.connectOptions, root });
   expect(ssh.capabilities.ripgrep).toBe(which === "withRg");
   const workspace = counted(ssh, calls, claimRipgrep);
   const dataDir = path.join(temporary, `data-${randomBytes(5).toString("hex")}`);

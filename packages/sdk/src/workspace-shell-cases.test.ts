@@ -48,14 +48,7 @@ async function sshHarness(): Promise<ShellHarness> {
   const root = path.join(sshd.root, `case-${randomBytes(5).toString("hex")}`);
   fs.mkdirSync(path.join(root, "sub"), { recursive: true });
   for (const folder of [root, path.join(root, "sub")]) fs.chownSync(folder, sshd.uid, fs.statSync(sshd.root).gid);
-  const workspace = await createSshWorkspace({
-    host: sshd.host,
-    port: sshd.port,
-    username: sshd.username,
-    privateKey: sshd.privateKey,
-    hostKey: sshd.hostKeyFingerprint,
-    root,
-  });
+  const workspace = await createSshWorkspace({ ...sshd.connectOptions, root });
   const dataDir = fresh("data");
   const registry = await buildBuiltinToolRegistry({ workspace, dataDir, memory: false });
   return {
