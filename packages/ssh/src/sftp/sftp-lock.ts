@@ -39,7 +39,9 @@ export interface HeldSftpLock extends WorkspaceLock {
 
 async function readLockFile(calls: SftpCalls, lockFile: string): Promise<string | undefined> {
   try {
-    // Never open what is not a regular file: a FIFO planted there would block the SFTP server.
+    // Never open what is not a regular file: a FIFO planted there would block the SFTP server. One swapped in
+    // between this check and the open still blocks it, until the open's deadline (sftpTimeoutMs) abandons the
+    // session: the text is then unknown (undefined), so nothing is broken and the waiter times out as `locked`.
     if (entryType(await calls.lstat(lockFile)) !== "file") return undefined;
     const handle = await calls.open(lockFile, "r");
     try {
