@@ -52,3 +52,30 @@ export function signalAll(pids: readonly number[], signal: NodeJS.Signals): void
     }
   }
 }
+
+/**
+ * Pids of orphaned sshd session processes of user `uid` (`sshd: <user>@...`
+ * whose parent is init): sessions whose connection and monitor are gone,
+ * such as an internal-sftp blocked for ever opening a FIFO after its
+ * client abandoned it. They carry no session tag (internal-sftp runs in
+ * sshd itself, no command is started), so the tag sweep misses them; an
+ * orphan has no live connection, so ending it breaks nothing.
+ */
+export async function orphanedSessionProcesses(uid: number, username: string): Promise<number[]> {
+  const found: number[] = [];
+  const prefix = `sshd: ${username}@`;
+  for (const entry of await readdir("/proc").catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    try {
+      if ((await stat(`/proc/${pid}`)).uid !== uid) continue;
+      const statText = await readFile(`/proc/${pid}/stat`, "utf8");
+      if (statText.slice(statText.lastIndexOf(")") + 2).split(" ")[1] !== "1") continue;
+      const cmdline = (await readFile(`/proc/${pid}/cmdline`, "utf8")).replace(/\0+$/, "");
+      if (cmdline.startsWith(prefix)) found.push(pid);
+    } catch {
+      // Gone meanwhile, or not readable.
+    }
+  }
+  return found;
+}

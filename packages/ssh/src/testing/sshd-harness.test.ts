@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { Client } from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSshd, type TestSshd } from "./index.js";
+import { orphanedSessionProcesses } from "./process-sweep.js";
 
 /** Alive and not a zombie (an orphan reparented to a pid 1 that does not reap stays a zombie). */
 function isAlive(pid: number): boolean {
@@ -80,4 +81,35 @@ describe("startTestSshd", () => {
     expect(isAlive(pid)).toBe(false);
     expect(isAlive(sshd.pid)).toBe(false);
   });
+});
+
+describe("startTestSshd stop() and abandoned SFTP sessions", () => {
+  it("ends an internal-sftp session left blocked opening a FIFO after its client went away", async () => {
+    const sshd = await startTestSshd();
+    const client = await connect(sshd, []);
+    const fifo = `${sshd.root}/pipe`;
+    await new Promise<void>((resolve, reject) => {
+      client.exec(`mkfifo '${fifo}'`, (error, channel) => {
+        if (error) return reject(error);
+        channel.on("close", () => resolve()).resume();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      client.sftp((error, sftp) => {
+        if (error) return reject(error);
+        sftp.open(fifo, "r", () => undefined); // never answered: the server blocks in open()
+        setTimeout(resolve, 300);
+      });
+    });
+    client.destroy();
+    let orphans: number[] = [];
+    for (let round = 0; round < 100 && orphans.length === 0; round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const sessions = await orphanedSessionProcesses(sshd.uid, sshd.username);
+      orphans = sessions.filter((pid) => readFileSync(`/proc/${pid}/wchan`, "utf8") === "wait_for_partner");
+    }
+    expect(orphans.length).toBeGreaterThan(0);
+    await sshd.stop();
+    expect(orphans.filter(isAlive)).toEqual([]);
+  }, 30_000);
 });

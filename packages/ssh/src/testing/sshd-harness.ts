@@ -11,7 +11,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { signalAll, taggedProcesses } from "./process-sweep.js";
+import { signalAll, orphanedSessionProcesses, taggedProcesses } from "./process-sweep.js";
 import { runCommandOk } from "./run-command.js";
 import { prepareTestAccount, setTestPassword, type TestAccount } from "./test-user.js";
 
@@ -238,7 +238,7 @@ export async function startTestSshd(options: StartTestSshdOptions = {}): Promise
       child.kill("SIGKILL");
       // Sessions forked meanwhile, and processes that left the tree but keep the tag.
       for (let round = 0; round < 20; round += 1) {
-        const left = await taggedProcesses(account.uid, TAG_NAME, tag, []);
+        const left = [...(await taggedProcesses(account.uid, TAG_NAME, tag, [])), ...(await orphanedSessionProcesses(account.uid, account.username))];
         if (left.length === 0) break;
         signalAll(left, "SIGKILL");
         await new Promise((resolve) => setTimeout(resolve, 50));
