@@ -1,129 +1,26 @@
 /**
- * Attacks on SSHManager (the sdk's `ssh: { hosts }` option): the model names
- * hosts by id only, never sees a credential (results, details, errors,
- * events, log lines), never supplies one, and an unknown, changed or revoked
- * host key is never accepted; sessions and exec stay within their caps and
- * end with the registry. Runs against a real sshd of its own
- * (`startTestSshd`, with a password: root only, as CI runs).
+ * Attacks on SSHManager (the sdk's `ssh: { hosts }` option), configuration
+ * and credentials: the model names hosts by id only, never sees a credential
+ * (results, details, errors, events, log lines), never supplies one, and an
+ * unknown, changed or revoked host key is never accepted. Runs against a real
+ * sshd of its own (`startTestSshd`, with a password: root only, as CI runs),
+ * started through `__fixtures__/ssh-manager.ts`.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "@agent-tools/sdk";
-import { type TestSshd, startTestSshd, testSshdGivesPty } from "@agent-tools/ssh/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BuiltinToolRegistry } from "@agent-tools/sdk";
+import type { TestSshd } from "@agent-tools/ssh/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Host, asRoot, expectAbsent, keyLines, useSshManagerHarness } from "./__fixtures__/ssh-manager.js";
 
-type Host = Record<string, unknown>;
-
-const asRoot = process.getuid?.() === 0;
-const scratch = mkdtempSync(path.join(tmpdir(), "ssh-manager-attack-"));
-const workdir = path.join(scratch, "work");
-const dataDir = path.join(scratch, "data");
+const harness = useSshManagerHarness();
+const { scratch, workdir, dataDir, observed, keyHost, passwordHost, registryWith, ssh, knownHostsFile, hostKeyParts } = harness;
 let sshd: TestSshd;
-const registries: BuiltinToolRegistry[] = [];
-/** Everything every registry reported through onEvent and the logger, for leak checks. */
-const observed: unknown[] = [];
-
-beforeAll(async () => {
-  execFileSync("mkdir", ["-p", workdir, dataDir]);
-  sshd = await startTestSshd({ passwordAuthentication: asRoot });
-}, 60_000);
-
-afterAll(async () => {
-  for (const registry of registries) await registry.close().catch(() => undefined);
-  await sshd?.stop();
-  rmSync(scratch, { recursive: true, force: true });
+beforeAll(() => {
+  sshd = harness.sshd;
 });
-
-function keyHost(overrides: Host = {}): Host {
-  return {
-    id: "dev",
-    host: sshd.host,
-    port: sshd.port,
-    username: sshd.username,
-    privateKey: sshd.privateKey,
-    hostKey: sshd.hostKeyFingerprint,
-    root: sshd.root,
-    ...overrides,
-  };
-}
-
-function passwordHost(overrides: Host = {}): Host {
-  const { privateKey: _key, ...rest } = keyHost({ id: "pw", password: sshd.password, ...overrides });
-  return rest;
-}
-
-async function registryWith(hosts: Host[]): Promise<BuiltinToolRegistry> {
-  const record = (level: string) => (message: string, data?: unknown) => observed.push({ level, message, data });
-  const registry = await buildBuiltinToolRegistry({
-    workdir,
-    dataDir,
-    memory: false,
-    // The hosts are deliberately hostile shapes.
-    ssh: { hosts: hosts as never },
-    onEvent: (event) => observed.push(event),
-    logger: { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") },
-  });
-  registries.push(registry);
-  return registry;
-}
-
-let calls = 0;
-async function ssh(registry: BuiltinToolRegistry, args: Record<string, unknown>) {
-  const result = await registry.executeToolCall({ id: `attack-${++calls}`, name: "SSHManager", arguments: args });
-  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  return { result, text, details: (result.details ?? {}) as Record<string, unknown> };
-}
-
-/** JSON of anything, with Errors' message and stack kept. */
-function dump(value: unknown): string {
-  return JSON.stringify(value, (_key, item) => (item instanceof Error ? { ...item, message: item.message, stack: item.stack } : item));
-}
-
-function keyLines(key: string): string[] {
-  return key.split("\n").filter((line) => line.trim().length >= 16 && !line.startsWith("-----"));
-}
-
-function expectAbsent(value: unknown, secrets: readonly string[]): void {
-  const json = dump(value);
-  for (const secret of secrets) expect(json.includes(secret), `leaked ${secret.slice(0, 12)}...: ${json.slice(0, 400)}`).toBe(false);
-}
-
-function knownHostsFile(lines: string[]): string {
-  const file = path.join(scratch, `known_hosts-${randomBytes(4).toString("hex")}`);
-  writeFileSync(file, `${lines.join("\n")}\n`);
-  return file;
-}
-
-/** The key blob of the test server's host key (base64), from its known_hosts line. */
-function hostKeyParts(): { type: string; blob: string } {
-  const [, type, blob] = sshd.knownHostsLine.split(/\s+/);
-  return { type: type!, blob: blob! };
-}
-
-function pidsRunning(pattern: string): number[] {
-  const found: number[] = [];
-  for (const entry of execFileSync("ls", ["/proc"], { encoding: "utf8" }).split("\n")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ");
-      if (cmdline.includes(pattern)) found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
-async function waitFor(check: () => boolean, rounds = 100): Promise<boolean> {
-  for (let round = 0; round < rounds; round += 1) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return check();
-}
 
 describe("SSHManager: host configuration fails closed", () => {
   it("refuses malformed pins, drifted key names and credential mixes, naming the field and never quoting a secret", async () => {
@@ -380,159 +277,4 @@ describe("SSHManager: credentials never reach the model, events or logs", () => 
     const tail = await ssh(registry, { action: "exec", host_id: "pw", command: `cut -c2- ${file}` });
     expect(tail.text).not.toContain(password.slice(1));
   });
-});
-
-describe("SSHManager: sessions and exec stay within their caps and end with the registry", () => {
-  it("opens at most 4 sessions per host even when create_session calls race", async ({ skip }) => {
-    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
-    const registry = await registryWith([keyHost()]);
-    const results = await Promise.all(Array.from({ length: 8 }, () => ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" })));
-    const opened = results.filter(({ result }) => !result.isError);
-    const listed = await ssh(registry, { action: "list_sessions", host_id: "dev" });
-    const open = ((listed.details.sessions ?? []) as Array<{ status: string }>).filter((session) => session.status === "open");
-    expect(open.length).toBeLessThanOrEqual(4);
-    expect(opened.length).toBeLessThanOrEqual(4);
-    for (const { result } of results.filter(({ result }) => result.isError)) expect(result.error?.code).toBe("limit_reached");
-    // exec still gets a channel beside the sessions.
-    const exec = await ssh(registry, { action: "exec", host_id: "dev", command: "echo still-runs", timeout_ms: 20_000 });
-    expect(exec.text).toContain("still-runs");
-    await registry.close();
-  }, 60_000);
-
-  it("times out every exec of a host whose channels are full (4 sessions, 3 commands racing for 2 slots)", async ({ skip }) => {
-    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
-    const registry = await registryWith([keyHost()]);
-    for (let index = 0; index < 4; index += 1) {
-      expect((await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" })).result.isError).toBe(false);
-    }
-    const seconds = 40 + Math.floor(Math.random() * 10);
-    const runs = await Promise.all(
-      Array.from({ length: 3 }, () => ssh(registry, { action: "exec", host_id: "dev", command: `sleep ${seconds}; echo fin""ished`, timeout_ms: 3_000 })),
-    );
-    for (const { result, text } of runs) {
-      expect(text).not.toContain("finished");
-      expect(result.error?.code).toBe("timeout");
-    }
-    // Nothing of them is left running (also the one whose timer fired while it waited for a channel).
-    expect(await waitFor(() => pidsRunning(`sleep ${seconds}`).length === 0, 50)).toBe(true);
-    await registry.close();
-  }, 120_000);
-
-  it("keeps a flooding session's buffer bounded and says what it dropped", async ({ skip }) => {
-    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
-    const registry = await registryWith([keyHost()]);
-    const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
-    const id = String(session.details.sessionId);
-    await ssh(registry, { action: "send_input", session_id: id, input: "yes attack-flood-line | head -c 3000000\n" });
-    let dropped = 0;
-    // Let the flood fill the buffer past its 1 MB before reading.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    for (let round = 0; round < 60; round += 1) {
-      const read = await ssh(registry, { action: "read_session", session_id: id, max_bytes: 262_144, timeout_ms: 2_000 });
-      expect(read.result.isError).toBe(false);
-      expect(Number(read.details.bytes)).toBeLessThanOrEqual(262_144);
-      const info = (read.details.sessions as Array<{ unreadBytes: number }>)[0]!;
-      expect(info.unreadBytes).toBeLessThanOrEqual(1024 * 1024);
-      dropped += Number(read.details.droppedBytes ?? 0);
-      if (Number(read.details.bytes) === 0) break;
-    }
-    // The session still answers after the flood.
-    await ssh(registry, { action: "send_input", session_id: id, input: "echo flood-$((6*7))\n" });
-    let seen = "";
-    for (let round = 0; round < 20 && !seen.includes("flood-42"); round += 1) {
-      seen += (await ssh(registry, { action: "read_session", session_id: id, timeout_ms: 2_000 })).text;
-    }
-    expect(seen).toContain("flood-42");
-    expect(dropped).toBeGreaterThan(0);
-    await registry.close();
-  }, 60_000);
-
-  // Open: the exec timeout finds processes that left the group through their inherited tree tag
-  // (AGENT_TOOLS_PROCESS_TREE) or their parent; one that also drops its environment (`env -i`) after a
-  // double fork carries neither, and outlives the timeout.
-  it.fails("kills on timeout a double-forked setsid child that cleared its environment", async () => {
-    const registry = await registryWith([keyHost()]);
-    const tag = `sleep ${300_000 + Math.floor(Math.random() * 100_000)}`;
-    const { result } = await ssh(registry, {
-      action: "exec",
-      host_id: "dev",
-      command: `(setsid env -i /bin/sh -c '${tag}' </dev/null >/dev/null 2>&1 &); sleep 300`,
-      timeout_ms: 2_000,
-    });
-    expect(result.error?.code).toBe("timeout");
-    const left = pidsRunning(tag);
-    try {
-      expect(left).toEqual([]);
-    } finally {
-      for (const pid of left) process.kill(pid, "SIGKILL");
-    }
-  }, 30_000);
-
-  // Open: close() ends a session's shell (SIGHUP through the PTY), but a job the model started in it with
-  // nohup or setsid ignores that and keeps running on the server after the registry closed. exec's
-  // processes carry the runner's tree tag and are killed; the session shells carry none.
-  it.fails("registry.close() also ends what a session put in the background (nohup, setsid)", async () => {
-    const registry = await registryWith([keyHost()]);
-    const seconds = 500_000 + Math.floor(Math.random() * 100_000);
-    const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
-    await ssh(registry, {
-      action: "send_input",
-      session_id: String(session.details.sessionId),
-      input: `nohup sleep ${seconds}1 >/dev/null 2>&1 & setsid sleep ${seconds}2 >/dev/null 2>&1 < /dev/null & echo bg-$((6*7))\n`,
-    });
-    expect(await waitFor(() => pidsRunning(`sleep ${seconds}`).length >= 2)).toBe(true);
-    await registry.close();
-    const left = await waitFor(() => pidsRunning(`sleep ${seconds}`).length === 0, 50);
-    const survivors = pidsRunning(`sleep ${seconds}`);
-    for (const pid of survivors) process.kill(pid, "SIGKILL");
-    expect(left, `left running: ${survivors.join(", ")}`).toBe(true);
-  }, 60_000);
-
-  it("registry.close() racing create_session leaves no shell open on the server", async ({ skip }) => {
-    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
-    for (let round = 0; round < Number(process.env.ATTACK_ROUNDS ?? 3); round += 1) {
-      const sub = path.join(sshd.root, `race-${round}-${randomBytes(3).toString("hex")}`);
-      execFileSync("mkdir", [sub]);
-      execFileSync("chown", [String(sshd.uid), sub]);
-      const registry = await registryWith([keyHost({ root: sub })]);
-      expect((await ssh(registry, { action: "exec", host_id: "dev", command: "true" })).result.isError).toBe(false);
-      const creating = ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" }).catch((error: unknown) => error);
-      await new Promise((resolve) => setTimeout(resolve, round * 5));
-      await registry.close();
-      await creating;
-      const inSub = () =>
-        execFileSync("ls", ["/proc"], { encoding: "utf8" })
-          .split("\n")
-          .filter((entry) => /^\d+$/.test(entry))
-          .filter((entry) => {
-            try {
-              return execFileSync("readlink", [`/proc/${entry}/cwd`], { encoding: "utf8" }).trim() === sub;
-            } catch {
-              return false;
-            }
-          });
-      expect(await waitFor(() => inSub().length === 0, 50), `shells left in ${sub}: ${inSub().join(", ")}`).toBe(true);
-    }
-  }, 120_000);
-
-  it("registry.close() ends a running exec, its group-leaving child and the sessions' shells", async ({ skip }) => {
-    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
-    const registry = await registryWith([keyHost()]);
-    const seconds = 300_000 + Math.floor(Math.random() * 100_000);
-    const tag = `sleep ${seconds}`;
-    const exec = ssh(registry, {
-      action: "exec",
-      host_id: "dev",
-      command: `setsid sh -c '${tag}1' & ${tag}2`,
-      timeout_ms: 600_000,
-    });
-    const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
-    await ssh(registry, { action: "send_input", session_id: String(session.details.sessionId), input: `${tag}3\n` });
-    expect(await waitFor(() => pidsRunning(tag).length >= 3)).toBe(true);
-    await registry.close();
-    const done = await exec;
-    expect(done.text).not.toMatch(/Exit code 0/);
-    expect(await waitFor(() => pidsRunning(tag).length === 0, 50)).toBe(true);
-    await expect(ssh(registry, { action: "exec", host_id: "dev", command: "true" })).rejects.toThrow(/after registry.close/);
-  }, 60_000);
 });
