@@ -13,11 +13,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { signalAll, orphanedSessionProcesses, taggedProcesses } from "./process-sweep.js";
 import { runCommandOk } from "./run-command.js";
-import { prepareTestAccount, setTestPassword, type TestAccount } from "./test-user.js";
+import { prepareTestAccount, sharedTestPassword, type TestAccount } from "./test-user.js";
 
 /** Options of {@link startTestSshd}. */
 export interface StartTestSshdOptions {
-  /** Also accept password logins (root only: sets a random password on the test account, returned as `password`). */
+  /** Also accept password logins (root only: the test account's one password, made at random once per machine and kept root-only, returned as `password`). */
   readonly passwordAuthentication?: boolean;
   /** `MaxSessions` of the server (channels per connection); default 10, OpenSSH's own default. */
   readonly maxSessions?: number;
@@ -200,8 +200,7 @@ export async function startTestSshd(options: StartTestSshdOptions = {}): Promise
   const privateKey = await readFile(path.join(dir, "client_ed25519"), "utf8");
   const hostPublic = (await readFile(path.join(dir, "host_ed25519.pub"), "utf8")).trim().split(/\s+/);
   const hostKeyFingerprint = (await runCommandOk("ssh-keygen", ["-l", "-E", "sha256", "-f", path.join(dir, "host_ed25519.pub")])).split(/\s+/)[1] ?? "";
-  const password = options.passwordAuthentication ? randomBytes(18).toString("base64url") : undefined;
-  if (password !== undefined) await setTestPassword(account.username, password);
+  const password = options.passwordAuthentication ? await sharedTestPassword(account.username) : undefined;
 
   let started: { child: ChildProcess; log: () => string; port: number } | undefined;
   let lastError: unknown;
@@ -243,7 +242,6 @@ export async function startTestSshd(options: StartTestSshdOptions = {}): Promise
         signalAll(left, "SIGKILL");
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      if (password !== undefined) await setTestPassword(account.username, undefined).catch(() => undefined);
       await rm(account.root, { recursive: true, force: true });
       await rm(dir, { recursive: true, force: true });
     })();

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chown, mkdir, realpath } from "node:fs/promises";
+import { chown, mkdir, readFile, realpath, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import path from "node:path";
 import { runCommand, runCommandOk } from "./run-command.js";
@@ -55,4 +55,36 @@ export async function prepareTestAccount(rootParent: string | undefined): Promis
 export async function setTestPassword(username: string, password: string | undefined): Promise<void> {
   if (password === undefined) await runCommandOk("usermod", ["-p", "*", username]);
   else await runCommandOk("chpasswd", [], `${username}:${password}\n`);
+}
+
+/** Where the test account's one password is kept (root only, mode 0600). */
+const TEST_PASSWORD_FILE = "/root/.agent-tools-test-ssh-password";
+
+/**
+ * The test account's password, the same for every test sshd on this
+ * machine: made at random on first use and kept root-only in
+ * {@link TEST_PASSWORD_FILE}, then set on the account. Test files run side by
+ * side; a password per server would log out each other's password logins
+ * (the account is shared), and resetting it on `stop()` would lock out the
+ * servers still running. The account is the tests' own and no system sshd
+ * accepts it.
+ */
+export async function sharedTestPassword(username: string): Promise<string> {
+  let password = randomBytes(18).toString("base64url");
+  try {
+    await writeFile(TEST_PASSWORD_FILE, `${password}\n`, { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EEXIST") throw error;
+    // Another server made it first (perhaps a moment ago): wait until its text is complete.
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const text = await readFile(TEST_PASSWORD_FILE, "utf8");
+      if (text.endsWith("\n")) {
+        password = text.trim();
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  await setTestPassword(username, password);
+  return password;
 }
