@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -92,7 +92,8 @@ export function processTreeScript(pidDir: string, size: number): string {
 export async function waitForPidFiles(pidDir: string, count: number, timeoutMs = 20_000): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const files = readdirSync(pidDir).filter((name) => name.endsWith(".pid"));
+    // The folder may not exist yet (a host process makes it after starting its first tree): keep waiting.
+    const files = existsSync(pidDir) ? readdirSync(pidDir).filter((name) => name.endsWith(".pid")) : [];
     const pids = files.map((name) => Number(readFileSync(path.join(pidDir, name), "utf8").trim())).filter((pid) => pid > 0);
     if (pids.length >= count) return pids;
     if (Date.now() > deadline) throw new Error(`only ${pids.length} of ${count} processes started`);

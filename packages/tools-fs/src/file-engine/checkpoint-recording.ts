@@ -26,15 +26,15 @@ function recorderOf(context: ToolContext): { recorder: FileCheckpointRecorder; c
  * recorder, `change` simply runs.
  *
  * @param paths canonical absolute paths, parents before their children
- * @param workspace the workspace the paths are in when it is not the local disk (the recorder reads them through it)
+ * @param target what the result names (`displayPath`) and, when it is not the local disk, the workspace the paths are in (the recorder reads them through it)
  */
 export async function withCheckpointRecording<T>(
   context: ToolContext,
-  displayPath: string,
+  target: { readonly displayPath: string; readonly workspace?: Workspace },
   paths: () => Promise<readonly string[]> | readonly string[],
   change: () => Promise<T>,
-  workspace?: Workspace,
 ): Promise<T> {
+  const { displayPath, workspace } = target;
   const recording = recorderOf(context);
   if (recording === undefined) return change();
   const { recorder, checkpointId } = recording;

@@ -211,7 +211,7 @@ export class LockedFile {
 
   /** Runs `change` with `paths` (canonical, parents first) recorded in the call's checkpoint before and after it. */
   recordChange<T>(paths: () => Promise<readonly string[]> | readonly string[], change: () => Promise<T>): Promise<T> {
-    return withCheckpointRecording(this.parts.request.context, this.displayPath, paths, change);
+    return withCheckpointRecording(this.parts.request.context, { displayPath: this.displayPath }, paths, change);
   }
 
   /** Permission bits to keep: those of the file as last seen; undefined for a new file. */

@@ -141,13 +141,12 @@ interface ReadingProgress {
  * the bundle's worker thread, within the regex time budget).
  */
 async function grepByReading(
-  workspace: Workspace,
-  base: SearchBase,
+  where: { readonly workspace: Workspace; readonly base: SearchBase; readonly context: ToolContext },
   input: GrepInput,
-  context: ToolContext,
   options: WorkspaceGrepOptions,
   reporting: ReadingProgress,
 ): Promise<GrepFileHits[]> {
+  const { workspace, base, context } = where;
   const { filter, found, progress } = reporting;
   const regex = compileGrepPattern(input.pattern, input.ignore_case, input.multiline);
   const budgetMs = options.regexTimeBudgetMs ?? DEFAULT_REGEX_TIME_BUDGET_MS;
@@ -243,7 +242,7 @@ export async function grepInWorkspace(workspace: Workspace, input: GrepInput, co
         progress.newPass();
       }
     }
-    if (!hits) hits = await grepByReading(workspace, base, input, context, options, { filter, found, progress });
+    if (!hits) hits = await grepByReading({ workspace, base, context }, input, options, { filter, found, progress });
   } catch (error) {
     throw await workspaceToolError({ toolName: "Grep", workspace, context }, error, base.resolved);
   } finally {

@@ -153,10 +153,9 @@ export function mutateInWorkspace<T>(request: WorkspaceMutationRequest, run: (fi
       const stats = request.followLeaf ? await statOrUndefined(target.workspace, target.key) : await lstatOrUndefined(target.workspace, target.key);
       return await withCheckpointRecording(
         context,
-        target.resolved.displayPath,
+        { displayPath: target.resolved.displayPath, workspace: target.workspace },
         () => touchedPaths(request, stats),
         () => run(new WorkspaceLockedFile(request, stats)),
-        target.workspace,
       );
     } finally {
       await lock.release();
