@@ -136,3 +136,8 @@ export function grantedRootNamed(granted: readonly GrantedRoot[], alias: string,
     { details: {} },
   );
 }
+
+/** A granted root as `PathPolicy.roots()` lists it, with the status the policy found. */
+export function grantedRootInfo(root: GrantedRoot, status: RootStatus) {
+  return { alias: root.alias, id: root.id, path: root.declaredPath, canonicalPath: root.canonicalPath, access: root.access, status };
+}

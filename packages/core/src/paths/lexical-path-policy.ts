@@ -10,7 +10,7 @@ import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
 import { quoteForMessage, shortenForMessage } from "../quote.js";
 import { isWithinWorkspacePath } from "../workspace/resolve-in-workspace.js";
-import { type AdditionalRoot, type GrantedRoot, grantedRootNamed, validateAdditionalRoots } from "./additional-roots.js";
+import { type AdditionalRoot, type GrantedRoot, grantedRootInfo, grantedRootNamed, validateAdditionalRoots } from "./additional-roots.js";
 import { displayFor } from "./display-path.js";
 import { type ParsedPathInput, parsePathInput } from "./parse-path-input.js";
 import type { PathPolicy, ResolvePathOptions, ResolvedPath, RootCandidate, RootInfo } from "./path-policy-types.js";
@@ -203,12 +203,5 @@ function displayLexically(state: LexicalState, absolutePath: string): string {
 
 /** Granted roots as checked when the registry was built (the workspace answers for them since). */
 function listRoots(state: LexicalState): RootInfo[] {
-  return state.granted.map((root) => ({
-    alias: root.alias,
-    id: root.id,
-    path: root.declaredPath,
-    canonicalPath: root.canonicalPath,
-    access: root.access,
-    status: "active" as const,
-  }));
+  return state.granted.map((root) => grantedRootInfo(root, "active"));
 }

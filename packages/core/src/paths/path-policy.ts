@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { rootStatus } from "./additional-roots.js";
+import { grantedRootInfo, rootStatus } from "./additional-roots.js";
 import { isWithin, tryRealpath } from "./containment.js";
 import { displayPath } from "./display-path.js";
 import type { PathPolicy, PathPolicyOptions, RootInfo } from "./path-policy-types.js";
@@ -50,14 +50,7 @@ function staysInside(rootPath: string, absolutePath: string): boolean {
 
 /** The granted roots with their live status. */
 function listRoots(state: PathPolicyState): RootInfo[] {
-  return state.granted.map((root) => ({
-    alias: root.alias,
-    id: root.id,
-    path: root.declaredPath,
-    canonicalPath: root.canonicalPath,
-    access: root.access,
-    status: rootStatus(root),
-  }));
+  return state.granted.map((root) => grantedRootInfo(root, rootStatus(root)));
 }
 
 /**
