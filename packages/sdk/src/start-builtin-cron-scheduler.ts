@@ -11,6 +11,7 @@ import { type OptionKeyList, checkOptionObject } from "./option-keys.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { createCronRunSandbox, cronRunAdditionalRoots } from "./cron-run-sandbox.js";
 import { resolveSdkSandbox } from "./sandbox-wiring.js";
+import { type PromptRunPlacement, buildWorkspacePromptRegistry } from "./workspace-cron-prompt-registry.js";
 
 /** Options of {@link startBuiltinCronScheduler}. */
 export interface BuiltinCronSchedulerOptions {
@@ -53,10 +54,13 @@ export interface BuiltinCronSchedulerOptions {
    * Workspaces that are not the local disk (e.g. `createSshWorkspace`):
    * a bash task created by a registry on one runs through the workspace of
    * the same label (its processes, its workdir checked there), never on
-   * this host; without it the run fails. A sandbox cannot confine such a
-   * run (bubblewrap is local), so it is refused when one would apply.
-   * Prompt tasks of such a registry are refused for now. The host owns the
-   * workspaces and closes them after the scheduler.
+   * this host; without it the run fails. A prompt task of such a registry
+   * runs with its cron-scope registry built on that workspace
+   * (`buildBuiltinToolRegistry({ workspace, ... })` with `registryOptions`:
+   * the options a non-local workspace refuses, e.g. `skills`, fail the
+   * run). A sandbox cannot confine such a run (bubblewrap is local), so it
+   * is refused when one would apply. The host owns the workspaces and
+   * closes them after the scheduler.
    */
   readonly workspaces?: readonly Workspace[];
 }
@@ -133,10 +137,21 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
         ? {}
         : {
             model: options.model,
-            buildPromptRegistry: async (workdir: string, task: CronTask) => {
+            buildPromptRegistry: async (workdir: string, task: CronTask, placement?: PromptRunPlacement) => {
               // The runner checked the policy; the registry gets its roots and sandbox, never the scheduler's wider ones.
               const policy = task.policy as CronTaskPolicy;
               const sandbox = await runs.stateFor(policy);
+              if (placement !== undefined)
+                return buildWorkspacePromptRegistry({
+                  workdir,
+                  task,
+                  placement,
+                  sandbox,
+                  dataDir,
+                  resources,
+                  registryOptions: options.registryOptions,
+                  cronOptions,
+                });
               const given = options.registryOptions?.ports;
               // Over the host's ports object, not a copy of it: its adapters may be lazy getters.
               const ports =

@@ -32,7 +32,7 @@ export interface CronRunExecutorContext {
   readonly processRunner: ProcessRunner;
   /** Confinement of bash tasks; absent: tasks whose registry confined commands are refused, the others run unconfined. */
   readonly bashSandbox?: CronBashSandbox;
-  /** Workspaces (not the local disk) bash tasks recorded on one run in. */
+  /** Workspaces (not the local disk) bash and prompt tasks recorded on one run in. */
   readonly workspaces?: readonly Workspace[];
   /** Host name resolution of http tasks' SSRF guard; default the system resolver. */
   readonly resolveHost?: ResolveHost;
@@ -116,13 +116,6 @@ async function runTask(context: CronRunExecutorContext, task: CronTask, run: Cro
     case "http":
       return runHttpTask(task, { ...(context.resolveHost === undefined ? {} : { resolveHost: context.resolveHost }), signal });
     case "prompt":
-      if (task.policy?.workspaceLabel !== undefined) {
-        return {
-          success: false,
-          exitCode: null,
-          output: `Task ${task.id} was not run: prompt tasks of a registry on a workspace that is not the local disk (${task.policy.workspaceLabel}) do not run yet; its tool registry would work on this host. Use a bash task.`,
-        };
-      }
       if (context.model === undefined || context.buildPromptRegistry === undefined) {
         return {
           success: false,
@@ -130,7 +123,13 @@ async function runTask(context: CronRunExecutorContext, task: CronTask, run: Cro
           output: "This scheduler has no model or tool registry for prompt tasks. Start the scheduler with `model` and `buildPromptRegistry`.",
         };
       }
-      return runPromptTask(task, { model: context.model, buildPromptRegistry: context.buildPromptRegistry, signal });
+      // A task of a registry on a non-local workspace runs with a registry on the scheduler's workspace of its label, never on this host.
+      return runPromptTask(task, {
+        model: context.model,
+        buildPromptRegistry: context.buildPromptRegistry,
+        signal,
+        ...(context.workspaces === undefined ? {} : { workspaces: context.workspaces }),
+      });
     default:
       return { success: false, exitCode: null, output: `Unknown task type ${String(task.type)}.` };
   }

@@ -4,18 +4,35 @@
  */
 import { isAbortError } from "@agent-tools/core";
 import type { ModelClient, ModelMessage, ModelRequest, ToolRegistry, ToolResult } from "@agent-tools/core";
+import type { Workspace } from "@agent-tools/core/workspace";
 import type { CronTask } from "../domain/cron-types.js";
 import { capRunOutput } from "../domain/cron-run-output.js";
 import { type CronTaskOutcome, type CronTaskRunContext, startRunDeadline, taskPolicyOrRefusal, verifiedRunWorkdir } from "./cron-task-outcome.js";
+import type { LiveCronPolicyRoots } from "./cron-workdir-check.js";
+import { placePromptRunInWorkspace } from "./workspace-prompt-task.js";
+
+/**
+ * Where a prompt run of a task recorded on a workspace that is not the
+ * local disk works: the third argument of {@link BuildPromptRegistry}.
+ */
+export interface PromptRunPlacement {
+  /** The scheduler's workspace of the task's label: the run's registry must be built on it (its `ports.workspace`). */
+  readonly workspace: Workspace;
+  /** The task's recorded roots that still resolve to themselves there, inside its root. */
+  readonly liveRoots: LiveCronPolicyRoots;
+}
 
 /**
  * Builds the tool registry of one prompt run: the host creates it with
  * `runtimeScope: "cron"` for `workdir` (canonical, checked inside the
  * writable roots of `task.policy`), under `task.policy`: its roots, its
- * sandbox and network, never wider (MCP load failures throw here). The
- * runner closes it after the run.
+ * sandbox and network, never wider (MCP load failures throw here). For a
+ * task recorded on a non-local workspace `placement` is given, `workdir`
+ * is a path there, and the registry must be built on
+ * `placement.workspace` (a registry that is not is closed and the run
+ * refused). The runner closes it after the run.
  */
-export type BuildPromptRegistry = (workdir: string, task: CronTask) => Promise<ToolRegistry>;
+export type BuildPromptRegistry = (workdir: string, task: CronTask, placement?: PromptRunPlacement) => Promise<ToolRegistry>;
 
 /** Default most model rounds of one prompt run. */
 export const PROMPT_MAX_ROUNDS_DEFAULT = 20;
@@ -24,6 +41,8 @@ export const PROMPT_MAX_ROUNDS_DEFAULT = 20;
 export interface PromptTaskRunOptions extends CronTaskRunContext {
   readonly model: ModelClient;
   readonly buildPromptRegistry: BuildPromptRegistry;
+  /** Workspaces (not the local disk) tasks recorded on one run in: the one of the task's label. */
+  readonly workspaces?: readonly Workspace[];
   /** Default {@link PROMPT_MAX_ROUNDS_DEFAULT}. */
   readonly maxRounds?: number;
   /** Default: a short instruction that says the run is unattended. */
@@ -47,8 +66,12 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
   }
   const recorded = taskPolicyOrRefusal(task);
   if ("refusal" in recorded) return recorded.refusal;
-  const checked = await verifiedRunWorkdir(task, recorded.policy);
+  const checked: { readonly workdir: string; readonly placement?: PromptRunPlacement } | { readonly refusal: CronTaskOutcome } =
+    recorded.policy.workspaceLabel === undefined
+      ? await verifiedRunWorkdir(task, recorded.policy)
+      : await placePromptRunInWorkspace(task, recorded.policy, options.workspaces);
   if ("refusal" in checked) return checked.refusal;
+  const { placement } = checked;
 
   const deadline = startRunDeadline(task, options.signal);
   const { timeoutMs } = deadline;
@@ -62,10 +85,18 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
   let error: string | undefined;
   try {
     try {
-      registry = await options.buildPromptRegistry(checked.workdir, task);
+      registry = await (placement === undefined
+        ? options.buildPromptRegistry(checked.workdir, task)
+        : options.buildPromptRegistry(checked.workdir, task, placement));
     } catch (caught) {
       status = "error";
       error = `The tools of the run could not be loaded: ${messageOf(caught)}. Fix the tool configuration (e.g. an MCP server), then wait for the next run.`;
+      return summarise();
+    }
+    if (placement !== undefined && registry.ports.workspace !== placement.workspace) {
+      // Fail closed: a builder that ignored the placement would work on this host's disk.
+      status = "error";
+      error = `The run was refused: its tool registry was not built on the workspace ${placement.workspace.label} the task belongs to (the scheduler's buildPromptRegistry must build it on its third argument's workspace), and the run never works on this host instead.`;
       return summarise();
     }
     const messages: ModelMessage[] = [

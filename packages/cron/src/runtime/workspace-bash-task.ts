@@ -11,8 +11,7 @@ import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import type { CronTask } from "../domain/cron-types.js";
 import { superviseBashRun } from "./bash-run-supervision.js";
 import type { CronTaskOutcome } from "./cron-task-outcome.js";
-import { cronWorkdirRefusal } from "./cron-workdir-check.js";
-import { judgeCronWorkdirInWorkspace, workspaceWorkdirProblem } from "./cron-workspace-workdir.js";
+import { taskWorkspaceOrRefusal, verifiedWorkspaceRunWorkdir } from "./cron-workspace-run.js";
 
 /** What {@link runBashTaskInWorkspace} needs of its scheduler. */
 export interface WorkspaceBashRunOptions {
@@ -30,12 +29,9 @@ function failed(output: string, disableTask = false): CronTaskOutcome {
 /** Runs `task.script` (checked non-empty, `policy` readable) in the workspace labelled `policy.workspaceLabel`. Never throws. */
 export async function runBashTaskInWorkspace(task: CronTask, policy: CronTaskPolicy, options: WorkspaceBashRunOptions): Promise<CronTaskOutcome> {
   const label = policy.workspaceLabel as string;
-  const workspace: Workspace | undefined = options.workspaces?.find((candidate) => candidate.label === label);
-  if (workspace === undefined) {
-    return failed(
-      `Task ${task.id} was not run: it belongs to the workspace ${label}, and this scheduler was not given it (start the scheduler with workspaces: [the workspace of that label]). It never runs on this host instead.`,
-    );
-  }
+  const found = taskWorkspaceOrRefusal(task, policy, options.workspaces);
+  if ("refusal" in found) return found.refusal;
+  const { workspace } = found;
   if (policy.sandbox !== undefined) {
     return failed(
       `Task ${task.id} was not run: the registry that created it confines its commands in a sandbox, and the sandbox (bubblewrap) confines commands of this host only, not on ${label}.`,
@@ -50,26 +46,9 @@ export async function runBashTaskInWorkspace(task: CronTask, policy: CronTaskPol
   if (processes === undefined || !workspace.capabilities.processes) {
     return failed(`Task ${task.id} was not run: the workspace ${label} runs no processes.`);
   }
-  let checkedWorkdir: string;
-  try {
-    const missing = await workspaceWorkdirProblem(workspace, task.workdir, task.id);
-    if (missing !== undefined) return failed(missing, true);
-    const workdir = task.workdir as string;
-    const verdict = await judgeCronWorkdirInWorkspace(workspace, workdir, policy);
-    const refusal = cronWorkdirRefusal(`The working directory ${workdir} of task ${task.id}`, workdir, verdict, policy, "the registry that created the task");
-    if (refusal !== undefined) {
-      return failed(
-        `${refusal} (in ${label}). The run was refused and the task disabled: update its workdir to a directory inside them, then enable it again.`,
-        true,
-      );
-    }
-    checkedWorkdir = verdict.canonical as string;
-  } catch (error) {
-    return failed(
-      `Task ${task.id} was not run: its working directory could not be checked in ${label} (${error instanceof Error ? error.message : String(error)}).`,
-    );
-  }
+  const checked = await verifiedWorkspaceRunWorkdir(task, policy, workspace);
+  if ("refusal" in checked) return checked.refusal;
   if (options.signal?.aborted) return failed("The run was cancelled before it started.");
-  const child = processes.spawn({ command: task.script as string, shell: "/bin/bash", cwd: checkedWorkdir });
+  const child = processes.spawn({ command: task.script as string, shell: "/bin/bash", cwd: checked.workdir });
   return superviseBashRun(task, child, options.signal);
 }
