@@ -120,10 +120,7 @@ describe("buildBuiltinToolRegistry({ workspace }): the registry on a non-local w
   it("refuses, at build, the options that would read or run on this host, and an unknown key", async () => {
     const workspace = createMemoryWorkspace({ root: "/ws" });
     const data = dataDir("refusals");
-    for (const [option, value] of [
-      ["sandbox", { enabled: true }],
-      ["skills", {}],
-    ] as const) {
+    for (const [option, value] of [["sandbox", { enabled: true }]] as const) {
       const error = await buildError(() => buildBuiltinToolRegistry({ workspace, dataDir: data, memory: false, [option]: value }));
       expect(error.code, option).toBe("invalid_options");
       expect(error.message, option).toMatch(new RegExp(`^${option} is not available with a non-local workspace \\(memory:/ws\\) yet`));

@@ -37,10 +37,7 @@ export interface WorkspacePlacement {
  * Why each option is refused with a non-local workspace (they read or run on
  * this host's disk; none of them may fall back to it).
  */
-const NOT_ON_A_REMOTE_WORKSPACE: ReadonlyArray<readonly [keyof WorkspacePlacementInput, string]> = [
-  ["subagents", "subagents build their child registries and git worktrees on this host's disk"],
-  ["skills", "skills live on this host (skill:// paths and skill scripts are not in the workspace)"],
-];
+const NOT_ON_A_REMOTE_WORKSPACE: ReadonlyArray<readonly [keyof WorkspacePlacementInput, string]> = [];
 
 /**
  * Places the registry in its workspace. Without `workspace` (nor
@@ -48,7 +45,7 @@ const NOT_ON_A_REMOTE_WORKSPACE: ReadonlyArray<readonly [keyof WorkspacePlacemen
  * the workdir (default: `workspace.root`) and each granted root must
  * canonicalise through the workspace to an existing directory inside
  * `workspace.root`; each root gets that canonical path. With a non-local
- * workspace, `sandbox`, `subagents` and `skills`, a
+ * workspace, `sandbox`, a
  * host's `ports.sandbox` / `ports.fileCheckpoints`, and MCP with the default
  * roots (`mcp.roots` absent) are refused. Throws
  * `SdkError` (`invalid_options`, `invalid_root`) naming the option.

@@ -2,9 +2,10 @@
  * The path policy of a workspace that is not the host's own disk (an SSH
  * machine, an in-memory tree): the same parsing, root matching, display and
  * access rules as `createPathPolicy`, decided on the text of the path alone.
- * It never reads the local disk (no realpath, no lstat, no on-disk name
- * matching): symlinks and existence are the workspace's to answer, through
- * `resolveInWorkspace` of `@agent-tools/core/workspace`.
+ * It never reads the local disk for a workspace path (no realpath, no lstat,
+ * no on-disk name matching): symlinks and existence are the workspace's to
+ * answer, through `resolveInWorkspace` of `@agent-tools/core/workspace`.
+ * Only `skill://` paths, the host's own skills, are resolved on this disk.
  */
 import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
@@ -12,8 +13,9 @@ import { quoteForMessage, shortenForMessage } from "../quote.js";
 import { isWithinWorkspacePath } from "../workspace/resolve-in-workspace.js";
 import { type AdditionalRoot, type GrantedRoot, grantedRootInfo, grantedRootNamed, validateAdditionalRoots } from "./additional-roots.js";
 import { displayFor } from "./display-path.js";
+import { type HostSkills, displayHostSkillPath, hostSkills, isHostSkillRoot, resolveHostSkillPath, staysInsideOnHost } from "./lexical-skill-paths.js";
 import { type ParsedPathInput, parsePathInput } from "./parse-path-input.js";
-import type { PathPolicy, ResolvePathOptions, ResolvedPath, RootCandidate, RootInfo } from "./path-policy-types.js";
+import type { PathPolicy, ResolvePathOptions, ResolvedPath, RootCandidate, RootInfo, SkillPathOptions } from "./path-policy-types.js";
 import { checkGitMetadata, checkWorkingDirectory, checkWriteAccess } from "./root-checks.js";
 
 const posix = path.posix;
@@ -40,6 +42,12 @@ export interface LexicalPathPolicyOptions {
    * an absolute path under it is refused rather than read in the workspace.
    */
   uploadsDir?: string;
+  /**
+   * The host's skills (`<dataDir>/skills`): `skill://` paths are then read
+   * on this disk, as the local policy reads them (read-only, never a
+   * working directory). Without it `skill://` is refused.
+   */
+  skills?: SkillPathOptions;
 }
 
 /** Everything a lexical policy decides from. */
@@ -48,6 +56,7 @@ interface LexicalState {
   readonly granted: readonly GrantedRoot[];
   readonly label: string;
   readonly uploadsDir: string | undefined;
+  readonly skills: HostSkills | undefined;
 }
 
 /**
@@ -58,8 +67,9 @@ interface LexicalState {
  * `isSymlink: false` because it cannot know: the tool that uses the path
  * must canonicalise it through the workspace (`resolveInWorkspace(workspace.fs,
  * resolved.rootPath, resolved.absolutePath)`), which also refuses a symlink
- * that leads out of the root. `skill://` paths, `~` and the uploads folder
- * are refused: skills and uploads live on the host, not in the workspace.
+ * that leads out of the root. `~` and the uploads folder are refused: they
+ * live on the host, not in the workspace. `skill://` paths (the host's data)
+ * are read on this disk when the host gave `skills`, and refused otherwise.
  * `staysInside` answers false (a walker skips what it cannot check) and
  * `walkExclusions` is empty. Throws `SdkError` (`invalid_options`,
  * `invalid_root`) for a bad workdir or grant.
@@ -77,18 +87,20 @@ export function createLexicalPathPolicy(options: LexicalPathPolicyOptions): Path
   }
   const workdir = posix.resolve(options.workdir);
   const granted = validateAdditionalRoots(options.additionalRoots ?? [], workdir, (declared) => ({ canonicalPath: posix.resolve(declared) }));
+  const label = typeof options.workspaceLabel === "string" && options.workspaceLabel !== "" ? options.workspaceLabel : "the workspace";
   const state: LexicalState = Object.freeze({
     workdir,
     granted: Object.freeze(granted.map((root) => Object.freeze(root))),
-    label: typeof options.workspaceLabel === "string" && options.workspaceLabel !== "" ? options.workspaceLabel : "the workspace",
+    label,
     uploadsDir: options.uploadsDir === undefined ? undefined : path.resolve(options.uploadsDir),
+    skills: options.skills === undefined ? undefined : hostSkills(options.skills, label),
   });
   return {
     workdir,
     resolve: (input, resolveOptions) => resolveLexically(state, input, resolveOptions),
     display: (absolutePath) => displayLexically(state, absolutePath),
-    // Without the workspace's answer nothing is known to stay inside: a walker skips it.
-    staysInside: () => false,
+    // Without the workspace's answer nothing is known to stay inside: a walker skips it (a host's skill folder is checked on this disk).
+    staysInside: (rootPath, absolutePath) => state.skills !== undefined && isHostSkillRoot(state.skills, rootPath) && staysInsideOnHost(rootPath, absolutePath),
     walkExclusions: () => [],
     roots: () => listRoots(state),
   };
@@ -124,6 +136,7 @@ function resolveLexically(state: LexicalState, input: string, options: ResolvePa
     );
   }
   const parsed = parsePathInput(input, label);
+  if (parsed.kind === "skill" && state.skills !== undefined) return resolveHostSkillPath(state.skills, input, options);
   const { candidate, segments } = locate(state, input, parsed, options, label);
   checkWorkingDirectory(candidate, intent, label);
   checkWriteAccess(candidate, intent, label);
@@ -198,7 +211,8 @@ function locateAbsolute(
 function displayLexically(state: LexicalState, absolutePath: string): string {
   if (typeof absolutePath !== "string" || !absolutePath.startsWith("/")) return absolutePath;
   const match = matchLexically(state, posix.resolve(absolutePath));
-  return match === null ? absolutePath : displayFor(match.candidate, match.relative, absolutePath);
+  if (match !== null) return displayFor(match.candidate, match.relative, absolutePath);
+  return (state.skills === undefined ? undefined : displayHostSkillPath(state.skills, absolutePath)) ?? absolutePath;
 }
 
 /** Granted roots as checked when the registry was built (the workspace answers for them since). */

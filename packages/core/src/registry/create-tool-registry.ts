@@ -47,7 +47,8 @@ function refusalResult(refusal: ToolError): ToolResult {
 /**
  * The path policy of the registry: on the local disk (no workspace, or one
  * with `capabilities.localPaths`) `createPathPolicy`; on any other workspace
- * the lexical policy, which never touches the local disk (the tools check
+ * the lexical policy, which never touches the local disk but for the host's
+ * own skills folder (`skill://`), whose paths it resolves there (the tools check
  * each path through the workspace; `buildBuiltinToolRegistry` checks the
  * workdir and roots through it before building).
  */
@@ -71,7 +72,13 @@ function choosePathPolicy(options: ToolRegistryOptions, uploadsDir: string): Pat
       },
     );
   }
-  return createLexicalPathPolicy({ workdir: options.workdir, additionalRoots: options.additionalRoots, workspaceLabel: workspace.label, uploadsDir });
+  return createLexicalPathPolicy({
+    workdir: options.workdir,
+    additionalRoots: options.additionalRoots,
+    workspaceLabel: workspace.label,
+    uploadsDir,
+    ...(options.skills === undefined ? {} : { skills: options.skills }),
+  });
 }
 
 const consoleLogger: Logger = {

@@ -68,6 +68,12 @@ export interface SkillCommandFacts {
   isEnabled(name: string): boolean;
   /** Whether the policy lets the model change the skill's files (`skill://` write access); default never. */
   canWrite?(name: string): boolean;
+  /**
+   * The label of a non-local workspace the command runs on: the skill's
+   * files are not there, so a command that runs, copies or works in a
+   * skill's files (or runs in a skill's folder) is refused, saying so.
+   */
+  readonly remoteWorkspace?: string;
 }
 
 interface Context {
@@ -92,6 +98,11 @@ export function checkSkillCommand(request: SkillCommandRequest, facts: SkillComm
   const roots = [facts.skillsRoot, ...(facts.skillsRootAliases ?? [])].map(clean);
   const cwd = clean(request.cwd);
   const cwdLocation = locateInRoots(roots, cwd);
+  const remote = facts.remoteWorkspace;
+  if (remote !== undefined && cwdLocation.kind !== "outside") {
+    const name = cwdLocation.kind === "skill" ? cwdLocation.name : "<name>";
+    return refuse(remoteSkillRefusal(remote, name, `a working directory in the skills folder (${request.cwdInput ?? request.cwd})`));
+  }
   if (cwdLocation.kind === "root" || (cwdLocation.kind === "skill" && cwdLocation.name.startsWith("."))) {
     const shown = request.cwdInput ?? request.cwd;
     return refuse(`Bash cannot run with its cwd in the skills folder itself (${shown}). Pass cwd "skill://<name>" to work inside one skill.`);
@@ -281,6 +292,8 @@ function checkSkillPaths(context: Context, command: SegmentCommand): string | un
     const { name } = location;
     if (!context.facts.isEnabled(name)) return refuse(notEnabled(name));
     const skillPath = `skill://${name}/${location.rest}`;
+    const remote = context.facts.remoteWorkspace;
+    if (remote !== undefined && !SKILL_READ_VERBS.has(verb)) return refuse(remoteSkillRefusal(remote, name, `${verb || "running"} ${shown}`));
     const writable = context.facts.canWrite?.(name) === true;
     const redirected = isOutputRedirect(words[index - 1] ?? "");
     const writes = SKILL_CHANGE_VERBS.has(verb) || index === destination || redirected;
@@ -387,6 +400,11 @@ function isWorkspaceSkillsGuess(context: Context, target: string): boolean {
     resolved === `${workdir}/.skills` ||
     resolved.startsWith(`${workdir}/.skills/`)
   );
+}
+
+/** Why a command may not use a skill's files on a non-local workspace, and what to do instead. */
+function remoteSkillRefusal(workspace: string, name: string, what: string): string {
+  return `Bash runs on ${workspace}, where the skill's files are not: skills live on the host, so ${what} is refused there (and nothing of the skill runs on the host either). Read the skill's instructions and files with Read skill://${name}/... or SkillsManager read, and do its work with the workspace's own tools; to run a skill's scripts on ${workspace}, the host installs the skill's files there as project files, or uses a local workspace.`;
 }
 
 function notEnabled(name: string): string {

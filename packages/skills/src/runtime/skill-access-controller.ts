@@ -26,6 +26,13 @@ export interface SkillAccessControllerOptions {
   readonly homeDir?: string;
   /** Workspace folder, for the shell guard's `cd skills` check; default the command's cwd. */
   readonly workdir?: string;
+  /**
+   * The label of the workspace the tools work in when it is not this disk
+   * (e.g. `ssh://dev@host:22`): its commands run where the skill's files are
+   * not, so the shell guard refuses every use of a skill's files but reading
+   * hints, and SkillsManager installs from no path.
+   */
+  readonly remoteWorkspace?: string;
 }
 
 /** What the shell asks a command policy (structurally a subset of tools-shell's `CommandPolicyRequest`). */
@@ -52,6 +59,8 @@ export class SkillAccessController {
   readonly #granted: Set<string>;
   readonly #homeDir: string;
   readonly #workdir: string | undefined;
+  /** The non-local workspace's label (see {@link SkillAccessControllerOptions.remoteWorkspace}); undefined on this disk. */
+  readonly remoteWorkspace: string | undefined;
 
   constructor(options: SkillAccessControllerOptions) {
     this.skillsRoot = options.skillsRoot;
@@ -60,6 +69,7 @@ export class SkillAccessController {
     this.#granted = new Set(options.grantedNames ?? []);
     this.#homeDir = options.homeDir ?? os.homedir();
     this.#workdir = options.workdir;
+    this.remoteWorkspace = options.remoteWorkspace;
   }
 
   /** The host's policy. */
@@ -114,6 +124,7 @@ export class SkillAccessController {
         skillsRootAliases: canonical !== undefined && canonical !== this.skillsRoot ? [canonical] : [],
         homeDir: this.#homeDir,
         workdir: this.#workdir ?? request.cwd,
+        ...(this.remoteWorkspace === undefined ? {} : { remoteWorkspace: this.remoteWorkspace }),
         isEnabled: (name) => this.isEnabled(name),
         canWrite: (name) => {
           const decision = decideSkillPathAccess(this.state(), name, "write");

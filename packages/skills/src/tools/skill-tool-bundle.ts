@@ -23,6 +23,8 @@ export interface SkillToolBundleOptions {
   readonly workdir?: string;
   /** Home directory for `~/` in the Bash guard; default the process's. */
   readonly homeDir?: string;
+  /** The label of the non-local workspace the tools work in, if any (see `SkillAccessControllerOptions.remoteWorkspace`). */
+  readonly remoteWorkspace?: string;
   /** Told after install, create, registry install and delete (the new skill is already enabled). */
   onManagedSkillsChanged?(change: ManagedSkillsChange): void | Promise<void>;
   /** Clock for staging ages and backup names; default `Date.now`. */
@@ -66,6 +68,7 @@ export function createSkillToolBundle(options: SkillToolBundleOptions): SkillToo
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.workdir === undefined ? {} : { workdir: options.workdir }),
     ...(options.homeDir === undefined ? {} : { homeDir: options.homeDir }),
+    ...(options.remoteWorkspace === undefined ? {} : { remoteWorkspace: options.remoteWorkspace }),
   });
   let opening: Promise<SkillLibrary> | undefined;
   const library = (): Promise<SkillLibrary> => {
@@ -114,6 +117,7 @@ export function createSkillToolBundle(options: SkillToolBundleOptions): SkillToo
     sandboxMounts: () => access.sandboxMounts(),
     library,
     enabledSkills,
-    renderPromptSection: async () => renderSkillsPromptSection(await enabledSkills()),
+    renderPromptSection: async () =>
+      renderSkillsPromptSection(await enabledSkills(), access.remoteWorkspace === undefined ? {} : { remoteWorkspace: access.remoteWorkspace }),
   };
 }

@@ -1,10 +1,10 @@
 import path from "node:path";
-import { COMMAND_POLICY_SLOT, SANDBOX_MOUNT_SLOT, SKILL_PATHS_SLOT, type ToolPlugin } from "@agent-tools/core";
+import { COMMAND_POLICY_SLOT, SANDBOX_MOUNT_SLOT, SKILL_PATHS_SLOT, type ToolPlugin, type ToolPluginHost } from "@agent-tools/core";
 import { SkillAccessController } from "../runtime/skill-access-controller.js";
 import { type SkillToolBundle, type SkillToolBundleOptions, createSkillToolBundle } from "./skill-tool-bundle.js";
 
 /** Options of {@link skillTools}: those of the bundle, with the root, workspace and git client taken from the host unless given. */
-export interface SkillToolsPluginOptions extends Omit<SkillToolBundleOptions, "rootDir" | "workdir" | "gitClient"> {
+export interface SkillToolsPluginOptions extends Omit<SkillToolBundleOptions, "rootDir" | "workdir" | "gitClient" | "remoteWorkspace"> {
   /** The skills root; default `<dataDir>/skills`. */
   readonly rootDir?: string;
   /** Called with the bundle once built (e.g. to put `renderPromptSection()` in the system prompt). */
@@ -34,6 +34,7 @@ export function skillTools(options: SkillToolsPluginOptions = {}): ToolPlugin {
         rootDir: path.resolve(rootDir ?? path.join(host.dataDir, "skills")),
         workdir: host.workdir,
         gitClient: host.ports.gitClient,
+        ...remoteWorkspaceOf(host),
       });
       host.contribute(SKILL_PATHS_SLOT, skills.pathOptions());
       host.contribute(COMMAND_POLICY_SLOT, skills.commandPolicy());
@@ -62,6 +63,7 @@ function skillGuard(options: SkillToolsPluginOptions): ToolPlugin {
         builtInNames: [],
         workdir: host.workdir,
         ...(options.homeDir === undefined ? {} : { homeDir: options.homeDir }),
+        ...remoteWorkspaceOf(host),
       });
       host.contribute(SKILL_PATHS_SLOT, access.pathOptions());
       host.contribute(COMMAND_POLICY_SLOT, access.commandPolicy());
@@ -69,4 +71,10 @@ function skillGuard(options: SkillToolsPluginOptions): ToolPlugin {
       return [];
     },
   };
+}
+
+/** `{ remoteWorkspace: label }` when the registry works in a workspace that is not this disk (its skills stay on the host). */
+function remoteWorkspaceOf(host: ToolPluginHost): { remoteWorkspace?: string } {
+  const workspace = host.ports.workspace;
+  return workspace === undefined || workspace.capabilities.localPaths ? {} : { remoteWorkspace: workspace.label };
 }

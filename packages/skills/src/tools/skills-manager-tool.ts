@@ -134,6 +134,7 @@ async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, con
       const source = parseInstallSource(input.source as string, { method: input.method ?? "auto", ref: input.ref, workdir: context.workdir });
       const checkLocalSource = readPolicyCheck(context);
       const local = localSourcePath(source);
+      if (local !== undefined && runtime.access.remoteWorkspace !== undefined) throw pathSourceOnRemote(runtime.access.remoteWorkspace, local);
       if (local !== undefined) checkLocalSource(local);
       const change = await library.install(source, {
         conflict: input.conflict ?? "backup",
@@ -194,6 +195,19 @@ async function run(runtime: SkillsManagerRuntime, input: SkillsManagerInput, con
       return changeOutput(action, change, `the registry (${download.entry.owner}/${download.entry.slug} v${download.version})`);
     }
   }
+}
+
+/**
+ * An install from a path on a non-local workspace: the path names a file of
+ * the workspace, which the host's installer (on this disk) cannot read, and
+ * the host's own disk is not the model's to read.
+ */
+function pathSourceOnRemote(workspace: string, local: string): ToolError {
+  return new ToolError(
+    "unsupported_target",
+    `SkillsManager cannot install from a path on ${workspace} (${local}): the tools work in that workspace, while skills are installed on the host, which does not read the workspace's files (nor its own disk for the model). Install from an http(s) URL, a git repository URL or the registry, or write the skill with SkillsManager create.`,
+    { details: { workspace, source: local } },
+  );
 }
 
 function requireRegistry(runtime: SkillsManagerRuntime, action: SkillsManagerAction): SkillRegistry {
