@@ -6,6 +6,8 @@ import {
   type SubagentSchedulerLimits,
   type SubagentStore,
   type SubagentToolBundle,
+  type SubagentWorktrees,
+  WorkspaceSubagentWorktrees,
   subagentTools,
 } from "@agent-tools/subagents";
 import { sharedSqliteLease } from "./plugins/shared-sqlite-lease.js";
@@ -54,16 +56,21 @@ export interface SdkSubagentOptions {
 
 /**
  * The subagent bundle of a chat registry: worktrees through the registry's
- * GitClient, the store on the shared SQLite unless given. A worktree apply
+ * GitClient (on a non-local workspace: through the workspace's git and file
+ * system, `WorkspaceSubagentWorktrees`), the store on the shared SQLite
+ * unless given (the host's data stays on the host). A worktree apply
  * that a killed host left half done in the workdir's repository is rolled
  * back first (logged; a failure to do so is logged and retried by the next
  * apply).
  */
 export async function createSdkSubagentBundle(options: SdkSubagentOptions, host: ToolPluginHost): Promise<ToolPluginOutput> {
   const context = { workdir: host.workdir, logger: host.logger };
-  const worktrees = new GitSubagentWorktrees({ git: host.ports.gitClient });
+  // On a non-local workspace, worktrees are made by the workspace's git and written through its file system (no journal to recover).
+  const workspace = host.ports.workspace?.capabilities.localPaths === false ? host.ports.workspace : undefined;
+  const worktrees: SubagentWorktrees =
+    workspace === undefined ? new GitSubagentWorktrees({ git: host.ports.gitClient }) : new WorkspaceSubagentWorktrees({ workspace });
   try {
-    const recovered = await worktrees.recover({ workdir: context.workdir });
+    const recovered = await worktrees.recover?.({ workdir: context.workdir });
     if (recovered?.journalRefused !== undefined)
       context.logger?.warn("refused the journal of a subagent apply (nothing rolled back; it is kept for a person to look at)", { ...recovered });
     else if (recovered !== undefined) context.logger?.warn("rolled back a subagent apply a stopped host left half done", { ...recovered });

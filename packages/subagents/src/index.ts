@@ -24,6 +24,8 @@ export { KyselySubagentStore } from "./stores/kysely-subagent-store.js";
 // Worktrees: git worktrees of worktree-mode children.
 export { GitSubagentWorktrees } from "./runtime/git-subagent-worktrees.js";
 export type { GitSubagentWorktreesOptions } from "./runtime/git-subagent-worktrees.js";
+export { WorkspaceSubagentWorktrees } from "./runtime/workspace-subagent-worktrees.js";
+export type { WorkspaceSubagentWorktreesOptions } from "./runtime/workspace-subagent-worktrees.js";
 // End of persistence and worktree exports.
 
 // Runtime: scheduler, conversation state, the run state machine and the batch.

@@ -48,7 +48,15 @@ export function createApplyCheckpointRecorder(context: ToolContext): SubagentApp
   const checkpoints: FileCheckpointRecorder | undefined = context.ports.fileCheckpoints;
   const checkpointId = context.checkpointId;
   if (checkpoints === undefined || typeof checkpointId !== "string" || checkpointId === "") return undefined;
-  const request = (file: string) => ({ checkpointId, path: file, toolName: context.toolName, callId: context.callId });
+  // On a non-local workspace the recorder reads the files through it (the paths are the workspace's).
+  const workspace = context.ports.workspace?.capabilities.localPaths === false ? context.ports.workspace : undefined;
+  const request = (file: string) => ({
+    checkpointId,
+    path: file,
+    toolName: context.toolName,
+    callId: context.callId,
+    ...(workspace === undefined ? {} : { workspace }),
+  });
   const after = async (paths: readonly string[]) => {
     for (const file of paths) {
       try {

@@ -32,13 +32,40 @@ type Entry = { readonly kind: "missing" | "folder" | "other" } | { readonly kind
 /** Looks up a workspace-relative path (segments), following no link. */
 type Lookup = (segments: readonly string[]) => Promise<Entry>;
 
+/** What an entry is, as `lstat` tells it (no link followed). */
+export type RefusalEntryKind = "missing" | "folder" | "file" | "link" | "fifo" | "socket" | "device";
+
+/**
+ * How the refusals read a tree: `lstat` and `readlink` of absolute paths,
+ * never following a link. Default: this host's disk; a non-local
+ * workspace passes its own file system.
+ */
+export interface RefusalEntryReader {
+  kindOf(absolute: string): Promise<RefusalEntryKind>;
+  readlink(absolute: string): Promise<string>;
+}
+
+/** The {@link RefusalEntryReader} of this host's disk. */
+const LOCAL_ENTRIES: RefusalEntryReader = {
+  async kindOf(absolute) {
+    const stats = await lstatOrUndefined(absolute);
+    if (stats === undefined) return "missing";
+    if (stats.isSymbolicLink()) return "link";
+    if (stats.isDirectory()) return "folder";
+    if (stats.isFile()) return "file";
+    if (stats.isFIFO()) return "fifo";
+    return stats.isSocket() ? "socket" : "device";
+  },
+  readlink: (absolute) => fs.readlink(absolute),
+};
+
 /** A {@link Lookup} of the tree under `root` as it is on disk. */
-function diskLookup(root: string): Lookup {
+function diskLookup(root: string, entries: RefusalEntryReader): Lookup {
   return async (segments) => {
-    const stats = await lstatOrUndefined(path.join(root, ...segments));
-    if (stats === undefined) return { kind: "missing" };
-    if (stats.isSymbolicLink()) return { kind: "link", target: await fs.readlink(path.join(root, ...segments)) };
-    return { kind: stats.isDirectory() ? "folder" : "other" };
+    const kind = await entries.kindOf(path.join(root, ...segments));
+    if (kind === "missing") return { kind: "missing" };
+    if (kind === "link") return { kind: "link", target: await entries.readlink(path.join(root, ...segments)) };
+    return { kind: kind === "folder" ? "folder" : "other" };
   };
 }
 
@@ -102,19 +129,17 @@ async function linkEscape(lookup: Lookup, link: string, target: string): Promise
 }
 
 /** What a changed path holds in the worktree now, its parents checked to be real folders; undefined when acceptable. */
-async function entryProblem(worktreePath: string, relative: string): Promise<string | undefined> {
+async function entryProblem(worktreePath: string, relative: string, entries: RefusalEntryReader): Promise<string | undefined> {
   const segments = relative.split("/");
   for (let depth = 1; depth < segments.length; depth += 1) {
-    const stats = await lstatOrUndefined(path.join(worktreePath, ...segments.slice(0, depth)));
-    if (stats === undefined) return undefined; // deleted with its folder
-    if (!stats.isDirectory()) return `${segments.slice(0, depth).join("/")} is no longer a folder in the worktree`;
+    const kind = await entries.kindOf(path.join(worktreePath, ...segments.slice(0, depth)));
+    if (kind === "missing") return undefined; // deleted with its folder
+    if (kind !== "folder") return `${segments.slice(0, depth).join("/")} is no longer a folder in the worktree`;
   }
-  const stats = await lstatOrUndefined(path.join(worktreePath, ...segments));
-  if (stats === undefined || stats.isFile() || stats.isSymbolicLink()) return undefined;
-  if (stats.isDirectory()) return "a folder in the worktree";
-  if (stats.isFIFO()) return "a fifo";
-  if (stats.isSocket()) return "a socket";
-  return "a device";
+  const kind = await entries.kindOf(path.join(worktreePath, ...segments));
+  if (kind === "missing" || kind === "file" || kind === "link") return undefined;
+  if (kind === "folder") return "a folder in the worktree";
+  return `a ${kind}`;
 }
 
 /**
@@ -127,14 +152,19 @@ async function entryProblem(worktreePath: string, relative: string): Promise<str
  * @example
  * const refusals = await findApplyRefusals(worktree, snapshot, ["src/a.ts"]);
  */
-export async function findApplyRefusals(worktree: SubagentWorktree, snapshot: WorktreeSnapshot, paths: readonly string[]): Promise<ApplyRefusal[]> {
+export async function findApplyRefusals(
+  worktree: SubagentWorktree,
+  snapshot: WorktreeSnapshot,
+  paths: readonly string[],
+  entries: RefusalEntryReader = LOCAL_ENTRIES,
+): Promise<ApplyRefusal[]> {
   const offset = path.relative(worktree.path, worktree.workdir).split(path.sep).join("/");
   const workspacePrefix = offset === "" ? "" : `${offset}/`;
   const changes = new Map(snapshot.changes.map((change) => [change.path, change]));
   // Links resolve twice: in the worktree, and in the parent's workspace as the apply would leave it (the parent's own links included).
   const inWorkspace = new Set(paths.filter((changed) => changed.startsWith(workspacePrefix)).map((changed) => changed.slice(workspacePrefix.length)));
-  const worktreeLookup = diskLookup(worktree.workdir);
-  const views = [worktreeLookup, afterApplyLookup(worktreeLookup, diskLookup(path.join(worktree.repositoryRoot, offset)), inWorkspace)];
+  const worktreeLookup = diskLookup(worktree.workdir, entries);
+  const views = [worktreeLookup, afterApplyLookup(worktreeLookup, diskLookup(path.join(worktree.repositoryRoot, offset), entries), inWorkspace)];
   const refusals: ApplyRefusal[] = [];
   for (const changed of paths) {
     if (hasGitEntry(changed)) {
@@ -150,7 +180,7 @@ export async function findApplyRefusals(worktree: SubagentWorktree, snapshot: Wo
       refusals.push({ path: changed, reason: "submodule", detail: "" });
       continue;
     }
-    const problem = await entryProblem(worktree.path, changed);
+    const problem = await entryProblem(worktree.path, changed, entries);
     if (problem !== undefined) {
       refusals.push({ path: changed, reason: "special_file", detail: problem });
       continue;

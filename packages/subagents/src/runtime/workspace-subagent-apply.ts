@@ -1,0 +1,301 @@
+/**
+ * Applying a worktree's changes to the parent's work tree on a non-local
+ * workspace, through `workspace.fs` only, all or nothing as far as the port
+ * allows:
+ *
+ * 1. One apply per repository at a time: an in-process queue, then the
+ *    workspace's cross-process lock (`workspace.fs.lock`) of the
+ *    repository's apply lock file.
+ * 2. The plan (`planApply`, the same decisions as the local apply) reads the
+ *    parent and the worktree without following a symlink on the way (every
+ *    folder of a path is `lstat`ed) and decides every path; any conflict
+ *    means nothing is written.
+ * 3. The recorder saves the pre-images.
+ * 4. Each path, under the workspace's lock of the file (the one Write, Edit
+ *    and Delete take), is checked to still hold what the plan read, then
+ *    replaced with `writeFileAtomic` (a link: made beside it, renamed over
+ *    it; a deletion: `unlink`). A failure or a path changed meanwhile puts
+ *    every written path back, in memory from the plan's pre-images.
+ * 5. The recorder saves the post-images.
+ *
+ * There is no journal on the workspace: a host killed between two writes
+ * leaves the files written so far with the child's version and the others
+ * as they were (each file whole, never torn); nothing rolls that back later.
+ */
+import { posix } from "node:path";
+import { ToolError } from "@agent-tools/core";
+import { type Workspace, type WorkspaceStats, WorkspaceError } from "@agent-tools/core/workspace";
+import type { ContainedTree } from "@agent-tools/file-io/internal";
+import type { SubagentApplyOutcome, SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
+import { type ApplyConflict, type ApplyPlan, type PlannedWrite, planApply } from "./apply-plan.js";
+import { type EntryImage, holdsImage, readTreeEntry } from "./contained-entries.js";
+import type { PatchSection } from "./git-subagent-worktree-patch.js";
+import { comparePaths } from "./git-subagent-worktree-patch.js";
+import type { KeyedMutex } from "./semaphore.js";
+import { readFileChanges } from "./worktree-file-changes.js";
+import { lstatIn } from "./workspace-subagent-fs.js";
+
+/** Permission bits new files lose (the workspace's umask is not known through the port). */
+const WORKSPACE_UMASK = 0o022;
+/** Longest wait for another apply to the same repository. */
+const APPLY_LOCK_TIMEOUT_MS = 10 * 60_000;
+/** Longest wait for a file tool holding a file's lock. */
+const FILE_LOCK_TIMEOUT_MS = 10_000;
+const LISTED_CONFLICTS = 20;
+const NONE = { copiedFiles: [], deletedFiles: [] } as const;
+
+/** Options of {@link applyInWorkspace}. */
+export interface WorkspaceApplyOptions {
+  readonly workspace: Workspace;
+  /** The parent's work tree (the repository's top level), canonical. */
+  readonly repositoryRoot: string;
+  /** The worktree whose changes are applied. */
+  readonly worktreePath: string;
+  readonly sections: readonly PatchSection[];
+  /** The file whose workspace lock serialises the repository's applies. */
+  readonly lockFile: string;
+  readonly queue: KeyedMutex;
+  readonly recorder?: SubagentApplyRecorder;
+  readonly signal?: AbortSignal;
+}
+
+/** A path that changed between the plan and its write. */
+class ChangedMeanwhile extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path} changed in the workspace while the apply ran: ${reason}`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function conflictOutcome(conflicts: readonly ApplyConflict[]): SubagentApplyOutcome {
+  const sorted = [...conflicts].sort((left, right) => comparePaths(left.path, right.path));
+  const listed = sorted.slice(0, LISTED_CONFLICTS).map((conflict) => `${conflict.path} (${conflict.reason})`);
+  if (sorted.length > LISTED_CONFLICTS) listed.push(`and ${sorted.length - LISTED_CONFLICTS} more`);
+  return {
+    applyStatus: "failed",
+    ...NONE,
+    conflictFiles: sorted.map((conflict) => conflict.path),
+    error: `The subagent's changes were not applied, nothing in the workspace changed: ${sorted.length === 1 ? "1 file conflicts" : `${sorted.length} files conflict`} with the workspace: ${listed.join("; ")}. The changes stay in the subagent's worktree: merge them by hand, or run the agent again on the current files.`,
+  };
+}
+
+function failedOutcome(error: string): SubagentApplyOutcome {
+  return { applyStatus: "failed", ...NONE, conflictFiles: [], error };
+}
+
+/** Node-like stats of a workspace entry, as `readTreeEntry` and `planApply` read them. */
+function statsOf(stats: WorkspaceStats) {
+  return {
+    mode: stats.mode,
+    size: stats.size,
+    isFile: () => stats.type === "file",
+    isDirectory: () => stats.type === "directory",
+    isSymbolicLink: () => stats.type === "symlink",
+  };
+}
+
+/**
+ * The part of a `ContainedTree` the plan reads (`lstat`, `readlink`,
+ * `readFile`, `readdir`), over a workspace folder: every folder on a path's
+ * way is `lstat`ed first and a symlink or file there is refused as the
+ * contained tree refuses it (`out_of_bounds`), so nothing is read through a
+ * link. Without anchored opens a writer racing the check can still swap a
+ * folder between the check and the read (see the workspace's race notes).
+ */
+export function workspaceTree(workspace: Workspace, root: string): ContainedTree {
+  const absolute = (relative: string) => posix.join(root, ...relative.split("/"));
+  const checkWay = async (relative: string): Promise<boolean> => {
+    const parts = relative.split("/");
+    for (let depth = 1; depth < parts.length; depth += 1) {
+      const folder = parts.slice(0, depth).join("/");
+      const stats = await lstatIn(workspace, absolute(folder));
+      if (stats === undefined) return false;
+      if (stats.type === "symlink") throw new ToolError("out_of_bounds", `${folder} on the way is a symlink`);
+      if (stats.type !== "directory") throw new ToolError("out_of_bounds", `${folder} on the way is not a directory`);
+    }
+    return true;
+  };
+  const tree = {
+    root,
+    async lstat(relative: string) {
+      if (!(await checkWay(relative))) return undefined;
+      const stats = await lstatIn(workspace, absolute(relative));
+      return stats === undefined ? undefined : statsOf(stats);
+    },
+    async readlink(relative: string) {
+      await checkWay(relative);
+      return workspace.fs.readlink(absolute(relative));
+    },
+    async readFile(relative: string) {
+      await checkWay(relative);
+      const stats = await workspace.fs.lstat(absolute(relative));
+      if (stats.type !== "file") throw new ToolError("out_of_bounds", `${relative}: it is a symlink or not a file`);
+      return workspace.fs.readFile(absolute(relative));
+    },
+    async readdir(relative: string) {
+      await checkWay(`${relative}/x`);
+      return (await workspace.fs.readdir(absolute(relative))).map((entry) => entry.name);
+    },
+  };
+  return tree as unknown as ContainedTree;
+}
+
+/** Creates the folders of `relative` that are missing, refusing a symlink or file on the way. */
+async function makeParents(workspace: Workspace, root: string, relative: string): Promise<void> {
+  const parts = relative.split("/");
+  for (let depth = 1; depth < parts.length; depth += 1) {
+    const folder = posix.join(root, ...parts.slice(0, depth));
+    const stats = await lstatIn(workspace, folder);
+    if (stats === undefined) await workspace.fs.mkdir(folder);
+    else if (stats.type !== "directory") throw new ChangedMeanwhile(relative, "a folder on its path became a symlink or a file while the apply ran");
+  }
+}
+
+/** Puts `image` at `relative`: a file by `writeFileAtomic`, a link made beside it and renamed over it, missing by `unlink`. */
+async function writeImageIn(workspace: Workspace, root: string, relative: string, image: EntryImage): Promise<void> {
+  const target = posix.join(root, ...relative.split("/"));
+  if (image.kind === "missing") {
+    await workspace.fs.unlink(target).catch((error: unknown) => {
+      if (!(error instanceof WorkspaceError && error.code === "not_found")) throw error;
+    });
+    return;
+  }
+  await makeParents(workspace, root, relative);
+  if (image.kind === "file") {
+    await workspace.fs.writeFileAtomic(target, image.bytes, { mode: image.mode });
+    return;
+  }
+  // The port makes no links: `ln -s` beside the target (a fresh name, never followed), then an atomic rename over it.
+  const temporary = `${target}.agent-tools-link-${process.pid}-${Date.now().toString(36)}`;
+  const child = workspace.processes?.spawn({ command: "ln", args: ["-s", "--", image.target, temporary], cwd: posix.dirname(target), extendEnv: true });
+  if (child === undefined) throw new Error(`the workspace runs no processes, so the symlink ${relative} cannot be made`);
+  const exit = await child.exited;
+  await child.outputClosed;
+  if (exit.exitCode !== 0) throw new Error(`the symlink ${relative} could not be made (ln exited ${exit.exitCode})`);
+  try {
+    await workspace.fs.rename(temporary, target);
+  } catch (error) {
+    await workspace.fs.unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Writes the plan in order, each path checked under its file lock; returns the writes done (for an undo). */
+async function commit(workspace: Workspace, tree: ContainedTree, plan: ApplyPlan, done: PlannedWrite[], signal: AbortSignal | undefined): Promise<void> {
+  for (const write of plan.writes) {
+    const target = posix.join(tree.root, ...write.path.split("/"));
+    const lock = await workspace.fs.lock(target, { timeoutMs: FILE_LOCK_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+    try {
+      const entry = await readTreeEntry(tree, write.path);
+      if (entry.kind === "blocked") throw new ChangedMeanwhile(write.path, "a folder on its path became a symlink while the apply ran");
+      if (!holdsImage(entry, write.pre)) throw new ChangedMeanwhile(write.path, "it changed in the workspace while the apply ran");
+      done.push(write);
+      await writeImageIn(workspace, tree.root, write.path, write.post);
+    } finally {
+      await lock.release();
+    }
+  }
+}
+
+/** Puts back the pre-image of every write done (last first) that still holds its post-image; then removes the folders the apply made. */
+async function undo(workspace: Workspace, tree: ContainedTree, plan: ApplyPlan, done: readonly PlannedWrite[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const write of [...done].reverse()) {
+    try {
+      const entry = await readTreeEntry(tree, write.path);
+      if (holdsImage(entry, write.pre)) continue;
+      if (!holdsImage(entry, write.post)) {
+        left.push(write.path);
+        continue;
+      }
+      await writeImageIn(workspace, tree.root, write.path, write.pre);
+    } catch {
+      left.push(write.path);
+    }
+  }
+  for (const folder of [...plan.createdDirectories].reverse()) await workspace.fs.rmdir(posix.join(tree.root, ...folder.split("/"))).catch(() => undefined);
+  return left;
+}
+
+/** Removes the folders a deletion left empty (as git does), deepest first; best effort. */
+async function removeEmptiedFolders(workspace: Workspace, tree: ContainedTree, plan: ApplyPlan): Promise<void> {
+  const folders = new Set<string>();
+  for (const write of plan.writes) {
+    if (write.post.kind !== "missing") continue;
+    const parts = write.path.split("/");
+    for (let length = parts.length - 1; length > 0; length -= 1) folders.add(parts.slice(0, length).join("/"));
+  }
+  for (const folder of [...folders].sort((left, right) => right.split("/").length - left.split("/").length)) {
+    const absolute = posix.join(tree.root, ...folder.split("/"));
+    const stats = await lstatIn(workspace, absolute).catch(() => undefined);
+    if (stats?.type !== "directory") continue;
+    const entries = await workspace.fs.readdir(absolute).catch(() => undefined);
+    if (entries?.length === 0) await workspace.fs.rmdir(absolute).catch(() => undefined);
+  }
+}
+
+/**
+ * Applies the sections to the parent's work tree on the workspace, all or
+ * nothing (see the module comment). Never writes outside `repositoryRoot`,
+ * never through a symlink there, never over a parent change it did not merge.
+ */
+export async function applyInWorkspace(options: WorkspaceApplyOptions): Promise<SubagentApplyOutcome> {
+  const { workspace, signal } = options;
+  const changes = readFileChanges(options.sections);
+  return options.queue.run(
+    options.lockFile,
+    async () => {
+      const held = await workspace.fs.lock(options.lockFile, { timeoutMs: APPLY_LOCK_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+      try {
+        const parentTree = workspaceTree(workspace, options.repositoryRoot);
+        const worktree = workspaceTree(workspace, options.worktreePath);
+        const plan = await planApply({ parentTree, worktree, changes, umaskBits: WORKSPACE_UMASK });
+        if (plan.conflicts.length > 0) return conflictOutcome(plan.conflicts);
+        if (plan.writes.length === 0) return { applyStatus: "skipped", skipReason: "already_applied", ...NONE, conflictFiles: [] };
+        return await writePlan(parentTree, plan, options);
+      } finally {
+        await held.release();
+      }
+    },
+    signal,
+  );
+}
+
+async function writePlan(tree: ContainedTree, plan: ApplyPlan, options: WorkspaceApplyOptions): Promise<SubagentApplyOutcome> {
+  const { workspace, recorder, signal } = options;
+  const recorded = [...new Set(plan.writes.map((write) => posix.join(tree.root, ...write.path.split("/"))))].sort(comparePaths);
+  if (recorder !== undefined) {
+    try {
+      await recorder.before(recorded);
+    } catch (error) {
+      return failedOutcome(`The subagent's changes were not applied, nothing in the workspace changed: ${messageOf(error)}`);
+    }
+  }
+  const done: PlannedWrite[] = [];
+  try {
+    if (signal?.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted the Agent call before the subagent's changes were applied.");
+    await commit(workspace, tree, plan, done, signal);
+  } catch (error) {
+    if (error instanceof ToolError && error.code === "cancelled" && done.length === 0) {
+      await recorder?.after(recorded).catch(() => undefined);
+      throw error;
+    }
+    const left = await undo(workspace, tree, plan, done);
+    await recorder?.after(recorded).catch(() => undefined);
+    if (error instanceof ChangedMeanwhile && left.length === 0) return conflictOutcome([{ path: error.path, reason: error.reason }]);
+    const kept = left.length === 0 ? "" : ` (left as they are, changed meanwhile or not restorable: ${left.join(", ")})`;
+    return failedOutcome(
+      `The subagent's changes were not applied, the workspace is as it was${kept}: writing them failed (${messageOf(error)}). The changes stay in the subagent's worktree.`,
+    );
+  }
+  await recorder?.after(recorded).catch(() => undefined);
+  await removeEmptiedFolders(workspace, tree, plan);
+  const merged = plan.writes.some((write) => write.merged);
+  return { applyStatus: "applied", applyMethod: merged ? "git_apply_3way" : "git_apply", ...NONE, conflictFiles: [] };
+}

@@ -1,0 +1,281 @@
+/**
+ * What a child's worktree on a non-local workspace changed, read by git run
+ * through the workspace's processes, trusting nothing inside the worktree
+ * (the same invariants as the git CLI adapter's local snapshot):
+ *
+ * - git finds nothing by discovery: `GIT_DIR` is a private git directory
+ *   made for the read in a scratch folder of the workspace (HEAD at the base
+ *   commit, objects borrowed through `objects/info/alternates`, a config
+ *   written here with no driver, hook or fsmonitor), `GIT_WORK_TREE` the
+ *   worktree, `GIT_INDEX_FILE` a throwaway index; the worktree's own `.git`
+ *   file is never read.
+ * - The environment is exactly the one given (`env -i` on the workspace):
+ *   the workspace's `PATH`, a private `HOME`/`XDG_CONFIG_HOME`, no system
+ *   config, an empty global config, no system attributes.
+ * - `info/attributes` unsets `filter`, `diff` and `merge` for every path, so
+ *   a `.gitattributes` the child wrote names nothing; every run starts with
+ *   `-c core.hooksPath=/dev/null -c core.fsmonitor=false` (and the untracked
+ *   cache, split index and sparse checkout off); diffs run with
+ *   `--no-ext-diff --no-textconv`.
+ * - Submodules the child populated and nested repositories it made are left
+ *   out of `git add` and reported (their `.git` is never read).
+ * - Bounded: changed files are sized with `lstat` before git reads them;
+ *   git's output is read up to `maxBytes`.
+ *
+ * Unlike the local read, the worktree's index is not copied for its cached
+ * stat data (the port sets no mtimes): every file of the worktree is hashed.
+ */
+import { randomBytes } from "node:crypto";
+import { posix } from "node:path";
+import type { GitWorktreeExclusion, GitWorktreeSnapshot } from "@agent-tools/core";
+import type { Workspace } from "@agent-tools/core/workspace";
+import type { SubagentWorktree } from "../ports/subagent-worktrees.js";
+import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
+import { isUtf8Bytes, parseBlobs, parseRawChanges, pathRefusedByAdd } from "./workspace-subagent-git-output.js";
+import { type WorkspaceGitRun, describeGitRun, runWorkspaceGit, workspaceProcesses } from "./workspace-subagent-git.js";
+import { existsIn, lstatIn, removeTreeIn } from "./workspace-subagent-fs.js";
+
+/** Settings every run on the worktree gets on its command line (the highest precedence). */
+const HARDENING = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.untrackedCache=false",
+  "core.splitIndex=false",
+  "core.sparseCheckout=false",
+  "core.looseCompression=0",
+  "core.compression=1",
+];
+/** Config keys carried from the repository: they change what a diff means, and run nothing. */
+const CARRIED_KEYS = ["autocrlf", "eol", "safecrlf", "filemode", "symlinks", "ignorecase", "precomposeunicode", "checkroundtripencoding", "excludesfile"];
+const NEUTRAL_ATTRIBUTES = "* !filter !diff !merge\n";
+const BINARY_ATTRIBUTES = "* !filter -diff -merge -text\n";
+const MAX_EXCLUSION_RETRIES = 64;
+const FALLBACK_PATH = "/usr/local/bin:/usr/bin:/bin";
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Options of {@link snapshotWorkspaceWorktree}. */
+export interface WorkspaceSnapshotOptions {
+  /** A folder of the workspace (not the worktree) to hold the read's scratch folder, removed afterwards. */
+  readonly scratchParent: string;
+  /** Most bytes of changed files and of git's output read. */
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+function unreadable(worktree: SubagentWorktree, message: string, details: Record<string, unknown> = {}): SubagentWorktreeError {
+  return new SubagentWorktreeError("worktree_unreadable", message, { worktreePath: worktree.path, ...details });
+}
+
+function configValue(value: string): string {
+  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t")}"`;
+}
+
+/** The workspace's `PATH` (its login environment's), so git is found as a user's shell finds it. */
+async function workspacePath(workspace: Workspace, cwd: string, signal: AbortSignal | undefined): Promise<string> {
+  const child = workspaceProcesses(workspace).spawn({ command: "printenv", args: ["PATH"], cwd, ...(signal === undefined ? {} : { signal }) });
+  const out: Buffer[] = [];
+  child.onOutput((chunk) => {
+    if (chunk.stream === "stdout") out.push(chunk.data);
+  });
+  const exit = await child.exited;
+  await child.outputClosed;
+  const value = Buffer.concat(out).toString("utf8").trim();
+  return exit.exitCode === 0 && value !== "" && !value.includes("\n") ? value : FALLBACK_PATH;
+}
+
+/**
+ * The worktree's changes against `worktree.baseCommit`, read through the
+ * workspace (see the module comment). Rejects with `worktree_unreadable`
+ * when git fails or the changes are larger than `maxBytes`.
+ *
+ * @example
+ * const snapshot = await snapshotWorkspaceWorktree(workspace, worktree, { scratchParent: "/srv/app/.agent-tools-subagents/app", maxBytes: 64 << 20 });
+ */
+export async function snapshotWorkspaceWorktree(
+  workspace: Workspace,
+  worktree: SubagentWorktree,
+  options: WorkspaceSnapshotOptions,
+): Promise<GitWorktreeSnapshot> {
+  const stats = await lstatIn(workspace, worktree.path);
+  if (stats?.type !== "directory") throw unreadable(worktree, `The worktree ${worktree.path} is gone (or not a folder).`);
+  const scratch = posix.join(options.scratchParent, `.snapshot-${randomBytes(6).toString("hex")}`);
+  await workspace.fs.mkdir(scratch, { recursive: true });
+  try {
+    return await snapshotIn(workspace, worktree, scratch, options);
+  } finally {
+    await removeTreeIn(workspace, scratch).catch(() => undefined);
+  }
+}
+
+async function snapshotIn(workspace: Workspace, worktree: SubagentWorktree, scratch: string, options: WorkspaceSnapshotOptions): Promise<GitWorktreeSnapshot> {
+  const { signal, maxBytes } = options;
+  const root = worktree.repositoryRoot;
+  // 1. Facts from the repository itself (trusted).
+  const common = await runWorkspaceGit(workspace, ["rev-parse", "--git-common-dir"], { cwd: root, ...(signal ? { signal } : {}) });
+  if (common.exitCode !== 0) throw unreadable(worktree, `${root} is not a git repository (${describeGitRun(["rev-parse", "--git-common-dir"], common)})`);
+  const commonDir = posix.resolve(root, common.stdout.toString("utf8").trim());
+  const carried = await carriedSettings(workspace, root, signal);
+  const base = worktree.baseCommit;
+  if (base === undefined || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(base)) throw unreadable(worktree, `The worktree ${worktree.path} has no base commit id.`);
+
+  // 2. The private git directory and the throwaway index, in the scratch folder.
+  const gitDir = posix.join(scratch, "git");
+  const home = posix.join(scratch, "home");
+  for (const folder of ["objects/info", "refs", "info"]) await workspace.fs.mkdir(posix.join(gitDir, folder), { recursive: true });
+  await workspace.fs.mkdir(home, { recursive: true });
+  const write = (target: string, text: string) => workspace.fs.writeFileAtomic(target, Buffer.from(text, "utf8"));
+  await write(posix.join(scratch, "global-config"), "");
+  await write(posix.join(gitDir, "objects", "info", "alternates"), `${posix.join(commonDir, "objects")}\n`);
+  await write(posix.join(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+  const exclude = await workspace.fs.readFile(posix.join(commonDir, "info", "exclude")).catch(() => undefined);
+  if (exclude !== undefined) await workspace.fs.writeFileAtomic(posix.join(gitDir, "info", "exclude"), exclude);
+  await write(posix.join(gitDir, "HEAD"), `${base}\n`);
+  await write(posix.join(gitDir, "config"), privateConfig(base.length === 64, carried));
+  const env: Record<string, string> = {
+    PATH: await workspacePath(workspace, root, signal),
+    HOME: home,
+    XDG_CONFIG_HOME: home,
+    LC_ALL: "C",
+    LANGUAGE: "C",
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: worktree.path,
+    GIT_INDEX_FILE: posix.join(scratch, "index"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: posix.join(scratch, "global-config"),
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_PAGER: "cat",
+  };
+  const hardened = HARDENING.flatMap((setting) => ["-c", setting]);
+  const git = (args: readonly string[], input?: string, bounded = false) =>
+    runWorkspaceGit(workspace, [...hardened, ...args], {
+      cwd: worktree.path,
+      isolatedEnv: env,
+      ...(input === undefined ? {} : { input }),
+      ...(signal === undefined ? {} : { signal }),
+      ...(bounded ? { maxStdoutBytes: maxBytes } : {}),
+    });
+  const tooLarge = (what: string) =>
+    new SubagentWorktreeError(
+      "worktree_unreadable",
+      `The changes of the worktree ${worktree.path} are larger than ${maxBytes} bytes (${what}), more than the host reads; nothing was read or applied. Look at the worktree by hand, or have the agent leave fewer or smaller files.`,
+      { worktreePath: worktree.path, maxPatchBytes: maxBytes },
+    );
+  const checked = async (args: readonly string[], message: string, input?: string, bounded = false): Promise<WorkspaceGitRun> => {
+    const run = await git(args, input, bounded);
+    if (run.overflowed === true) throw tooLarge(`of patch: git ${args[0]}`);
+    if (run.exitCode !== 0)
+      throw unreadable(worktree, `${message} (${describeGitRun(args, run)})`, { exitCode: run.exitCode, stderr: run.stderr.slice(0, 4_000) });
+    return run;
+  };
+  await checked(["read-tree", base], `Cannot read the tree of ${base}`);
+
+  // 3. Submodules: never entered; one the child populated (a .git inside) is left out and refused.
+  const excluded: GitWorktreeExclusion[] = [];
+  const staged = (await checked(["ls-files", "--stage", "-z"], "Cannot list the worktree's index", undefined, true)).stdout.toString("utf8").split("\0");
+  const submodules = staged.filter((line) => line.startsWith("160000 ")).map((line) => line.slice(line.indexOf("\t") + 1));
+  for (const submodule of submodules) {
+    if (await existsIn(workspace, posix.join(worktree.path, submodule, ".git"))) {
+      excluded.push({ path: submodule, reason: "submodule", detail: "the child put a .git in this submodule's folder" });
+    }
+  }
+
+  // 4. Sized before git reads them; nested repositories the child made are left out.
+  const listArgs = ["ls-files", "-z", "--others", "--modified", "--exclude-standard", "--", "."];
+  const candidates = (await checked(listArgs, "Cannot list the worktree's changed files", undefined, true)).stdout;
+  let contentBytes = 0;
+  const leftOut = new Set(submodules);
+  for (const name of candidates.toString("utf8").split("\0")) {
+    if (name === "") continue;
+    if (name.endsWith("/") && (await existsIn(workspace, posix.join(worktree.path, name, ".git")))) {
+      const folder = name.slice(0, -1);
+      leftOut.add(folder);
+      excluded.push({ path: folder, reason: "submodule", detail: "a nested repository the child made (its .git is never read)" });
+      continue;
+    }
+    const entry = await lstatIn(workspace, posix.join(worktree.path, name)).catch(() => undefined);
+    if (entry?.type === "file") contentBytes += entry.size;
+    if (contentBytes > maxBytes) throw tooLarge("of changed files");
+  }
+
+  // 5. Stage the work tree into the throwaway index; a path git cannot take is left out and reported.
+  for (let attempt = 0; ; attempt += 1) {
+    const args = ["add", "-A", "--", ".", ...[...leftOut].map((entry) => `:(exclude,literal)${entry}`)];
+    const added = await git(args);
+    if (added.exitCode === 0) break;
+    const refused = pathRefusedByAdd(added.stderr);
+    if (refused === undefined || leftOut.has(refused.path) || attempt >= MAX_EXCLUSION_RETRIES) {
+      throw unreadable(worktree, `Cannot read the changes of the worktree ${worktree.path} (${describeGitRun(args, added)})`);
+    }
+    leftOut.add(refused.path);
+    excluded.push(refused);
+  }
+
+  // 6. The patch, the changed paths with their modes, and the targets of changed links.
+  const diffArgs = [
+    "diff",
+    "--cached",
+    "--binary",
+    "--full-index",
+    "--no-renames",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    base,
+    "--",
+  ];
+  const output = (await checked(diffArgs, "Cannot diff the worktree", undefined, true)).stdout;
+  let patch: string;
+  try {
+    patch = utf8.decode(output);
+  } catch {
+    // Text that is not UTF-8 would not survive as a string: every file as a binary patch instead.
+    await write(posix.join(gitDir, "info", "attributes"), BINARY_ATTRIBUTES);
+    patch = (await checked(diffArgs, "Cannot diff the worktree", undefined, true)).stdout.toString("latin1");
+  }
+  const rawArgs = ["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", base, "--"];
+  const raw = parseRawChanges((await checked(rawArgs, "Cannot list the worktree's changes", undefined, true)).stdout);
+  const links = raw.filter((entry) => entry.newMode === "120000");
+  const targets = new Map<string, string>();
+  if (links.length > 0) {
+    const input = links.map((entry) => `${entry.newObject}\n`).join("");
+    const batch = await checked(["cat-file", "--batch"], "Cannot read the worktree's symbolic links", input, true);
+    const blobs = parseBlobs(batch.stdout, links.length);
+    if (blobs === undefined) throw unreadable(worktree, "Cannot read the targets of the worktree's symbolic links.");
+    links.forEach((entry, index) => {
+      targets.set(entry.path, blobs[index]!.toString("utf8"));
+      if (!isUtf8Bytes(blobs[index]!)) excluded.push({ path: entry.path, reason: "invalid_path", detail: "a link whose target is not UTF-8" });
+    });
+  }
+  for (const entry of raw) if (!entry.utf8) excluded.push({ path: entry.path, reason: "invalid_path", detail: "a name that is not UTF-8" });
+  const changes = raw.map(({ path: changed, oldMode, newMode }) =>
+    targets.has(changed) ? { path: changed, oldMode, newMode, linkTarget: targets.get(changed)! } : { path: changed, oldMode, newMode },
+  );
+  return { patch, changes, excluded };
+}
+
+/** The carried settings as the repository sets them (an `excludesfile` only when absolute: `~` is the workspace user's home, unknown here). */
+async function carriedSettings(workspace: Workspace, root: string, signal: AbortSignal | undefined): Promise<Map<string, string>> {
+  const settings = new Map<string, string>();
+  const args = ["config", "-z", "--get-regexp", `^core\\.(${CARRIED_KEYS.join("|")})$`];
+  const run = await runWorkspaceGit(workspace, args, { cwd: root, ...(signal ? { signal } : {}) });
+  if (run.exitCode !== 0) return settings;
+  for (const record of run.stdout.toString("utf8").split("\0")) {
+    const newline = record.indexOf("\n");
+    if (newline > 0) settings.set(record.slice(0, newline).slice("core.".length), record.slice(newline + 1));
+  }
+  const excludes = settings.get("excludesfile");
+  if (excludes !== undefined && !excludes.startsWith("/")) settings.delete("excludesfile");
+  return settings;
+}
+
+function privateConfig(sha256: boolean, carried: ReadonlyMap<string, string>): string {
+  const lines = ["[core]", `\trepositoryformatversion = ${sha256 ? 1 : 0}`, "\tbare = false"];
+  for (const [key, value] of carried) lines.push(`\t${key} = ${configValue(value)}`);
+  if (sha256) lines.push("[extensions]", "\tobjectFormat = sha256");
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,232 @@
+import { randomBytes } from "node:crypto";
+import { posix } from "node:path";
+import { type Workspace, isWithinWorkspacePath } from "@agent-tools/core/workspace";
+import { isOperatingSystemLitter } from "../domain/apply-decision.js";
+import { describeRefusals } from "../domain/apply-refusal.js";
+import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
+import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
+import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
+import { comparePaths, pathSelected, splitPatch } from "./git-subagent-worktree-patch.js";
+import { findApplyRefusals } from "./git-subagent-worktree-refusals.js";
+import { SUBAGENT_BRANCH_PREFIX, SUBAGENT_WORKTREE_FOLDER, sanitiseWorktreeLabel } from "./git-subagent-worktrees.js";
+import { KeyedMutex } from "./semaphore.js";
+import { DEFAULT_MAX_PATCH_BYTES } from "./worktree-snapshot-read.js";
+import { applyInWorkspace } from "./workspace-subagent-apply.js";
+import { existsIn, lstatIn, removeTreeIn, workspaceEntryReader } from "./workspace-subagent-fs.js";
+import { describeGitRun, runWorkspaceGit, workspaceProcesses } from "./workspace-subagent-git.js";
+import { snapshotWorkspaceWorktree } from "./workspace-subagent-snapshot.js";
+
+/** The apply lock file in a repository's worktree folder. */
+const APPLY_LOCK_FILE = ".apply";
+/** Makes git ignore a worktree folder inside the parent's work tree, itself included. */
+const IGNORE_EVERYTHING = "# agent-tools: subagent worktrees (git ignores this folder)\n*\n";
+
+/** Options of {@link WorkspaceSubagentWorktrees}. */
+export interface WorkspaceSubagentWorktreesOptions {
+  /** The workspace (with `processes` and git in it) where the parent's repository is. */
+  readonly workspace: Workspace;
+  /** A fresh name suffix per attempt; default 8 random hex digits. */
+  readonly randomSuffix?: () => string;
+  /** Most bytes of a worktree's changed files, and of its patch, read (default 64 MiB). */
+  readonly maxPatchBytes?: number;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * {@link SubagentWorktrees} on a non-local workspace (an SSH machine, a
+ * provider's sandbox): git runs through `workspace.processes`, files are
+ * read and written through `workspace.fs`, nothing touches this host's
+ * disk. The contract of the local {@link GitSubagentWorktrees} holds
+ * (refusals, all-or-nothing apply with 3-way line merges, no write through
+ * a symlink or outside the work tree, one apply per repository at a time,
+ * the recorder around the writes), except that an apply keeps no journal:
+ * a host killed in the middle of one leaves the files written so far (see
+ * `workspace-subagent-apply.ts`), and there is no `recover`.
+ *
+ * Where worktrees live: `<repository parent>/.agent-tools-subagents/<repository name>/`
+ * as on the local disk when that is inside `workspace.root`; else
+ * `<workspace root>/.agent-tools-subagents/<repository name>/`, a folder
+ * holding a `.gitignore` of `*`, so the parent's git (and the file tools'
+ * walks) ignore it.
+ *
+ * @example
+ * const worktrees = new WorkspaceSubagentWorktrees({ workspace: await createSshWorkspace({ host, username, privateKey, hostKey, root: "/srv" }) });
+ * const worktree = await worktrees.create({ workdir: "/srv/app", label: "review" });
+ */
+export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
+  readonly #workspace: Workspace;
+  readonly #randomSuffix: () => string;
+  readonly #maxPatchBytes: number;
+  readonly #applies = new KeyedMutex();
+
+  constructor(options: WorkspaceSubagentWorktreesOptions) {
+    this.#workspace = options.workspace;
+    this.#randomSuffix = options.randomSuffix ?? (() => randomBytes(4).toString("hex"));
+    this.#maxPatchBytes = options.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES;
+  }
+
+  /** The folder of a repository's worktrees, and whether it is inside the repository's work tree (then it gets its `.gitignore`). */
+  #folderOf(root: string): { readonly folder: string; readonly ignoreFile?: string } {
+    const beside = posix.join(posix.dirname(root), SUBAGENT_WORKTREE_FOLDER, posix.basename(root));
+    if (root !== "/" && isWithinWorkspacePath(this.#workspace.root, beside)) return { folder: beside };
+    const top = posix.join(this.#workspace.root, SUBAGENT_WORKTREE_FOLDER);
+    return { folder: posix.join(top, posix.basename(root) || "root"), ignoreFile: posix.join(top, ".gitignore") };
+  }
+
+  /** {@inheritDoc SubagentWorktrees.create} */
+  async create(options: { readonly workdir: string; readonly label: string; readonly signal?: AbortSignal }): Promise<SubagentWorktree> {
+    const { signal } = options;
+    const workspace = this.#workspace;
+    workspaceProcesses(workspace);
+    const unavailable = (message: string, details: Record<string, unknown> = {}) =>
+      new SubagentWorktreeError("worktree_unavailable", message, { workdir: options.workdir, ...details });
+    const workdir = await workspace.fs.realpath(options.workdir).catch(() => posix.resolve(options.workdir));
+    const git = (args: readonly string[], cwd: string) => runWorkspaceGit(workspace, args, { cwd, ...(signal ? { signal } : {}) });
+    const top = await git(["rev-parse", "--show-toplevel"], workdir);
+    if (top.exitCode !== 0) throw unavailable(`${options.workdir} is not inside a git repository, so a worktree cannot be created.`);
+    const root = await workspace.fs.realpath(top.stdout.toString("utf8").replace(/\n$/, ""));
+    const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root);
+    const baseCommit = head.stdout.toString("utf8").trim();
+    if (head.exitCode !== 0 || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(baseCommit)) {
+      throw unavailable(`The repository ${root} has no commit yet, so a worktree cannot be created.`, { repositoryRoot: root });
+    }
+    const offset = posix.relative(root, workdir);
+    const { folder, ignoreFile } = this.#folderOf(root);
+    if (!isWithinWorkspacePath(workspace.root, folder)) {
+      throw unavailable(`No folder inside the workspace root ${workspace.root} can hold a worktree of ${root}.`, { repositoryRoot: root });
+    }
+    await workspace.fs.mkdir(folder, { recursive: true });
+    if (ignoreFile !== undefined && !(await existsIn(workspace, ignoreFile))) {
+      await workspace.fs.writeFileAtomic(ignoreFile, Buffer.from(IGNORE_EVERYTHING, "utf8"), { exclusive: true }).catch(() => undefined);
+    }
+    const label = sanitiseWorktreeLabel(options.label);
+    const failures: string[] = [];
+    for (let attempt = 0; attempt < SUBAGENT_LIMITS.worktreeAttempts; attempt += 1) {
+      const name = `${label}-${this.#randomSuffix()}`;
+      const worktreePath = posix.join(folder, name);
+      const branch = `${SUBAGENT_BRANCH_PREFIX}${name}`;
+      if (await existsIn(workspace, worktreePath)) {
+        failures.push(`${worktreePath} already exists`);
+        continue;
+      }
+      const args = ["worktree", "add", "--quiet", "-b", branch, worktreePath, baseCommit];
+      const added = await git(args, root);
+      if (added.exitCode !== 0) {
+        if (/already exists/i.test(added.stderr)) {
+          failures.push(added.stderr.trim());
+          continue;
+        }
+        throw new SubagentWorktreeError("provision_failed", `Cannot create a worktree of ${root}: ${describeGitRun(args, added)}`, {
+          workdir: options.workdir,
+          branch,
+        });
+      }
+      const childWorkdir = posix.join(worktreePath, offset);
+      await workspace.fs.mkdir(childWorkdir, { recursive: true });
+      return { repositoryRoot: root, path: worktreePath, branch, workdir: childWorkdir, baseCommit };
+    }
+    throw new SubagentWorktreeError(
+      "provision_failed",
+      `Cannot create a worktree of ${root}: every one of ${SUBAGENT_LIMITS.worktreeAttempts} names was taken (${failures.at(-1) ?? "unknown"}).`,
+      { workdir: options.workdir, attempts: failures },
+    );
+  }
+
+  #snapshot(worktree: SubagentWorktree, signal: AbortSignal | undefined) {
+    return snapshotWorkspaceWorktree(this.#workspace, worktree, {
+      scratchParent: posix.dirname(worktree.path),
+      maxBytes: this.#maxPatchBytes,
+      ...(signal === undefined ? {} : { signal }),
+    });
+  }
+
+  /** {@inheritDoc SubagentWorktrees.changes} */
+  async changes(worktree: SubagentWorktree, options: { readonly maxDiffChars: number; readonly signal?: AbortSignal }): Promise<SubagentWorktreeChanges> {
+    const snapshot = await this.#snapshot(worktree, options.signal);
+    const diff = snapshot.patch;
+    const changed = [...splitPatch(diff).map((section) => section.path), ...snapshot.excluded.map((entry) => entry.path)];
+    const changedPaths = [...new Set(changed)].sort(comparePaths);
+    const limit = Math.max(0, Math.floor(options.maxDiffChars));
+    return { changedPaths, diff: diff.length > limit ? diff.slice(0, limit) : diff, diffTruncated: diff.length > limit, diffChars: diff.length };
+  }
+
+  /** {@inheritDoc SubagentWorktrees.apply} */
+  async apply(
+    worktree: SubagentWorktree,
+    options: { readonly paths?: readonly string[]; readonly signal?: AbortSignal; readonly recorder?: SubagentApplyRecorder } = {},
+  ): Promise<SubagentApplyOutcome> {
+    const { signal } = options;
+    const none = { copiedFiles: [], deletedFiles: [], conflictFiles: [] };
+    const snapshot = await this.#snapshot(worktree, signal);
+    let sections = splitPatch(snapshot.patch);
+    if (options.paths !== undefined) sections = sections.filter((section) => pathSelected(section.path, options.paths!));
+    sections = sections.filter((section) => !isOperatingSystemLitter(section.path));
+    if (sections.length === 0 && snapshot.excluded.length === 0) return { applyStatus: "skipped", skipReason: "empty_patch", ...none };
+    const paths = sections.map((section) => section.path);
+    const refusals = await findApplyRefusals(worktree, snapshot, paths, workspaceEntryReader(this.#workspace));
+    if (refusals.length > 0) return { applyStatus: "failed", ...none, error: describeRefusals(refusals, worktree.path) };
+    // The parent's work tree must be inside the workspace: the apply writes nothing elsewhere.
+    const root = await this.#workspace.fs.realpath(worktree.repositoryRoot);
+    if (!isWithinWorkspacePath(this.#workspace.root, root)) {
+      const inside = paths.every((changed) => isWithinWorkspacePath(this.#workspace.root, posix.join(root, changed)));
+      if (!inside) {
+        return {
+          applyStatus: "failed",
+          ...none,
+          error: `The subagent's changes were not applied, nothing in the workspace changed: some of them are outside the workspace root ${this.#workspace.root}.`,
+        };
+      }
+    }
+    return applyInWorkspace({
+      workspace: this.#workspace,
+      repositoryRoot: root,
+      worktreePath: worktree.path,
+      sections,
+      lockFile: posix.join(posix.dirname(worktree.path), APPLY_LOCK_FILE),
+      queue: this.#applies,
+      ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
+      ...(signal === undefined ? {} : { signal }),
+    });
+  }
+
+  /** {@inheritDoc SubagentWorktrees.remove} */
+  async remove(worktree: SubagentWorktree, options: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    const { signal } = options;
+    const workspace = this.#workspace;
+    const root = worktree.repositoryRoot;
+    const git = (args: readonly string[]) => runWorkspaceGit(workspace, args, { cwd: root, ...(signal ? { signal } : {}) });
+    const removed = await git(["worktree", "remove", "--force", worktree.path]);
+    if (removed.exitCode !== 0) {
+      // git refuses a worktree whose .git no longer points back (the child may have rewritten it): delete the folder
+      // itself (no link followed), then forget stale entries, and fail only if it is still there.
+      if (posix.basename(posix.dirname(posix.dirname(worktree.path))) === SUBAGENT_WORKTREE_FOLDER) await removeTreeIn(workspace, worktree.path);
+      await git(["worktree", "prune"]);
+      if (await existsIn(workspace, posix.join(worktree.path, ".git"))) {
+        throw new Error(`The worktree ${worktree.path} could not be removed: ${describeGitRun(["worktree", "remove"], removed)}`);
+      }
+    }
+    const branch = await git(["branch", "-D", "--", worktree.branch]);
+    if (branch.exitCode !== 0 && !/not found/i.test(branch.stderr))
+      throw new Error(`The branch ${worktree.branch} could not be deleted: ${messageOf(branch.stderr)}`);
+    // Leave no empty folders behind (the lock file and the .gitignore are ours).
+    const folder = posix.dirname(worktree.path);
+    const entries = await workspace.fs.readdir(folder).catch(() => undefined);
+    if (entries?.every((entry) => entry.type === "file" && (entry.name === APPLY_LOCK_FILE || entry.name.endsWith(".agent-tools-lock")))) {
+      for (const entry of entries) await workspace.fs.unlink(posix.join(folder, entry.name)).catch(() => undefined);
+      await workspace.fs.rmdir(folder).catch(() => undefined);
+      const top = posix.dirname(folder);
+      const left = await workspace.fs.readdir(top).catch(() => undefined);
+      if (left?.every((entry) => entry.name === ".gitignore")) {
+        const ignore = posix.join(top, ".gitignore");
+        const text = await lstatIn(workspace, ignore).then((stats) => (stats?.type === "file" ? workspace.fs.readFile(ignore) : undefined));
+        if (text === undefined || text.toString("utf8") === IGNORE_EVERYTHING) {
+          if (text !== undefined) await workspace.fs.unlink(ignore).catch(() => undefined);
+          await workspace.fs.rmdir(top).catch(() => undefined);
+        }
+      }
+    }
+  }
+}
