@@ -93,6 +93,12 @@ export async function runPromptTask(task: CronTask, options: PromptTaskRunOption
       error = `The tools of the run could not be loaded: ${messageOf(caught)}. Fix the tool configuration (e.g. an MCP server), then wait for the next run.`;
       return summarise();
     }
+    if (registry.workdir !== checked.workdir) {
+      // The last check before the model runs: a folder swapped for a symlink since the check above is refused, not entered.
+      status = "error";
+      error = `The working directory ${task.workdir} of task ${task.id} changed while the run was starting (its registry resolved it to ${registry.workdir}, not ${checked.workdir}); the run was refused.`;
+      return summarise();
+    }
     if (placement !== undefined && registry.ports.workspace !== placement.workspace) {
       // Fail closed: a builder that ignored the placement would work on this host's disk.
       status = "error";
