@@ -1,4 +1,5 @@
 import { SdkError, type SpawnOptions } from "@agent-tools/core";
+import { supervisedCommandLine } from "./remote-supervisor.js";
 import { assertEnvironmentName, quoteShellWord } from "./shell-quote.js";
 
 /**
@@ -18,6 +19,12 @@ export interface RemoteCommandContext {
   readonly marker: string;
   /** The value of {@link REMOTE_TREE_TAG_VARIABLE} for this tree. */
   readonly tag: string;
+  /**
+   * The prctl syscall number of the remote machine when the command runs
+   * under the remote supervisor (see `remote-supervisor.ts`); the marker
+   * line then also names the supervisor's pid (`<marker> P <pid> <supervisor>`).
+   */
+  readonly supervisor?: number | undefined;
 }
 
 /** The executable the wrapper finally `exec`s: the shell or the command. */
@@ -85,7 +92,8 @@ function innerScript(options: SpawnOptions, context: RemoteCommandContext): stri
   } else {
     script.push(`command -v ${file} >/dev/null 2>&1 || fail enoent`);
   }
-  script.push(`printf '%s P %s\\n' "$M" "$$"`, `printf '%s\\n' "$M" >&2`);
+  // Under the supervisor the command's parent is the supervisor: the marker line names it too.
+  script.push(context.supervisor === undefined ? `printf '%s P %s\\n' "$M" "$$"` : `printf '%s P %s %s\\n' "$M" "$$" "$PPID"`, `printf '%s\\n' "$M" >&2`);
   if (options.logFile !== undefined) script.push(`exec >>${q(options.logFile, "logFile")} 2>&1`);
   if (options.input === undefined) script.push("exec </dev/null");
   const argv = shell !== undefined ? [file, "-c", q(options.command, "command")] : [file, ...(options.args ?? []).map((arg) => q(String(arg), "argument"))];
@@ -100,12 +108,15 @@ function innerScript(options: SpawnOptions, context: RemoteCommandContext): stri
  * server that did not, it `exec`s `setsid`, which keeps the pid), then runs
  * the inner script, so the remote pid the marker reports is the command's pid
  * and its process-group id. Needs a POSIX login shell (sh, bash, dash, zsh, ksh).
+ * With `context.supervisor` the login shell `exec`s the remote supervisor
+ * instead, which runs the inner script in a new session of its own.
  *
  * @example
  * buildRemoteCommand({ command: "ls", cwd: "/srv" }, { marker: "AT1f2e", tag: "r9a.1" });
  */
 export function buildRemoteCommand(options: SpawnOptions, context: RemoteCommandContext): string {
   const inner = innerScript(options, context);
+  if (context.supervisor !== undefined) return supervisedCommandLine({ mode: "exec", prctl: context.supervisor, name: context.tag, script: inner });
   // The inner script travels as the prelude's $1, so it is quoted once for the login shell, not twice.
   const prelude = [
     "s=$1",

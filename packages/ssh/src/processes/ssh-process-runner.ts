@@ -4,6 +4,7 @@ import type { ProcessRunner, RunningProcess, SpawnOptions } from "@agent-tools/c
 import type { SshConnection } from "../connection/index.js";
 import { RemoteControlShell } from "./remote-control-shell.js";
 import { buildRemoteCommand } from "./remote-command.js";
+import { parseSupervisorProbe, supervisorProbeScript } from "./remote-supervisor.js";
 import { parseTreeSnapshot, type RemoteTreeSelector, treeKillScript, treeSnapshotScript } from "./remote-process-tree.js";
 import { checkSpawnOptions } from "./spawn-options-check.js";
 import { type RemoteTreeHost, SshRunningProcess } from "./ssh-running-process.js";
@@ -77,6 +78,8 @@ class SshProcessRunner implements ProcessRunner {
   private snapshotQueued = false;
   private counter = 0;
   private closed = false;
+  /** The probe's answer (the prctl number, or undefined: no supervisor), asked once on the first spawn. */
+  private supervisor: Promise<number | undefined> | undefined;
 
   constructor(private readonly connection: SshConnection) {
     this.control = new RemoteControlShell(connection);
@@ -92,15 +95,31 @@ class SshProcessRunner implements ProcessRunner {
     this.counter += 1;
     const tag = options.isolated ? `i${hex(16)}` : `${this.prefix}_${this.counter}`;
     const marker = `AT_${hex(8)}`;
-    const command = buildRemoteCommand(options, { marker, tag });
+    // Checked now (a bad option throws from spawn); built again with the probe's answer.
+    buildRemoteCommand(options, { marker, tag });
     // The control channel asks for its slot before the process channel does.
     void this.control.open().catch(() => undefined);
     if (this.orphans.size > 0) void this.sweepOrphans();
-    const channel = this.connection.exec(command).then((opened) => opened.channel);
+    const channel = this.probeSupervisor()
+      .then((supervisor) => this.connection.exec(buildRemoteCommand(options, { marker, tag, supervisor })))
+      .then((opened) => opened.channel);
     const child = new SshRunningProcess(options, { tag, marker }, channel, this.host);
     if (!options.isolated) this.tracked.add(child);
     void child.exited.then(() => this.afterExit(child, options.isolated === true));
     return child;
+  }
+
+  /**
+   * Whether the remote machine can run commands under the supervisor (Perl
+   * at /usr/bin/perl, Linux child subreapers): asked once on the control
+   * shell; a probe that could not run is asked again on the next spawn.
+   */
+  private probeSupervisor(): Promise<number | undefined> {
+    this.supervisor ??= this.control.run(supervisorProbeScript()).then(parseSupervisorProbe, () => {
+      this.supervisor = undefined;
+      return undefined;
+    });
+    return this.supervisor;
   }
 
   /** After an exit: one remote look for leftovers; a tree that is gone is forgotten, a lost one is ended once the connection is back. */

@@ -37,6 +37,7 @@ export class SshRunningProcess implements RunningProcess {
   /** True when the connection dropped while the process ran (its remote tree may still live). */
   connectionLost = false;
   private pidValue = 0;
+  private supervisorPid: number | undefined;
   private readonly listeners = new Set<(chunk: ProcessOutputChunk) => void>();
   private readonly stdoutHead: MarkerLine;
   private readonly stderrHead: MarkerLine;
@@ -94,9 +95,12 @@ export class SshRunningProcess implements RunningProcess {
     return this.pidValue;
   }
 
-  /** The tree to look for on the remote machine, once the pid is known. */
+  /** The tree to look for on the remote machine (with its supervisor, when it runs under one), once the pid is known. */
   get selector(): RemoteTreeSelector | undefined {
-    return this.pidValue > 0 ? { rootPid: this.pidValue, tag: this.tag } : undefined;
+    if (this.pidValue <= 0) return undefined;
+    return this.supervisorPid === undefined
+      ? { rootPid: this.pidValue, tag: this.tag }
+      : { rootPid: this.pidValue, tag: this.tag, supervisorPid: this.supervisorPid };
   }
 
   /** True once the exit was reported. */
@@ -154,6 +158,8 @@ export class SshRunningProcess implements RunningProcess {
     const words = line.split(" ");
     if (words[1] === "P" && /^\d+$/.test(words[2] ?? "")) {
       this.pidValue = Number(words[2]);
+      // `<marker> P <pid> <supervisor>` under the remote supervisor.
+      if (/^\d+$/.test(words[3] ?? "") && Number(words[3]) > 1) this.supervisorPid = Number(words[3]);
       this.resolveStarted(this.pidValue);
     } else {
       this.failure = startFailureMessage(words[2] ?? "", this.options);
@@ -217,11 +223,12 @@ export class SshRunningProcess implements RunningProcess {
 
   private async killTree(graceMs: number): Promise<void> {
     const pid = await this.started;
-    if (pid <= 0) return;
+    const selector = this.selector;
+    if (pid <= 0 || !selector) return;
     this.killsInFlight += 1;
     this.invalidBefore = ++this.snapshotVersion;
     try {
-      const left = await this.host.killTree({ rootPid: pid, tag: this.tag }, graceMs);
+      const left = await this.host.killTree(selector, graceMs);
       if (left !== undefined) this.descendants = left.filter((alive) => alive !== pid);
       // The root's own exit status arrives on its channel shortly after.
       if (left !== undefined && !left.includes(pid)) await this.exited;

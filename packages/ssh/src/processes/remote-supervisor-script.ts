@@ -1,0 +1,95 @@
+/**
+ * The Perl source of the remote supervisor (see `remote-supervisor.ts`),
+ * run as `/usr/bin/perl -e <source> <mode> <prctl> <label> <script>`.
+ *
+ * Two Perl processes stand above the command, both Linux child subreapers
+ * (`prctl(PR_SET_CHILD_SUBREAPER)`), so every process the command starts
+ * stays below them whatever it does (setsid, double fork, a cleared
+ * environment): an orphan is re-parented to the nearest living subreaper
+ * above it instead of init.
+ *
+ * - P, the exec channel's own process, forks S and exits with the command's
+ *   status once S reports it on a pipe (it kills itself with the signal that
+ *   ended the command, so the server reports the same `exit-signal`). When S
+ *   dies before reporting (killed from inside the command), P inherits the
+ *   tree and kills all of it. In `pty` mode a SIGHUP or SIGTERM (the terminal
+ *   closed) asks S to kill the tree.
+ * - S forks the command C (its own session in `exec` mode; in `pty` mode C
+ *   stays in the terminal's session), reports C's pid and then its status to
+ *   P, and reaps everything re-parented to it until nothing is left. SIGTERM
+ *   forwards SIGTERM to every descendant; SIGUSR1 (or P's death before the
+ *   report, through PR_SET_PDEATHSIG) freezes every descendant with SIGSTOP
+ *   until a scan of `/proc` finds no new one (so a fork bomb cannot outrun
+ *   it), SIGKILLs them, reaps, and repeats until none is left. In `pty` mode
+ *   the end of C ends the rest of the tree too.
+ *
+ * Neither is in the command's process group, so the group kill the runner
+ * sends does not end them before they cleaned up. Both ignore SIGHUP in
+ * `exec` mode (an `isolated` process survives the connection) and SIGINT,
+ * SIGQUIT, SIGTSTP, SIGPIPE; C gets the default dispositions back before
+ * it `exec`s `/bin/sh -c <script>`.
+ */
+const SOURCE = String.raw`
+use strict; use POSIX ();
+my ($mode, $nr, $label, $script) = @ARGV;
+my $pty = $mode eq 'pty';
+my ($kill, $term, $waiting, $cpid, $status) = (0, 0, 0, 0, undef);
+sub below { my ($root) = @_; my %kids; opendir(my $d, '/proc') or return ();
+  for my $p (grep { /^\d+$/ } readdir $d) { open(my $f, '<', "/proc/$p/stat") or next; my $l = <$f>; close $f;
+    next unless defined $l && $l =~ /.*\)\s+(\S)\s+(\d+)/s; next if $1 eq 'Z' || $1 eq 'X'; push @{$kids{$2}}, $p }
+  closedir $d; my (@out, @todo); @todo = ($root);
+  while (@todo) { my $p = shift @todo; for my $c (@{$kids{$p} || []}) { push @out, $c; push @todo, $c } }
+  return @out }
+sub reap { while ((my $p = waitpid(-1, POSIX::WNOHANG())) > 0) { $status = $? if $p == $cpid } }
+sub kill_all { for my $round (1 .. 600) { my %seen;
+    for (1 .. 10000) { my @n = grep { !$seen{$_}++ } below($$); last unless @n; kill 'STOP', @n }
+    reap(); last unless %seen; kill 'KILL', keys %seen; select(undef, undef, undef, 0.01); reap() } }
+sub quiet { $SIG{$_} = 'IGNORE' for ('INT', 'QUIT', 'TSTP', 'PIPE', $pty ? () : 'HUP') }
+sub finish { my ($st) = @_; if (defined $st && ($st & 127)) { my $sig = $st & 127; my @names = split ' ', $Config::Config{sig_name};
+    $SIG{$names[$sig]} = 'DEFAULT' if $names[$sig]; kill $sig, $$; select(undef, undef, undef, 0.5); POSIX::_exit(128 + $sig) }
+  POSIX::_exit(defined $st ? ($st >> 8) : 255) }
+sub quiet_io { open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null'); open(STDERR, '>', '/dev/null'); chdir '/' }
+require Config;
+quiet(); syscall($nr, 36, 1, 0, 0, 0) == 0 or die "agent-tools supervisor: prctl: $!\n";
+my $ppid = $$;
+pipe(my $r, my $w) or die "agent-tools supervisor: pipe: $!\n";
+my $s = fork; defined $s or die "agent-tools supervisor: fork: $!\n";
+if ($s == 0) {
+  close $r; syscall($nr, 36, 1, 0, 0, 0); syscall($nr, 1, POSIX::SIGUSR2(), 0, 0, 0);
+  my $reported = 0;
+  my $ask = sub { $_[0] ? ($kill = 1) : ($term = 1); die "agent-tools-signal\n" if $waiting };
+  $SIG{USR1} = sub { $ask->(1) }; $SIG{TERM} = sub { $ask->(0) }; $SIG{USR2} = sub { $ask->(1) unless $reported };
+  $SIG{HUP} = sub { $ask->(1) } if $pty;
+  POSIX::_exit(1) if getppid() != $ppid;
+  $cpid = fork; defined $cpid or POSIX::_exit(126);
+  if ($cpid == 0) { close $w; $SIG{$_} = 'DEFAULT' for qw(INT QUIT TSTP PIPE HUP TERM USR1 USR2);
+    POSIX::setsid() unless $pty; exec { '/bin/sh' } '/bin/sh', '-c', $script, 'agent-tools'; POSIX::_exit(127) }
+  syswrite $w, "c $cpid\n"; quiet_io(); $0 = $label;
+  while (1) {
+    if ($kill) { kill_all() } elsif ($term) { $term = 0; my @p = below($$); kill 'TERM', @p if @p }
+    if (defined $status && !$reported) { $reported = 1; syswrite $w, "s $status\n"; close $w; if ($pty) { $kill = 1; next } }
+    my ($p, $st) = $kill ? (waitpid(-1, POSIX::WNOHANG()), $?)
+      : eval { $waiting = 1; die "agent-tools-signal\n" if $kill || $term; my $got = waitpid(-1, 0); $waiting = 0; ($got, $?) };
+    $waiting = 0;
+    next unless defined $p;
+    if ($p > 0) { $status = $st if $p == $cpid; next }
+    if ($p == 0) { select(undef, undef, undef, 0.05); next }
+    last if $reported;
+    $status = 255 << 8 unless defined $status;
+  }
+  POSIX::_exit(0);
+}
+close $w; quiet_io(); $0 = "$label parent";
+if ($pty) { $SIG{HUP} = $SIG{TERM} = sub { kill 'USR1', $s } }
+my $got = "";
+while (1) { my $n = sysread($r, my $buf, 256); last if defined $n && $n == 0; next unless defined $n; $got .= $buf;
+  while ($got =~ s/^([cs]) (-?\d+)\n//) { if ($1 eq 'c') { $cpid = $2 } else { finish($2) } } }
+$SIG{HUP} = $SIG{TERM} = 'IGNORE';
+kill_all(); while ((my $p = waitpid(-1, 0)) > 0) { $status = $? if $p == $cpid }
+finish(defined $status ? $status : 9);
+`;
+
+/** The supervisor's Perl source, one program for both processes. */
+export function supervisorSource(): string {
+  return SOURCE.trim();
+}
