@@ -16,7 +16,6 @@
  *   to name a skill script; what the guard cannot see (a path computed at run
  *   time) runs on the remote machine as its account, never on this host.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
