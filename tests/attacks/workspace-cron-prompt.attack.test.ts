@@ -12,7 +12,8 @@
  * - the workdir swapped for a symlink to a sibling project (inside the
  *   root, outside the task's roots) between the run's check and its
  *   registry's build (deterministic: the workspace swaps it on the build's
- *   realpath): refused (was a hole: the registry was built on the sibling);
+ *   realpath): refused (without the registry's workdir re-checked after
+ *   its build, the registry was built on the sibling and Write landed there);
  * - a scheduler given a workspace of the task's label opened on another
  *   root (over SSH: the label names the account and host, not the root):
  *   the prompt task and a bash task of the same registry are refused and

@@ -50,8 +50,9 @@ export interface CronSchedulerOptions {
   /**
    * Workspaces that are not the local disk (e.g. `createSshWorkspace`): a
    * bash task created by a registry on one of them runs through the one of
-   * the same label (its processes, its workdir checked there); without it,
-   * the run is refused, never moved to this host. The scheduler's state
+   * the same label (its processes, its workdir checked there), a prompt
+   * task with the registry `buildPromptRegistry` builds on it (its third
+   * argument); without it, the run is refused, never moved to this host. The scheduler's state
    * stays in its store. The host owns and closes them.
    */
   readonly workspaces?: readonly Workspace[];
