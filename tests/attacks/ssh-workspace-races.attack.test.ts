@@ -11,10 +11,11 @@
  *   every later file call of the workspace, for ever; now the request's
  *   deadline ends that Read as unsupported and a new SFTP session serves
  *   the next call);
- * - Open (`it.fails`): Write, Read, Grep and Delete through a directory a
- *   Bash loop keeps swapping for a symlink to outside reach outside
- *   (`anchoredOpens` false: SFTP opens by path, nothing re-checks between
- *   the containment check and the open or rename; `ATTACK_ROUNDS` rounds).
+ * - Write, Read, Grep and Delete through a directory a Bash loop keeps
+ *   swapping for a symlink to outside (was a hole while SFTP opened by path:
+ *   nothing re-checked between the containment check and the open or
+ *   rename; now the anchored helper walks each path on the remote side and
+ *   Grep's ripgrep refuses a folder that led elsewhere; `ATTACK_ROUNDS` rounds).
  *
  * Runs as root (the test sshd's dedicated account `agtssh`); skipped otherwise.
  * Shared set-up: `__fixtures__/ssh-workspace.ts` (each file starts its own sshd).
@@ -34,7 +35,9 @@ beforeAll(() => {
 });
 
 describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
-  it.fails("Read and Delete through a directory a Bash loop swaps for a symlink to outside never reach outside", async () => {
+  // Was a hole (SFTP by path): about one Read, Grep or Delete in 10-30 reached the outside folder. Now the anchored
+  // helper walks the path component by component on the remote side and ripgrep's start checks the folder it entered.
+  it("Read and Delete through a directory a Bash loop swaps for a symlink to outside never reach outside", async () => {
     const { workdir, outside, registry } = await scene();
     asUser(`printf 'INSIDE\\n' > '${workdir}/sub/inner.txt' && printf 'VICTIM\\n' > '${outside}/dir/victim.txt'`);
     const flipper = `
@@ -125,6 +128,8 @@ while not os.path.exists(os.path.join(work, "STOP")):
       hostKey: sshd.hostKeyFingerprint,
       root: sshd.root,
       sftpTimeoutMs: 1_000,
+      // The SFTP read path (the anchored helper never opens a FIFO: ssh-anchored-helper.attack.test.ts).
+      anchoredOpens: false,
     });
     const { workdir, registry } = await scene({ workspace });
     asUser(`printf 'plain\\n' > '${workdir}/flip.txt'`);
@@ -166,10 +171,9 @@ while not os.path.exists(os.path.join(work, "STOP")):
     expect(after.text).not.toBe("HUNG");
   }, 300_000);
 
-  // Open: the runner finds a tree's escapees by descent and by the AGENT_TOOLS_PROCESS_TREE variable in
-  // /proc/<pid>/environ. A process that double-forks (re-parented to init) AND clears its environment
-  // (`env -i`, `env -u AGENT_TOOLS_PROCESS_TREE`) carries neither mark and survives the Bash timeout.
-  it.fails("Write through a directory a Bash loop swaps for a symlink to outside never lands outside", async () => {
+  // Was a hole (SFTP by path): about one Write in 10-15 (its lock file, temporary file or the file itself) landed in
+  // the outside folder. Now the write, its lock file and their renames run in the directory the anchored walk reached.
+  it("Write through a directory a Bash loop swaps for a symlink to outside never lands outside", async () => {
     const { workdir, outside, registry } = await scene();
     const flipper = `
       cd '${workdir}'

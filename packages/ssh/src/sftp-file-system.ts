@@ -17,7 +17,7 @@ import type { SFTPWrapper, Stats } from "ssh2";
 import type { SshConnection } from "./connection/ssh-connection.js";
 import { entryType, type SftpCalls, sftpCalls, wasNeverSent } from "./sftp/sftp-calls.js";
 import { diagnosePath, mapSftpError, SFTP_STATUS, sftpError, sftpStatus, typeOf } from "./sftp/sftp-errors.js";
-import { acquireSftpLock, type HeldSftpLock } from "./sftp/sftp-lock.js";
+import { acquireSftpLock, type HeldSftpLock, type LockFiles, sftpLockFiles } from "./sftp/sftp-lock.js";
 import { readPath } from "./sftp/sftp-read.js";
 import { writeFileAtomicSftp } from "./sftp/sftp-write.js";
 
@@ -43,6 +43,8 @@ export interface SftpFileSystemOptions {
   readonly timeoutMs?: number;
   /** Test seam: runs between a read's type check and its open (to plant a FIFO there deterministically). */
   readonly afterReadTypeCheck?: (path: string) => Promise<void>;
+  /** The lock files' steps of a lock on `path` (the anchored helper's); SFTP by path when absent. */
+  readonly lockFiles?: (path: string) => LockFiles;
 }
 
 /**
@@ -326,8 +328,9 @@ export class SftpFileSystem implements WorkspaceFileSystem {
 
   async lock(path: string, options: WorkspaceLockOptions = {}): Promise<WorkspaceLock> {
     await this.#calls("lock", path);
+    const anchored = this.#options.lockFiles;
     const lock = await acquireSftpLock(
-      () => this.#calls("lock", path),
+      async () => (anchored ? anchored(path) : sftpLockFiles(await this.#calls("lock", path))),
       path,
       options,
       this.#clientId,

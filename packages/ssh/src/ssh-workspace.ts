@@ -6,6 +6,9 @@ import { SdkError } from "@agent-tools/core";
 import { WorkspaceError, type Workspace, type WorkspaceCapabilities } from "@agent-tools/core/workspace";
 import { checkSshConnectionOptions, SSH_CONNECTION_OPTION_KEYS, type SshConnectionOptions } from "./connection/connection-options.js";
 import { SshConnection } from "./connection/ssh-connection.js";
+import { AnchoredFileSystem, boundOf } from "./anchored/anchored-file-system.js";
+import { AnchoredHelper } from "./anchored/anchored-helper.js";
+import { anchoredLockFiles } from "./anchored/anchored-lock-files.js";
 import { createSshProcessRunner } from "./processes/ssh-process-runner.js";
 import { SftpFileSystem } from "./sftp-file-system.js";
 
@@ -13,10 +16,18 @@ import { SftpFileSystem } from "./sftp-file-system.js";
 export interface SshWorkspaceOptions extends SshConnectionOptions {
   /** Absolute directory on the remote machine: the workspace root (canonicalised with the server's realpath; must exist). */
   readonly root: string;
+  /**
+   * Race-safe file operations through the anchored helper (a Perl program run
+   * as `/usr/bin/perl` on the remote machine): `undefined` (the default)
+   * uses it when the remote machine can run it, `true` requires it (the
+   * workspace does not open without it: `SdkError("invalid_options")`),
+   * `false` never starts it (SFTP by path only, `anchoredOpens` false).
+   */
+  readonly anchoredOpens?: boolean;
 }
 
 /** The keys of {@link SshWorkspaceOptions}. */
-export const SSH_WORKSPACE_OPTION_KEYS = Object.freeze([...SSH_CONNECTION_OPTION_KEYS, "root"] as const);
+export const SSH_WORKSPACE_OPTION_KEYS = Object.freeze([...SSH_CONNECTION_OPTION_KEYS, "root", "anchoredOpens"] as const);
 
 /** What the remote machine offers, found once with `command -v` through exec. */
 async function probeTools(connection: SshConnection): Promise<{ ripgrep: boolean; git: boolean }> {
@@ -32,15 +43,24 @@ async function probeTools(connection: SshConnection): Promise<{ ripgrep: boolean
   return { ripgrep: found.has("rg"), git: found.has("git") };
 }
 
+function anchoredFileSystem(connection: SshConnection, helper: AnchoredHelper, root: string): AnchoredFileSystem {
+  const sftp = new SftpFileSystem(connection, { lockFiles: () => anchoredLockFiles(helper, (path) => boundOf(root, path), root) });
+  return new AnchoredFileSystem(sftp, helper, root);
+}
+
 /**
  * Opens a Workspace on a remote machine over SSH: `kind` `"ssh"`, `label`
  * `ssh://user@host:port` (no credentials), `root` the server's canonical
  * form of `options.root`. Files go through SFTP ({@link SftpFileSystem}),
  * processes through exec channels (`createSshProcessRunner`), both on one
  * connection with a pinned host key. Capabilities: `localPaths` false (no
- * path of this host is a workspace path), `anchoredOpens` false (SFTP
- * opens by path, so a concurrent writer on the remote machine could swap a
- * checked directory for a symlink), `processes` true, `pty` false,
+ * path of this host is a workspace path), `anchoredOpens` true when the
+ * anchored helper runs on the remote machine (`/usr/bin/perl`; then reads,
+ * writes, renames, removals and lock files are walked component by
+ * component from `/` on the remote side, see `AnchoredFileSystem`), false
+ * without it or with `options.anchoredOpens: false` (SFTP opens by path, so
+ * a concurrent writer on the remote machine could swap a checked directory
+ * for a symlink), `processes` true, `pty` false,
  * `ripgrep` / `git` as probed once on the remote machine.
  *
  * Options fail closed: an unknown key, a missing `hostKey`, no credential
@@ -61,19 +81,26 @@ async function probeTools(connection: SshConnection): Promise<{ ripgrep: boolean
  */
 export async function createSshWorkspace(options: SshWorkspaceOptions): Promise<Workspace> {
   checkSshConnectionOptions(options, SSH_WORKSPACE_OPTION_KEYS);
-  const { root: requestedRoot, ...connectionOptions } = options;
+  const { root: requestedRoot, anchoredOpens: anchoring, ...connectionOptions } = options;
+  if (anchoring !== undefined && typeof anchoring !== "boolean") {
+    throw new SdkError("invalid_options", `options.anchoredOpens must be true, false or left out (got ${JSON.stringify(anchoring)?.slice(0, 60)}).`, {
+      option: "options.anchoredOpens",
+      suggestion: "leave options.anchoredOpens out to use the anchored helper when the remote machine has /usr/bin/perl",
+    });
+  }
   if (typeof requestedRoot !== "string" || !requestedRoot.startsWith("/") || requestedRoot.includes("\0")) {
     throw new SdkError("invalid_options", "options.root must be an absolute path on the remote machine (e.g. /home/dev/project).", { option: "options.root" });
   }
   const connection = new SshConnection(connectionOptions);
-  const fs = new SftpFileSystem(connection);
+  const sftp = new SftpFileSystem(connection);
   let root: string;
   let tools: { ripgrep: boolean; git: boolean };
+  let helper: AnchoredHelper | undefined;
   try {
     await connection.connect();
     try {
-      root = await fs.realpath(requestedRoot);
-      if ((await fs.stat(root)).type !== "directory")
+      root = await sftp.realpath(requestedRoot);
+      if ((await sftp.stat(root)).type !== "directory")
         throw new WorkspaceError("not_a_directory", `${requestedRoot} is not a directory`, { path: requestedRoot });
     } catch (error) {
       if (error instanceof WorkspaceError && (error.code === "not_found" || error.code === "not_a_directory" || error.code === "symlink_loop")) {
@@ -87,10 +114,20 @@ export async function createSshWorkspace(options: SshWorkspaceOptions): Promise<
       throw error;
     }
     tools = await probeTools(connection);
+    if (anchoring !== false) helper = await AnchoredHelper.start(connection, connection.sftpTimeoutMs);
+    if (anchoring === true && helper === undefined) {
+      throw new SdkError(
+        "invalid_options",
+        `options.anchoredOpens is true but ${connection.label} cannot run the anchored helper (it needs /usr/bin/perl and /proc/self/fd).`,
+        { option: "options.anchoredOpens", suggestion: "leave options.anchoredOpens out to fall back to SFTP by path" },
+      );
+    }
   } catch (error) {
+    helper?.close();
     await connection.close();
     throw error;
   }
+  const fs = helper ? anchoredFileSystem(connection, helper, root) : sftp;
   const processes = createSshProcessRunner(connection);
   const capabilities: WorkspaceCapabilities = Object.freeze({
     localPaths: false,
@@ -98,7 +135,7 @@ export async function createSshWorkspace(options: SshWorkspaceOptions): Promise<
     ripgrep: tools.ripgrep,
     git: tools.git,
     pty: false,
-    anchoredOpens: false,
+    anchoredOpens: helper !== undefined,
   });
   let closing: Promise<void> | undefined;
   return Object.freeze({

@@ -37,6 +37,26 @@ export interface HeldSftpLock extends WorkspaceLock {
   readonly lockFile: string;
 }
 
+/** The file steps of a lock, on SFTP (by path) or on the anchored helper (see `anchored/anchored-lock-files.ts`). */
+export interface LockFiles {
+  /** Creates `file` exclusively holding `content`; false when something is already there. */
+  create(file: string, content: string): Promise<boolean>;
+  /** The type and mtime (ms, server clock) of `file` itself (not followed), or undefined when it cannot be looked at. */
+  lstat(file: string): Promise<{ readonly type: string; readonly mtimeMs: number } | undefined>;
+  /** The text of `file` (its first KiB) when it is a regular file, else undefined. Never opens a FIFO. */
+  readText(file: string): Promise<string | undefined>;
+  /** Renames `from` to `to` (replacing it). */
+  rename(from: string, to: string): Promise<void>;
+  /** Hard-links `from` as `to` (fails when `to` exists). */
+  link(from: string, to: string): Promise<void>;
+  /** Removes `file`. */
+  unlink(file: string): Promise<void>;
+  /** The server's clock minus ours, in ms, measured in `directory`. */
+  clockOffset(directory: string): Promise<number>;
+  /** A failure of a step as the lock's `WorkspaceError` on `target`. */
+  mapError(error: unknown, target: string): Promise<WorkspaceError>;
+}
+
 async function readLockFile(calls: SftpCalls, lockFile: string): Promise<string | undefined> {
   try {
     // Never open what is not a regular file: a FIFO planted there would block the SFTP server. One swapped in
@@ -84,19 +104,36 @@ async function serverClockOffset(calls: SftpCalls, directory: string): Promise<n
   }
 }
 
+/** The lock's file steps on an SFTP session (by path). */
+export function sftpLockFiles(calls: SftpCalls): LockFiles {
+  return {
+    create: (file, content) => tryCreate(calls, file, content),
+    lstat: async (file) => {
+      const stats = await calls.lstat(file).catch(() => undefined);
+      return stats === undefined ? undefined : { type: entryType(stats), mtimeMs: stats.mtime * 1_000 };
+    },
+    readText: (file) => readLockFile(calls, file),
+    rename: (from, to) => calls.posixRename(from, to),
+    link: (from, to) => calls.hardlink(from, to),
+    unlink: (file) => calls.unlink(file),
+    clockOffset: (directory) => serverClockOffset(calls, directory),
+    mapError: (error, target) => mapSftpError(calls, error, OPERATION, target, { followLast: false }),
+  };
+}
+
 /** Breaks the stale lock whose text was `staleText` (see the module comment). */
-async function breakStale(calls: SftpCalls, lockFile: string, staleText: string): Promise<void> {
+async function breakStale(files: LockFiles, lockFile: string, staleText: string): Promise<void> {
   const aside = `${lockFile}.stale-${randomBytes(4).toString("hex")}`;
   try {
-    await calls.posixRename(lockFile, aside);
+    await files.rename(lockFile, aside);
   } catch {
     return; // gone already, or another waiter moved it first
   }
-  if ((await readLockFile(calls, aside)) !== staleText) {
+  if ((await files.readText(aside)) !== staleText) {
     // A fresh lock was made between our look and the rename: put it back.
-    await calls.hardlink(aside, lockFile).catch(() => undefined);
+    await files.link(aside, lockFile).catch(() => undefined);
   }
-  await calls.unlink(aside).catch(() => undefined);
+  await files.unlink(aside).catch(() => undefined);
 }
 
 /**
@@ -105,24 +142,24 @@ async function breakStale(calls: SftpCalls, lockFile: string, staleText: string)
  * path, which would follow a symlink put there since it was checked (and
  * write the lock's text over whatever file that symlink names).
  */
-async function refreshLockFile(calls: SftpCalls, lockFile: string, content: string): Promise<void> {
+async function refreshLockFile(files: LockFiles, lockFile: string, content: string): Promise<void> {
   const fresh = `${lockFile}.hb-${randomBytes(4).toString("hex")}`;
-  if (!(await tryCreate(calls, fresh, content))) return;
+  if (!(await files.create(fresh, content))) return;
   try {
-    await calls.posixRename(fresh, lockFile);
+    await files.rename(fresh, lockFile);
   } catch (error) {
-    await calls.unlink(fresh).catch(() => undefined);
+    await files.unlink(fresh).catch(() => undefined);
     throw error;
   }
 }
 
 /**
  * Takes the lock of `target` (whose directory must exist). `calls` gives
- * the current SFTP session (it may change after a reconnect); `clientId`
+ * the current file steps (an SFTP session may change after a reconnect); `clientId`
  * names this client in the lock file. `onRelease` runs once.
  */
 export async function acquireSftpLock(
-  calls: () => Promise<SftpCalls>,
+  calls: () => Promise<LockFiles>,
   target: string,
   options: WorkspaceLockOptions,
   clientId: string,
@@ -141,18 +178,18 @@ export async function acquireSftpLock(
   for (;;) {
     const session = await calls();
     try {
-      if (await tryCreate(session, lockFile, content)) break;
-      const stats = await session.lstat(lockFile).catch(() => undefined);
-      if (stats !== undefined && entryType(stats) === "file") {
-        offset ??= await serverClockOffset(session, directory);
-        if (Date.now() + offset - stats.mtime * 1_000 > STALE_LOCK_MS) {
-          const text = await readLockFile(session, lockFile);
+      if (await session.create(lockFile, content)) break;
+      const stats = await session.lstat(lockFile);
+      if (stats !== undefined && stats.type === "file") {
+        offset ??= await session.clockOffset(directory);
+        if (Date.now() + offset - stats.mtimeMs > STALE_LOCK_MS) {
+          const text = await session.readText(lockFile);
           if (text !== undefined) await breakStale(session, lockFile, text);
           continue;
         }
       }
     } catch (error) {
-      throw await mapSftpError(session, error, OPERATION, target, { followLast: false });
+      throw await session.mapError(error, target);
     }
     signal?.throwIfAborted();
     if (Date.now() >= deadline) {
@@ -181,7 +218,7 @@ export async function acquireSftpLock(
   const heartbeat = setInterval(() => {
     void (async () => {
       const session = await calls();
-      if ((await readLockFile(session, lockFile)) !== content) return;
+      if ((await session.readText(lockFile)) !== content) return;
       await refreshLockFile(session, lockFile, content);
     })().catch(() => undefined);
   }, LOCK_HEARTBEAT_MS);
@@ -196,7 +233,7 @@ export async function acquireSftpLock(
       onRelease(lock);
       try {
         const session = await calls();
-        if ((await readLockFile(session, lockFile)) === content) await session.unlink(lockFile);
+        if ((await session.readText(lockFile)) === content) await session.unlink(lockFile);
       } catch {
         // The connection is gone: the lock file goes stale and the next taker breaks it.
       }
