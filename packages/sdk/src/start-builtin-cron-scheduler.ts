@@ -34,7 +34,8 @@ export interface BuiltinCronSchedulerOptions {
    * workdir (`buildBuiltinToolRegistry` with `runtimeScope: "cron"`): e.g.
    * `mcp`, `memory`, `skills`. `workdir`, `runtimeScope` and
    * `additionalRoots` are set per run from the task's recorded policy (the
-   * roots of the registry that created it). Its `sandbox` (or
+   * roots of the registry that created it), and `workspace` for a task of
+   * a registry on a non-local workspace (see `workspaces`). Its `sandbox` (or
    * `ports.sandbox`) confines bash tasks and prompt runs on top of what each
    * task's registry asked for: it can narrow a task's rules (no network, more
    * hidden paths), never widen them. A task whose registry had a sandbox is
