@@ -15,7 +15,7 @@ export interface SkillToolBundleOptions {
   readonly policy?: SkillAccessPolicy;
   /** Search and install from a registry (`registry_search`, `registry_install`); without it those actions answer `unavailable`. */
   readonly registry?: SkillRegistry;
-  /** Installs from git repositories; without it git sources answer `unavailable`. */
+  /** Installs from git repositories; without it git sources answer `unavailable`. Read when a git install runs (a getter is not called before). */
   readonly gitClient?: GitClient;
   /** Downloads of http(s) sources; default the global `fetch`. */
   readonly fetch?: typeof fetch;
@@ -75,7 +75,10 @@ export function createSkillToolBundle(options: SkillToolBundleOptions): SkillToo
     opening ??= (async () => {
       const opened = await SkillLibrary.open({
         rootDir: options.rootDir,
-        ...(options.gitClient === undefined ? {} : { gitClient: options.gitClient }),
+        // A getter, never spread: read when an install runs (the library tells an undefined client from a given one).
+        get gitClient(): GitClient {
+          return options.gitClient as GitClient;
+        },
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         ...(options.now === undefined ? {} : { now: options.now }),
       });

@@ -33,7 +33,10 @@ export function skillTools(options: SkillToolsPluginOptions = {}): ToolPlugin {
         ...bundleOptions,
         rootDir: path.resolve(rootDir ?? path.join(host.dataDir, "skills")),
         workdir: host.workdir,
-        gitClient: host.ports.gitClient,
+        // Read when a git install runs: the host's git client (found on PATH) is not looked for before.
+        get gitClient() {
+          return host.ports.gitClient;
+        },
         ...remoteWorkspaceOf(host),
       });
       host.contribute(SKILL_PATHS_SLOT, skills.pathOptions());

@@ -1,0 +1,152 @@
+/**
+ * Skills on a non-local workspace keep the "nothing local" rule for the
+ * workspace's files: the scenario (a memory workspace rooted at a decoy path
+ * of this disk, skills on) runs in a child process under strace, which
+ * records every file and exec syscall. The skills are read from the
+ * dataDir; the workspace's path on this disk is never touched; nothing is
+ * written outside the dataDir; the one process started is the host's
+ * ripgrep for Grep on skill:// (the host's search over its own skills
+ * folder, as on a local registry), and the only reads outside the dataDir
+ * and the code are the ignore files a walk of a skill looks up in the
+ * folders above it.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-skills-strace-")));
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const scenario = path.join(path.dirname(fileURLToPath(import.meta.url)), "__fixtures__", "workspace-skills-registry-process.mjs");
+
+/** Syscalls that change the file system (an `openat` counts when it writes or creates). */
+const WRITING_SYSCALLS = new Set(["mkdir", "mkdirat", "unlink", "unlinkat", "rename", "renameat", "renameat2", "rmdir", "symlink", "symlinkat"]);
+const WRITING_SYSCALLS_MORE = new Set(["link", "linkat", "chmod", "fchmodat", "chown", "fchownat", "lchown", "utimensat", "truncate", "creat"]);
+
+interface TracedAccess {
+  readonly call: string;
+  readonly path: string;
+  readonly writes: boolean;
+  /** The tool call running then (from the scenario's markers). */
+  readonly during: string;
+}
+
+/** Every path syscall and exec after `marker` in an `strace -f` log, leaving out tsx's esbuild processes (the scenario's loader). */
+function tracedAfter(trace: string, marker: string): { accesses: TracedAccess[]; execs: Array<{ file: string; during: string }> } {
+  const accesses: TracedAccess[] = [];
+  const execs: Array<{ file: string; during: string }> = [];
+  const loader = new Set<string>();
+  let started = false;
+  let during = "start";
+  for (const line of trace.split("\n")) {
+    const pid = /^(\d+)\s/.exec(line)?.[1];
+    if (pid === undefined) continue;
+    const child = /^\d+\s+(?:(?:clone3?|fork|vfork)\(|<\.\.\. (?:clone3?|fork|vfork) resumed>).*\)\s+=\s+(\d+)$/.exec(line)?.[1];
+    if (child !== undefined && loader.has(pid)) loader.add(child);
+    if (/^\d+\s+execve\("[^"]*\/@esbuild\//.test(line)) loader.add(pid);
+    if (loader.has(pid)) continue;
+    const match = /^\d+\s+([a-z_0-9]+)\((?:AT_FDCWD, |-?\d+, )?"([^"]*)"(.*)$/.exec(line);
+    if (match === null) continue;
+    const [, call, target, rest] = match as unknown as [string, string, string, string];
+    if (target.startsWith(marker)) {
+      started = true;
+      during = target.slice(marker.length + 1) || "start";
+      continue;
+    }
+    if (!started) continue;
+    if (call === "execve") {
+      execs.push({ file: target, during });
+      continue;
+    }
+    const writes =
+      WRITING_SYSCALLS.has(call) || WRITING_SYSCALLS_MORE.has(call) || ((call === "openat" || call === "open") && /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(rest));
+    accesses.push({ call, path: path.resolve(repositoryRoot, target), writes, during });
+  }
+  return { accesses, execs };
+}
+
+const within = (parent: string, child: string) => child === parent || child.startsWith(`${parent}/`);
+
+describe("skills of a registry on a non-local workspace, watched by strace", () => {
+  it("read the skills from the dataDir, touch nothing at the workspace's path on this disk and write nothing outside the dataDir", async () => {
+    const strace = ["/usr/bin/strace", "/bin/strace"].find((candidate) => fs.existsSync(candidate));
+    expect(strace, "strace is missing: scripts/setup.sh installs it (Debian package strace)").toBeDefined();
+    const root = path.join(temporary, "root");
+    fs.mkdirSync(path.join(root, "src"), { recursive: true });
+    for (const file of ["README.md", "src/a.ts"]) fs.writeFileSync(path.join(root, file), "decoy on the local disk\n");
+    const data = path.join(temporary, "data");
+    fs.mkdirSync(data, { recursive: true });
+    const marker = `/__agent_tools_skills_scenario_${process.pid}__`;
+    const traceFile = path.join(temporary, "trace.txt");
+    const { stdout } = await promisify(execFile)(
+      strace as string,
+      [
+        "-f",
+        "-qq",
+        "-e",
+        "trace=file,process",
+        "-o",
+        traceFile,
+        process.execPath,
+        "--import",
+        "tsx",
+        "--conditions=@agent-tools/source",
+        scenario,
+        root,
+        data,
+        marker,
+      ],
+      { cwd: repositoryRoot, timeout: 180_000, env: { ...process.env, TSX_DISABLE_CACHE: "1" } },
+    );
+    const { results } = JSON.parse(stdout.trim().split("\n").at(-1) as string) as {
+      results: Array<{ name: string; isError: boolean; code?: string; engine?: string; text: string }>;
+    };
+    // Every skill and workspace call answered; the skill script was refused.
+    expect(results.filter((result) => result.isError).map((result) => `${result.name}: ${result.code}`)).toEqual(["Bash: permission_denied"]);
+    expect(results.find((result) => result.name === "Read")?.text).toContain("name: skills-creator");
+    expect(results.filter((result) => result.name === "Read")[1]?.text).toContain("# Remote");
+
+    const { accesses, execs } = tracedAfter(fs.readFileSync(traceFile, "utf8"), marker);
+    expect(accesses.length).toBeGreaterThan(0);
+    // The skills were read from the dataDir (the host's data).
+    expect(accesses.some((access) => within(path.join(data, "skills"), access.path) && access.during.endsWith(".Read"))).toBe(true);
+    // The only process: the host's ripgrep for Grep on skill:// (when ripgrep is there); the workspace's Grep ran in memory.
+    const skillGrep = results.findIndex((result) => result.name === "Grep");
+    expect(execs.filter((exec) => !(exec.during === `${skillGrep}.Grep` && path.basename(exec.file) === "rg"))).toEqual([]);
+    const nodePrefix = path.resolve(path.dirname(process.execPath), "..");
+    const readable = [data, repositoryRoot, "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev", nodePrefix];
+    const ancestorOfAllowed = (target: string) => [data, repositoryRoot].some((allowed) => within(target, allowed));
+    const loaderProbe = (access: TracedAccess) => access.call === "access" && access.path === repositoryRoot.toUpperCase();
+    // List, Glob and Grep on skill:// walk the host's skills folder as a local registry does, looking up the ignore
+    // files of the folders above it (names only: .gitignore, .ignore, .rgignore, .git/info/exclude, .git, .jj).
+    const holdsData = (folder: string) => folder === "/" || within(folder, data);
+    const ignoreLookup = (access: TracedAccess) =>
+      /\.(List|Glob|Grep)$/.test(access.during) &&
+      /\/(?:\.gitignore|\.ignore|\.rgignore|\.git\/info\/exclude|\.git|\.jj)$/.test(access.path) &&
+      holdsData(path.dirname(access.path.replace(/\/\.git\/info\/exclude$/, "/x")));
+    const show = (list: TracedAccess[]) => list.map((access) => `${access.during}: ${access.call} ${access.path}`);
+    expect(show(accesses.filter((access) => within(root, access.path))), "the workspace's path on the local disk was touched").toEqual([]);
+    expect(
+      show(accesses.filter((access) => access.writes && !within(data, access.path) && access.path !== "/dev/null")),
+      "local writes outside the dataDir",
+    ).toEqual([]);
+    expect(
+      show(
+        accesses.filter(
+          (access) =>
+            !access.writes &&
+            !readable.some((prefix) => within(prefix, access.path)) &&
+            !ancestorOfAllowed(access.path) &&
+            !loaderProbe(access) &&
+            !ignoreLookup(access),
+        ),
+      ),
+      "local reads outside the dataDir and the code",
+    ).toEqual([]);
+  }, 240_000);
+});
