@@ -18,6 +18,7 @@ import { type TestSshd, startTestSshd } from "@agent-tools/ssh/testing";
 import type { SubagentBatchDetails, SubagentReportDetails } from "@agent-tools/subagents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
+import { openFileCheckpoints } from "./checkpoint-wiring.js";
 
 const asRoot = process.getuid?.() === 0;
 const localTemporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-subagents-ssh-")));
@@ -181,5 +182,59 @@ describe.skipIf(!asRoot)("buildBuiltinToolRegistry({ workspace: ssh, subagents }
     expect(agents[1]?.applyError).toMatch(/leak\.txt/);
     expect(fs.existsSync(path.join(repository, "leak.txt"))).toBe(false);
     expect(fs.existsSync(path.join(repository, "b.ts"))).toBe(false);
+  }, 180_000);
+
+  it("records the apply in the Agent call's checkpoint through the workspace, and a rewind through it restores the parent", async () => {
+    const repository = remoteRepository("rewind", { "src/a.ts": "export const a = 1;\n", "src/gone.ts": "gone\n" });
+    const workspace = await openWorkspace(server().root);
+    const model = new ScriptedModelClient({
+      respond: (request) =>
+        turnOf(request) > 0
+          ? "done"
+          : {
+              toolCalls: [
+                { name: "Bash", arguments: { command: "printf 'export const a = 2;\\n' > src/a.ts && printf 'new\\n' > src/new.ts && rm src/gone.ts" } },
+              ],
+            },
+    });
+    const dataDir = fs.mkdtempSync(path.join(localTemporary, "data-"));
+    const registry = await buildBuiltinToolRegistry({
+      workspace,
+      workdir: repository,
+      dataDir,
+      memory: false,
+      checkpoints: { id: "t-1" },
+      subagents: { model },
+    });
+    try {
+      const result = await registry.executeToolCall({
+        id: "call_agent",
+        name: "Agent",
+        arguments: { agents: [{ id: "writer", prompt: "Change.", mode: "worktree", apply_policy: "auto" }] },
+      });
+      expect((result.details as SubagentBatchDetails).agents[0]).toMatchObject({ applyStatus: "applied" });
+    } finally {
+      await registry.close();
+    }
+    const at = (relative: string) => path.join(repository, relative);
+    const checkpoints = openFileCheckpoints({ dataDir });
+    try {
+      const entries = await checkpoints.listEntries("t-1");
+      // Keyed by the workspace (its label) and the remote path.
+      const key = (relative: string) => `workspace:${encodeURIComponent(workspace.label)}:${at(relative)}`;
+      expect(entries.map((entry) => [entry.path, entry.toolName, entry.pre.kind, entry.post?.kind])).toEqual([
+        [key("src/a.ts"), "Agent", "file", "file"],
+        [key("src/gone.ts"), "Agent", "file", "absent"],
+        [key("src/new.ts"), "Agent", "absent", "file"],
+      ]);
+      // Keyed by the workspace: a rewind of this host's files leaves them alone.
+      const local = await checkpoints.rewindCheckpoint("t-1");
+      expect([...local.restored, ...local.removed]).toEqual([]);
+      const report = await checkpoints.rewindCheckpoint("t-1", { workspace });
+      expect(report).toMatchObject({ restored: [at("src/a.ts"), at("src/gone.ts")], removed: [at("src/new.ts")], conflicts: [] });
+      expect(asUser("git status --porcelain --untracked-files=all", repository)).toBe("");
+    } finally {
+      await checkpoints.close();
+    }
   }, 180_000);
 });

@@ -41,7 +41,7 @@ export interface BuiltinToolRegistryOptions {
    * root must resolve through the workspace to an existing directory inside
    * its root (`SdkError` naming the option). On a workspace that is not the
    * local disk (`capabilities.localPaths` false, e.g. SSH or memory):
-   * `sandbox`, `subagents` and `skills` are refused (they would read or
+   * `sandbox` and `skills` are refused (they would read or
    * run on this host), and so is `mcp` unless
    * `mcp.roots` is set (MCP servers run on this host), `skill://` paths and the uploads
    * folder are refused (they live on the host), and a workspace without
@@ -143,7 +143,10 @@ export interface BuiltinToolRegistryOptions {
    * read-only in this workspace or in their own git worktree (a registry
    * built like this one on the worktree, memory read-only, no subagents),
    * persisted under `conversationId` in the shared SQLite file unless a
-   * store is given. Off when absent.
+   * store is given. Off when absent. On a non-local `workspace` the
+   * worktree is made, read and applied by the workspace's own git and file
+   * system, inside its root (`WorkspaceSubagentWorktrees`); the store stays
+   * on this host.
    */
   subagents?: SdkSubagentOptions;
   /**
