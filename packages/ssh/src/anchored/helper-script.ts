@@ -24,7 +24,9 @@
  * cancels a write's data. A request is `op NUL arg NUL arg ...`; answers
  * start with `O` (done, NUL-separated values), `E` (failed: NUL, a code such
  * as `ENOENT` or `OUTSIDE`, NUL, a message), `D` (bytes of a read) or `Z`
- * (a read's end). The program greets with `O agent-tools-anchored 1`.
+ * (a read's end). Answers are buffered and sent together before the
+ * program waits for input again (so a small read is one write). The
+ * program greets with `O agent-tools-anchored 1`.
  */
 
 /** The greeting's protocol name and version (the first frame of a started helper). */
@@ -40,8 +42,10 @@ $SIG{PIPE} = "IGNORE";
 my $CHUNK = 262144;
 
 sub rd { my $n = shift; my $b = ""; while (length($b) < $n) { my $r = sysread(STDIN, $b, $n - length($b), length($b)); if (!defined $r) { next if $!{EINTR}; exit 0; } exit 0 if $r == 0; } return $b; }
-sub fin { my $n = unpack("N", rd(4)); return undef if $n == 4294967295; return $n == 0 ? "" : rd($n); }
-sub out { my $d = pack("N", length($_[0])) . $_[0]; my $o = 0; while ($o < length($d)) { my $w = syswrite(STDOUT, $d, length($d) - $o, $o); if (!defined $w) { next if $!{EINTR}; exit 0; } $o += $w; } }
+sub fin { flush(); my $n = unpack("N", rd(4)); return undef if $n == 4294967295; return $n == 0 ? "" : rd($n); }
+my $OUT = "";
+sub flush { my $o = 0; while ($o < length($OUT)) { my $w = syswrite(STDOUT, $OUT, length($OUT) - $o, $o); if (!defined $w) { next if $!{EINTR}; exit 0; } $o += $w; } $OUT = ""; }
+sub out { $OUT .= pack("N", length($_[0])) . $_[0]; flush() if length($OUT) >= $CHUNK; }
 sub ok { out(join("\0", "O", @_)); }
 sub E { die { code => $_[0], msg => (defined $_[1] ? $_[1] : "") }; }
 sub ename { for my $n (qw(ENOENT ENOTDIR EEXIST EISDIR ENOTEMPTY EACCES EPERM ELOOP ENAMETOOLONG EROFS EXDEV EBUSY ENOSPC EINVAL ENXIO EMLINK EDQUOT)) { return $n if $!{$n}; } return "EIO"; }
@@ -241,7 +245,7 @@ my %ops = (
   rename => sub { op_move("rename", @_) }, link => sub { op_move("link", @_) },
   now => sub { ok(time()) },
 );
--d "/proc/self/fd" or do { out(join("\0", "E", "EINVAL", "no /proc/self/fd")); exit 3; };
+-d "/proc/self/fd" or do { out(join("\0", "E", "EINVAL", "no /proc/self/fd")); flush(); exit 3; };
 ok("agent-tools-anchored", 1);
 while (1) {
   my $req = fin();
