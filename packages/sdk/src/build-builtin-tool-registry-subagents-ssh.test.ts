@@ -237,4 +237,50 @@ describe.skipIf(!asRoot)("buildBuiltinToolRegistry({ workspace: ssh, subagents }
       await checkpoints.close();
     }
   }, 180_000);
+
+  it("waits for the repository's apply lock another client of the workspace holds, and works from a root that is a folder of the repository", async () => {
+    const repository = remoteRepository("locked", { "app/a.txt": "one\n", "other.txt": "other\n" });
+    const appRoot = path.join(repository, "app");
+    const workspace = await openWorkspace(appRoot);
+    const holder = await openWorkspace(appRoot);
+    // The worktree folder is inside the root (app/.agent-tools-subagents/locked/), so is its apply lock.
+    const folder = path.join(appRoot, ".agent-tools-subagents", "locked");
+    let childDone!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      childDone = resolve;
+    });
+    let lock: { release(): Promise<void> } | undefined;
+    const call = runAgents(
+      workspace,
+      appRoot,
+      (request) => {
+        if (turnOf(request) > 0) {
+          childDone();
+          return "done";
+        }
+        return { toolCalls: [{ name: "Write", arguments: { path: "a.txt", content: "two\n" } }] };
+      },
+      [{ id: "writer", prompt: "Change a.", mode: "worktree", apply_policy: "auto" }],
+    );
+    // Taken while the child works (its worktree folder exists by then), before the apply starts.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (fs.existsSync(folder) && worktreeFolders(appRoot, repository).length > 0) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    lock = await holder.fs.lock(path.join(folder, ".apply"));
+    await finished;
+    // A generous wait: the apply, were it not waiting for the lock, would have written by now.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(fs.readFileSync(path.join(appRoot, "a.txt"), "utf8")).toBe("one\n");
+    await lock.release();
+    const agents = await call;
+    expect(agents[0]).toMatchObject({ applyStatus: "applied", changedPaths: ["app/a.txt"], worktreeCleanupStatus: "removed" });
+    expect(fs.readFileSync(path.join(appRoot, "a.txt"), "utf8")).toBe("two\n");
+    expect(asUser("git status --porcelain --untracked-files=all", repository)).toBe(" M app/a.txt\n");
+    expect(fs.existsSync(path.join(appRoot, ".agent-tools-subagents"))).toBe(false);
+  }, 180_000);
 });
