@@ -84,6 +84,8 @@ describe.skipIf(!asRoot)("attack: the anchored helper of an SSH workspace", () =
     asUser(`printf 'mine\\n' > '${workdir}/mine.txt'`);
     expect(await codeOf(workspace.fs.rename(path.join(workdir, "mine.txt"), through))).toBe("out_of_bounds");
     expect(await codeOf(workspace.fs.mkdir(`${workdir}/out/../made`, { recursive: true }))).toBe("out_of_bounds");
+    // A recursive mkdir makes no missing folder on the way outside either.
+    expect(await codeOf(workspace.fs.mkdir(`${workdir}/out/../made/deeper/deepest`, { recursive: true }))).toBe("out_of_bounds");
     expect(fs.readFileSync(`${outside}/secret.txt`, "utf8")).toBe("OUTSIDE-SECRET\n");
     expect(fs.readdirSync(outside).sort()).toEqual(["dir", "secret.txt"]);
     // A symlink that stays inside the root is followed.

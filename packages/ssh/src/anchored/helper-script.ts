@@ -68,7 +68,13 @@ sub walk1 {
     my $missing = !@st;
     if ($missing) {
       my $errno = ename();
-      if ($errno eq "ENOENT" && $make && !$last) { mkdir($name, 0777) or $!{EEXIST} or sys("mkdir"); unshift @todo, $name; next; }
+      if ($errno eq "ENOENT" && $make && !$last) {
+        my $dir = "/" . join("/", @at);
+        E("OUTSIDE", $dir) unless inside($bound, $dir);
+        mkdir($name, 0777) or $!{EEXIST} or sys("mkdir");
+        unshift @todo, $name;
+        next;
+      }
       sys("lstat") unless $last && $errno eq "ENOENT";
     }
     if (!$missing && S_ISLNK($st[2]) && (!$last || $follow)) {
