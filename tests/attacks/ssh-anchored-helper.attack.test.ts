@@ -13,6 +13,7 @@
  * - a 64 MiB read and 64 requests at once;
  * - the helper killed in the middle of a write;
  * - a fake `perl` first on the account's PATH;
+ * - locks released right after the connection dropped;
  * - Grep with ripgrep on the remote machine in a folder a Bash loop keeps
  *   swapping for a symlink to outside (rg is given its folder by path: its
  *   start checks with `pwd -P` where it really is).
@@ -25,7 +26,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Workspace, WorkspaceError } from "@agent-tools/core/workspace";
 import { createSshWorkspace } from "@agent-tools/ssh";
-import { startTestSshd } from "@agent-tools/ssh/testing";
+import { startTcpProxy, startTestSshd } from "@agent-tools/ssh/testing";
 import { describe, expect, it } from "vitest";
 import { RG, ROUNDS, asRoot, useSshWorkspaceHarness } from "./__fixtures__/ssh-workspace.js";
 
@@ -278,4 +279,21 @@ describe.skipIf(!asRoot)("attack: the anchored helper of an SSH workspace", () =
     }
     expect(shown).toEqual([]);
   }, 240_000);
+
+  it("locks released right after the connection dropped leave no lock file (the helper restarts on the new connection)", async () => {
+    const proxy = await startTcpProxy({ host: harness.sshd.host, port: harness.sshd.port });
+    cleanups.push(() => proxy.close());
+    const workspace = await harness.openWorkspace(proxy);
+    const { workdir } = await scene({ workspace });
+    expect(workspace.capabilities.anchoredOpens).toBe(true);
+    for (let round = 0; round < 6; round += 1) {
+      const locks = await Promise.all([0, 1, 2].map((index) => workspace.fs.lock(path.join(workdir, `l${index}.txt`))));
+      proxy.dropAll();
+      await Promise.all(locks.map((lock) => lock.release()));
+      expect(
+        fs.readdirSync(workdir).filter((name) => name.includes("agent-tools-lock")),
+        `round ${round}`,
+      ).toEqual([]);
+    }
+  }, 120_000);
 });
