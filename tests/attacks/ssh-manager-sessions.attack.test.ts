@@ -1,7 +1,10 @@
 /**
  * Attacks on SSHManager (the sdk's `ssh: { hosts }` option), sessions and
  * exec: they stay within their caps (sessions per host, channel slots, a
- * flooding session's buffer), time out, and end with the registry. Runs
+ * flooding session's buffer), time out, and end with the registry; what a
+ * command or a session started ends with it (the remote supervisor, a child
+ * subreaper, holds escapees that double-forked, left the session and cleared
+ * their environment). Runs
  * against a real sshd of its own (`startTestSshd`), started through
  * `__fixtures__/ssh-manager.ts`.
  */
@@ -84,10 +87,10 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     await registry.close();
   }, 60_000);
 
-  // Open: the exec timeout finds processes that left the group through their inherited tree tag
-  // (AGENT_TOOLS_PROCESS_TREE) or their parent; one that also drops its environment (`env -i`) after a
-  // double fork carries neither, and outlives the timeout.
-  it.fails("kills on timeout a double-forked setsid child that cleared its environment", async () => {
+  // Was open until exec ran under the remote supervisor: the exec timeout found processes that left the group
+  // through their inherited tree tag (AGENT_TOOLS_PROCESS_TREE) or their parent; one that also drops its
+  // environment (`env -i`) after a double fork carries neither, but stays below the supervisor (a child subreaper).
+  it("kills on timeout a double-forked setsid child that cleared its environment", async () => {
     const registry = await registryWith([keyHost()]);
     const tag = `sleep ${300_000 + Math.floor(Math.random() * 100_000)}`;
     const { result } = await ssh(registry, {
@@ -105,10 +108,9 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     }
   }, 30_000);
 
-  // Open: close() ends a session's shell (SIGHUP through the PTY), but a job the model started in it with
-  // nohup or setsid ignores that and keeps running on the server after the registry closed. exec's
-  // processes carry the runner's tree tag and are killed; the session shells carry none.
-  it.fails("registry.close() also ends what a session put in the background (nohup, setsid)", async () => {
+  // Was open until sessions ran under the remote supervisor: close() ended a session's shell (SIGHUP through the
+  // PTY), but a job started in it with nohup or setsid ignored that and kept running on the server.
+  it("registry.close() also ends what a session put in the background (nohup, setsid)", async () => {
     const registry = await registryWith([keyHost()]);
     const seconds = 500_000 + Math.floor(Math.random() * 100_000);
     const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
@@ -123,6 +125,48 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     const survivors = pidsRunning(`sleep ${seconds}`);
     for (const pid of survivors) process.kill(pid, "SIGKILL");
     expect(left, `left running: ${survivors.join(", ")}`).toBe(true);
+  }, 60_000);
+
+  it("close_session ends the session's background jobs, also a double-forked setsid job that cleared its environment", async ({ skip }) => {
+    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
+    const registry = await registryWith([keyHost()]);
+    const seconds = 600_000 + Math.floor(Math.random() * 100_000);
+    const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
+    const id = String(session.details.sessionId);
+    await ssh(registry, {
+      action: "send_input",
+      session_id: id,
+      input: `(env -i /usr/bin/setsid /bin/sleep ${seconds}1 </dev/null >/dev/null 2>&1 &); nohup sleep ${seconds}2 >/dev/null 2>&1 & echo bg-$((6*7))\n`,
+    });
+    expect(await waitFor(() => pidsRunning(`sleep ${seconds}`).length >= 2)).toBe(true);
+    expect((await ssh(registry, { action: "close_session", session_id: id })).result.isError).toBe(false);
+    const left = await waitFor(() => pidsRunning(`sleep ${seconds}`).length === 0, 50);
+    const survivors = pidsRunning(`sleep ${seconds}`);
+    for (const pid of survivors) process.kill(pid, "SIGKILL");
+    expect(left, `left running: ${survivors.join(", ")}`).toBe(true);
+    // The host still serves the next session.
+    const next = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
+    expect(next.result.isError).toBe(false);
+    await registry.close();
+  }, 60_000);
+
+  it("a session whose shell kills its supervisor (kill -9 $PPID) ends with its background jobs", async ({ skip }) => {
+    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
+    const registry = await registryWith([keyHost()]);
+    const seconds = 700_000 + Math.floor(Math.random() * 100_000);
+    const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
+    const id = String(session.details.sessionId);
+    await ssh(registry, {
+      action: "send_input",
+      session_id: id,
+      input: `(env -i /usr/bin/setsid /bin/sleep ${seconds}1 </dev/null >/dev/null 2>&1 &); sleep 0.5; kill -9 $PPID\n`,
+    });
+    expect(await waitFor(() => pidsRunning(`sleep ${seconds}`).length >= 1)).toBe(true);
+    const left = await waitFor(() => pidsRunning(`sleep ${seconds}`).length === 0, 50);
+    const survivors = pidsRunning(`sleep ${seconds}`);
+    for (const pid of survivors) process.kill(pid, "SIGKILL");
+    expect(left, `left running: ${survivors.join(", ")}`).toBe(true);
+    await registry.close();
   }, 60_000);
 
   it("registry.close() racing create_session leaves no shell open on the server", async ({ skip }) => {

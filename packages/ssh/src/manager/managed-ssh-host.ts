@@ -11,6 +11,8 @@ import { type ProcessRunner, ToolError } from "@agent-tools/core";
 import { WorkspaceError, type WorkspaceFileSystem } from "@agent-tools/core/workspace";
 import { SshConnection } from "../connection/ssh-connection.js";
 import type { SshConnectionOptions } from "../connection/connection-options.js";
+import { probeRemoteSupervisor } from "../processes/remote-supervisor-probe.js";
+import { supervisedCommandLine } from "../processes/remote-supervisor.js";
 import type { SecretRedactor } from "./secret-redactor.js";
 import type { ShellChannel } from "./shell-sessions.js";
 import type { SshHostConfig } from "./ssh-host-config.js";
@@ -48,6 +50,8 @@ export class ManagedSshHost {
   #fs: Promise<WorkspaceFileSystem> | undefined;
   #processes: Promise<ProcessRunner> | undefined;
   #home: Promise<string> | undefined;
+  /** Whether sessions run under the remote supervisor (its prctl number), asked once per host. */
+  #supervisor: Promise<number | undefined> | undefined;
   #closed = false;
 
   constructor(config: SshHostConfig, redactor: SecretRedactor) {
@@ -101,12 +105,25 @@ export class ManagedSshHost {
     return this.#home;
   }
 
-  /** A login shell on a PTY, started in the base directory. */
+  /**
+   * A login shell on a PTY, started in the base directory. Where the remote
+   * machine can run it (see `probeRemoteSupervisor`), the shell runs under
+   * the remote supervisor in `pty` mode: when the terminal closes
+   * (close_session, the registry's close) or the shell exits, everything the
+   * session started ends with it, also jobs put in the background with
+   * nohup, setsid or a double fork.
+   */
   async openShell(): Promise<ShellChannel> {
     const connection = await this.connection();
     const cwd = await this.baseDirectory();
-    const command = `cd '${cwd.replace(/'/g, "'\\''")}' 2>/dev/null; exec "\${SHELL:-/bin/sh}" -l`;
+    const shell = `cd '${cwd.replace(/'/g, "'\\''")}' 2>/dev/null; exec "\${SHELL:-/bin/sh}" -l`;
     try {
+      this.#supervisor ??= probeRemoteSupervisor(connection).catch((error: unknown) => {
+        this.#supervisor = undefined;
+        throw error;
+      });
+      const prctl = await this.#supervisor;
+      const command = prctl === undefined ? shell : supervisedCommandLine({ mode: "pty", prctl, name: "session", script: shell });
       const { channel } = await connection.exec(command, { pty: SESSION_PTY });
       return channel;
     } catch (error) {

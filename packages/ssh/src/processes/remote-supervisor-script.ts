@@ -33,14 +33,14 @@ const SOURCE = String.raw`
 use strict; use POSIX ();
 my ($mode, $nr, $label, $script) = @ARGV;
 my $pty = $mode eq 'pty';
-my ($kill, $term, $waiting, $cpid, $status) = (0, 0, 0, 0, undef);
+my ($kill, $term, $cpid, $status) = (0, 0, 0, undef);
 sub below { my ($root) = @_; my %kids; opendir(my $d, '/proc') or return ();
   for my $p (grep { /^\d+$/ } readdir $d) { open(my $f, '<', "/proc/$p/stat") or next; my $l = <$f>; close $f;
     next unless defined $l && $l =~ /.*\)\s+(\S)\s+(\d+)/s; next if $1 eq 'Z' || $1 eq 'X'; push @{$kids{$2}}, $p }
   closedir $d; my (@out, @todo); @todo = ($root);
   while (@todo) { my $p = shift @todo; for my $c (@{$kids{$p} || []}) { push @out, $c; push @todo, $c } }
   return @out }
-sub reap { while ((my $p = waitpid(-1, POSIX::WNOHANG())) > 0) { $status = $? if $p == $cpid } }
+sub reap { while (1) { my $p = waitpid(-1, POSIX::WNOHANG()); return $p == 0 if $p <= 0; $status = $? if $p == $cpid } }
 sub kill_all { for my $round (1 .. 600) { my %seen;
     for (1 .. 10000) { my @n = grep { !$seen{$_}++ } below($$); last unless @n; kill 'STOP', @n }
     reap(); last unless %seen; kill 'KILL', keys %seen; select(undef, undef, undef, 0.01); reap() } }
@@ -56,26 +56,26 @@ pipe(my $r, my $w) or die "agent-tools supervisor: pipe: $!\n";
 my $s = fork; defined $s or die "agent-tools supervisor: fork: $!\n";
 if ($s == 0) {
   close $r; syscall($nr, 36, 1, 0, 0, 0); syscall($nr, 1, POSIX::SIGUSR2(), 0, 0, 0);
-  my $reported = 0;
-  my $ask = sub { $_[0] ? ($kill = 1) : ($term = 1); die "agent-tools-signal\n" if $waiting };
-  $SIG{USR1} = sub { $ask->(1) }; $SIG{TERM} = sub { $ask->(0) }; $SIG{USR2} = sub { $ask->(1) unless $reported };
-  $SIG{HUP} = sub { $ask->(1) } if $pty;
+  my ($reported, $woke) = (0, 0);
+  pipe(my $wr, my $ww) or POSIX::_exit(126);
+  my $wake = sub { syswrite $ww, 'x' unless $woke++ };
+  $SIG{USR1} = sub { $kill = 1; $wake->() }; $SIG{TERM} = sub { $term = 1; $wake->() }; $SIG{CHLD} = $wake;
+  $SIG{USR2} = sub { unless ($reported) { $kill = 1; $wake->() } };
+  $SIG{HUP} = $SIG{USR1} if $pty;
   POSIX::_exit(1) if getppid() != $ppid;
   $cpid = fork; defined $cpid or POSIX::_exit(126);
-  if ($cpid == 0) { close $w; $SIG{$_} = 'DEFAULT' for qw(INT QUIT TSTP PIPE HUP TERM USR1 USR2);
+  if ($cpid == 0) { close $w; close $wr; close $ww; $SIG{$_} = 'DEFAULT' for qw(INT QUIT TSTP PIPE HUP TERM USR1 USR2 CHLD);
     POSIX::setsid() unless $pty; exec { '/bin/sh' } '/bin/sh', '-c', $script, 'agent-tools'; POSIX::_exit(127) }
   syswrite $w, "c $cpid\n"; quiet_io(); $0 = $label;
   while (1) {
-    if ($kill) { kill_all() } elsif ($term) { $term = 0; my @p = below($$); kill 'TERM', @p if @p }
+    my $left = reap();
+    if ($kill) { kill_all(); $left = reap() } elsif ($term) { $term = 0; my @p = below($$); kill 'TERM', @p if @p }
+    $status = 255 << 8 if !$left && !defined $status;
     if (defined $status && !$reported) { $reported = 1; syswrite $w, "s $status\n"; close $w; if ($pty) { $kill = 1; next } }
-    my ($p, $st) = $kill ? (waitpid(-1, POSIX::WNOHANG()), $?)
-      : eval { $waiting = 1; die "agent-tools-signal\n" if $kill || $term; my $got = waitpid(-1, 0); $waiting = 0; ($got, $?) };
-    $waiting = 0;
-    next unless defined $p;
-    if ($p > 0) { $status = $st if $p == $cpid; next }
-    if ($p == 0) { select(undef, undef, undef, 0.05); next }
-    last if $reported;
-    $status = 255 << 8 unless defined $status;
+    last unless $left;
+    my $bits = ''; vec($bits, fileno($wr), 1) = 1;
+    select($bits, undef, undef, $kill ? 0.05 : 1);
+    if ($woke) { sysread $wr, my $drain, 64; $woke = 0 }
   }
   POSIX::_exit(0);
 }
