@@ -37,9 +37,15 @@ function checkRange(range: WorkspaceReadRange | undefined): { start: number; end
   return { start, end };
 }
 
-/** The root `path` must stay in: `root` for a path below it, none ("") otherwise. */
+/**
+ * The folder the directory of `path` must stay in: `root` for a path below
+ * it, the root's own parent for the root itself (`mkdir -p root`), none ("")
+ * for a path outside it.
+ */
 export function boundOf(root: string, path: string): string {
-  return isWithinWorkspacePath(root, posix.resolve("/", path)) ? root : "";
+  const normal = posix.resolve("/", path);
+  if (normal === root) return posix.dirname(root);
+  return isWithinWorkspacePath(root, normal) ? root : "";
 }
 
 /**
