@@ -164,8 +164,14 @@ describe.skipIf(!asRoot)("attack: the anchored helper of an SSH workspace", () =
     expect(chunks).toBeGreaterThan(1);
     const tail = await workspace.fs.readFile(path.join(workdir, "big.bin"), { start: 67_108_864 - 10, end: 67_108_864 + 100 });
     expect(tail.length).toBe(10);
-    // Stopping a stream early leaves the helper usable.
+    // Stopping a stream early leaves the helper usable, also after a slow reader let the channel fill (paused).
     for await (const _chunk of workspace.fs.readStream(path.join(workdir, "big.bin"))) break;
+    let slow = 0;
+    for await (const _chunk of workspace.fs.readStream(path.join(workdir, "big.bin"))) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      if (++slow >= 60) break;
+    }
+    expect((await workspace.fs.readFile(path.join(workdir, "big.bin"), { start: 0, end: 4 })).length).toBe(4);
     const jobs = Array.from({ length: 64 }, async (_, index) => {
       const file = path.join(workdir, `c${index}.txt`);
       const body = `${index}:${randomBytes(8).toString("hex")}\n`.repeat(index + 1);

@@ -10,6 +10,9 @@ import type { ClientChannel } from "ssh2";
 
 /** Frame length that cancels a write's data. */
 const ABORT_FRAME = 0xffffffff;
+/** Frames held for a reader before the channel is paused (a read frame is up to 256 KiB), and resumed. */
+const PAUSE_FRAMES = 32;
+const RESUME_FRAMES = 8;
 /** Largest frame accepted from the helper (a read chunk is 256 KiB). */
 const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
@@ -48,6 +51,7 @@ export class HelperSession {
   #waiter: { resolve: (frame: Buffer) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout } | undefined;
   #failure: Error | undefined;
   #stderr = "";
+  #paused = false;
 
   constructor(channel: ClientChannel, label: string) {
     this.#channel = channel;
@@ -80,6 +84,10 @@ export class HelperSession {
   /** The next frame; rejects when the channel closes, or after `timeoutMs` without one (the session is then ended). */
   next(timeoutMs: number): Promise<Buffer> {
     const ready = this.#frames.shift();
+    if (this.#paused && this.#frames.length <= RESUME_FRAMES) {
+      this.#paused = false;
+      this.#channel.resume();
+    }
     if (ready) return Promise.resolve(ready);
     if (this.#failure) return Promise.reject(this.#failure);
     return new Promise<Buffer>((resolve, reject) => {
@@ -110,6 +118,8 @@ export class HelperSession {
   destroy(error?: Error): void {
     this.#fail(error ?? new WorkspaceError("io", `${this.#label}: the anchored helper was stopped.`));
     try {
+      // Flowing again, so the channel can end (and free its slot) whatever it still had unread.
+      this.#channel.resume();
       this.#channel.close();
     } catch {
       // Already closed.
@@ -160,6 +170,11 @@ export class HelperSession {
     const waiter = this.#waiter;
     if (!waiter) {
       this.#frames.push(frame);
+      // A slow reader of a long file: let the channel's window fill, so the helper waits instead of this process buffering.
+      if (!this.#paused && this.#frames.length >= PAUSE_FRAMES) {
+        this.#paused = true;
+        this.#channel.pause();
+      }
       return;
     }
     this.#waiter = undefined;
