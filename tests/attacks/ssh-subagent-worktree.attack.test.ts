@@ -22,6 +22,7 @@ import path from "node:path";
 import type { ModelRequest } from "@agent-tools/core";
 import { ScriptedModelClient, type ScriptedModelResponse } from "@agent-tools/core/testing";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
+import { createSshWorkspace } from "@agent-tools/ssh";
 import type { SubagentBatchDetails, SubagentReportDetails } from "@agent-tools/subagents";
 import { describe, expect, it } from "vitest";
 import { asRoot, snapshot, useSshWorkspaceHarness } from "./__fixtures__/ssh-workspace.js";
@@ -64,8 +65,16 @@ function markers(): string {
 }
 
 /** One Agent call with one worktree child on a registry over the SSH workspace at `workdir`; the child runs `steps` (one per turn). */
-async function runChild(workdir: string, steps: readonly (ScriptedModelResponse | (() => ScriptedModelResponse))[]): Promise<SubagentReportDetails> {
-  const workspace = await harness.openWorkspace();
+async function runChild(
+  workdir: string,
+  steps: readonly (ScriptedModelResponse | (() => ScriptedModelResponse))[],
+  root?: string,
+  byPath = false,
+): Promise<SubagentReportDetails> {
+  const sshd = harness.sshd;
+  const workspace = byPath
+    ? await createSshWorkspace({ ...sshd.connectOptions, root: root ?? sshd.root, anchoredOpens: false })
+    : await harness.openWorkspace(undefined, undefined, root);
   const model = new ScriptedModelClient({
     respond: (request) => {
       const step = steps[turnOf(request)] ?? "done";
@@ -193,5 +202,45 @@ describe.skipIf(!asRoot)("attack: subagent worktrees on an SSH workspace", () =>
     expect(JSON.stringify(big)).toMatch(/larger than/);
     expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("one\n");
     expect(fs.existsSync(path.join(root, "big.bin"))).toBe(false);
+  }, 180_000);
+
+  it("never makes a worktree through a planted .agent-tools-subagents symlink leading out of the root", async () => {
+    const outside = path.join(harness.home, `outside-folder-${process.pid}`);
+    asUser(`mkdir -p '${outside}'`);
+    cleanups.push(() => fs.rmSync(outside, { recursive: true, force: true }));
+    const root = repository({ "a.txt": "one\n" });
+    // The workspace is the repository itself: worktrees go to <root>/.agent-tools-subagents/, planted as a link to outside.
+    asUser(`ln -s '${outside}' '${root}/.agent-tools-subagents'`);
+    // Both ways the SSH workspace opens files: anchored on the remote side, and by path over SFTP (which follows the link).
+    for (const byPath of [false, true]) {
+      const report = await runChild(root, [write("a.txt", "two\n")], root, byPath);
+      expect(report.status, `byPath ${byPath}`).toBe("failed");
+      expect(report.error).toMatch(/\.agent-tools-subagents/);
+      expect(fs.readdirSync(outside), `byPath ${byPath}`).toEqual([]);
+      expect(asUser(`cd '${root}' && git worktree list --porcelain`).match(/^worktree /gm)).toHaveLength(1);
+      expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("one\n");
+    }
+  }, 180_000);
+
+  it("reads nothing through, and empties nothing behind, a worktree folder the child swapped for a link to outside", async () => {
+    const outside = path.join(harness.home, `outside-swap-${process.pid}`);
+    asUser(`mkdir -p '${outside}' && printf 'SECRET\\n' > '${outside}/secret.txt'`);
+    cleanups.push(() => fs.rmSync(outside, { recursive: true, force: true }));
+    const root = repository({ "a.txt": "one\n" });
+    // The child moves the folder holding its worktree (the worktree and its .git file in it) outside and leaves a link in its place.
+    const swap = [
+      'wt="$(pwd -P)" && name="$(basename "$wt")" && folder="$(dirname "$wt")" && cd /',
+      `cp -a "$folder/." '${outside}/' && rm -rf "$folder" && ln -s '${outside}' "$folder"`,
+      `printf 'two\\n' > '${outside}/'"$name/a.txt" && cp '${outside}/secret.txt' '${outside}/'"$name/"`,
+    ].join(" && ");
+    // Over SFTP by path (the anchored remote helper alone would refuse the scratch folder outside the root).
+    const report = await runChild(root, [bash(swap)], undefined, true);
+    expect(report.applyStatus).not.toBe("applied");
+    expect(report.cleanupReason).toMatch(/a symlink on the way/);
+    expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("one\n");
+    expect(fs.existsSync(path.join(root, "secret.txt"))).toBe(false);
+    // Whatever happened to the worktree, the outside folder still holds its files.
+    expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("SECRET\n");
+    expect(fs.readdirSync(outside).length).toBeGreaterThan(1);
   }, 180_000);
 });

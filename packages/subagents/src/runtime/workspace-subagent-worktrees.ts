@@ -76,6 +76,40 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     return { folder: posix.join(top, posix.basename(root) || "root"), ignoreFile: posix.join(top, ".gitignore") };
   }
 
+  /** Makes `folder` (inside the root) one level at a time, never through a link: why not, or undefined once it is there. */
+  async #makeFolder(folder: string): Promise<string | undefined> {
+    const root = this.#workspace.root;
+    const parts = posix.relative(root, folder).split("/");
+    for (let depth = 1; depth <= parts.length; depth += 1) {
+      const at = posix.join(root, ...parts.slice(0, depth));
+      const stats = await lstatIn(this.#workspace, at);
+      if (stats === undefined) await this.#workspace.fs.mkdir(at).catch(() => undefined);
+      else if (stats.type === "symlink") return `has a symlink on the way (${at})`;
+      else if (stats.type !== "directory") return `has a file on the way (${at})`;
+    }
+    return undefined;
+  }
+
+  /** Why `target` is not the canonical path of a folder inside the workspace root (a link on the way, outside), or undefined when it is. */
+  async #outsideRoot(target: string): Promise<string | undefined> {
+    const canonical = await this.#workspace.fs.realpath(target).catch(() => undefined);
+    if (canonical === undefined) return "cannot be resolved";
+    if (canonical !== target) return `resolves to ${canonical} (a symlink on the way)`;
+    if (!isWithinWorkspacePath(this.#workspace.root, canonical)) return `is outside the workspace root ${this.#workspace.root}`;
+    const stats = await lstatIn(this.#workspace, canonical);
+    return stats?.type === "directory" ? undefined : "is not a folder";
+  }
+
+  /** The worktree checked to be the folder it was made as (the child may have swapped it for a link); else `worktree_unreadable`. */
+  async #checkWorktree(worktree: SubagentWorktree): Promise<void> {
+    const problem = await this.#outsideRoot(worktree.path);
+    if (problem !== undefined) {
+      throw new SubagentWorktreeError("worktree_unreadable", `The worktree ${worktree.path} ${problem}; nothing was read or applied.`, {
+        worktreePath: worktree.path,
+      });
+    }
+  }
+
   /** {@inheritDoc SubagentWorktrees.create} */
   async create(options: { readonly workdir: string; readonly label: string; readonly signal?: AbortSignal }): Promise<SubagentWorktree> {
     const { signal } = options;
@@ -98,7 +132,14 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     if (!isWithinWorkspacePath(workspace.root, folder)) {
       throw unavailable(`No folder inside the workspace root ${workspace.root} can hold a worktree of ${root}.`, { repositoryRoot: root });
     }
-    await workspace.fs.mkdir(folder, { recursive: true });
+    // Nothing on the way may be a link (a model may plant `.agent-tools-subagents -> /elsewhere`): git would write the checkout there.
+    const placed = (await this.#makeFolder(folder)) ?? (await this.#outsideRoot(folder));
+    if (placed !== undefined) {
+      throw new SubagentWorktreeError("provision_failed", `Cannot create a worktree of ${root}: ${folder} ${placed}.`, {
+        workdir: options.workdir,
+        folder,
+      });
+    }
     if (ignoreFile !== undefined && !(await existsIn(workspace, ignoreFile))) {
       await workspace.fs.writeFileAtomic(ignoreFile, Buffer.from(IGNORE_EVERYTHING, "utf8"), { exclusive: true }).catch(() => undefined);
     }
@@ -135,7 +176,8 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     );
   }
 
-  #snapshot(worktree: SubagentWorktree, signal: AbortSignal | undefined) {
+  async #snapshot(worktree: SubagentWorktree, signal: AbortSignal | undefined) {
+    await this.#checkWorktree(worktree);
     return snapshotWorkspaceWorktree(this.#workspace, worktree, {
       scratchParent: posix.dirname(worktree.path),
       maxBytes: this.#maxPatchBytes,
@@ -198,7 +240,12 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     const workspace = this.#workspace;
     const root = worktree.repositoryRoot;
     const git = (args: readonly string[]) => runWorkspaceGit(workspace, args, { cwd: root, ...(signal ? { signal } : {}) });
-    const removed = await git(["worktree", "remove", "--force", worktree.path]);
+    // A worktree the child swapped for a link is never handed to git (it would empty the folder the link names): the link goes, git forgets it.
+    const swapped = (await this.#outsideRoot(worktree.path)) !== undefined && (await lstatIn(workspace, worktree.path))?.type === "symlink";
+    if (swapped) await workspace.fs.unlink(worktree.path);
+    const removed = swapped
+      ? { exitCode: 1, stdout: Buffer.alloc(0), stderr: "the worktree was a symlink" }
+      : await git(["worktree", "remove", "--force", worktree.path]);
     if (removed.exitCode !== 0) {
       // git refuses a worktree whose .git no longer points back (the child may have rewritten it): delete the folder
       // itself (no link followed), then forget stale entries, and fail only if it is still there.
