@@ -34,12 +34,19 @@ function hex(bytes: number): string {
  *   remote machine; `cwd` and `logFile` are remote paths.
  * - Output arrives as raw Buffer chunks per stream; `exited` carries the
  *   exit code, or the signal name the server reported (`SIGTERM`).
+ * - Where the remote machine allows (probed once, on the first spawn:
+ *   `/usr/bin/perl`, Linux, a known architecture), the wrapper runs under the
+ *   remote supervisor (`remote-supervisor-script.ts`), two Perl processes
+ *   that are child subreapers: whatever the command starts stays below them,
+ *   also a process that double-forks with setsid and clears its environment,
+ *   and a command that kills one of them is ended by the other.
  * - `kill()` runs a script on a separate control channel (opened before the
- *   first process channel, so it never waits behind them): SIGTERM to the
- *   group and to every process of the tree, also those that left the group
- *   (found by their inherited tag in `/proc/<pid>/environ`, or by descent),
- *   the grace period, then SIGKILL; it resolves once a remote check found
- *   nothing alive.
+ *   first process channel, so it never waits behind them): SIGTERM through
+ *   the supervisor, to the group and to every process of the tree, also
+ *   those that left the group (below the supervisor, found by their
+ *   inherited tag in `/proc/<pid>/environ`, or by descent), the grace
+ *   period, then the supervisor's freeze-and-SIGKILL and SIGKILL to every
+ *   process found; it resolves once a remote check found nothing alive.
  * - `isTreeAlive()`/`livePids()` are answered from a cached picture of the
  *   remote tree, refreshed after the exit and by each kill (best-effort; see
  *   {@link SshRunningProcess.refresh} for a fresh look).
@@ -52,7 +59,8 @@ function hex(bytes: number): string {
  *   next spawn or close).
  *
  * Needs a POSIX login shell and `/bin/sh`, `cat`, `grep`, `awk`, `kill` on the
- * remote machine; finding processes that left the group needs Linux `/proc`.
+ * remote machine; finding processes that left the group needs Linux `/proc`;
+ * without the supervisor, one that also cleared its environment is not found.
  * Each running process holds a channel slot of the connection
  * (`maxChannels`); more processes wait for a slot (their `pid` stays 0).
  *
