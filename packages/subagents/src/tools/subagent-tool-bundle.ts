@@ -90,9 +90,12 @@ export function createSubagentToolBundle(options: SubagentToolBundleOptions): Su
     ownTools(owner) {
       const parent = options.parentRegistry();
       const sendMessage = createSendMessageTool(conversation, { id: owner.agentId, name: owner.name, runId: owner.runId });
+      // On the parent's workspace: a non-local one gets the lexical path policy, never this host's disk at the workdir's path.
+      const workspace = parent.ports?.workspace;
       const registry: ToolRegistry = createToolRegistry({
         workdir: parent.workdir,
         dataDir: parent.dataDir,
+        ...(workspace === undefined ? {} : { ports: { workspace } }),
         bundles: [{ id: "subagent-child", trusted: true, listTools: () => [sendMessage] }],
         loopBreaker: false,
         cleanups: [() => void openChildRegistries.delete(registry)], // the run closes it; the bundle closes what is left
