@@ -120,6 +120,10 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     const workdir = await workspace.fs.realpath(options.workdir).catch(() => posix.resolve(options.workdir));
     const git = (args: readonly string[], cwd: string) => runWorkspaceGit(workspace, args, { cwd, ...(signal ? { signal } : {}) });
     const top = await git(["rev-parse", "--show-toplevel"], workdir);
+    if (top.exitCode === 127)
+      throw unavailable(
+        `git does not run on the workspace ${workspace.label} (${top.stderr.trim().slice(0, 200) || "not found"}), so a worktree cannot be created.`,
+      );
     if (top.exitCode !== 0) throw unavailable(`${options.workdir} is not inside a git repository, so a worktree cannot be created.`);
     const root = await workspace.fs.realpath(top.stdout.toString("utf8").replace(/\n$/, ""));
     const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root);
