@@ -10,30 +10,33 @@
  *    parent and the worktree without following a symlink on the way (every
  *    folder of a path is `lstat`ed) and decides every path; any conflict
  *    means nothing is written.
- * 3. The recorder saves the pre-images.
+ * 3. The recorder saves the pre-images; the journal is saved.
  * 4. Each path, under the workspace's lock of the file (the one Write, Edit
  *    and Delete take), is checked to still hold what the plan read, then
  *    replaced with `writeFileAtomic` (a link: made beside it, renamed over
  *    it; a deletion: `unlink`). A failure or a path changed meanwhile puts
  *    every written path back, in memory from the plan's pre-images.
- * 5. The recorder saves the post-images.
+ * 5. The recorder saves the post-images, then the journal is removed.
  *
- * There is no journal on the workspace: a host killed between two writes
- * leaves the files written so far with the child's version and the others
- * as they were (each file whole, never torn); nothing rolls that back later.
+ * Before the first write a journal of every path's state before and after
+ * is saved in the repository's worktree folder (`workspace-subagent-journal.ts`):
+ * an apply a killed host left half done is rolled back by the next apply to
+ * the repository or `recover` (the SDK calls it when a registry starts).
  */
 import { posix } from "node:path";
 import { ToolError } from "@agent-tools/core";
-import { type Workspace, type WorkspaceStats, WorkspaceError } from "@agent-tools/core/workspace";
+import type { Workspace } from "@agent-tools/core/workspace";
 import type { ContainedTree } from "@agent-tools/file-io/internal";
 import type { SubagentApplyOutcome, SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
 import { type ApplyConflict, type ApplyPlan, type PlannedWrite, planApply } from "./apply-plan.js";
-import { type EntryImage, holdsImage, readTreeEntry } from "./contained-entries.js";
+import { holdsImage, readTreeEntry } from "./contained-entries.js";
 import type { PatchSection } from "./git-subagent-worktree-patch.js";
 import { comparePaths } from "./git-subagent-worktree-patch.js";
 import type { KeyedMutex } from "./semaphore.js";
 import { readFileChanges } from "./worktree-file-changes.js";
 import { lstatIn } from "./workspace-subagent-fs.js";
+import { journalOfPlan, recoverWorkspaceApply, removeWorkspaceJournal, writeWorkspaceJournal } from "./workspace-subagent-journal.js";
+import { ChangedMeanwhile, workspaceTree, writeImageIn } from "./workspace-subagent-tree.js";
 
 /** Permission bits new files lose (the workspace's umask is not known through the port). */
 const WORKSPACE_UMASK = 0o022;
@@ -59,16 +62,6 @@ export interface WorkspaceApplyOptions {
   readonly signal?: AbortSignal;
 }
 
-/** A path that changed between the plan and its write. */
-class ChangedMeanwhile extends Error {
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super(`${path} changed in the workspace while the apply ran: ${reason}`);
-  }
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -87,103 +80,6 @@ function conflictOutcome(conflicts: readonly ApplyConflict[]): SubagentApplyOutc
 
 function failedOutcome(error: string): SubagentApplyOutcome {
   return { applyStatus: "failed", ...NONE, conflictFiles: [], error };
-}
-
-/** Node-like stats of a workspace entry, as `readTreeEntry` and `planApply` read them. */
-function statsOf(stats: WorkspaceStats) {
-  return {
-    mode: stats.mode,
-    size: stats.size,
-    isFile: () => stats.type === "file",
-    isDirectory: () => stats.type === "directory",
-    isSymbolicLink: () => stats.type === "symlink",
-  };
-}
-
-/**
- * The part of a `ContainedTree` the plan reads (`lstat`, `readlink`,
- * `readFile`, `readdir`), over a workspace folder: every folder on a path's
- * way is `lstat`ed first and a symlink or file there is refused as the
- * contained tree refuses it (`out_of_bounds`), so nothing is read through a
- * link. Without anchored opens a writer racing the check can still swap a
- * folder between the check and the read (see the workspace's race notes).
- */
-export function workspaceTree(workspace: Workspace, root: string): ContainedTree {
-  const absolute = (relative: string) => posix.join(root, ...relative.split("/"));
-  const checkWay = async (relative: string): Promise<boolean> => {
-    const parts = relative.split("/");
-    for (let depth = 1; depth < parts.length; depth += 1) {
-      const folder = parts.slice(0, depth).join("/");
-      const stats = await lstatIn(workspace, absolute(folder));
-      if (stats === undefined) return false;
-      if (stats.type === "symlink") throw new ToolError("out_of_bounds", `${folder} on the way is a symlink`);
-      if (stats.type !== "directory") throw new ToolError("out_of_bounds", `${folder} on the way is not a directory`);
-    }
-    return true;
-  };
-  const tree = {
-    root,
-    async lstat(relative: string) {
-      if (!(await checkWay(relative))) return undefined;
-      const stats = await lstatIn(workspace, absolute(relative));
-      return stats === undefined ? undefined : statsOf(stats);
-    },
-    async readlink(relative: string) {
-      await checkWay(relative);
-      return workspace.fs.readlink(absolute(relative));
-    },
-    async readFile(relative: string) {
-      await checkWay(relative);
-      const stats = await workspace.fs.lstat(absolute(relative));
-      if (stats.type !== "file") throw new ToolError("out_of_bounds", `${relative}: it is a symlink or not a file`);
-      return workspace.fs.readFile(absolute(relative));
-    },
-    async readdir(relative: string) {
-      await checkWay(`${relative}/x`);
-      return (await workspace.fs.readdir(absolute(relative))).map((entry) => entry.name);
-    },
-  };
-  return tree as unknown as ContainedTree;
-}
-
-/** Creates the folders of `relative` that are missing, refusing a symlink or file on the way. */
-async function makeParents(workspace: Workspace, root: string, relative: string): Promise<void> {
-  const parts = relative.split("/");
-  for (let depth = 1; depth < parts.length; depth += 1) {
-    const folder = posix.join(root, ...parts.slice(0, depth));
-    const stats = await lstatIn(workspace, folder);
-    if (stats === undefined) await workspace.fs.mkdir(folder);
-    else if (stats.type !== "directory") throw new ChangedMeanwhile(relative, "a folder on its path became a symlink or a file while the apply ran");
-  }
-}
-
-/** Puts `image` at `relative`: a file by `writeFileAtomic`, a link made beside it and renamed over it, missing by `unlink`. */
-async function writeImageIn(workspace: Workspace, root: string, relative: string, image: EntryImage): Promise<void> {
-  const target = posix.join(root, ...relative.split("/"));
-  if (image.kind === "missing") {
-    await workspace.fs.unlink(target).catch((error: unknown) => {
-      if (!(error instanceof WorkspaceError && error.code === "not_found")) throw error;
-    });
-    return;
-  }
-  await makeParents(workspace, root, relative);
-  if (image.kind === "file") {
-    await workspace.fs.writeFileAtomic(target, image.bytes, { mode: image.mode });
-    return;
-  }
-  // The port makes no links: `ln -s` beside the target (a fresh name, never followed), then an atomic rename over it.
-  const temporary = `${target}.agent-tools-link-${process.pid}-${Date.now().toString(36)}`;
-  const child = workspace.processes?.spawn({ command: "ln", args: ["-s", "--", image.target, temporary], cwd: posix.dirname(target), extendEnv: true });
-  if (child === undefined) throw new Error(`the workspace runs no processes, so the symlink ${relative} cannot be made`);
-  const exit = await child.exited;
-  await child.outputClosed;
-  if (exit.exitCode !== 0) throw new Error(`the symlink ${relative} could not be made (ln exited ${exit.exitCode})`);
-  try {
-    await workspace.fs.rename(temporary, target);
-  } catch (error) {
-    await workspace.fs.unlink(temporary).catch(() => undefined);
-    throw error;
-  }
 }
 
 /** Writes the plan in order, each path checked under its file lock; returns the writes done (for an undo). */
@@ -253,6 +149,7 @@ export async function applyInWorkspace(options: WorkspaceApplyOptions): Promise<
     async () => {
       const held = await workspace.fs.lock(options.lockFile, { timeoutMs: APPLY_LOCK_TIMEOUT_MS, ...(signal ? { signal } : {}) });
       try {
+        await recoverWorkspaceApply(workspace, posix.dirname(options.lockFile), options.repositoryRoot);
         const parentTree = workspaceTree(workspace, options.repositoryRoot);
         const worktree = workspaceTree(workspace, options.worktreePath);
         const plan = await planApply({ parentTree, worktree, changes, umaskBits: WORKSPACE_UMASK });
@@ -278,8 +175,18 @@ async function writePlan(tree: ContainedTree, plan: ApplyPlan, options: Workspac
     }
   }
   const done: PlannedWrite[] = [];
+  const folder = posix.dirname(options.lockFile);
   try {
     if (signal?.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted the Agent call before the subagent's changes were applied.");
+    try {
+      await writeWorkspaceJournal(workspace, folder, journalOfPlan(tree.root, plan));
+    } catch (error) {
+      await removeWorkspaceJournal(workspace, folder).catch(() => undefined);
+      await recorder?.after(recorded).catch(() => undefined);
+      return failedOutcome(
+        `The subagent's changes were not applied, nothing in the workspace changed: the apply's journal could not be saved (${messageOf(error)}).`,
+      );
+    }
     await commit(workspace, tree, plan, done, signal);
   } catch (error) {
     if (error instanceof ToolError && error.code === "cancelled" && done.length === 0) {
@@ -288,13 +195,26 @@ async function writePlan(tree: ContainedTree, plan: ApplyPlan, options: Workspac
     }
     const left = await undo(workspace, tree, plan, done);
     await recorder?.after(recorded).catch(() => undefined);
+    // Fully undone: the journal goes; else it stays for the next apply or recover to finish the rollback.
+    if (left.length === 0) await removeWorkspaceJournal(workspace, folder).catch(() => undefined);
     if (error instanceof ChangedMeanwhile && left.length === 0) return conflictOutcome([{ path: error.path, reason: error.reason }]);
     const kept = left.length === 0 ? "" : ` (left as they are, changed meanwhile or not restorable: ${left.join(", ")})`;
     return failedOutcome(
       `The subagent's changes were not applied, the workspace is as it was${kept}: writing them failed (${messageOf(error)}). The changes stay in the subagent's worktree.`,
     );
   }
+  // The post-images are recorded before the journal goes: a host killed in between is rolled back to the pre-images.
   await recorder?.after(recorded).catch(() => undefined);
+  try {
+    await removeWorkspaceJournal(workspace, folder);
+  } catch (error) {
+    // Left in place, the journal would undo this apply later: undo it now, and say so.
+    const left = await undo(workspace, tree, plan, plan.writes);
+    if (left.length === 0) await removeWorkspaceJournal(workspace, folder).catch(() => undefined);
+    return failedOutcome(
+      `The subagent's changes were not applied, the workspace is as it was: the apply's journal could not be removed (${messageOf(error)}).`,
+    );
+  }
   await removeEmptiedFolders(workspace, tree, plan);
   const merged = plan.writes.some((write) => write.merged);
   return { applyStatus: "applied", applyMethod: merged ? "git_apply_3way" : "git_apply", ...NONE, conflictFiles: [] };

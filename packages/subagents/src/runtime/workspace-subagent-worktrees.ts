@@ -4,7 +4,14 @@ import { type Workspace, isWithinWorkspacePath } from "@agent-tools/core/workspa
 import { isOperatingSystemLitter } from "../domain/apply-decision.js";
 import { describeRefusals } from "../domain/apply-refusal.js";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
-import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
+import type {
+  SubagentApplyOutcome,
+  SubagentApplyRecorder,
+  SubagentApplyRecovery,
+  SubagentWorktree,
+  SubagentWorktreeChanges,
+  SubagentWorktrees,
+} from "../ports/subagent-worktrees.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
 import { comparePaths, pathSelected, splitPatch } from "./git-subagent-worktree-patch.js";
 import { findApplyRefusals } from "./git-subagent-worktree-refusals.js";
@@ -14,6 +21,7 @@ import { DEFAULT_MAX_PATCH_BYTES } from "./worktree-snapshot-read.js";
 import { applyInWorkspace } from "./workspace-subagent-apply.js";
 import { existsIn, lstatIn, removeTreeIn, workspaceEntryReader } from "./workspace-subagent-fs.js";
 import { describeGitRun, runWorkspaceGit, workspaceProcesses } from "./workspace-subagent-git.js";
+import { WORKSPACE_JOURNAL_FILE, recoverWorkspaceApply } from "./workspace-subagent-journal.js";
 import { snapshotWorkspaceWorktree } from "./workspace-subagent-snapshot.js";
 
 /** The apply lock file in a repository's worktree folder. */
@@ -42,9 +50,8 @@ function messageOf(error: unknown): string {
  * disk. The contract of the local {@link GitSubagentWorktrees} holds
  * (refusals, all-or-nothing apply with 3-way line merges, no write through
  * a symlink or outside the work tree, one apply per repository at a time,
- * the recorder around the writes), except that an apply keeps no journal:
- * a host killed in the middle of one leaves the files written so far (see
- * `workspace-subagent-apply.ts`), and there is no `recover`.
+ * the recorder around the writes, a journal that rolls back an apply a
+ * killed host left half done: the next apply or `recover`).
  *
  * Where worktrees live: `<repository parent>/.agent-tools-subagents/<repository name>/`
  * as on the local disk when that is inside `workspace.root`; else
@@ -236,6 +243,32 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
       ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
       ...(signal === undefined ? {} : { signal }),
     });
+  }
+
+  /** {@inheritDoc SubagentWorktrees.recover} */
+  async recover(options: { readonly workdir: string; readonly signal?: AbortSignal }): Promise<SubagentApplyRecovery | undefined> {
+    const { signal } = options;
+    const workspace = this.#workspace;
+    if (workspace.processes === undefined || !workspace.capabilities.processes) return undefined;
+    const top = await runWorkspaceGit(workspace, ["rev-parse", "--show-toplevel"], { cwd: options.workdir, ...(signal ? { signal } : {}) });
+    if (top.exitCode !== 0) return undefined;
+    const root = await workspace.fs.realpath(top.stdout.toString("utf8").replace(/\n$/, ""));
+    const { folder } = this.#folderOf(root);
+    if (!isWithinWorkspacePath(workspace.root, folder) || (await this.#outsideRoot(folder)) !== undefined) return undefined;
+    if (!(await existsIn(workspace, posix.join(folder, WORKSPACE_JOURNAL_FILE)))) return undefined;
+    const lockFile = posix.join(folder, APPLY_LOCK_FILE);
+    return this.#applies.run(
+      lockFile,
+      async () => {
+        const held = await workspace.fs.lock(lockFile, { timeoutMs: 10 * 60_000, ...(signal ? { signal } : {}) });
+        try {
+          return await recoverWorkspaceApply(workspace, folder, root);
+        } finally {
+          await held.release();
+        }
+      },
+      signal,
+    );
   }
 
   /** {@inheritDoc SubagentWorktrees.remove} */
