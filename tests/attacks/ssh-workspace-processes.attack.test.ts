@@ -11,7 +11,7 @@
  * - an escapee that double-forks with setsid and drops the tree variable from
  *   its environment dies with a Bash timeout (it stays below the remote
  *   supervisor, a child subreaper), also one that ignores SIGTERM and renames
- *   itself (`exec -a`), a fork bomb (bounded by `ulimit -u`), and a command
+ *   itself (`exec -a`), one whose command stopped the supervisor, a fork bomb (bounded by `ulimit -u`), and a command
  *   that kills one of its two supervisor processes (`kill -9 $PPID`, or the
  *   parent above it);
  * - Open (`it.fails`): a command that stops and kills both supervisor
@@ -183,6 +183,18 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
     const done = await call(registry, "Bash", { command, timeout_ms: 20_000, yield_time_ms: 30_000 });
     expect(done.text).not.toMatch(/timed.out/i);
     expect(await waitGone(live), "after the supervisor's parent was killed").toBe("");
+  }, 60_000);
+
+  it("a Bash timeout ends an escapee whose command stopped its supervisor first (kill -STOP $PPID)", async () => {
+    const { registry } = await scene();
+    const tag = uniqueTag();
+    const live = tagged(tag);
+    const command = ["kill -STOP $PPID", escapee(`${tag}1`), "sleep 60"].join("\n");
+    const running = call(registry, "Bash", { command, timeout_ms: 3000, yield_time_ms: 30_000 });
+    for (let round = 0; round < 50 && live() === ""; round += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(live(), "the escapee runs").not.toBe("");
+    expect((await running).text).toMatch(/timed.out/i);
+    expect(await waitGone(live), "after the Bash timeout").toBe("");
   }, 60_000);
 
   it("a Bash timeout ends a fork bomb (bounded by ulimit -u) that left the session", async () => {

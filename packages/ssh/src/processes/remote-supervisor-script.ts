@@ -9,7 +9,8 @@
  * above it instead of init.
  *
  * - P, the exec channel's own process, forks S and exits with the command's
- *   status once S reports it on a pipe (it kills itself with the signal that
+ *   status once S reports it on a pipe (after reaping S when S had nothing
+ *   else left to hold, so no zombie is left to init) (it kills itself with the signal that
  *   ended the command, so the server reports the same `exit-signal`). When S
  *   dies before reporting (killed from inside the command), P inherits the
  *   tree and kills all of it. In `pty` mode a SIGHUP or SIGTERM (the terminal
@@ -71,7 +72,7 @@ if ($s == 0) {
     my $left = reap();
     if ($kill) { kill_all(); $left = reap() } elsif ($term) { $term = 0; my @p = below($$); kill 'TERM', @p if @p }
     $status = 255 << 8 if !$left && !defined $status;
-    if (defined $status && !$reported) { $reported = 1; syswrite $w, "s $status\n"; close $w; if ($pty) { $kill = 1; next } }
+    if (defined $status && !$reported) { $reported = 1; syswrite $w, "s $status " . ($left || $pty ? 0 : 1) . "\n"; close $w; if ($pty) { $kill = 1; next } }
     last unless $left;
     my $bits = ''; vec($bits, fileno($wr), 1) = 1;
     select($bits, undef, undef, $kill ? 0.05 : 1);
@@ -83,7 +84,7 @@ close $w; quiet_io(); $0 = "$label parent";
 if ($pty) { $SIG{HUP} = $SIG{TERM} = sub { kill 'USR1', $s } }
 my $got = "";
 while (1) { my $n = sysread($r, my $buf, 256); last if defined $n && $n == 0; next unless defined $n; $got .= $buf;
-  while ($got =~ s/^([cs]) (-?\d+)\n//) { if ($1 eq 'c') { $cpid = $2 } else { finish($2) } } }
+  while ($got =~ s/^([cs]) (-?\d+)(?: ([01]))?\n//) { if ($1 eq 'c') { $cpid = $2 } else { my $st = $2; waitpid($s, 0) if $3; finish($st) } } }
 $SIG{HUP} = $SIG{TERM} = 'IGNORE';
 kill_all(); while ((my $p = waitpid(-1, 0)) > 0) { $status = $? if $p == $cpid }
 finish(defined $status ? $status : 9);
