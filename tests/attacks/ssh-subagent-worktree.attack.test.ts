@@ -243,4 +243,42 @@ describe.skipIf(!asRoot)("attack: subagent worktrees on an SSH workspace", () =>
     expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("SECRET\n");
     expect(fs.readdirSync(outside).length).toBeGreaterThan(1);
   }, 180_000);
+
+  it("sets aside, untouched, a journal planted in the worktree folder whose paths leave the work tree or name .git", async () => {
+    const outside = path.join(harness.home, `outside-journal-${process.pid}`);
+    asUser(`mkdir -p '${outside}' && printf 'SECRET\\n' > '${outside}/secret.txt'`);
+    cleanups.push(() => fs.rmSync(outside, { recursive: true, force: true }));
+    const before = snapshot(outside);
+    const root = repository({ "a.txt": "one\n" });
+    const folder = path.join(harness.sshd.root, ".agent-tools-subagents", path.basename(root));
+    const evil = (entryPath: string) =>
+      JSON.stringify({
+        version: 1,
+        repositoryRoot: root,
+        entries: [
+          {
+            path: "a.txt",
+            pre: { kind: "file", mode: 420, base64: Buffer.from("EVIL\n").toString("base64") },
+            post: { kind: "file", mode: 420, base64: Buffer.from("one\n").toString("base64") },
+          },
+          {
+            path: entryPath,
+            pre: { kind: "file", mode: 493, base64: Buffer.from("#!/bin/sh\ntouch /tmp/pwned\n").toString("base64") },
+            post: { kind: "missing" },
+          },
+        ],
+      });
+    for (const entryPath of [`../../../${path.basename(outside)}/secret.txt`, ".git/hooks/post-checkout"]) {
+      asUser(`mkdir -p '${folder}' && printf '%s' '${evil(entryPath)}' > '${folder}/apply-journal.json'`);
+      // A run starts with the recovery of the repository's journal (the registry's start, then the apply).
+      const report = await runChild(root, [write("b.txt", "b\n")]);
+      expect(report.applyStatus).toBe("applied");
+      expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("one\n");
+      expect(fs.existsSync(path.join(root, ".git", "hooks", "post-checkout"))).toBe(false);
+      expect(fs.readdirSync(folder).filter((name) => name.startsWith("apply-journal.json.unreadable-"))).toHaveLength(1);
+      for (const name of fs.readdirSync(folder)) if (name.startsWith("apply-journal")) fs.rmSync(path.join(folder, name));
+      fs.rmSync(path.join(root, "b.txt"));
+    }
+    expect(snapshot(outside)).toEqual(before);
+  }, 180_000);
 });
