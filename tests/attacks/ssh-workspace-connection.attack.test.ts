@@ -4,8 +4,9 @@
  * connection.
  *
  * - a replaced host key after a dropped connection: the reconnect refuses;
- * - a connection dropped in the middle of a Write of a big file: the remote
- *   file is the old one or the new one, never torn.
+ * - a connection dropped, or the remote process writing killed, in the middle
+ *   of a Write of a big file: the remote file is the old one or the new one,
+ *   never torn, and the Write was really cut (not refused before it began).
  *
  * Runs as root (the test sshd's dedicated account `agtssh`); skipped otherwise.
  * Shared set-up: `__fixtures__/ssh-workspace.ts` (each file starts its own sshd).
@@ -57,32 +58,37 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
     expect(bash.text).not.toMatch(/^reached/m);
   }, 120_000);
 
-  it("a connection dropped (or its SFTP session process killed) in the middle of a Write of a big file leaves the old file or the new one", async () => {
+  it("a connection dropped (or the remote process writing killed) in the middle of a Write of a big file leaves the old file or the new one", async () => {
     const proxy = await startTcpProxy({ host: sshd.host, port: sshd.port });
     cleanups.push(() => proxy.close());
     const workspace = await openWorkspace(proxy);
     const { workdir, registry } = await scene({ workspace });
-    const oldText = `${"old line\n".repeat(100_000)}`;
-    asUser(`true`);
-    fs.writeFileSync(`${workdir}/big.txt`, oldText);
+    // A small old file the model reads whole (Write needs a full Read first); the new one is 8 MB, so the cut lands mid-transfer.
+    fs.writeFileSync(`${workdir}/big.txt`, "old line\n".repeat(20));
     execFileSync("chown", [`${sshd.username}:`, `${workdir}/big.txt`]);
     let kills = 0;
-    let failed = 0;
-    for (let round = 0; round < Math.min(ROUNDS, 8); round += 1) {
+    let drops = 0;
+    const cutErrors: string[] = [];
+    for (let round = 0; round < Math.max(4, Math.min(ROUNDS, 8)); round += 1) {
       const current = fs.readFileSync(`${workdir}/big.txt`, "utf8");
-      // After a drop the first call may meet the dying connection; a retry reconnects.
-      let read = await call(registry, "Read", { path: "big.txt", limit: 1 });
-      if (read.isError && /cannot be reached/.test(read.text)) read = await call(registry, "Read", { path: "big.txt", limit: 1 });
+      // After a cut the first call may meet the dying connection; a retry reconnects.
+      let read = await call(registry, "Read", { path: "big.txt" });
+      if (read.isError) read = await call(registry, "Read", { path: "big.txt" });
       expect(read.isError, read.text).toBe(false);
       const newText = `${`new ${round} line\n`.repeat(600_000)}`;
       const writing = call(registry, "Write", { path: "big.txt", content: newText });
-      await new Promise((resolve) => setTimeout(resolve, 20 + round * 40));
-      if (round % 2 === 0) proxy.dropAll();
-      else {
-        // Odd rounds: SIGKILL this server's SFTP session process instead (sshd's internal-sftp child).
+      // Cut once the new content has started to arrive on the remote side (a temporary file beside the target).
+      for (let wait = 0; wait < 400 && !fs.readdirSync(workdir).some((name) => name.endsWith(".tmp")); wait += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      if (round % 2 === 0) {
+        proxy.dropAll();
+        drops += 1;
+      } else {
+        // Odd rounds: SIGKILL this server's processes that write files (the anchored helper, or internal-sftp without it).
         for (const pid of await sshd.sessionPids()) {
           const cmdline = fs.existsSync(`/proc/${pid}/cmdline`) ? fs.readFileSync(`/proc/${pid}/cmdline`, "utf8") : "";
-          if (cmdline.includes("internal-sftp")) {
+          if (cmdline.includes("internal-sftp") || cmdline.includes("agent-tools-anchored")) {
             process.kill(pid, "SIGKILL");
             kills += 1;
           }
@@ -92,12 +98,15 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
       const after = fs.readFileSync(`${workdir}/big.txt`, "utf8");
       expect([current, newText].includes(after), `round ${round}: torn file of ${after.length} bytes (write said ${written.text.slice(0, 120)})`).toBe(true);
       if (!written.isError) expect(after).toBe(newText);
-      else failed += 1;
+      else cutErrors.push(written.text);
     }
-    // Not vacuous: session processes were killed and some Writes were cut.
+    // Not vacuous: writers were killed and connections dropped, and some Writes were cut by that (not refused for another reason).
     expect(kills).toBeGreaterThan(0);
-    expect(failed).toBeGreaterThan(0);
-    const leftovers = fs.readdirSync(workdir).filter((name) => name.includes(".tmp") || name.includes("agent-tools-lock"));
+    expect(drops).toBeGreaterThan(0);
+    expect(cutErrors.length).toBeGreaterThan(0);
+    for (const text of cutErrors) expect(text).not.toMatch(/requires a full-file Read|has been modified since/i);
+    // The lock files are gone; a killed writer may leave its own dotted temporary file, never a visible one.
+    const leftovers = fs.readdirSync(workdir).filter((name) => name.includes("agent-tools-lock") || (name.includes(".tmp") && !name.startsWith(".")));
     expect(leftovers).toEqual([]);
   }, 180_000);
 });
