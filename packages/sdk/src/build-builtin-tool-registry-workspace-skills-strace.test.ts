@@ -4,11 +4,10 @@
  * of this disk, skills on) runs in a child process under strace, which
  * records every file and exec syscall. The skills are read from the
  * dataDir; the workspace's path on this disk is never touched; nothing is
- * written outside the dataDir; the one process started is the host's
- * ripgrep for Grep on skill:// (the host's search over its own skills
- * folder, as on a local registry), and the only reads outside the dataDir
- * and the code are the ignore files a walk of a skill looks up in the
- * folders above it.
+ * written outside the dataDir; no process starts (Grep on skill:// runs
+ * the pure TypeScript engine, not this host's ripgrep); and List, Glob and
+ * Grep on skill:// look for ignore files only inside the skills folder,
+ * never in the folders above it.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -73,7 +72,7 @@ function tracedAfter(trace: string, marker: string): { accesses: TracedAccess[];
 const within = (parent: string, child: string) => child === parent || child.startsWith(`${parent}/`);
 
 describe("skills of a registry on a non-local workspace, watched by strace", () => {
-  it("read the skills from the dataDir, touch nothing at the workspace's path on this disk and write nothing outside the dataDir", async () => {
+  it("read the skills from the dataDir, start no process, read no ignore file above the skills folder, touch nothing at the workspace's path on this disk and write nothing outside the dataDir", async () => {
     const strace = ["/usr/bin/strace", "/bin/strace"].find((candidate) => fs.existsSync(candidate));
     expect(strace, "strace is missing: scripts/setup.sh installs it (Debian package strace)").toBeDefined();
     const root = path.join(temporary, "root");
@@ -115,20 +114,14 @@ describe("skills of a registry on a non-local workspace, watched by strace", () 
     expect(accesses.length).toBeGreaterThan(0);
     // The skills were read from the dataDir (the host's data).
     expect(accesses.some((access) => within(path.join(data, "skills"), access.path) && access.during.endsWith(".Read"))).toBe(true);
-    // The only process: the host's ripgrep for Grep on skill:// (when ripgrep is there); the workspace's Grep ran in memory.
-    const skillGrep = results.findIndex((result) => result.name === "Grep");
-    expect(execs.filter((exec) => !(exec.during === `${skillGrep}.Grep` && path.basename(exec.file) === "rg"))).toEqual([]);
+    // No process at all: Grep on skill:// ran the TypeScript engine on this host, the workspace's Grep ran in memory.
+    expect(execs, "processes started").toEqual([]);
+    expect(results.filter((result) => result.name === "Grep").map((result) => result.engine)).toEqual(["typescript", "typescript"]);
+    expect(results.find((result) => result.name === "Grep")?.text).toContain("SKILL.md");
     const nodePrefix = path.resolve(path.dirname(process.execPath), "..");
     const readable = [data, repositoryRoot, "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev", nodePrefix];
     const ancestorOfAllowed = (target: string) => [data, repositoryRoot].some((allowed) => within(target, allowed));
     const loaderProbe = (access: TracedAccess) => access.call === "access" && access.path === repositoryRoot.toUpperCase();
-    // List, Glob and Grep on skill:// walk the host's skills folder as a local registry does, looking up the ignore
-    // files of the folders above it (names only: .gitignore, .ignore, .rgignore, .git/info/exclude, .git, .jj).
-    const holdsData = (folder: string) => folder === "/" || within(folder, data);
-    const ignoreLookup = (access: TracedAccess) =>
-      /\.(List|Glob|Grep)$/.test(access.during) &&
-      /\/(?:\.gitignore|\.ignore|\.rgignore|\.git\/info\/exclude|\.git|\.jj)$/.test(access.path) &&
-      holdsData(path.dirname(access.path.replace(/\/\.git\/info\/exclude$/, "/x")));
     const show = (list: TracedAccess[]) => list.map((access) => `${access.during}: ${access.call} ${access.path}`);
     expect(show(accesses.filter((access) => within(root, access.path))), "the workspace's path on the local disk was touched").toEqual([]);
     expect(
@@ -138,15 +131,22 @@ describe("skills of a registry on a non-local workspace, watched by strace", () 
     expect(
       show(
         accesses.filter(
-          (access) =>
-            !access.writes &&
-            !readable.some((prefix) => within(prefix, access.path)) &&
-            !ancestorOfAllowed(access.path) &&
-            !loaderProbe(access) &&
-            !ignoreLookup(access),
+          (access) => !access.writes && !readable.some((prefix) => within(prefix, access.path)) && !ancestorOfAllowed(access.path) && !loaderProbe(access),
         ),
       ),
       "local reads outside the dataDir and the code",
     ).toEqual([]);
+    // List, Glob and Grep on skill:// honour the ignore files of the skills folder and below, none above it (not even
+    // in the dataDir): a skill never inherits the host's ignore files.
+    const skillsRoot = path.join(data, "skills");
+    const ignoreName = /\/(?:\.gitignore|\.ignore|\.rgignore|\.git(?:\/info\/exclude)?|\.jj)$/;
+    expect(
+      show(accesses.filter((access) => /\.(List|Glob|Grep)$/.test(access.during) && ignoreName.test(access.path) && !within(skillsRoot, access.path))),
+      "ignore files looked up above the skills folder",
+    ).toEqual([]);
+    expect(
+      accesses.some((access) => /\.(List|Glob|Grep)$/.test(access.during) && within(path.join(skillsRoot, "skills-creator"), access.path)),
+      "the skill's folder was walked",
+    ).toBe(true);
   }, 240_000);
 });

@@ -33,13 +33,19 @@ export interface WalkOptions {
    * across walks; default a fresh cache for this walk.
    */
   caches?: SearchCaches;
+  /**
+   * The topmost folder whose ignore files count (a host folder's root: the
+   * skills folder, the uploads folder); the ignore files of the folders
+   * above it are not read. Default: every ancestor of `base`, as ripgrep.
+   */
+  ignoreBoundary?: string;
 }
 
 /**
  * Walks `base` honouring `.gitignore`, `.ignore`, `.rgignore` and
  * `.git/info/exclude` (in or out of a git repository, including those of
- * parent directories), skipping `.git` directories and never following
- * symlinks. Dot-files are included. Matches what `rg --files --hidden
+ * parent directories, up to `ignoreBoundary` when given), skipping `.git`
+ * directories and never following symlinks. Dot-files are included. Matches what `rg --files --hidden
  * --no-require-git --no-ignore-global` lists.
  *
  * @example
@@ -51,7 +57,7 @@ export async function walkTree(base: string, options: WalkOptions = {}): Promise
   const collect = options.collect ?? true;
   const caches = options.caches ?? new SearchCaches();
   const stack: Array<{ directory: string; relative: string; depth: number; rules: DirectoryRules }> = [
-    { directory: base, relative: "", depth: 1, rules: ancestorRules(base, caches) },
+    { directory: base, relative: "", depth: 1, rules: ancestorRules(base, caches, options.ignoreBoundary) },
   ];
   let visited = 0;
   while (stack.length) {

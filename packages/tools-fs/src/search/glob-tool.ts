@@ -63,6 +63,7 @@ export function createGlobTool(environment: FsToolEnvironment, options: GlobTool
           signal: context.signal,
           caches: environment.searchCaches,
           exclude: base.excluded,
+          ignoreBoundary: base.ignoreBoundary,
           keep: (file) => {
             counts.filesWalked += 1;
             const match = matcher.match(file);

@@ -103,6 +103,8 @@ export interface GrepEngineOptions {
   progress?: GrepScanProgress;
   /** When given, these files (relative to the directory) are searched instead of walking. */
   files?: string[];
+  /** The topmost folder whose ignore files the walk reads (see `WalkOptions.ignoreBoundary`); default every ancestor. */
+  ignoreBoundary?: string;
 }
 
 /** One search of the TypeScript engine: where, what, and which files. */
@@ -196,7 +198,14 @@ async function searchCandidates(search: CandidateSearch, options: GrepEngineOpti
     if (files) for (const relative of files) take(relative);
     else {
       const exclude = new Set(query.excludeDirectories ?? []);
-      await walkTree(directory, { signal: query.signal, onFile: take, collect: false, caches: options.caches, exclude });
+      await walkTree(directory, {
+        signal: query.signal,
+        onFile: take,
+        collect: false,
+        caches: options.caches,
+        exclude,
+        ignoreBoundary: options.ignoreBoundary,
+      });
     }
   } catch (error) {
     if (error !== WALK_STOPPED) {

@@ -100,11 +100,12 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
         signal: context.signal,
       };
       let hits: GrepFileHits[];
-      let engine: GrepDetails["engine"] = environment.ripgrepPath ? "ripgrep" : "typescript";
-      const progress = grepProgress(
-        options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
-        base.fileName !== undefined || !environment.ripgrepPath,
-        (update) => context.onUpdate(update),
+      // The host's own folders (skill://, uploads; on any workspace) are searched in this process: no local
+      // program starts for a registry on a non-local workspace, and the walk reads no ignore file above the folder.
+      const ripgrepPath = workspace !== undefined || base.ignoreBoundary !== undefined ? null : environment.ripgrepPath;
+      let engine: GrepDetails["engine"] = ripgrepPath ? "ripgrep" : "typescript";
+      const progress = grepProgress(options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, base.fileName !== undefined || !ripgrepPath, (update) =>
+        context.onUpdate(update),
       );
       const found = (matchCount: number) => {
         progress.counts.matchCount += matchCount;
@@ -126,10 +127,10 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
           engine = "typescript";
           const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
           hits = await grepOneFile(base.resolved, base.fileName, { query, regex, scanning });
-        } else if (environment.ripgrepPath) {
+        } else if (ripgrepPath) {
           hits = await grepWithRipgrepPaged(
             {
-              rgPath: environment.ripgrepPath,
+              rgPath: ripgrepPath,
               directory: base.directory,
               query,
               // The progress counter and the result both ask about each file with a match: judge each once.
@@ -139,7 +140,7 @@ export function createGrepTool(environment: FsToolEnvironment, options: GrepTool
             { progress: { newPass: () => progress.newPass(), file: found } },
           );
         } else {
-          hits = await grepWithTypeScript(base.directory, query, filter, scanning);
+          hits = await grepWithTypeScript(base.directory, query, filter, { ...scanning, ignoreBoundary: base.ignoreBoundary });
         }
       } catch (error) {
         throw toFsToolError("Grep", error, base.resolved, context);

@@ -106,12 +106,17 @@ export function enterDirectory(rules: DirectoryRules, name: string, caches: Sear
  * ripgrep reads parent directories with `--no-require-git`: every ignore
  * file of every ancestor, `.git/info/exclude` included, each advanced along
  * the path from its directory down to `base`.
+ *
+ * @param boundary the topmost folder whose ignore files count (a host
+ *   folder's root, e.g. the skills folder): none above it is read, and none
+ *   at all when `base` is not inside it; undefined: every ancestor up to `/`
  */
-export function ancestorRules(base: string, caches: SearchCaches): DirectoryRules {
+export function ancestorRules(base: string, caches: SearchCaches, boundary?: string): DirectoryRules {
   const ancestors: string[] = [];
   let current = path.dirname(base);
   let previous = base;
   while (current !== previous) {
+    if (boundary !== undefined && !isWithinFolder(boundary, current)) break;
     ancestors.push(current);
     previous = current;
     current = path.dirname(current);
@@ -123,6 +128,12 @@ export function ancestorRules(base: string, caches: SearchCaches): DirectoryRule
     rules = enterDirectory(rules, path.basename(index === 0 ? base : ancestors[index - 1]!), caches);
   }
   return rules;
+}
+
+/** Whether `target` is `folder` or below it (absolute paths). */
+function isWithinFolder(folder: string, target: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 /**

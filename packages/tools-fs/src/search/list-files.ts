@@ -19,6 +19,7 @@ export async function listFiles(base: string, options: ListFilesOptions = {}): P
     collect: false,
     caches: options.caches,
     exclude: options.exclude,
+    ignoreBoundary: options.ignoreBoundary,
   });
   return files;
 }
@@ -28,6 +29,8 @@ export interface ListFilesOptions {
   signal?: AbortSignal;
   caches?: SearchCaches;
   exclude?: ReadonlySet<string>;
+  /** The topmost folder whose ignore files count (see `WalkOptions.ignoreBoundary`). */
+  ignoreBoundary?: string;
   /** Keeps only the files it returns true for (called as each file is found); default every file. */
   keep?: (relative: string) => boolean;
   /** Called with each directory the walk reads. */

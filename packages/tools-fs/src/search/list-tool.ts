@@ -55,6 +55,7 @@ export function createListTool(environment: FsToolEnvironment) {
           signal: context.signal,
           caches: environment.searchCaches,
           exclude: base.excluded,
+          ignoreBoundary: base.ignoreBoundary,
         });
       } catch (error) {
         throw toFsToolError("List", error, base.resolved, context);

@@ -16,6 +16,26 @@ export interface SearchBase {
   fileName?: string;
   /** Folders below `directory` a walk skips (relative, `/`-separated): the skills root, reached through `skill://` instead. */
   excluded: ReadonlySet<string>;
+  /**
+   * Set for the host's own folders (`skill://`, uploads): the topmost folder
+   * whose ignore files the walk reads (the skills folder, the uploads
+   * folder), since they are not part of the project. Such a search runs in
+   * this process (Grep's TypeScript engine, never ripgrep, which would read
+   * the ignore files of every folder above). Undefined: every ancestor's.
+   */
+  ignoreBoundary?: string;
+}
+
+/**
+ * The topmost folder whose ignore files a search of `resolved` reads: the
+ * skills folder for `skill://` (a skill never inherits the ignore files of
+ * the folders holding the host's data), the uploads folder for uploads;
+ * undefined for the workspace and granted roots.
+ */
+export function hostFolderIgnoreBoundary(resolved: ResolvedPath): string | undefined {
+  if (resolved.scope === "skill") return path.dirname(resolved.rootPath);
+  if (resolved.scope === "uploads") return resolved.rootPath;
+  return undefined;
 }
 
 /** Resolves the `path` argument of List, Glob and Grep (default: the workspace root). */
@@ -24,7 +44,10 @@ export async function resolveSearchBase(toolName: string, input: string | undefi
   if (!resolved.exists) throw await missingPathError(toolName, resolved, context);
   const canonical = stateKey(resolved.absolutePath);
   const info = await stat(canonical);
-  if (info.isDirectory()) return { resolved, directory: canonical, displayDirectory: resolved.displayPath, excluded: walkExclusions(context, canonical) };
+  const ignoreBoundary = hostFolderIgnoreBoundary(resolved);
+  if (info.isDirectory()) {
+    return { resolved, directory: canonical, displayDirectory: resolved.displayPath, excluded: walkExclusions(context, canonical), ignoreBoundary };
+  }
   // Reading a FIFO would block until a writer comes, a device may never end.
   if (!info.isFile()) throw specialFileError(toolName, resolved, specialFileKind(info));
   return {
@@ -33,6 +56,7 @@ export async function resolveSearchBase(toolName: string, input: string | undefi
     displayDirectory: fileBaseDisplay(resolved),
     fileName: path.basename(canonical),
     excluded: new Set(),
+    ignoreBoundary,
   };
 }
 

@@ -13,7 +13,10 @@ import { workspaceNotFound, workspaceToolError } from "./workspace-errors.js";
 
 /**
  * The search base of a workspace call; undefined when the path is one of
- * the host's own folders (`skill://`, uploads), which the local code serves.
+ * the host's own folders (`skill://`, uploads), which the local code serves
+ * in this process: List, Glob and Grep (its TypeScript engine, never this
+ * host's ripgrep) walk that folder on this disk, reading no ignore file
+ * above it (`SearchBase.ignoreBoundary`).
  */
 export async function resolveWorkspaceSearchBase(
   call: { toolName: string; intent: "list" | "search"; context: ToolContext; workspace: Workspace },
