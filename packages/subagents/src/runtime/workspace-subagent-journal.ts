@@ -23,6 +23,13 @@ import { workspaceTree, writeImageIn } from "./workspace-subagent-tree.js";
 
 /** The journal's file name in the repository's worktree folder. */
 export const WORKSPACE_JOURNAL_FILE = "apply-journal.json";
+/**
+ * Most bytes of a journal (256 MiB): an apply whose journal would be larger
+ * is refused before its first write, and a larger file found in the folder
+ * (the model's commands can write there) is set aside unread, never read
+ * whole into this host's memory.
+ */
+export const MAX_WORKSPACE_JOURNAL_BYTES = 256 * 1024 * 1024;
 
 type StoredImage =
   | { readonly kind: "missing" }
@@ -70,7 +77,9 @@ export function journalOfPlan(repositoryRoot: string, plan: ApplyPlan): Workspac
 /** Saves the journal in `folder` (atomically). */
 export async function writeWorkspaceJournal(workspace: Workspace, folder: string, journal: WorkspaceApplyJournal): Promise<void> {
   const stored = { ...journal, entries: journal.entries.map((entry) => ({ path: entry.path, pre: store(entry.pre), post: store(entry.post) })) };
-  await workspace.fs.writeFileAtomic(posix.join(folder, WORKSPACE_JOURNAL_FILE), Buffer.from(JSON.stringify(stored), "utf8"), { mode: 0o600 });
+  const bytes = Buffer.from(JSON.stringify(stored), "utf8");
+  if (bytes.length > MAX_WORKSPACE_JOURNAL_BYTES) throw new Error(`it would be ${bytes.length} bytes, more than ${MAX_WORKSPACE_JOURNAL_BYTES}`);
+  await workspace.fs.writeFileAtomic(posix.join(folder, WORKSPACE_JOURNAL_FILE), bytes, { mode: 0o600 });
 }
 
 /** Removes the journal of `folder` (gone already is fine). */
@@ -85,9 +94,14 @@ export async function readWorkspaceJournal(workspace: Workspace, folder: string)
   const stats = await workspace.fs.lstat(file).catch(() => undefined);
   if (stats === undefined) return undefined;
   if (stats.type !== "file") return { invalid: "the journal is not a regular file" };
+  const tooLarge = { invalid: `the journal is larger than ${MAX_WORKSPACE_JOURNAL_BYTES} bytes, more than an apply writes` };
+  if (stats.size > MAX_WORKSPACE_JOURNAL_BYTES) return tooLarge;
   let parsed: { version?: unknown; repositoryRoot?: unknown; entries?: unknown };
   try {
-    parsed = JSON.parse((await workspace.fs.readFile(file)).toString("utf8")) as typeof parsed;
+    // Read no further than the cap, in case the file grew since the lstat.
+    const bytes = await workspace.fs.readFile(file, { end: MAX_WORKSPACE_JOURNAL_BYTES + 1 });
+    if (bytes.length > MAX_WORKSPACE_JOURNAL_BYTES) return tooLarge;
+    parsed = JSON.parse(bytes.toString("utf8")) as typeof parsed;
   } catch {
     return { invalid: "the journal is not JSON" };
   }

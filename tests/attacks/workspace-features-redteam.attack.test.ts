@@ -1,0 +1,116 @@
+/**
+ * Red-team round on this session's non-local workspace features, played as
+ * the model (its Bash runs on the remote machine as the SSH user):
+ *
+ * - the crash journal of a subagent apply on an SSH workspace
+ *   (`.agent-tools-subagents/<repository>/apply-journal.json`, a folder the
+ *   model's Bash can write): a forged journal whose paths stay in the work
+ *   tree but whose `before` contents the model chose, a journal far larger
+ *   than any apply writes, a journal the host cannot read.
+ *
+ * Runs as root (the test sshd's dedicated account); skipped otherwise.
+ * Shared set-up: `__fixtures__/ssh-workspace.ts` (its own test sshd).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { ModelRequest } from "@agent-tools/core";
+import { ScriptedModelClient, type ScriptedModelResponse } from "@agent-tools/core/testing";
+import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
+import type { SubagentBatchDetails, SubagentReportDetails } from "@agent-tools/subagents";
+import { describe, expect, it } from "vitest";
+import { asRoot, useSshWorkspaceHarness } from "./__fixtures__/ssh-workspace.js";
+
+const harness = useSshWorkspaceHarness();
+const { asUser } = harness;
+let count = 0;
+
+const turnOf = (request: ModelRequest) => request.messages.filter((message) => message.role === "assistant").length;
+const write = (file: string, content: string): ScriptedModelResponse => ({ toolCalls: [{ name: "Write", arguments: { path: file, content } }] });
+
+/** A committed repository of the SSH account, the workspace root itself (so the journal folder is `<root>/.agent-tools-subagents/<name>`). */
+function repository(files: Record<string, string>): string {
+  const root = path.join(harness.sshd.root, `redteam-${++count}-${process.pid}`);
+  const script = Object.entries(files)
+    .map(([relative, text]) => `mkdir -p "$(dirname '${relative}')" && printf '%s' '${text}' > '${relative}'`)
+    .join(" && ");
+  asUser(`mkdir -p '${root}' && cd '${root}' && ${script} && git init -q -b main && git add -A && git -c user.name=t -c user.email=t@e commit -q -m init`);
+  harness.cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+/** The journal folder of a repository that is the workspace root. */
+const journalFolder = (root: string) => path.join(root, ".agent-tools-subagents", path.basename(root));
+
+/** Builds (and closes) a registry with subagents on an SSH workspace rooted at `root`: its start recovers the repository's journal. */
+async function startRegistry(
+  root: string,
+  steps: readonly ScriptedModelResponse[] = [],
+  warnings: Record<string, unknown>[] = [],
+): Promise<SubagentReportDetails | undefined> {
+  const workspace = await harness.openWorkspace(undefined, undefined, root);
+  const model = new ScriptedModelClient({ respond: (request: ModelRequest) => steps[turnOf(request)] ?? "done" });
+  const dataDir = fs.mkdtempSync(path.join(harness.localTemporary, "data-"));
+  try {
+    const logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_: string, data?: Record<string, unknown>) => void warnings.push(data ?? {}),
+    };
+    const registry = await buildBuiltinToolRegistry({ workspace, workdir: root, dataDir, memory: false, subagents: { model }, logger });
+    try {
+      if (steps.length === 0) return undefined;
+      const result = await registry.executeToolCall({
+        id: `call-${++count}`,
+        name: "Agent",
+        arguments: { agents: [{ id: "child", prompt: "Work.", mode: "worktree", apply_policy: "auto" }] },
+      });
+      return (result.details as SubagentBatchDetails).agents[0]!;
+    } finally {
+      await registry.close();
+    }
+  } finally {
+    await workspace.close();
+  }
+}
+
+const image = (text: string) => ({ kind: "file", mode: 0o644, base64: Buffer.from(text).toString("base64") });
+
+describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () => {
+  // OPEN HOLE: the journal is plain JSON in a folder the model's Bash can write, and nothing ties it to an apply
+  // the host made. A forged one whose paths stay in the work tree is acted on by the next registry's start:
+  // every named file that holds the forged `after` gets the forged `before` (here: content the model chose).
+  it.fails("a forged journal (paths in the work tree, `before` chosen by the model) plants nothing at the next registry start", async () => {
+    const root = repository({ "config.txt": "safe=1\n", "README.md": "hello\n" });
+    const forged = {
+      version: 1,
+      repositoryRoot: root,
+      entries: [
+        { path: "config.txt", pre: image("safe=0\nplanted-by-journal\n"), post: image("safe=1\n") },
+        {
+          path: "hooks/new.sh",
+          pre: { kind: "file", mode: 0o755, base64: Buffer.from("#!/bin/sh\necho planted\n").toString("base64") },
+          post: { kind: "missing" },
+        },
+      ],
+    };
+    asUser(`mkdir -p '${journalFolder(root)}' && printf '%s' '${JSON.stringify(forged)}' > '${journalFolder(root)}/apply-journal.json'`);
+    await startRegistry(root);
+    expect(fs.readFileSync(path.join(root, "config.txt"), "utf8")).toBe("safe=1\n");
+    expect(fs.existsSync(path.join(root, "hooks", "new.sh"))).toBe(false);
+  }, 180_000);
+
+  // Was a hole: a 1 GB sparse journal (`truncate -s 1G`, one command of the model's Bash) was read whole over SFTP at
+  // the next registry start (92 s, the host's memory up 2.2 GB; a bigger one could have the host killed for memory),
+  // and again at each planting. A journal larger than any apply writes is set aside unread now.
+  it("sets aside, unread, a journal far larger than any apply writes (a 1 GB sparse file), then applies", async () => {
+    const root = repository({ "a.txt": "one\n" });
+    asUser(`mkdir -p '${journalFolder(root)}' && truncate -s 1G '${journalFolder(root)}/apply-journal.json'`);
+    const warnings: Record<string, unknown>[] = [];
+    const report = await startRegistry(root, [write("a.txt", "two\n")], warnings);
+    expect(warnings.map((warning) => warning.journalRefused)).toContainEqual(expect.stringMatching(/larger than/));
+    expect(report).toMatchObject({ applyStatus: "applied" });
+    expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("two\n");
+    expect(fs.readdirSync(journalFolder(root)).filter((name) => name.startsWith("apply-journal.json.unreadable-"))).toHaveLength(1);
+  }, 180_000);
+});
