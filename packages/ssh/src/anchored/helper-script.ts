@@ -11,7 +11,11 @@
  * between: the walk starts again, and after five tries it is refused with
  * `MOVED`). A symlink on the way is resolved by the walk itself (its target
  * walked the same way), so the directory reached is the one the components
- * name at that moment; when the request names a path below the workspace
+ * name at that moment. A `..` is taken with `chdir("..")` and must land on
+ * the device and inode of the directory the walk entered before (a folder
+ * moved elsewhere while it was walked, by a rename that keeps its inode,
+ * would otherwise take the walk up into its new parent, which the lexical
+ * path below does not see: `MOVED`). When the request names a path below the workspace
  * root (`bound`), a directory outside it is refused with `OUTSIDE`. The
  * last component is then acted on relative to that directory only: opened
  * with `O_NOFOLLOW` (reads, after an `lstat` that says it is a regular
@@ -57,12 +61,22 @@ sub walk1 {
   my ($path, $bound, $follow, $make) = @_;
   my @todo = parts($path);
   chdir("/") or sys("chdir /");
+  my @top = stat(".");
   my @at = ();
+  my @ids = ("$top[0]:$top[1]");
   my $hops = 0;
   E("EINVAL", "the path has no last component") unless @todo;
   while (@todo) {
     my $name = shift @todo;
-    if ($name eq "..") { chdir("..") or sys("chdir .."); pop @at; E("EINVAL", "the path ends in ..") unless @todo; next; }
+    if ($name eq "..") {
+      chdir("..") or sys("chdir ..");
+      pop @at;
+      pop @ids if @ids > 1;
+      my @up = stat(".");
+      E("MOVED", "a directory on the way was moved while it was walked") unless @up && "$up[0]:$up[1]" eq $ids[-1];
+      E("EINVAL", "the path ends in ..") unless @todo;
+      next;
+    }
     my $last = !@todo;
     my @st = lstat($name);
     my $missing = !@st;
@@ -81,7 +95,7 @@ sub walk1 {
       E("ELOOP", "too many levels of symbolic links") if ++$hops > 40;
       my $target = readlink($name);
       defined $target or sys("readlink");
-      if (substr($target, 0, 1) eq "/") { chdir("/") or sys("chdir /"); @at = (); }
+      if (substr($target, 0, 1) eq "/") { chdir("/") or sys("chdir /"); @at = (); @ids = ("$top[0]:$top[1]"); }
       my @more = parts($target);
       E("EINVAL", "a symbolic link names a directory as the last component") unless @more || @todo;
       unshift @todo, @more;
@@ -97,6 +111,7 @@ sub walk1 {
     my @here = stat(".");
     E("MOVED", "the directory was swapped while it was entered") unless @here && $here[0] == $st[0] && $here[1] == $st[1];
     push @at, $name;
+    push @ids, "$here[0]:$here[1]";
   }
   E("EINVAL", "the path has no last component");
 }
