@@ -7,6 +7,33 @@ export const SUPERVISOR_PERL = "/usr/bin/perl";
 /** The first word of a supervisor's process name (`agent-tools-supervisor <tag>`). */
 export const SUPERVISOR_LABEL = "agent-tools-supervisor";
 
+/**
+ * Perl's own environment hooks (a module loaded by `PERL5OPT=-M...` from a
+ * `PERL5LIB` folder runs inside the interpreter before its program). The
+ * login environment of the account (`~/.ssh/environment`, sshd's `SetEnv`)
+ * is the model's to change, so the supervisor's Perl never sees them; the
+ * command gets them back as they were.
+ */
+const PERL_HOOKS = ["PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "PERLIO", "PERL_UNICODE", "PERL_HASH_SEED_DEBUG"] as const;
+
+/** Shell words that move each set Perl hook to `AGENT_TOOLS_SAVED_<name>` and unset it (fixed names: the eval parses no value). */
+function hidePerlHooks(): string {
+  return (
+    `for n in ${PERL_HOOKS.join(" ")}; do eval ` +
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
+    '"if [ -n \\"\\${$n+x}\\" ]; then AGENT_TOOLS_SAVED_$n=\\"\\$$n\\"; export AGENT_TOOLS_SAVED_$n; fi; unset $n"; done'
+  );
+}
+
+/** Shell words that give the command back the Perl hooks {@link hidePerlHooks} moved aside. */
+function restorePerlHooks(): string {
+  return (
+    `for n in ${PERL_HOOKS.join(" ")}; do eval ` +
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
+    '"if [ -n \\"\\${AGENT_TOOLS_SAVED_$n+x}\\" ]; then $n=\\"\\$AGENT_TOOLS_SAVED_$n\\"; export $n; unset AGENT_TOOLS_SAVED_$n; fi"; done'
+  );
+}
+
 /** What the probe printed: the prctl syscall number of the remote architecture. */
 const PROBE_LINE = /^AT_SUPERVISOR (\d+)$/m;
 
@@ -27,7 +54,7 @@ export function supervisorProbeScript(): string {
     'my $v = pack("i", 0); syscall($n, 37, $v, 0, 0, 0) == 0 or exit 1; unpack("i", $v) == 1 or exit 1;',
     'print "AT_SUPERVISOR $n\\n";',
   ].join("\n");
-  return `[ -x ${SUPERVISOR_PERL} ] && ${SUPERVISOR_PERL} -e ${quoteShellWord(perl)} 2>/dev/null; true`;
+  return `unset ${PERL_HOOKS.join(" ")}; [ -x ${SUPERVISOR_PERL} ] && ${SUPERVISOR_PERL} -e ${quoteShellWord(perl)} 2>/dev/null; true`;
 }
 
 /** The prctl syscall number a probe's output names, or undefined (no supervisor on that machine). */
@@ -57,6 +84,7 @@ export interface SupervisedCommand {
  */
 export function supervisedCommandLine(command: SupervisedCommand): string {
   if (!/^[A-Za-z0-9_-]+$/.test(command.name) || !Number.isSafeInteger(command.prctl)) throw new Error("supervisedCommandLine: bad name or prctl number");
-  const words = [command.mode, String(command.prctl), `${SUPERVISOR_LABEL} ${command.name}`, command.script].map((word) => quoteShellWord(word));
-  return `exec ${SUPERVISOR_PERL} -e ${quoteShellWord(supervisorSource())} ${words.join(" ")}`;
+  const script = `${restorePerlHooks()}\n${command.script}`;
+  const words = [command.mode, String(command.prctl), `${SUPERVISOR_LABEL} ${command.name}`, script].map((word) => quoteShellWord(word));
+  return `${hidePerlHooks()}; exec ${SUPERVISOR_PERL} -e ${quoteShellWord(supervisorSource())} ${words.join(" ")}`;
 }
