@@ -77,10 +77,11 @@ async function startRegistry(
 const image = (text: string) => ({ kind: "file", mode: 0o644, base64: Buffer.from(text).toString("base64") });
 
 describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () => {
-  // OPEN HOLE: the journal is plain JSON in a folder the model's Bash can write, and nothing ties it to an apply
-  // the host made. A forged one whose paths stay in the work tree is acted on by the next registry's start:
-  // every named file that holds the forged `after` gets the forged `before` (here: content the model chose).
-  it.fails("a forged journal (paths in the work tree, `before` chosen by the model) plants nothing at the next registry start", async () => {
+  // Was a hole: the journal was plain JSON in a folder the model's Bash can write, and nothing tied it to an apply
+  // the host made; a forged one whose paths stay in the work tree was acted on by the next registry's start (every
+  // named file holding the forged `after` got the forged `before`). The journal is signed with a key kept in the
+  // host's dataDir now, and one without that signature is set aside untouched.
+  it("a forged journal (paths in the work tree, `before` chosen by the model) plants nothing at the next registry start", async () => {
     const root = repository({ "config.txt": "safe=1\n", "README.md": "hello\n" });
     const forged = {
       version: 1,

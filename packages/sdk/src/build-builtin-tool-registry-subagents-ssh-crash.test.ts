@@ -79,7 +79,7 @@ describe.skipIf(!asRoot)("a worktree subagent's apply on an SSH workspace, its h
       const registry = await buildBuiltinToolRegistry({
         workspace,
         workdir: repository,
-        dataDir: path.join(temporary, "data-2"),
+        dataDir: data, // the same dataDir: its key signed the journal
         memory: false,
         logger,
         subagents: { model: new ScriptedModelClient({ respond: () => "done" }) },

@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
 import type { ModelClient, ToolPluginHost, ToolPluginOutput } from "@agent-tools/core";
 import {
   type AgentPromptTemplate,
@@ -68,7 +71,9 @@ export async function createSdkSubagentBundle(options: SdkSubagentOptions, host:
   // On a non-local workspace, worktrees are made by the workspace's git and written through its file system (no journal to recover).
   const workspace = host.ports.workspace?.capabilities.localPaths === false ? host.ports.workspace : undefined;
   const worktrees: SubagentWorktrees =
-    workspace === undefined ? new GitSubagentWorktrees({ git: host.ports.gitClient }) : new WorkspaceSubagentWorktrees({ workspace });
+    workspace === undefined
+      ? new GitSubagentWorktrees({ git: host.ports.gitClient })
+      : new WorkspaceSubagentWorktrees({ workspace, journalKey: await workspaceJournalKey(host.dataDir) });
   try {
     const recovered = await worktrees.recover?.({ workdir: context.workdir });
     if (recovered?.journalRefused !== undefined)
@@ -128,4 +133,24 @@ function lazySubagentStore(open: () => Promise<SubagentStore>): SubagentStore {
       if (opening !== undefined) await (await opening.catch(() => undefined))?.close?.();
     },
   };
+}
+
+/**
+ * The key that signs the crash journal of subagent applies on a non-local
+ * workspace (`<dataDir>/subagents/workspace-journal.key`, 32 random bytes,
+ * owner-only), made on first use: a later host on the same `dataDir`
+ * recognises the journals of a killed one, and a journal the workspace's
+ * commands forged is never acted on.
+ */
+async function workspaceJournalKey(dataDir: string): Promise<Buffer> {
+  const file = path.join(dataDir, "subagents", "workspace-journal.key");
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    await fs.writeFile(file, randomBytes(32), { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "EEXIST") throw error;
+  }
+  const key = await fs.readFile(file);
+  if (key.length < 32) throw new Error(`${file} is not a subagent journal key (${key.length} bytes); remove it to have a new one made`);
+  return key;
 }

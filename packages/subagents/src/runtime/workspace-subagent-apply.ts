@@ -58,6 +58,8 @@ export interface WorkspaceApplyOptions {
   /** The file whose workspace lock serialises the repository's applies. */
   readonly lockFile: string;
   readonly queue: KeyedMutex;
+  /** The key the crash journal is signed with (see `workspace-subagent-journal.ts`). */
+  readonly journalKey: Uint8Array;
   readonly recorder?: SubagentApplyRecorder;
   readonly signal?: AbortSignal;
 }
@@ -149,7 +151,7 @@ export async function applyInWorkspace(options: WorkspaceApplyOptions): Promise<
     async () => {
       const held = await workspace.fs.lock(options.lockFile, { timeoutMs: APPLY_LOCK_TIMEOUT_MS, ...(signal ? { signal } : {}) });
       try {
-        await recoverWorkspaceApply(workspace, posix.dirname(options.lockFile), options.repositoryRoot);
+        await recoverWorkspaceApply(workspace, posix.dirname(options.lockFile), options.repositoryRoot, options.journalKey);
         const parentTree = workspaceTree(workspace, options.repositoryRoot);
         const worktree = workspaceTree(workspace, options.worktreePath);
         const plan = await planApply({ parentTree, worktree, changes, umaskBits: WORKSPACE_UMASK });
@@ -179,7 +181,7 @@ async function writePlan(tree: ContainedTree, plan: ApplyPlan, options: Workspac
   try {
     if (signal?.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted the Agent call before the subagent's changes were applied.");
     try {
-      await writeWorkspaceJournal(workspace, folder, journalOfPlan(tree.root, plan));
+      await writeWorkspaceJournal(workspace, folder, journalOfPlan(tree.root, plan), options.journalKey);
     } catch (error) {
       await removeWorkspaceJournal(workspace, folder).catch(() => undefined);
       await recorder?.after(recorded).catch(() => undefined);

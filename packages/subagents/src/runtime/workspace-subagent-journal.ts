@@ -7,10 +7,14 @@
  * host killed mid-apply) is rolled back: each path that holds its `post`
  * gets its `pre` back, one that holds neither is left alone and reported.
  *
- * The journal is read as data, never trusted: one whose paths leave the work
+ * The journal is signed (HMAC-SHA256) with a key this host keeps (the SDK:
+ * in its `dataDir`): the model's commands on the workspace can write the
+ * folder, so a journal that does not carry this host's signature is never
+ * acted on. It is read as data besides: one whose paths leave the work
  * tree (absolute, `..`, a `.git` segment), whose links leave it, or that
  * names another repository is set aside untouched.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { posix } from "node:path";
 import { symlinkStaysInside } from "@agent-tools/file-io/internal";
 import type { Workspace } from "@agent-tools/core/workspace";
@@ -69,15 +73,28 @@ function pathProblem(relative: unknown): string | undefined {
   return undefined;
 }
 
+/** The HMAC-SHA256 (hex) of `body` under `key`. */
+function macOf(key: Uint8Array, body: string): string {
+  return createHmac("sha256", key).update(body, "utf8").digest("hex");
+}
+
+function macMatches(key: Uint8Array, body: string, mac: string): boolean {
+  const expected = Buffer.from(macOf(key, body), "hex");
+  const given = Buffer.from(mac, "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /** The journal of `plan`'s writes in the repository at `repositoryRoot`. */
 export function journalOfPlan(repositoryRoot: string, plan: ApplyPlan): WorkspaceApplyJournal {
   return { version: 1, repositoryRoot, entries: plan.writes.map((write) => ({ path: write.path, pre: write.pre, post: write.post })) };
 }
 
 /** Saves the journal in `folder` (atomically). */
-export async function writeWorkspaceJournal(workspace: Workspace, folder: string, journal: WorkspaceApplyJournal): Promise<void> {
+export async function writeWorkspaceJournal(workspace: Workspace, folder: string, journal: WorkspaceApplyJournal, key: Uint8Array): Promise<void> {
   const stored = { ...journal, entries: journal.entries.map((entry) => ({ path: entry.path, pre: store(entry.pre), post: store(entry.post) })) };
-  const bytes = Buffer.from(JSON.stringify(stored), "utf8");
+  // Signed with the host's key: the folder is writable by the model's commands, and only a journal this host wrote is acted on.
+  const body = JSON.stringify(stored);
+  const bytes = Buffer.from(JSON.stringify({ mac: macOf(key, body), body }), "utf8");
   if (bytes.length > MAX_WORKSPACE_JOURNAL_BYTES) throw new Error(`it would be ${bytes.length} bytes, more than ${MAX_WORKSPACE_JOURNAL_BYTES}`);
   await workspace.fs.writeFileAtomic(posix.join(folder, WORKSPACE_JOURNAL_FILE), bytes, { mode: 0o600 });
 }
@@ -89,7 +106,11 @@ export async function removeWorkspaceJournal(workspace: Workspace, folder: strin
 }
 
 /** The journal in `folder`: undefined when there is none, `{ invalid }` when it is not one this version would act on. */
-export async function readWorkspaceJournal(workspace: Workspace, folder: string): Promise<WorkspaceApplyJournal | { readonly invalid: string } | undefined> {
+export async function readWorkspaceJournal(
+  workspace: Workspace,
+  folder: string,
+  key: Uint8Array,
+): Promise<WorkspaceApplyJournal | { readonly invalid: string } | undefined> {
   const file = posix.join(folder, WORKSPACE_JOURNAL_FILE);
   const stats = await workspace.fs.lstat(file).catch(() => undefined);
   if (stats === undefined) return undefined;
@@ -101,7 +122,11 @@ export async function readWorkspaceJournal(workspace: Workspace, folder: string)
     // Read no further than the cap, in case the file grew since the lstat.
     const bytes = await workspace.fs.readFile(file, { end: MAX_WORKSPACE_JOURNAL_BYTES + 1 });
     if (bytes.length > MAX_WORKSPACE_JOURNAL_BYTES) return tooLarge;
-    parsed = JSON.parse(bytes.toString("utf8")) as typeof parsed;
+    const signed = JSON.parse(bytes.toString("utf8")) as { mac?: unknown; body?: unknown } | null;
+    if (typeof signed?.body !== "string" || typeof signed.mac !== "string" || !macMatches(key, signed.body, signed.mac)) {
+      return { invalid: "the journal is not signed with this host's key (not one this host wrote)" };
+    }
+    parsed = JSON.parse(signed.body) as typeof parsed;
   } catch {
     return { invalid: "the journal is not JSON" };
   }
@@ -127,8 +152,13 @@ export async function readWorkspaceJournal(workspace: Workspace, folder: string)
  * another repository is renamed aside (`apply-journal.json.unreadable-<time>`)
  * untouched. Call it holding the repository's apply lock.
  */
-export async function recoverWorkspaceApply(workspace: Workspace, folder: string, repositoryRoot: string): Promise<SubagentApplyRecovery | undefined> {
-  const journal = await readWorkspaceJournal(workspace, folder);
+export async function recoverWorkspaceApply(
+  workspace: Workspace,
+  folder: string,
+  repositoryRoot: string,
+  key: Uint8Array,
+): Promise<SubagentApplyRecovery | undefined> {
+  const journal = await readWorkspaceJournal(workspace, folder, key);
   if (journal === undefined) return undefined;
   if ("invalid" in journal || journal.repositoryRoot !== repositoryRoot) {
     const refused = "invalid" in journal ? journal.invalid : `it is the journal of ${journal.repositoryRoot}`;

@@ -37,6 +37,14 @@ export interface WorkspaceSubagentWorktreesOptions {
   readonly randomSuffix?: () => string;
   /** Most bytes of a worktree's changed files, and of its patch, read (default 64 MiB). */
   readonly maxPatchBytes?: number;
+  /**
+   * The key (at least 16 bytes) the apply's crash journal is signed with; a
+   * journal not signed with it is never acted on. Keep it on the host across
+   * restarts (the SDK keeps one in its `dataDir`) so a later host rolls back
+   * what a killed one left. Default: a random key of this instance (only its
+   * own applies are recovered).
+   */
+  readonly journalKey?: Uint8Array;
 }
 
 function messageOf(error: unknown): string {
@@ -68,9 +76,14 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
   readonly #randomSuffix: () => string;
   readonly #maxPatchBytes: number;
   readonly #applies = new KeyedMutex();
+  readonly #journalKey: Uint8Array;
 
   constructor(options: WorkspaceSubagentWorktreesOptions) {
     this.#workspace = options.workspace;
+    if (options.journalKey !== undefined && options.journalKey.length < 16) {
+      throw new SubagentWorktreeError("provision_failed", "journalKey must be at least 16 bytes (e.g. randomBytes(32)).", {});
+    }
+    this.#journalKey = options.journalKey ?? randomBytes(32);
     this.#randomSuffix = options.randomSuffix ?? (() => randomBytes(4).toString("hex"));
     this.#maxPatchBytes = options.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES;
   }
@@ -240,6 +253,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
       sections,
       lockFile: posix.join(posix.dirname(worktree.path), APPLY_LOCK_FILE),
       queue: this.#applies,
+      journalKey: this.#journalKey,
       ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
       ...(signal === undefined ? {} : { signal }),
     });
@@ -262,7 +276,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
       async () => {
         const held = await workspace.fs.lock(lockFile, { timeoutMs: 10 * 60_000, ...(signal ? { signal } : {}) });
         try {
-          return await recoverWorkspaceApply(workspace, folder, root);
+          return await recoverWorkspaceApply(workspace, folder, root, this.#journalKey);
         } finally {
           await held.release();
         }
