@@ -150,6 +150,27 @@ describe("SSHManager: sessions and exec stay within their caps and end with the 
     await registry.close();
   }, 60_000);
 
+  it("a session whose shell exits by itself ends its background jobs with it", async ({ skip }) => {
+    skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
+    const registry = await registryWith([keyHost()]);
+    const seconds = 800_000 + Math.floor(Math.random() * 100_000);
+    const session = await ssh(registry, { action: "create_session", host_id: "dev", strategy: "new" });
+    const id = String(session.details.sessionId);
+    await ssh(registry, {
+      action: "send_input",
+      session_id: id,
+      input: `(env -i /usr/bin/setsid /bin/sleep ${seconds}1 </dev/null >/dev/null 2>&1 &); nohup sleep ${seconds}2 >/dev/null 2>&1 & sleep 0.5; exit\n`,
+    });
+    expect(await waitFor(() => pidsRunning(`sleep ${seconds}`).length >= 1)).toBe(true);
+    const left = await waitFor(() => pidsRunning(`sleep ${seconds}`).length === 0, 50);
+    const survivors = pidsRunning(`sleep ${seconds}`);
+    for (const pid of survivors) process.kill(pid, "SIGKILL");
+    expect(left, `left running: ${survivors.join(", ")}`).toBe(true);
+    const listed = await ssh(registry, { action: "list_sessions", host_id: "dev" });
+    expect((listed.details.sessions as Array<{ sessionId: string; status: string }>).find((entry) => entry.sessionId === id)?.status).toBe("closed");
+    await registry.close();
+  }, 60_000);
+
   it("a session whose shell kills its supervisor (kill -9 $PPID) ends with its background jobs", async ({ skip }) => {
     skip(!(await testSshdGivesPty(sshd)), "this sshd cannot give sessions a terminal (unprivileged sshd, devpts without the tty group); CI runs as root");
     const registry = await registryWith([keyHost()]);
