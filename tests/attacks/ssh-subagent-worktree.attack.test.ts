@@ -281,4 +281,14 @@ describe.skipIf(!asRoot)("attack: subagent worktrees on an SSH workspace", () =>
     }
     expect(snapshot(outside)).toEqual(before);
   }, 180_000);
+
+  it("applies nothing into the worktrees' own folder when it is inside the work tree (the workspace root is the repository)", async () => {
+    const root = repository({ "a.txt": "one\n" });
+    const name = path.basename(root);
+    const report = await runChild(root, [write(`.agent-tools-subagents/${name}/planted.json`, "{}\n"), write(".agent-tools-subagents/.gitignore", "")], root);
+    expect(report.applyStatus).toBe("failed");
+    expect(report.applyError).toMatch(/folder of the subagents' worktrees/);
+    expect(fs.existsSync(path.join(root, ".agent-tools-subagents", name, "planted.json"))).toBe(false);
+    expect(fs.readFileSync(path.join(root, ".agent-tools-subagents", ".gitignore"), "utf8")).toMatch(/^\*$/m);
+  }, 180_000);
 });

@@ -236,6 +236,16 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     if (refusals.length > 0) return { applyStatus: "failed", ...none, error: describeRefusals(refusals, worktree.path) };
     // The parent's work tree must be inside the workspace: the apply writes nothing elsewhere.
     const root = await this.#workspace.fs.realpath(worktree.repositoryRoot);
+    // Nor into the worktrees' own folder, when it is inside the work tree (other worktrees, the journal, the .gitignore).
+    const worktreesFolder = posix.dirname(posix.dirname(worktree.path));
+    const intoWorktrees = paths.filter((changed) => isWithinWorkspacePath(worktreesFolder, posix.join(root, changed)));
+    if (intoWorktrees.length > 0) {
+      return {
+        applyStatus: "failed",
+        ...none,
+        error: `The subagent's changes were not applied, nothing in the workspace changed: ${intoWorktrees.slice(0, 5).join(", ")} ${intoWorktrees.length === 1 ? "is" : "are"} in the folder of the subagents' worktrees (${worktreesFolder}), which an apply never writes.`,
+      };
+    }
     if (!isWithinWorkspacePath(this.#workspace.root, root)) {
       const inside = paths.every((changed) => isWithinWorkspacePath(this.#workspace.root, posix.join(root, changed)));
       if (!inside) {
