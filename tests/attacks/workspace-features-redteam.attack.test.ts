@@ -46,10 +46,10 @@ async function startRegistry(
   root: string,
   steps: readonly ScriptedModelResponse[] = [],
   warnings: Record<string, unknown>[] = [],
+  dataDir = fs.mkdtempSync(path.join(harness.localTemporary, "data-")),
 ): Promise<SubagentReportDetails | undefined> {
   const workspace = await harness.openWorkspace(undefined, undefined, root);
   const model = new ScriptedModelClient({ respond: (request: ModelRequest) => steps[turnOf(request)] ?? "done" });
-  const dataDir = fs.mkdtempSync(path.join(harness.localTemporary, "data-"));
   try {
     const logger = {
       debug: () => undefined,
@@ -113,5 +113,73 @@ describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () =
     expect(report).toMatchObject({ applyStatus: "applied" });
     expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("two\n");
     expect(fs.readdirSync(journalFolder(root)).filter((name) => name.startsWith("apply-journal.json.unreadable-"))).toHaveLength(1);
+  }, 180_000);
+
+  // OPEN HOLE: git's runs on the parent's repository (worktree add, remove, prune, branch -D) trust its config with hooks
+  // and fsmonitor off only; on a workspace there is no sandbox keeping the common git directory read-only, so a child's
+  // Bash sets a filter driver there (and `* filter=evil` in info/attributes) and the next Agent call's `worktree add`
+  // runs it (here `filter.evil.process`) on the remote machine, after the child and its processes were ended.
+  it.fails("the next worktree runs no smudge filter a child put in the repository's shared config and info/attributes", async () => {
+    const root = repository({ "a.txt": "one\n" });
+    const marks = path.join(harness.home, `marks-filter-${process.pid}`);
+    asUser(`mkdir -p '${marks}'`);
+    harness.cleanups.push(() => fs.rmSync(marks, { recursive: true, force: true }));
+    // The child's Bash (on the remote machine, no sandbox) writes the repository's common git directory through its worktree.
+    const plant = [
+      'common="$(git rev-parse --git-common-dir)"',
+      `git config --file "$common/config" filter.evil.smudge 'touch ${marks}/smudge; cat'`,
+      `git config --file "$common/config" filter.evil.process 'touch ${marks}/process'`,
+      'mkdir -p "$common/info" && printf "* filter=evil\\n" >> "$common/info/attributes"',
+      "printf 'two\\n' > a.txt",
+    ].join(" && ");
+    const first = await startRegistry(root, [{ toolCalls: [{ name: "Bash", arguments: { command: plant } }] }]);
+    expect(first?.applyStatus).toBe("applied");
+    expect(asUser(`git -C '${root}' config --get filter.evil.smudge || true`)).toMatch(/touch/);
+    // The next Agent call checks a new worktree out of the repository.
+    await startRegistry(root, [write("b.txt", "b\n")]);
+    expect(fs.readdirSync(marks)).toEqual([]);
+  }, 180_000);
+
+  // Was a hole: the tool's own state folder is inside the work tree when the workspace root is the repository, and a
+  // child's change under `.agent-tools-subagents/` was applied there (its journal, lock and sibling worktrees live
+  // there). The apply refuses such paths now (the subagents helper's fix; flipped from it.fails by it).
+  it("applies no child change into the worktree folder (.agent-tools-subagents/<repository>/...)", async () => {
+    const root = repository({ "a.txt": "one\n" });
+    const name = path.basename(root);
+    const report = await startRegistry(root, [write(`.agent-tools-subagents/${name}/planted.json`, "{}")]);
+    expect(report?.applyStatus).not.toBe("applied");
+    expect(fs.existsSync(path.join(journalFolder(root), "planted.json"))).toBe(false);
+  }, 180_000);
+
+  // OPEN HOLE: a journal is the host's own (signing it does not help here) but nothing marks it as spent: a copy taken
+  // by a background job of the model's Bash while the apply ran, put back after the apply finished, makes the next
+  // registry start roll the finished apply back (the user's accepted change undone, unreported to the user).
+  it.fails("a journal copied while an apply ran and planted again after it finished rolls nothing back", async () => {
+    const root = repository({ "a.txt": "a\n", "b.txt": "b\n" });
+    const dataDir = fs.mkdtempSync(path.join(harness.localTemporary, "data-replay-"));
+    const journal = path.join(journalFolder(root), "apply-journal.json");
+    const copy = path.join(harness.home, `journal-copy-${process.pid}.json`);
+    harness.cleanups.push(() => fs.rmSync(copy, { force: true }));
+    // Holding b.txt's workspace lock (the one the apply takes) stops the apply after a.txt, its journal in place.
+    const holder = await harness.openWorkspace(undefined, undefined, root);
+    const lock = await holder.fs.lock(path.join(root, "b.txt"));
+    const run = startRegistry(root, [write("a.txt", "A\n"), write("b.txt", "B\n")], [], dataDir);
+    try {
+      for (let waited = 0; !(fs.existsSync(journal) && fs.readFileSync(path.join(root, "a.txt"), "utf8") === "A\n"); waited += 50) {
+        if (waited > 60_000) throw new Error("the apply never wrote a.txt");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // What a background job of the model's Bash can do: keep a copy of the journal.
+      asUser(`cp '${journal}' '${copy}'`);
+    } finally {
+      await lock.release();
+      await holder.close();
+    }
+    expect(await run).toMatchObject({ applyStatus: "applied" });
+    expect(fs.existsSync(journal)).toBe(false);
+    // The user keeps the applied change; later the model puts the copy back, and a registry starts (same dataDir).
+    asUser(`mkdir -p '${journalFolder(root)}' && cp '${copy}' '${journal}'`);
+    await startRegistry(root, [], [], dataDir);
+    expect([fs.readFileSync(path.join(root, "a.txt"), "utf8"), fs.readFileSync(path.join(root, "b.txt"), "utf8")]).toEqual(["A\n", "B\n"]);
   }, 180_000);
 });
