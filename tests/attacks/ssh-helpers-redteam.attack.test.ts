@@ -26,11 +26,12 @@ import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { Workspace } from "@agent-tools/core/workspace";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { createSshWorkspace } from "@agent-tools/ssh";
 import { startTestSshd, type TestSshd } from "@agent-tools/ssh/testing";
 import { describe, expect, it } from "vitest";
-import { ROUNDS, asRoot, useSshWorkspaceHarness } from "./__fixtures__/ssh-workspace.js";
+import { RG, ROUNDS, asRoot, useSshWorkspaceHarness } from "./__fixtures__/ssh-workspace.js";
 
 const harness = useSshWorkspaceHarness();
 const { cleanups, asUser, scene, call } = harness;
@@ -287,4 +288,50 @@ describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team)"
     asUser(`[ -d '${workdir}/sub' ] && [ ! -L '${workdir}/sub' ] || { rm -f '${workdir}/sub'; mv '${workdir}/subR' '${workdir}/sub'; }`);
     expect(shown, "an outside folder's names").toEqual([]);
   }, 180_000);
+
+  // Works (open; the fix belongs in tools-fs's Grep on a workspace: reported). Ripgrep walks the tree by path:
+  // a subfolder that was a folder when its parent was listed and is a symlink to outside when rg opens it is
+  // followed, and the outside file's lines are answered (round 3 of the first run). The start folder's own
+  // check (`cd -P`/`pwd -P`) does not cover the folders below it. A fix: show only lines found again in the
+  // file read through the anchored helper, or let rg only list and match in-process.
+  it.fails("Grep with ripgrep on the remote machine below a stable folder never shows the lines of an outside folder a loop swaps in for a subfolder", async () => {
+    expect(fs.existsSync(RG)).toBe(true);
+    const binDir = path.join(harness.home, `rgbin-red-${process.pid}`);
+    asUser(`mkdir -p '${binDir}'`);
+    fs.copyFileSync(RG, path.join(binDir, "rg"));
+    fs.chmodSync(path.join(binDir, "rg"), 0o755);
+    cleanups.push(() => fs.rmSync(binDir, { recursive: true, force: true }));
+    const base = await harness.openWorkspace();
+    // A remote machine with ripgrep on the PATH: the adapter's own runner, with the folder put first.
+    const processes = base.processes as NonNullable<Workspace["processes"]>;
+    const workspace: Workspace = {
+      ...base,
+      capabilities: { ...base.capabilities, ripgrep: true },
+      processes: {
+        ...processes,
+        spawn: (options) => processes.spawn({ ...options, env: { ...(options.env ?? {}), PATH: `${binDir}:/usr/bin:/bin` } }),
+        close: () => processes.close(),
+      } as typeof processes,
+      close: () => base.close(),
+    };
+    const { workdir, outside, registry } = await scene({ workspace });
+    asUser(`printf 'INSIDE-LINE\\n' > '${workdir}/sub/inner.txt'`);
+    const first = await call(registry, "Grep", { pattern: "INSIDE-LINE", path: ".", output_mode: "content" });
+    expect(first.text).toContain("INSIDE-LINE");
+    expect(first.details?.engine).toBe("ripgrep");
+    const stop = userLoop(
+      `while (1) { rename "${workdir}/sub", "${workdir}/subR"; symlink "${outside}/dir", "${workdir}/sub"; select(undef, undef, undef, 0.002); unlink "${workdir}/sub"; rename "${workdir}/subR", "${workdir}/sub"; select(undef, undef, undef, 0.002); }`,
+    );
+    const shown: string[] = [];
+    try {
+      for (let round = 0; round < ROUNDS * 5 && shown.length === 0; round += 1) {
+        const grep = await call(registry, "Grep", { pattern: "(OUT|IN)SIDE-(DIR-FILE|LINE)", path: ".", output_mode: "content" });
+        if (grep.text.includes("OUTSIDE-DIR-FILE")) shown.push(`round ${round}: ${grep.text.slice(0, 200)}`);
+      }
+    } finally {
+      await stop();
+    }
+    asUser(`[ -d '${workdir}/sub' ] && [ ! -L '${workdir}/sub' ] || { rm -f '${workdir}/sub'; mv '${workdir}/subR' '${workdir}/sub'; }`);
+    expect(shown).toEqual([]);
+  }, 240_000);
 });
