@@ -182,4 +182,45 @@ describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () =
     await startRegistry(root, [], [], dataDir);
     expect([fs.readFileSync(path.join(root, "a.txt"), "utf8"), fs.readFileSync(path.join(root, "b.txt"), "utf8")]).toEqual(["A\n", "B\n"]);
   }, 180_000);
+
+  it("a read-only child on an SSH workspace gets no tool that runs or writes; a worktree child's file tools reach no parent file by absolute path", async () => {
+    const root = repository({ "a.txt": "one\n" });
+    const workspace = await harness.openWorkspace(undefined, undefined, root);
+    const parentFile = path.join(root, "a.txt");
+    const steps: ScriptedModelResponse[] = [
+      { toolCalls: [{ name: "Bash", arguments: { command: "printf 'RO\\n' > a.txt" } }] },
+      { toolCalls: [{ name: "ManagedProcess", arguments: { action: "start", command: "printf 'RO\\n' > b.txt" } }] },
+      { toolCalls: [{ name: "Write", arguments: { path: "c.txt", content: "x" } }] },
+      { toolCalls: [{ name: "Write", arguments: { path: parentFile, content: "ABSOLUTE\n" } }] },
+      { toolCalls: [{ name: "Edit", arguments: { path: parentFile, old_string: "one", new_string: "EDITED" } }] },
+      { toolCalls: [{ name: "Delete", arguments: { path: parentFile } }] },
+    ];
+    const offered: string[][] = [];
+    const model = new ScriptedModelClient({
+      respond: (request: ModelRequest) => {
+        if (turnOf(request) === 0) offered.push((request.tools ?? []).map((tool: { name: string }) => tool.name));
+        return steps[turnOf(request)] ?? "done";
+      },
+    });
+    const dataDir = fs.mkdtempSync(path.join(harness.localTemporary, "data-"));
+    const registry = await buildBuiltinToolRegistry({ workspace, workdir: root, dataDir, memory: false, subagents: { model } });
+    try {
+      for (const mode of ["readonly", "worktree"] as const) {
+        const result = await registry.executeToolCall({
+          id: `c-${mode}`,
+          name: "Agent",
+          arguments: { agents: [{ id: `child-${mode}`, prompt: "Look.", mode, apply_policy: "none" }] },
+        });
+        expect(result.isError, mode).not.toBe(true);
+      }
+    } finally {
+      await registry.close();
+      await workspace.close();
+    }
+    expect(offered[0]).not.toEqual(expect.arrayContaining(["Bash"]));
+    expect(offered[0]!.filter((name) => ["Bash", "ManagedProcess", "Write", "Edit", "Delete"].includes(name))).toEqual([]);
+    expect(offered[1]).toEqual(expect.arrayContaining(["Bash", "Write"]));
+    expect(fs.readFileSync(parentFile, "utf8")).toBe("one\n");
+    expect(asUser(`cd '${root}' && ls`).trim().split("\n")).toEqual(["a.txt"]);
+  }, 180_000);
 });
