@@ -8,10 +8,10 @@
  * operation leaves the tree as it found it, so the order of the operations
  * and of the sides does not change what the next call sees.
  */
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ToolRegistry, ToolResult } from "@agent-tools/core";
-import { callTool, EditToggle, grepPatterns, LARGE_FILE, SOURCE_FILE } from "./operations.js";
+import { callTool, EDIT_LINE, EditToggle, grepPatterns, LARGE_FILE, SOURCE_FILE } from "./operations.js";
 
 /** The folder (not in rules-3k, no `.ts` file, no Grep pattern's text) that Write and Delete work in. */
 export const SCRATCH_FOLDER = "bench-local-vs-before";
@@ -54,6 +54,12 @@ export function localOperations(registry: ToolRegistry, root: string): Operation
     utimesSync(path.join(root, file), when, when);
   };
   const edits = new EditToggle();
+  // A 10 MB text file: copies of the 5 KB source file without the edited line, then the file itself.
+  const largeEdits = new EditToggle();
+  const largeEdit = `${SCRATCH_FOLDER}/large-edit.txt`;
+  const source = readFileSync(path.join(root, SOURCE_FILE), "utf8");
+  const copy = source.replace(EDIT_LINE, " * (a line the edit does not touch)");
+  writeFileSync(path.join(root, largeEdit), copy.repeat(Math.ceil(10_000_000 / copy.length)) + source);
   const operations: Operation[] = [
     {
       id: "read-small",
@@ -92,6 +98,17 @@ export function localOperations(registry: ToolRegistry, root: string): Operation
         const { oldString, newString } = edits.next();
         const result = await callTool(registry, "Edit", { path: SOURCE_FILE, old_string: oldString, new_string: newString });
         edits.done();
+        return result;
+      },
+    },
+    {
+      id: "edit-10mb",
+      label: "Edit one line of a 10 MB file, after a Read (untimed)",
+      prepare: () => callTool(registry, "Read", { path: largeEdit }),
+      run: async () => {
+        const { oldString, newString } = largeEdits.next();
+        const result = await callTool(registry, "Edit", { path: largeEdit, old_string: oldString, new_string: newString });
+        largeEdits.done();
         return result;
       },
     },
