@@ -46,7 +46,6 @@ function sshHarness(which: "withRg" | "withoutRg") {
       const file = path.join(root, relative);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, content);
-      give(base);
     };
     fs.mkdirSync(root, { recursive: true });
     for (const [relative, content] of Object.entries(files)) put(relative, content);
@@ -58,7 +57,10 @@ function sshHarness(which: "withRg" | "withoutRg") {
     return {
       registry,
       root: workspace.root,
-      write: async (relative, content) => put(relative, content),
+      write: async (relative, content) => {
+        put(relative, content);
+        give(base);
+      },
       read: async (relative) => {
         try {
           return fs.readFileSync(path.join(root, relative));
