@@ -73,7 +73,11 @@ export async function createSdkSubagentBundle(options: SdkSubagentOptions, host:
   const worktrees: SubagentWorktrees =
     workspace === undefined
       ? new GitSubagentWorktrees({ git: host.ports.gitClient })
-      : new WorkspaceSubagentWorktrees({ workspace, journalKey: await workspaceJournalKey(host.dataDir) });
+      : new WorkspaceSubagentWorktrees({
+          workspace,
+          journalKey: await workspaceJournalKey(host.dataDir),
+          journalLedger: workspaceJournalLedger(host.dataDir),
+        });
   try {
     const recovered = await worktrees.recover?.({ workdir: context.workdir });
     if (recovered?.journalRefused !== undefined)
@@ -153,4 +157,37 @@ async function workspaceJournalKey(dataDir: string): Promise<Buffer> {
   const key = await fs.readFile(file);
   if (key.length < 32) throw new Error(`${file} is not a subagent journal key (${key.length} bytes); remove it to have a new one made`);
   return key;
+}
+
+/**
+ * The journals of subagent applies on a non-local workspace this host wrote
+ * and has not finished with, one empty file per journal id in
+ * `<dataDir>/subagents/workspace-journals/`: a journal of a finished apply
+ * planted again by the workspace's commands is not open, so never acted on.
+ */
+function workspaceJournalLedger(dataDir: string) {
+  const folder = path.join(dataDir, "subagents", "workspace-journals");
+  const fileOf = (id: string) => (/^[0-9a-f]{16,64}$/.test(id) ? path.join(folder, id) : undefined);
+  return {
+    async opened(id: string) {
+      const file = fileOf(id);
+      if (file === undefined) throw new Error(`not a journal id: ${id.slice(0, 80)}`);
+      await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+      await fs.writeFile(file, "", { mode: 0o600 });
+    },
+    async closed(id: string) {
+      const file = fileOf(id);
+      if (file !== undefined) await fs.rm(file, { force: true });
+    },
+    async isOpen(id: string) {
+      const file = fileOf(id);
+      return (
+        file !== undefined &&
+        (await fs.stat(file).then(
+          () => true,
+          () => false,
+        ))
+      );
+    },
+  };
 }

@@ -35,7 +35,13 @@ import { comparePaths } from "./git-subagent-worktree-patch.js";
 import type { KeyedMutex } from "./semaphore.js";
 import { readFileChanges } from "./worktree-file-changes.js";
 import { lstatIn } from "./workspace-subagent-fs.js";
-import { journalOfPlan, recoverWorkspaceApply, removeWorkspaceJournal, writeWorkspaceJournal } from "./workspace-subagent-journal.js";
+import {
+  type WorkspaceJournalLedger,
+  journalOfPlan,
+  recoverWorkspaceApply,
+  removeWorkspaceJournal,
+  writeWorkspaceJournal,
+} from "./workspace-subagent-journal.js";
 import { ChangedMeanwhile, workspaceTree, writeImageIn } from "./workspace-subagent-tree.js";
 
 /** Permission bits new files lose (the workspace's umask is not known through the port). */
@@ -60,6 +66,8 @@ export interface WorkspaceApplyOptions {
   readonly queue: KeyedMutex;
   /** The key the crash journal is signed with (see `workspace-subagent-journal.ts`). */
   readonly journalKey: Uint8Array;
+  /** The host's record of open journals. */
+  readonly journalLedger: WorkspaceJournalLedger;
   readonly recorder?: SubagentApplyRecorder;
   readonly signal?: AbortSignal;
 }
@@ -151,7 +159,7 @@ export async function applyInWorkspace(options: WorkspaceApplyOptions): Promise<
     async () => {
       const held = await workspace.fs.lock(options.lockFile, { timeoutMs: APPLY_LOCK_TIMEOUT_MS, ...(signal ? { signal } : {}) });
       try {
-        await recoverWorkspaceApply(workspace, posix.dirname(options.lockFile), options.repositoryRoot, options.journalKey);
+        await recoverWorkspaceApply(workspace, posix.dirname(options.lockFile), options.repositoryRoot, options.journalKey, options.journalLedger);
         const parentTree = workspaceTree(workspace, options.repositoryRoot);
         const worktree = workspaceTree(workspace, options.worktreePath);
         const plan = await planApply({ parentTree, worktree, changes, umaskBits: WORKSPACE_UMASK });
@@ -178,12 +186,18 @@ async function writePlan(tree: ContainedTree, plan: ApplyPlan, options: Workspac
   }
   const done: PlannedWrite[] = [];
   const folder = posix.dirname(options.lockFile);
+  const journal = journalOfPlan(tree.root, plan);
+  const finish = async () => {
+    await removeWorkspaceJournal(workspace, folder);
+    await options.journalLedger.closed(journal.id);
+  };
   try {
     if (signal?.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted the Agent call before the subagent's changes were applied.");
     try {
-      await writeWorkspaceJournal(workspace, folder, journalOfPlan(tree.root, plan), options.journalKey);
+      await options.journalLedger.opened(journal.id);
+      await writeWorkspaceJournal(workspace, folder, journal, options.journalKey);
     } catch (error) {
-      await removeWorkspaceJournal(workspace, folder).catch(() => undefined);
+      await finish().catch(() => undefined);
       await recorder?.after(recorded).catch(() => undefined);
       return failedOutcome(
         `The subagent's changes were not applied, nothing in the workspace changed: the apply's journal could not be saved (${messageOf(error)}).`,
@@ -198,7 +212,7 @@ async function writePlan(tree: ContainedTree, plan: ApplyPlan, options: Workspac
     const left = await undo(workspace, tree, plan, done);
     await recorder?.after(recorded).catch(() => undefined);
     // Fully undone: the journal goes; else it stays for the next apply or recover to finish the rollback.
-    if (left.length === 0) await removeWorkspaceJournal(workspace, folder).catch(() => undefined);
+    if (left.length === 0) await finish().catch(() => undefined);
     if (error instanceof ChangedMeanwhile && left.length === 0) return conflictOutcome([{ path: error.path, reason: error.reason }]);
     const kept = left.length === 0 ? "" : ` (left as they are, changed meanwhile or not restorable: ${left.join(", ")})`;
     return failedOutcome(
@@ -208,11 +222,11 @@ async function writePlan(tree: ContainedTree, plan: ApplyPlan, options: Workspac
   // The post-images are recorded before the journal goes: a host killed in between is rolled back to the pre-images.
   await recorder?.after(recorded).catch(() => undefined);
   try {
-    await removeWorkspaceJournal(workspace, folder);
+    await finish();
   } catch (error) {
     // Left in place, the journal would undo this apply later: undo it now, and say so.
     const left = await undo(workspace, tree, plan, plan.writes);
-    if (left.length === 0) await removeWorkspaceJournal(workspace, folder).catch(() => undefined);
+    if (left.length === 0) await finish().catch(() => undefined);
     return failedOutcome(
       `The subagent's changes were not applied, the workspace is as it was: the apply's journal could not be removed (${messageOf(error)}).`,
     );

@@ -14,7 +14,7 @@
  * tree (absolute, `..`, a `.git` segment), whose links leave it, or that
  * names another repository is set aside untouched.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { posix } from "node:path";
 import { symlinkStaysInside } from "@agent-tools/file-io/internal";
 import type { Workspace } from "@agent-tools/core/workspace";
@@ -41,8 +41,35 @@ type StoredImage =
   | { readonly kind: "link"; readonly target: string };
 
 /** What the journal holds. */
+/**
+ * The host's record of the journals it wrote and has not finished with (the
+ * SDK keeps it in its `dataDir`): a signed journal of an apply that already
+ * finished (copied by the model's commands and planted again) is not open,
+ * so it is never acted on.
+ */
+export interface WorkspaceJournalLedger {
+  /** Records that journal `id` is about to be written. */
+  opened(id: string): Promise<void>;
+  /** Records that journal `id` is done with (removed, or rolled back). */
+  closed(id: string): Promise<void>;
+  /** Whether `id` was opened and not closed. */
+  isOpen(id: string): Promise<boolean>;
+}
+
+/** A ledger in this process's memory (a journal is recovered only by the instance that wrote it). */
+export function memoryJournalLedger(): WorkspaceJournalLedger {
+  const open = new Set<string>();
+  return {
+    opened: async (id) => void open.add(id),
+    closed: async (id) => void open.delete(id),
+    isOpen: async (id) => open.has(id),
+  };
+}
+
 export interface WorkspaceApplyJournal {
   readonly version: 1;
+  /** Random, per apply: the ledger's name for it. */
+  readonly id: string;
   readonly repositoryRoot: string;
   readonly entries: readonly { readonly path: string; readonly pre: EntryImage; readonly post: EntryImage }[];
 }
@@ -86,7 +113,12 @@ function macMatches(key: Uint8Array, body: string, mac: string): boolean {
 
 /** The journal of `plan`'s writes in the repository at `repositoryRoot`. */
 export function journalOfPlan(repositoryRoot: string, plan: ApplyPlan): WorkspaceApplyJournal {
-  return { version: 1, repositoryRoot, entries: plan.writes.map((write) => ({ path: write.path, pre: write.pre, post: write.post })) };
+  return {
+    version: 1,
+    id: randomBytes(12).toString("hex"),
+    repositoryRoot,
+    entries: plan.writes.map((write) => ({ path: write.path, pre: write.pre, post: write.post })),
+  };
 }
 
 /** Saves the journal in `folder` (atomically). */
@@ -117,7 +149,7 @@ export async function readWorkspaceJournal(
   if (stats.type !== "file") return { invalid: "the journal is not a regular file" };
   const tooLarge = { invalid: `the journal is larger than ${MAX_WORKSPACE_JOURNAL_BYTES} bytes, more than an apply writes` };
   if (stats.size > MAX_WORKSPACE_JOURNAL_BYTES) return tooLarge;
-  let parsed: { version?: unknown; repositoryRoot?: unknown; entries?: unknown };
+  let parsed: { version?: unknown; id?: unknown; repositoryRoot?: unknown; entries?: unknown };
   try {
     // Read no further than the cap, in case the file grew since the lstat.
     const bytes = await workspace.fs.readFile(file, { end: MAX_WORKSPACE_JOURNAL_BYTES + 1 });
@@ -130,8 +162,9 @@ export async function readWorkspaceJournal(
   } catch {
     return { invalid: "the journal is not JSON" };
   }
-  if (parsed?.version !== 1 || typeof parsed.repositoryRoot !== "string" || !Array.isArray(parsed.entries))
+  if (parsed?.version !== 1 || typeof parsed.id !== "string" || typeof parsed.repositoryRoot !== "string" || !Array.isArray(parsed.entries)) {
     return { invalid: "not a journal this version wrote" };
+  }
   const entries: { path: string; pre: EntryImage; post: EntryImage }[] = [];
   for (const raw of parsed.entries as { path?: unknown; pre?: unknown; post?: unknown }[]) {
     const problem = pathProblem(raw?.path);
@@ -143,7 +176,7 @@ export async function readWorkspaceJournal(
     if (typeof post === "string") return { invalid: post };
     entries.push({ path: relative, pre, post });
   }
-  return { version: 1, repositoryRoot: parsed.repositoryRoot, entries };
+  return { version: 1, id: parsed.id as string, repositoryRoot: parsed.repositoryRoot, entries };
 }
 
 /**
@@ -157,11 +190,18 @@ export async function recoverWorkspaceApply(
   folder: string,
   repositoryRoot: string,
   key: Uint8Array,
+  ledger: WorkspaceJournalLedger,
 ): Promise<SubagentApplyRecovery | undefined> {
   const journal = await readWorkspaceJournal(workspace, folder, key);
   if (journal === undefined) return undefined;
-  if ("invalid" in journal || journal.repositoryRoot !== repositoryRoot) {
-    const refused = "invalid" in journal ? journal.invalid : `it is the journal of ${journal.repositoryRoot}`;
+  const replayed = !("invalid" in journal) && !(await ledger.isOpen(journal.id));
+  if ("invalid" in journal || journal.repositoryRoot !== repositoryRoot || replayed) {
+    const refused =
+      "invalid" in journal
+        ? journal.invalid
+        : replayed
+          ? "it is the journal of an apply this host already finished (planted again)"
+          : `it is the journal of ${journal.repositoryRoot}`;
     const aside = `${WORKSPACE_JOURNAL_FILE}.unreadable-${Date.now()}`;
     await workspace.fs.rename(posix.join(folder, WORKSPACE_JOURNAL_FILE), posix.join(folder, aside));
     return { repositoryRoot, rolledBack: [], conflicts: [], unreadableJournal: aside, journalRefused: refused };
@@ -169,6 +209,7 @@ export async function recoverWorkspaceApply(
   const report = await rollBackWorkspaceJournal(workspace, journal);
   // Conflicting paths are reported and left as they are: the journal has done what it can.
   await removeWorkspaceJournal(workspace, folder);
+  await ledger.closed(journal.id);
   return { repositoryRoot, ...report };
 }
 

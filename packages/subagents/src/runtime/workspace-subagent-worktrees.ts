@@ -21,7 +21,7 @@ import { DEFAULT_MAX_PATCH_BYTES } from "./worktree-snapshot-read.js";
 import { applyInWorkspace } from "./workspace-subagent-apply.js";
 import { existsIn, lstatIn, removeTreeIn, workspaceEntryReader } from "./workspace-subagent-fs.js";
 import { describeGitRun, runWorkspaceGit, workspaceProcesses } from "./workspace-subagent-git.js";
-import { WORKSPACE_JOURNAL_FILE, recoverWorkspaceApply } from "./workspace-subagent-journal.js";
+import { WORKSPACE_JOURNAL_FILE, type WorkspaceJournalLedger, memoryJournalLedger, recoverWorkspaceApply } from "./workspace-subagent-journal.js";
 import { snapshotWorkspaceWorktree } from "./workspace-subagent-snapshot.js";
 
 /** The apply lock file in a repository's worktree folder. */
@@ -45,6 +45,8 @@ export interface WorkspaceSubagentWorktreesOptions {
    * own applies are recovered).
    */
   readonly journalKey?: Uint8Array;
+  /** The host's record of the journals it wrote and has not finished (keep it with the key); default: in this instance's memory. */
+  readonly journalLedger?: WorkspaceJournalLedger;
 }
 
 function messageOf(error: unknown): string {
@@ -77,6 +79,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
   readonly #maxPatchBytes: number;
   readonly #applies = new KeyedMutex();
   readonly #journalKey: Uint8Array;
+  readonly #journalLedger: WorkspaceJournalLedger;
 
   constructor(options: WorkspaceSubagentWorktreesOptions) {
     this.#workspace = options.workspace;
@@ -84,6 +87,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
       throw new SubagentWorktreeError("provision_failed", "journalKey must be at least 16 bytes (e.g. randomBytes(32)).", {});
     }
     this.#journalKey = options.journalKey ?? randomBytes(32);
+    this.#journalLedger = options.journalLedger ?? memoryJournalLedger();
     this.#randomSuffix = options.randomSuffix ?? (() => randomBytes(4).toString("hex"));
     this.#maxPatchBytes = options.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES;
   }
@@ -264,6 +268,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
       lockFile: posix.join(posix.dirname(worktree.path), APPLY_LOCK_FILE),
       queue: this.#applies,
       journalKey: this.#journalKey,
+      journalLedger: this.#journalLedger,
       ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
       ...(signal === undefined ? {} : { signal }),
     });
@@ -286,7 +291,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
       async () => {
         const held = await workspace.fs.lock(lockFile, { timeoutMs: 10 * 60_000, ...(signal ? { signal } : {}) });
         try {
-          return await recoverWorkspaceApply(workspace, folder, root, this.#journalKey);
+          return await recoverWorkspaceApply(workspace, folder, root, this.#journalKey, this.#journalLedger);
         } finally {
           await held.release();
         }
