@@ -8,7 +8,11 @@
  *   tree but whose `before` contents the model chose, a journal far larger
  *   than any apply writes, a journal the host cannot read.
  *
- * Runs as root (the test sshd's dedicated account); skipped otherwise.
+ * - McpManager on a registry on a non-local workspace (memory): a stdio
+ *   server the model names (an inline test or diagnose, create, update)
+ *   would start on this host, where none of the model's commands run.
+ *
+ * The SSH cases run as root (the test sshd's dedicated account); skipped otherwise.
  * Shared set-up: `__fixtures__/ssh-workspace.ts` (its own test sshd).
  */
 import fs from "node:fs";
@@ -17,6 +21,7 @@ import type { ModelRequest } from "@agent-tools/core";
 import { ScriptedModelClient, type ScriptedModelResponse } from "@agent-tools/core/testing";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import type { SubagentBatchDetails, SubagentReportDetails } from "@agent-tools/subagents";
+import { createMemoryWorkspace } from "@agent-tools/core/workspace";
 import { describe, expect, it } from "vitest";
 import { asRoot, useSshWorkspaceHarness } from "./__fixtures__/ssh-workspace.js";
 
@@ -151,10 +156,11 @@ describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () =
     expect(fs.existsSync(path.join(journalFolder(root), "planted.json"))).toBe(false);
   }, 180_000);
 
-  // OPEN HOLE: a journal is the host's own (signing it does not help here) but nothing marks it as spent: a copy taken
-  // by a background job of the model's Bash while the apply ran, put back after the apply finished, makes the next
-  // registry start roll the finished apply back (the user's accepted change undone, unreported to the user).
-  it.fails("a journal copied while an apply ran and planted again after it finished rolls nothing back", async () => {
+  // Was a hole: a journal is the host's own (signing it does not help here) but nothing marked it as spent: a copy taken
+  // by a background job of the model's Bash while the apply ran, put back after the apply finished, made the next
+  // registry start roll the finished apply back. The host now keeps the ids of its open journals in its dataDir
+  // (the subagents helper's fix; flipped from it.fails by it): a finished one planted again is set aside.
+  it("a journal copied while an apply ran and planted again after it finished rolls nothing back", async () => {
     const root = repository({ "a.txt": "a\n", "b.txt": "b\n" });
     const dataDir = fs.mkdtempSync(path.join(harness.localTemporary, "data-replay-"));
     const journal = path.join(journalFolder(root), "apply-journal.json");
@@ -223,4 +229,55 @@ describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () =
     expect(fs.readFileSync(parentFile, "utf8")).toBe("one\n");
     expect(asUser(`cd '${root}' && ls`).trim().split("\n")).toEqual(["a.txt"]);
   }, 180_000);
+});
+
+describe("attack: McpManager on a registry on a non-local workspace", () => {
+  // Was a hole: with `mcp` on a remote workspace (the build asks for `mcp.roots`), McpManager `test` and `diagnose` of an
+  // inline stdio server ran the model's command on this host as the host's user (`id -un` printed root here), and
+  // with the host's applyOps `create`/`update` stored one that the refresh started here. The model's commands on a
+  // non-local workspace run there, never here: stdio servers the model names are refused; the host's stored ones run.
+  it("starts no stdio server the model names (inline test, diagnose, create, update) on this host", async () => {
+    const dataDir = fs.mkdtempSync(path.join(harness.localTemporary, "data-mcp-"));
+    const marker = (name: string) => path.join(dataDir, `ran-here-${name}`);
+    const stdio = (name: string) => ({ id: name, transport: "stdio", command: "/bin/sh", args: ["-c", `id -un > '${marker(name)}'`] });
+    let settings = { servers: [] as Record<string, unknown>[] };
+    const workspace = createMemoryWorkspace({ root: "/ws", files: { "a.txt": "x\n" } });
+    const registry = await buildBuiltinToolRegistry({
+      workspace,
+      workdir: "/ws",
+      dataDir,
+      memory: false,
+      mcp: {
+        getSettings: () => settings,
+        applyOps: (ops: readonly { type: string; server?: Record<string, unknown> }[]) => {
+          for (const op of ops) if (op.type === "upsert" && op.server) settings = { servers: [...settings.servers, op.server] };
+        },
+        roots: false,
+      } as never,
+    });
+    try {
+      const answers: string[] = [];
+      for (const [index, args] of [
+        { action: "test", server: stdio("test") },
+        { action: "diagnose", server: stdio("diagnose") },
+        { action: "create", server: stdio("create") },
+        { action: "create", server: { id: "web", transport: "http", url: "http://127.0.0.1:9/mcp", enabled: false } },
+        {
+          action: "update",
+          server_id: "web",
+          patch: { transport: "stdio", command: "/bin/sh", args: ["-c", `id -un > '${marker("update")}'`], enabled: true },
+        },
+      ].entries()) {
+        const result = await registry.executeToolCall({ id: `mcp-${index}`, name: "McpManager", arguments: args });
+        answers.push(`${args.action}: ${result.isError === true ? "refused" : "accepted"}`);
+      }
+      expect(answers).toEqual(["test: refused", "diagnose: refused", "create: refused", "create: accepted", "update: refused"]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(fs.readdirSync(dataDir).filter((name) => name.startsWith("ran-here-"))).toEqual([]);
+      expect(settings.servers.map((server) => server.id)).toEqual(["web"]);
+    } finally {
+      await registry.close();
+      await workspace.close();
+    }
+  });
 });

@@ -2,7 +2,14 @@ import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
 import { describeOAuthStatus, oauthDetails } from "./mcp-manager-oauth-actions.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
-import { type McpManagerEnvironment, ManagerReport, managerError, suggestFixes, unknownServersError } from "./mcp-manager-support.js";
+import {
+  type McpManagerEnvironment,
+  ManagerReport,
+  managerError,
+  refuseModelStdioOnRemoteWorkspace,
+  suggestFixes,
+  unknownServersError,
+} from "./mcp-manager-support.js";
 import { McpServerConnection } from "./server-connection.js";
 import { type McpServerConfig, normalizeMcpServerConfig, validateMcpServerConfig } from "./settings.js";
 
@@ -36,6 +43,7 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
   }
   const { config, stored } = resolveTarget(input, context, environment);
   report.set({ serverId: config.id, transport: config.transport });
+  if (!stored) refuseModelStdioOnRemoteWorkspace(environment, config, input.action);
   if (environment.sandbox && config.transport === "stdio") {
     throw managerError(
       "permission_denied",

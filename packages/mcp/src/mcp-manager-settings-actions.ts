@@ -3,7 +3,14 @@ import type { ToolContext } from "@agent-tools/core";
 import { type McpOp, applyMcpOps } from "./apply-mcp-ops.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
 import { describeOAuthStatus, oauthDetails } from "./mcp-manager-oauth-actions.js";
-import { type McpManagerEnvironment, ManagerReport, managerError, redactMcpServerConfig, unknownServersError } from "./mcp-manager-support.js";
+import {
+  type McpManagerEnvironment,
+  ManagerReport,
+  managerError,
+  redactMcpServerConfig,
+  refuseModelStdioOnRemoteWorkspace,
+  unknownServersError,
+} from "./mcp-manager-support.js";
 import { type McpServerConfig, type McpServerConfigInput, normalizeMcpServerConfig, selectEnabledMcpServers, validateMcpServerConfig } from "./settings.js";
 
 function requireOne(input: McpManagerInput): string {
@@ -105,6 +112,7 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       const raw: McpServerConfigInput = { ...input.server };
       if (raw.cwd) raw.cwd = path.resolve(context.workdir, raw.cwd);
       refuseStdioInSandbox(environment, raw, "create");
+      refuseModelStdioOnRemoteWorkspace(environment, raw, "create");
       const overwrite = input.conflict === "overwrite";
       const config = normalizeMcpServerConfig(raw);
       // From here to the commit there is no await: the decision uses the live settings.
@@ -141,6 +149,8 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       if (!current) throw unknownServersError([id]);
       const merged = { ...current, ...patch, id };
       if (merged.enabled) refuseStdioInSandbox(environment, merged, "update");
+      // Disabled or not: a later enable would start what the model wrote.
+      refuseModelStdioOnRemoteWorkspace(environment, merged, "update");
       const validation = validateMcpServerConfig(merged);
       report.set({ serverId: id, transport: merged.transport, warnings: validation.warnings });
       if (validation.errors.length) {

@@ -2,7 +2,7 @@ import { type RuntimeScope, type ToolErrorCode, ToolError } from "@agent-tools/c
 import type { McpManagerAction, McpManagerDetails, McpOp } from "@agent-tools/core/mcp";
 import type { McpRuntime } from "./mcp-runtime.js";
 import type { McpOAuthControl } from "./oauth/mcp-oauth-source.js";
-import type { McpServerConfig, McpSettings } from "./settings.js";
+import type { McpServerConfig, McpServerConfigInput, McpSettings } from "./settings.js";
 
 /** Every McpManager action. */
 export const MCP_MANAGER_ACTIONS = [
@@ -48,6 +48,13 @@ export interface McpManagerEnvironment {
   oauth?: McpOAuthControl;
   /** Refuse every action that would spawn a stdio server. */
   sandbox: boolean;
+  /**
+   * Set (to the workspace's label) when the registry works on a non-local
+   * workspace: the model's commands run there, never on this host, so a
+   * stdio server the model names (create, update, an inline test or
+   * diagnose) is refused; the host's stored servers still run here.
+   */
+  remoteWorkspace?: string;
   /** Reconnects servers and rebuilds dynamic tools after a change; runs in the background. */
   scheduleRefresh(): void;
   /** Rebuilds the dynamic tools from the live connections now. */
@@ -141,5 +148,16 @@ export class ManagerReport {
   output(isError = !this.details.ok) {
     const text = this.lines.join("\n");
     return { content: isError ? `McpManager failed: ${this.details.errors.join("; ")}\n${text}` : text, details: this.details, isError };
+  }
+}
+
+/** On a non-local workspace, a stdio server the model names would run on this host, where none of its commands run: refused. */
+export function refuseModelStdioOnRemoteWorkspace(environment: McpManagerEnvironment, config: McpServerConfigInput, action: string): void {
+  if (environment.remoteWorkspace !== undefined && (config.transport ?? "stdio") === "stdio") {
+    throw managerError(
+      "permission_denied",
+      `action=${action} would start a stdio server on this host, and this registry works on the workspace ${environment.remoteWorkspace}, where its commands run; only http and sse servers (or the host's own stored servers) can be used here.`,
+      { serverId: config.id },
+    );
   }
 }

@@ -13,6 +13,8 @@ import { DEFAULT_TOOL_SEARCH_TOKEN_BUDGET, createToolSearchTool, estimateToolSch
 export interface McpToolBundleOptions extends Omit<McpHostOptions, "onReady"> {
   /** Default `chat`. In `cron` McpManager refuses writes, restart and stop, and ToolSearch is off. */
   runtimeScope?: RuntimeScope;
+  /** The label of the non-local workspace the registry works on: McpManager then starts no stdio server the model names (see `McpManagerEnvironment.remoteWorkspace`). */
+  remoteWorkspace?: string;
   logger?: Logger;
 }
 
@@ -133,6 +135,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
       runtime,
       oauth,
       sandbox: options.sandbox === true,
+      ...(options.remoteWorkspace === undefined ? {} : { remoteWorkspace: options.remoteWorkspace }),
       runtimeScope,
       rebuildTools: rebuild,
       scheduleRefresh: () => {

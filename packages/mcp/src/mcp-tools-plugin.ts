@@ -53,6 +53,8 @@ async function createMcpBundles(options: McpHostOptions, host: ToolPluginHost) {
     ...(oauthStorage === undefined ? {} : { oauth: { ...mcpOptions.oauth, store: async () => KyselyMcpOAuthStore.open(await oauthStorage.get()) } }),
     runtimeScope,
     sandbox: mcpOptions.sandbox ?? host.ports.sandbox !== undefined,
+    // On a non-local workspace the model's commands run there: McpManager starts no stdio server the model names here.
+    ...(host.ports.workspace?.capabilities.localPaths === false ? { remoteWorkspace: host.ports.workspace.label } : {}),
     logger: host.logger,
     applyOps: runtimeScope === "chat" ? mcpOptions.applyOps : undefined,
     // The workspace and the granted roots, unless the host gives its own (or false).
