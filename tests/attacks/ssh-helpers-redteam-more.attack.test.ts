@@ -45,27 +45,31 @@ function tagged(tag: string): () => string {
 }
 
 describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team, regression cases)", () => {
-  it("a command whose escapee ptraces the supervisor (a ptrace stop SIGCONT does not end) leaves nothing running after the Bash timeout", async () => {
-    const { registry } = await scene();
-    const tag = `${process.pid}${Math.floor(Math.random() * 1_000_000)}`;
-    const live = tagged(tag);
-    // x86_64's ptrace is syscall 101, PTRACE_ATTACH 16 (the test machine's architecture).
-    const tracer = `$0 = "tracer.${tag}"; syscall(101, 16, $ARGV[0] + 0, 0, 0) == 0 or die "attach: $!"; open(my $m, ">", "/tmp/att35-traced-${tag}"); close $m; sleep 1000;`;
-    const command = [
-      `S=$PPID`,
-      `(env -i /usr/bin/setsid /usr/bin/perl -e '${tracer}' "$S" >/dev/null 2>&1 </dev/null &) >/dev/null 2>&1 </dev/null`,
-      `(env -i /usr/bin/setsid /bin/sleep 1000.${tag}2 >/dev/null 2>&1 </dev/null &) >/dev/null 2>&1 </dev/null`,
-      "sleep 60",
-    ].join("\n");
-    cleanups.push(() => fs.rmSync(`/tmp/att35-traced-${tag}`, { force: true }));
-    const running = call(registry, "Bash", { command, timeout_ms: 4000, yield_time_ms: 30_000 });
-    for (let round = 0; round < 50 && live().split("\n").filter(Boolean).length < 2; round += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(live().split("\n").filter(Boolean).length, "the tracer and the escapee run").toBe(2);
-    expect(fs.existsSync(`/tmp/att35-traced-${tag}`), "the supervisor was attached").toBe(true);
-    expect((await running).text).toMatch(/timed.out/i);
-    for (let round = 0; round < 50 && live() !== ""; round += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(live(), "after the Bash timeout").toBe("");
-  }, 120_000);
+  it.skipIf(process.arch !== "x64")(
+    "a command whose escapee ptraces the supervisor (a ptrace stop SIGCONT does not end) leaves nothing running after the Bash timeout",
+    async () => {
+      const { registry } = await scene();
+      const tag = `${process.pid}${Math.floor(Math.random() * 1_000_000)}`;
+      const live = tagged(tag);
+      // x86_64's ptrace is syscall 101, PTRACE_ATTACH 16 (the test machine's architecture).
+      const tracer = `$0 = "tracer.${tag}"; syscall(101, 16, $ARGV[0] + 0, 0, 0) == 0 or die "attach: $!"; open(my $m, ">", "/tmp/att35-traced-${tag}"); close $m; sleep 1000;`;
+      const command = [
+        `S=$PPID`,
+        `(env -i /usr/bin/setsid /usr/bin/perl -e '${tracer}' "$S" >/dev/null 2>&1 </dev/null &) >/dev/null 2>&1 </dev/null`,
+        `(env -i /usr/bin/setsid /bin/sleep 1000.${tag}2 >/dev/null 2>&1 </dev/null &) >/dev/null 2>&1 </dev/null`,
+        "sleep 60",
+      ].join("\n");
+      cleanups.push(() => fs.rmSync(`/tmp/att35-traced-${tag}`, { force: true }));
+      const running = call(registry, "Bash", { command, timeout_ms: 4000, yield_time_ms: 30_000 });
+      for (let round = 0; round < 50 && live().split("\n").filter(Boolean).length < 2; round += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(live().split("\n").filter(Boolean).length, "the tracer and the escapee run").toBe(2);
+      expect(fs.existsSync(`/tmp/att35-traced-${tag}`), "the supervisor was attached").toBe(true);
+      expect((await running).text).toMatch(/timed.out/i);
+      for (let round = 0; round < 50 && live() !== ""; round += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(live(), "after the Bash timeout").toBe("");
+    },
+    120_000,
+  );
 
   it("a bind mount of an outside folder in the model's own mount namespace is never seen by the file tools", async () => {
     const { workdir, outside, registry } = await scene();
