@@ -15,6 +15,8 @@ export { quoteForMessage, shortenForMessage, previewForMessage } from "./quote.j
 export { raceAbortError, abortErrorFor, throwIfAborted } from "./abort.js";
 export { isWithin, canonicalizeTarget, tryRealpath } from "./paths/containment.js";
 export { GIT_LOCATING_VARIABLES, HOST_GIT_SAFETY_ENVIRONMENT } from "./git/host-git-environment.js";
+export { isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "./git/worktree-git-output.js";
+export type { RawChange } from "./git/worktree-git-output.js";
 export { TOOL_PLUGIN_CHILD_POLICIES } from "./plugins/tool-plugin.js";
 export type { ChildRegistryRequest } from "./plugins/tool-plugin.js";
 export { toToolJsonSchema } from "./registry/json-schema.js";

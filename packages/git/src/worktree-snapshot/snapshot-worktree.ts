@@ -39,7 +39,7 @@ import path from "node:path";
 import { GitClientError, type GitWorktreeExclusion, type GitWorktreeSnapshot } from "@agent-tools/core";
 import { type GitRun, runIsolatedGit, withoutRepositoryVariables } from "./isolated-git-run.js";
 import { carriedSettings, findWorktreeGitDir, privateConfig } from "./private-git-config.js";
-import { isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "./worktree-git-output.js";
+import { isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "@agent-tools/core/internal";
 import { stagedDiffArguments } from "../staged-diff-arguments.js";
 
 /** The worktree a snapshot reads: the repository it belongs to and the commit its changes count from. */

@@ -31,7 +31,7 @@ import type { GitWorktreeExclusion, GitWorktreeSnapshot } from "@agent-tools/cor
 import type { Workspace } from "@agent-tools/core/workspace";
 import type { SubagentWorktree } from "../ports/subagent-worktrees.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
-import { isUtf8Bytes, parseBlobs, parseRawChanges, pathRefusedByAdd } from "./workspace-subagent-git-output.js";
+import { isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "@agent-tools/core/internal";
 import { type WorkspaceGitRun, describeGitRun, runWorkspaceGit, workspaceProcesses } from "./workspace-subagent-git.js";
 import { existsIn, lstatIn, removeTreeIn } from "./workspace-subagent-fs.js";
 
@@ -205,7 +205,7 @@ async function snapshotIn(workspace: Workspace, worktree: SubagentWorktree, scra
     const args = ["add", "-A", "--", ".", ...[...leftOut].map((entry) => `:(exclude,literal)${entry}`)];
     const added = await git(args);
     if (added.exitCode === 0) break;
-    const refused = pathRefusedByAdd(added.stderr);
+    const refused = refusedByAdd(added.stderr);
     if (refused === undefined || leftOut.has(refused.path) || attempt >= MAX_EXCLUSION_RETRIES) {
       throw unreadable(worktree, `Cannot read the changes of the worktree ${worktree.path} (${describeGitRun(args, added)})`);
     }
@@ -238,17 +238,17 @@ async function snapshotIn(workspace: Workspace, worktree: SubagentWorktree, scra
     patch = (await checked(diffArgs, "Cannot diff the worktree", undefined, true)).stdout.toString("latin1");
   }
   const rawArgs = ["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", "--no-textconv", base, "--"];
-  const raw = parseRawChanges((await checked(rawArgs, "Cannot list the worktree's changes", undefined, true)).stdout);
+  const raw = parseRaw((await checked(rawArgs, "Cannot list the worktree's changes", undefined, true)).stdout);
   const links = raw.filter((entry) => entry.newMode === "120000");
   const targets = new Map<string, string>();
   if (links.length > 0) {
     const input = links.map((entry) => `${entry.newObject}\n`).join("");
     const batch = await checked(["cat-file", "--batch"], "Cannot read the worktree's symbolic links", input, true);
-    const blobs = parseBlobs(batch.stdout, links.length);
+    const blobs = parseBlobBatch(batch.stdout, links.length);
     if (blobs === undefined) throw unreadable(worktree, "Cannot read the targets of the worktree's symbolic links.");
     links.forEach((entry, index) => {
       targets.set(entry.path, blobs[index]!.toString("utf8"));
-      if (!isUtf8Bytes(blobs[index]!)) excluded.push({ path: entry.path, reason: "invalid_path", detail: "a link whose target is not UTF-8" });
+      if (!isUtf8(blobs[index]!)) excluded.push({ path: entry.path, reason: "invalid_path", detail: "a link whose target is not UTF-8" });
     });
   }
   for (const entry of raw) if (!entry.utf8) excluded.push({ path: entry.path, reason: "invalid_path", detail: "a name that is not UTF-8" });
