@@ -289,12 +289,12 @@ describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team)"
     expect(shown, "an outside folder's names").toEqual([]);
   }, 180_000);
 
-  // Works (open; the fix belongs in tools-fs's Grep on a workspace: reported). Ripgrep walks the tree by path:
-  // a subfolder that was a folder when its parent was listed and is a symlink to outside when rg opens it is
-  // followed, and the outside file's lines are answered (round 3 of the first run). The start folder's own
-  // check (`cd -P`/`pwd -P`) does not cover the folders below it. A fix: show only lines found again in the
-  // file read through the anchored helper, or let rg only list and match in-process.
-  it.fails("Grep with ripgrep on the remote machine below a stable folder never shows the lines of an outside folder a loop swaps in for a subfolder", async () => {
+  // Was open: ripgrep walks the tree by path, so a subfolder that was a folder when its parent was listed and
+  // is a symlink to outside when rg opens it is followed, and the outside file's lines were answered (round 3
+  // of the first run; the start folder's own `cd -P`/`pwd -P` check does not cover the folders below it).
+  // Fixed in tools-fs's workspace Grep: with anchored opens rg only names the files with a match; each is read
+  // again through the anchored helper and matched in-process, so a file reached through the swap is refused.
+  it("Grep with ripgrep on the remote machine below a stable folder never shows the lines of an outside folder a loop swaps in for a subfolder", async () => {
     expect(fs.existsSync(RG)).toBe(true);
     const binDir = path.join(harness.home, `rgbin-red-${process.pid}`);
     asUser(`mkdir -p '${binDir}'`);

@@ -1,7 +1,10 @@
 /**
  * Glob and Grep on an SSH workspace with `rg` on the remote PATH run ripgrep
  * there (one `rg --files` for Glob; the local Grep's ripgrep runs for Grep)
- * instead of walking the tree and reading the files through SFTP: counted by
+ * instead of walking the tree and reading the files through SFTP (with the
+ * anchored helper there, Grep's rg only names the files with a match, and
+ * each of those alone is read once through the helper and matched here, so
+ * a folder swapped for a symlink during the run is refused): counted by
  * a proxy around the workspace's file system, the answers compared with the
  * local disk's (a registry without a workspace on a copy of the same tree).
  * Patterns and file names with quotes, `$()`, newlines and a leading dash go
@@ -80,6 +83,8 @@ function counted(workspace: Workspace, calls: Calls, claimRipgrep: boolean): Wor
 
 interface Side {
   registry: ToolRegistry;
+  /** The workspace's opens are anchored (Grep reads the files rg named through the helper). */
+  anchored: boolean;
   root: string;
   calls: Calls;
   close(): Promise<void>;
@@ -99,6 +104,7 @@ async function sshSide(which: "withRg" | "withoutRg", claimRipgrep = false): Pro
   const registry = await buildBuiltinToolRegistry({ workspace, dataDir, memory: false });
   return {
     registry,
+    anchored: ssh.capabilities.anchoredOpens,
     root,
     calls,
     close: async () => {
@@ -115,7 +121,7 @@ async function localSide(): Promise<Side> {
   const root = path.join(base, "root");
   writeTree(root);
   const registry = await buildBuiltinToolRegistry({ workdir: root, dataDir: path.join(base, "data"), memory: false });
-  return { registry, root, calls: {}, close: async () => registry.close() };
+  return { registry, anchored: false, root, calls: {}, close: async () => registry.close() };
 }
 
 let callId = 0;
@@ -158,9 +164,13 @@ describe("Glob and Grep on an SSH workspace with rg there", () => {
         expect(mine.text, JSON.stringify(args)).toBe(theirs.text);
         expect(mine.isError, JSON.stringify(args)).toBe(theirs.isError);
         if (!mine.isError) expect(mine.details?.engine, JSON.stringify(args)).toBe("ripgrep");
-        for (const method of ["readdir", "readFile", "readStream"]) {
+        for (const method of ["readdir", "readStream"]) {
           expect(remote.calls[method] ?? 0, `${method} during Grep ${JSON.stringify(args)}`).toBe(before[method] ?? 0);
         }
+        // Anchored: each file with a match (and only those) read once through the helper; else none.
+        const reads = (remote.calls.readFile ?? 0) - (before.readFile ?? 0);
+        const matched = typeof theirs.details?.fileCount === "number" ? theirs.details.fileCount : 0;
+        expect(reads, `readFile during Grep ${JSON.stringify(args)}`).toBe(remote.anchored ? matched : 0);
       }
       // Nothing of the names or patterns ran as a command, neither in the searched folder nor in the account's home.
       for (const where of [remote.root, path.dirname(remote.root), servers.withRg!.root]) {

@@ -5,8 +5,13 @@
  * same output parsers; see `grepWithRipgrepPaged`), so no file is read
  * through the file system. Without it (or when `rg` does not start) the
  * ignore-aware walk lists the files, each is read through the file system
- * and matched by the pure TypeScript matcher. Either way the answer is
- * rendered by the local Grep's renderer, so the text is the local one.
+ * and matched by the pure TypeScript matcher. On a workspace whose opens
+ * are anchored (`capabilities.anchoredOpens`) ripgrep only names the files
+ * with a match: each is read through the workspace's file system and
+ * matched here (see `ripgrepCandidateFiles`), so a file ripgrep reached
+ * through a folder swapped for a symlink to outside is refused, never
+ * shown. Either way the answer is rendered by the local Grep's renderer,
+ * so the text is the local one.
  */
 import { posix } from "node:path";
 import type { ToolContext } from "@agent-tools/core";
@@ -22,6 +27,7 @@ import type { SearchBase } from "../search/search-base.js";
 import { DEFAULT_PROGRESS_INTERVAL_MS, grepProgress } from "../search/search-progress.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { workspaceToolError } from "./workspace-errors.js";
+import { ripgrepCandidateFiles } from "./workspace-grep-candidates.js";
 import { type ReadCandidate, type WorkerMatch, matchOnWorker } from "./workspace-grep-worker.js";
 import { RipgrepNotStartedError, workspaceProgramRunner } from "./workspace-program-runner.js";
 import { resolveWorkspaceSearchBase } from "./workspace-search-base.js";
@@ -136,15 +142,17 @@ interface ReadingProgress {
 }
 
 /**
- * Grep without ripgrep: a named file, or the files the walk lists, read
- * through the workspace and matched here (a pattern that may backtrack on
- * the bundle's worker thread, within the regex time budget).
+ * Grep by reading: a named file, or the files the walk lists (or
+ * `candidates`, the files ripgrep named), read through the workspace and
+ * matched here (a pattern that may backtrack on the bundle's worker
+ * thread, within the regex time budget).
  */
 async function grepByReading(
   where: { readonly workspace: Workspace; readonly base: SearchBase; readonly context: ToolContext },
   input: GrepInput,
   options: WorkspaceGrepOptions,
   reporting: ReadingProgress,
+  candidates?: readonly string[],
 ): Promise<GrepFileHits[]> {
   const { workspace, base, context } = where;
   const { filter, found, progress } = reporting;
@@ -170,11 +178,12 @@ async function grepByReading(
     const hit = searchBytes(base.fileName, bytes, regex, input.multiline);
     return hit ? [hit] : [];
   }
-  const candidates = await walkedCandidates(search, filter, () => {
+  if (candidates) return searchCandidates(search, candidates.filter(filter), found);
+  const walked = await walkedCandidates(search, filter, () => {
     progress.counts.filesScanned += 1;
     progress.changed();
   });
-  return searchCandidates(search, candidates, found);
+  return searchCandidates(search, walked, found);
 }
 
 /** What the bundle gives a workspace Grep. */
@@ -206,7 +215,26 @@ export async function grepInWorkspace(workspace: Workspace, input: GrepInput, co
   let engine: "ripgrep" | "typescript" = useRipgrep ? "ripgrep" : "typescript";
   let hits: GrepFileHits[] | undefined;
   try {
-    if (useRipgrep) {
+    if (useRipgrep && workspace.capabilities.anchoredOpens) {
+      try {
+        // ripgrep only names the files; what is shown comes from anchored reads (a swapped folder is refused there).
+        const candidates = await ripgrepCandidateFiles(base.directory, {
+          pattern: input.pattern,
+          ignoreCase: input.ignore_case,
+          multiline: input.multiline,
+          context: 0,
+          prefilterGlobs: prefilter,
+          excludeDirectories: [...base.excluded],
+          signal: context.signal,
+          runner: workspaceProgramRunner(workspace.processes!),
+        });
+        hits = await grepByReading({ workspace, base, context }, input, options, { filter, found, progress }, candidates);
+      } catch (error) {
+        if (!(error instanceof RipgrepNotStartedError)) throw error;
+        engine = "typescript"; // no rg there after all: the walk below
+        progress.newPass();
+      }
+    } else if (useRipgrep) {
       try {
         hits = await grepWithRipgrepPaged(
           {
