@@ -120,11 +120,13 @@ describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () =
     expect(fs.readdirSync(journalFolder(root)).filter((name) => name.startsWith("apply-journal.json.unreadable-"))).toHaveLength(1);
   }, 180_000);
 
-  // OPEN HOLE: git's runs on the parent's repository (worktree add, remove, prune, branch -D) trust its config with hooks
-  // and fsmonitor off only; on a workspace there is no sandbox keeping the common git directory read-only, so a child's
-  // Bash sets a filter driver there (and `* filter=evil` in info/attributes) and the next Agent call's `worktree add`
-  // runs it (here `filter.evil.process`) on the remote machine, after the child and its processes were ended.
-  it.fails("the next worktree runs no smudge filter a child put in the repository's shared config and info/attributes", async () => {
+  // Was a hole: git's runs on the parent's repository (worktree add, remove, prune, branch -D) trusted its config with
+  // hooks and fsmonitor off only; on a workspace there is no sandbox keeping the common git directory read-only, so a
+  // child's Bash set a filter driver there (and `* filter=evil` in info/attributes) and the next Agent call's
+  // `worktree add` ran it (`filter.evil.process`) on the remote machine, after the child and its processes were ended.
+  // The worktree is added with --no-checkout now and checked out in a private git directory (no repository config or
+  // attributes read); remove, prune and branch -D run no driver.
+  it("the next worktree runs no smudge filter a child put in the repository's shared config and info/attributes", async () => {
     const root = repository({ "a.txt": "one\n" });
     const marks = path.join(harness.home, `marks-filter-${process.pid}`);
     asUser(`mkdir -p '${marks}'`);

@@ -3,19 +3,11 @@
  * through the workspace's processes, trusting nothing inside the worktree
  * (the same invariants as the git CLI adapter's local snapshot):
  *
- * - git finds nothing by discovery: `GIT_DIR` is a private git directory
- *   made for the read in a scratch folder of the workspace (HEAD at the base
- *   commit, objects borrowed through `objects/info/alternates`, a config
- *   written here with no driver, hook or fsmonitor), `GIT_WORK_TREE` the
- *   worktree, `GIT_INDEX_FILE` a throwaway index; the worktree's own `.git`
- *   file is never read.
- * - The environment is exactly the one given (`env -i` on the workspace):
- *   the workspace's `PATH`, a private `HOME`/`XDG_CONFIG_HOME`, no system
- *   config, an empty global config, no system attributes.
- * - `info/attributes` unsets `filter`, `diff` and `merge` for every path, so
- *   a `.gitattributes` the child wrote names nothing; every run starts with
- *   `-c core.hooksPath=/dev/null -c core.fsmonitor=false` (and the untracked
- *   cache, split index and sparse checkout off); diffs run with
+ * - git finds nothing by discovery and reads none of the repository's
+ *   config or attributes: it runs in a private git directory made for the
+ *   read in a scratch folder of the workspace (`workspace-subagent-private-git.ts`),
+ *   `GIT_WORK_TREE` the worktree, `GIT_INDEX_FILE` a throwaway index; the
+ *   worktree's own `.git` file is never read; diffs run with
  *   `--no-ext-diff --no-textconv`.
  * - Submodules the child populated and nested repositories it made are left
  *   out of `git add` and reported (their `.git` is never read).
@@ -32,25 +24,12 @@ import type { Workspace } from "@agent-tools/core/workspace";
 import type { SubagentWorktree } from "../ports/subagent-worktrees.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
 import { isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "@agent-tools/core/internal";
-import { type WorkspaceGitRun, describeGitRun, runWorkspaceGit, workspaceProcesses } from "./workspace-subagent-git.js";
 import { existsIn, lstatIn, removeTreeIn } from "./workspace-subagent-fs.js";
+import { type WorkspaceGitRun, describeGitRun } from "./workspace-subagent-git.js";
+import { commonGitDir, preparePrivateGit } from "./workspace-subagent-private-git.js";
 
-/** Settings every run on the worktree gets on its command line (the highest precedence). */
-const HARDENING = [
-  "core.hooksPath=/dev/null",
-  "core.fsmonitor=false",
-  "core.untrackedCache=false",
-  "core.splitIndex=false",
-  "core.sparseCheckout=false",
-  "core.looseCompression=0",
-  "core.compression=1",
-];
-/** Config keys carried from the repository: they change what a diff means, and run nothing. */
-const CARRIED_KEYS = ["autocrlf", "eol", "safecrlf", "filemode", "symlinks", "ignorecase", "precomposeunicode", "checkroundtripencoding", "excludesfile"];
-const NEUTRAL_ATTRIBUTES = "* !filter !diff !merge\n";
 const BINARY_ATTRIBUTES = "* !filter -diff -merge -text\n";
 const MAX_EXCLUSION_RETRIES = 64;
-const FALLBACK_PATH = "/usr/local/bin:/usr/bin:/bin";
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Options of {@link snapshotWorkspaceWorktree}. */
@@ -64,23 +43,6 @@ export interface WorkspaceSnapshotOptions {
 
 function unreadable(worktree: SubagentWorktree, message: string, details: Record<string, unknown> = {}): SubagentWorktreeError {
   return new SubagentWorktreeError("worktree_unreadable", message, { worktreePath: worktree.path, ...details });
-}
-
-function configValue(value: string): string {
-  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\t/g, "\\t")}"`;
-}
-
-/** The workspace's `PATH` (its login environment's), so git is found as a user's shell finds it. */
-async function workspacePath(workspace: Workspace, cwd: string, signal: AbortSignal | undefined): Promise<string> {
-  const child = workspaceProcesses(workspace).spawn({ command: "printenv", args: ["PATH"], cwd, ...(signal === undefined ? {} : { signal }) });
-  const out: Buffer[] = [];
-  child.onOutput((chunk) => {
-    if (chunk.stream === "stdout") out.push(chunk.data);
-  });
-  const exit = await child.exited;
-  await child.outputClosed;
-  const value = Buffer.concat(out).toString("utf8").trim();
-  return exit.exitCode === 0 && value !== "" && !value.includes("\n") ? value : FALLBACK_PATH;
 }
 
 /**
@@ -111,52 +73,25 @@ async function snapshotIn(workspace: Workspace, worktree: SubagentWorktree, scra
   const { signal, maxBytes } = options;
   const root = worktree.repositoryRoot;
   // 1. Facts from the repository itself (trusted).
-  const common = await runWorkspaceGit(workspace, ["rev-parse", "--git-common-dir"], { cwd: root, ...(signal ? { signal } : {}) });
-  if (common.exitCode !== 0) throw unreadable(worktree, `${root} is not a git repository (${describeGitRun(["rev-parse", "--git-common-dir"], common)})`);
-  const commonDir = posix.resolve(root, common.stdout.toString("utf8").trim());
-  const carried = await carriedSettings(workspace, root, signal);
+  const commonDir = await commonGitDir(workspace, root, signal);
+  if (typeof commonDir !== "string")
+    throw unreadable(worktree, `${root} is not a git repository (${describeGitRun(["rev-parse", "--git-common-dir"], commonDir)})`);
   const base = worktree.baseCommit;
   if (base === undefined || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(base)) throw unreadable(worktree, `The worktree ${worktree.path} has no base commit id.`);
 
   // 2. The private git directory and the throwaway index, in the scratch folder.
-  const gitDir = posix.join(scratch, "git");
-  const home = posix.join(scratch, "home");
-  for (const folder of ["objects/info", "refs", "info"]) await workspace.fs.mkdir(posix.join(gitDir, folder), { recursive: true });
-  await workspace.fs.mkdir(home, { recursive: true });
+  const privateGit = await preparePrivateGit(workspace, {
+    scratch,
+    repositoryRoot: root,
+    commonDir,
+    baseCommit: base,
+    workTree: worktree.path,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  const { gitDir } = privateGit;
   const write = (target: string, text: string) => workspace.fs.writeFileAtomic(target, Buffer.from(text, "utf8"));
-  await write(posix.join(scratch, "global-config"), "");
-  await write(posix.join(gitDir, "objects", "info", "alternates"), `${posix.join(commonDir, "objects")}\n`);
-  await write(posix.join(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
-  const exclude = await workspace.fs.readFile(posix.join(commonDir, "info", "exclude")).catch(() => undefined);
-  if (exclude !== undefined) await workspace.fs.writeFileAtomic(posix.join(gitDir, "info", "exclude"), exclude);
-  await write(posix.join(gitDir, "HEAD"), `${base}\n`);
-  await write(posix.join(gitDir, "config"), privateConfig(base.length === 64, carried));
-  const env: Record<string, string> = {
-    PATH: await workspacePath(workspace, root, signal),
-    HOME: home,
-    XDG_CONFIG_HOME: home,
-    LC_ALL: "C",
-    LANGUAGE: "C",
-    GIT_DIR: gitDir,
-    GIT_WORK_TREE: worktree.path,
-    GIT_INDEX_FILE: posix.join(scratch, "index"),
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: posix.join(scratch, "global-config"),
-    GIT_ATTR_NOSYSTEM: "1",
-    GIT_NO_REPLACE_OBJECTS: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_OPTIONAL_LOCKS: "0",
-    GIT_PAGER: "cat",
-  };
-  const hardened = HARDENING.flatMap((setting) => ["-c", setting]);
   const git = (args: readonly string[], input?: string, bounded = false) =>
-    runWorkspaceGit(workspace, [...hardened, ...args], {
-      cwd: worktree.path,
-      isolatedEnv: env,
-      ...(input === undefined ? {} : { input }),
-      ...(signal === undefined ? {} : { signal }),
-      ...(bounded ? { maxStdoutBytes: maxBytes } : {}),
-    });
+    privateGit.run(args, { ...(input === undefined ? {} : { input }), ...(bounded ? { maxStdoutBytes: maxBytes } : {}) });
   const tooLarge = (what: string) =>
     new SubagentWorktreeError(
       "worktree_unreadable",
@@ -256,26 +191,4 @@ async function snapshotIn(workspace: Workspace, worktree: SubagentWorktree, scra
     targets.has(changed) ? { path: changed, oldMode, newMode, linkTarget: targets.get(changed)! } : { path: changed, oldMode, newMode },
   );
   return { patch, changes, excluded };
-}
-
-/** The carried settings as the repository sets them (an `excludesfile` only when absolute: `~` is the workspace user's home, unknown here). */
-async function carriedSettings(workspace: Workspace, root: string, signal: AbortSignal | undefined): Promise<Map<string, string>> {
-  const settings = new Map<string, string>();
-  const args = ["config", "-z", "--get-regexp", `^core\\.(${CARRIED_KEYS.join("|")})$`];
-  const run = await runWorkspaceGit(workspace, args, { cwd: root, ...(signal ? { signal } : {}) });
-  if (run.exitCode !== 0) return settings;
-  for (const record of run.stdout.toString("utf8").split("\0")) {
-    const newline = record.indexOf("\n");
-    if (newline > 0) settings.set(record.slice(0, newline).slice("core.".length), record.slice(newline + 1));
-  }
-  const excludes = settings.get("excludesfile");
-  if (excludes !== undefined && !excludes.startsWith("/")) settings.delete("excludesfile");
-  return settings;
-}
-
-function privateConfig(sha256: boolean, carried: ReadonlyMap<string, string>): string {
-  const lines = ["[core]", `\trepositoryformatversion = ${sha256 ? 1 : 0}`, "\tbare = false"];
-  for (const [key, value] of carried) lines.push(`\t${key} = ${configValue(value)}`);
-  if (sha256) lines.push("[extensions]", "\tobjectFormat = sha256");
-  return `${lines.join("\n")}\n`;
 }

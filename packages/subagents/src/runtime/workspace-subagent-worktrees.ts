@@ -19,6 +19,7 @@ import { SUBAGENT_BRANCH_PREFIX, SUBAGENT_WORKTREE_FOLDER, sanitiseWorktreeLabel
 import { KeyedMutex } from "./semaphore.js";
 import { DEFAULT_MAX_PATCH_BYTES } from "./worktree-snapshot-read.js";
 import { applyInWorkspace } from "./workspace-subagent-apply.js";
+import { checkoutWorkspaceWorktree } from "./workspace-subagent-checkout.js";
 import { existsIn, lstatIn, removeTreeIn, workspaceEntryReader } from "./workspace-subagent-fs.js";
 import { describeGitRun, runWorkspaceGit, workspaceProcesses } from "./workspace-subagent-git.js";
 import { WORKSPACE_JOURNAL_FILE, type WorkspaceJournalLedger, memoryJournalLedger, recoverWorkspaceApply } from "./workspace-subagent-journal.js";
@@ -181,7 +182,9 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
         failures.push(`${worktreePath} already exists`);
         continue;
       }
-      const args = ["worktree", "add", "--quiet", "-b", branch, worktreePath, baseCommit];
+      // --no-checkout: git's own checkout would run the filter drivers the repository's config and attributes name (a
+      // child's Bash can write both); the files are checked out in a private git directory instead.
+      const args = ["worktree", "add", "--quiet", "--no-checkout", "-b", branch, worktreePath, baseCommit];
       const added = await git(args, root);
       if (added.exitCode !== 0) {
         if (/already exists/i.test(added.stderr)) {
@@ -193,9 +196,32 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
           branch,
         });
       }
-      const childWorkdir = posix.join(worktreePath, offset);
-      await workspace.fs.mkdir(childWorkdir, { recursive: true });
-      return { repositoryRoot: root, path: worktreePath, branch, workdir: childWorkdir, baseCommit };
+      const created = { repositoryRoot: root, path: worktreePath, branch, workdir: posix.join(worktreePath, offset), baseCommit };
+      let problem: string | undefined;
+      try {
+        problem = await checkoutWorkspaceWorktree(workspace, {
+          repositoryRoot: root,
+          worktreePath,
+          baseCommit,
+          scratchParent: folder,
+          ...(signal === undefined ? {} : { signal }),
+        });
+      } catch (error) {
+        if (!signal?.aborted) problem = messageOf(error);
+        else {
+          await this.remove(created).catch(() => undefined);
+          throw error;
+        }
+      }
+      if (problem !== undefined) {
+        await this.remove(created).catch(() => undefined);
+        throw new SubagentWorktreeError("provision_failed", `Cannot check out the worktree ${worktreePath} of ${root}: ${problem}`, {
+          workdir: options.workdir,
+          branch,
+        });
+      }
+      await workspace.fs.mkdir(created.workdir, { recursive: true });
+      return created;
     }
     throw new SubagentWorktreeError(
       "provision_failed",
