@@ -127,7 +127,7 @@ describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () =
   // The worktree is added with --no-checkout now and checked out in a private git directory (no repository config or
   // attributes read); remove, prune and branch -D run no driver.
   it("the next worktree runs no smudge filter a child put in the repository's shared config and info/attributes", async () => {
-    const root = repository({ "a.txt": "one\n" });
+    const root = repository({ "a.txt": "one\n", "c.dat": "c\n" });
     const marks = path.join(harness.home, `marks-filter-${process.pid}`);
     asUser(`mkdir -p '${marks}'`);
     harness.cleanups.push(() => fs.rmSync(marks, { recursive: true, force: true }));
@@ -136,7 +136,10 @@ describe.skipIf(!asRoot)("attack: non-local workspace features (red team)", () =
       'common="$(git rev-parse --git-common-dir)"',
       `git config --file "$common/config" filter.evil.smudge 'touch ${marks}/smudge; cat'`,
       `git config --file "$common/config" filter.evil.process 'touch ${marks}/process'`,
-      'mkdir -p "$common/info" && printf "* filter=evil\\n" >> "$common/info/attributes"',
+      // A driver only an include names, included only in a linked worktree (read from the repository, it is not there).
+      `printf '[filter "evil2"]\\n\\tprocess = touch ${marks}/include\\n' > "$common/evil.inc"`,
+      'git config --file "$common/config" "includeIf.gitdir:**/worktrees/**.path" "$common/evil.inc"',
+      'mkdir -p "$common/info" && printf "* filter=evil\\na.txt filter=evil2\\n" >> "$common/info/attributes"',
       "printf 'two\\n' > a.txt",
     ].join(" && ");
     const first = await startRegistry(root, [{ toolCalls: [{ name: "Bash", arguments: { command: plant } }] }]);
