@@ -38,18 +38,27 @@ export interface WorkspaceCheckoutOptions {
   readonly baseCommit: string;
   /** A folder of the workspace (not the worktree) to hold the scratch folder, removed afterwards. */
   readonly scratchParent: string;
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
  * Checks `baseCommit` out into the worktree and its index (see the module
  * comment): undefined when done, else why not (the caller removes the
- * worktree).
+ * worktree); rejects only when `signal` aborts.
  *
  * @example
  * const problem = await checkoutWorkspaceWorktree(workspace, { repositoryRoot: "/srv/app", worktreePath, baseCommit, scratchParent: folder });
  */
 export async function checkoutWorkspaceWorktree(workspace: Workspace, options: WorkspaceCheckoutOptions): Promise<string | undefined> {
+  try {
+    return await checkout(workspace, options);
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+async function checkout(workspace: Workspace, options: WorkspaceCheckoutOptions): Promise<string | undefined> {
   const { signal, repositoryRoot: root, worktreePath, baseCommit } = options;
   const commonDir = await commonGitDir(workspace, root, signal);
   if (typeof commonDir !== "string") return describeGitRun(["rev-parse", "--git-common-dir"], commonDir);

@@ -197,22 +197,13 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
         });
       }
       const created = { repositoryRoot: root, path: worktreePath, branch, workdir: posix.join(worktreePath, offset), baseCommit };
-      let problem: string | undefined;
-      try {
-        problem = await checkoutWorkspaceWorktree(workspace, {
-          repositoryRoot: root,
-          worktreePath,
-          baseCommit,
-          scratchParent: folder,
-          ...(signal === undefined ? {} : { signal }),
-        });
-      } catch (error) {
-        if (!signal?.aborted) problem = messageOf(error);
-        else {
+      const scratchParent = folder;
+      const problem = await checkoutWorkspaceWorktree(workspace, { repositoryRoot: root, worktreePath, baseCommit, scratchParent, signal }).catch(
+        async (error: unknown) => {
           await this.remove(created).catch(() => undefined);
           throw error;
-        }
-      }
+        },
+      );
       if (problem !== undefined) {
         await this.remove(created).catch(() => undefined);
         throw new SubagentWorktreeError("provision_failed", `Cannot check out the worktree ${worktreePath} of ${root}: ${problem}`, {
