@@ -3,10 +3,11 @@
  * first is `ssh-helpers-redteam.attack.test.ts`): attacks that did not get
  * through, kept as regression tests.
  *
- * - a command that ptraces its own supervisor (held in a ptrace stop, which
- *   SIGCONT does not end) from an env-cleared setsid escapee, with a second
- *   escapee beside it: both still die with the Bash timeout (the sweep finds
- *   what is below the supervisor; the tracer's death frees it);
+ * - a command that ptraces its own supervisor from an env-cleared setsid
+ *   escapee, with a second escapee beside it: the attach is refused (the
+ *   supervisor is non-dumpable; before that it was attached and held in a
+ *   ptrace stop, which SIGCONT does not end) and both still die with the
+ *   Bash timeout;
  * - a bind mount of an outside folder over a workspace folder in the
  *   model's own user and mount namespace (`unshare -Urm`, unprivileged):
  *   the anchored helper lives in the machine's mount namespace and never
@@ -46,13 +47,14 @@ function tagged(tag: string): () => string {
 
 describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team, regression cases)", () => {
   it.skipIf(process.arch !== "x64")(
-    "a command whose escapee ptraces the supervisor (a ptrace stop SIGCONT does not end) leaves nothing running after the Bash timeout",
+    "a command whose escapee tries to ptrace the supervisor is refused, and nothing is left running after the Bash timeout",
     async () => {
       const { registry } = await scene();
       const tag = `${process.pid}${Math.floor(Math.random() * 1_000_000)}`;
       const live = tagged(tag);
       // x86_64's ptrace is syscall 101, PTRACE_ATTACH 16 (the test machine's architecture).
-      const tracer = `$0 = "tracer.${tag}"; syscall(101, 16, $ARGV[0] + 0, 0, 0) == 0 or die "attach: $!"; open(my $m, ">", "/tmp/att35-traced-${tag}"); close $m; sleep 1000;`;
+      // The supervisor is non-dumpable, so the attach is refused (EPERM); before, it was attached and held.
+      const tracer = `$0 = "tracer.${tag}"; my $r = syscall(101, 16, $ARGV[0] + 0, 0, 0) == 0 ? "attached" : "refused: $!"; open(my $m, ">", "/tmp/att35-traced-${tag}"); print $m $r; close $m; sleep 1000;`;
       const command = [
         `S=$PPID`,
         `(env -i /usr/bin/setsid /usr/bin/perl -e '${tracer}' "$S" >/dev/null 2>&1 </dev/null &) >/dev/null 2>&1 </dev/null`,
@@ -63,7 +65,7 @@ describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team, 
       const running = call(registry, "Bash", { command, timeout_ms: 4000, yield_time_ms: 30_000 });
       for (let round = 0; round < 50 && live().split("\n").filter(Boolean).length < 2; round += 1) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(live().split("\n").filter(Boolean).length, "the tracer and the escapee run").toBe(2);
-      expect(fs.existsSync(`/tmp/att35-traced-${tag}`), "the supervisor was attached").toBe(true);
+      expect(fs.readFileSync(`/tmp/att35-traced-${tag}`, "utf8"), "the tracer's attach to the supervisor").toMatch(/^refused: Operation not permitted/);
       expect((await running).text).toMatch(/timed.out/i);
       for (let round = 0; round < 50 && live() !== ""; round += 1) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(live(), "after the Bash timeout").toBe("");

@@ -9,7 +9,8 @@
  *   moves outside the root mid-walk; a hard link to an outside file written
  *   and edited through the tools; the helper stopped with SIGSTOP (the
  *   workspace fails closed and recovers); requests written into the
- *   helper's stdin through `/proc/<pid>/fd/0`;
+ *   helper's stdin through `/proc/<pid>/fd/0` (refused: the helper is
+ *   non-dumpable);
  * - the process supervisor started with `PERL5OPT`/`PERL5LIB` in the
  *   account's login environment (a module that runs the command
  *   unsupervised: a double-forked `env -i setsid` escapee outlived the Bash
@@ -139,12 +140,11 @@ describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team)"
     expect((await workspace.fs.readFile(file)).toString()).toBe("NEW-2\n");
   }, 120_000);
 
-  // Works (open, not fixable in the SDK while the helper runs as the model's own user): the helper's stdin is a
-  // pipe, and the model's Bash (same uid) may open /proc/<helper>/fd/0 and write frames into it. A request written
-  // there is answered to the host as if it were the answer to the host's next request: Read of an inside file
-  // shows the outside file. The model could equally cat that file (same account); the helper confines the tools'
-  // paths against races, not against the account itself. docs/workspaces.md says so.
-  it.fails("requests written into the helper's stdin (/proc/<pid>/fd/0) never answer a tool's Read", async () => {
+  // Was open: the helper's stdin is a pipe, and the model's Bash (same uid) opened /proc/<helper>/fd/0 and wrote
+  // frames into it; a request written there was answered to the host as if it were the answer to the host's next
+  // request (Read of an inside file showed the outside file). Fixed: the helper makes itself non-dumpable at start
+  // (prctl PR_SET_DUMPABLE 0), so /proc/<pid>/fd of it is closed to the same account (EACCES).
+  it("requests written into the helper's stdin (/proc/<pid>/fd/0) never answer a tool's Read", async () => {
     const sshd = await startTestSshd();
     cleanups.push(() => sshd.stop());
     const workspace = await createSshWorkspace(sshd.connectOptions);
@@ -166,14 +166,19 @@ describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team)"
     const [helper] = await helperPids(sshd);
     expect(fs.readlinkSync(`/proc/${helper}/fd/0`)).toMatch(/^pipe:/);
     const request = `read\\0${outside}/secret.txt\\0\\x000\\0`;
-    execFileSync("runuser", [
-      "-u",
-      sshd.username,
-      "--",
-      "/usr/bin/perl",
-      "-e",
-      `open(my $f, ">", "/proc/${helper}/fd/0") or die "open: $!"; my $r = "${request}"; syswrite $f, pack("N", length $r) . $r;`,
-    ]);
+    const written = execFileSync(
+      "runuser",
+      [
+        "-u",
+        sshd.username,
+        "--",
+        "/usr/bin/perl",
+        "-e",
+        `open(my $f, ">", "/proc/${helper}/fd/0") or do { print "refused: $!"; exit 0 }; my $r = "${request}"; syswrite $f, pack("N", length $r) . $r; print "written";`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(written, "the account opened the helper's stdin").toMatch(/^refused: Permission denied/);
     const read = await call(registry, "Read", { path: "in.txt" });
     // The host asked for in.txt (7 bytes by its SFTP stat): it got the first 7 bytes of the outside file.
     expect(read.text).not.toContain("OUTSIDE");
@@ -263,12 +268,11 @@ describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team)"
     expect(loaded, "the helper loaded the model's module").toBe("");
   }, 120_000);
 
-  // Works (open; the fix belongs in the workspace walk of tools-fs, which another change is editing: reported).
-  // List and Glob read subfolders by path over SFTP (readdir follows a symlink): a subfolder the model's loop
-  // swaps for a symlink to an outside folder between its parent's listing and its own is listed, so the outside
-  // folder's names show (Glob answered "sub/outside-name.txt" within 3 s in two runs out of two). Grep's
-  // in-process engine reads the files through the anchored helper (refused there).
-  it.fails("List and Glob never show the names of an outside folder a loop swaps in for a subfolder", async () => {
+  // Was open: List and Glob read subfolders by path over SFTP (readdir follows a symlink), so a subfolder the
+  // model's loop swaps for a symlink to an outside folder between its parent's listing and its own was listed and
+  // the outside folder's names showed (Glob answered "sub/outside-name.txt" within 3 s). Fixed: with the anchored
+  // helper, readdir walks the path from / and lists the directory it entered (a symlink to outside: out_of_bounds).
+  it("List and Glob never show the names of an outside folder a loop swaps in for a subfolder", async () => {
     const { workdir, outside, registry } = await scene();
     asUser(`printf 'in\\n' > '${workdir}/sub/inside-name.txt' && mv '${outside}/dir/inner.txt' '${outside}/dir/outside-name.txt'`);
     const stop = userLoop(
@@ -288,6 +292,51 @@ describe.skipIf(!asRoot)("attack: the SSH workspace's remote helpers (red team)"
     asUser(`[ -d '${workdir}/sub' ] && [ ! -L '${workdir}/sub' ] || { rm -f '${workdir}/sub'; mv '${workdir}/subR' '${workdir}/sub'; }`);
     expect(shown, "an outside folder's names").toEqual([]);
   }, 180_000);
+
+  // Glob with ripgrep on the remote machine: `rg --files` walks by path and follows a subfolder swapped for a
+  // symlink to outside; each name Glob shows is found again in an anchored listing of its folder.
+  it("Glob with ripgrep on the remote machine never shows the names of an outside folder a loop swaps in for a subfolder", async () => {
+    expect(fs.existsSync(RG)).toBe(true);
+    const binDir = path.join(harness.home, `rgbin-glob-${process.pid}`);
+    asUser(`mkdir -p '${binDir}'`);
+    fs.copyFileSync(RG, path.join(binDir, "rg-real"));
+    fs.chmodSync(path.join(binDir, "rg-real"), 0o755);
+    // A wrapper that leaves a mark, so the test knows Glob listed with the remote rg.
+    fs.writeFileSync(path.join(binDir, "rg"), `#!/bin/sh\ntouch '${binDir}/used'\nexec '${binDir}/rg-real' "$@"\n`);
+    fs.chmodSync(path.join(binDir, "rg"), 0o755);
+    cleanups.push(() => fs.rmSync(binDir, { recursive: true, force: true }));
+    const base = await harness.openWorkspace();
+    const processes = base.processes as NonNullable<Workspace["processes"]>;
+    const workspace: Workspace = {
+      ...base,
+      capabilities: { ...base.capabilities, ripgrep: true },
+      processes: {
+        ...processes,
+        spawn: (options) => processes.spawn({ ...options, env: { ...(options.env ?? {}), PATH: `${binDir}:/usr/bin:/bin` } }),
+        close: () => processes.close(),
+      } as typeof processes,
+      close: () => base.close(),
+    };
+    const { workdir, outside, registry } = await scene({ workspace });
+    asUser(`printf 'in\\n' > '${workdir}/sub/inside-name.txt' && mv '${outside}/dir/inner.txt' '${outside}/dir/outside-name.txt'`);
+    const first = await call(registry, "Glob", { pattern: "**/*.txt" });
+    expect(first.text).toContain("sub/inside-name.txt");
+    expect(fs.existsSync(path.join(binDir, "used")), "Glob ran the remote rg").toBe(true);
+    const stop = userLoop(
+      `while (1) { rename "${workdir}/sub", "${workdir}/subR"; symlink "${outside}/dir", "${workdir}/sub"; select(undef, undef, undef, 0.002); unlink "${workdir}/sub"; rename "${workdir}/subR", "${workdir}/sub"; select(undef, undef, undef, 0.002); }`,
+    );
+    const shown: string[] = [];
+    try {
+      for (let round = 0; round < ROUNDS * 5 && shown.length === 0; round += 1) {
+        const glob = await call(registry, "Glob", { pattern: "**/*.txt" });
+        if (glob.text.includes("outside-name")) shown.push(`round ${round}: ${glob.text.slice(0, 200)}`);
+      }
+    } finally {
+      await stop();
+    }
+    asUser(`[ -d '${workdir}/sub' ] && [ ! -L '${workdir}/sub' ] || { rm -f '${workdir}/sub'; mv '${workdir}/subR' '${workdir}/sub'; }`);
+    expect(shown).toEqual([]);
+  }, 240_000);
 
   // Was open: ripgrep walks the tree by path, so a subfolder that was a folder when its parent was listed and
   // is a symlink to outside when rg opens it is followed, and the outside file's lines were answered (round 3

@@ -7,6 +7,7 @@ import {
   isWithinWorkspacePath,
   WorkspaceError,
   type WorkspaceDirectoryEntry,
+  type WorkspaceEntryType,
   type WorkspaceFileSystem,
   type WorkspaceLock,
   type WorkspaceLockOptions,
@@ -29,6 +30,11 @@ function checkAbsolute(path: string, operation: string): void {
       },
     );
   }
+}
+
+/** A type the helper's `readdir` names. */
+function entryTypeOf(type: string | undefined): WorkspaceEntryType {
+  return type === "file" || type === "directory" || type === "symlink" ? type : "other";
 }
 
 function checkRange(range: WorkspaceReadRange | undefined): { start: number; end: string } {
@@ -58,10 +64,11 @@ export function boundOf(root: string, path: string): string {
  * moment and refused (`out_of_bounds`) when it leads out of the workspace
  * root, or noticed mid-walk and walked again. A symlink as the last
  * component is replaced by a write, removed (not followed) by unlink and
- * rename, and followed (inside the root) by a read. Metadata and listings
- * (`stat`, `lstat`, `readdir`, `realpath`, `readlink`) stay on SFTP: they
- * change nothing, and the tools check what they decide by again through
- * the anchored calls.
+ * rename, and followed (inside the root) by a read. Listings (`readdir`)
+ * run there too: a folder the model swaps for a symlink to outside between
+ * two listings of a walk is never listed. Metadata (`stat`, `lstat`,
+ * `realpath`, `readlink`) stays on SFTP: it changes nothing, and the tools
+ * check what they decide by again through the anchored calls.
  *
  * A read or write of bytes in hand meeting a dropped connection is run
  * once more on the new connection (the helper restarts with it); `rename`,
@@ -97,8 +104,32 @@ export class AnchoredFileSystem implements WorkspaceFileSystem {
     return this.#sftp.lstat(path);
   }
 
-  readdir(path: string): Promise<WorkspaceDirectoryEntry[]> {
-    return this.#sftp.readdir(path);
+  /**
+   * The entries of the directory `path` names at this moment, listed by the
+   * helper in the directory its walk entered (a symlink on the way, the
+   * last component included, is followed inside the root only; a folder
+   * swapped for a symlink to outside is refused with `out_of_bounds`), each
+   * typed by an `lstat` relative to it.
+   */
+  async readdir(path: string): Promise<WorkspaceDirectoryEntry[]> {
+    checkAbsolute(path, "readdir");
+    const entries: WorkspaceDirectoryEntry[] = [];
+    for (let attempt = 0; ; attempt += 1) {
+      entries.length = 0;
+      try {
+        for await (const frame of this.#helper.read(["readdir", path, this.bound(path)])) {
+          const fields = frame.toString("utf8").split("\0");
+          for (let index = 0; index + 1 < fields.length; index += 2) {
+            entries.push({ name: fields[index] as string, type: entryTypeOf(fields[index + 1]) });
+          }
+        }
+        return entries;
+      } catch (error) {
+        const mapped = anchoredError(error, "readdir", path, this.#root);
+        // A listing changes nothing: it is asked again once after a dropped connection.
+        if (mapped.code !== "connection" || attempt > 0) throw mapped;
+      }
+    }
   }
 
   realpath(path: string): Promise<string> {

@@ -31,6 +31,18 @@
  * (a read's end). Answers are buffered and sent together before the
  * program waits for input again (so a small read is one write). The
  * program greets with `O agent-tools-anchored 1`.
+ *
+ * `readdir` answers `O`, then `D` frames of `name NUL type NUL ...` (each
+ * entry `lstat`ed relative to the directory the walk entered, whose
+ * device and inode must be those the walk found), then `Z`.
+ *
+ * First thing at start the program makes itself non-dumpable
+ * (`prctl(PR_SET_DUMPABLE, 0)`, by the architecture's syscall number as the
+ * process supervisor's probe picks it, from Perl's `archname`): its
+ * `/proc/<pid>/fd` and ptrace are then closed to other processes of the
+ * same account (the model's commands), which could otherwise open its
+ * stdin and write requests into it. On an architecture not in the table it
+ * runs dumpable.
  */
 
 /** The greeting's protocol name and version (the first frame of a started helper). */
@@ -39,6 +51,7 @@ export const HELPER_GREETING = "agent-tools-anchored\u00001";
 /** The Perl program (no single quote in it: it is passed as one `-e '...'` word). */
 export const HELPER_SCRIPT = String.raw`
 use strict; use warnings;
+BEGIN { require Config; my $a = $Config::Config{archname}; my $n = $a =~ /x32/ ? 0 : $a =~ /^x86_64-/ ? 157 : $a =~ /^(aarch64|riscv64|loongarch64)-/ ? 167 : $a =~ /^(i[3-6]86|arm[^6]|arm-|s390x)/ ? 172 : $a =~ /^(powerpc|ppc)/ ? 171 : 0; syscall($n, 4, 0, 0, 0, 0) if $n; }
 use Fcntl qw(:DEFAULT :mode);
 use IO::Handle;
 binmode STDIN; binmode STDOUT;
@@ -220,6 +233,42 @@ sub op_lstat {
   ok($t, $st->[9], $st->[7], $m & 07777);
 }
 
+sub op_readdir {
+  my ($path, $bound) = @_;
+  for my $try (1 .. 5) {
+    my @st;
+    if (parts($path)) {
+      my ($leaf, $at, $st) = walk($path, $bound, 1, 0);
+      E("ENOENT", "no such file or directory") unless $st;
+      E("ENOTDIR", "not a directory") unless S_ISDIR($st->[2]);
+      chdir($leaf) or sys("chdir");
+      @st = @$st;
+    } else {
+      chdir("/") or sys("chdir /");
+      @st = stat(".");
+    }
+    my @here = stat(".");
+    next unless @here && $here[0] == $st[0] && $here[1] == $st[1];
+    my $dh;
+    opendir($dh, ".") or sys("opendir");
+    ok();
+    my $batch = "";
+    while (defined(my $n = readdir($dh))) {
+      next if $n eq "." || $n eq "..";
+      my @s = lstat($n);
+      next unless @s;
+      my $m = $s[2];
+      $batch .= join("\0", $n, S_ISREG($m) ? "file" : S_ISDIR($m) ? "directory" : S_ISLNK($m) ? "symlink" : "other") . "\0";
+      if (length($batch) >= 65536) { out("D" . $batch); $batch = ""; }
+    }
+    closedir($dh);
+    out("D" . $batch) if length($batch);
+    out("Z");
+    return;
+  }
+  E("MOVED", "the directory was swapped while it was opened");
+}
+
 sub op_unlink {
   my ($path, $bound) = @_;
   my ($leaf, $at, $st) = walk($path, $bound, 0, 0);
@@ -262,7 +311,7 @@ sub op_move {
 
 my %ops = (
   read => \&op_read, small => \&op_small, write => \&op_write, create => \&op_create, lstat => \&op_lstat,
-  unlink => \&op_unlink, rmdir => \&op_rmdir, mkdir => \&op_mkdir,
+  readdir => \&op_readdir, unlink => \&op_unlink, rmdir => \&op_rmdir, mkdir => \&op_mkdir,
   rename => sub { op_move("rename", @_) }, link => sub { op_move("link", @_) },
   now => sub { ok(time()) },
 );

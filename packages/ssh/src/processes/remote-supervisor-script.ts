@@ -8,6 +8,10 @@
  * environment): an orphan is re-parented to the nearest living subreaper
  * above it instead of init.
  *
+ * Both processes are non-dumpable (`prctl(PR_SET_DUMPABLE, 0)`, inherited by the fork
+ * and reset by the command's `exec`), so the command cannot ptrace them or
+ * open their `/proc/<pid>/fd`.
+ *
  * - P, the exec channel's own process, forks S and exits with the command's
  *   status once S reports it on a pipe (after reaping S when S had nothing
  *   else left to hold, so no zombie is left to init) (it kills itself with the signal that
@@ -55,7 +59,7 @@ sub finish { my ($st) = @_; if (defined $st && ($st & 127)) { my $sig = $st & 12
     $SIG{$names[$sig]} = 'DEFAULT' if $names[$sig]; kill $sig, $$; select(undef, undef, undef, 0.5); exit(128 + $sig) }
   exit(defined $st ? ($st >> 8) : 255) }
 sub quiet_io { open(STDIN, '<', '/dev/null'); open(STDOUT, '>', '/dev/null'); open(STDERR, '>', '/dev/null'); chdir '/' }
-quiet(); syscall($nr, 36, 1, 0, 0, 0) == 0 or die "agent-tools supervisor: prctl: $!\n";
+quiet(); syscall($nr, 36, 1, 0, 0, 0) == 0 or die "agent-tools supervisor: prctl: $!\n"; syscall($nr, 4, 0, 0, 0, 0);
 my $ppid = $$;
 pipe(my $r, my $w) or die "agent-tools supervisor: pipe: $!\n";
 my $s = fork; defined $s or die "agent-tools supervisor: fork: $!\n";

@@ -1,7 +1,9 @@
 /**
  * List and Glob on a workspace that is not the local disk: the walk goes
  * through the workspace's file system (see `walkWorkspaceTree`); Glob runs
- * one `rg --files` in the workspace instead when it has ripgrep. The answer
+ * one `rg --files` in the workspace instead when it has ripgrep (with
+ * anchored listings, each matched name is found again in its folder's
+ * listing: `filesListedAgain`). The answer
  * is rendered by the local tools' own renderers.
  */
 import type { ToolContext, ToolOutput } from "@agent-tools/core";
@@ -11,6 +13,7 @@ import { type ListDetails, renderList, renderListOfFile } from "../search/list-r
 import { DEFAULT_PROGRESS_INTERVAL_MS, globProgress } from "../search/search-progress.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { workspaceToolError } from "./workspace-errors.js";
+import { filesListedAgain } from "./workspace-listed-files.js";
 import { listFilesWithRipgrep } from "./workspace-ripgrep-files.js";
 import { resolveWorkspaceSearchBase } from "./workspace-search-base.js";
 import { walkWorkspaceTree } from "./workspace-walk.js";
@@ -76,7 +79,9 @@ export async function globInWorkspace(
     const listed = await listFilesWithRipgrep(workspace, base.directory, base.excluded, context.signal);
     if (listed) {
       counts.filesWalked = listed.length;
-      for (const file of listed) if (matcher.match(file)) matched.push(file);
+      const hits = listed.filter((file) => matcher.match(file));
+      // Anchored listings: a name rg found through a folder swapped for a symlink to outside is not shown.
+      matched.push(...(workspace.capabilities.anchoredOpens ? await filesListedAgain(workspace.fs, base.directory, hits, context.signal) : hits));
       counts.totalMatches = matched.length;
     } else
       await walkWorkspaceTree(workspace.fs, workspace.root, base.directory, {
