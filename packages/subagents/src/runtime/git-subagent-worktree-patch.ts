@@ -3,6 +3,7 @@
  * the file's repository-relative path, and a patch limited to some paths.
  */
 import { readPatchPath } from "@agent-tools/core/internal";
+import { isOperatingSystemLitter } from "../domain/apply-decision.js";
 
 /** One file's part of a patch. */
 export interface PatchSection {
@@ -49,4 +50,38 @@ export function pathSelected(path: string, paths: readonly string[]): boolean {
 /** Byte-order comparison of paths. */
 export function comparePaths(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** What a worktree snapshot gives the changes view and the apply: its patch and the paths it left out. */
+export interface SnapshotPatch {
+  readonly patch: string;
+  readonly excluded: readonly { readonly path: string }[];
+}
+
+/**
+ * The changes of a snapshot as `SubagentWorktrees.changes` reports them:
+ * every changed path (the paths the snapshot left out, special files and
+ * populated submodules, count too: the apply refuses and reports them),
+ * sorted, and the patch cut to `maxDiffChars`.
+ */
+export function describeSnapshotChanges(
+  snapshot: SnapshotPatch,
+  maxDiffChars: number,
+): { changedPaths: string[]; diff: string; diffTruncated: boolean; diffChars: number } {
+  const diff = snapshot.patch;
+  const changed = [...splitPatch(diff).map((section) => section.path), ...snapshot.excluded.map((entry) => entry.path)];
+  const changedPaths = [...new Set(changed)].sort(comparePaths);
+  const limit = Math.max(0, Math.floor(maxDiffChars));
+  return { changedPaths, diff: diff.length > limit ? diff.slice(0, limit) : diff, diffTruncated: diff.length > limit, diffChars: diff.length };
+}
+
+/**
+ * The sections of a snapshot's patch an apply writes: those under `paths`
+ * when given, never operating-system litter (`.DS_Store` and the like),
+ * whatever paths were asked for.
+ */
+export function sectionsToApply(snapshot: SnapshotPatch, paths: readonly string[] | undefined): PatchSection[] {
+  let sections = splitPatch(snapshot.patch);
+  if (paths !== undefined) sections = sections.filter((section) => pathSelected(section.path, paths));
+  return sections.filter((section) => !isOperatingSystemLitter(section.path));
 }

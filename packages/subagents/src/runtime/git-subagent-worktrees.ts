@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { GitClient } from "@agent-tools/core";
-import { isOperatingSystemLitter } from "../domain/apply-decision.js";
 import { describeRefusals } from "../domain/apply-refusal.js";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
 import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentWorktree, SubagentWorktreeChanges, SubagentWorktrees } from "../ports/subagent-worktrees.js";
@@ -10,7 +9,7 @@ import { APPLY_JOURNAL_FILE } from "./apply-journal.js";
 import { ensureApplyJournalFolder, withWorktreeAddLock } from "./apply-journal-folder.js";
 import { type ApplyRecovery, applyToParent, recoverInterruptedApply, withApplyLock } from "./apply-to-parent.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
-import { comparePaths, pathSelected, splitPatch } from "./git-subagent-worktree-patch.js";
+import { describeSnapshotChanges, sectionsToApply } from "./git-subagent-worktree-patch.js";
 import { KeyedMutex } from "./semaphore.js";
 import { findApplyRefusals } from "./git-subagent-worktree-refusals.js";
 import { type WorktreeSnapshot, readWorktreeSnapshot } from "./worktree-snapshot-read.js";
@@ -180,13 +179,7 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
 
   /** {@inheritDoc SubagentWorktrees.changes} */
   async changes(worktree: SubagentWorktree, options: { readonly maxDiffChars: number; readonly signal?: AbortSignal }): Promise<SubagentWorktreeChanges> {
-    const snapshot = await this.#snapshot(worktree, options.signal);
-    const diff = snapshot.patch;
-    // Paths the snapshot left out (special files, populated submodules) count as changes: the apply refuses and reports them.
-    const changed = [...splitPatch(diff).map((section) => section.path), ...snapshot.excluded.map((entry) => entry.path)];
-    const changedPaths = [...new Set(changed)].sort(comparePaths);
-    const limit = Math.max(0, Math.floor(options.maxDiffChars));
-    return { changedPaths, diff: diff.length > limit ? diff.slice(0, limit) : diff, diffTruncated: diff.length > limit, diffChars: diff.length };
+    return describeSnapshotChanges(await this.#snapshot(worktree, options.signal), options.maxDiffChars);
   }
 
   /** {@inheritDoc SubagentWorktrees.apply} */
@@ -197,10 +190,7 @@ export class GitSubagentWorktrees implements SubagentWorktrees {
     const { signal } = options;
     const none = { copiedFiles: [], deletedFiles: [], conflictFiles: [] };
     const snapshot = await this.#snapshot(worktree, signal);
-    let sections = splitPatch(snapshot.patch);
-    if (options.paths !== undefined) sections = sections.filter((section) => pathSelected(section.path, options.paths!));
-    // Operating-system litter never reaches the parent, whatever paths were asked for.
-    sections = sections.filter((section) => !isOperatingSystemLitter(section.path));
+    const sections = sectionsToApply(snapshot, options.paths);
     if (sections.length === 0 && snapshot.excluded.length === 0) return { applyStatus: "skipped", skipReason: "empty_patch", ...none };
     // Refused paths stop the whole apply before anything is recorded or written; the worktree is kept (a failed apply).
     const refusals = await findApplyRefusals(

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { posix } from "node:path";
 import { type Workspace, isWithinWorkspacePath } from "@agent-tools/core/workspace";
-import { isOperatingSystemLitter } from "../domain/apply-decision.js";
 import { describeRefusals } from "../domain/apply-refusal.js";
 import { SUBAGENT_LIMITS } from "../domain/subagent-types.js";
 import type {
@@ -13,7 +12,7 @@ import type {
   SubagentWorktrees,
 } from "../ports/subagent-worktrees.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
-import { comparePaths, pathSelected, splitPatch } from "./git-subagent-worktree-patch.js";
+import { describeSnapshotChanges, sectionsToApply } from "./git-subagent-worktree-patch.js";
 import { findApplyRefusals } from "./git-subagent-worktree-refusals.js";
 import { SUBAGENT_BRANCH_PREFIX, SUBAGENT_WORKTREE_FOLDER, sanitiseWorktreeLabel } from "./git-subagent-worktrees.js";
 import { KeyedMutex } from "./semaphore.js";
@@ -232,12 +231,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
 
   /** {@inheritDoc SubagentWorktrees.changes} */
   async changes(worktree: SubagentWorktree, options: { readonly maxDiffChars: number; readonly signal?: AbortSignal }): Promise<SubagentWorktreeChanges> {
-    const snapshot = await this.#snapshot(worktree, options.signal);
-    const diff = snapshot.patch;
-    const changed = [...splitPatch(diff).map((section) => section.path), ...snapshot.excluded.map((entry) => entry.path)];
-    const changedPaths = [...new Set(changed)].sort(comparePaths);
-    const limit = Math.max(0, Math.floor(options.maxDiffChars));
-    return { changedPaths, diff: diff.length > limit ? diff.slice(0, limit) : diff, diffTruncated: diff.length > limit, diffChars: diff.length };
+    return describeSnapshotChanges(await this.#snapshot(worktree, options.signal), options.maxDiffChars);
   }
 
   /** {@inheritDoc SubagentWorktrees.apply} */
@@ -248,9 +242,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     const { signal } = options;
     const none = { copiedFiles: [], deletedFiles: [], conflictFiles: [] };
     const snapshot = await this.#snapshot(worktree, signal);
-    let sections = splitPatch(snapshot.patch);
-    if (options.paths !== undefined) sections = sections.filter((section) => pathSelected(section.path, options.paths!));
-    sections = sections.filter((section) => !isOperatingSystemLitter(section.path));
+    const sections = sectionsToApply(snapshot, options.paths);
     if (sections.length === 0 && snapshot.excluded.length === 0) return { applyStatus: "skipped", skipReason: "empty_patch", ...none };
     const paths = sections.map((section) => section.path);
     const refusals = await findApplyRefusals(worktree, snapshot, paths, workspaceEntryReader(this.#workspace));
