@@ -166,8 +166,9 @@ async function runWatchedScenario(base: string, root: string, ssh?: Record<strin
   // The code (the repository, Node) and the system's read-only places (the shell tools look for /bin/bash) may be read.
   const readable = [data, repositoryRoot, "/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev", nodePrefix];
   const ancestorOfAllowed = (target: string) => [data, repositoryRoot].some((allowed) => within(target, allowed));
-  // tsx's loader thread (inside the node process) probes whether the file system is case-sensitive with the upper-cased cwd.
-  const loaderProbe = (access: TracedAccess) => access.call === "access" && access.path === repositoryRoot.toUpperCase();
+  // tsx's loader thread (inside the node process) probes whether the file system is case-sensitive with the cwd's letters in the other case (upper-cased for /work/main, toggled for /tmp/tmp.MD33VOKmxY).
+  const loaderProbe = (access: TracedAccess) =>
+    access.call === "access" && access.path !== repositoryRoot && access.path.toLowerCase() === repositoryRoot.toLowerCase();
   const touchedRoot = accesses.filter((access) => within(root, access.path));
   const writesOutside = accesses.filter((access) => access.writes && !within(data, access.path) && access.path !== "/dev/null");
   const readsOutside = accesses.filter(

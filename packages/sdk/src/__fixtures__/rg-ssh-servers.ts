@@ -25,7 +25,9 @@ export function rgSshServers(prefix: string): { readonly temporary: string; read
   fs.mkdirSync(rgFolder, { recursive: true });
   fs.chmodSync(temporary, 0o755);
   const rgPath = createRequire(new URL("../../../tools-fs/src/index.ts", import.meta.url))("@vscode/ripgrep").rgPath as string;
-  fs.symlinkSync(rgPath, path.join(rgFolder, "rg"));
+  // A copy, not a link: the checkout may sit in a folder the account cannot enter (a 0700 mktemp clone).
+  fs.copyFileSync(rgPath, path.join(rgFolder, "rg"));
+  fs.chmodSync(path.join(rgFolder, "rg"), 0o755);
   const servers: RgSshServerPair = {};
   beforeAll(async () => {
     [servers.withRg, servers.withoutRg] = await Promise.all([
