@@ -6,7 +6,8 @@
  * - a replaced host key after a dropped connection: the reconnect refuses;
  * - a connection dropped, or the remote process writing killed, in the middle
  *   of a Write of a big file: the remote file is the old one or the new one,
- *   never torn, and the Write was really cut (not refused before it began).
+ *   never torn, and the cut really landed while the Write's content was
+ *   arriving (not before it began).
  *
  * Runs as root (the test sshd's dedicated account `agtssh`); skipped otherwise.
  * Shared set-up: `__fixtures__/ssh-workspace.ts` (each file starts its own sshd).
@@ -68,6 +69,7 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
     execFileSync("chown", [`${sshd.username}:`, `${workdir}/big.txt`]);
     let kills = 0;
     let drops = 0;
+    let cutsMidWrite = 0;
     const cutErrors: string[] = [];
     for (let round = 0; round < Math.max(4, Math.min(ROUNDS, 8)); round += 1) {
       const current = fs.readFileSync(`${workdir}/big.txt`, "utf8");
@@ -76,11 +78,17 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
       if (read.isError) read = await call(registry, "Read", { path: "big.txt" });
       expect(read.isError, read.text).toBe(false);
       const newText = `${`new ${round} line\n`.repeat(600_000)}`;
-      const writing = call(registry, "Write", { path: "big.txt", content: newText });
+      let settled = false;
+      const writing = call(registry, "Write", { path: "big.txt", content: newText }).finally(() => {
+        settled = true;
+      });
       // Cut once the new content has started to arrive on the remote side (a temporary file beside the target).
-      for (let wait = 0; wait < 400 && !fs.readdirSync(workdir).some((name) => name.endsWith(".tmp")); wait += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
+      let arriving = false;
+      for (let wait = 0; wait < 400 && !settled && !arriving; wait += 1) {
+        arriving = fs.readdirSync(workdir).some((name) => name.endsWith(".tmp"));
+        if (!arriving) await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      if (arriving && !settled) cutsMidWrite += 1;
       if (round % 2 === 0) {
         proxy.dropAll();
         drops += 1;
@@ -100,10 +108,11 @@ describe.skipIf(!asRoot)("attack: an SSH workspace through the tools", () => {
       if (!written.isError) expect(after).toBe(newText);
       else cutErrors.push(written.text);
     }
-    // Not vacuous: writers were killed and connections dropped, and some Writes were cut by that (not refused for another reason).
+    // Not vacuous: writers were killed and connections dropped while a Write's content was arriving. (A Write may
+    // still succeed after such a cut, when the workspace retries it on a new connection: then the file is the new one.)
     expect(kills).toBeGreaterThan(0);
     expect(drops).toBeGreaterThan(0);
-    expect(cutErrors.length).toBeGreaterThan(0);
+    expect(cutsMidWrite).toBeGreaterThan(0);
     for (const text of cutErrors) expect(text).not.toMatch(/requires a full-file Read|has been modified since/i);
     // The lock files are gone; a killed writer may leave its own dotted temporary file, never a visible one.
     const leftovers = fs.readdirSync(workdir).filter((name) => name.includes("agent-tools-lock") || (name.includes(".tmp") && !name.startsWith(".")));
