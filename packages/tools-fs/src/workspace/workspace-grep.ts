@@ -141,20 +141,22 @@ interface ReadingProgress {
   progress: ReturnType<typeof grepProgress>;
 }
 
+/** Where a reading Grep runs, and the files ripgrep named (`candidates`) when it named them. */
+interface ReadingPlace {
+  readonly workspace: Workspace;
+  readonly base: SearchBase;
+  readonly context: ToolContext;
+  readonly candidates?: readonly string[];
+}
+
 /**
  * Grep by reading: a named file, or the files the walk lists (or
  * `candidates`, the files ripgrep named), read through the workspace and
  * matched here (a pattern that may backtrack on the bundle's worker
  * thread, within the regex time budget).
  */
-async function grepByReading(
-  where: { readonly workspace: Workspace; readonly base: SearchBase; readonly context: ToolContext },
-  input: GrepInput,
-  options: WorkspaceGrepOptions,
-  reporting: ReadingProgress,
-  candidates?: readonly string[],
-): Promise<GrepFileHits[]> {
-  const { workspace, base, context } = where;
+async function grepByReading(where: ReadingPlace, input: GrepInput, options: WorkspaceGrepOptions, reporting: ReadingProgress): Promise<GrepFileHits[]> {
+  const { workspace, base, context, candidates } = where;
   const { filter, found, progress } = reporting;
   const regex = compileGrepPattern(input.pattern, input.ignore_case, input.multiline);
   const budgetMs = options.regexTimeBudgetMs ?? DEFAULT_REGEX_TIME_BUDGET_MS;
@@ -228,7 +230,7 @@ export async function grepInWorkspace(workspace: Workspace, input: GrepInput, co
           signal: context.signal,
           runner: workspaceProgramRunner(workspace.processes!),
         });
-        hits = await grepByReading({ workspace, base, context }, input, options, { filter, found, progress }, candidates);
+        hits = await grepByReading({ workspace, base, context, candidates }, input, options, { filter, found, progress });
       } catch (error) {
         if (!(error instanceof RipgrepNotStartedError)) throw error;
         engine = "typescript"; // no rg there after all: the walk below
