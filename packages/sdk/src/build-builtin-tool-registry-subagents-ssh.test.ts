@@ -249,7 +249,6 @@ describe.skipIf(!asRoot)("buildBuiltinToolRegistry({ workspace: ssh, subagents }
     const finished = new Promise<void>((resolve) => {
       childDone = resolve;
     });
-    let lock: { release(): Promise<void> } | undefined;
     const call = runAgents(
       workspace,
       appRoot,
@@ -271,7 +270,7 @@ describe.skipIf(!asRoot)("buildBuiltinToolRegistry({ workspace: ssh, subagents }
         }
       }, 20);
     });
-    lock = await holder.fs.lock(path.join(folder, ".apply"));
+    const lock = await holder.fs.lock(path.join(folder, ".apply"));
     await finished;
     // A generous wait: the apply, were it not waiting for the lock, would have written by now.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
