@@ -24,15 +24,15 @@ import type { SubagentApplyOutcome, SubagentApplyRecorder, SubagentApplyRecovery
 import { recordedPaths } from "./apply-checkpoint-recording.js";
 import { type ApplyJournal, type RollbackReport, journalOf, readJournal, removeJournal, rollBack, setJournalAside, writeJournal } from "./apply-journal.js";
 import { APPLY_JOURNAL_FILE } from "./apply-journal.js";
-import { type ApplyConflict, type ApplyPlan, planApply } from "./apply-plan.js";
+import { type ApplyPlan, planApply } from "./apply-plan.js";
 import { holdsImage, readTreeEntry, withFileLock, writeImage } from "./contained-entries.js";
 import type { PatchSection } from "./git-subagent-worktree-patch.js";
 import { comparePaths } from "./git-subagent-worktree-patch.js";
+import { NO_COPIES, conflictOutcome, failedOutcome } from "./apply-outcomes.js";
 import type { KeyedMutex } from "./semaphore.js";
 import { readFileChanges } from "./worktree-file-changes.js";
 
 /** Conflicting paths named in an apply's error message (all of them are in `conflictFiles`). */
-const LISTED_CONFLICTS = 20;
 /** Attempts to take the repository's apply lock when its folder vanishes meanwhile (a worktree removal tidying up). */
 const LOCK_ATTEMPTS = 4;
 
@@ -55,24 +55,6 @@ function messageOf(error: unknown): string {
 
 function codeOf(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
-}
-
-const NONE = { copiedFiles: [], deletedFiles: [] } as const;
-
-function conflictOutcome(conflicts: readonly ApplyConflict[]): SubagentApplyOutcome {
-  const sorted = [...conflicts].sort((left, right) => comparePaths(left.path, right.path));
-  const listed = sorted.slice(0, LISTED_CONFLICTS).map((conflict) => `${conflict.path} (${conflict.reason})`);
-  if (sorted.length > LISTED_CONFLICTS) listed.push(`and ${sorted.length - LISTED_CONFLICTS} more`);
-  return {
-    applyStatus: "failed",
-    ...NONE,
-    conflictFiles: sorted.map((conflict) => conflict.path),
-    error: `The subagent's changes were not applied, nothing in the workspace changed: ${sorted.length === 1 ? "1 file conflicts" : `${sorted.length} files conflict`} with the workspace: ${listed.join("; ")}. The changes stay in the subagent's worktree: merge them by hand, or run the agent again on the current files.`,
-  };
-}
-
-function failedOutcome(error: string): SubagentApplyOutcome {
-  return { applyStatus: "failed", ...NONE, conflictFiles: [], error };
 }
 
 /**
@@ -203,7 +185,7 @@ export async function applyToParent(options: ApplyToParentOptions): Promise<Suba
     try {
       const plan = await planApply({ parentTree, worktree, changes, umaskBits: process.umask() });
       if (plan.conflicts.length > 0) return conflictOutcome(plan.conflicts);
-      if (plan.writes.length === 0) return { applyStatus: "skipped", skipReason: "already_applied", ...NONE, conflictFiles: [] };
+      if (plan.writes.length === 0) return { applyStatus: "skipped", skipReason: "already_applied", ...NO_COPIES, conflictFiles: [] };
       return await writePlan(folder, parentTree, plan, options);
     } finally {
       parentTree.close();
@@ -280,7 +262,7 @@ async function writeJournaled(
     return { outcome: undone.outcome, journal: undone.rolledBack ? "pending" : "kept" };
   }
   const merged = plan.writes.some((write) => write.merged);
-  return { outcome: { applyStatus: "applied", applyMethod: merged ? "git_apply_3way" : "git_apply", ...NONE, conflictFiles: [] }, journal: "pending" };
+  return { outcome: { applyStatus: "applied", applyMethod: merged ? "git_apply_3way" : "git_apply", ...NO_COPIES, conflictFiles: [] }, journal: "pending" };
 }
 
 /** Rolls the written paths back after `cause` stopped the apply; the outcome says what happened. */

@@ -28,10 +28,11 @@ import { ToolError } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
 import type { ContainedTree } from "@agent-tools/file-io/internal";
 import type { SubagentApplyOutcome, SubagentApplyRecorder } from "../ports/subagent-worktrees.js";
-import { type ApplyConflict, type ApplyPlan, type PlannedWrite, planApply } from "./apply-plan.js";
+import { type ApplyPlan, type PlannedWrite, planApply } from "./apply-plan.js";
 import { holdsImage, readTreeEntry } from "./contained-entries.js";
 import type { PatchSection } from "./git-subagent-worktree-patch.js";
 import { comparePaths } from "./git-subagent-worktree-patch.js";
+import { NO_COPIES, conflictOutcome, failedOutcome } from "./apply-outcomes.js";
 import type { KeyedMutex } from "./semaphore.js";
 import { readFileChanges } from "./worktree-file-changes.js";
 import { lstatIn } from "./workspace-subagent-fs.js";
@@ -50,8 +51,6 @@ const WORKSPACE_UMASK = 0o022;
 const APPLY_LOCK_TIMEOUT_MS = 10 * 60_000;
 /** Longest wait for a file tool holding a file's lock. */
 const FILE_LOCK_TIMEOUT_MS = 10_000;
-const LISTED_CONFLICTS = 20;
-const NONE = { copiedFiles: [], deletedFiles: [] } as const;
 
 /** Options of {@link applyInWorkspace}. */
 export interface WorkspaceApplyOptions {
@@ -74,22 +73,6 @@ export interface WorkspaceApplyOptions {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function conflictOutcome(conflicts: readonly ApplyConflict[]): SubagentApplyOutcome {
-  const sorted = [...conflicts].sort((left, right) => comparePaths(left.path, right.path));
-  const listed = sorted.slice(0, LISTED_CONFLICTS).map((conflict) => `${conflict.path} (${conflict.reason})`);
-  if (sorted.length > LISTED_CONFLICTS) listed.push(`and ${sorted.length - LISTED_CONFLICTS} more`);
-  return {
-    applyStatus: "failed",
-    ...NONE,
-    conflictFiles: sorted.map((conflict) => conflict.path),
-    error: `The subagent's changes were not applied, nothing in the workspace changed: ${sorted.length === 1 ? "1 file conflicts" : `${sorted.length} files conflict`} with the workspace: ${listed.join("; ")}. The changes stay in the subagent's worktree: merge them by hand, or run the agent again on the current files.`,
-  };
-}
-
-function failedOutcome(error: string): SubagentApplyOutcome {
-  return { applyStatus: "failed", ...NONE, conflictFiles: [], error };
 }
 
 /** Writes the plan in order, each path checked under its file lock; returns the writes done (for an undo). */
@@ -164,7 +147,7 @@ export async function applyInWorkspace(options: WorkspaceApplyOptions): Promise<
         const worktree = workspaceTree(workspace, options.worktreePath);
         const plan = await planApply({ parentTree, worktree, changes, umaskBits: WORKSPACE_UMASK });
         if (plan.conflicts.length > 0) return conflictOutcome(plan.conflicts);
-        if (plan.writes.length === 0) return { applyStatus: "skipped", skipReason: "already_applied", ...NONE, conflictFiles: [] };
+        if (plan.writes.length === 0) return { applyStatus: "skipped", skipReason: "already_applied", ...NO_COPIES, conflictFiles: [] };
         return await writePlan(parentTree, plan, options);
       } finally {
         await held.release();
@@ -233,5 +216,5 @@ async function writePlan(tree: ContainedTree, plan: ApplyPlan, options: Workspac
   }
   await removeEmptiedFolders(workspace, tree, plan);
   const merged = plan.writes.some((write) => write.merged);
-  return { applyStatus: "applied", applyMethod: merged ? "git_apply_3way" : "git_apply", ...NONE, conflictFiles: [] };
+  return { applyStatus: "applied", applyMethod: merged ? "git_apply_3way" : "git_apply", ...NO_COPIES, conflictFiles: [] };
 }
