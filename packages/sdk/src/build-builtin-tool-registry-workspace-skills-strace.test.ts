@@ -16,60 +16,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { type TracedAccess, tracedAfter, within } from "./__fixtures__/strace-log.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-skills-strace-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const scenario = path.join(path.dirname(fileURLToPath(import.meta.url)), "__fixtures__", "workspace-skills-registry-process.mjs");
-
-/** Syscalls that change the file system (an `openat` counts when it writes or creates). */
-const WRITING_SYSCALLS = new Set(["mkdir", "mkdirat", "unlink", "unlinkat", "rename", "renameat", "renameat2", "rmdir", "symlink", "symlinkat"]);
-const WRITING_SYSCALLS_MORE = new Set(["link", "linkat", "chmod", "fchmodat", "chown", "fchownat", "lchown", "utimensat", "truncate", "creat"]);
-
-interface TracedAccess {
-  readonly call: string;
-  readonly path: string;
-  readonly writes: boolean;
-  /** The tool call running then (from the scenario's markers). */
-  readonly during: string;
-}
-
-/** Every path syscall and exec after `marker` in an `strace -f` log, leaving out tsx's esbuild processes (the scenario's loader). */
-function tracedAfter(trace: string, marker: string): { accesses: TracedAccess[]; execs: Array<{ file: string; during: string }> } {
-  const accesses: TracedAccess[] = [];
-  const execs: Array<{ file: string; during: string }> = [];
-  const loader = new Set<string>();
-  let started = false;
-  let during = "start";
-  for (const line of trace.split("\n")) {
-    const pid = /^(\d+)\s/.exec(line)?.[1];
-    if (pid === undefined) continue;
-    const child = /^\d+\s+(?:(?:clone3?|fork|vfork)\(|<\.\.\. (?:clone3?|fork|vfork) resumed>).*\)\s+=\s+(\d+)$/.exec(line)?.[1];
-    if (child !== undefined && loader.has(pid)) loader.add(child);
-    if (/^\d+\s+execve\("[^"]*\/@esbuild\//.test(line)) loader.add(pid);
-    if (loader.has(pid)) continue;
-    const match = /^\d+\s+([a-z_0-9]+)\((?:AT_FDCWD, |-?\d+, )?"([^"]*)"(.*)$/.exec(line);
-    if (match === null) continue;
-    const [, call, target, rest] = match as unknown as [string, string, string, string];
-    if (target.startsWith(marker)) {
-      started = true;
-      during = target.slice(marker.length + 1) || "start";
-      continue;
-    }
-    if (!started) continue;
-    if (call === "execve") {
-      execs.push({ file: target, during });
-      continue;
-    }
-    const writes =
-      WRITING_SYSCALLS.has(call) || WRITING_SYSCALLS_MORE.has(call) || ((call === "openat" || call === "open") && /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(rest));
-    accesses.push({ call, path: path.resolve(repositoryRoot, target), writes, during });
-  }
-  return { accesses, execs };
-}
-
-const within = (parent: string, child: string) => child === parent || child.startsWith(`${parent}/`);
 
 describe("skills of a registry on a non-local workspace, watched by strace", () => {
   it("read the skills from the dataDir, start no process, read no ignore file above the skills folder, touch nothing at the workspace's path on this disk and write nothing outside the dataDir", async () => {
@@ -110,7 +63,7 @@ describe("skills of a registry on a non-local workspace, watched by strace", () 
     expect(results.find((result) => result.name === "Read")?.text).toContain("name: skills-creator");
     expect(results.filter((result) => result.name === "Read")[1]?.text).toContain("# Remote");
 
-    const { accesses, execs } = tracedAfter(fs.readFileSync(traceFile, "utf8"), marker);
+    const { accesses, execs } = tracedAfter(fs.readFileSync(traceFile, "utf8"), marker, repositoryRoot);
     expect(accesses.length).toBeGreaterThan(0);
     // The skills were read from the dataDir (the host's data).
     expect(accesses.some((access) => within(path.join(data, "skills"), access.path) && access.during.endsWith(".Read"))).toBe(true);

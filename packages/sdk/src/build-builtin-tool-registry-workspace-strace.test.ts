@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startTestSshd } from "@agent-tools/ssh/testing";
 import { afterAll, describe, expect, it } from "vitest";
+import { type TracedAccess, tracedAfter, within } from "./__fixtures__/strace-log.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-workspace-strace-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
@@ -24,78 +25,6 @@ function _dataDir(name: string): string {
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const scenario = path.join(path.dirname(fileURLToPath(import.meta.url)), "__fixtures__", "workspace-registry-process.mjs");
-
-/** Syscalls that change the file system (an `openat` counts when it writes or creates). */
-const WRITING_SYSCALLS = new Set([
-  "mkdir",
-  "mkdirat",
-  "unlink",
-  "unlinkat",
-  "rename",
-  "renameat",
-  "renameat2",
-  "rmdir",
-  "symlink",
-  "symlinkat",
-  "link",
-  "linkat",
-  "chmod",
-  "fchmodat",
-  "chown",
-  "fchownat",
-  "lchown",
-  "utimensat",
-  "truncate",
-  "creat",
-]);
-
-interface TracedAccess {
-  readonly call: string;
-  readonly path: string;
-  readonly writes: boolean;
-  /** The tool call running then (from the scenario's markers). */
-  readonly during: string;
-}
-
-/**
- * Every path syscall and every exec after `marker`, from an `strace -f -e
- * trace=file,process` log, leaving out the processes of tsx's esbuild (the
- * scenario's TypeScript loader, not the registry) and their threads.
- */
-function tracedAfter(trace: string, marker: string): { accesses: TracedAccess[]; execs: string[] } {
-  const accesses: TracedAccess[] = [];
-  const execs: string[] = [];
-  const loader = new Set<string>();
-  let started = false;
-  let during = "start";
-  for (const line of trace.split("\n")) {
-    const pid = /^(\d+)\s/.exec(line)?.[1];
-    if (pid === undefined) continue;
-    // A clone reported whole, or resumed after strace split it (`<... clone3 resumed> ...) = 123`).
-    const child = /^\d+\s+(?:(?:clone3?|fork|vfork)\(|<\.\.\. (?:clone3?|fork|vfork) resumed>).*\)\s+=\s+(\d+)$/.exec(line)?.[1];
-    if (child !== undefined && loader.has(pid)) loader.add(child);
-    if (/^\d+\s+execve\("[^"]*\/@esbuild\//.test(line)) loader.add(pid);
-    if (loader.has(pid)) continue;
-    const match = /^\d+\s+([a-z_0-9]+)\((?:AT_FDCWD, |-?\d+, )?"([^"]*)"(.*)$/.exec(line);
-    if (match === null) continue;
-    const [, call, target, rest] = match as unknown as [string, string, string, string];
-    if (target.startsWith(marker)) {
-      started = true;
-      during = target.slice(marker.length + 1) || "start";
-      continue;
-    }
-    if (!started) continue;
-    if (call === "execve") {
-      execs.push(target);
-      continue;
-    }
-    const writes = WRITING_SYSCALLS.has(call) || ((call === "openat" || call === "open") && /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(rest));
-    accesses.push({ call, path: path.resolve(repositoryRoot, target), writes, during });
-  }
-  return { accesses, execs };
-}
-
-const within = (parent: string, child: string) => child === parent || child.startsWith(`${parent}/`);
 
 describe("a registry on a non-local workspace, watched by strace", () => {
   it("reads and writes no local file outside its dataDir (the workspace's own path on this disk untouched) and starts no local tool process", async () => {
@@ -158,7 +87,7 @@ async function runWatchedScenario(base: string, root: string, ssh?: Record<strin
   const failed = outcome.results.filter((result) => result.isError && !(ssh === undefined && result.name === "Bash") && result.name !== "ProcessWait");
   expect(failed.map((result) => `${result.name}: ${result.text}`)).toEqual([]);
 
-  const { accesses, execs } = tracedAfter(fs.readFileSync(traceFile, "utf8"), marker);
+  const { accesses, execs } = tracedAfter(fs.readFileSync(traceFile, "utf8"), marker, repositoryRoot);
   expect(accesses.length).toBeGreaterThan(0);
   // Nothing runs (tsx's esbuild service, the scenario's loader, is left out above).
   expect(execs).toEqual([]);
