@@ -142,7 +142,7 @@ describe("limits and rules the file tools' schemas still state", () => {
   it("Grep: regex dialect, case default, modes, head_limit default, totals before paging, line cut, context max", () => {
     const grep = text("Grep");
     expect(grep).toMatch(/Rust syntax: no look-around or backreferences/);
-    expect(described("Grep", "pattern")).toContain("escape ( [ . * + ? { |");
+    expect(described("Grep", "pattern").toLowerCase()).toContain("escape ( [ . * + ? { |");
     expect(property("Grep", "ignore_case").default).toBe(true);
     expect(grep).toContain("case-insensitive unless ignore_case=false");
     expect(property("Grep", "output_mode")).toMatchObject({ default: "content", enum: ["content", "files", "count"] });

@@ -24,7 +24,7 @@ export interface DeleteDetails {
 }
 
 const DESCRIPTION = `Deletes a file, a symlink (the link, not its target) or a directory with everything inside. The workspace root cannot be deleted.
-Always use Delete instead of rm, git rm or Remove-Item: it keeps the record of edited files accurate.`;
+Use Delete instead of rm, git rm or Remove-Item: it keeps the edited-files record accurate.`;
 
 /** Creates the Delete tool for one bundle. */
 export function createDeleteTool(environment: FsToolEnvironment) {

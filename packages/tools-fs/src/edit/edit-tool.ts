@@ -15,9 +15,9 @@ import { editInWorkspace } from "../workspace/workspace-edit.js";
 /** Edit's input schema. */
 export const editInputSchema = z.object({
   path: z.string().describe("Existing file: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace."),
-  old_string: z.string().describe("Exact text to replace, copied from Read output without the line-number prefix."),
-  new_string: z.string().describe("Replacement text; may be empty."),
-  expected_replacements: z.number().int().min(1).optional().describe("Fail unless exactly this many replacements are made."),
+  old_string: z.string().describe("Exact text, copied from Read output without the line-number prefix."),
+  new_string: z.string().describe("May be empty."),
+  expected_replacements: z.number().int().min(1).optional().describe("Fail unless exactly this many are replaced."),
   replace_all: z.boolean().default(false).describe("Replace every occurrence."),
 });
 
@@ -44,7 +44,7 @@ export interface EditDetails {
 }
 
 const DESCRIPTION = `Replaces text in an existing file; never creates one (use Write).
-- old_string must occur exactly once unless replace_all=true: add surrounding lines to make it unique. If it does not match exactly, Edit retries ignoring line endings (CRLF/LF, BOM), then trailing whitespace, then a uniform indentation shift, and says which matched.
+- old_string must occur exactly once unless replace_all=true: add surrounding lines to make it unique. Without an exact match Edit retries ignoring line endings (CRLF/LF, BOM), then trailing whitespace, then a uniform indentation shift, and says which matched.
 - If the file changed on disk since your last Read, Edit refuses (stale_file): Read it again, then retry. An unread file is read automatically (autoRead=full); chained edits need no re-read.`;
 
 /** Creates the Edit tool for one bundle. */

@@ -17,7 +17,7 @@ export const imageInputSchema = z.object({
   base64s: list(),
   source: z.string().optional(),
   sources: list(),
-  mimeType: z.string().optional().describe("MIME type override, e.g. image/png."),
+  mimeType: z.string().optional().describe("MIME type override."),
   mime_type: z.string().optional().describe("Alias of mimeType."),
 });
 
@@ -38,11 +38,11 @@ export interface ImageDetails {
   loadMode: "inline" | "proxy" | "mixed";
 }
 
-const DESCRIPTION = `Displays up to ${MAX_IMAGE_SOURCES} images to the user (and to you, except URLs). Each kind takes one value or a list (the list wins over the single value):
-- path/paths: local files (png, jpg, gif, webp, avif, bmp, svg, ico; up to 25 MB), inside or outside the workspace.
-- url/urls: http(s) links shown through the host; never downloaded, so you do not see them.
-- base64/base64s: raw base64 or data:image/... URLs.
-- source/sources: any of these or inline <svg> markup; the kind is inferred.
+const DESCRIPTION = `Shows up to ${MAX_IMAGE_SOURCES} images to the user (and you, except URLs). Each kind takes one value or a list (the list wins):
+- path/paths: local files anywhere (png, jpg, gif, webp, avif, bmp, svg, ico; up to 25 MB).
+- url/urls: http(s), never downloaded: you do not see them.
+- base64/base64s: raw or data:image/... URLs.
+- source/sources: any of these or inline <svg>; the kind is inferred.
 To inspect a workspace image yourself, use Read.`;
 
 /** Creates the Image tool for one bundle. */

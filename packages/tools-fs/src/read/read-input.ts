@@ -10,15 +10,13 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 export const readInputSchema = z.object({
   path: z
     .string()
-    .describe(
-      "Workspace-relative (src/app.ts), root://<alias>/..., skill://<skill>/..., or absolute inside the workspace (or an uploaded file's absolute path, read-only).",
-    ),
-  start_line: z.number().int().min(1).default(1).describe("Text (also .docx/.xlsx text): 1-based first line."),
-  limit: z.number().int().min(1).default(200).describe("Text: lines to show (default 200)."),
+    .describe("Workspace-relative, root://<alias>/..., skill://<skill>/..., or absolute inside the workspace (or an uploaded file's absolute path)."),
+  start_line: z.number().int().min(1).default(1).describe("1-based first line."),
+  limit: z.number().int().min(1).default(200).describe("Lines (default 200)."),
   page_start: z.number().int().min(1).default(1).describe("PDF: 1-based first page."),
-  page_limit: z.number().int().min(1).default(5).describe("PDF: pages to show (default 5)."),
+  page_limit: z.number().int().min(1).default(5).describe("PDF pages (default 5)."),
   cell_start: z.number().int().min(1).default(1).describe("Notebook: 1-based first cell."),
-  cell_limit: z.number().int().min(1).default(20).describe("Notebook: cells to show (default 20)."),
+  cell_limit: z.number().int().min(1).default(20).describe("Notebook cells (default 20)."),
 });
 
 /** Read's input after defaults. */

@@ -13,17 +13,15 @@ import { globInWorkspace } from "../workspace/workspace-list.js";
 
 /** Glob's input schema. */
 export const globInputSchema = z.object({
-  pattern: z.string().min(1).describe('Relative to the search directory, e.g. "**/*.ts", "src/**/*.test.ts", "*.{json,yaml}".'),
+  pattern: z.string().min(1).describe('Relative to the search directory, e.g. "src/**/*.test.ts", "*.{json,yaml}".'),
   path: z.string().optional().describe("Directory to search (default: the workspace root); a file searches its directory."),
-  offset: z.number().int().min(0).default(0).describe("Results to skip."),
+  offset: z.number().int().min(0).default(0),
   max_results: z.number().int().min(1).default(200).describe("Results to return (default 200)."),
   sort_by: z.string().default("path").describe('Only "path".'),
 });
 
-const DESCRIPTION = `Finds files (not directories) by glob, sorted by path. "*" matches within one path segment, "**" across directories; a pattern without "/" matches file names at any depth ("*.ts" finds src/a.ts).
-- Paged with offset and max_results; the result says when more remain.
-- Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; does not follow symlinks.
-To search file contents, use Grep.`;
+const DESCRIPTION = `Finds files (not directories) by glob, sorted by path, paged with offset and max_results (the result says when more remain). "*" matches within one path segment, "**" across directories; a pattern without "/" matches file names at any depth.
+Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; does not follow symlinks. To search contents, use Grep.`;
 
 /** Options of {@link createGlobTool}. */
 export interface GlobToolOptions {

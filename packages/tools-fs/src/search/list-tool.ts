@@ -19,12 +19,12 @@ export const listInputSchema = z.object({
       "Directory (default: the workspace root): workspace-relative, root://<alias>/..., or absolute inside the workspace (or the uploads folder's absolute path, read-only).",
     ),
   depth: z.number().int().min(1).default(2).describe("Levels to descend (default 2; 1 = direct children)."),
-  offset: z.number().int().min(0).default(0).describe("Entries to skip."),
+  offset: z.number().int().min(0).default(0),
   max_results: z.number().int().min(1).default(200).describe("Entries to return (default 200)."),
 });
 
-const DESCRIPTION = `Lists a directory's entries sorted by path, as "[DIR] path", "[FILE] path" or "[LINK] path" lines; paged with offset and max_results.
-Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; lists symlinks without following them. To find files by pattern, use Glob.`;
+const DESCRIPTION = `Lists a directory's entries sorted by path as "[DIR] path", "[FILE] path" or "[LINK] path" lines, paged with offset and max_results.
+Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; lists symlinks without following. To find files by pattern, use Glob.`;
 
 /** Creates the List tool for one bundle. */
 export function createListTool(environment: FsToolEnvironment) {

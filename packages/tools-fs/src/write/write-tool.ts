@@ -17,7 +17,7 @@ import { writeInWorkspace } from "../workspace/workspace-write.js";
 /** Write's input schema (path first on purpose: models stream it before the content). */
 export const writeInputSchema = z.object({
   path: z.string().describe("A file, never a directory: workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace."),
-  content: z.string().describe("The complete new content."),
+  content: z.string(),
   mode: z.string().optional().describe("Legacy; ignored."),
 });
 
@@ -40,8 +40,8 @@ export interface WriteDetails {
   autoRead: boolean;
 }
 
-const DESCRIPTION = `Creates a file or replaces its whole content, atomically and keeping its permissions; parent directories are created. To change part of a file, prefer Edit.
-- An existing file must have been Read in full. If you have not read it, Write reads it itself when it has at most ${AUTO_READ_LINE_LIMIT} lines (autoRead=full); a longer one needs a Read whose limit covers every line.
+const DESCRIPTION = `Creates a file or replaces its whole content (atomic, permissions kept; parent directories are created). For partial changes prefer Edit.
+- An existing file must have been Read in full: an unread one of at most ${AUTO_READ_LINE_LIMIT} lines is read automatically (autoRead=full); a longer one needs a Read covering every line.
 - If the file changed on disk since your last Read, Write refuses (stale_file): Read it again, then retry.`;
 
 /** Creates the Write tool for one bundle. */
