@@ -8,6 +8,7 @@ import path from "node:path";
 import { createToolRegistry, type ToolRegistry, type ToolResult } from "@agent-tools/core";
 import { createFsToolBundle } from "@agent-tools/tools-fs";
 import { locateRipgrep } from "@agent-tools/tools-fs/internal";
+import type { TargetLog } from "./bench-targets.js";
 
 /** How a run of the benchmark is sized. */
 export interface BenchSettings {
@@ -15,6 +16,10 @@ export interface BenchSettings {
   runs: number;
   /** `--quick`: fewer runs and sizes. */
   quick: boolean;
+  /** The sizes of the edited files, in MB (`--edit-mb=`, default 10). */
+  editMegabytes: number[];
+  /** The worst figure against each of the issue's targets, printed at the end. */
+  targets: TargetLog;
 }
 
 /** The `rg` binary the peers run (the one the tools use). */
@@ -43,6 +48,34 @@ export async function measure(runs: number, fn: () => Promise<unknown>): Promise
     times.push(performance.now() - start);
   }
   return median(times);
+}
+
+/**
+ * Medians of several sides measured interleaved run by run: one warm-up
+ * run of every side, then `runs` rounds in which each side runs once, the
+ * order rotating from round to round, so machine load drifting during the
+ * figure falls on every side alike. Resolves to each side's median, in the
+ * order of `sides`.
+ */
+export async function interleaved(runs: number, sides: ReadonlyArray<() => Promise<unknown>>): Promise<number[]> {
+  const times = sides.map((): number[] => []);
+  for (let round = -1; round < runs; round += 1) {
+    for (let step = 0; step < sides.length; step += 1) {
+      const side = (step + Math.max(0, round)) % sides.length;
+      const start = performance.now();
+      await sides[side]!();
+      if (round >= 0) times[side]!.push(performance.now() - start);
+    }
+  }
+  return times.map(median);
+}
+
+/** The machine's load averages (1, 5, 15 minutes). */
+export function loads(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 }
 
 /** Runs `rg` with `args` in `cwd`, draining its output; resolves to the bytes it printed. */

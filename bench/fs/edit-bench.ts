@@ -1,41 +1,21 @@
 /** The Edit figures of the file-tools benchmark (see fs-bench.ts). */
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createToolRegistry } from "@agent-tools/core";
 import { createFsToolBundle } from "@agent-tools/tools-fs";
 import { findEditMatches } from "@agent-tools/tools-fs/internal";
+import { TARGETS } from "./bench-targets.js";
 import { type BenchSettings, call, format, median, ratio, row } from "./bench-util.js";
-
-/** Realistic text: the tracked sources concatenated up to `bytes`. */
-function sourceText(repository: string, bytes: number): string {
-  const parts: string[] = [];
-  let size = 0;
-  const walk = (directory: string) => {
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      if (size >= bytes) return;
-      if (entry.name === "node_modules" || entry.name === ".git") continue;
-      const full = path.join(directory, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(ts|js|md)$/.test(entry.name)) {
-        const text = readFileSync(full, "utf8")
-          .replace(/\r/g, "")
-          .replace(/[ \t]+$/gm, "");
-        parts.push(text);
-        size += text.length;
-      }
-    }
-  };
-  while (size < bytes) walk(repository);
-  return parts.join("\n").slice(0, bytes);
-}
+import { sourceText } from "./source-text.js";
 
 /** Waits `ms` milliseconds. */
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Edit of a 10, 20 and 50 MB file, each pass (exact, line-endings,
+ * Edit of a 10 MB file of real text (`repository`'s sources concatenated;
+ * other sizes with `--edit-mb=10,20,50`), each pass (exact, line-endings,
  * trailing-whitespace, indentation), end to end through one long-lived
  * registry on files it has not seen, against two peers:
  * - read+write: a plain `readFile` + `writeFile` (node:fs/promises) of the
@@ -53,7 +33,7 @@ const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * figures are medians of `runs` runs after one warm-up run of each side.
  */
 export async function benchEdit(repository: string, settings: BenchSettings): Promise<void> {
-  const { runs, quick } = settings;
+  const { runs } = settings;
   const directory = mkdtempSync(path.join(os.tmpdir(), "agent-tools-bench-edit-"));
   // One long-lived registry, as in a host; each run edits a file it has not
   // seen (no file state: Edit reads and checks it itself).
@@ -65,7 +45,7 @@ export async function benchEdit(repository: string, settings: BenchSettings): Pr
   });
   let fresh = 0;
   try {
-    for (const megabytes of quick ? [10] : [10, 20, 50]) {
+    for (const megabytes of settings.editMegabytes) {
       const body = sourceText(repository, megabytes * 1024 * 1024);
       const half = body.lastIndexOf("\n", body.length / 2) + 1;
       const cases: Array<{ pass: string; content: string; oldString: string; newString: string }> = [
@@ -150,6 +130,7 @@ export async function benchEdit(repository: string, settings: BenchSettings): Pr
         }
         const [tool, peer, bare] = times.map(median) as [number, number, number];
         const mb = bytes.length / 1024 / 1024;
+        if (megabytes === 10) settings.targets.add(TARGETS.edit10m, tool / peer, `10 MB, Edit ${item.pass}`);
         row(
           `${megabytes} MB file`,
           `Edit ${item.pass}`.padEnd(24),

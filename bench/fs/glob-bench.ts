@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { globby } from "globby";
-import { type BenchSettings, call, format, measure, ratio, registryFor, rgDirect, row } from "./bench-util.js";
+import { type BenchSettings, call, format, interleaved, measure, ratio, registryFor, rgDirect, row } from "./bench-util.js";
 
 /** Medians of one Glob figure, in milliseconds. */
 export interface GlobFigure {
@@ -17,19 +17,22 @@ export interface GlobFigure {
 
 /**
  * Glob `**\/*.ts` honouring the ignore files: the tool (the TypeScript
- * walker), against `rg --files -g '*.ts'` and globby with `gitignore: true`.
+ * walker), against `rg --files -g '*.ts'` (interleaved run by run) and
+ * globby with `gitignore: true` (after them: 1-3 runs, it takes seconds).
  */
 export async function benchGlob(label: string, repository: string, settings: BenchSettings): Promise<GlobFigure> {
   const { runs, quick } = settings;
   const rg = registryFor(repository);
   const ts = registryFor(repository, false);
-  const peer = await measure(runs, () => rgDirect(["--files", "-g", "*.ts"], repository));
   let count = 0;
-  const tool = await measure(runs, async () => {
-    const result = await call(rg, "Glob", { pattern: "**/*.ts" });
-    count = (result.details as { totalMatches: number }).totalMatches;
-  });
-  const pure = await measure(runs, () => call(ts, "Glob", { pattern: "**/*.ts" }));
+  const [peer, tool, pure] = (await interleaved(runs, [
+    () => rgDirect(["--files", "-g", "*.ts"], repository),
+    async () => {
+      const result = await call(rg, "Glob", { pattern: "**/*.ts" });
+      count = (result.details as { totalMatches: number }).totalMatches;
+    },
+    () => call(ts, "Glob", { pattern: "**/*.ts" }),
+  ])) as [number, number, number];
   let globbyCount = 0;
   const peerGlobby = await measure(quick ? 1 : 3, async () => {
     globbyCount = (await globby("**/*.ts", { cwd: repository, gitignore: true, dot: true })).length;
@@ -54,11 +57,12 @@ export async function benchGlobFixedCost(settings: BenchSettings): Promise<GlobF
   try {
     const rg = registryFor(empty);
     const ts = registryFor(empty, false);
-    const figure = {
-      rg: await measure(settings.runs, () => rgDirect(["--files", "-g", "*.ts"], empty)),
-      tool: await measure(settings.runs, () => call(rg, "Glob", { pattern: "**/*.ts" })),
-      pure: await measure(settings.runs, () => call(ts, "Glob", { pattern: "**/*.ts" })),
-    };
+    const [rgTime, tool, pure] = (await interleaved(settings.runs, [
+      () => rgDirect(["--files", "-g", "*.ts"], empty),
+      () => call(rg, "Glob", { pattern: "**/*.ts" }),
+      () => call(ts, "Glob", { pattern: "**/*.ts" }),
+    ])) as [number, number, number];
+    const figure = { rg: rgTime, tool, pure };
     row("empty directory", "Glob **/*.ts (fixed cost)", `rg --files ${format(figure.rg)}`, `tool ${format(figure.tool)}`, `pure-TS ${format(figure.pure)}`);
     await rg.close();
     await ts.close();

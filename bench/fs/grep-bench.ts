@@ -1,84 +1,123 @@
 /** The Grep figures of the file-tools benchmark (see fs-bench.ts). */
-import { type BenchSettings, call, format, measure, ratio, registryFor, rgDirect, rgOutput, row } from "./bench-util.js";
+import type { ToolRegistry } from "@agent-tools/core";
+import { type BenchSettings, call, format, interleaved, ratio, registryFor, rgDirect, rgOutput, row } from "./bench-util.js";
+import { TARGETS } from "./bench-targets.js";
 
-/**
- * Grep of a common literal, a rare literal and a regex, case-insensitive,
- * every match counted: the tool with ripgrep, the pure TypeScript engine,
- * and `rg` itself on the same file set.
- */
-export async function benchGrep(label: string, repository: string, settings: BenchSettings): Promise<void> {
-  const { runs } = settings;
-  const rg = registryFor(repository);
-  const ts = registryFor(repository, false);
-  const queries: Array<[string, string]> = [
-    ["common literal", "return"],
-    ["rare literal", "Levenshtein"],
-    ["regex", "function\\s+\\w+\\("],
+/** What Grep's details count. */
+interface GrepDetails {
+  matchCount: number;
+  fileCount: number;
+  returned: number;
+}
+
+/** One Grep figure: the tool's arguments and the `rg` peer's flags (before `-e pattern .`). */
+interface GrepRow {
+  /** The row's name (counts are appended). */
+  name: string;
+  args: Record<string, unknown>;
+  /** The peer's flags beyond the shared ones (`-i`, `-l`, `--count`). */
+  rgFlags: string[];
+  /** Whether the row asks for every line uncapped (its pure-TS target is 1.5x). */
+  uncapped?: boolean;
+}
+
+/** The flags every peer shares: the tool's file set (dot-files, ignore files outside git, no .git), line numbers. */
+const SHARED_FLAGS = ["--no-config", "-n", "--hidden", "--no-require-git", "-g", "!.git"];
+/** The common literal, the rare literal (21 matches in 5 files of gemini-cli), the regex, the all-lines regex. */
+const COMMON = "return";
+const RARE = "Levenshtein";
+const REGEX = "function\\s+\\w+\\(";
+const ALL_LINES = "(return|const)\\s";
+
+/** The `rg` arguments of a row. */
+const rgArgs = (item: GrepRow): string[] => [...SHARED_FLAGS, ...item.rgFlags, "-e", String(item.args.pattern), "."];
+
+/** The rows through a registry with the default output cap (240,000 characters). */
+function cappedRows(): GrepRow[] {
+  const page = (kind: string, pattern: string): GrepRow => ({ name: `content page, ${kind} -i`, args: { pattern }, rgFlags: ["-i"] });
+  return [
+    page(`common literal '${COMMON}'`, COMMON),
+    page(`rare literal '${RARE}'`, RARE),
+    page("regex", REGEX),
+    { name: `content page, common literal case-sensitive`, args: { pattern: COMMON, ignore_case: false }, rgFlags: [] },
+    { name: "all lines requested, 240k-char cap", args: { pattern: ALL_LINES, head_limit: 1_000_000_000 }, rgFlags: ["-i"] },
+    { name: `files page (rg -l), common literal -i`, args: { pattern: COMMON, output_mode: "files" }, rgFlags: ["-i", "-l"] },
+    { name: `files page (rg -l), regex -i`, args: { pattern: REGEX, output_mode: "files" }, rgFlags: ["-i", "-l"] },
+    { name: `count (rg --count), common literal -i`, args: { pattern: COMMON, output_mode: "count" }, rgFlags: ["-i", "--count"] },
   ];
-  for (const [kind, pattern] of queries) {
-    // The same query and file set as the tool: case-insensitive, dot-files, ignore files outside git, no .git.
-    const peer = await measure(runs, () =>
-      rgDirect(["--no-config", "-i", "-n", "--hidden", "--no-require-git", "-g", "!.git", "-e", pattern, "."], repository),
-    );
-    let matches = 0;
-    const tool = await measure(runs, async () => {
-      const result = await call(rg, "Grep", { pattern });
-      matches = (result.details as { matchCount: number }).matchCount;
-    });
-    const pure = await measure(runs, () => call(ts, "Grep", { pattern }));
-    row(
-      label,
-      `Grep ${kind} (${matches} matches)`,
-      `rg ${format(peer)}`,
-      `tool ${format(tool)} ${ratio(tool, peer)}`,
-      `pure-TS ${format(pure)} ${ratio(pure, peer)}`,
-    );
-  }
-  await benchGrepAllLines(label, repository, settings);
+}
+
+/** The row's counts as printed beside its name. */
+function counts(item: GrepRow, details: GrepDetails): string {
+  if (item.args.output_mode === "files") return `${details.returned} of ${details.fileCount} files shown`;
+  if (item.args.output_mode === "count") return `${details.matchCount} matches in ${details.fileCount} files`;
+  return `${details.returned} of ${details.matchCount} lines shown`;
+}
+
+/** Registries of both engines with one output cap (undefined: the default). */
+interface Engines {
+  tool: ToolRegistry;
+  pure: ToolRegistry;
 }
 
 /**
- * "Grep all lines": a regex matching many lines with a head_limit past its
- * match count, against `rg` printing the same lines. Two figures:
- * - "requested": through a registry with the default output cap (240,000
- *   characters), as a host runs it: Grep renders up to the cap and says
- *   where to continue (target: within 1.3x of rg);
- * - "rendered, no cap": every line rendered into the answer (a registry
- *   with no practical cap). Its floor is rg plus decoding rg's output into a
- *   string, printed beside it.
+ * Times one row, interleaved run by run: `rg`, Grep with ripgrep, Grep with
+ * the pure TypeScript engine (and, for an uncapped row, the floor: `rg`
+ * plus decoding its output into one string). Prints it and records the
+ * ratios against the issue's targets.
  */
-export async function benchGrepAllLines(label: string, repository: string, settings: BenchSettings): Promise<void> {
-  const { runs } = settings;
-  const pattern = "(return|const)\\s";
-  const rgArgs = ["--no-config", "-i", "-n", "--hidden", "--no-require-git", "-g", "!.git", "-e", pattern, "."];
-  const peer = await measure(runs, () => rgDirect(rgArgs, repository));
-  const everything = { pattern, head_limit: 1_000_000_000 };
-  for (const cap of ["default", "none"] as const) {
-    const maxOutputChars = cap === "none" ? 2 ** 30 : undefined;
-    const rg = registryFor(repository, undefined, maxOutputChars);
-    const ts = registryFor(repository, false, maxOutputChars);
-    let matches = 0;
-    let returned = 0;
-    const tool = await measure(runs, async () => {
-      const result = await call(rg, "Grep", everything);
-      ({ matchCount: matches, returned } = result.details as { matchCount: number; returned: number });
-    });
-    if (cap === "none" && returned !== matches) throw new Error(`Grep all lines rendered: ${returned} of ${matches} lines rendered`);
-    const pure = await measure(runs, () => call(ts, "Grep", everything));
-    const cells = [
-      label,
-      cap === "none" ? `Grep all lines rendered, no cap (${matches} lines)` : `Grep all lines requested, 240k-char cap (${returned} of ${matches} lines shown)`,
-      `rg ${format(peer)}`,
-      `tool ${format(tool)} ${ratio(tool, peer)}`,
-      `pure-TS ${format(pure)} ${ratio(pure, peer)}`,
-    ];
-    if (cap === "none") {
-      const output = await rgOutput(rgArgs, repository);
-      const decode = await measure(runs, async () => output.toString("utf8"));
-      cells.push(`floor rg + decode ${format(peer + decode)} ${ratio(peer + decode, peer)}`);
-    }
-    row(...cells);
-    await rg.close();
-    await ts.close();
+async function timeRow(label: string, repository: string, item: GrepRow, engines: Engines, settings: BenchSettings): Promise<void> {
+  const args = rgArgs(item);
+  let details: GrepDetails = { matchCount: 0, fileCount: 0, returned: 0 };
+  const sides: Array<() => Promise<unknown>> = [
+    () => rgDirect(args, repository),
+    async () => {
+      details = (await call(engines.tool, "Grep", item.args)).details as GrepDetails;
+    },
+    () => call(engines.pure, "Grep", item.args),
+  ];
+  if (item.uncapped) sides.push(async () => (await rgOutput(args, repository)).toString("utf8"));
+  const [peer, tool, pure, floor] = (await interleaved(settings.runs, sides)) as [number, number, number, number?];
+  if (item.uncapped && details.returned !== details.matchCount) {
+    throw new Error(`Grep ${item.name}: ${details.returned} of ${details.matchCount} lines rendered`);
+  }
+  const where = `${label}, ${item.name}`;
+  settings.targets.add(TARGETS.grepRipgrep, tool / peer, where);
+  settings.targets.add(item.uncapped ? TARGETS.grepPureUncapped : TARGETS.grepPureDefault, pure / peer, where);
+  const cells = [
+    label,
+    `Grep ${item.name} (${counts(item, details)})`,
+    `rg ${format(peer)}`,
+    `tool ${format(tool)} ${ratio(tool, peer)}`,
+    `pure-TS ${format(pure)} ${ratio(pure, peer)}`,
+  ];
+  if (floor !== undefined) cells.push(`floor rg + decode ${format(floor)} ${ratio(floor, peer)}`);
+  row(...cells);
+}
+
+/**
+ * Grep on one tree, each row beside `rg` of the same binary on the same file
+ * set (`--no-config -n --hidden --no-require-git -g '!.git'`, `-i` where
+ * Grep is case-insensitive, its default): content pages (default
+ * head_limit) of a common literal, a rare literal, a regex and the common
+ * literal case-sensitive; every line requested under the default
+ * 240,000-character cap; files pages against `rg -l`; count against
+ * `rg --count`; and every line uncapped (a registry whose cap is 1 Gi
+ * characters) beside the floor `rg` + decode.
+ */
+export async function benchGrep(label: string, repository: string, settings: BenchSettings): Promise<void> {
+  const capped: Engines = { tool: registryFor(repository), pure: registryFor(repository, false) };
+  const uncapped: Engines = { tool: registryFor(repository, undefined, 2 ** 30), pure: registryFor(repository, false, 2 ** 30) };
+  try {
+    for (const item of cappedRows()) await timeRow(label, repository, item, capped, settings);
+    const everything: GrepRow = {
+      name: "all lines rendered, no cap",
+      args: { pattern: ALL_LINES, head_limit: 1_000_000_000 },
+      rgFlags: ["-i"],
+      uncapped: true,
+    };
+    await timeRow(label, repository, everything, uncapped, settings);
+  } finally {
+    for (const registry of [capped.tool, capped.pure, uncapped.tool, uncapped.pure]) await registry.close();
   }
 }

@@ -113,7 +113,9 @@ export function ensureBenchRepositories(root = path.join(os.tmpdir(), "agent-too
   const x20 = path.join(root, "x20");
   const marker = path.join(root, "ready-v1");
   if (!existsSync(marker)) {
-    rmSync(root, { recursive: true, force: true });
+    // Only the generated trees: the root also holds the real ones (make-real-repository.ts).
+    rmSync(base, { recursive: true, force: true });
+    rmSync(x20, { recursive: true, force: true });
     console.log(`building benchmark repositories in ${root} (once) ...`);
     makeBase(base);
     makeX20(base, x20);

@@ -1,0 +1,94 @@
+/** The Read figures of the file-tools benchmark (see fs-bench.ts). */
+import { open } from "node:fs/promises";
+import path from "node:path";
+import type { ToolRegistry } from "@agent-tools/core";
+import { TARGETS } from "./bench-targets.js";
+import { type BenchSettings, call, format, interleaved, ratio, registryFor, row } from "./bench-util.js";
+import { ensureTextFile } from "./source-text.js";
+
+/** The files read: name, size in bytes, the target their first page is held to. */
+const SIZES = [
+  { name: "text-5mb.txt", label: "5 MB", bytes: 5 * 1024 * 1024, target: TARGETS.read5m },
+  { name: "text-50mb.txt", label: "50 MB", bytes: 50 * 1024 * 1024, target: undefined },
+  { name: "text-1gb.txt", label: "1 GB", bytes: 1024 * 1024 * 1024, target: TARGETS.read1g },
+] as const;
+
+/** Lines on Read's first page (its default limit). */
+const PAGE_LINES = 200;
+const CHUNK = 64 * 1024;
+
+/** Reads `file` to its end once (through 1 MiB reads), so its pages are cached. */
+async function warm(file: string): Promise<void> {
+  const handle = await open(file, "r");
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  try {
+    while ((await handle.read(buffer, 0, buffer.length, null)).bytesRead > 0);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The floor of a first page: open the file, read 64 KiB chunks until
+ * 200 newlines have come, decode those lines into a string, close.
+ */
+async function firstLines(file: string): Promise<string> {
+  const handle = await open(file, "r");
+  try {
+    const chunks: Buffer[] = [];
+    let lines = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      let at = -1;
+      while (lines < PAGE_LINES && (at = chunk.indexOf(0x0a, at + 1)) !== -1 && at < bytesRead) lines += 1;
+      if (lines === PAGE_LINES) {
+        chunks.push(chunk.subarray(0, at + 1));
+        break;
+      }
+      chunks.push(chunk.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Read's first page (default limit, 200 lines) of a 5 MB, a 50 MB and a
+ * 1 GB text file (`repository`'s sources repeated, written once under
+ * `directory`), warm page cache, each run through a fresh registry (created
+ * before the clock starts) that has not read the file yet; beside the floor
+ * of streaming the first 200 lines. Interleaved run by run.
+ */
+export async function benchRead(repository: string, directory: string, settings: BenchSettings): Promise<void> {
+  for (const size of SIZES) {
+    if (settings.quick && size.bytes > 50 * 1024 * 1024) continue;
+    const file = ensureTextFile(repository, directory, size.name, size.bytes);
+    await warm(file);
+    const registries: ToolRegistry[] = [];
+    for (let index = 0; index <= settings.runs; index += 1) registries.push(registryFor(directory));
+    let next = 0;
+    let shown = 0;
+    try {
+      const [tool, floor] = (await interleaved(settings.runs, [
+        async () => {
+          const result = await call(registries[next++]!, "Read", { path: path.basename(file) });
+          const text = result.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
+          shown = text.split("\n").length;
+        },
+        () => firstLines(file),
+      ])) as [number, number];
+      if (size.target) settings.targets.add(size.target, tool, `Read first page, ${size.label}`);
+      row(
+        `${size.label} file`,
+        `Read first page (limit ${PAGE_LINES}; ${shown} lines in the answer)`,
+        `tool ${format(tool)}`,
+        `floor (stream 200 lines) ${format(floor)} ${ratio(tool, floor)}`,
+      );
+    } finally {
+      for (const registry of registries) await registry.close();
+    }
+  }
+}
