@@ -66,6 +66,10 @@ describe("limits and rules the file tools' schemas still state", () => {
     expect(read).toMatch(/Binary files are refused/);
     expect(read).toContain("Read a file before you Write or Edit it");
     expect(read).toMatch(/skill:\/\/<skill>/);
+    expect(read).toMatch(/Images \(png, jpg, gif, webp, avif, bmp, svg, ico;/);
+    expect(read).toMatch(/PDFs as text by page, \.docx\/\.xlsx\/\.xlsm\/\.xltx\/\.xltm as text \(a section per sheet\), notebooks by cell/);
+    expect(read).toMatch(/archives \(zip, jar, tar, tar\.gz\)/);
+    expect(described("Read", "path")).toMatch(/uploaded file's absolute path/);
     expect(described("Read", "path")).toMatch(WORKSPACE_PATHS);
   });
 
@@ -77,7 +81,8 @@ describe("limits and rules the file tools' schemas still state", () => {
       expect(image).toContain(`${key.replace(/s$/, "")}/${key}`);
     }
     expect(image).toMatch(/the list wins/);
-    expect(image).toMatch(/never downloaded/);
+    expect(image).toMatch(/never downloaded: only the user sees them/);
+    expect(image).toMatch(/the kind is inferred/);
     expect(image).toContain(`${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
     expect(image).toContain("<svg>");
     expect(image).toMatch(/use Read/);
@@ -94,6 +99,7 @@ describe("limits and rules the file tools' schemas still state", () => {
     expect(described("Write", "path")).toMatch(/never a directory/);
     expect(described("Write", "path")).toContain("(write roots only)");
     expect(described("Write", "path")).toMatch(WORKSPACE_PATHS);
+    expect(described("Write", "mode")).toMatch(/ignored/);
   });
 
   it("Edit: exact single match unless replace_all, the tolerant order, stale_file, never creates, copy without line numbers", () => {
@@ -103,6 +109,9 @@ describe("limits and rules the file tools' schemas still state", () => {
     expect(edit).toMatch(/line endings.*then trailing whitespace.*then a uniform indentation shift/s);
     expect(edit).toMatch(/stale_file\): Read it again, then retry/);
     expect(edit).toMatch(/never creates/);
+    expect(edit).toMatch(/add surrounding lines to make it unique/);
+    expect(edit).toMatch(/chained edits need no re-read/);
+    expect(described("Edit", "new_string")).toMatch(/May be empty/);
     expect(edit).toContain("without the line-number prefix");
     expect(edit).toContain("autoRead=full");
     expect(property("Edit", "expected_replacements").minimum).toBe(1);
@@ -129,6 +138,9 @@ describe("limits and rules the file tools' schemas still state", () => {
       expect(text(name)).toMatch(/\.gitignore, \.ignore and \.git\/info\/exclude \(even outside git\); skips \.git; includes dot-files/);
     }
     expect(text("List")).toMatch(/without following/);
+    expect(text("List")).toMatch(/\[DIR\], \[FILE\], \[LINK\]\) sorted by path, paged with offset and max_results/);
+    expect(described("List", "path")).toMatch(/default: the workspace root/);
+    expect(described("List", "path")).toMatch(WORKSPACE_PATHS);
     expect(text("Glob")).toMatch(/does not follow symlinks/);
     const glob = text("Glob");
     expect(glob).toMatch(/not directories/);
@@ -155,5 +167,9 @@ describe("limits and rules the file tools' schemas still state", () => {
     expect(described("Grep", "file_pattern")).toMatch(/"\|"-separated/);
     expect(described("Grep", "multiline")).toMatch(/across lines/);
     expect(grep).toMatch(/skips \.git and binary files; does not follow symlinks/);
+    expect(grep).toMatch(/sorted by path, then line/);
+    expect(grep).toMatch(/the result says how to continue/);
+    expect(described("Grep", "file_pattern")).toMatch(/relative to path/);
+    expect(described("Grep", "path")).toMatch(/default: the workspace root/);
   });
 });

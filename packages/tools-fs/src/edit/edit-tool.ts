@@ -18,7 +18,7 @@ export const editInputSchema = z.object({
   old_string: z.string().describe("Exact text, copied from Read output without the line-number prefix."),
   new_string: z.string().describe("May be empty."),
   expected_replacements: z.number().int().min(1).optional().describe("Fail unless exactly this many are replaced."),
-  replace_all: z.boolean().default(false).describe("Replace every occurrence."),
+  replace_all: z.boolean().default(false),
 });
 
 /** Details of an Edit result. */
@@ -44,7 +44,7 @@ export interface EditDetails {
 }
 
 const DESCRIPTION = `Replaces text in an existing file; never creates one (use Write).
-- old_string must occur exactly once unless replace_all=true: add surrounding lines to make it unique. Without an exact match Edit retries ignoring line endings (CRLF/LF, BOM), then trailing whitespace, then a uniform indentation shift, and says which matched.
+- old_string must occur exactly once unless replace_all=true: add surrounding lines to make it unique. Without an exact match Edit retries ignoring line endings (CRLF/LF, BOM), then trailing whitespace, then a uniform indentation shift.
 - If the file changed on disk since your last Read, Edit refuses (stale_file): Read it again, then retry. An unread file is read automatically (autoRead=full); chained edits need no re-read.`;
 
 /** Creates the Edit tool for one bundle. */

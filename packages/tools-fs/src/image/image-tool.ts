@@ -17,7 +17,7 @@ export const imageInputSchema = z.object({
   base64s: list(),
   source: z.string().optional(),
   sources: list(),
-  mimeType: z.string().optional().describe("MIME type override."),
+  mimeType: z.string().optional(),
   mime_type: z.string().optional().describe("Alias of mimeType."),
 });
 
@@ -38,9 +38,9 @@ export interface ImageDetails {
   loadMode: "inline" | "proxy" | "mixed";
 }
 
-const DESCRIPTION = `Shows up to ${MAX_IMAGE_SOURCES} images to the user (and you, except URLs). Each kind takes one value or a list (the list wins):
-- path/paths: local files anywhere (png, jpg, gif, webp, avif, bmp, svg, ico; up to 25 MB).
-- url/urls: http(s), never downloaded: you do not see them.
+const DESCRIPTION = `Shows up to ${MAX_IMAGE_SOURCES} images to the user and you. Each kind takes one value or a list (the list wins):
+- path/paths: local image files anywhere, up to 25 MB each.
+- url/urls: http(s), never downloaded: only the user sees them.
 - base64/base64s: raw or data:image/... URLs.
 - source/sources: any of these or inline <svg>; the kind is inferred.
 To inspect a workspace image yourself, use Read.`;

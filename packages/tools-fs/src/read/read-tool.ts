@@ -12,8 +12,8 @@ import { readInWorkspace } from "../workspace/workspace-read.js";
 export { readInputSchema };
 export type { ReadInput, ReadDetails, ReadPathDetails };
 
-const DESCRIPTION = `Reads a file as numbered lines ("     1\\tcode"), at most 200 KB; when more remain, continue with start_line=<next line>. An unchanged range read again returns a short "unchanged" note.
-Images (png, jpg, jpeg, gif, webp, avif, bmp, svg, ico; up to 25 MB) come as images; PDFs as text by page; .docx and .xlsx/.xlsm/.xltx/.xltm as text paged like text, a section per sheet; notebooks (.ipynb) by cell; archives (zip, jar, tar, tar.gz, tgz) as a listing of the first 200 entries. Binary files are refused (use Bash, e.g. xxd).
+const DESCRIPTION = `Reads a file as numbered lines, at most 200 KB; when more remain, continue with start_line=<next line>. An unchanged range read again returns a short "unchanged" note.
+Images (png, jpg, gif, webp, avif, bmp, svg, ico; up to 25 MB) come as images, PDFs as text by page, .docx/.xlsx/.xlsm/.xltx/.xltm as text (a section per sheet), notebooks by cell, archives (zip, jar, tar, tar.gz) as a listing of the first 200 entries. Binary files are refused.
 Read a file before you Write or Edit it.`;
 
 /** Creates the Read tool for one bundle. */

@@ -21,7 +21,7 @@ export const globInputSchema = z.object({
 });
 
 const DESCRIPTION = `Finds files (not directories) by glob, sorted by path, paged with offset and max_results (the result says when more remain). "*" matches within one path segment, "**" across directories; a pattern without "/" matches file names at any depth.
-Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; does not follow symlinks. To search contents, use Grep.`;
+Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; does not follow symlinks.`;
 
 /** Options of {@link createGlobTool}. */
 export interface GlobToolOptions {

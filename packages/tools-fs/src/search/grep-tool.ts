@@ -20,18 +20,18 @@ import { DEFAULT_PROGRESS_INTERVAL_MS, grepProgress } from "./search-progress.js
 
 /** Grep's input schema. */
 export const grepInputSchema = z.object({
-  pattern: z.string().min(1).describe("Escape ( [ . * + ? { | to match them literally."),
+  pattern: z.string().min(1).describe("Escape ( [ . * + ? { | for literals."),
   path: z.string().optional().describe("Directory or file to search (default: the workspace root)."),
-  file_pattern: z.string().optional().describe('Globs relative to the search directory, "|"-separated, e.g. "*.ts|src/**/*.py".'),
+  file_pattern: z.string().optional().describe('Globs relative to path, "|"-separated, e.g. "*.ts|src/**/*.py".'),
   ignore_case: z.boolean().default(true),
   output_mode: z
     .enum(["content", "files", "count"])
     .default("content")
-    .describe('"content": path:line: text (default); "files": path (count, firstLine=N); "count": totals.'),
-  head_limit: z.number().int().min(1).default(200).describe("Lines (content) or files (files) to return (default 200)."),
+    .describe('"content": path:line: text (default); "files": paths with counts; "count": totals.'),
+  head_limit: z.number().int().min(1).default(200).describe("Lines or files to return (default 200)."),
   offset: z.number().int().min(0).default(0),
-  context: z.number().int().min(0).max(20).default(0).describe("Lines around each match (content mode)."),
-  multiline: z.boolean().default(false).describe("Match across lines (\\n allowed, . matches newlines)."),
+  context: z.number().int().min(0).max(20).default(0).describe("Lines around each match."),
+  multiline: z.boolean().default(false).describe("Match across lines (. matches newlines)."),
 });
 
 /** Details of a Grep result. */
@@ -48,7 +48,7 @@ export interface GrepDetails {
   engine: "ripgrep" | "typescript";
 }
 
-const DESCRIPTION = `Searches file contents with a regular expression (Rust syntax: no look-around or backreferences), case-insensitive unless ignore_case=false. Matches are sorted by path, then line; lines are cut at 400 characters.
+const DESCRIPTION = `Searches file contents by regular expression (Rust syntax: no look-around or backreferences), case-insensitive unless ignore_case=false. Matches are sorted by path, then line; lines are cut at 400 characters.
 - Paged with head_limit and offset: matchCount and fileCount are totals before paging; the result says how to continue.
 - Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git and binary files; does not follow symlinks.`;
 

@@ -23,8 +23,8 @@ export const listInputSchema = z.object({
   max_results: z.number().int().min(1).default(200).describe("Entries to return (default 200)."),
 });
 
-const DESCRIPTION = `Lists a directory's entries sorted by path as "[DIR] path", "[FILE] path" or "[LINK] path" lines, paged with offset and max_results.
-Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; lists symlinks without following. To find files by pattern, use Glob.`;
+const DESCRIPTION = `Lists a directory's entries ([DIR], [FILE], [LINK]) sorted by path, paged with offset and max_results.
+Honours .gitignore, .ignore and .git/info/exclude (even outside git); skips .git; includes dot-files; lists symlinks without following.`;
 
 /** Creates the List tool for one bundle. */
 export function createListTool(environment: FsToolEnvironment) {

@@ -40,7 +40,7 @@ export interface WriteDetails {
   autoRead: boolean;
 }
 
-const DESCRIPTION = `Creates a file or replaces its whole content (atomic, permissions kept; parent directories are created). For partial changes prefer Edit.
+const DESCRIPTION = `Creates a file or replaces its whole content; parent directories are created. For partial changes prefer Edit.
 - An existing file must have been Read in full: an unread one of at most ${AUTO_READ_LINE_LIMIT} lines is read automatically (autoRead=full); a longer one needs a Read covering every line.
 - If the file changed on disk since your last Read, Write refuses (stale_file): Read it again, then retry.`;
 
