@@ -10,20 +10,17 @@ import { SESSION_YIELD, clampInteger, resolveSessionTimeout } from "./timeout-po
 
 /** Input of the resumable Bash tool (chat scope). */
 export const bashSessionInputSchema = z.object({
-  command: z.string().describe("Bash command line; runs in its own process group."),
+  command: z.string().describe("Runs in its own process group."),
   cwd: z.string().optional().describe("Working directory (default: the workspace root): workspace-relative, skill://<name>/..., or absolute; not root://."),
-  timeout_ms: z
-    .number()
-    .optional()
-    .describe("Hard limit in ms, clamped to 1000..600000 (default: none); then the whole process tree is killed and status is timed_out."),
-  yield_time_ms: z.number().optional().describe("How long this call waits (default 10000, clamped to 250..30000)."),
+  timeout_ms: z.number().optional().describe("Hard limit in ms (1000..600000, default: none); then the whole process tree is killed: status timed_out."),
+  yield_time_ms: z.number().optional().describe("How long this call waits in ms (default 10000, 250..30000)."),
 });
 
-const DESCRIPTION = `Runs a bash command in the workspace, in a resumable session. If it still runs after yield_time_ms, the result has status "running", a session_id and a cursor: continue with ProcessWait(session_id, cursor), always with the latest cursor, or stop it with ProcessStop(session_id). Never start the same command again; never wait with sleep (a leading "sleep N" with N >= 2 is refused: use ProcessWait).
-Statuses: completed (exit 0), failed (non-zero exit or could not start), cancelled (ProcessStop or the user; not an error), timed_out (timeout_ms).
-- stdout and stderr are kept in arrival order in a 1 MiB buffer; each result returns at most 64 KiB. output_truncated: older output was dropped unread; has_more: more is already buffered.
-- session_duration_ms counts from the first Bash start; never add it up across results.
-- A bare "&" job is refused unless it redirects both stdout and stderr; run long-lived servers with ManagedProcess.`;
+const DESCRIPTION = `Runs a bash command in the workspace. If it still runs after yield_time_ms, the result has status "running", a session_id and a cursor: continue with ProcessWait(session_id, cursor), always with the latest cursor, or stop it with ProcessStop(session_id). Never start the same command again; never wait with sleep (a leading "sleep N" with N >= 2 is refused).
+Statuses: completed, failed (non-zero exit or could not start), cancelled (not an error), timed_out.
+- stdout and stderr share a 1 MiB buffer; a result returns at most 64 KiB. output_truncated: older output was dropped unread; has_more: more is already buffered.
+- session_duration_ms counts from the first Bash start; never add it up.
+- A bare "&" job is refused unless it redirects both stdout and stderr; run servers with ManagedProcess.`;
 
 /** The resumable Bash tool of the chat scope. */
 export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {

@@ -8,15 +8,15 @@ import { WAIT_YIELD, clampInteger } from "./timeout-policy.js";
 
 /** Input of ManagedProcess. */
 export const managedProcessInputSchema = z.object({
-  action: z.enum(["start", "status", "read_log", "wait", "stop"]).describe("What to do."),
-  command: z.string().optional().describe("start: the command to run in the foreground (no trailing &)."),
-  cwd: z.string().optional().describe("start: working directory (workspace-relative, skill://..., or absolute). Default: the workspace root."),
-  label: z.string().optional().describe("start: a short name for the process."),
-  isolated: z.boolean().optional().describe("start: true lets the process outlive the host application. Default false: it ends with the host."),
-  process_id: z.string().optional().describe("The process_id from start. Required except for status, where it filters."),
-  cursor: z.number().min(0).optional().describe("read_log / wait: absolute byte offset in the log to read from (default 0)."),
-  yield_time_ms: z.number().optional().describe("wait: longest wait in ms (default 30000, clamped to 5000..300000)."),
-  max_bytes: z.number().optional().describe("read_log / wait: bytes of log to return (1..524288, default 65536)."),
+  action: z.enum(["start", "status", "read_log", "wait", "stop"]),
+  command: z.string().optional().describe("start: runs in the foreground (no trailing &)."),
+  cwd: z.string().optional().describe("start: working directory (default: the workspace root): workspace-relative, skill://..., or absolute."),
+  label: z.string().optional(),
+  isolated: z.boolean().optional().describe("start: true lets it outlive the host application (default false)."),
+  process_id: z.string().optional().describe("From start; required except for status, where it filters."),
+  cursor: z.number().min(0).optional().describe("read_log/wait: byte offset in the log (default 0); results give the next one."),
+  yield_time_ms: z.number().optional().describe("wait: longest wait in ms (default 30000, 5000..300000)."),
+  max_bytes: z.number().optional().describe("read_log/wait: bytes to return (default 65536, 1..524288)."),
 });
 
 /** `details` of ManagedProcess. */
@@ -26,15 +26,8 @@ export type ManagedProcessDetails =
   | { action: "read_log" | "wait"; process: ManagedProcessState; log: LogPage }
   | { action: "stop"; process_id: string; stopped: boolean; not_found: boolean; process?: ManagedProcessState };
 
-const DESCRIPTION = `Starts and manages long-running processes (dev servers, watchers) whose output goes to a log file.
-
-Actions:
-- start {command, cwd?, label?, isolated?}: runs the command in the foreground of its own process group (do not add "&"); returns a process_id (a UUID). isolated=true lets it outlive the host application.
-- status {process_id?}: state of one or all processes (running, exited, stopped).
-- read_log {process_id, cursor?, max_bytes?}: log bytes from cursor (default 0, up to max_bytes, default 65536, max 524288); returns the next cursor.
-- wait {process_id, cursor?, yield_time_ms?, max_bytes?}: waits until the process exits, new log output reaches max_bytes, or yield_time_ms passes (default 30000, 5000..300000).
-- stop {process_id}: kills the whole process tree.
-Do not use ProcessWait or ProcessStop with a process_id; those are for Bash session ids.`;
+const DESCRIPTION = `Runs long-running processes (dev servers, watchers) with their output in a log file. Actions: start (in its own process group; returns a process_id), status (one or all: running, exited, stopped), read_log (log bytes from cursor), wait (until the process exits, max_bytes of new log arrive, or yield_time_ms passes), stop (kills the whole process tree).
+ProcessWait and ProcessStop take Bash session ids, never a process_id.`;
 
 function describeState(state: ManagedProcessState): string {
   return [

@@ -6,11 +6,11 @@ import { type ShellRuntime, requireSession } from "./shell-runtime.js";
 
 /** Input of ProcessStop. */
 export const processStopInputSchema = z.object({
-  session_id: z.string().min(1).describe("The session_id a Bash result returned."),
-  cursor: z.number().min(0).optional().describe("The cursor of the previous result; the remaining output after it is returned."),
+  session_id: z.string().min(1).describe("From a Bash result."),
+  cursor: z.number().min(0).optional().describe("The latest cursor."),
 });
 
-const DESCRIPTION = `Stops a Bash session: kills its whole process tree (SIGTERM, then SIGKILL after a short grace period), waits up to 5 s for it to end, and returns the remaining buffered output after cursor. The status becomes cancelled, which is not an error. Stopping a session that already ended also ends any background process it left behind, and returns its final status.`;
+const DESCRIPTION = `Stops a Bash session: kills its whole process tree (SIGTERM, then SIGKILL), waits up to 5 s and returns the output after cursor; the status becomes cancelled (not an error). On an ended session it kills background processes left behind.`;
 
 /** ProcessStop (chat scope). */
 export function createProcessStopTool(runtime: ShellRuntime): ToolDefinition {

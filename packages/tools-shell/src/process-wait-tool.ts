@@ -7,18 +7,12 @@ import { WAIT_YIELD, clampInteger } from "./timeout-policy.js";
 
 /** Input of ProcessWait. */
 export const processWaitInputSchema = z.object({
-  session_id: z.string().min(1).describe("The session_id a Bash result returned."),
-  cursor: z
-    .number()
-    .min(0)
-    .optional()
-    .describe("The cursor of the previous result for this session; output after it is returned. Default: the oldest output still buffered."),
-  yield_time_ms: z.number().optional().describe("Longest wait in ms (default 30000, clamped to 5000..300000). Use 60000 or more for long quiet commands."),
+  session_id: z.string().min(1).describe("From a Bash result."),
+  cursor: z.number().min(0).optional().describe("Output after it is returned (default: the oldest still buffered)."),
+  yield_time_ms: z.number().optional().describe("Longest wait in ms (default 30000, 5000..300000)."),
 });
 
-const DESCRIPTION = `Waits for a running Bash session and returns its new output.
-
-Returns as soon as the command ends, or 64 KiB of unread output are buffered, or yield_time_ms passes (default 30000, 5000..300000). Pass the cursor from the previous Bash/ProcessWait result each time; the result gives the next cursor. Repeat until status is completed, failed, cancelled or timed_out. output_truncated: true means output older than the 1 MiB buffer was dropped before you read it. session_duration_ms is the total time since the Bash start (do not add values). Only for Bash session ids ("bash-..."); ManagedProcess ids use ManagedProcess(action="wait").`;
+const DESCRIPTION = `Waits for a Bash session; returns its new output once the command ends, 64 KiB of output are unread, or yield_time_ms passes. Pass the latest cursor; repeat while the status is running. Only for Bash session ids ("bash-..."); a ManagedProcess has action="wait".`;
 
 /** ProcessWait (chat scope). */
 export function createProcessWaitTool(runtime: ShellRuntime): ToolDefinition {

@@ -6,12 +6,7 @@ import type { TaskRuntime } from "./task-runtime.js";
 
 /** The input of TaskCreate: all three fields required, non-blank and within {@link TASK_LIMITS}. */
 export const taskCreateInputSchema = z.object({
-  subject: z
-    .string()
-    .trim()
-    .min(1, "subject must not be blank")
-    .max(TASK_LIMITS.subjectChars)
-    .describe('A short imperative title, e.g. "Add the config parser".'),
+  subject: z.string().trim().min(1, "subject must not be blank").max(TASK_LIMITS.subjectChars).describe("Short imperative title."),
   description: z
     .string()
     .trim()
@@ -23,16 +18,12 @@ export const taskCreateInputSchema = z.object({
     .trim()
     .min(1, "activeForm must not be blank")
     .max(TASK_LIMITS.activeFormChars)
-    .describe('The present-continuous form shown while the task is in progress, e.g. "Adding the config parser".'),
+    .describe('Shown while in progress, e.g. "Adding the config parser".'),
 });
 
-const description = `Adds a task to the task list of the current run and returns the whole list as JSON.
-Use it to plan multi-step work: one task per concrete step, created in the order you will do them.
-- New tasks are pending and get the next numeric-string id ("1", "2", ...); ids never change and are never reused.
-- subject, description and activeForm are all required and must not be blank. At most ${TASK_LIMITS.subjectChars} characters for subject and activeForm, ${TASK_LIMITS.descriptionChars} for description.
-- A list holds at most ${TASK_LIMITS.tasksPerList} tasks.
-- There is no delete: mark a task completed when it is done or no longer needed.
-- Track progress with TaskUpdate; read the list with TaskList.`;
+const description = `Adds a pending task to the current run's task list and returns the list as JSON. Plan multi-step work as one task per concrete step, in order.
+- No field may be blank; at most ${TASK_LIMITS.subjectChars} characters for subject and activeForm, ${TASK_LIMITS.descriptionChars} for description.
+- At most ${TASK_LIMITS.tasksPerList} tasks per list, completed ones included: there is no delete, so mark a task completed when done or no longer needed.`;
 
 /** Builds TaskCreate over a runtime. */
 export function createTaskCreateTool(runtime: TaskRuntime, resolveRun: TaskRunResolver) {

@@ -6,8 +6,7 @@ import type { TaskRuntime } from "./task-runtime.js";
 /** TaskList takes no input. */
 export const taskListInputSchema = z.object({});
 
-const description = `Returns the current run's task list as JSON: {runId, revision, nextTaskId, tasks: [{id, subject, description, activeForm, status}]}.
-An empty list (no tasks) when none has been created in this run. Read-only: it changes nothing.`;
+const description = `Returns the current run's task list as JSON (empty until a task is created). Changes nothing.`;
 
 /** Builds TaskList over a runtime. */
 export function createTaskListTool(runtime: TaskRuntime, resolveRun: TaskRunResolver) {

@@ -48,6 +48,6 @@ export type MemoryManagerInput = z.output<typeof memoryManagerInputSchema>;
 /** The description the model reads (kept short: it is sent with every request). */
 export const MEMORY_MANAGER_DESCRIPTION = `Long-term memory across chats: short Markdown entries of lasting user facts and preferences; never secrets.
 scope auto (reads) = global + this project, project wins; changes need global or project.
-read offset: 1-based line. write: new or overwrite (max 500 per scope). update mode: replace (default), append, merge. accept: mark an auto-saved entry reviewed.
+read offset: 1-based line. write: new or overwrite (max 500 per scope). update mode defaults to replace. accept: mark an auto-saved entry reviewed.
 confidence high needs source_quote (user's words, >= 5 chars), else it is lowered.
 include_history: also search past chats (untrusted).`;

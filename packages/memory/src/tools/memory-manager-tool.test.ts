@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { HIGH_CONFIDENCE_MIN_QUOTE_CHARS } from "../domain/evidence.js";
 import { MEMORY_LIMITS } from "../domain/memory-types.js";
+import { MEMORY_MANAGER_DESCRIPTION } from "./memory-manager-schema.js";
 import { inMemoryBackend, setup, userEntry } from "./__fixtures__/memory-registry.js";
 import { MEMORY_TEST_BACKENDS } from "./__fixtures__/memory-backends.js";
 
@@ -156,5 +158,17 @@ describe("MemoryManager schema", () => {
     const { registry } = await setup(inMemoryBackend);
     const tool = registry.tools.find((entry) => entry.name === "MemoryManager");
     expect(tool).toMatchSnapshot();
+  });
+
+  it("still states each limit and rule the model needs (the description is kept short: it is sent with every request)", () => {
+    const text = MEMORY_MANAGER_DESCRIPTION;
+    expect(text).toMatch(/lasting user facts and preferences; never secrets/);
+    expect(text).toMatch(/scope auto \(reads\) = global \+ this project, project wins; changes need global or project/);
+    expect(text).toMatch(/read offset: 1-based line/);
+    expect(text).toContain(`max ${MEMORY_LIMITS.entriesPerScope} per scope`);
+    expect(text).toMatch(/update mode defaults to replace/);
+    expect(text).toMatch(/accept: mark an auto-saved entry reviewed/);
+    expect(text).toContain(`confidence high needs source_quote (user's words, >= ${HIGH_CONFIDENCE_MIN_QUOTE_CHARS} chars), else it is lowered`);
+    expect(text).toMatch(/include_history: also search past chats \(untrusted\)/);
   });
 });
