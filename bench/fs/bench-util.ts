@@ -16,6 +16,10 @@ export interface BenchSettings {
   runs: number;
   /** `--quick`: fewer runs and sizes. */
   quick: boolean;
+}
+
+/** How a run of fs-bench.ts is sized, and where it records its figures against the issue's targets. */
+export interface FsBenchSettings extends BenchSettings {
   /** The sizes of the edited files, in MB (`--edit-mb=`, default 10). */
   editMegabytes: number[];
   /** The worst figure against each of the issue's targets, printed at the end. */

@@ -7,7 +7,7 @@ import { createToolRegistry } from "@agent-tools/core";
 import { createFsToolBundle } from "@agent-tools/tools-fs";
 import { findEditMatches } from "@agent-tools/tools-fs/internal";
 import { TARGETS } from "./bench-targets.js";
-import { type BenchSettings, call, format, median, ratio, row } from "./bench-util.js";
+import { type FsBenchSettings, call, format, median, ratio, row } from "./bench-util.js";
 import { sourceText } from "./source-text.js";
 
 /** Waits `ms` milliseconds. */
@@ -32,7 +32,7 @@ const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * writeback, so one run's writeback does not spill into the next. The
  * figures are medians of `runs` runs after one warm-up run of each side.
  */
-export async function benchEdit(repository: string, settings: BenchSettings): Promise<void> {
+export async function benchEdit(repository: string, settings: FsBenchSettings): Promise<void> {
   const { runs } = settings;
   const directory = mkdtempSync(path.join(os.tmpdir(), "agent-tools-bench-edit-"));
   // One long-lived registry, as in a host; each run edits a file it has not

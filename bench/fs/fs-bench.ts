@@ -19,7 +19,7 @@
 import os from "node:os";
 import path from "node:path";
 import { TargetLog } from "./bench-targets.js";
-import { type BenchSettings, loads } from "./bench-util.js";
+import { type FsBenchSettings, loads } from "./bench-util.js";
 import { benchEdit } from "./edit-bench.js";
 import { benchGlob, benchGlobFixedCost, type GlobFigure, printGlobGrowth } from "./glob-bench.js";
 import { benchGrep } from "./grep-bench.js";
@@ -29,7 +29,7 @@ import { benchRead } from "./read-bench.js";
 
 const option = (name: string) => process.argv.find((argument) => argument.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = process.argv.includes("--quick");
-const settings: BenchSettings = {
+const settings: FsBenchSettings = {
   quick,
   runs: Number(option("runs") ?? (quick ? 3 : 7)),
   editMegabytes: (option("edit-mb") ?? "10").split(",").map(Number),

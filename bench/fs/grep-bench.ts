@@ -1,6 +1,6 @@
 /** The Grep figures of the file-tools benchmark (see fs-bench.ts). */
 import type { ToolRegistry } from "@agent-tools/core";
-import { type BenchSettings, call, format, interleaved, ratio, registryFor, rgDirect, rgOutput, row } from "./bench-util.js";
+import { type FsBenchSettings, call, format, interleaved, ratio, registryFor, rgDirect, rgOutput, row } from "./bench-util.js";
 import { TARGETS } from "./bench-targets.js";
 
 /** What Grep's details count. */
@@ -60,13 +60,20 @@ interface Engines {
   pure: ToolRegistry;
 }
 
+/** A tree: its name in the table and its path. */
+interface Tree {
+  label: string;
+  repository: string;
+}
+
 /**
  * Times one row, interleaved run by run: `rg`, Grep with ripgrep, Grep with
  * the pure TypeScript engine (and, for an uncapped row, the floor: `rg`
  * plus decoding its output into one string). Prints it and records the
  * ratios against the issue's targets.
  */
-async function timeRow(label: string, repository: string, item: GrepRow, engines: Engines, settings: BenchSettings): Promise<void> {
+async function timeRow(tree: Tree, item: GrepRow, engines: Engines, settings: FsBenchSettings): Promise<void> {
+  const { label, repository } = tree;
   const args = rgArgs(item);
   let details: GrepDetails = { matchCount: 0, fileCount: 0, returned: 0 };
   const sides: Array<() => Promise<unknown>> = [
@@ -105,18 +112,18 @@ async function timeRow(label: string, repository: string, item: GrepRow, engines
  * `rg --count`; and every line uncapped (a registry whose cap is 1 Gi
  * characters) beside the floor `rg` + decode.
  */
-export async function benchGrep(label: string, repository: string, settings: BenchSettings): Promise<void> {
+export async function benchGrep(label: string, repository: string, settings: FsBenchSettings): Promise<void> {
   const capped: Engines = { tool: registryFor(repository), pure: registryFor(repository, false) };
   const uncapped: Engines = { tool: registryFor(repository, undefined, 2 ** 30), pure: registryFor(repository, false, 2 ** 30) };
   try {
-    for (const item of cappedRows()) await timeRow(label, repository, item, capped, settings);
+    for (const item of cappedRows()) await timeRow({ label, repository }, item, capped, settings);
     const everything: GrepRow = {
       name: "all lines rendered, no cap",
       args: { pattern: ALL_LINES, head_limit: 1_000_000_000 },
       rgFlags: ["-i"],
       uncapped: true,
     };
-    await timeRow(label, repository, everything, uncapped, settings);
+    await timeRow({ label, repository }, everything, uncapped, settings);
   } finally {
     for (const registry of [capped.tool, capped.pure, uncapped.tool, uncapped.pure]) await registry.close();
   }

@@ -3,7 +3,7 @@ import { open } from "node:fs/promises";
 import path from "node:path";
 import type { ToolRegistry } from "@agent-tools/core";
 import { TARGETS } from "./bench-targets.js";
-import { type BenchSettings, call, format, interleaved, ratio, registryFor, row } from "./bench-util.js";
+import { type FsBenchSettings, call, format, interleaved, ratio, registryFor, row } from "./bench-util.js";
 import { ensureTextFile } from "./source-text.js";
 
 /** The files read: name, size in bytes, the target their first page is held to. */
@@ -62,7 +62,7 @@ async function firstLines(file: string): Promise<string> {
  * before the clock starts) that has not read the file yet; beside the floor
  * of streaming the first 200 lines. Interleaved run by run.
  */
-export async function benchRead(repository: string, directory: string, settings: BenchSettings): Promise<void> {
+export async function benchRead(repository: string, directory: string, settings: FsBenchSettings): Promise<void> {
   for (const size of SIZES) {
     if (settings.quick && size.bytes > 50 * 1024 * 1024) continue;
     const file = ensureTextFile(repository, directory, size.name, size.bytes);
