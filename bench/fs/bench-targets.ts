@@ -33,7 +33,7 @@ interface Worst {
 export class TargetLog {
   readonly #worst = new Map<BenchTarget, Worst>();
 
-  /** Records one figure (`where`: tree and row) against `target`. */
+  /** Records one figure (`where`: tree and row) against `target`; infinity for a figure whose tool call failed. */
   add(target: BenchTarget, value: number, where: string): void {
     const worst = this.#worst.get(target);
     if (!worst) this.#worst.set(target, { value, where, count: 1 });
@@ -52,7 +52,8 @@ export class TargetLog {
         console.log(`- ${target.name}: not measured in this run`);
         continue;
       }
-      const value = target.unit === "x" ? `${worst.value.toFixed(2)}x` : `${worst.value.toFixed(1)} ms`;
+      const shown = target.unit === "x" ? `${worst.value.toFixed(2)}x` : `${worst.value.toFixed(1)} ms`;
+      const value = Number.isFinite(worst.value) ? shown : "an error (Grep failed)";
       const verdict = worst.value <= target.limit ? "within" : "NOT within";
       console.log(`- ${target.name}: worst ${value} (${worst.where}; ${worst.count} figures) -> ${verdict}`);
     }

@@ -76,30 +76,47 @@ async function timeRow(tree: Tree, item: GrepRow, engines: Engines, settings: Fs
   const { label, repository } = tree;
   const args = rgArgs(item);
   let details: GrepDetails = { matchCount: 0, fileCount: 0, returned: 0 };
+  // A Grep that answers with an error (e.g. the regex time budget under load) is counted, not fatal.
+  const failures = { tool: "", toolRuns: 0, pure: "", pureRuns: 0 };
   const sides: Array<() => Promise<unknown>> = [
     () => rgDirect(args, repository),
     async () => {
-      details = (await call(engines.tool, "Grep", item.args)).details as GrepDetails;
+      try {
+        details = (await call(engines.tool, "Grep", item.args)).details as GrepDetails;
+      } catch (error) {
+        failures.tool = String(error).slice(0, 160);
+        failures.toolRuns += 1;
+      }
     },
-    () => call(engines.pure, "Grep", item.args),
+    async () => {
+      try {
+        await call(engines.pure, "Grep", item.args);
+      } catch (error) {
+        failures.pure = String(error).slice(0, 160);
+        failures.pureRuns += 1;
+      }
+    },
   ];
   if (item.uncapped) sides.push(async () => (await rgOutput(args, repository)).toString("utf8"));
   const [peer, tool, pure, floor] = (await interleaved(settings.runs, sides)) as [number, number, number, number?];
-  if (item.uncapped && details.returned !== details.matchCount) {
+  if (item.uncapped && failures.toolRuns === 0 && details.returned !== details.matchCount) {
     throw new Error(`Grep ${item.name}: ${details.returned} of ${details.matchCount} lines rendered`);
   }
   const where = `${label}, ${item.name}`;
-  settings.targets.add(TARGETS.grepRipgrep, tool / peer, where);
-  settings.targets.add(item.uncapped ? TARGETS.grepPureUncapped : TARGETS.grepPureDefault, pure / peer, where);
+  const failed = (runs: number) => (runs > 0 ? ` (FAILED in ${runs} of ${settings.runs + 1} runs)` : "");
+  settings.targets.add(TARGETS.grepRipgrep, failures.toolRuns > 0 ? Number.POSITIVE_INFINITY : tool / peer, where);
+  const pureTarget = item.uncapped ? TARGETS.grepPureUncapped : TARGETS.grepPureDefault;
+  settings.targets.add(pureTarget, failures.pureRuns > 0 ? Number.POSITIVE_INFINITY : pure / peer, where);
   const cells = [
     label,
     `Grep ${item.name} (${counts(item, details)})`,
     `rg ${format(peer)}`,
-    `tool ${format(tool)} ${ratio(tool, peer)}`,
-    `pure-TS ${format(pure)} ${ratio(pure, peer)}`,
+    `tool ${format(tool)} ${ratio(tool, peer)}${failed(failures.toolRuns)}`,
+    `pure-TS ${format(pure)} ${ratio(pure, peer)}${failed(failures.pureRuns)}`,
   ];
   if (floor !== undefined) cells.push(`floor rg + decode ${format(floor)} ${ratio(floor, peer)}`);
   row(...cells);
+  for (const message of [failures.tool, failures.pure]) if (message) console.log(`  last error: ${message}`);
 }
 
 /**
