@@ -12,7 +12,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { ContentHasher } from "../shared/content-hash.js";
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
-import { HashWorker, type PendingHash } from "./hash-worker.js";
+import { type FileIdentity, HashWorker, type PendingHash } from "./hash-worker.js";
 import { type PooledRead, ReadBufferPool } from "./read-buffer-pool.js";
 import { type EolKernel, type FnvKernel, createEolKernel, createFnvKernel } from "./wasm-kernels.js";
 
@@ -30,6 +30,8 @@ export interface FastIoUsage {
 export interface FastIo {
   /** Hashes `pieces` (one content, in order) on the worker thread; `transfer` moves an exclusively owned ArrayBuffer there instead of copying. */
   hashOffThread(pieces: readonly Uint8Array[], transfer?: ArrayBuffer): PendingHash;
+  /** Hashes the open file `fd` on the worker thread; "" unless it is still `expected` afterwards (see `HashWorker.hashFile`). Keep `fd` open until `released`. */
+  hashFileOffThread(fd: number, expected: FileIdentity): PendingHash;
   /** Reads a whole file (current size `size`), into pooled memory when it is large. */
   readWholeFile(handle: FileHandle, size: number): Promise<PooledRead>;
   /** `text` as UTF-8, into pooled memory when it is large. */
@@ -62,6 +64,7 @@ export function createFastIo(): FastIo {
   let eol: EolKernel | null | undefined;
   return {
     hashOffThread: (pieces, transfer) => hashes.hash(pieces, transfer),
+    hashFileOffThread: (fd, expected) => hashes.hashFile(fd, expected),
     readWholeFile: (handle, size) => pool.readWholeFile(handle, size),
     encodeText: (text) => pool.encodeText(text),
     createHasher: () => new ContentHasher((fnv ??= createFnvKernel())),

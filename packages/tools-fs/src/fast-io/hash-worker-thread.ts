@@ -6,9 +6,14 @@
  * Protocol: each message `{ id, pieces }` (Uint8Arrays, hashed in order as
  * one content) is answered with `{ id, released: true }` once the worker has
  * copied the pieces (the sender may then reuse their memory), then with
- * `{ id, hash }` (16 hex characters) or `{ id, error }`.
+ * `{ id, hash }` (16 hex characters) or `{ id, error }`. A message
+ * `{ id, fd, size }` hashes an open file instead (positional reads of its
+ * first `size` bytes, straight into the WebAssembly memory) and is answered
+ * with `{ id, hash, bytes, stat }`: the bytes hashed and the file's fstat
+ * taken after the last read, so the sender can tell whether the file changed
+ * while it was hashed.
  */
-import { readlinkSync } from "node:fs";
+import { fstatSync, readSync, readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { FNV_HASH_WASM } from "../wasm/fnv-hash.wasm.js";
@@ -72,9 +77,25 @@ function hashPieces(id: number, pieces: readonly Uint8Array[]): string {
   return BigInt.asUintN(64, state).toString(16).padStart(16, "0");
 }
 
-parentPort?.on("message", ({ id, pieces }: { id: number; pieces: Uint8Array[] }) => {
+/** Hashes the first `size` bytes of the open file `fd` (fewer if it ends first); its fstat is taken after the reads. */
+function hashFile(id: number, fd: number, size: number) {
+  let state = OFFSET_BASIS;
+  let bytes = 0;
+  ensure(CHUNK);
+  while (bytes < size) {
+    const count = readSync(fd, new Uint8Array(mem.buffer, DATA_OFFSET, Math.min(CHUNK, size - bytes)), 0, Math.min(CHUNK, size - bytes), bytes);
+    if (count === 0) break;
+    state = fnv(DATA_OFFSET, count, state);
+    bytes += count;
+  }
+  const { mtimeMs, ctimeMs, ino, size: sizeAfter } = fstatSync(fd);
+  return { id, hash: BigInt.asUintN(64, state).toString(16).padStart(16, "0"), bytes, stat: { mtimeMs, ctimeMs, ino, size: sizeAfter } };
+}
+
+parentPort?.on("message", ({ id, pieces, fd, size }: { id: number; pieces?: Uint8Array[]; fd?: number; size?: number }) => {
   try {
-    parentPort?.postMessage({ id, hash: hashPieces(id, pieces) });
+    if (fd !== undefined) parentPort?.postMessage(hashFile(id, fd, size ?? 0));
+    else parentPort?.postMessage({ id, hash: hashPieces(id, pieces ?? []) });
   } catch (error) {
     parentPort?.postMessage({ id, error: String((error && (error as Error).message) || error) });
   }

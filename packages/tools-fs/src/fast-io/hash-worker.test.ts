@@ -1,3 +1,6 @@
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { contentHash } from "../shared/content-hash.js";
 import { HashWorker, ownedArrayBuffer } from "./hash-worker.js";
@@ -69,6 +72,32 @@ describe("hashOffThread", () => {
     // After close, jobs are hashed on the main thread and no worker starts again.
     expect(await hashOffThread([Buffer.from("again")]).wait()).toBe(contentHash(Buffer.from("again")));
     expect(hashWorkerRunning()).toBe(false);
+  });
+});
+
+describe("hashFile", () => {
+  it("hashes an open file's first size bytes only while it stays the expected version", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "hash-file-"));
+    const file = path.join(dir, "data.bin");
+    const bytes = pseudoRandom(5 * 1024 * 1024 + 3, 9); // spans the worker's 4 MB chunks
+    writeFileSync(file, bytes);
+    const fd = openSync(file, "r");
+    const fresh = new HashWorker();
+    try {
+      const stat = fstatSync(fd);
+      const identity = { mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, size: stat.size };
+      expect(await fresh.hashFile(fd, identity).wait()).toBe(contentHash(bytes));
+      // Another identity than the file's (it changed after the Read's stat): unknown, never the new bytes' hash.
+      expect(await fresh.hashFile(fd, { ...identity, ctimeMs: identity.ctimeMs - 1 }).wait()).toBe("");
+      expect(await fresh.hashFile(fd, { ...identity, size: identity.size - 1 }).wait()).toBe("");
+      // After close a file's hash is unknown at once (its registry is closed): never read whole on the main thread.
+      await fresh.close();
+      expect(await fresh.hashFile(fd, identity).wait()).toBe("");
+    } finally {
+      closeSync(fd);
+      await fresh.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

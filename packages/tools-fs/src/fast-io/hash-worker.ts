@@ -10,6 +10,8 @@
  * without work. Where a worker cannot be started, or after close, the hash
  * is computed on the main thread in a later macrotask instead.
  */
+import { type Stats, fstat, read } from "node:fs";
+import { promisify } from "node:util";
 import type { Worker } from "node:worker_threads";
 import { ContentHasher } from "../shared/content-hash.js";
 import { startWorkerModule } from "../shared/worker-module.js";
@@ -38,10 +40,72 @@ interface Job {
   transferred: boolean;
   /** The worker copied the pieces and their memory may have been reused since: only that worker can hash them. */
   handedBack: boolean;
+  /** An open file to hash instead of pieces (see {@link HashWorker.hashFile}). */
+  file?: FileToHash;
 }
 
-/** The main-thread fallback; a job whose memory went to (or was copied by) a worker that died fails instead: its hash stays unknown. */
-function hashLater(job: Job): void {
+/** The identity of a file version (what a stat says), as {@link HashWorker.hashFile} checks it. */
+export interface FileIdentity {
+  readonly mtimeMs: number;
+  readonly ctimeMs?: number;
+  readonly ino?: number;
+  readonly size: number;
+}
+
+/** An open file whose first `expected.size` bytes are hashed, if it is still `expected` afterwards. */
+interface FileToHash {
+  readonly fd: number;
+  readonly expected: FileIdentity;
+}
+
+/** The hash of a file's bytes, or "" when the file was not the expected version all along (its fstat after the reads differs, or it ended early). */
+function verifiedFileHash(file: FileToHash, hash: string, bytes: number, after: FileIdentity): string {
+  const { expected } = file;
+  const same =
+    bytes === expected.size &&
+    after.size === expected.size &&
+    after.mtimeMs === expected.mtimeMs &&
+    after.ctimeMs === expected.ctimeMs &&
+    after.ino === expected.ino;
+  return same ? hash : "";
+}
+
+const readAt = promisify(read);
+const fstatOf = promisify(fstat) as (fd: number) => Promise<Stats>;
+
+/** The main-thread fallback of a file job: async positional reads, hashed here. */
+async function hashFileHere(file: FileToHash): Promise<string> {
+  const hasher = new ContentHasher();
+  const buffer = Buffer.allocUnsafe(Math.min(4 * 1024 * 1024, Math.max(1, file.expected.size)));
+  let bytes = 0;
+  while (bytes < file.expected.size) {
+    const { bytesRead } = await readAt(file.fd, buffer, 0, Math.min(buffer.length, file.expected.size - bytes), bytes);
+    if (bytesRead === 0) break;
+    hasher.update(buffer.subarray(0, bytesRead));
+    bytes += bytesRead;
+  }
+  return verifiedFileHash(file, hasher.digest(), bytes, await fstatOf(file.fd));
+}
+
+/**
+ * The main-thread fallback; a job whose memory went to (or was copied by) a
+ * worker that died fails instead: its hash stays unknown. A file job after
+ * {@link HashWorker.close} settles as "" (unknown) at once: its registry is
+ * closed, so reading the whole file on the main thread would serve no one.
+ */
+function hashLater(job: Job, closed: boolean): void {
+  const { file } = job;
+  if (file && closed) {
+    job.release();
+    job.resolve("");
+    return;
+  }
+  if (file) {
+    hashFileHere(file)
+      .then(job.resolve, (error: unknown) => job.reject(error instanceof Error ? error : new Error(String(error))))
+      .finally(job.release);
+    return;
+  }
   setImmediate(() => {
     if (job.transferred || job.handedBack) {
       job.release();
@@ -84,7 +148,7 @@ export class HashWorker {
     try {
       const started = startWorkerModule(new URL("./hash-worker-thread.js", import.meta.url), { name: "agent-tools-hash" });
       started.unref();
-      started.on("message", (message: { id: number; hash?: string; error?: string; released?: boolean }) => {
+      started.on("message", (message: { id: number; hash?: string; error?: string; released?: boolean; bytes?: number; stat?: FileIdentity }) => {
         const job = this.jobs.get(message.id);
         if (!job) return;
         if (message.released) {
@@ -94,7 +158,9 @@ export class HashWorker {
         }
         this.jobs.delete(message.id);
         job.release();
-        if (message.hash !== undefined) job.resolve(message.hash);
+        if (message.hash !== undefined && job.file)
+          job.resolve(message.stat ? verifiedFileHash(job.file, message.hash, message.bytes ?? -1, message.stat) : "");
+        else if (message.hash !== undefined) job.resolve(message.hash);
         else job.reject(new Error(message.error ?? "hash worker failed"));
         this.scheduleIdleExit();
       });
@@ -119,7 +185,7 @@ export class HashWorker {
     this.idleTimer = null;
     const orphans = [...this.jobs.values()];
     this.jobs.clear();
-    for (const job of orphans) hashLater(job);
+    for (const job of orphans) hashLater(job, this.closed);
   }
 
   private scheduleIdleExit(): void {
@@ -143,6 +209,24 @@ export class HashWorker {
    * instead of copied (the caller's views become empty).
    */
   hash(pieces: readonly Uint8Array[], transfer?: ArrayBuffer): PendingHash {
+    return this.submit({ pieces }, transfer);
+  }
+
+  /**
+   * Starts hashing the first `expected.size` bytes of the open file `fd` off
+   * the main thread (positional reads: the file's offset is not moved). The
+   * hash settles as "" (unknown) unless the file's fstat after the reads
+   * still equals `expected` (mtime, ctime, inode, size) and exactly that
+   * many bytes were read: a file changed before or while it was hashed never
+   * gets the hash of its new content under its old identity. The caller
+   * keeps `fd` open until `released` settles.
+   */
+  hashFile(fd: number, expected: FileIdentity): PendingHash {
+    return this.submit({ pieces: [], file: { fd, expected: { ...expected } } });
+  }
+
+  private submit(what: { pieces: readonly Uint8Array[]; file?: FileToHash }, transfer?: ArrayBuffer): PendingHash {
+    const { pieces, file } = what;
     let resolve!: (hash: string) => void;
     let reject!: (error: Error) => void;
     const promise = new Promise<string>((onResolve, onReject) => {
@@ -154,22 +238,11 @@ export class HashWorker {
     const released = new Promise<void>((onRelease) => {
       release = onRelease;
     });
-    const job: Job = { resolve, reject, release, pieces, transferred: false, handedBack: false };
-    const thread = this.start();
-    if (!thread) hashLater(job);
-    else {
-      const id = this.nextId++;
-      this.jobs.set(id, job);
-      if (this.idleTimer) clearTimeout(this.idleTimer);
-      this.idleTimer = null;
-      try {
-        thread.postMessage({ id, pieces }, transfer ? [transfer] : []);
-        job.transferred = transfer !== undefined;
-      } catch {
-        thread.postMessage({ id, pieces });
-      }
-      if (this.waiters > 0) thread.ref();
-    }
+    const job: Job = { resolve, reject, release, pieces, transferred: false, handedBack: false, file };
+    // A file is hashed for a Read that is answering now: the worker is started
+    // (or the job posted) just after, off the Read's own time.
+    if (file) setImmediate(() => this.dispatch(job));
+    else this.dispatch(job, transfer);
     return {
       promise,
       released,
@@ -184,6 +257,28 @@ export class HashWorker {
         }
       },
     };
+  }
+
+  /** Posts `job` to the worker (started if needed), or hashes it on the main thread where no worker can run. */
+  private dispatch(job: Job, transfer?: ArrayBuffer): void {
+    const thread = this.start();
+    if (!thread) {
+      hashLater(job, this.closed);
+      return;
+    }
+    const id = this.nextId++;
+    this.jobs.set(id, job);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const { file } = job;
+    try {
+      if (file) thread.postMessage({ id, fd: file.fd, size: file.expected.size });
+      else thread.postMessage({ id, pieces: job.pieces }, transfer ? [transfer] : []);
+      job.transferred = transfer !== undefined;
+    } catch {
+      thread.postMessage({ id, pieces: job.pieces });
+    }
+    if (this.waiters > 0) thread.ref();
   }
 
   /** Whether the worker thread is running. */

@@ -5,7 +5,10 @@
 import path from "node:path";
 import { ToolError, type ToolOutput } from "@agent-tools/core";
 import { IMAGE_MIME_BY_EXTENSION, extensionOf } from "../shared/image-data.js";
-import { numberLine, readTextWindow } from "../shared/text-window.js";
+import type { PendingHash } from "../fast-io/hash-worker.js";
+import type { FileVersion } from "../shared/file-state.js";
+import { type TextWindow, numberLine, readTextWindow } from "../shared/text-window.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { archiveKind } from "./read-archive.js";
 import { type ReadSource, UNCHANGED_NOTE, pathDetails, readArchive, readImage, readNotebook, readPdf } from "./read-formats.js";
 import type { ReadCall } from "./read-input.js";
@@ -25,7 +28,17 @@ export interface ReadPathDetails {
 
 /** Details of a Read result, by `kind`. */
 export type ReadDetails =
-  | (ReadPathDetails & { kind: "read_text"; startLine: number; numLines: number; totalLines: number; truncated: boolean; isPartialView: boolean })
+  | (ReadPathDetails & {
+      kind: "read_text";
+      startLine: number;
+      numLines: number;
+      /** Lines in the file; absent when the file is larger than 1 MiB and the window stopped before its end (the lines after it were not counted). */
+      totalLines?: number;
+      /** Whether `totalLines` is there. */
+      totalLinesKnown: boolean;
+      truncated: boolean;
+      isPartialView: boolean;
+    })
   | (ReadPathDetails & { kind: "read_image"; mimeType: string; bytes: number })
   | (ReadPathDetails & { kind: "read_notebook"; cellStart: number; numCells: number; totalCells: number; truncated: boolean })
   | (ReadPathDetails & { kind: "read_pdf"; pageStart: number; numPages: number; totalPages: number; truncated: boolean })
@@ -80,32 +93,31 @@ async function readText(source: ReadSource, call: ReadCall) {
       },
     );
   }
-  if (window.totalLines > 0 && input.start_line > window.totalLines) {
+  const total = window.totalLines;
+  if (total !== undefined && total > 0 && input.start_line > total) {
     throw new ToolError(
       "invalid_arguments",
-      `Read: start_line=${input.start_line} is past the end of ${resolved.displayPath}, which has ${window.totalLines} lines. Use a start_line between 1 and ${window.totalLines}.`,
+      `Read: start_line=${input.start_line} is past the end of ${resolved.displayPath}, which has ${total} lines. Use a start_line between 1 and ${total}.`,
     );
   }
   const key = source.key;
-  const rangeKey = `text:${window.startLine}:${window.numLines}:${window.totalLines}`;
-  const full = window.startLine === 1 && window.numLines === window.totalLines && !window.lineCut;
-  const reusedExisting = environment.state.recordRangeRead(key, { kind: "text", rangeKey, totalLines: window.totalLines, ...window.version }, full);
+  const { version, pendingHash } = windowVersion(source, window, environment);
+  const rangeKey = `text:${window.startLine}:${window.numLines}:${total ?? "?"}`;
+  const full = window.startLine === 1 && window.numLines === total && !window.lineCut;
+  const reusedExisting = environment.state.recordRangeRead(key, { kind: "text", rangeKey, totalLines: total, ...version }, full, pendingHash);
   const lastLine = window.startLine + window.numLines - 1;
-  const isPartialView = window.startLine > 1 || window.numLines < window.totalLines || window.lineCut;
-  const header = [
-    `Read: ${resolved.displayPath}`,
-    window.totalLines === 0 ? "lines=empty" : `lines=${window.startLine}-${lastLine} / ${window.totalLines}`,
-    `view=${isPartialView ? "partial" : "full"}`,
-  ].join("\n");
+  const isPartialView = total === undefined || window.startLine > 1 || window.numLines < total || window.lineCut;
+  const header = [`Read: ${resolved.displayPath}`, linesHeader(window, version.size), `view=${isPartialView ? "partial" : "full"}`].join("\n");
   let body: string;
   if (reusedExisting) body = UNCHANGED_NOTE;
-  else if (window.totalLines === 0) body = "(empty file)";
+  else if (total === 0) body = "(empty file)";
   else {
     body = window.lines.map((line, index) => numberLine(window.startLine + index, line)).join("\n");
     if (window.lineCut) body += `\n[...truncated: line ${window.startLine} is longer than the 200 KB output cap and was cut...]`;
-    if (window.truncated && lastLine < window.totalLines) {
+    if (window.truncated && (total === undefined || lastLine < total)) {
       const why = window.cappedBySize ? " (200 KB output cap reached)" : "";
-      body += `\n[...truncated${why}: ${window.totalLines - lastLine} more lines; continue with start_line=${lastLine + 1}...]`;
+      const more = total === undefined ? "more lines follow" : `${total - lastLine} more lines`;
+      body += `\n[...truncated${why}: ${more}; continue with start_line=${lastLine + 1}...]`;
     }
   }
   return {
@@ -115,12 +127,50 @@ async function readText(source: ReadSource, call: ReadCall) {
       ...pathDetails(resolved),
       startLine: window.startLine,
       numLines: window.numLines,
-      totalLines: window.totalLines,
+      ...(total === undefined ? {} : { totalLines: total }),
+      totalLinesKnown: total !== undefined,
       truncated: window.truncated,
       isPartialView,
-      mtimeMs: window.version.mtimeMs,
-      contentHash: window.version.contentHash,
+      mtimeMs: version.mtimeMs,
+      ...(version.contentHash === "" && window.hashDeferred ? {} : { contentHash: version.contentHash }),
       reusedExisting,
     },
   };
+}
+
+/**
+ * The version a text window records: the hash read with it; for a window
+ * read only up to its end, the hash already recorded for that very stat
+ * identity, else "" with the hash started off the main thread (or the one
+ * already being computed for it).
+ */
+function windowVersion(source: ReadSource, window: TextWindow, environment: FsToolEnvironment): { version: FileVersion; pendingHash?: PendingHash } {
+  const { version } = window;
+  if (!window.hashDeferred) return { version };
+  const known = environment.state.knownHash(source.key, version);
+  if (known !== undefined) return { version: { ...version, contentHash: known } };
+  const pendingHash = environment.state.getPendingHash(source.key, version) ?? source.hashLater?.(version);
+  return { version, pendingHash };
+}
+
+/** The header's `lines=` field: `a-b / total`, or `a-b / ? (size; more lines follow)` when the lines after the window were not counted. */
+function linesHeader(window: TextWindow, size: number): string {
+  const lastLine = window.startLine + window.numLines - 1;
+  if (window.totalLines === 0) return "lines=empty";
+  if (window.totalLines !== undefined) return `lines=${window.startLine}-${lastLine} / ${window.totalLines}`;
+  const range = window.numLines === 0 ? `${window.startLine}` : `${window.startLine}-${lastLine}`;
+  return `lines=${range} / ? (${formatSize(size)}; more lines follow)`;
+}
+
+/** A byte size for the header: `812 B`, `4.8 KB`, `5.0 MB`, `1.0 GB`. */
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
 }

@@ -3,6 +3,7 @@ import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { anchorTarget, openTarget } from "../file-engine/anchored-target.js";
 import { assertRegularFile, descriptorPath } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import type { PendingHash } from "../fast-io/hash-worker.js";
 import { type ReadSource, readVersionedHandle } from "./read-formats.js";
 import { type ReadInput, readInputSchema } from "./read-input.js";
 import { type ReadDetails, type ReadPathDetails, readSource } from "./read-source.js";
@@ -54,6 +55,8 @@ async function readResolved(input: ReadInput, resolved: ResolvedPath, context: T
     }
     assertRegularFile("Read", resolved.displayPath, target.stats);
     const { handle, stats } = await openTarget("Read", resolved.displayPath, target);
+    // A background hash of the file keeps it open until the worker is done with it.
+    let hashing: PendingHash | undefined;
     try {
       const source: ReadSource = {
         handle,
@@ -61,10 +64,15 @@ async function readResolved(input: ReadInput, resolved: ResolvedPath, context: T
         path: target.directory.anchored ? descriptorPath(handle) : target.entryPath,
         hash: environment.fastIo.contentHash,
         whole: () => readVersionedHandle(handle, environment.fastIo.contentHash),
+        hashLater: (version) => {
+          hashing = environment.fastIo.hashFileOffThread(handle.fd, version);
+          return hashing;
+        },
       };
       return await readSource(source, stats.size, { input, resolved, context, environment });
     } finally {
-      await handle.close();
+      if (hashing) void hashing.released.then(() => handle.close()).catch(() => undefined);
+      else await handle.close();
     }
   } finally {
     target.close();

@@ -52,13 +52,23 @@ interface Bucket {
   latest?: LatestRead;
   latestFullText?: FullTextSnapshot;
   byRangeKey: Map<string, FileVersion>;
-  /** The hash of the version the tools last wrote, while it is computed off the main thread. */
-  pendingHash?: { mtimeMs: number; size: number; hash: PendingHash };
+  /** The hash of the version the tools last wrote or read, while it is computed off the main thread. */
+  pendingHash?: { identity: FileVersion; hash: PendingHash };
 }
 
 /** Identity of two versions (mtime, size and hash). */
 export function sameVersion(a: FileVersion, b: FileVersion): boolean {
   return a.mtimeMs === b.mtimeMs && a.size === b.size && a.contentHash === b.contentHash;
+}
+
+/** The same stat identity: mtime, size, ctime and inode all equal (an unknown ctime or inode equals only an unknown one). */
+function sameIdentity(a: FileVersion, b: FileVersion): boolean {
+  return a.mtimeMs === b.mtimeMs && a.size === b.size && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
+/** The same stat identity, with a ctime and an inode known on both sides: what Write and Edit trust without hashing. */
+function trustedSameIdentity(a: FileVersion, b: FileVersion): boolean {
+  return a.ctimeMs !== undefined && a.ino !== undefined && sameIdentity(a, b);
 }
 
 /**
@@ -86,7 +96,7 @@ export class FileToolState {
   recordRead(key: string, read: LatestRead, fullText = false): void {
     const bucket = this.bucket(key);
     bucket.latest = read;
-    bucket.byRangeKey.set(read.rangeKey, { mtimeMs: read.mtimeMs, contentHash: read.contentHash, size: read.size });
+    bucket.byRangeKey.set(read.rangeKey, { mtimeMs: read.mtimeMs, ctimeMs: read.ctimeMs, ino: read.ino, contentHash: read.contentHash, size: read.size });
     if (fullText && read.totalLines !== undefined) {
       bucket.latestFullText = {
         mtimeMs: read.mtimeMs,
@@ -102,13 +112,30 @@ export class FileToolState {
   /**
    * Records a read like {@link FileToolState.recordRead} and says whether the
    * model had already seen this exact range at this very version (Read then
-   * answers with the "unchanged" stub). A version without a hash never counts.
+   * answers with the "unchanged" stub). A version without a hash never
+   * counts. With `pendingHash` the read's `contentHash` is "" until that
+   * hash arrives (see {@link FileToolState.recordTextMutation}).
    */
-  recordRangeRead(key: string, read: LatestRead, fullText = false): boolean {
+  recordRangeRead(key: string, read: LatestRead, fullText = false, pendingHash?: PendingHash): boolean {
     const previous = this.getExactRead(key, read.rangeKey);
     const seen = previous !== undefined && read.contentHash !== "" && sameVersion(previous, read);
     this.recordRead(key, read, fullText);
+    if (pendingHash) this.awaitHash(key, read, pendingHash);
     return seen;
+  }
+
+  /**
+   * The hash recorded of a version with exactly this stat identity (mtime,
+   * size, ctime and inode, the last two known), if any: a window read only
+   * up to its end takes it instead of hashing the file again. Only a hash
+   * recorded for the same identity is given, never one computed later from
+   * other bytes.
+   */
+  knownHash(key: string, identity: FileVersion): string | undefined {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return undefined;
+    const recorded = [bucket.latest, bucket.latestFullText, ...bucket.byRangeKey.values()];
+    return recorded.find((version) => version && version.contentHash !== "" && trustedSameIdentity(version, identity))?.contentHash;
   }
 
   /**
@@ -122,30 +149,39 @@ export class FileToolState {
     bucket.byRangeKey.clear();
     bucket.latest = { kind: "mutation", rangeKey: "mutation", ...version };
     bucket.latestFullText = version;
-    bucket.pendingHash = pendingHash ? { mtimeMs: version.mtimeMs, size: version.size, hash: pendingHash } : undefined;
-    if (!pendingHash) return;
+    bucket.pendingHash = undefined;
+    if (pendingHash) this.awaitHash(key, version, pendingHash);
+  }
+
+  /**
+   * Remembers that `version`'s hash is being computed; when it arrives, it
+   * fills in every record of that very identity still without a hash ("" =
+   * unknown fills nothing).
+   */
+  private awaitHash(key: string, version: FileVersion, pendingHash: PendingHash): void {
+    const identity: FileVersion = { mtimeMs: version.mtimeMs, ctimeMs: version.ctimeMs, ino: version.ino, size: version.size, contentHash: "" };
+    this.bucket(key).pendingHash = { identity, hash: pendingHash };
     const settle = (hash: string) => {
       const current = this.buckets.get(key);
       if (current?.pendingHash?.hash !== pendingHash) return;
       current.pendingHash = undefined;
       if (hash === "") return;
       const fill = <T extends FileVersion>(recorded: T | undefined): T | undefined =>
-        recorded && recorded.contentHash === "" && recorded.mtimeMs === version.mtimeMs && recorded.size === version.size
-          ? { ...recorded, contentHash: hash }
-          : recorded;
+        recorded && recorded.contentHash === "" && sameIdentity(recorded, identity) ? { ...recorded, contentHash: hash } : recorded;
       current.latest = fill(current.latest);
       current.latestFullText = fill(current.latestFullText);
+      for (const [rangeKey, recorded] of current.byRangeKey) current.byRangeKey.set(rangeKey, fill(recorded)!);
     };
     pendingHash.promise.then(settle, () => settle(""));
   }
 
   /**
-   * The hash being computed for `version` of a file (the tools wrote it and
-   * its hash is not known yet), if any.
+   * The hash being computed for `version` of a file (the tools wrote or
+   * read it and its hash is not known yet), if any.
    */
   getPendingHash(key: string, version: FileVersion): PendingHash | undefined {
     const pending = this.buckets.get(key)?.pendingHash;
-    if (!pending || version.contentHash !== "" || pending.mtimeMs !== version.mtimeMs || pending.size !== version.size) return undefined;
+    if (!pending || version.contentHash !== "" || !sameIdentity(pending.identity, version)) return undefined;
     return pending.hash;
   }
 

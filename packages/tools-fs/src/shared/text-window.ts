@@ -7,7 +7,15 @@ export const READ_MAX_CHARS = 200 * 1024;
 export const HASH_LIMIT_BYTES = 256 * 1024 * 1024;
 /** How many leading bytes are checked for a NUL byte (binary detection). */
 export const BINARY_SNIFF_BYTES = 8192;
+/**
+ * Files up to this size are read to their end by every window: every line
+ * counted and the bytes hashed inline (a millisecond or two). A larger file
+ * is read only up to its window (see {@link readTextWindow}).
+ */
+export const COUNT_BUDGET_BYTES = 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
+/** The first read is small: a default page of source lines fits in it. */
+const FIRST_CHUNK_BYTES = 64 * 1024;
 
 /** Options of {@link readTextWindow}. */
 export interface TextWindowOptions {
@@ -20,6 +28,12 @@ export interface TextWindowOptions {
   signal?: AbortSignal;
   /** The hasher to stream the bytes through (the bundle's, so no WebAssembly instance is made per read); default a fresh one. */
   hasher?: ContentHasher;
+  /**
+   * Read to the end whatever the size: count every line and hash (Write's
+   * automatic full read). Without it a file over {@link COUNT_BUDGET_BYTES}
+   * whose stat has a ctime and an inode is read only up to its window.
+   */
+  countAll?: boolean;
 }
 
 /**
@@ -40,8 +54,12 @@ export interface TextWindow {
   lines: string[];
   startLine: number;
   numLines: number;
-  /** Lines in the file: `\n` count, plus one when the last line has no `\n`. */
-  totalLines: number;
+  /**
+   * Lines in the file: `\n` count, plus one when the last line has no `\n`;
+   * undefined when the window stopped before the end of a large file (the
+   * lines after it were not counted).
+   */
+  totalLines: number | undefined;
   /** More lines remain after the window. */
   truncated: boolean;
   /** True when the window stopped early because of the character cap. */
@@ -50,7 +68,14 @@ export interface TextWindow {
   lineCut: boolean;
   /** True when a NUL byte was found in the first bytes: the file is binary and no lines were read. */
   binary: boolean;
+  /**
+   * The identity from the stat taken before the first byte was read, and
+   * the hash of every byte when the file was read to its end (up to
+   * {@link HASH_LIMIT_BYTES}); `contentHash` is "" otherwise.
+   */
   version: FileVersion;
+  /** The file was read only up to its window and is hashable: its hash may be computed later (for the same identity only). */
+  hashDeferred: boolean;
 }
 
 /** Renders one numbered line, `cat -n` style. */
@@ -65,118 +90,173 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/**
- * Streams a file once: finds the requested window of lines, counts every
- * line and hashes the bytes (FNV-1a 64, up to {@link HASH_LIMIT_BYTES}).
- * Memory stays bounded by the chunk size plus the window. The caller opens
- * the file (as a regular file, see `openRegularFile`) and closes it.
- */
-export async function readTextWindow(handle: TextWindowHandle, options: TextWindowOptions): Promise<TextWindow> {
-  const maxChars = options.maxChars ?? READ_MAX_CHARS;
-  const stat = await handle.stat();
-  const hashing = stat.size <= HASH_LIMIT_BYTES;
-  const hasher = options.hasher ?? new ContentHasher();
-  const windowEnd = options.startLine + options.limit; // exclusive
-  const lines: string[] = [];
-  let shownChars = 0;
-  let collecting = true;
-  let cappedBySize = false;
-  let lineCut = false;
-  let lineNumber = 1; // line currently being scanned
-  let pieces: Buffer[] = [];
-  let pieceBytes = 0;
-  let lastByte = -1;
-  let bytesRead = 0;
-  let first = true;
-  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, stat.size || 1)));
+/** Collects the lines of one window as chunks stream by. */
+class WindowCollector {
+  readonly lines: string[] = [];
+  /** Line currently being scanned (1-based). */
+  lineNumber = 1;
+  collecting = true;
+  cappedBySize = false;
+  lineCut = false;
+  private shownChars = 0;
+  private pieces: Buffer[] = [];
+  private pieceBytes = 0;
+  private readonly windowEnd: number; // exclusive
 
-  const finishLine = (): boolean => {
-    // returns false when collection must stop
-    let bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, pieceBytes);
-    pieces = [];
-    pieceBytes = 0;
-    let text = bytes.toString("utf8");
-    if (lineNumber === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
-    else if (text.endsWith("\r")) text = text.slice(0, -1);
-    const rendered = 8 + text.length;
-    if (shownChars + rendered > maxChars) {
-      cappedBySize = true;
-      if (lines.length === 0) {
-        lines.push(text.slice(0, Math.max(0, maxChars - 8)));
-        lineCut = true;
-      }
-      return false;
-    }
-    lines.push(text);
-    shownChars += rendered;
-    bytes = Buffer.alloc(0);
-    return true;
-  };
+  constructor(
+    private readonly startLine: number,
+    limit: number,
+    private readonly maxChars: number,
+  ) {
+    this.windowEnd = startLine + limit;
+  }
 
-  for (;;) {
-    if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
-    const { bytesRead: count } = await handle.read(buffer, 0, buffer.length, null);
-    if (count === 0) break;
-    const chunk = buffer.subarray(0, count);
-    if (first) {
-      first = false;
-      if (looksBinary(chunk)) {
-        return {
-          lines: [],
-          startLine: options.startLine,
-          numLines: 0,
-          totalLines: 0,
-          truncated: false,
-          cappedBySize: false,
-          lineCut: false,
-          binary: true,
-          version: { ...statIdentity(stat), contentHash: "" },
-        };
-      }
-    }
-    bytesRead += count;
-    if (hashing) hasher.update(chunk);
-    lastByte = chunk[count - 1]!;
+  /** Every line of the window was taken, or the window stopped at the cap. */
+  get done(): boolean {
+    return !this.collecting || this.lineNumber >= this.windowEnd;
+  }
+
+  /** Scans `chunk`; returns where scanning stopped (the chunk's length, or the byte after the window's last line). */
+  scan(chunk: Buffer): number {
+    const count = chunk.length;
     let position = 0;
     while (position < count) {
-      const inWindow = collecting && lineNumber >= options.startLine && lineNumber < windowEnd;
+      if (this.done) {
+        this.collecting = false;
+        return position;
+      }
       const newline = chunk.indexOf(10, position);
-      if (!inWindow) {
-        if (newline === -1) break;
-        if (collecting && lineNumber >= windowEnd) collecting = false;
-        lineNumber += 1;
+      if (this.lineNumber < this.startLine) {
+        if (newline === -1) return count;
+        this.lineNumber += 1;
         position = newline + 1;
         continue;
       }
       const end = newline === -1 ? count : newline + 1;
-      if (pieceBytes < maxChars * 4) {
+      if (this.pieceBytes < this.maxChars * 4) {
         const slice = Buffer.from(chunk.subarray(position, end));
-        pieces.push(slice);
-        pieceBytes += slice.length;
+        this.pieces.push(slice);
+        this.pieceBytes += slice.length;
       }
-      if (newline === -1) break;
-      if (!finishLine()) collecting = false;
-      lineNumber += 1;
+      if (newline === -1) return count;
+      if (!this.finishLine()) this.collecting = false;
+      this.lineNumber += 1;
       position = end;
     }
+    if (this.done) this.collecting = false;
+    return position;
   }
-  // A last line without a trailing newline.
-  if (bytesRead > 0 && lastByte !== 10 && pieces.length > 0 && collecting) {
-    if (!finishLine()) collecting = false;
+
+  /** Ends a last line without a trailing newline. */
+  finish(): void {
+    if (this.pieces.length > 0 && this.collecting && !this.finishLine()) this.collecting = false;
   }
-  const totalLines = bytesRead === 0 ? 0 : lastByte === 10 ? lineNumber - 1 : lineNumber;
-  const numLines = lines.length;
+
+  /** Takes the pending pieces as one line; false when collection must stop (the cap). */
+  private finishLine(): boolean {
+    const bytes = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.pieceBytes);
+    this.pieces = [];
+    this.pieceBytes = 0;
+    let text = bytes.toString("utf8");
+    if (this.lineNumber === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.endsWith("\n")) text = text.slice(0, text.endsWith("\r\n") ? -2 : -1);
+    else if (text.endsWith("\r")) text = text.slice(0, -1);
+    const rendered = 8 + text.length;
+    if (this.shownChars + rendered > this.maxChars) {
+      this.cappedBySize = true;
+      if (this.lines.length === 0) {
+        this.lines.push(text.slice(0, Math.max(0, this.maxChars - 8)));
+        this.lineCut = true;
+      }
+      return false;
+    }
+    this.lines.push(text);
+    this.shownChars += rendered;
+    return true;
+  }
+}
+
+/** Counts the `\n` bytes of `chunk` from `from`. */
+function countNewlines(chunk: Buffer, from: number): number {
+  let newlines = 0;
+  for (let at = chunk.indexOf(10, from); at !== -1; at = chunk.indexOf(10, at + 1)) newlines += 1;
+  return newlines;
+}
+
+/**
+ * Streams a file for a window of lines. A file up to
+ * {@link COUNT_BUDGET_BYTES} (or any file with `countAll`) is read to its
+ * end: every line counted and the bytes hashed (FNV-1a 64, up to
+ * {@link HASH_LIMIT_BYTES}). A larger local file is read only up to the
+ * window's end and one byte past it: time proportional to the window, not
+ * the file; the hash is left to the caller (`hashDeferred`). A handle whose
+ * stat has no ctime or inode (a workspace file: its identity alone proves
+ * nothing) is still read whole for its hash. Either way a larger file's
+ * `totalLines` is undefined unless the window reached its end, so the
+ * answer is the same on every backend. Memory stays bounded by the chunk
+ * size plus the window. The caller opens the file (as a regular file, see
+ * `openRegularFile`) and closes it.
+ */
+export async function readTextWindow(handle: TextWindowHandle, options: TextWindowOptions): Promise<TextWindow> {
+  const stat = await handle.stat();
+  const hashing = stat.size <= HASH_LIMIT_BYTES;
+  const countAll = options.countAll === true || stat.size <= COUNT_BUDGET_BYTES;
+  // A handle without ctime or inode (a workspace file) is read whole for its hash, but shows the same total as the local disk would.
+  const readAll = countAll || stat.ctimeMs === undefined || stat.ino === undefined;
+  const hasher = options.hasher ?? new ContentHasher();
+  const window = new WindowCollector(options.startLine, options.limit, options.maxChars ?? READ_MAX_CHARS);
+  let newlinesAfter = 0; // counted past the window when not hashing
+  let lastByte = -1;
+  let bytesRead = 0;
+  let atEnd = false;
+  let moreAfterWindow = false;
+  let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(readAll ? CHUNK_BYTES : FIRST_CHUNK_BYTES, stat.size || 1)));
+  for (;;) {
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
+    const { bytesRead: count } = await handle.read(buffer, 0, buffer.length, null);
+    if (count === 0) {
+      atEnd = true;
+      break;
+    }
+    const chunk = buffer.subarray(0, count);
+    if (bytesRead === 0 && looksBinary(chunk)) {
+      return { ...emptyWindow(options.startLine), binary: true, totalLines: 0, version: { ...statIdentity(stat), contentHash: "" } };
+    }
+    bytesRead += count;
+    if (hashing) hasher.update(chunk);
+    lastByte = chunk[count - 1]!;
+    const stopped = window.collecting ? window.scan(chunk) : 0;
+    if (!window.collecting) {
+      if (stopped < count) moreAfterWindow = true;
+      if (!readAll) {
+        if (stopped < count) break; // a byte after the window: more lines follow
+      } else if (!hashing) newlinesAfter += countNewlines(chunk, stopped);
+    }
+    if (buffer.length < CHUNK_BYTES && stat.size > bytesRead) buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, stat.size - bytesRead));
+  }
+  if (atEnd && bytesRead > 0 && lastByte !== 10) window.finish();
+  const numLines = window.lines.length;
   const lastShown = options.startLine + numLines - 1;
+  let totalLines: number | undefined;
+  if (atEnd && (countAll || !moreAfterWindow)) {
+    if (bytesRead === 0) totalLines = 0;
+    else if (hashing) totalLines = hasher.lineCount();
+    else totalLines = window.lineNumber - 1 + newlinesAfter + (lastByte === 10 ? 0 : 1);
+  }
   return {
-    lines,
+    lines: window.lines,
     startLine: options.startLine,
     numLines,
     totalLines,
-    truncated: lastShown < totalLines || lineCut,
-    cappedBySize,
-    lineCut,
+    truncated: totalLines === undefined || lastShown < totalLines || window.lineCut,
+    cappedBySize: window.cappedBySize,
+    lineCut: window.lineCut,
     binary: false,
-    version: { ...statIdentity(stat), contentHash: hashing ? hasher.digest() : "" },
+    version: { ...statIdentity(stat), contentHash: atEnd && hashing ? hasher.digest() : "" },
+    hashDeferred: !atEnd && hashing,
   };
+}
+
+function emptyWindow(startLine: number) {
+  return { lines: [], startLine, numLines: 0, truncated: false, cappedBySize: false, lineCut: false, hashDeferred: false };
 }

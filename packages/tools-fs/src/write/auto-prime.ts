@@ -49,17 +49,25 @@ export async function primeFullSnapshotFrom(
       { details: { path: displayPath, totalLines: lines } },
     );
   if (known !== undefined && known > AUTO_READ_LINE_LIMIT) throw requireRead(known, `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`);
-  const window = await readWindow({ startLine: 1, limit: AUTO_READ_LINE_LIMIT, signal: context.signal, hasher: environment.fastIo.createHasher() });
+  const window = await readWindow({
+    startLine: 1,
+    limit: AUTO_READ_LINE_LIMIT,
+    signal: context.signal,
+    hasher: environment.fastIo.createHasher(),
+    countAll: true,
+  });
   if (window.binary) {
     throw new ToolError("binary_file", `${toolName} refused: ${displayPath} is a binary file. Delete it first if you mean to replace it with text.`);
   }
-  if (window.numLines < window.totalLines || window.lineCut) {
+  // countAll: the window read the whole file, so its lines are counted.
+  const totalLines = window.totalLines ?? Number.POSITIVE_INFINITY;
+  if (window.numLines < totalLines || window.lineCut) {
     throw requireRead(
-      window.totalLines,
+      totalLines,
       window.cappedBySize ? "is more than the 200 KB that one automatic read covers" : `exceeds the automatic full-read limit (${AUTO_READ_LINE_LIMIT})`,
     );
   }
-  const snapshot: FullTextSnapshot = { ...window.version, totalLines: window.totalLines };
-  environment.state.recordRead(key, { kind: "text", rangeKey: `text:1:${window.numLines}:${window.totalLines}`, ...snapshot }, true);
+  const snapshot: FullTextSnapshot = { ...window.version, totalLines };
+  environment.state.recordRead(key, { kind: "text", rangeKey: `text:1:${window.numLines}:${totalLines}`, ...snapshot }, true);
   return snapshot;
 }
