@@ -1,9 +1,11 @@
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "../__fixtures__/workspace.js";
 import { countLines } from "../shared/text-preview.js";
 import { contentHash } from "../shared/content-hash.js";
 import { FileToolState } from "../shared/file-state.js";
+import { SCAN_CHUNK_BYTES } from "../fast-io/read-buffer-pool.js";
+import { replaceInText } from "./edit-match.js";
 
 let ws: TestWorkspace;
 afterEach(() => ws?.cleanup());
@@ -98,6 +100,42 @@ describe("Edit of large files", () => {
     const text = readFileSync(`${ws.dir}/crlf.ts`, "latin1");
     expect(text).toContain("  const six = 6;\r\n  const value7 = 7;\r\n");
     await settledHash(state, `${ws.dir}/crlf.ts`);
+  });
+});
+
+describe("Edit of a file read in chunks (the matcher's scan overlaps the read)", () => {
+  it("matches old_string across every chunk boundary, each pass, as on the whole text", async () => {
+    const lf = bigText(5_000_000);
+    const files: Record<string, string> = { "lf.ts": lf, "crlf.ts": lf.replace(/\n/g, "\r\n") };
+    ws = createTestWorkspace(files, { inlineHashLimitBytes: 1000 });
+    for (const [name, text] of Object.entries(files)) {
+      for (const boundary of [SCAN_CHUNK_BYTES, 2 * SCAN_CHUNK_BYTES]) {
+        const before = readFileSync(`${ws.dir}/${name}`, "utf8");
+        // Whole lines around the boundary; the cut falls inside old_string.
+        const from = before.lastIndexOf("\n", boundary - 10) + 1;
+        const to = before.indexOf("\n", before.indexOf("\n", boundary + 10) + 1) + 1; // two lines at least
+        const lines = before.slice(from, to).replace(/\r/g, "").split("\n").slice(0, -1);
+        for (const [oldString, strategy] of [
+          [before.slice(boundary - 40, boundary + 40), "exact"],
+          [`${lines.join("\n")}\n`, name === "crlf.ts" ? "line-endings" : "exact"],
+          [lines.map((line) => line.trim()).join("\n"), "indentation"],
+        ] as const) {
+          const current = readFileSync(`${ws.dir}/${name}`, "utf8");
+          const expected = replaceInText(current, oldString, "EDITED();\n");
+          const result = await ws.call("Edit", { path: name, old_string: oldString, new_string: "EDITED();\n" });
+          expect(result.isError, result.text).toBe(false);
+          expect(result.details.matchStrategy).toBe(strategy);
+          expect(result.details.matchStrategy).toBe(expected?.strategy);
+          expect(readFileSync(`${ws.dir}/${name}`, "utf8")).toBe(expected!.text);
+          expect(result.details.totalLines).toBe(countLines(readFileSync(`${ws.dir}/${name}`)));
+          // Put the original text back for the next case (a Write keeps the registry's versions in step).
+          expect((await ws.call("Write", { path: name, content: current })).isError).toBe(false);
+        }
+      }
+      expect(readFileSync(`${ws.dir}/${name}`, "utf8")).toBe(text);
+    }
+    // The buffers come back once the off-thread hashes have copied them.
+    await vi.waitFor(() => expect(ws.fastIo.usage().busyBuffers).toBe(0), { timeout: 10_000 });
   });
 });
 

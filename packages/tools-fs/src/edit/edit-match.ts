@@ -36,6 +36,19 @@ export interface FindEditMatchesOptions {
    * the file once); default: counted here.
    */
   lineEndingCounts?: () => LineEndingCounts;
+  /**
+   * What an {@link EditPrescan} learnt of `content` while it was read: the
+   * probe's hits and whether it holds a CR. Only speed changes with it.
+   */
+  prescanned?: PrescannedContent;
+}
+
+/** What a scan during the read learnt of the content (see edit-prescan.ts). */
+export interface PrescannedContent {
+  /** A search context of `content` seeded with the hits of old_string's probe. */
+  readonly search: SearchContext;
+  /** Whether the content holds a CR byte. */
+  readonly hasCr: boolean;
 }
 
 /**
@@ -52,9 +65,11 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   const newBytes = toByteString(newString);
   const oldBytes = needle.toString("latin1");
   const exact: EditMatch[] = [];
-  // Every pass's needle holds old_string's anchor line: its probe is collected in one scan that serves all passes.
-  const search = createSearchContext(content);
-  preferProbe(search, Buffer.from(anchorLine(oldBytes).text, "latin1"));
+  // Every pass's needle holds old_string's anchor line: its probe is collected in one scan that serves all passes
+  // (done while the file was read, when it was prescanned).
+  const prescanned = options.prescanned?.search.haystack === content ? options.prescanned : undefined;
+  const search = prescanned?.search ?? createSearchContext(content);
+  preferProbe(search, editProbeText(oldBytes));
   const finder = createIndexFinder(content, needle, search);
   for (let index = finder.find(0); index !== -1; index = finder.find(index + needle.length)) {
     exact.push({ start: index, end: index + needle.length, replacement: newBytes });
@@ -63,7 +78,7 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
 
   let eol: "\r\n" | "\n" | undefined;
   // Without any CR the file has no CRLF, so LF dominates: no need to count.
-  let hasCr: boolean | undefined;
+  let hasCr: boolean | undefined = prescanned?.hasCr;
   const hasCrOf = () => (hasCr ??= content.indexOf(13) !== -1);
   const eolOf = () => (eol ??= !hasCrOf() ? "\n" : dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
 
@@ -74,6 +89,14 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   const indented = findLineMatches(content, { oldBytes, newBytes, pass: "indentation", eolOf }, search);
   if (indented.length) return { strategy: "indentation", matches: indented };
   return null;
+}
+
+/**
+ * The text every pass's needle contains (old_string's anchor line, latin1
+ * bytes): the probe of the one scan that serves all passes is cut from it.
+ */
+export function editProbeText(oldBytes: string): Buffer {
+  return Buffer.from(anchorLine(oldBytes).text, "latin1");
 }
 
 /** Dominant EOL from line-ending counts: CRLF when CRLF pairs are at least as common as lone LFs (and present). */

@@ -5,7 +5,7 @@ import type { FileVersion, FullTextSnapshot } from "../shared/file-state.js";
 import type { LineEndingCounts } from "../shared/line-ending-count.js";
 import { looksBinary } from "../shared/text-window.js";
 import { editedLineCount, lineFeedsFromLines } from "./edit-line-count.js";
-import { type MatchStrategy, editPieces, findEditMatches } from "./edit-match.js";
+import { type MatchStrategy, type PrescannedContent, editPieces, findEditMatches } from "./edit-match.js";
 
 /** The arguments of an Edit call that decide the replacement. */
 export interface EditInput {
@@ -38,6 +38,8 @@ export interface EditPlanRequest<S extends { mtimeMs: number; size: number } = S
   /** Its whole content, just read (`stats`: the file's when it was read). */
   content: Pick<FileContent, "bytes"> & { readonly stats: S };
   context: ToolContext;
+  /** What a scan during the read learnt of `content` (see edit-prescan.ts); only speed changes with it. */
+  prescanned?: PrescannedContent | undefined;
 }
 
 /** An edit ready to commit. */
@@ -74,7 +76,7 @@ export async function planEdit<S extends { mtimeMs: number; size: number }>(requ
   // for the dominant EOL of a fuzzy pass, or for the new line count.
   let counts: LineEndingCounts | undefined;
   const lineEndingCounts = () => (counts ??= file.countLineEndings(bytes));
-  const result = findEditMatches(bytes, input.old_string, input.new_string, { lineEndingCounts });
+  const result = findEditMatches(bytes, input.old_string, input.new_string, { lineEndingCounts, prescanned: request.prescanned });
   if (!result) {
     throw new ToolError(
       "edit_no_match",

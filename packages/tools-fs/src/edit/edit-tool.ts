@@ -8,6 +8,7 @@ import { assertRegularFile } from "../shared/regular-file.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import type { MatchStrategy } from "./edit-match.js";
 import { type EditInput, planEdit } from "./edit-plan.js";
+import { EditPrescan } from "./edit-prescan.js";
 import { editResult } from "./edit-result.js";
 import { remoteWorkspace } from "../workspace/workspace-call.js";
 import { editInWorkspace } from "../workspace/workspace-edit.js";
@@ -98,10 +99,12 @@ async function editResolved(call: EditCall) {
     // file is opened, read and matched (removed again if the edit fails).
     const temporary = file.prepareTemporary();
     try {
-      const content = await file.readWhole();
+      // A large file is searched for old_string's probe chunk by chunk while it is read.
+      const prescan = new EditPrescan(input.old_string);
+      const content = await file.readWhole((prefix) => prescan.onChunk(prefix));
       let pendingHash: PendingHash | undefined;
       try {
-        const plan = await planEdit({ input, file, content, context });
+        const plan = await planEdit({ input, file, content, context, prescanned: prescan.result(content.bytes) });
         const written = await file.commit({
           pieces: plan.pieces,
           countLines: plan.countLines,

@@ -13,7 +13,7 @@ import type { FileHandle } from "node:fs/promises";
 import { ContentHasher } from "../shared/content-hash.js";
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
 import { type FileIdentity, HashWorker, type PendingHash } from "./hash-worker.js";
-import { type PooledRead, ReadBufferPool } from "./read-buffer-pool.js";
+import { type PooledRead, ReadBufferPool, type ReadProgress } from "./read-buffer-pool.js";
 import { type EolKernel, type FnvKernel, createEolKernel, createFnvKernel } from "./wasm-kernels.js";
 
 /** What a {@link FastIo} holds right now (for tests and diagnostics). */
@@ -32,8 +32,8 @@ export interface FastIo {
   hashOffThread(pieces: readonly Uint8Array[], transfer?: ArrayBuffer): PendingHash;
   /** Hashes the open file `fd` on the worker thread; "" unless it is still `expected` afterwards (see `HashWorker.hashFile`). Keep `fd` open until `released`. */
   hashFileOffThread(fd: number, expected: FileIdentity): PendingHash;
-  /** Reads a whole file (current size `size`), into pooled memory when it is large. */
-  readWholeFile(handle: FileHandle, size: number): Promise<PooledRead>;
+  /** Reads a whole file (current size `size`), into pooled memory when it is large (then in chunks reported to `onChunk`, when given). */
+  readWholeFile(handle: FileHandle, size: number, onChunk?: ReadProgress): Promise<PooledRead>;
   /** `text` as UTF-8, into pooled memory when it is large. */
   encodeText(text: string): Promise<PooledRead>;
   /** A fresh FNV-1a 64 hasher on this bundle's WebAssembly instance. */
@@ -65,7 +65,7 @@ export function createFastIo(): FastIo {
   return {
     hashOffThread: (pieces, transfer) => hashes.hash(pieces, transfer),
     hashFileOffThread: (fd, expected) => hashes.hashFile(fd, expected),
-    readWholeFile: (handle, size) => pool.readWholeFile(handle, size),
+    readWholeFile: (handle, size, onChunk) => pool.readWholeFile(handle, size, onChunk),
     encodeText: (text) => pool.encodeText(text),
     createHasher: () => new ContentHasher((fnv ??= createFnvKernel())),
     contentHash: (bytes) => new ContentHasher((fnv ??= createFnvKernel())).update(bytes).digest(),

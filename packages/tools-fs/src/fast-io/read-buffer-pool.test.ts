@@ -3,7 +3,7 @@ import { appendFile, open } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { READ_POOL_MIN_BYTES, ReadBufferPool } from "./read-buffer-pool.js";
+import { READ_POOL_MIN_BYTES, ReadBufferPool, SCAN_CHUNK_BYTES, scanChunkBytes } from "./read-buffer-pool.js";
 
 const pool = new ReadBufferPool();
 const readPoolState = () => pool.usage();
@@ -127,6 +127,72 @@ describe("readWholeFile", () => {
     } finally {
       await handle.close();
     }
+  });
+
+  it("with onChunk, reads in chunks and reports each as a longer prefix of the same memory", async () => {
+    for (const size of [READ_POOL_MIN_BYTES + 3, 2 * SCAN_CHUNK_BYTES, 3 * SCAN_CHUNK_BYTES + 12_345, Math.floor(2.4 * SCAN_CHUNK_BYTES), 10 * 1024 * 1024]) {
+      const content = Buffer.alloc(size, "abcdefghijklmnopqrstuvwxyz0"); // 27 bytes: no chunk starts like the one before
+      const file = fileOf(`chunked-${size}.txt`, content);
+      const handle = await open(file, "r");
+      const prefixes: Array<{ buffer: ArrayBufferLike; byteOffset: number; length: number; copy: Buffer }> = [];
+      try {
+        // Counts the reads (none may be spent just to learn where the file ends).
+        let reads = 0;
+        const counted = {
+          read: (...args: Parameters<typeof handle.read>) => {
+            reads += 1;
+            return handle.read(...args);
+          },
+        } as unknown as typeof handle;
+        const read = await readWholeFile(counted, size, (prefix) =>
+          prefixes.push({ buffer: prefix.buffer, byteOffset: prefix.byteOffset, length: prefix.length, copy: Buffer.from(prefix) }),
+        );
+        expect(read.pooled).toBe(true);
+        expect(read.bytes.equals(content)).toBe(true);
+        // Equal chunks; the last takes the rest (one read each: none just to find the end).
+        const chunk = scanChunkBytes(size);
+        let expectedReads = 1;
+        for (let from = 0; size - from - chunk >= chunk / 2; from += chunk) expectedReads += 1;
+        expect(reads).toBe(expectedReads);
+        expect(prefixes.length).toBe(expectedReads);
+        expect(prefixes.every((prefix, index) => index === prefixes.length - 1 || prefix.length === (index + 1) * chunk)).toBe(true);
+        expect(prefixes.at(-1)!.length).toBe(size);
+        for (const [index, prefix] of prefixes.entries()) {
+          expect(prefix.buffer).toBe(read.bytes.buffer);
+          expect(prefix.byteOffset).toBe(read.bytes.byteOffset);
+          expect(prefix.copy.equals(content.subarray(0, prefix.length))).toBe(true); // complete when reported
+          if (index > 0) expect(prefix.length).toBeGreaterThan(prefixes[index - 1]!.length);
+        }
+        read.release();
+      } finally {
+        await handle.close();
+      }
+    }
+    // Unpooled reads never report; a throwing callback only stops the reports.
+    const small = fileOf("chunked-small.txt", Buffer.from("small\n"));
+    const handle = await open(small, "r");
+    let calls = 0;
+    try {
+      const read = await readWholeFile(handle, 6, () => (calls += 1));
+      expect(read.pooled).toBe(false);
+    } finally {
+      await handle.close();
+    }
+    expect(calls).toBe(0);
+    const content = Buffer.alloc(3 * SCAN_CHUNK_BYTES, "t");
+    const large = await open(fileOf("chunked-throw.txt", content), "r");
+    try {
+      const read = await readWholeFile(large, content.length, () => {
+        calls += 1;
+        throw new Error("scanner failed");
+      });
+      expect(read.bytes.equals(content)).toBe(true);
+      expect(calls).toBe(1);
+      read.release();
+    } finally {
+      await large.close();
+    }
+    expect(readPoolState().busy).toBe(0);
   });
 
   it("reads a file that grew after its size was taken", async () => {

@@ -39,6 +39,26 @@ export interface PooledRead {
   releaseWhen(done: Promise<void>): void;
 }
 
+/**
+ * A pooled read that scans as it goes ({@link ReadBufferPool.readWholeFile}'s
+ * `onChunk`) reads chunks of this size, or a quarter of the file when that
+ * is more (each chunk costs a round trip to the thread pool): the main
+ * thread scans one while the thread pool reads the next.
+ */
+export const SCAN_CHUNK_BYTES = 2 * 1024 * 1024;
+
+/** The chunk size of a scanned read of `size` bytes (see {@link SCAN_CHUNK_BYTES}). */
+export function scanChunkBytes(size: number): number {
+  return Math.max(SCAN_CHUNK_BYTES, Math.ceil(size / 4 / 65536) * 65536);
+}
+
+/**
+ * Called as a pooled read progresses with the bytes read so far (a longer
+ * prefix of the same memory each time), while the next chunk is being read.
+ * It must not throw and must not keep the bytes past the read's release.
+ */
+export type ReadProgress = (prefix: Buffer) => void;
+
 /** How long a read waits for a handed-off buffer before it takes fresh memory. */
 const HAND_OFF_WAIT_MS = 50;
 
@@ -112,31 +132,51 @@ export class ReadBufferPool {
   /**
    * Reads a whole file through `handle` (whose current size is `size`). Large
    * files land in pooled memory; smaller ones, or when every pooled buffer is
-   * busy, in a fresh Buffer like `handle.readFile()`.
+   * busy, in a fresh Buffer like `handle.readFile()`. With `onChunk`, a
+   * pooled read goes in chunks of {@link SCAN_CHUNK_BYTES} and reports each
+   * while the next is read (an unpooled read never calls it).
    */
-  async readWholeFile(handle: FileHandle, size: number): Promise<PooledRead> {
+  async readWholeFile(handle: FileHandle, size: number, onChunk?: ReadProgress): Promise<PooledRead> {
     const slot = size >= READ_POOL_MIN_BYTES && size <= READ_POOL_MAX_BYTES ? await this.take(size + 1) : null;
     const unpooled = (bytes: Buffer): PooledRead => ({ bytes, pooled: false, release: () => undefined, releaseWhen: () => undefined });
     if (!slot) return unpooled(await handle.readFile());
     const { release, releaseWhen } = this.releasers(slot);
     try {
       const capacity = slot.buffer.length;
+      // The last chunk asks for the rest of the buffer (it holds at least
+      // half a chunk of the file), so a short read still tells the file's end.
+      const chunk = scanChunkBytes(size);
+      const wantedFrom = (from: number) => (onChunk && size - from - chunk >= chunk / 2 ? chunk : capacity - from);
       let filled = 0;
+      let wanted = wantedFrom(0);
+      let reading = handle.read(slot.buffer, 0, wanted, 0);
       for (;;) {
-        const wanted = capacity - filled;
-        const { bytesRead } = await handle.read(slot.buffer, filled, wanted, filled);
+        const { bytesRead } = await reading;
         if (bytesRead === 0) break;
         filled += bytesRead;
         // A short read of a regular file stops at its end: no second round
         // trip to the thread pool just to be told so (a file that grows later
         // is no different from one that grows right after the read).
-        if (bytesRead < wanted && filled >= size) break;
-        if (filled === capacity) {
+        const ended = bytesRead < wanted && filled >= size;
+        if (!ended && filled === capacity) {
           // The file grew past the buffer since it was sized: read it the ordinary way.
           release();
           // (Positional reads leave the file position at 0, where readFile starts.)
           return unpooled(await handle.readFile());
         }
+        if (!ended) {
+          // The next chunk is read while this one is scanned (disjoint bytes of the buffer).
+          wanted = wantedFrom(filled);
+          reading = handle.read(slot.buffer, filled, wanted, filled);
+        }
+        if (onChunk) {
+          try {
+            onChunk(slot.buffer.subarray(0, filled));
+          } catch {
+            onChunk = undefined; // (it must not throw; a read in flight must not outlive the buffer's release)
+          }
+        }
+        if (ended) break;
       }
       return { bytes: slot.buffer.subarray(0, filled), pooled: true, release, releaseWhen };
     } catch (error) {

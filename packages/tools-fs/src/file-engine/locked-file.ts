@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import type { ResolvedPath, ToolContext } from "@agent-tools/core";
 import { type PreparedTemporary, prepareTemporary } from "@agent-tools/file-io/internal";
 import type { PendingHash } from "../fast-io/hash-worker.js";
-import type { PooledRead } from "../fast-io/read-buffer-pool.js";
+import type { PooledRead, ReadProgress } from "../fast-io/read-buffer-pool.js";
 import type { FileVersion, FullTextSnapshot } from "../shared/file-state.js";
 import type { LineEndingCounts } from "../shared/line-ending-count.js";
 import type { OpenedFile } from "../shared/regular-file.js";
@@ -112,15 +112,16 @@ export class LockedFile {
   }
 
   /**
-   * The whole file through the bundle's buffer pool. The descriptor is
-   * closed on the thread pool meanwhile (one round trip less before the
-   * write); {@link FileContent.finish} waits for it.
+   * The whole file through the bundle's buffer pool (a pooled read reports
+   * its progress to `onChunk`, see `ReadBufferPool.readWholeFile`). The
+   * descriptor is closed on the thread pool meanwhile (one round trip less
+   * before the write); {@link FileContent.finish} waits for it.
    */
-  async readWhole(): Promise<FileContent> {
+  async readWhole(onChunk?: ReadProgress): Promise<FileContent> {
     const { handle, stats } = await this.open();
     let read: PooledRead;
     try {
-      read = await this.parts.environment.fastIo.readWholeFile(handle, stats.size);
+      read = await this.parts.environment.fastIo.readWholeFile(handle, stats.size, onChunk);
     } catch (error) {
       await handle.close();
       throw error;

@@ -40,9 +40,93 @@ export interface SearchContext {
   probe?: Buffer;
 }
 
-/** A context for several searches in one haystack (pass it to each {@link createIndexFinder}). */
-export function createSearchContext(haystack: Buffer): SearchContext {
-  return { haystack, hits: new Map() };
+/**
+ * A probe's hits collected ahead of the search, e.g. while the haystack was
+ * being read ({@link ProbeHitCollector}).
+ */
+export interface CollectedProbe {
+  /** The byte frequencies the probe was chosen with (a sample of the haystack's start). */
+  readonly frequencies: Uint32Array;
+  /** The probe. */
+  readonly probe: Buffer;
+  /** Every offset of `probe` in the haystack, ascending; null past the hit-list cap. */
+  readonly hits: Int32Array | null;
+}
+
+/**
+ * A context for several searches in one haystack (pass it to each
+ * {@link createIndexFinder}); `collected` seeds it with a probe's hits, which
+ * must be every hit of that probe in exactly this haystack.
+ */
+export function createSearchContext(haystack: Buffer, collected?: CollectedProbe): SearchContext {
+  const context: SearchContext = { haystack, hits: new Map() };
+  if (collected) {
+    context.frequencies = collected.frequencies;
+    context.hits.set(collected.probe.toString("latin1"), collected.hits);
+  }
+  return context;
+}
+
+/**
+ * Collects every hit of the probe {@link preferProbe} would cut from `text`
+ * while the haystack arrives front to back (a file read in chunks), so the
+ * scan overlaps the read. The frequencies come from the first part seen (at
+ * least {@link FAST_INDEX_MIN_HAYSTACK} bytes; a smaller first part, or an
+ * empty `text`, collects nothing). The probe choice only changes speed:
+ * the hits are those of {@link createSearchContext}'s own collection.
+ *
+ * @example
+ * const collector = new ProbeHitCollector(Buffer.from("alphaMarker();"));
+ * collector.advance(buffer.subarray(0, firstChunkEnd));
+ * collector.advance(buffer.subarray(0, fileEnd));
+ * const search = createSearchContext(buffer.subarray(0, fileEnd), collector.collected(fileEnd));
+ */
+export class ProbeHitCollector {
+  private probe: Buffer | undefined;
+  private frequencies: Uint32Array | undefined;
+  private readonly hits: number[] = [];
+  private overflow = false;
+  /** Start offsets below this have been searched. */
+  private searched = 0;
+  /** Length of the prefix searched so far (-1: collecting stopped). */
+  private seen = 0;
+
+  constructor(private readonly text: Uint8Array) {}
+
+  /** Searches the new bytes of `prefix`: the haystack's first bytes, a longer prefix of the same memory each call. */
+  advance(prefix: Buffer): void {
+    if (this.seen === -1) return;
+    if (prefix.length < this.seen) {
+      this.seen = -1;
+      return;
+    }
+    if (!this.probe) {
+      if (this.text.length === 0 || prefix.length < FAST_INDEX_MIN_HAYSTACK) {
+        this.seen = -1;
+        return;
+      }
+      this.frequencies = sampleFrequencies(prefix);
+      const { offset, length } = chooseProbe(this.text, this.frequencies);
+      this.probe = Buffer.from(this.text.subarray(offset, offset + length));
+    }
+    this.seen = prefix.length;
+    if (this.overflow) return;
+    const probe = this.probe;
+    for (let at = prefix.indexOf(probe, this.searched); at !== -1; at = prefix.indexOf(probe, at + 1)) {
+      if (this.hits.length === HIT_LIST_CAP) {
+        this.overflow = true;
+        return;
+      }
+      this.hits.push(at);
+    }
+    this.searched = Math.max(this.searched, prefix.length - probe.length + 1);
+  }
+
+  /** The probe and its hits when exactly `length` bytes were searched; undefined otherwise. */
+  collected(length: number): CollectedProbe | undefined {
+    if (!this.probe || !this.frequencies || this.seen !== length) return undefined;
+    return { frequencies: this.frequencies, probe: this.probe, hits: this.overflow ? null : Int32Array.from(this.hits) };
+  }
 }
 
 /**
