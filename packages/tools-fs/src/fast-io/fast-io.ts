@@ -30,8 +30,8 @@ export interface FastIoUsage {
 export interface FastIo {
   /** Hashes `pieces` (one content, in order) on the worker thread; `transfer` moves an exclusively owned ArrayBuffer there instead of copying. */
   hashOffThread(pieces: readonly Uint8Array[], transfer?: ArrayBuffer): PendingHash;
-  /** Hashes the open file `fd` on the worker thread; "" unless it is still `expected` afterwards (see `HashWorker.hashFile`). Keep `fd` open until `released`. */
-  hashFileOffThread(fd: number, expected: FileIdentity): PendingHash;
+  /** Hashes the open file `fd` on the worker thread; "" unless it is still `expected` afterwards (see `HashWorker.hashFile`). Keep `fd` open until `released`. Undefined while too many files are being hashed. */
+  hashFileOffThread(fd: number, expected: FileIdentity): PendingHash | undefined;
   /** Reads a whole file (current size `size`), into pooled memory when it is large (then in chunks reported to `onChunk`, when given). */
   readWholeFile(handle: FileHandle, size: number, onChunk?: ReadProgress): Promise<PooledRead>;
   /** `text` as UTF-8, into pooled memory when it is large. */

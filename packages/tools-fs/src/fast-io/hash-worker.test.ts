@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { contentHash } from "../shared/content-hash.js";
-import { HashWorker, ownedArrayBuffer } from "./hash-worker.js";
+import { HashWorker, MAX_FILE_HASHES_IN_FLIGHT, ownedArrayBuffer } from "./hash-worker.js";
 
 const worker = new HashWorker();
 const hashOffThread = (pieces: readonly Uint8Array[], transfer?: ArrayBuffer) => worker.hash(pieces, transfer);
@@ -86,13 +86,19 @@ describe("hashFile", () => {
     try {
       const stat = fstatSync(fd);
       const identity = { mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, size: stat.size };
-      expect(await fresh.hashFile(fd, identity).wait()).toBe(contentHash(bytes));
+      expect(await fresh.hashFile(fd, identity)!.wait()).toBe(contentHash(bytes));
       // Another identity than the file's (it changed after the Read's stat): unknown, never the new bytes' hash.
-      expect(await fresh.hashFile(fd, { ...identity, ctimeMs: identity.ctimeMs - 1 }).wait()).toBe("");
-      expect(await fresh.hashFile(fd, { ...identity, size: identity.size - 1 }).wait()).toBe("");
+      expect(await fresh.hashFile(fd, { ...identity, ctimeMs: identity.ctimeMs - 1 })!.wait()).toBe("");
+      expect(await fresh.hashFile(fd, { ...identity, size: identity.size - 1 })!.wait()).toBe("");
+      // At most MAX_FILE_HASHES_IN_FLIGHT descriptors are held for hashing; one more is refused (its version stays without a hash).
+      const many = Array.from({ length: MAX_FILE_HASHES_IN_FLIGHT }, () => fresh.hashFile(fd, identity)!);
+      expect(fresh.hashFile(fd, identity)).toBeUndefined();
+      expect(new Set(await Promise.all(many.map((pending) => pending.wait())))).toEqual(new Set([contentHash(bytes)]));
+      await Promise.all(many.map((pending) => pending.released));
+      expect(await fresh.hashFile(fd, identity)!.wait()).toBe(contentHash(bytes));
       // After close a file's hash is unknown at once (its registry is closed): never read whole on the main thread.
       await fresh.close();
-      expect(await fresh.hashFile(fd, identity).wait()).toBe("");
+      expect(await fresh.hashFile(fd, identity)!.wait()).toBe("");
     } finally {
       closeSync(fd);
       await fresh.close();

@@ -18,6 +18,8 @@ import { startWorkerModule } from "../shared/worker-module.js";
 
 /** Default size above which Edit and Write hash new content off the main thread. */
 export const DEFAULT_INLINE_HASH_LIMIT_BYTES = 1024 * 1024;
+/** Open files a bundle hashes off the main thread at most at once (each holds its descriptor until hashed). */
+export const MAX_FILE_HASHES_IN_FLIGHT = 8;
 /** The worker exits after this long without work. */
 export const HASH_WORKER_IDLE_MS = 2000;
 
@@ -141,6 +143,8 @@ export class HashWorker {
   private waiters = 0;
   private idleTimer: NodeJS.Timeout | null = null;
   private readonly jobs = new Map<number, Job>();
+  /** File jobs not settled yet (see {@link MAX_FILE_HASHES_IN_FLIGHT}). */
+  private filesInFlight = 0;
 
   private start(): Worker | null {
     if (this.worker) return this.worker;
@@ -219,10 +223,18 @@ export class HashWorker {
    * still equals `expected` (mtime, ctime, inode, size) and exactly that
    * many bytes were read: a file changed before or while it was hashed never
    * gets the hash of its new content under its old identity. The caller
-   * keeps `fd` open until `released` settles.
+   * keeps `fd` open until `released` settles. Undefined (nothing started)
+   * while {@link MAX_FILE_HASHES_IN_FLIGHT} files are being hashed: the
+   * caller's version then stays without a hash.
    */
-  hashFile(fd: number, expected: FileIdentity): PendingHash {
-    return this.submit({ pieces: [], file: { fd, expected: { ...expected } } });
+  hashFile(fd: number, expected: FileIdentity): PendingHash | undefined {
+    if (this.filesInFlight >= MAX_FILE_HASHES_IN_FLIGHT) return undefined;
+    this.filesInFlight += 1;
+    const pending = this.submit({ pieces: [], file: { fd, expected: { ...expected } } });
+    void pending.released.then(() => {
+      this.filesInFlight -= 1;
+    });
+    return pending;
   }
 
   private submit(what: { pieces: readonly Uint8Array[]; file?: FileToHash }, transfer?: ArrayBuffer): PendingHash {

@@ -44,9 +44,10 @@ export interface ReadSource {
    * Starts hashing the opened file off the main thread for a text window
    * read only up to its end; the hash settles as "" unless the file is still
    * `version` (its identity) once hashed. Absent where a source cannot (a
-   * workspace file is always read whole).
+   * workspace file is always read whole); undefined when the bundle hashes
+   * too many files already (the version then stays without a hash).
    */
-  readonly hashLater?: (version: FileVersion) => PendingHash;
+  readonly hashLater?: (version: FileVersion) => PendingHash | undefined;
 }
 
 /** A whole file's bytes and the version they are (times and inode after the read, size, FNV-1a 64). */
