@@ -1,6 +1,7 @@
 /**
- * The WebAssembly kernels of the file tools: FNV-1a 64 (src/wasm/fnv-hash.wat)
- * and the SIMD line-ending counter (src/wasm/eol-count.wat).
+ * The WebAssembly kernels of the file tools: FNV-1a 64 (src/wasm/fnv-hash.wat),
+ * the SIMD line-ending counter (src/wasm/eol-count.wat) and Grep's SIMD byte
+ * scanner (src/wasm/grep-scan.wat).
  *
  * A compiled `WebAssembly.Module` is immutable, so each is compiled once per
  * process and cached here. Instances carry state (their memory holds the
@@ -10,6 +11,7 @@
  */
 import { EOL_COUNT_WASM } from "../wasm/eol-count.wasm.js";
 import { FNV_HASH_WASM } from "../wasm/fnv-hash.wasm.js";
+import { GREP_SCAN_WASM } from "../wasm/grep-scan.wasm.js";
 
 interface WasmMemory {
   readonly buffer: ArrayBuffer;
@@ -62,4 +64,20 @@ export function createEolKernel(): EolKernel | null {
   const exports = instantiate(EOL_COUNT_WASM) as { memory: WasmMemory; count(pointer: number, length: number): void } | null;
   // The memory never grows, so these views stay valid.
   return exports && { bytes: new Uint8Array(exports.memory.buffer), results: new Uint32Array(exports.memory.buffer, 0, 2), count: exports.count };
+}
+
+/** Grep's byte scanner instance (see src/wasm/grep-scan.wat for the memory layout); its memory grows from JavaScript. */
+export interface GrepScanExports {
+  readonly memory: WasmMemory;
+  /** LF bytes in `[pointer, pointer + length)`. */
+  lines(pointer: number, length: number): number;
+  /** Offset from `pointer` just past the `count`-th LF (count >= 1) in `[pointer, pointer + length)`, or -1. */
+  skip(pointer: number, length: number, count: number): number;
+  /** Offset from `pointer` of the first occurrence of the needle (written into the memory) in `[pointer, pointer + length)`, or -1. */
+  find(pointer: number, length: number): number;
+}
+
+/** A new Grep byte scanner instance, or null without WebAssembly SIMD. */
+export function createGrepScanExports(): GrepScanExports | null {
+  return instantiate(GREP_SCAN_WASM) as GrepScanExports | null;
 }

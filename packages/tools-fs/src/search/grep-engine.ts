@@ -2,11 +2,12 @@ import { closeSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "@agent-tools/core";
 import { walkTree } from "./file-walker.js";
-import { FileBytesHits, TextFileHits } from "./grep-file-hits.js";
+import { FileBytesHits, FileBytesLoader, TextFileHits } from "./grep-file-hits.js";
 import type { GrepFileHits } from "./grep-result.js";
 import type { GrepQuery } from "./grep-ripgrep.js";
 import { type LiteralFinder, createFileReader, decodeText, matchingLines, searchFileBytes, searchFinder } from "./grep-line-scan.js";
 import { DEFAULT_REGEX_TIME_BUDGET_MS, cannotBacktrack, patternTooExpensiveError } from "./grep-regex-budget.js";
+import { GrepScanKernel } from "./grep-scan-kernel.js";
 import { GrepWorkerHost } from "./grep-worker-host.js";
 import { type GrepWorkerPool, startGrepWorkers } from "./grep-workers.js";
 import type { SearchCaches } from "./search-caches.js";
@@ -74,12 +75,26 @@ export function searchBytes(relativePath: string, bytes: Buffer, regex: RegExp, 
 }
 
 /**
- * Candidate files above which the search runs on worker threads. Each call
- * starts fresh workers (none outlives it), whose start-up and cold JIT cost
- * about 100 ms: measured on 2 busy cores, workers lose at 8k files and win
- * from about 12k (1.4x at 32k, 2x at 112k).
+ * Candidate files above which the search starts worker threads when the
+ * bundle has none idle: their start-up and cold JIT cost about 100 ms
+ * (measured on 2 busy cores, fresh workers lose at 8k files and win from
+ * about 12k: 1.4x at 32k, 2x at 112k). See {@link GREP_WARM_WORKER_THRESHOLD}.
  */
 export const GREP_WORKER_THRESHOLD = 10_000;
+
+/**
+ * Candidate files above which the search runs on the bundle's worker
+ * threads when some are idle and started already (left by an earlier
+ * search, for `GREP_WORKER_IDLE_MS`): with no start-up to pay, two
+ * threads reading and matching beat the main thread alone from a few
+ * hundred files (on 2 cores; the walk stays on the main thread).
+ */
+export const GREP_WARM_WORKER_THRESHOLD = 500;
+
+/** The candidate count above which a search goes to `workers`: see {@link GREP_WARM_WORKER_THRESHOLD}. */
+function workerThreshold(workers: GrepWorkerHost): number {
+  return workers.readyIdle > 0 ? GREP_WARM_WORKER_THRESHOLD : GREP_WORKER_THRESHOLD;
+}
 
 /** Tuning of {@link grepWithTypeScript}. */
 export interface GrepEngineOptions {
@@ -122,8 +137,10 @@ interface FileScan {
   regex: RegExp;
   multiline: boolean;
   finder: LiteralFinder | undefined;
-  /** Returns a view of a reused buffer. */
-  read: (file: string) => Buffer;
+  /** Returns a view of a reused buffer; null for a binary file. */
+  read: (file: string) => Buffer | null;
+  /** Reads the files of the hits again when their lines are shown. */
+  loader: FileBytesLoader;
 }
 
 /** What the TypeScript engine tells while it runs. */
@@ -164,7 +181,7 @@ async function searchCandidates(search: CandidateSearch, options: GrepEngineOpti
   const { directory, query, regex, filter, files } = search;
   const inProcess = cannotBacktrack(query.pattern);
   // A pattern that may backtrack goes to the workers from the first file.
-  const threshold = inProcess ? (options.workerThreshold ?? GREP_WORKER_THRESHOLD) : -1;
+  const threshold = inProcess ? (options.workerThreshold ?? workerThreshold(options.workers)) : -1;
   const budgetMs = options.regexTimeBudgetMs ?? DEFAULT_REGEX_TIME_BUDGET_MS;
   const candidates: string[] = [];
   let pool: GrepWorkerPool | undefined;
@@ -213,9 +230,11 @@ async function searchCandidates(search: CandidateSearch, options: GrepEngineOpti
       throw error;
     }
   }
-  const finder = searchFinder(query.pattern, query.ignoreCase);
-  const read = createFileReader({ openSync, readSync, closeSync });
-  const scan: FileScan = { directory, regex, multiline: query.multiline, finder, read };
+  const kernel = GrepScanKernel.create();
+  const finder = searchFinder(query.pattern, query.ignoreCase, kernel);
+  const read = createFileReader({ openSync, readSync, closeSync }, kernel);
+  const loader = new FileBytesLoader(kernel);
+  const scan: FileScan = { directory, regex, multiline: query.multiline, finder, read, loader };
   if (pool) {
     // The main thread searches the batches no worker has taken yet (while
     // the workers start, or when all are busy), when the pattern cannot backtrack.
@@ -237,7 +256,7 @@ async function searchCandidates(search: CandidateSearch, options: GrepEngineOpti
       throw error;
     }
     const found = await pool.finish();
-    return local.concat(found.map(({ path: relative, lines }) => new FileBytesHits(relative, lines, directory)));
+    return local.concat(found.map(({ path: relative, lines }) => new FileBytesHits(relative, lines, directory, loader)));
   }
   const hits: GrepFileHits[] = [];
   // Synchronous reads: for many small, cached files they beat promise round
@@ -258,13 +277,13 @@ async function searchCandidates(search: CandidateSearch, options: GrepEngineOpti
 
 /** Searches one file; `read` returns a view of a reused buffer, so nothing here keeps the bytes. */
 function searchFile(relative: string, scan: FileScan): GrepFileHits | null {
-  const { directory, regex, multiline, finder, read } = scan;
-  let bytes: Buffer;
+  const { directory, regex, multiline, finder, read, loader } = scan;
+  let bytes: Buffer | null;
   try {
     bytes = read(path.join(directory, relative));
   } catch {
     return null; // vanished or unreadable: skipped, as ripgrep does
   }
   const lines = searchFileBytes(bytes, regex, multiline, finder);
-  return lines?.length ? new FileBytesHits(relative, lines, directory) : null;
+  return lines?.length ? new FileBytesHits(relative, lines, directory, loader) : null;
 }

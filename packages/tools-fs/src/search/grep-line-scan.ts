@@ -3,6 +3,8 @@
  * in-process engine and the worker threads (grep-worker-thread.ts imports
  * them). No module state: each thread has its own copy of this module.
  */
+import { requiredAlternatives, requiredLiteral } from "./grep-required-literal.js";
+import { type GrepScanKernel, SCAN_DATA_MAX, SCAN_NEEDLE_MAX, type ScanNeedle, countLineFeeds } from "./grep-scan-kernel.js";
 
 /** The matching lines of one text (CRLF already normalised), 1-based and ascending. */
 export function matchingLines(text: string, regex: RegExp, multiline: boolean): number[] {
@@ -71,19 +73,33 @@ export interface LiteralFinder {
    * ripgrep and JavaScript's `iu` regexes): then the finder cannot decide.
    */
   foldsBeyondAscii(bytes: Buffer): boolean;
+  /** The literal is the whole pattern: every occurrence is a match, its line a matching line (no regex to run). */
+  readonly exact: boolean;
+  /** The scanner that finds it in place in the bytes it holds (and counts their lines); undefined: `Buffer.indexOf`. */
+  readonly kernel: GrepScanKernel | undefined;
+}
+
+/** Options of {@link createLiteralFinder}. */
+export interface LiteralFinderOptions {
+  /** The literal is the whole pattern (see {@link LiteralFinder.exact}); default false. */
+  exact?: boolean;
+  /** The thread's byte scanner, used for bytes read into its memory. */
+  kernel?: GrepScanKernel;
 }
 
 /**
  * A finder for a plain ASCII literal (letters, digits, `_`, `-`, space) in
  * raw bytes, never decoding them; undefined for other literals.
  *
- * A short window of the literal (at most 6 bytes, starting at its rarest
- * byte in source code) is found with `Buffer.indexOf`, which runs at memchr
- * speed for such needles, in every case variant when case is ignored; each
- * hit is then checked against the whole literal byte by byte.
- * Self-contained (the worker embeds it).
+ * Bytes read into `options.kernel`'s memory are scanned there in one pass,
+ * 16 starts at a time on the literal's two rarest bytes, both cases of a
+ * letter at once. Other bytes: a short window of the literal (at most 6
+ * bytes, starting at its rarest byte in source code) is found with
+ * `Buffer.indexOf`, which runs at memchr speed for such needles, in every
+ * case variant when case is ignored; each hit is then checked against the
+ * whole literal byte by byte.
  */
-export function createLiteralFinder(literalText: string, ignoreCase: boolean): LiteralFinder | undefined {
+export function createLiteralFinder(literalText: string, ignoreCase: boolean, options: LiteralFinderOptions = {}): LiteralFinder | undefined {
   if (!/^[A-Za-z0-9_ -]+$/.test(literalText)) return undefined;
   // ASCII bytes of source code, most frequent first (measured on the bench corpus).
   const FREQUENT_FIRST = " eatorsnicld,pum.h;gfb()y\":/=v}{kx*w'z_q`\\->j0<[]12?$|34#65@8&97!+^%~";
@@ -97,6 +113,8 @@ export function createLiteralFinder(literalText: string, ignoreCase: boolean): L
     const index = FREQUENT_FIRST.indexOf(String.fromCharCode(byte >= 65 && byte <= 90 ? byte | 0x20 : byte));
     return index === -1 ? -1 : FREQUENT_FIRST.length - index; // lower = rarer; unknown bytes are rarest
   };
+  const kernel = length <= SCAN_NEEDLE_MAX ? options.kernel : undefined;
+  const scanNeedle = kernel && scanNeedleOf(needle, caseBits, rank);
   const windowLength = Math.min(length, fold ? 3 : 6);
   let start = 0;
   for (let offset = 1; offset + windowLength <= length; offset += 1) if (rank(needle[offset]!) < rank(needle[start]!)) start = offset;
@@ -121,8 +139,17 @@ export function createLiteralFinder(literalText: string, ignoreCase: boolean): L
     return index === length;
   };
   return {
+    exact: options.exact ?? false,
+    kernel: options.kernel,
     find(bytes, firstOnly) {
       const found: number[] = [];
+      if (scanNeedle && kernel?.holds(bytes)) {
+        for (let hit = kernel.find(bytes, 0, scanNeedle); hit !== -1; hit = kernel.find(bytes, hit + 1, scanNeedle)) {
+          found.push(hit);
+          if (firstOnly) break;
+        }
+        return found;
+      }
       for (const window of windows) {
         for (let hit = bytes.indexOf(window); hit !== -1; hit = bytes.indexOf(window, hit + 1)) {
           if (!verify(bytes, hit - start)) continue;
@@ -142,13 +169,43 @@ export function createLiteralFinder(literalText: string, ignoreCase: boolean): L
   };
 }
 
+/** The needle as the scanner takes it: its two rarest bytes by `rank` (lower is rarer), the first one first. */
+function scanNeedleOf(needle: Buffer, mask: Uint8Array, rank: (byte: number) => number): ScanNeedle {
+  let first = 0;
+  for (let index = 1; index < needle.length; index += 1) if (rank(needle[index]!) < rank(needle[first]!)) first = index;
+  let second = first === 0 ? needle.length - 1 : 0;
+  for (let index = 0; index < needle.length; index += 1) if (index !== first && rank(needle[index]!) < rank(needle[second]!)) second = index;
+  return { bytes: needle, mask, first, second };
+}
+
+/**
+ * The 1-based numbers of the lines holding the ascending byte offsets
+ * `positions`, each line once: for a literal that is the whole pattern,
+ * the matching lines.
+ */
+export function linesOfPositions(bytes: Buffer, positions: readonly number[], kernel: GrepScanKernel | undefined): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let counted = 0; // line feeds before this offset are counted in `line`
+  for (const position of positions) {
+    if (position < counted) continue; // on the line just reported
+    line += countLineFeeds(bytes, counted, position, kernel);
+    lines.push(line);
+    const feed = bytes.indexOf(10, position);
+    if (feed === -1) break;
+    counted = feed + 1;
+    line += 1;
+  }
+  return lines;
+}
+
 /**
  * The 1-based numbers of the lines holding a match, for a single-line
  * search whose every match contains the literal found at `positions`
  * (ascending): only those lines are decoded and tested, one by one, the
  * same way the whole-text search reads them (BOM dropped, CRLF as LF).
  */
-export function matchingLinesAt(bytes: Buffer, positions: readonly number[], regex: RegExp): number[] {
+export function matchingLinesAt(bytes: Buffer, positions: readonly number[], regex: RegExp, kernel?: GrepScanKernel): number[] {
   const lines: number[] = [];
   const bomLength = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let line = 1;
@@ -157,7 +214,7 @@ export function matchingLinesAt(bytes: Buffer, positions: readonly number[], reg
   for (const position of positions) {
     if (position < nextFree) continue;
     const lineStart = position === 0 ? 0 : bytes.lastIndexOf(10, position - 1) + 1;
-    for (let feed = bytes.indexOf(10, counted); feed !== -1 && feed < lineStart; feed = bytes.indexOf(10, feed + 1)) line += 1;
+    line += countLineFeeds(bytes, counted, lineStart, kernel);
     counted = lineStart;
     const feed = bytes.indexOf(10, position);
     const lineEnd = feed === -1 ? bytes.length : feed;
@@ -172,123 +229,95 @@ export function matchingLinesAt(bytes: Buffer, positions: readonly number[], reg
 
 /**
  * Searches one file's bytes: its matching lines (1-based, ascending), or
- * null for a binary file (a NUL byte). With a `finder` for a literal every
- * match contains, files without it are ruled out before any decoding, and a
- * single-line search decodes only the lines holding it.
+ * null for a binary file (a NUL byte; `bytes` null: found binary while
+ * reading). With a `finder` for a literal every match contains, files
+ * without it are ruled out before any decoding, and a single-line search
+ * decodes only the lines holding it; a literal that is the whole pattern
+ * is not decoded at all.
  */
-export function searchFileBytes(bytes: Buffer, regex: RegExp, multiline: boolean, finder: LiteralFinder | undefined): number[] | null {
+export function searchFileBytes(bytes: Buffer | null, regex: RegExp, multiline: boolean, finder: LiteralFinder | undefined): number[] | null {
+  if (!bytes) return null;
   if (finder && !finder.foldsBeyondAscii(bytes)) {
-    const positions = finder.find(bytes, multiline);
+    // A literal that is the whole pattern never spans lines: its lines are the matching lines, multiline or not.
+    const positions = finder.find(bytes, multiline && !finder.exact);
     if (!positions.length) return [];
     if (bytes.indexOf(0) !== -1) return null;
-    if (!multiline) return matchingLinesAt(bytes, positions, regex);
+    if (finder.exact) return linesOfPositions(bytes, positions, finder.kernel);
+    if (!multiline) return matchingLinesAt(bytes, positions, regex, finder.kernel);
   } else if (bytes.indexOf(0) !== -1) return null;
   return matchingLines(decodeText(bytes), regex, multiline);
 }
 
 /**
- * A literal that every match of the regex `pattern` (Rust syntax) contains:
- * the longest run (>= 3) of plain characters (letters, digits, `_`, `-`,
- * space) at the top level, outside groups, classes, escapes and quantified
- * characters. Undefined when there is none or the pattern is not simple
- * enough to be sure (alternation, inline flags other than leading ones,
- * extended mode). Self-contained (the worker embeds it).
- *
- * @example
- * requiredLiteral("function\\s+\\w+\\("); // "function"
- */
-export function requiredLiteral(pattern: string): string | undefined {
-  let source = pattern;
-  const inline = /^\(\?([a-zA-Z]+)\)/.exec(source);
-  if (inline) {
-    if (inline[1]!.includes("x")) return undefined;
-    source = source.slice(inline[0].length);
-  }
-  if (source.includes("|") || source.includes("(?")) return undefined;
-  let best = "";
-  let run = "";
-  const endRun = () => {
-    if (run.length > best.length) best = run;
-    run = "";
-  };
-  let depth = 0;
-  for (let index = 0; index < source.length; index += 1) {
-    const character = source[index]!;
-    if (character === "\\") {
-      endRun();
-      const next = source[index + 1];
-      index += 1;
-      if ((next === "p" || next === "P" || next === "x" || next === "u") && source[index + 1] === "{") index = source.indexOf("}", index);
-      if (index === -1) return undefined;
-      continue;
-    }
-    if (character === "[") {
-      endRun();
-      let cursor = index + 1;
-      if (source[cursor] === "^") cursor += 1;
-      if (source[cursor] === "]") cursor += 1;
-      while (cursor < source.length && source[cursor] !== "]") cursor += source[cursor] === "\\" ? 2 : 1;
-      if (cursor >= source.length) return undefined;
-      index = cursor;
-      continue;
-    }
-    if (character === "{") {
-      endRun();
-      const close = source.indexOf("}", index);
-      if (close === -1) return undefined;
-      index = close;
-      continue;
-    }
-    if (character === "(") depth += 1;
-    if (character === ")") depth -= 1;
-    if (depth === 0 && /[A-Za-z0-9_ -]/.test(character)) {
-      const next = source[index + 1];
-      if (next === "?" || next === "*" || next === "+" || next === "{")
-        endRun(); // optional or repeated: not a fixed part
-      else run += character;
-      continue;
-    }
-    endRun();
-  }
-  endRun();
-  return best.length >= 3 ? best : undefined;
-}
-
-/**
  * The literal finder of a Grep pattern: for the whole pattern when it is a
  * plain literal, else for a literal every match must contain
- * ({@link requiredLiteral}); undefined when there is neither.
+ * ({@link requiredLiteral}), else for alternatives one of which every
+ * match contains ({@link requiredAlternatives}); undefined when there is
+ * none of these.
  */
-export function searchFinder(pattern: string, ignoreCase: boolean): LiteralFinder | undefined {
-  const plain = createLiteralFinder(pattern, ignoreCase);
+export function searchFinder(pattern: string, ignoreCase: boolean, kernel?: GrepScanKernel): LiteralFinder | undefined {
+  const plain = createLiteralFinder(pattern, ignoreCase, { exact: true, kernel });
   if (plain) return plain;
+  const fold = ignoreCase || /^\(\?[a-zA-Z]*i/.test(pattern);
   const literal = requiredLiteral(pattern);
-  if (literal === undefined) return undefined;
-  return createLiteralFinder(literal, ignoreCase || /^\(\?[a-zA-Z]*i/.test(pattern));
+  if (literal !== undefined) return createLiteralFinder(literal, fold, { kernel });
+  const alternatives = requiredAlternatives(pattern)?.map((alternative) => createLiteralFinder(alternative, fold, { kernel }));
+  if (!alternatives || alternatives.some((finder) => !finder)) return undefined;
+  return anyOf(alternatives as LiteralFinder[], kernel);
+}
+
+/** A finder of whichever of `finders`' literals comes first: their positions merged. */
+function anyOf(finders: readonly LiteralFinder[], kernel: GrepScanKernel | undefined): LiteralFinder {
+  return {
+    exact: false,
+    kernel,
+    find(bytes, first) {
+      let merged: number[] = [];
+      for (const finder of finders) {
+        const found = finder.find(bytes, first);
+        if (found.length) merged = merged.length ? merged.concat(found) : found;
+      }
+      if (merged.length > 1) merged.sort((a, b) => a - b);
+      return first ? merged.slice(0, 1) : merged;
+    },
+    foldsBeyondAscii: (bytes) => finders.some((finder) => finder.foldsBeyondAscii(bytes)),
+  };
 }
 
 /**
  * A file reader for many small files: each file is read into one reused
- * buffer (open, read to the end, close: no stat, no allocation per file).
- * The returned bytes are a view that the next call overwrites; copy what
- * must outlive it. Self-contained (the worker embeds it): `fs` is passed in.
+ * buffer (open, read to the end, close: no stat, no allocation per file),
+ * in `kernel`'s memory when given (where its scanner finds literals in
+ * place). The returned bytes are a view that the next call overwrites (or
+ * detaches); copy what must outlive it. A file whose first 256 KiB hold a
+ * NUL byte is binary: null, and the rest is not read (ripgrep skips it the
+ * same way). `fs` is passed in.
  */
-export function createFileReader(fs: Pick<typeof import("node:fs"), "openSync" | "readSync" | "closeSync">): (file: string) => Buffer {
+export function createFileReader(
+  fs: Pick<typeof import("node:fs"), "openSync" | "readSync" | "closeSync">,
+  kernel?: GrepScanKernel,
+): (file: string) => Buffer | null {
   const INITIAL = 256 * 1024;
-  let buffer = Buffer.allocUnsafe(INITIAL);
+  const fresh = () => (kernel ? kernel.data(INITIAL) : Buffer.allocUnsafe(INITIAL));
+  let buffer = fresh();
+  const grow = (length: number) => {
+    if (kernel?.holds(buffer) && length * 2 <= SCAN_DATA_MAX) return kernel.data(length * 2); // the memory keeps what was read
+    const larger = Buffer.allocUnsafe(length * 2);
+    buffer.copy(larger, 0, 0, length);
+    return larger;
+  };
   return (file) => {
-    if (buffer.length > 64 * 1024 * 1024) buffer = Buffer.allocUnsafe(INITIAL); // do not keep a huge file's buffer
+    // Do not keep a huge file's buffer; the kernel's view may have been detached by its growth.
+    if (buffer.length > SCAN_DATA_MAX || (kernel && !kernel.holds(buffer))) buffer = fresh();
     const descriptor = fs.openSync(file, "r");
     try {
       let length = 0;
       for (;;) {
-        if (length === buffer.length) {
-          const larger = Buffer.allocUnsafe(buffer.length * 2);
-          buffer.copy(larger, 0, 0, length);
-          buffer = larger;
-        }
-        const read = fs.readSync(descriptor, buffer, length, buffer.length - length, null);
+        if (length === buffer.length) buffer = grow(length);
+        // The first read is of one chunk, whatever the buffer's size: the chunk looked at for a NUL byte.
+        const read = fs.readSync(descriptor, buffer, length, length === 0 ? Math.min(INITIAL, buffer.length) : buffer.length - length, null);
         if (read === 0) break;
+        if (length === 0 && buffer.subarray(0, read).indexOf(0) !== -1) return null;
         length += read;
       }
       return buffer.subarray(0, length);

@@ -88,6 +88,13 @@ export class GrepWorkerHost {
 
   constructor(private readonly idleMs: number = GREP_WORKER_IDLE_MS) {}
 
+  /** Idle threads that have started (a search given them starts at once, with no start-up cost). */
+  get readyIdle(): number {
+    let ready = 0;
+    for (const thread of this.idle) if (thread.ready && !thread.exited) ready += 1;
+    return ready;
+  }
+
   /** An idle thread, or a new one; it keeps the process alive until released. */
   acquire(): GrepThread {
     const reused = this.idle.pop();

@@ -16,6 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parentPort } from "node:worker_threads";
 import { createFileReader, searchFileBytes, searchFinder } from "./grep-line-scan.js";
+import { GrepScanKernel } from "./grep-scan-kernel.js";
 import type { GrepWorkerQuery } from "./grep-workers.js";
 
 /** A query as posted: the search directory with the query. */
@@ -30,7 +31,9 @@ interface CompiledQuery {
   finder: ReturnType<typeof searchFinder>;
 }
 
-const read = createFileReader(fs);
+/** This thread's byte scanner: files are read into its memory and scanned there. */
+const kernel = GrepScanKernel.create();
+const read = createFileReader(fs, kernel);
 /** This thread's last query, kept so that the next batch of the same search does not compile it again. */
 const cache: { current?: CompiledQuery } = {};
 
@@ -42,7 +45,7 @@ function compile(query: WorkerQuery): CompiledQuery {
       directory: query.directory,
       regex: new RegExp(query.source, query.flags),
       multiline: query.multiline,
-      finder: searchFinder(query.pattern, query.ignoreCase),
+      finder: searchFinder(query.pattern, query.ignoreCase, kernel),
     };
   }
   return cache.current;
@@ -53,7 +56,7 @@ parentPort?.on("message", ({ id, files, query, contents }: { id: number; files: 
   const { directory, regex, multiline, finder } = compile(query);
   const out: number[] = [];
   for (let index = 0; index < files.length; index += 1) {
-    let bytes: Buffer;
+    let bytes: Buffer | null;
     // `contents`: the files' bytes read by the caller (a workspace's files are not on this disk).
     const given = contents?.[index];
     if (given) bytes = Buffer.from(given.buffer, given.byteOffset, given.byteLength);
