@@ -3,7 +3,9 @@ import { CountedFileHits, LimitedFileHits } from "./grep-counted-hits.js";
 import type { GrepFileHits, GrepOutputMode } from "./grep-result.js";
 import { type GrepQuery, grepWithRipgrep, ripgrepArguments, runChecked, runParsed } from "./grep-ripgrep.js";
 import { RIPGREP_BATCH_CONCURRENCY, RIPGREP_FILE_ARGUMENT_BYTES, batchFileArguments, runBatches } from "./grep-ripgrep-batches.js";
-import { RipgrepCountParser, RipgrepLineNumberParser, type RipgrepFileCounted } from "./ripgrep-count-parsers.js";
+import { firstLinesInProcess, plainLiteral } from "./grep-ripgrep-first-lines.js";
+import { MIN_LINE_CHARS_BESIDES_PATH } from "./grep-ripgrep-retention.js";
+import { RipgrepCountParser, type RipgrepFileCounted, RipgrepLineNumberParser } from "./ripgrep-count-parsers.js";
 
 /** The page Grep will render, so ripgrep need print only the files on it. */
 export interface GrepPage {
@@ -18,18 +20,17 @@ export interface GrepPage {
 }
 
 /**
- * Fewest characters a rendered content line takes besides its path: `:`, a
- * line number, `: ` and the line feed. A page can reach no further than
- * `maxChars` allows at this many characters plus the path per line.
+ * Output caps up to this many characters bound how far a content page
+ * reaches (the default cap is 240,000): its run keeps only the files the
+ * capped page can reach. (A cap of megabytes is a host asking for
+ * everything: a large page then takes the run written to a file.)
  */
-const MIN_LINE_CHARS_BESIDES_PATH = 5;
-
-/** Output caps up to this many characters end a page early enough to count first (the default cap is 240,000). */
 const CAPPED_PAGE_MAX_CHARS = 4 * 1024 * 1024;
 
 /**
- * Content pages reaching this many matching lines (offset + head_limit)
- * first try a single pass (see {@link grepWithRipgrepPaged}).
+ * Content pages reaching this many matching lines (offset + head_limit),
+ * with no output cap that bounds them, take the run written to a file
+ * (see {@link grepWithRipgrepPaged}).
  */
 export const SINGLE_PASS_MIN_LINES = 1_000;
 
@@ -41,11 +42,11 @@ export const SINGLE_PASS_MIN_LINES = 1_000;
 const SINGLE_PASS_BYTES_PER_LINE = 256;
 
 /**
- * Bytes of ripgrep's records a content page of fewer than
- * {@link SINGLE_PASS_MIN_LINES} lines keeps with their lines (at least what
- * the page needs at 256 bytes per line): a result printing less takes one
- * run; past it files are only counted and the page's files not kept are
- * searched again. Bounds the memory a run printing gigabytes holds.
+ * Bytes of ripgrep's records a bounded content page's run keeps at most of
+ * the files the page can reach (at least what the page needs at 256 bytes
+ * per line): the files it cannot reach are only counted whatever this is;
+ * past it reachable files are only counted too and searched again. Bounds
+ * the memory a run printing gigabytes holds.
  */
 const RETAIN_MIN_BYTES = 4 * 1024 * 1024;
 
@@ -78,9 +79,9 @@ export interface GrepPagedOptions {
   singlePassBytesPerLine?: number;
   /** Output bytes of a files page's line-number run before it is stopped; default {@link LINE_NUMBERS_MAX_BYTES}. */
   lineNumbersMaxBytes?: number;
-  /** Bytes of records a small content page's run keeps with their lines; default {@link RETAIN_MIN_BYTES} or what the page needs at 256 bytes per line. */
+  /** Bytes of records a bounded content page's run keeps of the files the page can reach; default {@link RETAIN_MIN_BYTES} or what the page needs at 256 bytes per line. */
   retainBytes?: number;
-  /** Output of a small content page's run before it is stopped for the two passes; default {@link RUN_ON_MAX_BYTES}. */
+  /** Output of a bounded content page's run before it is stopped for the two passes; default {@link RUN_ON_MAX_BYTES}. */
   runOnMaxBytes?: number;
   /** Hears the files of the runs over the whole tree as ripgrep prints them (Grep's progress). */
   progress?: GrepRunProgress;
@@ -140,42 +141,50 @@ function withoutLineOutputFlags(args: string[], query: GrepQuery): string[] {
 }
 
 /**
- * Runs a query so that ripgrep prints little more than the page needs.
- * Same hits as {@link grepWithRipgrep} for everything the formatter reads;
+ * Runs a query so that ripgrep prints little more than the page needs, in
+ * one ripgrep run for every page shape where one run suffices. Same hits
+ * as {@link grepWithRipgrep} for everything the formatter reads;
  * multi-line queries (where counts are of matches, not lines) take that
  * single pass.
  *
- * - A content page of fewer than {@link SINGLE_PASS_MIN_LINES} lines (the
- *   default page is 200) takes one run that prints every line. Files keep
- *   their lines until the output passes 4 MiB (or what the page needs);
- *   past that they are only counted, and ripgrep runs on to the end rather
- *   than being stopped and started again. If files of the page were only
- *   counted, they alone are searched again for their lines. Only past
- *   256 MiB of output (a pattern matching nearly every line of a huge
- *   tree) is the run stopped for the two passes below.
- * - A content page reaching {@link SINGLE_PASS_MIN_LINES} lines or more
- *   first tries one run written to a temporary file (not a pipe), stopped
- *   once its output exceeds what such a page needs (256 bytes per line):
- *   rendering all of a search's lines then costs one ripgrep run.
- * - A files page takes one run printing only line numbers
- *   ({@link filesWithFirstLines}).
- * - Otherwise (a count, a stopped run, or a page a small output cap ends):
- *   `--count` gives every file's matching lines (tiny output), then only
- *   the files holding the page are searched again (on one thread when they
- *   are few).
+ * - A bounded content page (fewer than {@link SINGLE_PASS_MIN_LINES} lines,
+ *   the default page being 200, or any page under an output cap of at most
+ *   4 MiB characters, which ends it early) takes one run that prints every
+ *   line. Only the files the page can reach keep their lines
+ *   (`pageRetention`: in path order, up to its last line or what the
+ *   cap allows); the others are only counted while ripgrep runs on. The
+ *   page's files are searched again only if their records passed 4 MiB
+ *   (or what the page needs), and the run is stopped for the two passes
+ *   below only past 256 MiB of output (a pattern matching nearly every
+ *   line of a huge tree).
+ * - A content page of {@link SINGLE_PASS_MIN_LINES} lines or more with no
+ *   cap that bounds it (a host asking for everything) tries one run written
+ *   to a temporary file (not a pipe), stopped once its output exceeds what
+ *   such a page needs (256 bytes per line): rendering all of a search's
+ *   lines then costs one ripgrep run.
+ * - A files page of a plain literal ({@link plainLiteral}) takes one
+ *   `--count` run (tiny output, near `rg -l`'s cost); the first matching
+ *   line of each of its files is then found in those files only
+ *   ({@link firstLinesInProcess}). A files page of any other pattern takes
+ *   one run that prints only line numbers ({@link filesWithFirstLines}):
+ *   for a regex, finding each match costs little more than finding its
+ *   line, and a second process start would cost more.
+ * - Otherwise (a count, a stopped run): `--count` gives every file's
+ *   matching lines, then only the files holding the page are searched
+ *   again (on one thread when they are few; `--max-count 1` for a files
+ *   page).
  *
  * Files searched again are passed to ripgrep as arguments, in batches of
  * at most 256 KiB of arguments ({@link batchFileArguments}, two runs at a
  * time): any page size works, far below the kernel's ARG_MAX.
  *
- * Why one run that counts past a limit, not one that is stopped: the size
- * of a result is only known once it is printed, and a run stopped when its
- * output grows costs a process start plus the work so far, a cliff wherever
- * a result's size sits at the limit (measured: the 60,000-file tree's
- * common literal 1.36x rg when stopped past 16 MiB, its regex 2.12x past
- * 8 MiB). Running on costs the printing of a large result, which `rg`
- * itself does too: 0.95-1.09x rg on every benchmark tree and query (the
- * rare literal of the small trees 1.0-1.1x, 1.3-1.4x with two runs).
+ * Why one run that counts what the page cannot reach, not one that is
+ * stopped: the size of a result is only known once it is printed, and a
+ * run stopped when its output grows costs a process start plus the work so
+ * far, a cliff wherever a result's size sits at the limit (measured: the
+ * 60,000-file tree's common literal 1.36x rg when stopped past 16 MiB, its
+ * regex 2.12x past 8 MiB). Running on costs the printing of a large result,
+ * which `rg` itself does too.
  */
 export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPage, options: GrepPagedOptions = {}): Promise<GrepFileHits[]> {
   const { rgPath, directory, query, filter } = search;
@@ -192,48 +201,42 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
   };
   if (query.multiline) return (await grepWithRipgrep(rgPath, directory, query, wholeTreeRun())).filter((file) => filter(file.path));
   const pageLines = page.offset + page.headLimit;
-  // When a small output cap, not head_limit, ends the page, the count pass shows how far it can reach: no single pass.
-  // (A cap of megabytes is a host asking for everything: one pass then beats counting and passing every file back.)
-  const capEndsPage =
-    page.maxChars !== undefined && page.maxChars <= CAPPED_PAGE_MAX_CHARS && page.headLimit > Math.ceil(page.maxChars / MIN_LINE_CHARS_BESIDES_PATH);
+  // A small output cap bounds how far a content page reaches, whatever head_limit says.
+  const maxChars = page.maxChars !== undefined && page.maxChars <= CAPPED_PAGE_MAX_CHARS ? page.maxChars : undefined;
   let counted: CountedFile[] | undefined;
-  if (page.outputMode === "content" && !capEndsPage) {
+  if (page.outputMode === "content") {
     // What the page needs of ripgrep's output, at 256 bytes per line (context lines included).
-    const pageBytes = pageLines * (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
+    const bytesPerLine = (2 * query.context + 1) * (options.singlePassBytesPerLine ?? SINGLE_PASS_BYTES_PER_LINE);
     const parseEagerly = query.context > 0;
-    if (pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES)) {
+    if (pageLines >= (options.singlePassMinLines ?? SINGLE_PASS_MIN_LINES) && maxChars === undefined) {
       // Its output is megabytes when it is not stopped: ripgrep writes it to a file, not waiting on a pipe.
       const run = await runParsed(
         { rgPath, directory, args: ripgrepArguments(query), signal: query.signal, runner: query.runner },
-        {
-          parseEagerly,
-          maxStdoutBytes: pageBytes,
-          outputFile: true,
-          onFile: wholeTreeRun(),
-        },
+        { parseEagerly, maxStdoutBytes: pageLines * bytesPerLine, outputFile: true, onFile: wholeTreeRun() },
       );
       if (run) return run.files.filter((file) => filter(file.path));
     } else {
-      // One run prints every line; files keep them up to retainBytes and are only counted past it (no run stopped and started again),
+      // One run prints every line; only the files the page can reach keep them (no run stopped and started again),
       // unless it prints more than RUN_ON_MAX_BYTES (a pattern matching nearly every line of a huge tree): then counting is cheaper.
-      const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, pageBytes);
-      const maxStdoutBytes = options.runOnMaxBytes ?? RUN_ON_MAX_BYTES;
+      const reachLines = maxChars === undefined ? pageLines : Math.min(pageLines, page.offset + Math.ceil(maxChars / MIN_LINE_CHARS_BESIDES_PATH));
+      const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, reachLines * bytesPerLine);
       const run = await runParsed(
         { rgPath, directory, args: ripgrepArguments(query), signal: query.signal, runner: query.runner },
         {
           parseEagerly,
-          retainBytes,
-          maxStdoutBytes,
+          reach: { offset: page.offset, headLimit: page.headLimit, maxChars, retainBytes },
+          maxStdoutBytes: options.runOnMaxBytes ?? RUN_ON_MAX_BYTES,
           onFile: wholeTreeRun(),
         },
       );
+      // Only the files kept or counted by the filter: a file the filter drops takes no room on the page.
       if (run?.complete) return run.files.filter((file) => filter(file.path));
       counted = run?.files
         .filter((file) => file.matchCount > 0 && filter(file.path))
         .map((file) => ({ path: file.path, count: file.matchCount, hits: file instanceof CountedFileHits ? undefined : file }));
     }
   }
-  if (page.outputMode === "files") {
+  if (page.outputMode === "files" && (query.runner || plainLiteral(query.pattern) === undefined)) {
     // One run gives what a files page shows; a second process start costs about as much as searching a small tree.
     const files = await filesWithFirstLines(search, options.lineNumbersMaxBytes ?? LINE_NUMBERS_MAX_BYTES, wholeTreeRun());
     if (files) return files.filter((file) => filter(file.path));
@@ -250,10 +253,22 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
   const onPage = new Set<number>();
   if (page.outputMode === "files") {
     for (let index = page.offset; index < Math.min(counted.length, pageLines); index += 1) onPage.add(index);
+    const firstLines = await firstLinesInProcess(
+      directory,
+      query,
+      [...onPage].map((index) => counted[index]!),
+    );
+    for (const index of onPage) {
+      const file = counted[index]!;
+      const line = firstLines.get(file.path);
+      if (line === undefined) continue;
+      file.hits = new CountedFileHits(file.path, file.count, line);
+      onPage.delete(index);
+    }
   } else {
     let matchIndex = 0;
     let leastChars = 0; // a lower bound of the page's rendered characters so far
-    const reach = capEndsPage ? page.maxChars! : Number.POSITIVE_INFINITY;
+    const reach = maxChars ?? Number.POSITIVE_INFINITY;
     for (let index = 0; index < counted.length && matchIndex < pageLines && leastChars <= reach; index += 1) {
       const file = counted[index]!;
       if (matchIndex + file.count > page.offset) {

@@ -1,7 +1,7 @@
 import { type ProgramRunner, ToolError } from "@agent-tools/core";
-import { CountedFileHits } from "./grep-counted-hits.js";
 import { GREP_CLIP_BYTES, type GrepByteRange, type GrepFileHits } from "./grep-result.js";
 import { RipgrepRecordSplitter } from "./grep-ripgrep-records.js";
+import { type GrepPageReach, type HitsRetention, arrivalRetention, pageRetention } from "./grep-ripgrep-retention.js";
 import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
 import type { RipgrepFileCounted } from "./ripgrep-count-parsers.js";
 import type { RunRipgrepOptions } from "./ripgrep-run-types.js";
@@ -207,9 +207,9 @@ export interface ParsedRipgrepOutput {
   /** Every file with a match, in ripgrep's order. */
   files: GrepFileHits[];
   /**
-   * Whether every file keeps its lines. False once the output passed the
-   * parser's `retainBytes`: the files from there on are only counted
-   * ({@link CountedFileHits}: match count and first line, no text).
+   * Whether every file the page may show keeps its lines. False once the
+   * parser's retention only counted such a file (`CountedFileHits`:
+   * match count and first line, no text): its lines must be searched again.
    */
   complete: boolean;
 }
@@ -222,32 +222,31 @@ export interface RipgrepOutputParser {
 
 /**
  * Parses ripgrep's output chunk by chunk, as it arrives (see
- * {@link parseRipgrepOutput}). Files keep their lines (views of the chunks)
- * until they add up to more than `retainBytes` of records; from the file
- * that passes it on, files are only counted and the chunks are let go, so
- * a run printing gigabytes holds at most about `retainBytes` of them.
+ * {@link parseRipgrepOutput}). `retention` decides which files keep their
+ * lines (views of the chunks): a number keeps files as they arrive until
+ * they add up to more than that many bytes of records and only counts the
+ * rest ({@link arrivalRetention}); a {@link HitsRetention} such as
+ * {@link pageRetention} keeps what a page can reach. Chunks no kept file
+ * refers to are let go, so a run printing gigabytes holds little of them.
  * `onFile` hears of each file as soon as its records are complete.
  */
-export function ripgrepOutputParser(parseEagerly = false, retainBytes = Number.POSITIVE_INFINITY, onFile?: RipgrepFileCounted): RipgrepOutputParser {
+export function ripgrepOutputParser(
+  parseEagerly = false,
+  retention: number | HitsRetention = Number.POSITIVE_INFINITY,
+  onFile?: RipgrepFileCounted,
+): RipgrepOutputParser {
   const files: GrepFileHits[] = [];
-  let retained = 0;
-  let complete = true;
+  const retain = typeof retention === "number" ? arrivalRetention(retention) : retention;
   const splitter = new RipgrepRecordSplitter((path, buffer, start, end) => {
     const hits = new RipgrepFileHits(path, { buffer, start, end }, parseEagerly);
     onFile?.(path, hits.matchCount);
-    if (complete && retained + (end - start) <= retainBytes) {
-      retained += end - start;
-      files.push(hits);
-      return;
-    }
-    complete = false;
-    files.push(new CountedFileHits(path, hits.matchCount, hits.firstMatchLine));
+    retain.add(files, hits, end - start);
   });
   return {
     push: (chunk) => splitter.push(chunk),
     end() {
       splitter.end();
-      return { files, complete };
+      return { files, complete: retain.complete };
     },
   };
 }
@@ -303,8 +302,10 @@ export interface RunParsedOptions {
   maxStdoutBytes?: number;
   /** ripgrep writes into a temporary file, not a pipe (see `RunRipgrepOptions.outputFile`). */
   outputFile?: boolean;
-  /** Bytes of records kept with their lines; files past them are only counted (see {@link ripgrepOutputParser}). */
+  /** Bytes of records kept with their lines, in the order ripgrep prints them; files past them are only counted (see {@link ripgrepOutputParser}). */
   retainBytes?: number;
+  /** Keep only the lines of the files this page can reach (see {@link pageRetention}); `retainBytes` is then ignored. */
+  reach?: GrepPageReach;
   /** Hears of each file with a match as ripgrep prints it (a search's progress). */
   onFile?: RipgrepFileCounted;
 }
@@ -314,7 +315,8 @@ export interface RunParsedOptions {
  * printed more than `maxStdoutBytes` and was stopped.
  */
 export async function runParsed(invocation: RipgrepInvocation, options: RunParsedOptions): Promise<ParsedRipgrepOutput | null> {
-  const parser = ripgrepOutputParser(options.parseEagerly, options.retainBytes, options.onFile);
+  const retention = options.reach ? pageRetention(options.reach) : options.retainBytes;
+  const parser = ripgrepOutputParser(options.parseEagerly, retention, options.onFile);
   const stdout = await runChecked(invocation, {
     maxStdoutBytes: options.maxStdoutBytes,
     outputFile: options.outputFile,
