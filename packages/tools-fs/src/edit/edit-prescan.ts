@@ -20,15 +20,14 @@ import { type PrescannedContent, editProbeText, toByteString } from "./edit-matc
  * findEditMatches(content.bytes, oldString, newString, { prescanned: prescan.result(content.bytes) });
  */
 export class EditPrescan {
-  private readonly probe: ProbeHitCollector;
+  /** Made on the first chunk (a small file, read whole, never pays for it). */
+  private probe: ProbeHitCollector | undefined;
   /** Offset below which no CR was found (-1: a CR was found). */
   private crFreeUpTo = 0;
   /** The last prefix scanned, or null once scanning stopped (a failure, or a prefix that did not grow). */
   private last: Buffer | undefined | null;
 
-  constructor(oldString: string) {
-    this.probe = new ProbeHitCollector(editProbeText(toByteString(oldString)));
-  }
+  constructor(private readonly oldString: string) {}
 
   /** Scans the new bytes of `prefix`: the file's first bytes read so far, a longer prefix of the same memory each call. Never throws. */
   onChunk(prefix: Buffer): void {
@@ -39,6 +38,7 @@ export class EditPrescan {
       return;
     }
     try {
+      this.probe ??= new ProbeHitCollector(editProbeText(toByteString(this.oldString)));
       this.probe.advance(prefix);
       if (this.crFreeUpTo !== -1) this.crFreeUpTo = prefix.indexOf(13, this.crFreeUpTo) === -1 ? prefix.length : -1;
       this.last = prefix;
@@ -51,7 +51,7 @@ export class EditPrescan {
   result(content: Buffer): PrescannedContent | undefined {
     const last = this.last;
     if (!last || last.buffer !== content.buffer || last.byteOffset !== content.byteOffset || last.length !== content.length) return undefined;
-    const collected = this.probe.collected(content.length);
+    const collected = this.probe?.collected(content.length);
     if (!collected) return undefined;
     return { search: createSearchContext(content, collected), hasCr: this.crFreeUpTo === -1 };
   }
