@@ -10,7 +10,7 @@
  * a file it is not found in (binary, large, unreadable, vanished) is left
  * to one ripgrep run with `--max-count 1` over those files only.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import type { GrepQuery } from "./grep-ripgrep.js";
 
@@ -59,11 +59,14 @@ export interface PageFile {
   count: number;
 }
 
-/** Reads a regular file of at most `maxBytes`; undefined when it is larger, not a regular file, or unreadable. */
+/** Opened without waiting (a FIFO swapped in since ripgrep's run) and without following a symlink at the leaf. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/** Reads a regular file of at most `maxBytes`; undefined when it is larger, not a regular file, a symlink, or unreadable. */
 function readSmallFile(file: string, maxBytes: number): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    fd = openSync(file, OPEN_FLAGS);
   } catch {
     return undefined;
   }

@@ -4,7 +4,8 @@
  * others, so no page needs a count pass and a second run over its files.
  * Runs are counted through the query's ProgramRunner.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ProgramRunner } from "@agent-tools/core";
@@ -16,7 +17,7 @@ import type { GrepFileHits } from "./grep-result.js";
 import { type GrepQuery, grepWithRipgrep } from "./grep-ripgrep.js";
 import { grepWithRipgrepPaged } from "./grep-ripgrep-paged.js";
 import { pageRetention } from "./grep-ripgrep-retention.js";
-import { plainLiteral } from "./grep-ripgrep-first-lines.js";
+import { firstLinesInProcess, plainLiteral } from "./grep-ripgrep-first-lines.js";
 import { locateRipgrep } from "./ripgrep.js";
 
 const rgPath = locateRipgrep();
@@ -137,6 +138,21 @@ describe.skipIf(!rgPath)("a files page of a plain literal", () => {
     const options = { outputMode: "files" as const, offset: 0, headLimit: 200, context: 0, displayDirectory: ".", pattern };
     const hits = await grepWithRipgrepPaged({ rgPath: rgPath!, directory: root, query, filter: () => true }, options);
     expect(renderGrep(hits, options).text).toBe(renderGrep(await grepWithRipgrep(rgPath!, root, query), options).text);
+  });
+
+  it.skipIf(process.platform === "win32")("leaves a FIFO or a symlink swapped in since ripgrep's run to ripgrep, without waiting", async () => {
+    const swapped = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-rg-swapped-")));
+    try {
+      execFileSync("mkfifo", [path.join(swapped, "fifo.txt")]);
+      writeFileSync(path.join(swapped, "outside.txt"), "k\n");
+      symlinkSync(path.join(swapped, "outside.txt"), path.join(swapped, "link.txt"));
+      writeFileSync(path.join(swapped, "plain.txt"), "a\nk\n");
+      const query: GrepQuery = { pattern: "k", ignoreCase: true, multiline: false, context: 0 };
+      const files = ["fifo.txt", "link.txt", "plain.txt"].map((name) => ({ path: name, count: 1 }));
+      expect([...(await firstLinesInProcess(swapped, query, files))]).toEqual([["plain.txt", 2]]);
+    } finally {
+      rmSync(swapped, { recursive: true, force: true });
+    }
   });
 
   it("reads only plain literals as literals", () => {
