@@ -51,6 +51,14 @@ const SINGLE_PASS_BYTES_PER_LINE = 256;
 const RETAIN_MIN_BYTES = 4 * 1024 * 1024;
 
 /**
+ * Most bytes of records a bounded content page's run keeps (a page deep in
+ * a large result under the cap, with context: the files before its offset
+ * keep their lines too, since files printed later may push them onto it).
+ * Past it the page's last files are searched again.
+ */
+const RETAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
  * Output past which a small content page's run is stopped for the two
  * passes after all: far above real results (the 60,000-file benchmark
  * tree's most common word prints about 50 MB), it bounds what a pattern
@@ -154,7 +162,7 @@ function withoutLineOutputFlags(args: string[], query: GrepQuery): string[] {
  *   (`pageRetention`: in path order, up to its last line or what the
  *   cap allows); the others are only counted while ripgrep runs on. The
  *   page's files are searched again only if their records passed 4 MiB
- *   (or what the page needs), and the run is stopped for the two passes
+ *   (or what the page needs, at most 64 MiB), and the run is stopped for the two passes
  *   below only past 256 MiB of output (a pattern matching nearly every
  *   line of a huge tree).
  * - A content page of {@link SINGLE_PASS_MIN_LINES} lines or more with no
@@ -219,7 +227,7 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
       // One run prints every line; only the files the page can reach keep them (no run stopped and started again),
       // unless it prints more than RUN_ON_MAX_BYTES (a pattern matching nearly every line of a huge tree): then counting is cheaper.
       const reachLines = maxChars === undefined ? pageLines : Math.min(pageLines, page.offset + Math.ceil(maxChars / MIN_LINE_CHARS_BESIDES_PATH));
-      const retainBytes = options.retainBytes ?? Math.max(RETAIN_MIN_BYTES, reachLines * bytesPerLine);
+      const retainBytes = options.retainBytes ?? Math.min(RETAIN_MAX_BYTES, Math.max(RETAIN_MIN_BYTES, reachLines * bytesPerLine));
       const run = await runParsed(
         { rgPath, directory, args: ripgrepArguments(query), signal: query.signal, runner: query.runner },
         {
