@@ -20,6 +20,12 @@ import { startWorkerModule } from "../shared/worker-module.js";
 export const DEFAULT_INLINE_HASH_LIMIT_BYTES = 1024 * 1024;
 /** Open files a bundle hashes off the main thread at most at once (each holds its descriptor until hashed). */
 export const MAX_FILE_HASHES_IN_FLIGHT = 8;
+/**
+ * A file's hash starts this long after its Read (at once when someone
+ * waits for it): a registry closed right after a Read never starts a
+ * worker for it, and the Read's caller gets the CPU first.
+ */
+export const FILE_HASH_DELAY_MS = 10;
 /** The worker exits after this long without work. */
 export const HASH_WORKER_IDLE_MS = 2000;
 
@@ -145,6 +151,8 @@ export class HashWorker {
   private readonly jobs = new Map<number, Job>();
   /** File jobs not settled yet (see {@link MAX_FILE_HASHES_IN_FLIGHT}). */
   private filesInFlight = 0;
+  /** File jobs waiting for their {@link FILE_HASH_DELAY_MS}: each dispatches its job now when called. */
+  private readonly delayed = new Set<() => void>();
 
   private start(): Worker | null {
     if (this.worker) return this.worker;
@@ -252,13 +260,24 @@ export class HashWorker {
     });
     const job: Job = { resolve, reject, release, pieces, transferred: false, handedBack: false, file };
     // A file is hashed for a Read that is answering now: the worker is started
-    // (or the job posted) just after, off the Read's own time.
-    if (file) setImmediate(() => this.dispatch(job));
-    else this.dispatch(job, transfer);
+    // (or the job posted) a little later, off the Read's own time.
+    let now: (() => void) | undefined;
+    if (file) {
+      const go = () => {
+        clearTimeout(timer);
+        if (!this.delayed.delete(go)) return;
+        this.dispatch(job);
+      };
+      const timer = setTimeout(go, FILE_HASH_DELAY_MS);
+      timer.unref();
+      this.delayed.add(go);
+      now = go;
+    } else this.dispatch(job, transfer);
     return {
       promise,
       released,
       wait: async () => {
+        now?.();
         this.waiters += 1;
         this.worker?.ref();
         try {
@@ -298,9 +317,10 @@ export class HashWorker {
     return this.worker !== null;
   }
 
-  /** Stops the worker now and for good (jobs in flight finish on the main thread; later ones too). */
+  /** Stops the worker now and for good (jobs in flight finish on the main thread; later ones too; a file's hash settles as "" unknown). */
   async close(): Promise<void> {
     this.closed = true;
+    for (const go of [...this.delayed]) go(); // settle as unknown: no worker starts now
     const running = this.worker;
     if (!running) return;
     this.stopped(running);

@@ -83,6 +83,7 @@ async function readText(source: ReadSource, call: ReadCall) {
     limit: input.limit,
     signal: context.signal,
     hasher: environment.fastIo.createHasher(),
+    countLineFeeds: (bytes) => environment.fastIo.countLineEndings(bytes).lf,
   });
   if (window.binary) {
     throw new ToolError(

@@ -60,11 +60,23 @@ describe("Read of the first page of a large file", () => {
       totalLines: BIG_LINES,
       totalLinesKnown: true,
       truncated: false,
-      contentHash: contentHash(readFileSync(`${ws.dir}/big.log`)),
     });
+    expect(last.details).not.toHaveProperty("contentHash"); // hashed in the background, as every window of a large file
     const past = await ws.call("Read", { path: "big.log", start_line: BIG_LINES + 5 });
     expect(past.isError).toBe(true);
     expect(past.text).toContain(`which has ${BIG_LINES} lines`);
+  });
+
+  it("finds a window far into the file (chunks before it counted, not split) as a plain split does, CRLF too", async () => {
+    const text = Array.from({ length: 90_000 }, (_, index) => `crlf row ${index + 1}${index % 7 === 0 ? " with a longer tail of text" : ""}`).join("\r\n");
+    ws = createTestWorkspace({ "crlf.log": `${text}\r\n` });
+    const lines = text.split("\r\n");
+    for (const start of [1, 1_638, 33_333, 65_536, 89_999]) {
+      const result = await ws.call("Read", { path: "crlf.log", start_line: start, limit: 3 });
+      const shown = lines.slice(start - 1, start + 2).map((line, index) => `${String(start + index).padStart(6, " ")}\t${line}`);
+      expect(result.text).toContain(shown.join("\n"));
+    }
+    expect((await ws.call("Read", { path: "crlf.log", start_line: 89_999 })).details).toMatchObject({ totalLines: 90_000, numLines: 2 });
   });
 
   it("keeps the exact header and total of a file within the count budget", async () => {

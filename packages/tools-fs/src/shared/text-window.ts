@@ -34,6 +34,8 @@ export interface TextWindowOptions {
    * whose stat has a ctime and an inode is read only up to its window.
    */
   countAll?: boolean;
+  /** Counts the `\n` bytes of a buffer (the bundle's SIMD counter): lines before the window are then skipped a chunk at a time. */
+  countLineFeeds?: (bytes: Uint8Array) => number;
 }
 
 /**
@@ -74,7 +76,7 @@ export interface TextWindow {
    * {@link HASH_LIMIT_BYTES}); `contentHash` is "" otherwise.
    */
   version: FileVersion;
-  /** The file was read only up to its window and is hashable: its hash may be computed later (for the same identity only). */
+  /** A file over {@link COUNT_BUDGET_BYTES} read without `countAll` and hashable: its hash is left to the caller (for the same identity only). */
   hashDeferred: boolean;
 }
 
@@ -103,12 +105,15 @@ class WindowCollector {
   private pieceBytes = 0;
   private readonly windowEnd: number; // exclusive
 
-  constructor(
-    private readonly startLine: number,
-    limit: number,
-    private readonly maxChars: number,
-  ) {
-    this.windowEnd = startLine + limit;
+  private readonly startLine: number;
+  private readonly maxChars: number;
+  private readonly countLineFeeds: ((bytes: Uint8Array) => number) | undefined;
+
+  constructor(options: TextWindowOptions) {
+    this.startLine = options.startLine;
+    this.windowEnd = options.startLine + options.limit;
+    this.maxChars = options.maxChars ?? READ_MAX_CHARS;
+    this.countLineFeeds = options.countLineFeeds;
   }
 
   /** Every line of the window was taken, or the window stopped at the cap. */
@@ -120,6 +125,14 @@ class WindowCollector {
   scan(chunk: Buffer): number {
     const count = chunk.length;
     let position = 0;
+    if (this.countLineFeeds && this.lineNumber < this.startLine) {
+      // A chunk that ends before the window's first line is counted, not split line by line.
+      const feeds = this.countLineFeeds(chunk);
+      if (this.lineNumber + feeds < this.startLine) {
+        this.lineNumber += feeds;
+        return count;
+      }
+    }
     while (position < count) {
       if (this.done) {
         this.collecting = false;
@@ -203,9 +216,11 @@ export async function readTextWindow(handle: TextWindowHandle, options: TextWind
   const countAll = options.countAll === true || stat.size <= COUNT_BUDGET_BYTES;
   // A handle without ctime or inode (a workspace file) is read whole for its hash, but shows the same total as the local disk would.
   const readAll = countAll || stat.ctimeMs === undefined || stat.ino === undefined;
+  // Only a file read whole is hashed here; a larger local file's hash is left to the caller, even when the window reaches its end.
+  const hashInline = hashing && readAll;
   const hasher = options.hasher ?? new ContentHasher();
-  const window = new WindowCollector(options.startLine, options.limit, options.maxChars ?? READ_MAX_CHARS);
-  let newlinesAfter = 0; // counted past the window when not hashing
+  const window = new WindowCollector(options);
+  let newlinesAfter = 0; // counted past the window when not hashing inline
   let lastByte = -1;
   let bytesRead = 0;
   let atEnd = false;
@@ -223,14 +238,14 @@ export async function readTextWindow(handle: TextWindowHandle, options: TextWind
       return { ...emptyWindow(options.startLine), binary: true, totalLines: 0, version: { ...statIdentity(stat), contentHash: "" } };
     }
     bytesRead += count;
-    if (hashing) hasher.update(chunk);
+    if (hashInline) hasher.update(chunk);
     lastByte = chunk[count - 1]!;
     const stopped = window.collecting ? window.scan(chunk) : 0;
     if (!window.collecting) {
       if (stopped < count) moreAfterWindow = true;
       if (!readAll) {
         if (stopped < count) break; // a byte after the window: more lines follow
-      } else if (!hashing) newlinesAfter += countNewlines(chunk, stopped);
+      } else if (!hashInline) newlinesAfter += countNewlines(chunk, stopped);
     }
     if (buffer.length < CHUNK_BYTES && stat.size > bytesRead) buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, stat.size - bytesRead));
   }
@@ -240,7 +255,7 @@ export async function readTextWindow(handle: TextWindowHandle, options: TextWind
   let totalLines: number | undefined;
   if (atEnd && (countAll || !moreAfterWindow)) {
     if (bytesRead === 0) totalLines = 0;
-    else if (hashing) totalLines = hasher.lineCount();
+    else if (hashInline) totalLines = hasher.lineCount();
     else totalLines = window.lineNumber - 1 + newlinesAfter + (lastByte === 10 ? 0 : 1);
   }
   return {
@@ -252,8 +267,8 @@ export async function readTextWindow(handle: TextWindowHandle, options: TextWind
     cappedBySize: window.cappedBySize,
     lineCut: window.lineCut,
     binary: false,
-    version: { ...statIdentity(stat), contentHash: atEnd && hashing ? hasher.digest() : "" },
-    hashDeferred: !atEnd && hashing,
+    version: { ...statIdentity(stat), contentHash: hashInline ? hasher.digest() : "" },
+    hashDeferred: hashing && !hashInline,
   };
 }
 
