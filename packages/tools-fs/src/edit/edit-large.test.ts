@@ -1,6 +1,10 @@
-import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type FileCheckpointRecorder, createToolRegistry } from "@agent-tools/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "../__fixtures__/workspace.js";
+import { createFsToolBundle } from "../fs-tool-bundle.js";
 import { countLines } from "../shared/text-preview.js";
 import { contentHash } from "../shared/content-hash.js";
 import { FileToolState } from "../shared/file-state.js";
@@ -136,6 +140,55 @@ describe("Edit of a file read in chunks (the matcher's scan overlaps the read)",
     }
     // The buffers come back once the off-thread hashes have copied them.
     await vi.waitFor(() => expect(ws.fastIo.usage().busyBuffers).toBe(0), { timeout: 10_000 });
+  });
+});
+
+describe("Edit keeps the old file open across its rename", () => {
+  // While Edit's read descriptor is open, the rename does not drop the old
+  // content's last reference, so its pages are freed by the close after the
+  // answer instead of inside the rename.
+  it.skipIf(process.platform !== "linux")("the replaced file is still open (deleted) when the change is recorded, and closed soon after", async () => {
+    const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-late-close-")));
+    const file = path.join(dir, "big.ts");
+    writeFileSync(file, bigText(1_500_000));
+    /** This process's descriptors open on `file` (the replaced content shows as "<file> (deleted)"). */
+    const descriptorsOn = () =>
+      readdirSync("/proc/self/fd").flatMap((fd) => {
+        try {
+          const target = readlinkSync(`/proc/self/fd/${fd}`);
+          return target === file || target === `${file} (deleted)` ? [target] : [];
+        } catch {
+          return [];
+        }
+      });
+    let seenAfterRename: string[] = [];
+    const recorder: FileCheckpointRecorder = {
+      async beforeChange() {},
+      async afterChange() {
+        seenAfterRename = descriptorsOn();
+      },
+    };
+    const registry = createToolRegistry({
+      workdir: dir,
+      dataDir: path.join(dir, ".data-unused"),
+      bundles: [createFsToolBundle({ ripgrepPath: false })],
+      ports: { fileCheckpoints: recorder },
+      checkpoint: { id: "turn-1" },
+      loopBreaker: false,
+    });
+    try {
+      const result = await registry.executeToolCall(
+        { id: "c1", name: "Edit", arguments: { path: "big.ts", old_string: "const value1000 = compute(1000,", new_string: "const renamed = compute(1000," } },
+        { checkpointId: "turn-1" },
+      );
+      expect(result.isError).toBe(false);
+      // (The new file may show too: the written temporary file's descriptor is closed without waiting.)
+      expect(seenAfterRename).toContain(`${file} (deleted)`);
+      await vi.waitFor(() => expect(descriptorsOn()).toEqual([]), { timeout: 5000 });
+    } finally {
+      await registry.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

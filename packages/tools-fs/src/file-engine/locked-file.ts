@@ -45,7 +45,8 @@ export interface FileContent {
   readonly pooled: boolean;
   /**
    * Gives the memory back (once `pendingHash` has copied it, when given)
-   * and waits for the descriptor, closed in the background, to be closed.
+   * and closes the descriptor on the thread pool without waiting for it
+   * (call it after the commit: see {@link LockedFile.readWhole}).
    */
   finish(pendingHash?: PendingHash): Promise<void>;
 }
@@ -114,8 +115,12 @@ export class LockedFile {
   /**
    * The whole file through the bundle's buffer pool (a pooled read reports
    * its progress to `onChunk`, see `ReadBufferPool.readWholeFile`). The
-   * descriptor is closed on the thread pool meanwhile (one round trip less
-   * before the write); {@link FileContent.finish} waits for it.
+   * descriptor stays open until {@link FileContent.finish}, after the
+   * commit: while it is open, the rename over the file does not drop the
+   * old content's last reference, so the old content's pages are freed by
+   * the close on the thread pool, after the answer, instead of inside the
+   * rename (about 0.7 ms per 10 MB on ext4). The close is not awaited: the
+   * descriptor is read-only, so there is nothing to lose.
    */
   async readWhole(onChunk?: ReadProgress): Promise<FileContent> {
     const { handle, stats } = await this.open();
@@ -126,7 +131,7 @@ export class LockedFile {
       await handle.close();
       throw error;
     }
-    const closing = handle.close().catch(() => undefined); // a read-only descriptor: nothing to lose
+    let closed = false;
     return {
       bytes: read.bytes,
       stats,
@@ -135,7 +140,9 @@ export class LockedFile {
         // Pooled memory goes back to the pool now, or once the off-thread hash has copied what it reads.
         if (pendingHash && read.pooled) read.releaseWhen(pendingHash.released);
         else read.release();
-        await closing;
+        if (closed) return;
+        closed = true;
+        void handle.close().catch(() => undefined);
       },
     };
   }
