@@ -12,7 +12,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { ContentHasher } from "../shared/content-hash.js";
 import { type LineEndingCounts, countLineEndings } from "../shared/line-ending-count.js";
-import { type FileIdentity, HashWorker, type PendingHash } from "./hash-worker.js";
+import { type FileIdentity, HashWorker, type HashPrefix, type PendingHash } from "./hash-worker.js";
 import { type PooledRead, ReadBufferPool, type ReadProgress } from "./read-buffer-pool.js";
 import { type EolKernel, type FnvKernel, createEolKernel, createFnvKernel } from "./wasm-kernels.js";
 
@@ -30,8 +30,8 @@ export interface FastIoUsage {
 export interface FastIo {
   /** Hashes `pieces` (one content, in order) on the worker thread; `transfer` moves an exclusively owned ArrayBuffer there instead of copying. */
   hashOffThread(pieces: readonly Uint8Array[], transfer?: ArrayBuffer): PendingHash;
-  /** Hashes the open file `fd` on the worker thread; "" unless it is still `expected` afterwards (see `HashWorker.hashFile`). Keep `fd` open until `released`. Undefined while too many files are being hashed. */
-  hashFileOffThread(fd: number, expected: FileIdentity): PendingHash | undefined;
+  /** Hashes the open file `fd` on the worker thread; "" unless it is still `expected` afterwards (see `HashWorker.hashFile`). Keep `fd` open until `released`. `prefix`: the caller hashed the first bytes. Undefined while too many files are being hashed. */
+  hashFileOffThread(fd: number, expected: FileIdentity, prefix?: HashPrefix): PendingHash | undefined;
   /** Reads a whole file (current size `size`), into pooled memory when it is large (then in chunks reported to `onChunk`, when given). */
   readWholeFile(handle: FileHandle, size: number, onChunk?: ReadProgress): Promise<PooledRead>;
   /** `text` as UTF-8, into pooled memory when it is large. */
@@ -64,7 +64,7 @@ export function createFastIo(): FastIo {
   let eol: EolKernel | null | undefined;
   return {
     hashOffThread: (pieces, transfer) => hashes.hash(pieces, transfer),
-    hashFileOffThread: (fd, expected) => hashes.hashFile(fd, expected),
+    hashFileOffThread: (fd, expected, prefix) => hashes.hashFile(fd, expected, prefix),
     readWholeFile: (handle, size, onChunk) => pool.readWholeFile(handle, size, onChunk),
     encodeText: (text) => pool.encodeText(text),
     createHasher: () => new ContentHasher((fnv ??= createFnvKernel())),

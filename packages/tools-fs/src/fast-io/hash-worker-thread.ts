@@ -7,8 +7,10 @@
  * one content) is answered with `{ id, released: true }` once the worker has
  * copied the pieces (the sender may then reuse their memory), then with
  * `{ id, hash }` (16 hex characters) or `{ id, error }`. A message
- * `{ id, fd, size }` hashes an open file instead (positional reads of its
- * first `size` bytes, straight into the WebAssembly memory) and is answered
+ * `{ id, fd, size, from, state }` hashes an open file instead (positional
+ * reads of its bytes `from` up to `size`, straight into the WebAssembly
+ * memory, continuing from the FNV state `state` of the bytes before `from`,
+ * 16 hex characters) and is answered
  * with `{ id, hash, bytes, stat }`: the bytes hashed and the file's fstat
  * taken after the last read, so the sender can tell whether the file changed
  * while it was hashed.
@@ -77,10 +79,18 @@ function hashPieces(id: number, pieces: readonly Uint8Array[]): string {
   return BigInt.asUintN(64, state).toString(16).padStart(16, "0");
 }
 
-/** Hashes the first `size` bytes of the open file `fd` (fewer if it ends first); its fstat is taken after the reads. */
-function hashFile(id: number, fd: number, size: number) {
-  let state = OFFSET_BASIS;
-  let bytes = 0;
+/** A file to hash: bytes `from` up to `size` of `fd`, continuing from `state` (hex), if given. */
+interface FileJob {
+  fd: number;
+  size: number;
+  from?: number;
+  state?: string;
+}
+
+/** Hashes bytes `from` up to `size` of the open file (fewer if it ends first); its fstat is taken after the reads. */
+function hashFile(id: number, { fd, size, from = 0, state: start }: FileJob) {
+  let state = start === undefined ? OFFSET_BASIS : BigInt.asIntN(64, BigInt(`0x${start}`));
+  let bytes = from;
   ensure(CHUNK);
   while (bytes < size) {
     const count = readSync(fd, new Uint8Array(mem.buffer, DATA_OFFSET, Math.min(CHUNK, size - bytes)), 0, Math.min(CHUNK, size - bytes), bytes);
@@ -92,9 +102,9 @@ function hashFile(id: number, fd: number, size: number) {
   return { id, hash: BigInt.asUintN(64, state).toString(16).padStart(16, "0"), bytes, stat: { mtimeMs, ctimeMs, ino, size: sizeAfter } };
 }
 
-parentPort?.on("message", ({ id, pieces, fd, size }: { id: number; pieces?: Uint8Array[]; fd?: number; size?: number }) => {
+parentPort?.on("message", ({ id, pieces, file }: { id: number; pieces?: Uint8Array[]; file?: FileJob }) => {
   try {
-    if (fd !== undefined) parentPort?.postMessage(hashFile(id, fd, size ?? 0));
+    if (file !== undefined) parentPort?.postMessage(hashFile(id, file));
     else parentPort?.postMessage({ id, hash: hashPieces(id, pieces ?? []) });
   } catch (error) {
     parentPort?.postMessage({ id, error: String((error && (error as Error).message) || error) });

@@ -87,6 +87,11 @@ describe("hashFile", () => {
       const stat = fstatSync(fd);
       const identity = { mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, size: stat.size };
       expect(await fresh.hashFile(fd, identity)!.wait()).toBe(contentHash(bytes));
+      // Continued from the state after the first bytes, as a Read hashed them: the same hash.
+      const prefix = { bytes: 70_001, hash: contentHash(bytes.subarray(0, 70_001)) };
+      expect(await fresh.hashFile(fd, identity, prefix)!.wait()).toBe(contentHash(bytes));
+      // A prefix other than the file's bytes gives another hash: the prefix is what the Read saw.
+      expect(await fresh.hashFile(fd, identity, { ...prefix, hash: contentHash(Buffer.from("other")) })!.wait()).not.toBe(contentHash(bytes));
       // Another identity than the file's (it changed after the Read's stat): unknown, never the new bytes' hash.
       expect(await fresh.hashFile(fd, { ...identity, ctimeMs: identity.ctimeMs - 1 })!.wait()).toBe("");
       expect(await fresh.hashFile(fd, { ...identity, size: identity.size - 1 })!.wait()).toBe("");

@@ -60,10 +60,17 @@ export interface FileIdentity {
   readonly size: number;
 }
 
-/** An open file whose first `expected.size` bytes are hashed, if it is still `expected` afterwards. */
+/** The FNV-1a 64 state (16 hex characters) after a file's first `bytes` bytes, hashed by the caller. */
+export interface HashPrefix {
+  readonly bytes: number;
+  readonly hash: string;
+}
+
+/** An open file whose first `expected.size` bytes are hashed (after `prefix`, if given), if it is still `expected` afterwards. */
 interface FileToHash {
   readonly fd: number;
   readonly expected: FileIdentity;
+  readonly prefix?: HashPrefix;
 }
 
 /** The hash of a file's bytes, or "" when the file was not the expected version all along (its fstat after the reads differs, or it ended early). */
@@ -84,8 +91,9 @@ const fstatOf = promisify(fstat) as (fd: number) => Promise<Stats>;
 /** The main-thread fallback of a file job: async positional reads, hashed here. */
 async function hashFileHere(file: FileToHash): Promise<string> {
   const hasher = new ContentHasher();
+  if (file.prefix) hasher.resume(file.prefix.hash);
   const buffer = Buffer.allocUnsafe(Math.min(4 * 1024 * 1024, Math.max(1, file.expected.size)));
-  let bytes = 0;
+  let bytes = file.prefix?.bytes ?? 0;
   while (bytes < file.expected.size) {
     const { bytesRead } = await readAt(file.fd, buffer, 0, Math.min(buffer.length, file.expected.size - bytes), bytes);
     if (bytesRead === 0) break;
@@ -226,7 +234,8 @@ export class HashWorker {
 
   /**
    * Starts hashing the first `expected.size` bytes of the open file `fd` off
-   * the main thread (positional reads: the file's offset is not moved). The
+   * the main thread (positional reads: the file's offset is not moved), from
+   * `prefix` on when the caller hashed the first bytes already. The
    * hash settles as "" (unknown) unless the file's fstat after the reads
    * still equals `expected` (mtime, ctime, inode, size) and exactly that
    * many bytes were read: a file changed before or while it was hashed never
@@ -235,10 +244,10 @@ export class HashWorker {
    * while {@link MAX_FILE_HASHES_IN_FLIGHT} files are being hashed: the
    * caller's version then stays without a hash.
    */
-  hashFile(fd: number, expected: FileIdentity): PendingHash | undefined {
+  hashFile(fd: number, expected: FileIdentity, prefix?: HashPrefix): PendingHash | undefined {
     if (this.filesInFlight >= MAX_FILE_HASHES_IN_FLIGHT) return undefined;
     this.filesInFlight += 1;
-    const pending = this.submit({ pieces: [], file: { fd, expected: { ...expected } } });
+    const pending = this.submit({ pieces: [], file: { fd, expected: { ...expected }, prefix } });
     void pending.released.then(() => {
       this.filesInFlight -= 1;
     });
@@ -303,7 +312,7 @@ export class HashWorker {
     this.idleTimer = null;
     const { file } = job;
     try {
-      if (file) thread.postMessage({ id, fd: file.fd, size: file.expected.size });
+      if (file) thread.postMessage({ id, file: { fd: file.fd, size: file.expected.size, from: file.prefix?.bytes, state: file.prefix?.hash } });
       else thread.postMessage({ id, pieces: job.pieces }, transfer ? [transfer] : []);
       job.transferred = transfer !== undefined;
     } catch {

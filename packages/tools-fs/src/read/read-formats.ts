@@ -5,7 +5,7 @@ import { ToolError, type ResolvedPath, type ToolContent, type ToolContext } from
 import { type FileVersion, statIdentity } from "../shared/file-state.js";
 import { IMAGE_MIME_BY_EXTENSION, MAX_IMAGE_BYTES, sniffImageMime } from "../shared/image-data.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
-import type { PendingHash } from "../fast-io/hash-worker.js";
+import type { HashPrefix, PendingHash } from "../fast-io/hash-worker.js";
 import { type archiveKind, listTar, listZip, renderListing } from "./read-archive.js";
 import { renderNotebook } from "./read-notebook.js";
 import { readPdfPages } from "./read-pdf.js";
@@ -43,11 +43,12 @@ export interface ReadSource {
   /**
    * Starts hashing the opened file off the main thread for a text window
    * read only up to its end; the hash settles as "" unless the file is still
-   * `version` (its identity) once hashed. Absent where a source cannot (a
+   * `version` (its identity) once hashed; `prefix` is the state after the
+   * bytes the window read hashed already. Absent where a source cannot (a
    * workspace file is always read whole); undefined when the bundle hashes
    * too many files already (the version then stays without a hash).
    */
-  readonly hashLater?: (version: FileVersion) => PendingHash | undefined;
+  readonly hashLater?: (version: FileVersion, prefix?: HashPrefix) => PendingHash | undefined;
 }
 
 /** A whole file's bytes and the version they are (times and inode after the read, size, FNV-1a 64). */

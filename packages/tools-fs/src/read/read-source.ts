@@ -84,6 +84,7 @@ async function readText(source: ReadSource, call: ReadCall) {
     signal: context.signal,
     hasher: environment.fastIo.createHasher(),
     countLineFeeds: (bytes) => environment.fastIo.countLineEndings(bytes).lf,
+    windowHasher: environment.fastIo.createHasher(),
   });
   if (window.binary) {
     throw new ToolError(
@@ -105,7 +106,8 @@ async function readText(source: ReadSource, call: ReadCall) {
   const { version, pendingHash } = windowVersion(source, window, environment);
   const rangeKey = `text:${window.startLine}:${window.numLines}:${total ?? "?"}`;
   const full = window.startLine === 1 && window.numLines === total && !window.lineCut;
-  const reusedExisting = environment.state.recordRangeRead(key, { kind: "text", rangeKey, totalLines: total, ...version }, full, pendingHash);
+  const read = { kind: "text" as const, rangeKey, totalLines: total, windowHash: window.windowHash, ...version };
+  const reusedExisting = environment.state.recordRangeRead(key, read, full, pendingHash);
   const lastLine = window.startLine + window.numLines - 1;
   const isPartialView = total === undefined || window.startLine > 1 || window.numLines < total || window.lineCut;
   const header = [`Read: ${resolved.displayPath}`, linesHeader(window, version.size), `view=${isPartialView ? "partial" : "full"}`].join("\n");
@@ -150,7 +152,7 @@ function windowVersion(source: ReadSource, window: TextWindow, environment: FsTo
   if (!window.hashDeferred) return { version };
   const known = environment.state.knownHash(source.key, version);
   if (known !== undefined) return { version: { ...version, contentHash: known } };
-  const pendingHash = environment.state.getPendingHash(source.key, version) ?? source.hashLater?.(version);
+  const pendingHash = environment.state.getPendingHash(source.key, version) ?? source.hashLater?.(version, window.hashPrefix);
   return { version, pendingHash };
 }
 

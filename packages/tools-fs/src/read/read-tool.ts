@@ -64,8 +64,8 @@ async function readResolved(input: ReadInput, resolved: ResolvedPath, context: T
         path: target.directory.anchored ? descriptorPath(handle) : target.entryPath,
         hash: environment.fastIo.contentHash,
         whole: () => readVersionedHandle(handle, environment.fastIo.contentHash),
-        hashLater: (version) => {
-          hashing = environment.fastIo.hashFileOffThread(handle.fd, version);
+        hashLater: (version, prefix) => {
+          hashing = environment.fastIo.hashFileOffThread(handle.fd, version, prefix);
           return hashing;
         },
       };

@@ -52,6 +52,16 @@ export class ContentHasher {
     return this;
   }
 
+  /**
+   * Continues from `hash`, the {@link ContentHasher.digest} of bytes hashed
+   * elsewhere (the digest is the whole FNV state); {@link ContentHasher.lineCount}
+   * then counts only what is fed from here.
+   */
+  resume(hash: string): this {
+    this.state = BigInt(`0x${hash}`);
+    return this;
+  }
+
   /** The hash so far as 16 hex characters. */
   digest(): string {
     return this.state.toString(16).padStart(16, "0");

@@ -46,12 +46,17 @@ export interface LatestRead extends FileVersion {
   readonly rangeKey: string;
   /** Total lines, for text reads and mutations. */
   readonly totalLines?: number;
+  /** FNV-1a 64 of the bytes of a text window's lines as read (see `TextWindow.windowHash`). */
+  readonly windowHash?: string;
 }
+
+/** What is kept of a read per range key: the version, and for a text window the hash of its lines' bytes. */
+export type RangeRead = FileVersion & { readonly windowHash?: string };
 
 interface Bucket {
   latest?: LatestRead;
   latestFullText?: FullTextSnapshot;
-  byRangeKey: Map<string, FileVersion>;
+  byRangeKey: Map<string, RangeRead>;
   /** The hash of the version the tools last wrote or read, while it is computed off the main thread. */
   pendingHash?: { identity: FileVersion; hash: PendingHash };
 }
@@ -96,7 +101,8 @@ export class FileToolState {
   recordRead(key: string, read: LatestRead, fullText = false): void {
     const bucket = this.bucket(key);
     bucket.latest = read;
-    bucket.byRangeKey.set(read.rangeKey, { mtimeMs: read.mtimeMs, ctimeMs: read.ctimeMs, ino: read.ino, contentHash: read.contentHash, size: read.size });
+    const { mtimeMs, ctimeMs, ino, contentHash, size, windowHash } = read;
+    bucket.byRangeKey.set(read.rangeKey, { mtimeMs, ctimeMs, ino, contentHash, size, windowHash });
     if (fullText && read.totalLines !== undefined) {
       bucket.latestFullText = {
         mtimeMs: read.mtimeMs,
@@ -111,14 +117,16 @@ export class FileToolState {
 
   /**
    * Records a read like {@link FileToolState.recordRead} and says whether the
-   * model had already seen this exact range at this very version (Read then
-   * answers with the "unchanged" stub). A version without a hash never
+   * model had already seen this exact range at this very version, with the
+   * same bytes in the window when it has a `windowHash` (Read then answers
+   * with the "unchanged" stub). A version without a hash never
    * counts. With `pendingHash` the read's `contentHash` is "" until that
    * hash arrives (see {@link FileToolState.recordTextMutation}).
    */
   recordRangeRead(key: string, read: LatestRead, fullText = false, pendingHash?: PendingHash): boolean {
     const previous = this.getExactRead(key, read.rangeKey);
-    const seen = previous !== undefined && read.contentHash !== "" && sameVersion(previous, read);
+    // The window's own bytes must match too: a write through a shared memory mapping moves no stat field.
+    const seen = previous !== undefined && read.contentHash !== "" && sameVersion(previous, read) && previous.windowHash === read.windowHash;
     this.recordRead(key, read, fullText);
     if (pendingHash) this.awaitHash(key, read, pendingHash);
     return seen;
@@ -196,7 +204,7 @@ export class FileToolState {
   }
 
   /** The version recorded for an exact range key, if any. */
-  getExactRead(key: string, rangeKey: string): FileVersion | undefined {
+  getExactRead(key: string, rangeKey: string): RangeRead | undefined {
     return this.buckets.get(key)?.byRangeKey.get(rangeKey);
   }
 

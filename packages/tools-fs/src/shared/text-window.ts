@@ -28,6 +28,8 @@ export interface TextWindowOptions {
   signal?: AbortSignal;
   /** The hasher to stream the bytes through (the bundle's, so no WebAssembly instance is made per read); default a fresh one. */
   hasher?: ContentHasher;
+  /** The hasher of the window's own bytes ({@link TextWindow.windowHash}); default a fresh one. */
+  windowHasher?: ContentHasher;
   /**
    * Read to the end whatever the size: count every line and hash (Write's
    * automatic full read). Without it a file over {@link COUNT_BUDGET_BYTES}
@@ -78,6 +80,19 @@ export interface TextWindow {
   version: FileVersion;
   /** A file over {@link COUNT_BUDGET_BYTES} read without `countAll` and hashable: its hash is left to the caller (for the same identity only). */
   hashDeferred: boolean;
+  /**
+   * FNV-1a 64 of the bytes of the window's lines as this read got them
+   * (including a line cut or left out at the cap): what a re-Read compares
+   * before it answers "unchanged", whatever the stat says.
+   */
+  windowHash: string;
+  /**
+   * With `hashDeferred`, when the window ended within the first
+   * {@link COUNT_BUDGET_BYTES}: the FNV-1a 64 state (16 hex characters)
+   * after the file's first `bytes` bytes, hashed as this read got them, so
+   * that a later hash of the rest continues from what the model saw.
+   */
+  hashPrefix?: { bytes: number; hash: string };
 }
 
 /** Renders one numbered line, `cat -n` style. */
@@ -108,8 +123,10 @@ class WindowCollector {
   private readonly startLine: number;
   private readonly maxChars: number;
   private readonly countLineFeeds: ((bytes: Uint8Array) => number) | undefined;
+  readonly windowHasher: ContentHasher;
 
   constructor(options: TextWindowOptions) {
+    this.windowHasher = options.windowHasher ?? new ContentHasher();
     this.startLine = options.startLine;
     this.windowEnd = options.startLine + options.limit;
     this.maxChars = options.maxChars ?? READ_MAX_CHARS;
@@ -146,6 +163,7 @@ class WindowCollector {
         continue;
       }
       const end = newline === -1 ? count : newline + 1;
+      this.windowHasher.update(chunk.subarray(position, end));
       if (this.pieceBytes < this.maxChars * 4) {
         const slice = Buffer.from(chunk.subarray(position, end));
         this.pieces.push(slice);
@@ -219,6 +237,9 @@ export async function readTextWindow(handle: TextWindowHandle, options: TextWind
   // Only a file read whole is hashed here; a larger local file's hash is left to the caller, even when the window reaches its end.
   const hashInline = hashing && readAll;
   const hasher = options.hasher ?? new ContentHasher();
+  // A larger file's bytes up to the window's end are hashed here while they stay within the budget (see hashPrefix).
+  let prefixOpen = hashing && !readAll;
+  let prefixBytes = 0;
   const window = new WindowCollector(options);
   let newlinesAfter = 0; // counted past the window when not hashing inline
   let lastByte = -1;
@@ -241,6 +262,13 @@ export async function readTextWindow(handle: TextWindowHandle, options: TextWind
     if (hashInline) hasher.update(chunk);
     lastByte = chunk[count - 1]!;
     const stopped = window.collecting ? window.scan(chunk) : 0;
+    if (prefixOpen) {
+      const upto = window.collecting ? count : stopped;
+      prefixBytes += upto;
+      if (prefixBytes > COUNT_BUDGET_BYTES) prefixOpen = false;
+      else hasher.update(chunk.subarray(0, upto));
+      if (!window.collecting) prefixOpen = false;
+    }
     if (!window.collecting) {
       if (stopped < count) moreAfterWindow = true;
       if (!readAll) {
@@ -269,9 +297,11 @@ export async function readTextWindow(handle: TextWindowHandle, options: TextWind
     binary: false,
     version: { ...statIdentity(stat), contentHash: hashInline ? hasher.digest() : "" },
     hashDeferred: hashing && !hashInline,
+    windowHash: window.windowHasher.digest(),
+    ...(hashing && !hashInline && prefixBytes <= COUNT_BUDGET_BYTES ? { hashPrefix: { bytes: prefixBytes, hash: hasher.digest() } } : {}),
   };
 }
 
 function emptyWindow(startLine: number) {
-  return { lines: [], startLine, numLines: 0, truncated: false, cappedBySize: false, lineCut: false, hashDeferred: false };
+  return { lines: [], startLine, numLines: 0, truncated: false, cappedBySize: false, lineCut: false, hashDeferred: false, windowHash: "" };
 }

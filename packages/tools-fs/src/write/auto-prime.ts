@@ -68,6 +68,6 @@ export async function primeFullSnapshotFrom(
     );
   }
   const snapshot: FullTextSnapshot = { ...window.version, totalLines };
-  environment.state.recordRead(key, { kind: "text", rangeKey: `text:1:${window.numLines}:${totalLines}`, ...snapshot }, true);
+  environment.state.recordRead(key, { kind: "text", rangeKey: `text:1:${window.numLines}:${totalLines}`, windowHash: window.windowHash, ...snapshot }, true);
   return snapshot;
 }
