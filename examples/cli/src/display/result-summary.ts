@@ -28,9 +28,11 @@ export function summarizeResult(event: ToolEndEvent): string {
       const start = num(details.startLine);
       const count = num(details.numLines);
       const total = num(details.totalLines);
-      if (start !== undefined && count !== undefined && total !== undefined) {
+      if (start !== undefined && count !== undefined) {
         const reused = details.reusedExisting === true ? " (unchanged since last Read)" : "";
-        return count === 0 ? `empty file${reused}` : `lines ${start}-${start + count - 1} of ${total}${reused}`;
+        // A large file's first pages do not count its lines (totalLinesKnown: false).
+        const of = total === undefined ? " (more follow)" : ` of ${total}`;
+        return count === 0 ? `empty file${reused}` : `lines ${start}-${start + count - 1}${of}${reused}`;
       }
       break;
     }
