@@ -42,10 +42,7 @@ export function requiredLiteral(pattern: string): string | undefined {
     }
     if (character === "[") {
       endRun();
-      let cursor = index + 1;
-      if (source[cursor] === "^") cursor += 1;
-      if (source[cursor] === "]") cursor += 1;
-      while (cursor < source.length && source[cursor] !== "]") cursor += source[cursor] === "\\" ? 2 : 1;
+      const cursor = classEnd(source, index);
       if (cursor >= source.length) return undefined;
       index = cursor;
       continue;
@@ -109,6 +106,15 @@ export function requiredAlternatives(pattern: string): string[] | undefined {
   return alternatives as string[];
 }
 
+/** Index of the `]` closing the character class that opens at `open` (a `[`); `source.length` when it is not closed. */
+function classEnd(source: string, open: number): number {
+  let cursor = open + 1;
+  if (source[cursor] === "^") cursor += 1;
+  if (source[cursor] === "]") cursor += 1;
+  while (cursor < source.length && source[cursor] !== "]") cursor += source[cursor] === "\\" ? 2 : 1;
+  return cursor;
+}
+
 /** `source` split at its top-level `|` (outside groups, classes and escapes); undefined when a group or class is not closed. */
 function splitTopLevel(source: string): string[] | undefined {
   const sides: string[] = [];
@@ -118,10 +124,7 @@ function splitTopLevel(source: string): string[] | undefined {
     const character = source[index]!;
     if (character === "\\") index += 1;
     else if (character === "[") {
-      let cursor = index + 1;
-      if (source[cursor] === "^") cursor += 1;
-      if (source[cursor] === "]") cursor += 1;
-      while (cursor < source.length && source[cursor] !== "]") cursor += source[cursor] === "\\" ? 2 : 1;
+      const cursor = classEnd(source, index);
       if (cursor >= source.length) return undefined;
       index = cursor;
     } else if (character === "(") depth += 1;
@@ -143,11 +146,7 @@ function depthAt(source: string, offset: number): number {
     const character = source[index]!;
     if (character === "\\") index += 1;
     else if (character === "[") {
-      let cursor = index + 1;
-      if (source[cursor] === "^") cursor += 1;
-      if (source[cursor] === "]") cursor += 1;
-      while (cursor < source.length && source[cursor] !== "]") cursor += source[cursor] === "\\" ? 2 : 1;
-      index = cursor;
+      index = classEnd(source, index);
     } else if (character === "(") depth += 1;
     else if (character === ")") depth -= 1;
     if (index >= offset) return -1;
