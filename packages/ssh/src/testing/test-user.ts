@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chown, mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { chown, mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import path from "node:path";
 import { runCommand, runCommandOk } from "./run-command.js";
@@ -45,6 +45,10 @@ export async function prepareTestAccount(rootParent: string | undefined): Promis
     if (!account) throw new Error(`useradd ${TEST_SSH_USER} failed: ${created.stderr.trim()}`);
   }
   await mkdir(account.home, { recursive: true });
+  // A home left by an earlier account of the same name (or by a useradd that lost a race for
+  // /etc/passwd after making the folder) belongs to another uid: the account could not write there.
+  const owner = await stat(account.home);
+  if (owner.uid !== account.uid) await chown(account.home, account.uid, account.gid);
   const root = path.join(rootParent ?? account.home, `ws-${randomBytes(6).toString("hex")}`);
   await mkdir(root, { recursive: true, mode: 0o755 });
   await chown(root, account.uid, account.gid);
