@@ -103,9 +103,9 @@ describe("buildBuiltinToolRegistry: per-tool-name concurrency", () => {
     const dirs = directories("read");
     const files = range(12).map((index) => path.join(dirs.workdir, `big-${index}.txt`));
     const line = `${"x".repeat(99)}\n`;
-    // 4 MB each, each Read asks for the last line: read to the end and hashed in several chunks, the descriptor closed at once
-    // (a first page would be read only up to the window and the file kept open for its background hash).
-    for (const file of files) fs.writeFileSync(file, line.repeat(40_000));
+    // 1,000,000 bytes each (under the 1 MiB up to which Read reads, counts and hashes a file whole, on its own time):
+    // the descriptor is closed when the Read answers (a larger file is kept open after the Read for its background hash).
+    for (const file of files) fs.writeFileSync(file, line.repeat(10_000));
     const targets = new Set(files);
     const openTargets = () => {
       const open = new Set<string>();
@@ -131,7 +131,7 @@ describe("buildBuiltinToolRegistry: per-tool-name concurrency", () => {
           }
         })();
         const results = await Promise.all(
-          files.map((file, index) => registry.executeToolCall({ id: `r${index}`, name: "Read", arguments: { path: file, start_line: 40_000, limit: 1 } })),
+          files.map((file, index) => registry.executeToolCall({ id: `r${index}`, name: "Read", arguments: { path: file, start_line: 10_000, limit: 1 } })),
         );
         done = true;
         await sampler;
