@@ -201,6 +201,30 @@ describe("renderGrep content mode (bytes)", () => {
   });
 });
 
+describe("renderGrep of a page over a megabyte (its size reserved in one step)", () => {
+  it("renders every line as the string renderer does, records or not, under a cap or not", () => {
+    const next = random(34);
+    const files: GrepFileHits[] = [];
+    for (let file = 0; file < 60; file += 1) {
+      const lines = Array.from({ length: 400 }, () => randomLine(next));
+      const matches = lines.map((_, index) => index + 1).filter(() => next() < 0.7);
+      files.push(fakeHits(`dir/f${file}é.ts`, lines, matches, true, [], file % 3 !== 0));
+    }
+    const all = { pattern: "x", displayDirectory: ".", offset: 0, headLimit: 1_000_000, context: 0, outputMode: "content" } as GrepFormatOptions;
+    const rendered = renderGrep(files, all);
+    expect(rendered.text.length).toBeGreaterThan(1024 * 1024);
+    expect(rendered.text).toBe(renderContentWithStrings(files, all));
+    expect(renderGrep(withoutRecords(files), all).text).toBe(rendered.text);
+    const maxChars = rendered.text.length - 1000;
+    const capped = renderGrep(files, { ...all, maxChars });
+    expect(capped.hasMore).toBe(true);
+    expect(capped.text.length).toBeLessThanOrEqual(maxChars);
+    const cappedLines = capped.text.slice(capped.text.indexOf("\n") + 1, capped.text.lastIndexOf("\n"));
+    expect(cappedLines.length).toBeGreaterThan(maxChars - 5000);
+    expect(rendered.text.slice(rendered.text.indexOf("\n") + 1).startsWith(`${cappedLines}\n`)).toBe(true);
+  });
+});
+
 describe("GrepTextBuilder", () => {
   it("joins strings, bytes and numbers, with a header put in front", () => {
     const builder = new GrepTextBuilder();
@@ -209,6 +233,16 @@ describe("GrepTextBuilder", () => {
     builder.writeBytes(Buffer.from("xx€yy"), 2, 5);
     builder.prepend("head\n");
     expect(builder.finish()).toBe("head\né:12€");
+  });
+
+  it("writes past what it was told to expect, and an expectation below what is written changes nothing", () => {
+    const builder = new GrepTextBuilder();
+    builder.writeAscii("ab");
+    builder.expect(3);
+    builder.writeBytes(Buffer.from("é".repeat(400_000)), 0, 800_000);
+    builder.expect(0);
+    builder.writeNumber(7);
+    expect(builder.finish()).toBe(`ab${"é".repeat(400_000)}7`);
   });
 
   it("keeps lone surrogates and a header longer than the room in front", () => {

@@ -80,6 +80,7 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
   // Room for the header and the trailer; sizes are bytes, at least the characters they decode to.
   const budget = options.maxChars === undefined ? Number.POSITIVE_INFINITY : options.maxChars - TRAILER_ROOM;
   let capped = false;
+  if (!options.context) builder.expect(expectedBytes(files, { offset, end, budget, display }));
   render: for (const file of files) {
     const count = file.matchCount;
     if (index + count <= offset) {
@@ -167,4 +168,33 @@ export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOpti
   else if (hasMore) builder.writeAscii(`\n...more matches omitted; continue with offset=${offset + returned}...`);
   const text = builder.finish();
   return { text, matchCount, fileCount, returned, hasMore };
+}
+
+/** Below this many bytes, the builder's own growth (from its kept buffer) is left alone. */
+const EXPECT_FROM_BYTES = 1024 * 1024;
+/** Bytes assumed for a rendered line when ripgrep's records are not at hand. */
+const LINE_BYTES_GUESS = 96;
+
+/**
+ * The bytes a page without context lines will take (up to `budget`):
+ * ripgrep's records plus `path:` and a space per line, or a guess per line
+ * for other engines; 0 when it is small.
+ */
+function expectedBytes(files: readonly GrepFileHits[], page: { offset: number; end: number; budget: number; display: (file: GrepFileHits) => string }): number {
+  const range: GrepByteRange = { buffer: EMPTY, start: 0, end: 0 };
+  let index = 0;
+  let bytes = 0;
+  for (const file of files) {
+    if (index >= page.end || bytes >= page.budget) break;
+    const count = file.matchCount;
+    const from = Math.max(0, page.offset - index);
+    const to = Math.min(count, page.end - index);
+    index += count;
+    if (to <= from) continue;
+    const lines = to - from;
+    const whole = from === 0 && to === count && file.matchRecords?.(range);
+    bytes += (whole ? range.end - range.start : lines * LINE_BYTES_GUESS) + lines * (Buffer.byteLength(page.display(file), "utf8") + 3);
+  }
+  const expected = Math.min(bytes, page.budget);
+  return expected >= EXPECT_FROM_BYTES ? expected : 0;
 }

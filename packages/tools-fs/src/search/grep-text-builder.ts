@@ -78,6 +78,16 @@ export class GrepTextBuilder {
     this.buffer = larger;
   }
 
+  /**
+   * Makes room for `bytes` more bytes at once: a text known to be large
+   * then grows in one step instead of doubling (each doubling copies what
+   * was written into fresh memory, whose page faults cost more than the
+   * copy).
+   */
+  expect(bytes: number): void {
+    this.reserve(bytes);
+  }
+
   /** Size of the text so far: UTF-8 bytes, which are at least its UTF-16 code units. */
   get size(): number {
     return this.length - this.start + (this.partsChars ?? 0);
