@@ -107,6 +107,10 @@ async function timeRow(tree: Tree, item: GrepRow, engines: Engines, settings: Fs
   settings.targets.add(TARGETS.grepRipgrep, failures.toolRuns > 0 ? Number.POSITIVE_INFINITY : tool / peer, where);
   const pureTarget = item.uncapped ? TARGETS.grepPureUncapped : TARGETS.grepPureDefault;
   settings.targets.add(pureTarget, failures.pureRuns > 0 ? Number.POSITIVE_INFINITY : pure / peer, where);
+  if (floor !== undefined) {
+    settings.targets.add(TARGETS.grepRipgrepUncappedString, failures.toolRuns > 0 ? Number.POSITIVE_INFINITY : tool / floor, where);
+    settings.targets.add(TARGETS.grepPureUncappedString, failures.pureRuns > 0 ? Number.POSITIVE_INFINITY : pure / floor, where);
+  }
   const cells = [
     label,
     `Grep ${item.name} (${counts(item, details)})`,
@@ -114,7 +118,8 @@ async function timeRow(tree: Tree, item: GrepRow, engines: Engines, settings: Fs
     `tool ${format(tool)} ${ratio(tool, peer)}${failed(failures.toolRuns)}`,
     `pure-TS ${format(pure)} ${ratio(pure, peer)}${failed(failures.pureRuns)}`,
   ];
-  if (floor !== undefined) cells.push(`floor rg + decode ${format(floor)} ${ratio(floor, peer)}`);
+  if (floor !== undefined)
+    cells.push(`floor rg + decode ${format(floor)} ${ratio(floor, peer)} (tool ${ratio(tool, floor)}, pure-TS ${ratio(pure, floor)} of it)`);
   row(...cells);
   for (const message of [failures.tool, failures.pure]) if (message) console.log(`  last error: ${message}`);
 }
