@@ -85,9 +85,11 @@ export const GREP_WORKER_THRESHOLD = 10_000;
 /**
  * Candidate files above which the search runs on the bundle's worker
  * threads when some are idle and started already (left by an earlier
- * search, for `GREP_WORKER_IDLE_MS`): with no start-up to pay, two
- * threads reading and matching beat the main thread alone from a few
- * hundred files (on 2 cores; the walk stays on the main thread).
+ * search, or started after one that searched more than this many files on
+ * the main thread; idle for at most `GREP_WORKER_IDLE_MS`): with no
+ * start-up to pay, two threads reading and matching beat the main thread
+ * alone from a few hundred files (on 2 cores; the walk stays on the main
+ * thread).
  */
 export const GREP_WARM_WORKER_THRESHOLD = 500;
 
@@ -171,13 +173,23 @@ export async function grepWithTypeScript(
   const regex = compileGrepPattern(query.pattern, query.ignoreCase, query.multiline);
   const host = options.workers ?? new GrepWorkerHost();
   try {
-    return await searchCandidates({ directory, query, regex, filter, files: options.files }, { ...options, workers: host });
+    // The bundle's threads are started for its next searches after a large one here (see `prestartWorkers`).
+    const prestartWorkers = options.workers !== undefined && options.workerThreshold === undefined;
+    return await searchCandidates({ directory, query, regex, filter, files: options.files }, { ...options, workers: host, prestartWorkers });
   } finally {
     if (!options.workers) await host.close();
   }
 }
 
-async function searchCandidates(search: CandidateSearch, options: GrepEngineOptions & { workers: GrepWorkerHost }): Promise<GrepFileHits[]> {
+/**
+ * `prestartWorkers`: after searching more than {@link GREP_WARM_WORKER_THRESHOLD}
+ * files on the main thread, start the host's threads for the next search
+ * (an agent greps the same tree again and again).
+ */
+async function searchCandidates(
+  search: CandidateSearch,
+  options: GrepEngineOptions & { workers: GrepWorkerHost; prestartWorkers?: boolean },
+): Promise<GrepFileHits[]> {
   const { directory, query, regex, filter, files } = search;
   const inProcess = cannotBacktrack(query.pattern);
   // A pattern that may backtrack goes to the workers from the first file.
@@ -272,6 +284,7 @@ async function searchCandidates(search: CandidateSearch, options: GrepEngineOpti
       progress?.file(found.matchCount);
     }
   }
+  if (options.prestartWorkers && candidates.length > GREP_WARM_WORKER_THRESHOLD) options.workers.prestart();
   return hits;
 }
 

@@ -163,4 +163,46 @@ describe("createFileReader", () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+
+  it("ends a file at a short read (no read of 0 bytes), but reads on after one split at a multiple of 4 KiB", () => {
+    /** A file system whose reads return at most `split` bytes, counting them. */
+    const splitting = (content: Buffer, split: number) => {
+      const calls = { reads: 0 };
+      let position = 0;
+      const fs = {
+        openSync: () => {
+          position = 0;
+          return 3;
+        },
+        closeSync: () => undefined,
+        readSync: (_descriptor: number, buffer: NodeJS.ArrayBufferView, offset: number, length: number) => {
+          calls.reads += 1;
+          const count = Math.min(length, split, content.length - position);
+          content.copy(buffer as Buffer, offset, position, position + count);
+          position += count;
+          return count;
+        },
+      } as unknown as Parameters<typeof createFileReader>[0];
+      return { read: createFileReader(fs), calls };
+    };
+    const text = (size: number) => Buffer.alloc(size, 0x61);
+    // Read whole by the first read: one read, not two.
+    for (const size of [1, 5000, 100_000]) {
+      const { read, calls } = splitting(text(size), Number.POSITIVE_INFINITY);
+      expect(read("f")?.length).toBe(size);
+      expect(calls.reads).toBe(1);
+    }
+    // A size that is a multiple of 4 KiB, or an empty file: confirmed by a read of 0 bytes.
+    for (const size of [0, 8192]) {
+      const { read, calls } = splitting(text(size), Number.POSITIVE_INFINITY);
+      expect(read("f")?.length).toBe(size);
+      expect(calls.reads).toBe(size === 0 ? 1 : 2);
+    }
+    // Reads split at 4 KiB or 128 KiB (a network or FUSE file system) still give the whole file.
+    for (const split of [4096, 128 * 1024]) {
+      const content = Buffer.from(Array.from({ length: 600_001 }, (_, index) => 97 + (index % 26)));
+      const { read } = splitting(content, split);
+      expect(read("f")?.equals(content)).toBe(true);
+    }
+  });
 });

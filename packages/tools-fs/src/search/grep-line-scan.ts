@@ -286,7 +286,11 @@ function anyOf(finders: readonly LiteralFinder[], kernel: GrepScanKernel | undef
 
 /**
  * A file reader for many small files: each file is read into one reused
- * buffer (open, read to the end, close: no stat, no allocation per file),
+ * buffer (open, read to the end, close: no stat, no allocation per file;
+ * a read that returns fewer bytes than asked, not a multiple of 4 KiB,
+ * ends the file, as it does for a regular file, with no read of 0 bytes
+ * after it; a read split at a multiple of 4 KiB, e.g. by a network or
+ * FUSE file system, is followed by another),
  * in `kernel`'s memory when given (where its scanner finds literals in
  * place). The returned bytes are a view that the next call overwrites (or
  * detaches); copy what must outlive it. A file whose first 256 KiB hold a
@@ -315,10 +319,14 @@ export function createFileReader(
       for (;;) {
         if (length === buffer.length) buffer = grow(length);
         // The first read is of one chunk, whatever the buffer's size: the chunk looked at for a NUL byte.
-        const read = fs.readSync(descriptor, buffer, length, length === 0 ? Math.min(INITIAL, buffer.length) : buffer.length - length, null);
+        const request = length === 0 ? Math.min(INITIAL, buffer.length) : buffer.length - length;
+        const read = fs.readSync(descriptor, buffer, length, request, null);
         if (read === 0) break;
         if (length === 0 && buffer.subarray(0, read).indexOf(0) !== -1) return null;
         length += read;
+        // A short read ended the file: no read of 0 bytes to confirm it (a fourth system call per file).
+        // Only one that is not a multiple of 4 KiB: file systems that split reads do so at such sizes.
+        if (read < request && read % 4096 !== 0) break;
       }
       return buffer.subarray(0, length);
     } finally {

@@ -4,12 +4,15 @@
  * Invariants:
  * - A thread serves one search at a time: it is either idle (in `idle`,
  *   unref'd, so it never keeps the process alive) or held by one search,
- *   which alone sets its `onMessage` / `onFailure`.
+ *   which alone sets its `onMessage` / `onFailure` (an idle thread started
+ *   by `prestart()` has only an `onFailure` that notes a failed start).
  * - A search gives a thread back only when every batch it sent has been
  *   answered; a thread whose search failed, was aborted or ran out of time
  *   (perhaps stuck in a regex) is terminated, never reused.
  * - Idle threads exit after {@link GREP_WORKER_IDLE_MS} without work, and
  *   all of them on `close()` (the bundle's close, i.e. `registry.close()`).
+ * - Threads alive (idle or held) are at most {@link GREP_WORKER_COUNT} per
+ *   concurrent search; `prestart()` only tops the host up to that many.
  */
 import type { Worker } from "node:worker_threads";
 import { startWorkerModule } from "../shared/worker-module.js";
@@ -85,6 +88,10 @@ export class GrepWorkerHost {
   private readonly idle: GrepThread[] = [];
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Threads handed out and not yet released. */
+  private held = 0;
+  /** A prestarted thread failed before it was ready: prestart no more (each attempt would fail alike). */
+  private prestartFailed = false;
 
   constructor(private readonly idleMs: number = GREP_WORKER_IDLE_MS) {}
 
@@ -95,13 +102,46 @@ export class GrepWorkerHost {
     return ready;
   }
 
-  /** An idle thread, or a new one; it keeps the process alive until released. */
+  /** Threads alive: idle (ready or starting) and held by searches (for tests and diagnostics). */
+  get threadCount(): number {
+    return this.idle.length + this.held;
+  }
+
+  /** An idle thread (a ready one first), or a new one; it keeps the process alive until released. */
   acquire(): GrepThread {
-    const reused = this.idle.pop();
+    this.held += 1;
+    const readyIndex = this.idle.findIndex((thread) => thread.ready);
+    const reused = readyIndex === -1 ? this.idle.pop() : this.idle.splice(readyIndex, 1)[0];
     if (reused) {
       reused.worker.ref();
       return reused;
     }
+    return this.spawn();
+  }
+
+  /**
+   * Starts threads in the background until {@link GREP_WORKER_COUNT} are
+   * alive (idle or held), so that the next search finds them ready: a
+   * search of more than a few hundred files calls it when it ran on the
+   * main thread. They wait idle (unref'd) and exit after the idle time
+   * like any idle thread; nothing starts once the host is closed.
+   */
+  prestart(): void {
+    if (this.closed || this.prestartFailed) return;
+    let started = false;
+    while (this.idle.length + this.held < GREP_WORKER_COUNT) {
+      const thread = this.spawn();
+      thread.onFailure = () => {
+        if (!thread.ready) this.prestartFailed = true;
+      };
+      thread.worker.unref();
+      this.idle.push(thread);
+      started = true;
+    }
+    if (started) this.scheduleIdleExit();
+  }
+
+  private spawn(): GrepThread {
     return new GrepThread((thread) => {
       const index = this.idle.indexOf(thread);
       if (index !== -1) this.idle.splice(index, 1);
@@ -113,6 +153,7 @@ export class GrepWorkerHost {
    * and there is room, else terminated; settles once it is idle or gone.
    */
   async release(thread: GrepThread, healthy: boolean): Promise<void> {
+    this.held -= 1;
     thread.onMessage = undefined;
     thread.onFailure = undefined;
     if (healthy && !this.closed && !thread.exited && this.idle.length < GREP_WORKER_COUNT) {

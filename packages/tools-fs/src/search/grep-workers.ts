@@ -103,15 +103,21 @@ export function startGrepWorkers(directory: string, query: GrepWorkerQuery, opti
   const onAbort = () => end({ error: signal?.reason ?? new Error("aborted") });
 
   const pump = () => {
-    for (const [thread, count] of inFlight) {
-      let sent = count;
-      while (queue.length && sent < BATCHES_IN_FLIGHT) {
-        thread.worker.postMessage({ ...queue.shift()!, query: message });
-        // The clock starts with the first batch a started worker gets: start-up is not regex time.
-        if (timeBudget && !budgetTimer) budgetTimer = setTimeout(() => end({ error: timeBudget.error() }), timeBudget.ms);
-        sent += 1;
+    // Each batch goes to the ready thread with the fewest in flight: threads share even a small search.
+    while (queue.length) {
+      let target: GrepThread | undefined;
+      let least = BATCHES_IN_FLIGHT;
+      for (const [thread, count] of inFlight) {
+        if (count < least) {
+          target = thread;
+          least = count;
+        }
       }
-      inFlight.set(thread, sent);
+      if (!target) break;
+      target.worker.postMessage({ ...queue.shift()!, query: message });
+      // The clock starts with the first batch a started worker gets: start-up is not regex time.
+      if (timeBudget && !budgetTimer) budgetTimer = setTimeout(() => end({ error: timeBudget.error() }), timeBudget.ms);
+      inFlight.set(target, least + 1);
     }
     // Another thread joins once more batches wait than there are threads (a small search needs one).
     if (queue.length > threads.length && threads.length < GREP_WORKER_COUNT && !outcome && addThread().ready) pump();
@@ -155,7 +161,11 @@ export function startGrepWorkers(directory: string, query: GrepWorkerQuery, opti
 
   signal?.addEventListener("abort", onAbort, { once: true });
   if (signal?.aborted) onAbort();
-  else addThread();
+  else {
+    addThread();
+    // Threads started already (idle from an earlier search, or prestarted) all join at once.
+    while (threads.length < GREP_WORKER_COUNT && host.readyIdle > 0) addThread();
+  }
 
   return {
     add(relativePath) {
