@@ -7,12 +7,16 @@
  * process start (10-20% of `rg -l` on a tree of 3,000 files). A plain
  * literal ({@link plainLiteral}) means the same here as in ripgrep, so its
  * first occurrence in each of the page's files is found in this process;
- * a file it is not found in (binary, large, unreadable, vanished) is left
- * to one ripgrep run with `--max-count 1` over those files only.
+ * a file it is not found in (binary, large) is left to one ripgrep run with
+ * `--max-count 1` over those files only. The paths are ripgrep's, on a tree
+ * the model may rearrange meanwhile: each is opened without following a
+ * symlink anywhere on the way ({@link pageFileOpener}), and a file that no
+ * longer opens as a regular file inside the directory is refused (no first
+ * line), never given to ripgrep by name.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import path from "node:path";
+import { closeSync, readSync } from "node:fs";
 import type { GrepQuery } from "./grep-ripgrep.js";
+import { pageFileOpener } from "./grep-page-files.js";
 
 /** Largest file searched here (a larger one goes to ripgrep, which stops at the first match). */
 const IN_PROCESS_MAX_BYTES = 1024 * 1024;
@@ -59,32 +63,20 @@ export interface PageFile {
   count: number;
 }
 
-/** Opened without waiting (a FIFO swapped in since ripgrep's run) and without following a symlink at the leaf. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
-/** Reads a regular file of at most `maxBytes`; undefined when it is larger, not a regular file, a symlink, or unreadable. */
-function readSmallFile(file: string, maxBytes: number): Buffer | undefined {
-  let fd: number;
+/** Reads the regular file opened as `fd` (`size` bytes at its fstat); undefined when it is larger than `maxBytes` or unreadable. */
+function readSmallFile(fd: number, size: number, maxBytes: number): Buffer | undefined {
+  if (size > maxBytes) return undefined;
   try {
-    fd = openSync(file, OPEN_FLAGS);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) return undefined;
-    const buffer = Buffer.allocUnsafe(stat.size);
+    const buffer = Buffer.allocUnsafe(size);
     let offset = 0;
-    while (offset < stat.size) {
-      const read = readSync(fd, buffer, offset, stat.size - offset, offset);
+    while (offset < size) {
+      const read = readSync(fd, buffer, offset, size - offset, offset);
       if (read === 0) break;
       offset += read;
     }
-    return offset === stat.size ? buffer : buffer.subarray(0, offset);
+    return offset === size ? buffer : buffer.subarray(0, offset);
   } catch {
     return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -107,35 +99,68 @@ function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }
 
+/** What {@link firstLinesInProcess} found. */
+export interface FirstLinesFound {
+  /** The first matching line of each file whose first match was found here. */
+  lines: Map<string, number>;
+  /**
+   * Files that did not open as a regular file inside the directory (gone, a
+   * symlink or special file swapped in at the leaf or on the way, unreadable):
+   * the tree changed since ripgrep's run, and ripgrep, which follows a
+   * symlink and waits on a FIFO given by name, must not search them again.
+   */
+  refused: Set<string>;
+}
+
 /**
  * First matching lines of `files` found in this process (see the module
- * comment): a map from path to line for the files whose first match was
- * found here; the others are left to ripgrep. Empty unless the query is a
+ * comment). Each file is opened through its parent directories held open
+ * ({@link pageFileOpener}: no symlink followed anywhere on the way). The
+ * files neither found nor refused are left to ripgrep (binary, large, a
+ * path that is not valid UTF-8). Nothing is found unless the query is a
  * plain literal searched on this machine.
  */
-export async function firstLinesInProcess(directory: string, query: GrepQuery, files: readonly PageFile[]): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
+export async function firstLinesInProcess(directory: string, query: GrepQuery, files: readonly PageFile[]): Promise<FirstLinesFound> {
+  const found: FirstLinesFound = { lines: new Map(), refused: new Set() };
   const literal = query.runner || query.multiline ? undefined : plainLiteral(query.pattern);
-  if (literal === undefined) return found;
+  // Decoded text holds U+FFFD for every byte that is not UTF-8, which ripgrep's U+FFFD does not match.
+  if (literal === undefined || (query.ignoreCase && literal.includes("\uFFFD"))) return found;
   // Case-insensitive: Unicode simple case folding, as ripgrep's (K matches the Kelvin sign).
   const regex = query.ignoreCase ? new RegExp(escapeRegExp(literal), "iu") : undefined;
   const needle = Buffer.from(literal, "utf8");
-  for (let index = 0; index < files.length; index += 1) {
-    if (index % FILES_PER_SLICE === 0 && index > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
+  const opener = pageFileOpener(directory);
+  try {
+    for (let index = 0; index < files.length; index += 1) {
+      if (index % FILES_PER_SLICE === 0 && index > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
+      }
+      const file = files[index]!;
+      // A name that is not valid UTF-8 was printed with U+FFFD: that path names another file, or none.
+      if (file.path.includes("\uFFFD")) continue;
+      const opened = opener.open(file.path);
+      if (!opened) {
+        found.refused.add(file.path);
+        continue;
+      }
+      let bytes: Buffer | undefined;
+      try {
+        bytes = readSmallFile(opened.fd, opened.size, IN_PROCESS_MAX_BYTES);
+      } finally {
+        closeSync(opened.fd);
+      }
+      if (!bytes || bytes.indexOf(0) !== -1) continue; // ripgrep decides on binary files
+      if (regex) {
+        const text = bytes.toString("utf8");
+        const match = regex.exec(text);
+        if (match) found.lines.set(file.path, textLineAt(text, match.index));
+      } else {
+        const at = bytes.indexOf(needle);
+        if (at !== -1) found.lines.set(file.path, lineAt(bytes, at));
+      }
     }
-    const file = files[index]!;
-    const bytes = readSmallFile(path.join(directory, file.path), IN_PROCESS_MAX_BYTES);
-    if (!bytes || bytes.indexOf(0) !== -1) continue; // ripgrep decides on binary files
-    if (regex) {
-      const text = bytes.toString("utf8");
-      const match = regex.exec(text);
-      if (match) found.set(file.path, textLineAt(text, match.index));
-    } else {
-      const at = bytes.indexOf(needle);
-      if (at !== -1) found.set(file.path, lineAt(bytes, at));
-    }
+  } finally {
+    opener.close();
   }
   return found;
 }

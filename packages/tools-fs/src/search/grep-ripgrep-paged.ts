@@ -4,6 +4,7 @@ import type { GrepFileHits, GrepOutputMode } from "./grep-result.js";
 import { type GrepQuery, grepWithRipgrep, ripgrepArguments, runChecked, runParsed } from "./grep-ripgrep.js";
 import { RIPGREP_BATCH_CONCURRENCY, RIPGREP_FILE_ARGUMENT_BYTES, batchFileArguments, runBatches } from "./grep-ripgrep-batches.js";
 import { firstLinesInProcess, plainLiteral } from "./grep-ripgrep-first-lines.js";
+import { PagePathHits, type PinnedPageFiles, pinPageFiles } from "./grep-page-files.js";
 import { MIN_LINE_CHARS_BESIDES_PATH } from "./grep-ripgrep-retention.js";
 import { RipgrepCountParser, type RipgrepFileCounted, RipgrepLineNumberParser } from "./ripgrep-count-parsers.js";
 
@@ -140,6 +141,21 @@ async function filesWithFirstLines(
   return output ? parser.end() : null;
 }
 
+/** Files of one pinned ripgrep run at most (each holds a descriptor while it runs; two runs at a time). */
+const PINNED_FILES_PER_RUN = 256;
+
+/** `paths` in groups of at most {@link PINNED_FILES_PER_RUN}. */
+function pinGroups(paths: string[]): string[][] {
+  const groups: string[][] = [];
+  for (let start = 0; start < paths.length; start += PINNED_FILES_PER_RUN) groups.push(paths.slice(start, start + PINNED_FILES_PER_RUN));
+  return groups;
+}
+
+/** Page files given to ripgrep by name (`./<path>`; ripgrep prints them back without the `./`). */
+function unpinned(paths: readonly string[]): PinnedPageFiles {
+  return { args: paths.map((file) => `./${file}`), pageOf: (printed) => printed, close: () => undefined };
+}
+
 /** `ripgrepArguments` without line numbers, context and long-line previews (a counting run prints no lines). */
 function withoutLineOutputFlags(args: string[], query: GrepQuery): string[] {
   const kept = args.filter((arg) => arg !== "--heading" && arg !== "--line-number" && arg !== "--max-columns-preview");
@@ -268,8 +284,9 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
     );
     for (const index of onPage) {
       const file = counted[index]!;
-      const line = firstLines.get(file.path);
-      if (line === undefined) continue;
+      const line = firstLines.lines.get(file.path);
+      // A file refused there changed since the count (a symlink, FIFO or device swapped in, gone): counted, no line.
+      if (line === undefined && !firstLines.refused.has(file.path)) continue;
       file.hits = new CountedFileHits(file.path, file.count, line);
       onPage.delete(index);
     }
@@ -294,18 +311,30 @@ export async function grepWithRipgrepPaged(search: PagedGrepSearch, page: GrepPa
     return (await grepWithRipgrep(rgPath, directory, query, wholeTreeRun())).filter((file) => filter(file.path));
   }
   const pageHits = new Map<string, GrepFileHits>();
-  const batches = batchFileArguments(
-    [...onPage].map((index) => `./${counted[index]!.path}`),
-    options.fileArgumentBytes ?? RIPGREP_FILE_ARGUMENT_BYTES,
+  const pinned = !query.runner;
+  const batches = (pinned ? pinGroups([...onPage].map((index) => counted[index]!.path)) : [[...onPage].map((index) => counted[index]!.path)]).flatMap((group) =>
+    batchFileArguments(group, options.fileArgumentBytes ?? RIPGREP_FILE_ARGUMENT_BYTES),
   );
-  const outputs = await runBatches(batches, RIPGREP_BATCH_CONCURRENCY, query.signal, async (files, signal) => {
-    const args = ripgrepArguments(query);
-    args.splice(args.length - 1, 1, ...files);
-    args.unshift("--with-filename"); // one explicit file would print no name
-    // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
-    if (files.length <= 8) args.unshift("--threads", "1");
-    if (page.outputMode === "files") args.unshift("--max-count", "1");
-    return (await runParsed({ rgPath, directory, args, signal, runner: query.runner }, { parseEagerly: query.context > 0 }))!.files;
+  const outputs = await runBatches(batches, RIPGREP_BATCH_CONCURRENCY, query.signal, async (paths, signal) => {
+    // The page's files are opened here first: ripgrep gets the opened files, not names it would follow (see pinPageFiles).
+    const files = pinned ? pinPageFiles(directory, paths) : unpinned(paths);
+    try {
+      if (files.args.length === 0) return [];
+      const args = ripgrepArguments(query);
+      args.splice(args.length - 1, 1, ...files.args);
+      args.unshift("--with-filename"); // one explicit file would print no name
+      // A few files search fastest on one thread: no thread pool to start (21 -> 14 ms for 4 files).
+      if (files.args.length <= 8) args.unshift("--threads", "1");
+      if (page.outputMode === "files") args.unshift("--max-count", "1");
+      const found = (await runParsed({ rgPath, directory, args, signal, runner: query.runner }, { parseEagerly: query.context > 0 }))!.files;
+      if (!pinned) return found;
+      return found.flatMap((hits) => {
+        const pagePath = files.pageOf(hits.path);
+        return pagePath === undefined ? [] : [new PagePathHits(pagePath, hits)];
+      });
+    } finally {
+      files.close();
+    }
   });
   for (const files of outputs) for (const file of files) pageHits.set(file.path, file);
   return counted.map((file, index) => {

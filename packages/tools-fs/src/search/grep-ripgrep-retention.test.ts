@@ -140,20 +140,25 @@ describe.skipIf(!rgPath)("a files page of a plain literal", () => {
     expect(renderGrep(hits, options).text).toBe(renderGrep(await grepWithRipgrep(rgPath!, root, query), options).text);
   });
 
-  it.skipIf(process.platform === "win32")("leaves a FIFO or a symlink swapped in since ripgrep's run to ripgrep, without waiting", async () => {
-    const swapped = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-rg-swapped-")));
-    try {
-      execFileSync("mkfifo", [path.join(swapped, "fifo.txt")]);
-      writeFileSync(path.join(swapped, "outside.txt"), "k\n");
-      symlinkSync(path.join(swapped, "outside.txt"), path.join(swapped, "link.txt"));
-      writeFileSync(path.join(swapped, "plain.txt"), "a\nk\n");
-      const query: GrepQuery = { pattern: "k", ignoreCase: true, multiline: false, context: 0 };
-      const files = ["fifo.txt", "link.txt", "plain.txt"].map((name) => ({ path: name, count: 1 }));
-      expect([...(await firstLinesInProcess(swapped, query, files))]).toEqual([["plain.txt", 2]]);
-    } finally {
-      rmSync(swapped, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(process.platform === "win32")(
+    "refuses a FIFO or a symlink swapped in since ripgrep's run (not left to ripgrep, which would follow or wait), without waiting",
+    async () => {
+      const swapped = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-rg-swapped-")));
+      try {
+        execFileSync("mkfifo", [path.join(swapped, "fifo.txt")]);
+        writeFileSync(path.join(swapped, "outside.txt"), "k\n");
+        symlinkSync(path.join(swapped, "outside.txt"), path.join(swapped, "link.txt"));
+        writeFileSync(path.join(swapped, "plain.txt"), "a\nk\n");
+        const query: GrepQuery = { pattern: "k", ignoreCase: true, multiline: false, context: 0 };
+        const files = ["fifo.txt", "link.txt", "plain.txt"].map((name) => ({ path: name, count: 1 }));
+        const found = await firstLinesInProcess(swapped, query, files);
+        expect([...found.lines]).toEqual([["plain.txt", 2]]);
+        expect([...found.refused].sort()).toEqual(["fifo.txt", "link.txt"]);
+      } finally {
+        rmSync(swapped, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("reads only plain literals as literals", () => {
     expect(plainLiteral("fetchUser\\(id")).toBe("fetchUser(id");
