@@ -16,6 +16,7 @@
  */
 import { closeSync, readSync } from "node:fs";
 import type { GrepQuery } from "./grep-ripgrep.js";
+import { createLiteralFinder } from "./grep-line-scan.js";
 import { pageFileOpener } from "./grep-page-files.js";
 
 /** Largest file searched here (a larger one goes to ripgrep, which stops at the first match). */
@@ -63,18 +64,25 @@ export interface PageFile {
   count: number;
 }
 
-/** Reads the regular file opened as `fd` (`size` bytes at its fstat); undefined when it is larger than `maxBytes` or unreadable. */
-function readSmallFile(fd: number, size: number, maxBytes: number): Buffer | undefined {
+/**
+ * Reads the regular file opened as `fd` (`size` bytes at its fstat) into
+ * `scratch.buffer` (grown as needed and reused from file to file: a fresh
+ * buffer per file costs page faults and garbage); undefined when it is
+ * larger than `maxBytes` or unreadable. The bytes are valid until the next
+ * read.
+ */
+function readSmallFile(fd: number, size: number, maxBytes: number, scratch: { buffer: Buffer }): Buffer | undefined {
   if (size > maxBytes) return undefined;
   try {
-    const buffer = Buffer.allocUnsafe(size);
+    if (scratch.buffer.length < size) scratch.buffer = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(size, scratch.buffer.length * 2)));
+    const buffer = scratch.buffer;
     let offset = 0;
     while (offset < size) {
       const read = readSync(fd, buffer, offset, size - offset, offset);
       if (read === 0) break;
       offset += read;
     }
-    return offset === size ? buffer : buffer.subarray(0, offset);
+    return buffer.subarray(0, offset);
   } catch {
     return undefined;
   }
@@ -127,8 +135,11 @@ export async function firstLinesInProcess(directory: string, query: GrepQuery, f
   if (literal === undefined || (query.ignoreCase && literal.includes("\uFFFD"))) return found;
   // Case-insensitive: Unicode simple case folding, as ripgrep's (K matches the Kelvin sign).
   const regex = query.ignoreCase ? new RegExp(escapeRegExp(literal), "iu") : undefined;
+  // An ASCII literal is found in the bytes in both cases, without decoding them, unless they hold a character folding to one of its letters.
+  const asciiFinder = query.ignoreCase ? createLiteralFinder(literal, true) : undefined;
   const needle = Buffer.from(literal, "utf8");
   const opener = pageFileOpener(directory);
+  const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
   try {
     for (let index = 0; index < files.length; index += 1) {
       if (index % FILES_PER_SLICE === 0 && index > 0) {
@@ -145,12 +156,15 @@ export async function firstLinesInProcess(directory: string, query: GrepQuery, f
       }
       let bytes: Buffer | undefined;
       try {
-        bytes = readSmallFile(opened.fd, opened.size, IN_PROCESS_MAX_BYTES);
+        bytes = readSmallFile(opened.fd, opened.size, IN_PROCESS_MAX_BYTES, scratch);
       } finally {
         closeSync(opened.fd);
       }
       if (!bytes || bytes.indexOf(0) !== -1) continue; // ripgrep decides on binary files
-      if (regex) {
+      if (asciiFinder && !asciiFinder.foldsBeyondAscii(bytes)) {
+        const at = asciiFinder.find(bytes, true)[0];
+        if (at !== undefined) found.lines.set(file.path, lineAt(bytes, at));
+      } else if (regex) {
         const text = bytes.toString("utf8");
         const match = regex.exec(text);
         if (match) found.lines.set(file.path, textLineAt(text, match.index));

@@ -49,6 +49,8 @@ beforeAll(() => {
   }
   // Case folding: the Kelvin sign folds to k (line 2), for ripgrep as for a case-insensitive JavaScript regex.
   writeFileSync(path.join(root, "kelvin.txt"), "abc\n\u212A marks kelvin\nk\n");
+  // The long s folds to s (line 2 holds "ſome"): the bytes finder must leave such a file to the folding search.
+  writeFileSync(path.join(root, "long-s.txt"), "abc\n\u017Fome\nSOME\n");
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -130,6 +132,8 @@ describe.skipIf(!rgPath)("a files page of a plain literal", () => {
   it.each([
     ["k", true],
     ["K", false],
+    ["sOmE", true],
+    ["SOME", false],
     ["hit 3-", true],
     ["other 5", false],
   ] as const)("%s (ignore case %s) shows the first lines and counts of the full pass", async (pattern, ignoreCase) => {
