@@ -40,7 +40,7 @@ interface Arena {
 let arena: Arena | undefined;
 afterEach(() => {
   if (arena && existsSync(path.join(arena.root, "writer.pid"))) {
-    // The appender the hook started (its own process group, see the test).
+    // The appender the hook started (its own process group, see the test); it also ends itself once its folder is removed.
     try {
       process.kill(-Number(readFileSync(path.join(arena.root, "writer.pid"), "utf8")), "SIGKILL");
     } catch {
@@ -208,7 +208,7 @@ describe.skipIf(!rgPath || process.platform !== "linux")("Grep files page: swaps
   });
 
   it("a file growing forever (a writer appending meanwhile) is read up to its size when opened: the call ends", async () => {
-    arena = setUp({ "a.txt": "x\nneedle\n" }, "setsid sh -c 'while :; do echo grow >> a.txt; done' </dev/null >/dev/null 2>&1 & echo $! > ../writer.pid");
+    arena = setUp({ "a.txt": "x\nneedle\n" }, "setsid sh -c 'while echo grow >> a.txt; do :; done' </dev/null >/dev/null 2>&1 & echo $! > ../writer.pid");
     const result = await filesPage();
     expect(result.isError, result.text).toBeFalsy();
     expect(result.text).toContain("a.txt (1, firstLine=2)");
