@@ -23,7 +23,10 @@ export interface GrepRendered {
  * `caches`: the bundle's, whose text buffer is reused (default none kept).
  */
 export function renderGrep(hitsUnsorted: GrepFileHits[], options: GrepFormatOptions, caches?: SearchCaches): GrepRendered {
-  const files = hitsUnsorted.filter((file) => file.matchCount > 0).sort((a, b) => comparePaths(a.path, b.path));
+  // Two files print alike when their names are not UTF-8 (each bad byte shows as U+FFFD): ordered by their hits, not by which one ripgrep's threads printed first.
+  const files = hitsUnsorted
+    .filter((file) => file.matchCount > 0)
+    .sort((a, b) => comparePaths(a.path, b.path) || a.firstMatchLine - b.firstMatchLine || a.matchCount - b.matchCount);
   let matchCount = 0;
   for (const file of files) matchCount += file.matchCount;
   const fileCount = files.length;
