@@ -114,6 +114,19 @@ describe("Grep worker threads started for the next search", () => {
     }
   });
 
+  it("starts threads again after idle ones ended before they were ready", async () => {
+    const host = new GrepWorkerHost(1);
+    try {
+      host.prestart();
+      expect(host.threadCount).toBe(GREP_WORKER_COUNT);
+      expect(await waitFor(() => host.threadCount === 0)).toBe(true);
+      host.prestart();
+      expect(host.threadCount).toBe(GREP_WORKER_COUNT);
+    } finally {
+      await host.close();
+    }
+  });
+
   it("registry.close() ends the threads a Grep started", async () => {
     const ws = createTestWorkspace(treeFiles(), { ripgrepPath: false });
     try {

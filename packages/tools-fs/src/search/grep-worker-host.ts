@@ -170,15 +170,21 @@ export class GrepWorkerHost {
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const idle = this.idle.splice(0);
-    await Promise.allSettled(idle.map((thread) => thread.worker.terminate()));
+    await Promise.allSettled(idle.map((thread) => this.retire(thread)));
   }
 
   private scheduleIdleExit(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      for (const thread of this.idle.splice(0)) void thread.worker.terminate();
+      for (const thread of this.idle.splice(0)) void this.retire(thread);
     }, this.idleMs);
     this.idleTimer.unref();
+  }
+
+  /** Ends an idle thread; its exit is no failed start (a prestarted one may not be ready yet). */
+  private retire(thread: GrepThread): Promise<number> {
+    thread.onFailure = undefined;
+    return thread.worker.terminate();
   }
 }
