@@ -98,6 +98,15 @@ async function timeRow(tree: Tree, item: GrepRow, engines: Engines, settings: Fs
     },
   ];
   if (item.uncapped) sides.push(async () => (await rgOutput(args, repository)).toString("utf8"));
+  // A files page states every file's count and the total (pre-pagination totals): `rg --count` computes that much, `rg -l` stops at a file's first match.
+  const files = item.args.output_mode === "files";
+  if (files)
+    sides.push(() =>
+      rgDirect(
+        args.map((arg) => (arg === "-l" ? "--count" : arg)),
+        repository,
+      ),
+    );
   const [peer, tool, pure, floor] = (await interleaved(settings.runs, sides)) as [number, number, number, number?];
   if (item.uncapped && failures.toolRuns === 0 && details.returned !== details.matchCount) {
     throw new Error(`Grep ${item.name}: ${details.returned} of ${details.matchCount} lines rendered`);
@@ -107,7 +116,8 @@ async function timeRow(tree: Tree, item: GrepRow, engines: Engines, settings: Fs
   settings.targets.add(TARGETS.grepRipgrep, failures.toolRuns > 0 ? Number.POSITIVE_INFINITY : tool / peer, where);
   const pureTarget = item.uncapped ? TARGETS.grepPureUncapped : TARGETS.grepPureDefault;
   settings.targets.add(pureTarget, failures.pureRuns > 0 ? Number.POSITIVE_INFINITY : pure / peer, where);
-  if (floor !== undefined) {
+  if (floor !== undefined && files) settings.targets.add(TARGETS.grepRipgrepFilesCount, failures.toolRuns > 0 ? Number.POSITIVE_INFINITY : tool / floor, where);
+  else if (floor !== undefined) {
     settings.targets.add(TARGETS.grepRipgrepUncappedString, failures.toolRuns > 0 ? Number.POSITIVE_INFINITY : tool / floor, where);
     settings.targets.add(TARGETS.grepPureUncappedString, failures.pureRuns > 0 ? Number.POSITIVE_INFINITY : pure / floor, where);
   }
@@ -118,7 +128,8 @@ async function timeRow(tree: Tree, item: GrepRow, engines: Engines, settings: Fs
     `tool ${format(tool)} ${ratio(tool, peer)}${failed(failures.toolRuns)}`,
     `pure-TS ${format(pure)} ${ratio(pure, peer)}${failed(failures.pureRuns)}`,
   ];
-  if (floor !== undefined)
+  if (floor !== undefined && files) cells.push(`rg --count ${format(floor)} ${ratio(floor, peer)} (tool ${ratio(tool, floor)} of it)`);
+  else if (floor !== undefined)
     cells.push(`floor rg + decode ${format(floor)} ${ratio(floor, peer)} (tool ${ratio(tool, floor)}, pure-TS ${ratio(pure, floor)} of it)`);
   row(...cells);
   for (const message of [failures.tool, failures.pure]) if (message) console.log(`  last error: ${message}`);
