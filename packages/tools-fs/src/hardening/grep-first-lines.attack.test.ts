@@ -143,13 +143,14 @@ describe.skipIf(!rgPath || process.platform !== "linux")("Grep files page: swaps
   }
 
   it("a large file (over the in-process limit) swapped for a symlink right before the --max-count run", async () => {
-    const big = `${"x".repeat(99)}\n`.repeat(12_000) + "needle\n";
+    // Its first match lies past the 8 MiB searched in process.
+    const big = `${`${"x".repeat(99)}\n`.repeat(85_000)}needle\n`;
     arena = setUp({ "big.txt": big }, `rm big.txt && ln -s ${quote("../outside/secret.txt")} big.txt`, "fallback");
     const result = await filesPage();
     expect(result.isError, result.text).toBeFalsy();
     expectNoSecret(result.text);
     // ripgrep read the file opened before the swap, given as /proc/<pid>/fd/<fd>.
-    expect(result.text).toContain("big.txt (1, firstLine=12001)");
+    expect(result.text).toContain("big.txt (1, firstLine=85001)");
     expect(arena.runs().find((run) => run.includes("--max-count"))).toMatch(/\/proc\/\d+\/fd\/\d+$/);
   });
 

@@ -19,8 +19,11 @@ import type { GrepQuery } from "./grep-ripgrep.js";
 import { createLiteralFinder } from "./grep-line-scan.js";
 import { pageFileOpener } from "./grep-page-files.js";
 
-/** Largest file searched here (a larger one goes to ripgrep, which stops at the first match). */
-const IN_PROCESS_MAX_BYTES = 1024 * 1024;
+/** Most bytes of a file searched here (a first match past them is left to ripgrep, which stops at the first match). */
+const IN_PROCESS_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Bytes of a file read at first; more (doubling) only while its first match is not found in them. */
+const FIRST_READ_BYTES = 64 * 1024;
 
 /** Files searched between two yields to the event loop (abort checks). */
 const FILES_PER_SLICE = 64;
@@ -65,24 +68,43 @@ export interface PageFile {
 }
 
 /**
- * Reads the regular file opened as `fd` (`size` bytes at its fstat) into
- * `scratch.buffer` (grown as needed and reused from file to file: a fresh
- * buffer per file costs page faults and garbage); undefined when it is
- * larger than `maxBytes` or unreadable. The bytes are valid until the next
- * read.
+ * The first matching line of the regular file opened as `fd` (`size` bytes
+ * at its fstat): its first {@link FIRST_READ_BYTES} bytes are read into
+ * `scratch.buffer` (grown as needed and reused from file to file) and
+ * searched with `search` (a line, or undefined), and more of the file,
+ * twice as much each time, only while nothing is found: a first match near
+ * the start of a large file costs the read of its start. Undefined when no
+ * match is found in the file's first {@link IN_PROCESS_MAX_BYTES}, when the
+ * bytes read hold a NUL (ripgrep decides on binary files), or on a read
+ * error.
  */
-function readSmallFile(fd: number, size: number, maxBytes: number, scratch: { buffer: Buffer }): Buffer | undefined {
-  if (size > maxBytes) return undefined;
+function firstLineOf(opened: { fd: number; size: number }, scratch: { buffer: Buffer }, search: (bytes: Buffer) => number | undefined): number | undefined {
+  const size = Math.min(opened.size, IN_PROCESS_MAX_BYTES);
+  let wanted = Math.min(size, FIRST_READ_BYTES);
+  let filled = 0;
   try {
-    if (scratch.buffer.length < size) scratch.buffer = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(size, scratch.buffer.length * 2)));
-    const buffer = scratch.buffer;
-    let offset = 0;
-    while (offset < size) {
-      const read = readSync(fd, buffer, offset, size - offset, offset);
-      if (read === 0) break;
-      offset += read;
+    for (;;) {
+      if (scratch.buffer.length < wanted) {
+        const larger = Buffer.allocUnsafe(Math.max(wanted, scratch.buffer.length * 2));
+        scratch.buffer.copy(larger, 0, 0, filled);
+        scratch.buffer = larger;
+      }
+      const buffer = scratch.buffer;
+      let ended = false;
+      while (filled < wanted) {
+        const read = readSync(opened.fd, buffer, filled, wanted - filled, filled);
+        if (read === 0) {
+          ended = true;
+          break;
+        }
+        filled += read;
+      }
+      const bytes = buffer.subarray(0, filled);
+      if (bytes.indexOf(0) !== -1) return undefined;
+      const line = search(bytes);
+      if (line !== undefined || ended || filled >= size) return line;
+      wanted = Math.min(size, wanted * 2);
     }
-    return buffer.subarray(0, offset);
   } catch {
     return undefined;
   }
@@ -139,7 +161,21 @@ export async function firstLinesInProcess(directory: string, query: GrepQuery, f
   const asciiFinder = query.ignoreCase ? createLiteralFinder(literal, true) : undefined;
   const needle = Buffer.from(literal, "utf8");
   const opener = pageFileOpener(directory);
-  const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
+  const scratch = { buffer: Buffer.allocUnsafe(FIRST_READ_BYTES) };
+  /** The first matching line in `bytes` (a file's first bytes, or all of them). */
+  const search = (bytes: Buffer): number | undefined => {
+    if (asciiFinder && !asciiFinder.foldsBeyondAscii(bytes)) {
+      const at = asciiFinder.find(bytes, true)[0];
+      return at === undefined ? undefined : lineAt(bytes, at);
+    }
+    if (regex) {
+      const text = bytes.toString("utf8");
+      const match = regex.exec(text);
+      return match ? textLineAt(text, match.index) : undefined;
+    }
+    const at = bytes.indexOf(needle);
+    return at === -1 ? undefined : lineAt(bytes, at);
+  };
   try {
     for (let index = 0; index < files.length; index += 1) {
       if (index % FILES_PER_SLICE === 0 && index > 0) {
@@ -154,24 +190,13 @@ export async function firstLinesInProcess(directory: string, query: GrepQuery, f
         found.refused.add(file.path);
         continue;
       }
-      let bytes: Buffer | undefined;
+      let line: number | undefined;
       try {
-        bytes = readSmallFile(opened.fd, opened.size, IN_PROCESS_MAX_BYTES, scratch);
+        line = firstLineOf(opened, scratch, search);
       } finally {
         closeSync(opened.fd);
       }
-      if (!bytes || bytes.indexOf(0) !== -1) continue; // ripgrep decides on binary files
-      if (asciiFinder && !asciiFinder.foldsBeyondAscii(bytes)) {
-        const at = asciiFinder.find(bytes, true)[0];
-        if (at !== undefined) found.lines.set(file.path, lineAt(bytes, at));
-      } else if (regex) {
-        const text = bytes.toString("utf8");
-        const match = regex.exec(text);
-        if (match) found.lines.set(file.path, textLineAt(text, match.index));
-      } else {
-        const at = bytes.indexOf(needle);
-        if (at !== -1) found.lines.set(file.path, lineAt(bytes, at));
-      }
+      if (line !== undefined) found.lines.set(file.path, line);
     }
   } finally {
     opener.close();

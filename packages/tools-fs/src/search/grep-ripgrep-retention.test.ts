@@ -164,6 +164,33 @@ describe.skipIf(!rgPath)("a files page of a plain literal", () => {
     },
   );
 
+  it("finds first matches past the first 64 KiB read of a file (across the boundary, further on) as ripgrep does", async () => {
+    const far = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-rg-far-")));
+    try {
+      writeFileSync(path.join(far, "across.txt"), `${"z".repeat(65_532)}\nother 5 K\n`);
+      writeFileSync(path.join(far, "further.txt"), `${`${"z".repeat(99)}\n`.repeat(1_500)}Hit 3-SOME k\n`);
+      writeFileSync(path.join(far, "near.txt"), `a\nother 5 hit 3-some k\n${"z".repeat(200_000)}\n`);
+      for (const [pattern, ignoreCase] of [
+        ["other 5", false],
+        ["k", true],
+        ["hit 3-some", true],
+        ["SOME", false],
+      ] as const) {
+        const query: GrepQuery = { pattern, ignoreCase, multiline: false, context: 0 };
+        const options = { outputMode: "files" as const, offset: 0, headLimit: 200, context: 0, displayDirectory: ".", pattern };
+        const { runner, runs } = countingRunner();
+        const paged = renderGrep(
+          await grepWithRipgrepPaged({ rgPath: rgPath!, directory: far, query: { ...query, runner }, filter: () => true }, options),
+          options,
+        ).text;
+        expect(paged).toBe(renderGrep(await grepWithRipgrep(rgPath!, far, query), options).text);
+        expect(runs()).toBe(1); // every first line found in process
+      }
+    } finally {
+      rmSync(far, { recursive: true, force: true });
+    }
+  });
+
   it("reads only plain literals as literals", () => {
     expect(plainLiteral("fetchUser\\(id")).toBe("fetchUser(id");
     expect(plainLiteral("a b#c")).toBe("a b#c");
