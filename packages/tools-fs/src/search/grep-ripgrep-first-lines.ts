@@ -28,6 +28,9 @@ const FIRST_READ_BYTES = 64 * 1024;
 /** Files searched between two yields to the event loop (abort checks). */
 const FILES_PER_SLICE = 64;
 
+/** Bytes read between two yields to the event loop (a page of large files would hold it for seconds). */
+const BYTES_PER_SLICE = 16 * 1024 * 1024;
+
 /** Characters with a meaning in ripgrep's regex syntax outside escapes (and line breaks, which it refuses). */
 const SPECIAL = new Set(["\\", ".", "^", "$", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}", "\n", "\r"]);
 
@@ -76,9 +79,13 @@ export interface PageFile {
  * the start of a large file costs the read of its start. Undefined when no
  * match is found in the file's first {@link IN_PROCESS_MAX_BYTES}, when the
  * bytes read hold a NUL (ripgrep decides on binary files), or on a read
- * error.
+ * error. The bytes read are added to `scratch.bytesRead`.
  */
-function firstLineOf(opened: { fd: number; size: number }, scratch: { buffer: Buffer }, search: (bytes: Buffer) => number | undefined): number | undefined {
+function firstLineOf(
+  opened: { fd: number; size: number },
+  scratch: { buffer: Buffer; bytesRead: number },
+  search: (bytes: Buffer) => number | undefined,
+): number | undefined {
   const size = Math.min(opened.size, IN_PROCESS_MAX_BYTES);
   let wanted = Math.min(size, FIRST_READ_BYTES);
   let filled = 0;
@@ -98,6 +105,7 @@ function firstLineOf(opened: { fd: number; size: number }, scratch: { buffer: Bu
           break;
         }
         filled += read;
+        scratch.bytesRead += read;
       }
       const bytes = buffer.subarray(0, filled);
       if (bytes.indexOf(0) !== -1) return undefined;
@@ -161,7 +169,7 @@ export async function firstLinesInProcess(directory: string, query: GrepQuery, f
   const asciiFinder = query.ignoreCase ? createLiteralFinder(literal, true) : undefined;
   const needle = Buffer.from(literal, "utf8");
   const opener = pageFileOpener(directory);
-  const scratch = { buffer: Buffer.allocUnsafe(FIRST_READ_BYTES) };
+  const scratch = { buffer: Buffer.allocUnsafe(FIRST_READ_BYTES), bytesRead: 0 };
   /** The first matching line in `bytes` (a file's first bytes, or all of them). */
   const search = (bytes: Buffer): number | undefined => {
     if (asciiFinder && !asciiFinder.foldsBeyondAscii(bytes)) {
@@ -178,7 +186,8 @@ export async function firstLinesInProcess(directory: string, query: GrepQuery, f
   };
   try {
     for (let index = 0; index < files.length; index += 1) {
-      if (index % FILES_PER_SLICE === 0 && index > 0) {
+      if ((index % FILES_PER_SLICE === 0 && index > 0) || scratch.bytesRead >= BYTES_PER_SLICE) {
+        scratch.bytesRead = 0;
         await new Promise((resolve) => setImmediate(resolve));
         if (query.signal?.aborted) throw query.signal.reason ?? new Error("aborted");
       }

@@ -191,6 +191,25 @@ describe.skipIf(!rgPath)("a files page of a plain literal", () => {
     }
   });
 
+  it("gives the event loop a turn while it reads large page files (every 16 MiB)", async () => {
+    const large = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tools-fs-rg-large-")));
+    try {
+      const files = ["a", "b", "c", "d"].map((name) => {
+        writeFileSync(path.join(large, `${name}.txt`), `${`${"z".repeat(1023)}\n`.repeat(6 * 1024)}k\n`);
+        return { path: `${name}.txt`, count: 1 };
+      });
+      let turned = false;
+      setImmediate(() => {
+        turned = true;
+      });
+      const found = await firstLinesInProcess(large, { pattern: "k", ignoreCase: false, multiline: false, context: 0 }, files);
+      expect(turned).toBe(true);
+      expect([...found.lines.values()]).toEqual([6145, 6145, 6145, 6145]);
+    } finally {
+      rmSync(large, { recursive: true, force: true });
+    }
+  });
+
   it("reads only plain literals as literals", () => {
     expect(plainLiteral("fetchUser\\(id")).toBe("fetchUser(id");
     expect(plainLiteral("a b#c")).toBe("a b#c");
