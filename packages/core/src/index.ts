@@ -63,6 +63,7 @@ export type {
   ToolCallPolicyEnvironment,
   ToolCallPolicyFactory,
 } from "./registry/tool-call-policy.js";
+export type { PolicyExplainCall, PolicyExplanation, RegistryPolicy } from "./registry/registry-policy-view.js";
 
 export { raceWithAbort } from "./abort.js";
 export { toolResultText } from "./tool-result-text.js";

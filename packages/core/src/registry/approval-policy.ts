@@ -19,6 +19,12 @@ export interface ApprovalRequest {
   arguments: Record<string, unknown>;
   metadata: ToolMetadata;
   signal: AbortSignal;
+  /** True when a PreToolUse hook deferred the decision to the host (permission policies only). */
+  deferred?: boolean;
+  /** The permission rule that asked, as written (permission policies only). */
+  rule?: string;
+  /** Why the policy asks, in words (permission policies only). */
+  reason?: string;
 }
 
 /** Approval rules of a registry. */

@@ -21,6 +21,7 @@ import { isListedInPlanMode, planModeRefusal } from "./plan-mode.js";
 import { createToolCallScheduler } from "./tool-call-scheduler.js";
 import { createToolIndex } from "./tool-index.js";
 import type { ToolRegistry, ToolRegistryOptions } from "./tool-registry.js";
+import { closePolicy, createRegistryPolicy } from "./create-registry-policy.js";
 
 export type { ToolRegistry, ToolRegistryOptions } from "./tool-registry.js";
 
@@ -150,11 +151,33 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const scheduler = options.concurrency === undefined || options.concurrency === false ? undefined : createToolCallScheduler(options.concurrency);
 
   const isDenied = (tool: ToolDefinition) => resolveApproval(tool.name, tool.metadata, approval) === "deny";
+  const currentNames = () => index.current().map((entry) => entry.tool.name);
+  const { policy, view: policyView } = createRegistryPolicy(options.policy, {
+    paths,
+    workdir: paths.workdir,
+    dataDir,
+    approval,
+    bundles: options.bundles,
+    knownApprovalKeys: options.knownApprovalKeys,
+    ports,
+    logger,
+    lookup: (name) => index.lookup(name),
+    refusalOf: (tool) =>
+      isDenied(tool)
+        ? deniedError(tool.name)
+        : planMode && !isListedInPlanMode(tool)
+          ? planModeRefusal(
+              tool.name,
+              index.current().map((entry) => entry.tool),
+            )
+          : undefined,
+  });
   const isPlanModeRefused = (tool: ToolDefinition) => planMode && !isListedInPlanMode(tool);
   const checkDeferredApprovalKeys = watchDeferredApprovalKeys(checkedApproval.deferredKeys, (message, data) => logger.warn(message, data));
 
   const environment = {
     approval,
+    policy,
     loopBreaker,
     maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
     acquireSlot: scheduler?.acquire,
@@ -239,7 +262,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const options = checkExecuteOptions(callOptions);
       const callId = typeof call.id === "string" && call.id !== "" ? call.id : `call_${Date.now().toString(36)}`;
       const normalised: ToolCall = { ...call, id: callId };
-      checkDeferredApprovalKeys(() => index.current().map((entry) => entry.tool.name));
+      checkDeferredApprovalKeys(currentNames);
+      policy?.checkToolNames?.(currentNames());
       const tool = index.lookup(call.name);
       if (!tool) {
         const names = index
@@ -259,6 +283,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       const withTelemetry = options.telemetry === undefined && registryTelemetry !== undefined ? { ...options, telemetry: registryTelemetry } : options;
       return executeResolvedToolCall(tool, normalised, withTelemetry, environment);
     },
+    policy: policyView,
     get planMode() {
       return planMode;
     },
@@ -292,6 +317,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       for (const unsubscribe of [...toolsChangedSubscriptions.keys()]) unsubscribe();
       const results = await Promise.allSettled(options.bundles.map((bundle) => bundle.close?.()));
       for (const result of results) if (result.status === "rejected") logger.warn("a bundle failed to close", { error: String(result.reason) });
+      // The policy's SessionEnd hooks run while the ports they use are still open.
+      if (policy !== undefined) await closePolicy(policy, logger);
       // Host cleanups run after the bundles, which may still use a port or a storage while closing.
       const cleaned = await Promise.allSettled(cleanups.map(async (cleanup) => cleanup()));
       for (const result of cleaned) if (result.status === "rejected") logger.warn("a cleanup failed", { error: String(result.reason) });

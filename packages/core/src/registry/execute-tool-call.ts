@@ -11,6 +11,8 @@ import { shortenForMessage } from "../quote.js";
 import { toolResultText } from "../tool-result-text.js";
 import { type ToolCallSpan, type ToolTelemetryOptions, resolveTracer, startToolCallSpan } from "../telemetry/tool-call-span.js";
 import { errorResult, returnedErrorOf, toolErrorOf } from "./result-error.js";
+import { type PolicyAdmission, admitByPolicy, policyCallOf, settleByPolicy } from "./policy-gate.js";
+import type { ToolCallPolicy } from "./tool-call-policy.js";
 
 export { errorResult } from "./result-error.js";
 
@@ -43,6 +45,8 @@ export interface ExecuteToolCallOptions {
 /** What the executor needs from its registry. */
 export interface ExecutorEnvironment {
   readonly approval?: ApprovalOptions;
+  /** The registry's permission policy (rules with specifiers, hooks); absent: `approval` alone decides. */
+  readonly policy?: ToolCallPolicy;
   readonly loopBreaker?: LoopBreaker;
   readonly maxOutputChars: number;
   /**
@@ -117,6 +121,7 @@ async function runCall(
   let pathArgument: string | undefined;
   let result: ToolResult;
   let releaseSlot: (() => void) | undefined;
+  let admission: PolicyAdmission | undefined;
   try {
     if (signal.aborted) throw cancelledError();
     const args = parseArguments(tool.name, call.arguments);
@@ -126,7 +131,21 @@ async function runCall(
     if (!tool.allowUnknownArguments) rejectUnknownKeys(tool.name, args, tool.jsonSchema);
     const input = tool.inputSchema ? validateArguments(tool.name, args, tool.inputSchema) : args;
     if (tool.loopKey) pathArgument = tool.loopKey(input);
-    await checkApproval(tool, call, args, signal, environment.approval, options.approvalGranted === true);
+    let runInput: unknown = input;
+    if (environment.policy) {
+      const granted = options.approvalGranted === true;
+      const policyCall = policyCallOf(tool, call.id, input);
+      admission = await admitByPolicy(tool, policyCall, {
+        policy: environment.policy,
+        approval: environment.approval,
+        granted,
+        signal,
+        cancelled: cancelledError,
+      });
+      runInput = admission.input;
+    } else {
+      await checkApproval(tool, call, args, signal, environment.approval, options.approvalGranted === true);
+    }
     if (signal.aborted) throw cancelledError();
     // Queued after validation and approval (a user is never asked after a wait); an abort while queued cancels the call unstarted.
     if (environment.acquireSlot) {
@@ -138,7 +157,7 @@ async function runCall(
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
     const context: ToolContext = { ...environment.makeContext(tool, call, signal, onUpdate, options), telemetry: span.telemetry };
     // The call's span is the active one while the tool runs, so spans below it (MCP, the host's own) are its children.
-    const output = await span.runInContext(() => runWithAbort(tool, input, Object.freeze(context), signal));
+    const output = await span.runInContext(() => runWithAbort(tool, runInput, Object.freeze(context), signal));
     result = normalise(output);
   } catch (error) {
     result = toErrorResult(tool.name, error, signal);
@@ -146,6 +165,7 @@ async function runCall(
     // Given back when the call returns (after an abort, a tool that ignores its signal may still be finishing).
     releaseSlot?.();
   }
+  if (environment.policy) result = await settleByPolicy(environment.policy, admission, result, signal);
   return finish(tool, call, result, pathArgument, environment);
 }
 

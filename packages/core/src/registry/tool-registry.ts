@@ -3,6 +3,8 @@
  * `ToolRegistry` it returns (kept apart from the implementation, which
  * re-exports both).
  */
+import type { RegistryPolicy } from "./registry-policy-view.js";
+import type { ToolCallPolicyFactory } from "./tool-call-policy.js";
 import type { AdditionalRoot } from "../paths/additional-roots.js";
 import type { PathPolicy, SkillPathOptions } from "../paths/path-policy.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
@@ -84,6 +86,13 @@ export interface ToolRegistryOptions {
    * runs every call at once. `@agent-tools/sdk` defaults to Agent 8, Bash 4, others 2.
    */
   concurrency?: ToolConcurrencyOptions | false;
+  /**
+   * A permission policy (rules with specifiers, modes, lifecycle hooks),
+   * e.g. `await createPermissionPolicy({ permissions, hooks })` of
+   * `@agent-tools/policy`. Called once here; it throws `SdkError` for an
+   * invalid rule or hook. Absent: `approval` alone decides.
+   */
+  policy?: ToolCallPolicyFactory;
 }
 
 /** A set of tools the host offers to its model, and the one entry point that runs them. */
@@ -146,6 +155,8 @@ export interface ToolRegistry {
    * registry.setPlanMode(true); // the model now sees, and can run, read-only tools only
    */
   setPlanMode(on: boolean): void;
-  /** Releases processes, connections and handles of every bundle. */
+  /** The permission policy: `explain` a call without running it (the simulator), `notify` lifecycle hooks. */
+  readonly policy: RegistryPolicy;
+  /** Releases processes, connections and handles of every bundle (and the policy's, after its SessionEnd hooks). */
   close(): Promise<void>;
 }
