@@ -112,6 +112,8 @@ export async function composeToolRegistry(options: ComposeToolRegistryOptions): 
           ...(options.ports === undefined ? {} : { ports: options.ports }),
           ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
           ...(approval === undefined ? {} : { approval }),
+          // A child runs under the same permission rules and hooks (its own policy, built for its tools and workdir).
+          ...(options.policy === undefined ? {} : { policy: options.policy }),
           knownApprovalKeys: [...(options.knownApprovalKeys ?? []), ...Object.keys(approval?.policies ?? {})],
           ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
           ...(options.logger === undefined ? {} : { logger: options.logger }),
