@@ -32,6 +32,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   cron: 3,
   subagents: 3,
   checkpoints: 3,
+  // Permission rules, hooks and the simulator: core only (command hooks through the ProcessRunner port).
+  policy: 3,
   // Composers.
   sdk: 4,
   "mcp-server": 4,
