@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chown, mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { chown, lstat, mkdir, readFile, realpath, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import path from "node:path";
 import { runCommand, runCommandOk } from "./run-command.js";
@@ -47,7 +47,11 @@ export async function prepareTestAccount(rootParent: string | undefined): Promis
   await mkdir(account.home, { recursive: true });
   // A home left by an earlier account of the same name (or by a useradd that lost a race for
   // /etc/passwd after making the folder) belongs to another uid: the account could not write there.
-  const owner = await stat(account.home);
+  // lstat, never stat: a home that is a symlink (to /etc, say) must not have root chown where it points.
+  const owner = await lstat(account.home);
+  if (owner.isSymbolicLink() || !owner.isDirectory()) {
+    throw new Error(`The test account's home ${account.home} is not a plain directory (a symlink or a file); refusing to chown it.`);
+  }
   if (owner.uid !== account.uid) await chown(account.home, account.uid, account.gid);
   const root = path.join(rootParent ?? account.home, `ws-${randomBytes(6).toString("hex")}`);
   await mkdir(root, { recursive: true, mode: 0o755 });
