@@ -1,3 +1,4 @@
+import type { RegistryPolicy } from "../registry/registry-policy-view.js";
 import { SdkError } from "../errors.js";
 import type { ApprovalDecision } from "../registry/approval-policy.js";
 import type { ExecuteToolCallOptions } from "../registry/execute-tool-call.js";
@@ -36,7 +37,7 @@ export interface AiSdkTool<Schema = AiSdkJsonSchema, Execution = Promise<ToolRes
   description: string;
   inputSchema: Schema;
   /** With `approval: "ai-sdk"`: true when the registry's policy says `ask` for this tool (AI SDK 6 and 7 then ask the user). */
-  needsApproval?: (input: unknown, options: { toolCallId: string }) => boolean;
+  needsApproval?: (input: unknown, options: { toolCallId: string }) => boolean | Promise<boolean>;
   /** Runs the call through `registry.executeToolCall`; never throws for a tool failure. */
   execute(input: unknown, options: AiSdkToolExecutionOptions): Execution;
   /** Turns the registry's final result into what the model sees: its content, as `error-text` when `isError`. */
@@ -48,6 +49,11 @@ export interface AiSdkToolSource extends ToolSchemaSource {
   executeToolCall(call: ToolCall, options?: ExecuteToolCallOptions): Promise<ToolResult>;
   /** The approval policy's decision for a tool; needed for `approval: "ai-sdk"`. */
   approvalDecision?(toolName: string): ApprovalDecision;
+  /**
+   * The registry's permission policy: when installed, `approval: "ai-sdk"`
+   * decides per call from its arguments (`explain` without hooks), not per tool.
+   */
+  readonly policy?: Pick<RegistryPolicy, "installed" | "explain">;
 }
 
 /** Options of {@link toAiSdkTools}. */
@@ -124,6 +130,10 @@ export function toAiSdkTools<Schema = AiSdkJsonSchema, Preliminary extends boole
 ): Record<string, AiSdkTool<Schema, Preliminary extends true ? AsyncIterable<ToolResult> : Promise<ToolResult>>> {
   const wrap = options.jsonSchema ?? (toAiSdkJsonSchema as unknown as (schema: JsonSchemaObject) => Schema);
   const approvalDecision = options.approval === "ai-sdk" ? approvalDecisionOf(source) : undefined;
+  // With a permission policy the question depends on the call's arguments: asked per call, and only a call
+  // the user was asked about runs as granted (a call answered "no need to ask" still meets the hooks' ask).
+  const policy = approvalDecision !== undefined && source.policy?.installed === true ? source.policy : undefined;
+  const askedCalls = new Map<string, boolean>();
   let detectedVersion: AiSdkMajorVersion | undefined;
   const tools: Record<string, AiSdkTool<Schema, Promise<ToolResult> | AsyncIterable<ToolResult>>> = {};
   for (const tool of selectProviderTools(
@@ -137,14 +147,29 @@ export function toAiSdkTools<Schema = AiSdkJsonSchema, Preliminary extends boole
       if ("context" in executionOptions) detectedVersion = 7;
       const hostOptions = options.executeOptions?.(executionOptions.toolCallId);
       const callOptions: ExecuteToolCallOptions = { ...hostOptions, signal: executionOptions.abortSignal };
-      if (approvalDecision) callOptions.approvalGranted = true;
+      if (approvalDecision) {
+        callOptions.approvalGranted = policy === undefined || (askedCalls.get(executionOptions.toolCallId) ?? true);
+        askedCalls.delete(executionOptions.toolCallId);
+      }
       if (onUpdate) callOptions.onUpdate = chain(hostOptions?.onUpdate, onUpdate);
       return source.executeToolCall({ id: executionOptions.toolCallId, name, arguments: input }, callOptions);
     };
     tools[name] = {
       description: tool.description,
       inputSchema: wrap(tool.inputSchema),
-      ...(approvalDecision ? { needsApproval: () => approvalDecision(name) === "ask" } : {}),
+      ...(approvalDecision
+        ? {
+            needsApproval:
+              policy === undefined
+                ? () => approvalDecision(name) === "ask"
+                : async (input: unknown, approvalOptions: { toolCallId: string }) => {
+                    const verdict = await policy.explain({ name, arguments: input, id: approvalOptions.toolCallId }, { runHooks: false });
+                    const ask = verdict.decision === "ask" || verdict.decision === "defer";
+                    askedCalls.set(approvalOptions.toolCallId, ask);
+                    return ask;
+                  },
+          }
+        : {}),
       execute: options.preliminaryResults
         ? (input, executionOptions) => streamToolCallResults((onUpdate) => run(input, executionOptions, onUpdate))
         : (input, executionOptions) => run(input, executionOptions),
