@@ -150,7 +150,6 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   // Per-name run slots (see tool-call-scheduler.ts); none without limits, so such calls never wait on one.
   const scheduler = options.concurrency === undefined || options.concurrency === false ? undefined : createToolCallScheduler(options.concurrency);
 
-  const isDenied = (tool: ToolDefinition) => resolveApproval(tool.name, tool.metadata, approval) === "deny";
   const currentNames = () => index.current().map((entry) => entry.tool.name);
   const { policy, view: policyView } = createRegistryPolicy(options.policy, {
     paths,
@@ -172,6 +171,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
             )
           : undefined,
   });
+  // Denied whatever the input: by `approval`, or by the policy (a bare deny rule); left out of `tools` and refused.
+  function isDenied(tool: ToolDefinition): boolean {
+    return resolveApproval(tool.name, tool.metadata, approval) === "deny" || policy?.deniesTool?.(tool.name, tool.metadata) === true;
+  }
   const isPlanModeRefused = (tool: ToolDefinition) => planMode && !isListedInPlanMode(tool);
   const checkDeferredApprovalKeys = watchDeferredApprovalKeys(checkedApproval.deferredKeys, (message, data) => logger.warn(message, data));
 
@@ -251,7 +254,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     },
     approvalDecision(toolName) {
       const tool = typeof toolName === "string" ? index.lookup(toolName) : undefined;
-      if (tool === undefined || isPlanModeRefused(tool)) return "deny";
+      if (tool === undefined || isPlanModeRefused(tool) || isDenied(tool)) return "deny";
       return resolveApproval(tool.name, tool.metadata, approval);
     },
     async executeToolCall(call, callOptions) {

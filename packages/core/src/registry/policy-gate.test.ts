@@ -155,3 +155,19 @@ describe("the executor asks the registry's permission policy", () => {
     expect(events).toEqual(["SessionStart", "SessionEnd", "closed"]);
   });
 });
+
+describe("a tool the policy denies whatever its input", () => {
+  it("is left out of tools, answers deny in approvalDecision and its calls are refused before the policy is asked", async () => {
+    const ran: unknown[] = [];
+    const { factory, seen } = scripted(() => ({}), { deniesTool: (name) => name === "Echo" });
+    const registry = registryWith(factory, ran);
+    expect(registry.tools.map((tool) => tool.name)).toEqual([]);
+    expect(registry.approvalDecision("Echo")).toBe("deny");
+    const result = await registry.executeToolCall({ id: "1", name: "Echo", arguments: { text: "x" } });
+    expect(result.error?.code).toBe("permission_denied");
+    expect(seen).toEqual([]);
+    expect(ran).toEqual([]);
+    expect((await registry.policy.explain({ name: "Echo", arguments: { text: "x" } })).decision).toBe("deny");
+    await registry.close();
+  });
+});

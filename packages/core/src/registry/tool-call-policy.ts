@@ -102,6 +102,12 @@ export interface ToolCallPolicy {
    * are checked now; a rule that names none of them is reported through the logger.
    */
   checkToolNames?(names: readonly string[]): void;
+  /**
+   * True when the policy denies every call of the tool whatever its input
+   * (a bare `Tool` deny rule, `plan` mode for a tool that is not read-only):
+   * the registry then leaves it out of `tools` and refuses its calls.
+   */
+  deniesTool?(toolName: string, metadata: ToolMetadata): boolean;
   /** Releases what the policy started (hook processes, timers). */
   close?(): Promise<void>;
 }
