@@ -184,6 +184,8 @@ const LINE_BYTES_GUESS = 96;
  * for other engines; 0 when it is small.
  */
 function expectedBytes(files: readonly GrepFileHits[], page: { offset: number; end: number; budget: number; display: (file: GrepFileHits) => string }): number {
+  // The estimate is capped at the budget: under the threshold it is always 0, so the page's files need no walk (the default cap).
+  if (page.budget < EXPECT_FROM_BYTES) return 0;
   const range: GrepByteRange = { buffer: EMPTY, start: 0, end: 0 };
   let index = 0;
   let bytes = 0;
