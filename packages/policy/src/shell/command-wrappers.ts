@@ -1,0 +1,147 @@
+import type { ShellWord } from "./command-parts.js";
+
+/**
+ * What a simple command does with the rest of its words, beyond running its own program.
+ * - `wrapper`: `env`, `sudo`, `xargs`, `timeout`, `nice`, `nohup`, `time`, `command`, `exec`, `stdbuf` run the command that starts at `innerStart`;
+ * - `script`: `sh -c '<static>'` and `eval <static words>` run a command line given as a string;
+ * - `blocked`: the command runs code this parser cannot see (a shell reading stdin or a file, `source`, a dynamic `-c` string, `env -S`).
+ */
+export type CommandAnalysis =
+  | {
+      readonly kind: "wrapper";
+      readonly innerStart: number;
+      readonly assignments: readonly string[];
+      /** `xargs` appends words read from stdin. */
+      readonly appendsInput: boolean;
+    }
+  | { readonly kind: "script"; readonly script: string }
+  | { readonly kind: "blocked"; readonly reason: string }
+  | { readonly kind: "plain" };
+
+interface OptionTable {
+  /** Short options that take an argument (`-u root` or `-uroot`). */
+  readonly short: string;
+  /** Long options that take a separate argument (`--user root`; `--user=root` is always one word). */
+  readonly long: readonly string[];
+  /** Words that are an option by their shape besides `-x` (nice's `-10`). */
+  readonly numericFlags?: boolean;
+}
+
+const WRAPPER_OPTIONS: Readonly<Record<string, OptionTable>> = {
+  env: { short: "uCSP", long: ["--unset", "--chdir", "--split-string"] },
+  sudo: {
+    short: "ugCDhprtTU",
+    long: ["--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--command-timeout", "--other-user"],
+  },
+  xargs: { short: "adEILnPs", long: ["--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--max-lines", "--process-slot-var"] },
+  timeout: { short: "sk", long: ["--signal", "--kill-after"] },
+  nice: { short: "n", long: ["--adjustment"], numericFlags: true },
+  nohup: { short: "", long: [] },
+  time: { short: "fo", long: ["--format", "--output"] },
+  command: { short: "", long: [] },
+  exec: { short: "a", long: [] },
+  stdbuf: { short: "ioe", long: ["--input", "--output", "--error"] },
+};
+
+/** Shells whose `-c` string is parsed as a nested command line. */
+const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
+
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
+
+/** The program name of a command word: `/usr/bin/sudo` -> `sudo`. */
+export function commandBaseName(text: string): string {
+  return text.slice(text.lastIndexOf("/") + 1);
+}
+
+/** Decides whether the simple command `words` (command name first) runs another command; see {@link CommandAnalysis}. */
+export function analyzeCommand(words: readonly ShellWord[]): CommandAnalysis {
+  const head = words[0];
+  if (!head || head.dynamic) return { kind: "plain" };
+  const name = commandBaseName(head.text);
+  if (SHELLS.has(name)) return analyzeShell(words, name);
+  if (name === "eval") return analyzeEval(words);
+  if (name === "source" || name === ".") return { kind: "blocked", reason: `"${name}" runs a script file this policy cannot read` };
+  const table = WRAPPER_OPTIONS[name];
+  return table ? analyzeWrapper(words, name, table) : { kind: "plain" };
+}
+
+function analyzeWrapper(words: readonly ShellWord[], name: string, table: OptionTable): CommandAnalysis {
+  let index = skipOptions(words, table);
+  if (typeof index === "string") return { kind: "blocked", reason: index };
+  const assignments: string[] = [];
+  if (name === "timeout") index++; // the duration
+  if (name === "env" || name === "sudo") {
+    for (let word = words[index]; word && !word.dynamic && ASSIGNMENT.test(word.text); word = words[++index]) {
+      assignments.push(ASSIGNMENT.exec(word.text)?.[1] ?? word.text);
+    }
+  }
+  if (index >= words.length) return { kind: "plain" };
+  return { kind: "wrapper", innerStart: index, assignments, appendsInput: name === "xargs" };
+}
+
+/** The index of the first word after the options, or a reason when an option hides a command (`env -S`). */
+function skipOptions(words: readonly ShellWord[], table: OptionTable): number | string {
+  let index = 1;
+  while (index < words.length) {
+    const word = words[index];
+    if (word.dynamic) return index;
+    const text = word.text;
+    if (text === "--") return index + 1;
+    if (!text.startsWith("-") || text === "-") return index;
+    if (text.startsWith("--")) {
+      if (text.startsWith("--split-string")) return `"env ${text}" splits a string into a command this policy cannot check`;
+      index += table.long.includes(text) ? 2 : 1;
+      continue;
+    }
+    if (table.numericFlags && /^-\d+$/.test(text)) {
+      index++;
+      continue;
+    }
+    const consumed = shortOptionWords(text, table.short);
+    if (text.includes("S") && table.short.includes("S")) return `"env -S" splits a string into a command this policy cannot check`;
+    index += consumed;
+  }
+  return index;
+}
+
+/** 2 when a short-option cluster ends with an option that takes the next word as its argument, else 1. */
+function shortOptionWords(text: string, withArgument: string): number {
+  for (let position = 1; position < text.length; position++) {
+    if (withArgument.includes(text[position])) return position === text.length - 1 ? 2 : 1;
+  }
+  return 1;
+}
+
+function analyzeShell(words: readonly ShellWord[], name: string): CommandAnalysis {
+  let commandFlag = false;
+  let index = 1;
+  for (; index < words.length; index++) {
+    const word = words[index];
+    if (word.dynamic) break;
+    const text = word.text;
+    if (text === "--" || text === "-") {
+      index++;
+      break;
+    }
+    if (text === "--version" || text === "--help") return { kind: "plain" };
+    if (text === "--rcfile" || text === "--init-file") return { kind: "blocked", reason: `"${name} ${text}" runs a script file this policy cannot read` };
+    if (!/^[-+]/.test(text)) break;
+    if (text.startsWith("--")) continue;
+    if (/^[-+][oO]$/.test(text)) index++;
+    else if (text.startsWith("-") && text.includes("c")) commandFlag = true;
+  }
+  if (!commandFlag) {
+    const source = index < words.length ? "a script file" : "its standard input";
+    return { kind: "blocked", reason: `"${name}" runs commands from ${source}, which this policy cannot read` };
+  }
+  const script = words[index];
+  if (!script) return { kind: "blocked", reason: `"${name} -c" has no command string` };
+  if (script.dynamic) return { kind: "blocked", reason: `the command string of "${name} -c" is decided at run time` };
+  return { kind: "script", script: script.text };
+}
+
+function analyzeEval(words: readonly ShellWord[]): CommandAnalysis {
+  const rest = words[1]?.text === "--" ? words.slice(2) : words.slice(1);
+  if (rest.some((word) => word.dynamic)) return { kind: "blocked", reason: `the words given to "eval" are decided at run time` };
+  return { kind: "script", script: rest.map((word) => word.text).join(" ") };
+}
