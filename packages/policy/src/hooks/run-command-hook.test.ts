@@ -79,6 +79,13 @@ describe("runCommandHook (real processes)", () => {
     expect(outcome).toEqual({ kind: "answered", output: {} });
   });
 
+  it("answers no opinion for a command that exits 0 without reading stdin", async () => {
+    expect(await runCommandHook({ type: "command", command: "true" }, { ...input, tool_input: { text: "x".repeat(300_000) } }, context())).toEqual({
+      kind: "answered",
+      output: {},
+    });
+  });
+
   it("blocks on exit 2 with stderr as the reason", async () => {
     const command = await script("block.mjs", `process.stderr.write("no deleting build/\\n"); process.exit(2);`);
     expect(await runCommandHook({ type: "command", command }, input, context())).toEqual({ kind: "blocked", reason: "no deleting build/" });

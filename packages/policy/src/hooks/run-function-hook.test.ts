@@ -99,4 +99,21 @@ describe("runFunctionHook", () => {
     expect(outcome).toEqual({ kind: "failed", error: "was aborted" });
     expect(ran).toBe(false);
   });
+
+  it("gives the function a copy of the input: changing it does not change the call", async () => {
+    const callInput = { command: "ls" };
+    const given: HookInput = { ...input, tool_input: callInput };
+    const outcome = await runFunctionHook(
+      {
+        type: "function",
+        run: (seen) => {
+          (seen.tool_input as { command: string }).command = "rm -rf /";
+        },
+      },
+      given,
+      context(),
+    );
+    expect(outcome).toEqual({ kind: "answered", output: {} });
+    expect(callInput).toEqual({ command: "ls" });
+  });
 });

@@ -2,6 +2,8 @@
  * Runs an in-process hook: `run(input, { signal })` with its timeout
  * (default 60 s); the signal aborts at the timeout or when the call is
  * aborted, and the run then counts as failed even if the function ignores it.
+ * The function gets a copy of the input (changing it changes nothing; a
+ * rewrite is `hookSpecificOutput.updatedInput`).
  */
 import { type HookRunContext, type HookRunOutcome, startHookDeadline, whenAborted } from "./hook-run.js";
 import type { FunctionHookHandler, HookInput } from "./hook-settings.js";
@@ -12,7 +14,8 @@ export async function runFunctionHook(handler: FunctionHookHandler, input: HookI
   const deadline = startHookDeadline(handler.timeoutMs, context.signal);
   try {
     if (deadline.signal.aborted) return { kind: "failed", error: deadline.why() };
-    const running = Promise.resolve().then(() => handler.run(input, { signal: deadline.signal }));
+    // A copy: a hook that changes the object it was given must not change the call's input behind the validation of a rewrite.
+    const running = Promise.resolve().then(() => handler.run(structuredClone(input), { signal: deadline.signal }));
     const settled = await Promise.race([
       running.then(
         (value) => ({ value }),
