@@ -1,0 +1,149 @@
+/**
+ * The paths a file tool call would touch, as path rules see them: the
+ * canonical path the tool itself would use (the registry's path policy, then
+ * the realpath of the longest existing prefix) and the lexical path (before
+ * symlinks, matched by deny and ask rules only), plus whether a walk tool
+ * walks a directory there.
+ */
+import { statSync } from "node:fs";
+import path from "node:path";
+import type { PathIntent, PathPolicy } from "@agent-tools/core";
+import { canonicalizeTarget, tryRealpath } from "@agent-tools/core/internal";
+import type { PathBases } from "./path-pattern.js";
+
+/** One path of a call. */
+export interface CallPath {
+  /** The path as the call gave it. */
+  readonly input: string;
+  /** Where the tool would act after symlinks; undefined when the path policy refuses the path (then no allow rule matches). */
+  readonly canonical?: string;
+  /** The path resolved without following symlinks. */
+  readonly lexical?: string;
+  /** The lexical path with its symlinks resolved (deny and ask rules match it too: it differs when the path policy refused the path). */
+  readonly lexicalCanonical?: string;
+  /** True when a walk tool (List, Glob, Grep) walks a directory here: rules are matched against what lies below it. */
+  readonly walk: boolean;
+  /** The scope the path policy resolved it into (`workspace`, `root`, `external`, ...). */
+  readonly scope?: string;
+}
+
+/** What resolving a call's paths needs. */
+export interface CallPathContext {
+  readonly paths?: PathPolicy;
+  readonly workdir: string;
+  readonly toolName: string;
+  readonly intent: PathIntent;
+  readonly walkTool: boolean;
+}
+
+const unique = (items: readonly (string | null | undefined)[]): string[] => [...new Set(items.filter((item): item is string => typeof item === "string"))];
+
+/** The directories anchors resolve against: given and canonical forms of the workdir, the home and each root. */
+export function pathBasesOf(options: { paths?: PathPolicy; workdir: string; home: string }): PathBases {
+  const roots = new Map<string, string[]>();
+  for (const root of options.paths?.roots() ?? []) roots.set(root.alias, unique([root.path, root.canonicalPath]));
+  return {
+    workdir: unique([options.workdir, options.paths?.workdir, tryRealpath(options.workdir)]),
+    home: unique([options.home, tryRealpath(options.home)]),
+    roots,
+  };
+}
+
+function lexicalOf(input: string, context: CallPathContext): string | undefined {
+  if (input.startsWith("root://")) {
+    const tail = input.slice("root://".length);
+    const slash = tail.indexOf("/");
+    const alias = slash === -1 ? tail : tail.slice(0, slash);
+    const root = context.paths?.roots().find((item) => item.alias === alias);
+    return root === undefined ? undefined : path.resolve(root.path, slash === -1 ? "." : tail.slice(slash + 1));
+  }
+  if (input.includes("://")) return undefined;
+  return path.resolve(context.workdir, input);
+}
+
+function canonicalOf(input: string, lexical: string | undefined, context: CallPathContext): { canonical?: string; scope?: string } {
+  try {
+    if (context.paths !== undefined) {
+      const resolved = context.paths.resolve(input, { intent: context.intent, label: `${context.toolName} path`, allowExternal: true });
+      const target = canonicalizeTarget(resolved.absolutePath, { keepLeafSymlink: context.intent === "delete" });
+      return { canonical: target.canonicalPath, scope: resolved.scope };
+    }
+    const canonical = lexical === undefined ? undefined : safeCanonical(lexical, context.intent);
+    return canonical === undefined ? {} : { canonical };
+  } catch {
+    return {};
+  }
+}
+
+/** The canonical form of an absolute path (a symlink loop: undefined). */
+function safeCanonical(target: string, intent: PathIntent): string | undefined {
+  try {
+    return canonicalizeTarget(target, { keepLeafSymlink: intent === "delete" }).canonicalPath;
+  } catch {
+    return undefined;
+  }
+}
+
+function isFile(target: string | undefined): boolean {
+  if (target === undefined) return false;
+  try {
+    return statSync(target).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves one path of a call. A walk tool walks a directory unless the
+ * path is an existing file (Glob on a file walks its folder; Grep and List
+ * on a file read that file). A path that does not exist counts as a
+ * directory (fail closed: nothing below it is known).
+ */
+export function resolveCallPath(input: string, context: CallPathContext): CallPath {
+  const lexical = lexicalOf(input, context);
+  const { canonical, scope } = canonicalOf(input, lexical, context);
+  const lexicalCanonical = lexical === undefined ? undefined : safeCanonical(lexical, context.intent);
+  const file = isFile(canonical);
+  if (context.walkTool && file && context.toolName === "Glob") {
+    return {
+      input,
+      walk: true,
+      ...(canonical === undefined ? {} : { canonical: path.dirname(canonical) }),
+      ...(lexical === undefined ? {} : { lexical: path.dirname(lexical) }),
+      ...(lexicalCanonical === undefined ? {} : { lexicalCanonical: path.dirname(lexicalCanonical) }),
+      ...(scope === undefined ? {} : { scope }),
+    };
+  }
+  return {
+    input,
+    walk: context.walkTool && !file,
+    ...(canonical === undefined ? {} : { canonical }),
+    ...(lexical === undefined ? {} : { lexical }),
+    ...(lexicalCanonical === undefined ? {} : { lexicalCanonical }),
+    ...(scope === undefined ? {} : { scope }),
+  };
+}
+
+/**
+ * True when the file system holding `directory` compares names without
+ * case: the directory's own name with its case swapped names the same
+ * directory. Asked once per directory and remembered in `memory`.
+ */
+export function isCaseInsensitive(directory: string, memory: Map<string, boolean>): boolean {
+  const known = memory.get(directory);
+  if (known !== undefined) return known;
+  let answer = false;
+  const base = path.basename(directory);
+  const swapped = [...base].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join("");
+  if (swapped !== base) {
+    try {
+      const a = statSync(directory);
+      const b = statSync(path.join(path.dirname(directory), swapped));
+      answer = a.ino === b.ino && a.dev === b.dev;
+    } catch {
+      answer = false;
+    }
+  }
+  memory.set(directory, answer);
+  return answer;
+}

@@ -1,0 +1,90 @@
+/**
+ * Which tools a rule name covers and what its specifier means: command
+ * patterns for the shell tools, path globs for the file tools, nothing for
+ * every other tool.
+ */
+import type { PathIntent, ToolMetadata } from "@agent-tools/core";
+
+/** What a rule's specifier is, by the tool it names. */
+export type SpecifierKind = "command" | "path" | "none";
+
+/** Tools whose specifier is a command pattern, and where their command is. */
+const SHELL_TOOLS: ReadonlySet<string> = new Set(["Bash", "ManagedProcess"]);
+
+/** The intent each file tool resolves its path with. */
+const FILE_TOOL_INTENTS: Readonly<Record<string, PathIntent>> = Object.freeze({
+  Read: "read",
+  Image: "image",
+  List: "list",
+  Glob: "search",
+  Grep: "search",
+  Write: "write",
+  Edit: "edit",
+  Delete: "delete",
+});
+
+/** `Read(...)` covers every tool that reads a path; each other name covers itself. */
+const READ_FAMILY: ReadonlySet<string> = new Set(["Read", "Image", "List", "Glob", "Grep"]);
+
+/** The file tools that change files; `Edit(...)` covers them and any later tool of a file-changing kind. */
+const EDIT_FAMILY: ReadonlySet<string> = new Set(["Write", "Edit", "Delete"]);
+
+const FILE_CHANGING_KINDS: ReadonlySet<string> = new Set(["write", "edit", "delete"]);
+
+/** Tools that walk a directory (a deny below it denies the walk). */
+const WALK_TOOLS: ReadonlySet<string> = new Set(["List", "Glob", "Grep"]);
+
+/** What the specifier of a rule naming `toolName` is. */
+export function specifierKindOf(toolName: string): SpecifierKind {
+  if (SHELL_TOOLS.has(toolName)) return "command";
+  if (Object.hasOwn(FILE_TOOL_INTENTS, toolName)) return "path";
+  return "none";
+}
+
+/** The tool names a rule name stands for when they differ from the name itself (`Read`, `Edit`). */
+export function familyOf(ruleTool: string): readonly string[] {
+  if (ruleTool === "Read") return [...READ_FAMILY];
+  if (ruleTool === "Edit") return [...EDIT_FAMILY];
+  return [ruleTool];
+}
+
+/** True when a call of a tool that changes files (by name, or by a file-changing kind for tools that arrive later). */
+export function isFileChangingTool(toolName: string, metadata: ToolMetadata | undefined): boolean {
+  if (EDIT_FAMILY.has(toolName)) return true;
+  return metadata !== undefined && metadata.groupId === "fs" && FILE_CHANGING_KINDS.has(metadata.kind);
+}
+
+/** True when a rule naming `ruleTool` (a file tool) covers a call of `toolName`. */
+export function fileRuleCovers(ruleTool: string, toolName: string, metadata: ToolMetadata | undefined): boolean {
+  if (ruleTool === toolName) return true;
+  if (ruleTool === "Read") return READ_FAMILY.has(toolName);
+  if (ruleTool === "Edit") return isFileChangingTool(toolName, metadata);
+  return false;
+}
+
+/** The path intent a file tool resolves with; undefined for a tool that takes no path. */
+export function pathIntentOf(toolName: string, metadata: ToolMetadata | undefined): PathIntent | undefined {
+  if (Object.hasOwn(FILE_TOOL_INTENTS, toolName)) return FILE_TOOL_INTENTS[toolName];
+  if (isFileChangingTool(toolName, metadata)) return metadata?.kind === "delete" ? "delete" : "write";
+  return undefined;
+}
+
+/** True for the tools that walk a directory (List, Glob, Grep). */
+export function isWalkTool(toolName: string): boolean {
+  return WALK_TOOLS.has(toolName);
+}
+
+/** The paths a file tool call names (`path`, Image's `paths`; the walkers default to the workdir, `.`). */
+export function targetPathsOf(toolName: string, input: Readonly<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  if (typeof input.path === "string") out.push(input.path);
+  if (Array.isArray(input.paths)) for (const item of input.paths) if (typeof item === "string") out.push(item);
+  if (out.length === 0 && WALK_TOOLS.has(toolName)) out.push(".");
+  return out;
+}
+
+/** The command line a shell tool call runs, or undefined (e.g. ManagedProcess actions other than `start`). */
+export function commandOf(toolName: string, input: Readonly<Record<string, unknown>>): string | undefined {
+  if (toolName === "ManagedProcess" && input.action !== "start") return undefined;
+  return typeof input.command === "string" ? input.command : undefined;
+}
