@@ -6,7 +6,8 @@
  * - a deny of the rules (a rule, plan or dontAsk mode) always wins, even over a hook's allow;
  * - a hook's deny wins over a rule's allow (it is decided before the rules run);
  * - a hook's allow skips a rule's (or the approval fallback's) ask;
- * - a hook's ask forces an ask, its defer a defer, even where a rule allows;
+ * - a hook's ask forces an ask, its defer a defer, even where a rule allows
+ *   (in dontAsk mode both deny, as the rules' asks do);
  * - no hook decision: the rules decide.
  *
  * Never rejects: a failure inside denies the call with the reason.
@@ -47,6 +48,16 @@ function merge(rules: RuleVerdict, pre: PreToolUseDecision | undefined): Omit<Po
   };
 }
 
+/** dontAsk mode: a hook's ask or defer is denied too, as the rules' asks are. */
+function inMode(state: PolicyState, verdict: Omit<PolicyVerdict, "hooks">): Omit<PolicyVerdict, "hooks"> {
+  if (state.compiled.mode !== "dontAsk" || (verdict.decision !== "ask" && verdict.decision !== "defer")) return verdict;
+  return {
+    ...verdict,
+    decision: "deny",
+    reason: `${verdict.reason ?? "A hook asked for approval of this call."} The session is in dontAsk mode, so it is denied instead. Do not retry it.`,
+  };
+}
+
 /** Options of {@link decideBeforeCall}. */
 export interface DecideOptions {
   readonly signal: AbortSignal;
@@ -82,7 +93,7 @@ export async function decideBeforeCall(state: PolicyState, call: PolicyCall, opt
       input = updatedInput;
     }
     const rules = evaluatePermissions(state.compiled, { toolName: call.toolName, input, metadata: call.metadata }, state.ruleEnvironment);
-    const verdict = merge(rules, pre);
+    const verdict = inMode(state, merge(rules, pre));
     return Object.freeze({
       ...verdict,
       ...(updatedInput === undefined || verdict.decision === "deny" ? {} : { updatedInput }),

@@ -76,6 +76,22 @@ describe("the policies of one factory", () => {
   });
 });
 
+describe("modes and hooks", () => {
+  it("dontAsk denies a hook's ask and defer as it denies a rule's ask", async () => {
+    for (const permissionDecision of ["ask", "defer"] as const) {
+      const factory = await createPermissionPolicy({
+        permissions: { allow: ["Bash"], defaultMode: "dontAsk" },
+        hooks: { PreToolUse: [{ hooks: [{ type: "function", name: "asker", run: () => ({ hookSpecificOutput: { permissionDecision } }) }] }] },
+      });
+      const policy = factory(environment([]));
+      const verdict = await policy.beforeCall(call, new AbortController().signal);
+      expect(verdict.decision).toBe("deny");
+      expect(verdict.reason).toMatch(/hook "asker".*dontAsk mode, so it is denied instead/);
+      await policy.close?.();
+    }
+  });
+});
+
 describe("notify", () => {
   it("matches subagent hooks on agent_type and logs failures without throwing", async () => {
     const warnings: string[] = [];
