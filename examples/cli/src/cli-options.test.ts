@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError, parseAddDir, parseCliOptions, usesConfiguredModel } from "./cli-options.js";
+import { USAGE, UsageError, parseAddDir, parseCliOptions, usesConfiguredModel } from "./cli-options.js";
 
 const cwd = "/home/user/project";
 
@@ -18,7 +18,9 @@ describe("parseCliOptions", () => {
       yes: false,
       yesIfScripted: false,
       stream: true,
+      explain: false,
     });
+    expect(options.settings).toBeUndefined();
     expect(usesConfiguredModel(options)).toBe(false);
   });
 
@@ -73,6 +75,21 @@ describe("parseCliOptions", () => {
     expect(usesConfiguredModel(parseCliOptions(["--demo"], env, cwd))).toBe(false);
     expect(parseCliOptions(["--base-url", "http://x/v1", "--model", "m"], env, cwd)).toMatchObject({ baseUrl: "http://x/v1", model: "m" });
     expect(usesConfiguredModel(parseCliOptions([], { OPENAI_API_KEY: " " }, cwd))).toBe(false);
+  });
+
+  it("reads --settings (resolved from the working directory) and --explain", () => {
+    const options = parseCliOptions(["--settings", ".claude/settings.json", "--explain", "fix it"], {}, cwd);
+    expect(options).toMatchObject({ settings: path.join(cwd, ".claude/settings.json"), explain: true, prompt: "fix it" });
+    expect(parseCliOptions(["--settings", "/etc/agent/settings.json"], {}, cwd).settings).toBe("/etc/agent/settings.json");
+    expect(() => parseCliOptions(["--settings"], {}, cwd)).toThrow(UsageError);
+    expect(() => parseCliOptions(["--explain=yes"], {}, cwd)).toThrow(UsageError);
+  });
+
+  it("documents --settings and --explain in the help, including that explanations run no hooks", () => {
+    expect(USAGE).toMatch(/--settings <file> +permission rules and hooks from a JSON file shaped like\n +Claude Code's settings\.json/);
+    expect(USAGE).toMatch(/"timeout" in seconds/);
+    expect(USAGE).toMatch(/--explain +before each tool call, show what the permission policy/);
+    expect(USAGE).toMatch(/does\n +not run hooks, so PreToolUse hooks run once, with the call/);
   });
 
   it("rejects bad flags with a usage error", () => {

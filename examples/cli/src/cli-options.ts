@@ -44,6 +44,13 @@ export interface CliOptions {
   dataDir?: string;
   /** `--mcp <file>`: a JSON file of MCP servers (`{ "servers": [...] }`). */
   mcp?: string;
+  /**
+   * `--settings <file>`: permission rules and hooks from a JSON file in the
+   * shape of Claude Code's settings.json (its `permissions` and `hooks`).
+   */
+  settings?: string;
+  /** `--explain`: show the permission policy's decision for each tool call before it runs. */
+  explain: boolean;
   /** Print usage and exit. */
   help: boolean;
 }
@@ -79,6 +86,13 @@ Options:
                                temporary directory when the demo's sample project is used)
   --mcp <file>                 MCP servers from a JSON file ({ "servers": [...] }); their
                                questions (elicitation) are asked at the terminal
+  --settings <file>            permission rules and hooks from a JSON file shaped like
+                               Claude Code's settings.json: its "permissions" (allow, ask,
+                               deny, defaultMode) and "hooks" ("command" and "http" hooks;
+                               "timeout" in seconds); other keys (env, model, ...) are ignored
+  --explain                    before each tool call, show what the permission policy
+                               decides and why (rule, layer, reason); the explanation does
+                               not run hooks, so PreToolUse hooks run once, with the call
   --help, -h                   show this help
 `;
 
@@ -111,6 +125,8 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
         keep: { type: "boolean" },
         "data-dir": { type: "string" },
         mcp: { type: "string" },
+        settings: { type: "string" },
+        explain: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -140,6 +156,8 @@ export function parseCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv,
     stream: values["no-stream"] !== true,
     dataDir: values["data-dir"] === undefined ? undefined : path.resolve(cwd, values["data-dir"]),
     mcp: values.mcp === undefined ? undefined : path.resolve(cwd, values.mcp),
+    settings: values.settings === undefined ? undefined : path.resolve(cwd, values.settings),
+    explain: values.explain === true,
     help: values.help === true,
   };
 }

@@ -21,6 +21,7 @@ import { createJsonEventWriter } from "./display/json-display.js";
 import { createTerminalElicitation } from "./elicitation/terminal-elicitation.js";
 import { createTerminalOAuthAuthorization } from "./mcp-oauth/redirect-listener.js";
 import { readMcpSettingsFile } from "./mcp-settings-file.js";
+import { type CliPolicySettings, ignoredKeysNotice, readSettingsFile } from "./policy/settings-file.js";
 import { TerminalDisplay } from "./display/terminal-display.js";
 import { createConfiguredModelClient } from "./model-selection.js";
 
@@ -57,6 +58,19 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
   if (options.help) {
     environment.stdout.write(USAGE);
     return EXIT_CODES.ok;
+  }
+  // --settings: permission rules and hooks, read before anything runs; a bad file is a usage error naming it.
+  let policySettings: CliPolicySettings | undefined;
+  if (options.settings !== undefined) {
+    try {
+      policySettings = readSettingsFile(options.settings);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      environment.stderr.write(`agent-tools-cli: ${error.message}\n`);
+      return EXIT_CODES.usage;
+    }
+    const ignored = ignoredKeysNotice(options.settings, policySettings.ignoredKeys);
+    if (ignored !== undefined) environment.stderr.write(`agent-tools-cli: ${ignored}\n`);
   }
   const demo = !usesConfiguredModel(options);
   // With no prompt, a configured model gets the demo's task on the sample project.
@@ -138,6 +152,9 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       dataDir,
       additionalRoots: options.additionalRoots,
       approval,
+      // --settings: the file's rules and hooks as they are; a mistake in them is an SdkError here (exit code 2).
+      ...(policySettings?.permissions === undefined ? {} : { permissions: policySettings.permissions }),
+      ...(policySettings?.hooks === undefined ? {} : { hooks: policySettings.hooks }),
       // This session's conversation: its task list (per workdir and conversation) and its subagents are kept under it.
       conversationId,
       // Agent and SendMessage: children run on the same model, persisted under this session.
@@ -195,6 +212,7 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       maxTurns: options.maxTurns,
       signal: controller.signal,
       onEvent: onLoopEvent,
+      explainCalls: options.explain,
       afterToolResults: async () => (parentBus === undefined ? "" : await parentBus.delta().catch(() => "")),
     });
     if (summary.status === "answered" && (demoFailure() || sampleTests?.passed === false)) return EXIT_CODES.failed;

@@ -2,7 +2,7 @@
  * The events of one agent session. The live display renders them; `--json`
  * prints each one as a line of JSON. Every field is JSON-serialisable.
  */
-import type { ModelToolCall, ToolUpdate } from "@agent-tools/core";
+import type { HookAnswer, ModelToolCall, PolicyDecision, ToolUpdate } from "@agent-tools/core";
 
 /** The session started: which model, where, with which tools. */
 export interface SessionStartEvent {
@@ -71,6 +71,26 @@ export interface ToolEndEvent {
   durationMs: number;
 }
 
+/**
+ * What the registry's permission policy decides for a call, emitted just
+ * before the call runs when the host asks for explanations (`--explain`).
+ * Comes from `registry.policy.explain` with `runHooks: false`: PreToolUse
+ * hooks are not run for it (they run once, with the call), so `hooks` holds
+ * only what the policy reports without running them.
+ */
+export interface PolicyEvent {
+  type: "policy";
+  callId: string;
+  toolName: string;
+  decision: PolicyDecision;
+  /** The rule as written, when a rule decided. */
+  rule?: string;
+  /** Where the decision came from: `managed`, `user`, `project`, `approval`, `mode`, `default`, `validation`, `registry`. */
+  layer?: string;
+  reason?: string;
+  hooks: HookAnswer[];
+}
+
 /** The user was asked to approve a call. */
 export interface ApprovalEvent {
   type: "approval";
@@ -115,6 +135,7 @@ export type AgentEvent =
   | ToolStartEvent
   | ToolOutputEvent
   | ToolEndEvent
+  | PolicyEvent
   | ApprovalEvent
   | SessionEndEvent
   | NoticeEvent;

@@ -5,7 +5,7 @@
  */
 import { isAbortError } from "@agent-tools/core";
 import type { ModelClient, ModelMessage, ModelToolCall, ToolRegistry, ToolResult } from "@agent-tools/core";
-import type { AgentEventListener, SessionEndEvent, SessionStatus } from "./agent-events.js";
+import type { AgentEventListener, NoticeEvent, PolicyEvent, SessionEndEvent, SessionStatus } from "./agent-events.js";
 
 /** Options of {@link runAgentLoop}. */
 export interface AgentLoopOptions {
@@ -37,6 +37,12 @@ export interface AgentLoopOptions {
    * turn a registry serving several conversations keys its task lists by.
    */
   hostContext?: unknown;
+  /**
+   * Before each tool call runs, ask `registry.policy.explain` (without
+   * running hooks, so they run once, with the call) and emit a `policy` event
+   * right after the call's `tool-start`.
+   */
+  explainCalls?: boolean;
 }
 
 /** What a session produced: the summary event plus the whole conversation. */
@@ -169,7 +175,10 @@ async function runToolCall(options: AgentLoopOptions, call: ModelToolCall, turn:
   const { registry, onEvent } = options;
   const args = parseForDisplay(call.arguments);
   const toolName = registry.resolveToolName(call.name) ?? call.name;
+  // The explanation is asked first so that its line follows its call's line even when calls run in parallel.
+  const explanation = options.explainCalls ? await explainCall(registry, call, toolName, signal) : undefined;
   onEvent({ type: "tool-start", turn, callId: call.id, toolName, arguments: args, parallel });
+  if (explanation !== undefined) onEvent(explanation);
   const startedAt = Date.now();
   // The raw JSON text goes to the registry: malformed arguments come back as an error result for the model.
   const result = await registry.executeToolCall(
@@ -192,6 +201,29 @@ async function runToolCall(options: AgentLoopOptions, call: ModelToolCall, turn:
     durationMs: Date.now() - startedAt,
   });
   return result;
+}
+
+/**
+ * The policy's explanation of a call as a `policy` event, or a warning
+ * notice when it cannot be explained (the call itself still goes to the
+ * registry, which decides for real).
+ */
+async function explainCall(registry: ToolRegistry, call: ModelToolCall, toolName: string, signal: AbortSignal): Promise<PolicyEvent | NoticeEvent> {
+  try {
+    const verdict = await registry.policy.explain({ id: call.id, name: call.name, arguments: call.arguments }, { runHooks: false, signal });
+    return {
+      type: "policy",
+      callId: call.id,
+      toolName: verdict.toolName ?? toolName,
+      decision: verdict.decision,
+      ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
+      ...(verdict.layer === undefined ? {} : { layer: verdict.layer }),
+      ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
+      hooks: [...verdict.hooks],
+    };
+  } catch (error) {
+    return { type: "notice", level: "warning", message: `Could not explain the ${toolName} call ${call.id}: ${(error as Error).message}` };
+  }
 }
 
 /** The text the model sees of a result; image blocks are named, not inlined, since chat text cannot carry them. */

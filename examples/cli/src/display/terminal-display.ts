@@ -9,6 +9,7 @@ import type { Colors } from "./colors.js";
 import type { AgentEvent, ToolEndEvent } from "../agent/agent-events.js";
 import { summarizeArguments, truncate } from "./argument-summary.js";
 import { renderEditDiff } from "./edit-diff.js";
+import { formatPolicyLine } from "./policy-line.js";
 import { type TaskView, summarizeResult, taskViews } from "./result-summary.js";
 import { shellView } from "./shell-view.js";
 import { Spinner } from "./spinner.js";
@@ -65,10 +66,10 @@ export class TerminalDisplay {
   /** Renders one event. */
   handle(event: AgentEvent): void {
     // A run of task calls shows one checklist, after its last call.
-    const taskEvent = (event.type === "tool-start" || event.type === "tool-end") && TASK_TOOLS.has(event.toolName);
+    const taskEvent = (event.type === "tool-start" || event.type === "tool-end" || event.type === "policy") && TASK_TOOLS.has(event.toolName);
     if (!taskEvent && event.type !== "tool-output") this.flushTasks();
     this.render(event);
-    if (event.type !== "model-start") this.lastWasTool = event.type.startsWith("tool-") || event.type === "approval";
+    if (event.type !== "model-start") this.lastWasTool = event.type.startsWith("tool-") || event.type === "approval" || event.type === "policy";
   }
 
   private render(event: AgentEvent): void {
@@ -127,6 +128,9 @@ export class TerminalDisplay {
         this.outputs.delete(event.callId);
         if (this.running.size === 0) this.spinner.stop();
         else this.spinner.start(`running ${[...this.running.values()].join(", ")}`);
+        break;
+      case "policy":
+        this.line(`  ${this.c.dim(truncate(formatPolicyLine(event), this.width() - 2))}`);
         break;
       case "approval":
         if (event.by !== "flag") {
