@@ -181,6 +181,16 @@ function addWords(collector: PartCollector, input: PartInput): void {
     const words = analysis.appendsInput ? [...inner, { word: { text: "<input words>", dynamic: true }, start: input.end }] : inner;
     const text = collector.source.slice(inner[0].start, input.end);
     addWords(collector, { words, assignments: analysis.assignments, text, restriction: inherited, end: input.end });
+  } else if (analysis.kind === "exec") {
+    for (const range of analysis.ranges) {
+      // `{}` becomes each path found: a word decided at run time.
+      const words = input.words
+        .slice(range.start, range.end)
+        .map((entry) => (entry.word.text === "{}" ? { ...entry, word: { text: "{}", dynamic: true } } : entry));
+      const end = input.words[range.end]?.start ?? input.end;
+      const text = collector.source.slice(words[0].start, end).trimEnd();
+      addWords(collector, { words, assignments: [], text, restriction: inherited, end });
+    }
   } else if (analysis.kind === "script" && collector.scriptDepth < MAX_SCRIPT_DEPTH) {
     const nested = collector.parseScript(analysis.script, collector.scriptDepth + 1);
     for (const part of nested.parts) collector.parts.push(inherited && part.allowable ? restrict(part, inherited) : part);

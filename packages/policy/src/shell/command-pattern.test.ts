@@ -139,6 +139,9 @@ describe("parts of a line", () => {
     expect(perPart("rm -rf *", "sudo rm -rf /", "deny")).toEqual([false, true]);
     expect(perPart("rm -rf *", "find . -name '*.o' | xargs rm -rf", "deny")).toEqual([false, false, true]);
     expect(perPart("rm -rf *", "bash -c 'cd /tmp && rm -rf x'", "deny")).toEqual([false, false, true]);
+    expect(perPart("rm -rf *", "find . -name node_modules -exec rm -rf {} +", "deny")).toEqual([false, true]);
+    expect(perPart("rm *", "find . -exec rm {} ;", "allow")).toEqual([false, true]);
+    expect(perPart("rm x", "find . -exec rm {} ;", "allow")).toEqual([false, false]);
   });
 
   test("a part that is not allowable is never allowed, but deny still matches it", () => {

@@ -3,6 +3,7 @@ import type { ShellWord } from "./command-parts.js";
 /**
  * What a simple command does with the rest of its words, beyond running its own program.
  * - `wrapper`: `env`, `sudo`, `xargs`, `timeout`, `nice`, `nohup`, `time`, `command`, `exec`, `stdbuf` run the command that starts at `innerStart`;
+ * - `exec`: `find -exec` runs commands given between `-exec` and `;` or `+`;
  * - `script`: `sh -c '<static>'` and `eval <static words>` run a command line given as a string;
  * - `blocked`: the command runs code this parser cannot see (a shell reading stdin or a file, `source`, a dynamic `-c` string, `env -S`).
  */
@@ -14,6 +15,8 @@ export type CommandAnalysis =
       /** `xargs` appends words read from stdin. */
       readonly appendsInput: boolean;
     }
+  /** `find ... -exec cmd {} ;` (also `-execdir`, `-ok`, `-okdir`): each command runs with `{}` replaced by a path; `end` is exclusive. */
+  | { readonly kind: "exec"; readonly ranges: readonly { readonly start: number; readonly end: number }[] }
   | { readonly kind: "script"; readonly script: string }
   | { readonly kind: "blocked"; readonly reason: string }
   | { readonly kind: "plain" };
@@ -61,6 +64,7 @@ export function analyzeCommand(words: readonly ShellWord[]): CommandAnalysis {
   if (SHELLS.has(name)) return analyzeShell(words, name);
   if (name === "eval") return analyzeEval(words);
   if (name === "source" || name === ".") return { kind: "blocked", reason: `"${name}" runs a script file this policy cannot read` };
+  if (name === "find") return analyzeFind(words);
   const table = WRAPPER_OPTIONS[name];
   return table ? analyzeWrapper(words, name, table) : { kind: "plain" };
 }
@@ -144,4 +148,26 @@ function analyzeEval(words: readonly ShellWord[]): CommandAnalysis {
   const rest = words[1]?.text === "--" ? words.slice(2) : words.slice(1);
   if (rest.some((word) => word.dynamic)) return { kind: "blocked", reason: `the words given to "eval" are decided at run time` };
   return { kind: "script", script: rest.map((word) => word.text).join(" ") };
+}
+
+const FIND_EXEC_ACTIONS: ReadonlySet<string> = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+function analyzeFind(words: readonly ShellWord[]): CommandAnalysis {
+  const ranges: { start: number; end: number }[] = [];
+  for (let index = 1; index < words.length; index++) {
+    if (words[index].dynamic || !FIND_EXEC_ACTIONS.has(words[index].text)) continue;
+    const start = index + 1;
+    let end = start;
+    while (end < words.length && !isFindTerminator(words, end)) end++;
+    if (end > start) ranges.push({ start, end });
+    index = end;
+  }
+  return ranges.length > 0 ? { kind: "exec", ranges } : { kind: "plain" };
+}
+
+/** `;` ends an `-exec` command; `+` does when it follows `{}`. */
+function isFindTerminator(words: readonly ShellWord[], index: number): boolean {
+  const word = words[index];
+  if (word.dynamic) return false;
+  return word.text === ";" || (word.text === "+" && words[index - 1]?.text === "{}");
 }

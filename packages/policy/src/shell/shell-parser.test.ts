@@ -135,6 +135,13 @@ describe("wrappers add the inner command as a part; the whole stays a part", () 
     expect(parts(line)).toEqual(expected);
   });
 
+  test("find -exec / -execdir / -ok commands are parts; {} is a dynamic word", () => {
+    const parsed = shell.parse("find . -name '*.tmp' -exec rm -f {} \\; -o -execdir git add {} + -print");
+    expect(parsed.parts.map(words)).toEqual(["find . -name *.tmp -exec rm -f {} ; -o -execdir git add {} + -print", "rm -f {{}}", "git add {{}}"]);
+    expect(parsed.parts.map((part) => part.text).slice(1)).toEqual(["rm -f {}", "git add {}"]);
+    expect(parts("find . -type f -ok sh -c 'rm x' ';'")).toEqual(["find . -type f -ok sh -c rm x ;", "sh -c rm x", "rm x"]);
+  });
+
   test("the inner part's text runs from its first word, and an unsafe env assignment reaches it", () => {
     const parsed = shell.parse("env LD_PRELOAD=x.so sudo rm -rf /tmp/a");
     expect(parsed.parts.map((part) => part.text)).toEqual(["env LD_PRELOAD=x.so sudo rm -rf /tmp/a", "sudo rm -rf /tmp/a", "rm -rf /tmp/a"]);
