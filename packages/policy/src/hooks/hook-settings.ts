@@ -161,7 +161,7 @@ export type HookKind = HookHandler["type"];
  * (`Edit|Write`), `*` inside a name as a wildcard (`mcp_github_*`), and `*`,
  * `""` or no matcher for every tool. For session and subagent events it is
  * matched against the payload's `source` (SessionStart), `reason`
- * (SessionEnd) or `agent_type` (Subagent*).
+ * (SessionEnd) or `agent_type` (else `agent_role`; Subagent*).
  */
 export interface HookMatcher {
   readonly matcher?: string;

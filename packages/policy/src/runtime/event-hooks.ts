@@ -8,12 +8,16 @@ import type { HookEventName } from "../hooks/hook-settings.js";
 import { mergePermissionRequest } from "../hooks/merge-hook-results.js";
 import { type PolicyState, baseHookInput, hookContextOf, toolHookInput } from "./policy-state.js";
 
-/** The events `notify` takes, and the payload key their matcher is matched against (as Claude Code does). */
-const NOTIFY_EVENTS: Readonly<Record<string, string>> = {
-  SessionStart: "source",
-  SessionEnd: "reason",
-  SubagentStart: "agent_type",
-  SubagentStop: "agent_type",
+/**
+ * The events `notify` takes, and the payload keys their matcher is matched
+ * against, the first present (Claude Code's `source`, `reason`, `agent_type`;
+ * the subagents package sends `agent_role`).
+ */
+const NOTIFY_EVENTS: Readonly<Record<string, readonly string[]>> = {
+  SessionStart: ["source"],
+  SessionEnd: ["reason"],
+  SubagentStart: ["agent_type", "agent_role"],
+  SubagentStop: ["agent_type", "agent_role"],
 };
 
 /**
@@ -50,11 +54,11 @@ export async function notifyHooks(
   signal: AbortSignal,
 ): Promise<readonly HookAnswer[]> {
   const { event, payload } = given;
-  const key = NOTIFY_EVENTS[event];
-  if (key === undefined) {
+  const keys = NOTIFY_EVENTS[event];
+  if (keys === undefined) {
     throw new SdkError("invalid_options", `notify takes ${Object.keys(NOTIFY_EVENTS).join(", ")}, not "${event}".`, { event });
   }
-  const value = typeof payload[key] === "string" ? (payload[key] as string) : undefined;
+  const value = keys.map((key) => payload[key]).find((entry): entry is string => typeof entry === "string");
   const name = event as HookEventName;
   const results = await dispatchHooks(state.hooks, name, value, {
     input: { ...payload, ...baseHookInput(state, name) },

@@ -126,6 +126,7 @@ describe("notify", () => {
     expect(await policy.notify?.("SubagentStart", { agent_type: "plan" })).toMatchObject([{ hook: "broken", error: "threw: oops" }]);
     expect(warnings).toEqual(['The SubagentStart hook "broken" failed (threw: oops); it is ignored.']);
     expect(await policy.notify?.("SubagentStart", {})).toEqual([]);
+    expect(await policy.notify?.("SubagentStart", { agent_role: "explore" })).toMatchObject([{ hook: "record" }]);
     await policy.close?.();
   });
 });
