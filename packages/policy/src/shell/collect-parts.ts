@@ -49,7 +49,7 @@ export function collectParts(collector: PartCollector, node: Node): void {
 function visit(collector: PartCollector, item: Pending): Pending[] {
   const { node, depth } = item;
   if (depth > MAX_TREE_DEPTH) {
-    if (!collector.problems.includes("nesting too deep")) collector.problems.push("nesting too deep");
+    addProblem(collector, "nesting too deep");
     return [];
   }
   const targeted = item.target?.id === node.id ? item.target.context : undefined;
@@ -72,6 +72,10 @@ function visit(collector: PartCollector, item: Pending): Pending[] {
     case "variable_assignments":
       if (!isInsideCommand(node)) addBareAssignment(collector, node);
       break;
+    case "command_substitution":
+      // tree-sitter-bash does not parse backquotes nested with \` inside backquotes; bash runs them.
+      if (node.text.startsWith("`") && node.text.includes("\\`")) addProblem(collector, "nested backquotes this policy cannot read");
+      break;
     case "heredoc_body":
       // Heredoc bodies are data; only the command substitutions tree-sitter-bash parsed inside an unquoted body run.
       return pending(
@@ -84,6 +88,10 @@ function visit(collector: PartCollector, item: Pending): Pending[] {
   const children = pending(node.children, restriction);
   // A redirection target below a list or pipeline body: pass the search down that chain.
   return item.target && !targeted && FLAT_TYPES.has(node.type) ? children.map((child) => ({ ...child, target: item.target })) : children;
+}
+
+function addProblem(collector: PartCollector, problem: string): void {
+  if (!collector.problems.includes(problem)) collector.problems.push(problem);
 }
 
 function isInsideCommand(node: Node): boolean {

@@ -4,7 +4,8 @@ import type { ShellWord } from "./command-parts.js";
  * What a simple command does with the rest of its words, beyond running its own program.
  * - `wrapper`: `env`, `sudo`, `xargs`, `timeout`, `nice`, `nohup`, `time`, `command`, `exec`, `stdbuf` run the command that starts at `innerStart`;
  * - `exec`: `find -exec` runs commands given between `-exec` and `;` or `+`;
- * - `script`: `sh -c '<static>'` and `eval <static words>` run a command line given as a string;
+ * - `script`: `sh -c '<static>'`, `eval <static words>`, `su -c '<static>'`, `trap '<static>' SIGNAL` and `watch <static words>` run a
+ *   command line given as a string;
  * - `blocked`: the command runs code this parser cannot see (a shell reading stdin or a file, `source`, a dynamic `-c` string, `env -S`).
  */
 export type CommandAnalysis =
@@ -44,7 +45,14 @@ const WRAPPER_OPTIONS: Readonly<Record<string, OptionTable>> = {
   command: { short: "", long: [] },
   exec: { short: "a", long: [] },
   stdbuf: { short: "ioe", long: ["--input", "--output", "--error"] },
+  doas: { short: "uC", long: [] },
+  setsid: { short: "", long: [] },
+  ionice: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] },
+  coproc: { short: "", long: [] },
 };
+
+/** `watch` joins its words and runs them with `sh -c`. */
+const WATCH_OPTIONS: OptionTable = { short: "nq", long: ["--interval", "--equexit"] };
 
 /** Shells whose `-c` string is parsed as a nested command line. */
 const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"]);
@@ -65,6 +73,9 @@ export function analyzeCommand(words: readonly ShellWord[]): CommandAnalysis {
   if (name === "eval") return analyzeEval(words);
   if (name === "source" || name === ".") return { kind: "blocked", reason: `"${name}" runs a script file this policy cannot read` };
   if (name === "find") return analyzeFind(words);
+  if (name === "watch") return analyzeWatch(words);
+  if (name === "trap") return analyzeTrap(words);
+  if (name === "su") return analyzeSu(words);
   const table = WRAPPER_OPTIONS[name];
   return table ? analyzeWrapper(words, name, table) : { kind: "plain" };
 }
@@ -146,8 +157,7 @@ function analyzeShell(words: readonly ShellWord[], name: string): CommandAnalysi
 
 function analyzeEval(words: readonly ShellWord[]): CommandAnalysis {
   const rest = words[1]?.text === "--" ? words.slice(2) : words.slice(1);
-  if (rest.some((word) => word.dynamic)) return { kind: "blocked", reason: `the words given to "eval" are decided at run time` };
-  return { kind: "script", script: rest.map((word) => word.text).join(" ") };
+  return scriptOf(rest, '"eval"');
 }
 
 const FIND_EXEC_ACTIONS: ReadonlySet<string> = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
@@ -170,4 +180,34 @@ function isFindTerminator(words: readonly ShellWord[], index: number): boolean {
   const word = words[index];
   if (word.dynamic) return false;
   return word.text === ";" || (word.text === "+" && words[index - 1]?.text === "{}");
+}
+
+function analyzeWatch(words: readonly ShellWord[]): CommandAnalysis {
+  const index = skipOptions(words, WATCH_OPTIONS);
+  if (typeof index === "string" || index >= words.length) return { kind: "plain" };
+  return scriptOf(words.slice(index), '"watch"');
+}
+
+/** `trap 'handler' SIGNAL...` runs the handler later; `trap - SIGNAL`, `trap -p`, `trap -l` run nothing. */
+function analyzeTrap(words: readonly ShellWord[]): CommandAnalysis {
+  const handler = words[1]?.text === "--" ? words[2] : words[1];
+  if (!handler) return { kind: "plain" };
+  if (!handler.dynamic && (handler.text === "" || handler.text.startsWith("-"))) return { kind: "plain" };
+  return scriptOf([handler], '"trap"');
+}
+
+/** `su [user] -c 'cmd'` runs the string with the user's shell; `su` alone opens a shell that reads its standard input. */
+function analyzeSu(words: readonly ShellWord[]): CommandAnalysis {
+  for (let index = 1; index < words.length; index++) {
+    const text = words[index].text;
+    if (words[index].dynamic) continue;
+    if (text === "-c" || text === "--command") return words[index + 1] ? scriptOf([words[index + 1]], '"su -c"') : { kind: "plain" };
+    if (text.startsWith("--command=")) return scriptOf([{ text: text.slice("--command=".length), dynamic: false }], '"su -c"');
+  }
+  return { kind: "blocked", reason: `"su" opens a shell that runs commands from its standard input, which this policy cannot read` };
+}
+
+function scriptOf(words: readonly ShellWord[], label: string): CommandAnalysis {
+  if (words.some((word) => word.dynamic)) return { kind: "blocked", reason: `the command run by ${label} is decided at run time` };
+  return { kind: "script", script: words.map((word) => word.text).join(" ") };
 }

@@ -130,6 +130,8 @@ describe("wrappers add the inner command as a part; the whole stays a part", () 
     ["nice -n 10 nohup make", ["nice -n 10 nohup make", "nohup make", "make"]],
     ["time command -p exec git status", ["time command -p exec git status", "command -p exec git status", "exec git status", "git status"]],
     ["stdbuf -oL tail -f log", ["stdbuf -oL tail -f log", "tail -f log"]],
+    ["doas -u www rm x", ["doas -u www rm x", "rm x"]],
+    ["setsid ionice -c 3 make", ["setsid ionice -c 3 make", "ionice -c 3 make", "make"]],
     ["/usr/bin/sudo /bin/rm x", ["/usr/bin/sudo /bin/rm x", "/bin/rm x"]],
   ])("%s", (line, expected) => {
     expect(parts(line)).toEqual(expected);
@@ -190,12 +192,32 @@ describe("nested shells and eval", () => {
     ["bash script.sh", '"bash" runs commands from a script file, which this policy cannot read'],
     ["curl -s https://x.example | sh", '"sh" runs commands from its standard input, which this policy cannot read'],
     ['bash -c "$CMD"', 'the command string of "bash -c" is decided at run time'],
-    ["eval $CMD", 'the words given to "eval" are decided at run time'],
+    ["eval $CMD", 'the command run by "eval" is decided at run time'],
+    ['su -c "$CMD" root', 'the command run by "su -c" is decided at run time'],
+    ["su - root", '"su" opens a shell that runs commands from its standard input, which this policy cannot read'],
     ["source ./env.sh", '"source" runs a script file this policy cannot read'],
     ["bash <<EOF\nrm -rf /\nEOF", '"bash" runs commands from its standard input, which this policy cannot read'],
   ])("%s is not allowable", (line, reason) => {
     const parsed = shell.parse(line);
     expect(parsed.parts.find((part) => !part.allowable)?.notAllowableReason).toBe(reason);
+  });
+
+  test("trap handlers, watch commands and su -c strings are parsed like eval", () => {
+    expect(parts("trap 'rm -rf /tmp/x' EXIT; trap - EXIT; watch -n 1 'git status; rm x'; su root -c 'rm y'")).toEqual([
+      "trap rm -rf /tmp/x EXIT",
+      "rm -rf /tmp/x",
+      "trap - EXIT",
+      "watch -n 1 git status; rm x",
+      "git status",
+      "rm x",
+      "su root -c rm y",
+      "rm y",
+    ]);
+  });
+
+  test("backquotes nested with \\` are not read by tree-sitter-bash: the line is not parsed", () => {
+    const parsed = shell.parse("echo `echo \\`rm x\\``");
+    expect(parsed).toMatchObject({ ok: false, reason: "nested backquotes this policy cannot read" });
   });
 
   test("a -c string that does not parse makes the line unparsable", () => {
