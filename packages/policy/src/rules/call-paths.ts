@@ -19,10 +19,12 @@ export interface CallPath {
   readonly canonical?: string;
   /** The path resolved without following symlinks. */
   readonly lexical?: string;
-  /** The lexical path with its symlinks resolved (deny and ask rules match it too: it differs when the path policy refused the path). */
+  /** When the path policy refused the path: the lexical path with its symlinks resolved (deny and ask rules match it too). */
   readonly lexicalCanonical?: string;
   /** True when a walk tool (List, Glob, Grep) walks a directory here: rules are matched against what lies below it. */
   readonly walk: boolean;
+  /** What deny and ask rules match: the canonical, lexical and (when refused) lexical canonical paths, without repeats. */
+  readonly denyTargets: readonly string[];
   /** The scope the path policy resolved it into (`workspace`, `root`, `external`, ...). */
   readonly scope?: string;
 }
@@ -46,6 +48,7 @@ export function pathBasesOf(options: { paths?: PathPolicy; workdir: string; home
     workdir: unique([options.workdir, options.paths?.workdir, tryRealpath(options.workdir)]),
     home: unique([options.home, tryRealpath(options.home)]),
     roots,
+    relatives: new Map(),
   };
 }
 
@@ -102,10 +105,13 @@ function isFile(target: string | undefined): boolean {
 export function resolveCallPath(input: string, context: CallPathContext): CallPath {
   const lexical = lexicalOf(input, context);
   const { canonical, scope } = canonicalOf(input, lexical, context);
-  const lexicalCanonical = lexical === undefined ? undefined : safeCanonical(lexical, context.intent);
+  // When the path policy refused the path, the tool will not run it either; deny and ask rules still look where it points.
+  const lexicalCanonical = lexical === undefined || canonical !== undefined ? undefined : safeCanonical(lexical, context.intent);
   const file = isFile(canonical);
   if (context.walkTool && file && context.toolName === "Glob") {
+    const parents = [canonical, lexical, lexicalCanonical].filter((item): item is string => item !== undefined).map((item) => path.dirname(item));
     return {
+      denyTargets: [...new Set(parents)],
       input,
       walk: true,
       ...(canonical === undefined ? {} : { canonical: path.dirname(canonical) }),
@@ -115,6 +121,7 @@ export function resolveCallPath(input: string, context: CallPathContext): CallPa
     };
   }
   return {
+    denyTargets: unique([canonical, lexical, lexicalCanonical]),
     input,
     walk: context.walkTool && !file,
     ...(canonical === undefined ? {} : { canonical }),

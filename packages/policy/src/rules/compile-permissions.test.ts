@@ -37,6 +37,7 @@ describe("checkPermissionSettings", () => {
     ["a wrong disable value", { disableBypassPermissionsMode: true }, /the only value is "disable"/, undefined],
     ["an unknown layer", { managed: {}, projects: {} }, /unknown key "projects"; did you mean `project`/, "project"],
     ["a layer that is not an object", { managed: [] }, /permissions\.managed must be an object/, undefined],
+    ["layers mixed with settings", { managed: { deny: ["Bash"] }, allow: ["Read"] }, /mixes a layer \(`managed`\) with settings \(`allow`\)/, undefined],
     ["a key inside a layer", { user: { asks: [] } }, /permissions\.user has an unknown key "asks"; did you mean `ask`/, "ask"],
   ];
   test.each(cases)("refuses %s", (_name, given, message, suggestion) => {

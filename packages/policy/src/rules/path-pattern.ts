@@ -26,6 +26,8 @@ export interface PathPattern {
   readonly glob: string;
   /** True when the glob has no wildcard at all. */
   readonly literal: boolean;
+  /** The leading segments without wildcards, joined by `/` (a quick test before minimatch); lower case for `nocase`. */
+  readonly prefix: { readonly exact: string; readonly nocase: string };
   /** Matchers, case-sensitive and not: the glob, and with `/**` when its last segment is literal. */
   readonly matchers: { readonly exact: readonly Minimatch[]; readonly nocase: readonly Minimatch[] };
 }
@@ -35,6 +37,8 @@ export interface PathBases {
   readonly workdir: readonly string[];
   readonly home: readonly string[];
   readonly roots: ReadonlyMap<string, readonly string[]>;
+  /** Paths relative to a base, remembered for one call (every rule asks for the same few). */
+  readonly relatives?: Map<string, string | null>;
 }
 
 const invalid = (rule: string, why: string): never => {
@@ -87,12 +91,15 @@ export function compilePathPattern(rule: string, specifier: string): PathPattern
   if (trailingSlash) body.push("**");
   const glob = body.join("/");
   const literal = !body.some((segment) => new Minimatch(segment).hasMagic());
+  const firstMagic = body.findIndex((segment) => new Minimatch(segment).hasMagic());
+  const literalPrefix = (firstMagic === -1 ? body : body.slice(0, firstMagic)).join("/");
+  const prefix = { exact: literalPrefix, nocase: literalPrefix.toLowerCase() };
   const last = body.at(-1);
   const literalLast = last !== undefined && !new Minimatch(last).hasMagic();
   if (anchor === "anywhere") {
-    return { anchor, up, glob, literal, matchers: matchersOf(glob, false), ...(alias === undefined ? {} : { alias }) };
+    return { anchor, up, glob, literal, prefix, matchers: matchersOf(glob, false), ...(alias === undefined ? {} : { alias }) };
   }
-  return { anchor, up, glob, literal, matchers: matchersOf(glob, literalLast), ...(alias === undefined ? {} : { alias }) };
+  return { anchor, up, glob, literal, prefix, matchers: matchersOf(glob, literalLast), ...(alias === undefined ? {} : { alias }) };
 }
 
 function basesOf(pattern: PathPattern, bases: PathBases): readonly string[] {
@@ -103,9 +110,13 @@ function basesOf(pattern: PathPattern, bases: PathBases): readonly string[] {
   return ups === 0 ? bases.workdir : bases.workdir.map((dir) => path.resolve(dir, ...Array.from({ length: ups }, () => "..")));
 }
 
-const relativeInside = (base: string, target: string): string | undefined => {
-  if (!isWithin(base, target)) return undefined;
-  return path.relative(base, target).split(path.sep).join("/");
+const relativeInside = (base: string, target: string, memory: Map<string, string | null> | undefined): string | undefined => {
+  const key = `${base}\0${target}`;
+  const known = memory?.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const relative = isWithin(base, target) ? path.relative(base, target).split(path.sep).join("/") : null;
+  memory?.set(key, relative);
+  return relative ?? undefined;
 };
 
 /** How a target is matched: the path itself, or a walk below a directory (`cover`: everything below it; `reach`: anything below it). */
@@ -129,11 +140,21 @@ export function matchPathPattern(pattern: PathPattern, target: string, options: 
     return options.mode === "reach";
   }
   for (const base of basesOf(pattern, options.bases)) {
-    const relative = relativeInside(base, target);
+    const relative = relativeInside(base, target, options.bases.relatives);
     if (relative === undefined) {
       if (options.mode === "reach" && isWithin(target, base)) return true;
       continue;
     }
+    const prefix = options.nocase ? pattern.prefix.nocase : pattern.prefix.exact;
+    const compared = options.nocase ? relative.toLowerCase() : relative;
+    // Quick rejection: the path is neither below the literal prefix nor (for a walk) above it.
+    if (
+      prefix !== "" &&
+      compared !== prefix &&
+      !compared.startsWith(`${prefix}/`) &&
+      !(options.mode !== "path" && (compared === "" || prefix.startsWith(`${compared}/`)))
+    )
+      continue;
     if (relative !== "" && test(relative)) return true;
     if (relative === "" && pattern.glob === "") return true;
     if (options.mode === "cover" && COVER_PROBES.every((probe) => test(relative === "" ? probe : `${relative}/${probe}`))) return true;

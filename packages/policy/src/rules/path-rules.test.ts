@@ -123,6 +123,11 @@ describe("walk tools (List, Glob, Grep) on a folder", () => {
     expect(decide({ allow: ["Read(src/*)"] }, "List", { path: "src" }, approval).decision).toBe("ask");
     expect(decide({ allow: ["Read(src/**)"] }, "List", { path: "." }, approval).decision).toBe("ask");
   });
+  test("Glob on a file walks its folder", () => {
+    expect(decide({ deny: ["Read(/src/deep/**)"] }, "Glob", { pattern: "*.md", path: "src/deep/b.ts" }).decision).toBe("deny");
+    expect(decide({ deny: ["Read(/src/deep/c.md)"] }, "Glob", { pattern: "*", path: "src/a.ts" }).decision).toBe("deny");
+    expect(decide({ deny: ["Read(/config/**)"] }, "Glob", { pattern: "*", path: "src/a.ts" }).decision).toBe("allow");
+  });
   test("Grep on a file is matched as that file", () => {
     const approval = ws.environment({ approval: { policies: { Grep: "ask" } } });
     expect(decide({ allow: ["Read(src/*.ts)"] }, "Grep", { pattern: "x", path: "src/a.ts" }, approval).decision).toBe("allow");

@@ -136,6 +136,16 @@ export function checkPermissionSettings(given: unknown): CheckedPermissionSettin
       option: "permissions",
     });
   }
+  const keys = Object.keys(given);
+  const layerKey = keys.find((key) => (PERMISSION_LAYERS as readonly string[]).includes(key));
+  const settingsKey = keys.find((key) => SETTINGS_KEYS.includes(key));
+  if (layerKey !== undefined && settingsKey !== undefined) {
+    throw new SdkError(
+      "invalid_options",
+      `permissions mixes a layer (\`${layerKey}\`) with settings (\`${settingsKey}\`): give either one block { allow, ask, deny, defaultMode } or the layers { managed, user, project }, each such a block.`,
+      { option: settingsKey },
+    );
+  }
   if (!isLayered(given)) return Object.freeze({ project: checkBlock(given, "permissions") });
   const out: Partial<Record<PermissionLayer, Readonly<PermissionSettings>>> = {};
   for (const key of Object.keys(given)) {

@@ -45,19 +45,12 @@ export function ruleNamesTool(rule: CompiledRule, toolName: string, metadata: To
   }
 }
 
-function pathCandidates(item: CallPath, purpose: "allow" | "deny"): string[] {
-  if (purpose === "allow") return item.canonical === undefined ? [] : [item.canonical];
-  return [...new Set([item.canonical, item.lexical, item.lexicalCanonical].filter((value): value is string => value !== undefined))];
-}
-
 /** The first path of the call a deny/ask path rule matches (the lexical path counts too; a walk is matched by what it could reach). */
 function deniedPath(rule: CompiledRule, facts: CallFacts): CallPath | undefined {
   const pattern = rule.path;
   if (pattern === undefined) return undefined;
   return facts.paths.find((item) =>
-    pathCandidates(item, "deny").some((target) =>
-      matchPathPattern(pattern, target, { bases: facts.bases, nocase: facts.nocase, mode: item.walk ? "reach" : "path" }),
-    ),
+    item.denyTargets.some((target) => matchPathPattern(pattern, target, { bases: facts.bases, nocase: facts.nocase, mode: item.walk ? "reach" : "path" })),
   );
 }
 
@@ -66,7 +59,7 @@ export function allowsPaths(rule: CompiledRule, facts: CallFacts): boolean {
   const pattern = rule.path;
   if (pattern === undefined || facts.paths.length === 0) return false;
   return facts.paths.every((item) => {
-    const [target] = pathCandidates(item, "allow");
+    const target = item.canonical;
     return target !== undefined && matchPathPattern(pattern, target, { bases: facts.bases, nocase: facts.nocase, mode: item.walk ? "cover" : "path" });
   });
 }
