@@ -28,6 +28,25 @@ interface WordAt {
 /** Node types that nest without adding a level a reader would see (`a && b && c` is a left-deep chain of lists). */
 const FLAT_TYPES: ReadonlySet<string> = new Set(["program", "list", "pipeline"]);
 
+/** Named nodes that never hold a command (heredoc content is data). */
+const LEAF_TYPES: ReadonlySet<string> = new Set([
+  "word",
+  "number",
+  "raw_string",
+  "ansi_c_string",
+  "string_content",
+  "variable_name",
+  "special_variable_name",
+  "file_descriptor",
+  "heredoc_start",
+  "heredoc_end",
+  "heredoc_content",
+  "comment",
+  "test_operator",
+  "regex",
+  "extglob_pattern",
+]);
+
 /** A node waiting to be visited. The walk keeps its own stack, so a long `a && b && ...` chain cannot overflow the call stack. */
 interface Pending {
   readonly node: Node;
@@ -52,22 +71,29 @@ function visit(collector: PartCollector, item: Pending): Pending[] {
     addProblem(collector, "nesting too deep");
     return [];
   }
-  const targeted = item.target?.id === node.id ? item.target.context : undefined;
+  const type = node.type;
+  const targeted = item.target !== undefined && item.target.id === node.id ? item.target.context : undefined;
   const restriction = item.restriction ?? targeted?.restriction;
-  const childDepth = FLAT_TYPES.has(node.type) ? depth : depth + 1;
-  const pending = (nodes: readonly (Node | null)[], childRestriction: Restriction): Pending[] =>
-    nodes.filter((child): child is Node => child !== null).map((child) => ({ node: child, depth: childDepth, restriction: childRestriction }));
-  switch (node.type) {
+  const childDepth = FLAT_TYPES.has(type) ? depth : depth + 1;
+  // Only named nodes can hold a command, and leaves never do: skipping them halves the nodes crossing from WebAssembly.
+  const pending = (nodes: readonly (Node | null)[], childRestriction: Restriction): Pending[] => {
+    const result: Pending[] = [];
+    for (const child of nodes) {
+      if (child !== null && !LEAF_TYPES.has(child.type)) result.push({ node: child, depth: childDepth, restriction: childRestriction });
+    }
+    return result;
+  };
+  switch (type) {
     case "command":
       addCommand(collector, node, targeted ? { ...targeted, restriction } : { extraArguments: [], restriction, text: node.text });
       // Commands substituted into the words run before it; its redirections do not reach them.
-      return pending(node.children, undefined);
+      return pending(node.namedChildren, undefined);
     case "redirected_statement":
       return walkRedirected(collector, node, childDepth);
     case "declaration_command":
     case "unset_command":
       addDeclaration(collector, node, restriction);
-      return pending(node.children, undefined);
+      return pending(node.namedChildren, undefined);
     case "variable_assignment":
     case "variable_assignments":
       if (!isInsideCommand(node)) addBareAssignment(collector, node);
@@ -78,16 +104,13 @@ function visit(collector: PartCollector, item: Pending): Pending[] {
       break;
     case "heredoc_body":
       // Heredoc bodies are data; only the command substitutions tree-sitter-bash parsed inside an unquoted body run.
-      return pending(
-        node.children.filter((child) => child?.type !== "heredoc_content"),
-        undefined,
-      );
+      return pending(node.namedChildren, undefined);
     case "function_definition":
       return pending([node.childForFieldName("body")], restriction);
   }
-  const children = pending(node.children, restriction);
+  const children = pending(node.namedChildren, restriction);
   // A redirection target below a list or pipeline body: pass the search down that chain.
-  return item.target && !targeted && FLAT_TYPES.has(node.type) ? children.map((child) => ({ ...child, target: item.target })) : children;
+  return item.target && !targeted && FLAT_TYPES.has(type) ? children.map((child) => ({ ...child, target: item.target })) : children;
 }
 
 function addProblem(collector: PartCollector, problem: string): void {
