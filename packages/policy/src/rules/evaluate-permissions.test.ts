@@ -86,8 +86,10 @@ describe("Bash rules over the parsed command line", () => {
     });
   });
 
-  test("without approval options, a call no rule decides is allowed by the default (layer default)", () => {
-    expect(bash(GIT, "make")).toMatchObject({ decision: "allow", layer: "default" });
+  test("without approval options, a Bash call no rule decides asks (Claude Code's default mode; layer default)", () => {
+    expect(bash(GIT, "make")).toMatchObject({ decision: "ask", layer: "default" });
+    // One part allowed is not enough: the other part asks.
+    expect(bash(GIT, "git status && make")).toMatchObject({ decision: "ask", layer: "default" });
   });
 
   test("the deny reason names the rule, the layer and the command", () => {
@@ -159,7 +161,10 @@ describe("modes", () => {
   test("default: the approval fallback (read-only tools allowed, others per defaultDecision)", () => {
     expect(decide({}, "Read", { path: "a" }, { approval: { defaultDecision: "deny" } })).toMatchObject({ decision: "allow", layer: "approval" });
     expect(decide({}, "Write", { path: "a" }, { approval: { defaultDecision: "deny" } })).toMatchObject({ decision: "deny", layer: "approval" });
-    expect(decide({}, "Write", { path: "a" })).toMatchObject({ decision: "allow", layer: "default" });
+    // No approval setting names Write: a tool that changes files asks; bookkeeping tools are allowed.
+    expect(decide({}, "Write", { path: "a" })).toMatchObject({ decision: "ask", layer: "default" });
+    expect(decide({}, "Write", { path: "a" }, { approval: { defaultDecision: "allow" } })).toMatchObject({ decision: "allow", layer: "approval" });
+    expect(decide({}, "Write", { path: "a" }, { approval: { policies: { Write: "allow" } } })).toMatchObject({ decision: "allow", layer: "approval" });
   });
   test("acceptEdits allows file changes inside the workspace roots only", () => {
     const settings: Settings = { defaultMode: "acceptEdits" };

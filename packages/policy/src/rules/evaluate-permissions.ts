@@ -6,7 +6,7 @@
  * does not parse is asked at least; dontAsk turns every ask into a deny.
  */
 import type { ApprovalOptions, PathPolicy, ToolMetadata } from "@agent-tools/core";
-import { resolveApproval } from "@agent-tools/core";
+import { defaultDecisionOf } from "./default-decision.js";
 import { isCaseInsensitive, pathBasesOf, resolveCallPath } from "./call-paths.js";
 import type { CompiledPermissions } from "./compile-permissions.js";
 import type { PathBases } from "./path-pattern.js";
@@ -114,7 +114,7 @@ function fallback(compiled: CompiledPermissions, call: RuleCall, facts: CallFact
   if (compiled.mode === "acceptEdits" && acceptEditsAllows(facts)) {
     return { decision: "allow", layer: "mode", reason: "acceptEdits mode allows file changes inside the workspace." };
   }
-  const decision = resolveApproval(call.toolName, call.metadata, environment.approval);
+  const decision = defaultDecisionOf(call.toolName, call.metadata, environment.approval);
   const layer = environment.approval === undefined ? "default" : "approval";
   if (facts.command !== undefined && !facts.command.ok && decision === "allow") {
     return { decision: "ask", layer, reason: `The command line could not be parsed (${facts.command.reason}); it needs approval.` };
@@ -122,7 +122,14 @@ function fallback(compiled: CompiledPermissions, call: RuleCall, facts: CallFact
   return {
     decision,
     layer,
-    ...(decision === "allow" ? {} : { reason: `${call.toolName} ${decision === "deny" ? "is denied" : "needs approval"} by the approval settings.` }),
+    ...(decision === "allow"
+      ? {}
+      : {
+          reason:
+            decision === "deny"
+              ? `${call.toolName} is denied by the approval settings.`
+              : `${call.toolName} needs approval: no permission rule allows this call.`,
+        }),
   };
 }
 
