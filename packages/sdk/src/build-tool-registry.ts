@@ -14,13 +14,14 @@ import {
   composeToolRegistry,
 } from "@agent-tools/core";
 import { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
+import { type SdkPolicyOptions, policyFactoryOf } from "./policy-wiring.js";
 import type { SdkCheckpointStoreOptions } from "./checkpoint-wiring.js";
 import { nodePortsFactory } from "./plugins/node-ports-factory.js";
 import { type SdkSandboxOptions, resolveSandboxState } from "./sandbox-wiring.js";
 import { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
 
 /** Options of {@link buildToolRegistry}: the registry-wide ones of `buildBuiltinToolRegistry` plus the plugin list. */
-export interface ToolRegistryBuildOptions {
+export interface ToolRegistryBuildOptions extends SdkPolicyOptions {
   /** The plugins, in order (e.g. `builtinToolPlugins(options)` plus the host's own). */
   readonly plugins: readonly ToolPlugin[];
   readonly workdir: string;
@@ -54,12 +55,15 @@ export interface ToolRegistryBuildOptions {
 export async function buildToolRegistry(options: ToolRegistryBuildOptions): Promise<ToolRegistry> {
   const runtimeScope = options.runtimeScope ?? "chat";
   const sandbox = await resolveSandboxState(options.sandbox, options.ports?.sandbox);
+  // Rules and hooks are checked when the registry is created (against its tools), before any call.
+  const policy = await policyFactoryOf(options);
   return composeToolRegistry({
     plugins: options.plugins,
     workdir: options.workdir,
     runtimeScope,
     ...pick(options, ["dataDir", "additionalRoots", "approval", "onEvent", "logger", "telemetry", "maxOutputChars", "conversationId", "planMode", "resources"]),
     knownApprovalKeys: BUILTIN_TOOL_NAMES,
+    ...(policy === undefined ? {} : { policy }),
     concurrency: options.concurrency ?? BUILTIN_TOOL_CONCURRENCY,
     // A checkpoint records the calls of a chat; the cron scope has none.
     ...(runtimeScope === "chat" && options.checkpoint !== undefined ? { checkpoint: checkCheckpoint(options.checkpoint) } : {}),

@@ -21,6 +21,7 @@ import type { TaskToolBundleOptions } from "@agent-tools/tools-tasks";
 import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
 import type { SdkCronOptions } from "./cron-wiring.js";
 import type { SdkInteractionOptions } from "./interaction-tools/index.js";
+import type { SdkPolicyOptions } from "./policy-wiring.js";
 import type { SdkSandboxOptions } from "./sandbox-wiring.js";
 import type { SdkSkillOptions } from "./skill-wiring.js";
 import type { SdkSshOptions } from "./ssh-options.js";
@@ -71,6 +72,15 @@ export interface BuiltinToolRegistryOptions {
    * name, so a misspelt rule never silently fails to apply.
    */
   approval?: ApprovalOptions;
+  /**
+   * Permission rules with specifiers (`Bash(npm run test:*)`, `Edit(src/**)`,
+   * `Read(~/.ssh/**)`, `mcp_github_*`), modes and layers, checked deny ->
+   * ask -> allow before `approval` (which stays the fallback). Claude Code's
+   * settings `permissions` block is accepted as it is. See docs/policy.md.
+   */
+  permissions?: SdkPolicyOptions["permissions"];
+  /** Lifecycle hooks: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart/Stop, SessionStart/End. See docs/policy.md. */
+  hooks?: SdkPolicyOptions["hooks"];
   /** Every event of every call. */
   onEvent?(event: ToolEvent): void;
   logger?: Logger;

@@ -26,6 +26,8 @@ const REGISTRY_OPTION_KEYS = {
   additionalRoots: true,
   ports: true,
   approval: true,
+  permissions: true,
+  hooks: true,
   onEvent: true,
   logger: true,
   telemetry: true,

@@ -91,6 +91,8 @@ export async function runSubagent(environment: SubagentEnvironment, request: Sub
     }
   }
 
+  const lifecycle = { agent_id: entry.identity.id, agent_name: entry.identity.name, agent_role: entry.identity.role, run_id: runId, mode: entry.mode };
+  await notifyPolicy(environment, "SubagentStart", { ...lifecycle, prompt: entry.prompt });
   let worktreeRegistry: ToolRegistry | undefined;
   const own = conversation.persistent ? environment.ownTools({ agentId: entry.identity.id, name: entry.identity.name, runId }) : undefined;
   let status: SubagentRunStatus = "running";
@@ -230,6 +232,7 @@ export async function runSubagent(environment: SubagentEnvironment, request: Sub
     await own?.close().catch(() => undefined);
   }
   progress({ status, summary, ...(error === undefined ? {} : { error }) });
+  await notifyPolicy(environment, "SubagentStop", { ...lifecycle, status, summary, ...(error === undefined ? {} : { error }) });
   if (worktree !== undefined && environment.worktrees !== undefined) {
     progress(
       await settleWorktree({
@@ -244,6 +247,20 @@ export async function runSubagent(environment: SubagentEnvironment, request: Sub
     );
   }
   return report;
+}
+
+/**
+ * Runs the parent registry's SubagentStart / SubagentStop hooks (its
+ * permission policy's, when it has one). They observe; a failing hook is
+ * logged by the policy and never fails the run.
+ */
+async function notifyPolicy(environment: SubagentEnvironment, event: "SubagentStart" | "SubagentStop", payload: Record<string, unknown>): Promise<void> {
+  try {
+    const policy = (environment.parentRegistry() as Partial<ToolRegistry>).policy;
+    if (policy?.installed === true) await policy.notify(event, payload);
+  } catch {
+    // Observing hooks never decide a run.
+  }
 }
 
 /** Display names of the roster for bus rendering (`parent` is "Parent Agent"). */
