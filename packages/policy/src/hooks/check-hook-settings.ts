@@ -125,7 +125,8 @@ function checkMatcher(given: unknown, where: string): HookMatcher {
   checkKeys(given, MATCHER_KEYS, where);
   const matcher = checkMatcherPattern(given.matcher, `${where}.matcher`);
   if (!Array.isArray(given.hooks)) fail(`${where}.hooks`, "must be an array of hooks.");
-  const hooks = Object.freeze(given.hooks.map((handler, index) => checkHandler(handler, `${where}.hooks[${index}]`)));
+  // Array.from visits holes (map skips them, leaving a hole that would break every dispatch).
+  const hooks = Object.freeze(Array.from(given.hooks, (handler, index) => checkHandler(handler, `${where}.hooks[${index}]`)));
   return Object.freeze({ ...(matcher === undefined ? {} : { matcher }), hooks });
 }
 
@@ -141,6 +142,9 @@ function checkMatcher(given: unknown, where: string): HookMatcher {
 export function checkHookSettings(given: unknown): HookSettings {
   if (given === undefined) return Object.freeze({});
   if (!isPlainObject(given)) fail("", "must be an object of events ({ PreToolUse: [...], ... }).");
+  // A symbol or non-enumerable event would be skipped by Object.entries: its hooks would never run.
+  const hidden = Reflect.ownKeys(given).find((key) => typeof key === "symbol" || !Object.prototype.propertyIsEnumerable.call(given, key));
+  if (hidden !== undefined) fail("", `has a key that is not an enumerable string (${String(hidden)}); its hooks would never run.`);
   const checked: Partial<Record<HookEventName, readonly HookMatcher[]>> = {};
   for (const [event, matchers] of Object.entries(given)) {
     if (!(HOOK_EVENT_NAMES as readonly string[]).includes(event)) {
@@ -151,7 +155,7 @@ export function checkHookSettings(given: unknown): HookSettings {
       });
     }
     if (!Array.isArray(matchers)) fail(`.${event}`, "must be an array of matchers ({ matcher?, hooks: [...] }).");
-    checked[event as HookEventName] = Object.freeze(matchers.map((matcher, index) => checkMatcher(matcher, `.${event}[${index}]`)));
+    checked[event as HookEventName] = Object.freeze(Array.from(matchers, (matcher, index) => checkMatcher(matcher, `.${event}[${index}]`)));
   }
   return Object.freeze(checked);
 }

@@ -5,7 +5,7 @@
  * symlinks, matched by deny and ask rules only), plus whether a walk tool
  * walks a directory there.
  */
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import path from "node:path";
 import type { PathIntent, PathPolicy } from "@agent-tools/core";
 import { canonicalizeTarget, tryRealpath } from "@agent-tools/core/internal";
@@ -21,8 +21,15 @@ export interface CallPath {
   readonly lexical?: string;
   /** When the path policy refused the path: the lexical path with its symlinks resolved (deny and ask rules match it too). */
   readonly lexicalCanonical?: string;
-  /** True when a walk tool (List, Glob, Grep) walks a directory here: rules are matched against what lies below it. */
+  /**
+   * True when the call reaches everything below a directory here: a walk tool
+   * (List, Glob, Grep) walking it, or Delete of a directory (it removes what
+   * lies below). Deny and ask rules then match anything below it, allow rules
+   * must cover all of it.
+   */
   readonly walk: boolean;
+  /** True for Delete of a directory: an allow rule must also match the directory itself. */
+  readonly tree?: boolean;
   /** What deny and ask rules match: the canonical, lexical and (when refused) lexical canonical paths, without repeats. */
   readonly denyTargets: readonly string[];
   /** The scope the path policy resolved it into (`workspace`, `root`, `external`, ...). */
@@ -87,6 +94,16 @@ function safeCanonical(target: string, intent: PathIntent): string | undefined {
   }
 }
 
+/** True when `target` is a directory itself (not a link to one: Delete removes a link, not what it points at). */
+function isRealDirectory(target: string | undefined): boolean {
+  if (target === undefined) return false;
+  try {
+    return lstatSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function isFile(target: string | undefined): boolean {
   if (target === undefined) return false;
   try {
@@ -120,10 +137,13 @@ export function resolveCallPath(input: string, context: CallPathContext): CallPa
       ...(scope === undefined ? {} : { scope }),
     };
   }
+  // Delete of a directory removes everything below it: matched like a walk (a deny below it denies it).
+  const tree = context.intent === "delete" && [canonical, lexicalCanonical].some(isRealDirectory);
   return {
     denyTargets: unique([canonical, lexical, lexicalCanonical]),
     input,
-    walk: context.walkTool && !file,
+    walk: (context.walkTool && !file) || tree,
+    ...(tree ? { tree } : {}),
     ...(canonical === undefined ? {} : { canonical }),
     ...(lexical === undefined ? {} : { lexical }),
     ...(lexicalCanonical === undefined ? {} : { lexicalCanonical }),

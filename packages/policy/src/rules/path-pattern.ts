@@ -1,8 +1,8 @@
 /**
  * Path specifiers of file rules (`Read(~/.ssh/**)`, `Edit(/src/**)`): the
  * anchor (`/` project root, `//` absolute, `~/` home, `root://alias/`,
- * `./` or a relative path = the workdir, no `/` at all = that name at any
- * depth) and a minimatch glob (`dot: true`; `*` stays within one folder,
+ * `./` or a relative path = the workdir, `.` = the workdir itself, no `/` at
+ * all = that name at any depth) and a minimatch glob (`dot: true`; `*` stays within one folder,
  * `**` crosses folders) over the path relative to the anchor. A pattern whose
  * last segment has no wildcard also covers everything below it (naming a
  * folder names its contents); a trailing `/` is the same as `/**`.
@@ -54,6 +54,8 @@ function splitAnchor(specifier: string): { anchor: PathAnchor; alias?: string; r
   if (specifier.startsWith("//")) return { anchor: "absolute", rest: specifier.slice(2) };
   if (specifier === "~" || specifier.startsWith("~/")) return { anchor: "home", rest: specifier.slice(2) };
   if (specifier.startsWith("/")) return { anchor: "workdir", rest: specifier.slice(1) };
+  // `.` is the workdir itself (a path, not a name to find at any depth).
+  if (specifier === ".") return { anchor: "workdir", rest: "" };
   if (!specifier.includes("/")) return { anchor: "anywhere", rest: specifier };
   return { anchor: "workdir", rest: specifier };
 }
@@ -70,13 +72,14 @@ function matchersOf(glob: string, literalLast: boolean): PathPattern["matchers"]
  * Checks and compiles a path specifier of `rule`. Throws `SdkError` for a
  * pattern that can never match: `..` after the first segment or under `/`,
  * `~/`, `//` or `root://` (canonical paths have none), a `~user` form, an
- * empty `root://` alias, or a `\` separator.
+ * empty `root://` alias, a `\` separator, or spaces around the path.
  *
  * @example
  * compilePathPattern("Read(~/.ssh/**)", "~/.ssh/**"); // { anchor: "home", glob: ".ssh/**", ... }
  */
 export function compilePathPattern(rule: string, specifier: string): PathPattern {
   if (specifier.includes("\\")) invalid(rule, "uses `\\`; write paths with `/` (they are matched after normalisation).");
+  if (specifier !== specifier.trim()) invalid(rule, "has spaces around its path; write it without them (a path with them would never match what was meant).");
   if (/^~[^/]/.test(specifier)) invalid(rule, "uses `~user`; only `~/` (the home of this process) is supported.");
   const { anchor, alias, rest } = splitAnchor(specifier);
   if (anchor === "root" && (alias === undefined || alias === "")) invalid(rule, 'names no root alias; write "root://<alias>/<glob>".');

@@ -50,6 +50,20 @@ const SETTINGS_KEYS = ["allow", "ask", "deny", "defaultMode", "disableBypassPerm
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
+/**
+ * Throws for a key `Object.keys` does not list (a symbol, or a property that
+ * is not enumerable): it would be skipped silently, its rules never applied.
+ */
+function refuseHiddenKeys(value: Record<string, unknown>, where: string): void {
+  const hidden = Reflect.ownKeys(value).find((key) => typeof key === "symbol" || !Object.prototype.propertyIsEnumerable.call(value, key));
+  if (hidden === undefined) return;
+  throw new SdkError(
+    "invalid_options",
+    `${where} has a key that is not an enumerable string (${String(hidden)}); its setting would be skipped. Give settings as plain enumerable properties.`,
+    { option: where },
+  );
+}
+
 /** True when `value` is the layered shape (has any layer key and no settings key). */
 function isLayered(value: Record<string, unknown>): boolean {
   const keys = Object.keys(value);
@@ -93,6 +107,7 @@ function checkRuleList(value: unknown, where: string): readonly string[] {
 
 function checkBlock(value: unknown, where: string): Readonly<PermissionSettings> {
   if (!isPlainObject(value)) throw new SdkError("invalid_options", `${where} must be an object { allow?, ask?, deny?, defaultMode? }.`, { option: where });
+  refuseHiddenKeys(value, where);
   const out: { -readonly [Key in keyof PermissionSettings]: PermissionSettings[Key] } = {};
   for (const key of Object.keys(value)) {
     if (!SETTINGS_KEYS.includes(key)) unknownKey(where, key, SETTINGS_KEYS);
@@ -136,6 +151,7 @@ export function checkPermissionSettings(given: unknown): CheckedPermissionSettin
       option: "permissions",
     });
   }
+  refuseHiddenKeys(given, "permissions");
   const keys = Object.keys(given);
   const layerKey = keys.find((key) => (PERMISSION_LAYERS as readonly string[]).includes(key));
   const settingsKey = keys.find((key) => SETTINGS_KEYS.includes(key));

@@ -54,13 +54,17 @@ function deniedPath(rule: CompiledRule, facts: CallFacts): CallPath | undefined 
   );
 }
 
-/** True when an allow path rule covers every path of the call (its canonical form; a walk only when everything below is covered). */
+/** True when an allow path rule covers every path of the call (its canonical form; a walk, or Delete of a directory, only when everything below is covered). */
 export function allowsPaths(rule: CompiledRule, facts: CallFacts): boolean {
   const pattern = rule.path;
   if (pattern === undefined || facts.paths.length === 0) return false;
   return facts.paths.every((item) => {
     const target = item.canonical;
-    return target !== undefined && matchPathPattern(pattern, target, { bases: facts.bases, nocase: facts.nocase, mode: item.walk ? "cover" : "path" });
+    if (target === undefined) return false;
+    const options = { bases: facts.bases, nocase: facts.nocase };
+    // Delete of a directory removes the directory too: the rule must name it as well as cover what is below.
+    if (item.tree === true && !matchPathPattern(pattern, target, { ...options, mode: "path" })) return false;
+    return matchPathPattern(pattern, target, { ...options, mode: item.walk ? "cover" : "path" });
   });
 }
 

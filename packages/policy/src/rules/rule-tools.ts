@@ -74,11 +74,34 @@ export function isWalkTool(toolName: string): boolean {
   return WALK_TOOLS.has(toolName);
 }
 
-/** The paths a file tool call names (`path`, Image's `paths`; the walkers default to the workdir, `.`). */
+/** The leading bytes of the base64 image formats Image recognises in a free-form `source` (tools-fs `inferSourceType`). */
+const BASE64_IMAGE_MAGIC = ["iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "Qk", "AAABAA", "PHN2Z", "PD94bWwg"];
+
+/**
+ * True when Image would read a free-form `source` value as a local file:
+ * anything but an http(s) or data URL, base64 image data or inline SVG
+ * (the same inference as tools-fs' Image; kept in step with it).
+ */
+export function isImagePathSource(value: string): boolean {
+  const trimmed = value.trim();
+  if (/^data:image\//i.test(trimmed) || /^https?:\/\//i.test(trimmed)) return false;
+  if (BASE64_IMAGE_MAGIC.some((magic) => trimmed.startsWith(magic)) && /^[A-Za-z0-9+/=\s]+$/.test(trimmed.slice(0, 256))) return false;
+  return !(/^<svg[\s>]/i.test(trimmed) || /^<\?xml/i.test(trimmed));
+}
+
+/**
+ * The paths a file tool call names (`path`, Image's `paths`, and its
+ * `source` / `sources` values that name a local file; the walkers default
+ * to the workdir, `.`).
+ */
 export function targetPathsOf(toolName: string, input: Readonly<Record<string, unknown>>): string[] {
   const out: string[] = [];
   if (typeof input.path === "string") out.push(input.path);
   if (Array.isArray(input.paths)) for (const item of input.paths) if (typeof item === "string") out.push(item);
+  if (toolName === "Image") {
+    const sources = [input.source, ...(Array.isArray(input.sources) ? input.sources : [])];
+    for (const item of sources) if (typeof item === "string" && isImagePathSource(item)) out.push(item);
+  }
   if (out.length === 0 && WALK_TOOLS.has(toolName)) out.push(".");
   return out;
 }
