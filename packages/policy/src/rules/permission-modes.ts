@@ -52,7 +52,8 @@ const inDataDir = (target: string, places: ProtectedPlaces): boolean => places.d
 export function bypassStillAsks(facts: CallFacts, places: ProtectedPlaces): string | undefined {
   if (isFileChangingTool(facts.toolName, facts.metadata)) {
     for (const item of facts.paths) {
-      const targets = [item.canonical, item.lexical].filter((value): value is string => value !== undefined);
+      // Every form of the path: where it lands after symlinks (also when the path policy refused it) and as written.
+      const targets = item.denyTargets;
       if (targets.length === 0) return `the path "${item.input}" could not be resolved`;
       if (targets.some(hasGitSegment)) return `"${item.input}" is inside a .git folder`;
       if (targets.some((target) => inDataDir(target, places))) return `"${item.input}" is inside the SDK's data directory`;
