@@ -6,7 +6,7 @@
  * any part asks. `cd dir && cmd` is two parts.
  */
 import { bashRows } from "./case-builders.js";
-import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
+import { ALLOW_FALLBACK, ASK_FALLBACK, type CaseGroup } from "./case-types.js";
 
 const allowParts = { allow: ["Bash(echo *)", "Bash(ls *)", "Bash(head *)", "Bash(wc *)", "Bash(true)", "Bash(grep *)", "Bash(cat *)"] };
 
@@ -77,7 +77,7 @@ const denyAnywhere = bashRows({ permissions: { allow: ["Bash(echo *)", "Bash(ls 
   ["deny inside $(...) in a double-quoted string", 'echo "x $(rm -rf build)"', "deny", "Bash(rm *)"],
 ]);
 
-const askAnywhere = bashRows({ permissions: { allow: ["Bash(echo *)", "Bash(git *)"], ask: ["Bash(git push *)"] }, approval: {} }, [
+const askAnywhere = bashRows({ permissions: { allow: ["Bash(echo *)", "Bash(git *)"], ask: ["Bash(git push *)"] }, approval: ALLOW_FALLBACK }, [
   ["ask in the second part beats allow in the first", "echo a && git push origin main", "ask", "Bash(git push *)"],
   ["ask in a pipeline part", "git log | git push", "ask", "Bash(git push *)"],
   ["ask inside $(...)", "echo $(git push)", "ask", "Bash(git push *)"],

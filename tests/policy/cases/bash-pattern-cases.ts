@@ -7,7 +7,7 @@
  * allowed it" reads `ask`.
  */
 import { bashRows } from "./case-builders.js";
-import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
+import { ALLOW_FALLBACK, ASK_FALLBACK, type CaseGroup } from "./case-types.js";
 
 const exact = bashRows({ permissions: { allow: ["Bash(git status)", "Bash(echo  hello   world)"] }, approval: ASK_FALLBACK }, [
   ["exact rule allows the same command", "git status", "allow", "Bash(git status)"],
@@ -76,7 +76,7 @@ const bareTool = bashRows({ permissions: { allow: ["Bash"] }, approval: ASK_FALL
   ["a bare 'Bash' rule covers a compound line", "echo a && echo b | cat", "allow", "Bash"],
 ]);
 
-const denyRules = bashRows({ permissions: { deny: ["Bash(rm -rf *)", "Bash(git push *)", "Bash(curl)"] }, approval: {} }, [
+const denyRules = bashRows({ permissions: { deny: ["Bash(rm -rf *)", "Bash(git push *)", "Bash(curl)"] }, approval: ALLOW_FALLBACK }, [
   ["deny prefix matches", "rm -rf build", "deny", "Bash(rm -rf *)"],
   ["deny prefix matches the bare prefix", "rm -rf", "deny", "Bash(rm -rf *)"],
   ["deny prefix matches with more words", "rm -rf build docs", "deny", "Bash(rm -rf *)"],
@@ -89,7 +89,7 @@ const denyRules = bashRows({ permissions: { deny: ["Bash(rm -rf *)", "Bash(git p
   ["no deny rule matches: the default fallback allows", "echo fallback", "allow"],
 ]);
 
-const askRules = bashRows({ permissions: { allow: ["Bash(git *)"], ask: ["Bash(git commit *)"] }, approval: {} }, [
+const askRules = bashRows({ permissions: { allow: ["Bash(git *)"], ask: ["Bash(git commit *)"] }, approval: ALLOW_FALLBACK }, [
   ["ask beats allow in one block", "git commit -m wip", "ask", "Bash(git commit *)"],
   ["ask rule matches the bare prefix", "git commit", "ask", "Bash(git commit *)"],
   ["allow applies where ask does not match", "git log -1", "allow", "Bash(git *)"],

@@ -6,7 +6,7 @@
  * do not parse (never allowed by a rule, at least `ask`).
  */
 import { bashRows } from "./case-builders.js";
-import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
+import { ALLOW_FALLBACK, ASK_FALLBACK, type CaseGroup } from "./case-types.js";
 
 const quoting = bashRows(
   { permissions: { allow: ['Bash(echo "a b")', "Bash(echo hi)", 'Bash(echo "*")', "Bash(printf '%s\\n' x)"] }, approval: ASK_FALLBACK },
@@ -25,7 +25,7 @@ const quoting = bashRows(
   ],
 );
 
-const quotingDeny = bashRows({ permissions: { deny: ["Bash(rm -rf build)", "Bash(git push *)"] }, approval: {} }, [
+const quotingDeny = bashRows({ permissions: { deny: ["Bash(rm -rf build)", "Bash(git push *)"] }, approval: ALLOW_FALLBACK }, [
   ["deny matches a quoted argument", 'rm -rf "build"', "deny", "Bash(rm -rf build)"],
   ["deny matches a quoted command name", "'rm' -rf build", "deny", "Bash(rm -rf build)"],
   ["deny matches pieces of a quoted command name", 'r"m" -rf build', "deny", "Bash(rm -rf build)"],
@@ -48,7 +48,7 @@ const dynamic = bashRows({ permissions: { allow: ["Bash(echo *)", "Bash(ls src)"
   ["a command name with ${...} is never allowed", "ec${X}ho hi", "ask"],
 ]);
 
-const dynamicDeny = bashRows({ permissions: { deny: ["Bash(rm -rf build)", "Bash(git push origin main)"] }, approval: {} }, [
+const dynamicDeny = bashRows({ permissions: { deny: ["Bash(rm -rf build)", "Bash(git push origin main)"] }, approval: ALLOW_FALLBACK }, [
   ["for deny a $VAR word matches the literal", "rm -rf $TARGET", "deny", "Bash(rm -rf build)"],
   ["for deny a $(...) word matches the literal", "git push origin $(echo main)", "deny", "Bash(git push origin main)"],
   ["for deny a dynamic command name matches", "$RM -rf build", "deny", "Bash(rm -rf build)"],
@@ -117,7 +117,7 @@ const unparsable = bashRows({ permissions: { allow: ["Bash(echo *)", "Bash(true)
   ["a deny rule still matches the readable part", "rm -rf build; echo 'oops", "deny", "Bash(rm *)"],
 ]);
 
-const unparsableDefault = bashRows({ permissions: { allow: ["Bash(echo *)"] }, approval: {} }, [
+const unparsableDefault = bashRows({ permissions: { allow: ["Bash(echo *)"] }, approval: ALLOW_FALLBACK }, [
   ["an unparsable line asks even when the fallback allows", 'echo "unterminated', "ask"],
   ["a parsable line the rules do not cover follows the fallback (allow)", "true", "allow"],
 ]);

@@ -7,9 +7,9 @@
  * string or a shell reading a script is not allowable by a rule.
  */
 import { bashRows } from "./case-builders.js";
-import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
+import { ALLOW_FALLBACK, ASK_FALLBACK, type CaseGroup } from "./case-types.js";
 
-const innerDenied = bashRows({ permissions: { deny: ["Bash(rm -rf *)"] }, approval: {} }, [
+const innerDenied = bashRows({ permissions: { deny: ["Bash(rm -rf *)"] }, approval: ALLOW_FALLBACK }, [
   ["sudo: the inner command is denied", "sudo rm -rf build", "deny", "Bash(rm -rf *)"],
   ["sudo with options: the inner command is denied", "sudo -n -u root rm -rf build", "deny", "Bash(rm -rf *)"],
   ["env: the inner command is denied", "env rm -rf build", "deny", "Bash(rm -rf *)"],

@@ -76,3 +76,10 @@ export interface CaseGroup {
 
 /** Approval fallback that asks for every tool that is not read-only (so "no rule allowed it" shows as `ask`). */
 export const ASK_FALLBACK: ApprovalData = Object.freeze({ defaultDecision: "ask" });
+
+/**
+ * Approval fallback that allows (so a row shows that a deny or ask rule does
+ * not reach a call). Without it a call no rule matches asks when its tool
+ * reaches outside the conversation (docs/policy.md, "Rules").
+ */
+export const ALLOW_FALLBACK: ApprovalData = Object.freeze({ defaultDecision: "allow" });

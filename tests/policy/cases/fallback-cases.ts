@@ -1,7 +1,9 @@
 /**
- * Tools no rule names: read-only tools are allowed, the others follow the
- * approval options (their `policies`, then `defaultDecision`, default
- * `allow`); rules with a specifier of ManagedProcess (the `start` command).
+ * Tools no rule names: the approval options settle them when they name the
+ * tool or set `defaultDecision`; otherwise read-only and bookkeeping tools
+ * (tasks) are allowed and every tool reaching outside the conversation
+ * asks (docs/policy.md, "Rules"). Rules with a specifier of ManagedProcess
+ * (the `start` command).
  */
 import { callRows } from "./case-builders.js";
 import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
@@ -9,12 +11,32 @@ import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
 const task = { subject: "s", description: "d", activeForm: "doing s" };
 
 const fallbackRows = [
+  // With permissions and no approval default, a call no rule matches asks when its tool reaches outside the conversation.
   ...callRows({ permissions: {}, approval: {} }, [
-    ["no rules, default approval: Read allowed", "Read", { path: "README.md" }, "allow"],
-    ["no rules, default approval: Bash allowed", "Bash", { command: "echo default" }, "allow"],
-    ["no rules, default approval: Write allowed", "Write", { path: "docs/f-{n}.md", content: "x" }, "allow"],
-    ["no rules, default approval: TaskCreate allowed", "TaskCreate", task, "allow"],
-    ["no rules, default approval: TaskList allowed", "TaskList", {}, "allow"],
+    ["no rules, no approval default: Read allowed (read-only)", "Read", { path: "README.md" }, "allow"],
+    ["no rules, no approval default: Grep allowed (read-only)", "Grep", { pattern: "foo", path: "src" }, "allow"],
+    ["no rules, no approval default: Bash asks", "Bash", { command: "touch f-{n}" }, "ask"],
+    ["no rules, no approval default: ManagedProcess asks", "ManagedProcess", { action: "start", command: "touch f-{n}" }, "ask"],
+    ["no rules, no approval default: Write asks", "Write", { path: "docs/f-{n}.md", content: "x" }, "ask"],
+    [
+      "no rules, no approval default: Edit asks",
+      "Edit",
+      { path: "docs/f-{n}.md", old_string: "hello", new_string: "bye" },
+      "ask",
+      undefined,
+      { setup: { files: { "docs/f-{n}.md": "hello\n" } } },
+    ],
+    ["no rules, no approval default: Delete asks", "Delete", { path: "build/out.js" }, "ask"],
+    ["no rules, no approval default: TaskCreate allowed (bookkeeping)", "TaskCreate", task, "allow"],
+    ["no rules, no approval default: TaskList allowed", "TaskList", {}, "allow"],
+  ]),
+  ...callRows({ permissions: {}, approval: { defaultDecision: "allow" } }, [
+    ["approval's defaultDecision allow settles Bash", "Bash", { command: "echo default" }, "allow"],
+    ["approval's defaultDecision allow settles Write", "Write", { path: "docs/f-{n}.md", content: "x" }, "allow"],
+  ]),
+  ...callRows({ permissions: {}, approval: { policies: { Bash: "allow" } } }, [
+    ["an approval policy naming the tool settles it", "Bash", { command: "echo named" }, "allow"],
+    ["a tool the approval policies do not name still asks", "Write", { path: "docs/f-{n}.md", content: "x" }, "ask"],
   ]),
   ...callRows({ permissions: {}, approval: ASK_FALLBACK }, [
     ["ask fallback: Read stays allowed (read-only)", "Read", { path: "README.md" }, "allow"],
@@ -36,7 +58,7 @@ const fallbackRows = [
     ["a rule allows before an approval policy asks", "Bash", { command: "echo ruled" }, "allow", "Bash(echo *)"],
     ["the approval policy asks where no rule matches", "Bash", { command: "touch f-{n}" }, "ask"],
     ["an approval policy on a tool no rule names", "TaskCreate", task, "ask"],
-    ["a tool neither names follows the default", "Write", { path: "docs/f-{n}.md", content: "x" }, "allow"],
+    ["a tool neither names asks (no approval default)", "Write", { path: "docs/f-{n}.md", content: "x" }, "ask"],
   ]),
   ...callRows({ permissions: { allow: ["ManagedProcess(echo *)"], deny: ["ManagedProcess(rm *)"] }, approval: ASK_FALLBACK }, [
     ["ManagedProcess start matched by its command", "ManagedProcess", { action: "start", command: "echo started" }, "allow", "ManagedProcess(echo *)"],
@@ -44,7 +66,7 @@ const fallbackRows = [
     ["ManagedProcess start of a compound command", "ManagedProcess", { action: "start", command: "echo a && touch f-{n}" }, "ask"],
     ["a Bash command rule does not cover ManagedProcess", "Bash", { command: "echo not-managed" }, "ask"],
   ]),
-  ...callRows({ permissions: { deny: ["Bash(rm *)"] }, approval: {} }, [
+  ...callRows({ permissions: { deny: ["Bash(rm *)"] }, approval: { defaultDecision: "allow" } }, [
     ["a Bash rule does not cover ManagedProcess", "ManagedProcess", { action: "start", command: "rm -f f-{n}" }, "allow"],
   ]),
   ...callRows({ permissions: { allow: ["TaskCreate"], deny: ["TaskUpdate"] }, approval: ASK_FALLBACK }, [

@@ -5,7 +5,7 @@
  * anywhere.
  */
 import { bashRows, callRows } from "./case-builders.js";
-import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
+import { ALLOW_FALLBACK, ASK_FALLBACK, type CaseGroup } from "./case-types.js";
 
 const managed = { layer: "managed" } as const;
 const user = { layer: "user" } as const;
@@ -57,13 +57,13 @@ const layerRows = [
       ["parts allowed by different layers, one part by none", "echo a | head -1 && touch l-{n}", "ask"],
     ],
   ),
-  ...callRows({ permissions: { managed: { deny: ["Read(.env)"] }, project: { allow: ["Read(.env)"] } }, approval: {} }, [
+  ...callRows({ permissions: { managed: { deny: ["Read(.env)"] }, project: { allow: ["Read(.env)"] } }, approval: ALLOW_FALLBACK }, [
     ["a managed Read deny beats a project Read allow", "Read", { path: "config/.env" }, "deny", "Read(.env)", managed],
   ]),
-  ...callRows({ permissions: { managed: { deny: ["Edit(src/**)"] }, user: { allow: ["Write(src/**)"] } }, approval: {} }, [
+  ...callRows({ permissions: { managed: { deny: ["Edit(src/**)"] }, user: { allow: ["Write(src/**)"] } }, approval: ALLOW_FALLBACK }, [
     ["a managed Edit deny beats a user Write allow", "Write", { path: "src/l-{n}.ts", content: "x" }, "deny", "Edit(src/**)", managed],
   ]),
-  ...callRows({ permissions: { user: { ask: ["Edit(docs/**)"] }, project: { allow: ["Edit(**)"] } }, approval: {} }, [
+  ...callRows({ permissions: { user: { ask: ["Edit(docs/**)"] }, project: { allow: ["Edit(**)"] } }, approval: ALLOW_FALLBACK }, [
     ["a user Edit ask beats a project Edit allow", "Write", { path: "docs/l-{n}.md", content: "x" }, "ask", "Edit(docs/**)", user],
     ["the project Edit allow applies elsewhere", "Write", { path: "src/l-{n}.ts", content: "x" }, "allow", "Edit(**)", project],
   ]),

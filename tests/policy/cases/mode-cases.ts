@@ -6,7 +6,7 @@
  * the mode of the first layer that gives one.
  */
 import { bashRows, callRows } from "./case-builders.js";
-import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
+import { ALLOW_FALLBACK, ASK_FALLBACK, type CaseGroup } from "./case-types.js";
 
 const write = (path: string) => ({ path, content: "x" });
 const edited = (name: string) => ({ files: { [name]: "hello\n" } });
@@ -31,7 +31,7 @@ const acceptEdits = callRows({ permissions: { defaultMode: "acceptEdits", deny: 
   ["acceptEdits: reads stay allowed", "Read", { path: "README.md" }, "allow"],
 ]);
 
-const plan = callRows({ permissions: { defaultMode: "plan", deny: ["Read(/.env)"] }, approval: {} }, [
+const plan = callRows({ permissions: { defaultMode: "plan", deny: ["Read(/.env)"] }, approval: ALLOW_FALLBACK }, [
   ["plan denies Write", "Write", write("src/plan-{n}.ts"), "deny", undefined, mode],
   ["plan denies Edit", "Edit", { path: "README.md", old_string: "foo", new_string: "bar" }, "deny", undefined, mode],
   ["plan denies Delete", "Delete", { path: "build/out.js" }, "deny", undefined, mode],
@@ -50,9 +50,13 @@ const dontAsk = [
     ["dontAsk turns an unparsable line into deny", 'echo "open', "deny"],
     ["dontAsk keeps an allow rule", "echo hi", "allow", "Bash(echo *)"],
   ]),
-  ...callRows({ permissions: { defaultMode: "dontAsk" }, approval: {} }, [
+  ...callRows({ permissions: { defaultMode: "dontAsk" }, approval: ALLOW_FALLBACK }, [
     ["dontAsk keeps read-only tools allowed", "Read", { path: "README.md" }, "allow"],
     ["dontAsk keeps an allow fallback", "Write", write("docs/da-{n}.md"), "allow"],
+  ]),
+  ...callRows({ permissions: { defaultMode: "dontAsk" }, approval: {} }, [
+    ["dontAsk denies what the default would ask", "Write", write("docs/da-{n}.md"), "deny"],
+    ["dontAsk keeps bookkeeping tools allowed", "TaskList", {}, "allow"],
   ]),
 ];
 
@@ -85,7 +89,7 @@ const bypass = [
   ]),
 ];
 
-const layeredModes = callRows({ permissions: { managed: { defaultMode: "plan" }, project: { defaultMode: "bypassPermissions" } }, approval: {} }, [
+const layeredModes = callRows({ permissions: { managed: { defaultMode: "plan" }, project: { defaultMode: "bypassPermissions" } }, approval: ALLOW_FALLBACK }, [
   ["the managed mode wins over the project's", "Write", write("src/lm-{n}.ts"), "deny", undefined, mode],
 ]).concat(
   callRows({ permissions: { user: { defaultMode: "acceptEdits" }, project: { defaultMode: "plan" } }, approval: ASK_FALLBACK }, [

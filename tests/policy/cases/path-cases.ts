@@ -7,14 +7,14 @@
  * The fixture tree is described in ../fixture-tree.ts.
  */
 import { callRows } from "./case-builders.js";
-import { ASK_FALLBACK, type ApprovalData, type CaseGroup } from "./case-types.js";
+import { ALLOW_FALLBACK, ASK_FALLBACK, type ApprovalData, type CaseGroup } from "./case-types.js";
 
 /** Every read-only file tool asks unless a rule allows it. */
 const READS_ASK: ApprovalData = { policies: { Read: "ask", Image: "ask", List: "ask", Glob: "ask", Grep: "ask" }, defaultDecision: "ask" };
 const read = (path: string) => ({ path });
 const edited = (name: string) => ({ files: { [name]: "hello\n" } });
 
-const anyDepth = callRows({ permissions: { deny: ["Read(.env)"] }, approval: {} }, [
+const anyDepth = callRows({ permissions: { deny: ["Read(.env)"] }, approval: ALLOW_FALLBACK }, [
   ["no-slash name: at the root", "Read", read(".env"), "deny", "Read(.env)"],
   ["no-slash name: one folder down", "Read", read("src/.env"), "deny", "Read(.env)"],
   ["no-slash name: in another folder", "Read", read("config/.env"), "deny", "Read(.env)"],
@@ -37,19 +37,19 @@ const anyDepth = callRows({ permissions: { deny: ["Read(.env)"] }, approval: {} 
   ],
 ]);
 
-const pemGlob = callRows({ permissions: { deny: ["Read(*.pem)"] }, approval: {} }, [
+const pemGlob = callRows({ permissions: { deny: ["Read(*.pem)"] }, approval: ALLOW_FALLBACK }, [
   ["'*.pem' at any depth: one folder down", "Read", read("secrets/key.pem"), "deny", "Read(*.pem)"],
   ["'*.pem' at any depth: two folders down", "Read", read("secrets/nested/id.pem"), "deny", "Read(*.pem)"],
   ["'*.pem' does not match another suffix", "Read", read("README.md"), "allow"],
   ["'*.pem' covers Glob of a folder holding one", "Glob", { pattern: "*", path: "secrets" }, "deny", "Read(*.pem)"],
 ]);
 
-const oneStar = callRows({ permissions: { deny: ["Read(secrets/*)"] }, approval: {} }, [
+const oneStar = callRows({ permissions: { deny: ["Read(secrets/*)"] }, approval: ALLOW_FALLBACK }, [
   ["'*' matches a file in the folder", "Read", read("secrets/key.pem"), "deny", "Read(secrets/*)"],
   ["'*' does not cross into a subfolder", "Read", read("secrets/nested/id.pem"), "allow"],
 ]);
 
-const twoStars = callRows({ permissions: { deny: ["Read(secrets/**)"] }, approval: {} }, [
+const twoStars = callRows({ permissions: { deny: ["Read(secrets/**)"] }, approval: ALLOW_FALLBACK }, [
   ["'**' matches a file in the folder", "Read", read("secrets/key.pem"), "deny", "Read(secrets/**)"],
   ["'**' crosses folders", "Read", read("secrets/nested/id.pem"), "deny", "Read(secrets/**)"],
   ["'**' through a symlinked folder (canonical path)", "Read", read("src/link-secrets/key.pem"), "deny", "Read(secrets/**)"],
@@ -68,7 +68,7 @@ const anchors = callRows(
     permissions: {
       deny: ["Read(/config/**)", "Read(./docs/guide.md)", "Read(/{out}/**)", "Read(/{work}/build/**)", "Read(~/.ssh/**)", "Read(root://shared/private/**)"],
     },
-    approval: {},
+    approval: ALLOW_FALLBACK,
   },
   [
     ["'/path' is relative to the project root", "Read", read("config/app.json"), "deny", "Read(/config/**)"],
@@ -88,7 +88,7 @@ const anchors = callRows(
   ],
 );
 
-const dotDot = callRows({ permissions: { deny: ["Read(../out/*.md)"] }, approval: {} }, [
+const dotDot = callRows({ permissions: { deny: ["Read(../out/*.md)"] }, approval: ALLOW_FALLBACK }, [
   [
     "'../' in a rule names a folder beside the workdir",
     "Read",
@@ -126,27 +126,30 @@ const editOneStar = callRows({ permissions: { allow: ["Edit(src/*)"] }, approval
   ["Edit(src/*) does not allow a deeper file", "Write", { path: "src/deep/one-{n}.ts", content: "x" }, "ask"],
 ]);
 
-const editDeny = callRows({ permissions: { deny: ["Edit(.env)", "Write(build/**)", "Delete", "Grep(secrets/**)", "Image(*.png)"] }, approval: {} }, [
-  ["Edit deny covers Write", "Write", { path: ".env", content: "x" }, "deny", "Edit(.env)"],
-  ["Edit deny covers Edit", "Edit", { path: "config/.env", old_string: "A", new_string: "B" }, "deny", "Edit(.env)"],
-  ["Edit deny covers Delete (and Delete's own rule)", "Delete", { path: "src/.env" }, "deny"],
-  ["Edit deny does not cover Read", "Read", read(".env"), "allow"],
-  ["Write rule covers Write", "Write", { path: "build/new-{n}.js", content: "x" }, "deny", "Write(build/**)"],
+const editDeny = callRows(
+  { permissions: { deny: ["Edit(.env)", "Write(build/**)", "Delete", "Grep(secrets/**)", "Image(*.png)"] }, approval: ALLOW_FALLBACK },
   [
-    "Write rule does not cover Edit",
-    "Edit",
-    { path: "build/e-{n}.js", old_string: "hello", new_string: "bye" },
-    "allow",
-    undefined,
-    { setup: edited("build/e-{n}.js") },
+    ["Edit deny covers Write", "Write", { path: ".env", content: "x" }, "deny", "Edit(.env)"],
+    ["Edit deny covers Edit", "Edit", { path: "config/.env", old_string: "A", new_string: "B" }, "deny", "Edit(.env)"],
+    ["Edit deny covers Delete (and Delete's own rule)", "Delete", { path: "src/.env" }, "deny"],
+    ["Edit deny does not cover Read", "Read", read(".env"), "allow"],
+    ["Write rule covers Write", "Write", { path: "build/new-{n}.js", content: "x" }, "deny", "Write(build/**)"],
+    [
+      "Write rule does not cover Edit",
+      "Edit",
+      { path: "build/e-{n}.js", old_string: "hello", new_string: "bye" },
+      "allow",
+      undefined,
+      { setup: edited("build/e-{n}.js") },
+    ],
+    ["a bare Delete rule covers every Delete", "Delete", { path: "docs/d-{n}.md" }, "deny", "Delete", { setup: edited("docs/d-{n}.md") }],
+    ["a bare Delete rule does not cover Write", "Write", { path: "docs/w-{n}.md", content: "x" }, "allow"],
+    ["Grep rule covers Grep", "Grep", { pattern: "KEY", path: "secrets" }, "deny", "Grep(secrets/**)"],
+    ["Grep rule does not cover Read", "Read", read("secrets/key.pem"), "allow"],
+    ["Image rule covers Image", "Image", read("docs/logo.png"), "deny", "Image(*.png)"],
+    ["Image rule does not cover Read", "Read", read("docs/logo.png"), "allow"],
   ],
-  ["a bare Delete rule covers every Delete", "Delete", { path: "docs/d-{n}.md" }, "deny", "Delete", { setup: edited("docs/d-{n}.md") }],
-  ["a bare Delete rule does not cover Write", "Write", { path: "docs/w-{n}.md", content: "x" }, "allow"],
-  ["Grep rule covers Grep", "Grep", { pattern: "KEY", path: "secrets" }, "deny", "Grep(secrets/**)"],
-  ["Grep rule does not cover Read", "Read", read("secrets/key.pem"), "allow"],
-  ["Image rule covers Image", "Image", read("docs/logo.png"), "deny", "Image(*.png)"],
-  ["Image rule does not cover Read", "Read", read("docs/logo.png"), "allow"],
-]);
+);
 
 const readAllows = callRows({ permissions: { allow: ["Read(src/**)"] }, approval: READS_ASK }, [
   ["Read allow covers Read", "Read", read("src/a.ts"), "allow", "Read(src/**)"],

@@ -7,9 +7,9 @@
  * tool names in another case (the registry resolves them).
  */
 import { bashRows, callRows } from "./case-builders.js";
-import { ASK_FALLBACK, type CaseGroup } from "./case-types.js";
+import { ALLOW_FALLBACK, ASK_FALLBACK, type CaseGroup } from "./case-types.js";
 
-const shellTraps = bashRows({ permissions: { deny: ["Bash(rm *)"] }, approval: {} }, [
+const shellTraps = bashRows({ permissions: { deny: ["Bash(rm *)"] }, approval: ALLOW_FALLBACK }, [
   ["$(...) in a bare assignment", "X=$(rm -rf build)", "deny", "Bash(rm *)"],
   ["$(...) in an export", "export FOO=$(rm -rf build)", "deny", "Bash(rm *)"],
   ["$(...) in a local declaration inside a function", "f() { local x=$(rm -rf build); }; f", "deny", "Bash(rm *)"],
@@ -50,7 +50,7 @@ const allowTraps = bashRows({ permissions: { allow: ["Bash(git status)", "Bash(e
   ["a redirection target from $(...)", "echo hi > $(echo /dev/null)", "ask"],
 ]);
 
-const pathTraps = callRows({ permissions: { deny: ["Read(.env)", "Edit(.env)", "Read(/secrets/**)"] }, approval: {} }, [
+const pathTraps = callRows({ permissions: { deny: ["Read(.env)", "Edit(.env)", "Read(/secrets/**)"] }, approval: ALLOW_FALLBACK }, [
   ["a file:// URL to a denied file", "Read", { path: "file://{work}/.env" }, "deny", "Read(.env)"],
   ["a workspace: path to a denied file", "Read", { path: "workspace:config/.env" }, "deny", "Read(.env)"],
   ["backslashes in the path", "Read", { path: "src\\.env" }, "deny", "Read(.env)"],
@@ -62,14 +62,14 @@ const pathTraps = callRows({ permissions: { deny: ["Read(.env)", "Edit(.env)", "
   ["a read through a link to a denied folder", "Read", { path: "src/link-secrets/nested/id.pem" }, "deny", "Read(/secrets/**)"],
 ]);
 
-const linkWalks = callRows({ permissions: { deny: ["Read(/secrets/**)"] }, approval: {} }, [
+const linkWalks = callRows({ permissions: { deny: ["Read(/secrets/**)"] }, approval: ALLOW_FALLBACK }, [
   ["a walk of a link to a denied folder", "List", { path: "src/link-secrets" }, "deny", "Read(/secrets/**)"],
   ["a Grep of a link to a denied folder", "Grep", { pattern: "KEY", path: "src/link-secrets" }, "deny", "Read(/secrets/**)"],
   ["a Glob under a link to a denied folder", "Glob", { pattern: "*.pem", path: "src/link-secrets/nested" }, "deny", "Read(/secrets/**)"],
 ]);
 
 const nameTraps = [
-  ...callRows({ permissions: { deny: ["Bash(rm *)", "Read(.env)"] }, approval: {} }, [
+  ...callRows({ permissions: { deny: ["Bash(rm *)", "Read(.env)"] }, approval: ALLOW_FALLBACK }, [
     ["a tool name in lower case resolves to Bash", "bash", { command: "rm -rf build" }, "deny", "Bash(rm *)"],
     ["a tool name in upper case resolves to Read", "READ", { path: ".env" }, "deny", "Read(.env)"],
   ]),
