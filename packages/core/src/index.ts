@@ -51,19 +51,6 @@ export type {
 } from "./telemetry/tool-call-span.js";
 export type { ToolEvent } from "./registry/events.js";
 export type { ApprovalDecision, ApprovalOptions, ApprovalRequest } from "./registry/approval-policy.js";
-export { resolveApproval } from "./registry/approval-policy.js";
-export type { ApprovalVocabulary } from "./registry/approval-validation.js";
-export type {
-  HookAnswer,
-  PolicyAfterCall,
-  PolicyCall,
-  PolicyDecision,
-  PolicyVerdict,
-  ToolCallPolicy,
-  ToolCallPolicyEnvironment,
-  ToolCallPolicyFactory,
-} from "./registry/tool-call-policy.js";
-export type { PolicyExplainCall, PolicyExplanation, RegistryPolicy } from "./registry/registry-policy-view.js";
 
 export { raceWithAbort } from "./abort.js";
 export { toolResultText } from "./tool-result-text.js";

@@ -20,3 +20,5 @@ export type { RawChange } from "./git/worktree-git-output.js";
 export { TOOL_PLUGIN_CHILD_POLICIES } from "./plugins/tool-plugin.js";
 export type { ChildRegistryRequest } from "./plugins/tool-plugin.js";
 export { toToolJsonSchema } from "./registry/json-schema.js";
+export { resolveApproval } from "./registry/approval-policy.js";
+export type { ApprovalVocabulary } from "./registry/approval-validation.js";

@@ -3,8 +3,10 @@
  * policy of `@agent-tools/policy`, loaded (with its shell parser) only when
  * the host gives either.
  */
-import type { ToolCallPolicyFactory } from "@agent-tools/core";
-import type { HookSettings, LayeredPermissionSettings, PermissionSettings } from "@agent-tools/policy";
+import type { ToolCallPolicyFactory } from "@agent-tools/core/policy";
+import type { PermissionSettings } from "@agent-tools/policy";
+import type { HookSettings } from "@agent-tools/policy/hooks";
+import type { LayeredPermissionSettings } from "@agent-tools/policy/internal";
 
 /** The policy options of the sdk's registry builders. */
 export interface SdkPolicyOptions {

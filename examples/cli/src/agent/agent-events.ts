@@ -2,7 +2,8 @@
  * The events of one agent session. The live display renders them; `--json`
  * prints each one as a line of JSON. Every field is JSON-serialisable.
  */
-import type { HookAnswer, ModelToolCall, PolicyDecision, ToolUpdate } from "@agent-tools/core";
+import type { ModelToolCall, ToolUpdate } from "@agent-tools/core";
+import type { HookAnswer, PolicyDecision } from "@agent-tools/core/policy";
 
 /** The session started: which model, where, with which tools. */
 export interface SessionStartEvent {

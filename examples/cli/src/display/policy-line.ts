@@ -2,7 +2,7 @@
  * `--explain` in the live display: the permission policy's decision for a
  * call as one line under the call (the terminal display dims and truncates it).
  */
-import type { HookAnswer } from "@agent-tools/core";
+import type { HookAnswer } from "@agent-tools/core/policy";
 import type { PolicyEvent } from "../agent/agent-events.js";
 
 /**

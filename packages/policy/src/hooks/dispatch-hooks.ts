@@ -3,7 +3,7 @@
  * own timeout, and reports their outcomes in declaration order (so a merge
  * is the same whichever hook finished first).
  */
-import type { HookAnswer, PolicyDecision } from "@agent-tools/core";
+import type { HookAnswer, PolicyDecision } from "@agent-tools/core/policy";
 import type { HookRunContext, HookRunOutcome } from "./hook-run.js";
 import type { HookEventName, HookHandler, HookInput, HookSettings } from "./hook-settings.js";
 import { selectHooks } from "./match-hooks.js";

@@ -22,7 +22,7 @@
  *   events it is logged (`logger.warn`) and ignored.
  * - Abort: an aborted call aborts its hooks (processes killed, requests aborted).
  */
-import type { PolicyDecision } from "@agent-tools/core";
+import type { PolicyDecision } from "@agent-tools/core/policy";
 
 /** Every event a hook may be given for. */
 export const HOOK_EVENT_NAMES = Object.freeze([

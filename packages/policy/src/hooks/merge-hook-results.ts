@@ -14,7 +14,7 @@
  *   model reads; `updatedToolOutput`: the first by declaration order.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { HookAnswer, PolicyDecision } from "@agent-tools/core";
+import type { HookAnswer, PolicyDecision } from "@agent-tools/core/policy";
 import { type HookResult, decisionOf, toHookAnswer } from "./dispatch-hooks.js";
 
 /** What the PreToolUse hooks decided together. */

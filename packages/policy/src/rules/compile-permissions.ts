@@ -6,7 +6,8 @@
  * pattern that can never match is an `SdkError` naming the rule and the
  * closest valid name.
  */
-import { type ApprovalVocabulary, SdkError } from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import type { ApprovalVocabulary } from "@agent-tools/core/internal";
 import { closestName } from "@agent-tools/core/internal";
 import { type CommandPattern, compileCommandPattern } from "../shell/command-pattern.js";
 import type { ShellParser } from "../shell/shell-parser.js";

@@ -8,7 +8,8 @@
  * subagents, messages, waiting on or stopping processes the agent started),
  * are allowed.
  */
-import { type ApprovalDecision, type ApprovalOptions, type ToolMetadata, resolveApproval } from "@agent-tools/core";
+import type { ApprovalDecision, ApprovalOptions, ToolMetadata } from "@agent-tools/core";
+import { resolveApproval } from "@agent-tools/core/internal";
 
 /** Kinds of tools that only touch the conversation's own state: allowed when no rule names them. */
 const BOOKKEEPING_KINDS: ReadonlySet<string> = new Set([

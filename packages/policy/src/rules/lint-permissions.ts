@@ -4,7 +4,8 @@
  * wildcards that match more than they seem to, rules shadowed by an earlier
  * one, and path rules other tools walk around.
  */
-import { type ApprovalVocabulary, SdkError } from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import type { ApprovalVocabulary } from "@agent-tools/core/internal";
 import { commandPatternTraits } from "../shell/command-pattern.js";
 import type { ShellParser } from "../shell/shell-parser.js";
 import { type CompiledRule, compilePermissions } from "./compile-permissions.js";
@@ -42,7 +43,7 @@ export interface LintOptions {
 }
 
 /** A vocabulary that accepts every name the rules use (lint without a registry checks everything else). */
-function permissiveVocabulary(settings: CheckedPermissionSettings): ApprovalVocabulary {
+export function permissiveVocabulary(settings: CheckedPermissionSettings): ApprovalVocabulary {
   const toolNames = new Set<string>();
   const serverIds = new Set<string>();
   const groupIds = new Set<string>();

@@ -3,7 +3,8 @@
  * registry runs, and reports each call's decision under both and which
  * changed: to see what a rule change would have done before shipping it.
  */
-import type { ApprovalVocabulary, ToolMetadata } from "@agent-tools/core";
+import type { ToolMetadata } from "@agent-tools/core";
+import type { ApprovalVocabulary } from "@agent-tools/core/internal";
 import type { ShellParser } from "../shell/shell-parser.js";
 import { type CompiledPermissions, compilePermissions } from "./compile-permissions.js";
 import { type RuleEnvironment, type RuleVerdict, evaluatePermissions } from "./evaluate-permissions.js";

@@ -5,7 +5,8 @@
  * naming the closest tool. A name of an MCP server still to load (covered by
  * a tool-name prefix) is accepted and checked when its tools arrive.
  */
-import { type ApprovalVocabulary, SdkError } from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import type { ApprovalVocabulary } from "@agent-tools/core/internal";
 import { closestName } from "@agent-tools/core/internal";
 import { type HookEventName, type HookSettings, TOOL_HOOK_EVENTS } from "../hooks/hook-settings.js";
 import { exactMatcherNames } from "../hooks/match-hooks.js";

@@ -13,14 +13,8 @@
  * call aborts its hooks.
  */
 import { homedir } from "node:os";
-import {
-  type PolicyCall,
-  type PolicyVerdict,
-  SdkError,
-  type ToolCallPolicy,
-  type ToolCallPolicyEnvironment,
-  type ToolCallPolicyFactory,
-} from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import type { PolicyCall, PolicyVerdict, ToolCallPolicy, ToolCallPolicyEnvironment, ToolCallPolicyFactory } from "@agent-tools/core/policy";
 import { closestName } from "@agent-tools/core/internal";
 import { checkHookSettings } from "../hooks/check-hook-settings.js";
 import type { HookSettings } from "../hooks/hook-settings.js";

@@ -12,7 +12,7 @@
  *
  * Never rejects: a failure inside denies the call with the reason.
  */
-import type { HookAnswer, PolicyCall, PolicyVerdict } from "@agent-tools/core";
+import type { HookAnswer, PolicyCall, PolicyVerdict } from "@agent-tools/core/policy";
 import { dispatchHooks } from "../hooks/dispatch-hooks.js";
 import { type PreToolUseDecision, mergePreToolUse } from "../hooks/merge-hook-results.js";
 import { type RuleVerdict, evaluatePermissions } from "../rules/evaluate-permissions.js";

@@ -2,7 +2,8 @@
  * The hooks of the ask path (PermissionRequest) and of the events that are
  * not about one call (SessionStart, SessionEnd, SubagentStart, SubagentStop).
  */
-import { type HookAnswer, type PolicyCall, type PolicyVerdict, SdkError } from "@agent-tools/core";
+import { SdkError } from "@agent-tools/core";
+import type { HookAnswer, PolicyCall, PolicyVerdict } from "@agent-tools/core/policy";
 import { dispatchHooks, toHookAnswer } from "../hooks/dispatch-hooks.js";
 import type { HookEventName } from "../hooks/hook-settings.js";
 import { mergePermissionRequest } from "../hooks/merge-hook-results.js";

@@ -1,6 +1,8 @@
 import { realpathSync } from "node:fs";
 import os from "node:os";
-import { type ApprovalVocabulary, type Logger, type ToolCallPolicyEnvironment, createPathPolicy } from "@agent-tools/core";
+import { type Logger, createPathPolicy } from "@agent-tools/core";
+import type { ApprovalVocabulary } from "@agent-tools/core/internal";
+import type { ToolCallPolicyEnvironment } from "@agent-tools/core/policy";
 import { describe, expect, it } from "vitest";
 import { createPermissionPolicy } from "./create-permission-policy.js";
 

@@ -2,7 +2,8 @@
  * What one registry's permission policy holds, and the hook inputs and run
  * contexts built from it.
  */
-import type { PolicyCall, RunningProcess, ToolCallPolicyEnvironment } from "@agent-tools/core";
+import type { RunningProcess } from "@agent-tools/core";
+import type { PolicyCall, ToolCallPolicyEnvironment } from "@agent-tools/core/policy";
 import type { HookRunContext } from "../hooks/hook-run.js";
 import type { HookEventName, HookInput, HookSettings } from "../hooks/hook-settings.js";
 import type { CompiledPermissions } from "../rules/compile-permissions.js";

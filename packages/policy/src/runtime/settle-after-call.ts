@@ -5,7 +5,8 @@
  * result keeps its content and the model also reads the hook's reason) and
  * add context. Their failures are logged and otherwise ignored.
  */
-import type { PolicyAfterCall, PolicyCall, ToolContent, ToolResult } from "@agent-tools/core";
+import type { ToolContent, ToolResult } from "@agent-tools/core";
+import type { PolicyAfterCall, PolicyCall } from "@agent-tools/core/policy";
 import { toolResultText } from "@agent-tools/core";
 import { dispatchHooks } from "../hooks/dispatch-hooks.js";
 import { mergePostToolUse } from "../hooks/merge-hook-results.js";

@@ -6,7 +6,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type ApprovalOptions, type ApprovalVocabulary, type ToolMetadata, createPathPolicy } from "@agent-tools/core";
+import { type ApprovalOptions, type ToolMetadata, createPathPolicy } from "@agent-tools/core";
+import type { ApprovalVocabulary } from "@agent-tools/core/internal";
 import type { ShellParser } from "../../shell/shell-parser.js";
 import { type CompiledPermissions, compilePermissions } from "../compile-permissions.js";
 import { type RuleEnvironment, type RuleVerdict, evaluatePermissions } from "../evaluate-permissions.js";
