@@ -1,6 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import { type CommandPart, isSafeAssignmentName, type ParsedCommandLine, type ShellWord } from "./command-parts.js";
 import { analyzeCommand } from "./command-wrappers.js";
+import { hasUnparsedSubstitution, hiddenEvaluationOf } from "./hidden-evaluation.js";
 import { heredocRestriction, type Restriction, redirectRestriction, statementEnd } from "./redirections.js";
 import { readShellWord } from "./shell-words.js";
 
@@ -75,6 +76,7 @@ function visit(collector: PartCollector, item: Pending): Pending[] {
   const targeted = item.target !== undefined && item.target.id === node.id ? item.target.context : undefined;
   const restriction = item.restriction ?? targeted?.restriction;
   const childDepth = FLAT_TYPES.has(type) ? depth : depth + 1;
+  checkHiddenCode(collector, node);
   // Only named nodes can hold a command, and leaves never do: skipping them halves the nodes crossing from WebAssembly.
   const pending = (nodes: readonly (Node | null)[], childRestriction: Restriction): Pending[] => {
     const result: Pending[] = [];
@@ -111,6 +113,21 @@ function visit(collector: PartCollector, item: Pending): Pending[] {
   const children = pending(node.namedChildren, restriction);
   // A redirection target below a list or pipeline body: pass the search down that chain.
   return item.target && !targeted && FLAT_TYPES.has(type) ? children.map((child) => ({ ...child, target: item.target })) : children;
+}
+
+/** Leaves inside `${...}` whose text tree-sitter-bash keeps unparsed (a default value, a `#`/`%`/`/` pattern). */
+const UNPARSED_TEXT_TYPES = ["word", "regex", "extglob_pattern", "raw_string", "string_content"];
+
+/** A construct that evaluates a value as code adds a part no rule allows; a substitution tree-sitter-bash left unparsed makes the line unreadable. */
+function checkHiddenCode(collector: PartCollector, node: Node): void {
+  const hidden = hiddenEvaluationOf(node);
+  if (hidden) {
+    const reason = `${hidden}, which can run a command hidden in a variable's value`;
+    pushPart(collector, { words: [], assignments: [], text: node.text, reason });
+  }
+  if (node.type === "expansion" && node.descendantsOfType(UNPARSED_TEXT_TYPES).some((word) => word !== null && hasUnparsedSubstitution(word))) {
+    addProblem(collector, `the expansion "${node.text}" holds a command substitution this policy cannot read`);
+  }
 }
 
 function addProblem(collector: PartCollector, problem: string): void {
