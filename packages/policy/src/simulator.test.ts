@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lintPermissions, replayPermissions } from "./simulator.js";
 
-const shell = { groupId: "shell", kind: "execute", isReadOnly: false, displayCategory: "shell" } as const;
+const shell = { groupId: "shell", kind: "execute", isReadOnly: false, displayCategory: "terminal" } as const;
 
 describe("the public simulator functions (each loads and frees its own parser)", () => {
   it("lintPermissions flags the middle wildcard that allows every git subcommand, and a rule that can never fire", async () => {
