@@ -6,7 +6,8 @@
  */
 import path from "node:path";
 import { type ToolMetadata, resolveToolAnnotations } from "@agent-tools/core";
-import { isWithin, tryRealpath } from "@agent-tools/core/internal";
+import { canonicalizeTarget, isWithin, tryRealpath } from "@agent-tools/core/internal";
+import { minimatch } from "minimatch";
 import type { CallFacts } from "./rule-match.js";
 import { isFileChangingTool } from "./rule-tools.js";
 
@@ -44,10 +45,40 @@ export function protectedPlacesOf(dataDir: string, workdir: string): ProtectedPl
 
 const inDataDir = (target: string, places: ProtectedPlaces): boolean => places.dataDirs.some((dir) => isWithin(dir, target));
 
+/** True when a segment of `word` is a glob (or brace expansion) the shell could expand to `.git`. */
+const globCouldNameGit = (word: string): boolean => word.split("/").some((segment) => /[*?[{]/.test(segment) && minimatch(".git", segment));
+
+/** The path a word or cwd names, with its symlinks resolved (the longest existing prefix); undefined when it cannot be. */
+function canonicalOf(target: string): string | undefined {
+  try {
+    return canonicalizeTarget(target, { keepLeafSymlink: false }).canonicalPath;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a shell word or working directory reaches a protected place: it names
+ * a `.git` segment (itself, as a glob that could expand to one, or through a
+ * symlink), or lies in the data directory. `base` is where the command runs.
+ */
+function protectedBy(text: string, base: string, places: ProtectedPlaces): string | undefined {
+  if (text === "") return undefined;
+  if (hasGitSegment(text) || globCouldNameGit(text)) return "a .git folder";
+  const resolved = path.resolve(base, text);
+  const canonical = canonicalOf(resolved);
+  if (canonical !== undefined && hasGitSegment(canonical)) return "a .git folder";
+  if (inDataDir(resolved, places) || (canonical !== undefined && inDataDir(canonical, places)) || places.dataDirs.some((dir) => text.includes(dir))) {
+    return "the SDK's data directory";
+  }
+  return undefined;
+}
+
 /**
  * Why bypassPermissions still asks for the call, or undefined: a file change
  * in a `.git` folder or the SDK's data directory, or a command line whose
- * words name one (or that did not parse).
+ * words name one (directly, as a glob that could expand to `.git`, or
+ * through a symlink), that runs in one (`cwd`), or that did not parse.
  */
 export function bypassStillAsks(facts: CallFacts, places: ProtectedPlaces): string | undefined {
   if (isFileChangingTool(facts.toolName, facts.metadata)) {
@@ -63,16 +94,19 @@ export function bypassStillAsks(facts: CallFacts, places: ProtectedPlaces): stri
   const command = facts.command;
   if (command === undefined) return undefined;
   if (!command.ok) return `the command line could not be parsed (${command.reason})`;
+  // The command runs in its cwd: a cwd in .git or the data directory changes files there without naming them.
+  const base = path.resolve(places.workdir, facts.cwd ?? ".");
+  if (facts.cwd !== undefined) {
+    const place = protectedBy(facts.cwd, places.workdir, places);
+    if (place !== undefined) return `the command runs in ${place} (cwd "${facts.cwd}")`;
+  }
   for (const part of command.parts) {
     // The text too: a redirection target (`> .git/hooks/x`) is no word.
     if (GIT_IN_TEXT.test(part.text)) return `the command "${part.text}" names a .git folder`;
     if (places.dataDirs.some((dir) => part.text.includes(dir))) return `the command "${part.text}" names the SDK's data directory`;
     for (const word of part.words) {
-      if (hasGitSegment(word.text)) return `the command "${part.text}" names a .git folder`;
-      const resolved = path.resolve(places.workdir, word.text);
-      if (word.text !== "" && (inDataDir(resolved, places) || places.dataDirs.some((dir) => word.text.includes(dir)))) {
-        return `the command "${part.text}" names the SDK's data directory`;
-      }
+      const place = protectedBy(word.text, base, places);
+      if (place !== undefined) return `the command "${part.text}" names ${place}`;
     }
   }
   return undefined;

@@ -17,6 +17,8 @@ export interface CallFacts {
   readonly metadata: ToolMetadata;
   /** The parsed command line of a shell tool call (undefined: no command, e.g. ManagedProcess `status`). */
   readonly command?: ParsedCommandLine;
+  /** The working directory a shell tool call gives (`cwd`), as given. */
+  readonly cwd?: string;
   /** The paths of a file tool call (empty for other tools). */
   readonly paths: readonly CallPath[];
   readonly bases: PathBases;
@@ -75,9 +77,18 @@ function deniedPart(rule: CompiledRule, facts: CallFacts): CommandPart | undefin
   return facts.command.parts.find((part) => matchesCommandPart(pattern, part, "deny"));
 }
 
+/**
+ * True when a `Bash` deny or ask rule reaches a call of another tool that
+ * runs a command line (ManagedProcess `start`): a command the rules keep
+ * from Bash must not run through the other door. Allow rules stay per tool.
+ */
+function bashRuleReaches(rule: CompiledRule, facts: CallFacts): boolean {
+  return rule.target.kind === "tool" && rule.target.name === "Bash" && facts.toolName !== "Bash" && facts.command !== undefined;
+}
+
 /** The hit of a deny or ask rule on the call, or undefined when it does not apply. */
 export function denyOrAskHit(rule: CompiledRule, facts: CallFacts): RuleHit | undefined {
-  if (!ruleNamesTool(rule, facts.toolName, facts.metadata)) return undefined;
+  if (!ruleNamesTool(rule, facts.toolName, facts.metadata) && !bashRuleReaches(rule, facts)) return undefined;
   if (rule.specifier === undefined) return { rule };
   if (rule.command !== undefined) {
     const part = deniedPart(rule, facts);
