@@ -5,6 +5,7 @@
  * (the denied file's content or name never reaches the model, the protected
  * file is unchanged).
  */
+import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import type { ToolRegistry } from "@agent-tools/core";
@@ -221,6 +222,29 @@ describe("path rules: an allow-list Edit(src/**) in dontAsk", () => {
       expect(readFileSync(path.join(workdir, "keep.txt"), "utf8")).toBe("k");
       expect(existsSync(path.join(workdir, "src", "a.ts"))).toBe(true);
     });
+  });
+});
+
+describe("path rules in a linked git worktree (a worktree subagent's workdir)", () => {
+  it("a deny rule naming the main worktree by absolute path also holds for the same file in the linked worktree", async () => {
+    const { workdir, dataDir, outside } = tree();
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, stdio: "ignore", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } });
+    git(workdir, "init", "-q", "-b", "main");
+    git(workdir, "add", "-A");
+    git(workdir, "commit", "-q", "-m", "init");
+    const linked = path.join(outside, "linked");
+    git(workdir, "worktree", "add", "-q", linked);
+    const permissions = { deny: [`Edit(//${workdir.slice(1)}/protected/**)`, `Read(//${workdir.slice(1)}/secret/**)`] };
+    await using(attackRegistry({ workdir: linked, dataDir, permissions, approval: { defaultDecision: "allow" } }), async (registry) => {
+      const write = await call(registry, "Write", { path: "protected/keep.txt", content: "pwned\n" });
+      expect(write.code, write.text).toBe("permission_denied");
+      const read = await call(registry, "Read", { path: "secret/key.txt" });
+      expect(read.code, read.text).toBe("permission_denied");
+      const other = await call(registry, "Write", { path: "src/b.ts", content: "export {};\n" });
+      expect(other.isError, other.text).toBe(false);
+    });
+    expect(readFileSync(path.join(linked, "protected", "keep.txt"), "utf8")).toBe("original\n");
   });
 });
 

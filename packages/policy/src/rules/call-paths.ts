@@ -5,10 +5,10 @@
  * symlinks, matched by deny and ask rules only), plus whether a walk tool
  * walks a directory there.
  */
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { PathIntent, PathPolicy } from "@agent-tools/core";
-import { canonicalizeTarget, tryRealpath } from "@agent-tools/core/internal";
+import { canonicalizeTarget, isWithin, tryRealpath } from "@agent-tools/core/internal";
 import type { PathBases } from "./path-pattern.js";
 
 /** One path of a call. */
@@ -47,16 +47,50 @@ export interface CallPathContext {
 
 const unique = (items: readonly (string | null | undefined)[]): string[] => [...new Set(items.filter((item): item is string => typeof item === "string"))];
 
+/**
+ * The main worktree of the linked git worktree at `workdir` (its `.git` is a
+ * file naming `<main>/.git/worktrees/<name>`, whose `commondir` is
+ * `<main>/.git`), or undefined. A forged `.git` file can only add paths
+ * that deny and ask rules look at, never take one away.
+ */
+export function mainWorktreeOf(workdir: string): string | undefined {
+  try {
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(path.join(workdir, ".git"), "utf8"))?.[1]?.trim();
+    if (pointer === undefined) return undefined;
+    const gitDir = path.resolve(workdir, pointer);
+    const common = path.resolve(gitDir, readFileSync(path.join(gitDir, "commondir"), "utf8").trim());
+    const main = tryRealpath(path.dirname(common)) ?? path.dirname(common);
+    return main === workdir || main === tryRealpath(workdir) ? undefined : main;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The directories anchors resolve against: given and canonical forms of the workdir, the home and each root. */
 export function pathBasesOf(options: { paths?: PathPolicy; workdir: string; home: string }): PathBases {
   const roots = new Map<string, string[]>();
   for (const root of options.paths?.roots() ?? []) roots.set(root.alias, unique([root.path, root.canonicalPath]));
+  const workdir = unique([options.workdir, options.paths?.workdir, tryRealpath(options.workdir)]);
+  const main = mainWorktreeOf(options.workdir);
   return {
-    workdir: unique([options.workdir, options.paths?.workdir, tryRealpath(options.workdir)]),
+    workdir,
     home: unique([options.home, tryRealpath(options.home)]),
     roots,
     relatives: new Map(),
+    ...(main === undefined ? {} : { mirror: { from: workdir, to: main } }),
   };
+}
+
+/** `targets` and, in a linked worktree, their counterparts in the main worktree (what the apply step would change there). */
+export function withMirrored(targets: readonly string[], bases: PathBases): readonly string[] {
+  const mirror = bases.mirror;
+  if (mirror === undefined) return targets;
+  const out = [...targets];
+  for (const target of targets) {
+    const from = mirror.from.find((dir) => isWithin(dir, target));
+    if (from !== undefined) out.push(path.join(mirror.to, path.relative(from, target)));
+  }
+  return unique(out);
 }
 
 function lexicalOf(input: string, context: CallPathContext): string | undefined {

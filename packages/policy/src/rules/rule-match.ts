@@ -6,7 +6,7 @@
 import type { ToolMetadata } from "@agent-tools/core";
 import type { CommandPart, ParsedCommandLine } from "../shell/command-parts.js";
 import { matchesCommandPart } from "../shell/command-pattern.js";
-import type { CallPath } from "./call-paths.js";
+import { type CallPath, withMirrored } from "./call-paths.js";
 import type { CompiledRule } from "./compile-permissions.js";
 import { type PathBases, matchPathPattern } from "./path-pattern.js";
 import { fileRuleCovers, specifierKindOf } from "./rule-tools.js";
@@ -47,12 +47,18 @@ export function ruleNamesTool(rule: CompiledRule, toolName: string, metadata: To
   }
 }
 
-/** The first path of the call a deny/ask path rule matches (the lexical path counts too; a walk is matched by what it could reach). */
+/**
+ * The first path of the call a deny/ask path rule matches (the lexical path
+ * counts too, and in a linked worktree the path's counterpart in the main
+ * worktree; a walk is matched by what it could reach).
+ */
 function deniedPath(rule: CompiledRule, facts: CallFacts): CallPath | undefined {
   const pattern = rule.path;
   if (pattern === undefined) return undefined;
   return facts.paths.find((item) =>
-    item.denyTargets.some((target) => matchPathPattern(pattern, target, { bases: facts.bases, nocase: facts.nocase, mode: item.walk ? "reach" : "path" })),
+    withMirrored(item.denyTargets, facts.bases).some((target) =>
+      matchPathPattern(pattern, target, { bases: facts.bases, nocase: facts.nocase, mode: item.walk ? "reach" : "path" }),
+    ),
   );
 }
 
