@@ -13,6 +13,7 @@ import type { PathBases } from "./path-pattern.js";
 import { acceptEditsAllows, bypassStillAsks, planModeRefuses, protectedPlacesOf } from "./permission-modes.js";
 import { type CallFacts, type RuleHit, allowingRules, denyOrAskHit } from "./rule-match.js";
 import { commandOf, isWalkTool, pathIntentOf, specifierKindOf, targetPathsOf } from "./rule-tools.js";
+import { hiddenFromRules } from "./hidden-commands.js";
 
 /** What evaluating a call needs of the registry. */
 export interface RuleEnvironment {
@@ -121,6 +122,8 @@ function fallback(compiled: CompiledPermissions, call: RuleCall, facts: CallFact
   if (facts.command !== undefined && !facts.command.ok && decision === "allow") {
     return { decision: "ask", layer, reason: `The command line could not be parsed (${facts.command.reason}); it needs approval.` };
   }
+  const hidden = decision === "allow" ? hiddenFromRules(compiled, facts) : undefined;
+  if (hidden !== undefined) return { decision: "ask", layer, reason: `The command line hides commands from the permission rules (${hidden}); it needs approval.` };
   return {
     decision,
     layer,
@@ -147,14 +150,15 @@ function decide(compiled: CompiledPermissions, call: RuleCall, environment: Rule
     };
   }
   if (compiled.mode === "bypassPermissions") {
-    const why = bypassStillAsks(facts, protectedPlacesOf(environment.dataDir, environment.workdir));
+    const why = bypassStillAsks(facts, protectedPlacesOf(environment.dataDir, environment.workdir)) ?? hiddenFromRules(compiled, facts);
     if (why !== undefined) return { decision: "ask", layer: "mode", reason: `bypassPermissions mode still asks here: ${why}.` };
     return { decision: "allow", layer: "mode", reason: "bypassPermissions mode allows every call no rule denies." };
   }
   const asked = firstHit(compiled, "ask", facts);
   if (asked !== undefined) return askVerdict(asked, call.toolName);
   const allowing = allowingRules(compiled.rules, facts);
-  if (allowing !== undefined) {
+  // A bare `Bash` allow does not allow commands hidden from the deny and ask rules (see hidden-commands.ts).
+  if (allowing !== undefined && hiddenFromRules(compiled, facts) === undefined) {
     const first = allowing[0]!;
     return { decision: "allow", rule: allowing.map((rule) => rule.text).join(", "), layer: first.layer };
   }

@@ -223,9 +223,12 @@ function addWords(collector: PartCollector, input: PartInput): void {
   let reason = inherited;
   if (analysis.kind === "blocked") reason ??= analysis.reason;
   if (analysis.kind === "script" && collector.scriptDepth >= MAX_SCRIPT_DEPTH) reason ??= "its nested shell strings are too deep to check";
-  pushPart(collector, { words: shellWords, assignments: input.assignments, text: input.text, reason });
-  if (analysis.kind === "wrapper") {
-    const inner = input.words.slice(analysis.innerStart);
+  // Commands this policy cannot read (a shell reading stdin or a file, `source`, a string decided at run time) are marked for the rules.
+  const hidesCommands = analysis.kind === "blocked" || (analysis.kind === "wrapper" && analysis.hidesCommands === true);
+  pushPart(collector, { words: shellWords, assignments: input.assignments, text: input.text, reason, hidesCommands });
+  if (analysis.kind === "wrapper" && analysis.innerStart < input.words.length) {
+    const rest = input.words.slice(analysis.innerStart);
+    const inner = analysis.keepsName ? [input.words[0], ...rest] : rest;
     const words = analysis.appendsInput ? [...inner, { word: { text: "<input words>", dynamic: true }, start: input.end }] : inner;
     const text = collector.source.slice(inner[0].start, input.end);
     addWords(collector, { words, assignments: analysis.assignments, text, restriction: inherited, end: input.end });
@@ -250,8 +253,11 @@ function restrict(part: CommandPart, reason: string): CommandPart {
   return { ...part, allowable: false, notAllowableReason: reason };
 }
 
-function pushPart(collector: PartCollector, part: { words: readonly ShellWord[]; assignments: readonly string[]; text: string; reason: Restriction }): void {
-  const base = { words: part.words, assignments: part.assignments, text: part.text };
+function pushPart(
+  collector: PartCollector,
+  part: { words: readonly ShellWord[]; assignments: readonly string[]; text: string; reason: Restriction; hidesCommands?: boolean },
+): void {
+  const base = { words: part.words, assignments: part.assignments, text: part.text, ...(part.hidesCommands ? { hidesCommands: true } : {}) };
   collector.parts.push(part.reason === undefined ? { ...base, allowable: true } : { ...base, allowable: false, notAllowableReason: part.reason });
 }
 

@@ -31,6 +31,12 @@ export interface CommandPart {
   readonly allowable: boolean;
   /** Why the part is not allowable, in words for the model. */
   readonly notAllowableReason?: string;
+  /**
+   * True when the part runs commands this policy cannot read: a shell reading its script from standard input or a file, `source`,
+   * a command string decided at run time, `env -S`. Deny and ask rules cannot see those commands, so while the tool has such rules,
+   * a bare allow of the tool does not allow the line (it falls to the fallback, at least ask).
+   */
+  readonly hidesCommands?: boolean;
 }
 
 /** The result of parsing a command line. */

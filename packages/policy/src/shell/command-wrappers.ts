@@ -1,4 +1,5 @@
 import type { ShellWord } from "./command-parts.js";
+import { gitCommandOf } from "./git-options.js";
 
 /**
  * What a simple command does with the rest of its words, beyond running its own program.
@@ -15,6 +16,10 @@ export type CommandAnalysis =
       readonly assignments: readonly string[];
       /** `xargs` appends words read from stdin. */
       readonly appendsInput: boolean;
+      /** The inner command keeps the command name (`git -C . push` -> `git push`). */
+      readonly keepsName?: boolean;
+      /** The command may also run commands this policy cannot read (`git -c alias.x=!cmd`); see `CommandPart.hidesCommands`. */
+      readonly hidesCommands?: boolean;
     }
   /** `find ... -exec cmd {} ;` (also `-execdir`, `-ok`, `-okdir`): each command runs with `{}` replaced by a path; `end` is exclusive. */
   | { readonly kind: "exec"; readonly ranges: readonly { readonly start: number; readonly end: number }[] }
@@ -49,6 +54,8 @@ const WRAPPER_OPTIONS: Readonly<Record<string, OptionTable>> = {
   setsid: { short: "", long: [] },
   ionice: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] },
   coproc: { short: "", long: [] },
+  // `builtin command rm x`, `builtin exec rm x`: the builtin named next runs the rest.
+  builtin: { short: "", long: [] },
 };
 
 /** `watch` joins its words and runs them with `sh -c`. */
@@ -76,6 +83,8 @@ export function analyzeCommand(words: readonly ShellWord[]): CommandAnalysis {
   if (name === "watch") return analyzeWatch(words);
   if (name === "trap") return analyzeTrap(words);
   if (name === "su") return analyzeSu(words);
+  if (name === "alias") return analyzeAlias(words);
+  if (name === "git") return analyzeGit(words);
   const table = WRAPPER_OPTIONS[name];
   return table ? analyzeWrapper(words, name, table) : { kind: "plain" };
 }
@@ -205,6 +214,33 @@ function analyzeSu(words: readonly ShellWord[]): CommandAnalysis {
     if (text.startsWith("--command=")) return scriptOf([{ text: text.slice("--command=".length), dynamic: false }], '"su -c"');
   }
   return { kind: "blocked", reason: `"su" opens a shell that runs commands from its standard input, which this policy cannot read` };
+}
+
+/** `alias x='rm -rf'`: with `shopt -s expand_aliases` the value runs wherever `x` is the command; it is parsed like `eval`. */
+function analyzeAlias(words: readonly ShellWord[]): CommandAnalysis {
+  const values = words.slice(1).flatMap((word) => {
+    const equals = word.text.indexOf("=");
+    if (equals <= 0) return [];
+    return [{ text: word.text.slice(equals + 1), dynamic: word.dynamic }];
+  });
+  if (values.length === 0) return { kind: "plain" };
+  if (values.some((value) => value.dynamic)) return { kind: "blocked", reason: `the command an "alias" runs is decided at run time` };
+  return { kind: "script", script: values.map((value) => value.text).join("\n") };
+}
+
+/** `git -C . push`: `git push` is a part of its own; `git -c ...` may run configured commands (`alias.x=!cmd`, `core.fsmonitor`). */
+function analyzeGit(words: readonly ShellWord[]): CommandAnalysis {
+  const git = gitCommandOf(words);
+  if (git.subcommandStart === undefined)
+    return git.setsConfiguration ? { kind: "wrapper", innerStart: words.length, assignments: [], appendsInput: false, hidesCommands: true } : { kind: "plain" };
+  return {
+    kind: "wrapper",
+    innerStart: git.subcommandStart,
+    assignments: [],
+    appendsInput: false,
+    keepsName: true,
+    ...(git.setsConfiguration ? { hidesCommands: true } : {}),
+  };
 }
 
 function scriptOf(words: readonly ShellWord[], label: string): CommandAnalysis {
