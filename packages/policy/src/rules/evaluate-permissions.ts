@@ -123,7 +123,8 @@ function fallback(compiled: CompiledPermissions, call: RuleCall, facts: CallFact
     return { decision: "ask", layer, reason: `The command line could not be parsed (${facts.command.reason}); it needs approval.` };
   }
   const hidden = decision === "allow" ? hiddenFromRules(compiled, facts) : undefined;
-  if (hidden !== undefined) return { decision: "ask", layer, reason: `The command line hides commands from the permission rules (${hidden}); it needs approval.` };
+  if (hidden !== undefined)
+    return { decision: "ask", layer, reason: `The command line hides commands from the permission rules (${hidden}); it needs approval.` };
   return {
     decision,
     layer,
