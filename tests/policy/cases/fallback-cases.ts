@@ -67,7 +67,8 @@ const fallbackRows = [
     ["a Bash command rule does not cover ManagedProcess", "Bash", { command: "echo not-managed" }, "ask"],
   ]),
   ...callRows({ permissions: { deny: ["Bash(rm *)"] }, approval: { defaultDecision: "allow" } }, [
-    ["a Bash rule does not cover ManagedProcess", "ManagedProcess", { action: "start", command: "rm -f f-{n}" }, "allow"],
+    // Bash deny rules cover every tool that runs a command line: a denied command cannot be started as a managed process instead.
+    ["a Bash deny rule covers ManagedProcess start", "ManagedProcess", { action: "start", command: "rm -f f-{n}" }, "deny", "Bash(rm *)"],
   ]),
   ...callRows({ permissions: { allow: ["TaskCreate"], deny: ["TaskUpdate"] }, approval: ASK_FALLBACK }, [
     ["a bare rule on a tool without specifiers allows it", "TaskCreate", task, "allow", "TaskCreate"],

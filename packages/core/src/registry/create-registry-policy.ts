@@ -2,11 +2,12 @@
  * Builds a registry's permission policy from the host's factory (the
  * `policy` option of `createToolRegistry`) and the `registry.policy` view.
  */
-import { SdkError } from "../errors.js";
+import { SdkError, type ToolError } from "../errors.js";
+import { deniedError } from "./execute-tool-call.js";
+import { policyCallOf, policyRefusal } from "./policy-gate.js";
 import type { PathPolicy } from "../paths/path-policy-types.js";
 import type { ToolPorts } from "../ports/tool-ports.js";
 import type { Logger, ToolBundle, ToolDefinition } from "../types.js";
-import type { ToolError } from "../errors.js";
 import type { ApprovalOptions } from "./approval-policy.js";
 import { approvalVocabulary } from "./approval-validation.js";
 import { type RegistryPolicy, createRegistryPolicyView } from "./registry-policy-view.js";
@@ -78,4 +79,19 @@ export async function closePolicy(policy: ToolCallPolicy, logger: Logger): Promi
   } catch (error) {
     logger.warn("the permission policy failed to close", { error: String(error) });
   }
+}
+
+/**
+ * The refusal of a call to a tool the policy denies whatever its input: the
+ * policy's own explanation (rule, layer, reason) when it gives a deny, else
+ * the generic one.
+ */
+export async function policyDenial(policy: ToolCallPolicy, tool: ToolDefinition, callId: string): Promise<ToolError> {
+  try {
+    const verdict = await policy.explain(policyCallOf(tool, callId, {}), { runHooks: false });
+    if (verdict.decision === "deny") return policyRefusal(tool, verdict);
+  } catch {
+    // The generic refusal below.
+  }
+  return deniedError(tool.name);
 }

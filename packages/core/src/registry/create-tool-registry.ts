@@ -21,7 +21,7 @@ import { isListedInPlanMode, planModeRefusal } from "./plan-mode.js";
 import { createToolCallScheduler } from "./tool-call-scheduler.js";
 import { createToolIndex } from "./tool-index.js";
 import type { ToolRegistry, ToolRegistryOptions } from "./tool-registry.js";
-import { closePolicy, createRegistryPolicy } from "./create-registry-policy.js";
+import { closePolicy, createRegistryPolicy, policyDenial } from "./create-registry-policy.js";
 
 export type { ToolRegistry, ToolRegistryOptions } from "./tool-registry.js";
 
@@ -162,7 +162,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     logger,
     lookup: (name) => index.lookup(name),
     refusalOf: (tool) =>
-      isDenied(tool)
+      isDeniedByApproval(tool)
         ? deniedError(tool.name)
         : planMode && !isListedInPlanMode(tool)
           ? planModeRefusal(
@@ -173,7 +173,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   });
   // Denied whatever the input: by `approval`, or by the policy (a bare deny rule); left out of `tools` and refused.
   function isDenied(tool: ToolDefinition): boolean {
-    return resolveApproval(tool.name, tool.metadata, approval) === "deny" || policy?.deniesTool?.(tool.name, tool.metadata) === true;
+    return isDeniedByApproval(tool) || policy?.deniesTool?.(tool.name, tool.metadata) === true;
+  }
+  function isDeniedByApproval(tool: ToolDefinition): boolean {
+    return resolveApproval(tool.name, tool.metadata, approval) === "deny";
   }
   const isPlanModeRefused = (tool: ToolDefinition) => planMode && !isListedInPlanMode(tool);
   const checkDeferredApprovalKeys = watchDeferredApprovalKeys(checkedApproval.deferredKeys, (message, data) => logger.warn(message, data));
@@ -275,7 +278,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
           .map((e) => e.tool.name);
         return errorResult(`Unknown tool: ${shortenForMessage(call.name)}. Available tools: ${names.join(", ")}.`, {}, { code: "unknown_tool" });
       }
-      if (isDenied(tool)) return refusalResult(deniedError(tool.name));
+      if (isDeniedByApproval(tool)) return refusalResult(deniedError(tool.name));
+      // Denied by the policy whatever the input: refused before validation, in the words of the rule that denies it.
+      if (policy?.deniesTool?.(tool.name, tool.metadata) === true) return refusalResult(await policyDenial(policy, tool, callId));
       if (isPlanModeRefused(tool))
         return refusalResult(
           planModeRefusal(

@@ -39,8 +39,8 @@ export function policyCallOf(tool: ToolDefinition, callId: string, input: unknow
   return Object.freeze({ callId, toolName: tool.name, input: plain, metadata: tool.metadata, revalidate });
 }
 
-/** The refusal a model reads when the policy denies a call. */
-function refusal(tool: ToolDefinition, verdict: Pick<PolicyVerdict, "reason" | "rule" | "layer">): ToolError {
+/** The refusal a model reads when the policy denies a call: its reason, rule and layer. */
+export function policyRefusal(tool: ToolDefinition, verdict: Pick<PolicyVerdict, "reason" | "rule" | "layer">): ToolError {
   const text =
     verdict.reason ??
     `${tool.name} is denied by the host's permission policy${verdict.rule === undefined ? "" : ` (rule ${JSON.stringify(verdict.rule)})`}. Do not retry it; take a different approach.`;
@@ -81,7 +81,7 @@ export async function admitByPolicy(tool: ToolDefinition, call: PolicyCall, opti
     ...(verdict.additionalContext === undefined ? {} : { additionalContext: verdict.additionalContext }),
   };
   if (verdict.decision === "allow") return admitted;
-  if (verdict.decision === "deny") throw refusal(tool, verdict);
+  if (verdict.decision === "deny") throw policyRefusal(tool, verdict);
   if (options.granted) return admitted;
   const hooked = policy.onPermissionRequest
     ? await raceWithAbort(
@@ -91,7 +91,7 @@ export async function admitByPolicy(tool: ToolDefinition, call: PolicyCall, opti
       )
     : undefined;
   if (hooked?.decision === "allow") return admitted;
-  if (hooked?.decision === "deny") throw refusal(tool, { reason: hooked.reason ?? verdict.reason, rule: verdict.rule, layer: "hook" });
+  if (hooked?.decision === "deny") throw policyRefusal(tool, { reason: hooked.reason ?? verdict.reason, rule: verdict.rule, layer: "hook" });
   const onAsk = options.approval?.onAsk;
   if (!onAsk) {
     throw new ToolError(

@@ -62,8 +62,6 @@ export function createRegistryPolicyView(source: RegistryPolicyViewSource): Regi
       const name = call !== null && typeof call === "object" && typeof call.name === "string" ? call.name : "";
       const tool = source.lookup(name);
       if (tool === undefined) return { decision: "deny", layer: "registry", reason: `No tool named ${JSON.stringify(name.slice(0, 200))}.`, hooks: NO_HOOKS };
-      const refused = source.refusalOf(tool);
-      if (refused !== undefined) return { decision: "deny", layer: "registry", reason: refused.message, hooks: NO_HOOKS, toolName: tool.name };
       let input: unknown;
       try {
         const args = parseArguments(tool.name, call.arguments ?? {});
@@ -74,15 +72,27 @@ export function createRegistryPolicyView(source: RegistryPolicyViewSource): Regi
         const reason = error instanceof ToolError ? error.message : String(error);
         return { decision: "deny", layer: "validation", reason, hooks: NO_HOOKS, toolName: tool.name };
       }
-      if (source.policy === undefined) {
-        return { decision: resolveApproval(tool.name, tool.metadata, source.approval), layer: "approval", hooks: NO_HOOKS, toolName: tool.name };
-      }
+      // The policy first: a tool its rules deny whatever the input is refused by the registry too, and the rule says why.
       const callId = typeof call.id === "string" && call.id !== "" ? call.id : "explain";
-      const verdict = await source.policy.explain(policyCallOf(tool, callId, input), {
+      const verdict = await source.policy?.explain(policyCallOf(tool, callId, input), {
         runHooks: options?.runHooks !== false,
         ...(options?.signal === undefined ? {} : { signal: options.signal }),
       });
-      return { ...verdict, toolName: tool.name };
+      if (verdict?.decision === "deny") return { ...verdict, toolName: tool.name };
+      if (source.policy?.deniesTool?.(tool.name, tool.metadata) === true) {
+        return {
+          decision: "deny",
+          layer: "policy",
+          reason: `${tool.name} is denied by the host's permission policy.`,
+          hooks: verdict?.hooks ?? NO_HOOKS,
+          toolName: tool.name,
+        };
+      }
+      const refused = source.refusalOf(tool);
+      if (refused !== undefined)
+        return { decision: "deny", layer: "registry", reason: refused.message, hooks: verdict?.hooks ?? NO_HOOKS, toolName: tool.name };
+      if (verdict !== undefined) return { ...verdict, toolName: tool.name };
+      return { decision: resolveApproval(tool.name, tool.metadata, source.approval), layer: "approval", hooks: NO_HOOKS, toolName: tool.name };
     },
     async notify(event, payload) {
       if (source.policy?.notify === undefined) return NO_HOOKS;
