@@ -6,7 +6,7 @@
  * file is unchanged).
  */
 import { execFileSync } from "node:child_process";
-import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { linkSync, unlinkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import type { ToolRegistry } from "@agent-tools/core";
 import { afterAll, describe, expect, it } from "vitest";
@@ -248,7 +248,60 @@ describe("path rules in a linked git worktree (a worktree subagent's workdir)", 
   });
 });
 
+describe("path rules anchored at the home directory", () => {
+  it("Read(~/.ssh/**) holds for ~/ paths, absolute paths, links into it and searches above it", async () => {
+    const { workdir, dataDir, outside } = tree();
+    const home = path.join(outside, "home");
+    mkdirSync(path.join(home, ".ssh"), { recursive: true });
+    writeFileSync(path.join(home, ".ssh", "id_test"), `${SECRET}\n`);
+    symlinkSync(path.join(home, ".ssh"), path.join(workdir, "src", "ssh"));
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      await using(attackRegistry({ workdir, dataDir, permissions: { deny: ["Read(~/.ssh/**)"] } }), async (registry) => {
+        for (const [name, args] of [
+          ["Read", { path: "~/.ssh/id_test" }],
+          ["Read", { path: path.join(home, ".ssh", "id_test") }],
+          ["Read", { path: `${home}//.ssh/./id_test` }],
+          ["Read", { path: "src/ssh/id_test" }],
+          ["Grep", { pattern: SECRET, path: "~" }],
+          ["Grep", { pattern: SECRET, path: home }],
+          ["Grep", { pattern: SECRET, path: "src/ssh" }],
+          ["List", { path: "~/.ssh" }],
+          ["Glob", { pattern: "**/*", path: "~" }],
+          ["Image", { source: "~/.ssh/id_test" }],
+        ] as const) {
+          const seen = await call(registry, name, args);
+          expect(seen.text, `${name} ${JSON.stringify(args)}`).not.toContain(SECRET);
+          expect(seen.code, `${name} ${JSON.stringify(args)}: ${seen.text}`).toBe("permission_denied");
+        }
+      });
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
+});
+
 describe("path rules: what cannot be caught", () => {
+  // Open (not fixable in the policy): the rules judge the path when the call is decided; a link swapped
+  // between that decision and the tool's own open (here while the host's onAsk runs) sends the write
+  // into the protected folder. Closing it needs the executor to decide again after onAsk, or the file
+  // tools to refuse a target whose canonical path changed since the decision (core / tools-fs).
+  it.fails("a link swapped while the host is asked sends an approved Write into a denied folder", async () => {
+    const { workdir, dataDir } = tree();
+    mkdirSync(path.join(workdir, "src", "real"));
+    symlinkSync(path.join(workdir, "src", "real"), path.join(workdir, "src", "link"));
+    const onAsk = () => {
+      unlinkSync(path.join(workdir, "src", "link"));
+      symlinkSync(path.join(workdir, "protected"), path.join(workdir, "src", "link"));
+      return true;
+    };
+    await using(attackRegistry({ workdir, dataDir, permissions: { ask: ["Edit(src/**)"], deny: DENY }, approval: { onAsk } }), async (registry) => {
+      await call(registry, "Write", { path: "src/link/keep.txt", content: "pwned\n" });
+    });
+    expect(readFileSync(path.join(workdir, "protected", "keep.txt"), "utf8")).toBe("original\n");
+  });
+
   it("a hard link to a denied file is another name for the same file: documented, not caught", async () => {
     const { workdir, dataDir } = tree();
     linkSync(path.join(workdir, "secret", "key.txt"), path.join(workdir, "src", "hard.txt"));
