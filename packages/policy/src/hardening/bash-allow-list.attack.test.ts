@@ -6,7 +6,8 @@
  * in `dontAsk` mode. Each line below ran `touch pwned` before the fix although
  * no allow rule covers `touch`: Bash evaluated a variable's value as code
  * (arithmetic on a value holding `a[$(cmd)]`, `${!x}`, `[[ -v ]]`, `${x@P}`),
- * or tree-sitter-bash left a command substitution unparsed inside `${...}`.
+ * or tree-sitter-bash left a command substitution unparsed inside `${...}`;
+ * or a `for` loop set PATH, so `ls` was another program.
  * The safe outcome: the call is refused and nothing ran.
  */
 import fs from "node:fs";
@@ -75,6 +76,26 @@ describe("a Bash allow-list (echo, ls, git status, npm run test:*) in dontAsk", 
     expect(ran).toBe(false);
     expect(explained.decision).toBe("deny");
     expect(result.error?.code).toBe("permission_denied");
+  });
+
+  it.each([["ls"], ["git status"]])("a for loop over PATH does not run another program for %s", async (allowed) => {
+    // A program named like an allowed one, in a folder the model knows (here made by the test: a stand-in for any writable folder).
+    const bin = path.join(temporary, "bin");
+    fs.mkdirSync(bin, { recursive: true });
+    for (const name of ["ls", "git"]) fs.writeFileSync(path.join(bin, name), "#!/bin/sh\n: > pwned\n", { mode: 0o755 });
+    for (const command of [`for PATH in ${bin}; do ${allowed}; done`, `for LD_PRELOAD in x; do ${allowed}; done`]) {
+      const { ran, explained, result } = await attack(command);
+      expect(ran, command).toBe(false);
+      expect(explained.decision, command).toBe("deny");
+      expect(result.error?.code, command).toBe("permission_denied");
+    }
+  });
+
+  it("a for loop over an ordinary lower-case variable is still allowed", async () => {
+    const { ran, explained, result } = await attack("for f in a b; do echo $f; done");
+    expect(ran).toBe(false);
+    expect(explained.decision).toBe("allow");
+    expect(textOf(result)).toContain("b");
   });
 
   it("still runs what the rules allow: literal arithmetic, plain expansions, a number index", async () => {

@@ -109,6 +109,9 @@ function visit(collector: PartCollector, item: Pending): Pending[] {
       return pending(node.namedChildren, undefined);
     case "function_definition":
       return pending([node.childForFieldName("body")], restriction);
+    case "for_statement":
+      addLoopVariable(collector, node);
+      break;
   }
   const children = pending(node.namedChildren, restriction);
   // A redirection target below a list or pipeline body: pass the search down that chain.
@@ -282,6 +285,17 @@ function addDeclaration(collector: PartCollector, node: Node, restriction: Restr
   const unsafe = assignments.find((name) => !isSafeAssignmentName(name));
   const reason = restriction ?? (unsafe ? `it sets ${unsafe}, which can change what runs` : undefined);
   pushPart(collector, { words, assignments: [], text: node.text, reason });
+}
+
+/**
+ * `for PATH in /x; do ls; done` (and `select`) assigns the loop variable like `PATH=/x`: a name that can change what runs makes a
+ * part no rule allows. Lower-case names (`for f in *.md`) are ordinary shell variables, except the proxies programs read.
+ */
+function addLoopVariable(collector: PartCollector, node: Node): void {
+  const name = node.childForFieldName("variable")?.text ?? node.namedChildren.find((child) => child?.type === "variable_name")?.text;
+  if (name === undefined || isSafeAssignmentName(name) || (/^[a-z_][a-z0-9_]*$/.test(name) && !name.endsWith("_proxy"))) return;
+  const text = node.text.split("\n")[0];
+  pushPart(collector, { words: [], assignments: [name], text, reason: `its loop sets ${name}, which can change what runs` });
 }
 
 /** A bare `PATH=/x` statement changes what later commands of the line run: a not-allowable part unless every name is safe. */
