@@ -75,6 +75,8 @@ const bypass = [
     ["bypass: a Bash part writing under .git asks", "touch .git/hooks-{n}", "ask"],
     ["bypass: a Bash part naming the dataDir asks", "touch {data}/bp-{n}", "ask"],
     ["bypass: a .gitignore is not a .git folder", "cat .gitignore", "allow"],
+    ["bypass: a glob that could expand to .git asks", "touch .gi?/bp-{n}", "ask"],
+    ["bypass: cd into .git asks", "cd .git && touch bp-{n}", "ask"],
   ]),
   ...callRows({ permissions: { defaultMode: "bypassPermissions" }, approval: ASK_FALLBACK }, [
     ["bypass allows Write in the workdir", "Write", write("src/bp-{n}.ts"), "allow"],

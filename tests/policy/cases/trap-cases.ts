@@ -59,6 +59,9 @@ const pathTraps = callRows({ permissions: { deny: ["Read(.env)", "Edit(.env)", "
   ["Image with several paths, one denied", "Image", { paths: ["docs/logo.png", "secrets/key.pem"] }, "deny", "Read(/secrets/**)"],
   ["a write through a link to a denied file", "Write", { path: "src/link-env", content: "x" }, "deny", "Edit(.env)"],
   ["an edit through a link to a denied file", "Edit", { path: "src/link-env", old_string: "SECRET", new_string: "X" }, "deny", "Edit(.env)"],
+  ["Image's source naming a denied file", "Image", { source: "config/.env" }, "deny", "Read(.env)"],
+  ["Image's sources naming a denied file", "Image", { sources: ["docs/logo.png", "src/.env"] }, "deny", "Read(.env)"],
+  ["Delete of a folder holding a denied file", "Delete", { path: "config" }, "deny", "Edit(.env)"],
   ["a read through a link to a denied folder", "Read", { path: "src/link-secrets/nested/id.pem" }, "deny", "Read(/secrets/**)"],
 ]);
 
