@@ -23,10 +23,7 @@ import path from "node:path";
 import type { ApprovalVocabulary } from "@agent-tools/core/internal";
 import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "@agent-tools/sdk";
 // The evaluation alone is internal to @agent-tools/policy (the registry's explain is the public path).
-import { compilePermissions } from "../../packages/policy/src/rules/compile-permissions.js";
-import { type RuleEnvironment, evaluatePermissions } from "../../packages/policy/src/rules/evaluate-permissions.js";
-import { checkPermissionSettings } from "../../packages/policy/src/rules/permission-settings.js";
-import { loadShellParser } from "../../packages/policy/src/shell/shell-parser.js";
+import { type RuleEnvironment, checkPermissionSettings, compilePermissions, evaluatePermissions, loadShellParser } from "@agent-tools/policy/internal";
 import { BENCH_CALLS, benchPermissions } from "./bench-rules.js";
 
 const TARGET_P50_MS = 0.2;
