@@ -71,6 +71,12 @@ describe("a Bash allow-list (echo, ls, git status, npm run test:*) in dontAsk", 
     ["echo ${x:=a} ${x%%$(touch pwned)}"],
     ['echo "${x:=a}" "${x/#a/$(touch pwned)}"'],
     [`echo "\${x:-'\`touch pwned\`'}"`],
+    // Where tree-sitter-bash and Bash split lines differently: a backslash before CR-LF (a continuation to the parser, a quoted CR and
+    // a line end to Bash), and a heredoc delimiter written $'EOF' (Bash ends the body at EOF, the parser at $'EOF').
+    ["echo x\\\r\ntouch pwned"],
+    ["echo x \\\r\ntouch pwned"],
+    ["echo <<$'EOF'\nx\nEOF\ntouch pwned\n$'EOF'\n"],
+    ['echo <<$"EOF"\nx\nEOF\ntouch pwned\n$"EOF"\n'],
   ])("refuses %s and nothing runs", async (command) => {
     const { ran, explained, result } = await attack(command);
     expect(ran).toBe(false);

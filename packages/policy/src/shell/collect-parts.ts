@@ -128,6 +128,10 @@ function checkHiddenCode(collector: PartCollector, node: Node): void {
     const reason = `${hidden}, which can run a command hidden in a variable's value`;
     pushPart(collector, { words: [], assignments: [], text: node.text, reason });
   }
+  // `<<$'EOF'`: Bash ends the body at `EOF`, tree-sitter-bash at `$'EOF'`, so they disagree on which lines are commands.
+  if (node.type === "heredoc_redirect" && node.children.some((child) => child?.type === "heredoc_start" && /\$['"]/.test(child.text))) {
+    addProblem(collector, "a heredoc delimiter quoted with $'...' or $\"...\", whose end Bash and this parser find in different places");
+  }
   if (node.type === "expansion" && node.descendantsOfType(UNPARSED_TEXT_TYPES).some((word) => word !== null && hasUnparsedSubstitution(word))) {
     addProblem(collector, `the expansion "${node.text}" holds a command substitution this policy cannot read`);
   }

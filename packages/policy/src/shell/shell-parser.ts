@@ -69,6 +69,8 @@ function parseWith(parser: Parser, line: string, parseScript: PartCollector["par
     const collector: PartCollector = { source: line, parts: [], problems: [], scriptDepth, parseScript };
     collectParts(collector, tree.rootNode);
     if (tree.rootNode.hasError) collector.problems.unshift(describeSyntaxError(tree));
+    // tree-sitter-bash reads backslash-CR-LF as a line continuation; Bash quotes the CR and ends the command at the LF.
+    if (line.includes("\\\r\n")) collector.problems.push("a backslash before a CR-LF line end, which Bash reads as two commands");
     if (collector.problems.length === 0) return { ok: true, parts: collector.parts };
     return { ok: false, reason: collector.problems.join("; "), parts: collector.parts };
   } catch (error) {
