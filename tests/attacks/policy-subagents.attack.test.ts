@@ -34,14 +34,21 @@ function oneCall(call: { name: string; arguments: Record<string, unknown> }, see
 
 let counter = 0;
 
-async function runChild(permissions: Record<string, unknown>, call: { name: string; arguments: Record<string, unknown> }) {
+async function runChild(permissions: Record<string, unknown>, call: { name: string; arguments: Record<string, unknown> }, mode = "worktree") {
   counter += 1;
-  const workdir = createCommittedRepository(temporary, `repo${counter}`, { "protected/keep.txt": "original\n", "README.md": "# demo\n" });
+  const workdir = createCommittedRepository(temporary, `repo${counter}`, {
+    "protected/keep.txt": "original\n",
+    "secret/key.txt": "TOPSECRET-4711\n",
+    "README.md": "# demo\n",
+  });
   const seen: string[] = [];
   const registry = await buildBuiltinToolRegistry({
     workdir,
     dataDir: path.join(temporary, `data${counter}`),
-    subagents: { model: oneCall(call, seen), conversationId: `chat-${counter}` },
+    subagents: {
+      model: oneCall({ ...call, arguments: JSON.parse(JSON.stringify(call.arguments).replaceAll("WORKDIR", workdir)) as Record<string, unknown> }, seen),
+      conversationId: `chat-${counter}`,
+    },
     permissions: JSON.parse(JSON.stringify(permissions).replaceAll("WORKDIR", workdir)) as never,
     approval: { defaultDecision: "allow" },
   });
@@ -49,7 +56,7 @@ async function runChild(permissions: Record<string, unknown>, call: { name: stri
     await registry.executeToolCall({
       id: "agent",
       name: "Agent",
-      arguments: { agents: [{ id: "writer", prompt: "Change the file.", mode: "worktree", apply_policy: "auto" }] },
+      arguments: { agents: [{ id: "writer", prompt: "Change the file.", mode, ...(mode === "worktree" ? { apply_policy: "auto" } : {}) }] },
     });
   } finally {
     await registry.close();
@@ -75,4 +82,21 @@ describe("a worktree subagent cannot change what the parent's rules protect", ()
     const a = await runChild({ deny: ["Bash(touch *)"] }, { name: "Bash", arguments: { command: "touch pwned.txt" } });
     expect(fs.existsSync(path.join(a.workdir, "pwned.txt")), a.seen.join("\n")).toBe(false);
   }, 120_000);
+});
+
+describe("a subagent cannot read what the parent's rules deny", () => {
+  it.each([
+    ["readonly", "Read", { path: "secret/key.txt" }],
+    ["readonly", "Grep", { pattern: "TOPSECRET" }],
+    ["worktree", "Read", { path: "secret/key.txt" }],
+    ["worktree", "Grep", { pattern: "TOPSECRET" }],
+    ["worktree", "Read", { path: "WORKDIR/secret/key.txt" }],
+  ])(
+    "a %s child: %s %j",
+    async (mode, name, args) => {
+      const { seen } = await runChild({ deny: ["Read(secret/**)"] }, { name, arguments: args }, mode);
+      expect(seen.join("\n")).not.toContain("TOPSECRET-4711");
+    },
+    120_000,
+  );
 });
