@@ -132,9 +132,20 @@ function checkHiddenCode(collector: PartCollector, node: Node): void {
   if (node.type === "heredoc_redirect" && node.children.some((child) => child?.type === "heredoc_start" && /\$['"]/.test(child.text))) {
     addProblem(collector, "a heredoc delimiter quoted with $'...' or $\"...\", whose end Bash and this parser find in different places");
   }
-  if (node.type === "expansion" && node.descendantsOfType(UNPARSED_TEXT_TYPES).some((word) => word !== null && hasUnparsedSubstitution(word))) {
+  if (node.type === "expansion" && holdsUnparsedSubstitution(node)) {
     addProblem(collector, `the expansion "${node.text}" holds a command substitution this policy cannot read`);
   }
+}
+
+/** Looks below `${...}` down to the next nested `${...}` (the walk visits that one itself), so nested expansions cost linear time. */
+function holdsUnparsedSubstitution(expansion: Node): boolean {
+  const stack: Node[] = [...expansion.children.filter((child): child is Node => child !== null)];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.type === "expansion") continue;
+    if (UNPARSED_TEXT_TYPES.includes(node.type) && hasUnparsedSubstitution(node)) return true;
+    for (const child of node.children) if (child !== null) stack.push(child);
+  }
+  return false;
 }
 
 function addProblem(collector: PartCollector, problem: string): void {
