@@ -230,3 +230,36 @@ describe("a tool name in another case meets the same rules and hooks", () => {
     expect(existsSync(path.join(workdir, "pwned"))).toBe(false);
   });
 });
+
+describe("a hook that times out leaves no process behind", () => {
+  it.each([
+    ["in its process group", false],
+    ["that left the group (detached: its own session)", true],
+  ])("its background child %s is killed with it (the process tree)", async (_, detached) => {
+    const { workdir, dataDir } = dirs.make();
+    const pidFile = path.join(workdir, "child.pid");
+    const hook = script(
+      workdir,
+      "h.mjs",
+      `import { spawn } from "node:child_process"; import { writeFileSync } from "node:fs";
+const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 300000)"], { stdio: "ignore", detached: ${detached} });
+writeFileSync(${JSON.stringify(pidFile)}, String(child.pid));
+setTimeout(() => {}, 300000);`,
+    );
+    await using(attackRegistry({ workdir, dataDir, hooks: preToolUse([{ type: "command", command: hook, timeoutMs: 1_000 }]) }), async (registry) => {
+      const result = await registry.executeToolCall({ id: "t", name: "Bash", arguments: { command: "true" } });
+      expect(result.error?.code, textOf(result)).toBe("permission_denied");
+    });
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Alive = the process exists and is not a zombie (killed, waiting for a parent to reap it).
+    let state = "gone";
+    try {
+      state = /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1] ?? "gone";
+    } catch {
+      state = "gone";
+    }
+    if (state !== "gone" && state !== "Z") process.kill(pid, "SIGKILL");
+    expect(["gone", "Z"]).toContain(state);
+  });
+});
