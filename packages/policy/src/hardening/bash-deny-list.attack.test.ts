@@ -6,8 +6,8 @@
  * or bypassPermissions mode). Each line below removed the file `keep` (or
  * ran `git push`) before the fix: the command was hidden from the parser (a
  * line that does not parse, a shell reading its script from a heredoc, a
- * herestring, a pipe or /dev/stdin), wrapped in `builtin`, aliased, or
- * behind git's global options. The safe outcome: the call is not run (a
+ * herestring, a pipe or /dev/stdin), wrapped in `builtin`, aliased, behind
+ * git's global options, or spelled $'rm\0x' (Bash ends the string at the NUL). The safe outcome: the call is not run (a
  * deny, or an ask that a host without `onAsk` refuses) and `keep` is still
  * there. Commands the parser cannot know about (interpreters, `mv`,
  * `unlink`, `find -delete`) are outside what a deny list can promise; they
@@ -56,6 +56,11 @@ const HIDDEN_OR_WRAPPED = [
   ["source /dev/stdin <<< 'rm keep'"],
   ["shopt -s expand_aliases\nalias x='rm'\nx keep"],
   ["git -c 'alias.p=!rm keep' p"],
+  // Bash's $'...' strings end at a NUL: $'rm\0x' is rm.
+  ["$'rm\\x00zz' keep"],
+  ["$'rm\\0' keep"],
+  ["r$'m\\c@' keep"],
+  ["$'rm\\u0000' keep"],
 ];
 
 describe("deny rules with every other Bash call allowed", () => {

@@ -130,15 +130,17 @@ const ANSI_C_SIMPLE: Readonly<Record<string, string>> = {
   "?": "?",
 };
 
-/** Decodes the body of a `$'...'` string (bash's ANSI-C quoting). */
+/** Decodes the body of a `$'...'` string (bash's ANSI-C quoting). Bash's strings end at a NUL (`$'rm\0x'` is `rm`), so the text does too. */
 export function decodeAnsiC(body: string): string {
-  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|[\s\S])/g, (match, sequence: string) => {
+  const decoded = body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|[\s\S])/g, (match, sequence: string) => {
     const head = sequence[0];
     if (head === "x" || head === "u" || head === "U") return safeCodePoint(Number.parseInt(sequence.slice(1), 16), match);
     if (/^[0-7]/.test(sequence)) return String.fromCharCode(Number.parseInt(sequence, 8) & 0xff);
     if (head === "c" && sequence.length === 2) return String.fromCharCode(sequence.charCodeAt(1) & 0x1f);
     return ANSI_C_SIMPLE[sequence] ?? match;
   });
+  const end = decoded.indexOf("\0");
+  return end === -1 ? decoded : decoded.slice(0, end);
 }
 
 function safeCodePoint(code: number, fallback: string): string {
