@@ -6,7 +6,8 @@
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ToolRegistry } from "@agent-tools/core";
+import { type ToolBundle, type ToolRegistry, defineTool } from "@agent-tools/core";
+import { z } from "zod";
 import { afterAll, describe, expect, it } from "vitest";
 import { attackDirs, attackRegistry, textOf } from "./__fixtures__/attack-registry.js";
 
@@ -49,6 +50,60 @@ describe("a Bash deny rule holds for every tool that runs commands", () => {
       expect(result.error?.code, textOf(result)).toBe("permission_denied");
       expect(existsSync(path.join(workdir, "pwned"))).toBe(false);
     });
+  });
+});
+
+/**
+ * A stand-in of cron's CronTaskManager (its name, metadata and the fields the
+ * rules read): the cron package sits above this one. It records what it was
+ * asked to schedule; a scheduled bash script runs later without any call the
+ * rules would see.
+ */
+function cronStandIn(scheduled: string[]): ToolBundle {
+  const tool = defineTool({
+    name: "CronTaskManager",
+    description: "Schedules tasks (test stand-in).",
+    inputSchema: z.object({
+      action: z.enum(["create", "read", "update", "delete", "list_logs"]),
+      task_id: z.string().optional(),
+      name: z.string().optional(),
+      cron: z.string().optional(),
+      type: z.enum(["bash", "http", "prompt"]).optional(),
+      script: z.string().optional(),
+    }),
+    metadata: { isReadOnly: false, groupId: "system", kind: "cron" },
+    execute: (input: { script?: string }) => {
+      scheduled.push(input.script ?? "");
+      return { content: "scheduled" };
+    },
+  });
+  return { id: "cron-stand-in", trusted: true, listTools: () => [tool] };
+}
+
+describe("a Bash deny rule holds for a scheduled bash script", () => {
+  it.each([
+    ["create", { action: "create", name: "x", cron: "0 * * * * *", type: "bash", script: "echo ok; rm -rf ~/work" }],
+    ["update", { action: "update", task_id: "t1", script: "rm -rf ~/work" }],
+    ["create (no type)", { action: "create", name: "x", cron: "0 * * * * *", script: "sudo rm -rf /" }],
+  ])("CronTaskManager %s of a script the rules deny is refused (approval allows the tool)", async (_, args) => {
+    const { workdir, dataDir } = dirs.make();
+    const scheduled: string[] = [];
+    await using(
+      attackRegistry({
+        workdir,
+        dataDir,
+        permissions: { deny: ["Bash(rm *)"] },
+        approval: { policies: { CronTaskManager: "allow" } },
+        extraBundles: [cronStandIn(scheduled)],
+      }),
+      async (registry) => {
+        const result = await registry.executeToolCall({ id: "c", name: "CronTaskManager", arguments: args });
+        expect(result.error?.code, textOf(result)).toBe("permission_denied");
+        const fine = await registry.executeToolCall({ id: "d", name: "CronTaskManager", arguments: { ...args, script: "echo ok" } });
+        expect(fine.isError, textOf(fine)).toBe(false);
+      },
+    );
+    expect(scheduled).toEqual(["echo ok"]);
   });
 });
 

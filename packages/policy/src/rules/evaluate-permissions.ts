@@ -12,7 +12,7 @@ import type { CompiledPermissions } from "./compile-permissions.js";
 import type { PathBases } from "./path-pattern.js";
 import { acceptEditsAllows, bypassStillAsks, planModeRefuses, protectedPlacesOf } from "./permission-modes.js";
 import { type CallFacts, type RuleHit, allowingRules, denyOrAskHit } from "./rule-match.js";
-import { commandOf, isWalkTool, pathIntentOf, specifierKindOf, targetPathsOf } from "./rule-tools.js";
+import { commandOf, isWalkTool, pathIntentOf, targetPathsOf } from "./rule-tools.js";
 import { hiddenFromRules } from "./hidden-commands.js";
 
 /** What evaluating a call needs of the registry. */
@@ -65,7 +65,7 @@ function factsOf(compiled: CompiledPermissions, call: RuleCall, environment: Rul
             ...(environment.paths ? { paths: environment.paths } : {}),
           }),
         );
-  const line = specifierKindOf(call.toolName) === "command" ? commandOf(call.toolName, call.input) : undefined;
+  const line = commandOf(call.toolName, call.input);
   const cwd = line !== undefined && typeof call.input.cwd === "string" ? call.input.cwd : undefined;
   const nocase = paths.length > 0 && isCaseInsensitive(bases.workdir.at(-1) ?? environment.workdir, compiled.memory.caseInsensitive);
   return {

@@ -106,8 +106,17 @@ export function targetPathsOf(toolName: string, input: Readonly<Record<string, u
   return out;
 }
 
-/** The command line a shell tool call runs, or undefined (e.g. ManagedProcess actions other than `start`). */
+/**
+ * The command line a call runs, or undefined: a shell tool's `command`
+ * (ManagedProcess only for `start`), and the `script` a CronTaskManager
+ * `create` or `update` schedules (Bash runs it later, outside any call the
+ * rules see: `Bash(...)` deny and ask rules judge it now).
+ */
 export function commandOf(toolName: string, input: Readonly<Record<string, unknown>>): string | undefined {
+  if (toolName === "CronTaskManager") {
+    return (input.action === "create" || input.action === "update") && typeof input.script === "string" ? input.script : undefined;
+  }
+  if (!SHELL_TOOLS.has(toolName)) return undefined;
   if (toolName === "ManagedProcess" && input.action !== "start") return undefined;
   return typeof input.command === "string" ? input.command : undefined;
 }

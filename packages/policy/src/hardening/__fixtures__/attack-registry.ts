@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type AdditionalRoot, type ApprovalOptions, type ToolRegistry, createToolRegistry } from "@agent-tools/core";
+import { type AdditionalRoot, type ApprovalOptions, type ToolBundle, type ToolRegistry, createToolRegistry } from "@agent-tools/core";
 import { ExecaProcessRunner } from "@agent-tools/node";
 import { createFsToolBundle } from "../../../../tools-fs/src/index.js";
 import { createShellToolBundle } from "../../../../tools-shell/src/index.js";
@@ -50,6 +50,8 @@ export interface AttackSetup {
   readonly hooks?: HookSettings;
   readonly approval?: ApprovalOptions;
   readonly additionalRoots?: readonly AdditionalRoot[];
+  /** Bundles added after the file and shell tools (stand-ins of tools of other packages). */
+  readonly extraBundles?: readonly ToolBundle[];
 }
 
 /** A registry with the real file and shell tools and the permission policy; close it after use. */
@@ -62,7 +64,7 @@ export async function attackRegistry(setup: AttackSetup): Promise<ToolRegistry> 
   return createToolRegistry({
     workdir: setup.workdir,
     dataDir: setup.dataDir,
-    bundles: [createFsToolBundle(), createShellToolBundle()],
+    bundles: [createFsToolBundle(), createShellToolBundle(), ...(setup.extraBundles ?? [])],
     ports: { processRunner: runner },
     policy,
     ...(setup.approval === undefined ? {} : { approval: setup.approval }),
