@@ -27,7 +27,7 @@ export interface ShellParser {
 let bindingReady: Promise<void> | undefined;
 
 /**
- * Loads tree-sitter-bash's WebAssembly grammar (about 50 ms the first time) and returns a parser.
+ * Loads tree-sitter-bash's WebAssembly grammar (the build VS Code ships in @vscode/tree-sitter-wasm: no native code, no install script) (about 50 ms the first time) and returns a parser.
  * @example
  * const shell = await loadShellParser();
  * const line = shell.parse("cd src && npm test | tee log.txt");
@@ -41,7 +41,7 @@ export async function loadShellParser(): Promise<ShellParser> {
   });
   await bindingReady;
   const require = createRequire(import.meta.url);
-  const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+  const language = await Language.load(require.resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm"));
   const parser = new Parser();
   parser.setLanguage(language);
   let closed = false;
