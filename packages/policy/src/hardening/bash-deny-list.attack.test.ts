@@ -6,7 +6,8 @@
  * or bypassPermissions mode). Each line below removed the file `keep` (or
  * ran `git push`) before the fix: the command was hidden from the parser (a
  * line that does not parse, a shell reading its script from a heredoc, a
- * herestring, a pipe or /dev/stdin), wrapped in `builtin`, aliased, behind
+ * herestring, a pipe or /dev/stdin), wrapped in `builtin`, `busybox`, `flock`,
+ * `taskset`, `chrt` or `script -c`, aliased, behind
  * git's global options, or spelled $'rm\0x' (Bash ends the string at the NUL). The safe outcome: the call is not run (a
  * deny, or an ask that a host without `onAsk` refuses) and `keep` is still
  * there. Commands the parser cannot know about (interpreters, `mv`,
@@ -56,6 +57,14 @@ const HIDDEN_OR_WRAPPED = [
   ["source /dev/stdin <<< 'rm keep'"],
   ["shopt -s expand_aliases\nalias x='rm'\nx keep"],
   ["git -c 'alias.p=!rm keep' p"],
+  // Wrappers that run the rest of their words (or a -c string).
+  ["busybox rm keep"],
+  ["flock lockfile rm keep"],
+  ["flock -n lockfile -c 'rm keep'"],
+  ["taskset 1 rm keep"],
+  ["chrt 0 rm keep"],
+  ["script -qc 'rm keep' /dev/null"],
+  ["script --command='rm keep' /dev/null"],
   // Bash's $'...' strings end at a NUL: $'rm\0x' is rm.
   ["$'rm\\x00zz' keep"],
   ["$'rm\\0' keep"],

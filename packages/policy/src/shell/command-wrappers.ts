@@ -54,9 +54,18 @@ const WRAPPER_OPTIONS: Readonly<Record<string, OptionTable>> = {
   setsid: { short: "", long: [] },
   ionice: { short: "cnpPu", long: ["--class", "--classdata", "--pid", "--pgid", "--uid"] },
   coproc: { short: "", long: [] },
+  busybox: { short: "", long: [] },
+  toybox: { short: "", long: [] },
+  chrt: { short: "", long: [] },
+  taskset: { short: "", long: [] },
+  flock: { short: "wE", long: ["--timeout", "--wait", "--conflict-exit-code"] },
+  unshare: { short: "SGRw", long: ["--setuid", "--setgid", "--root", "--wd", "--map-user", "--map-group", "--map-users", "--map-groups", "--propagation"] },
   // `builtin command rm x`, `builtin exec rm x`: the builtin named next runs the rest.
   builtin: { short: "", long: [] },
 };
+
+/** Words a wrapper reads after its options and before the command it runs. */
+const POSITIONALS_BEFORE_COMMAND: Readonly<Record<string, number>> = { timeout: 1, chrt: 1, taskset: 1, flock: 1 };
 
 /** `watch` joins its words and runs them with `sh -c`. */
 const WATCH_OPTIONS: OptionTable = { short: "nq", long: ["--interval", "--equexit"] };
@@ -85,6 +94,13 @@ export function analyzeCommand(words: readonly ShellWord[]): CommandAnalysis {
   if (name === "su") return analyzeSu(words);
   if (name === "alias") return analyzeAlias(words);
   if (name === "git") return analyzeGit(words);
+  if (name === "flock" || name === "script") {
+    // `-c cmd`, a cluster ending in c (`script -qc cmd`), or `--command=cmd`: the string runs with a shell.
+    const command = words.findIndex((word) => !word.dynamic && (/^-[A-Za-z]*c$/.test(word.text) || word.text === "--command"));
+    if (command > 0) return words[command + 1] ? scriptOf([words[command + 1]], `"${name} -c"`) : { kind: "plain" };
+    const joined = words.find((word) => word.text.startsWith("--command="));
+    if (joined) return scriptOf([{ ...joined, text: joined.text.slice("--command=".length) }], `"${name} --command"`);
+  }
   const table = WRAPPER_OPTIONS[name];
   return table ? analyzeWrapper(words, name, table) : { kind: "plain" };
 }
@@ -93,7 +109,7 @@ function analyzeWrapper(words: readonly ShellWord[], name: string, table: Option
   let index = skipOptions(words, table);
   if (typeof index === "string") return { kind: "blocked", reason: index };
   const assignments: string[] = [];
-  if (name === "timeout") index++; // the duration
+  index += POSITIONALS_BEFORE_COMMAND[name] ?? 0; // timeout's duration, chrt's priority, taskset's mask, flock's lock file
   if (name === "env" || name === "sudo") {
     for (let word = words[index]; word && !word.dynamic && ASSIGNMENT.test(word.text); word = words[++index]) {
       assignments.push(ASSIGNMENT.exec(word.text)?.[1] ?? word.text);
