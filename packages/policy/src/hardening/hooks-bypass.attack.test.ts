@@ -17,6 +17,7 @@ import type { HookSettings } from "../hooks/hook-settings.js";
 import { attackDirs, attackRegistry, textOf } from "./__fixtures__/attack-registry.js";
 
 const dirs = attackDirs("policy-hooks-attack-");
+const deny = () => ({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "slow no" } });
 let server: Server;
 let base: string;
 
@@ -41,6 +42,11 @@ beforeAll(async () => {
     } else if (url === "/huge") {
       response.setHeader("content-type", "application/json");
       response.end(`{"systemMessage": "${"x".repeat(2 * 1024 * 1024)}"}`);
+    } else if (url === "/slow-deny") {
+      setTimeout(() => {
+        response.setHeader("content-type", "application/json");
+        response.end(JSON.stringify(deny()));
+      }, 800).unref();
     } else if (url === "/html") {
       response.end("<html>ok</html>");
     } else {
@@ -261,5 +267,20 @@ setTimeout(() => {}, 300000);`,
     }
     if (state !== "gone" && state !== "Z") process.kill(pid, "SIGKILL");
     expect(["gone", "Z"]).toContain(state);
+  });
+});
+
+describe("parallel hooks: a quick allow does not outrun a slow deny", () => {
+  it.each([
+    ["function", () => ({ type: "function", run: () => new Promise((resolve) => setTimeout(() => resolve(deny()), 800)) })],
+    ["http", () => ({ type: "http", url: `${base}/slow-deny` })],
+  ])("a %s hook denying after 800 ms wins over an immediate allow", async (_, slow) => {
+    const { workdir, dataDir } = dirs.make();
+    const allow = { type: "function", run: () => ({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } }) };
+    await using(attackRegistry({ workdir, dataDir, hooks: preToolUse([allow, slow()]) }), async (registry) => {
+      const result = await registry.executeToolCall({ id: "p", name: "Bash", arguments: { command: "touch pwned" } });
+      expect(result.error?.code, textOf(result)).toBe("permission_denied");
+      expect(existsSync(path.join(workdir, "pwned"))).toBe(false);
+    });
   });
 });
