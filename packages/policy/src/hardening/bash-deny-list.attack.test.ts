@@ -97,6 +97,21 @@ describe("deny rules with every other Bash call allowed", () => {
     }
   });
 
+  it.each([["echo 'rm keep' | sh"], ["bash <<< 'rm keep'"], ["{rm,keep}"]])("allow ManagedProcess: start %s does not run", async (command) => {
+    const { registry, workdir } = await registryWith({ allow: ["ManagedProcess"], deny: DENY });
+    try {
+      const input = { action: "start", command };
+      const explained = await registry.policy.explain({ name: "ManagedProcess", arguments: input });
+      const result = await registry.executeToolCall({ id: "attack", name: "ManagedProcess", arguments: input });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(fs.existsSync(path.join(workdir, "keep"))).toBe(true);
+      expect(explained.decision).not.toBe("allow");
+      expect(result.isError).toBe(true);
+    } finally {
+      await registry.close();
+    }
+  });
+
   it.each([["git -C . push origin main"], ["git --git-dir=.git push origin main"], ["git -c x.y=z push origin main"], ["git --no-pager push origin main"]])(
     "%s meets Bash(git push *)",
     async (command) => {

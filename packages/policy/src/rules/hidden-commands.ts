@@ -8,7 +8,7 @@
  * they allow it as before.
  */
 import type { CommandPart } from "../shell/command-parts.js";
-import type { CompiledPermissions } from "./compile-permissions.js";
+import type { CompiledPermissions, CompiledRule } from "./compile-permissions.js";
 import { type CallFacts, ruleNamesTool } from "./rule-match.js";
 
 function hiddenReasonOf(part: CommandPart | undefined): string | undefined {
@@ -29,6 +29,8 @@ export function hiddenFromRules(compiled: CompiledPermissions, facts: CallFacts)
   if (command === undefined) return undefined;
   const hidden = !command.ok ? `the command line could not be parsed (${command.reason})` : hiddenReasonOf(command.parts.find((part) => part.hidesCommands));
   if (hidden === undefined) return undefined;
-  const guarded = compiled.rules.some((rule) => rule.list !== "allow" && rule.command !== undefined && ruleNamesTool(rule, facts.toolName, facts.metadata));
+  // `Bash` deny and ask rules also reach the other tools that run a command line (ManagedProcess start, a scheduled script).
+  const reaches = (rule: CompiledRule) => ruleNamesTool(rule, facts.toolName, facts.metadata) || (rule.target.kind === "tool" && rule.target.name === "Bash");
+  const guarded = compiled.rules.some((rule) => rule.list !== "allow" && rule.command !== undefined && reaches(rule));
   return guarded ? hidden : undefined;
 }
