@@ -248,6 +248,32 @@ describe("path rules in a linked git worktree (a worktree subagent's workdir)", 
   });
 });
 
+describe("path rules anchored at an additional root", () => {
+  it("Read(root://shared/private/**) holds for the alias, the absolute path, a link in the workdir and searches of the root", async () => {
+    const { workdir, dataDir, outside } = tree();
+    mkdirSync(path.join(outside, "private"));
+    writeFileSync(path.join(outside, "private", "p.txt"), `${SECRET}\n`);
+    symlinkSync(path.join(outside, "private"), path.join(workdir, "src", "priv"));
+    const additionalRoots = [{ alias: "shared", path: outside, access: "read" as const }];
+    await using(attackRegistry({ workdir, dataDir, permissions: { deny: ["Read(root://shared/private/**)"] }, additionalRoots }), async (registry) => {
+      for (const [name, args] of [
+        ["Read", { path: "root://shared/private/p.txt" }],
+        ["Read", { path: "root://shared//private/./p.txt" }],
+        ["Read", { path: path.join(outside, "private", "p.txt") }],
+        ["Read", { path: "src/priv/p.txt" }],
+        ["Grep", { pattern: SECRET, path: "root://shared" }],
+        ["Grep", { pattern: SECRET, path: outside }],
+        ["Glob", { pattern: "**/*", path: "root://shared" }],
+        ["List", { path: "root://shared/private" }],
+      ] as const) {
+        const seen = await call(registry, name, args);
+        expect(seen.text, `${name} ${JSON.stringify(args)}`).not.toContain(SECRET);
+        expect(seen.code, `${name} ${JSON.stringify(args)}: ${seen.text}`).toBe("permission_denied");
+      }
+    });
+  });
+});
+
 describe("path rules anchored at the home directory", () => {
   it("Read(~/.ssh/**) holds for ~/ paths, absolute paths, links into it and searches above it", async () => {
     const { workdir, dataDir, outside } = tree();
