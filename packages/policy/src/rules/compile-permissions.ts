@@ -68,6 +68,8 @@ export interface CompiledPermissions {
 export interface CompileContext {
   readonly vocabulary: ApprovalVocabulary;
   readonly shell: ShellParser;
+  /** The registry's additional root aliases: a `root://<alias>` rule naming another is an `SdkError` (it could never match). Unchecked when absent (lint, replay). */
+  readonly rootAliases?: readonly string[];
 }
 
 const globToRegExp = (glob: string): RegExp =>
@@ -146,6 +148,7 @@ function compileRule(text: string, place: { layer: PermissionLayer; list: RuleLi
         ? compileSpecifier({ ...parsed, specifier: parsed.specifier }, place.where, context.shell)
         : undefined;
   if (compiled === undefined) invalidRule(text, place.where, `gives a specifier, but ${parsed.tool} takes no specifier.`);
+  checkRootAlias(text, place.where, compiled.path, context.rootAliases);
   return Object.freeze({
     text,
     ...place,
@@ -155,6 +158,18 @@ function compileRule(text: string, place: { layer: PermissionLayer; list: RuleLi
     ...compiled,
     ...(deferredPrefix === undefined ? {} : { deferredPrefix }),
   });
+}
+
+/** `Read(root://nosuch/**)` names a root the registry does not have: it would never match, so a deny would fail open. */
+function checkRootAlias(text: string, where: string, pattern: PathPattern | undefined, aliases: readonly string[] | undefined): void {
+  if (pattern?.anchor !== "root" || aliases === undefined || aliases.includes(pattern.alias ?? "")) return;
+  const suggestion = closestName(pattern.alias ?? "", aliases);
+  const known = aliases.length === 0 ? "this registry has no additional roots" : `its roots are ${aliases.map((alias) => `root://${alias}`).join(", ")}`;
+  invalidRule(
+    text,
+    where,
+    `names the root \`root://${pattern.alias}\`, which this registry does not have (${known})${suggestion ? `; did you mean \`root://${suggestion}\`?` : "."}`,
+  );
 }
 
 function modeOf(settings: CheckedPermissionSettings): PermissionMode {

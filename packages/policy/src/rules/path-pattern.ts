@@ -66,11 +66,17 @@ function splitAnchor(specifier: string): { anchor: PathAnchor; alias?: string; r
   return { anchor: "workdir", rest: specifier };
 }
 
+/** `#` and `!` are a comment and a negation to minimatch; in a rule they are part of a name (a leading `!` is refused). */
+const MINIMATCH_OPTIONS = { dot: true, nocomment: true, nonegate: true } as const;
+
+/** A segment with any glob syntax: minimatch's hasMagic misses `[k]` (one character) and braces, which still do not match themselves. */
+const isMagic = (segment: string): boolean => /[*?[\]{}()!+@]/.test(segment) || new Minimatch(segment, MINIMATCH_OPTIONS).hasMagic();
+
 function matchersOf(glob: string, literalLast: boolean): PathPattern["matchers"] {
   const globs = literalLast && glob !== "" ? [glob, `${glob}/**`] : glob === "" ? ["**"] : [glob];
   return {
-    exact: globs.map((item) => new Minimatch(item, { dot: true })),
-    nocase: globs.map((item) => new Minimatch(item, { dot: true, nocase: true })),
+    exact: globs.map((item) => new Minimatch(item, MINIMATCH_OPTIONS)),
+    nocase: globs.map((item) => new Minimatch(item, { ...MINIMATCH_OPTIONS, nocase: true })),
   };
 }
 
@@ -86,6 +92,7 @@ function matchersOf(glob: string, literalLast: boolean): PathPattern["matchers"]
 export function compilePathPattern(rule: string, specifier: string): PathPattern {
   if (specifier.includes("\\")) invalid(rule, "uses `\\`; write paths with `/` (they are matched after normalisation).");
   if (specifier !== specifier.trim()) invalid(rule, "has spaces around its path; write it without them (a path with them would never match what was meant).");
+  if (specifier.startsWith("!")) invalid(rule, "starts with `!`: a rule cannot exclude paths (gitignore's negation); name the paths it covers.");
   if (/^~[^/]/.test(specifier)) invalid(rule, "uses `~user`; only `~/` (the home of this process) is supported.");
   const { anchor, alias, rest } = splitAnchor(specifier);
   if (anchor === "root" && (alias === undefined || alias === "")) invalid(rule, 'names no root alias; write "root://<alias>/<glob>".');
@@ -99,12 +106,12 @@ export function compilePathPattern(rule: string, specifier: string): PathPattern
   const body = segments.slice(up);
   if (trailingSlash) body.push("**");
   const glob = body.join("/");
-  const literal = !body.some((segment) => new Minimatch(segment).hasMagic());
-  const firstMagic = body.findIndex((segment) => new Minimatch(segment).hasMagic());
+  const literal = !body.some(isMagic);
+  const firstMagic = body.findIndex(isMagic);
   const literalPrefix = (firstMagic === -1 ? body : body.slice(0, firstMagic)).join("/");
   const prefix = { exact: literalPrefix, nocase: literalPrefix.toLowerCase() };
   const last = body.at(-1);
-  const literalLast = last !== undefined && !new Minimatch(last).hasMagic();
+  const literalLast = last !== undefined && !isMagic(last);
   if (anchor === "anywhere") {
     return { anchor, up, glob, literal, prefix, matchers: matchersOf(glob, false), ...(alias === undefined ? {} : { alias }) };
   }

@@ -21,6 +21,9 @@ export function invalidRule(rule: string, where: string, why: string, details: R
 }
 
 /** True when the parentheses of `text` balance, outside quotes and backslash escapes. */
+/** Control characters (tab and newline aside) and spaces that look like a plain space or like nothing: NBSP, zero-width, separators, BOM. */
+const INVISIBLE_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u3000\ufeff]/;
+
 function parenthesesBalance(text: string): boolean {
   let depth = 0;
   let quote: string | undefined;
@@ -53,6 +56,15 @@ function parenthesesBalance(text: string): boolean {
 export function parseRuleText(rule: string, where: string): RuleText {
   if (rule.trim() === "") invalidRule(rule, where, "is empty; write a tool name such as `Read`, or `Tool(specifier)`.");
   if (rule !== rule.trim()) invalidRule(rule, where, "has spaces around it; write it without them.");
+  const invisible = INVISIBLE_CHARACTER.exec(rule);
+  if (invisible) {
+    const code = `U+${invisible[0].codePointAt(0)?.toString(16).toUpperCase().padStart(4, "0")}`;
+    invalidRule(
+      rule,
+      where,
+      `holds the invisible or control character ${code} at ${invisible.index}: no command or path a tool is given would match it as meant.`,
+    );
+  }
   const open = rule.indexOf("(");
   if (open === -1) {
     if (rule.includes(")")) invalidRule(rule, where, "has a `)` without a `(`; write `Tool` or `Tool(specifier)`.");

@@ -141,7 +141,8 @@ export async function createPermissionPolicy(options: PermissionPolicyOptions): 
     const shell = lease.acquire();
     try {
       const vocabulary = environment.vocabulary();
-      const compiled = compilePermissions(permissions, { vocabulary, shell });
+      const rootAliases = environment.paths?.roots().map((root) => root.alias);
+      const compiled = compilePermissions(permissions, { vocabulary, shell, ...(rootAliases === undefined ? {} : { rootAliases }) });
       const deferredMatchers = checkHookMatchers(hooks, vocabulary);
       const facts = hookFactsOf(hooks);
       if (facts.usesProcesses && environment.processRunner() === undefined) {
