@@ -246,6 +246,25 @@ describe("path rules in a linked git worktree (a worktree subagent's workdir)", 
     });
     expect(readFileSync(path.join(linked, "protected", "keep.txt"), "utf8")).toBe("original\n");
   });
+
+  it("also when the workdir is a folder below the linked worktree's root (a parent workdir inside its repository)", async () => {
+    const { workdir: repo, dataDir, outside } = tree();
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, stdio: "ignore", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } });
+    mkdirSync(path.join(repo, "app", "protected"), { recursive: true });
+    writeFileSync(path.join(repo, "app", "protected", "keep.txt"), "original\n");
+    git(repo, "init", "-q", "-b", "main");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "init");
+    const linked = path.join(outside, "linked");
+    git(repo, "worktree", "add", "-q", linked);
+    const permissions = { deny: [`Edit(//${repo.slice(1)}/app/protected/**)`] };
+    await using(attackRegistry({ workdir: path.join(linked, "app"), dataDir, permissions, approval: { defaultDecision: "allow" } }), async (registry) => {
+      const write = await call(registry, "Write", { path: "protected/keep.txt", content: "pwned\n" });
+      expect(write.code, write.text).toBe("permission_denied");
+    });
+    expect(readFileSync(path.join(linked, "app", "protected", "keep.txt"), "utf8")).toBe("original\n");
+  });
 });
 
 describe("path rules anchored at an additional root", () => {

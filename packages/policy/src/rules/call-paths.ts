@@ -48,21 +48,34 @@ export interface CallPathContext {
 const unique = (items: readonly (string | null | undefined)[]): string[] => [...new Set(items.filter((item): item is string => typeof item === "string"))];
 
 /**
- * The main worktree of the linked git worktree at `workdir` (its `.git` is a
- * file naming `<main>/.git/worktrees/<name>`, whose `commondir` is
- * `<main>/.git`), or undefined. A forged `.git` file can only add paths
- * that deny and ask rules look at, never take one away.
+ * The linked git worktree holding `workdir` and its main worktree, or
+ * undefined: the nearest `.git` at or above `workdir` is a file naming
+ * `<main>/.git/worktrees/<name>`, whose `commondir` is `<main>/.git`. A
+ * forged `.git` file can only add paths that deny and ask rules look at,
+ * never take one away.
  */
-export function mainWorktreeOf(workdir: string): string | undefined {
-  try {
-    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(path.join(workdir, ".git"), "utf8"))?.[1]?.trim();
-    if (pointer === undefined) return undefined;
-    const gitDir = path.resolve(workdir, pointer);
-    const common = path.resolve(gitDir, readFileSync(path.join(gitDir, "commondir"), "utf8").trim());
-    const main = tryRealpath(path.dirname(common)) ?? path.dirname(common);
-    return main === workdir || main === tryRealpath(workdir) ? undefined : main;
-  } catch {
-    return undefined;
+export function linkedWorktreeOf(workdir: string): { root: string; main: string } | undefined {
+  for (let dir = workdir; ; dir = path.dirname(dir)) {
+    const marker = path.join(dir, ".git");
+    let isFile: boolean;
+    try {
+      isFile = lstatSync(marker).isFile();
+    } catch {
+      if (path.dirname(dir) === dir) return undefined;
+      continue;
+    }
+    if (!isFile) return undefined;
+    try {
+      const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(marker, "utf8"))?.[1]?.trim();
+      if (pointer === undefined) return undefined;
+      const gitDir = path.resolve(dir, pointer);
+      const common = path.resolve(gitDir, readFileSync(path.join(gitDir, "commondir"), "utf8").trim());
+      const main = tryRealpath(path.dirname(common)) ?? path.dirname(common);
+      const root = tryRealpath(dir) ?? dir;
+      return main === root ? undefined : { root, main };
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -71,13 +84,20 @@ export function pathBasesOf(options: { paths?: PathPolicy; workdir: string; home
   const roots = new Map<string, string[]>();
   for (const root of options.paths?.roots() ?? []) roots.set(root.alias, unique([root.path, root.canonicalPath]));
   const workdir = unique([options.workdir, options.paths?.workdir, tryRealpath(options.workdir)]);
-  const main = mainWorktreeOf(options.workdir);
+  const linked = linkedWorktreeOf(options.workdir);
   return {
     workdir,
     home: unique([options.home, tryRealpath(options.home)]),
     roots,
     relatives: new Map(),
-    ...(main === undefined ? {} : { mirror: { from: workdir, to: main } }),
+    ...(linked === undefined
+      ? {}
+      : {
+          mirror: {
+            from: unique([linked.root, path.resolve(options.workdir, path.relative(tryRealpath(options.workdir) ?? options.workdir, linked.root))]),
+            to: linked.main,
+          },
+        }),
   };
 }
 

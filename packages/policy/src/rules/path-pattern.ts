@@ -40,9 +40,9 @@ export interface PathBases {
   /** Paths relative to a base, remembered for one call (every rule asks for the same few). */
   readonly relatives?: Map<string, string | null>;
   /**
-   * When the workdir is a linked git worktree (a worktree subagent's): the
-   * workdir and the main worktree its changes are applied to. Deny and ask
-   * rules also match a path's counterpart there.
+   * When the workdir lies in a linked git worktree (a worktree subagent's):
+   * that worktree's root and the main worktree its changes are applied to.
+   * Deny and ask rules also match a path's counterpart there.
    */
   readonly mirror?: { readonly from: readonly string[]; readonly to: string };
 }
