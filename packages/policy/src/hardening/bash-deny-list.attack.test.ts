@@ -97,6 +97,18 @@ describe("deny rules with every other Bash call allowed", () => {
     }
   });
 
+  it.each([[{ allow: ["Bash"] }], [{ defaultMode: "bypassPermissions" }]])("a line over the parser's 64 KiB cap does not run (%j)", async (mode) => {
+    const { registry, workdir } = await registryWith({ ...mode, deny: DENY });
+    try {
+      const { explained, result } = await attack(registry, `rm keep;${" ".repeat(70_000)}`);
+      expect(fs.existsSync(path.join(workdir, "keep"))).toBe(true);
+      expect(explained.decision).not.toBe("allow");
+      expect(result.isError).toBe(true);
+    } finally {
+      await registry.close();
+    }
+  });
+
   it.each([["echo 'rm keep' | sh"], ["bash <<< 'rm keep'"], ["{rm,keep}"]])("allow ManagedProcess: start %s does not run", async (command) => {
     const { registry, workdir } = await registryWith({ allow: ["ManagedProcess"], deny: DENY });
     try {
