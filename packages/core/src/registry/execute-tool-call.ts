@@ -11,7 +11,7 @@ import { shortenForMessage } from "../quote.js";
 import { toolResultText } from "../tool-result-text.js";
 import { type ToolCallSpan, type ToolTelemetryOptions, resolveTracer, startToolCallSpan } from "../telemetry/tool-call-span.js";
 import { errorResult, returnedErrorOf, toolErrorOf } from "./result-error.js";
-import { type PolicyAdmission, admitByPolicy, policyCallOf, settleByPolicy } from "./policy-gate.js";
+import { type PolicyAdmission, admitByPolicy, policyCallOf, recheckByPolicy, settleByPolicy } from "./policy-gate.js";
 import type { ToolCallPolicy } from "./tool-call-policy.js";
 
 export { errorResult } from "./result-error.js";
@@ -154,6 +154,8 @@ async function runCall(
     }
     // The registry's state may have changed during the waits above (plan mode switched on): ask again.
     environment.admit?.(tool);
+    // The decision was taken before the waits above: the rules judge the call again as it is about to run.
+    if (environment.policy && admission) await recheckByPolicy(tool, admission, { policy: environment.policy, signal, cancelled: cancelledError });
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
     const context: ToolContext = { ...environment.makeContext(tool, call, signal, onUpdate, options), telemetry: span.telemetry };
     // The call's span is the active one while the tool runs, so spans below it (MCP, the host's own) are its children.

@@ -154,3 +154,23 @@ export async function settleByPolicy(
   const block: ToolContent = { type: "text", text: `\n\n<hook-context>\n${contexts.join("\n")}\n</hook-context>` };
   return { ...settled, content: [...settled.content, block] };
 }
+
+/**
+ * Asks the rules again, right before the tool runs, after every wait since
+ * the decision (the user's answer, a run slot): a path whose link was
+ * swapped meanwhile, or a rule that now denies, refuses the call. Only a
+ * deny counts here (an ask was already answered); hooks do not run again.
+ */
+export async function recheckByPolicy(
+  tool: ToolDefinition,
+  admission: PolicyAdmission,
+  options: Pick<AdmitOptions, "policy" | "signal" | "cancelled">,
+): Promise<void> {
+  const { policy, signal, cancelled } = options;
+  const verdict = await raceWithAbort(
+    Promise.resolve().then(() => policy.explain(admission.call, { runHooks: false, signal })),
+    signal,
+    cancelled,
+  );
+  if (verdict.decision === "deny") throw policyRefusal(tool, verdict);
+}
