@@ -22,3 +22,4 @@ export type { ChildRegistryRequest } from "./plugins/tool-plugin.js";
 export { toToolJsonSchema } from "./registry/json-schema.js";
 export { resolveApproval } from "./registry/approval-policy.js";
 export type { ApprovalVocabulary } from "./registry/approval-validation.js";
+export { readCappedBody } from "./read-capped-body.js";

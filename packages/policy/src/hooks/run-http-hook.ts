@@ -5,27 +5,15 @@
  * any other status, a body over 1 MiB, a network error and the timeout
  * (default 60 s). Aborting the call aborts the request.
  */
+import { readCappedBody } from "@agent-tools/core/internal";
 import { type HookRunContext, type HookRunOutcome, excerpt, startHookDeadline } from "./hook-run.js";
 import { type HookInput, type HttpHookHandler, MAX_HOOK_OUTPUT_BYTES } from "./hook-settings.js";
 import { parseHookOutputText } from "./parse-hook-output.js";
 
 /** Reads a body up to `limit` bytes; undefined when it is larger. */
 async function readCapped(response: Response, limit: number): Promise<string | undefined> {
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const body = await readCappedBody(response, limit);
+  return body === undefined ? undefined : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
 }
 
 /** Runs one HTTP hook; never rejects. */

@@ -25,6 +25,7 @@
  * cap (`too_large`).
  */
 import { ToolError, type ToolErrorCode } from "@agent-tools/core";
+import { readCappedBody } from "@agent-tools/core/internal";
 import { z } from "zod";
 import { SKILL_LIMITS } from "../domain/skill-types.js";
 import type {
@@ -150,36 +151,11 @@ export class HttpSkillRegistry implements SkillRegistry {
 
 /** Reads a body as a stream, stopping past `maxBytes`. */
 async function readCapped(response: Response, maxBytes: number, what: string): Promise<Uint8Array> {
-  const tooLarge = (): ToolError =>
-    new ToolError("too_large", `The skill registry's answer to ${what} is larger than ${maxBytes} bytes; it was not read to the end.`, {
-      details: { maxBytes },
-    });
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const reader = response.body?.getReader();
-  if (reader === undefined) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  const body = await readCappedBody(response, maxBytes);
+  if (body !== undefined) return body;
+  throw new ToolError("too_large", `The skill registry's answer to ${what} is larger than ${maxBytes} bytes; it was not read to the end.`, {
+    details: { maxBytes },
+  });
 }
 
 function statusCode(status: number): ToolErrorCode {
