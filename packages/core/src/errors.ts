@@ -36,6 +36,7 @@ export const TOOL_ERROR_CODES = [
   "timeout",
   "limit_reached",
   "conflict",
+  "outcome_unknown",
   "unavailable",
   "io",
   "other",

@@ -264,9 +264,49 @@ export interface ToolDefinition<Input = any, Details = unknown> {
   readonly allowUnknownArguments?: boolean;
   /** The loop breaker's key part for this input; default: the `path` argument. */
   loopKey?(input: Input): string | undefined;
+  /**
+   * What running the call again would do (for the call ledger of durable
+   * runs); a function decides per input. Absent: `none` for a read-only
+   * tool, else `unsafe`.
+   */
+  readonly effects?: ToolEffects | ((input: Input) => ToolEffects);
+  /**
+   * For a call of this tool that started before a crash and has no recorded
+   * outcome, when its effects are `none` or `idempotent`: run it again,
+   * report it done (its result is already there) or report its outcome
+   * unknown. Absent: it runs again.
+   */
+  resume?(input: Input, context: ToolContext): Promise<ToolResumeDecision<Details>> | ToolResumeDecision<Details>;
   /** Runs the tool. Throw `ToolError` for failures the model should see. */
   execute(input: Input, context: ToolContext): Promise<ToolOutput<Details>> | ToolOutput<Details>;
 }
+
+/**
+ * What running a tool call again would do, as the tool declares it:
+ * - `none`: nothing outside the call (read-only); safe to run again;
+ * - `idempotent`: running it again leaves the world as one run does (Write
+ *   with the same content; an Edit whose result is already in the file);
+ * - `unsafe`: a second run may repeat an effect (a command, a delete, an
+ *   email through an MCP tool). A started call of this kind is never run
+ *   again after a crash: it is reported `outcome_unknown`.
+ *
+ * A tool that declares nothing is `none` when it is read-only, else `unsafe`.
+ */
+export type ToolEffects = "none" | "idempotent" | "unsafe";
+
+/**
+ * What a tool's `resume` decides for a call that started before a crash and
+ * has no recorded outcome:
+ * - `run`: run it again (its effect did not happen, or repeating it is harmless);
+ * - `done`: its effect is already there; `output` is the result to report
+ *   (recorded as completed, never run);
+ * - `unknown`: the tool cannot tell; the call is reported `outcome_unknown`
+ *   with `note` (what may have happened and how to check).
+ */
+export type ToolResumeDecision<Details = unknown> =
+  | { readonly action: "run" }
+  | { readonly action: "done"; readonly output: ToolOutput<Details> }
+  | { readonly action: "unknown"; readonly note?: string };
 
 /** A set of tools contributed to a registry by one package. */
 export interface ToolBundle {

@@ -13,6 +13,7 @@ import { type ToolCallSpan, type ToolTelemetryOptions, resolveTracer, startToolC
 import { errorResult, returnedErrorOf, toolErrorOf } from "./result-error.js";
 import { type PolicyAdmission, admitByPolicy, policyCallOf, recheckByPolicy, settleByPolicy } from "./policy-gate.js";
 import type { ToolCallPolicy } from "./tool-call-policy.js";
+import type { CallLedger, DurableCallOptions } from "./call-ledger.js";
 
 export { errorResult } from "./result-error.js";
 
@@ -40,6 +41,14 @@ export interface ExecuteToolCallOptions {
   approvalGranted?: boolean;
   /** The checkpoint of this call (overrides the registry's `checkpoint.id`); see `ToolContext.checkpointId`. */
   checkpointId?: string;
+  /**
+   * Record this call in the registry's `ledger` under `runId`: a call
+   * already completed there returns its recorded result without running; one
+   * that started but never finished runs again when its effects are `none`
+   * or `idempotent`, else returns an `outcome_unknown` error result; an
+   * approval given once is not asked again. Needs the registry's `ledger`.
+   */
+  durable?: DurableCallOptions;
 }
 
 /** What the executor needs from its registry. */
@@ -47,6 +56,8 @@ export interface ExecutorEnvironment {
   readonly approval?: ApprovalOptions;
   /** The registry's permission policy (rules with specifiers, hooks); absent: `approval` alone decides. */
   readonly policy?: ToolCallPolicy;
+  /** The call ledger of durable runs; absent: `durable` calls are refused. */
+  readonly ledger?: CallLedger;
   readonly loopBreaker?: LoopBreaker;
   readonly maxOutputChars: number;
   /**

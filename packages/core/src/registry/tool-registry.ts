@@ -3,6 +3,7 @@
  * `ToolRegistry` it returns (kept apart from the implementation, which
  * re-exports both).
  */
+import type { CallLedger } from "./call-ledger.js";
 import type { RegistryPolicy } from "./registry-policy-view.js";
 import type { ToolCallPolicyFactory } from "./tool-call-policy.js";
 import type { AdditionalRoot } from "../paths/additional-roots.js";
@@ -93,6 +94,13 @@ export interface ToolRegistryOptions {
    * invalid rule or hook. Absent: `approval` alone decides.
    */
   policy?: ToolCallPolicyFactory;
+  /**
+   * The call ledger of durable runs (`@agent-tools/durable`): calls made
+   * with `executeToolCall(call, { durable: { runId } })` are recorded in it
+   * before and after they run. The registry does not close it. Absent:
+   * `durable` calls throw `SdkError("invalid_options")`.
+   */
+  ledger?: CallLedger;
 }
 
 /** A set of tools the host offers to its model, and the one entry point that runs them. */
