@@ -34,6 +34,11 @@ export const LAYERS: Readonly<Record<string, number>> = {
   checkpoints: 3,
   // Permission rules, hooks and the simulator: core only (command hooks through the ProcessRunner port).
   policy: 3,
+  // The call ledger of durable runs (memory, SQLite, PostgreSQL): core and storage.
+  durable: 3,
+  // Durable engines' adapters (Restate, DBOS): core only; their tests use durable and storage.
+  restate: 3,
+  dbos: 3,
   // Composers.
   sdk: 4,
   "mcp-server": 4,

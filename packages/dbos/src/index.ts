@@ -1,0 +1,6 @@
+/**
+ * @agent-tools/dbos.
+ *
+ * @packageDocumentation
+ */
+export {};

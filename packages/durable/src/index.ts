@@ -1,0 +1,6 @@
+/**
+ * @agent-tools/durable.
+ *
+ * @packageDocumentation
+ */
+export {};

@@ -1,0 +1,2 @@
+/** Internals of @agent-tools/durable for the SDK's own packages. */
+export {};

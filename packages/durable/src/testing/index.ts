@@ -1,0 +1,2 @@
+/** `@agent-tools/durable/testing`: the call ledger contract suite. */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * @agent-tools/restate.
+ *
+ * @packageDocumentation
+ */
+export {};
