@@ -1,3 +1,4 @@
+import { MAX_CALL_ID_LENGTH, checkDurableOption, checkLedgerOption } from "./durable-options.js";
 import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
 import { createLexicalPathPolicy } from "../paths/lexical-path-policy.js";
@@ -181,9 +182,11 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const isPlanModeRefused = (tool: ToolDefinition) => planMode && !isListedInPlanMode(tool);
   const checkDeferredApprovalKeys = watchDeferredApprovalKeys(checkedApproval.deferredKeys, (message, data) => logger.warn(message, data));
 
+  const ledger = checkLedgerOption(options.ledger);
   const environment = {
     approval,
     policy,
+    ledger,
     loopBreaker,
     maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
     acquireSlot: scheduler?.acquire,
@@ -266,6 +269,12 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         throw new SdkError("invalid_tool_call", "executeToolCall needs { id, name, arguments } with a string name.");
       }
       const options = checkExecuteOptions(callOptions);
+      if (checkDurableOption(options.durable, ledger) !== undefined && (typeof call.id !== "string" || call.id === "" || call.id.length > MAX_CALL_ID_LENGTH)) {
+        throw new SdkError(
+          "invalid_tool_call",
+          `A durable call needs the provider's call id (a string of 1-${MAX_CALL_ID_LENGTH} characters): the ledger records the call under it.`,
+        );
+      }
       const callId = typeof call.id === "string" && call.id !== "" ? call.id : `call_${Date.now().toString(36)}`;
       const normalised: ToolCall = { ...call, id: callId };
       checkDeferredApprovalKeys(currentNames);

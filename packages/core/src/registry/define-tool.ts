@@ -1,6 +1,17 @@
 import type { z } from "zod";
 import { SdkError } from "../errors.js";
-import { RUNTIME_SCOPES, type RuntimeScope, type ToolContext, type ToolDefinition, type ToolMetadata, type ToolOutput } from "../types.js";
+import {
+  RUNTIME_SCOPES,
+  type RuntimeScope,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolEffects,
+  type ToolMetadata,
+  type ToolOutput,
+  type ToolResumeDecision,
+} from "../types.js";
+import { TOOL_EFFECTS } from "./call-ledger.js";
+import { closestName } from "./closest-name.js";
 import { toToolJsonSchema } from "./json-schema.js";
 import { checkToolMetadata } from "./tool-metadata-check.js";
 
@@ -29,6 +40,14 @@ export interface DefineToolSpec<Schema extends z.ZodObject, Details> {
   maxOutputChars?: number;
   handlesAbort?: boolean;
   loopKey?(input: z.output<Schema>): string | undefined;
+  /**
+   * What running a call again would do, for durable runs: `none`,
+   * `idempotent` or `unsafe` (a function decides per input). Left out: `none`
+   * when the tool is read-only, else `unsafe`.
+   */
+  effects?: ToolEffects | ((input: z.output<Schema>) => ToolEffects);
+  /** For a call interrupted by a crash (effects `none`/`idempotent`): run again, report done, or report the outcome unknown. */
+  resume?(input: z.output<Schema>, context: ToolContext): Promise<ToolResumeDecision<Details>> | ToolResumeDecision<Details>;
   execute(input: z.output<Schema>, context: ToolContext): Promise<ToolOutput<Details>> | ToolOutput<Details>;
 }
 
@@ -71,6 +90,7 @@ export function defineTool<Schema extends z.ZodObject, Details = unknown>(spec: 
   if (!Array.isArray(scopes) || scopes.length === 0 || scopes.some((scope) => !RUNTIME_SCOPES.includes(scope))) {
     throw new SdkError("invalid_tool_definition", `Tool ${spec.name}: scopes must be a non-empty array of ${RUNTIME_SCOPES.map((s) => `"${s}"`).join(", ")}.`);
   }
+  checkDurableMembers(spec);
   // Keys set to undefined must not erase a default.
   const given = Object.fromEntries(Object.entries(spec.metadata ?? {}).filter(([, value]) => value !== undefined));
   const declared = given.annotations as ToolMetadata["annotations"];
@@ -88,6 +108,23 @@ export function defineTool<Schema extends z.ZodObject, Details = unknown>(spec: 
     maxOutputChars: spec.maxOutputChars,
     handlesAbort: spec.handlesAbort,
     loopKey: spec.loopKey,
+    ...(spec.effects === undefined ? {} : { effects: spec.effects }),
+    ...(spec.resume === undefined ? {} : { resume: spec.resume }),
     execute: spec.execute,
   };
+}
+
+/** `effects` is one of {@link TOOL_EFFECTS} or a function, `resume` a function; else `SdkError` naming the closest value. */
+function checkDurableMembers(spec: { readonly name: string; readonly effects?: unknown; readonly resume?: unknown }): void {
+  const { effects, resume } = spec;
+  if (effects !== undefined && typeof effects !== "function" && !(typeof effects === "string" && (TOOL_EFFECTS as readonly string[]).includes(effects))) {
+    const suggestion = typeof effects === "string" ? closestName(effects, TOOL_EFFECTS) : undefined;
+    throw new SdkError(
+      "invalid_tool_definition",
+      `Tool ${spec.name}: effects ${JSON.stringify(effects)} is not one of ${TOOL_EFFECTS.map((value) => `"${value}"`).join(", ")}${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`} (or a function of the input answering one).`,
+    );
+  }
+  if (resume !== undefined && typeof resume !== "function") {
+    throw new SdkError("invalid_tool_definition", `Tool ${spec.name}: resume must be a function (input, context) => { action: "run" | "done" | "unknown" }.`);
+  }
 }

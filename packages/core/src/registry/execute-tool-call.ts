@@ -12,6 +12,7 @@ import { toolResultText } from "../tool-result-text.js";
 import { type ToolCallSpan, type ToolTelemetryOptions, resolveTracer, startToolCallSpan } from "../telemetry/tool-call-span.js";
 import { errorResult, returnedErrorOf, toolErrorOf } from "./result-error.js";
 import { type PolicyAdmission, admitByPolicy, policyCallOf, recheckByPolicy, settleByPolicy } from "./policy-gate.js";
+import { type DurableStep, openDurableCall } from "./durable-gate.js";
 import type { ToolCallPolicy } from "./tool-call-policy.js";
 import type { CallLedger, DurableCallOptions } from "./call-ledger.js";
 
@@ -133,6 +134,7 @@ async function runCall(
   let result: ToolResult;
   let releaseSlot: (() => void) | undefined;
   let admission: PolicyAdmission | undefined;
+  let durable: DurableStep | undefined;
   try {
     if (signal.aborted) throw cancelledError();
     const args = parseArguments(tool.name, call.arguments);
@@ -143,8 +145,15 @@ async function runCall(
     const input = tool.inputSchema ? validateArguments(tool.name, args, tool.inputSchema) : args;
     if (tool.loopKey) pathArgument = tool.loopKey(input);
     let runInput: unknown = input;
+    if (options.durable && environment.ledger) {
+      const opened = await openDurableCall(tool, { ledger: environment.ledger, runId: options.durable.runId, callId: call.id, args, input });
+      // A recorded outcome (or a conflict, an unsafe call interrupted before): answered as it is, nothing runs.
+      if ("replay" in opened) return opened.replay;
+      durable = opened.step;
+    }
+    const onApproved = durable ? () => durable!.approve() : undefined;
     if (environment.policy) {
-      const granted = options.approvalGranted === true;
+      const granted = options.approvalGranted === true || durable?.approved === true;
       const policyCall = policyCallOf(tool, call.id, input);
       admission = await admitByPolicy(tool, policyCall, {
         policy: environment.policy,
@@ -152,10 +161,15 @@ async function runCall(
         granted,
         signal,
         cancelled: cancelledError,
+        onApproved,
       });
       runInput = admission.input;
     } else {
-      await checkApproval(tool, call, args, signal, environment.approval, options.approvalGranted === true);
+      await checkApproval(tool, call, args, signal, {
+        approval: environment.approval,
+        granted: options.approvalGranted === true || durable?.approved === true,
+        onApproved,
+      });
     }
     if (signal.aborted) throw cancelledError();
     // Queued after validation and approval (a user is never asked after a wait); an abort while queued cancels the call unstarted.
@@ -169,6 +183,11 @@ async function runCall(
     if (environment.policy && admission) await recheckByPolicy(tool, admission, { policy: environment.policy, signal, cancelled: cancelledError });
     const onUpdate: ToolContext["onUpdate"] = (update) => emit({ type: "tool-output-delta", callId: call.id, toolName: tool.name, update });
     const context: ToolContext = { ...environment.makeContext(tool, call, signal, onUpdate, options), telemetry: span.telemetry };
+    if (durable) {
+      // Claimed (`started`) right before the tool runs; a recorded or unknown outcome is answered instead.
+      const claim = await durable.claim(tool, runInput, Object.freeze({ ...context }));
+      if ("result" in claim) return claim.result;
+    }
     // The call's span is the active one while the tool runs, so spans below it (MCP, the host's own) are its children.
     const output = await span.runInContext(() => runWithAbort(tool, runInput, Object.freeze(context), signal));
     result = normalise(output);
@@ -179,17 +198,23 @@ async function runCall(
     releaseSlot?.();
   }
   if (environment.policy) result = await settleByPolicy(environment.policy, admission, result, signal);
-  return finish(tool, call, result, pathArgument, environment);
+  const finished = finish(tool, call, result, pathArgument, environment);
+  // What the host gets is what a resumed run gets back.
+  await durable?.record(finished);
+  return finished;
 }
 
-async function checkApproval(
-  tool: ToolDefinition,
-  call: ToolCall,
-  args: Record<string, unknown>,
-  signal: AbortSignal,
-  approval: ApprovalOptions | undefined,
-  granted: boolean,
-): Promise<void> {
+/** How {@link checkApproval} decides: the registry's approval options and what the host already granted. */
+interface ApprovalCheck {
+  readonly approval: ApprovalOptions | undefined;
+  /** The host (or the ledger of a durable run) already approved this very call. */
+  readonly granted: boolean;
+  /** Awaited after the user approves, before the call goes on (the ledger records it). */
+  readonly onApproved: (() => Promise<void>) | undefined;
+}
+
+async function checkApproval(tool: ToolDefinition, call: ToolCall, args: Record<string, unknown>, signal: AbortSignal, check: ApprovalCheck): Promise<void> {
+  const { approval, granted } = check;
   const decision = resolveApproval(tool.name, tool.metadata, approval);
   if (decision === "allow") return;
   if (decision === "deny") throw deniedError(tool.name);
@@ -207,7 +232,10 @@ async function checkApproval(
     signal,
     () => cancelledError(),
   );
-  if (answer === true || answer === "allow") return;
+  if (answer === true || answer === "allow") {
+    await check.onApproved?.();
+    return;
+  }
   throw new ToolError(
     "permission_denied",
     `The user declined this ${tool.name} call. Do not retry it; ask the user how to proceed or take a different approach.`,

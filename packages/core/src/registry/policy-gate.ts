@@ -58,6 +58,8 @@ export interface AdmitOptions {
   readonly granted: boolean;
   readonly signal: AbortSignal;
   readonly cancelled: () => Error;
+  /** Awaited after the user approves through `onAsk`, before the call goes on (the ledger of a durable run records it). */
+  readonly onApproved?: () => Promise<void>;
 }
 
 /**
@@ -119,7 +121,10 @@ export async function admitByPolicy(tool: ToolDefinition, call: PolicyCall, opti
     signal,
     cancelled,
   );
-  if (answer === true || answer === "allow") return admitted;
+  if (answer === true || answer === "allow") {
+    await options.onApproved?.();
+    return admitted;
+  }
   throw new ToolError(
     "permission_denied",
     `The user declined this ${tool.name} call. Do not retry it; ask the user how to proceed or take a different approach.`,

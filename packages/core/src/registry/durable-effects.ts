@@ -1,0 +1,52 @@
+import type { ToolDefinition, ToolEffects } from "../types.js";
+import { TOOL_EFFECTS } from "./call-ledger.js";
+import { resolveToolAnnotations } from "./tool-annotations.js";
+
+/**
+ * What running this call again would do: the tool's declared `effects`
+ * (a function decides per input; one that throws or answers something else
+ * counts as `unsafe`), else `none` for a read-only tool (as the fail-closed
+ * annotations say) and `unsafe` for every other.
+ *
+ * @example
+ * resolveToolEffects(bashTool, { command: "ls" }); // "unsafe"
+ */
+export function resolveToolEffects(tool: ToolDefinition, input: unknown): ToolEffects {
+  const declared = tool.effects;
+  if (typeof declared === "function") {
+    try {
+      const answer: unknown = declared(input);
+      return isToolEffects(answer) ? answer : "unsafe";
+    } catch {
+      return "unsafe";
+    }
+  }
+  if (declared !== undefined) return isToolEffects(declared) ? declared : "unsafe";
+  return resolveToolAnnotations(tool.metadata).readOnly ? "none" : "unsafe";
+}
+
+/** True for one of {@link TOOL_EFFECTS}. */
+export function isToolEffects(value: unknown): value is ToolEffects {
+  return typeof value === "string" && (TOOL_EFFECTS as readonly string[]).includes(value);
+}
+
+/**
+ * SHA-256 (hex) of a value as canonical JSON: object keys sorted at every
+ * depth, so two spellings of the same arguments hash alike. Web Crypto, so
+ * it runs wherever the registry does.
+ */
+export async function argumentsHashOf(value: unknown): Promise<string> {
+  const bytes = new TextEncoder().encode(canonicalJson(value));
+  const digest = await globalThis.crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** JSON with object keys sorted at every depth; `undefined` members left out as JSON.stringify does. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) => {
+    if (member === null || typeof member !== "object" || Array.isArray(member)) return member;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(member).sort()) sorted[key] = (member as Record<string, unknown>)[key];
+    return sorted;
+  });
+}

@@ -1,0 +1,232 @@
+import { ToolError } from "../errors.js";
+import { shortenForMessage } from "../quote.js";
+import type { ToolContext, ToolDefinition, ToolEffects, ToolOutput, ToolResult } from "../types.js";
+import type { CallLedger, CallLedgerCall, CallLedgerEntry } from "./call-ledger.js";
+import { argumentsHashOf, resolveToolEffects } from "./durable-effects.js";
+import { errorResult } from "./result-error.js";
+
+/** What {@link openDurableCall} found: a result to hand back as it is, or a step to run through the ledger. */
+export type DurableOpening = { readonly replay: ToolResult } | { readonly step: DurableStep };
+
+/** Where the ledger and the call meet. */
+export interface DurableCallInput {
+  readonly ledger: CallLedger;
+  readonly runId: string;
+  readonly callId: string;
+  /** The arguments as the model sent them (hashed as canonical JSON). */
+  readonly args: unknown;
+  /** The validated input (what `effects` and `resume` are asked about). */
+  readonly input: unknown;
+}
+
+/**
+ * Looks the call up in the ledger before anything else happens to it: a
+ * recorded outcome is answered as it is (the tool is not run, the user not
+ * asked); a key recorded for another tool or other arguments is a conflict;
+ * anything else becomes a {@link DurableStep}. A ledger that cannot be read
+ * answers an `unavailable` result: nothing runs unrecorded.
+ */
+export async function openDurableCall(tool: ToolDefinition, durable: DurableCallInput): Promise<DurableOpening> {
+  const call: CallLedgerCall = {
+    runId: durable.runId,
+    callId: durable.callId,
+    toolName: tool.name,
+    argumentsHash: await argumentsHashOf(durable.args),
+    effects: resolveToolEffects(tool, durable.input),
+  };
+  let entry: CallLedgerEntry | undefined;
+  try {
+    entry = await durable.ledger.get({ runId: call.runId, callId: call.callId });
+  } catch (error) {
+    return { replay: ledgerUnavailable(tool.name, error) };
+  }
+  if (entry !== undefined && (entry.toolName !== call.toolName || entry.argumentsHash !== call.argumentsHash)) {
+    return { replay: keyConflict(call, entry) };
+  }
+  if (entry?.result !== undefined && (entry.state === "completed" || entry.state === "failed")) return { replay: entry.result };
+  const step = new DurableStep(durable.ledger, call, entry);
+  // Decided before approval: the user is never asked about a call that will not run.
+  const unsafeReplay = await step.settleInterruptedUnsafe();
+  return unsafeReplay === undefined ? { step } : { replay: unsafeReplay };
+}
+
+/** What {@link DurableStep.claim} answers: the attempt this writer runs, or a result to return instead of running. */
+export type DurableClaim = { readonly attempt: number } | { readonly result: ToolResult };
+
+/**
+ * One call on its way through the ledger: approval recorded when the host
+ * gives it, the run claimed (`started`) right before the tool runs, the
+ * outcome recorded after.
+ */
+export class DurableStep {
+  readonly #ledger: CallLedger;
+  readonly #call: CallLedgerCall;
+  readonly #entry: CallLedgerEntry | undefined;
+  #attempt: number | undefined;
+
+  constructor(ledger: CallLedger, call: CallLedgerCall, entry: CallLedgerEntry | undefined) {
+    this.#ledger = ledger;
+    this.#call = call;
+    this.#entry = entry;
+  }
+
+  /** True when the host already approved this very call in an earlier attempt of the run. */
+  get approved(): boolean {
+    return this.#entry?.approved === true;
+  }
+
+  /** Records the host's approval before the call goes on (a resumed run does not ask again). */
+  async approve(): Promise<void> {
+    try {
+      await this.#ledger.approve(this.#call);
+    } catch (error) {
+      throw unavailableError(this.#call.toolName, error);
+    }
+  }
+
+  /** For an unsafe call that started before and has no outcome: its `outcome_unknown` result, recorded; else undefined. */
+  async settleInterruptedUnsafe(): Promise<ToolResult | undefined> {
+    const previous = this.#entry;
+    if (previous?.state !== "started" || this.#call.effects !== "unsafe") return undefined;
+    const settled = await this.#settleUnknown(previous, undefined);
+    return "result" in settled ? settled.result : undefined;
+  }
+
+  /**
+   * Right before the tool runs: a call that started before and has no
+   * outcome runs again only when its effects allow it (and its `resume`
+   * does not say otherwise), else it is reported `outcome_unknown`; then
+   * the run is claimed, compare-and-set, so two resumers never both run it.
+   */
+  async claim(tool: ToolDefinition, input: unknown, context: ToolContext): Promise<DurableClaim> {
+    const previous = this.#entry;
+    const expectedAttempts = previous?.state === "started" ? previous.attempts : 0;
+    if (previous?.state === "started") {
+      const resumed = await this.#resume(tool, input, context, previous);
+      if (resumed !== undefined) return resumed;
+    }
+    let claim: Awaited<ReturnType<CallLedger["start"]>>;
+    try {
+      claim = await this.#ledger.start(this.#call, expectedAttempts);
+    } catch (error) {
+      return { result: ledgerUnavailable(this.#call.toolName, error) };
+    }
+    if (claim.claimed) {
+      this.#attempt = claim.entry.attempts;
+      return { attempt: claim.entry.attempts };
+    }
+    const stored = claim.entry;
+    if (stored.toolName !== this.#call.toolName || stored.argumentsHash !== this.#call.argumentsHash) return { result: keyConflict(this.#call, stored) };
+    if (stored.result !== undefined && (stored.state === "completed" || stored.state === "failed")) return { result: stored.result };
+    // Another writer started it meanwhile (a second resumer, an engine's retry): never run it twice.
+    return { result: outcomeUnknown(this.#call, stored, "another process started this call at the same time and has not recorded its outcome") };
+  }
+
+  /**
+   * Records the result of the attempt this step claimed. A ledger that
+   * fails here leaves the call `started`: a resumed run then treats it as
+   * interrupted (`outcome_unknown` for an unsafe call), never as not run.
+   */
+  async record(result: ToolResult): Promise<void> {
+    if (this.#attempt === undefined) return;
+    const attempt = this.#attempt;
+    this.#attempt = undefined;
+    try {
+      await this.#ledger.finish({ runId: this.#call.runId, callId: this.#call.callId }, attempt, { state: result.isError ? "failed" : "completed", result });
+    } catch {
+      // Left `started`: see above.
+    }
+  }
+
+  async #resume(tool: ToolDefinition, input: unknown, context: ToolContext, previous: CallLedgerEntry): Promise<DurableClaim | undefined> {
+    if (this.#call.effects === "unsafe") return this.#settleUnknown(previous, undefined);
+    if (tool.resume === undefined) return undefined;
+    let decision: Awaited<ReturnType<NonNullable<ToolDefinition["resume"]>>>;
+    try {
+      decision = await tool.resume(input, context);
+    } catch (error) {
+      return this.#settleUnknown(previous, `checking whether it had already happened failed: ${messageOf(error)}`);
+    }
+    if (decision?.action === "run") return undefined;
+    if (decision?.action === "done") return this.#settleDone(previous, decision.output);
+    return this.#settleUnknown(previous, decision?.action === "unknown" ? decision.note : undefined);
+  }
+
+  /** An interrupted call reported `outcome_unknown`, recorded as failed so every later resume answers the same. */
+  async #settleUnknown(previous: CallLedgerEntry, note: string | undefined): Promise<DurableClaim> {
+    const result = outcomeUnknown(this.#call, previous, note);
+    return { result: await this.#settle(previous, result) };
+  }
+
+  /** An interrupted call whose effect is already there: recorded completed with the tool's own answer. */
+  async #settleDone(previous: CallLedgerEntry, output: ToolOutput): Promise<DurableClaim> {
+    const result = normaliseResumed(output);
+    return { result: await this.#settle(previous, result) };
+  }
+
+  /** Records a settled result for the interrupted attempt; if another writer got there first, its record wins. */
+  async #settle(previous: CallLedgerEntry, result: ToolResult): Promise<ToolResult> {
+    const key = { runId: this.#call.runId, callId: this.#call.callId };
+    try {
+      if (await this.#ledger.finish(key, previous.attempts, { state: result.isError ? "failed" : "completed", result })) return result;
+      const stored = await this.#ledger.get(key);
+      return stored?.result ?? result;
+    } catch (error) {
+      return ledgerUnavailable(this.#call.toolName, error);
+    }
+  }
+}
+
+/** The answer for a call that started before and whose outcome nobody recorded. */
+function outcomeUnknown(call: CallLedgerCall, entry: CallLedgerEntry, note: string | undefined): ToolResult {
+  const when = Number.isFinite(entry.updatedAt) ? new Date(entry.updatedAt).toISOString() : "earlier";
+  const effectsText: Record<ToolEffects, string> = {
+    none: "it reads only",
+    idempotent: "running it again would leave things as one run does",
+    unsafe: "running it again could repeat its effect",
+  };
+  const text =
+    `Outcome unknown: this ${call.toolName} call (id ${JSON.stringify(call.callId)}) was started at ${when} (attempt ${entry.attempts}) ` +
+    `but the run was interrupted before its outcome was recorded${note === undefined ? "" : ` (${shortenForMessage(note, 500)})`}. ` +
+    `It may or may not have taken effect, and it was not run again because ${effectsText[call.effects]}. ` +
+    "Check whether its effect happened (look at the files, processes or remote state it would change) before deciding to issue it again.";
+  return errorResult(
+    text,
+    { code: "outcome_unknown", runId: call.runId, callId: call.callId, attempts: entry.attempts, effects: call.effects, startedAt: entry.updatedAt },
+    { code: "outcome_unknown", recoverable: false },
+  );
+}
+
+/** A call id of the run recorded for another tool or other arguments: never run, never answered with the other call's result. */
+function keyConflict(call: CallLedgerCall, entry: CallLedgerEntry): ToolResult {
+  const same = entry.toolName === call.toolName;
+  return errorResult(
+    `Call id ${JSON.stringify(call.callId)} was already used in this run for ${same ? "a call with other arguments" : `a ${entry.toolName} call`}; this ${call.toolName} call was not run. Issue it again with a new call id.`,
+    { code: "conflict", runId: call.runId, callId: call.callId, recordedTool: entry.toolName },
+    { code: "conflict", recoverable: true },
+  );
+}
+
+function ledgerUnavailable(toolName: string, error: unknown): ToolResult {
+  const failure = unavailableError(toolName, error);
+  return errorResult(failure.message, { code: "unavailable" }, { code: "unavailable", recoverable: true });
+}
+
+function unavailableError(toolName: string, error: unknown): ToolError {
+  return new ToolError(
+    "unavailable",
+    `The host's call ledger could not be written (${shortenForMessage(messageOf(error), 300)}); this ${toolName} call was not run. Try again later.`,
+  );
+}
+
+function normaliseResumed(output: ToolOutput): ToolResult {
+  const content = typeof output.content === "string" ? [{ type: "text" as const, text: output.content }] : Array.isArray(output.content) ? output.content : [];
+  const details = output.details ?? {};
+  if (output.isError !== true) return { content, details, isError: false };
+  const text = content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+  return { content, details, isError: true, error: output.error ?? { code: "other", message: text, recoverable: true } };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
