@@ -1,0 +1,78 @@
+// Shared setup of the end-to-end tests: one restate-server, a temp dir per scenario, the endpoint child.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ToolCall } from "@agent-tools/core";
+import type { CallLedgerEntry } from "@agent-tools/core/durable";
+import { openCallLedger } from "@agent-tools/durable";
+import { openSqliteStorage } from "@agent-tools/storage";
+import { type EndpointProcess, type RestateServer, startEndpointProcess } from "../testing/index.js";
+
+export const ENDPOINT_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), "tool-loop-endpoint.ts");
+
+/** One scenario: its folder (tools' effects), its ledger file, its endpoint child (restartable on one port). */
+export class LoopScenario {
+  readonly dir = mkdtempSync(path.join(tmpdir(), "restate-loop-"));
+  readonly ledgerFile = path.join(this.dir, "ledger.sqlite");
+  endpoint: EndpointProcess | undefined;
+  starts = 0;
+
+  constructor(readonly server: RestateServer) {}
+
+  /** Starts (or restarts, on the same port) the endpoint child; registers it the first time. */
+  async start(): Promise<EndpointProcess> {
+    const first = this.endpoint === undefined;
+    this.endpoint = await startEndpointProcess({
+      entry: ENDPOINT_ENTRY,
+      port: this.endpoint?.port,
+      env: { LOOP_DIR: this.dir, LEDGER_FILE: this.ledgerFile },
+    });
+    this.starts += 1;
+    if (first) await this.server.registerDeployment(this.endpoint.url);
+    return this.endpoint;
+  }
+
+  /** Lines of a file the tools append to (lines.txt: AppendLine runs; runs.txt: WriteNote runs). */
+  lines(name: "lines.txt" | "runs.txt"): string[] {
+    try {
+      return readFileSync(path.join(this.dir, name), "utf8")
+        .split("\n")
+        .filter((line) => line !== "");
+    } catch {
+      return [];
+    }
+  }
+
+  /** How many times each value occurs in a file. */
+  counts(name: "lines.txt" | "runs.txt"): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const line of this.lines(name)) counts.set(line, (counts.get(line) ?? 0) + 1);
+    return counts;
+  }
+
+  /** The ledger's entries of a run, read from the SQLite file by this (the test's) process. */
+  async ledgerEntries(runId: string): Promise<CallLedgerEntry[]> {
+    const storage = await openSqliteStorage({ filename: this.ledgerFile });
+    try {
+      return await (await openCallLedger(storage)).list(runId);
+    } finally {
+      await storage.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.endpoint?.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** An AppendLine call. */
+export function append(id: string, extra: { hold?: boolean; delayMs?: number } = {}): ToolCall {
+  return { id, name: "AppendLine", arguments: extra };
+}
+
+/** A WriteNote call. */
+export function write(id: string, extra: { hold?: boolean; delayMs?: number } = {}): ToolCall {
+  return { id, name: "WriteNote", arguments: { name: id, content: `content of ${id}`, ...extra } };
+}

@@ -1,0 +1,57 @@
+// A Restate endpoint (the "host" the tests SIGKILL): service ToolLoop, handler run({ calls }) runs each call
+// through executeToolCallInRestate on a registry whose ledger is a KyselyCallLedger on a SQLite file.
+// Usage: RESTATE_ENDPOINT_PORT=<port> LOOP_DIR=<dir> LEDGER_FILE=<sqlite file> node --import tsx --conditions=@agent-tools/source tool-loop-endpoint.ts
+import { type ToolCall, type ToolResult, createToolRegistry } from "@agent-tools/core";
+import { openCallLedger } from "@agent-tools/durable";
+import { openSqliteStorage } from "@agent-tools/storage";
+import * as restate from "@restatedev/restate-sdk";
+import { executeToolCallInRestate } from "../execute-tool-call-in-restate.js";
+import { loopTools } from "./loop-tools.js";
+
+// @restatedev/restate-sdk 1.17 calls Promise.withResolvers (Node 22+); Node 20 needs this stand-in.
+if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== "function") {
+  Object.defineProperty(Promise, "withResolvers", {
+    configurable: true,
+    writable: true,
+    value: <T>() => {
+      let resolve!: (value: T) => void;
+      let reject!: (reason: unknown) => void;
+      const promise = new Promise<T>((yes, no) => {
+        resolve = yes;
+        reject = no;
+      });
+      return { promise, resolve, reject };
+    },
+  });
+}
+
+const dir = process.env.LOOP_DIR;
+const ledgerFile = process.env.LEDGER_FILE;
+const port = Number(process.env.RESTATE_ENDPOINT_PORT);
+if (dir === undefined || !Number.isInteger(port)) throw new Error("LOOP_DIR and RESTATE_ENDPOINT_PORT are required");
+
+const storage = ledgerFile === undefined ? undefined : await openSqliteStorage({ filename: ledgerFile });
+const ledger = storage === undefined ? undefined : await openCallLedger(storage);
+const tools = loopTools(dir);
+const registry = createToolRegistry({ workdir: dir, bundles: [{ id: "loop", trusted: true, listTools: () => tools }], ledger });
+
+/** What run answers: the run id the ledger used and each call's result, in order. */
+export interface ToolLoopOutput {
+  readonly runId: string;
+  readonly results: ToolResult[];
+}
+
+const toolLoop = restate.service({
+  name: "ToolLoop",
+  handlers: {
+    run: async (ctx: restate.Context, input: { calls: ToolCall[]; runId?: string }): Promise<ToolLoopOutput> => {
+      const results: ToolResult[] = [];
+      for (const call of input.calls) {
+        results.push(await executeToolCallInRestate(ctx, registry, call, input.runId === undefined ? undefined : { runId: input.runId }));
+      }
+      return { runId: input.runId ?? String(ctx.request().id), results };
+    },
+  },
+});
+
+await restate.endpoint().bind(toolLoop).listen(port);
