@@ -23,3 +23,4 @@ export { toToolJsonSchema } from "./registry/json-schema.js";
 export { resolveApproval } from "./registry/approval-policy.js";
 export type { ApprovalVocabulary } from "./registry/approval-validation.js";
 export { readCappedBody } from "./read-capped-body.js";
+export { resolveToolEffects } from "./registry/durable-effects.js";
