@@ -1,3 +1,4 @@
+import type { CallLedger } from "@agent-tools/core/durable";
 import {
   type AdditionalRoot,
   type ApprovalOptions,
@@ -30,6 +31,8 @@ export interface ToolRegistryBuildOptions extends SdkPolicyOptions {
   readonly additionalRoots?: readonly AdditionalRoot[];
   readonly ports?: Partial<ToolPorts>;
   readonly approval?: ApprovalOptions;
+  /** The call ledger of durable runs (see `BuiltinToolRegistryOptions.ledger`). */
+  readonly ledger?: CallLedger;
   readonly onEvent?: (event: ToolEvent) => void;
   readonly logger?: Logger;
   readonly telemetry?: ToolTelemetryOptions;
@@ -61,7 +64,19 @@ export async function buildToolRegistry(options: ToolRegistryBuildOptions): Prom
     plugins: options.plugins,
     workdir: options.workdir,
     runtimeScope,
-    ...pick(options, ["dataDir", "additionalRoots", "approval", "onEvent", "logger", "telemetry", "maxOutputChars", "conversationId", "planMode", "resources"]),
+    ...pick(options, [
+      "dataDir",
+      "additionalRoots",
+      "approval",
+      "ledger",
+      "onEvent",
+      "logger",
+      "telemetry",
+      "maxOutputChars",
+      "conversationId",
+      "planMode",
+      "resources",
+    ]),
     knownApprovalKeys: BUILTIN_TOOL_NAMES,
     ...(policy === undefined ? {} : { policy }),
     concurrency: options.concurrency ?? BUILTIN_TOOL_CONCURRENCY,

@@ -1,4 +1,5 @@
 /** The options of `buildBuiltinToolRegistry`, apart from the builder (the plugin list reads them too). */
+import type { CallLedger } from "@agent-tools/core/durable";
 import type {
   AdditionalRoot,
   ApprovalOptions,
@@ -81,6 +82,14 @@ export interface BuiltinToolRegistryOptions {
   permissions?: SdkPolicyOptions["permissions"];
   /** Lifecycle hooks: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, SubagentStart/Stop, SessionStart/End. See docs/policy.md. */
   hooks?: SdkPolicyOptions["hooks"];
+  /**
+   * The call ledger of durable runs, e.g. `await KyselyCallLedger.open(storage)`
+   * of `@agent-tools/durable`: calls made with
+   * `executeToolCall(call, { durable: { runId } })` are recorded before and
+   * after they run, so a crashed run resumes without repeating unsafe
+   * effects. The registry does not close it. See docs/durable.md.
+   */
+  ledger?: CallLedger;
   /** Every event of every call. */
   onEvent?(event: ToolEvent): void;
   logger?: Logger;

@@ -28,6 +28,7 @@ const REGISTRY_OPTION_KEYS = {
   approval: true,
   permissions: true,
   hooks: true,
+  ledger: true,
   onEvent: true,
   logger: true,
   telemetry: true,
