@@ -59,12 +59,20 @@ function stripIndent(text: string, indent: number): string {
 
 /**
  * The markdown files whose samples are checked, relative to `root`:
- * `README.md`, `docs/*.md` and the `README.md` of every `packages/*` and
+ * `README.md`, `docs/*.md`, `docs/<topic>/*.md` (all but the generated
+ * `docs/api`) and the `README.md` of every `packages/*` and
  * `examples/*` directory, in a stable order.
  */
 export function docsFiles(root: string): string[] {
   const files = ["README.md"];
   files.push(...markdownIn(root, "docs"));
+  // Topic folders (docs/durable/...), not the generated API reference.
+  const docs = path.join(root, "docs");
+  if (existsSync(docs)) {
+    for (const entry of readdirSync(docs, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.isDirectory() && entry.name !== "api") files.push(...markdownIn(root, `docs/${entry.name}`));
+    }
+  }
   for (const parent of ["packages", "examples"]) {
     const directory = path.join(root, parent);
     if (!existsSync(directory)) continue;
