@@ -11,3 +11,13 @@ export { isProcessAlive, readProcessInfo, readProcessTreeTag } from "./process-t
 export { killProcessTree } from "./process-tree-killer.js";
 export { checkSandboxSettings } from "./sandbox/check-sandbox-settings.js";
 export { defaultHiddenPaths, resolveSandboxPolicy } from "./sandbox/sandbox-policy.js";
+export { NodeDurableProcessLauncher } from "./durable/node-durable-process-launcher.js";
+export { readJsonFile, writeJsonAtomic } from "./durable/durable-session-files.js";
+export type {
+  DurableLaunchRequest,
+  DurableLogRead,
+  DurableProcessLauncher,
+  DurableProcessSpec,
+  DurableProcessView,
+  DurableSupervisorState,
+} from "./durable/durable-process-types.js";

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { chooseCommandRunner } from "./command-sandbox-runner.js";
+import type { ResumableSession } from "./resumable-session.js";
 import { respondForSession } from "./session-respond.js";
 import { type ShellSessionResponse, sessionOutput } from "./session-response.js";
 import { resolveCommandCwd } from "./shell-environment.js";
@@ -24,7 +25,7 @@ Statuses: completed, failed (non-zero exit or could not start), cancelled (not a
 
 /** The resumable Bash tool of the chat scope. */
 export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
-  return defineTool<typeof bashSessionInputSchema, ShellSessionResponse>({
+  const tool = defineTool<typeof bashSessionInputSchema, ShellSessionResponse>({
     name: "Bash",
     description: DESCRIPTION,
     inputSchema: bashSessionInputSchema,
@@ -37,19 +38,37 @@ export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
       await checkCommand(runtime, "Bash", input.command, cwd, input.cwd, "resumable");
       const choice = chooseCommandRunner(context, "Bash");
       const yieldMs = clampInteger(input.yield_time_ms, SESSION_YIELD.minMs, SESSION_YIELD.maxMs, SESSION_YIELD.defaultMs);
-      const session = runtime.sessions.start({
-        id: `bash-${randomUUID()}`,
-        command: input.command,
-        cwd,
-        shell: runtime.info.shell,
-        runner: choice.runner,
-        sandbox: choice.sandbox,
-        ...(choice.workspace === undefined ? {} : { workspace: choice.workspace }),
-        timeoutMs: resolveSessionTimeout(input.timeout_ms),
-        env: commandEnvironment(runtime),
-      });
+      const id = `bash-${randomUUID()}`;
+      const timeoutMs = resolveSessionTimeout(input.timeout_ms);
+      // Durable when the host asked for it and the command runs on this machine (a remote workspace's process cannot be supervised here).
+      const session: ResumableSession =
+        runtime.durable && choice.workspace === undefined
+          ? await runtime.durable.start({
+              id,
+              command: input.command,
+              cwd,
+              shell: runtime.info.shell,
+              env: commandEnvironment(runtime),
+              ...(timeoutMs === undefined ? {} : { timeoutMs }),
+              sandbox: choice.sandbox,
+              ...(choice.confine === undefined ? {} : { confine: choice.confine }),
+              workdir: context.workdir,
+            })
+          : runtime.sessions.start({
+              id,
+              command: input.command,
+              cwd,
+              shell: runtime.info.shell,
+              runner: choice.runner,
+              sandbox: choice.sandbox,
+              ...(choice.workspace === undefined ? {} : { workspace: choice.workspace }),
+              timeoutMs,
+              env: commandEnvironment(runtime),
+            });
       const { response, page } = await respondForSession(session, runtime, context, { cursor: 0, cwd, yieldMs });
       return sessionOutput(response, session.isTerminal && !page.hasMore);
     },
   });
+  // A command may have done anything: after a crash a started Bash call is never run again (the ledger reports outcome_unknown).
+  return { ...tool, effects: "unsafe" };
 }

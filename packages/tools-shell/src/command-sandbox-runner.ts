@@ -1,4 +1,4 @@
-import { type ProcessRunner, type SandboxPolicy, type SandboxSettings, type ToolContext, ToolError } from "@agent-tools/core";
+import { type ProcessRunner, type SandboxPolicy, type SandboxSettings, type SpawnOptions, type ToolContext, ToolError } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
 import { resolveSandboxPolicy } from "@agent-tools/node/internal";
 
@@ -10,6 +10,8 @@ export interface CommandRunnerChoice {
   readonly sandbox: string;
   /** The label of the non-local workspace the command runs on; absent on the local machine. */
   readonly workspace?: string;
+  /** With a sandbox: rewrites a spawn into its confined form (for a command another process starts, e.g. a durable session's supervisor). */
+  readonly confine?: (options: SpawnOptions) => SpawnOptions;
 }
 
 /**
@@ -49,6 +51,7 @@ export function chooseCommandRunner(context: ToolContext, toolName: string): Com
   const policy = sandboxPolicyFor(context, state.settings);
   return {
     sandbox: sandbox.mechanism,
+    confine: (options) => sandbox.confine(options, policy),
     runner: {
       spawn: (options) => runner.spawn(sandbox.confine(options, policy)),
       // A per-call view: the registry closes the runner underneath.

@@ -54,7 +54,7 @@ function requireId(processId: string | undefined, action: string): string {
 
 /** ManagedProcess (chat scope). */
 export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition {
-  return defineTool<typeof managedProcessInputSchema, ManagedProcessDetails>({
+  const tool = defineTool<typeof managedProcessInputSchema, ManagedProcessDetails>({
     name: "ManagedProcess",
     description: DESCRIPTION,
     inputSchema: managedProcessInputSchema,
@@ -148,4 +148,6 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
       }
     },
   });
+  // start runs a command (never again after a crash); stop is harmless twice; status, read_log and wait only read.
+  return { ...tool, effects: (input) => (input.action === "start" ? "unsafe" : input.action === "stop" ? "idempotent" : "none") };
 }

@@ -14,7 +14,7 @@ const DESCRIPTION = `Stops a Bash session: kills its whole process tree (SIGTERM
 
 /** ProcessStop (chat scope). */
 export function createProcessStopTool(runtime: ShellRuntime): ToolDefinition {
-  return defineTool<typeof processStopInputSchema, ShellSessionResponse>({
+  const tool = defineTool<typeof processStopInputSchema, ShellSessionResponse>({
     name: "ProcessStop",
     description: DESCRIPTION,
     inputSchema: processStopInputSchema,
@@ -35,4 +35,6 @@ export function createProcessStopTool(runtime: ShellRuntime): ToolDefinition {
       return sessionOutput(response);
     },
   });
+  // Stopping a stopped session again changes nothing.
+  return { ...tool, effects: "idempotent" };
 }

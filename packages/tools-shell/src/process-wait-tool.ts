@@ -16,7 +16,7 @@ const DESCRIPTION = `Waits for a Bash session; returns its new output once the c
 
 /** ProcessWait (chat scope). */
 export function createProcessWaitTool(runtime: ShellRuntime): ToolDefinition {
-  return defineTool<typeof processWaitInputSchema, ShellSessionResponse>({
+  const tool = defineTool<typeof processWaitInputSchema, ShellSessionResponse>({
     name: "ProcessWait",
     description: DESCRIPTION,
     inputSchema: processWaitInputSchema,
@@ -38,4 +38,6 @@ export function createProcessWaitTool(runtime: ShellRuntime): ToolDefinition {
       return sessionOutput(response);
     },
   });
+  // Reading moves nothing a second run would not: the same cursor (or, for a durable session, the same call id) reads the same bytes first.
+  return { ...tool, effects: "idempotent" };
 }

@@ -1,7 +1,8 @@
 import type { ToolOutput } from "@agent-tools/core";
 import type { OutputFragment, OutputPage } from "./output-ring-buffer.js";
 import type { ShellInfo } from "./shell-environment.js";
-import type { ShellSession, ShellSessionStatus } from "./shell-session.js";
+import type { ResumableSession } from "./resumable-session.js";
+import type { ShellSessionStatus } from "./shell-session.js";
 import { MAX_TIMEOUT_MS } from "./timeout-policy.js";
 
 /** The `details` of Bash (resumable), ProcessWait and ProcessStop: the raw session response. */
@@ -33,11 +34,15 @@ export interface ShellSessionResponse extends ShellInfo {
   yield_time_ms?: number;
   /** The highest hard timeout a session accepts (600000). */
   max_timeout_ms: number;
+  /** A durable session (its process outlives the host; ProcessWait reattaches after a restart). */
+  durable?: true;
+  /** Durable sessions: pids of processes the command left running after its shell exited (ProcessStop ends them). */
+  descendants_alive?: number[];
 }
 
 /** Builds the response of a session from a page. */
 export function buildSessionResponse(
-  session: ShellSession,
+  session: ResumableSession,
   page: OutputPage,
   info: ShellInfo,
   cwdDisplay: string,
@@ -61,6 +66,8 @@ export function buildSessionResponse(
     command: session.command,
     next_cursor: session.buffer.nextCursor,
     max_timeout_ms: MAX_TIMEOUT_MS,
+    ...(session.durable ? { durable: true as const } : {}),
+    ...(session.descendantsAlive && session.descendantsAlive.length > 0 ? { descendants_alive: [...session.descendantsAlive] } : {}),
   };
 }
 
@@ -84,6 +91,7 @@ export function renderSessionResponse(response: ShellSessionResponse, separateSt
   lines.push(`cwd: ${response.cwd}`);
   if (response.exit_code !== null) lines.push(`exit_code: ${response.exit_code}`);
   if (response.timeout_ms !== null) lines.push(`timeout_ms: ${response.timeout_ms}`);
+  if (response.descendants_alive) lines.push(`descendants_alive: ${response.descendants_alive.length} (pids ${response.descendants_alive.join(", ")})`);
   lines.push(`session_duration_ms: ${response.duration_ms}`);
   let text = `${lines.join("\n")}\n`;
   if (separateStreams) {
@@ -112,6 +120,14 @@ export function renderSessionResponse(response: ShellSessionResponse, separateSt
   } else if (response.has_more) {
     hints.push(`More buffered output is available. Call ${wait} to read it.`);
   }
+  if (response.descendants_alive) {
+    hints.push("The shell exited but processes it started still run; ProcessStop(session_id) ends them.");
+  }
+  if (response.status === "lost") {
+    hints.push(
+      "The command's process ended while no host watched it, so its exit status is unknown; the output above is all that was logged. Check its effects before running it again.",
+    );
+  }
   if (response.status === "timed_out") hints.push(`The command hit its hard timeout of ${response.timeout_ms} ms and its whole process tree was killed.`);
   if (hints.length > 0) text += `\n${hints.join("\n")}\n`;
   return text;
@@ -122,6 +138,6 @@ export function sessionOutput(response: ShellSessionResponse, separateStreams = 
   return {
     content: renderSessionResponse(response, separateStreams),
     details: response,
-    isError: response.status === "failed" || response.status === "timed_out",
+    isError: response.status === "failed" || response.status === "timed_out" || response.status === "lost",
   };
 }

@@ -2,7 +2,8 @@ import { type ToolContext, ToolError, type ToolMetadata } from "@agent-tools/cor
 import { type CommandPolicy, type ShellMode, checkBackgroundCommand, checkLeadingSleep, checkNulByte } from "./command-guards.js";
 import type { ManagedProcessManager } from "./managed-process-manager.js";
 import { COMMAND_ENVIRONMENT, type ShellInfo } from "./shell-environment.js";
-import type { ShellSession } from "./shell-session.js";
+import type { DurableSessions } from "./durable/durable-sessions.js";
+import type { ResumableSession } from "./resumable-session.js";
 import type { ShellSessionStore } from "./shell-session-store.js";
 
 /** What the shell tools of one bundle share (never module globals). */
@@ -13,6 +14,8 @@ export interface ShellRuntime {
   readonly providerId?: string;
   readonly policies: CommandPolicy[];
   readonly env: Record<string, string>;
+  /** Set by the host's `durableSessions` option: Bash sessions run under a supervisor and outlive the host. */
+  readonly durable?: DurableSessions;
 }
 
 /** Metadata of the tools that run commands. */
@@ -63,14 +66,14 @@ const SESSION_ID_PATTERN = /^[A-Za-z0-9_:-]{1,128}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The session behind an id, or a `not_found` error (with a ManagedProcess hint for process ids). */
-export function requireSession(runtime: ShellRuntime, sessionId: string): ShellSession {
+export function requireSession(runtime: ShellRuntime, sessionId: string): ResumableSession {
   if (!SESSION_ID_PATTERN.test(sessionId)) {
     throw new ToolError(
       "invalid_arguments",
       `session_id must be 1-128 characters of letters, digits, "-", "_" or ":" (got ${JSON.stringify(sessionId.slice(0, 140))}). Pass the session_id exactly as Bash returned it.`,
     );
   }
-  const session = runtime.sessions.get(sessionId);
+  const session = runtime.sessions.get(sessionId) ?? runtime.durable?.get(sessionId);
   if (session) return session;
   let message = `shell session not found or expired: ${sessionId}. Sessions are kept for 10 minutes after they end; start the command again with Bash only if you still need it.`;
   if (UUID_PATTERN.test(sessionId)) {

@@ -4,8 +4,11 @@ import { DEFAULT_PAGE_BYTES, DEFAULT_RING_CAPACITY, type OutputPage, OutputRingB
 import { UpdateForwarder } from "./update-forwarder.js";
 import { Utf8ChunkJoiner } from "./utf8.js";
 
-/** The status of a resumable shell session. */
-export type ShellSessionStatus = "running" | "completed" | "failed" | "cancelled" | "timed_out";
+/**
+ * The status of a resumable shell session. `lost` only for a durable session:
+ * its process ended while no supervisor watched it, so no exit was recorded.
+ */
+export type ShellSessionStatus = "running" | "completed" | "failed" | "cancelled" | "timed_out" | "lost";
 
 /** Options of {@link ShellSession}. */
 export interface ShellSessionOptions {

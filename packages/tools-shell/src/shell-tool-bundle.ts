@@ -10,6 +10,7 @@ import { createProcessWaitTool } from "./process-wait-tool.js";
 import { resolveShellInfo } from "./shell-environment.js";
 import type { ShellRuntime } from "./shell-runtime.js";
 import { ShellSessionStore } from "./shell-session-store.js";
+import { type DurableSessionsOptions, createDurableSessions } from "./durable/durable-sessions.js";
 
 /** Options of {@link createShellToolBundle}. */
 export interface ShellToolBundleOptions {
@@ -37,6 +38,14 @@ export interface ShellToolBundleOptions {
    * default at most 200 kept and none last written more than 30 days ago.
    */
   processLogRetention?: ProcessLogRetention;
+  /**
+   * Makes every Bash session durable: its command runs under a small
+   * supervisor process with its output logged to `<dir>/<session_id>/`,
+   * outlives this host, and a later host built with the same `dir` reattaches
+   * on ProcessWait/ProcessStop with the same session_id. A host decision,
+   * never a model argument. Left out: sessions live in this process only.
+   */
+  durableSessions?: DurableSessionsOptions;
 }
 
 /** The shell bundle: its tools plus what a host may need to add a policy later. */
@@ -65,6 +74,7 @@ export function createShellToolBundle(options: ShellToolBundleOptions = {}): She
     providerId: options.providerId,
     policies,
     env: { ...(options.env ?? {}) },
+    ...(options.durableSessions === undefined ? {} : { durable: createDurableSessions(options.durableSessions) }),
   };
   const tools: ToolDefinition[] = [
     createBashSessionTool(runtime),

@@ -1,0 +1,150 @@
+import { statSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { SdkError, type SpawnOptions, ToolError } from "@agent-tools/core";
+import { type DurableProcessLauncher, NodeDurableProcessLauncher } from "@agent-tools/node/internal";
+import { type DurableSessionMeta, DurableShellSession } from "./durable-shell-session.js";
+
+/** The host option that makes Bash sessions durable (see `ShellToolBundleOptions.durableSessions`). */
+export interface DurableSessionsOptions {
+  /**
+   * Absolute directory holding one subdirectory (mode 0700) per session;
+   * created (0700) when missing. Keep it outside every workspace a command
+   * can write to. The same directory in a later host process reattaches.
+   */
+  readonly dir: string;
+  /** Starts and finds supervised processes; default `NodeDurableProcessLauncher`. */
+  readonly launcher?: DurableProcessLauncher;
+}
+
+const OPTION_KEYS = new Set(["dir", "launcher"]);
+/** Session ids that name a directory: no separator, no dot, nothing but these. */
+const DURABLE_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** What {@link DurableSessions.start} starts. */
+export interface DurableStartOptions {
+  readonly id: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly shell: string;
+  readonly env: Record<string, string>;
+  readonly timeoutMs?: number;
+  readonly sandbox: string;
+  /** Rewrites the spawn for the registry's sandbox. */
+  readonly confine?: (options: SpawnOptions) => SpawnOptions;
+  /** The registry's workspace root: the sessions directory must not be inside it. */
+  readonly workdir: string;
+}
+
+/**
+ * The durable Bash sessions of one bundle: each started under a supervisor
+ * in `<dir>/<session id>/`, and found again there by id from any host
+ * process given the same `dir`. Nothing is killed when the bundle closes:
+ * outliving the host is the point; ProcessStop ends a session.
+ */
+export class DurableSessions {
+  readonly dir: string;
+  private readonly launcher: DurableProcessLauncher;
+  /** Sessions this object built; each reads its state from disk on use. */
+  private readonly known = new Map<string, DurableShellSession>();
+
+  constructor(options: DurableSessionsOptions) {
+    this.dir = options.dir;
+    this.launcher = options.launcher ?? new NodeDurableProcessLauncher();
+  }
+
+  /** Starts a session; the command is spawned by the supervisor, never by this process. */
+  async start(options: DurableStartOptions): Promise<DurableShellSession> {
+    const relative = path.relative(options.workdir, this.dir);
+    if (relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative))) {
+      throw new ToolError(
+        "unavailable",
+        `Bash did not run the command: the host's durable sessions directory (${this.dir}) is inside the workspace, where a command could tamper with it. The host must move durableSessions.dir outside the workspace.`,
+        { recoverable: false },
+      );
+    }
+    const directory = this.directoryOf(options.id);
+    let spawn: SpawnOptions = { command: options.command, shell: options.shell, cwd: options.cwd, env: options.env };
+    if (options.confine) spawn = options.confine(spawn);
+    const meta: DurableSessionMeta = {
+      kind: "bash",
+      id: options.id,
+      command: options.command,
+      cwd: options.cwd,
+      sandbox: options.sandbox,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    };
+    await this.launcher.launch({
+      directory,
+      command: spawn.command,
+      ...(typeof spawn.shell === "string" ? { shell: spawn.shell } : spawn.shell === true ? { shell: "/bin/bash" } : {}),
+      ...(spawn.args === undefined ? {} : { args: spawn.args }),
+      cwd: spawn.cwd,
+      ...(spawn.env === undefined ? {} : { env: spawn.env }),
+      ...(spawn.extendEnv === undefined ? {} : { extendEnv: spawn.extendEnv }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      meta: { ...meta },
+    });
+    const session = new DurableShellSession(directory, meta, this.launcher);
+    this.known.set(options.id, session);
+    return session;
+  }
+
+  /** The session with this id, from this process or from the directory (reattach); undefined when unknown. */
+  get(id: string): DurableShellSession | undefined {
+    if (!DURABLE_ID_PATTERN.test(id)) return undefined;
+    const held = this.known.get(id);
+    if (held) return held;
+    const directory = this.directoryOf(id);
+    const spec = this.launcher.readSpec(directory);
+    const meta = spec?.meta as Partial<DurableSessionMeta> | undefined;
+    if (
+      !spec ||
+      meta?.kind !== "bash" ||
+      meta.id !== id ||
+      typeof meta.sandbox !== "string" ||
+      typeof meta.command !== "string" ||
+      typeof meta.cwd !== "string"
+    ) {
+      return undefined;
+    }
+    const session = new DurableShellSession(directory, meta as DurableSessionMeta, this.launcher);
+    this.known.set(id, session);
+    return session;
+  }
+
+  private directoryOf(id: string): string {
+    if (!DURABLE_ID_PATTERN.test(id)) {
+      throw new ToolError("invalid_arguments", `A durable session id is 1-128 letters, digits, "-" or "_" (got ${JSON.stringify(id.slice(0, 140))}).`);
+    }
+    return path.join(this.dir, id);
+  }
+}
+
+/**
+ * Checks the host's `durableSessions` option and creates its directory
+ * (0700). Throws `SdkError` `invalid_options` naming what is wrong.
+ */
+export function createDurableSessions(options: unknown): DurableSessions {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new SdkError("invalid_options", "durableSessions must be an object such as { dir: '/var/lib/my-host/shell-sessions' }.");
+  }
+  const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new SdkError("invalid_options", `Unknown durableSessions option(s): ${unknown.join(", ")}. Known: dir, launcher.`);
+  }
+  const { dir, launcher } = options as Partial<DurableSessionsOptions>;
+  if (typeof dir !== "string" || !path.isAbsolute(dir)) {
+    throw new SdkError("invalid_options", `durableSessions.dir must be an absolute directory path (got ${JSON.stringify(dir)}).`);
+  }
+  if (launcher !== undefined && (launcher === null || typeof launcher !== "object" || typeof launcher.launch !== "function")) {
+    throw new SdkError("invalid_options", "durableSessions.launcher must be a DurableProcessLauncher (e.g. new NodeDurableProcessLauncher()).");
+  }
+  const resolved = path.resolve(dir);
+  try {
+    mkdirSync(resolved, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new SdkError("invalid_options", `durableSessions.dir ${resolved} cannot be created: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  if (!statSync(resolved).isDirectory()) throw new SdkError("invalid_options", `durableSessions.dir ${resolved} is not a directory.`);
+  return new DurableSessions({ dir: resolved, ...(launcher === undefined ? {} : { launcher }) });
+}
