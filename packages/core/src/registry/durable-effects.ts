@@ -41,11 +41,17 @@ export async function argumentsHashOf(value: unknown): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** JSON with object keys sorted at every depth; `undefined` members left out as JSON.stringify does. */
+/**
+ * JSON with object keys sorted at every depth; `undefined` members left out
+ * as JSON.stringify does. An own `__proto__` member (JSON.parse makes one)
+ * is written like any other key: the sorted copy has no prototype, so
+ * assigning it defines the member instead of setting the copy's prototype
+ * (which would drop it, and two different calls would hash alike).
+ */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, member: unknown) => {
     if (member === null || typeof member !== "object" || Array.isArray(member)) return member;
-    const sorted: Record<string, unknown> = {};
+    const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const key of Object.keys(member).sort()) sorted[key] = (member as Record<string, unknown>)[key];
     return sorted;
   });

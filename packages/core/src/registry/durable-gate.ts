@@ -132,7 +132,11 @@ export class DurableStep {
     const attempt = this.#attempt;
     this.#attempt = undefined;
     try {
-      await this.#ledger.finish({ runId: this.#call.runId, callId: this.#call.callId }, attempt, { state: result.isError ? "failed" : "completed", result });
+      const stored = storableResult(result);
+      await this.#ledger.finish({ runId: this.#call.runId, callId: this.#call.callId }, attempt, {
+        state: result.isError ? "failed" : "completed",
+        result: stored,
+      });
     } catch {
       // Left `started`: see above.
     }
@@ -168,7 +172,7 @@ export class DurableStep {
   async #settle(previous: CallLedgerEntry, result: ToolResult): Promise<ToolResult> {
     const key = { runId: this.#call.runId, callId: this.#call.callId };
     try {
-      if (await this.#ledger.finish(key, previous.attempts, { state: result.isError ? "failed" : "completed", result })) return result;
+      if (await this.#ledger.finish(key, previous.attempts, { state: result.isError ? "failed" : "completed", result: storableResult(result) })) return result;
       const stored = await this.#ledger.get(key);
       return stored?.result ?? result;
     } catch (error) {
@@ -225,6 +229,28 @@ function normaliseResumed(output: ToolOutput): ToolResult {
   if (output.isError !== true) return { content, details, isError: false };
   const text = content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
   return { content, details, isError: true, error: output.error ?? { code: "other", message: text, recoverable: true } };
+}
+
+/**
+ * The result as the ledger can hold it (JSON): a tool's details with a
+ * BigInt (a `stat` with `bigint: true`) or a cycle would make the ledger
+ * refuse the outcome, leaving a call that ran to completion `started`, so a
+ * resumed run would report it `outcome_unknown`. BigInts are recorded as
+ * decimal strings; details JSON still cannot write are recorded as a note.
+ */
+function storableResult(result: ToolResult): ToolResult {
+  if (jsonText(result, false) !== undefined) return result;
+  const text = jsonText(result, true);
+  if (text !== undefined) return JSON.parse(text) as ToolResult;
+  return { ...result, details: { detailsNotRecorded: "the details of this result could not be written as JSON" } };
+}
+
+function jsonText(value: unknown, bigintsAsText: boolean): string | undefined {
+  try {
+    return JSON.stringify(value, bigintsAsText ? (_key, member: unknown) => (typeof member === "bigint" ? member.toString() : member) : undefined);
+  } catch {
+    return undefined;
+  }
 }
 
 function messageOf(error: unknown): string {
