@@ -12,6 +12,7 @@ import { EditPrescan } from "./edit-prescan.js";
 import { editResult } from "./edit-result.js";
 import { remoteWorkspace } from "../workspace/workspace-call.js";
 import { editInWorkspace } from "../workspace/workspace-edit.js";
+import { resumeEdit } from "./edit-resume.js";
 
 /** Edit's input schema. */
 export const editInputSchema = z.object({
@@ -62,6 +63,9 @@ export function createEditTool(environment: FsToolEnvironment, options: Mutation
       displayCategory: "file",
       annotations: { readOnly: false, destructive: true, openWorld: false, listedInPlanMode: false },
     },
+    // Running it again leaves the file as one run does; resume tells a call that already happened from one that did not.
+    effects: "idempotent",
+    resume: (input, context) => resumeEdit(input, context, { environment, engine }),
     async execute(input, context) {
       const workspace = remoteWorkspace(context);
       if (workspace) {

@@ -13,6 +13,7 @@ import { AUTO_READ_LINE_LIMIT, primeFullSnapshot } from "./auto-prime.js";
 import { assertNotDanglingWrite, assertNotWriteRoot, writeDirectoryError, writeResult } from "./write-checks.js";
 import { remoteWorkspace } from "../workspace/workspace-call.js";
 import { writeInWorkspace } from "../workspace/workspace-write.js";
+import { resumeWrite } from "./write-resume.js";
 
 /** Write's input schema (path first on purpose: models stream it before the content). */
 export const writeInputSchema = z.object({
@@ -58,6 +59,9 @@ export function createWriteTool(environment: FsToolEnvironment, options: Mutatio
       displayCategory: "file",
       annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false, listedInPlanMode: false },
     },
+    // Running it again leaves the file as one run does; resume tells a call that already happened from one that did not.
+    effects: "idempotent",
+    resume: (input, context) => resumeWrite(input, context, { environment, engine }),
     async execute(input, context) {
       const workspace = remoteWorkspace(context);
       if (workspace) {
