@@ -20,17 +20,43 @@ export class LoopScenario {
 
   constructor(readonly server: RestateServer) {}
 
-  /** Starts (or restarts, on the same port) the endpoint child; registers it the first time. */
-  async start(): Promise<EndpointProcess> {
-    const first = this.endpoint === undefined;
-    this.endpoint = await startEndpointProcess({
-      entry: ENDPOINT_ENTRY,
-      port: this.endpoint?.port,
-      env: { LOOP_DIR: this.dir, LEDGER_FILE: this.ledgerFile },
-    });
+  /**
+   * Starts the endpoint child and registers it, with `spares` standby successors loaded
+   * (all in place when this resolves), so each {@link restart} takes milliseconds.
+   */
+  async start(options: { ledger?: boolean; spares?: number } = {}): Promise<EndpointProcess> {
+    this.#options = options;
+    const first = await this.#standby();
+    this.#spares = await Promise.all(Array.from({ length: options.spares ?? 0 }, () => this.#standby(first.port)));
+    const endpoint = await this.#promote(first);
+    await this.server.registerDeployment(endpoint.url);
+    return endpoint;
+  }
+
+  /** SIGKILLs the endpoint (the host dies) and lets a successor listen on its port (a spare, else a cold start). */
+  async restart(): Promise<EndpointProcess> {
+    await this.endpoint?.kill();
+    return this.#promote(this.#spares.shift() ?? (await this.#standby(this.endpoint?.port)));
+  }
+
+  #options: { ledger?: boolean } = {};
+  #spares: EndpointProcess[] = [];
+
+  async #promote(next: EndpointProcess): Promise<EndpointProcess> {
+    await next.activate();
+    this.endpoint = next;
     this.starts += 1;
-    if (first) await this.server.registerDeployment(this.endpoint.url);
-    return this.endpoint;
+    return next;
+  }
+
+  #standby(port?: number): Promise<EndpointProcess> {
+    const options = this.#options;
+    return startEndpointProcess({
+      entry: ENDPOINT_ENTRY,
+      port,
+      standby: true,
+      env: options.ledger === false ? { LOOP_DIR: this.dir } : { LOOP_DIR: this.dir, LEDGER_FILE: this.ledgerFile },
+    });
   }
 
   /** Lines of a file the tools append to (lines.txt: AppendLine runs; runs.txt: WriteNote runs). */
@@ -63,6 +89,7 @@ export class LoopScenario {
 
   async close(): Promise<void> {
     await this.endpoint?.kill();
+    for (const spare of this.#spares) await spare.kill();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,12 @@
 // A Restate endpoint (the "host" the tests SIGKILL): service ToolLoop, handler run({ calls }) runs each call
 // through executeToolCallInRestate on a registry whose ledger is a KyselyCallLedger on a SQLite file.
-// Usage: RESTATE_ENDPOINT_PORT=<port> LOOP_DIR=<dir> LEDGER_FILE=<sqlite file> node --import tsx --conditions=@agent-tools/source tool-loop-endpoint.ts
+// Usage: startEndpointProcess({ entry: <this file>, env: { LOOP_DIR: <dir>, LEDGER_FILE: <sqlite file> } }) (no LEDGER_FILE: no ledger)
 import { type ToolCall, type ToolResult, createToolRegistry } from "@agent-tools/core";
 import { openCallLedger } from "@agent-tools/durable";
 import { openSqliteStorage } from "@agent-tools/storage";
 import * as restate from "@restatedev/restate-sdk";
 import { executeToolCallInRestate } from "../execute-tool-call-in-restate.js";
+import { endpointPort } from "../testing/index.js";
 import { loopTools } from "./loop-tools.js";
 
 // @restatedev/restate-sdk 1.17 calls Promise.withResolvers (Node 22+); Node 20 needs this stand-in.
@@ -27,8 +28,7 @@ if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== "function"
 
 const dir = process.env.LOOP_DIR;
 const ledgerFile = process.env.LEDGER_FILE;
-const port = Number(process.env.RESTATE_ENDPOINT_PORT);
-if (dir === undefined || !Number.isInteger(port)) throw new Error("LOOP_DIR and RESTATE_ENDPOINT_PORT are required");
+if (dir === undefined) throw new Error("LOOP_DIR is required");
 
 const storage = ledgerFile === undefined ? undefined : await openSqliteStorage({ filename: ledgerFile });
 const ledger = storage === undefined ? undefined : await openCallLedger(storage);
@@ -54,4 +54,7 @@ const toolLoop = restate.service({
   },
 });
 
-await restate.endpoint().bind(toolLoop).listen(port);
+await restate
+  .endpoint()
+  .bind(toolLoop)
+  .listen(await endpointPort());

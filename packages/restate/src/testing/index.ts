@@ -8,7 +8,7 @@
  */
 export { startRestateServer, restateServerBinary } from "./restate-server.js";
 export type { RestateServer, StartRestateServerOptions } from "./restate-server.js";
-export { startEndpointProcess } from "./endpoint-process.js";
+export { endpointPort, startEndpointProcess } from "./endpoint-process.js";
 export type { EndpointProcess, StartEndpointProcessOptions } from "./endpoint-process.js";
 export { invokeHandler } from "./ingress.js";
 export type { InvocationOutcome, InvokeHandlerOptions } from "./ingress.js";
