@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type ProcessExit, type ProcessRunner, type RunningProcess, ToolError } from "@agent-tools/core";
+import { type ProcessExit, type ProcessRunner, type RunningProcess, type SpawnOptions, ToolError } from "@agent-tools/core";
 import { isProcessAlive, killProcessTree, readProcessTreeTag } from "@agent-tools/node/internal";
+import type { DurableSessions } from "./durable/durable-sessions.js";
 import { type ProcessLogRetention, pruneProcessLogs } from "./process-log-pruning.js";
 import { incompleteUtf8Tail, leadingContinuationBytes } from "./utf8.js";
 
@@ -32,6 +33,11 @@ export interface ManagedProcessRecord {
    * that machine's, so it is never looked up or signalled on this host.
    */
   workspace?: string;
+  /**
+   * Runs under a durable-session supervisor (the host's `durableSessions`):
+   * its log, exit code and stop request live in `<durableSessions.dir>/managed-<process_id>/`.
+   */
+  durable?: true;
 }
 
 /** The state of a managed process as reported to the model. */
@@ -78,6 +84,8 @@ export interface ManagedStartOptions {
    * (the host's data), instead of a `logFile` the runner would write.
    */
   workspace?: string;
+  /** Rewrites a spawn for the registry's sandbox (used for a durable start, which the supervisor spawns). */
+  confine?: (options: SpawnOptions) => SpawnOptions;
 }
 
 /**
@@ -94,8 +102,40 @@ export class ManagedProcessManager {
   private readonly preparedDataDirs = new Set<string>();
   private readonly retention: ProcessLogRetention;
 
-  constructor(retention: ProcessLogRetention = {}) {
+  constructor(
+    retention: ProcessLogRetention = {},
+    private readonly durable?: DurableSessions,
+  ) {
     this.retention = retention;
+  }
+
+  /**
+   * With the host's `durableSessions`, on this machine: starts the process
+   * under a supervisor (it outlives the host like an isolated one, and its
+   * exit code stays known); otherwise {@link start}.
+   */
+  async startDurable(options: ManagedStartOptions): Promise<ManagedProcessRecord> {
+    if (!this.durable || options.workspace !== undefined) return this.start(options);
+    this.prepare(options.dataDir);
+    const directory = logDirectory(options.dataDir);
+    mkdirSync(directory, { recursive: true });
+    const id = randomUUID();
+    const launched = await this.durable.launchManaged(id, options);
+    const record: ManagedProcessRecord = {
+      process_id: id,
+      pid: launched.pid,
+      command: options.command,
+      cwd: options.cwd,
+      label: options.label,
+      isolated: true,
+      started_at: new Date(launched.startedAt).toISOString(),
+      log_path: path.join(this.durable.managedDirectory(id), "output.log"),
+      tree_tag: launched.tag,
+      ...(options.sandbox !== undefined && options.sandbox !== "none" ? { sandbox: options.sandbox } : {}),
+      durable: true,
+    };
+    writeFileSync(path.join(directory, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    return record;
   }
 
   /** Prunes `<dataDir>/process-logs` once per dataDir (the bundle's first use of it). */
@@ -245,6 +285,10 @@ export class ManagedProcessManager {
     }
     const record = readRecord(dataDir, processId);
     if (!record) return undefined;
+    if (record.durable && this.durable) {
+      await this.durable.stopManaged(processId, graceMs);
+      return this.state(dataDir, processId);
+    }
     if (isRecordAlive(record)) await killProcessTree({ rootPid: record.pid, tag: record.tree_tag }, graceMs);
     return this.state(dataDir, processId);
   }
@@ -260,6 +304,8 @@ export class ManagedProcessManager {
     const entry = this.live.get(processId);
     const record = entry?.record ?? readRecord(dataDir, processId);
     if (!record) return undefined;
+    // A durable process's log is where its supervisor writes it, whatever the record (host data a command might reach) says.
+    if (record.durable && this.durable) record.log_path = path.join(this.durable.managedDirectory(processId), "output.log");
     const log_bytes = fileSize(record.log_path);
     if (entry) {
       const running = entry.exit === undefined;
@@ -272,6 +318,7 @@ export class ManagedProcessManager {
         log_bytes,
       };
     }
+    if (record.durable && this.durable) return { ...record, ...this.durable.managedStatus(processId), log_bytes };
     return { ...record, status: isRecordAlive(record) ? "running" : "exited", exit_code: null, log_bytes };
   }
 

@@ -82,7 +82,8 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
               { details: { workspace: choice.workspace } },
             );
           }
-          const record = manager.start({
+          if (choice.workspace === undefined) runtime.durable?.refuseInside(context.workdir, "ManagedProcess");
+          const record = await manager.startDurable({
             command,
             cwd,
             shell: runtime.info.shell,
@@ -91,6 +92,7 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
             runner: choice.runner,
             sandbox: choice.sandbox,
             ...(choice.workspace === undefined ? {} : { workspace: choice.workspace }),
+            ...(choice.confine === undefined ? {} : { confine: choice.confine }),
             dataDir,
             env: commandEnvironment(runtime),
           });

@@ -39,11 +39,13 @@ export interface ShellToolBundleOptions {
    */
   processLogRetention?: ProcessLogRetention;
   /**
-   * Makes every Bash session durable: its command runs under a small
-   * supervisor process with its output logged to `<dir>/<session_id>/`,
-   * outlives this host, and a later host built with the same `dir` reattaches
-   * on ProcessWait/ProcessStop with the same session_id. A host decision,
-   * never a model argument. Left out: sessions live in this process only.
+   * Makes every Bash session and every ManagedProcess start durable (on
+   * this machine): the command runs under a small supervisor process with
+   * its output logged to `<dir>/<session_id>/`, outlives this host, and a
+   * later host built with the same `dir` reattaches on ProcessWait/ProcessStop
+   * with the same session_id (ManagedProcess: the same process_id and
+   * dataDir). A host decision, never a model argument. Left out: sessions
+   * live in this process only.
    */
   durableSessions?: DurableSessionsOptions;
 }
@@ -67,14 +69,15 @@ export interface ShellToolBundle extends ToolBundle {
 export function createShellToolBundle(options: ShellToolBundleOptions = {}): ShellToolBundle {
   checkHostEnvironment(options.env);
   const policies: CommandPolicy[] = [...(options.commandPolicies ?? [])];
+  const durable = options.durableSessions === undefined ? undefined : createDurableSessions(options.durableSessions);
   const runtime: ShellRuntime = {
     sessions: new ShellSessionStore({ maxSessions: options.maxSessions, retentionMs: options.sessionRetentionMs }),
-    managed: new ManagedProcessManager(options.processLogRetention),
+    managed: new ManagedProcessManager(options.processLogRetention, durable),
     info: resolveShellInfo(options.shell),
     providerId: options.providerId,
     policies,
     env: { ...(options.env ?? {}) },
-    ...(options.durableSessions === undefined ? {} : { durable: createDurableSessions(options.durableSessions) }),
+    ...(durable === undefined ? {} : { durable }),
   };
   const tools: ToolDefinition[] = [
     createBashSessionTool(runtime),

@@ -1,7 +1,13 @@
 import { statSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { SdkError, type SpawnOptions, ToolError } from "@agent-tools/core";
-import { type DurableProcessLauncher, NodeDurableProcessLauncher } from "@agent-tools/node/internal";
+import {
+  type DurableProcessLauncher,
+  type DurableSupervisorState,
+  NodeDurableProcessLauncher,
+  readJsonFile,
+  writeJsonAtomic,
+} from "@agent-tools/node/internal";
 import { type DurableSessionMeta, DurableShellSession } from "./durable-shell-session.js";
 
 /** The host option that makes Bash sessions durable (see `ShellToolBundleOptions.durableSessions`). */
@@ -19,6 +25,15 @@ export interface DurableSessionsOptions {
 const OPTION_KEYS = new Set(["dir", "launcher"]);
 /** Session ids that name a directory: no separator, no dot, nothing but these. */
 const DURABLE_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** What {@link DurableSessions.launchManaged} starts. */
+export interface ManagedLaunchOptions {
+  readonly command: string;
+  readonly cwd: string;
+  readonly shell: string;
+  readonly env?: Record<string, string>;
+  readonly confine?: (options: SpawnOptions) => SpawnOptions;
+}
 
 /** What {@link DurableSessions.start} starts. */
 export interface DurableStartOptions {
@@ -43,7 +58,8 @@ export interface DurableStartOptions {
  */
 export class DurableSessions {
   readonly dir: string;
-  private readonly launcher: DurableProcessLauncher;
+  /** Starts and finds the supervised processes. */
+  readonly launcher: DurableProcessLauncher;
   /** Sessions this object built; each reads its state from disk on use. */
   private readonly known = new Map<string, DurableShellSession>();
 
@@ -54,14 +70,7 @@ export class DurableSessions {
 
   /** Starts a session; the command is spawned by the supervisor, never by this process. */
   async start(options: DurableStartOptions): Promise<DurableShellSession> {
-    const relative = path.relative(options.workdir, this.dir);
-    if (relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative))) {
-      throw new ToolError(
-        "unavailable",
-        `Bash did not run the command: the host's durable sessions directory (${this.dir}) is inside the workspace, where a command could tamper with it. The host must move durableSessions.dir outside the workspace.`,
-        { recoverable: false },
-      );
-    }
+    this.refuseInside(options.workdir, "Bash");
     const directory = this.directoryOf(options.id);
     let spawn: SpawnOptions = { command: options.command, shell: options.shell, cwd: options.cwd, env: options.env };
     if (options.confine) spawn = options.confine(spawn);
@@ -110,6 +119,63 @@ export class DurableSessions {
     const session = new DurableShellSession(directory, meta as DurableSessionMeta, this.launcher);
     this.known.set(id, session);
     return session;
+  }
+
+  /** Throws `unavailable` when the sessions directory is inside `workdir`, where a command could tamper with it. */
+  refuseInside(workdir: string, toolName: string): void {
+    const relative = path.relative(workdir, this.dir);
+    if (relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative))) {
+      throw new ToolError(
+        "unavailable",
+        `${toolName} did not run the command: the host's durable sessions directory (${this.dir}) is inside the workspace, where a command could tamper with it. The host must move durableSessions.dir outside the workspace.`,
+        { recoverable: false },
+      );
+    }
+  }
+
+  /** The directory of a durable ManagedProcess (`managed-<process_id>`). */
+  managedDirectory(processId: string): string {
+    return this.directoryOf(`managed-${processId}`);
+  }
+
+  /** Starts a ManagedProcess command under a supervisor; resolves with its recorded start. */
+  async launchManaged(processId: string, options: ManagedLaunchOptions): Promise<DurableSupervisorState> {
+    let spawn: SpawnOptions = { command: options.command, shell: options.shell, cwd: options.cwd, ...(options.env === undefined ? {} : { env: options.env }) };
+    if (options.confine) spawn = options.confine(spawn);
+    return this.launcher.launch({
+      directory: this.managedDirectory(processId),
+      command: spawn.command,
+      ...(typeof spawn.shell === "string" ? { shell: spawn.shell } : spawn.shell === true ? { shell: "/bin/bash" } : {}),
+      ...(spawn.args === undefined ? {} : { args: spawn.args }),
+      cwd: spawn.cwd,
+      ...(spawn.env === undefined ? {} : { env: spawn.env }),
+      ...(spawn.extendEnv === undefined ? {} : { extendEnv: spawn.extendEnv }),
+      meta: { kind: "managed", id: processId, command: options.command, cwd: options.cwd },
+    });
+  }
+
+  /** A durable ManagedProcess's status: `stopped` after a stop, `exited` with its code, `running`; a process lost with no exit reads `exited` with a null code. */
+  managedStatus(processId: string): { status: "running" | "exited" | "stopped"; exit_code: number | null } {
+    const directory = this.managedDirectory(processId);
+    const view = this.launcher.inspect(directory);
+    const state = view.state;
+    if (state && (state.status === "exited" || state.status === "timed_out")) {
+      const stopped = readJsonFile<unknown>(path.join(directory, "stop.json")) !== undefined;
+      return { status: stopped ? "stopped" : "exited", exit_code: state.exitCode ?? -1 };
+    }
+    if (state && (view.processAlive || view.supervisorAlive)) return { status: "running", exit_code: null };
+    return { status: "exited", exit_code: null };
+  }
+
+  /** Stops a durable ManagedProcess's whole tree (the stop is recorded first, so its status reads `stopped`). */
+  async stopManaged(processId: string, graceMs: number): Promise<void> {
+    const directory = this.managedDirectory(processId);
+    if (this.managedStatus(processId).status === "running") writeJsonAtomic(path.join(directory, "stop.json"), { requestedAt: Date.now() });
+    await this.launcher.stop(directory, { graceMs });
+    const deadline = Date.now() + 2_000;
+    while (this.launcher.inspect(directory).state?.status === "running" && this.launcher.inspect(directory).supervisorAlive && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   }
 
   private directoryOf(id: string): string {
