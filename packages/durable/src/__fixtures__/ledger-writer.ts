@@ -7,7 +7,7 @@
  *                  or ledger-writer.ts postgres <url> <runId> <count>
  */
 import { createHash } from "node:crypto";
-import type { CallLedgerCall, CallLedgerEntry } from "@agent-tools/core/durable";
+import type { CallLedger, CallLedgerCall, CallLedgerEntry } from "@agent-tools/core/durable";
 import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
 import { KyselyCallLedger } from "../index.js";
 
@@ -27,15 +27,10 @@ export function writerResultText(callId: string, attempt: number): string {
   return `${callId} attempt ${attempt} ${"✓".repeat(attempt)}`;
 }
 
-async function main(): Promise<void> {
-  const [backend, location, runId, countText] = process.argv.slice(2);
-  const storage: Storage =
-    backend === "postgres" ? await openPostgresStorage({ connectionString: location! }) : await openSqliteStorage({ dataDir: location! });
-  const ledger = await KyselyCallLedger.open(storage);
-  const say = (line: string) => process.stdout.write(`${line}\n`); // a pipe on Linux: written synchronously
-  say("ready");
-  for (let index = 0; index < Number(countText); index += 1) {
-    const call = writerCall(runId!, index);
+/** Writes calls 0..count-1 of the run, resuming what an earlier writer left; `say` acknowledges each write once it resolved. */
+export async function writeRun(ledger: CallLedger, runId: string, count: number, say: (line: string) => void): Promise<void> {
+  for (let index = 0; index < count; index += 1) {
+    const call = writerCall(runId, index);
     let entry: CallLedgerEntry | undefined = await ledger.get(call);
     if (entry?.state === "completed" || entry?.state === "failed") continue;
     if (index % 3 === 0 && entry === undefined) {
@@ -51,6 +46,16 @@ async function main(): Promise<void> {
     if (!(await ledger.finish(call, attempt, { state: index % 5 === 4 ? "failed" : "completed", result }))) throw new Error(`finish refused: ${call.callId}`);
     say(`finished ${call.callId} ${attempt}`);
   }
+}
+
+async function main(): Promise<void> {
+  const [backend, location, runId, countText] = process.argv.slice(2);
+  const storage: Storage =
+    backend === "postgres" ? await openPostgresStorage({ connectionString: location! }) : await openSqliteStorage({ dataDir: location! });
+  const ledger = await KyselyCallLedger.open(storage);
+  const say = (line: string) => process.stdout.write(`${line}\n`); // a pipe on Linux: written synchronously
+  say("ready");
+  await writeRun(ledger, runId!, Number(countText), say);
   await storage.close();
   say("done");
 }
