@@ -69,6 +69,8 @@ const SHELL_KEYS = {
   maxSessions: true,
   sessionRetentionMs: true,
   processLogRetention: true,
+  // Checked by the shell bundle itself (its own keys, fail closed).
+  durableSessions: true,
 } as const satisfies OptionKeyList<ShellToolBundleOptions>;
 
 const PROCESS_LOG_RETENTION_KEYS = { maxEntries: true, maxAgeMs: true } as const satisfies OptionKeyList<
