@@ -29,6 +29,7 @@ store_files=(
   packages/subagents/src/stores/subagent-store.test.ts
   packages/checkpoints/src/stores/checkpoint-store.test.ts
   packages/mcp/src/oauth/mcp-oauth-store.test.ts
+  packages/durable/src/stores/call-ledger-contract.test.ts
 )
 store_reports=()
 if [ $# -eq 0 ]; then
