@@ -4,7 +4,8 @@
  * matched (as Edit matches it) and not overlapping a `new_string`: it did
  * not happen, run it. `old_string` gone and `new_string` there: it did,
  * answer as Edit would without writing. Anything else (new_string contains
- * old_string, neither is there, the path cannot be read): unknown.
+ * old_string, neither is there, old_string there after a deletion (the
+ * joined text can read as old_string again), the path cannot be read): unknown.
  */
 import type { ToolContext } from "@agent-tools/core";
 import type { ToolResumeDecision } from "@agent-tools/core/durable";
@@ -39,7 +40,9 @@ export async function resumeEdit(input: EditInput & { path: string }, context: T
     }
     const oldMatches = findEditMatches(found.bytes, input.old_string, input.new_string)?.matches ?? [];
     if (oldMatches.length > 0) {
-      if (newBytes.length > 0 && overlapsAny(found.bytes, newBytes, oldMatches)) {
+      // A deletion joins the text around it, which can read as old_string again ("aabb" less "ab" is "ab").
+      if (newBytes.length === 0) return unknown(input, "old_string is in the file, but deleting it can leave text that reads as old_string again");
+      if (overlapsAny(found.bytes, newBytes, oldMatches)) {
         return unknown(input, "old_string is in the file, but overlapping a new_string the edit may have written");
       }
       return { action: "run" };
