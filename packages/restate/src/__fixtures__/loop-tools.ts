@@ -41,6 +41,7 @@ export function loopTools(dir: string): ToolDefinition[] {
     name: "AppendLine",
     description: "Appends the call id to lines.txt.",
     inputSchema: z.object(holdInput),
+    effects: "unsafe",
     async execute(input, context) {
       await pause(input.delayMs === undefined ? undefined : input.delayMs / 2);
       appendDurably(path.join(dir, "lines.txt"), `${context.callId}\n`);
@@ -53,6 +54,7 @@ export function loopTools(dir: string): ToolDefinition[] {
     name: "WriteNote",
     description: "Writes notes/<name> with content.",
     inputSchema: z.object({ name: z.string().regex(/^[a-z0-9-]+$/), content: z.string(), ...holdInput }),
+    effects: "idempotent",
     async execute(input, context) {
       appendDurably(path.join(dir, "runs.txt"), `${context.callId}\n`);
       await pause(input.delayMs === undefined ? undefined : input.delayMs / 2);
@@ -62,8 +64,5 @@ export function loopTools(dir: string): ToolDefinition[] {
       return { content: `wrote ${input.name} (${input.content.length} characters)` };
     },
   });
-  return [
-    { ...appendLine, effects: "unsafe" },
-    { ...writeNote, effects: "idempotent" },
-  ];
+  return [appendLine, writeNote];
 }
