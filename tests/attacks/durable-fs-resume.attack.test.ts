@@ -88,3 +88,66 @@ describe("Edit's resume", () => {
     }
   });
 });
+
+/** A Write or Edit left `started` (run, outcome never recorded), then the model plants links before the resumed run. */
+async function resumeAfter(workdir: string, call: { id: string; name: string; arguments: Record<string, unknown> }, plant: () => void) {
+  const ledger = crashingAfterTool(call.id);
+  const durable = { durable: { runId: "run-1" } };
+  const first = await buildBuiltinToolRegistry({ workdir, ledger });
+  try {
+    await first.executeToolCall(call, durable);
+  } finally {
+    await first.close();
+  }
+  plant();
+  const second = await buildBuiltinToolRegistry({ workdir, ledger });
+  try {
+    return await second.executeToolCall(call, durable);
+  } finally {
+    await second.close();
+  }
+}
+
+describe("Write's and Edit's resume through links the model planted", () => {
+  it("Write: a parent directory now a symlink out of the workspace is not read (no done answered from an outside file)", async () => {
+    const workdir = project({});
+    const outside = project({ "secret.txt": "TOPSECRET\n" });
+    fs.mkdirSync(path.join(workdir, "dir"));
+    const call = { id: "w-1", name: "Write", arguments: { path: "dir/secret.txt", content: "TOPSECRET\n" } };
+    const resumed = await resumeAfter(workdir, call, () => {
+      fs.rmSync(path.join(workdir, "dir"), { recursive: true });
+      fs.symlinkSync(outside, path.join(workdir, "dir"));
+    });
+    expect(toolResultText(resumed, "")).not.toMatch(/already written/);
+    expect(resumed.isError).toBe(true);
+    expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("TOPSECRET\n");
+  });
+
+  it("Edit: a parent directory now a symlink out of the workspace is neither read nor written", async () => {
+    const workdir = project({});
+    const outside = project({ "conf.txt": "mode=open\n" });
+    fs.mkdirSync(path.join(workdir, "dir"));
+    fs.writeFileSync(path.join(workdir, "dir", "conf.txt"), "mode=closed\n");
+    const call = { id: "e-1", name: "Edit", arguments: { path: "dir/conf.txt", old_string: "mode=closed", new_string: "mode=open" } };
+    const resumed = await resumeAfter(workdir, call, () => {
+      fs.rmSync(path.join(workdir, "dir"), { recursive: true });
+      fs.symlinkSync(outside, path.join(workdir, "dir"));
+    });
+    expect(toolResultText(resumed, "")).not.toMatch(/already applied/);
+    expect(resumed.isError).toBe(true);
+    expect(fs.readFileSync(path.join(outside, "conf.txt"), "utf8")).toBe("mode=open\n");
+  });
+
+  it("Write: a leaf symlink to another workspace file holding the content is answered as Write itself would answer", async () => {
+    const workdir = project({ "other.txt": "X\n" });
+    const call = { id: "w-2", name: "Write", arguments: { path: "a.txt", content: "X\n" } };
+    const resumed = await resumeAfter(workdir, call, () => {
+      fs.rmSync(path.join(workdir, "a.txt"));
+      fs.symlinkSync(path.join(workdir, "other.txt"), path.join(workdir, "a.txt"));
+    });
+    // Write itself writes through a leaf link inside the workspace, so the link's target holding the content is the Write done.
+    expect(resumed.isError, toolResultText(resumed, "")).toBe(false);
+    expect(toolResultText(resumed, "")).toMatch(/already written/);
+    expect(fs.readFileSync(path.join(workdir, "other.txt"), "utf8")).toBe("X\n");
+  });
+});

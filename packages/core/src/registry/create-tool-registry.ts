@@ -1,4 +1,4 @@
-import { MAX_CALL_ID_LENGTH, checkDurableOption, checkLedgerOption } from "./durable-options.js";
+import { MAX_CALL_ID_LENGTH, checkDurableOption, checkLedgerOption, isLedgerKeyText } from "./durable-options.js";
 import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
 import { createLexicalPathPolicy } from "../paths/lexical-path-policy.js";
@@ -269,10 +269,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         throw new SdkError("invalid_tool_call", "executeToolCall needs { id, name, arguments } with a string name.");
       }
       const options = checkExecuteOptions(callOptions);
-      if (checkDurableOption(options.durable, ledger) !== undefined && (typeof call.id !== "string" || call.id === "" || call.id.length > MAX_CALL_ID_LENGTH)) {
+      if (checkDurableOption(options.durable, ledger) !== undefined && !isLedgerKeyText(call.id)) {
         throw new SdkError(
           "invalid_tool_call",
-          `A durable call needs the provider's call id (a string of 1-${MAX_CALL_ID_LENGTH} characters): the ledger records the call under it.`,
+          `A durable call needs the provider's call id (a string of 1-${MAX_CALL_ID_LENGTH} characters without NUL or lone surrogates): the ledger records the call under it.`,
         );
       }
       const callId = typeof call.id === "string" && call.id !== "" ? call.id : `call_${Date.now().toString(36)}`;

@@ -28,6 +28,18 @@ export function checkLedgerOption(ledger: unknown): CallLedger | undefined {
 /** Longest run id the ledger accepts. */
 export const MAX_RUN_ID_LENGTH = 200;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * True for a run or call id every ledger can store: a string of 1-200
+ * characters without NUL or lone surrogates (PostgreSQL's text holds
+ * neither, so the stores refuse them; refused here, it is the host's error
+ * instead of a ledger that looks unavailable).
+ */
+export function isLedgerKeyText(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= MAX_RUN_ID_LENGTH && !value.includes("\u0000") && !LONE_SURROGATE.test(value);
+}
+
 /**
  * Checks the `durable` option of one call: an object with a `runId` of
  * 1-200 characters, on a registry that has a ledger. Host misuse throws
@@ -46,10 +58,11 @@ export function checkDurableOption(durable: unknown, ledger: CallLedger | undefi
     });
   }
   const { runId } = durable as { runId?: unknown };
-  if (typeof runId !== "string" || runId.length === 0 || runId.length > MAX_RUN_ID_LENGTH) {
+  if (!isLedgerKeyText(runId)) {
     throw new SdkError(
       "invalid_options",
-      `executeToolCall's \`durable.runId\` must be a string of 1-${MAX_RUN_ID_LENGTH} characters (one id per turn or workflow).`,
+      `executeToolCall's \`durable.runId\` must be a string of 1-${MAX_RUN_ID_LENGTH} characters without NUL or lone surrogates (one id per turn or workflow).`,
+      { option: "durable.runId" },
     );
   }
   if (ledger === undefined) {
