@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ToolCall, ToolResult } from "@agent-tools/core";
 import { usePostgresTestCluster } from "@agent-tools/storage/testing";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,8 +15,9 @@ import {
   runDbosToolHostUnderKills,
   startDbosToolHost,
 } from "./testing/index.js";
-import { openHostLedger } from "./testing/host-ledger.js";
+import { openHostLedger } from "./__fixtures__/open-postgres-ledger.js";
 
+const hostScript = path.join(path.dirname(fileURLToPath(import.meta.url)), "__fixtures__", "dbos-tool-host-main.ts");
 const temporary = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-tools-dbos-host-")));
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
 const cluster = usePostgresTestCluster();
@@ -62,7 +64,7 @@ describe("tool calls as DBOS steps in a host process", () => {
     async () => {
       const calls = [append("a1"), setValue("s1", "color"), readValue("r1", "color"), append("a2")];
       const config = await hostConfig("normal", calls);
-      const results = await runDbosToolHostToEnd(config);
+      const results = await runDbosToolHostToEnd(config, { hostScript });
       expect(results.map((entry) => [entry.callId, entry.result.isError, text(entry.result)])).toEqual([
         ["a1", false, "appended a1"],
         ["s1", false, "set color=value of s1"],
@@ -81,7 +83,7 @@ describe("tool calls as DBOS steps in a host process", () => {
       ]);
       for (const entry of entries) expect(entry.result).toEqual(byId(results).get(entry.callId));
 
-      const again = await runDbosToolHostToEnd(config);
+      const again = await runDbosToolHostToEnd(config, { hostScript });
       expect(again).toEqual(results);
       expect(Object.fromEntries(readDbosToolHostEffects(config.workdir).runs)).toEqual({ a1: 1, s1: 1, r1: 1, a2: 1 });
     },
@@ -101,19 +103,19 @@ describe("tool calls as DBOS steps in a host process", () => {
       ];
       const config = await hostConfig("killed", calls);
 
-      const first = startDbosToolHost(config);
+      const first = startDbosToolHost(config, { hostScript });
       await first.waitForLine("holding a2");
       await first.kill();
       expect(Object.fromEntries(readDbosToolHostEffects(config.workdir).appended)).toEqual({ a1: 1, a2: 1 });
       // Released before the restart: a wrongful second run would append again instead of blocking.
       writeFileSync(path.join(config.workdir, "release-a2"), "");
 
-      const second = startDbosToolHost(config);
+      const second = startDbosToolHost(config, { hostScript });
       await second.waitForLine("holding s2");
       await second.kill();
       writeFileSync(path.join(config.workdir, "release-s2"), "");
 
-      const results = byId(await runDbosToolHostToEnd(config));
+      const results = byId(await runDbosToolHostToEnd(config, { hostScript }));
       expect([...results.keys()]).toEqual(["a1", "s1", "a2", "s2", "a3", "r1"]);
       expect(results.get("a2")?.isError).toBe(true);
       expect(results.get("a2")?.error?.code).toBe("outcome_unknown");
@@ -139,7 +141,8 @@ describe("tool calls as DBOS steps in a host process", () => {
       const calls = mixedDbosToolCalls(18);
       const config = await hostConfig("random-kills", calls);
       const seed = Number(process.env.DBOS_KILL_SEED ?? Date.now() % 100_000);
-      const run = await runDbosToolHostUnderKills(config, { kills: KILLS, seed });
+      const opened = await openHostLedger(config.ledgerUrl);
+      const run = await runDbosToolHostUnderKills(config, { kills: KILLS, seed, hostScript, ledger: opened.ledger }).finally(() => opened.close());
       const anomalies = countDbosKillAnomalies(calls, run);
       console.log(`DBOS host, seed ${seed}: ${run.kills} kills, ${JSON.stringify(anomalies)}`);
       expect(run.kills, `seed ${seed}`).toBeGreaterThan(0);

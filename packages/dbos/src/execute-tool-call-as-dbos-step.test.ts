@@ -6,8 +6,8 @@ import { usePostgresTestCluster } from "@agent-tools/storage/testing";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbosToolCallOptions, dbosToolStepName, executeToolCallAsDbosStep } from "./index.js";
-import { type HostLedger, openHostLedger } from "./testing/host-ledger.js";
-import { createHostTools } from "./testing/index.js";
+import { openHostLedger } from "./__fixtures__/open-postgres-ledger.js";
+import { type HostLedger, createHostTools } from "./testing/index.js";
 
 const workdir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-tools-dbos-step-")));
 const cluster = usePostgresTestCluster();
@@ -116,11 +116,13 @@ describe("executeToolCallAsDbosStep", () => {
       [append, { runId: "r".repeat(201) }, "invalid_options"],
       [append, { durable: { runId: "x" } }, "invalid_options"],
       [append, "fast", "invalid_options"],
+      [append, { runid: "turn-1" }, "invalid_options"],
     ];
     for (const [call, options, code] of cases) {
       const error = await rejection(executeToolCallAsDbosStep(registry, call as ToolCall, options as DbosToolCallOptions));
       expect(error.code, JSON.stringify([call, options])).toBe(code);
     }
     expect((await rejection(executeToolCallAsDbosStep({} as ToolRegistry, append))).code).toBe("invalid_options");
+    expect((await rejection(executeToolCallAsDbosStep(registry, append, { runid: "turn-1" } as DbosToolCallOptions))).message).toMatch(/did you mean `runId`/);
   });
 });

@@ -16,6 +16,7 @@
 import { SdkError, type ToolCall, type ToolRegistry, type ToolResult } from "@agent-tools/core";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import type { ExecuteToolCallOptions } from "@agent-tools/core";
+import { closestName, previewForMessage } from "@agent-tools/core/internal";
 
 /** Options of {@link executeToolCallAsDbosStep}: the per-call options of `executeToolCall` but `durable`, plus the run. */
 export interface DbosToolCallOptions extends Omit<ExecuteToolCallOptions, "durable"> {
@@ -27,6 +28,8 @@ export interface DbosToolCallOptions extends Omit<ExecuteToolCallOptions, "durab
 }
 
 const MAX_RUN_ID_LENGTH = 200;
+/** The options this adapter knows: `executeToolCall`'s but `durable`, and `runId`. */
+const OPTION_KEYS = ["signal", "onUpdate", "onEvent", "hostContext", "telemetry", "approvalGranted", "checkpointId", "runId"];
 
 /** The name of a call's step in DBOS's records: `tool <name> <call id>`. */
 export function dbosToolStepName(call: Pick<ToolCall, "name" | "id">): string {
@@ -59,6 +62,15 @@ function checkOptions(options: DbosToolCallOptions): void {
       {
         option: "durable",
       },
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (OPTION_KEYS.includes(key)) continue;
+    const suggestion = closestName(key, OPTION_KEYS);
+    throw new SdkError(
+      "invalid_options",
+      `executeToolCallAsDbosStep has an unknown option ${previewForMessage(key, 60)}${suggestion === undefined ? "" : `; did you mean \`${suggestion}\`?`} Known options: ${OPTION_KEYS.join(", ")}.`,
+      { option: key },
     );
   }
   const runId = options.runId;

@@ -5,10 +5,9 @@
  * (an unsafe effect twice, a completed result lost).
  */
 import { SdkError, type ToolCall, type ToolResult } from "@agent-tools/core";
-import type { CallLedgerEntry } from "@agent-tools/core/durable";
+import type { CallLedger, CallLedgerEntry } from "@agent-tools/core/durable";
 import { type DbosToolHostEffects, readDbosToolHostEffects, runDbosToolHostToEnd, startDbosToolHost } from "./dbos-host-harness.js";
 import type { DbosToolHostConfig, DbosToolHostResult } from "./dbos-tool-host.js";
-import { openHostLedger } from "./host-ledger.js";
 
 /**
  * `count` calls cycling AppendLine (unsafe), SetValue (idempotent) and
@@ -44,8 +43,12 @@ export interface DbosKillOptions {
   readonly seed: number;
   /** A kill comes after 1 to this many tool runs of the host process (default 3), plus 0-40 ms. */
   readonly maxRunsBeforeKill?: number;
+  /** The host script (see `DbosToolHostStartOptions.hostScript`). */
+  readonly hostScript: string;
   /** The child's working directory (see `DbosToolHostStartOptions.cwd`). */
   readonly cwd?: string;
+  /** The host's ledger (the same database the host script opens), read at the end. */
+  readonly ledger: CallLedger;
 }
 
 /** What {@link runDbosToolHostUnderKills} observed. */
@@ -76,6 +79,7 @@ export async function runDbosToolHostUnderKills(config: DbosToolHostConfig, opti
       reached = resolve;
     });
     const host = startDbosToolHost(config, {
+      hostScript: options.hostScript,
       cwd: options.cwd,
       onLine: (line) => {
         if (line.startsWith("run ") && ++runs >= runsBeforeKill) reached();
@@ -91,13 +95,8 @@ export async function runDbosToolHostUnderKills(config: DbosToolHostConfig, opti
     await host.kill();
     if (stillRunning) kills += 1;
   }
-  const results = await runDbosToolHostToEnd(config, { cwd: options.cwd });
-  const ledger = await openHostLedger(config.ledgerUrl);
-  try {
-    return { kills, results, effects: readDbosToolHostEffects(config.workdir), entries: await ledger.ledger.list(config.workflowId) };
-  } finally {
-    await ledger.close();
-  }
+  const results = await runDbosToolHostToEnd(config, { hostScript: options.hostScript, cwd: options.cwd });
+  return { kills, results, effects: readDbosToolHostEffects(config.workdir), entries: await options.ledger.list(config.workflowId) };
 }
 
 /** What must stay 0, and what is counted. */

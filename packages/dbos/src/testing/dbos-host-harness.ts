@@ -5,13 +5,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { SdkError } from "@agent-tools/core";
 import { type DbosToolHostConfig, type DbosToolHostResult, RESULTS_FILE } from "./dbos-tool-host.js";
 import { APPENDED_FILE, RUNS_FILE } from "./host-tools.js";
 
 /** Options of {@link startDbosToolHost}. */
 export interface DbosToolHostStartOptions {
+  /**
+   * The host script: a module that calls `runDbosToolHostProcess(openLedger)`
+   * (absolute path; `.ts` runs under tsx with the `@agent-tools/source`
+   * condition, anything else under plain node).
+   */
+  readonly hostScript: string;
   /** The child's working directory (where `tsx` resolves when running from sources); default `process.cwd()`. */
   readonly cwd?: string;
   /** Every progress line (without the `host ` prefix), as it arrives. */
@@ -33,11 +38,8 @@ export interface DbosToolHostProcess {
   kill(): Promise<void>;
 }
 
-/** The host script beside this module: TypeScript under tsx from the sources, JavaScript from `dist`. */
-function hostCommand(): string[] {
-  const extension = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-  const script = fileURLToPath(new URL(`./dbos-tool-host-main${extension}`, import.meta.url));
-  return extension === ".ts" ? ["--import", "tsx", "--conditions=@agent-tools/source", script] : [script];
+function hostCommand(script: string): string[] {
+  return script.endsWith(".ts") ? ["--import", "tsx", "--conditions=@agent-tools/source", script] : [script];
 }
 
 function matches(line: string, match: string | RegExp): boolean {
@@ -50,14 +52,22 @@ function matches(line: string, match: string | RegExp): boolean {
  * workflow at launch.
  *
  * @example
- * const host = startDbosToolHost(config);
+ * const host = startDbosToolHost(config, { hostScript });
  * await host.waitForLine(/^holding /);
  * await host.kill();
- * const resumed = startDbosToolHost(config);
+ * const resumed = startDbosToolHost(config, { hostScript });
  * expect(await resumed.exited).toBe(0);
  */
-export function startDbosToolHost(config: DbosToolHostConfig, options: DbosToolHostStartOptions = {}): DbosToolHostProcess {
-  const child = spawn(process.execPath, [...hostCommand(), JSON.stringify(config)], { cwd: options.cwd ?? process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+export function startDbosToolHost(config: DbosToolHostConfig, options: DbosToolHostStartOptions): DbosToolHostProcess {
+  if (typeof options?.hostScript !== "string" || !path.isAbsolute(options.hostScript)) {
+    throw new SdkError("invalid_options", "startDbosToolHost: `hostScript` must be the absolute path of a script calling runDbosToolHostProcess.", {
+      option: "hostScript",
+    });
+  }
+  const child = spawn(process.execPath, [...hostCommand(options.hostScript), JSON.stringify(config)], {
+    cwd: options.cwd ?? process.cwd(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: string[] = [];
   const waiters = new Set<() => void>();
   let pending = "";
@@ -149,7 +159,7 @@ export function readDbosToolHostResults(workdir: string): DbosToolHostResult[] |
 }
 
 /** Starts the host and waits for it to finish; rejects with its stderr when it exits otherwise than 0. */
-export async function runDbosToolHostToEnd(config: DbosToolHostConfig, options: DbosToolHostStartOptions = {}): Promise<DbosToolHostResult[]> {
+export async function runDbosToolHostToEnd(config: DbosToolHostConfig, options: DbosToolHostStartOptions): Promise<DbosToolHostResult[]> {
   const host = startDbosToolHost(config, options);
   const code = await host.exited;
   const results = readDbosToolHostResults(config.workdir);

@@ -11,7 +11,7 @@ import path from "node:path";
 import { type ToolCall, type ToolResult, createToolRegistry } from "@agent-tools/core";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { executeToolCallAsDbosStep } from "../execute-tool-call-as-dbos-step.js";
-import { openHostLedger } from "./host-ledger.js";
+import type { CallLedger } from "@agent-tools/core/durable";
 import { createHostTools } from "./host-tools.js";
 
 /** What the host runs; passed to the host process as JSON. */
@@ -28,6 +28,22 @@ export interface DbosToolHostConfig {
   readonly calls: readonly ToolCall[];
 }
 
+/** A call ledger the host opened, and how to release it. */
+export interface HostLedger {
+  readonly ledger: CallLedger;
+  close(): Promise<void>;
+}
+
+/** Opens the host's call ledger on the database at `ledgerUrl` (e.g. `KyselyCallLedger` of `@agent-tools/durable` on `openPostgresStorage`). */
+export type OpenHostLedger = (ledgerUrl: string) => Promise<HostLedger>;
+
+/** What {@link runDbosToolHost} needs besides its config. */
+export interface DbosToolHostEnvironment {
+  readonly openLedger: OpenHostLedger;
+  /** Receives the progress lines (`launched`, `run <call id>`, `holding <call id>`, `finished`). */
+  readonly announce: (line: string) => void;
+}
+
 /** One call's result as the workflow returned it. */
 export interface DbosToolHostResult {
   readonly callId: string;
@@ -39,10 +55,11 @@ export const RESULTS_FILE = "results.json";
 /** DBOS's application name and version for the host: a restarted host must match both to recover the workflow. */
 const APPLICATION = { name: "agent-tools-dbos-host", version: "agent-tools-dbos-host-1" };
 
-/** Runs the host to the end of its workflow; `announce` receives progress lines. */
-export async function runDbosToolHost(config: DbosToolHostConfig, announce: (line: string) => void): Promise<DbosToolHostResult[]> {
+/** Runs the host to the end of its workflow, in this process (DBOS's singleton: one host per process). */
+export async function runDbosToolHost(config: DbosToolHostConfig, environment: DbosToolHostEnvironment): Promise<DbosToolHostResult[]> {
+  const { announce } = environment;
   const tools = createHostTools(announce);
-  const hostLedger = await openHostLedger(config.ledgerUrl);
+  const hostLedger = await environment.openLedger(config.ledgerUrl);
   const registry = createToolRegistry({
     workdir: config.workdir,
     bundles: [{ id: "dbos-host", trusted: true, listTools: () => tools }],
@@ -76,5 +93,28 @@ export async function runDbosToolHost(config: DbosToolHostConfig, announce: (lin
   } finally {
     await registry.close();
     await hostLedger.close();
+  }
+}
+
+/**
+ * The body of a host script: reads the config (JSON) from `process.argv[2]`,
+ * runs {@link runDbosToolHost} with progress lines on stdout as `host <line>`,
+ * and exits 0 when the workflow finished, 1 on an error (stack on stderr).
+ *
+ * @example
+ * // dbos-tool-host-main.ts, started by startDbosToolHost(config, { hostScript })
+ * await runDbosToolHostProcess(async (ledgerUrl) => {
+ *   const storage = await openPostgresStorage({ connectionString: ledgerUrl });
+ *   return { ledger: await openCallLedger(storage), close: () => storage.close() };
+ * });
+ */
+export async function runDbosToolHostProcess(openLedger: OpenHostLedger): Promise<never> {
+  try {
+    const config = JSON.parse(process.argv[2] ?? "") as DbosToolHostConfig;
+    await runDbosToolHost(config, { openLedger, announce: (line) => process.stdout.write(`host ${line}\n`) });
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
   }
 }

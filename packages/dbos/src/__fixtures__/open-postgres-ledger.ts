@@ -1,17 +1,10 @@
 /**
- * The call ledger of the DBOS tool host: `@agent-tools/durable`'s
- * `KyselyCallLedger` on a PostgreSQL `Storage` the host opens and closes.
+ * The call ledger of the tests' DBOS tool host: `@agent-tools/durable`'s
+ * `KyselyCallLedger` on a PostgreSQL `Storage` opened and closed with it.
  */
-import type { CallLedger } from "@agent-tools/core/durable";
 import { openCallLedger } from "@agent-tools/durable";
 import { openPostgresStorage } from "@agent-tools/storage";
-
-/** An open ledger and what to close. */
-export interface HostLedger {
-  readonly ledger: CallLedger;
-  /** Closes the storage under the ledger. */
-  close(): Promise<void>;
-}
+import type { HostLedger } from "../testing/index.js";
 
 /** Opens the host's call ledger on the PostgreSQL database at `connectionString` (applying its migrations). */
 export async function openHostLedger(connectionString: string): Promise<HostLedger> {
