@@ -7,3 +7,4 @@
  */
 export { executeToolCallInRestate } from "./execute-tool-call-in-restate.js";
 export type { RestateToolCallOptions } from "./execute-tool-call-in-restate.js";
+export { installPromiseWithResolvers } from "./promise-with-resolvers.js";

@@ -9,23 +9,6 @@ import { executeToolCallInRestate } from "../execute-tool-call-in-restate.js";
 import { endpointPort } from "../testing/index.js";
 import { loopTools } from "./loop-tools.js";
 
-// @restatedev/restate-sdk 1.17 calls Promise.withResolvers (Node 22+); Node 20 needs this stand-in.
-if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== "function") {
-  Object.defineProperty(Promise, "withResolvers", {
-    configurable: true,
-    writable: true,
-    value: <T>() => {
-      let resolve!: (value: T) => void;
-      let reject!: (reason: unknown) => void;
-      const promise = new Promise<T>((yes, no) => {
-        resolve = yes;
-        reject = no;
-      });
-      return { promise, resolve, reject };
-    },
-  });
-}
-
 const dir = process.env.LOOP_DIR;
 const ledgerFile = process.env.LEDGER_FILE;
 if (dir === undefined) throw new Error("LOOP_DIR is required");

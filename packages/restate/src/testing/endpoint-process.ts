@@ -12,6 +12,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { connect } from "node:net";
 import { freePort, waitUntil } from "./free-port.js";
+import { installPromiseWithResolvers } from "../promise-with-resolvers.js";
 
 /** Options of {@link startEndpointProcess}. */
 export interface StartEndpointProcessOptions {
@@ -115,6 +116,7 @@ const STANDBY_LINE = "restate-endpoint-standby";
 /**
  * In the endpoint child: the port to listen on. For a standby child, first
  * reports that it is loaded and waits until the harness lets it listen.
+ * Installs `Promise.withResolvers` on Node 20 (see {@link installPromiseWithResolvers}).
  *
  * @example
  * ```ts
@@ -122,6 +124,7 @@ const STANDBY_LINE = "restate-endpoint-standby";
  * ```
  */
 export async function endpointPort(): Promise<number> {
+  installPromiseWithResolvers();
   const port = Number(process.env[PORT_VARIABLE]);
   if (!Number.isInteger(port) || port <= 0) throw new Error(`${PORT_VARIABLE} must be the port to listen on (startEndpointProcess sets it)`);
   if (process.env[STANDBY_VARIABLE] !== "1") return port;

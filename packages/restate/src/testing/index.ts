@@ -13,3 +13,4 @@ export type { EndpointProcess, StartEndpointProcessOptions } from "./endpoint-pr
 export { invokeHandler } from "./ingress.js";
 export type { InvocationOutcome, InvokeHandlerOptions } from "./ingress.js";
 export { freePort, waitUntil } from "./free-port.js";
+export { installPromiseWithResolvers } from "../promise-with-resolvers.js";
