@@ -132,3 +132,38 @@ describe("durable results JSON cannot write", () => {
     expect((await ledger.get({ runId: "r", callId: "c1" }))?.state).toBe("completed");
   });
 });
+
+describe("canonical JSON of the arguments", () => {
+  it("tells apart what the tool would see differently, and only that", async () => {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: "Echo",
+      description: "Echoes.",
+      inputSchema: z.object({ value: z.unknown() }),
+      effects: "unsafe",
+      execute: ({ value }) => {
+        seen.push(value);
+        return { content: `echo ${JSON.stringify(value)}` };
+      },
+    });
+    // [first arguments, second arguments with the same call id, same call?]
+    const pairs: [string, string, boolean][] = [
+      ['{"value":1}', '{"value":1.0}', true],
+      ['{"value":1}', '{"value":"1"}', false],
+      ['{"value":"caf\\u00e9"}', '{"value":"cafe\\u0301"}', false],
+      ['{"value":{"a":1,"b":2}}', '{"value":{"b":2,"a":1}}', true],
+      ['{"value":{"a":1}}', '{"value":{"a":2,"a":1}}', true],
+      ['{"value":[1,2]}', '{"value":[2,1]}', false],
+      ['{"value":null}', '{"value":{}}', false],
+      ['{"value":"\\ud800"}', '{"value":"\\ufffd"}', false],
+    ];
+    for (const [index, [left, right, same]] of pairs.entries()) {
+      const ledger = new InMemoryCallLedger();
+      const id = `c${index}`;
+      const first = await registryWith([tool], ledger).executeToolCall({ id, name: "Echo", arguments: left }, { durable: { runId: "r" } });
+      const second = await registryWith([tool], ledger).executeToolCall({ id, name: "Echo", arguments: right }, { durable: { runId: "r" } });
+      if (same) expect(second, `${left} ${right}`).toEqual(first);
+      else expect(second.error?.code, `${left} ${right}`).toBe("conflict");
+    }
+  });
+});
