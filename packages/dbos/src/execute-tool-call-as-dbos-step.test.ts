@@ -5,7 +5,8 @@ import { SdkError, type ToolCall, type ToolRegistry, type ToolResult, createTool
 import { usePostgresTestCluster } from "@agent-tools/storage/testing";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DbosToolCallOptions, dbosToolStepName, executeToolCallAsDbosStep } from "./index.js";
+import { dbosToolStepName } from "./execute-tool-call-as-dbos-step.js";
+import { type DbosToolCallOptions, executeToolCallAsDbosStep } from "./index.js";
 import { openHostLedger } from "./__fixtures__/open-postgres-ledger.js";
 import { type HostLedger, createHostTools } from "./testing/index.js";
 

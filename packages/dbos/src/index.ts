@@ -6,5 +6,5 @@
  *
  * @packageDocumentation
  */
-export { executeToolCallAsDbosStep, dbosToolStepName } from "./execute-tool-call-as-dbos-step.js";
+export { executeToolCallAsDbosStep } from "./execute-tool-call-as-dbos-step.js";
 export type { DbosToolCallOptions } from "./execute-tool-call-as-dbos-step.js";
