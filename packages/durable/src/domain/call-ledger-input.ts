@@ -4,8 +4,9 @@ import { type CallLedgerCall, type CallLedgerKey, TOOL_EFFECTS, type ToolEffects
 /** The longest run id, call id, tool name or arguments hash the ledger stores (UTF-16 code units). */
 export const CALL_LEDGER_MAX_KEY_LENGTH = 200;
 
-/** The default and the largest `limit` of `CallLedger.list`. */
+/** The default `limit` of `CallLedger.list`. */
 export const CALL_LEDGER_DEFAULT_LIST_LIMIT = 1000;
+/** The largest `limit` of `CallLedger.list`. */
 export const CALL_LEDGER_MAX_LIST_LIMIT = 100_000;
 
 /** The outcome `CallLedger.finish` records. */
