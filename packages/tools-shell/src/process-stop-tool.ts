@@ -29,7 +29,7 @@ export function createProcessStopTool(runtime: ShellRuntime): ToolDefinition {
     handlesAbort: true,
     loopKey: (input) => input.session_id,
     async execute(input, context) {
-      const session = requireSession(runtime, input.session_id);
+      const session = requireSession(runtime, input.session_id, context.workdir);
       const cursor = input.cursor === undefined ? undefined : Math.floor(input.cursor);
       const { response } = await respondForSession(session, runtime, context, { cursor, cwd: session.cwd });
       return sessionOutput(response);

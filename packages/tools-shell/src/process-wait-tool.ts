@@ -31,7 +31,7 @@ export function createProcessWaitTool(runtime: ShellRuntime): ToolDefinition {
     handlesAbort: true,
     loopKey: (input) => input.session_id,
     async execute(input, context) {
-      const session = requireSession(runtime, input.session_id);
+      const session = requireSession(runtime, input.session_id, context.workdir);
       const cursor = input.cursor === undefined ? undefined : Math.floor(input.cursor);
       const yieldMs = clampInteger(input.yield_time_ms, WAIT_YIELD.minMs, WAIT_YIELD.maxMs, WAIT_YIELD.defaultMs);
       const { response } = await respondForSession(session, runtime, context, { cursor, cwd: session.cwd, yieldMs });

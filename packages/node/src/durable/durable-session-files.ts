@@ -2,6 +2,27 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, rea
 import path from "node:path";
 
 const NO_FOLLOW = constants.O_NOFOLLOW;
+/**
+ * How every existing session file is opened for reading: no symlink followed,
+ * and never blocking (a FIFO planted in place of a file would otherwise hold
+ * the host's event loop on open or read until a writer came).
+ */
+const READ_FLAGS = constants.O_RDONLY | NO_FOLLOW | constants.O_NONBLOCK;
+/** The largest JSON file a session holds (`spec.json` with a long command, `cursor.json`): anything bigger was not written by a host or a supervisor. */
+const MAX_JSON_BYTES = 1024 * 1024;
+
+/** Opens an existing regular file for reading (see {@link READ_FLAGS}); undefined when missing, a link, a FIFO, a device or a directory. */
+function openRegularFile(file: string): number | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, READ_FLAGS);
+  } catch {
+    return undefined;
+  }
+  if (fstatSync(descriptor).isFile()) return descriptor;
+  closeSync(descriptor);
+  return undefined;
+}
 
 /**
  * Creates `directory` with mode 0700; fails when it exists (a session
@@ -41,15 +62,12 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   }
 }
 
-/** Reads and parses a JSON file without following a symlink; undefined when missing, a link or unparsable. */
+/** Reads and parses a JSON file without following a symlink; undefined when missing, not a regular file, over 1 MiB or unparsable. */
 export function readJsonFile<T>(file: string): T | undefined {
-  let descriptor: number;
+  const descriptor = openRegularFile(file);
+  if (descriptor === undefined) return undefined;
   try {
-    descriptor = openSync(file, constants.O_RDONLY | NO_FOLLOW);
-  } catch {
-    return undefined;
-  }
-  try {
+    if (fstatSync(descriptor).size > MAX_JSON_BYTES) return undefined;
     return JSON.parse(readFileSync(descriptor, "utf8")) as T;
   } catch {
     return undefined;
@@ -58,14 +76,10 @@ export function readJsonFile<T>(file: string): T | undefined {
   }
 }
 
-/** Reads up to `maxBytes` from byte `from` of a file, without following a symlink; empty when missing. */
+/** Reads up to `maxBytes` from byte `from` of a file, without following a symlink; empty when missing or not a regular file. */
 export function readFileRange(file: string, from: number, maxBytes: number): { data: Buffer; size: number } {
-  let descriptor: number;
-  try {
-    descriptor = openSync(file, constants.O_RDONLY | NO_FOLLOW);
-  } catch {
-    return { data: Buffer.alloc(0), size: 0 };
-  }
+  const descriptor = openRegularFile(file);
+  if (descriptor === undefined) return { data: Buffer.alloc(0), size: 0 };
   try {
     const size = fstatSync(descriptor).size;
     const start = Math.min(Math.max(0, Math.floor(from)), size);
@@ -83,14 +97,10 @@ export function readFileRange(file: string, from: number, maxBytes: number): { d
   }
 }
 
-/** Size of a file without following a symlink; 0 when missing. */
+/** Size of a file without following a symlink; 0 when missing or not a regular file. */
 export function fileSizeNoFollow(file: string): number {
-  let descriptor: number;
-  try {
-    descriptor = openSync(file, constants.O_RDONLY | NO_FOLLOW);
-  } catch {
-    return 0;
-  }
+  const descriptor = openRegularFile(file);
+  if (descriptor === undefined) return 0;
   try {
     return fstatSync(descriptor).size;
   } finally {

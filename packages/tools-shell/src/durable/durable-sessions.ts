@@ -1,4 +1,4 @@
-import { statSync, mkdirSync } from "node:fs";
+import { mkdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { SdkError, type SpawnOptions, ToolError } from "@agent-tools/core";
 import {
@@ -98,8 +98,20 @@ export class DurableSessions {
     return session;
   }
 
-  /** The session with this id, from this process or from the directory (reattach); undefined when unknown. */
-  get(id: string): DurableShellSession | undefined {
+  /**
+   * The session with this id, from this process or from the directory
+   * (reattach); undefined when unknown. Given the calling registry's
+   * `workdir`, throws `unavailable` when the sessions directory is inside it
+   * (see {@link refuseInside}): a session found there may be forged.
+   */
+  get(id: string, workdir?: string): DurableShellSession | undefined {
+    if (workdir !== undefined && this.isInside(workdir)) {
+      throw new ToolError(
+        "unavailable",
+        `Durable sessions are not looked up: the host's durable sessions directory (${this.dir}) is inside the workspace, where a command or a file write could forge a session. The host must move durableSessions.dir outside the workspace.`,
+        { recoverable: false },
+      );
+    }
     if (!DURABLE_ID_PATTERN.test(id)) return undefined;
     const held = this.known.get(id);
     if (held) return held;
@@ -121,16 +133,23 @@ export class DurableSessions {
     return session;
   }
 
-  /** Throws `unavailable` when the sessions directory is inside `workdir`, where a command could tamper with it. */
+  /**
+   * Throws `unavailable` when the sessions directory is inside `workdir`,
+   * where a command or a Write could tamper with it: compared as given and
+   * with every symlink resolved, so an alias of either does not hide it.
+   */
   refuseInside(workdir: string, toolName: string): void {
-    const relative = path.relative(workdir, this.dir);
-    if (relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative))) {
+    if (this.isInside(workdir)) {
       throw new ToolError(
         "unavailable",
         `${toolName} did not run the command: the host's durable sessions directory (${this.dir}) is inside the workspace, where a command could tamper with it. The host must move durableSessions.dir outside the workspace.`,
         { recoverable: false },
       );
     }
+  }
+
+  private isInside(workdir: string): boolean {
+    return isInside(workdir, this.dir) || isInside(realPathOf(workdir), realPathOf(this.dir));
   }
 
   /** The directory of a durable ManagedProcess (`managed-<process_id>`). */
@@ -183,6 +202,20 @@ export class DurableSessions {
       throw new ToolError("invalid_arguments", `A durable session id is 1-128 letters, digits, "-" or "_" (got ${JSON.stringify(id.slice(0, 140))}).`);
     }
     return path.join(this.dir, id);
+  }
+}
+
+function isInside(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** The path with every symlink resolved; as given when it cannot be resolved. */
+function realPathOf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
   }
 }
 
