@@ -1,4 +1,5 @@
 import { type ExecuteToolCallOptions, SdkError, type ToolCall, type ToolRegistry, type ToolResult } from "@agent-tools/core";
+import { closestName } from "@agent-tools/core/internal";
 import { type Context, TerminalError } from "@restatedev/restate-sdk";
 
 /**
@@ -81,9 +82,9 @@ function checkOptions(options: RestateToolCallOptions | undefined): RestateToolC
       });
     }
     if (!KNOWN_OPTIONS.has(key)) {
-      throw new SdkError("invalid_options", `Unknown executeToolCallInRestate option "${key}"; known: ${[...KNOWN_OPTIONS].join(", ")}.`, {
-        option: key,
-      });
+      const closest = closestName(key, [...KNOWN_OPTIONS]);
+      const hint = closest === undefined ? `known: ${[...KNOWN_OPTIONS].join(", ")}` : `did you mean "${closest}"?`;
+      throw new SdkError("invalid_options", `Unknown executeToolCallInRestate option "${key}"; ${hint}.`, { option: key });
     }
   }
   const { runId } = options;
