@@ -4,7 +4,10 @@ import path from "node:path";
 import { isProcessAlive } from "@agent-tools/node/internal";
 import { processTreeScript, waitForPidFiles } from "@agent-tools/node/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type HostLine, burstCommand, burstOutput, runHost, startHost } from "../__fixtures__/durable-hosts.js";
+import type { ToolRegistry } from "@agent-tools/core";
+import { type HostLine, burstCommand, burstOutput, startHost } from "../__fixtures__/durable-hosts.js";
+import { createNodeToolRegistry } from "../__fixtures__/node-tool-registry.js";
+import { createShellToolBundle } from "../shell-tool-bundle.js";
 
 let scratch: string;
 let workdir: string;
@@ -27,6 +30,27 @@ afterEach(() => {
   }
   rmSync(scratch, { recursive: true, force: true });
 });
+
+const registries: ToolRegistry[] = [];
+afterEach(async () => {
+  for (const registry of registries.splice(0)) await registry.close();
+});
+
+/** A registry of this process on the same directories: a host started after the killed one. */
+function newHost(): ToolRegistry {
+  const registry = createNodeToolRegistry({ workdir, dataDir: workdir, bundles: [createShellToolBundle({ durableSessions: { dir } })], loopBreaker: false });
+  registries.push(registry);
+  return registry;
+}
+
+async function wait(registry: ToolRegistry, args: Record<string, unknown>): Promise<Record<string, any>> {
+  const result = await registry.executeToolCall({ id: `wait-${Math.random()}`, name: "ProcessWait", arguments: { ...args, yield_time_ms: 5_000 } });
+  return result.details as Record<string, any>;
+}
+
+function outputOf(details: Record<string, any>): string {
+  return (details.output as { text: string }[]).map((fragment) => fragment.text).join("");
+}
 
 /** The text of every page a host handed to the model, in order. */
 function received(lines: readonly HostLine[]): string {
@@ -79,9 +103,16 @@ describe("durable Bash sessions across a host SIGKILL", () => {
     await first.exited;
     const before = first.lines.filter((line) => line.call !== undefined);
     const model = before[before.length - 1]!;
-    const after = await runHost({ mode: "continue", workdir, dir, sessionId: model.session_id, cursor: model.cursor });
-    expect(after[after.length - 1]).toMatchObject({ status: "completed" });
-    expect(received(before) + received(after)).toBe(burstOutput(count));
+    // The next host here is a registry of this process (the one above is a real second host process).
+    const registry = newHost();
+    let details = await wait(registry, { session_id: model.session_id, cursor: model.cursor });
+    let after = outputOf(details);
+    while (details.status === "running" || details.has_more) {
+      details = await wait(registry, { session_id: model.session_id, cursor: details.cursor });
+      after += outputOf(details);
+    }
+    expect(details).toMatchObject({ status: "completed" });
+    expect(received(before) + after).toBe(burstOutput(count));
   }, 60_000);
 
   it("ProcessStop from a new host kills the whole tree, also processes that left the group (setsid, double fork)", async () => {
@@ -97,8 +128,8 @@ describe("durable Bash sessions across a host SIGKILL", () => {
     // The host is gone; its durable session is not (no watchdog of the host reaches it).
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(pids.filter((pid) => !isProcessAlive(pid))).toEqual([]);
-    const stopped = await runHost({ mode: "stop", workdir, dir, sessionId: started.session_id });
-    expect(stopped[0]).toMatchObject({ call: "ProcessStop", status: "cancelled" });
+    const stopped = await newHost().executeToolCall({ id: "stop-1", name: "ProcessStop", arguments: { session_id: started.session_id } });
+    expect(stopped.details).toMatchObject({ status: "cancelled" });
     expect(await waitDead(pids)).toEqual([]);
   }, 60_000);
 });

@@ -48,6 +48,8 @@ export interface DurableStartOptions {
   readonly confine?: (options: SpawnOptions) => SpawnOptions;
   /** The registry's workspace root: the sessions directory must not be inside it. */
   readonly workdir: string;
+  /** More directories the call may write to (roots granted with write access, the sandbox's `writableRoots`): nor inside these. */
+  readonly writableRoots?: readonly string[];
 }
 
 /**
@@ -70,7 +72,7 @@ export class DurableSessions {
 
   /** Starts a session; the command is spawned by the supervisor, never by this process. */
   async start(options: DurableStartOptions): Promise<DurableShellSession> {
-    this.refuseInside(options.workdir, "Bash");
+    this.refuseInside([options.workdir, ...(options.writableRoots ?? [])], "Bash");
     const directory = this.directoryOf(options.id);
     let spawn: SpawnOptions = { command: options.command, shell: options.shell, cwd: options.cwd, env: options.env };
     if (options.confine) spawn = options.confine(spawn);
@@ -100,12 +102,13 @@ export class DurableSessions {
 
   /**
    * The session with this id, from this process or from the directory
-   * (reattach); undefined when unknown. Given the calling registry's
-   * `workdir`, throws `unavailable` when the sessions directory is inside it
-   * (see {@link refuseInside}): a session found there may be forged.
+   * (reattach); undefined when unknown. Given the directories the calling
+   * registry may write to (workspace first), throws `unavailable` when the
+   * sessions directory is inside one (see {@link refuseInside}): a session
+   * found there may be forged.
    */
-  get(id: string, workdir?: string): DurableShellSession | undefined {
-    if (workdir !== undefined && this.isInside(workdir)) {
+  get(id: string, writable?: string | readonly string[]): DurableShellSession | undefined {
+    if (writable !== undefined && this.isInside(writable)) {
       throw new ToolError(
         "unavailable",
         `Durable sessions are not looked up: the host's durable sessions directory (${this.dir}) is inside the workspace, where a command or a file write could forge a session. The host must move durableSessions.dir outside the workspace.`,
@@ -134,11 +137,12 @@ export class DurableSessions {
   }
 
   /**
-   * Throws `unavailable` when the sessions directory is inside `workdir`,
-   * where a command or a Write could tamper with it: compared as given and
-   * with every symlink resolved, so an alias of either does not hide it.
+   * Throws `unavailable` when the sessions directory is inside `workdir`
+   * (or one of several writable directories, workspace first), where a
+   * command or a Write could tamper with it: compared as given and with every
+   * symlink resolved, so an alias of either does not hide it.
    */
-  refuseInside(workdir: string, toolName: string): void {
+  refuseInside(workdir: string | readonly string[], toolName: string): void {
     if (this.isInside(workdir)) {
       throw new ToolError(
         "unavailable",
@@ -148,8 +152,9 @@ export class DurableSessions {
     }
   }
 
-  private isInside(workdir: string): boolean {
-    return isInside(workdir, this.dir) || isInside(realPathOf(workdir), realPathOf(this.dir));
+  private isInside(writable: string | readonly string[]): boolean {
+    const real = realPathOf(this.dir);
+    return (typeof writable === "string" ? [writable] : writable).some((root) => isInside(root, this.dir) || isInside(realPathOf(root), real));
   }
 
   /** The directory of a durable ManagedProcess (`managed-<process_id>`). */
