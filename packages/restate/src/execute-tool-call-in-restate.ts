@@ -83,8 +83,8 @@ function checkOptions(options: RestateToolCallOptions | undefined): RestateToolC
     }
     if (!KNOWN_OPTIONS.has(key)) {
       const closest = closestName(key, [...KNOWN_OPTIONS]);
-      const hint = closest === undefined ? `known: ${[...KNOWN_OPTIONS].join(", ")}` : `did you mean "${closest}"?`;
-      throw new SdkError("invalid_options", `Unknown executeToolCallInRestate option "${key}"; ${hint}.`, { option: key });
+      const hint = closest === undefined ? `known: ${[...KNOWN_OPTIONS].join(", ")}.` : `did you mean "${closest}"?`;
+      throw new SdkError("invalid_options", `Unknown executeToolCallInRestate option "${key}"; ${hint}`, { option: key });
     }
   }
   const { runId } = options;

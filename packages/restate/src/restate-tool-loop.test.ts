@@ -132,9 +132,17 @@ describe("executeToolCallInRestate on a real restate-server", () => {
   it("host misuse fails the invocation for good (TerminalError) without running the tool", async () => {
     const loop = scenario();
     await loop.start();
-    const outcome = await invokeHandler(server.ingressUrl, { service: "ToolLoop", handler: "run", input: { calls: [append("x1")], runId: "" } });
-    expect(outcome.ok).toBe(false);
-    expect(outcome.ok ? "" : outcome.body).toContain("invalid_options");
+    const misuse = async (options: unknown) => {
+      const outcome = await invokeHandler(server.ingressUrl, { service: "ToolLoop", handler: "run", input: { calls: [append("x1")], options } });
+      return outcome.ok ? "ran" : (JSON.parse(outcome.body) as { code: number; message: string; metadata?: { sdkErrorCode?: string } });
+    };
+    expect(await misuse({ runId: "" })).toMatchObject({
+      code: 400,
+      message: expect.stringMatching(/^invalid_options: .*runId must be a string of 1-200 characters/),
+      metadata: { sdkErrorCode: "invalid_options" },
+    });
+    expect(await misuse({ durable: { runId: "r" } })).toMatchObject({ message: expect.stringContaining("pass { runId } instead") });
+    expect(await misuse({ runID: "r" })).toMatchObject({ message: expect.stringContaining('option "runID"; did you mean "runId"?') });
     expect(loop.lines("lines.txt")).toEqual([]);
   });
 

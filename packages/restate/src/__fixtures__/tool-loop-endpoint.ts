@@ -5,7 +5,7 @@ import { type ToolCall, type ToolResult, createToolRegistry } from "@agent-tools
 import { openCallLedger } from "@agent-tools/durable";
 import { openSqliteStorage } from "@agent-tools/storage";
 import * as restate from "@restatedev/restate-sdk";
-import { executeToolCallInRestate } from "../execute-tool-call-in-restate.js";
+import { type RestateToolCallOptions, executeToolCallInRestate } from "../execute-tool-call-in-restate.js";
 import { endpointPort } from "../testing/index.js";
 import { loopTools } from "./loop-tools.js";
 
@@ -27,11 +27,11 @@ export interface ToolLoopOutput {
 const toolLoop = restate.service({
   name: "ToolLoop",
   handlers: {
-    run: async (ctx: restate.Context, input: { calls: ToolCall[]; runId?: string }): Promise<ToolLoopOutput> => {
+    // options: passed as they are (the misuse tests send wrong ones).
+    run: async (ctx: restate.Context, input: { calls: ToolCall[]; runId?: string; options?: RestateToolCallOptions }): Promise<ToolLoopOutput> => {
+      const options = input.options ?? (input.runId === undefined ? undefined : { runId: input.runId });
       const results: ToolResult[] = [];
-      for (const call of input.calls) {
-        results.push(await executeToolCallInRestate(ctx, registry, call, input.runId === undefined ? undefined : { runId: input.runId }));
-      }
+      for (const call of input.calls) results.push(await executeToolCallInRestate(ctx, registry, call, options));
       return { runId: input.runId ?? String(ctx.request().id), results };
     },
   },
