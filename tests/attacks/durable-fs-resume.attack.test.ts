@@ -151,3 +151,34 @@ describe("Write's and Edit's resume through links the model planted", () => {
     expect(fs.readFileSync(path.join(workdir, "other.txt"), "utf8")).toBe("X\n");
   });
 });
+
+describe("Write's and Edit's resume on a file the model made huge", () => {
+  /** Replaces `file` by a sparse file of `size` bytes (no disk used). */
+  const sparse = (file: string, size: number) => () => {
+    fs.rmSync(file, { force: true });
+    const descriptor = fs.openSync(file, "w");
+    fs.ftruncateSync(descriptor, size);
+    fs.closeSync(descriptor);
+  };
+  const HUGE = 3 * 1024 * 1024 * 1024;
+
+  it("Write: a file of another size than the content is not read, the Write runs again (as Write answers it)", async () => {
+    const workdir = project({});
+    const file = path.join(workdir, "a.txt");
+    const call = { id: "w-big", name: "Write", arguments: { path: "a.txt", content: "hello\n" } };
+    const resumed = await resumeAfter(workdir, call, sparse(file, HUGE));
+    // Reading it whole (the check did) failed past 2 GiB and reported outcome_unknown; below that it held gigabytes in memory.
+    expect(resumed.error?.code, toolResultText(resumed, "")).not.toBe("outcome_unknown");
+    expect(fs.statSync(file).size === HUGE || fs.readFileSync(file, "utf8") === "hello\n").toBe(true);
+  });
+
+  it("Edit: a file over the check's limit is reported unknown without being read", async () => {
+    const workdir = project({ "a.txt": "alpha\n" });
+    const file = path.join(workdir, "a.txt");
+    const call = { id: "e-big", name: "Edit", arguments: { path: "a.txt", old_string: "alpha", new_string: "beta" } };
+    const resumed = await resumeAfter(workdir, call, sparse(file, HUGE));
+    expect(resumed.error?.code).toBe("outcome_unknown");
+    expect(toolResultText(resumed, "")).toMatch(/more than the \d+ the check before running again reads/);
+    expect(fs.statSync(file).size).toBe(HUGE);
+  });
+});

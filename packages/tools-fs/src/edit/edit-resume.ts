@@ -17,6 +17,9 @@ import { findEditMatches } from "./edit-match.js";
 import type { EditInput } from "./edit-plan.js";
 import type { editResult } from "./edit-result.js";
 
+/** The largest file an interrupted Edit's check reads (64 MiB); a larger one is reported unknown, unread. */
+const EDIT_RESUME_MAX_BYTES = 64 * 1024 * 1024;
+
 /** The details of an Edit result (`EditDetails`). */
 type EditDetails = ReturnType<typeof editResult>["details"];
 
@@ -31,9 +34,11 @@ export async function resumeEdit(input: EditInput & { path: string }, context: T
   // Edit refuses an empty old_string before touching anything: running it again answers the same.
   if (input.old_string === "") return { action: "run" };
   try {
-    const found = await readForResume({ toolName: "Edit", intent: "edit", path: input.path, context, ...parts });
+    const found = await readForResume({ toolName: "Edit", intent: "edit", path: input.path, context, ...parts, maxBytes: EDIT_RESUME_MAX_BYTES });
     // Edit never creates a file: running again answers not_found and changes nothing.
     if (!found.exists) return { action: "run" };
+    if ("oversize" in found)
+      return unknown(input, `the file is ${found.oversize} bytes, more than the ${EDIT_RESUME_MAX_BYTES} the check before running again reads`);
     const newBytes = Buffer.from(input.new_string, "utf8");
     if (findEditMatches(newBytes, input.old_string, input.new_string) !== null) {
       return unknown(input, "new_string contains old_string, so the file cannot tell whether the edit was applied");

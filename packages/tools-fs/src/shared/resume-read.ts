@@ -12,9 +12,11 @@ import type { FullTextSnapshot } from "./file-state.js";
 import { assertRegularFile } from "./regular-file.js";
 import type { FsToolEnvironment } from "./tool-environment.js";
 
-/** The file at a resumed call's path: absent, or its bytes and version. */
+/** The file at a resumed call's path: absent, larger than the check reads, or its bytes and version. */
 export type ResumeFile =
   | { readonly exists: false; readonly resolved: ResolvedPath }
+  /** Larger than `maxBytes`: not read (a file the model made huge must not make the host read gigabytes). */
+  | { readonly exists: true; readonly resolved: ResolvedPath; readonly oversize: number }
   | {
       readonly exists: true;
       readonly resolved: ResolvedPath;
@@ -34,6 +36,8 @@ export interface ResumeReadCall {
   readonly environment: FsToolEnvironment;
   /** The tool's own engine (its mutation queue and lock, so the read never overlaps a write of the file). */
   readonly engine: FileEngine;
+  /** The most bytes the check reads; a larger file answers `oversize` unread. */
+  readonly maxBytes: number;
 }
 
 /**
@@ -51,13 +55,15 @@ export async function readForResume(call: ResumeReadCall): Promise<ResumeFile> {
   return call.engine.mutate({ toolName, resolved, context, followLeaf: true }, async (file) => {
     if (!file.stats) return { exists: false, resolved };
     assertRegularFile(toolName, resolved.displayPath, file.stats);
+    if (file.stats.size > call.maxBytes) return { exists: true, resolved, oversize: file.stats.size };
     const { handle, stats } = await file.open();
-    let bytes: Buffer;
+    let bytes: Buffer | undefined;
     try {
-      bytes = await handle.readFile();
+      bytes = await readAtMost(handle, call.maxBytes);
     } finally {
       await handle.close();
     }
+    if (bytes === undefined) return { exists: true, resolved, oversize: Math.max(stats.size, call.maxBytes + 1) };
     const identity = { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
     return { exists: true, resolved, key: file.key, bytes, version: versionOf(call.environment, bytes, identity) };
   });
@@ -70,8 +76,24 @@ async function readInWorkspace(call: ResumeReadCall, workspace: Workspace, resol
   if (!target.exists) return { exists: false, resolved };
   const stats = await workspace.fs.stat(target.key);
   assertWorkspaceRegularFile(toolName, resolved.displayPath, stats);
+  if (stats.size > call.maxBytes) return { exists: true, resolved, oversize: stats.size };
   const bytes = await workspace.fs.readFile(target.key, { signal: context.signal });
   return { exists: true, resolved, key: target.key, bytes, version: versionOf(call.environment, bytes, { mtimeMs: stats.mtimeMs }) };
+}
+
+/** The file's bytes from its start, or undefined when it holds more than `maxBytes` (it grew since its stat). */
+async function readAtMost(
+  handle: { read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> },
+  maxBytes: number,
+) {
+  const buffer = Buffer.alloc(maxBytes + 1);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled > maxBytes ? undefined : buffer.subarray(0, filled);
 }
 
 /** The version of `bytes` as a commit records it (hash and line count). */

@@ -32,8 +32,10 @@ export async function resumeWrite(
   parts: WriteResumeParts,
 ): Promise<ToolResumeDecision<WriteAnswerDetails>> {
   try {
-    const found = await readForResume({ toolName: "Write", intent: "write", path: input.path, context, ...parts });
-    if (!found.exists || !found.bytes.equals(Buffer.from(input.content, "utf8"))) return { action: "run" };
+    const content = Buffer.from(input.content, "utf8");
+    // A file of another size cannot hold the content: it is not read (the model may have made it huge).
+    const found = await readForResume({ toolName: "Write", intent: "write", path: input.path, context, ...parts, maxBytes: content.length });
+    if (!found.exists || "oversize" in found || !found.bytes.equals(content)) return { action: "run" };
     recordResumed(parts.environment, found);
     const answer = writeResult({
       resolved: found.resolved,
