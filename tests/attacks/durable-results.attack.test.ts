@@ -10,7 +10,7 @@ import path from "node:path";
 import { createToolRegistry, defineTool } from "@agent-tools/core";
 import type { CallLedger } from "@agent-tools/core/durable";
 import { KyselyCallLedger } from "@agent-tools/durable";
-import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
+import { openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
 import { usePostgresTestCluster } from "@agent-tools/storage/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -50,16 +50,16 @@ describe.each([
       const runs: string[] = [];
       const tool = resultTool(runs);
       const call = { id: `c-${kind}`, name: "Emit", arguments: { kind } };
-      const host = async (storage: Storage, ledger: CallLedger) =>
+      const host = async (ledger: CallLedger) =>
         createToolRegistry({ workdir: temporary, ledger, bundles: [{ id: "t", trusted: true, listTools: () => [tool] }] }).executeToolCall(call, {
           durable: { runId: `run-${label}` },
         });
       const storageA = await open();
-      const first = await host(storageA, await KyselyCallLedger.open(storageA));
+      const first = await host(await KyselyCallLedger.open(storageA));
       await storageA.close();
       const storageB = await open();
       try {
-        const again = await host(storageB, await KyselyCallLedger.open(storageB));
+        const again = await host(await KyselyCallLedger.open(storageB));
         expect(runs).toEqual([kind]);
         expect(again.error?.code).toBeUndefined();
         expect(again).toEqual(JSON.parse(JSON.stringify(first)));
