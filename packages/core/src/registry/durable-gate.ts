@@ -1,3 +1,4 @@
+import { raceWithAbort } from "../abort.js";
 import { ToolError } from "../errors.js";
 import { shortenForMessage } from "../quote.js";
 import type { ToolContext, ToolDefinition, ToolEffects, ToolOutput, ToolResult } from "../types.js";
@@ -147,12 +148,19 @@ export class DurableStep {
     if (tool.resume === undefined) return undefined;
     let decision: Awaited<ReturnType<NonNullable<ToolDefinition["resume"]>>>;
     try {
-      decision = await tool.resume(input, context);
+      // Host code: one that never answers must not hold the call past the host's abort (nothing recorded then).
+      decision = await raceWithAbort(
+        Promise.resolve().then(() => tool.resume!(input, context)),
+        context.signal,
+        () => new ToolError("cancelled", "Cancelled: the host aborted this call before it finished.", { recoverable: false }),
+      );
     } catch (error) {
+      if (context.signal.aborted) throw error;
       return this.#settleUnknown(previous, `checking whether it had already happened failed: ${messageOf(error)}`);
     }
     if (decision?.action === "run") return undefined;
-    if (decision?.action === "done") return this.#settleDone(previous, decision.output);
+    if (decision?.action === "done" && decision.output !== null && typeof decision.output === "object") return this.#settleDone(previous, decision.output);
+    if (decision?.action === "done") return this.#settleUnknown(previous, "its check answered done without an output");
     return this.#settleUnknown(previous, decision?.action === "unknown" ? decision.note : undefined);
   }
 
