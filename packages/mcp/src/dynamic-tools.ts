@@ -5,6 +5,7 @@ import type { McpRuntime } from "./mcp-runtime.js";
 import { coerceMcpInputSchema } from "./remote-tool-schema.js";
 import type { McpRemoteTool } from "./mcp-remote-types.js";
 import { mcpToolAnnotations } from "./mcp-tool-annotations.js";
+import { mcpToolEffects } from "./mcp-tool-effects.js";
 import { type McpSettings, selectEnabledMcpServers } from "./settings.js";
 import { buildMcpToolName, mcpToolNamePrefixes } from "./tool-naming.js";
 
@@ -104,6 +105,7 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
       description: describeMcpTool(serverId, remote),
       jsonSchema,
       metadata: { groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId, annotations: mcpToolAnnotations(remote) },
+      effects: mcpToolEffects(remote),
       scopes: ["chat", "cron"],
       allowUnknownArguments: allowsExtraKeys(jsonSchema),
       async execute(input: Record<string, unknown>, context) {

@@ -1,9 +1,10 @@
 import { type ToolDefinition, ToolError, defineTool } from "@agent-tools/core";
+import type { ToolEffects } from "@agent-tools/core/durable";
 import { runOAuthAction } from "./mcp-manager-oauth-actions.js";
 import { runRuntimeAction } from "./mcp-manager-runtime-actions.js";
 import { mcpManagerInputSchema } from "./mcp-manager-schema.js";
 import { runSettingsAction } from "./mcp-manager-settings-actions.js";
-import { type McpManagerEnvironment, CRON_REFUSED_ACTIONS, SETTINGS_WRITE_ACTIONS, ManagerReport } from "./mcp-manager-support.js";
+import { type McpManagerEnvironment, CRON_REFUSED_ACTIONS, type MCP_MANAGER_ACTIONS, SETTINGS_WRITE_ACTIONS, ManagerReport } from "./mcp-manager-support.js";
 
 const DESCRIPTION = [
   "Manages the MCP servers whose tools appear as mcp_<server>_<tool>.",
@@ -12,6 +13,32 @@ const DESCRIPTION = [
   "login (server_id; OAuth sign-in now, through the host, which may show the user a page) and logout (server_id; deletes its stored OAuth tokens and registration).",
   "env and header values and OAuth secrets are shown as <redacted>. Changes apply to the next tool list; test an unsaved config by passing server to test.",
 ].join(" ");
+
+/**
+ * What running a McpManager call again would do, by action: list, read and
+ * validate change nothing; update, enable, disable and stop set a state;
+ * the rest may do something twice (a second server created, a server
+ * deleted or signed out after it was set up again, a stdio server started
+ * by test, diagnose, tools or restart), so those are never run again after
+ * a crash.
+ */
+const MCP_MANAGER_EFFECTS: Readonly<Record<(typeof MCP_MANAGER_ACTIONS)[number], ToolEffects>> = Object.freeze({
+  list: "none",
+  read: "none",
+  create: "unsafe",
+  update: "idempotent",
+  delete: "unsafe",
+  enable: "idempotent",
+  disable: "idempotent",
+  validate: "none",
+  test: "unsafe",
+  diagnose: "unsafe",
+  restart: "unsafe",
+  stop: "idempotent",
+  tools: "unsafe",
+  login: "unsafe",
+  logout: "unsafe",
+});
 
 /**
  * The McpManager tool: reads and changes MCP settings through the host's
@@ -28,6 +55,7 @@ export function createMcpManagerTool(environment: McpManagerEnvironment): ToolDe
     description: DESCRIPTION,
     inputSchema: mcpManagerInputSchema,
     metadata: { groupId: "system", kind: "manage", isReadOnly: false, displayCategory: "mcp", annotations: { readOnly: false, listedInPlanMode: false } },
+    effects: (input) => MCP_MANAGER_EFFECTS[input.action],
     async execute(input, context) {
       const action = input.action;
       if (context.runtimeScope !== "chat" && CRON_REFUSED_ACTIONS.has(action)) {

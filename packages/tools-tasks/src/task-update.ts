@@ -26,6 +26,8 @@ export function createTaskUpdateTool(runtime: TaskRuntime, resolveRun: TaskRunRe
     inputSchema: taskUpdateInputSchema,
     metadata: taskToolMetadata("task_update", false),
     scopes: ["chat"],
+    // It sets the fields it names to the values given: a second run leaves the list as one does.
+    effects: "idempotent",
     async execute(input, context) {
       const { state, task } = await runtime.updateTask(resolveRun(context), input);
       return taskListOutput("updated", state, `Updated task ${task.id}.`, task.id);

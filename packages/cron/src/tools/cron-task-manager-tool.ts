@@ -7,6 +7,7 @@ import {
   validateCronTaskPatch,
   validateNewCronTask,
 } from "../domain/cron-task-input.js";
+import type { ToolEffects } from "@agent-tools/core/durable";
 import type { Workspace } from "@agent-tools/core/workspace";
 import type { CronTaskPolicy } from "../domain/cron-task-policy.js";
 import { CRON_LIMITS, type CronTask } from "../domain/cron-types.js";
@@ -33,6 +34,20 @@ export const CRON_TASK_MANAGER_METADATA: ToolMetadata = Object.freeze({
   isReadOnly: false,
   displayCategory: "system",
   annotations: { readOnly: false, listedInPlanMode: false },
+});
+
+/**
+ * What running a CronTaskManager call again would do, by action: reads
+ * change nothing; an update sets the fields it names to the values given;
+ * a second create makes a second task and a delete could remove a task
+ * made in between, so those are never run twice after a crash.
+ */
+const CRON_TASK_MANAGER_EFFECTS: Readonly<Record<CronTaskManagerInput["action"], ToolEffects>> = Object.freeze({
+  create: "unsafe",
+  read: "none",
+  update: "idempotent",
+  delete: "unsafe",
+  list_logs: "none",
 });
 
 /** What {@link createCronTaskManagerTool} takes. */
@@ -215,6 +230,7 @@ export function createCronTaskManagerTool(
     metadata: CRON_TASK_MANAGER_METADATA,
     scopes: ["chat", "cron"],
     loopKey: (input) => `${input.action}:${input.task_id ?? ""}`,
+    effects: (input) => CRON_TASK_MANAGER_EFFECTS[input.action],
     async execute(input, toolContext) {
       let store: CronStore;
       try {

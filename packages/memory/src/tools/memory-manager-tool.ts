@@ -1,4 +1,5 @@
 import { type ToolContext, type ToolDefinition, type ToolMetadata, type ToolOutput, defineTool } from "@agent-tools/core";
+import type { ToolEffects } from "@agent-tools/core/durable";
 import { readOnlyMode } from "../domain/memory-errors.js";
 import type { MemoryService } from "../runtime/memory-service.js";
 import type { MemoryRefusal } from "../runtime/memory-service-types.js";
@@ -10,6 +11,18 @@ export type MemoryToolMode = "rw" | "ro";
 
 /** Finds the service of a call (opened lazily by the bundle). */
 export type MemoryServiceResolver = (context: ToolContext) => Promise<MemoryService>;
+
+/**
+ * What running a MemoryManager call again would do: list, read and search
+ * (and every call in `ro` mode, which refuses the others) change nothing;
+ * accept marks an entry reviewed; a write, update or delete run twice may
+ * add to or remove what changed in between, so those are never run again
+ * after a crash.
+ */
+function memoryManagerEffects(mode: MemoryToolMode, action: string): ToolEffects {
+  if (mode === "ro" || MEMORY_READ_ACTIONS.includes(action)) return "none";
+  return action === "accept" ? "idempotent" : "unsafe";
+}
 
 /** Metadata of MemoryManager: read-only only in `ro` mode. */
 export function memoryToolMetadata(mode: MemoryToolMode): ToolMetadata {
@@ -139,6 +152,7 @@ export function createMemoryManagerTool(resolve: MemoryServiceResolver, mode: Me
     metadata: memoryToolMetadata(mode),
     scopes: ["chat", "cron"],
     loopKey: (input) => `${input.action}:${input.scope ?? "auto"}:${input.slug ?? input.query ?? ""}`,
+    effects: (input) => memoryManagerEffects(mode, input.action),
     async execute(input, context) {
       if (mode === "ro" && !MEMORY_READ_ACTIONS.includes(input.action)) {
         throw refusalError(input.action, readOnlyMode());

@@ -81,6 +81,8 @@ export function createAskUserQuestionTool(host: InteractionHostOptions): ToolDef
     inputSchema: askUserQuestionInputSchema,
     metadata: { groupId: "system", kind: "ask_user", isReadOnly: false, displayCategory: "system", annotations: { readOnly: false, listedInPlanMode: true } },
     scopes: ["chat"],
+    // Asking again changes nothing but the user's time: an answer lost in a crash is asked for again.
+    effects: "idempotent",
     async execute(input, context) {
       const ask = host.onAskUserQuestion;
       if (typeof ask !== "function") {

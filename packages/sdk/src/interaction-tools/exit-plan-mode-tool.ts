@@ -55,6 +55,8 @@ export function createExitPlanModeTool(
       annotations: { readOnly: false, listedInPlanMode: true },
     },
     scopes: ["chat"],
+    // It asks the user, then turns plan mode off: a second run leaves plan mode as one does.
+    effects: "idempotent",
     async execute({ plan }, context) {
       const confirm = host.onExitPlanMode;
       if (typeof confirm !== "function") {

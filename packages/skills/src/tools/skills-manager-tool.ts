@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { type ToolContext, type ToolDefinition, ToolError, type ToolMetadata, type ToolOutput, defineTool } from "@agent-tools/core";
+import type { ToolEffects } from "@agent-tools/core/durable";
 import { normalizeRegistrySearch } from "../domain/registry-search-input.js";
 import { parseSkillReadPath } from "../domain/skill-read-path.js";
 import { parseInstallSource } from "../domain/skill-source.js";
@@ -222,6 +223,25 @@ function requireRegistry(runtime: SkillsManagerRuntime, action: SkillsManagerAct
 }
 
 /**
+ * What running a SkillsManager call again would do, by action: reading,
+ * listing, validating and searching the registry change nothing; install,
+ * create, package, delete and registry_install change the skills folder
+ * (a second run may replace or remove what changed in between), so those
+ * are never run again after a crash.
+ */
+const SKILLS_MANAGER_EFFECTS: Readonly<Record<SkillsManagerAction, ToolEffects>> = Object.freeze({
+  read: "none",
+  list: "none",
+  install: "unsafe",
+  create: "unsafe",
+  validate: "none",
+  package: "unsafe",
+  delete: "unsafe",
+  registry_search: "none",
+  registry_install: "unsafe",
+});
+
+/**
  * Builds SkillsManager over a runtime: checks the required fields and the
  * session's access policy first, then runs the action; tool errors become
  * error results that say what went wrong and what to do next.
@@ -234,6 +254,7 @@ export function createSkillsManagerTool(runtime: SkillsManagerRuntime): ToolDefi
     metadata: SKILLS_MANAGER_METADATA,
     scopes: ["chat", "cron"],
     loopKey: (input) => `${input.action}:${input.name ?? input.path ?? input.source ?? input.slug ?? input.query ?? ""}`,
+    effects: (input) => SKILLS_MANAGER_EFFECTS[input.action],
     async execute(input, context) {
       const missing = missingFields(input);
       if (missing.length > 0) return skillsErrorOutput(input.action, "invalid_arguments", `${input.action} needs ${missing.join(", ")}.`);

@@ -5,6 +5,7 @@
  * errors pass through the {@link SecretRedactor}.
  */
 import { type ToolDefinition, ToolError, type ToolMetadata, type ToolOutput, defineTool } from "@agent-tools/core";
+import type { ToolEffects } from "@agent-tools/core/durable";
 import { runExecAction } from "./exec-action.js";
 import type { SecretRedactor } from "./secret-redactor.js";
 import { closeSession, createSession, listSessions, readSession, sendInput } from "./session-actions.js";
@@ -22,6 +23,31 @@ export const SSH_MANAGER_METADATA: ToolMetadata = Object.freeze({
   isReadOnly: false,
   displayCategory: "terminal",
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true, listedInPlanMode: false },
+});
+
+/**
+ * What running an SSHManager call again would do, by action: listings,
+ * stats and reads of files change nothing; writing a whole file, making a
+ * directory and closing a session leave the remote as one call does; a
+ * command, typed input, a session created, its output consumed by a read,
+ * a rename or a delete may do something twice, so those are never run
+ * again after a crash.
+ */
+const SSH_MANAGER_EFFECTS: Readonly<Record<SshManagerInput["action"], ToolEffects>> = Object.freeze({
+  list_hosts: "none",
+  list_sessions: "none",
+  create_session: "unsafe",
+  read_session: "unsafe",
+  send_input: "unsafe",
+  close_session: "idempotent",
+  exec: "unsafe",
+  sftp_list: "none",
+  sftp_stat: "none",
+  sftp_read_text: "none",
+  sftp_write_text: "idempotent",
+  sftp_mkdir: "idempotent",
+  sftp_rename: "unsafe",
+  sftp_delete: "unsafe",
 });
 
 /** What {@link createSshManagerTool} runs on: one registry's hosts, connections and sessions. */
@@ -45,6 +71,7 @@ export function createSshManagerTool(environment: SshManagerEnvironment): ToolDe
     metadata: SSH_MANAGER_METADATA,
     scopes: ["chat"],
     handlesAbort: true,
+    effects: (input) => SSH_MANAGER_EFFECTS[input.action],
     async execute(input, context) {
       try {
         const output = await run(input, environment, context.signal);

@@ -31,6 +31,8 @@ export function createSendMessageTool(conversation: SubagentConversation, sender
     description: DESCRIPTION,
     inputSchema: sendMessageInputSchema,
     metadata: { groupId: "subagent", kind: "message", isReadOnly: true, displayCategory: "other", annotations: { readOnly: true, listedInPlanMode: true } },
+    // Read-only for the workspace, but a second run posts the message twice on the bus: never run again after a crash.
+    effects: "unsafe",
     async execute(input, context) {
       let roster;
       try {

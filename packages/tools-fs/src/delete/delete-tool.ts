@@ -40,6 +40,8 @@ export function createDeleteTool(environment: FsToolEnvironment) {
       displayCategory: "file",
       annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false, listedInPlanMode: false },
     },
+    // Not idempotent for durable runs: run again after a crash it could delete a file made at that path in between.
+    effects: "unsafe",
     async execute(input, context) {
       const workspace = remoteWorkspace(context);
       if (workspace) {
