@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type ToolDefinition, type ToolResumeDecision, createToolRegistry, defineTool } from "@agent-tools/core";
+import type { CallLedger } from "@agent-tools/core/durable";
 import { InMemoryCallLedger } from "@agent-tools/durable";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -58,4 +59,58 @@ describe("a tool's resume", () => {
       expect((await ledger.get({ runId: "r", callId: "c1" }))?.state).toBe("failed");
     });
   }
+});
+
+describe("a ledger that stops answering", () => {
+  it("does not hold a durable call past the host's abort, and the tool does not run", async () => {
+    const runs: string[] = [];
+    const tool = defineTool({
+      name: "Send",
+      description: "Sends.",
+      inputSchema: z.object({ text: z.string() }),
+      effects: "unsafe",
+      execute: ({ text }) => {
+        runs.push(text);
+        return { content: "sent" };
+      },
+    });
+    const real = new InMemoryCallLedger();
+    const hanging: CallLedger = {
+      get: () => new Promise(() => undefined),
+      approve: (call) => real.approve(call),
+      start: (call, expected) => real.start(call, expected),
+      finish: (key, attempt, outcome) => real.finish(key, attempt, outcome),
+      list: (runId, options) => real.list(runId, options),
+      deleteRun: (runId) => real.deleteRun(runId),
+    };
+    const registry = createToolRegistry({
+      workdir: work,
+      ledger: hanging,
+      bundles: [{ id: "t", trusted: true, listTools: () => [tool as ToolDefinition] }],
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const result = await registry.executeToolCall({ id: "c1", name: "Send", arguments: { text: "a" } }, { durable: { runId: "r" }, signal: controller.signal });
+    expect(result.error?.code).toBe("cancelled");
+    expect(runs).toEqual([]);
+  }, 10_000);
+
+  it("still records a cancelled call's result after the abort", async () => {
+    const ledger = new InMemoryCallLedger();
+    const controller = new AbortController();
+    const tool = defineTool({
+      name: "Slow",
+      description: "Slow.",
+      inputSchema: z.object({ text: z.string() }),
+      effects: "unsafe",
+      execute: () => {
+        controller.abort();
+        return new Promise(() => undefined);
+      },
+    });
+    const registry = createToolRegistry({ workdir: work, ledger, bundles: [{ id: "t", trusted: true, listTools: () => [tool as ToolDefinition] }] });
+    const result = await registry.executeToolCall({ id: "c1", name: "Slow", arguments: { text: "a" } }, { durable: { runId: "r" }, signal: controller.signal });
+    expect(result.error?.code).toBe("cancelled");
+    expect(await ledger.get({ runId: "r", callId: "c1" })).toMatchObject({ state: "failed", result: { error: { code: "cancelled" } } });
+  });
 });

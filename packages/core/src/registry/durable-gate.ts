@@ -18,6 +18,8 @@ export interface DurableCallInput {
   readonly args: unknown;
   /** The validated input (what `effects` and `resume` are asked about). */
   readonly input: unknown;
+  /** The call's abort signal: a ledger that does not answer does not hold the call past it. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -35,17 +37,20 @@ export async function openDurableCall(tool: ToolDefinition, durable: DurableCall
     argumentsHash: await argumentsHashOf(durable.args),
     effects: resolveToolEffects(tool, durable.input),
   };
+  const ledger = durable.signal === undefined ? durable.ledger : abortableLedger(durable.ledger, durable.signal);
   let entry: CallLedgerEntry | undefined;
   try {
-    entry = await durable.ledger.get({ runId: call.runId, callId: call.callId });
+    entry = await ledger.get({ runId: call.runId, callId: call.callId });
   } catch (error) {
+    if (error instanceof LedgerWaitCancelled) throw error.cause;
     return { replay: ledgerUnavailable(tool.name, error) };
   }
   if (entry !== undefined && (entry.toolName !== call.toolName || entry.argumentsHash !== call.argumentsHash)) {
     return { replay: keyConflict(call, entry) };
   }
   if (entry?.result !== undefined && (entry.state === "completed" || entry.state === "failed")) return { replay: entry.result };
-  const step = new DurableStep(durable.ledger, call, entry);
+  // The outcome is written on the plain ledger: a cancelled call's result is recorded after its abort too.
+  const step = new DurableStep(ledger, durable.ledger, call, entry);
   // Decided before approval: the user is never asked about a call that will not run.
   const unsafeReplay = await step.settleInterruptedUnsafe();
   return unsafeReplay === undefined ? { step } : { replay: unsafeReplay };
@@ -61,12 +66,15 @@ export type DurableClaim = { readonly attempt: number } | { readonly result: Too
  */
 export class DurableStep {
   readonly #ledger: CallLedger;
+  readonly #recorder: CallLedger;
   readonly #call: CallLedgerCall;
   readonly #entry: CallLedgerEntry | undefined;
   #attempt: number | undefined;
 
-  constructor(ledger: CallLedger, call: CallLedgerCall, entry: CallLedgerEntry | undefined) {
+  /** `ledger` answers the waits before the tool runs (raced against the abort); `recorder` writes the outcome. */
+  constructor(ledger: CallLedger, recorder: CallLedger, call: CallLedgerCall, entry: CallLedgerEntry | undefined) {
     this.#ledger = ledger;
+    this.#recorder = recorder;
     this.#call = call;
     this.#entry = entry;
   }
@@ -81,6 +89,7 @@ export class DurableStep {
     try {
       await this.#ledger.approve(this.#call);
     } catch (error) {
+      if (error instanceof LedgerWaitCancelled) throw error.cause;
       throw unavailableError(this.#call.toolName, error);
     }
   }
@@ -110,6 +119,7 @@ export class DurableStep {
     try {
       claim = await this.#ledger.start(this.#call, expectedAttempts);
     } catch (error) {
+      if (error instanceof LedgerWaitCancelled) throw error.cause;
       return { result: ledgerUnavailable(this.#call.toolName, error) };
     }
     if (claim.claimed) {
@@ -134,7 +144,7 @@ export class DurableStep {
     this.#attempt = undefined;
     try {
       const stored = storableResult(result);
-      await this.#ledger.finish({ runId: this.#call.runId, callId: this.#call.callId }, attempt, {
+      await this.#recorder.finish({ runId: this.#call.runId, callId: this.#call.callId }, attempt, {
         state: result.isError ? "failed" : "completed",
         result: stored,
       });
@@ -184,9 +194,38 @@ export class DurableStep {
       const stored = await this.#ledger.get(key);
       return stored?.result ?? result;
     } catch (error) {
+      if (error instanceof LedgerWaitCancelled) throw error.cause;
       return ledgerUnavailable(this.#call.toolName, error);
     }
   }
+}
+
+/** A ledger call the host's abort ended before the ledger answered; `cause` is the call's cancellation. */
+class LedgerWaitCancelled extends Error {
+  override readonly cause: ToolError;
+  constructor() {
+    const cause = new ToolError("cancelled", "Cancelled: the host aborted this call before it finished.", { recoverable: false });
+    super(cause.message);
+    this.cause = cause;
+  }
+}
+
+/**
+ * The ledger with every method raced against the call's abort: a ledger
+ * that hangs (a database that stopped answering) does not hold the call
+ * past it. A write the abort left pending may still land: a `start` then
+ * reads as an interrupted call on resume, never as one not run.
+ */
+function abortableLedger(ledger: CallLedger, signal: AbortSignal): CallLedger {
+  const race = <T>(run: () => Promise<T>): Promise<T> => raceWithAbort(Promise.resolve().then(run), signal, () => new LedgerWaitCancelled());
+  return {
+    get: (key) => race(() => ledger.get(key)),
+    approve: (call) => race(() => ledger.approve(call)),
+    start: (call, expectedAttempts) => race(() => ledger.start(call, expectedAttempts)),
+    finish: (key, attempt, outcome) => race(() => ledger.finish(key, attempt, outcome)),
+    list: (runId, options) => race(() => ledger.list(runId, options)),
+    deleteRun: (runId) => race(() => ledger.deleteRun(runId)),
+  };
 }
 
 /** The answer for a call that started before and whose outcome nobody recorded. */

@@ -146,7 +146,7 @@ async function runCall(
     if (tool.loopKey) pathArgument = tool.loopKey(input);
     let runInput: unknown = input;
     if (options.durable && environment.ledger) {
-      const opened = await openDurableCall(tool, { ledger: environment.ledger, runId: options.durable.runId, callId: call.id, args, input });
+      const opened = await openDurableCall(tool, { ledger: environment.ledger, runId: options.durable.runId, callId: call.id, args, input, signal });
       // A recorded outcome (or a conflict, an unsafe call interrupted before): answered as it is, nothing runs.
       if ("replay" in opened) return opened.replay;
       durable = opened.step;
