@@ -76,19 +76,38 @@ async function stillAlive(child: ChildProcess): Promise<boolean> {
   return child.exitCode === null && child.signalCode === null;
 }
 
-/** Runs one tool call in a host process of its own (durable-sessions-host.mjs); undefined when it did not answer in time. */
+/**
+ * Runs one tool call in a host process of its own (durable-sessions-host.mjs); undefined when the call
+ * did not answer within `timeoutMs` of the host's ready line (its event loop blocked).
+ */
 function callInHost(workdir: string, dir: string, name: string, args: unknown, timeoutMs: number): Promise<{ isError: boolean; text: string } | undefined> {
   return new Promise((resolve) => {
-    const child = execFile(
+    const child = spawn(
       process.execPath,
       ["--import", "tsx", "--conditions=@agent-tools/source", path.join(here, "durable-sessions-host.mjs"), workdir, dir, name, JSON.stringify(args)],
-      { cwd: here, timeout: timeoutMs, killSignal: "SIGKILL" },
-      (_error, stdout) => {
-        const line = stdout.trim().split("\n").pop();
-        resolve(line ? (JSON.parse(line) as { isError: boolean; text: string }) : undefined);
-      },
+      { cwd: here, stdio: ["ignore", "pipe", "inherit"] },
     );
     children.push(child);
+    let output = "";
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (answer: { isError: boolean; text: string } | undefined) => {
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      resolve(answer);
+    };
+    timer = setTimeout(() => finish(undefined), 90_000);
+    child.stdout?.on("data", (data: Buffer) => {
+      output += data.toString("utf8");
+      const lines = output.split("\n").filter((line) => line !== "");
+      const parsed = lines.map((line) => JSON.parse(line) as { ready?: boolean; isError: boolean; text: string });
+      const answer = parsed.find((line) => line.ready !== true);
+      if (answer) finish(answer);
+      else if (parsed.some((line) => line.ready === true) && output.endsWith("\n")) {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish(undefined), timeoutMs);
+      }
+    });
+    child.on("exit", () => finish(undefined));
   });
 }
 
@@ -167,10 +186,10 @@ describe("a new host on a directory holding planted session folders", () => {
         error ? reject(error) : resolve(),
       ),
     );
-    const answer = await callInHost(workdir, dir, "ProcessWait", { session_id: "bash-fifo", yield_time_ms: 100 }, 20_000);
+    const answer = await callInHost(workdir, dir, "ProcessWait", { session_id: "bash-fifo", yield_time_ms: 100 }, 10_000);
     expect(answer).toBeDefined();
     expect(answer?.text).toContain("bash-fifo");
-  }, 30_000);
+  }, 120_000);
 
   it("a huge planted state.json is not read whole into the host's memory", async () => {
     const root = scratch();

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { chooseCommandRunner } from "./command-sandbox-runner.js";
+import { chooseCommandRunner, writableRootsOf } from "./command-sandbox-runner.js";
 import type { ResumableSession } from "./resumable-session.js";
 import { respondForSession } from "./session-respond.js";
 import { type ShellSessionResponse, sessionOutput } from "./session-response.js";
@@ -36,7 +36,7 @@ export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
     async execute(input, context) {
       const cwd = await resolveCommandCwd(context, input.cwd, "Bash cwd");
       await checkCommand(runtime, "Bash", input.command, cwd, input.cwd, "resumable");
-      const choice = chooseCommandRunner(context, "Bash");
+      const choice = chooseCommandRunner(context, "Bash", runtime.durable ? [runtime.durable.dir] : []);
       const yieldMs = clampInteger(input.yield_time_ms, SESSION_YIELD.minMs, SESSION_YIELD.maxMs, SESSION_YIELD.defaultMs);
       const id = `bash-${randomUUID()}`;
       const timeoutMs = resolveSessionTimeout(input.timeout_ms);
@@ -53,6 +53,7 @@ export function createBashSessionTool(runtime: ShellRuntime): ToolDefinition {
               sandbox: choice.sandbox,
               ...(choice.confine === undefined ? {} : { confine: choice.confine }),
               workdir: context.workdir,
+              writableRoots: writableRootsOf(context),
             })
           : runtime.sessions.start({
               id,

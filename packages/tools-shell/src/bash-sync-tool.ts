@@ -91,7 +91,7 @@ export function createBashSyncTool(runtime: ShellRuntime): ToolDefinition {
       const cwd = await resolveCommandCwd(context, input.cwd, "Bash cwd");
       await checkCommand(runtime, "Bash", input.command, cwd, input.cwd, "synchronous");
       const timeoutMs = resolveSyncTimeout(input.timeout_ms, runtime.providerId);
-      const choice = chooseCommandRunner(context, "Bash");
+      const choice = chooseCommandRunner(context, "Bash", runtime.durable ? [runtime.durable.dir] : []);
       const result = await runShellSync({
         command: input.command,
         cwd,

@@ -1,6 +1,7 @@
 import { type ProcessRunner, type SandboxPolicy, type SandboxSettings, type SpawnOptions, type ToolContext, ToolError } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
 import { resolveSandboxPolicy } from "@agent-tools/node/internal";
+import { realpathSync } from "node:fs";
 
 /** The runner a command spawns through and what the results report as `sandbox`. */
 export interface CommandRunnerChoice {
@@ -20,22 +21,46 @@ export interface CommandRunnerChoice {
  * granted read-only stay read-only, plus the settings' `writableRoots` and
  * `hiddenPaths` (default: the home directory's secrets directories).
  */
-function sandboxPolicyFor(context: ToolContext, settings: SandboxSettings): SandboxPolicy {
+function sandboxPolicyFor(context: ToolContext, settings: SandboxSettings, hidden: readonly string[]): SandboxPolicy {
   const roots = context.paths.roots().filter((root) => root.status !== "missing");
-  return resolveSandboxPolicy({
+  const policy = resolveSandboxPolicy({
     settings,
     writableRoots: [context.workdir, ...roots.filter((root) => root.access === "write").map((root) => root.canonicalPath)],
     readOnlyRoots: roots.filter((root) => root.access === "read").map((root) => root.canonicalPath),
   });
+  return hidden.length === 0 ? policy : { ...policy, hiddenPaths: [...policy.hiddenPaths, ...hidden.map(canonicalOf)] };
+}
+
+function canonicalOf(directory: string): string {
+  try {
+    return realpathSync(directory);
+  } catch {
+    return directory;
+  }
+}
+
+/**
+ * Every directory a command or a file tool of this call may write to: the
+ * workspace, the roots granted with write access and, with a sandbox, its
+ * settings' `writableRoots` (the host's durable sessions directory must be
+ * outside all of them).
+ */
+export function writableRootsOf(context: ToolContext): string[] {
+  const granted = context.paths
+    .roots()
+    .filter((root) => root.status !== "missing" && root.access === "write")
+    .map((root) => root.canonicalPath);
+  return [context.workdir, ...granted, ...(context.ports.sandbox?.settings.writableRoots ?? [])];
 }
 
 /**
  * Picks the runner of a shell tool's command: on a workspace that is not the
  * local disk, the workspace's processes (see {@link workspaceRunner}). Fail closed: when a sandbox
  * was asked for but cannot start, throws `ToolError` `unavailable` with the
- * reason and what to do, so nothing ever runs unconfined.
+ * reason and what to do, so nothing ever runs unconfined. `hidden`: more
+ * directories the confined command must not see (the durable sessions directory).
  */
-export function chooseCommandRunner(context: ToolContext, toolName: string): CommandRunnerChoice {
+export function chooseCommandRunner(context: ToolContext, toolName: string, hidden: readonly string[] = []): CommandRunnerChoice {
   const workspace = context.ports.workspace;
   if (workspace !== undefined && !workspace.capabilities.localPaths) return workspaceRunner(context, toolName, workspace);
   const runner = context.ports.processRunner;
@@ -48,7 +73,7 @@ export function chooseCommandRunner(context: ToolContext, toolName: string): Com
     });
   }
   const sandbox = state.sandbox;
-  const policy = sandboxPolicyFor(context, state.settings);
+  const policy = sandboxPolicyFor(context, state.settings, hidden);
   return {
     sandbox: sandbox.mechanism,
     confine: (options) => sandbox.confine(options, policy),

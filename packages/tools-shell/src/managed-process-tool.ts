@@ -1,7 +1,7 @@
 import { type ToolDefinition, ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import type { LogPage, ManagedProcessState } from "./managed-process-manager.js";
-import { chooseCommandRunner } from "./command-sandbox-runner.js";
+import { chooseCommandRunner, writableRootsOf } from "./command-sandbox-runner.js";
 import { resolveCommandCwd } from "./shell-environment.js";
 import { EXECUTE_METADATA, type ShellRuntime, checkCommand, commandEnvironment } from "./shell-runtime.js";
 import { WAIT_YIELD, clampInteger } from "./timeout-policy.js";
@@ -74,7 +74,7 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
           if (/&\s*$/.test(command.trim()) && !/&&\s*$/.test(command.trim())) {
             throw new ToolError("invalid_arguments", 'ManagedProcess runs the command in the foreground and manages it itself; remove the trailing "&".');
           }
-          const choice = chooseCommandRunner(context, "ManagedProcess");
+          const choice = chooseCommandRunner(context, "ManagedProcess", runtime.durable ? [runtime.durable.dir] : []);
           if (choice.workspace !== undefined && input.isolated === true) {
             throw new ToolError(
               "unsupported_target",
@@ -82,7 +82,7 @@ export function createManagedProcessTool(runtime: ShellRuntime): ToolDefinition 
               { details: { workspace: choice.workspace } },
             );
           }
-          if (choice.workspace === undefined) runtime.durable?.refuseInside(context.workdir, "ManagedProcess");
+          if (choice.workspace === undefined) runtime.durable?.refuseInside(writableRootsOf(context), "ManagedProcess");
           const record = await manager.startDurable({
             command,
             cwd,

@@ -2,6 +2,7 @@ import { type ToolDefinition, defineTool } from "@agent-tools/core";
 import { z } from "zod";
 import { respondForSession } from "./session-respond.js";
 import { type ShellSessionResponse, sessionOutput } from "./session-response.js";
+import { writableRootsOf } from "./command-sandbox-runner.js";
 import { type ShellRuntime, requireSession } from "./shell-runtime.js";
 
 /** Input of ProcessStop. */
@@ -29,7 +30,7 @@ export function createProcessStopTool(runtime: ShellRuntime): ToolDefinition {
     handlesAbort: true,
     loopKey: (input) => input.session_id,
     async execute(input, context) {
-      const session = requireSession(runtime, input.session_id, context.workdir);
+      const session = requireSession(runtime, input.session_id, writableRootsOf(context));
       const cursor = input.cursor === undefined ? undefined : Math.floor(input.cursor);
       const { response } = await respondForSession(session, runtime, context, { cursor, cwd: session.cwd });
       return sessionOutput(response);

@@ -67,17 +67,18 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /**
  * The session behind an id, or a `not_found` error (with a ManagedProcess
- * hint for process ids). Given the calling registry's `workdir`, a durable
- * session is not looked up in a sessions directory inside it (`unavailable`).
+ * hint for process ids). Given the directories the call may write to
+ * (`writableRootsOf`), a durable session is not looked up in a sessions
+ * directory inside one of them (`unavailable`).
  */
-export function requireSession(runtime: ShellRuntime, sessionId: string, workdir?: string): ResumableSession {
+export function requireSession(runtime: ShellRuntime, sessionId: string, writable?: readonly string[]): ResumableSession {
   if (!SESSION_ID_PATTERN.test(sessionId)) {
     throw new ToolError(
       "invalid_arguments",
       `session_id must be 1-128 characters of letters, digits, "-", "_" or ":" (got ${JSON.stringify(sessionId.slice(0, 140))}). Pass the session_id exactly as Bash returned it.`,
     );
   }
-  const session = runtime.sessions.get(sessionId) ?? runtime.durable?.get(sessionId, workdir);
+  const session = runtime.sessions.get(sessionId) ?? runtime.durable?.get(sessionId, writable);
   if (session) return session;
   let message = `shell session not found or expired: ${sessionId}. Sessions are kept for 10 minutes after they end; start the command again with Bash only if you still need it.`;
   if (UUID_PATTERN.test(sessionId)) {
