@@ -133,12 +133,12 @@ describe("tool calls as DBOS steps in a host process", () => {
     HOST_CASE_TIMEOUT,
   );
 
-  // 5 kills in the suite; bench/durable runs hundreds.
-  const KILLS = 5;
+  // 5 kills in the suite; DBOS_KILLS=50 (or more) for a longer soak; bench/durable runs hundreds.
+  const KILLS = Math.max(5, Number(process.env.DBOS_KILLS ?? 5));
   it(
     `loses no completed result and repeats no unsafe effect over ${KILLS} random SIGKILLs of a loop of mixed calls`,
     async () => {
-      const calls = mixedDbosToolCalls(18);
+      const calls = mixedDbosToolCalls(Math.max(18, KILLS * 3));
       const config = await hostConfig("random-kills", calls);
       const seed = Number(process.env.DBOS_KILL_SEED ?? Date.now() % 100_000);
       const opened = await openHostLedger(config.ledgerUrl);
@@ -161,6 +161,6 @@ describe("tool calls as DBOS steps in a host process", () => {
         if (call.name !== "AppendLine") expect(results.get(call.id)?.isError, `${call.id} (seed ${seed})`).toBe(false);
       }
     },
-    HOST_CASE_TIMEOUT,
+    HOST_CASE_TIMEOUT * Math.ceil(KILLS / 5),
   );
 });
