@@ -69,7 +69,7 @@ export interface ShellToolBundle extends ToolBundle {
 export function createShellToolBundle(options: ShellToolBundleOptions = {}): ShellToolBundle {
   checkHostEnvironment(options.env);
   const policies: CommandPolicy[] = [...(options.commandPolicies ?? [])];
-  const durable = options.durableSessions === undefined ? undefined : createDurableSessions(options.durableSessions);
+  const durable = options.durableSessions === undefined ? undefined : createDurableSessions(options.durableSessions, options.maxSessions);
   const runtime: ShellRuntime = {
     sessions: new ShellSessionStore({ maxSessions: options.maxSessions, retentionMs: options.sessionRetentionMs }),
     managed: new ManagedProcessManager(options.processLogRetention, durable),

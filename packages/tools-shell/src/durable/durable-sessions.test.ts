@@ -140,9 +140,39 @@ describe("durable Bash sessions", () => {
     }
   });
 
+  it("holds at most maxSessions running sessions in the directory, also those another host started", async () => {
+    const first = createHarness("chat", { durableSessions: { dir }, maxSessions: 1 });
+    harnesses.push(first);
+    const running = await first.call("Bash", { command: "echo up; exec sleep 300", yield_time_ms: 250 });
+    expect(detailsOf(running).status).toBe("running");
+    const second = createHarness("chat", { durableSessions: { dir }, maxSessions: 1 });
+    harnesses.push(second);
+    const refused = await second.call("Bash", { command: "echo second" });
+    expect(refused.error?.code).toBe("limit_reached");
+    await first.call("ProcessStop", { session_id: detailsOf(running).session_id });
+    await until(() => stateOf(detailsOf(running).session_id).treeEnded === true);
+    await until(() => !isProcessAlive(stateOf(detailsOf(running).session_id).supervisorPid));
+    expect(detailsOf(await second.call("Bash", { command: "echo second" })).status).toBe("completed");
+  });
+
+  it("removes the directories of sessions over for longer than retentionMs, never one still supervised", async () => {
+    const first = createHarness("chat", { durableSessions: { dir, retentionMs: 0 } });
+    harnesses.push(first);
+    const over = detailsOf(await first.call("Bash", { command: "echo done" })).session_id as string;
+    const alive = detailsOf(await first.call("Bash", { command: "echo up; exec sleep 300", yield_time_ms: 250 })).session_id as string;
+    await until(() => !isProcessAlive(stateOf(over).supervisorPid));
+    writeFileSync(path.join(dir, "not-a-session.txt"), "kept");
+    // A new host prunes at its first start.
+    const second = createHarness("chat", { durableSessions: { dir, retentionMs: 0 } });
+    harnesses.push(second);
+    const fresh = detailsOf(await second.call("Bash", { command: "echo fresh" })).session_id as string;
+    expect(readdirSync(dir).sort()).toEqual([alive, fresh, "not-a-session.txt"].sort());
+  });
+
   it("fails closed on the option: unknown keys, a relative dir, a dir inside the workspace", async () => {
     expect(() => createShellToolBundle({ durableSessions: { dir, ttl: 1 } as never })).toThrow(/Unknown durableSessions option\(s\): ttl/);
     expect(() => createShellToolBundle({ durableSessions: { dir: "relative/sessions" } })).toThrow(/absolute/);
+    expect(() => createShellToolBundle({ durableSessions: { dir, retentionMs: -1 } })).toThrow(/retentionMs/);
     const workdir = path.join(path.dirname(dir), "work");
     mkdirSync(workdir);
     const registry = createNodeToolRegistry({

@@ -8,6 +8,8 @@ import {
   readJsonFile,
   writeJsonAtomic,
 } from "@agent-tools/node/internal";
+import { MAX_SHELL_SESSIONS } from "../shell-session-store.js";
+import { DURABLE_ID_PATTERN, surveyDurableSessions } from "./durable-session-survey.js";
 import { type DurableSessionMeta, DurableShellSession } from "./durable-shell-session.js";
 
 /** The host option that makes Bash sessions durable (see `ShellToolBundleOptions.durableSessions`). */
@@ -20,11 +22,15 @@ export interface DurableSessionsOptions {
   readonly dir: string;
   /** Starts and finds supervised processes; default `NodeDurableProcessLauncher`. */
   readonly launcher?: DurableProcessLauncher;
+  /** How long the directory of a session that is over is kept after it was last written; default 24 hours. */
+  readonly retentionMs?: number;
 }
 
-const OPTION_KEYS = new Set(["dir", "launcher"]);
-/** Session ids that name a directory: no separator, no dot, nothing but these. */
-const DURABLE_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+const OPTION_KEYS = new Set(["dir", "launcher", "retentionMs"]);
+/** Default time a finished session's directory is kept: 24 hours. */
+export const DURABLE_SESSION_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Old directories are looked for at most this often (at a start). */
+const PRUNE_INTERVAL_MS = 60_000;
 
 /** What {@link DurableSessions.launchManaged} starts. */
 export interface ManagedLaunchOptions {
@@ -65,14 +71,40 @@ export class DurableSessions {
   /** Sessions this object built; each reads its state from disk on use. */
   private readonly known = new Map<string, DurableShellSession>();
 
-  constructor(options: DurableSessionsOptions) {
+  private readonly retentionMs: number;
+  private readonly maxSessions: number;
+  private lastPrune = 0;
+
+  constructor(options: DurableSessionsOptions, maxSessions = MAX_SHELL_SESSIONS) {
     this.dir = options.dir;
     this.launcher = options.launcher ?? new NodeDurableProcessLauncher();
+    this.retentionMs = options.retentionMs ?? DURABLE_SESSION_RETENTION_MS;
+    this.maxSessions = maxSessions;
+  }
+
+  /**
+   * Refuses a start (`limit_reached`) while `maxSessions` sessions of the
+   * directory are supervised (also those of earlier hosts), and now and then
+   * removes directories of sessions over for longer than the retention.
+   */
+  private admit(): void {
+    const now = Date.now();
+    const prune = now - this.lastPrune >= PRUNE_INTERVAL_MS;
+    if (prune) this.lastPrune = now;
+    const { running } = surveyDurableSessions(this.dir, this.launcher, prune ? this.retentionMs : undefined, now);
+    if (running >= this.maxSessions) {
+      throw new ToolError(
+        "limit_reached",
+        `durable shell session limit reached (${this.maxSessions}); every session is still running. Stop one with ProcessStop(session_id=...) or wait for one to finish with ProcessWait before starting another command.`,
+        { details: { limit: this.maxSessions } },
+      );
+    }
   }
 
   /** Starts a session; the command is spawned by the supervisor, never by this process. */
   async start(options: DurableStartOptions): Promise<DurableShellSession> {
     this.refuseInside([options.workdir, ...(options.writableRoots ?? [])], "Bash");
+    this.admit();
     const directory = this.directoryOf(options.id);
     let spawn: SpawnOptions = { command: options.command, shell: options.shell, cwd: options.cwd, env: options.env };
     if (options.confine) spawn = options.confine(spawn);
@@ -164,6 +196,7 @@ export class DurableSessions {
 
   /** Starts a ManagedProcess command under a supervisor; resolves with its recorded start. */
   async launchManaged(processId: string, options: ManagedLaunchOptions): Promise<DurableSupervisorState> {
+    this.admit();
     let spawn: SpawnOptions = { command: options.command, shell: options.shell, cwd: options.cwd, ...(options.env === undefined ? {} : { env: options.env }) };
     if (options.confine) spawn = options.confine(spawn);
     return this.launcher.launch({
@@ -228,15 +261,18 @@ function realPathOf(file: string): string {
  * Checks the host's `durableSessions` option and creates its directory
  * (0700). Throws `SdkError` `invalid_options` naming what is wrong.
  */
-export function createDurableSessions(options: unknown): DurableSessions {
+export function createDurableSessions(options: unknown, maxSessions?: number): DurableSessions {
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw new SdkError("invalid_options", "durableSessions must be an object such as { dir: '/var/lib/my-host/shell-sessions' }.");
   }
   const unknown = Object.keys(options).filter((key) => !OPTION_KEYS.has(key));
   if (unknown.length > 0) {
-    throw new SdkError("invalid_options", `Unknown durableSessions option(s): ${unknown.join(", ")}. Known: dir, launcher.`);
+    throw new SdkError("invalid_options", `Unknown durableSessions option(s): ${unknown.join(", ")}. Known: dir, launcher, retentionMs.`);
   }
-  const { dir, launcher } = options as Partial<DurableSessionsOptions>;
+  const { dir, launcher, retentionMs } = options as Partial<DurableSessionsOptions>;
+  if (retentionMs !== undefined && (typeof retentionMs !== "number" || !Number.isFinite(retentionMs) || retentionMs < 0)) {
+    throw new SdkError("invalid_options", `durableSessions.retentionMs must be a non-negative number of milliseconds (got ${JSON.stringify(retentionMs)}).`);
+  }
   if (typeof dir !== "string" || !path.isAbsolute(dir)) {
     throw new SdkError("invalid_options", `durableSessions.dir must be an absolute directory path (got ${JSON.stringify(dir)}).`);
   }
@@ -250,5 +286,8 @@ export function createDurableSessions(options: unknown): DurableSessions {
     throw new SdkError("invalid_options", `durableSessions.dir ${resolved} cannot be created: ${error instanceof Error ? error.message : String(error)}.`);
   }
   if (!statSync(resolved).isDirectory()) throw new SdkError("invalid_options", `durableSessions.dir ${resolved} is not a directory.`);
-  return new DurableSessions({ dir: resolved, ...(launcher === undefined ? {} : { launcher }) });
+  return new DurableSessions(
+    { dir: resolved, ...(launcher === undefined ? {} : { launcher }), ...(retentionMs === undefined ? {} : { retentionMs }) },
+    maxSessions,
+  );
 }
