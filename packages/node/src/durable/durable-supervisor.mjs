@@ -17,6 +17,9 @@ import path from "node:path";
 const TREE_VARIABLE = "AGENT_TOOLS_PROCESS_TREE";
 const TAG_VARIABLE = "AGENT_TOOLS_DURABLE_TAG";
 const WATCH_MS = 200;
+/** After this long of watching descendants, they are checked once a second (a daemon may live for days). */
+const WATCH_SLOW_AFTER_MS = 5_000;
+const WATCH_SLOW_MS = 1_000;
 const KILL_GRACE_MS = 300;
 
 const directory = process.argv[2];
@@ -50,6 +53,9 @@ const state = {
 const commandEnvironment = JSON.parse(readFileSync(0, "utf8"));
 const log = openSync(path.join(directory, "output.log"), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
 const environment = { ...commandEnvironment, [TREE_VARIABLE]: tag };
+// Recorded before the command can run: a command that kills this process at once still leaves its tag on disk,
+// so a host finds (and stops) what it started even though its pid was never written.
+writeState();
 const file = spec.shell ? spec.shell : spec.command;
 const args = spec.shell ? ["-c", spec.command] : Array.isArray(spec.args) ? spec.args : [];
 let child;
@@ -108,7 +114,7 @@ function watchDescendants() {
     process.exit(0);
   }
   if (changed) writeState();
-  setTimeout(watchDescendants, WATCH_MS);
+  setTimeout(watchDescendants, Date.now() - (state.endedAt ?? Date.now()) > WATCH_SLOW_AFTER_MS ? WATCH_SLOW_MS : WATCH_MS);
 }
 
 async function killTree() {
