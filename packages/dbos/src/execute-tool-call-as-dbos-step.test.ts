@@ -94,6 +94,17 @@ describe("executeToolCallAsDbosStep", () => {
     expect(error?.message).toMatch(/inside a DBOS step/);
   });
 
+  it("refuses a workflow id longer than a ledger run id unless runId names a shorter run, before any step", async () => {
+    const longId = `w${"x".repeat(220)}`;
+    const handle = await DBOS.startWorkflow(runCalls, { workflowID: longId })([append]);
+    const error = await handle.getResult().then(
+      () => undefined,
+      (thrown: unknown) => thrown as SdkError,
+    );
+    expect(error).toMatchObject({ code: "invalid_options" });
+    expect(await DBOS.listWorkflowSteps(longId)).toEqual([]);
+  });
+
   it("rejects with the registry's SdkError when the registry has no ledger, running nothing", async () => {
     const handle = await DBOS.startWorkflow(callWithoutLedger, { workflowID: "workflow-no-ledger" })({
       id: "call-9",

@@ -128,6 +128,13 @@ export async function executeToolCallAsDbosStep(registry: ToolRegistry, call: To
   const { runId: givenRunId, ...callOptions } = options;
   const runId = givenRunId ?? DBOS.workflowID;
   if (runId === undefined) throw new SdkError("unsupported", "executeToolCallAsDbosStep: DBOS reports no workflow id in this workflow.");
+  if (runId.length > MAX_RUN_ID_LENGTH) {
+    throw new SdkError(
+      "invalid_options",
+      `executeToolCallAsDbosStep: the workflow id is longer than the ledger's ${MAX_RUN_ID_LENGTH} characters; pass a shorter \`runId\`.`,
+      { option: "runId" },
+    );
+  }
   return DBOS.runStep(() => registry.executeToolCall(call, { ...callOptions, durable: { runId } }), {
     name: dbosToolStepName(call),
     retriesAllowed: false,
