@@ -6,29 +6,33 @@ import { LoopScenario, append, write } from "./__fixtures__/restate-loop-harness
 import type { ToolLoopOutput } from "./__fixtures__/tool-loop-endpoint.js";
 import { type RestateServer, invokeHandler, startRestateServer, waitUntil } from "./testing/index.js";
 
-// Each endpoint child loads core, durable, storage and the Restate SDK: seconds on a loaded machine, times the spares.
+// Each endpoint child loads core, durable, storage and the Restate SDK (seconds on a loaded machine), so
+// every test shares one endpoint and one folder (call ids differ per test), and the kills use spares
+// loaded up front: 2 for the mid-call kills, 5 for the random ones.
+const SPARES = 7;
 const KILL_TEST_TIMEOUT_MS = 240_000;
 
 let server: RestateServer;
-const scenarios: LoopScenario[] = [];
+let loop: LoopScenario;
 
 beforeAll(async () => {
   server = await startRestateServer();
-});
+  loop = new LoopScenario(server);
+  await loop.start({ spares: SPARES });
+}, KILL_TEST_TIMEOUT_MS);
 
 afterAll(async () => {
-  for (const scenario of scenarios) await scenario.close();
+  await loop?.close();
   await server?.close();
 });
 
-function scenario(): LoopScenario {
-  const made = new LoopScenario(server);
-  scenarios.push(made);
-  return made;
+/** The lines of a file the calls of one test (ids starting with `prefix`) wrote. */
+function linesOf(name: "lines.txt" | "runs.txt", prefix: string): string[] {
+  return loop.lines(name).filter((line) => line.startsWith(prefix));
 }
 
-async function runLoop(calls: ReturnType<typeof append>[], runId?: string): Promise<ToolLoopOutput> {
-  const outcome = await invokeHandler(server.ingressUrl, { service: "ToolLoop", handler: "run", input: { calls, runId } });
+async function runLoop(calls: ReturnType<typeof append>[], runId?: string, extra: { ledger?: boolean } = {}): Promise<ToolLoopOutput> {
+  const outcome = await invokeHandler(server.ingressUrl, { service: "ToolLoop", handler: "run", input: { calls, runId, ...extra } });
   if (!outcome.ok) throw new Error(`invocation failed: HTTP ${outcome.status} ${outcome.body}`);
   return outcome.output as ToolLoopOutput;
 }
@@ -39,8 +43,6 @@ function text(result: ToolResult): string {
 
 describe("executeToolCallInRestate on a real restate-server", () => {
   it("runs the calls as journaled steps and records each in the ledger under the invocation id", async () => {
-    const loop = scenario();
-    await loop.start();
     const output = await runLoop([append("a1"), write("w1"), append("a2")]);
     expect(output.results.map((result) => [result.isError ?? false, text(result)])).toEqual([
       [false, "appended a1"],
@@ -48,7 +50,7 @@ describe("executeToolCallInRestate on a real restate-server", () => {
       [false, "appended a2"],
     ]);
     expect(output.runId).toMatch(/^inv_/);
-    expect(loop.lines("lines.txt")).toEqual(["a1", "a2"]);
+    expect(linesOf("lines.txt", "a")).toEqual(["a1", "a2"]);
     const entries = await loop.ledgerEntries(output.runId);
     expect(entries.map((entry) => [entry.callId, entry.state, entry.effects, entry.attempts])).toEqual([
       ["a1", "completed", "unsafe", 1],
@@ -61,8 +63,6 @@ describe("executeToolCallInRestate on a real restate-server", () => {
   it(
     "after SIGKILLs mid-call: the unsafe call is outcome_unknown and not run again, journaled calls are not run again, the idempotent call runs again",
     async () => {
-      const loop = scenario();
-      await loop.start({ spares: 2 });
       const calls = [append("b1"), write("v1"), append("b2", { hold: true }), write("v2", { hold: true }), append("b3")];
       const invocation = runLoop(calls, "run-kill-twice");
       for (const held of ["b2", "v2"]) {
@@ -71,8 +71,8 @@ describe("executeToolCallInRestate on a real restate-server", () => {
       }
       const output = await invocation;
       expect(output.results.map((result) => result.error?.code ?? "ok")).toEqual(["ok", "ok", "outcome_unknown", "ok", "ok"]);
-      expect(loop.lines("lines.txt")).toEqual(["b1", "b2", "b3"]);
-      expect(loop.lines("runs.txt")).toEqual(["v1", "v2", "v2"]);
+      expect(linesOf("lines.txt", "b")).toEqual(["b1", "b2", "b3"]);
+      expect(linesOf("runs.txt", "v")).toEqual(["v1", "v2", "v2"]);
       const entries = await loop.ledgerEntries("run-kill-twice");
       expect(entries.map((entry) => [entry.callId, entry.state, entry.attempts])).toEqual([
         ["b1", "completed", 1],
@@ -89,13 +89,12 @@ describe("executeToolCallInRestate on a real restate-server", () => {
   it(
     "random SIGKILLs of the endpoint during a loop of mixed calls: no unsafe effect twice, no completed result lost",
     async () => {
-      const loop = scenario();
-      await loop.start({ spares: 5 });
       const random = seededRandom(36);
       const calls = Array.from({ length: 12 }, (_, index) => {
         const delayMs = 100 + Math.floor(random() * 300);
         return index % 3 === 1 ? write(`m${index}`, { delayMs }) : append(`m${index}`, { delayMs });
       });
+      await loop.sparesReady(5); // the kills must not wait for a cold start while the loop runs on
       let settled = false;
       const invocation = runLoop(calls, "run-random-kills").finally(() => {
         settled = true;
@@ -109,7 +108,7 @@ describe("executeToolCallInRestate on a real restate-server", () => {
       }
       const output = await invocation;
       expect(kills).toBeGreaterThan(0);
-      const appended = loop.counts("lines.txt");
+      const appended = loop.counts("lines.txt"); // other tests' ids start with other letters
       const duplicates = [...appended.values()].filter((count) => count > 1).length;
       expect(duplicates).toBe(0);
       const entries = await loop.ledgerEntries("run-random-kills");
@@ -130,8 +129,6 @@ describe("executeToolCallInRestate on a real restate-server", () => {
   );
 
   it("host misuse fails the invocation for good (TerminalError) without running the tool", async () => {
-    const loop = scenario();
-    await loop.start();
     const misuse = async (options: unknown) => {
       const outcome = await invokeHandler(server.ingressUrl, { service: "ToolLoop", handler: "run", input: { calls: [append("x1")], options } });
       return outcome.ok ? "ran" : (JSON.parse(outcome.body) as { code: number; message: string; metadata?: { sdkErrorCode?: string } });
@@ -143,16 +140,14 @@ describe("executeToolCallInRestate on a real restate-server", () => {
     });
     expect(await misuse({ durable: { runId: "r" } })).toMatchObject({ message: expect.stringContaining("pass { runId } instead") });
     expect(await misuse({ runID: "r" })).toMatchObject({ message: expect.stringContaining('option "runID"; did you mean "runId"?') });
-    expect(loop.lines("lines.txt")).toEqual([]);
+    expect(linesOf("lines.txt", "x")).toEqual([]);
   });
 
   it("a registry without a ledger fails the invocation for good (the executor's SdkError as TerminalError)", async () => {
-    const loop = scenario();
-    await loop.start({ ledger: false });
-    const outcome = await invokeHandler(server.ingressUrl, { service: "ToolLoop", handler: "run", input: { calls: [append("y1")] } });
+    const outcome = await invokeHandler(server.ingressUrl, { service: "ToolLoop", handler: "run", input: { calls: [append("y1")], ledger: false } });
     expect(outcome.ok).toBe(false);
     expect(outcome.ok ? "" : outcome.body).toMatch(/invalid_options.*ledger/s);
-    expect(loop.lines("lines.txt")).toEqual([]);
+    expect(linesOf("lines.txt", "y")).toEqual([]);
   });
 });
 

@@ -21,26 +21,40 @@ export class LoopScenario {
   constructor(readonly server: RestateServer) {}
 
   /**
-   * Starts the endpoint child and registers it, with `spares` standby successors loaded
-   * (all in place when this resolves), so each {@link restart} takes milliseconds.
+   * Starts the endpoint child and registers it; then loads `spares` standby successors one
+   * after the other in the background (loading them all at once starves a loaded machine),
+   * so each {@link restart} takes milliseconds once its spare is loaded.
    */
   async start(options: { ledger?: boolean; spares?: number } = {}): Promise<EndpointProcess> {
     this.#options = options;
-    const first = await this.#standby();
-    this.#spares = await Promise.all(Array.from({ length: options.spares ?? 0 }, () => this.#standby(first.port)));
-    const endpoint = await this.#promote(first);
+    const endpoint = await this.#promote(await this.#standby());
     await this.server.registerDeployment(endpoint.url);
+    let previous: Promise<unknown> = Promise.resolve();
+    for (let index = 0; index < (options.spares ?? 0); index += 1) {
+      const spare = previous.catch(() => {}).then(() => this.#standby(endpoint.port));
+      // A spare that fails to load is reported by the restart() that takes it, not as an unhandled rejection now.
+      spare.catch(() => {});
+      this.#spares.push(spare);
+      previous = spare;
+    }
     return endpoint;
   }
 
-  /** SIGKILLs the endpoint (the host dies) and lets a successor listen on its port (a spare, else a cold start). */
+  /** SIGKILLs the endpoint (the host dies) once a successor is loaded, and lets it listen on the same port. */
   async restart(): Promise<EndpointProcess> {
+    const next = await (this.#spares.shift() ?? this.#standby(this.endpoint?.port));
     await this.endpoint?.kill();
-    return this.#promote(this.#spares.shift() ?? (await this.#standby(this.endpoint?.port)));
+    return this.#promote(next);
+  }
+
+  /** Resolves once the next `count` spares are loaded (so that many restarts take milliseconds). */
+  async sparesReady(count: number): Promise<void> {
+    if (this.#spares.length < count) throw new Error(`only ${this.#spares.length} spares left, ${count} wanted`);
+    await Promise.all(this.#spares.slice(0, count));
   }
 
   #options: { ledger?: boolean } = {};
-  #spares: EndpointProcess[] = [];
+  #spares: Promise<EndpointProcess>[] = [];
 
   async #promote(next: EndpointProcess): Promise<EndpointProcess> {
     await next.activate();
@@ -89,7 +103,7 @@ export class LoopScenario {
 
   async close(): Promise<void> {
     await this.endpoint?.kill();
-    for (const spare of this.#spares) await spare.kill();
+    for (const spare of this.#spares) await (await spare.catch(() => undefined))?.kill();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
