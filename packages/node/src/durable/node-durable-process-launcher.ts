@@ -85,7 +85,12 @@ export class NodeDurableProcessLauncher implements DurableProcessLauncher {
       const state = this.readState(request.directory);
       if (state && state.status !== "starting") return state;
       if (spawnError) throw new ToolError("unavailable", `The durable session supervisor could not start: ${spawnError.message}`);
-      if (Date.now() >= deadline || (supervisor.exitCode !== null && !this.readState(request.directory))) {
+      // Gone before recording the command's pid (killed, by the command itself too): what it recorded is all there is;
+      // the session reads lost and its tree is found by the tag.
+      const gone = supervisor.exitCode !== null || supervisor.signalCode !== null;
+      const last = gone ? this.readState(request.directory) : undefined;
+      if (last) return last;
+      if (Date.now() >= deadline || gone) {
         throw new ToolError("unavailable", `The durable session supervisor did not report the start of the command in ${request.directory}.`);
       }
       await sleep(POLL_MS);
