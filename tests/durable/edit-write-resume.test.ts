@@ -11,37 +11,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type ToolCall, type ToolResult, toolResultText } from "@agent-tools/core";
-import type { CallLedger, CallLedgerCall, CallLedgerKey } from "@agent-tools/core/durable";
+import type { CallLedger } from "@agent-tools/core/durable";
 import { type MemoryWorkspace, createMemoryWorkspace } from "@agent-tools/core/workspace";
 import { InMemoryCallLedger } from "@agent-tools/durable";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { afterAll, describe, expect, it } from "vitest";
+import { FinishFailingLedger } from "./__fixtures__/finish-failing-ledger.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-durable-resume-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
-
-/** A ledger whose `finish` fails: the call stays `started`, as a host killed right after the tool ran leaves it. */
-class FinishFailingLedger implements CallLedger {
-  constructor(private readonly inner: CallLedger) {}
-  get(key: CallLedgerKey) {
-    return this.inner.get(key);
-  }
-  approve(call: CallLedgerCall) {
-    return this.inner.approve(call);
-  }
-  start(call: CallLedgerCall, expectedAttempts: number) {
-    return this.inner.start(call, expectedAttempts);
-  }
-  finish(): Promise<boolean> {
-    return Promise.reject(new Error("the host died before recording the outcome"));
-  }
-  list(runId: string, options?: { readonly limit?: number }) {
-    return this.inner.list(runId, options);
-  }
-  deleteRun(runId: string) {
-    return this.inner.deleteRun(runId);
-  }
-}
 
 let counter = 0;
 function fresh(name: string): string {

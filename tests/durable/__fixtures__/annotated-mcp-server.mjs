@@ -1,7 +1,12 @@
 // A stdio MCP server whose tools carry the annotations a server may send
 // (readOnlyHint, idempotentHint, destructiveHint), for the effects table:
-// what an MCP tool's effects become depends on them alone.
+// what an MCP tool's effects become depends on them alone. With a folder as
+// argv[2], every tools/call appends the tool's name to <folder>/calls.log.
+import { appendFileSync } from "node:fs";
+import path from "node:path";
 import readline from "node:readline";
+
+const callLog = process.argv[2] === undefined ? undefined : path.join(process.argv[2], "calls.log");
 
 const tools = [
   { name: "lookup", annotations: { readOnlyHint: true } },
@@ -28,6 +33,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       reply({ jsonrpc: "2.0", id: message.id, result: { tools } });
       break;
     case "tools/call":
+      if (callLog !== undefined) appendFileSync(callLog, `${message.params.name}\n`);
       reply({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: "done" }] } });
       break;
     default:
