@@ -29,7 +29,7 @@ afterEach(async () => {
     }
   }
 });
-afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 function scratch(): string {
   counter += 1;
@@ -123,4 +123,31 @@ describe("a sandboxed command and the sessions directory", () => {
       await registry.close();
     }
   }, 30_000);
+
+  // Open (issue 36): a confined command may write only to the workspace and the granted roots, but it
+  // holds output.log (under durableSessions.dir, outside all of them) as its stdout and nothing bounds
+  // it: "nothing is ever evicted", where an in-memory session keeps 1 MiB. A command printing without
+  // end fills the file system of the host's data directory. Fixing it needs a bound the supervisor
+  // enforces (it polls the log's size and stops the tree, or punches out the oldest bytes while keeping
+  // offsets with fallocate(PUNCH_HOLE), which Node cannot call), with a host option and a status for it.
+  it.fails("a confined command cannot grow output.log without bound outside its writable roots", async () => {
+    const root = scratch();
+    const workdir = path.join(root, "work");
+    const dir = path.join(root, "sessions");
+    sessionDirs.push(dir);
+    const registry = await buildBuiltinToolRegistry({ workdir, sandbox: { enabled: true }, shell: { durableSessions: { dir } } });
+    try {
+      const result = await registry.executeToolCall({ id: "b1", name: "Bash", arguments: { command: "head -c 100000000 /dev/zero", yield_time_ms: 10_000 } });
+      const sessionId = (result.details as { session_id: string }).session_id;
+      expect((result.details as { sandbox?: string }).sandbox).toBe("bubblewrap");
+      // Bash answered with the first page; the command writes on until it ends.
+      const deadline = Date.now() + 30_000;
+      const ended = () => fs.readFileSync(path.join(dir, sessionId, "state.json"), "utf8").includes('"treeEnded":true');
+      while (!ended() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      const size = fs.statSync(path.join(dir, sessionId, "output.log")).size;
+      expect(size).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await registry.close();
+    }
+  }, 60_000);
 });

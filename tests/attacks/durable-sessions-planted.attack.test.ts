@@ -30,7 +30,7 @@ afterEach(async () => {
     }
   }
 });
-afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 function scratch(): string {
   counter += 1;

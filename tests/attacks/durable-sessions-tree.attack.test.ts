@@ -32,7 +32,7 @@ afterEach(async () => {
     }
   }
 });
-afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(temporary, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 async function project(): Promise<{ workdir: string; dir: string; registry: Awaited<ReturnType<typeof buildBuiltinToolRegistry>> }> {
   counter += 1;
