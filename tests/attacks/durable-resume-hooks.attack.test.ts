@@ -114,3 +114,39 @@ describe("a ledger that stops answering", () => {
     expect(await ledger.get({ runId: "r", callId: "c1" })).toMatchObject({ state: "failed", result: { error: { code: "cancelled" } } });
   });
 });
+
+describe("a ledger that stops answering after the tool ran", () => {
+  it("does not hold the call's result past the host's abort (the call stays started, as after a crash)", async () => {
+    const runs: string[] = [];
+    const tool = defineTool({
+      name: "Send",
+      description: "Sends.",
+      inputSchema: z.object({ text: z.string() }),
+      effects: "unsafe",
+      execute: ({ text }) => {
+        runs.push(text);
+        return { content: "sent" };
+      },
+    });
+    const real = new InMemoryCallLedger();
+    const silentOnFinish: CallLedger = {
+      get: (key) => real.get(key),
+      approve: (call) => real.approve(call),
+      start: (call, expected) => real.start(call, expected),
+      finish: () => new Promise(() => undefined),
+      list: (runId, options) => real.list(runId, options),
+      deleteRun: (runId) => real.deleteRun(runId),
+    };
+    const registry = createToolRegistry({
+      workdir: work,
+      ledger: silentOnFinish,
+      bundles: [{ id: "t", trusted: true, listTools: () => [tool as ToolDefinition] }],
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const result = await registry.executeToolCall({ id: "c1", name: "Send", arguments: { text: "a" } }, { durable: { runId: "r" }, signal: controller.signal });
+    expect(runs).toEqual(["a"]);
+    expect(result.isError).toBe(false);
+    expect((await real.get({ runId: "r", callId: "c1" }))?.state).toBe("started");
+  }, 10_000);
+});

@@ -49,8 +49,7 @@ export async function openDurableCall(tool: ToolDefinition, durable: DurableCall
     return { replay: keyConflict(call, entry) };
   }
   if (entry?.result !== undefined && (entry.state === "completed" || entry.state === "failed")) return { replay: entry.result };
-  // The outcome is written on the plain ledger: a cancelled call's result is recorded after its abort too.
-  const step = new DurableStep(ledger, durable.ledger, call, entry);
+  const step = new DurableStep(ledger, durable.signal === undefined ? durable.ledger : recordingLedger(durable.ledger, durable.signal), call, entry);
   // Decided before approval: the user is never asked about a call that will not run.
   const unsafeReplay = await step.settleInterruptedUnsafe();
   return unsafeReplay === undefined ? { step } : { replay: unsafeReplay };
@@ -225,6 +224,34 @@ function abortableLedger(ledger: CallLedger, signal: AbortSignal): CallLedger {
     finish: (key, attempt, outcome) => race(() => ledger.finish(key, attempt, outcome)),
     list: (runId, options) => race(() => ledger.list(runId, options)),
     deleteRun: (runId) => race(() => ledger.deleteRun(runId)),
+  };
+}
+
+/**
+ * The ledger that writes a call's outcome: a call cancelled before its
+ * outcome is written still has it written (its cancelled result), but an
+ * abort while the write waits (a database gone silent) returns the result
+ * without it, left `started` as after a crash.
+ */
+function recordingLedger(ledger: CallLedger, signal: AbortSignal): CallLedger {
+  const finish: CallLedger["finish"] = (key, attempt, outcome) =>
+    signal.aborted
+      ? ledger.finish(key, attempt, outcome)
+      : raceWithAbort(
+          Promise.resolve().then(() => ledger.finish(key, attempt, outcome)),
+          signal,
+        );
+  return { ...bound(ledger), finish };
+}
+
+function bound(ledger: CallLedger): CallLedger {
+  return {
+    get: (key) => ledger.get(key),
+    approve: (call) => ledger.approve(call),
+    start: (call, expectedAttempts) => ledger.start(call, expectedAttempts),
+    finish: (key, attempt, outcome) => ledger.finish(key, attempt, outcome),
+    list: (runId, options) => ledger.list(runId, options),
+    deleteRun: (runId) => ledger.deleteRun(runId),
   };
 }
 
