@@ -97,6 +97,8 @@ interface EpisodeState {
   readonly startedAt: number;
   done: Set<string>;
   loopMs: number;
+  /** The host running now, killed if the harness itself is stopped. */
+  host?: HostProcess;
 }
 
 async function listEntries(options: FaultInjectionOptions, dataDir: string, runId: string): Promise<CallLedgerEntry[] | undefined> {
@@ -150,6 +152,7 @@ async function runEpisode(
       if (line === "finished") state.loopMs = Math.max(200, Date.now() - readyAt);
     });
     report.starts += 1;
+    state.host = host;
     // The engine's step once the host is up (Restate: the invocation); its failure is reported below.
     const readyStep = host.waitForLine("ready").then((ready) => (ready ? driver.onReady(config) : undefined));
     // Never settles when the step succeeds; rejects with its error.
@@ -230,12 +233,21 @@ export async function runFaultInjection(options: FaultInjectionOptions): Promise
   const started = Date.now();
   const state: EpisodeState = { startedAt: started, done: new Set(), loopMs: 2000 };
   const driver = await createEngineDriver(options.engine ?? "none", options.systemDatabaseUrl);
+  // A stopped harness (Ctrl-C, a timeout) must not leave its detached host behind.
+  const onSignal = (signal: NodeJS.Signals) => {
+    state.host?.kill();
+    process.kill(process.pid, signal);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   try {
     const killsTotal = options.killPlans?.length ?? options.kills;
     while (report.kills < killsTotal || report.episodes === 0) {
       await runEpisode(options, driver, report, random, state);
     }
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     await driver.close();
   }
   report.runtimeMs = Date.now() - started;
