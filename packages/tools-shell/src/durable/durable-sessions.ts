@@ -285,7 +285,16 @@ export function createDurableSessions(options: unknown, maxSessions?: number): D
   } catch (error) {
     throw new SdkError("invalid_options", `durableSessions.dir ${resolved} cannot be created: ${error instanceof Error ? error.message : String(error)}.`);
   }
-  if (!statSync(resolved).isDirectory()) throw new SdkError("invalid_options", `durableSessions.dir ${resolved} is not a directory.`);
+  const info = statSync(resolved);
+  if (!info.isDirectory()) throw new SdkError("invalid_options", `durableSessions.dir ${resolved} is not a directory.`);
+  // Whoever can write the directory can swap a session folder for a forged one (a state.json naming any of this user's processes).
+  const euid = process.geteuid?.();
+  if ((euid !== undefined && info.uid !== euid) || (info.mode & 0o022) !== 0) {
+    throw new SdkError(
+      "invalid_options",
+      `durableSessions.dir ${resolved} must belong to this user (uid ${euid ?? "?"}, it belongs to ${info.uid}) and not be writable by group or others (mode ${(info.mode & 0o777).toString(8)}). Use a private directory, e.g. one under the host's data directory with mode 0700.`,
+    );
+  }
   return new DurableSessions(
     { dir: resolved, ...(launcher === undefined ? {} : { launcher }), ...(retentionMs === undefined ? {} : { retentionMs }) },
     maxSessions,
