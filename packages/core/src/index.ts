@@ -67,14 +67,12 @@ export type { AdditionalRoot } from "./paths/additional-roots.js";
 
 export type { ProcessRunner, RunningProcess, SpawnOptions, ProcessOutputChunk, ProcessExit, KillOptions } from "./ports/process-runner.js";
 export type { ProgramExit, ProgramRun, ProgramRunOptions, ProgramRunner } from "./ports/program-runner.js";
-export type { GitClient, GitOptions, GitWorktree, GitStatusEntry } from "./ports/git-client.js";
+export type { GitClient } from "./ports/git-client.js";
 export type { ModelClient, ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from "./ports/model-client.js";
 export type { ToolPorts } from "./ports/tool-ports.js";
 export type { CommandSandbox, SandboxPolicy, SandboxSettings, SandboxState } from "./ports/command-sandbox.js";
 export type { FileChangeRequest, FileCheckpointRecorder } from "./ports/file-checkpoints.js";
 
-export type { GitAuthor } from "./ports/git-client.js";
-export type { GitWorktreeChange, GitWorktreeExclusion, GitWorktreeExclusionReason, GitWorktreeSnapshot } from "./ports/git-client.js";
 export type { ModelUsage } from "./ports/model-client.js";
 export { GitClientError } from "./git/git-client-error.js";
 export { ModelClientError } from "./model/model-client-error.js";

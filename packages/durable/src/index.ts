@@ -14,4 +14,3 @@
 export { InMemoryCallLedger } from "./stores/in-memory-call-ledger.js";
 export { KyselyCallLedger } from "./stores/kysely-call-ledger.js";
 export { openCallLedger } from "./stores/open-call-ledger.js";
-export { CALL_LEDGER_MIGRATIONS, CALL_LEDGER_TABLE, DURABLE_STORAGE_NAMESPACE } from "./stores/call-ledger-schema.js";

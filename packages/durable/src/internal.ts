@@ -11,4 +11,5 @@ export {
 export type { CallLedgerOutcome } from "./domain/call-ledger-input.js";
 export { canFinish, decideApprove, decideStart, isConsistentEntry, newEntry, sameIdentity } from "./domain/call-ledger-transitions.js";
 export type { StartWrite } from "./domain/call-ledger-transitions.js";
+export { CALL_LEDGER_MIGRATIONS, CALL_LEDGER_TABLE, DURABLE_STORAGE_NAMESPACE } from "./stores/call-ledger-schema.js";
 export type { CallLedgerDatabase, CallLedgerRow } from "./stores/call-ledger-schema.js";

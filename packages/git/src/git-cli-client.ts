@@ -1,7 +1,8 @@
 import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core";
+import type { GitClient } from "@agent-tools/core";
+import type { GitAuthor, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core/git";
 import type { ProcessRunner } from "@agent-tools/core";
 import { GitClientError } from "@agent-tools/core";
 import { type GitCommandResult, runGit } from "./run-git.js";

@@ -5,7 +5,6 @@
  */
 export { createShellToolBundle } from "./shell-tool-bundle.js";
 export type { ShellToolBundle, ShellToolBundleOptions } from "./shell-tool-bundle.js";
-export type { DurableSessionsOptions } from "./durable/durable-sessions.js";
 export type { CommandPolicy } from "./command-guards.js";
 export type { ShellSessionResponse } from "./session-response.js";
 export type { ShellSyncDetails } from "./bash-sync-tool.js";

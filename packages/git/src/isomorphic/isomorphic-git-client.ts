@@ -1,4 +1,5 @@
-import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core";
+import type { GitClient } from "@agent-tools/core";
+import type { GitAuthor, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core/git";
 import { type OptionalPeer, loadIsomorphicEngine } from "./load-isomorphic-engine.js";
 
 /**

@@ -1,7 +1,8 @@
 import { realpath } from "node:fs/promises";
 import { loadIsomorphicGit } from "./load-isomorphic-git.js";
 import { SdkError } from "@agent-tools/core";
-import type { GitAuthor, GitClient, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core";
+import type { GitClient } from "@agent-tools/core";
+import type { GitAuthor, GitOptions, GitStatusEntry, GitWorktree, GitWorktreeSnapshot } from "@agent-tools/core/git";
 import { GitClientError } from "@agent-tools/core";
 import { commonGitDirectory, listWorktreesFromFiles, modeChanges, nodeFs, workTreeChanges } from "./isomorphic-working-tree.js";
 import { planPatch, writePlan } from "./patch-apply-plan.js";

@@ -7,7 +7,7 @@ import { readFile, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
 import type { WalkerEntry } from "isomorphic-git";
 import { loadIsomorphicGit } from "./load-isomorphic-git.js";
-import type { GitWorktree } from "@agent-tools/core";
+import type { GitWorktree } from "@agent-tools/core/git";
 import type { FileChange } from "./unified-patch-writer.js";
 
 /** The node:fs module as isomorphic-git's `fs` port. */

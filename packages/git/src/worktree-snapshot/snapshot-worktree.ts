@@ -36,7 +36,8 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { GitClientError, type GitWorktreeExclusion, type GitWorktreeSnapshot } from "@agent-tools/core";
+import { GitClientError } from "@agent-tools/core";
+import type { GitWorktreeExclusion, GitWorktreeSnapshot } from "@agent-tools/core/git";
 import { type GitRun, runIsolatedGit, withoutRepositoryVariables } from "./isolated-git-run.js";
 import { carriedSettings, findWorktreeGitDir, privateConfig } from "./private-git-config.js";
 import { isUtf8, parseBlobBatch, parseRaw, refusedByAdd } from "@agent-tools/core/internal";

@@ -19,7 +19,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { posix } from "node:path";
-import type { GitWorktreeExclusion, GitWorktreeSnapshot } from "@agent-tools/core";
+import type { GitWorktreeExclusion, GitWorktreeSnapshot } from "@agent-tools/core/git";
 import type { Workspace } from "@agent-tools/core/workspace";
 import type { SubagentWorktree } from "../ports/subagent-worktrees.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";

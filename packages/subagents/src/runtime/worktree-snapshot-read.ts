@@ -4,7 +4,8 @@
  * failures reported as `worktree_unreadable`.
  */
 import { GitClientError } from "@agent-tools/core";
-import type { GitClient, GitWorktreeChange, GitWorktreeExclusion, GitWorktreeExclusionReason, GitWorktreeSnapshot } from "@agent-tools/core";
+import type { GitClient } from "@agent-tools/core";
+import type { GitWorktreeChange, GitWorktreeExclusion, GitWorktreeExclusionReason, GitWorktreeSnapshot } from "@agent-tools/core/git";
 import type { SubagentWorktree } from "../ports/subagent-worktrees.js";
 import { SubagentWorktreeError } from "./git-subagent-worktree-error.js";
 

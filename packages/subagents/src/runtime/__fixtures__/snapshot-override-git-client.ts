@@ -1,6 +1,6 @@
 // A GitClient double for the worktree tests: forwards every call to a real client (recording it), except
 // snapshotWorktree, which runs the test's own function (e.g. to reject as an adapter would).
-import type { GitOptions, GitWorktreeSnapshot } from "@agent-tools/core";
+import type { GitOptions, GitWorktreeSnapshot } from "@agent-tools/core/git";
 import type { GitClient } from "@agent-tools/core";
 import { RecordingGitClient } from "@agent-tools/core/testing";
 
