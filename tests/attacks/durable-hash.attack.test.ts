@@ -3,7 +3,7 @@
  * a model controls the call id and the arguments, and tries to get one call answered with
  * another call's recorded result, or to lose a completed result.
  */
-import { createHash } from "node:crypto";
+import { callIdentityHash } from "@agent-tools/core/internal";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -122,8 +122,8 @@ describe("durable results JSON cannot write", () => {
       },
     });
     const ledger = new InMemoryCallLedger();
-    // The executor's hash: SHA-256 of the arguments as canonical JSON.
-    const argumentsHash = createHash("sha256").update('{"key":"k"}').digest("hex");
+    // The executor's hash: SHA-256 of the registry's workdir and the arguments as canonical JSON.
+    const argumentsHash = await callIdentityHash(work, { key: "k" });
     await ledger.start({ runId: "r", callId: "c1", toolName: "Put", argumentsHash, effects: "idempotent" }, 0);
     const resumed = await registryWith([tool], ledger).executeToolCall({ id: "c1", name: "Put", arguments: { key: "k" } }, { durable: { runId: "r" } });
     expect(runs).toEqual([]);

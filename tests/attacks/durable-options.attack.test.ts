@@ -1,7 +1,7 @@
 /**
  * Bad configuration of durable calls must fail closed and loudly: the host's `durable.runId` that no
  * ledger can store is the host's error (SdkError), never a silent "ledger unavailable, try again later"
- * answered to the model; a call id the ledger cannot store is refused without running the tool.
+ * answered to the model; a call id the ledger cannot store is recorded under its digest.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -47,14 +47,14 @@ describe("durable options no ledger can hold", () => {
     });
   }
 
-  it("a call id with a NUL is refused as the call id's fault (not 'try again later'), and nothing runs", async () => {
+  it("a call id the ledger cannot store (NUL, lone surrogate, 300 characters) is recorded under its digest: it runs once, replays, and never crashes the loop", async () => {
     const { registry, runs } = setup();
-    const answer = await registry.executeToolCall({ id: "c\u00001", name: "Send", arguments: { text: "a" } }, { durable: { runId: "r" } }).then(
-      (result) => ({ result }),
-      (thrown: unknown) => ({ thrown }),
-    );
-    expect(runs).toEqual([]);
-    if ("result" in answer) expect(answer.result.error?.code).not.toBe("unavailable");
-    else expect(answer.thrown).toBeInstanceOf(SdkError);
+    for (const [index, id] of ["c\u00001", "c\uD8001", "x".repeat(300)].entries()) {
+      const first = await registry.executeToolCall({ id, name: "Send", arguments: { text: `a${index}` } }, { durable: { runId: "r" } });
+      const again = await registry.executeToolCall({ id, name: "Send", arguments: { text: `a${index}` } }, { durable: { runId: "r" } });
+      expect(first.isError).toBe(false);
+      expect(again).toEqual(first);
+    }
+    expect(runs).toEqual(["a0", "a1", "a2"]);
   });
 });

@@ -3,7 +3,7 @@
  * never answers must not hold the call past the host's abort, and one that answers nonsense must
  * settle the call (outcome_unknown), not throw out of the executor and leave it unsettled forever.
  */
-import { createHash } from "node:crypto";
+import { callIdentityHash } from "@agent-tools/core/internal";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,7 +31,7 @@ async function interrupted(resume: () => unknown) {
     },
   });
   const ledger = new InMemoryCallLedger();
-  const argumentsHash = createHash("sha256").update('{"key":"k"}').digest("hex");
+  const argumentsHash = await callIdentityHash(work, { key: "k" });
   await ledger.start({ runId: "r", callId: "c1", toolName: "Put", argumentsHash, effects: "idempotent" }, 0);
   const registry = createToolRegistry({ workdir: work, ledger, bundles: [{ id: "t", trusted: true, listTools: () => [tool as ToolDefinition] }] });
   return { registry, ledger, runs };

@@ -3,8 +3,9 @@
  * per conversation ("turn-1"): the ledger's key is (runId, callId) and a call's identity is its tool
  * and arguments, so a call of project B with a call id project A used (providers that number their
  * ids "call_0", or a model that picks them) is answered with A's recorded result: A's file content in
- * B, B's own file never read, B's deny rule never asked. Nothing in the registry can tell the two
- * projects apart today; run ids must be unique across everything that shares a ledger.
+ * B, B's own file never read, B's deny rule never asked. Fixed: a durable call's identity hashes the
+ * registry's workdir with its arguments, so B's call meets A's entry as a `conflict` and nothing of A's
+ * reaches B (run ids should still be unique across everything that shares a ledger).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -25,10 +26,7 @@ function project(name: string, notes: string): string {
 }
 
 describe("a ledger shared by two projects", () => {
-  // Open (issue 36): a cross-project replay. Fixing it needs the call's scope (the registry's workdir,
-  // or a host-given ledger namespace) in the call's identity, a design decision of the lead; until then
-  // docs/durable must say that run ids are unique across every registry sharing a ledger.
-  it.fails("does not answer project B's Read with project A's recorded result", async () => {
+  it("does not answer project B's Read with project A's recorded result: B's call is a conflict, and runs under its own run id", async () => {
     const ledger = new InMemoryCallLedger();
     const a = await buildBuiltinToolRegistry({ workdir: project("a", "tenant A secret\n"), ledger });
     const b = await buildBuiltinToolRegistry({ workdir: project("b", "tenant B notes\n"), ledger });
@@ -38,7 +36,10 @@ describe("a ledger shared by two projects", () => {
       expect(toolResultText(inA, "")).toContain("tenant A secret");
       const inB = await b.executeToolCall(call, { durable: { runId: "turn-1" } });
       expect(toolResultText(inB, "")).not.toContain("tenant A secret");
-      expect(toolResultText(inB, "")).toContain("tenant B notes");
+      expect(inB.isError).toBe(true);
+      expect((inB as { error?: { code: string } }).error?.code).toBe("conflict");
+      const ownRun = await b.executeToolCall(call, { durable: { runId: "b/turn-1" } });
+      expect(toolResultText(ownRun, "")).toContain("tenant B notes");
     } finally {
       await a.close();
       await b.close();

@@ -24,3 +24,4 @@ export { resolveApproval } from "./registry/approval-policy.js";
 export type { ApprovalVocabulary } from "./registry/approval-validation.js";
 export { readCappedBody } from "./read-capped-body.js";
 export { resolveToolEffects } from "./registry/durable-effects.js";
+export { callIdentityHash } from "./registry/durable-effects.js";

@@ -1,4 +1,4 @@
-import { MAX_CALL_ID_LENGTH, checkDurableOption, checkLedgerOption, isLedgerKeyText } from "./durable-options.js";
+import { checkDurableOption, checkLedgerOption } from "./durable-options.js";
 import path from "node:path";
 import { SdkError, ToolError } from "../errors.js";
 import { createLexicalPathPolicy } from "../paths/lexical-path-policy.js";
@@ -187,6 +187,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     approval,
     policy,
     ledger,
+    ledgerScope: paths.workdir,
     loopBreaker,
     maxOutputChars: options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS,
     acquireSlot: scheduler?.acquire,
@@ -269,11 +270,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
         throw new SdkError("invalid_tool_call", "executeToolCall needs { id, name, arguments } with a string name.");
       }
       const options = checkExecuteOptions(callOptions);
-      if (checkDurableOption(options.durable, ledger) !== undefined && !isLedgerKeyText(call.id)) {
-        throw new SdkError(
-          "invalid_tool_call",
-          `A durable call needs the provider's call id (a string of 1-${MAX_CALL_ID_LENGTH} characters without NUL or lone surrogates): the ledger records the call under it.`,
-        );
+      // A durable call is recorded under the provider's id (a long or odd one by its digest): without one it could never be found again.
+      if (checkDurableOption(options.durable, ledger) !== undefined && (typeof call.id !== "string" || call.id === "")) {
+        throw new SdkError("invalid_tool_call", "A durable call needs the provider's call id (a non-empty string): the ledger records the call under it.");
       }
       const callId = typeof call.id === "string" && call.id !== "" ? call.id : `call_${Date.now().toString(36)}`;
       const normalised: ToolCall = { ...call, id: callId };

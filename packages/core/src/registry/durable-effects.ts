@@ -42,6 +42,28 @@ export async function argumentsHashOf(value: unknown): Promise<string> {
 }
 
 /**
+ * The `argumentsHash` a durable call is recorded under: the SHA-256 of the
+ * registry's scope (its workdir) and the call's arguments, as canonical
+ * JSON. Two projects sharing a ledger and reusing a run id and call id
+ * then meet as a conflict, never as one answering the other's call.
+ */
+export function callIdentityHash(scope: string, args: unknown): Promise<string> {
+  return argumentsHashOf({ arguments: args, scope });
+}
+
+/**
+ * The key a provider's call id is recorded under: the id itself when every
+ * ledger can store it (1-200 characters, no NUL, no lone surrogate), else
+ * `sha256:` and the hex digest of its UTF-16 code units (a long or odd id
+ * from a provider or a local model never crashes the host's loop).
+ */
+export function ledgerCallIdOf(callId: string, storable: (value: string) => boolean): string {
+  if (storable(callId)) return callId;
+  // UTF-16LE keeps every code unit, lone surrogates included: two different ids never share a digest's input.
+  return `sha256:${createHash("sha256").update(Buffer.from(callId, "utf16le")).digest("hex")}`;
+}
+
+/**
  * JSON with object keys sorted at every depth; `undefined` members left out
  * as JSON.stringify does. An own `__proto__` member (JSON.parse makes one)
  * is written like any other key: the sorted copy has no prototype, so

@@ -8,7 +8,7 @@ import type { ToolBundle, ToolDefinition, ToolEffects, ToolResumeDecision } from
 import { FixtureCallLedger } from "./__fixtures__/memory-call-ledger.js";
 import { createToolRegistry } from "./create-tool-registry.js";
 import { defineTool } from "./define-tool.js";
-import { argumentsHashOf, canonicalJson } from "./durable-effects.js";
+import { callIdentityHash, canonicalJson } from "./durable-effects.js";
 import type { ToolRegistryOptions } from "./tool-registry.js";
 
 const work = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-tools-durable-gate-")));
@@ -67,7 +67,7 @@ describe("executeToolCall with durable (the call ledger)", () => {
   it("reports an unsafe call that started and never finished as outcome_unknown, never runs it, and answers the same afterwards", async () => {
     const ledger = new FixtureCallLedger();
     const { tool, runs } = counted("Send", { effects: "unsafe" });
-    const hash = await argumentsHashOf({ text: "a" });
+    const hash = await callIdentityHash(work, { text: "a" });
     await ledger.start({ runId: "run-1", callId: "c1", toolName: "Send", argumentsHash: hash, effects: "unsafe" }, 0);
     const asked: string[] = [];
     const registry = registryWith([tool], ledger, { approval: { policies: { Send: "ask" }, onAsk: ({ toolName }) => (asked.push(toolName), true) } });
@@ -92,7 +92,7 @@ describe("executeToolCall with durable (the call ledger)", () => {
       ["Put", "idempotent"],
       ["Look", "none"],
     ] as const) {
-      await ledger.start({ runId: "run-1", callId: name, toolName: name, argumentsHash: await argumentsHashOf({ text: "x" }), effects }, 0);
+      await ledger.start({ runId: "run-1", callId: name, toolName: name, argumentsHash: await callIdentityHash(work, { text: "x" }), effects }, 0);
     }
     const registry = registryWith([write.tool, look.tool], ledger);
     const put = await registry.executeToolCall({ id: "Put", name: "Put", arguments: { text: "x" } }, durable());
@@ -108,7 +108,10 @@ describe("executeToolCall with durable (the call ledger)", () => {
     const done = counted("Fix", { effects: "idempotent", resume: () => ({ action: "done", output: { content: "already applied" } }) });
     const unsure = counted("Tweak", { effects: "idempotent", resume: () => ({ action: "unknown", note: "the file changed since" }) });
     for (const name of ["Fix", "Tweak"]) {
-      await ledger.start({ runId: "run-1", callId: name, toolName: name, argumentsHash: await argumentsHashOf({ text: "y" }), effects: "idempotent" }, 0);
+      await ledger.start(
+        { runId: "run-1", callId: name, toolName: name, argumentsHash: await callIdentityHash(work, { text: "y" }), effects: "idempotent" },
+        0,
+      );
     }
     const registry = registryWith([done.tool, unsure.tool], ledger);
     const fixed = await registry.executeToolCall({ id: "Fix", name: "Fix", arguments: { text: "y" } }, durable());
@@ -265,6 +268,53 @@ describe("executeToolCall with durable (the call ledger)", () => {
     }
     const effects = Object.fromEntries([...ledger.entries.values()].map((entry) => [entry.callId, entry.effects]));
     expect(effects).toEqual({ p: "unsafe", r: "none", m1: "idempotent", m2: "unsafe" });
+  });
+
+  it("decides an interrupted call by the stricter of its recorded and current effects, and keeps the recorded identity", async () => {
+    const ledger = new FixtureCallLedger();
+    // Recorded idempotent, unsafe since (an upgrade found it repeats an effect): not run again.
+    const nowUnsafe = counted("Post", { effects: "unsafe" });
+    // Recorded unsafe, idempotent since: still not run again (the attempt was made under the stricter word).
+    const nowSafe = counted("Put", { effects: "idempotent" });
+    await ledger.start(
+      { runId: "run-1", callId: "post", toolName: "Post", argumentsHash: await callIdentityHash(work, { text: "a" }), effects: "idempotent" },
+      0,
+    );
+    await ledger.start({ runId: "run-1", callId: "put", toolName: "Put", argumentsHash: await callIdentityHash(work, { text: "a" }), effects: "unsafe" }, 0);
+    const registry = registryWith([nowUnsafe.tool, nowSafe.tool], ledger);
+    const post = await registry.executeToolCall({ id: "post", name: "Post", arguments: { text: "a" } }, durable());
+    const put = await registry.executeToolCall({ id: "put", name: "Put", arguments: { text: "a" } }, durable());
+    expect([post.error?.code, put.error?.code]).toEqual(["outcome_unknown", "outcome_unknown"]);
+    expect([nowUnsafe.runs, nowSafe.runs]).toEqual([[], []]);
+    expect(ledger.entries.get(JSON.stringify(["run-1", "post"]))).toMatchObject({ state: "failed", effects: "idempotent" });
+  });
+
+  it("scopes a call's identity to the registry's workdir: another project sharing the ledger meets a conflict, not the recorded result", async () => {
+    const ledger = new FixtureCallLedger();
+    const { tool, runs } = counted("Send", { effects: "unsafe" });
+    const other = realpathSync(mkdtempSync(path.join(work, "other-")));
+    await registryWith([tool], ledger).executeToolCall({ id: "c1", name: "Send", arguments: { text: "a" } }, durable());
+    const elsewhere = await createToolRegistry({ workdir: other, bundles: [bundleOf([tool])], ledger }).executeToolCall(
+      { id: "c1", name: "Send", arguments: { text: "a" } },
+      durable(),
+    );
+    expect(elsewhere.error?.code).toBe("conflict");
+    expect(runs).toEqual(["a"]);
+  });
+
+  it("records a call id the ledger cannot store (too long, NUL) under its digest instead of failing the host", async () => {
+    const ledger = new FixtureCallLedger();
+    const { tool, runs } = counted("Send", { effects: "unsafe" });
+    const registry = registryWith([tool], ledger);
+    for (const id of ["x".repeat(201), "a\u0000b"]) {
+      const first = await registry.executeToolCall({ id, name: "Send", arguments: { text: id.slice(0, 3) } }, durable());
+      expect(await registry.executeToolCall({ id, name: "Send", arguments: { text: id.slice(0, 3) } }, durable())).toEqual(first);
+    }
+    expect(runs).toHaveLength(2);
+    expect([...ledger.entries.values()].map((entry) => entry.callId)).toEqual([
+      expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    ]);
   });
 
   it("leaves calls without durable exactly as before: nothing is written", async () => {

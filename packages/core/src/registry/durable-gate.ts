@@ -3,7 +3,7 @@ import { ToolError } from "../errors.js";
 import { shortenForMessage } from "../quote.js";
 import type { ToolContext, ToolDefinition, ToolEffects, ToolOutput, ToolResult } from "../types.js";
 import type { CallLedger, CallLedgerCall, CallLedgerEntry } from "./call-ledger.js";
-import { argumentsHashOf, resolveToolEffects } from "./durable-effects.js";
+import { callIdentityHash, resolveToolEffects } from "./durable-effects.js";
 import { errorResult } from "./result-error.js";
 
 /** What {@link openDurableCall} found: a result to hand back as it is, or a step to run through the ledger. */
@@ -14,8 +14,10 @@ export interface DurableCallInput {
   readonly ledger: CallLedger;
   readonly runId: string;
   readonly callId: string;
-  /** The arguments as the model sent them (hashed as canonical JSON). */
+  /** The arguments as the model sent them (hashed as canonical JSON, with `scope`). */
   readonly args: unknown;
+  /** The registry's scope (its workdir): part of the call's identity, so projects sharing a ledger never answer each other's calls. */
+  readonly scope: string;
   /** The validated input (what `effects` and `resume` are asked about). */
   readonly input: unknown;
   /** The call's abort signal: a ledger that does not answer does not hold the call past it. */
@@ -34,7 +36,7 @@ export async function openDurableCall(tool: ToolDefinition, durable: DurableCall
     runId: durable.runId,
     callId: durable.callId,
     toolName: tool.name,
-    argumentsHash: await argumentsHashOf(durable.args),
+    argumentsHash: await callIdentityHash(durable.scope, durable.args),
     effects: resolveToolEffects(tool, durable.input),
   };
   const ledger = durable.signal === undefined ? durable.ledger : abortableLedger(durable.ledger, durable.signal);
@@ -49,7 +51,12 @@ export async function openDurableCall(tool: ToolDefinition, durable: DurableCall
     return { replay: keyConflict(call, entry) };
   }
   if (entry?.result !== undefined && (entry.state === "completed" || entry.state === "failed")) return { replay: entry.result };
-  const step = new DurableStep(ledger, durable.signal === undefined ? durable.ledger : recordingLedger(durable.ledger, durable.signal), call, entry);
+  // The entry keeps the effects it was started with (its identity in the ledger); what happens to it now goes by
+  // the stricter of those and the tool's current ones, so a tool declared unsafe since (an upgrade) is not run again.
+  const identity = entry === undefined ? call : { ...call, effects: entry.effects };
+  const effects = entry === undefined ? call.effects : stricterEffects(entry.effects, call.effects);
+  const recorder = durable.signal === undefined ? durable.ledger : recordingLedger(durable.ledger, durable.signal);
+  const step = new DurableStep(ledger, recorder, identity, { entry, effects });
   // Decided before approval: the user is never asked about a call that will not run.
   const unsafeReplay = await step.settleInterruptedUnsafe();
   return unsafeReplay === undefined ? { step } : { replay: unsafeReplay };
@@ -68,14 +75,26 @@ export class DurableStep {
   readonly #recorder: CallLedger;
   readonly #call: CallLedgerCall;
   readonly #entry: CallLedgerEntry | undefined;
+  /** The effects the decisions go by (the stricter of the recorded and the current ones). */
+  readonly #effects: ToolEffects;
   #attempt: number | undefined;
 
-  /** `ledger` answers the waits before the tool runs (raced against the abort); `recorder` writes the outcome. */
-  constructor(ledger: CallLedger, recorder: CallLedger, call: CallLedgerCall, entry: CallLedgerEntry | undefined) {
+  /**
+   * `ledger` answers the waits before the tool runs (raced against the
+   * abort); `recorder` writes the outcome; `call` is the entry's identity;
+   * `prior` is the entry read first and the effects to decide by.
+   */
+  constructor(
+    ledger: CallLedger,
+    recorder: CallLedger,
+    call: CallLedgerCall,
+    prior: { readonly entry: CallLedgerEntry | undefined; readonly effects: ToolEffects },
+  ) {
     this.#ledger = ledger;
     this.#recorder = recorder;
     this.#call = call;
-    this.#entry = entry;
+    this.#entry = prior.entry;
+    this.#effects = prior.effects;
   }
 
   /** True when the host already approved this very call in an earlier attempt of the run. */
@@ -96,7 +115,7 @@ export class DurableStep {
   /** For an unsafe call that started before and has no outcome: its `outcome_unknown` result, recorded; else undefined. */
   async settleInterruptedUnsafe(): Promise<ToolResult | undefined> {
     const previous = this.#entry;
-    if (previous?.state !== "started" || this.#call.effects !== "unsafe") return undefined;
+    if (previous?.state !== "started" || this.#effects !== "unsafe") return undefined;
     const settled = await this.#settleUnknown(previous, undefined);
     return "result" in settled ? settled.result : undefined;
   }
@@ -129,7 +148,13 @@ export class DurableStep {
     if (stored.toolName !== this.#call.toolName || stored.argumentsHash !== this.#call.argumentsHash) return { result: keyConflict(this.#call, stored) };
     if (stored.result !== undefined && (stored.state === "completed" || stored.state === "failed")) return { result: stored.result };
     // Another writer started it meanwhile (a second resumer, an engine's retry): never run it twice.
-    return { result: outcomeUnknown(this.#call, stored, "another process started this call at the same time and has not recorded its outcome") };
+    return {
+      result: outcomeUnknown(
+        { ...this.#call, effects: this.#effects },
+        stored,
+        "another process started this call at the same time and has not recorded its outcome",
+      ),
+    };
   }
 
   /**
@@ -153,7 +178,7 @@ export class DurableStep {
   }
 
   async #resume(tool: ToolDefinition, input: unknown, context: ToolContext, previous: CallLedgerEntry): Promise<DurableClaim | undefined> {
-    if (this.#call.effects === "unsafe") return this.#settleUnknown(previous, undefined);
+    if (this.#effects === "unsafe") return this.#settleUnknown(previous, undefined);
     if (tool.resume === undefined) return undefined;
     let decision: Awaited<ReturnType<NonNullable<ToolDefinition["resume"]>>>;
     try {
@@ -175,7 +200,7 @@ export class DurableStep {
 
   /** An interrupted call reported `outcome_unknown`, recorded as failed so every later resume answers the same. */
   async #settleUnknown(previous: CallLedgerEntry, note: string | undefined): Promise<DurableClaim> {
-    const result = outcomeUnknown(this.#call, previous, note);
+    const result = outcomeUnknown({ ...this.#call, effects: this.#effects }, previous, note);
     return { result: await this.#settle(previous, result) };
   }
 
@@ -255,6 +280,14 @@ function bound(ledger: CallLedger): CallLedger {
   };
 }
 
+const EFFECTS_ORDER: Readonly<Record<ToolEffects, number>> = { none: 0, idempotent: 1, unsafe: 2 };
+
+/** The stricter of two declarations (unsafe over idempotent over none); a recorded value of another kind counts as unsafe. */
+function stricterEffects(recorded: ToolEffects, current: ToolEffects): ToolEffects {
+  const rank = Object.hasOwn(EFFECTS_ORDER, recorded) ? EFFECTS_ORDER[recorded] : EFFECTS_ORDER.unsafe;
+  return rank >= EFFECTS_ORDER[current] ? (rank === EFFECTS_ORDER.unsafe ? "unsafe" : recorded) : current;
+}
+
 /** The answer for a call that started before and whose outcome nobody recorded. */
 function outcomeUnknown(call: CallLedgerCall, entry: CallLedgerEntry, note: string | undefined): ToolResult {
   const when = Number.isFinite(entry.updatedAt) ? new Date(entry.updatedAt).toISOString() : "earlier";
@@ -279,7 +312,7 @@ function outcomeUnknown(call: CallLedgerCall, entry: CallLedgerEntry, note: stri
 function keyConflict(call: CallLedgerCall, entry: CallLedgerEntry): ToolResult {
   const same = entry.toolName === call.toolName;
   return errorResult(
-    `Call id ${JSON.stringify(call.callId)} was already used in this run for ${same ? "a call with other arguments" : `a ${entry.toolName} call`}; this ${call.toolName} call was not run. Issue it again with a new call id.`,
+    `Call id ${JSON.stringify(call.callId)} was already used in this run for ${same ? "a call with other arguments (or from another project sharing this ledger)" : `a ${entry.toolName} call`}; this ${call.toolName} call was not run. Issue it again with a new call id.`,
     { code: "conflict", runId: call.runId, callId: call.callId, recordedTool: entry.toolName },
     { code: "conflict", recoverable: true },
   );

@@ -13,6 +13,8 @@ import { type ToolCallSpan, type ToolTelemetryOptions, resolveTracer, startToolC
 import { errorResult, returnedErrorOf, toolErrorOf } from "./result-error.js";
 import { type PolicyAdmission, admitByPolicy, policyCallOf, recheckByPolicy, settleByPolicy } from "./policy-gate.js";
 import { type DurableStep, openDurableCall } from "./durable-gate.js";
+import { ledgerCallIdOf } from "./durable-effects.js";
+import { isLedgerKeyText } from "./durable-options.js";
 import type { ToolCallPolicy } from "./tool-call-policy.js";
 import type { CallLedger, DurableCallOptions } from "./call-ledger.js";
 
@@ -59,6 +61,8 @@ export interface ExecutorEnvironment {
   readonly policy?: ToolCallPolicy;
   /** The call ledger of durable runs; absent: `durable` calls are refused. */
   readonly ledger?: CallLedger;
+  /** What a durable call's identity is scoped to (the registry's workdir). */
+  readonly ledgerScope?: string;
   readonly loopBreaker?: LoopBreaker;
   readonly maxOutputChars: number;
   /**
@@ -146,7 +150,15 @@ async function runCall(
     if (tool.loopKey) pathArgument = tool.loopKey(input);
     let runInput: unknown = input;
     if (options.durable && environment.ledger) {
-      const opened = await openDurableCall(tool, { ledger: environment.ledger, runId: options.durable.runId, callId: call.id, args, input, signal });
+      const opened = await openDurableCall(tool, {
+        ledger: environment.ledger,
+        runId: options.durable.runId,
+        callId: ledgerCallIdOf(call.id, isLedgerKeyText),
+        args,
+        input,
+        scope: environment.ledgerScope ?? "",
+        signal,
+      });
       // A recorded outcome (or a conflict, an unsafe call interrupted before): answered as it is, nothing runs.
       if ("replay" in opened) return opened.replay;
       durable = opened.step;
