@@ -119,8 +119,10 @@ export class DurableShellSession implements ResumableSession {
     else if (state.status === "timed_out") status = "timed_out";
     else if (state.status === "exited") status = stopRequested ? "cancelled" : state.exitCode === 0 ? "completed" : "failed";
     else if (view.processAlive || view.supervisorAlive) status = "running";
-    // No exit recorded, no one left to record it: a stop that was asked for ended it; else it was lost.
-    else status = stopRequested ? "cancelled" : "lost";
+    // No exit recorded, no one left to record it: a stop that was asked for ended it; else it was lost, unless
+    // processes of its tree still run (a command that killed its supervisor before its pid was recorded).
+    else if (stopRequested) status = "cancelled";
+    else status = state.pid === 0 && this.launcher.treeMembers(this.directory).length > 0 ? "running" : "lost";
     let descendants: readonly number[] = [];
     if (status !== "running" && state && !state.treeEnded) {
       // A live supervisor keeps the list current; without one, look at the tree itself.
