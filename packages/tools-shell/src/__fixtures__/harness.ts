@@ -7,8 +7,9 @@ import { type ShellToolBundleOptions, createShellToolBundle } from "../shell-too
 import { createNodeToolRegistry } from "./node-tool-registry.js";
 
 /** A registry with only the shell bundle, in fresh temp directories. */
-export function createHarness(runtimeScope: RuntimeScope = "chat", options: ShellToolBundleOptions = {}) {
-  const workdir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "shell-work-")));
+export function createHarness(runtimeScope: RuntimeScope = "chat", options: ShellToolBundleOptions = {}, sharedWorkdir?: string) {
+  // A second host of the same project passes the first one's workdir.
+  const workdir = sharedWorkdir ?? realpathSync(mkdtempSync(path.join(os.tmpdir(), "shell-work-")));
   const dataDir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "shell-data-")));
   const bundle = createShellToolBundle(options);
   const registry = createNodeToolRegistry({ workdir, runtimeScope, dataDir, bundles: [bundle], loopBreaker: false });

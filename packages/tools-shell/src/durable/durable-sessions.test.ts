@@ -23,8 +23,9 @@ afterEach(async () => {
   rmSync(path.dirname(dir), { recursive: true, force: true });
 });
 
-function host() {
-  const harness = createHarness("chat", { durableSessions: { dir } });
+/** A host of the tests' project; `workdir` of an earlier host makes it the same project (a restarted host). */
+function host(workdir?: string) {
+  const harness = createHarness("chat", { durableSessions: { dir } }, workdir);
   harnesses.push(harness);
   return harness;
 }
@@ -87,7 +88,7 @@ describe("durable Bash sessions", () => {
     process.kill(state.supervisorPid, "SIGKILL");
     process.kill(state.pid, "SIGKILL");
     await until(() => !isProcessAlive(state.pid) && !isProcessAlive(state.supervisorPid));
-    const second = host();
+    const second = host(first.workdir);
     const lost = await second.call("ProcessWait", { session_id: sessionId, yield_time_ms: 5_000 });
     expect(detailsOf(lost)).toMatchObject({ status: "lost", cursor: 7, output: [], session_id: sessionId });
     expect(lost.isError).toBe(true);
@@ -106,7 +107,7 @@ describe("durable Bash sessions", () => {
     const first = detailsOf(await call("wait-1"));
     expect(first).toMatchObject({ status: "completed", output: [{ text: "two\n" }], cursor: 8 });
     // A second host runs the same call again (its result was never recorded): the same bytes.
-    const again = createHarness("chat", { durableSessions: { dir } });
+    const again = createHarness("chat", { durableSessions: { dir } }, harness.workdir);
     harnesses.push(again);
     const rerun = detailsOf(
       await again.registry.executeToolCall({ id: "wait-1", name: "ProcessWait", arguments: { session_id: sessionId, yield_time_ms: 5_000 } }),
@@ -114,6 +115,20 @@ describe("durable Bash sessions", () => {
     expect(rerun).toMatchObject({ output: [{ text: "two\n" }], cursor: 8 });
     const next = detailsOf(await call("wait-2"));
     expect(next).toMatchObject({ output: [], cursor: 8 });
+  });
+
+  it("keeps a session to its project: a registry of another workdir sharing the directory does not find it", async () => {
+    const harness = host();
+    const started = await harness.call("Bash", { command: "echo up; exec sleep 300", yield_time_ms: 250 });
+    const sessionId = detailsOf(started).session_id as string;
+    const elsewhere = host();
+    for (const tool of ["ProcessWait", "ProcessStop"]) {
+      const result = await elsewhere.call(tool, { session_id: sessionId, ...(tool === "ProcessWait" ? { yield_time_ms: 500 } : {}) });
+      expect(result.error?.code).toBe("not_found");
+    }
+    expect(isProcessAlive(stateOf(sessionId).pid as number)).toBe(true);
+    const same = host(harness.workdir);
+    expect(detailsOf(await same.call("ProcessStop", { session_id: sessionId })).status).toBe("cancelled");
   });
 
   it("enforces timeout_ms in the supervisor: the tree is killed and the status is timed_out", async () => {

@@ -113,6 +113,7 @@ export class DurableSessions {
       id: options.id,
       command: options.command,
       cwd: options.cwd,
+      workdir: options.workdir,
       sandbox: options.sandbox,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     };
@@ -148,6 +149,7 @@ export class DurableSessions {
       );
     }
     if (!DURABLE_ID_PATTERN.test(id)) return undefined;
+    const workspace = typeof writable === "string" ? writable : writable?.[0];
     const held = this.known.get(id);
     if (held) return held;
     const directory = this.directoryOf(id);
@@ -159,7 +161,10 @@ export class DurableSessions {
       meta.id !== id ||
       typeof meta.sandbox !== "string" ||
       typeof meta.command !== "string" ||
-      typeof meta.cwd !== "string"
+      typeof meta.cwd !== "string" ||
+      typeof meta.workdir !== "string" ||
+      // Another project's session (a directory shared by several registries): not found, not readable, not stoppable.
+      (workspace !== undefined && meta.workdir !== workspace)
     ) {
       return undefined;
     }

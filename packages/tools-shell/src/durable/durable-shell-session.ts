@@ -35,6 +35,8 @@ export interface DurableSessionMeta {
   readonly command: string;
   /** Absolute working directory. */
   readonly cwd: string;
+  /** The workspace root of the registry that started it: only registries of that workspace find the session. */
+  readonly workdir: string;
   readonly sandbox: string;
   readonly timeoutMs?: number;
 }
