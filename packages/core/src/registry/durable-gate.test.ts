@@ -70,7 +70,7 @@ describe("executeToolCall with durable (the call ledger)", () => {
     const hash = await callIdentityHash(work, { text: "a" });
     await ledger.start({ runId: "run-1", callId: "c1", toolName: "Send", argumentsHash: hash, effects: "unsafe" }, 0);
     const asked: string[] = [];
-    const registry = registryWith([tool], ledger, { approval: { policies: { Send: "ask" }, onAsk: ({ toolName }) => (asked.push(toolName), true) } });
+    const registry = registryWith([tool], ledger, { approval: { policies: { Send: "ask" }, onAsk: ({ toolName }) => asked.push(toolName) > 0 } });
     const result = await registry.executeToolCall({ id: "c1", name: "Send", arguments: { text: "a" } }, durable());
     expect(result.isError).toBe(true);
     expect(result.error?.code).toBe("outcome_unknown");
@@ -157,7 +157,7 @@ describe("executeToolCall with durable (the call ledger)", () => {
     const ledger = new FixtureCallLedger();
     const { tool, runs } = counted("Send", { effects: "unsafe" });
     const asked: string[] = [];
-    const approval = { policies: { Send: "ask" as const }, onAsk: ({ callId }: { callId: string }) => (asked.push(callId), true) };
+    const approval = { policies: { Send: "ask" as const }, onAsk: ({ callId }: { callId: string }) => asked.push(callId) > 0 };
     // The host dies after the approval and before the call starts: here, the ledger refuses the start once.
     ledger.failNext.set("start", new Error("disk full"));
     const first = await registryWith([tool], ledger, { approval }).executeToolCall({ id: "c1", name: "Send", arguments: { text: "a" } }, durable());
