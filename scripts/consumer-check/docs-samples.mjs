@@ -21,7 +21,8 @@ export const KNOWN_UPSTREAM_DECLARATION_ERRORS = {
   ai: "AI SDK 6's ai/dist/index.d.ts fails under exactOptionalPropertyTypes (TS2344: ToolSet is not a Record<string, Tool>)",
   "@ai-sdk/provider": "its index.d.ts imports json-schema, which has no types without @types/json-schema (TS7016)",
   "@restatedev/restate-sdk-core": "its serde_api.d.ts fails under exactOptionalPropertyTypes (TS2420: JsonSerde's optional jsonSchema against Serde's)",
-  "@dbos-inc/dbos-sdk": "its declarations import pg, whose types are in @types/pg, which it does not depend on (TS7016); a consumer compiling with skipLibCheck: false adds @types/pg",
+  "@dbos-inc/dbos-sdk":
+    "its declarations import pg, whose types are in @types/pg, which it does not depend on (TS7016); a consumer compiling with skipLibCheck: false adds @types/pg",
 };
 
 /** The package a bare import specifier names (`openai/resources` -> `openai`, `@scope/a/b` -> `@scope/a`). */
