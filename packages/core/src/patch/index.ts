@@ -9,3 +9,4 @@
  * @packageDocumentation
  */
 export type { ParsedPatch, PatchAddFile, PatchDeleteFile, PatchHunk, PatchLine, PatchOperation, PatchTarget, PatchUpdateFile } from "./patch-types.js";
+export { parseV4APatch, patchTargetsOf } from "./parse-v4a.js";
