@@ -10,3 +10,27 @@
  */
 export type { ParsedPatch, PatchAddFile, PatchDeleteFile, PatchHunk, PatchLine, PatchOperation, PatchTarget, PatchUpdateFile } from "./patch-types.js";
 export { parseV4APatch, patchTargetsOf } from "./parse-v4a.js";
+export { V4A_LARK_GRAMMAR } from "./lark-grammar.js";
+export { applyPatchOperationToV4A } from "./responses-apply-patch.js";
+export type { ResponsesApplyPatchOperation } from "./responses-apply-patch.js";
+export {
+  APPLY_PATCH_TOOL_NAME,
+  executeResponsesApplyPatchCall,
+  fromResponsesApplyPatchCall,
+  fromResponsesCustomToolCall,
+  toResponsesApplyPatchOutput,
+  toResponsesCustomToolOutput,
+} from "../providers/openai-responses-apply-patch.js";
+export type {
+  ResponsesApplyPatchCallItem,
+  ResponsesApplyPatchCallOutput,
+  ResponsesCustomToolCallItem,
+  ResponsesCustomToolCallOutput,
+} from "../providers/openai-responses-apply-patch.js";
+export type {
+  OpenAIResponsesApplyPatchForm,
+  OpenAIResponsesApplyPatchTool,
+  OpenAIResponsesCustomTool,
+  OpenAIResponsesToolOf,
+  OpenAIResponsesToolsOptions,
+} from "../providers/openai-responses-tools.js";
