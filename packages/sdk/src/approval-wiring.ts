@@ -1,7 +1,7 @@
 import type { BuiltinToolName } from "./builtin-tool-types.js";
 
 /** Built-in tools whose results {@link BuiltinToolName} does not type. */
-type UntypedBuiltinToolName = "Agent" | "SendMessage" | "SkillsManager" | "CronTaskManager" | "SSHManager";
+type UntypedBuiltinToolName = "ApplyPatch" | "Agent" | "SendMessage" | "SkillsManager" | "CronTaskManager" | "SSHManager";
 
 // A record, so the compiler checks that every built-in name is here.
 const BUILTIN_NAMES: Readonly<Record<BuiltinToolName | UntypedBuiltinToolName, true>> = {
@@ -9,6 +9,7 @@ const BUILTIN_NAMES: Readonly<Record<BuiltinToolName | UntypedBuiltinToolName, t
   Image: true,
   Write: true,
   Edit: true,
+  ApplyPatch: true,
   Delete: true,
   List: true,
   Glob: true,

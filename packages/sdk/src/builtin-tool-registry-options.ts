@@ -21,6 +21,7 @@ import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
 import type { TaskToolBundleOptions } from "@agent-tools/tools-tasks";
 import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
 import type { SdkCronOptions } from "./cron-wiring.js";
+import type { EditSurface, EditSurfaceRule } from "./edit-surface.js";
 import type { SdkInteractionOptions } from "./interaction-tools/index.js";
 import type { SdkPolicyOptions } from "./policy-wiring.js";
 import type { SdkSandboxOptions } from "./sandbox-wiring.js";
@@ -103,6 +104,34 @@ export interface BuiltinToolRegistryOptions {
   maxOutputChars?: number;
   /** File-tool options. */
   fs?: FsToolBundleOptions;
+  /**
+   * Which edit tool the file tools list: `apply_patch` (ApplyPatch, not
+   * Edit), `edit` (Edit, not ApplyPatch), `both`, or `auto` (default): by
+   * `modelId`, from `editSurfaceByModel` and then the documented table
+   * `DEFAULT_EDIT_SURFACE_BY_MODEL` (GPT-5 and Codex models get
+   * `apply_patch`; any other model, or none, `edit`). The tool left out is
+   * neither listed nor callable; Write is always listed; a worktree
+   * subagent gets the same surface. Anything else throws `SdkError` naming
+   * the closest value. See docs/tools-fs.md, "Edit surface".
+   */
+  editSurface?: "auto" | EditSurface;
+  /**
+   * The id of the model the tools are offered to (e.g. `"gpt-5"`,
+   * `"openai:gpt-5-codex"`, `"claude-sonnet-4-5"`), read by
+   * `editSurface: "auto"`. Only a name: the model that subagents run on is
+   * `subagents.model` (a `ModelClient`; pass its `id` here when it is the
+   * same model). Anything but a string throws `SdkError`.
+   */
+  modelId?: string;
+  /**
+   * The host's own edit-surface table, checked in order before
+   * `DEFAULT_EDIT_SURFACE_BY_MODEL` when `editSurface` is `auto`, e.g.
+   * `[{ model: "gpt-5-mini", surface: "edit" }, { model: /^claude-/, surface: "both" }]`.
+   * A string matches an id equal to it or continuing with `-`, `.`, `_`,
+   * `:` or `@`, with or without a provider prefix; a RegExp is tested on
+   * the whole id. An entry with another key or surface throws `SdkError`.
+   */
+  editSurfaceByModel?: readonly EditSurfaceRule[];
   /** Shell-tool options; `shell.providerId` (`claude_code`, `codex`, `gemini`, `xai`, `deepseek`, ...) picks the synchronous Bash timeout table. */
   shell?: ShellToolBundleOptions;
   /**

@@ -2,6 +2,7 @@ import type { ToolPlugin } from "@agent-tools/core";
 import { fsTools } from "@agent-tools/tools-fs";
 import { shellTools } from "@agent-tools/tools-shell";
 import type { BuiltinToolRegistryOptions } from "../builtin-tool-registry-options.js";
+import { resolveEditSurface, withEditSurface } from "../edit-surface.js";
 import { hostBundlesPlugin, hostToolsPlugin } from "./host-tools-plugin.js";
 import { interactionPlugin } from "./interaction-plugin.js";
 import { sdkCronPlugin } from "./sdk-cron-plugin.js";
@@ -18,14 +19,16 @@ import { systemToolsPlugin } from "./system-tools-plugin.js";
  * order of the tools): file tools, shell, skills, tasks, cron, memory,
  * SSHManager, interaction, subagents, system tools, the host's tools and bundles, MCP.
  * Each feature comes from its one option; an absent option leaves its
- * plugin out (memory and interaction are on unless turned off).
+ * plugin out (memory and interaction are on unless turned off). The file
+ * tools list Edit or ApplyPatch (or both) as `editSurface` chooses; its
+ * options are checked here (`SdkError` naming a wrong value).
  *
  * @example
  * const plugins = builtinToolPlugins({ workdir, memory: false });
  * const registry = await buildToolRegistry({ workdir, plugins: [...plugins, myPlugin] });
  */
 export function builtinToolPlugins(options: BuiltinToolRegistryOptions): ToolPlugin[] {
-  const plugins: ToolPlugin[] = [fsTools(options.fs), shellTools(options.shell)];
+  const plugins: ToolPlugin[] = [withEditSurface(fsTools(options.fs), resolveEditSurface(options)), shellTools(options.shell)];
   if (options.skills !== undefined) plugins.push(sdkSkillsPlugin(options.skills));
   plugins.push(sdkTaskPlugin(options));
   if (options.cron !== undefined) plugins.push(sdkCronPlugin(options.cron));
