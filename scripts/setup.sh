@@ -3,7 +3,8 @@
 # is compiled against Node's own headers), the machine packages the tests use
 # (PostgreSQL 15 server binaries, tmux, git, Chromium for the web example's browser tests,
 # bubblewrap for the sandbox, OpenSSH's server for the SSH workspace's tests, strace for the
-# check that a registry on a remote workspace touches no local file outside its dataDir),
+# check that a registry on a remote workspace touches no local file outside its dataDir, Lark
+# (python3-lark) for the test of the V4A patch grammar),
 # AI SDK 7 for the AI SDK matrix
 # (compat/ai-sdk-v7), the MCP Inspector (compat/mcp-inspector), the MCP conformance suite
 # (compat/mcp-conformance), a build of every package
@@ -25,6 +26,7 @@ command -v git >/dev/null 2>&1 || missing+=(git)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 command -v strace >/dev/null 2>&1 || missing+=(strace)
+/usr/bin/python3 -c 'import lark' >/dev/null 2>&1 || missing+=(python3-lark)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing ${missing[*]} from Debian"
