@@ -1,4 +1,5 @@
 import type { ToolBundle, ToolDefinition } from "@agent-tools/core";
+import { createApplyPatchTool } from "./apply-patch/apply-patch-tool.js";
 import { createDeleteTool } from "./delete/delete-tool.js";
 import { createEditTool } from "./edit/edit-tool.js";
 import { createImageTool } from "./image/image-tool.js";
@@ -57,8 +58,8 @@ export interface FsToolBundleOptions {
 }
 
 /**
- * The file tools (Read, Image, Write, Edit, Delete, List, Glob, Grep) as a
- * bundle; each bundle, and so each registry, has its own file state.
+ * The file tools (Read, Image, Write, Edit, ApplyPatch, Delete, List, Glob,
+ * Grep) as a bundle; each bundle, and so each registry, has its own file state.
  *
  * @example
  * const registry = createToolRegistry({ workdir: "/repo", bundles: [createFsToolBundle()] });
@@ -89,6 +90,7 @@ export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastI
     createImageTool(environment),
     createWriteTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
     createEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
+    createApplyPatchTool(environment),
     createDeleteTool(environment),
     createListTool(environment),
     createGlobTool(environment, { progressIntervalMs }),

@@ -1,0 +1,90 @@
+/**
+ * ApplyPatch's answer: one line per file (its operation and, per hunk, how
+ * it was located and where), notes for the tolerant strategies, and the
+ * details with a unified diff of every file.
+ */
+import { formatUnifiedDiff } from "../patch/unified-diff.js";
+import type { PatchMatchStrategy, PatchedHunk } from "../patch/patch-match-types.js";
+import type { CommittedChange } from "./commit-patch.js";
+
+/** One file of an ApplyPatch result. */
+export interface ApplyPatchFileDetails {
+  /** The path as the patch named it. */
+  path: string;
+  absolutePath: string;
+  operation: "add" | "delete" | "update" | "move";
+  /** The destination of a move, as the patch named it. */
+  movedTo?: string;
+  /** Each hunk of an update: how it was located and the 1-based line of the original file where it applied. */
+  hunks: PatchedHunk[];
+  /** FNV-1a 64 of the new content (absent for a deletion). */
+  contentHash?: string;
+  /** Line count of the new content (absent for a deletion). */
+  totalLines?: number;
+}
+
+/** Details of an ApplyPatch result. */
+export interface ApplyPatchDetails {
+  kind: "apply_patch";
+  /** Every file the patch touched, in patch order. */
+  files: ApplyPatchFileDetails[];
+  /** A unified diff of every file (`--- a/<path>` / `+++ b/<path>`). */
+  diff: string;
+}
+
+const NOTES: Partial<Record<PatchMatchStrategy, string>> = {
+  "line-endings": "line-endings: matched ignoring CRLF/LF; the file's line endings were kept.",
+  "trailing-whitespace": "trailing-whitespace: matched ignoring trailing spaces; context lines kept the file's bytes.",
+  indentation: "indentation: matched with an indentation shift; the added lines were re-indented to the file's indentation.",
+  "unicode-punctuation": "unicode-punctuation: matched treating curly quotes, dashes and Unicode spaces as ASCII; context lines kept the file's bytes.",
+  "stale-context": "stale-context: one context line matched nothing and was skipped (the place was unique); Read the file if unsure.",
+  "anchor-ignored": "anchor-ignored: an @@ anchor matched nothing and was dropped (the place was unique); Read the file if unsure.",
+};
+
+const EMPTY = Buffer.alloc(0);
+
+function hunkWords(hunks: readonly PatchedHunk[]): string {
+  return hunks.map((hunk) => `hunk ${hunk.hunk} ${hunk.matchStrategy} at line ${hunk.startLine}`).join("; ");
+}
+
+/** The text and details of a committed patch. */
+export function applyPatchResult(committed: readonly CommittedChange[]) {
+  const lines = [`ApplyPatch: ${committed.length} file${committed.length === 1 ? "" : "s"} changed`];
+  const files: ApplyPatchFileDetails[] = [];
+  const diffs: string[] = [];
+  const strategies = new Set<PatchMatchStrategy>();
+  let autoRead = false;
+  for (const { change, version } of committed) {
+    const { resolved } = change.file;
+    const display = resolved.displayPath;
+    const written = version ? { contentHash: version.contentHash, totalLines: version.totalLines } : {};
+    const after = Buffer.concat(change.kind === "delete" ? [] : change.pieces);
+    if (change.kind === "add") {
+      lines.push(`A ${display}${change.before ? " (replaced the file you read)" : ""}`);
+      files.push({ path: display, absolutePath: resolved.absolutePath, operation: "add", hunks: [], ...written });
+      diffs.push(formatUnifiedDiff(display, change.before ?? EMPTY, after));
+    } else if (change.kind === "delete") {
+      lines.push(`D ${display}`);
+      files.push({ path: display, absolutePath: resolved.absolutePath, operation: "delete", hunks: [] });
+      diffs.push(formatUnifiedDiff(display, change.before, EMPTY));
+    } else {
+      for (const hunk of change.hunks) strategies.add(hunk.matchStrategy);
+      autoRead ||= change.autoRead;
+      const hunks = change.hunks.length > 0 ? `: ${hunkWords(change.hunks)}` : "";
+      const destination = change.destination?.resolved.displayPath;
+      if (destination === undefined) {
+        lines.push(`M ${display}${hunks}`);
+        files.push({ path: display, absolutePath: resolved.absolutePath, operation: "update", hunks: [...change.hunks], ...written });
+        diffs.push(formatUnifiedDiff(display, change.before, after));
+      } else {
+        lines.push(`R ${display} -> ${destination}${hunks}`);
+        files.push({ path: display, absolutePath: resolved.absolutePath, operation: "move", movedTo: destination, hunks: [...change.hunks], ...written });
+        diffs.push(formatUnifiedDiff(destination, change.before, after));
+      }
+    }
+  }
+  for (const strategy of strategies) if (NOTES[strategy]) lines.push(`Note: ${NOTES[strategy]}`);
+  if (autoRead) lines.push("autoRead=full");
+  const details: ApplyPatchDetails = { kind: "apply_patch", files, diff: diffs.join("") };
+  return { content: lines.join("\n"), details };
+}
