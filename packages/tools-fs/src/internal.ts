@@ -11,6 +11,7 @@ export { locateRipgrep } from "./search/ripgrep.js";
 export { readInputSchema } from "./read/read-tool.js";
 export { writeInputSchema } from "./write/write-tool.js";
 export { editInputSchema } from "./edit/edit-tool.js";
+export { applyPatchInputSchema } from "./apply-patch/apply-patch-tool.js";
 export { deleteInputSchema } from "./delete/delete-tool.js";
 export { listInputSchema } from "./search/list-tool.js";
 export { globInputSchema } from "./search/glob-tool.js";
