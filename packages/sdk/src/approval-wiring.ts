@@ -1,7 +1,7 @@
 import type { BuiltinToolName } from "./builtin-tool-types.js";
 
 /** Built-in tools whose results {@link BuiltinToolName} does not type. */
-type UntypedBuiltinToolName = "ApplyPatch" | "Agent" | "SendMessage" | "SkillsManager" | "CronTaskManager" | "SSHManager";
+type UntypedBuiltinToolName = "Agent" | "SendMessage" | "SkillsManager" | "CronTaskManager" | "SSHManager";
 
 // A record, so the compiler checks that every built-in name is here.
 const BUILTIN_NAMES: Readonly<Record<BuiltinToolName | UntypedBuiltinToolName, true>> = {

@@ -33,6 +33,7 @@ describe("buildBuiltinToolRegistry: approval rules", () => {
     const registry = await buildBuiltinToolRegistry({
       workdir: fresh("full"),
       dataDir: fresh("full-data"),
+      editSurface: "both",
       systemTools: ["HttpGetTest"],
       mcp: { getSettings: () => ({ servers: [], selected: [] }) },
       subagents: { model: new ScriptedModelClient({ respond: () => "done" }), conversationId: "names" },

@@ -6,8 +6,19 @@ import type { ToolResult } from "@agent-tools/core";
 import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
-import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
 import type {
+  ApplyPatchDetails,
+  DeleteDetails,
+  EditDetails,
+  GlobDetails,
+  GrepDetails,
+  ImageDetails,
+  ListDetails,
+  ReadDetails,
+  WriteDetails,
+} from "@agent-tools/tools-fs";
+import type {
+  applyPatchInputSchema,
   deleteInputSchema,
   editInputSchema,
   globInputSchema,
@@ -52,6 +63,7 @@ function mapAssertions(): void {
   expectTypeOf<BuiltinToolDetails<"Image">>().toEqualTypeOf<ImageDetails>();
   expectTypeOf<BuiltinToolDetails<"Write">>().toEqualTypeOf<WriteDetails>();
   expectTypeOf<BuiltinToolDetails<"Edit">>().toEqualTypeOf<EditDetails>();
+  expectTypeOf<BuiltinToolDetails<"ApplyPatch">>().toEqualTypeOf<ApplyPatchDetails>();
   expectTypeOf<BuiltinToolDetails<"Delete">>().toEqualTypeOf<DeleteDetails>();
   expectTypeOf<BuiltinToolDetails<"List">>().toEqualTypeOf<ListDetails>();
   expectTypeOf<BuiltinToolDetails<"Glob">>().toEqualTypeOf<GlobDetails>();
@@ -72,6 +84,7 @@ function mapAssertions(): void {
   expectTypeOf<BuiltinToolInput<"Image">>().toEqualTypeOf<z.input<typeof imageInputSchema>>();
   expectTypeOf<BuiltinToolInput<"Write">>().toEqualTypeOf<z.input<typeof writeInputSchema>>();
   expectTypeOf<BuiltinToolInput<"Edit">>().toEqualTypeOf<z.input<typeof editInputSchema>>();
+  expectTypeOf<BuiltinToolInput<"ApplyPatch">>().toEqualTypeOf<z.input<typeof applyPatchInputSchema>>();
   expectTypeOf<BuiltinToolInput<"Delete">>().toEqualTypeOf<z.input<typeof deleteInputSchema>>();
   expectTypeOf<BuiltinToolInput<"List">>().toEqualTypeOf<z.input<typeof listInputSchema>>();
   expectTypeOf<BuiltinToolInput<"Glob">>().toEqualTypeOf<z.input<typeof globInputSchema>>();
@@ -164,6 +177,7 @@ describe("built-in tool types", () => {
       Image: true,
       Write: true,
       Edit: true,
+      ApplyPatch: true,
       Delete: true,
       List: true,
       Glob: true,
@@ -188,6 +202,7 @@ describe("built-in tool types", () => {
         workdir: work,
         dataDir: path.join(work, ".data"),
         runtimeScope,
+        editSurface: "both",
         systemTools: ["HttpGetTest"],
         interaction: {
           planMode: runtimeScope === "chat",

@@ -2,8 +2,19 @@ import type { ExecuteToolCallOptions, ToolCall, ToolContent, ToolRegistry, ToolR
 import type { McpManagerDetails, McpManagerInput } from "@agent-tools/core/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
-import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
 import type {
+  ApplyPatchDetails,
+  DeleteDetails,
+  EditDetails,
+  GlobDetails,
+  GrepDetails,
+  ImageDetails,
+  ListDetails,
+  ReadDetails,
+  WriteDetails,
+} from "@agent-tools/tools-fs";
+import type {
+  applyPatchInputSchema,
   deleteInputSchema,
   editInputSchema,
   globInputSchema,
@@ -98,7 +109,8 @@ export interface ToolSearchDetails {
  * ({@link ShellSessionResponse}) and a synchronous result in `cron`
  * ({@link ShellSyncDetails}). Narrow with `"session_id" in details`.
  *
- * Which tools a registry offers depends on its scope and options: the task
+ * Which tools a registry offers depends on its scope and options: Edit or
+ * ApplyPatch (or both) as `editSurface` chooses; the task
  * tools, ProcessWait, ProcessStop and ManagedProcess are chat only; MemoryManager
  * is left out with `memory: false` (and is read-only in cron by default); McpManager
  * and ToolSearch need `mcp`; HttpGetTest needs `systemTools: ["HttpGetTest"]`;
@@ -112,6 +124,7 @@ export interface BuiltinToolMap {
   Image: { input: z.input<typeof imageInputSchema>; details: ImageDetails };
   Write: { input: z.input<typeof writeInputSchema>; details: WriteDetails };
   Edit: { input: z.input<typeof editInputSchema>; details: EditDetails };
+  ApplyPatch: { input: z.input<typeof applyPatchInputSchema>; details: ApplyPatchDetails };
   Delete: { input: z.input<typeof deleteInputSchema>; details: DeleteDetails };
   List: { input: z.input<typeof listInputSchema>; details: ListDetails };
   Glob: { input: z.input<typeof globInputSchema>; details: GlobDetails };

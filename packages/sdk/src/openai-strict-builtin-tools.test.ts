@@ -118,6 +118,8 @@ describe("OpenAI strict mode over the built-in tools", () => {
       workdir: work,
       dataDir: path.join(work, ".data"),
       runtimeScope: "chat",
+      // Both edit tools, so ApplyPatch is checked too.
+      editSurface: "both",
       mcp: { getSettings: () => ({ servers: [], selected: [] }) },
     });
   });
