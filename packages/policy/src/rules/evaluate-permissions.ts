@@ -12,7 +12,7 @@ import type { CompiledPermissions } from "./compile-permissions.js";
 import type { PathBases } from "./path-pattern.js";
 import { acceptEditsAllows, bypassStillAsks, planModeRefuses, protectedPlacesOf } from "./permission-modes.js";
 import { type CallFacts, type RuleHit, allowingRules, denyOrAskHit } from "./rule-match.js";
-import { commandOf, isWalkTool, pathIntentOf, targetPathsOf } from "./rule-tools.js";
+import { callTargetsOf, commandOf, isWalkTool, pathIntentOf } from "./rule-tools.js";
 import { hiddenFromRules } from "./hidden-commands.js";
 
 /** What evaluating a call needs of the registry. */
@@ -56,11 +56,11 @@ function factsOf(compiled: CompiledPermissions, call: RuleCall, environment: Rul
   const paths =
     intent === undefined
       ? []
-      : targetPathsOf(call.toolName, call.input).map((input) =>
-          resolveCallPath(input, {
+      : callTargetsOf(call.toolName, call.input, intent).map((target) =>
+          resolveCallPath(target.path, {
             workdir: environment.workdir,
             toolName: call.toolName,
-            intent,
+            intent: target.intent,
             walkTool,
             ...(environment.paths ? { paths: environment.paths } : {}),
           }),

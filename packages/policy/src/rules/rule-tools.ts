@@ -4,6 +4,7 @@
  * every other tool.
  */
 import type { PathIntent, ToolMetadata } from "@agent-tools/core";
+import { patchTargetsOf } from "@agent-tools/core/patch";
 
 /** What a rule's specifier is, by the tool it names. */
 export type SpecifierKind = "command" | "path" | "none";
@@ -20,6 +21,7 @@ const FILE_TOOL_INTENTS: Readonly<Record<string, PathIntent>> = Object.freeze({
   Grep: "search",
   Write: "write",
   Edit: "edit",
+  ApplyPatch: "edit",
   Delete: "delete",
 });
 
@@ -27,7 +29,10 @@ const FILE_TOOL_INTENTS: Readonly<Record<string, PathIntent>> = Object.freeze({
 const READ_FAMILY: ReadonlySet<string> = new Set(["Read", "Image", "List", "Glob", "Grep"]);
 
 /** The file tools that change files; `Edit(...)` covers them and any later tool of a file-changing kind. */
-const EDIT_FAMILY: ReadonlySet<string> = new Set(["Write", "Edit", "Delete"]);
+const EDIT_FAMILY: ReadonlySet<string> = new Set(["Write", "Edit", "ApplyPatch", "Delete"]);
+
+/** How ApplyPatch resolves each path of its patch: an added file and a move destination as Write, an updated file as Edit, a deleted one as Delete. */
+const PATCH_TARGET_INTENTS: Readonly<Record<string, PathIntent>> = Object.freeze({ add: "write", update: "edit", delete: "delete" });
 
 const FILE_CHANGING_KINDS: ReadonlySet<string> = new Set(["write", "edit", "delete"]);
 
@@ -98,12 +103,26 @@ export function targetPathsOf(toolName: string, input: Readonly<Record<string, u
   const out: string[] = [];
   if (typeof input.path === "string") out.push(input.path);
   if (Array.isArray(input.paths)) for (const item of input.paths) if (typeof item === "string") out.push(item);
+  // Every path a header of the patch names, found even in a patch that does not parse (ApplyPatch would refuse it, but the rules judge it first).
+  if (toolName === "ApplyPatch" && typeof input.patch === "string") for (const target of patchTargetsOf(input.patch)) out.push(target.path);
   if (toolName === "Image") {
     const sources = [input.source, ...(Array.isArray(input.sources) ? input.sources : [])];
     for (const item of sources) if (typeof item === "string" && isImagePathSource(item)) out.push(item);
   }
   if (out.length === 0 && WALK_TOOLS.has(toolName)) out.push(".");
   return out;
+}
+
+/**
+ * The paths a file tool call names, each with the intent the tool resolves
+ * it with: `intent` for all of them, but for ApplyPatch each path of the
+ * patch by how the patch touches it (see {@link targetPathsOf}).
+ */
+export function callTargetsOf(toolName: string, input: Readonly<Record<string, unknown>>, intent: PathIntent): Array<{ path: string; intent: PathIntent }> {
+  if (toolName === "ApplyPatch" && typeof input.patch === "string") {
+    return patchTargetsOf(input.patch).map((target) => ({ path: target.path, intent: PATCH_TARGET_INTENTS[target.kind] ?? intent }));
+  }
+  return targetPathsOf(toolName, input).map((path) => ({ path, intent }));
 }
 
 /**
