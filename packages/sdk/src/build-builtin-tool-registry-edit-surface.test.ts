@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SdkError } from "@agent-tools/core";
+import { SdkError, toolResultText } from "@agent-tools/core";
 import { ScriptedModelClient, type ScriptedModelResponse } from "@agent-tools/core/testing";
 import type { SubagentBatchDetails } from "@agent-tools/subagents";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { createCommittedRepository } from "./__fixtures__/committed-repository.j
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import { buildToolRegistry } from "./build-tool-registry.js";
 import { builtinToolPlugins } from "./plugins/builtin-tool-plugins.js";
+import { startBuiltinCronScheduler } from "./start-builtin-cron-scheduler.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-sdk-edit-surface-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
@@ -149,4 +150,42 @@ describe("buildBuiltinToolRegistry: the edit surface", () => {
       await registry.close();
     }
   }, 120_000);
+
+  it("gives a cron prompt run the surface of the scheduler's model, and refuses a bad registryOptions.editSurface at start", async () => {
+    const base = fs.mkdtempSync(path.join(temporary, "cron-"));
+    const project = path.join(base, "project");
+    fs.mkdirSync(project);
+    const cronDataDir = path.join(base, "data");
+    const model = new ScriptedModelClient({
+      id: "openai:gpt-5",
+      respond: (request) => (request.messages.some((message) => message.role === "tool") ? "done" : { toolCalls: [{ name: "List", arguments: {} }] }),
+    });
+    const chat = await buildBuiltinToolRegistry({ workdir: project, dataDir: cronDataDir, memory: false, cron: { currentModelId: () => model.id } });
+    const created = await chat.executeToolCall({
+      id: "1",
+      name: "CronTaskManager",
+      arguments: { action: "create", name: "tidy", cron: "* * * * * *", type: "prompt", prompt: "Tidy up.", remaining_executions: 1 },
+    });
+    const taskId = /task_id=(\S+)/.exec(toolResultText(created, ""))?.[1] as string;
+    expect(taskId).toBeDefined();
+    const scheduler = await startBuiltinCronScheduler({ dataDir: cronDataDir, model, tickMs: 100, registryOptions: { memory: false } });
+    try {
+      for (let waited = 0; model.requests.length === 0 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      const offered = model.requests[0]?.tools?.map((tool) => tool.name) ?? [];
+      expect(offered).toContain("ApplyPatch");
+      expect(offered).not.toContain("Edit");
+    } finally {
+      await scheduler.stop();
+      await chat.close();
+    }
+    const refused = await startBuiltinCronScheduler({ dataDir: cronDataDir, model, registryOptions: { editSurface: "apply-patch" as never } }).then(
+      async (started) => {
+        await started.stop();
+        return undefined;
+      },
+      (error: unknown) => error as SdkError,
+    );
+    expect(refused).toBeInstanceOf(SdkError);
+    expect(refused?.details).toEqual({ option: "registryOptions.editSurface", suggestion: "apply_patch" });
+  }, 60_000);
 });

@@ -103,41 +103,43 @@ export interface EditSurfaceOptions {
  * Checks the edit-surface options fail-closed and returns the surface they
  * choose: an unknown `editSurface`, a `modelId` that is not a string, or a
  * malformed `editSurfaceByModel` entry throws `SdkError` (`invalid_options`)
- * naming the option and, when one is close, the value meant.
+ * naming the option and, when one is close, the value meant. `where`
+ * prefixes the option paths (e.g. `registryOptions`); default none.
  *
  * @example
  * resolveEditSurface({ modelId: "gpt-5-codex" }); // "apply_patch"
  * resolveEditSurface({ editSurface: "apply-patch" }); // throws: ... did you mean "apply_patch"?
  */
-export function resolveEditSurface(options: EditSurfaceOptions): EditSurface {
+export function resolveEditSurface(options: EditSurfaceOptions, where = ""): EditSurface {
+  const at = (path: string) => (where === "" ? path : `${where}.${path}`);
   const { editSurface, modelId } = options as { editSurface?: unknown; modelId?: unknown };
   if (editSurface !== undefined && !(EDIT_SURFACE_OPTIONS as readonly unknown[]).includes(editSurface)) {
-    throw valueError("editSurface", editSurface, EDIT_SURFACE_OPTIONS);
+    throw valueError(at("editSurface"), editSurface, EDIT_SURFACE_OPTIONS);
   }
   if (modelId !== undefined && typeof modelId !== "string") {
     const id = isOptionObject(modelId) && typeof modelId.id === "string" ? " (for a ModelClient, pass its id: modelId: model.id)" : "";
     throw new SdkError(
       "invalid_options",
-      `modelId must be a string, the id of the model the tools are offered to (e.g. "gpt-5" or "openai:gpt-5"), not ${describeOptionValue(modelId)}${id}.`,
-      { option: "modelId" },
+      `${at("modelId")} must be a string, the id of the model the tools are offered to (e.g. "gpt-5" or "openai:gpt-5"), not ${describeOptionValue(modelId)}${id}.`,
+      { option: at("modelId") },
     );
   }
-  const rules = checkRules((options as { editSurfaceByModel?: unknown }).editSurfaceByModel);
+  const rules = checkRules((options as { editSurfaceByModel?: unknown }).editSurfaceByModel, at("editSurfaceByModel"));
   if (editSurface !== undefined && editSurface !== "auto") return editSurface as EditSurface;
   return editSurfaceForModel(modelId as string | undefined, rules);
 }
 
-function checkRules(value: unknown): readonly EditSurfaceRule[] {
+function checkRules(value: unknown, option: string): readonly EditSurfaceRule[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     throw new SdkError(
       "invalid_options",
-      `editSurfaceByModel must be an array of { model, surface } (e.g. [{ model: "gpt-5", surface: "both" }]), not ${describeOptionValue(value)}.`,
-      { option: "editSurfaceByModel" },
+      `${option} must be an array of { model, surface } (e.g. [{ model: "gpt-5", surface: "both" }]), not ${describeOptionValue(value)}.`,
+      { option },
     );
   }
   value.forEach((rule: unknown, index) => {
-    const where = `editSurfaceByModel[${index}]`;
+    const where = `${option}[${index}]`;
     if (!isOptionObject(rule)) {
       throw new SdkError("invalid_options", `${where} must be an object ({ model, surface }), not ${describeOptionValue(rule)}.`, { option: where });
     }

@@ -7,6 +7,7 @@ import type { CronMissedRunPolicy, CronSchedulerEvent, CronSchedulerHandle, Cron
 import { type Storage, leaseSqliteStorage } from "@agent-tools/storage";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import { checkBuiltinToolRegistryOptionKeys } from "./registry-option-keys.js";
+import { resolveEditSurface } from "./edit-surface.js";
 import { type OptionKeyList, checkOptionObject } from "./option-keys.js";
 import { createNodePorts } from "./create-node-ports.js";
 import { createCronRunSandbox, cronRunAdditionalRoots } from "./cron-run-sandbox.js";
@@ -40,7 +41,8 @@ export interface BuiltinCronSchedulerOptions {
    * task's registry asked for: it can narrow a task's rules (no network, more
    * hidden paths), never widen them. A task whose registry had a sandbox is
    * confined even without it. When a needed sandbox cannot start, runs fail
-   * unstarted.
+   * unstarted. Without `modelId`, a run's edit surface (`editSurface:
+   * "auto"`) follows `model.id`.
    */
   readonly registryOptions?: Omit<BuiltinToolRegistryOptions, "workdir" | "runtimeScope" | "additionalRoots">;
   /** `skip` (default) or `run_once` for occurrences missed while no scheduler ran. */
@@ -103,7 +105,13 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
   // A misspelt registry option (or a mistyped sandbox) fails here, not at the first run (the probe itself is lazy).
   if (options.registryOptions !== undefined) {
     checkBuiltinToolRegistryOptionKeys<BuiltinToolRegistryOptions>({ ...options.registryOptions, workdir: "" }, true, "registryOptions");
+    resolveEditSurface(options.registryOptions, "registryOptions");
   }
+  // Prompt runs talk to `model`: their edit surface follows it unless registryOptions names the model.
+  const promptRegistryOptions =
+    options.model === undefined || options.registryOptions?.modelId !== undefined
+      ? options.registryOptions
+      : { ...options.registryOptions, modelId: options.model.id };
   const dataDir = resolveDataDir(options.dataDir);
   // The scheduler's own hub: its store and every prompt run's registry share one connection to the SQLite file.
   const resources = createResourceHub();
@@ -150,7 +158,7 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
                   sandbox,
                   dataDir,
                   resources,
-                  registryOptions: options.registryOptions,
+                  registryOptions: promptRegistryOptions,
                   cronOptions,
                 });
               const given = options.registryOptions?.ports;
@@ -161,7 +169,7 @@ export async function startBuiltinCronScheduler(options: BuiltinCronSchedulerOpt
               return buildBuiltinToolRegistry({
                 dataDir,
                 resources,
-                ...options.registryOptions,
+                ...promptRegistryOptions,
                 ports,
                 workdir,
                 additionalRoots: cronRunAdditionalRoots(policy, [...live.writable, ...live.readOnly], workdir),
