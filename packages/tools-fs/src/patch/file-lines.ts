@@ -82,50 +82,88 @@ export function normaliserOf(pass: ComparePass): (line: string) => string {
   }
 }
 
-/** The normalised views of a file's lines, built on first use. */
+/** The normalised views of a file's lines, computed for the lines asked about. */
 export interface LineViews {
   readonly lines: FileLines;
   /** Number of lines. */
   readonly count: number;
-  /** Every line normalised by `pass`. */
-  view(pass: ComparePass): readonly string[];
-  /** Ascending lines whose `pass` view is `text`. */
+  /** Whether the file holds a CR byte. */
+  readonly hasCr: boolean;
+  /** Line `line` normalised by `pass`. */
+  lineView(pass: ComparePass, line: number): string;
+  /** Ascending lines at or after `from` whose `pass` view is `text` (at most `limit`). */
+  find(pass: ComparePass, text: string, from: number, limit?: number): number[];
+  /** Ascending lines whose `pass` view is `text` (an index of the whole file, built on first use: for the closest-place search of a refusal). */
   occurrences(pass: ComparePass, text: string): readonly number[];
 }
 
-/** Creates the views of `lines` (nothing is computed until asked). */
+/** The longest run of ASCII letters, digits and `_` in `text`: the passes never change these bytes. */
+function wordProbe(text: string): string {
+  let best = "";
+  for (const match of text.matchAll(/[A-Za-z0-9_]+/g)) if (match[0].length > best.length) best = match[0];
+  return best;
+}
+
+/**
+ * Creates the views of `lines` (nothing is computed until asked). Lines are
+ * found by `indexOf` over the whole text, of the wanted text itself (every
+ * pass but unicode-punctuation only drops bytes around or after it) or of
+ * its longest word (unicode-punctuation maps punctuation and spaces only), and
+ * each hit's line is normalised and compared: a fuzzy pass costs one scan of
+ * the text, not a normalised copy of every line.
+ */
 export function createLineViews(lines: FileLines): LineViews {
-  const views = new Map<ComparePass, string[]>();
+  const { text, starts, ends } = lines;
+  const count = starts.length;
+  const hasCr = text.includes("\r");
+  const cache = new Map<ComparePass, Array<string | undefined>>();
   const indexes = new Map<ComparePass, Map<string, number[]>>();
-  const count = lines.starts.length;
-  const view = (pass: ComparePass): string[] => {
-    let result = views.get(pass);
-    if (!result) {
-      // Without any CR the line-endings view is the exact one.
-      if (pass === "line-endings" && !lines.text.includes("\r")) result = view("exact");
-      else {
-        const normalise = normaliserOf(pass);
-        result = new Array<string>(count);
-        for (let line = 0; line < count; line += 1) result[line] = normalise(lineWithoutLf(lines, line));
-      }
-      views.set(pass, result);
-    }
-    return result;
+  const lineView = (pass: ComparePass, line: number): string => {
+    let views = cache.get(pass);
+    if (!views) cache.set(pass, (views = new Array<string | undefined>(count)));
+    return (views[line] ??= normaliserOf(pass)(lineWithoutLf(lines, line)));
   };
-  const occurrences = (pass: ComparePass, text: string): readonly number[] => {
+  const lineOf = (offset: number): number => {
+    let low = 0;
+    let high = count - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  const find = (pass: ComparePass, wanted: string, from: number, limit = Number.POSITIVE_INFINITY): number[] => {
+    const found: number[] = [];
+    if (from >= count) return found;
+    const probe = pass === "unicode-punctuation" ? wordProbe(wanted) : wanted;
+    if (probe === "") {
+      for (let line = from; line < count && found.length < limit; line += 1) if (lineView(pass, line) === wanted) found.push(line);
+      return found;
+    }
+    let position = starts[from]!;
+    while (found.length < limit) {
+      const hit = text.indexOf(probe, position);
+      if (hit === -1) break;
+      const line = lineOf(hit);
+      if (hit + probe.length <= ends[line]! && lineView(pass, line) === wanted) found.push(line);
+      position = ends[line]!;
+    }
+    return found;
+  };
+  const occurrences = (pass: ComparePass, wanted: string): readonly number[] => {
     let index = indexes.get(pass);
     if (!index) {
       index = new Map();
-      const lineViews = view(pass);
       for (let line = 0; line < count; line += 1) {
-        const key = lineViews[line]!;
+        const key = lineView(pass, line);
         const list = index.get(key);
         if (list) list.push(line);
         else index.set(key, [line]);
       }
       indexes.set(pass, index);
     }
-    return index.get(text) ?? [];
+    return index.get(wanted) ?? [];
   };
-  return { lines, count, view, occurrences };
+  return { lines, count, hasCr, lineView, find, occurrences };
 }

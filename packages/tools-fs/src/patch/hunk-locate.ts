@@ -69,9 +69,10 @@ function candidateStarts(views: LineViews, pass: ComparePass, wanted: readonly s
   if (endOfFile) return [last];
   if (anchor === -1) return Array.from({ length: last - from + 1 }, (_, offset) => from + offset);
   const starts: number[] = [];
-  for (const line of views.occurrences(pass, wanted[anchor]!)) {
+  for (const line of views.find(pass, wanted[anchor]!, from + anchor)) {
     const start = line - anchor;
-    if (start >= from && start <= last) starts.push(start);
+    if (start > last) break;
+    starts.push(start);
   }
   return starts;
 }
@@ -93,11 +94,10 @@ function addedLinesFit(hunk: HunkBytes, transform: IndentTransform): boolean {
 function findWindows(views: LineViews, hunk: HunkBytes, pass: ComparePass, from: number): Window[] {
   const normalise = normaliserOf(pass);
   const wanted = hunk.old.map(normalise);
-  const view = views.view(pass);
   const windows: Window[] = [];
   for (const start of candidateStarts(views, pass, wanted, longestIndex(wanted), from, hunk.endOfFile)) {
     let matches = true;
-    for (let offset = 0; offset < wanted.length && matches; offset += 1) matches = view[start + offset] === wanted[offset];
+    for (let offset = 0; offset < wanted.length && matches; offset += 1) matches = views.lineView(pass, start + offset) === wanted[offset];
     if (!matches) continue;
     if (pass === "indentation") {
       const transform = transformOf(views, hunk, start);
@@ -116,7 +116,6 @@ function findWindows(views: LineViews, hunk: HunkBytes, pass: ComparePass, from:
 function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number): Window[] {
   const wanted = hunk.old.map(normaliserOf("unicode-punctuation"));
   if (wanted.filter((line) => line !== "").length < 3) return [];
-  const view = views.view("unicode-punctuation");
   const first = longestIndex(wanted);
   const second = longestIndex(wanted, first);
   const starts = new Set<number>();
@@ -128,7 +127,7 @@ function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number): Wind
     let skipped = -1;
     let valid = true;
     for (let offset = 0; offset < wanted.length && valid; offset += 1) {
-      if (view[start + offset] === wanted[offset]) continue;
+      if (views.lineView("unicode-punctuation", start + offset) === wanted[offset]) continue;
       if (skipped !== -1 || !hunk.oldIsContext[offset]) valid = false;
       else skipped = offset;
     }
@@ -150,7 +149,7 @@ function choose(windows: Window[], strategy: PatchMatchStrategy, scopeEnd: numbe
 /** The hunk's old side at or after `from`: the first pass with a place decides. */
 export function locateBody(views: LineViews, hunk: HunkBytes, from: number, scopeEnd = Number.POSITIVE_INFINITY): BodyResult {
   for (const pass of COMPARE_PASSES) {
-    if (pass === "line-endings" && !views.lines.text.includes("\r") && !hunk.old.some((line) => line.endsWith("\r"))) continue;
+    if (pass === "line-endings" && !views.hasCr && !hunk.old.some((line) => line.endsWith("\r"))) continue;
     const windows = findWindows(views, hunk, pass, from);
     if (windows.length) return choose(windows, pass, scopeEnd);
   }
@@ -163,9 +162,8 @@ export function findAnchor(views: LineViews, anchor: string, from: number): { li
   for (const pass of COMPARE_PASSES) {
     const wanted = normaliserOf(pass)(anchor);
     if (wanted === "") return null;
-    const lines = views.occurrences(pass, wanted);
-    const index = lines.findIndex((line) => line >= from);
-    if (index !== -1) return { line: lines[index]!, next: lines[index + 1] ?? Number.POSITIVE_INFINITY, pass };
+    const [line, next] = views.find(pass, wanted, from, 2);
+    if (line !== undefined) return { line, next: next ?? Number.POSITIVE_INFINITY, pass };
   }
   return null;
 }

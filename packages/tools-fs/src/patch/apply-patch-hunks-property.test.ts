@@ -1,0 +1,169 @@
+/**
+ * Zero wrong applications: random files from a seeded generator (with many
+ * repeated lines, so wrong places exist), random hunks cut from them, the
+ * patch perturbed the ways models perturb it. Every application either
+ * reproduces the intended new file exactly or is refused; a change at
+ * another place, or added lines left in the wrong indentation, fails the
+ * test. Each hunk's old side has at least two non-blank lines, as real
+ * hunks (three lines of context) do: a perturbed one-line hunk can be an
+ * exact copy of another line of the file, which no applier can tell apart.
+ */
+import type { PatchHunk, PatchLine } from "@agent-tools/core/patch";
+import { describe, expect, it } from "vitest";
+import { seededRandom } from "../__fixtures__/seeded-random.js";
+import { applyPatchHunks } from "./apply-patch-hunks.js";
+import { PatchHunkError } from "./patch-hunk-error.js";
+
+type Perturbation = "none" | "extra-indent" | "lost-indent" | "tabs-for-spaces" | "crlf" | "trailing-spaces" | "curly-quotes" | "stale-context";
+const PERTURBATIONS: readonly Perturbation[] = [
+  "none",
+  "extra-indent",
+  "lost-indent",
+  "tabs-for-spaces",
+  "crlf",
+  "trailing-spaces",
+  "curly-quotes",
+  "stale-context",
+];
+
+// Frequent lines make ambiguous and near-miss places; numbered ones make unique places.
+const COMMON = ["}", "return value;", "", "count += 1;", "if (ready) {", "} else {", "break;", "say('hello');", 'log("done");', "// TODO"];
+
+function generator(seed: number) {
+  const random = seededRandom(seed);
+  const below = (limit: number) => Math.floor(random() * limit);
+  const pick = <T>(items: readonly T[]): T => items[below(items.length)]!;
+  return { random, below, pick };
+}
+
+interface Case {
+  file: string;
+  hunks: PatchHunk[];
+  expected: string;
+  starts: number[];
+}
+
+function makeCase(seed: number, perturbation: Perturbation): Case | null {
+  const { random, below, pick } = generator(seed);
+  const unit = perturbation === "tabs-for-spaces" ? "\t" : "  ";
+  const eol = perturbation === "crlf" ? "\r\n" : "\n";
+  const lineCount = 20 + below(120);
+  const fileLines: string[] = [];
+  while (fileLines.length < lineCount) {
+    // Copies of earlier blocks, some with one line changed: duplicated and near-duplicated places.
+    if (fileLines.length > 8 && random() < 0.15) {
+      const from = below(fileLines.length - 5);
+      const block = fileLines.slice(from, from + 2 + below(4));
+      if (random() < 0.5) block[below(block.length)] = `${unit}changed${below(5)}();`;
+      fileLines.push(...block);
+      continue;
+    }
+    const text = random() < 0.6 ? pick(COMMON) : `${pick(["const", "let", "call"])} item${below(60)} = ${pick(["'a'", '"b"', "x - y", "f(z)"])};`;
+    fileLines.push(text === "" ? "" : unit.repeat(1 + below(3)) + text);
+  }
+  // 1 to 3 hunks over ordered, non-overlapping windows.
+  const hunkCount = 1 + below(3);
+  const cuts = Array.from({ length: hunkCount * 2 }, () => below(lineCount + 1)).sort((left, right) => left - right);
+  const expected: string[] = [];
+  const hunks: PatchHunk[] = [];
+  const starts: number[] = [];
+  let copied = 0;
+  for (let index = 0; index < hunkCount; index += 1) {
+    const start = cuts[index * 2]!;
+    const end = Math.min(cuts[index * 2 + 1]!, start + 7);
+    if (end - start < 1) return null;
+    const removeFrom = start + below(end - start + 1);
+    const removeTo = removeFrom + below(end - removeFrom + 1);
+    const indent = fileLines[removeFrom]?.match(/^\s*/)?.[0] ?? unit;
+    const added = Array.from({ length: below(3) }, () => `${indent || unit}added${below(1000)}(‘x’);`);
+    if (removeTo === removeFrom && added.length === 0) return null;
+    // As in real patches, the old side locates the hunk and shows its indentation: at least two non-blank lines.
+    // (A perturbed one-line hunk can be an exact copy of another line, and blank lines carry no indentation.)
+    if (fileLines.slice(start, end).filter((line) => line.trim() !== "").length < 2) return null;
+    const lines: PatchLine[] = [];
+    for (let line = start; line < removeFrom; line += 1) lines.push({ kind: "context", text: fileLines[line]! });
+    for (let line = removeFrom; line < removeTo; line += 1) lines.push({ kind: "remove", text: fileLines[line]! });
+    for (const text of added) lines.push({ kind: "add", text });
+    for (let line = removeTo; line < end; line += 1) lines.push({ kind: "context", text: fileLines[line]! });
+    expected.push(...fileLines.slice(copied, removeFrom), ...added, ...fileLines.slice(removeTo, end));
+    copied = end;
+    starts.push(start + 1);
+    hunks.push({ anchors: [], lines: perturb(lines, perturbation, random), endOfFile: false, patchLine: 1 });
+  }
+  expected.push(...fileLines.slice(copied));
+  const join = (lines: string[]) => lines.map((line) => line + eol).join("");
+  return { file: join(fileLines), hunks, expected: join(expected), starts };
+}
+
+function perturb(lines: PatchLine[], perturbation: Perturbation, random: () => number): PatchLine[] {
+  const map = (change: (line: PatchLine) => string) => lines.map((line) => ({ kind: line.kind, text: change(line) }));
+  const nonBlank = (line: PatchLine) => line.text.trim() !== "";
+  switch (perturbation) {
+    case "extra-indent":
+      return map((line) => (nonBlank(line) ? `    ${line.text}` : line.text));
+    case "lost-indent": {
+      const indents = lines.filter(nonBlank).map((line) => line.text.match(/^ */)![0].length);
+      const common = Math.min(...indents);
+      return map((line) => (nonBlank(line) ? line.text.slice(common) : line.text));
+    }
+    case "tabs-for-spaces":
+      return map((line) => line.text.replace(/^\t+/, (tabs) => "    ".repeat(tabs.length)));
+    case "trailing-spaces":
+      return map((line) => (line.kind !== "add" && random() < 0.5 ? `${line.text}  ` : line.text));
+    case "curly-quotes":
+      return map((line) =>
+        line.kind !== "add"
+          ? line.text
+              .replace(/'([^']*)'/g, "‘$1’")
+              .replace(/"([^"]*)"/g, "“$1”")
+              .replace(" - ", " – ")
+          : line.text,
+      );
+    case "stale-context": {
+      const context = lines.flatMap((line, index) => (line.kind === "context" ? [index] : []));
+      if (context.length === 0) return lines;
+      const stale = context[Math.floor(random() * context.length)]!;
+      return lines.map((line, index) => (index === stale ? { kind: line.kind, text: `${line.text} // renamed since` } : line));
+    }
+    default:
+      return lines;
+  }
+}
+
+describe("zero wrong applications (seeded random files and perturbed hunks)", () => {
+  const table: Record<string, { exact: number; refused: number; wrong: number }> = {};
+  for (const perturbation of PERTURBATIONS) {
+    it(perturbation, () => {
+      const counts = { exact: 0, refused: 0, wrong: 0 };
+      const wrong: string[] = [];
+      for (let seed = 1; counts.exact + counts.refused + counts.wrong < 300; seed += 1) {
+        const testCase = makeCase(seed * 7919 + PERTURBATIONS.indexOf(perturbation), perturbation);
+        if (!testCase) continue;
+        try {
+          const result = applyPatchHunks(Buffer.from(testCase.file, "utf8"), testCase.hunks, { displayPath: "f.ts" });
+          const text = Buffer.concat(result.pieces).toString("utf8");
+          const placesRight = result.hunks.every((hunk, index) => hunk.startLine === testCase.starts[index]);
+          if (text === testCase.expected && placesRight) counts.exact += 1;
+          else {
+            counts.wrong += 1;
+            wrong.push(`seed ${seed}: ${JSON.stringify(result.hunks)}`);
+          }
+        } catch (error) {
+          if (!(error instanceof PatchHunkError)) throw error;
+          counts.refused += 1;
+        }
+      }
+      table[perturbation] = counts;
+      expect(wrong).toEqual([]);
+      // An applier that refuses everything must not pass: most cases apply.
+      expect(counts.exact).toBeGreaterThan(150);
+    });
+  }
+  it("prints the table", () => {
+    console.log(
+      Object.entries(table)
+        .map(([name, counts]) => `${name.padEnd(16)} exact ${counts.exact}  refused ${counts.refused}  wrong ${counts.wrong}`)
+        .join("\n"),
+    );
+  });
+});
