@@ -17,7 +17,7 @@
  * anchors, ` ` context, `-` removed and `+` added lines, an optional
  * `*** End of File`), `*** End Patch`. Lines end with `\n`.
  *
- * Stricter than {@link parseV4APatch}, which also takes CRLF, a heredoc
+ * Stricter than `parseV4APatch`, which also takes CRLF, a heredoc
  * wrapper and blank lines: a model constrained by the grammar sends what
  * the parser reads without its leniency.
  *
