@@ -7,6 +7,7 @@ import { READ_MAX_CHARS } from "./shared/text-window.js";
 import { GREP_LINE_CHARS } from "./search/grep-result.js";
 import { MAX_IMAGE_BYTES } from "./shared/image-data.js";
 import { AUTO_READ_LINE_LIMIT } from "./write/auto-prime.js";
+import { MAX_EDITS } from "./edit/edit-form.js";
 
 // The descriptions are kept short (every token is paid on every model call),
 // but each limit and rule the model needs must survive: stated in the text the
@@ -117,6 +118,10 @@ describe("limits and rules the file tools' schemas still state", () => {
     expect(property("Edit", "expected_replacements").minimum).toBe(1);
     expect(described("Edit", "expected_replacements")).toMatch(/Fail unless exactly/);
     expect(described("Edit", "path")).toContain("(write roots only)");
+    expect(property("Edit", "edits")).toMatchObject({ minItems: 1, maxItems: MAX_EDITS });
+    expect(described("Edit", "edits")).toContain(`at most ${MAX_EDITS}`);
+    expect(edit).toMatch(/edits=\[\{old_string, new_string, replace_all\?\}, \.\.\.\] instead of old_string\/new_string/);
+    expect(edit).toMatch(/in order, each on the result of the previous ones, all or none/);
   });
 
   it("Delete: recursive directories, symlinks themselves, not the root, use it instead of rm", () => {

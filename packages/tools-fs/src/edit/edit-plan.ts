@@ -61,21 +61,10 @@ export interface PlannedEdit {
  * `edit_ambiguous` or `edit_count_mismatch`.
  */
 export async function planEdit<S extends { mtimeMs: number; size: number }>(request: EditPlanRequest<S>): Promise<PlannedEdit> {
-  const { input, file, content, context } = request;
-  const { bytes, stats: current } = content;
+  const { input, file, content } = request;
+  const { bytes } = content;
   const display = file.displayPath;
-  if (looksBinary(bytes))
-    throw new ToolError("binary_file", `Edit refused: ${display} is a binary file (it contains NUL bytes). Edit works on text files only.`);
-  const { fullText, latest } = file.recorded();
-  const expected = fullText ?? latest;
-  const autoRead = expected === undefined;
-  if (expected) await file.assertUnchanged(expected, current, () => bytes);
-  if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it finished.");
-
-  // The file's line endings are counted at most once, and only when needed:
-  // for the dominant EOL of a fuzzy pass, or for the new line count.
-  let counts: LineEndingCounts | undefined;
-  const lineEndingCounts = () => (counts ??= file.countLineEndings(bytes));
+  const { autoRead, lineEndingCounts, oldLineFeeds } = await checkEditable(request);
   const result = findEditMatches(bytes, input.old_string, input.new_string, { lineEndingCounts, prescanned: request.prescanned });
   if (!result) {
     throw new ToolError(
@@ -102,9 +91,43 @@ export async function planEdit<S extends { mtimeMs: number; size: number }>(requ
   }
   const applied = input.replace_all ? result.matches : result.matches.slice(0, 1);
   const pieces = editPieces(bytes, applied, true);
+  return { pieces, countLines: () => editedLineCount(bytes, applied, oldLineFeeds(), pieces), replacements, strategy: result.strategy, autoRead };
+}
+
+/** What {@link checkEditable} learnt of the file. */
+export interface EditableFile {
+  /** The file had not been read in this registry. */
+  autoRead: boolean;
+  /** The file's LF and CRLF counts, counted at most once and only when asked. */
+  lineEndingCounts: () => LineEndingCounts;
+  /** The file's LF count (from the recorded line count when that is this very version). */
+  oldLineFeeds: () => number;
+}
+
+/**
+ * The checks before any matching: the file is text, is the version the model
+ * saw, and the call was not aborted. Refuses with `binary_file`, `stale_file`
+ * or `cancelled`.
+ */
+export async function checkEditable<S extends { mtimeMs: number; size: number }>(
+  request: Omit<EditPlanRequest<S>, "input" | "prescanned">,
+): Promise<EditableFile> {
+  const { file, content, context } = request;
+  const { bytes, stats: current } = content;
+  const display = file.displayPath;
+  if (looksBinary(bytes))
+    throw new ToolError("binary_file", `Edit refused: ${display} is a binary file (it contains NUL bytes). Edit works on text files only.`);
+  const { fullText, latest } = file.recorded();
+  const expected = fullText ?? latest;
+  if (expected) await file.assertUnchanged(expected, current, () => bytes);
+  if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it finished.");
+  // The file's line endings are counted at most once, and only when needed:
+  // for the dominant EOL of a fuzzy pass, or for the new line count.
+  let counts: LineEndingCounts | undefined;
+  const lineEndingCounts = () => (counts ??= file.countLineEndings(bytes));
   // The old line count is known when the recorded full snapshot is this very version.
   const knownLines = fullText && fullText.mtimeMs === current.mtimeMs && fullText.size === current.size ? fullText.totalLines : undefined;
   const oldLineFeeds = () =>
     knownLines !== undefined && bytes.length > 0 ? lineFeedsFromLines(knownLines, bytes.length, bytes[bytes.length - 1]!) : lineEndingCounts().lf;
-  return { pieces, countLines: () => editedLineCount(bytes, applied, oldLineFeeds(), pieces), replacements, strategy: result.strategy, autoRead };
+  return { autoRead: expected === undefined, lineEndingCounts, oldLineFeeds };
 }

@@ -2,13 +2,15 @@
  * Edit on a workspace that is not the local disk: the file is read through
  * the workspace under its lock, matched and planned by the same tolerant
  * matcher as on the local disk, and committed through the workspace's
- * atomic write; the answer is the local Edit's.
+ * atomic write; the answer is the local Edit's (both forms: one pair, or
+ * `edits` applied in order, all or none).
  */
-import { type ResolvedPath, ToolError, type ToolContext } from "@agent-tools/core";
+import type { ResolvedPath, ToolContext } from "@agent-tools/core";
 import type { Workspace } from "@agent-tools/core/workspace";
-import type { EditInput } from "../edit/edit-plan.js";
+import { type EditArguments, editFormOf } from "../edit/edit-form.js";
 import { planEdit } from "../edit/edit-plan.js";
-import { editResult } from "../edit/edit-result.js";
+import { editResult, multiEditResult } from "../edit/edit-result.js";
+import { planMultiEdit } from "../edit/multi-edit-plan.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { assertWorkspaceRegularFile, isWorkspaceScope, workspaceTarget } from "./workspace-call.js";
 import { workspaceNotFound, workspaceToolError } from "./workspace-errors.js";
@@ -17,7 +19,7 @@ import { mutateInWorkspace } from "./workspace-mutation.js";
 /** One Edit call on a workspace. */
 export interface WorkspaceEditCall<T> {
   readonly workspace: Workspace;
-  readonly input: EditInput & { path: string };
+  readonly input: EditArguments & { path: string };
   readonly context: ToolContext;
   readonly environment: FsToolEnvironment;
   /** Edits a path of the host's own folders (`skill://`) as the local Edit does. */
@@ -31,12 +33,7 @@ export async function editInWorkspace<T>(call: WorkspaceEditCall<T>) {
   const resolved = context.paths.resolve(input.path, { intent: "edit", label: "Edit path" });
   if (!isWorkspaceScope(resolved)) return call.local(resolved);
   try {
-    if (input.old_string === "") {
-      throw new ToolError(
-        "invalid_arguments",
-        "Edit needs a non-empty old_string. To create a file use Write; to add text, include an existing neighbouring line in old_string and repeat it in new_string.",
-      );
-    }
+    const form = editFormOf(input);
     const target = await workspaceTarget(errorCall, resolved);
     if (!target.exists) throw await workspaceNotFound(errorCall, resolved);
     return await mutateInWorkspace({ toolName: "Edit", target, context, environment, followLeaf: true }, async (file) => {
@@ -44,9 +41,12 @@ export async function editInWorkspace<T>(call: WorkspaceEditCall<T>) {
       const stats = file.stats;
       assertWorkspaceRegularFile("Edit", resolved.displayPath, stats);
       const bytes = await file.readBytes();
-      const plan = await planEdit({ input, file, content: { bytes, stats }, context });
-      const version = await file.commit(plan.pieces);
-      return editResult({ input, resolved }, plan, version);
+      if (form.kind === "single") {
+        const plan = await planEdit({ input: form.edit, file, content: { bytes, stats }, context });
+        return editResult({ input: form.edit, resolved }, plan, await file.commit(plan.pieces));
+      }
+      const plan = await planMultiEdit({ edits: form.edits, file, content: { bytes, stats }, context });
+      return multiEditResult({ edits: form.edits, resolved }, plan, await file.commit(plan.pieces));
     });
   } catch (error) {
     throw await workspaceToolError(errorCall, error, resolved);
