@@ -99,6 +99,51 @@ describe("V4A_LARK_GRAMMAR", () => {
     }
   });
 
+  it("accepts no generated patch that parseV4APatch cannot read (seeded, 500), but for what only the parser checks", () => {
+    // mulberry32: a small seeded generator whose arithmetic stays within 32-bit integers.
+    let seed = 37;
+    const next = (limit: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let value = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+      return ((value ^ (value >>> 14)) >>> 0) % limit;
+    };
+    const pick = <T>(items: readonly T[]) => items[next(items.length)]!;
+    const operation = (): string[] => {
+      const kind = next(3);
+      if (kind === 0) return [`*** Add File: ${pick(["a", "b c", " "])}`, ...Array.from({ length: next(3) }, () => pick(["+", "+x", "+ y", "+***"]))];
+      if (kind === 1) return [`*** Delete File: ${pick(["a", "d"])}`];
+      const lines = [`*** Update File: ${pick(["a", "u"])}`];
+      if (next(4) === 0) lines.push("*** Move to: v");
+      for (let count = next(5); count > 0; count -= 1) lines.push(pick(["@@", "@@ ", "@@ class A", " ", " ctx", "-", "-old", "+", "+new"]));
+      if (next(5) === 0) lines.push("*** End of File");
+      return lines;
+    };
+    const noise = ["", "x", "***", "@@x", "*** End Patch", "*** Add File: ", "*** End of File", "*** Move to: w", " ", "+z"];
+    const texts = Array.from({ length: 500 }, () => {
+      const lines = ["*** Begin Patch", ...Array.from({ length: next(4) }, operation).flat(), "*** End Patch"];
+      if (next(3) === 0) lines.splice(next(lines.length + 1), next(2), pick(noise));
+      return `${lines.join("\n")}${pick(["", "\n"])}`;
+    });
+    const answers = larkAccepts(texts);
+    // Refusals that are about meaning, not form: the grammar cannot count paths or see that a hunk changes nothing.
+    const onlyTheParserChecks = /already changed by|names no path|changes nothing|has no hunk|must follow the lines of a hunk/;
+    const unread = texts.filter((text, index) => {
+      if (!answers[index]) return false;
+      try {
+        parseV4APatch(text);
+        return false;
+      } catch (error) {
+        return !onlyTheParserChecks.test((error as Error).message);
+      }
+    });
+    console.log(`generated: ${answers.filter(Boolean).length} accepted by the grammar, ${answers.filter((a) => !a).length} refused`);
+    expect(unread).toEqual([]);
+    // The generator reaches both sides of the grammar.
+    expect(answers.filter(Boolean).length).toBeGreaterThan(60);
+    expect(answers.filter((accepted) => !accepted).length).toBeGreaterThan(60);
+  });
+
   it("refuses what the format does not allow", () => {
     const texts = Object.values(REFUSED);
     const answers = larkAccepts(texts);
