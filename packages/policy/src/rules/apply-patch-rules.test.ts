@@ -93,3 +93,26 @@ describe("ApplyPatch under path rules", () => {
     expect(decide(settings, text)).toBe(expected);
   });
 });
+
+describe("Read(...) deny and ask rules over ApplyPatch, which shows and moves the content of the files it changes", () => {
+  const cases: Array<[string, PermissionSettings, string, "allow" | "ask" | "deny"]> = [
+    [
+      "a Read deny denies an update of the file",
+      { deny: ["Read(secrets/**)"], allow: ["Edit"] },
+      patch("*** Update File: secrets/key.txt", "@@", "-x", "+y"),
+      "deny",
+    ],
+    [
+      "a Read deny denies a move out of it",
+      { deny: ["Read(secrets/**)"], allow: ["Edit"] },
+      patch("*** Update File: secrets/key.txt", "*** Move to: stolen.txt"),
+      "deny",
+    ],
+    ["a Read ask asks", { ask: ["Read(secrets/**)"], allow: ["Edit"] }, patch("*** Delete File: secrets/key.txt"), "ask"],
+    ["a Read deny elsewhere changes nothing", { deny: ["Read(secrets/**)"], allow: ["Edit"] }, patch("*** Update File: src/a.ts", "@@", "-x", "+y"), "allow"],
+    ["a Read allow does not allow a patch", { allow: ["Read(src/**)"] }, patch("*** Update File: src/a.ts", "@@", "-x", "+y"), "ask"],
+  ];
+  test.each(cases)("%s", (_name, settings, text, expected) => {
+    expect(decide(settings, text)).toBe(expected);
+  });
+});

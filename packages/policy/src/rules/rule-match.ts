@@ -9,7 +9,7 @@ import { matchesCommandPart } from "../shell/command-pattern.js";
 import { type CallPath, withMirrored } from "./call-paths.js";
 import type { CompiledRule } from "./compile-permissions.js";
 import { type PathBases, matchPathPattern } from "./path-pattern.js";
-import { fileRuleCovers, specifierKindOf } from "./rule-tools.js";
+import { fileRuleCovers, readsWhatItChanges, specifierKindOf } from "./rule-tools.js";
 
 /** What the rules look at of one call. */
 export interface CallFacts {
@@ -92,9 +92,18 @@ function bashRuleReaches(rule: CompiledRule, facts: CallFacts): boolean {
   return rule.target.kind === "tool" && rule.target.name === "Bash" && facts.toolName !== "Bash" && facts.command !== undefined;
 }
 
+/**
+ * A `Read(<path>)` deny or ask rule reaches ApplyPatch too: a patch reads
+ * the files it names (a hunk that does not match answers with the file's
+ * closest lines; a `Move to` carries the content to a path Read may see).
+ */
+function readRuleReachesPatch(rule: CompiledRule, facts: CallFacts): boolean {
+  return rule.target.kind === "tool" && rule.target.name === "Read" && rule.specifier !== undefined && readsWhatItChanges(facts.toolName);
+}
+
 /** The hit of a deny or ask rule on the call, or undefined when it does not apply. */
 export function denyOrAskHit(rule: CompiledRule, facts: CallFacts): RuleHit | undefined {
-  if (!ruleNamesTool(rule, facts.toolName, facts.metadata) && !bashRuleReaches(rule, facts)) return undefined;
+  if (!ruleNamesTool(rule, facts.toolName, facts.metadata) && !bashRuleReaches(rule, facts) && !readRuleReachesPatch(rule, facts)) return undefined;
   if (rule.specifier === undefined) return { rule };
   if (rule.command !== undefined) {
     const part = deniedPart(rule, facts);

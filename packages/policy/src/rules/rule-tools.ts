@@ -67,6 +67,15 @@ export function fileRuleCovers(ruleTool: string, toolName: string, metadata: Too
   return false;
 }
 
+/**
+ * True for a file-changing tool whose answers show the content of the files
+ * it changes (ApplyPatch: a failed hunk's closest lines, a moved file's
+ * content at its new path): `Read(...)` deny and ask rules judge its paths too.
+ */
+export function readsWhatItChanges(toolName: string): boolean {
+  return toolName === "ApplyPatch";
+}
+
 /** The path intent a file tool resolves with; undefined for a tool that takes no path. */
 export function pathIntentOf(toolName: string, metadata: ToolMetadata | undefined): PathIntent | undefined {
   if (Object.hasOwn(FILE_TOOL_INTENTS, toolName)) return FILE_TOOL_INTENTS[toolName];
