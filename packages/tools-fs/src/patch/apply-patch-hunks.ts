@@ -2,7 +2,7 @@
  * Applies the hunks of one `*** Update File:` operation to a file's bytes:
  * pure, no I/O. Every hunk is located first (in order, each searched from
  * after the previous one, see hunk-locate.ts); if any fails, a
- * {@link PatchHunkError} is thrown and nothing is returned.
+ * `PatchHunkError` is thrown and nothing is returned.
  *
  * What is kept of the file:
  * - its bytes everywhere outside the hunks, and for every context line (the
@@ -23,12 +23,13 @@
  */
 import type { PatchHunk } from "@agent-tools/core/patch";
 import { dominantEolOf, toByteString } from "../edit/edit-match.js";
+import { trimBoth } from "../edit/line-match.js";
 import { countLineEndings } from "../shared/line-ending-count.js";
 import type { ApplyPatchHunksOptions, PatchedFile, PatchedHunk } from "./patch-match-types.js";
-import { type FileLines, type LineViews, createLineViews, rawLine, splitFileLines } from "./file-lines.js";
-import { type HunkBytes, type HunkPlace, locateBody, locateHunk } from "./hunk-locate.js";
+import { type FileLines, createLineViews, rawLine, splitFileLines } from "./file-lines.js";
+import { type HunkBytes, type HunkPlace, locateHunk } from "./hunk-locate.js";
+import { ambiguousHunkError, unplacedHunkError } from "./hunk-refusal.js";
 import { reindentLine } from "./indent-transform.js";
-import { PatchHunkError, candidateAt, closestPlaces, describeCandidates } from "./patch-hunk-error.js";
 
 /** The hunk's lines as latin1 byte strings of their UTF-8. */
 function hunkBytesOf(hunk: PatchHunk): HunkBytes {
@@ -41,6 +42,20 @@ function hunkBytesOf(hunk: PatchHunk): HunkBytes {
     anchors: hunk.anchors.map(toByteString),
     endOfFile: hunk.endOfFile,
   };
+}
+
+/** `hunk` without the blank context lines that start or end it; null when it has none, or when no non-blank old line would remain. */
+function withoutEdgeBlankContext(hunk: HunkBytes): HunkBytes | null {
+  const blankContext = (line: HunkBytes["lines"][number]) => line.kind === "context" && trimBoth(line.text) === "";
+  let first = 0;
+  let last = hunk.lines.length;
+  while (first < last && blankContext(hunk.lines[first]!)) first += 1;
+  while (last > first && blankContext(hunk.lines[last - 1]!)) last -= 1;
+  if (first === 0 && last === hunk.lines.length) return null;
+  const lines = hunk.lines.slice(first, last);
+  const oldLines = lines.filter((line) => line.kind !== "add");
+  if (!oldLines.some((line) => trimBoth(line.text) !== "")) return null;
+  return { ...hunk, lines, old: oldLines.map((line) => line.text), oldIsContext: oldLines.map((line) => line.kind === "context") };
 }
 
 /** A located hunk's replacement of the file's lines `start`..`start + old.length`. */
@@ -65,57 +80,8 @@ function render(lines: FileLines, hunk: HunkBytes, place: HunkPlace, eol: string
   return out;
 }
 
-const strategyLabel = (anchors: boolean) =>
-  `also tried ignoring line endings, trailing whitespace, indentation and Unicode punctuation, and skipping one stale context line${anchors ? ", and without its @@ anchor" : ""}`;
-
-/** The refusal of a hunk that was not located. */
-function failure(
-  views: LineViews,
-  hunk: HunkBytes,
-  number: number,
-  patchHunk: PatchHunk,
-  options: ApplyPatchHunksOptions,
-  from: number,
-  previousEnd: number | undefined,
-): PatchHunkError {
-  const path = options.displayPath;
-  const where = `hunk ${number} of ${path} (patch line ${patchHunk.patchLine})`;
-  const base = { path, hunk: number, patchLine: patchHunk.patchLine };
-  if (hunk.old.length === 0) {
-    return new PatchHunkError(
-      "edit_no_match",
-      `ApplyPatch failed: ${where} only adds lines, after the @@ anchor ${JSON.stringify(patchHunk.anchors.at(-1) ?? "")}, which is not a line of the file${from > 0 ? ` after line ${from}` : ""}. Read ${path} and send the hunk with an @@ anchor copied from an existing line, or with context lines around the insertion.`,
-      base,
-    );
-  }
-  // Found before the previous hunk's end: out of order or overlapping.
-  const earlier = from > 0 ? locateBody(views, hunk, 0) : null;
-  if (earlier?.kind === "found" && earlier.place.start < from) {
-    const at = earlier.place.start + 1;
-    return new PatchHunkError(
-      "edit_no_match",
-      `ApplyPatch failed: ${where} matches line ${at}, before the end of hunk ${number - 1} (line ${previousEnd ?? from}). Hunks of a file must follow the file's order and must not overlap: send them in the order of their lines, and merge overlapping hunks into one.`,
-      { ...base, candidates: [candidateAt(views, earlier.place.start, hunk.old.length)] },
-    );
-  }
-  const candidates = closestPlaces(views, hunk.old);
-  const nearest = candidates[0]?.line;
-  const anchorNote = patchHunk.anchors.length
-    ? ` (its @@ anchor ${JSON.stringify(patchHunk.anchors.at(-1))} was ${hunk.anchors.length && views.count ? "searched too" : "not found"})`
-    : "";
-  const closest = candidates.length ? ` Closest places:\n${describeCandidates(candidates)}\n` : " No line of the hunk is in the file. ";
-  const next = nearest
-    ? `Read ${path} around line ${nearest} and send the hunk again with its context and - lines copied verbatim from the current content.`
-    : `Read ${path} and send the hunk again with its context and - lines copied verbatim from the current content.`;
-  return new PatchHunkError(
-    "edit_no_match",
-    `ApplyPatch failed: ${where} does not match the file${anchorNote}; ${strategyLabel(patchHunk.anchors.length > 0)}.${closest}${next}`,
-    { ...base, candidates },
-  );
-}
-
 /**
- * Applies `hunks` (in order) to `content`, or throws {@link PatchHunkError}
+ * Applies `hunks` (in order) to `content`, or throws `PatchHunkError`
  * for the first hunk that has no place or several.
  *
  * @example
@@ -133,25 +99,22 @@ export function applyPatchHunks(content: Buffer, hunks: readonly PatchHunk[], op
   const regions: Array<{ start: number; end: number; text: string }> = [];
   const applied: PatchedHunk[] = [];
   let from = 0;
-  let previousEnd: number | undefined;
   hunks.forEach((patchHunk, index) => {
     const number = index + 1;
-    const hunk = hunkBytesOf(patchHunk);
-    const location = locateHunk(views, hunk, from);
-    if (location.kind === "none") throw failure(views, hunk, number, patchHunk, options, from, previousEnd);
-    if (location.kind === "ambiguous") {
-      const candidates = location.starts.slice(0, 5).map((start) => candidateAt(views, start, hunk.old.length));
-      throw new PatchHunkError(
-        "edit_ambiguous",
-        `ApplyPatch failed: hunk ${number} of ${options.displayPath} (patch line ${patchHunk.patchLine}) matches ${location.starts.length} places (${location.strategy}), at lines ${location.starts
-          .slice(0, 5)
-          .map((start) => start + 1)
-          .join(
-            ", ",
-          )}:\n${describeCandidates(candidates)}\nAdd context lines that differ between them, or an @@ line naming the enclosing function or class, so the hunk matches one place.`,
-        { path: options.displayPath, hunk: number, patchLine: patchHunk.patchLine, matchStrategy: location.strategy, candidates },
-      );
+    let hunk = hunkBytesOf(patchHunk);
+    let location = locateHunk(views, hunk, from);
+    if (location.kind === "none") {
+      // As Codex: blank context lines at the edges of a hunk (often the file's final newline written as a line) are dropped on a second try.
+      const trimmed = withoutEdgeBlankContext(hunk);
+      const retry = trimmed && locateHunk(views, trimmed, from);
+      if (trimmed && retry && retry.kind !== "none") {
+        hunk = trimmed;
+        location = retry;
+      }
     }
+    if (location.kind === "none")
+      throw unplacedHunkError(views, hunk, { number, patchHunk, path: options.displayPath }, { from, anchorLine: location.anchorLine });
+    if (location.kind === "ambiguous") throw ambiguousHunkError(views, hunk, { number, patchHunk, path: options.displayPath }, location);
     const { place } = location;
     const count = views.count;
     const endLine = place.start + hunk.old.length;
@@ -162,7 +125,6 @@ export function applyPatchHunks(content: Buffer, hunks: readonly PatchHunk[], op
     });
     applied.push({ hunk: number, matchStrategy: place.strategy, startLine: place.start + 1 });
     from = endLine;
-    previousEnd = endLine;
   });
   return { pieces: piecesOf(content, lines, regions), hunks: applied };
 }

@@ -43,7 +43,8 @@ export interface HunkPlace {
 export type HunkLocation =
   | { kind: "found"; place: HunkPlace }
   | { kind: "ambiguous"; starts: number[]; strategy: PatchMatchStrategy }
-  | { kind: "none"; anchorMissing: boolean };
+  /** No place; `anchorLine`: where the last anchor was found (0-based), when all were. */
+  | { kind: "none"; anchorLine?: number | undefined };
 
 interface Window {
   start: number;
@@ -185,16 +186,16 @@ export function locateHunk(views: LineViews, hunk: HunkBytes, from: number): Hun
   if (hunk.old.length === 0) {
     // Only additions: after the anchor's line; at the end of the file without an anchor (as Codex) or with `*** End of File`.
     if (hunk.endOfFile || hunk.anchors.length === 0) return { kind: "found", place: { start: count, strategy: "exact", transform: NO_INDENT_CHANGE } };
-    if (anchorMissing || !anchor) return { kind: "none", anchorMissing: true };
+    if (anchorMissing || !anchor) return { kind: "none" };
     return { kind: "found", place: { start: anchor.line + 1, strategy: anchor.pass, transform: NO_INDENT_CHANGE } };
   }
   if (anchor && !anchorMissing) {
     const body = locateBody(views, hunk, anchor.line, anchor.next);
     if (body) return body;
   }
-  if (hunk.anchors.length === 0) return locateBody(views, hunk, from) ?? { kind: "none", anchorMissing: false };
+  if (hunk.anchors.length === 0) return locateBody(views, hunk, from) ?? { kind: "none" };
   const without = locateBody(views, hunk, from);
-  if (!without) return { kind: "none", anchorMissing };
+  if (!without) return { kind: "none", anchorLine: anchorMissing ? undefined : anchor?.line };
   if (without.kind === "ambiguous") return { ...without, strategy: "anchor-ignored" };
   return { kind: "found", place: { ...without.place, strategy: "anchor-ignored" } };
 }
