@@ -157,6 +157,8 @@ export async function runCli(environment: CliEnvironment): Promise<number> {
       ...(policySettings?.hooks === undefined ? {} : { hooks: policySettings.hooks }),
       // This session's conversation: its task list (per workdir and conversation) and its subagents are kept under it.
       conversationId,
+      // The edit surface follows the model: GPT-5 and Codex models edit with ApplyPatch, the others with Edit.
+      modelId: model.id,
       // Agent and SendMessage: children run on the same model, persisted under this session.
       subagents: { model, conversationId, onReady: (bundle) => (parentBus = bundle.parentBus) },
       skills: { onReady: (bundle) => (skills = bundle) },
