@@ -29,6 +29,7 @@ const BUILTIN_EFFECTS: Readonly<Record<string, EffectsRow>> = {
   Grep: "none",
   Write: "idempotent",
   Edit: "idempotent",
+  ApplyPatch: "idempotent",
   Delete: "unsafe",
   Bash: "unsafe",
   ProcessWait: "idempotent",
@@ -108,6 +109,8 @@ beforeAll(async () => {
   registry = await buildBuiltinToolRegistry({
     workdir,
     dataDir: path.join(temporary, "data"),
+    // Edit and ApplyPatch both (by default a registry lists one of them).
+    editSurface: "both",
     systemTools: ["HttpGetTest"],
     // A budget the servers' schemas exceed, so ToolSearch is registered too (the MCP tools stay callable).
     mcp: { getSettings: () => ({ servers: [server], selected: [] }) as never, toolSearch: { tokenBudget: 1 } },
