@@ -6,8 +6,9 @@
  * earlier edit wrote (see written-regions.ts). Any failure throws before
  * anything is written, naming the edit (1-based).
  *
- * The text between edits is one new buffer per edit but the last (whose
- * pieces are written as they are), so the file is copied at most once per edit.
+ * The text between edits is copied once per edit but the last (whose pieces
+ * are written as they are), into two buffers used in turn ({@link TwoBuffers}):
+ * fresh memory costs more to touch the first time than to copy into again.
  */
 import { ToolError } from "@agent-tools/core";
 import { type LineEndingCounts, countLineEndings, linesFromLineFeeds } from "../shared/line-ending-count.js";
@@ -56,11 +57,12 @@ export async function planMultiEdit<S extends { mtimeMs: number; size: number }>
   let current: Buffer = content.bytes;
   let pieces: Buffer[] = [current];
   let lineFeedDelta = 0;
+  const buffers = new TwoBuffers();
   for (let index = 0; index < total; index += 1) {
     if (context.signal.aborted) throw new ToolError("cancelled", "Cancelled: the host aborted this call before it finished.");
     const edit = edits[index]!;
     const number = index + 1;
-    if (index > 0) current = Buffer.concat(pieces);
+    if (index > 0) current = buffers.concat(pieces);
     let counts: LineEndingCounts | undefined;
     const text = current;
     const result = findEditMatches(current, edit.old_string, edit.new_string, {
@@ -119,4 +121,30 @@ function lineFeedChange(content: Buffer, matches: readonly EditMatch[]): number 
   let change = 0;
   for (const match of matches) change += lineFeedsIn(match.replacement) - countLineEndings(content.subarray(match.start, match.end)).lf;
   return change;
+}
+
+/**
+ * Two buffers written in turn: the text after edit k is copied into the one
+ * that does not hold the text after edit k-1 (whose views are the pieces
+ * being copied). Each grows when a text does not fit.
+ */
+class TwoBuffers {
+  private readonly buffers: [Buffer | undefined, Buffer | undefined] = [undefined, undefined];
+  private turn: 0 | 1 = 0;
+
+  /** `pieces` joined into the buffer whose turn it is (a view of exactly their length). */
+  concat(pieces: readonly Buffer[]): Buffer {
+    let size = 0;
+    for (const piece of pieces) size += piece.length;
+    let target = this.buffers[this.turn];
+    if (target === undefined || target.length < size) {
+      // Some room to grow, so edits that insert text do not allocate again each time.
+      target = Buffer.allocUnsafeSlow(size + (size >>> 4) + 64);
+      this.buffers[this.turn] = target;
+    }
+    this.turn = this.turn === 0 ? 1 : 0;
+    let offset = 0;
+    for (const piece of pieces) offset += piece.copy(target, offset);
+    return target.subarray(0, size);
+  }
 }

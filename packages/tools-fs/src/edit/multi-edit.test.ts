@@ -58,6 +58,15 @@ describe("Edit with several edits: matching", () => {
     expect(result.details).toMatchObject({ replacements: 3, edits: [{ replacements: 1 }, { replacements: 1 }, { replacements: 1 }] });
   });
 
+  it("keeps every edit when the text grows past the buffers between edits", async () => {
+    ws = createTestWorkspace({ "a.txt": "A B C D E\n" });
+    const edits = [pair("A", "a".repeat(200)), pair("B", "b".repeat(300)), pair("C", "c".repeat(400)), pair("D", ""), pair("E", "e\n".repeat(50))];
+    const result = await ws.call("Edit", { path: "a.txt", edits });
+    expect(result.isError, result.text).toBe(false);
+    expect(text("a.txt")).toBe(`${"a".repeat(200)} ${"b".repeat(300)} ${"c".repeat(400)}  ${"e\n".repeat(50)}\n`);
+    expect(result.details).toMatchObject({ totalLines: 51, contentHash: contentHash(bytes("a.txt")) });
+  });
+
   it("counts an earlier edit's new text when it decides a later edit is ambiguous", async () => {
     ws = createTestWorkspace({ "a.txt": "foo\nbar\n" });
     const result = await ws.call("Edit", { path: "a.txt", edits: [pair("bar", "foo2"), pair("foo", "baz")] });
