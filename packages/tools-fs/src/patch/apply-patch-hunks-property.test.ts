@@ -14,7 +14,18 @@ import { seededRandom } from "../__fixtures__/seeded-random.js";
 import { applyPatchHunks } from "./apply-patch-hunks.js";
 import { PatchHunkError } from "./patch-hunk-error.js";
 
-type Perturbation = "none" | "extra-indent" | "lost-indent" | "tabs-for-spaces" | "crlf" | "trailing-spaces" | "curly-quotes" | "stale-context";
+type Perturbation =
+  | "none"
+  | "extra-indent"
+  | "lost-indent"
+  | "tabs-for-spaces"
+  | "crlf"
+  | "trailing-spaces"
+  | "curly-quotes"
+  | "stale-context"
+  | "anchor"
+  | "wrong-anchor"
+  | "unknown-anchor";
 const PERTURBATIONS: readonly Perturbation[] = [
   "none",
   "extra-indent",
@@ -24,6 +35,9 @@ const PERTURBATIONS: readonly Perturbation[] = [
   "trailing-spaces",
   "curly-quotes",
   "stale-context",
+  "anchor",
+  "wrong-anchor",
+  "unknown-anchor",
 ];
 
 // Frequent lines make ambiguous and near-miss places; numbered ones make unique places.
@@ -86,13 +100,57 @@ function makeCase(seed: number, perturbation: Perturbation): Case | null {
     for (const text of added) lines.push({ kind: "add", text });
     for (let line = removeTo; line < end; line += 1) lines.push({ kind: "context", text: fileLines[line]! });
     expected.push(...fileLines.slice(copied, removeFrom), ...added, ...fileLines.slice(removeTo, end));
-    copied = end;
+    // A wrong anchor on a hunk whose old lines occur twice picks a copy as a right anchor would: the patch
+    // says so, no applier can tell (hunk-locate.ts, "Limit"); such cases are left out of the wrong-anchor run.
+    if (perturbation === "wrong-anchor" && occurrences(fileLines, fileLines.slice(start, end), copied) > 1) return null;
     starts.push(start + 1);
-    hunks.push({ anchors: [], lines: perturb(lines, perturbation, random), endOfFile: false, patchLine: 1 });
+    hunks.push({
+      anchors: anchorsOf(fileLines, copied, start, end, perturbation, below),
+      lines: perturb(lines, perturbation, random),
+      endOfFile: false,
+      patchLine: 1,
+    });
+    copied = end;
   }
   expected.push(...fileLines.slice(copied));
   const join = (lines: string[]) => lines.map((line) => line + eol).join("");
   return { file: join(fileLines), hunks, expected: join(expected), starts };
+}
+
+/** How many places at or after `from` hold `needle` exactly. */
+function occurrences(lines: readonly string[], needle: readonly string[], from: number): number {
+  let count = 0;
+  for (let at = from; at + needle.length <= lines.length; at += 1) if (needle.every((line, offset) => lines[at + offset] === line)) count += 1;
+  return count;
+}
+
+/**
+ * The `@@` anchor of a hunk over lines `start`..`end` (the previous hunk ended at `cursor`): for "anchor", the
+ * nearest non-blank line above the hunk that is the first of its text after the cursor (an anchor is searched
+ * forward from the previous hunk, as the format's instructions say); for "wrong-anchor", a line after the hunk;
+ * for "unknown-anchor", a line the file does not have.
+ */
+function anchorsOf(
+  fileLines: readonly string[],
+  cursor: number,
+  start: number,
+  end: number,
+  perturbation: Perturbation,
+  below: (limit: number) => number,
+): string[] {
+  if (perturbation === "unknown-anchor") return ["function notInThisFile() {"];
+  if (perturbation === "wrong-anchor") {
+    const later = fileLines.slice(end).filter((line) => line.trim() !== "");
+    return later.length ? [later[below(later.length)]!.trim()] : [];
+  }
+  if (perturbation !== "anchor") return [];
+  for (let line = start - 1; line >= cursor; line -= 1) {
+    const text = fileLines[line]!.trim();
+    if (text === "") continue;
+    const first = fileLines.findIndex((other, index) => index >= cursor && other.trim() === text);
+    return first === line ? [text] : [];
+  }
+  return [];
 }
 
 function perturb(lines: PatchLine[], perturbation: Perturbation, random: () => number): PatchLine[] {

@@ -141,6 +141,14 @@ describe("anchors", () => {
     expect(error.details.candidates?.map((candidate) => candidate.line)).toEqual([2, 7]);
   });
 
+  it("a wrong anchor does not pull a hunk onto a near copy when a stricter pass matches before it", () => {
+    const text = ["setup();", "alpha();", "beta();", "gamma();", "delta();", "section two", "alpha();", "BETA2();", "gamma();", "delta();", ""].join("\n");
+    // Exact at line 2; after the anchor "section two" only with a stale context line (line 8).
+    const error = failure(text, [hunk([" alpha();", " beta();", "-gamma();", "+GAMMA();", " delta();"], { anchors: ["section two"] })]);
+    expect(error.code).toBe("edit_ambiguous");
+    expect(error.details.candidates?.map((candidate) => candidate.line)).toEqual([2, 7]);
+  });
+
   it("only additions after an anchor are inserted after the anchor's line", () => {
     const result = apply(file, [hunk(["+  // B starts"], { anchors: ["class B {"] })]);
     expect(result.text).toBe(file.replace("class B {\n", "class B {\n  // B starts\n"));

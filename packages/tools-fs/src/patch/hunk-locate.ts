@@ -5,15 +5,22 @@
  * first pass with a place wins, and two places under it are ambiguous,
  * never guessed.
  *
- * Anchors (`@@ text`) are found one after the other, each the first line
- * from the current position equal to it under the strictest pass that finds
- * one. The hunk is then searched from the last anchor's line, and its place
- * must be unique before the next line equal to that anchor (the anchor's
- * "scope", so `@@ def __init__` picks the first class's method); if the
- * scope holds none, unique after the anchor. A hunk that is not found after
- * its anchors, or whose anchor matches nothing, is searched again from the
- * current position without them and applies only at a unique place
- * (`anchor-ignored`).
+ * Anchors (`@@ text`) are found one after the other, as Codex finds them:
+ * each the first line from the current position (then from after the
+ * previous anchor) equal to it under the strictest pass that finds one. The
+ * hunk is then searched from the last anchor's line; its place must be
+ * unique before the next line equal to any of the anchors (the anchor's
+ * "scope": `@@ class A` + `@@ def __init__` pick A's method, not B's),
+ * or, when the scope holds none, unique after the anchor. A place after the
+ * anchor is refused as ambiguous when a stricter pass matches elsewhere (a
+ * wrong anchor must not pull a hunk onto a near copy of its lines). A hunk
+ * not found after its anchors, or whose anchor matches nothing, is searched
+ * again from the current position without them and applies only at a
+ * unique place (`anchor-ignored`).
+ *
+ * Limit: a wrong anchor placed before an exact copy of the hunk's old lines
+ * (the copy unique after it) applies the hunk to that copy: the patch says
+ * so, and nothing tells it from an anchor that disambiguates.
  */
 import type { PatchMatchStrategy } from "./patch-match-types.js";
 import { COMPARE_PASSES, type ComparePass, type LineViews, lineContent, normaliserOf } from "./file-lines.js";
@@ -147,7 +154,7 @@ function choose(windows: Window[], strategy: PatchMatchStrategy, scopeEnd: numbe
   return { kind: "found", place: { start: pool[0]!.start, strategy, transform: pool[0]!.transform } };
 }
 
-/** The hunk's old side at or after `from`: the first pass with a place decides. */
+/** The hunk's old side at or after `from`: the first pass with a place decides (places before `scopeEnd` first). */
 export function locateBody(views: LineViews, hunk: HunkBytes, from: number, scopeEnd = Number.POSITIVE_INFINITY): BodyResult {
   for (const pass of COMPARE_PASSES) {
     if (pass === "line-endings" && !views.hasCr && !hunk.old.some((line) => line.endsWith("\r"))) continue;
@@ -158,44 +165,83 @@ export function locateBody(views: LineViews, hunk: HunkBytes, from: number, scop
   return stale.length ? choose(stale, "stale-context", scopeEnd) : null;
 }
 
-/** The first line at or after `from` equal to `anchor` under the strictest pass that finds one, and the next such line. */
-export function findAnchor(views: LineViews, anchor: string, from: number): { line: number; next: number; pass: ComparePass } | null {
+/** The first line at or after `from` equal to `anchor` under the strictest pass that finds one. */
+export function findAnchor(views: LineViews, anchor: string, from: number): { line: number; pass: ComparePass; wanted: string } | null {
   for (const pass of COMPARE_PASSES) {
     const wanted = normaliserOf(pass)(anchor);
     if (wanted === "") return null;
-    const [line, next] = views.find(pass, wanted, from, 2);
-    if (line !== undefined) return { line, next: next ?? Number.POSITIVE_INFINITY, pass };
+    const [line] = views.find(pass, wanted, from, 1);
+    if (line !== undefined) return { line, pass, wanted };
   }
   return null;
+}
+
+const RANK: Record<PatchMatchStrategy, number> = {
+  exact: 0,
+  "line-endings": 1,
+  "trailing-whitespace": 2,
+  indentation: 3,
+  "unicode-punctuation": 4,
+  "stale-context": 5,
+  "anchor-ignored": 6,
+};
+
+/**
+ * The hunk after its anchors: unique in the last anchor's scope (up to the
+ * next line equal to any of the anchors), else unique after it. Refused as
+ * ambiguous when a stricter pass matches elsewhere (before the anchor): a
+ * wrong anchor must not pull a hunk onto a near copy of its lines.
+ */
+function locateAfterAnchors(views: LineViews, hunk: HunkBytes, from: number, found: ReadonlyArray<NonNullable<ReturnType<typeof findAnchor>>>): BodyResult {
+  const last = found[found.length - 1]!;
+  let scopeEnd = Number.POSITIVE_INFINITY;
+  for (const anchor of found) {
+    const [next] = views.find(anchor.pass, anchor.wanted, last.line + 1, 1);
+    if (next !== undefined) scopeEnd = Math.min(scopeEnd, next);
+  }
+  const body = locateBody(views, hunk, last.line, scopeEnd);
+  if (!body) return null;
+  const anywhere = locateBody(views, hunk, from);
+  if (
+    anywhere &&
+    RANK[anywhere.kind === "found" ? anywhere.place.strategy : anywhere.strategy] < RANK[body.kind === "found" ? body.place.strategy : body.strategy]
+  ) {
+    const starts = [...(body.kind === "found" ? [body.place.start] : body.starts), ...(anywhere.kind === "found" ? [anywhere.place.start] : anywhere.starts)];
+    return {
+      kind: "ambiguous",
+      starts: [...new Set(starts)].sort((left, right) => left - right),
+      strategy: body.kind === "found" ? body.place.strategy : body.strategy,
+    };
+  }
+  return body;
 }
 
 /** Where `hunk` applies, searching from line `from` (0-based: after the previous hunk). */
 export function locateHunk(views: LineViews, hunk: HunkBytes, from: number): HunkLocation {
   const count = views.count;
-  // The last anchor, found after the ones before it.
-  let anchor: ReturnType<typeof findAnchor> = null;
-  let anchorMissing = false;
-  for (let index = 0, cursor = from; index < hunk.anchors.length; index += 1) {
-    anchor = findAnchor(views, hunk.anchors[index]!, cursor);
-    if (!anchor) {
-      anchorMissing = true;
-      break;
-    }
+  // The anchors, each the first match after the one before it.
+  const found: Array<NonNullable<ReturnType<typeof findAnchor>>> = [];
+  for (let cursor = from; found.length < hunk.anchors.length; ) {
+    const anchor = findAnchor(views, hunk.anchors[found.length]!, cursor);
+    if (!anchor) break;
+    found.push(anchor);
     cursor = anchor.line + 1;
   }
+  const anchored = hunk.anchors.length > 0 && found.length === hunk.anchors.length;
+  const lastAnchor = anchored ? found[found.length - 1] : undefined;
   if (hunk.old.length === 0) {
     // Only additions: after the anchor's line; at the end of the file without an anchor (as Codex) or with `*** End of File`.
     if (hunk.endOfFile || hunk.anchors.length === 0) return { kind: "found", place: { start: count, strategy: "exact", transform: NO_INDENT_CHANGE } };
-    if (anchorMissing || !anchor) return { kind: "none" };
-    return { kind: "found", place: { start: anchor.line + 1, strategy: anchor.pass, transform: NO_INDENT_CHANGE } };
+    if (!lastAnchor) return { kind: "none" };
+    return { kind: "found", place: { start: lastAnchor.line + 1, strategy: lastAnchor.pass, transform: NO_INDENT_CHANGE } };
   }
-  if (anchor && !anchorMissing) {
-    const body = locateBody(views, hunk, anchor.line, anchor.next);
+  if (anchored) {
+    const body = locateAfterAnchors(views, hunk, from, found);
     if (body) return body;
   }
   if (hunk.anchors.length === 0) return locateBody(views, hunk, from) ?? { kind: "none" };
   const without = locateBody(views, hunk, from);
-  if (!without) return { kind: "none", anchorLine: anchorMissing ? undefined : anchor?.line };
+  if (!without) return { kind: "none", anchorLine: lastAnchor?.line };
   if (without.kind === "ambiguous") return { ...without, strategy: "anchor-ignored" };
   return { kind: "found", place: { ...without.place, strategy: "anchor-ignored" } };
 }
