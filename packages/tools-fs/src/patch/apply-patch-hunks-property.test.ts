@@ -25,7 +25,8 @@ type Perturbation =
   | "stale-context"
   | "anchor"
   | "wrong-anchor"
-  | "unknown-anchor";
+  | "unknown-anchor"
+  | "two-at-once";
 const PERTURBATIONS: readonly Perturbation[] = [
   "none",
   "extra-indent",
@@ -38,6 +39,7 @@ const PERTURBATIONS: readonly Perturbation[] = [
   "anchor",
   "wrong-anchor",
   "unknown-anchor",
+  "two-at-once",
 ];
 
 // Frequent lines make ambiguous and near-miss places; numbered ones make unique places.
@@ -182,6 +184,13 @@ function perturb(lines: PatchLine[], perturbation: Perturbation, random: () => n
       if (context.length === 0) return lines;
       const stale = context[Math.floor(random() * context.length)]!;
       return lines.map((line, index) => (index === stale ? { kind: line.kind, text: `${line.text} // renamed since` } : line));
+    }
+    case "two-at-once": {
+      // Two of the patch-side perturbations on the same hunk.
+      const kinds: Perturbation[] = ["extra-indent", "lost-indent", "trailing-spaces", "curly-quotes", "stale-context"];
+      const first = kinds.splice(Math.floor(random() * kinds.length), 1)[0]!;
+      const second = kinds[Math.floor(random() * kinds.length)]!;
+      return perturb(perturb(lines, first, random), second, random);
     }
     default:
       return lines;
