@@ -178,6 +178,21 @@ describe("additions at the end and *** End of File", () => {
     expect(apply("a\n", [hunk(["+b"], { endOfFile: true })]).text).toBe("a\nb\n");
   });
 
+  it("an insertion after an anchor on the last line of a file without a final newline", () => {
+    expect(apply("a\nb", [hunk(["+c"], { anchors: ["b"] })]).text).toBe("a\nb\nc");
+  });
+
+  it("a BOM-only file gets its lines after the BOM", () => {
+    expect(apply("\uFEFF", [hunk(["+x"])]).text).toBe("\uFEFFx\n");
+  });
+
+  it("a hunk with context against an empty file: no match, and no line of it in the file", () => {
+    const error = failure("", [hunk([" a", "+b"])]);
+    expect(error.code).toBe("edit_no_match");
+    expect(error.details.candidates).toEqual([]);
+    expect(error.message).toContain("No line of the hunk is in the file");
+  });
+
   it("an empty file gets terminated lines", () => {
     expect(apply("", [hunk(["+first", "+second"])]).text).toBe("first\nsecond\n");
   });
