@@ -7,7 +7,7 @@ import { formatUnifiedDiff } from "../patch/unified-diff.js";
 import type { PatchMatchStrategy, PatchedHunk } from "../patch/patch-match-types.js";
 import type { CommittedChange } from "./commit-patch.js";
 
-/** One file of an ApplyPatch result. */
+/** One file of an ApplyPatch result (public as `ApplyPatchDetails["files"][number]`). */
 export interface ApplyPatchFileDetails {
   /** The path as the patch named it. */
   path: string;
