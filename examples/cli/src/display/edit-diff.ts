@@ -46,3 +46,30 @@ export function renderEditDiff(oldText: string, newText: string, options: EditDi
   if (lines.length <= maxLines) return lines;
   return [...lines.slice(0, maxLines), `${indent}${colors.dim(`… ${lines.length - maxLines} more diff lines`)}`];
 }
+
+/**
+ * Returns the lines of a unified diff (ApplyPatch's `details.diff`)
+ * coloured like {@link renderEditDiff}: `---`/`+++` file headers bold, `@@`
+ * hunk headers dim, removed lines red, added lines green.
+ *
+ * @example
+ * renderUnifiedDiff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", { colors: pc }); // 5 coloured lines
+ */
+export function renderUnifiedDiff(diff: string, options: EditDiffOptions): string[] {
+  const { colors } = options;
+  const indent = options.indent ?? "    ";
+  const maxLines = options.maxLines ?? 40;
+  const width = options.width ?? 160;
+  const lines: string[] = [];
+  for (const line of diff.replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n")) {
+    if (line === "") continue;
+    const shown = line.length > width ? `${line.slice(0, width - 1)}…` : line;
+    if (line.startsWith("+++ ") || line.startsWith("--- ")) lines.push(`${indent}${colors.bold(shown)}`);
+    else if (line.startsWith("@@")) lines.push(`${indent}${colors.dim(shown)}`);
+    else if (line.startsWith("+")) lines.push(`${indent}${colors.green(`+ ${shown.slice(1)}`)}`);
+    else if (line.startsWith("-")) lines.push(`${indent}${colors.red(`- ${shown.slice(1)}`)}`);
+    else lines.push(`${indent}${colors.dim(` ${shown}`)}`);
+  }
+  if (lines.length <= maxLines) return lines;
+  return [...lines.slice(0, maxLines), `${indent}${colors.dim(`… ${lines.length - maxLines} more diff lines`)}`];
+}

@@ -212,3 +212,46 @@ describe("summarizeArguments", () => {
     expect([formatDuration(850), formatDuration(1949), formatDuration(125_000)]).toEqual(["850ms", "1.9s", "2m 05s"]);
   });
 });
+
+describe("TerminalDisplay diffs of the other edit forms", () => {
+  const end = (toolName: string, args: Record<string, unknown>, details: Record<string, unknown>): AgentEvent => ({
+    type: "tool-end",
+    turn: 1,
+    callId: "9",
+    toolName,
+    arguments: args,
+    isError: false,
+    text: `${toolName}: done`,
+    details,
+    durationMs: 3,
+  });
+
+  it("shows every pair of a multi-edit Edit", () => {
+    const output = render([
+      end(
+        "Edit",
+        {
+          path: "a.ts",
+          edits: [
+            { old_string: "const a = 1;", new_string: "const a = 2;" },
+            { old_string: "let b;", new_string: "let b = 0;" },
+          ],
+        },
+        { replacements: 2 },
+      ),
+    ]);
+    expect(output).toContain("- const a = 1;");
+    expect(output).toContain("+ const a = 2;");
+    expect(output).toContain("- let b;");
+    expect(output).toContain("+ let b = 0;");
+  });
+
+  it("shows an ApplyPatch call's unified diff from its details", () => {
+    const diff = "--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1,2 +1,2 @@\n keep\n-old line\n+new line\n";
+    const output = render([end("ApplyPatch", { patch: "*** Begin Patch\n..." }, { kind: "apply_patch", files: [], diff })]);
+    expect(output).toContain("+++ b/src/x.ts");
+    expect(output).toContain("- old line");
+    expect(output).toContain("+ new line");
+    expect(output).toContain("  keep");
+  });
+});

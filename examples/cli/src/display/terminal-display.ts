@@ -8,7 +8,7 @@ import { createColors } from "./colors.js";
 import type { Colors } from "./colors.js";
 import type { AgentEvent, ToolEndEvent } from "../agent/agent-events.js";
 import { summarizeArguments, truncate } from "./argument-summary.js";
-import { renderEditDiff } from "./edit-diff.js";
+import { renderEditDiff, renderUnifiedDiff } from "./edit-diff.js";
 import { formatPolicyLine } from "./policy-line.js";
 import { type TaskView, summarizeResult, taskViews } from "./result-summary.js";
 import { shellView } from "./shell-view.js";
@@ -178,6 +178,7 @@ export class TerminalDisplay {
       );
     }
     if (event.toolName === "Edit" && !event.isError) this.renderEdit(event);
+    if (event.toolName === "ApplyPatch" && !event.isError) this.renderPatch(event);
     if (event.toolName === "Write" && !event.isError) this.renderNewFile(event);
     if (SHELL_TOOLS.has(event.toolName)) this.renderUnstreamedShellOutput(event);
     if (TASK_TOOLS.has(event.toolName) && !event.isError) this.renderTasks(event);
@@ -207,10 +208,22 @@ export class TerminalDisplay {
     this.line(`    ${this.c.dim(`◦ ${position}${truncate(subagentLine(card.agent), this.width() - 8 - position.length)}`)}`);
   }
 
+  /** An Edit call's diff: its pair, or each pair of its `edits` in turn. */
   private renderEdit(event: ToolEndEvent): void {
-    const args = event.arguments as { old_string?: unknown; new_string?: unknown } | null;
-    if (!args || typeof args.old_string !== "string" || typeof args.new_string !== "string") return;
-    for (const line of renderEditDiff(args.old_string, args.new_string, { colors: this.c, width: this.width() - 8 })) this.line(line);
+    const args = event.arguments as { old_string?: unknown; new_string?: unknown; edits?: unknown } | null;
+    if (!args) return;
+    const pairs = Array.isArray(args.edits) ? (args.edits as Array<{ old_string?: unknown; new_string?: unknown } | null>) : [args];
+    for (const pair of pairs) {
+      if (!pair || typeof pair.old_string !== "string" || typeof pair.new_string !== "string") continue;
+      for (const line of renderEditDiff(pair.old_string, pair.new_string, { colors: this.c, width: this.width() - 8 })) this.line(line);
+    }
+  }
+
+  /** An ApplyPatch call's unified diff, from its details. */
+  private renderPatch(event: ToolEndEvent): void {
+    const diff = (event.details as { diff?: unknown } | null)?.diff;
+    if (typeof diff !== "string" || diff === "") return;
+    for (const line of renderUnifiedDiff(diff, { colors: this.c, width: this.width() - 8 })) this.line(line);
   }
 
   /** A file Write created is shown as added lines (the first few). */
