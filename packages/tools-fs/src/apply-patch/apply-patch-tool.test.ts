@@ -220,3 +220,25 @@ describe("ApplyPatch on the local disk", () => {
     expect(ws.registry.metadataByName.ApplyPatch).toMatchObject({ groupId: "fs", kind: "edit", isReadOnly: false });
   });
 });
+
+describe("ApplyPatch limits", () => {
+  it("refuses two spellings of one new file, one through a symlinked folder, at once (no wait on its own lock)", async () => {
+    ws = createTestWorkspace({ "real/keep.txt": "k\n" });
+    symlinkSync("real", `${ws.dir}/alias`);
+    const result = await ws.call("ApplyPatch", { patch: patch("*** Add File: real/new.txt", "+a", "*** Add File: alias/new.txt", "+b") });
+    expect(result.details).toMatchObject({ code: "invalid_arguments" });
+    expect(result.text).toContain("are the same file");
+    expect(existsSync(`${ws.dir}/real/new.txt`)).toBe(false);
+  });
+
+  it("refuses a patch touching more than 256 paths before holding any", async () => {
+    ws = createTestWorkspace();
+    const adds = Array.from({ length: 257 }, (_, index) => [`*** Add File: many/f${index}.txt`, "+x"]).flat();
+    const result = await ws.call("ApplyPatch", { patch: patch(...adds) });
+    expect(result.details).toMatchObject({ code: "invalid_arguments", limit: 256 });
+    expect(existsSync(`${ws.dir}/many`)).toBe(false);
+    const fits = await ws.call("ApplyPatch", { patch: patch(...adds.slice(0, 512)) });
+    expect(fits.isError, fits.text).toBe(false);
+    expect(readFileSync(`${ws.dir}/many/f255.txt`, "utf8")).toBe("x\n");
+  });
+});

@@ -8,12 +8,13 @@ import { type Stats, lstatSync, rmdirSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import path from "node:path";
 import type { ResolvedPath, ToolContext } from "@agent-tools/core";
+import { canonicalizeTarget } from "@agent-tools/core/internal";
 import { commitAtomically } from "../file-engine/atomic-commit.js";
 import type { FileEngine } from "../file-engine/file-engine.js";
 import type { LockedFile } from "../file-engine/locked-file.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
 import { assertRegularFile } from "../shared/regular-file.js";
-import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
+import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import type { HeldEntryType, HeldPatchFile, PatchPathHolder, PatchRole } from "./held-file.js";
 
 const TOOL = "ApplyPatch";
@@ -51,10 +52,17 @@ function missingDirectories(directory: string): string[] {
 export function localHolder(resolved: ResolvedPath, role: PatchRole, call: LocalHoldCall, options: { createParents: boolean }): PatchPathHolder {
   const creates = options.createParents && (role === "add" || role === "move-destination");
   const created = creates ? missingDirectories(path.dirname(resolved.absolutePath)) : [];
+  let canonical: string;
+  try {
+    // The longest existing prefix resolved, so two spellings of one new file, one through a symlinked folder, are one file.
+    canonical = canonicalizeTarget(resolved.absolutePath, { keepLeafSymlink: role === "delete" }).canonicalPath;
+  } catch (error) {
+    throw toFsToolError(TOOL, error, resolved, call.context);
+  }
   return {
     resolved,
     role,
-    order: `local:${stateKey(resolved.absolutePath)}`,
+    order: `local:${canonical}`,
     async hold(run) {
       try {
         return await call.engine.mutate({ toolName: TOOL, resolved, context: call.context, followLeaf: role !== "delete", createParents: creates }, (file) =>

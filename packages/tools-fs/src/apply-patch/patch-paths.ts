@@ -31,6 +31,9 @@ export function patchPathRequests(operations: readonly PatchOperation[]): PatchP
   return requests;
 }
 
+/** The most paths one patch may touch (a move counts twice). */
+export const MAX_PATCH_FILES = 256;
+
 const INTENTS: Readonly<Record<PatchRole, PathIntent>> = { add: "write", "move-destination": "write", update: "edit", delete: "delete" };
 
 /** What holding a patch's paths needs of its call. */
@@ -60,6 +63,14 @@ function danglingError(displayPath: string): ToolError {
  */
 export async function patchPathHolders(requests: readonly PatchPathRequest[], call: PatchHoldCall): Promise<PatchPathHolder[]> {
   const { context } = call;
+  // Every file stays open and locked until the patch is written: a bound on how many one call holds.
+  if (requests.length > MAX_PATCH_FILES) {
+    throw new ToolError(
+      "invalid_arguments",
+      `ApplyPatch refused: the patch touches ${requests.length} paths, more than the ${MAX_PATCH_FILES} one call may change. Split it into several patches of at most ${MAX_PATCH_FILES} files each.`,
+      { details: { paths: requests.length, limit: MAX_PATCH_FILES } },
+    );
+  }
   const workspace = remoteWorkspace(context);
   const holders: PatchPathHolder[] = [];
   for (const request of requests) {
