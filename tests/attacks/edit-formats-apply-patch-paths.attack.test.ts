@@ -186,6 +186,18 @@ describe("ApplyPatch: one file named twice", () => {
         fs.writeFileSync(path.join(workdir, "b", "x.txt"), "x\n");
       }
     }
+    // Two spellings of one NEW file (one through a symlinked folder): refused at once, never waiting on its own lock.
+    fs.symlinkSync("b", path.join(workdir, "blink"));
+    for (const [first, second] of [
+      ["new.txt", "self/new.txt"],
+      ["b/n.txt", "blink/n.txt"],
+      ["blink/deep/n.txt", "b/deep/n.txt"],
+    ]) {
+      const result = await call(registry, "ApplyPatch", { patch: patch(`*** Add File: ${first}`, "+1", `*** Add File: ${second}`, "+2") });
+      expect(result.timedOut, `${first} + ${second}`).toBe(false);
+      expect(result.isError, `${first} + ${second}: ${result.text}`).toBe(true);
+      expect(fs.existsSync(path.join(workdir, first)), first).toBe(false);
+    }
     await registry.close();
   });
 });
