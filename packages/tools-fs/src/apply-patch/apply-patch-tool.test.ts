@@ -242,3 +242,15 @@ describe("ApplyPatch limits", () => {
     expect(readFileSync(`${ws.dir}/many/f255.txt`, "utf8")).toBe("x\n");
   });
 });
+
+describe("ApplyPatch's diff", () => {
+  it("leaves out the diff of a large file (a line diff of megabytes would hold the event loop for seconds)", async () => {
+    const big = Array.from({ length: 40_000 }, (_, index) => `line ${index}`).join("\n");
+    ws = createTestWorkspace({ "big.txt": `${big}\n`, "small.txt": "a\n" });
+    const result = await ws.call("ApplyPatch", { patch: patch("*** Delete File: big.txt", "*** Update File: small.txt", "@@", "-a", "+b") });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.details.diff).toBe(
+      `diff of big.txt left out: ${big.length + 1} -> 0 bytes, more than the 262144 a diff covers\n--- a/small.txt\n+++ b/small.txt\n@@ -1,1 +1,1 @@\n-a\n+b\n`,
+    );
+  });
+});
