@@ -74,6 +74,13 @@ describe("passes, strictest first", () => {
     expect(result.text).toBe("def f():\n    if x:\n        h()\n");
   });
 
+  it("added lines the old lines say nothing about follow the file's style: tabs in a spaces file, spaces in a tabs file", () => {
+    const spaces = "function f() {\n  return [\n    1,\n  ];\n}\n\nexport {\n};\n";
+    expect(apply(spaces, [hunk([" export {", "+\tf,", " };"])]).text).toBe(spaces.replace("export {\n", "export {\n  f,\n"));
+    const tabs = "func f() {\n\treturn\n}\n\nvar (\n)\n";
+    expect(apply(tabs, [hunk([" var (", "+    x = 1", " )"])]).text).toBe(tabs.replace("var (\n", "var (\n\tx = 1\n"));
+  });
+
   it("unicode-punctuation: the search normalises, the file's context bytes and the patch's added lines are kept", () => {
     const file = "const a = “quoted” – dash…\nconst b = 1;\nconst c = ’x’;\n";
     const result = apply(file, [hunk([' const a = "quoted" - dash...', "-const b = 1;", "+const b = “2”;", " const c = 'x';"])]);

@@ -16,7 +16,9 @@
  *   terminated); an empty file gets terminated lines.
  *
  * Added lines are written as the model sent them, re-indented only when the
- * hunk matched under an indentation shift (or tabs for spaces). A hunk of
+ * hunk matched under an indentation shift (or tabs for spaces), and their
+ * leading tabs or spaces turned to the file's when the file indents only
+ * with the other (see indent-style.ts). A hunk of
  * additions only is inserted after its last `@@` anchor's line; without an
  * anchor (or with `*** End of File`) it is appended at the end of the file,
  * as Codex does.
@@ -29,6 +31,7 @@ import type { ApplyPatchHunksOptions, PatchedFile, PatchedHunk } from "./patch-m
 import { type FileLines, createLineViews, rawLine, splitFileLines } from "./file-lines.js";
 import { type HunkBytes, type HunkPlace, locateHunk } from "./hunk-locate.js";
 import { ambiguousHunkError, unplacedHunkError } from "./hunk-refusal.js";
+import { type IndentStyle, inFileStyle, indentStyleOf, patchSpaceUnit } from "./indent-style.js";
 import { reindentLine } from "./indent-transform.js";
 
 /** The hunk's lines as latin1 byte strings of their UTF-8. */
@@ -59,12 +62,14 @@ function withoutEdgeBlankContext(hunk: HunkBytes): HunkBytes | null {
 }
 
 /** A located hunk's replacement of the file's lines `start`..`start + old.length`. */
-function render(lines: FileLines, hunk: HunkBytes, place: HunkPlace, eol: string): string {
+function render(lines: FileLines, hunk: HunkBytes, place: HunkPlace, eol: string, styleOf: () => IndentStyle): string {
   let out = "";
   let line = place.start;
+  const patchUnit = patchSpaceUnit(hunk.lines.map((patchLine) => patchLine.text));
   for (const patchLine of hunk.lines) {
     if (patchLine.kind === "add") {
-      out += (reindentLine(patchLine.text, place.transform) ?? patchLine.text) + eol;
+      const reindented = reindentLine(patchLine.text, place.transform) ?? patchLine.text;
+      out += (reindented.charCodeAt(0) === 9 || reindented.startsWith("  ") ? inFileStyle(reindented, styleOf(), patchUnit) : reindented) + eol;
       continue;
     }
     if (patchLine.kind === "context") {
@@ -96,6 +101,8 @@ export function applyPatchHunks(content: Buffer, hunks: readonly PatchHunk[], op
   let eol: string | undefined;
   const eolOf = () =>
     (eol ??= content.indexOf(13) === -1 ? "\n" : dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
+  let style: IndentStyle | undefined;
+  const styleOf = () => (style ??= indentStyleOf(lines));
   const regions: Array<{ start: number; end: number; text: string }> = [];
   const applied: PatchedHunk[] = [];
   let from = 0;
@@ -121,7 +128,7 @@ export function applyPatchHunks(content: Buffer, hunks: readonly PatchHunk[], op
     regions.push({
       start: place.start < count ? lines.starts[place.start]! : lines.text.length,
       end: endLine < count ? lines.starts[endLine]! : lines.text.length,
-      text: render(lines, hunk, place, eolOf()),
+      text: render(lines, hunk, place, eolOf(), styleOf),
     });
     applied.push({ hunk: number, matchStrategy: place.strategy, startLine: place.start + 1 });
     from = endLine;

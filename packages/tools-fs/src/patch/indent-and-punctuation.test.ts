@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { splitFileLines } from "./file-lines.js";
+import { inFileStyle, indentStyleOf, patchSpaceUnit } from "./indent-style.js";
 import { indentTransformOf, reindentLine } from "./indent-transform.js";
 import { normalisePunctuation } from "./unicode-punctuation.js";
 
@@ -63,5 +65,39 @@ describe("indentTransformOf and reindentLine", () => {
   it("a removed prefix missing from an added line: null", () => {
     const transform = indentTransformOf([["a", "    a"]])!;
     expect(reindentLine("  b", transform)).toBeNull();
+  });
+});
+
+describe("indentStyleOf and inFileStyle", () => {
+  const style = (text: string) => indentStyleOf(splitFileLines(text));
+
+  it("a spaces file, its unit the smallest indentation; blank lines of spaces do not count", () => {
+    expect(style("a\n    b\n      c\n \n")).toEqual({ kind: "spaces", unit: 4 });
+    expect(style("a\n  b\n    c\n")).toEqual({ kind: "spaces", unit: 2 });
+    expect(style("a\n  \nb\n")).toEqual({ kind: "none", unit: 4 });
+  });
+
+  it("a tabs file, a mixed file, a file without indentation", () => {
+    expect(style("a\n\tb\n\t * c\n").kind).toBe("tabs");
+    expect(style("a\n\tb\n  c\n").kind).toBe("mixed");
+    expect(style("a\nb\n").kind).toBe("none");
+  });
+
+  it("leading tabs become the unit's spaces in a spaces file; other lines are kept", () => {
+    expect(inFileStyle("\t\tx = 1;", { kind: "spaces", unit: 2 }, 4)).toBe("    x = 1;");
+    expect(inFileStyle("    x", { kind: "spaces", unit: 2 }, 4)).toBe("    x");
+    expect(inFileStyle("\tx", { kind: "mixed", unit: 4 }, 4)).toBe("\tx");
+    expect(inFileStyle("\tx", { kind: "none", unit: 4 }, 4)).toBe("\tx");
+  });
+
+  it("leading spaces become tabs in a tabs file (4 per tab, or the patch's smaller step)", () => {
+    expect(inFileStyle("        x", { kind: "tabs", unit: 4 }, 4)).toBe("\t\tx");
+    expect(inFileStyle("    x", { kind: "tabs", unit: 4 }, 2)).toBe("\t\tx");
+    expect(inFileStyle("\t  x", { kind: "tabs", unit: 4 }, 4)).toBe("\t  x");
+  });
+
+  it("patchSpaceUnit: the smallest indentation of two or more spaces", () => {
+    expect(patchSpaceUnit(["    a", "  b", " c", "d"])).toBe(2);
+    expect(patchSpaceUnit(["a", "\tb"])).toBe(4);
   });
 });
