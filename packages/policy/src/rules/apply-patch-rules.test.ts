@@ -116,3 +116,15 @@ describe("Read(...) deny and ask rules over ApplyPatch, which shows and moves th
     expect(decide(settings, text)).toBe(expected);
   });
 });
+
+describe("permission modes over ApplyPatch", () => {
+  test("acceptEdits allows a patch whose every path is inside the workspace, and only then", () => {
+    expect(decide({ defaultMode: "acceptEdits" }, patch("*** Update File: src/a.ts", "@@", "-x", "+y", "*** Add File: docs/n.md", "+n"))).toBe("allow");
+    expect(
+      decide(
+        { defaultMode: "acceptEdits" },
+        patch("*** Update File: src/a.ts", "@@", "-x", "+y", `*** Add File: ${path.join(ws.base, "elsewhere.txt")}`, "+n"),
+      ),
+    ).not.toBe("allow");
+  });
+});
