@@ -89,6 +89,17 @@ describe("Edit(secret/**) deny holds for every path of a patch", () => {
       const result = await call(registry, "ApplyPatch", { patch: text });
       expect(result.isError, `${JSON.stringify(text)}: ${result.text}`).toBe(true);
     }
+    // The tool named in another case, and the arguments as a JSON string: the rules still see the patch's paths.
+    for (const name of ["applypatch", "APPLYPATCH", "applyPatch"]) {
+      const result = await call(registry, name, { patch: patch("*** Add File: secret/by-name.txt", "+pwned") });
+      expect(result.isError, `${name}: ${result.text}`).toBe(true);
+    }
+    const asJson = await registry.executeToolCall({
+      id: "json-args",
+      name: "ApplyPatch",
+      arguments: JSON.stringify({ patch: patch("*** Add File: secret/json.txt", "+pwned") }) as never,
+    });
+    expect(asJson.isError).toBe(true);
     expect(files(workdir)).toEqual(before);
     // A patch touching only allowed paths still applies (the rule is not a blanket refusal).
     expect((await call(registry, "ApplyPatch", { patch: patch("*** Update File: pub.txt", "@@", "-public", "+changed") })).isError).toBe(false);
