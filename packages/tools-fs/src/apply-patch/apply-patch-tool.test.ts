@@ -254,3 +254,31 @@ describe("ApplyPatch's diff", () => {
     );
   });
 });
+
+describe("ApplyPatch's tolerant hunks and abort", () => {
+  it("notes a tolerant strategy, keeps the file's own bytes for context lines, and refuses an ambiguous hunk", async () => {
+    ws = createTestWorkspace({ "q.py": "def f():\n    print(\u201chi\u201d)\n    return 1\n", "twice.txt": "x = 1\ny\nx = 1\n" });
+    const result = await ws.call("ApplyPatch", { patch: patch("*** Update File: q.py", "@@ def f():", ' print("hi")', "-    return 1", "+    return 2") });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text).toContain("M q.py: hunk 1 unicode-punctuation at line 2");
+    expect(result.text).toContain("Note: unicode-punctuation:");
+    expect(read("q.py")).toBe("def f():\n    print(\u201chi\u201d)\n    return 2\n");
+    const ambiguous = await ws.call("ApplyPatch", { patch: patch("*** Update File: twice.txt", "@@", "-x = 1", "+x = 2") });
+    expect(ambiguous.details).toMatchObject({ code: "edit_ambiguous" });
+    expect(read("twice.txt")).toBe("x = 1\ny\nx = 1\n");
+  });
+
+  it("changes nothing when the host aborted the call", async () => {
+    ws = createTestWorkspace({ "a.txt": "a\n" });
+    const controller = new AbortController();
+    controller.abort();
+    const result = await ws.call(
+      "ApplyPatch",
+      { patch: patch("*** Update File: a.txt", "@@", "-a", "+b", "*** Add File: new.txt", "+n") },
+      { signal: controller.signal },
+    );
+    expect(result.isError).toBe(true);
+    expect(read("a.txt")).toBe("a\n");
+    expect(existsSync(`${ws.dir}/new.txt`)).toBe(false);
+  });
+});
