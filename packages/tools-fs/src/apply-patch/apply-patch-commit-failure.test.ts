@@ -16,8 +16,8 @@ import { createFsToolBundle } from "../index.js";
 const ROOT = "/srv/apply/root";
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
 
-/** The memory workspace with its atomic write failing for the paths `failing` accepts. */
-function failingWrites(memory: MemoryWorkspace, failing: (file: string) => boolean): Workspace {
+/** The memory workspace with its atomic write failing for the paths `failing` accepts (and its stat for those `failingStat` accepts). */
+function failingWrites(memory: MemoryWorkspace, failing: (file: string) => boolean, failingStat: (file: string) => boolean = () => false): Workspace {
   const fs = new Proxy(memory.fs, {
     get(target, key) {
       if (key === "writeFileAtomic") {
@@ -25,6 +25,9 @@ function failingWrites(memory: MemoryWorkspace, failing: (file: string) => boole
           if (failing(file)) return Promise.reject(Object.assign(new Error("No space left on device"), { code: "io" }));
           return target.writeFileAtomic(file, data, options);
         };
+      }
+      if (key === "stat") {
+        return (file: string) => (failingStat(file) ? Promise.reject(Object.assign(new Error("connection lost"), { code: "io" })) : target.stat(file));
       }
       const value = Reflect.get(target, key);
       return typeof value === "function" ? value.bind(target) : value;
@@ -96,6 +99,24 @@ describe("ApplyPatch when a commit fails midway", () => {
     const text = async (name: string) => (await memory.fs.readFile(`${ROOT}/${name}`)).toString("utf8");
     expect([await text("a.txt"), await text("b.txt"), await text("c.txt"), await text("d.txt")]).toEqual(["a\n", "b\n", "c\n", "d\n"]);
     await expect(memory.fs.stat(`${ROOT}/e.txt`)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("restores a file whose write landed though the stat after it failed", async () => {
+    const memory = createMemoryWorkspace({ root: ROOT, files: { "a.txt": "a\n", "c.txt": "c\n" } });
+    cleanups.push(() => memory.close());
+    let aWritten = false;
+    const workspace = failingWrites(
+      memory,
+      (file) => {
+        if (file.endsWith("/a.txt")) aWritten = true;
+        return file.endsWith("/c.txt");
+      },
+      (file) => aWritten && file.endsWith("/a.txt"),
+    );
+    const call = setUp(workspace);
+    const result = await call({ patch: patch("*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: c.txt", "@@", "-c", "+C") });
+    expect(result.details).toMatchObject({ code: "io", path: "c.txt", restored: ["a.txt"] });
+    expect((await memory.fs.readFile(`${ROOT}/a.txt`)).toString("utf8")).toBe("a\n");
   });
 
   it("names a file it could not restore", async () => {

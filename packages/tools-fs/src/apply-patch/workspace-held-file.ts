@@ -139,8 +139,12 @@ class WorkspaceHeldFile implements HeldPatchFile {
       const data = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces as Buffer[]);
       // No abort signal: a commit (or the restore of a pre-image) is not left half done because the host gave up waiting.
       await workspace.fs.writeFileAtomic(this.key, data, mode === undefined ? {} : { mode });
-      const after = await workspace.fs.stat(this.key);
-      const version: FullTextSnapshot = { mtimeMs: after.mtimeMs, size: data.length, contentHash: hasher.digest(), totalLines: hasher.lineCount() };
+      // Written: a failing stat now must not pass for a failed write (the file would be left out of a restore). The hash decides staleness on a workspace anyway.
+      const mtimeMs = await workspace.fs.stat(this.key).then(
+        (after) => after.mtimeMs,
+        () => Date.now(),
+      );
+      const version: FullTextSnapshot = { mtimeMs, size: data.length, contentHash: hasher.digest(), totalLines: hasher.lineCount() };
       environment.state.recordTextMutation(this.key, version);
       return version;
     });
