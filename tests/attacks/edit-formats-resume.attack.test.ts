@@ -153,3 +153,15 @@ describe("ApplyPatch's Delete File of a huge file", () => {
     }
   });
 });
+
+describe("ApplyPatch's resume never applies a patch twice", () => {
+  it("a hunk whose reverse is ambiguous after it applied, and whose removed line still matches elsewhere under a looser pass, is not run again", async () => {
+    // Before: "x" once exactly (and "x " once), "y" twice: the hunk applies at line 1, its reverse is ambiguous (y twice): still to do.
+    // After: "x" is gone but "x " matches it ignoring trailing whitespace, and "y" is there three times: read as still to do again.
+    const workdir = project({ "a.txt": "x\nx \ny\ny\n" });
+    const call = { id: "ap-twice", name: "ApplyPatch", arguments: { patch: patch("*** Update File: a.txt", "@@", "-x", "+y") } };
+    const resumed = await resumeAfter(workdir, call, () => undefined);
+    // Applied once: "y\nx \ny\ny\n". Run again, it changed the second line too.
+    expect(fs.readFileSync(path.join(workdir, "a.txt"), "utf8"), resumed.text).toBe("y\nx \ny\ny\n");
+  });
+});
