@@ -165,3 +165,30 @@ describe("ApplyPatch's resume never applies a patch twice", () => {
     expect(fs.readFileSync(path.join(workdir, "a.txt"), "utf8"), resumed.text).toBe("y\nx \ny\ny\n");
   });
 });
+
+describe("Edit's resume never applies an edit twice", () => {
+  it("edits: an old_string gone once applied but matched elsewhere ignoring trailing whitespace is not run again", async () => {
+    const workdir = project({ "a.txt": "x\nx \nq\n" });
+    const edits = [
+      { old_string: "x\n", new_string: "y\n" },
+      { old_string: "q", new_string: "r" },
+    ];
+    const call = { id: "me-twice", name: "Edit", arguments: { path: "a.txt", edits } };
+    const resumed = await resumeAfter(workdir, call, () => undefined);
+    expect(fs.readFileSync(path.join(workdir, "a.txt"), "utf8"), resumed.text).toBe("y\nx \nr\n");
+  });
+
+  it("edits with one edit: the same", async () => {
+    const workdir = project({ "a.txt": "x\nx \nq\n" });
+    const call = { id: "me-one", name: "Edit", arguments: { path: "a.txt", edits: [{ old_string: "x\n", new_string: "y\n" }] } };
+    const resumed = await resumeAfter(workdir, call, () => undefined);
+    expect(fs.readFileSync(path.join(workdir, "a.txt"), "utf8"), resumed.text).toBe("y\nx \nq\n");
+  });
+
+  it("old_string/new_string: the same", async () => {
+    const workdir = project({ "a.txt": "x\nx \nq\n" });
+    const call = { id: "e-twice", name: "Edit", arguments: { path: "a.txt", old_string: "x\n", new_string: "y\n" } };
+    const resumed = await resumeAfter(workdir, call, () => undefined);
+    expect(fs.readFileSync(path.join(workdir, "a.txt"), "utf8"), resumed.text).toBe("y\nx \nq\n");
+  });
+});
