@@ -7,6 +7,7 @@
  * deadlock: each call is raced against a timeout), and a patch of many files
  * where the last path is refused (nothing written).
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -149,6 +150,31 @@ describe("ApplyPatch: paths leading out of the workspace", () => {
       expect(fs.readFileSync(path.join(workdir, "dir", "inner.txt"), "utf8")).toBe("inner\n");
       expect(fs.existsSync(path.join(outside, "secret.txt"))).toBe(true);
     }
+    await registry.close();
+  });
+});
+
+describe("ApplyPatch: special files", () => {
+  it("a FIFO, and links to /dev/zero and /dev/urandom, are refused at once by every operation (no hang, nothing read)", async () => {
+    const { workdir, registry } = await scene({ "a.txt": "a\n" });
+    execFileSync("mkfifo", [path.join(workdir, "fifo")]);
+    fs.symlinkSync("/dev/zero", path.join(workdir, "zero"));
+    fs.symlinkSync("/dev/urandom", path.join(workdir, "rnd"));
+    for (const target of ["fifo", "zero", "rnd"]) {
+      for (const text of [
+        patch(`*** Update File: ${target}`, "@@", "-a", "+b"),
+        patch(`*** Delete File: ${target}`),
+        patch(`*** Add File: ${target}`, "+x"),
+        patch("*** Update File: a.txt", `*** Move to: ${target}`),
+        patch(`*** Update File: ${target}`, "*** Move to: moved.txt"),
+      ]) {
+        const result = await call(registry, "ApplyPatch", { patch: text }, 8_000);
+        expect(result.timedOut, text).toBe(false);
+        expect(result.isError, `${text}: ${result.text}`).toBe(true);
+      }
+    }
+    expect(fs.lstatSync(path.join(workdir, "fifo")).isFIFO()).toBe(true);
+    expect(fs.readFileSync(path.join(workdir, "a.txt"), "utf8")).toBe("a\n");
     await registry.close();
   });
 });
