@@ -3,13 +3,14 @@
 // its result as one JSON line { isError, text }, after a { ready: true } line once the registry is
 // built. A host that never answers (its event loop blocked by the call) is what the tests look for.
 // Run it as
-//   node --import tsx --conditions=@agent-tools/source edit-formats-host.mjs <workdir> <tool> <argumentsFile>
+//   node --import tsx --conditions=@agent-tools/source edit-formats-host.mjs <workdir> <tool> <argumentsFile> [<optionsJson>]
+// (<optionsJson>: more registry options, e.g. permissions).
 import { readFileSync } from "node:fs";
 import { toolResultText } from "@agent-tools/core";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 
-const [workdir, name, argumentsFile] = process.argv.slice(2);
-const registry = await buildBuiltinToolRegistry({ workdir, editSurface: "both", memory: false });
+const [workdir, name, argumentsFile, optionsJson] = process.argv.slice(2);
+const registry = await buildBuiltinToolRegistry({ workdir, editSurface: "both", memory: false, ...JSON.parse(optionsJson ?? "{}") });
 const args = JSON.parse(readFileSync(argumentsFile, "utf8"));
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 const result = await registry.executeToolCall({ id: "call_host", name, arguments: args });

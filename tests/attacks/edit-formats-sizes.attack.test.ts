@@ -4,9 +4,11 @@
  * shows as a host that does not answer within the case's limit (then it is
  * killed): many hunks on a large file (each hunk's place must be proved
  * unique, so a search over the rest of the file per hunk grows with hunks x
- * lines), hunks whose `@@` anchors match nothing, and 10,000 files in one
- * patch (one nested hold each). Each must be applied or refused with a
- * clear error, never hold the host.
+ * lines), hunks whose `@@` anchors match nothing, 10,000 files in one
+ * patch (one nested hold each), and 200,000 header lines judged by the
+ * permission rules (each path resolved with synchronous file system calls
+ * before the tool's own limit refuses the patch). Each must be applied or
+ * refused with a clear error, never hold the host.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -24,13 +26,18 @@ const ANSWER_WITHIN_MS = 60_000;
 let cases = 0;
 
 /** Runs one call in a host process; resolves with its answer, or `held` when it gave none within the limit after the registry was ready. */
-function hostCall(workdir: string, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string } | "held"> {
+function hostCall(
+  workdir: string,
+  name: string,
+  args: Record<string, unknown>,
+  options: Record<string, unknown> = {},
+): Promise<{ isError: boolean; text: string } | "held"> {
   const argumentsFile = path.join(temporary, `args-${(cases += 1)}.json`);
   fs.writeFileSync(argumentsFile, JSON.stringify(args));
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      ["--import", "tsx", "--conditions=@agent-tools/source", path.join(here, "edit-formats-host.mjs"), workdir, name, argumentsFile],
+      ["--import", "tsx", "--conditions=@agent-tools/source", path.join(here, "edit-formats-host.mjs"), workdir, name, argumentsFile, JSON.stringify(options)],
       { cwd: here, maxBuffer: 16 * 1024 * 1024 },
     );
     let output = "";
@@ -102,5 +109,19 @@ describe("ApplyPatch: hostile sizes answer without holding the host", () => {
     const written = fs.readdirSync(workdir, { recursive: true }).filter((name) => String(name).endsWith(".txt") && String(name) !== "big.txt").length;
     expect([0, 10_000]).toContain(written);
     if (answer !== "held") expect(written === 10_000).toBe(!answer.isError);
+  }, 180_000);
+
+  it("200,000 header lines under permission rules: refused without resolving every path first", async () => {
+    const { workdir } = project(1);
+    const lines: string[] = [];
+    for (let index = 0; index < 200_000; index += 1) lines.push(`*** Delete File: d${index % 100}/deep/er/f${index}.txt`);
+    const answer = await hostCall(
+      workdir,
+      "ApplyPatch",
+      { patch: patchText(lines) },
+      { permissions: { deny: ["Edit(secret/**)"] }, approval: { defaultDecision: "allow" } },
+    );
+    expect(answer, "the host gave no answer: the rules held its event loop").not.toBe("held");
+    if (answer !== "held") expect(answer.isError).toBe(true);
   }, 180_000);
 });
