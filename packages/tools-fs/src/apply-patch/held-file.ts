@@ -54,6 +54,8 @@ export interface PatchPathHolder {
   readonly role: PatchRole;
   /** The lock order key: the file system and the canonical path (sorted, so two patches never lock in opposite orders). */
   readonly order: string;
+  /** The key of the bundle's mutation queue the hold waits on (two holds of one key in one patch would wait on each other). */
+  readonly queueKey: string;
   /** Holds the path (its queue, its lock) while `run` runs. */
   hold<T>(run: (file: HeldPatchFile) => Promise<T>): Promise<T>;
   /** Removes the directories the hold created for a new file and that are still empty (after a patch that changed nothing). */

@@ -8,13 +8,14 @@ import { type Stats, lstatSync, rmdirSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import path from "node:path";
 import type { ResolvedPath, ToolContext } from "@agent-tools/core";
-import { canonicalizeTarget } from "@agent-tools/core/internal";
+import { canonicalizeTarget, isWithin } from "@agent-tools/core/internal";
+import { anchorDirectory } from "@agent-tools/file-io/internal";
 import { commitAtomically } from "../file-engine/atomic-commit.js";
 import type { FileEngine } from "../file-engine/file-engine.js";
 import type { LockedFile } from "../file-engine/locked-file.js";
 import { notFoundError, toFsToolError } from "../shared/fs-errors.js";
 import { assertRegularFile } from "../shared/regular-file.js";
-import type { FsToolEnvironment } from "../shared/tool-environment.js";
+import { type FsToolEnvironment, stateKey } from "../shared/tool-environment.js";
 import type { HeldEntryType, HeldPatchFile, PatchPathHolder, PatchRole } from "./held-file.js";
 
 const TOOL = "ApplyPatch";
@@ -51,7 +52,6 @@ function missingDirectories(directory: string): string[] {
 /** Holds a resolved local path for one role of a patch. */
 export function localHolder(resolved: ResolvedPath, role: PatchRole, call: LocalHoldCall, options: { createParents: boolean }): PatchPathHolder {
   const creates = options.createParents && (role === "add" || role === "move-destination");
-  const created = creates ? missingDirectories(path.dirname(resolved.absolutePath)) : [];
   let canonical: string;
   try {
     // The longest existing prefix resolved, so two spellings of one new file, one through a symlinked folder, are one file.
@@ -59,10 +59,15 @@ export function localHolder(resolved: ResolvedPath, role: PatchRole, call: Local
   } catch (error) {
     throw toFsToolError(TOOL, error, resolved, call.context);
   }
+  // The folders a hold would create, canonical and inside the root: the only ones a clean-up may remove.
+  const created = creates
+    ? missingDirectories(path.dirname(canonical)).filter((directory) => resolved.scope === "external" || isWithin(resolved.rootPath, directory))
+    : [];
   return {
     resolved,
     role,
     order: `local:${canonical}`,
+    queueKey: `local:${stateKey(resolved.absolutePath)}`,
     async hold(run) {
       try {
         return await call.engine.mutate({ toolName: TOOL, resolved, context: call.context, followLeaf: role !== "delete", createParents: creates }, (file) =>
@@ -75,9 +80,15 @@ export function localHolder(resolved: ResolvedPath, role: PatchRole, call: Local
     async removeCreatedDirectories() {
       for (const directory of created) {
         try {
-          rmdirSync(directory);
+          // Through the parent opened and verified as the very folder checked: a folder on the way swapped for a symlink fails the check.
+          const parent = anchorDirectory(path.dirname(directory));
+          try {
+            rmdirSync(parent.entry(path.basename(directory)));
+          } finally {
+            parent.close();
+          }
         } catch {
-          // Not empty (something else was put there meanwhile) or already gone: left as it is.
+          // Not empty (something else was put there meanwhile), already gone, or its parent moved: left as it is.
           return;
         }
       }

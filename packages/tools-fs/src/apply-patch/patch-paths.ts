@@ -88,7 +88,8 @@ export async function patchPathHolders(requests: readonly PatchPathRequest[], ca
   }
   const seen = new Map<string, PatchPathHolder>();
   for (const holder of holders) {
-    const earlier = seen.get(holder.order);
+    // Two holds of one file, or of one queue key (a link and its target), would wait on each other for ever.
+    const earlier = seen.get(holder.order) ?? seen.get(holder.queueKey);
     if (earlier) {
       throw new ToolError(
         "invalid_arguments",
@@ -97,6 +98,7 @@ export async function patchPathHolders(requests: readonly PatchPathRequest[], ca
       );
     }
     seen.set(holder.order, holder);
+    seen.set(holder.queueKey, holder);
   }
   return holders;
 }

@@ -53,7 +53,8 @@ export async function workspaceHolder(
   const creates = options.createParents && (role === "add" || role === "move-destination");
   try {
     target = await workspaceTarget(errorCall, resolved);
-    if (creates) created = await missingDirectories(workspace, posix.dirname(target.key));
+    const root = resolved.scope === "external" ? workspace.root : resolved.rootPath;
+    if (creates) created = (await missingDirectories(workspace, posix.dirname(target.key))).filter((directory) => directory.startsWith(`${root}/`));
   } catch (error) {
     throw await workspaceToolError(errorCall, error, resolved);
   }
@@ -62,6 +63,7 @@ export async function workspaceHolder(
     role,
     target,
     order: `workspace:${target.key}`,
+    queueKey: `workspace:${target.key}`,
     async hold(run) {
       try {
         return await mutateInWorkspace({ toolName: TOOL, target, context, environment, followLeaf: role !== "delete", createParents: creates }, (file) =>
@@ -74,6 +76,8 @@ export async function workspaceHolder(
     async removeCreatedDirectories() {
       for (const directory of created) {
         try {
+          // Only while its parent still resolves to itself (no folder on the way swapped for a symlink).
+          if ((await workspace.fs.realpath(posix.dirname(directory))) !== posix.dirname(directory)) return;
           await workspace.fs.rmdir(directory);
         } catch {
           return;
