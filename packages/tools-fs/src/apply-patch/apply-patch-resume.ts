@@ -28,10 +28,27 @@ export interface ApplyPatchResumeParts {
 
 type Verdict = "pending" | "applied" | "unknown";
 
-function applies(content: Buffer, hunks: readonly PatchHunk[], displayPath: string): boolean {
+/** The largest file the check reads (64 MiB, as Edit's); a larger one is unknown, unread (the model may have made it huge). */
+const RESUME_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The file's bytes, or undefined when it is larger than the check reads. */
+async function readBounded(file: HeldPatchFile): Promise<Buffer | undefined> {
+  if (file.size > RESUME_MAX_BYTES) return undefined;
+  const bytes = await file.read();
+  return bytes.length > RESUME_MAX_BYTES ? undefined : bytes;
+}
+
+/**
+ * Whether `hunks` apply to `content`: `strict` only where each hunk's old
+ * lines are there byte for byte (line endings aside). A hunk that applies
+ * only by a looser pass may be finding another place after it applied (its
+ * `-x` gone, but `x ` still there ignoring trailing whitespace), so "still to
+ * do" needs the strict form; "applied" needs the reverse to apply at all.
+ */
+function applies(content: Buffer, hunks: readonly PatchHunk[], displayPath: string, strict: boolean): boolean {
   try {
-    applyPatchHunks(content, hunks, { displayPath });
-    return true;
+    const patched = applyPatchHunks(content, hunks, { displayPath });
+    return !strict || patched.hunks.every((hunk) => hunk.matchStrategy === "exact" || hunk.matchStrategy === "line-endings");
   } catch {
     return false;
   }
@@ -46,11 +63,12 @@ function reversed(hunks: readonly PatchHunk[]): PatchHunk[] {
 }
 
 /** Whether `hunks` are still to apply on `content` (they apply, their reverse does not), already applied (the other way round), or unknown. */
-function hunksVerdict(content: Buffer, hunks: readonly PatchHunk[], displayPath: string): Verdict {
-  const forward = applies(content, hunks, displayPath);
-  const backward = applies(content, reversed(hunks), displayPath);
-  if (forward === backward) return "unknown";
-  return forward ? "pending" : "applied";
+function hunksVerdict(content: Buffer | undefined, hunks: readonly PatchHunk[], displayPath: string): Verdict {
+  if (content === undefined) return "unknown";
+  const backward = applies(content, reversed(hunks), displayPath, false);
+  if (applies(content, hunks, displayPath, true)) return backward ? "unknown" : "pending";
+  // Neither strictly to do nor undoable: a loose forward match alone proves nothing either way.
+  return backward && !applies(content, hunks, displayPath, false) ? "applied" : "unknown";
 }
 
 async function operationVerdict(operation: PatchOperation, files: readonly HeldPatchFile[], index: number): Promise<Verdict> {
@@ -61,17 +79,19 @@ async function operationVerdict(operation: PatchOperation, files: readonly HeldP
   if (operation.kind === "add") {
     if (file.type === "missing") return "pending";
     const expected = Buffer.from(operation.lines.map((line) => `${line}\n`).join(""), "utf8");
+    // A file of another size cannot hold the lines: not read.
+    if (file.size !== expected.length) return "unknown";
     return (await file.read()).equals(expected) ? "applied" : "unknown";
   }
   const destination = operation.moveTo === undefined ? undefined : files[index + 1]!;
-  if (destination === undefined) return file.type === "missing" ? "unknown" : hunksVerdict(await file.read(), operation.hunks, display);
+  if (destination === undefined) return file.type === "missing" ? "unknown" : hunksVerdict(await readBounded(file), operation.hunks, display);
   if (destination.type !== "missing" && destination.type !== "file") return "unknown";
   if (file.type === "file" && destination.type === "missing") {
-    return operation.hunks.length === 0 || hunksVerdict(await file.read(), operation.hunks, display) === "pending" ? "pending" : "unknown";
+    return operation.hunks.length === 0 || hunksVerdict(await readBounded(file), operation.hunks, display) === "pending" ? "pending" : "unknown";
   }
   if (file.type === "missing" && destination.type === "file") {
     if (operation.hunks.length === 0) return "applied";
-    return hunksVerdict(await destination.read(), operation.hunks, display) === "applied" ? "applied" : "unknown";
+    return hunksVerdict(await readBounded(destination), operation.hunks, display) === "applied" ? "applied" : "unknown";
   }
   return "unknown";
 }

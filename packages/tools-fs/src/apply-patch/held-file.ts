@@ -25,6 +25,8 @@ export interface HeldPatchFile {
   readonly type: HeldEntryType;
   /** Permission bits of what is there now; undefined when missing. */
   readonly mode: number | undefined;
+  /** Size in bytes of what is there now (under the lock); 0 when missing. */
+  readonly size: number;
   /** Refuses (`not_a_file`, `unsupported_target`) unless a regular file is there. */
   assertRegular(): void;
   /** The `not_found` error with did-you-mean candidates. */

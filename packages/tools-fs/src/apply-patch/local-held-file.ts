@@ -100,6 +100,7 @@ export function localHolder(resolved: ResolvedPath, role: PatchRole, call: Local
 class LocalHeldFile implements HeldPatchFile {
   readonly type: HeldEntryType;
   readonly mode: number | undefined;
+  readonly size: number;
 
   constructor(
     private readonly file: LockedFile,
@@ -108,6 +109,7 @@ class LocalHeldFile implements HeldPatchFile {
   ) {
     this.type = typeOf(file.stats);
     this.mode = file.stats ? Number(file.stats.mode) & 0o7777 : undefined;
+    this.size = file.stats?.size ?? 0;
   }
 
   get key(): string {

@@ -95,6 +95,7 @@ function typeOf(stats: WorkspaceStats | undefined): HeldEntryType {
 class WorkspaceHeldFile implements HeldPatchFile {
   readonly type: HeldEntryType;
   readonly mode: number | undefined;
+  readonly size: number;
   readonly resolved: ResolvedPath;
 
   constructor(
@@ -104,6 +105,7 @@ class WorkspaceHeldFile implements HeldPatchFile {
   ) {
     this.type = typeOf(file.stats);
     this.mode = file.stats?.mode;
+    this.size = file.stats?.size ?? 0;
     this.resolved = target.resolved;
   }
 
