@@ -5,7 +5,11 @@
  * Delete File of a link (never its target), `..` and absolute paths, one
  * file named twice (an alias link, `./`; no deadlock on the workspace's
  * lock), and a patch whose last path is refused after others were planned:
- * nothing outside changes, nothing inside is half applied.
+ * nothing outside changes, nothing inside is half applied. A remote Bash
+ * loop flipping `sub` to a symlink out while patches below it are applied
+ * or refused (their clean-up removing the folders they made; the outside
+ * folder holds empty folders of those names): nothing outside changes
+ * (`ATTACK_ROUNDS` rounds).
  *
  * Runs as root (the test sshd's dedicated account); skipped otherwise.
  * Shared set-up: `__fixtures__/ssh-workspace.ts`.
@@ -14,7 +18,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { describe, expect, it } from "vitest";
-import { asRoot, snapshot, useSshWorkspaceHarness } from "./__fixtures__/ssh-workspace.js";
+import { ROUNDS, asRoot, snapshot, useSshWorkspaceHarness } from "./__fixtures__/ssh-workspace.js";
 
 const harness = useSshWorkspaceHarness();
 const { localTemporary, cleanups, asUser, openWorkspace, call } = harness;
@@ -132,4 +136,44 @@ describe.skipIf(!asRoot)("attack: ApplyPatch on an SSH workspace", () => {
     expect(partial.isError).toBe(true);
     expect(fs.readFileSync(path.join(workdir, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n");
   });
+
+  it("patches below a folder a remote Bash loop flips to a symlink out, and their refused clean-up, touch nothing outside", async () => {
+    const { workdir, outside, registry } = await sshScene();
+    const rounds = ROUNDS;
+    asUser(
+      [
+        `mkdir -p '${workdir}/sub'`,
+        `printf 'alpha\\n' > '${workdir}/sub/e.txt'`,
+        `cd '${outside}' && for i in $(seq 0 ${rounds}); do mkdir -p new$i/deep; printf 'OUTSIDE-$i\\n' > m$i.txt; done`,
+        `cd '${workdir}/sub' && for i in $(seq 0 ${rounds}); do printf 'inside-$i\\n' > m$i.txt; done`,
+      ].join(" && "),
+    );
+    const before = snapshot(outside);
+    const flipper = `
+      cd '${workdir}'
+      while [ ! -e STOP ]; do
+        mv sub sub.real 2>/dev/null; ln -sfn '${outside}' sub; sleep 0.002
+        rm -f sub; mv sub.real sub 2>/dev/null; sleep 0.004
+      done`;
+    const child = (await import("node:child_process")).spawn("runuser", ["-u", harness.sshd.username, "--", "/bin/sh", "-c", flipper], { stdio: "ignore" });
+    cleanups.push(() => child.kill("SIGKILL"));
+    try {
+      for (let round = 0; round < rounds; round += 1) {
+        for (const text of [
+          patch(`*** Add File: sub/new${round}/deep/n.txt`, "+inside", "*** Update File: sub/e.txt", "@@", "-no such line", "+x"),
+          patch(`*** Add File: sub/new${round}/deep/n.txt`, "+inside", `*** Update File: sub/m${round}.txt`, `*** Move to: sub/moved${round}.txt`),
+        ]) {
+          const result = await timed(registry, "ApplyPatch", { patch: text });
+          expect(result.timedOut).toBe(false);
+          expect(result.text).not.toContain("OUTSIDE-");
+        }
+      }
+    } finally {
+      fs.writeFileSync(`${workdir}/STOP`, "");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    expect(snapshot(outside)).toEqual(before);
+    // snapshot lists files only: the empty folders outside must all still be there too.
+    for (let round = 0; round < rounds; round += 1) expect(fs.existsSync(path.join(outside, `new${round}`, "deep")), `new${round}/deep`).toBe(true);
+  }, 180_000);
 });
