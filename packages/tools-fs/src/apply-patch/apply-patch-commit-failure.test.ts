@@ -29,6 +29,13 @@ function failingWrites(memory: MemoryWorkspace, failing: (file: string) => boole
       if (key === "stat") {
         return (file: string) => (failingStat(file) ? Promise.reject(Object.assign(new Error("connection lost"), { code: "io" })) : target.stat(file));
       }
+      if (key === "lstat") {
+        // big.txt passes for a file of 100 MiB (more than a deletion keeps a copy of).
+        return async (file: string) => {
+          const stats = await target.lstat(file);
+          return file.endsWith("/big.txt") ? { ...stats, size: 100 * 1024 * 1024 } : stats;
+        };
+      }
       const value = Reflect.get(target, key);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -116,6 +123,18 @@ describe("ApplyPatch when a commit fails midway", () => {
     const call = setUp(workspace);
     const result = await call({ patch: patch("*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: c.txt", "@@", "-c", "+C") });
     expect(result.details).toMatchObject({ code: "io", path: "c.txt", restored: ["a.txt"] });
+    expect((await memory.fs.readFile(`${ROOT}/a.txt`)).toString("utf8")).toBe("a\n");
+  });
+
+  it("deletes a file too large to keep a copy of only after every other change, so a failure before leaves it", async () => {
+    const memory = createMemoryWorkspace({ root: ROOT, files: { "big.txt": "big\n", "a.txt": "a\n", "c.txt": "c\n" } });
+    cleanups.push(() => memory.close());
+    const call = setUp(failingWrites(memory, (file) => file.endsWith("/c.txt")));
+    const result = await call({
+      patch: patch("*** Delete File: big.txt", "*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: c.txt", "@@", "-c", "+C"),
+    });
+    expect(result.details).toMatchObject({ code: "io", path: "c.txt", restored: ["a.txt"], notRestored: [] });
+    expect((await memory.fs.readFile(`${ROOT}/big.txt`)).toString("utf8")).toBe("big\n");
     expect((await memory.fs.readFile(`${ROOT}/a.txt`)).toString("utf8")).toBe("a\n");
   });
 

@@ -91,7 +91,8 @@ export function applyPatchResult(committed: readonly CommittedChange[]) {
     } else if (change.kind === "delete") {
       lines.push(`D ${display}`);
       files.push({ path: display, absolutePath: resolved.absolutePath, operation: "delete", hunks: [] });
-      pushDiff(display, change.before, []);
+      if (change.before === undefined) diffs.push(`diff of ${display} left out: deleted, ${change.file.size} bytes\n`);
+      else pushDiff(display, change.before, []);
     } else {
       for (const hunk of change.hunks) strategies.add(hunk.matchStrategy);
       autoRead ||= change.autoRead;

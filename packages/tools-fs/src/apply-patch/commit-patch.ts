@@ -32,10 +32,16 @@ async function commitOne(change: PlannedChange, undos: Undo[]): Promise<FullText
       undos.push({ displayPath: display, undo: () => (before === undefined ? file.remove() : file.write([before], change.mode).then(() => undefined)) });
       return version;
     }
-    case "delete":
+    case "delete": {
       await file.remove();
-      undos.push({ displayPath: display, undo: () => file.write([change.before], change.mode).then(() => undefined) });
+      const before = change.before;
+      undos.push({
+        displayPath: display,
+        undo: () =>
+          before === undefined ? Promise.reject(new Error("no copy was kept of so large a file")) : file.write([before], change.mode).then(() => undefined),
+      });
       return undefined;
+    }
     case "update": {
       const destination = change.destination;
       if (destination === undefined) {
@@ -65,7 +71,10 @@ function messageOf(error: unknown): string {
 export async function commitPatch(changes: readonly PlannedChange[]): Promise<CommittedChange[]> {
   const undos: Undo[] = [];
   const committed: CommittedChange[] = [];
-  for (const change of changes) {
+  // Deletions of files too large to copy go last: a failure before them leaves them untouched.
+  const uncopied = (change: PlannedChange) => change.kind === "delete" && change.before === undefined;
+  const ordered = [...changes.filter((change) => !uncopied(change)), ...changes.filter(uncopied)];
+  for (const change of ordered) {
     try {
       committed.push({ change, version: await commitOne(change, undos) });
     } catch (error) {
@@ -93,5 +102,6 @@ export async function commitPatch(changes: readonly PlannedChange[]): Promise<Co
       });
     }
   }
-  return committed;
+  // In patch order again, for the answer.
+  return changes.map((change) => committed.find((entry) => entry.change === change)!);
 }

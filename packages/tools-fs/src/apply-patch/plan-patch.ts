@@ -15,7 +15,13 @@ import type { HeldPatchFile } from "./held-file.js";
 /** One operation, checked and computed, ready to commit. */
 export type PlannedChange =
   | { readonly kind: "add"; readonly file: HeldPatchFile; readonly before: Buffer | undefined; readonly pieces: Buffer[]; readonly mode: number | undefined }
-  | { readonly kind: "delete"; readonly file: HeldPatchFile; readonly before: Buffer; readonly mode: number | undefined }
+  | {
+      readonly kind: "delete";
+      readonly file: HeldPatchFile;
+      /** The content, kept to restore the file if a later write fails; undefined for a file over {@link DELETE_COPY_MAX_BYTES}. */
+      readonly before: Buffer | undefined;
+      readonly mode: number | undefined;
+    }
   | {
       readonly kind: "update";
       readonly file: HeldPatchFile;
@@ -29,6 +35,14 @@ export type PlannedChange =
     };
 
 const NOTHING_WRITTEN = "Nothing was written: the patch applies all or nothing.";
+
+/**
+ * The largest file a deletion keeps a copy of (to restore it if a later
+ * write of the patch fails); a larger one is not read (as the Delete tool
+ * reads nothing), deleted after every other change of the patch, and
+ * reported if it then cannot be restored.
+ */
+export const DELETE_COPY_MAX_BYTES = 64 * 1024 * 1024;
 
 function cancelled(): ToolError {
   return new ToolError("cancelled", "Cancelled: the host aborted this call before it changed anything.");
@@ -86,10 +100,10 @@ async function planDelete(file: HeldPatchFile): Promise<PlannedChange> {
     );
   }
   file.assertRegular();
-  const before = await file.read();
+  const before = file.size <= DELETE_COPY_MAX_BYTES ? await file.read() : undefined;
   // A file the model saw must still be that version (it would delete changes it never saw).
   const { latest } = file.recorded();
-  if (latest) await file.assertUnchanged(latest, () => before);
+  if (latest) await file.assertUnchanged(latest, () => before ?? file.read());
   return { kind: "delete", file, before, mode: file.mode };
 }
 
