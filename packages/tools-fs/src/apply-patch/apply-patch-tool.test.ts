@@ -282,3 +282,13 @@ describe("ApplyPatch's tolerant hunks and abort", () => {
     expect(existsSync(`${ws.dir}/new.txt`)).toBe(false);
   });
 });
+
+describe("ApplyPatch's hunk bound", () => {
+  it("refuses a patch of more than 1000 hunks before reading any file", async () => {
+    ws = createTestWorkspace({ "big.txt": `${Array.from({ length: 2000 }, (_, index) => `line ${index}`).join("\n")}\n` });
+    const hunks = Array.from({ length: 1001 }, (_, index) => ["@@", `-line ${index}`, `+LINE ${index}`]).flat();
+    const result = await ws.call("ApplyPatch", { patch: patch("*** Update File: big.txt", ...hunks) });
+    expect(result.details).toMatchObject({ code: "invalid_arguments", hunks: 1001, limit: 1000 });
+    expect(read("big.txt")).toContain("line 1000\n");
+  });
+});
