@@ -128,3 +128,11 @@ describe("permission modes over ApplyPatch", () => {
     ).not.toBe("allow");
   });
 });
+
+describe("a patch naming more paths than the rules judge", () => {
+  test("is denied without resolving its paths", () => {
+    const text = patch(...Array.from({ length: 257 }, (_, index) => `*** Delete File: d/f${index}.txt`));
+    expect(decide({ allow: ["Edit"] }, text)).toBe("deny");
+    expect(decide({ allow: ["Edit"] }, patch(...Array.from({ length: 256 }, (_, index) => `*** Delete File: src/f${index}.txt`)))).toBe("allow");
+  });
+});

@@ -12,7 +12,7 @@ import type { CompiledPermissions } from "./compile-permissions.js";
 import type { PathBases } from "./path-pattern.js";
 import { acceptEditsAllows, bypassStillAsks, planModeRefuses, protectedPlacesOf } from "./permission-modes.js";
 import { type CallFacts, type RuleHit, allowingRules, denyOrAskHit } from "./rule-match.js";
-import { callTargetsOf, commandOf, isWalkTool, pathIntentOf } from "./rule-tools.js";
+import { MAX_PATCH_TARGETS, callTargetsOf, commandOf, excessPatchTargets, isWalkTool, pathIntentOf } from "./rule-tools.js";
 import { hiddenFromRules } from "./hidden-commands.js";
 
 /** What evaluating a call needs of the registry. */
@@ -140,6 +140,14 @@ function fallback(compiled: CompiledPermissions, call: RuleCall, facts: CallFact
 }
 
 function decide(compiled: CompiledPermissions, call: RuleCall, environment: RuleEnvironment): RuleVerdict {
+  const excess = excessPatchTargets(call.toolName, call.input);
+  if (excess !== undefined) {
+    return {
+      decision: "deny",
+      layer: "default",
+      reason: `${call.toolName} names ${excess} paths, more than the ${MAX_PATCH_TARGETS} the permission rules judge in one patch. Split it into patches of at most ${MAX_PATCH_TARGETS} files.`,
+    };
+  }
   const facts = factsOf(compiled, call, environment);
   const denied = firstHit(compiled, "deny", facts);
   if (denied !== undefined) return denyVerdict(denied, call.toolName);

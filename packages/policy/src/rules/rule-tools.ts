@@ -134,6 +134,20 @@ export function callTargetsOf(toolName: string, input: Readonly<Record<string, u
   return targetPathsOf(toolName, input).map((path) => ({ path, intent }));
 }
 
+/** The most paths of one ApplyPatch call the rules judge (the tool itself refuses a patch of more). */
+export const MAX_PATCH_TARGETS = 256;
+
+/**
+ * How many paths an ApplyPatch call names when that is more than the rules
+ * judge ({@link MAX_PATCH_TARGETS}); undefined otherwise. Each path is
+ * resolved on the disk, so 200,000 of them would hold the host for minutes.
+ */
+export function excessPatchTargets(toolName: string, input: Readonly<Record<string, unknown>>): number | undefined {
+  if (toolName !== "ApplyPatch" || typeof input.patch !== "string") return undefined;
+  const count = patchTargetsOf(input.patch).length;
+  return count > MAX_PATCH_TARGETS ? count : undefined;
+}
+
 /**
  * The command line a call runs, or undefined: a shell tool's `command`
  * (ManagedProcess only for `start`), and the `script` a CronTaskManager
