@@ -49,8 +49,13 @@ async function resumeSingleEdit(path: string, input: EditInput, context: ToolCon
     if (findEditMatches(newBytes, input.old_string, input.new_string) !== null) {
       return unknownEdit(path, "new_string contains old_string, so the file cannot tell whether the edit was applied");
     }
-    const oldMatches = findEditMatches(found.bytes, input.old_string, input.new_string)?.matches ?? [];
+    const oldFound = findEditMatches(found.bytes, input.old_string, input.new_string);
+    const oldMatches = oldFound?.matches ?? [];
     if (oldMatches.length > 0) {
+      // Only an exact match is the edit still to do: a looser one can be another place that reads like old_string once the
+      // edit applied ("x\n" replaced, "x \n" matched ignoring trailing whitespace: running again changed that line too).
+      if (oldFound!.strategy !== "exact")
+        return unknownEdit(path, `old_string matches the file only by the ${oldFound!.strategy} pass, which an applied edit can leave elsewhere`);
       // A deletion joins the text around it, which can read as old_string again ("aabb" less "ab" is "ab").
       if (newBytes.length === 0) return unknownEdit(path, "old_string is in the file, but deleting it can leave text that reads as old_string again");
       if (overlapsAny(found.bytes, newBytes, oldMatches)) {

@@ -32,8 +32,13 @@ export async function resumeMultiEdit(
     if ("oversize" in found)
       return unknownEdit(path, `the file is ${found.oversize} bytes, more than the ${EDIT_RESUME_MAX_BYTES} the check before running again reads`);
     const first = edits[0]!;
-    const firstMatches = findEditMatches(found.bytes, first.old_string, first.new_string)?.matches ?? [];
+    const firstFound = findEditMatches(found.bytes, first.old_string, first.new_string);
+    const firstMatches = firstFound?.matches ?? [];
     if (firstMatches.length > 0) {
+      // Only an exact match is still to do: a looser one can be another place that reads like it once the edits applied.
+      if (firstFound!.strategy !== "exact") {
+        return unknownEdit(path, `edit 1's old_string matches the file only by the ${firstFound!.strategy} pass, which applied edits can leave elsewhere`);
+      }
       for (const [index, edit] of edits.entries()) {
         const newBytes = Buffer.from(edit.new_string, "utf8");
         const which = `edit ${index + 1}`;
