@@ -124,4 +124,16 @@ describe("ApplyPatch: hostile sizes answer without holding the host", () => {
     expect(answer, "the host gave no answer: the rules held its event loop").not.toBe("held");
     if (answer !== "held") expect(answer.isError).toBe(true);
   }, 180_000);
+
+  it("1,000 hunks (the limit) whose `@@` anchors match nothing, on a 4,000,000-line file (50 MB)", async () => {
+    const { workdir, file, content } = project(4_000_000);
+    const lines = ["*** Update File: big.txt"];
+    for (let index = 0; index < 1_000; index += 1) {
+      const at = index * 4_000;
+      lines.push(`@@ no such anchor ${at}`, `-line ${at}`, `+LINE ${at}`);
+    }
+    const answer = await hostCall(workdir, "ApplyPatch", { patch: patchText(lines) });
+    expect(answer, "the host gave no answer: the call held its event loop").not.toBe("held");
+    if (answer !== "held" && answer.isError) expect(fs.readFileSync(file, "utf8")).toBe(content);
+  }, 180_000);
 });
