@@ -101,6 +101,23 @@ describe("passes, strictest first", () => {
     expect(result.hunks[0]).toEqual({ hunk: 1, matchStrategy: "stale-context", startLine: 1 });
   });
 
+  it("stale-context: one context line missing from the hunk, the file's line kept in place", () => {
+    const file = "a1();\na2();\na3();\na4();\na5();\na6();\n";
+    const result = apply(file, [hunk([" a1();", " a2();", " a4();", "-a5();", "+A5();", " a6();"])]);
+    expect(result.text).toBe("a1();\na2();\na3();\na4();\nA5();\na6();\n");
+    expect(result.hunks[0]).toEqual({ hunk: 1, matchStrategy: "stale-context", startLine: 1 });
+  });
+
+  it("a missing line where added lines sit is not guessed into place", () => {
+    const file = "a1();\na2();\na3();\na4();\na5();\n";
+    expect(failure(file, [hunk([" a1();", " a2();", "+x();", " a4();", " a5();"])]).code).toBe("edit_no_match");
+  });
+
+  it("a stale line at the edge of the hunk is not skipped (the window would only slide)", () => {
+    const file = "alpha();\nbeta();\ngamma();\ndelta();\n";
+    expect(failure(file, [hunk([" STALE();", " gamma();", "-delta();", "+DELTA();"])]).code).toBe("edit_no_match");
+  });
+
   it("stale-context never skips a removed line", () => {
     const error = failure("alpha();\nbeta();\ngamma();\ndelta();\n", [hunk([" alpha();", " beta();", "-GAMMA_X();", "+g();", " delta();"])]);
     expect(error.code).toBe("edit_no_match");

@@ -66,7 +66,14 @@ function render(lines: FileLines, hunk: HunkBytes, place: HunkPlace, eol: string
   let out = "";
   let line = place.start;
   const patchUnit = patchSpaceUnit(hunk.lines.map((patchLine) => patchLine.text));
+  let oldIndex = 0;
   for (const patchLine of hunk.lines) {
+    if (patchLine.kind !== "add" && oldIndex++ === place.gap) {
+      // The file's line the hunk's context left out, kept.
+      const raw = rawLine(lines, line);
+      out += raw.endsWith("\n") ? raw : raw + eol;
+      line += 1;
+    }
     if (patchLine.kind === "add") {
       const reindented = reindentLine(patchLine.text, place.transform) ?? patchLine.text;
       out += (reindented.charCodeAt(0) === 9 || reindented.startsWith("  ") ? inFileStyle(reindented, styleOf(), patchUnit) : reindented) + eol;
@@ -124,7 +131,7 @@ export function applyPatchHunks(content: Buffer, hunks: readonly PatchHunk[], op
     if (location.kind === "ambiguous") throw ambiguousHunkError(views, hunk, { number, patchHunk, path: options.displayPath }, location);
     const { place } = location;
     const count = views.count;
-    const endLine = place.start + hunk.old.length;
+    const endLine = place.start + hunk.old.length + (place.gap === undefined ? 0 : 1);
     regions.push({
       start: place.start < count ? lines.starts[place.start]! : lines.text.length,
       end: endLine < count ? lines.starts[endLine]! : lines.text.length,

@@ -23,28 +23,12 @@
  * so, and nothing tells it from an anchor that disambiguates.
  */
 import type { PatchMatchStrategy } from "./patch-match-types.js";
-import { COMPARE_PASSES, type ComparePass, type LineViews, lineContent, normaliserOf } from "./file-lines.js";
-import { type IndentTransform, NO_INDENT_CHANGE, indentTransformOf, reindentLine } from "./indent-transform.js";
+import { COMPARE_PASSES, type ComparePass, type LineViews, normaliserOf } from "./file-lines.js";
+import { type HunkBytes, type HunkPlace, type Window, findWindows } from "./hunk-windows.js";
+import { NO_INDENT_CHANGE } from "./indent-transform.js";
+import { findStaleWindows } from "./stale-windows.js";
 
-/** A hunk as the locator reads it: latin1 byte strings of UTF-8, without the prefix character. */
-export interface HunkBytes {
-  readonly lines: ReadonlyArray<{ readonly kind: "context" | "remove" | "add"; readonly text: string }>;
-  /** The old side (context and removed lines) in order. */
-  readonly old: readonly string[];
-  /** Which of `old` are context lines. */
-  readonly oldIsContext: readonly boolean[];
-  readonly anchors: readonly string[];
-  readonly endOfFile: boolean;
-}
-
-/** A place a hunk applies. */
-export interface HunkPlace {
-  /** 0-based first line of the old side (the insertion line for an empty old side). */
-  start: number;
-  strategy: PatchMatchStrategy;
-  /** How added lines are re-indented. */
-  transform: IndentTransform;
-}
+export type { HunkBytes, HunkPlace };
 
 /** What {@link locateHunk} found. */
 export type HunkLocation =
@@ -53,105 +37,15 @@ export type HunkLocation =
   /** No place; `anchorLine`: where the last anchor was found (0-based), when all were. */
   | { kind: "none"; anchorLine?: number | undefined };
 
-interface Window {
-  start: number;
-  transform: IndentTransform;
-}
-
-const stripCr = (line: string) => (line.endsWith("\r") ? line.slice(0, -1) : line);
-
-/** The index of the longest of `wanted` (the first of equals), -1 when all are empty. */
-function longestIndex(wanted: readonly string[], skip = -1): number {
-  let best = -1;
-  for (let index = 0; index < wanted.length; index += 1) {
-    if (index !== skip && wanted[index]!.length > (best === -1 ? 0 : wanted[best]!.length)) best = index;
-  }
-  return best;
-}
-
-/** Window starts to verify: from the lines equal to pattern line `anchor`, or every start when it is -1. */
-function candidateStarts(views: LineViews, pass: ComparePass, wanted: readonly string[], anchor: number, from: number, endOfFile: boolean): number[] {
-  const size = wanted.length;
-  const last = views.count - size;
-  if (last < from) return [];
-  if (endOfFile) return [last];
-  if (anchor === -1) return Array.from({ length: last - from + 1 }, (_, offset) => from + offset);
-  const starts: number[] = [];
-  for (const line of views.find(pass, wanted[anchor]!, from + anchor)) {
-    const start = line - anchor;
-    if (start > last) break;
-    starts.push(start);
-  }
-  return starts;
-}
-
-/** The indentation mapping of a window, from its compared lines (the skipped one left out). */
-function transformOf(views: LineViews, hunk: HunkBytes, start: number, skipped = -1): IndentTransform | null {
-  const pairs: Array<readonly [string, string]> = [];
-  for (let offset = 0; offset < hunk.old.length; offset += 1) {
-    if (offset !== skipped) pairs.push([lineContent(views.lines, start + offset), stripCr(hunk.old[offset]!)]);
-  }
-  return indentTransformOf(pairs);
-}
-
-function addedLinesFit(hunk: HunkBytes, transform: IndentTransform): boolean {
-  return hunk.lines.every((line) => line.kind !== "add" || reindentLine(line.text, transform) !== null);
-}
-
-/** Every window at or after `from` where the old side matches under `pass`. */
-function findWindows(views: LineViews, hunk: HunkBytes, pass: ComparePass, from: number): Window[] {
-  const normalise = normaliserOf(pass);
-  const wanted = hunk.old.map(normalise);
-  const windows: Window[] = [];
-  for (const start of candidateStarts(views, pass, wanted, longestIndex(wanted), from, hunk.endOfFile)) {
-    let matches = true;
-    for (let offset = 0; offset < wanted.length && matches; offset += 1) matches = views.lineView(pass, start + offset) === wanted[offset];
-    if (!matches) continue;
-    if (pass === "indentation") {
-      const transform = transformOf(views, hunk, start);
-      if (transform && addedLinesFit(hunk, transform)) windows.push({ start, transform });
-    } else if (pass === "unicode-punctuation") {
-      windows.push({ start, transform: transformOf(views, hunk, start) ?? NO_INDENT_CHANGE });
-    } else windows.push({ start, transform: NO_INDENT_CHANGE });
-  }
-  return windows;
-}
-
-/**
- * Windows where every old line but one context line matches under the
- * loosest comparison, with at least two non-blank lines matching.
- */
-function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number): Window[] {
-  const wanted = hunk.old.map(normaliserOf("unicode-punctuation"));
-  if (wanted.filter((line) => line !== "").length < 3) return [];
-  const first = longestIndex(wanted);
-  const second = longestIndex(wanted, first);
-  const starts = new Set<number>();
-  for (const anchor of [first, second]) {
-    for (const start of candidateStarts(views, "unicode-punctuation", wanted, anchor, from, hunk.endOfFile)) starts.add(start);
-  }
-  const windows: Window[] = [];
-  for (const start of [...starts].sort((left, right) => left - right)) {
-    let skipped = -1;
-    let valid = true;
-    for (let offset = 0; offset < wanted.length && valid; offset += 1) {
-      if (views.lineView("unicode-punctuation", start + offset) === wanted[offset]) continue;
-      if (skipped !== -1 || !hunk.oldIsContext[offset]) valid = false;
-      else skipped = offset;
-    }
-    if (!valid || skipped === -1) continue;
-    windows.push({ start, transform: transformOf(views, hunk, start, skipped) ?? NO_INDENT_CHANGE });
-  }
-  return windows;
-}
-
 type BodyResult = { kind: "found"; place: HunkPlace } | { kind: "ambiguous"; starts: number[]; strategy: PatchMatchStrategy } | null;
 
 function choose(windows: Window[], strategy: PatchMatchStrategy, scopeEnd: number): BodyResult {
   const inScope = windows.filter((window) => window.start < scopeEnd);
   const pool = inScope.length ? inScope : windows;
-  if (pool.length > 1) return { kind: "ambiguous", starts: pool.map((window) => window.start), strategy };
-  return { kind: "found", place: { start: pool[0]!.start, strategy, transform: pool[0]!.transform } };
+  if (pool.length > 1) return { kind: "ambiguous", starts: [...new Set(pool.map((window) => window.start))], strategy };
+  // A place that nearly matches but cannot be applied without a guess still makes another place ambiguous; alone it is no place.
+  if (pool[0]!.unusable) return null;
+  return { kind: "found", place: { start: pool[0]!.start, strategy, transform: pool[0]!.transform, gap: pool[0]!.gap } };
 }
 
 /** The hunk's old side at or after `from`: the first pass with a place decides (places before `scopeEnd` first). */

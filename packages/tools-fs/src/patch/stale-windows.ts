@@ -1,0 +1,86 @@
+/**
+ * The stale-context pass: windows where the hunk's old side matches under
+ * the loosest comparison except for one interior context line (an old line
+ * before and after it), either changed in the file since the model read it
+ * (that line is skipped), or missing from
+ * the hunk (one line of the file sits between two of its old lines, and is
+ * kept). Removed lines must always match, at least two non-blank lines must
+ * match, and a missing line is only accepted where no added line sits at
+ * the gap (its order against the added lines would be a guess). The caller
+ * applies a window only when it is the only one.
+ */
+import { type LineViews, normaliserOf } from "./file-lines.js";
+import { type HunkBytes, type Window, candidateStarts, longestIndex, transformOfLines } from "./hunk-windows.js";
+import { NO_INDENT_CHANGE } from "./indent-transform.js";
+
+/** Old-line indices `gap` may take: interior, next to a context line, with no added line between old lines `gap - 1` and `gap`. */
+function allowedGaps(hunk: HunkBytes): boolean[] {
+  const allowed = new Array<boolean>(hunk.old.length).fill(false);
+  let oldIndex = 0;
+  let addedSince = false;
+  for (const line of hunk.lines) {
+    if (line.kind === "add") {
+      addedSince = true;
+      continue;
+    }
+    if (oldIndex > 0 && !addedSince) allowed[oldIndex] = hunk.oldIsContext[oldIndex - 1]! || hunk.oldIsContext[oldIndex]!;
+    addedSince = false;
+    oldIndex += 1;
+  }
+  return allowed;
+}
+
+/** Stale-context windows at or after `from`. */
+export function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number): Window[] {
+  const wanted = hunk.old.map(normaliserOf("unicode-punctuation"));
+  const size = wanted.length;
+  if (wanted.filter((line) => line !== "").length < 3) return [];
+  const matches = (offset: number, line: number) => line < views.count && views.lineView("unicode-punctuation", line) === wanted[offset];
+  const first = longestIndex(wanted);
+  const second = longestIndex(wanted, first);
+  const starts = new Set<number>();
+  if (hunk.endOfFile) {
+    starts.add(views.count - size);
+    starts.add(views.count - size - 1);
+  } else {
+    for (const anchor of [first, second]) {
+      for (const start of candidateStarts(views, "unicode-punctuation", wanted, anchor, from, false)) starts.add(start);
+      // A missing line before the anchor line puts the window one line earlier.
+      for (const start of candidateStarts(views, "unicode-punctuation", wanted, anchor, from + 1, false)) starts.add(start - 1);
+    }
+  }
+  const gaps = allowedGaps(hunk);
+  const windows: Window[] = [];
+  for (const start of [...starts].sort((left, right) => left - right)) {
+    if (start < from) continue;
+    // One changed context line.
+    let skipped = -1;
+    let valid = true;
+    for (let offset = 0; offset < size && valid; offset += 1) {
+      if (matches(offset, start + offset)) continue;
+      if (skipped !== -1 || !hunk.oldIsContext[offset]) valid = false;
+      else skipped = offset;
+    }
+    if (valid && skipped !== -1 && (!hunk.endOfFile || start + size === views.count)) {
+      const lines = (offset: number) => start + offset;
+      // Only an interior line is skipped: a mismatch at an edge may be the window sliding (it still counts against other places).
+      const edge = skipped === 0 || skipped === size - 1;
+      windows.push({ start, transform: transformOfLines(views, hunk, lines, skipped) ?? NO_INDENT_CHANGE, unusable: edge });
+    }
+    // One missing line: old lines 0..gap-1 at start.., old lines gap.. one line further on.
+    if (hunk.endOfFile && start + size + 1 !== views.count) continue;
+    let prefix = 0;
+    while (prefix < size && matches(prefix, start + prefix)) prefix += 1;
+    if (prefix === size) continue;
+    let suffix = 0;
+    while (suffix < size && matches(size - 1 - suffix, start + size - suffix)) suffix += 1;
+    const fits: number[] = [];
+    for (let gap = Math.max(1, size - suffix); gap <= Math.min(prefix, size - 1); gap += 1) fits.push(gap);
+    if (fits.length === 0) continue;
+    // Two places for the missing line (it equals a neighbour), or added lines at the gap, would order the file's lines by a guess.
+    const gap = fits[0]!;
+    const lines = (offset: number) => start + offset + (offset >= gap ? 1 : 0);
+    windows.push({ start, transform: transformOfLines(views, hunk, lines) ?? NO_INDENT_CHANGE, gap, unusable: fits.length !== 1 || !gaps[gap] });
+  }
+  return windows;
+}
