@@ -30,8 +30,6 @@ export type {
 export { createToolRegistry } from "./create-tool-registry.js";
 export { BUILTIN_TOOL_CONCURRENCY } from "./tool-concurrency-defaults.js";
 export { BUILTIN_TOOL_NAMES } from "./approval-wiring.js";
-export { DEFAULT_EDIT_SURFACE_BY_MODEL, editSurfaceForModel } from "./edit-surface.js";
-export type { EditSurface, EditSurfaceRule } from "./edit-surface.js";
 export type {
   SdkInteractionOptions,
   AskUserQuestionRequest,
