@@ -32,7 +32,8 @@ const DESCRIPTION = `Applies a patch in the V4A format to one or more files, all
 *** End Patch
 - Paths are workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. "*** Move to: <path>" after an Update header renames the file (never over an existing one).
 - Give about 3 context lines around each change and "@@ <line>" anchors (a class or function line) when the context alone is not unique; a place matching twice is refused.
-- Add File over an existing file is refused unless you Read it in full; a file changed on disk since your last Read is refused (stale_file): Read it again.`;
+- Add File over an existing file is refused unless you Read it in full; a file changed on disk since your last Read is refused (stale_file): Read it again.
+- At most 256 files and 1000 hunks per patch.`;
 
 /** Creates the ApplyPatch tool for one bundle. */
 export function createApplyPatchTool(environment: FsToolEnvironment) {
