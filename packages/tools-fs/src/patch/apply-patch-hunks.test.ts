@@ -113,9 +113,16 @@ describe("passes, strictest first", () => {
     expect(failure(file, [hunk([" a1();", " a2();", "+x();", " a4();", " a5();"])]).code).toBe("edit_no_match");
   });
 
-  it("a stale line at the edge of the hunk is not skipped (the window would only slide)", () => {
-    const file = "alpha();\nbeta();\ngamma();\ndelta();\n";
-    expect(failure(file, [hunk([" STALE();", " gamma();", "-delta();", "+DELTA();"])]).code).toBe("edit_no_match");
+  it("a skipped first or last line next to added lines is not applied (the window may have slid by a missing line)", () => {
+    const file = "a1();\na2();\na3();\na4();\n";
+    expect(failure(file, [hunk([" STALE();", "+x();", " a2();", " a3();", " a4();"])]).code).toBe("edit_no_match");
+  });
+
+  it("a stale window's other lines must agree on one indentation mapping", () => {
+    // The hunk left out "    } else {"; the loosest comparison would match "  } else {" to it and put the added line before it.
+    const file = ['  const item = "b";', "    } else {", "  return value;", "  break;", "    } else {", "  } else {", "      return value;", ""].join("\n");
+    const patch = hunk(['   const item = "b";', "     } else {", "   return value;", "   break;", "+  added();", "   } else {", "       return value;"]);
+    expect(failure(file, [patch]).code).toBe("edit_no_match");
   });
 
   it("stale-context never skips a removed line", () => {

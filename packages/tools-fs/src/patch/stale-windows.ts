@@ -1,8 +1,7 @@
 /**
  * The stale-context pass: windows where the hunk's old side matches under
- * the loosest comparison except for one interior context line (an old line
- * before and after it), either changed in the file since the model read it
- * (that line is skipped), or missing from
+ * the loosest comparison except for one context line, either changed in
+ * the file since the model read it (that line is skipped), or missing from
  * the hunk (one line of the file sits between two of its old lines, and is
  * kept). Removed lines must always match, at least two non-blank lines must
  * match, and a missing line is only accepted where no added line sits at
@@ -28,6 +27,17 @@ function allowedGaps(hunk: HunkBytes): boolean[] {
     oldIndex += 1;
   }
   return allowed;
+}
+
+/** Whether an added line is next to old line `oldIndex` in the hunk. */
+function addedNextTo(hunk: HunkBytes, oldIndex: number): boolean {
+  let seen = -1;
+  for (let index = 0; index < hunk.lines.length; index += 1) {
+    if (hunk.lines[index]!.kind === "add") continue;
+    seen += 1;
+    if (seen === oldIndex) return hunk.lines[index - 1]?.kind === "add" || hunk.lines[index + 1]?.kind === "add";
+  }
+  return false;
 }
 
 /** Stale-context windows at or after `from`. */
@@ -63,9 +73,14 @@ export function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number
     }
     if (valid && skipped !== -1 && (!hunk.endOfFile || start + size === views.count)) {
       const lines = (offset: number) => start + offset;
-      // Only an interior line is skipped: a mismatch at an edge may be the window sliding (it still counts against other places).
-      const edge = skipped === 0 || skipped === size - 1;
-      windows.push({ start, transform: transformOfLines(views, hunk, lines, skipped) ?? NO_INDENT_CHANGE, unusable: edge });
+      // A skipped first or last line next to added lines may be a line missing at the other end instead (the
+      // window slid by one): where the added lines go against the file's lines would be a guess.
+      // And the matched lines must agree on one indentation mapping (the loosest comparison ignores indentation).
+      const transform = transformOfLines(views, hunk, lines, skipped);
+      const unusable = ((skipped === 0 || skipped === size - 1) && addedNextTo(hunk, skipped)) || transform === null;
+      windows.push({ start, transform: transform ?? NO_INDENT_CHANGE, unusable });
+      // The same start read as a missing line too would be a second reading of one place, not a second place.
+      continue;
     }
     // One missing line: old lines 0..gap-1 at start.., old lines gap.. one line further on.
     if (hunk.endOfFile && start + size + 1 !== views.count) continue;
@@ -80,7 +95,8 @@ export function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number
     // Two places for the missing line (it equals a neighbour), or added lines at the gap, would order the file's lines by a guess.
     const gap = fits[0]!;
     const lines = (offset: number) => start + offset + (offset >= gap ? 1 : 0);
-    windows.push({ start, transform: transformOfLines(views, hunk, lines) ?? NO_INDENT_CHANGE, gap, unusable: fits.length !== 1 || !gaps[gap] });
+    const transform = transformOfLines(views, hunk, lines);
+    windows.push({ start, transform: transform ?? NO_INDENT_CHANGE, gap, unusable: fits.length !== 1 || !gaps[gap] || transform === null });
   }
   return windows;
 }
