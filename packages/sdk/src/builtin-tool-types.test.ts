@@ -6,17 +6,8 @@ import type { ToolResult } from "@agent-tools/core";
 import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
-import type {
-  ApplyPatchDetails,
-  DeleteDetails,
-  EditDetails,
-  GlobDetails,
-  GrepDetails,
-  ImageDetails,
-  ListDetails,
-  ReadDetails,
-  WriteDetails,
-} from "@agent-tools/tools-fs";
+import type { ApplyPatchDetails } from "@agent-tools/tools-fs/apply-patch";
+import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
 import type {
   applyPatchInputSchema,
   deleteInputSchema,
