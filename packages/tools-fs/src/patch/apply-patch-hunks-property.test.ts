@@ -112,7 +112,9 @@ function makeCase(seed: number, perturbation: Perturbation): Case | null {
     const hunkLines = perturb(lines, perturbation, random);
     const sentOld = hunkLines.filter((line) => line.kind !== "add").map((line) => line.text);
     const unperturbed = lines.filter((line) => line.kind !== "add").map((line) => line.text);
-    if (sentOld.join("\n") !== unperturbed.join("\n") && loosePlaces(fileLines, sentOld).some((place) => place !== start)) return null;
+    // (With a line left out, a place even at the same start is another edit: the lines around the gap may be equal.)
+    const places = sentOld.join("\n") === unperturbed.join("\n") ? [] : loosePlaces(fileLines, sentOld);
+    if (places.some((place) => place !== start || sentOld.length !== unperturbed.length)) return null;
     hunks.push({ anchors: anchorsOf(fileLines, copied, start, end, perturbation, below), lines: hunkLines, endOfFile: false, patchLine: 1 });
     copied = end;
   }

@@ -97,7 +97,10 @@ export function findWindows(views: LineViews, hunk: HunkBytes, pass: ComparePass
       const transform = transformOf(views, hunk, start);
       if (transform && addedLinesFit(hunk, transform)) windows.push({ start, transform });
     } else if (pass === "unicode-punctuation") {
-      windows.push({ start, transform: transformOf(views, hunk, start) ?? NO_INDENT_CHANGE });
+      // The lines must agree on one indentation mapping, or the added lines' indentation would be a guess: such a
+      // place counts against another one but is never applied.
+      const transform = transformOf(views, hunk, start);
+      windows.push({ start, transform: transform ?? NO_INDENT_CHANGE, unusable: transform === null });
     } else windows.push({ start, transform: NO_INDENT_CHANGE });
   }
   return windows;
