@@ -10,7 +10,7 @@
  */
 import { type LineViews, normaliserOf } from "./file-lines.js";
 import { type HunkBytes, type Window, candidateStarts, longestIndex, transformOfLines } from "./hunk-windows.js";
-import { NO_INDENT_CHANGE } from "./indent-transform.js";
+import { NO_INDENT_CHANGE, reindentLine } from "./indent-transform.js";
 
 /** Old-line indices `gap` may take: interior, next to a context line, with no added line between old lines `gap - 1` and `gap`. */
 function allowedGaps(hunk: HunkBytes): boolean[] {
@@ -38,6 +38,27 @@ function addedNextTo(hunk: HunkBytes, oldIndex: number): boolean {
     if (seen === oldIndex) return hunk.lines[index - 1]?.kind === "add" || hunk.lines[index + 1]?.kind === "add";
   }
   return false;
+}
+
+/**
+ * What applying `window` writes over file lines `start`..`start + span`
+ * (file line numbers kept, added lines as re-indented): two readings with
+ * the same effect are one change.
+ */
+function effectOf(hunk: HunkBytes, window: Window, span: number): string {
+  const out: string[] = [];
+  let line = window.start;
+  let oldIndex = 0;
+  for (const patchLine of hunk.lines) {
+    if (patchLine.kind !== "add" && oldIndex++ === window.gap) out.push(`=${line++}`);
+    if (patchLine.kind === "add") out.push(`+${reindentLine(patchLine.text, window.transform) ?? patchLine.text}`);
+    else {
+      if (patchLine.kind === "context") out.push(`=${line}`);
+      line += 1;
+    }
+  }
+  for (; line < window.start + span; line += 1) out.push(`=${line}`);
+  return out.join("\n");
 }
 
 /** Stale-context windows at or after `from`. */
@@ -79,8 +100,8 @@ export function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number
       const transform = transformOfLines(views, hunk, lines, skipped);
       const unusable = ((skipped === 0 || skipped === size - 1) && addedNextTo(hunk, skipped)) || transform === null;
       windows.push({ start, transform: transform ?? NO_INDENT_CHANGE, unusable });
-      // The same start read as a missing line too would be a second reading of one place, not a second place.
-      continue;
+      // (The same start may also read as a line missing: kept both when they write different lines, so the
+      // place is ambiguous.)
     }
     // One missing line: old lines 0..gap-1 at start.., old lines gap.. one line further on.
     if (hunk.endOfFile && start + size + 1 !== views.count) continue;
@@ -96,7 +117,16 @@ export function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number
     const gap = fits[0]!;
     const lines = (offset: number) => start + offset + (offset >= gap ? 1 : 0);
     const transform = transformOfLines(views, hunk, lines);
-    windows.push({ start, transform: transform ?? NO_INDENT_CHANGE, gap, unusable: fits.length !== 1 || !gaps[gap] || transform === null });
+    const window: Window = { start, transform: transform ?? NO_INDENT_CHANGE, gap, unusable: fits.length !== 1 || !gaps[gap] || transform === null };
+    // A changed-line reading of the same start that writes the same lines is the same change, not a second place.
+    const previous = windows.at(-1);
+    if (previous && previous.start === start && previous.gap === undefined && !previous.unusable && !window.unusable) {
+      if (effectOf(hunk, previous, size + 1) === effectOf(hunk, window, size + 1)) {
+        windows[windows.length - 1] = window;
+        continue;
+      }
+    }
+    windows.push(window);
   }
   return windows;
 }
