@@ -122,7 +122,8 @@ describe("passes, strictest first", () => {
     // The hunk left out "    } else {"; the loosest comparison would match "  } else {" to it and put the added line before it.
     const file = ['  const item = "b";', "    } else {", "  return value;", "  break;", "    } else {", "  } else {", "      return value;", ""].join("\n");
     const patch = hunk(['   const item = "b";', "     } else {", "   return value;", "   break;", "+  added();", "   } else {", "       return value;"]);
-    expect(failure(file, [patch]).code).toBe("edit_no_match");
+    // Refused (as ambiguous: read with the missing line kept, it applies two ways), never applied.
+    expect(failure(file, [patch]).code).toBe("edit_ambiguous");
   });
 
   it("stale-context never skips a removed line", () => {
