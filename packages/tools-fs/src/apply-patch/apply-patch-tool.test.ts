@@ -258,7 +258,7 @@ describe("ApplyPatch's diff", () => {
 describe("ApplyPatch's tolerant hunks and abort", () => {
   it("notes a tolerant strategy, keeps the file's own bytes for context lines, and refuses an ambiguous hunk", async () => {
     ws = createTestWorkspace({ "q.py": "def f():\n    print(\u201chi\u201d)\n    return 1\n", "twice.txt": "x = 1\ny\nx = 1\n" });
-    const result = await ws.call("ApplyPatch", { patch: patch("*** Update File: q.py", "@@ def f():", ' print("hi")', "-    return 1", "+    return 2") });
+    const result = await ws.call("ApplyPatch", { patch: patch("*** Update File: q.py", "@@ def f():", '     print("hi")', "-    return 1", "+    return 2") });
     expect(result.isError, result.text).toBe(false);
     expect(result.text).toContain("M q.py: hunk 1 unicode-punctuation at line 2");
     expect(result.text).toContain("Note: unicode-punctuation:");
@@ -290,5 +290,16 @@ describe("ApplyPatch's hunk bound", () => {
     const result = await ws.call("ApplyPatch", { patch: patch("*** Update File: big.txt", ...hunks) });
     expect(result.details).toMatchObject({ code: "invalid_arguments", hunks: 1001, limit: 1000 });
     expect(read("big.txt")).toContain("line 1000\n");
+  });
+});
+
+describe("ApplyPatch's search budget", () => {
+  it("refuses more hunks than one patch searches through a large file, naming how many fit", async () => {
+    ws = createTestWorkspace({ "big.txt": `${Array.from({ length: 300_000 }, (_, index) => `line ${index}`).join("\n")}\n` });
+    const hunks = Array.from({ length: 1000 }, (_, index) => ["@@", `-line ${index * 100}`, `+LINE ${index * 100}`]).flat();
+    const result = await ws.call("ApplyPatch", { patch: patch("*** Update File: big.txt", ...hunks) });
+    expect(result.details).toMatchObject({ code: "invalid_arguments", hunks: 1000, lines: 300_001, limit: 833 });
+    expect(result.text).toContain("Send at most 833 hunks for it per patch");
+    expect(read("big.txt").startsWith("line 0\n")).toBe(true);
   });
 });

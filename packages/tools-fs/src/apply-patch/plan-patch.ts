@@ -44,6 +44,14 @@ const NOTHING_WRITTEN = "Nothing was written: the patch applies all or nothing."
  */
 export const DELETE_COPY_MAX_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The most hunk-by-line work one patch may ask for: each hunk (and each of
+ * its `@@` anchors) is searched for through its file, on the event loop,
+ * so the work grows with hunks times lines (1000 hunks on a 200,000-line
+ * file: about 2 s). The sum over the patch's files of hunks x lines.
+ */
+export const MAX_HUNK_LINE_WORK = 250_000_000;
+
 function cancelled(): ToolError {
   return new ToolError("cancelled", "Cancelled: the host aborted this call before it changed anything.");
 }
@@ -107,7 +115,28 @@ async function planDelete(file: HeldPatchFile): Promise<PlannedChange> {
   return { kind: "delete", file, before, mode: file.mode };
 }
 
-async function planUpdate(operation: PatchOperation & { kind: "update" }, file: HeldPatchFile, destination: HeldPatchFile | undefined): Promise<PlannedChange> {
+/** What the patch's hunks have cost so far (see {@link MAX_HUNK_LINE_WORK}). */
+interface WorkBudget {
+  used: number;
+}
+
+function assertWithinBudget(file: HeldPatchFile, hunks: number, lines: number, budget: WorkBudget): void {
+  budget.used += hunks * Math.max(1, lines);
+  if (budget.used <= MAX_HUNK_LINE_WORK) return;
+  const fits = Math.max(1, Math.floor(MAX_HUNK_LINE_WORK / Math.max(1, lines)));
+  throw new ToolError(
+    "invalid_arguments",
+    `ApplyPatch refused: ${hunks} hunks on ${file.resolved.displayPath} (${lines} lines) are more than one patch searches through. Send at most ${fits} hunks for it per patch, or rewrite it with Write. ${NOTHING_WRITTEN}`,
+    { details: { path: file.resolved.displayPath, hunks, lines, limit: fits } },
+  );
+}
+
+async function planUpdate(
+  operation: PatchOperation & { kind: "update" },
+  file: HeldPatchFile,
+  destination: HeldPatchFile | undefined,
+  budget: WorkBudget,
+): Promise<PlannedChange> {
   if (file.type === "missing") throw await file.notFound();
   const before = await readText(file);
   const { fullText, latest } = file.recorded();
@@ -124,8 +153,11 @@ async function planUpdate(operation: PatchOperation & { kind: "update" }, file: 
   }
   let patched: { pieces: Buffer[]; hunks: PatchedHunk[] } = { pieces: [before], hunks: [] };
   if (operation.hunks.length > 0) {
+    const anchors = operation.hunks.reduce((sum, hunk) => sum + hunk.anchors.length, 0);
+    const counts = file.countLineEndings(before);
+    assertWithinBudget(file, operation.hunks.length + anchors, counts.lf + 1, budget);
     try {
-      patched = applyPatchHunks(before, operation.hunks, { displayPath: file.resolved.displayPath, lineEndingCounts: () => file.countLineEndings(before) });
+      patched = applyPatchHunks(before, operation.hunks, { displayPath: file.resolved.displayPath, lineEndingCounts: () => counts });
     } catch (error) {
       if (error instanceof ToolError) {
         throw new ToolError(error.code, `${error.message} ${NOTHING_WRITTEN}`, { details: error.details, recoverable: error.recoverable });
@@ -143,6 +175,7 @@ async function planUpdate(operation: PatchOperation & { kind: "update" }, file: 
  */
 export async function planPatch(operations: readonly PatchOperation[], files: readonly HeldPatchFile[], context: ToolContext): Promise<PlannedChange[]> {
   const changes: PlannedChange[] = [];
+  const budget: WorkBudget = { used: 0 };
   let index = 0;
   for (const operation of operations) {
     if (context.signal.aborted) throw cancelled();
@@ -151,7 +184,7 @@ export async function planPatch(operations: readonly PatchOperation[], files: re
     else if (operation.kind === "delete") changes.push(await planDelete(file));
     else {
       const destination = operation.moveTo === undefined ? undefined : files[index++];
-      changes.push(await planUpdate(operation, file, destination));
+      changes.push(await planUpdate(operation, file, destination, budget));
     }
   }
   if (context.signal.aborted) throw cancelled();
