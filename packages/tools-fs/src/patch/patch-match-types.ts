@@ -9,8 +9,9 @@ import type { LineEndingCounts } from "../shared/line-ending-count.js";
  * lines), `line-endings` (CRLF vs LF ignored), `trailing-whitespace`,
  * `indentation` (a uniform shift, or tabs for spaces), `unicode-punctuation`
  * (curly quotes, dashes, Unicode spaces and the ellipsis compared as ASCII),
- * `stale-context` (one context line that matches nothing skipped, the place
- * unique), `anchor-ignored` (an `@@` anchor that matches nothing dropped, the
+ * `stale-context` (one context line that matches nothing skipped, or one
+ * line of the file missing from the context kept, the place unique),
+ * `anchor-ignored` (an `@@` anchor that matches nothing dropped, the
  * place unique).
  */
 export type PatchMatchStrategy = "exact" | "line-endings" | "trailing-whitespace" | "indentation" | "unicode-punctuation" | "stale-context" | "anchor-ignored";
