@@ -23,7 +23,6 @@
  * anchor (or with `*** End of File`) it is appended at the end of the file,
  * as Codex does.
  */
-import { ToolError } from "@agent-tools/core";
 import type { PatchHunk } from "@agent-tools/core/patch";
 import { dominantEolOf, toByteString } from "../edit/edit-match.js";
 import { trimBoth } from "../edit/line-match.js";
@@ -34,15 +33,6 @@ import { type HunkBytes, type HunkPlace, locateHunk } from "./hunk-locate.js";
 import { ambiguousHunkError, unplacedHunkError } from "./hunk-refusal.js";
 import { type IndentStyle, inFileStyle, indentStyleOf, patchSpaceUnit } from "./indent-style.js";
 import { reindentLine } from "./indent-transform.js";
-
-/**
- * The most hunks x file lines one operation searches (each hunk is located
- * and proved unique over the rest of the file, under every tolerant pass):
- * about 5 s of the event loop at worst (hunks whose `@@` anchor matches
- * nothing), e.g. 1000 hunks on a 100,000-line file, 25 on a 4,000,000-line
- * one. A single hunk is never refused.
- */
-export const MAX_HUNK_LINE_WORK = 100_000_000;
 
 /** The hunk's lines as latin1 byte strings of their UTF-8. */
 function hunkBytesOf(hunk: PatchHunk): HunkBytes {
@@ -114,15 +104,6 @@ function render(lines: FileLines, hunk: HunkBytes, place: HunkPlace, eol: string
  */
 export function applyPatchHunks(content: Buffer, hunks: readonly PatchHunk[], options: ApplyPatchHunksOptions): PatchedFile {
   const lines = splitFileLines(content.toString("latin1"));
-  // Each hunk is searched (and proved unique) over the rest of the file under every pass, on the event loop: bound hunks x lines.
-  if (hunks.length > 1 && hunks.length * lines.starts.length > MAX_HUNK_LINE_WORK) {
-    const most = Math.max(1, Math.floor(MAX_HUNK_LINE_WORK / Math.max(1, lines.starts.length)));
-    throw new ToolError(
-      "invalid_arguments",
-      `ApplyPatch refused: ${hunks.length} hunks on ${options.displayPath}, a file of ${lines.starts.length} lines, is more searching than one call does (at most ${most} hunks for a file this long). Split the hunks over several patches, or use Edit.`,
-      { details: { path: options.displayPath, hunks: hunks.length, lines: lines.starts.length, limit: most } },
-    );
-  }
   const views = createLineViews(lines);
   let eol: string | undefined;
   const eolOf = () =>
