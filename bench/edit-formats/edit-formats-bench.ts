@@ -6,7 +6,12 @@
  * here. Prints per format and perturbation the cases, exact reproductions of
  * the new file, refusals and wrong results (target 0). No timing.
  *
- *   pnpm exec tsx --conditions=@agent-tools/source bench/edit-formats/edit-formats-bench.ts [--corpus=DIR] [--limit=N] [--no-peer] [--save-cases]
+ *   pnpm exec tsx --conditions=@agent-tools/source bench/edit-formats/edit-formats-bench.ts [--corpus=DIR] [--limit=N] [--peer-cases=240] [--no-peer] [--save-cases]
+ *
+ * The peer starts one process per case (about 30 ms each on an idle machine,
+ * several times that under load), so it runs on an even sample of
+ * `--peer-cases` files (every k-th of the corpus; all with
+ * `--peer-cases=0`), printed as a second table with ours on the same sample.
  *
  * The corpus is built first with build-corpus.ts (see its header).
  * `--save-cases` writes each unperturbed case ours did not reproduce, and
@@ -41,11 +46,23 @@ async function main(): Promise<void> {
   }
   console.log(peer ? `peer: ${CODEX_PEER_PACKAGE}` : "peer: not available");
   try {
-    const report = await runEditFormatsBench({ cases, peer });
+    const report = await runEditFormatsBench({ cases });
     console.log(`cases run: ${report.cases}; left out: ${JSON.stringify(report.skipped)}`);
     console.log(`perturbed edits left out as verbatim text of another place: ${JSON.stringify(report.verbatim)}`);
-    console.log(formatReportTable(report, peer?.name));
-    console.log(`wrong results: ours ${totalWrong(report, "ours")}${peer ? `, ${peer.name} ${totalWrong(report, peer.name)}` : ""}`);
+    console.log(formatReportTable(report, undefined));
+    console.log(`wrong results: ours ${totalWrong(report, "ours")}`);
+    if (peer) {
+      const wanted = Number(flag("peer-cases") ?? 240);
+      const step = wanted > 0 ? Math.max(1, Math.ceil(cases.length / wanted)) : 1;
+      const sample = cases.filter((_, index) => index % step === 0);
+      console.log(`\nV4A on the peer's sample (every ${step}${step === 1 ? "" : "th"} file: ${sample.length}):`);
+      const peerReport = await runEditFormatsBench({ cases: sample, peer, formats: ["v4a"] });
+      console.log(formatReportTable(peerReport, peer.name));
+      console.log(`wrong results on the sample: ours ${totalWrong(peerReport, "ours")}, ${peer.name} ${totalWrong(peerReport, peer.name)}`);
+      for (const finding of peerReport.findings.filter((item) => item.engine === peer.name && item.result === "wrong").slice(0, 12)) {
+        console.log(`  ${peer.name} wrong ${finding.format}/${finding.perturbation} ${finding.id}`);
+      }
+    }
     const ours = report.findings.filter((finding) => finding.engine === "ours");
     // A few examples of each group (wrong results; refusals of unperturbed cases).
     const shown = new Map<string, number>();

@@ -12,17 +12,18 @@ function cells(tally: Tally | undefined): string[] {
 
 /** The table as Markdown rows (what the README quotes). */
 export function formatReportTable(report: BenchReport, peerName: string | undefined): string {
-  const peer = peerName ?? "peer";
-  const rows = [
-    `| format | perturbation | cases | ours exact | ours refused | ours whitespace | ours wrong | ${peer} exact | ${peer} refused | ${peer} whitespace | ${peer} wrong |`,
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ];
+  const rows = peerName
+    ? [
+        `| format | perturbation | cases | ours exact | ours refused | ours whitespace | ours wrong | ${peerName} exact | ${peerName} refused | ${peerName} whitespace | ${peerName} wrong |`,
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      ]
+    : ["| format | perturbation | cases | exact | refused | whitespace | wrong |", "|---|---|---:|---:|---:|---:|---:|"];
   for (const format of EDIT_FORMATS) {
     for (const perturbation of PERTURBATIONS) {
       const ours = report.tallies.get(tallyKey(format, perturbation, "ours"));
       if (!ours) continue;
-      const theirs = peerName ? report.tallies.get(tallyKey(format, perturbation, peerName)) : undefined;
-      rows.push(`| ${format} | ${perturbation} | ${ours.cases} | ${[...cells(ours), ...cells(theirs)].join(" | ")} |`);
+      const theirs = peerName ? cells(report.tallies.get(tallyKey(format, perturbation, peerName))) : [];
+      rows.push(`| ${format} | ${perturbation} | ${ours.cases} | ${[...cells(ours), ...theirs].join(" | ")} |`);
     }
   }
   return rows.join("\n");

@@ -29,8 +29,9 @@ export interface Tally {
   refused: number;
   /**
    * Applied, and the file equals the expected one line for line once each
-   * line's leading and trailing whitespace (indentation, CR) is ignored: the
-   * change is at the right place, its whitespace differs.
+   * line's leading and trailing whitespace (indentation, CR) and the final
+   * newline are ignored: the change is at the right place, its whitespace
+   * differs.
    */
   whitespace: number;
   /** Anything else: a change at the wrong place or with other text (target 0). */
@@ -88,13 +89,14 @@ export function tallyKey(format: EditFormat, perturbation: Perturbation, engine:
   return `${format}/${perturbation}/${engine}`;
 }
 
-/** The text with each line trimmed (indentation, trailing spaces and CR ignored; blank lines kept in place). */
+/** The text with each line trimmed (indentation, trailing spaces and CR ignored; blank lines kept in place) and no final newline. */
 const trimmedLines = (bytes: Buffer) =>
   bytes
     .toString("latin1")
     .split("\n")
     .map((line) => line.trim())
-    .join("\n");
+    .join("\n")
+    .replace(/\n$/, "");
 
 /** Runs every case and returns the tallies. */
 export async function runEditFormatsBench(options: RunOptions): Promise<BenchReport> {
