@@ -138,6 +138,44 @@ describe("ApplyPatch when a commit fails midway", () => {
     expect((await memory.fs.readFile(`${ROOT}/a.txt`)).toString("utf8")).toBe("a\n");
   });
 
+  it("never overwrites a file another writer made at an added path or a move destination after the plan", async () => {
+    for (const [text, racer] of [
+      [patch("*** Update File: a.txt", "@@", "-a", "+A", "*** Add File: new.txt", "+mine"), "new.txt"],
+      [patch("*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: m.txt", "*** Move to: moved.txt"), "moved.txt"],
+    ] as const) {
+      const memory = createMemoryWorkspace({ root: ROOT, files: { "a.txt": "a\n", "m.txt": "m\n" } });
+      cleanups.push(() => memory.close());
+      // The write of a.txt lets a writer that ignores the lock make the racer's file.
+      const workspace = new Proxy(memory, {
+        get(target, key) {
+          if (key !== "fs") {
+            const value = Reflect.get(target, key);
+            return typeof value === "function" ? value.bind(target) : value;
+          }
+          return new Proxy(target.fs, {
+            get(fs, name) {
+              if (name === "writeFileAtomic") {
+                return async (file: string, data: Uint8Array, options?: object) => {
+                  await fs.writeFileAtomic(file, data, options);
+                  if (file.endsWith("/a.txt")) await fs.writeFileAtomic(`${ROOT}/${racer}`, Buffer.from("theirs\n"));
+                };
+              }
+              const value = Reflect.get(fs, name);
+              return typeof value === "function" ? value.bind(fs) : value;
+            },
+          });
+        },
+      });
+      const call = setUp(workspace);
+      const result = await call({ patch: text });
+      expect(result.details, text).toMatchObject({ code: "conflict", restored: ["a.txt"] });
+      expect(result.text).toContain(`${racer} appeared while the patch was being written`);
+      expect((await memory.fs.readFile(`${ROOT}/${racer}`)).toString("utf8")).toBe("theirs\n");
+      expect((await memory.fs.readFile(`${ROOT}/a.txt`)).toString("utf8")).toBe("a\n");
+      expect((await memory.fs.readFile(`${ROOT}/m.txt`)).toString("utf8")).toBe("m\n");
+    }
+  });
+
   it("names a file it could not restore", async () => {
     const memory = createMemoryWorkspace({ root: ROOT, files: { "a.txt": "a\n", "c.txt": "c\n" } });
     cleanups.push(() => memory.close());

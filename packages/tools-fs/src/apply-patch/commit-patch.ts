@@ -8,6 +8,7 @@
  */
 import { ToolError } from "@agent-tools/core";
 import type { FullTextSnapshot } from "../shared/file-state.js";
+import type { HeldPatchFile } from "./held-file.js";
 import type { PlannedChange } from "./plan-patch.js";
 
 /** What one committed change left: the version written (none for a deletion). */
@@ -22,11 +23,21 @@ interface Undo {
   undo(): Promise<void>;
 }
 
+/** Refuses to create `file` when something appeared at its path since it was planned (never overwritten). */
+async function assertStillMissing(file: HeldPatchFile): Promise<void> {
+  if (await file.isMissingNow()) return;
+  const display = file.resolved.displayPath;
+  throw new ToolError("conflict", `${display} appeared while the patch was being written (another process made it); it was not overwritten.`, {
+    details: { path: display },
+  });
+}
+
 async function commitOne(change: PlannedChange, undos: Undo[]): Promise<FullTextSnapshot | undefined> {
   const { file } = change;
   const display = file.resolved.displayPath;
   switch (change.kind) {
     case "add": {
+      if (change.before === undefined) await assertStillMissing(file);
       const version = await file.write(change.pieces, change.mode);
       const before = change.before;
       undos.push({ displayPath: display, undo: () => (before === undefined ? file.remove() : file.write([before], change.mode).then(() => undefined)) });
@@ -50,6 +61,7 @@ async function commitOne(change: PlannedChange, undos: Undo[]): Promise<FullText
         return version;
       }
       // A move: the new file first (with the source's permissions), then the source removed.
+      await assertStillMissing(destination);
       const version = await destination.write(change.pieces, change.mode);
       undos.push({ displayPath: destination.resolved.displayPath, undo: () => destination.remove() });
       await file.remove();

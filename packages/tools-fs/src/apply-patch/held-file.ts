@@ -47,6 +47,8 @@ export interface HeldPatchFile {
   write(pieces: readonly Buffer[], mode: number | undefined): Promise<FullTextSnapshot>;
   /** Removes the file and forgets it in the file state. */
   remove(): Promise<void>;
+  /** True when nothing is at the path now (checked again right before a new file is written: a writer that ignores the lock may have made one). */
+  isMissingNow(): Promise<boolean>;
 }
 
 /** Where one path of a patch is held: a function that holds it around `run` (nested for every path of the patch). */

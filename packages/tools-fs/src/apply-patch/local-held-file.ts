@@ -166,6 +166,15 @@ class LocalHeldFile implements HeldPatchFile {
     });
   }
 
+  async isMissingNow(): Promise<boolean> {
+    try {
+      lstatSync(this.file.target.entryPath);
+      return false;
+    } catch (error) {
+      return (error as { code?: string }).code === "ENOENT";
+    }
+  }
+
   private async mapped<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();

@@ -163,6 +163,15 @@ class WorkspaceHeldFile implements HeldPatchFile {
     });
   }
 
+  async isMissingNow(): Promise<boolean> {
+    try {
+      await this.call.workspace.fs.lstat(this.key);
+      return false;
+    } catch (error) {
+      return (error as { code?: string }).code === "not_found";
+    }
+  }
+
   private async mapped<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
