@@ -74,11 +74,29 @@ describe("passes, strictest first", () => {
     expect(result.text).toBe("def f():\n    if x:\n        h()\n");
   });
 
-  it("added lines the old lines say nothing about follow the file's style: tabs in a spaces file, spaces in a tabs file", () => {
+  it("added lines the old lines say nothing about follow the file's style after a loose match: tabs in a spaces file, spaces in a tabs file", () => {
+    // Trailing spaces on the context: matched by a looser pass than exact, so the hunk's whitespace is not taken as meant.
     const spaces = "function f() {\n  return [\n    1,\n  ];\n}\n\nexport {\n};\n";
-    expect(apply(spaces, [hunk([" export {", "+\tf,", " };"])]).text).toBe(spaces.replace("export {\n", "export {\n  f,\n"));
+    expect(apply(spaces, [hunk([" export { ", "+\tf,", " }; "])]).text).toBe(spaces.replace("export {\n", "export {\n  f,\n"));
     const tabs = "func f() {\n\treturn\n}\n\nvar (\n)\n";
-    expect(apply(tabs, [hunk([" var (", "+    x = 1", " )"])]).text).toBe(tabs.replace("var (\n", "var (\n\tx = 1\n"));
+    expect(apply(tabs, [hunk([" var ( ", "+    x = 1", " ) "])]).text).toBe(tabs.replace("var (\n", "var (\n\tx = 1\n"));
+  });
+
+  it("an exact match writes the added lines' indentation as sent, even against the file's style", () => {
+    // A Makefile's recipe line in a file indented with spaces elsewhere: the tab is meant.
+    const file = "VAR = 1\n\ntest:\n\nlint:\n";
+    expect(apply(file, [hunk([" test:", "+\tnode test.js", " "])]).text).toBe("VAR = 1\n\ntest:\n\tnode test.js\n\nlint:\n");
+    const spaces = "function f() {\n  return [\n    1,\n  ];\n}\n\nexport {\n};\n";
+    expect(apply(spaces, [hunk([" export {", "+\tf,", " };"])]).text).toBe(spaces.replace("export {\n", "export {\n\tf,\n"));
+  });
+
+  it("a blank context line dropped at a hunk's edge must not leave an added line placed by a guess", () => {
+    // The hunk says DOCS follows a blank line directly before the recipe; the file has `test:` between them: refused.
+    const file = "\ntest:\n\tcmd\n\n.PHONY: test";
+    expect(() => apply(file, [hunk([" ", "+DOCS = x", " \tcmd", " ", "-.PHONY: test", "+.PHONY: test docs"], { endOfFile: true })])).toThrow(PatchHunkError);
+    // The blank line standing for the file's final newline is still dropped (as Codex does).
+    const ending = "a\nb\n";
+    expect(apply(ending, [hunk([" a", "-b", "+B", " "])]).text).toBe("a\nB\n");
   });
 
   it("unicode-punctuation: the search normalises, the file's context bytes and the patch's added lines are kept", () => {

@@ -16,9 +16,10 @@
  *   terminated); an empty file gets terminated lines.
  *
  * Added lines are written as the model sent them, re-indented only when the
- * hunk matched under an indentation shift (or tabs for spaces), and their
- * leading tabs or spaces turned to the file's when the file indents only
- * with the other (see indent-style.ts). A hunk of
+ * hunk matched under an indentation shift (or tabs for spaces), and, when
+ * the hunk matched by a looser pass than exact, their leading tabs or spaces
+ * turned to the file's when the file indents only with the other (see
+ * indent-style.ts); an exact match writes them as sent. A hunk of
  * additions only is inserted after its last `@@` anchor's line; without an
  * anchor (or with `*** End of File`) it is appended at the end of the file,
  * as Codex does.
@@ -47,8 +48,18 @@ function hunkBytesOf(hunk: PatchHunk): HunkBytes {
   };
 }
 
-/** `hunk` without the blank context lines that start or end it; null when it has none, or when no non-blank old line would remain. */
-function withoutEdgeBlankContext(hunk: HunkBytes): HunkBytes | null {
+/** A hunk without the blank context lines at its edges, and how many it dropped at each. */
+interface EdgeTrimmedHunk {
+  hunk: HunkBytes;
+  droppedBefore: number;
+  droppedAfter: number;
+}
+
+/**
+ * `hunk` without the blank context lines that start or end it; null when it
+ * has none, or when no non-blank old line would remain.
+ */
+function withoutEdgeBlankContext(hunk: HunkBytes): EdgeTrimmedHunk | null {
   const blankContext = (line: HunkBytes["lines"][number]) => line.kind === "context" && trimBoth(line.text) === "";
   let first = 0;
   let last = hunk.lines.length;
@@ -58,7 +69,30 @@ function withoutEdgeBlankContext(hunk: HunkBytes): HunkBytes | null {
   const lines = hunk.lines.slice(first, last);
   const oldLines = lines.filter((line) => line.kind !== "add");
   if (!oldLines.some((line) => trimBoth(line.text) !== "")) return null;
-  return { ...hunk, lines, old: oldLines.map((line) => line.text), oldIsContext: oldLines.map((line) => line.kind === "context") };
+  return {
+    hunk: { ...hunk, lines, old: oldLines.map((line) => line.text), oldIsContext: oldLines.map((line) => line.kind === "context") },
+    droppedBefore: first,
+    droppedAfter: hunk.lines.length - last,
+  };
+}
+
+/**
+ * True when the place found without the edge blank lines is one the whole
+ * hunk describes: at each edge where blank lines were dropped, either the
+ * line kept next to them is context (it still pins the changes to the file),
+ * or the place touches that end of the file (the blank line stood for the
+ * file's edge, as a final newline written as a line). Otherwise an added
+ * line left at the edge would be placed by a guess: the hunk said it follows
+ * (or precedes) a blank line the file does not have there.
+ */
+function edgeDropKeepsPlace(trimmed: EdgeTrimmedHunk, start: number, fileLines: number): boolean {
+  const { hunk, droppedBefore, droppedAfter } = trimmed;
+  const firstKept = hunk.lines[0];
+  const lastKept = hunk.lines[hunk.lines.length - 1];
+  const end = start + hunk.old.length;
+  if (droppedBefore > 0 && firstKept?.kind !== "context" && start !== 0) return false;
+  if (droppedAfter > 0 && lastKept?.kind !== "context" && end < fileLines) return false;
+  return true;
 }
 
 /** A located hunk's replacement of the file's lines `start`..`start + old.length`. */
@@ -76,7 +110,9 @@ function render(lines: FileLines, hunk: HunkBytes, place: HunkPlace, eol: string
     }
     if (patchLine.kind === "add") {
       const reindented = reindentLine(patchLine.text, place.transform) ?? patchLine.text;
-      out += (reindented.charCodeAt(0) === 9 || reindented.startsWith("  ") ? inFileStyle(reindented, styleOf(), patchUnit) : reindented) + eol;
+      // On an exact match the model's indentation is taken as meant; a looser match is evidence the hunk's whitespace drifted.
+      const restyle = place.strategy !== "exact" && (reindented.charCodeAt(0) === 9 || reindented.startsWith("  "));
+      out += (restyle ? inFileStyle(reindented, styleOf(), patchUnit) : reindented) + eol;
       continue;
     }
     if (patchLine.kind === "context") {
@@ -120,9 +156,9 @@ export function applyPatchHunks(content: Buffer, hunks: readonly PatchHunk[], op
     if (location.kind === "none") {
       // As Codex: blank context lines at the edges of a hunk (often the file's final newline written as a line) are dropped on a second try.
       const trimmed = withoutEdgeBlankContext(hunk);
-      const retry = trimmed && locateHunk(views, trimmed, from);
-      if (trimmed && retry && retry.kind !== "none") {
-        hunk = trimmed;
+      const retry = trimmed && locateHunk(views, trimmed.hunk, from);
+      if (trimmed && retry && retry.kind !== "none" && (retry.kind !== "found" || edgeDropKeepsPlace(trimmed, retry.place.start, views.count))) {
+        hunk = trimmed.hunk;
         location = retry;
       }
     }
