@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dominantEol, findEditMatches, replaceInText } from "./edit-match.js";
+import { applyEditMatches, dominantEol, findEditMatches, replaceInText } from "./edit-match.js";
 
 const run = (text: string, oldString: string, newString: string, replaceAll = false) => replaceInText(text, oldString, newString, replaceAll);
 
@@ -153,5 +153,23 @@ describe("bytes", () => {
     const content = Buffer.concat([Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from("hello\r\n")]);
     const result = findEditMatches(content, "hello\n", "bye\n");
     expect(result?.strategy).toBe("line-endings");
+  });
+});
+
+describe("an exact match in a CRLF file", () => {
+  it("writes new_string's line breaks in the file's line ending when old_string has none", () => {
+    const content = Buffer.from("import sys, glob\r\nsys.path.insert(0, '..')\r\n");
+    const result = findEditMatches(content, "import sys, glob", "from x import y\nimport sys, glob");
+    expect(result?.strategy).toBe("exact");
+    expect(applyEditMatches(content, result!.matches, false).toString()).toBe("from x import y\r\nimport sys, glob\r\nsys.path.insert(0, '..')\r\n");
+  });
+
+  it("keeps new_string as sent when old_string's own LF breaks matched exactly, and in an LF file", () => {
+    const mixed = Buffer.from("a\r\nb\nc\r\n");
+    const kept = findEditMatches(mixed, "b\nc", "B\nC");
+    expect(applyEditMatches(mixed, kept!.matches, false).toString()).toBe("a\r\nB\nC\r\n");
+    const lf = Buffer.from("a\nb\n");
+    const single = findEditMatches(lf, "a", "x\ny");
+    expect(applyEditMatches(lf, single!.matches, false).toString()).toBe("x\ny\nb\n");
   });
 });

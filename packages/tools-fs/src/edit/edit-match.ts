@@ -70,17 +70,19 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   const prescanned = options.prescanned?.search.haystack === content ? options.prescanned : undefined;
   const search = prescanned?.search ?? createSearchContext(content);
   preferProbe(search, editProbeText(oldBytes));
-  const finder = createIndexFinder(content, needle, search);
-  for (let index = finder.find(0); index !== -1; index = finder.find(index + needle.length)) {
-    exact.push({ start: index, end: index + needle.length, replacement: newBytes });
-  }
-  if (exact.length) return { strategy: "exact", matches: exact };
-
   let eol: "\r\n" | "\n" | undefined;
   // Without any CR the file has no CRLF, so LF dominates: no need to count.
   let hasCr: boolean | undefined = prescanned?.hasCr;
   const hasCrOf = () => (hasCr ??= content.indexOf(13) !== -1);
   const eolOf = () => (eol ??= !hasCrOf() ? "\n" : dominantEolOf(options.lineEndingCounts ? options.lineEndingCounts() : countLineEndings(content)));
+
+  const finder = createIndexFinder(content, needle, search);
+  let exactReplacement: string | undefined;
+  for (let index = finder.find(0); index !== -1; index = finder.find(index + needle.length)) {
+    exactReplacement ??= exactMatchReplacement(oldBytes, newBytes, eolOf);
+    exact.push({ start: index, end: index + needle.length, replacement: exactReplacement });
+  }
+  if (exact.length) return { strategy: "exact", matches: exact };
 
   const lineEndings = matchLineEndings(content, { oldBytes, newBytes, eolOf }, search, hasCrOf);
   if (lineEndings.length) return { strategy: "line-endings", matches: lineEndings };
@@ -89,6 +91,18 @@ export function findEditMatches(content: Buffer, oldString: string, newString: s
   const indented = findLineMatches(content, { oldBytes, newBytes, pass: "indentation", eolOf }, search);
   if (indented.length) return { strategy: "indentation", matches: indented };
   return null;
+}
+
+/**
+ * The replacement of an exact match: `new_string` as sent, except that when
+ * `old_string` holds no line break (so says nothing of the file's line
+ * endings) and `new_string` breaks lines with bare LFs, they are written in
+ * the file's dominant line ending: a model cannot type CRLF, and a CRLF file
+ * must not get LF lines in the middle.
+ */
+function exactMatchReplacement(oldBytes: string, newBytes: string, eolOf: () => "\r\n" | "\n"): string {
+  if (oldBytes.includes("\n") || !/(^|[^\r])\n/.test(newBytes)) return newBytes;
+  return renderEol(newBytes, eolOf());
 }
 
 /**
