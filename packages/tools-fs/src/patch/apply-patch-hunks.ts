@@ -96,7 +96,8 @@ function edgeDropKeepsPlace(trimmed: EdgeTrimmedHunk, start: number, fileLines: 
 }
 
 /** A located hunk's replacement of the file's lines `start`..`start + old.length`. */
-function render(lines: FileLines, hunk: HunkBytes, place: HunkPlace, eol: string, styleOf: () => IndentStyle): string {
+function render(lines: FileLines, hunk: HunkBytes, place: HunkPlace, output: { eol: string; styleOf: () => IndentStyle }): string {
+  const { eol, styleOf } = output;
   let out = "";
   let line = place.start;
   const patchUnit = patchSpaceUnit(hunk.lines.map((patchLine) => patchLine.text));
@@ -171,7 +172,7 @@ export function applyPatchHunks(content: Buffer, hunks: readonly PatchHunk[], op
     regions.push({
       start: place.start < count ? lines.starts[place.start]! : lines.text.length,
       end: endLine < count ? lines.starts[endLine]! : lines.text.length,
-      text: render(lines, hunk, place, eolOf(), styleOf),
+      text: render(lines, hunk, place, { eol: eolOf(), styleOf }),
     });
     applied.push({ hunk: number, matchStrategy: place.strategy, startLine: place.start + 1 });
     from = endLine;

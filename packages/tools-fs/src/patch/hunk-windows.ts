@@ -50,8 +50,16 @@ export function longestIndex(wanted: readonly string[], skip = -1): number {
   return best;
 }
 
+/** Where {@link candidateStarts} looks: pattern line `anchor` (-1: none), from file line `from`, or only the last window when `endOfFile`. */
+export interface CandidateSearch {
+  anchor: number;
+  from: number;
+  endOfFile: boolean;
+}
+
 /** Window starts to verify: from the lines equal to pattern line `anchor`, or every start when it is -1. */
-export function candidateStarts(views: LineViews, pass: ComparePass, wanted: readonly string[], anchor: number, from: number, endOfFile: boolean): number[] {
+export function candidateStarts(views: LineViews, pass: ComparePass, wanted: readonly string[], search: CandidateSearch): number[] {
+  const { anchor, from, endOfFile } = search;
   const size = wanted.length;
   const last = views.count - size;
   if (last < from) return [];
@@ -89,7 +97,7 @@ export function findWindows(views: LineViews, hunk: HunkBytes, pass: ComparePass
   const normalise = normaliserOf(pass);
   const wanted = hunk.old.map(normalise);
   const windows: Window[] = [];
-  for (const start of candidateStarts(views, pass, wanted, longestIndex(wanted), from, hunk.endOfFile)) {
+  for (const start of candidateStarts(views, pass, wanted, { anchor: longestIndex(wanted), from, endOfFile: hunk.endOfFile })) {
     let matches = true;
     for (let offset = 0; offset < wanted.length && matches; offset += 1) matches = views.lineView(pass, start + offset) === wanted[offset];
     if (!matches) continue;

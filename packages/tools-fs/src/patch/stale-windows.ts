@@ -75,9 +75,9 @@ export function findStaleWindows(views: LineViews, hunk: HunkBytes, from: number
     starts.add(views.count - size - 1);
   } else {
     for (const anchor of [first, second]) {
-      for (const start of candidateStarts(views, "unicode-punctuation", wanted, anchor, from, false)) starts.add(start);
+      for (const start of candidateStarts(views, "unicode-punctuation", wanted, { anchor, from, endOfFile: false })) starts.add(start);
       // A missing line before the anchor line puts the window one line earlier.
-      for (const start of candidateStarts(views, "unicode-punctuation", wanted, anchor, from + 1, false)) starts.add(start - 1);
+      for (const start of candidateStarts(views, "unicode-punctuation", wanted, { anchor, from: from + 1, endOfFile: false })) starts.add(start - 1);
     }
   }
   const gaps = allowedGaps(hunk);

@@ -39,13 +39,14 @@ function myers(a: readonly string[], b: readonly string[], limit: number): Array
         y += 1;
       }
       v[offset + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, offset, n, m, d);
+      if (x >= n && y >= m) return backtrack(trace, offset, { n, m, distance: d });
     }
   }
   return null;
 }
 
-function backtrack(trace: readonly Int32Array[], offset: number, n: number, m: number, distance: number): Array<" " | "-" | "+"> {
+function backtrack(trace: readonly Int32Array[], offset: number, size: { n: number; m: number; distance: number }): Array<" " | "-" | "+"> {
+  const { n, m, distance } = size;
   const script: Array<" " | "-" | "+"> = [];
   let x = n;
   let y = m;
