@@ -136,4 +136,14 @@ describe("ApplyPatch: hostile sizes answer without holding the host", () => {
     expect(answer, "the host gave no answer: the call held its event loop").not.toBe("held");
     if (answer !== "held" && answer.isError) expect(fs.readFileSync(file, "utf8")).toBe(content);
   }, 180_000);
+
+  it("a 120 MB patch of 10,000,000 hunks: refused with an answer, the host not ended by running out of memory", async () => {
+    const { workdir, file, content } = project(1);
+    const lines = ["*** Update File: big.txt"];
+    for (let index = 0; index < 10_000_000; index += 1) lines.push("@@", "-line 0", "+LINE 0");
+    const answer = await hostCall(workdir, "ApplyPatch", { patch: patchText(lines) });
+    expect(answer, "the host gave no answer").not.toBe("held");
+    if (answer !== "held") expect(answer.isError).toBe(true);
+    expect(fs.readFileSync(file, "utf8")).toBe(content);
+  }, 240_000);
 });
