@@ -10,10 +10,19 @@ import { commitPatch } from "./commit-patch.js";
 import { holdAll, patchPathHolders, patchPathRequests } from "./patch-paths.js";
 import { planPatch } from "./plan-patch.js";
 
+/**
+ * The longest patch text ApplyPatch takes (characters): checked by the
+ * schema, before the permission rules and the parser see it (a 120 MB patch
+ * of ten million hunks ran the host out of memory while it was parsed,
+ * before the hunk limit refused it).
+ */
+export const MAX_PATCH_CHARS = 8 * 1024 * 1024;
+
 /** ApplyPatch's input schema. */
 export const applyPatchInputSchema = z.object({
   patch: z
     .string()
+    .max(MAX_PATCH_CHARS)
     .describe(
       "The whole patch: *** Begin Patch, then *** Add File: <path> (+ lines) / *** Delete File: <path> / *** Update File: <path> (optional *** Move to: <path>, then @@ hunks of ' ' context, '-' removed, '+' added lines), then *** End Patch.",
     ),
@@ -33,7 +42,7 @@ const DESCRIPTION = `Applies a patch in the V4A format to one or more files, all
 - Paths are workspace-relative, root://<alias>/... (write roots only), or absolute inside the workspace. "*** Move to: <path>" after an Update header renames the file (never over an existing one).
 - Give about 3 context lines around each change and "@@ <line>" anchors (a class or function line) when the context alone is not unique; a place matching twice is refused.
 - Add File over an existing file is refused unless you Read it in full; a file changed on disk since your last Read is refused (stale_file): Read it again.
-- At most 256 files and 1000 hunks per patch.`;
+- At most 256 files, 1000 hunks and 8 MiB of text per patch.`;
 
 /** Creates the ApplyPatch tool for one bundle. */
 export function createApplyPatchTool(environment: FsToolEnvironment) {
