@@ -10,6 +10,7 @@
  */
 export type { ParsedPatch, PatchAddFile, PatchDeleteFile, PatchHunk, PatchLine, PatchOperation, PatchTarget, PatchUpdateFile } from "./patch-types.js";
 export { parseV4APatch, patchTargetsOf } from "./parse-v4a.js";
+export type { ParseV4APatchOptions } from "./parse-v4a.js";
 export { V4A_LARK_GRAMMAR } from "./lark-grammar.js";
 export { applyPatchOperationToV4A } from "./responses-apply-patch.js";
 export type { ResponsesApplyPatchOperation } from "./responses-apply-patch.js";

@@ -169,3 +169,30 @@ describe("patchTargetsOf", () => {
     expect(patchTargetsOf(text).map((target) => target.path)).toEqual(["a"]);
   });
 });
+
+describe("parseV4APatch's hunk limit", () => {
+  it("stops at the first hunk over maxHunks, naming the limit and the line", () => {
+    const body = Array.from({ length: 50 }, (_, index) => `@@\n-line ${index}\n+LINE ${index}`).join("\n");
+    const text = patch("*** Update File: a.txt", body);
+    expect(parseV4APatch(text, { maxHunks: 50 }).operations).toHaveLength(1);
+    const error = parseError2(text, 49);
+    expect(error.code).toBe("invalid_arguments");
+    expect(error.details).toEqual({ limit: 49, patchLine: 2 + 49 * 3 + 1 });
+    expect(error.message).toMatch(/more than 49 hunks/);
+  });
+
+  it("counts the hunks of every file together", () => {
+    const text = patch("*** Update File: a", "@@", "-1", "+2", "*** Update File: b", "@@", "-1", "+2");
+    expect(() => parseV4APatch(text, { maxHunks: 1 })).toThrow(/more than 1 hunks/);
+  });
+});
+
+function parseError2(text: string, maxHunks: number): ToolError {
+  try {
+    parseV4APatch(text, { maxHunks });
+  } catch (error) {
+    if (error instanceof ToolError) return error;
+    throw error;
+  }
+  throw new Error("parsed");
+}

@@ -71,12 +71,44 @@ interface OpenHunk {
   patchLine: number;
 }
 
+/** Options of {@link parseV4APatch}. */
+export interface ParseV4APatchOptions {
+  /**
+   * Refuse the patch (`invalid_arguments`, `details.limit`) as soon as it
+   * holds more hunks than this, before reading the rest: a tool that applies
+   * at most this many hunks need not build millions of them first.
+   */
+  readonly maxHunks?: number;
+}
+
+/** Counts the hunks read so far against the limit. */
+interface HunkBudget {
+  read: number;
+  readonly max: number;
+}
+
+/** The refusal of a patch with more hunks than `limit`. */
+function tooManyHunks(limit: number, line: number): ToolError {
+  return new ToolError(
+    "invalid_arguments",
+    `ApplyPatch refused: the patch has more than ${limit} hunks (at line ${line}), more than one call applies. Split it into several patches, or rewrite a file wholesale with Write.`,
+    { details: { limit, patchLine: line } },
+  );
+}
+
 /** Reads the body of an `*** Update File:` operation from `start`; returns the hunks and the index after them. */
-function readHunks(lines: ReadonlyArray<{ text: string; number: number }>, start: number, end: number): { hunks: PatchHunk[]; next: number } {
+function readHunks(
+  lines: ReadonlyArray<{ text: string; number: number }>,
+  range: { start: number; end: number },
+  budget: HunkBudget,
+): { hunks: PatchHunk[]; next: number } {
+  const { start, end } = range;
   const hunks: PatchHunk[] = [];
   let open: OpenHunk | undefined;
   const close = () => {
     if (!open) return;
+    budget.read += 1;
+    if (budget.read > budget.max) throw tooManyHunks(budget.max, open.patchLine);
     // Blank lines that end a hunk separate it from what follows; they are not context.
     if (!open.endOfFile) open.lines.splice(open.lines.length - open.trailingBlank, open.trailingBlank);
     if (!open.lines.some((line) => line.kind !== "context")) throw patchError(open.patchLine, 'this hunk has no "-" or "+" line, so it changes nothing');
@@ -129,7 +161,8 @@ function readHunks(lines: ReadonlyArray<{ text: string; number: number }>, start
  * const { operations } = parseV4APatch("*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new\n*** End Patch");
  * operations[0]; // { kind: "update", path: "a.txt", hunks: [...] }
  */
-export function parseV4APatch(text: string): ParsedPatch {
+export function parseV4APatch(text: string, options: ParseV4APatchOptions = {}): ParsedPatch {
+  const budget: HunkBudget = { read: 0, max: options.maxHunks ?? Number.POSITIVE_INFINITY };
   const lines = envelopeLines(text);
   if (lines.length === 0) throw patchError(1, "the patch is empty");
   if (lines[0]!.text.trim() !== BEGIN) throw patchError(lines[0]!.number, `the first line must be "${BEGIN}"`);
@@ -185,7 +218,7 @@ export function parseV4APatch(text: string): ParsedPatch {
       moveTo = move.path;
       index += 1;
     }
-    const { hunks, next } = readHunks(lines, index, end);
+    const { hunks, next } = readHunks(lines, { start: index, end }, budget);
     index = next;
     if (hunks.length === 0 && moveTo === undefined) throw patchError(number, `the update of ${header.path} has no hunk`);
     operations.push({ kind: "update", path: header.path, ...(moveTo === undefined ? {} : { moveTo }), hunks, patchLine: number });

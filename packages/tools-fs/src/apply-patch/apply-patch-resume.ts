@@ -18,7 +18,7 @@ import { applyPatchHunks } from "../patch/apply-patch-hunks.js";
 import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import type { ApplyPatchDetails, ApplyPatchFileDetails } from "./apply-patch-result.js";
 import type { HeldPatchFile } from "./held-file.js";
-import { holdAll, patchPathHolders, patchPathRequests } from "./patch-paths.js";
+import { MAX_PATCH_HUNKS, holdAll, patchPathHolders, patchPathRequests } from "./patch-paths.js";
 
 /** What ApplyPatch's resume needs of its bundle. */
 export interface ApplyPatchResumeParts {
@@ -104,7 +104,7 @@ export async function resumeApplyPatch(
 ): Promise<ToolResumeDecision<ApplyPatchDetails>> {
   let operations: readonly PatchOperation[];
   try {
-    operations = parseV4APatch(input.patch).operations;
+    operations = parseV4APatch(input.patch, { maxHunks: MAX_PATCH_HUNKS }).operations;
   } catch {
     // A patch that does not parse is refused before anything is touched: running it again answers the same.
     return { action: "run" };

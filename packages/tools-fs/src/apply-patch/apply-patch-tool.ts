@@ -7,7 +7,7 @@ import type { FsToolEnvironment } from "../shared/tool-environment.js";
 import { type ApplyPatchDetails, applyPatchResult } from "./apply-patch-result.js";
 import { resumeApplyPatch } from "./apply-patch-resume.js";
 import { commitPatch } from "./commit-patch.js";
-import { holdAll, patchPathHolders, patchPathRequests } from "./patch-paths.js";
+import { MAX_PATCH_HUNKS, holdAll, patchPathHolders, patchPathRequests } from "./patch-paths.js";
 import { planPatch } from "./plan-patch.js";
 
 /**
@@ -67,7 +67,7 @@ export function createApplyPatchTool(environment: FsToolEnvironment) {
 
 /** Parses, holds every file, plans every change, then commits them all. */
 async function applyPatch(text: string, context: ToolContext, environment: FsToolEnvironment, engine: FileEngine) {
-  const { operations } = parseV4APatch(text);
+  const { operations } = parseV4APatch(text, { maxHunks: MAX_PATCH_HUNKS });
   const holders = await patchPathHolders(patchPathRequests(operations), { context, environment, engine, createParents: true });
   try {
     return await holdAll(holders, async (files) => {
