@@ -14,8 +14,13 @@ import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
  * per tool; this test keeps the total from growing past the budget unnoticed
  * (which limits and rules each description must still state is checked by
  * the tool-schema-limits tests of each package).
+ *
+ * 4,000 was issue 34's target for the 16 tools as they were then (3,979);
+ * issue 37 added Edit's `edits` form, 86 tokens after compaction (its
+ * explanation moved into the property's description, its items left
+ * undescribed), and the budget was raised by 100 for it, on purpose.
  */
-const BUDGET = 4_000;
+const BUDGET = 4_100;
 
 const folders: string[] = [];
 afterEach(async () => {

@@ -120,8 +120,7 @@ describe("limits and rules the file tools' schemas still state", () => {
     expect(described("Edit", "path")).toContain("(write roots only)");
     expect(property("Edit", "edits")).toMatchObject({ minItems: 1, maxItems: MAX_EDITS });
     expect(described("Edit", "edits")).toContain(`at most ${MAX_EDITS}`);
-    expect(edit).toMatch(/edits=\[\{old_string, new_string, replace_all\?\}, \.\.\.\] instead of old_string\/new_string/);
-    expect(edit).toMatch(/in order, each on the result of the previous ones, all or none/);
+    expect(described("Edit", "edits")).toMatch(/Instead of old_string\/new_string: .*in order, each on the result of the previous ones, all or none/);
   });
 
   it("Delete: recursive directories, symlinks themselves, not the root, use it instead of rm", () => {

@@ -15,11 +15,11 @@ import { remoteWorkspace } from "../workspace/workspace-call.js";
 import { editInWorkspace } from "../workspace/workspace-edit.js";
 import { resumeEdit } from "./edit-resume.js";
 
-/** One edit of Edit's `edits`. */
+/** One edit of Edit's `edits` (described by the tool's description, to keep the schema short). */
 const editItemSchema = z.strictObject({
-  old_string: z.string().describe("Exact text, matched on the file as the earlier edits left it."),
-  new_string: z.string().describe("May be empty."),
-  replace_all: z.boolean().optional().describe("Replace every match of this old_string (default false)."),
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
 });
 
 /** Edit's input schema. */
@@ -34,15 +34,14 @@ export const editInputSchema = z.object({
     .min(1)
     .max(MAX_EDITS)
     .optional()
-    .describe(`Several changes to this file instead of old_string/new_string (at most ${MAX_EDITS}): applied in order, all or none.`),
+    .describe(`Instead of old_string/new_string: at most ${MAX_EDITS}, in order, each on the result of the previous ones, all or none.`),
 });
 
 export type { EditDetails };
 
 const DESCRIPTION = `Replaces text in an existing file; never creates one (use Write).
 - old_string must occur exactly once unless replace_all=true: add surrounding lines to make it unique. Without an exact match Edit retries ignoring line endings (CRLF/LF, BOM), then trailing whitespace, then a uniform indentation shift.
-- Several changes to one file: send edits=[{old_string, new_string, replace_all?}, ...] instead of old_string/new_string. They apply in order, each on the result of the previous ones, all or none; an edit may not touch text an earlier one wrote.
-- If the file changed on disk since your last Read, Edit refuses (stale_file): Read it again, then retry. An unread file is read automatically (autoRead=full); chained edits need no re-read.`;
+- If the file changed since your last Read, Edit refuses (stale_file): Read it again, then retry. An unread file is read automatically (autoRead=full); chained edits need no re-read.`;
 
 /** Creates the Edit tool for one bundle. */
 export function createEditTool(environment: FsToolEnvironment, options: MutationHashOptions = {}) {
