@@ -1,23 +1,9 @@
 /** A seeded generator so the corpus and the perturbations are the same on every run. */
 
-/** A uniform generator in [0, 1). */
-export interface RandomSource {
-  next(): number;
-}
+// The generator is the one the durable fault bench draws its kill points from.
+import type { RandomSource } from "../../durable/fault/kill-plan.js";
 
-/** mulberry32 over a 32-bit seed. */
-export function createRandomSource(seed: number): RandomSource {
-  let state = seed >>> 0;
-  return {
-    next() {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let mixed = state;
-      mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-      mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-      return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-    },
-  };
-}
+export { type RandomSource, createRandomSource } from "../../durable/fault/kill-plan.js";
 
 /** The items in a seeded order (Fisher-Yates on a copy). */
 export function shuffled<T>(items: readonly T[], random: RandomSource): T[] {

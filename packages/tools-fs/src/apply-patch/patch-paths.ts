@@ -28,16 +28,8 @@ export interface PatchPathRequest {
  */
 export const MAX_PATCH_HUNKS = 1000;
 
-/** Every path the operations touch, in order (an update's move destination right after its source); refuses a patch over the size bounds. */
+/** Every path the operations touch, in order (an update's move destination right after its source); refuses a patch over the path bound (the parser, given MAX_PATCH_HUNKS, bounds the hunks). */
 export function patchPathRequests(operations: readonly PatchOperation[]): PatchPathRequest[] {
-  const hunks = operations.reduce((sum, operation) => sum + (operation.kind === "update" ? operation.hunks.length : 0), 0);
-  if (hunks > MAX_PATCH_HUNKS) {
-    throw new ToolError(
-      "invalid_arguments",
-      `ApplyPatch refused: the patch has ${hunks} hunks, more than the ${MAX_PATCH_HUNKS} one call applies. Split it into several patches, or rewrite a file wholesale with Write.`,
-      { details: { hunks, limit: MAX_PATCH_HUNKS } },
-    );
-  }
   const requests: PatchPathRequest[] = [];
   for (const operation of operations) {
     requests.push({ path: operation.path, role: operation.kind });
