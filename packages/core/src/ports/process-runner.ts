@@ -19,6 +19,13 @@ export interface SpawnOptions {
   extendEnv?: boolean;
   /** Text written to stdin, then stdin is closed; default: stdin is `/dev/null`. */
   input?: string;
+  /**
+   * `"pipe"`: stdin stays open and the caller writes to it through
+   * {@link RunningProcess.stdin} (a language server's JSON-RPC stream, say).
+   * Cannot be combined with `input` or `logFile` (the runner throws
+   * `SdkError`); default: stdin is `input` or `/dev/null`.
+   */
+  stdin?: "pipe";
   /** Aborting kills the whole tree. */
   signal?: AbortSignal;
   /**
@@ -84,6 +91,17 @@ export interface RunningProcess {
   isTreeAlive(): boolean;
   /** Pids of the live (non-zombie) processes of the tree, root included while it runs. */
   livePids(): number[];
+  /**
+   * The process's stdin, present exactly when it was spawned with
+   * `stdin: "pipe"`. `write` resolves once the bytes are handed to the
+   * operating system (or the remote channel), honouring back-pressure, and
+   * rejects once the process has exited or stdin was ended; `end` closes
+   * stdin (safe to call repeatedly). Bytes are written in call order.
+   */
+  readonly stdin?: {
+    write(data: string | Uint8Array): Promise<void>;
+    end(): Promise<void>;
+  };
 }
 
 /**
