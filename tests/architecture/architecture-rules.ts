@@ -30,6 +30,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   mcp: 3,
   skills: 3,
   cron: 3,
+  // Language servers (the LSP tool and diagnostics after edits): core only.
+  lsp: 3,
   subagents: 3,
   checkpoints: 3,
   // Permission rules, hooks and the simulator: core only (command hooks through the ProcessRunner port).
