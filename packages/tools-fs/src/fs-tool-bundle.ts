@@ -15,6 +15,8 @@ import { type FastIo, createFastIo } from "./fast-io/fast-io.js";
 import { FileToolState } from "./shared/file-state.js";
 import { MutationQueue } from "./file-engine/mutation-queue.js";
 import { createWriteTool } from "./write/write-tool.js";
+import { applyPatchDiagnosed, deleteDiagnosed, editDiagnosed, writeDiagnosed } from "./diagnosed-tools.js";
+import { type EditDiagnosticsSource, withEditDiagnostics } from "./shared/edit-diagnostics-call.js";
 
 /** Options of {@link createFsToolBundle}. */
 export interface FsToolBundleOptions {
@@ -72,10 +74,17 @@ export function createFsToolBundle(options: FsToolBundleOptions = {}): ToolBundl
 /**
  * {@link createFsToolBundle} with a given {@link FastIo} (and
  * {@link SearchCaches}), which the bundle then owns (its `close` closes
- * them). Internal: tests use it to watch the worker, the buffers and the
- * caches; not exported from the package.
+ * them), and what the plugin's host gives (`editDiagnostics`: the
+ * registry's diagnostics provider, read at call time by Write, Edit,
+ * ApplyPatch and Delete). Internal: the plugin and tests use it; not
+ * exported from the package.
  */
-export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastIo, searchCaches: SearchCaches = new SearchCaches()): ToolBundle {
+export function assembleFsToolBundle(
+  options: FsToolBundleOptions,
+  fastIo: FastIo,
+  searchCaches: SearchCaches = new SearchCaches(),
+  host: { readonly editDiagnostics?: EditDiagnosticsSource } = {},
+): ToolBundle {
   const progressIntervalMs = progressIntervalOption(options.progressIntervalMs);
   const environment = {
     state: options.state ?? new FileToolState(),
@@ -88,10 +97,10 @@ export function assembleFsToolBundle(options: FsToolBundleOptions, fastIo: FastI
   const tools: ToolDefinition[] = [
     createReadTool(environment),
     createImageTool(environment),
-    createWriteTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
-    createEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
-    createApplyPatchTool(environment),
-    createDeleteTool(environment),
+    withEditDiagnostics(createWriteTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }), host.editDiagnostics, writeDiagnosed),
+    withEditDiagnostics(createEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }), host.editDiagnostics, editDiagnosed),
+    withEditDiagnostics(createApplyPatchTool(environment), host.editDiagnostics, applyPatchDiagnosed),
+    withEditDiagnostics(createDeleteTool(environment), host.editDiagnostics, deleteDiagnosed),
     createListTool(environment),
     createGlobTool(environment, { progressIntervalMs }),
     createGrepTool(environment, { workers: grepWorkers, regexTimeBudgetMs: options.regexTimeBudgetMs, progressIntervalMs }),

@@ -3,6 +3,7 @@
  * it was located and where), notes for the tolerant strategies, and the
  * details with a unified diff of every file.
  */
+import type { EditDiagnosticsDetails } from "@agent-tools/core/diagnostics";
 import { formatUnifiedDiff } from "../patch/unified-diff.js";
 import type { PatchMatchStrategy, PatchedHunk } from "../patch/patch-match-types.js";
 import type { CommittedChange } from "./commit-patch.js";
@@ -30,6 +31,8 @@ export interface ApplyPatchDetails {
   files: ApplyPatchFileDetails[];
   /** A unified diff of every file (`--- a/<path>` / `+++ b/<path>`). */
   diff: string;
+  /** What the change introduced, when a diagnostics provider (a language server plugin) answered. */
+  diagnostics?: EditDiagnosticsDetails;
 }
 
 const NOTES: Partial<Record<PatchMatchStrategy, string>> = {

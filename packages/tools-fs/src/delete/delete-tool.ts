@@ -1,5 +1,6 @@
 import { unlink } from "node:fs/promises";
 import { type ResolvedPath, ToolError, type ToolContext, defineTool } from "@agent-tools/core";
+import type { EditDiagnosticsDetails } from "@agent-tools/core/diagnostics";
 import { z } from "zod";
 import { notFoundError, onResolvedPath } from "../shared/fs-errors.js";
 import { FileEngine } from "../file-engine/file-engine.js";
@@ -21,6 +22,8 @@ export interface DeleteDetails {
   path: string;
   absolutePath: string;
   targetKind: "file" | "directory" | "symlink";
+  /** What the deletion broke (importers of the file), when a diagnostics provider answered. */
+  diagnostics?: EditDiagnosticsDetails;
 }
 
 const DESCRIPTION = `Deletes a file, a symlink (the link, not its target) or a directory with everything inside. The workspace root cannot be deleted.

@@ -1,5 +1,6 @@
 /** Edit's answer for a committed edit: the same on the local disk and on a workspace. */
 import type { ResolvedPath } from "@agent-tools/core";
+import type { EditDiagnosticsDetails } from "@agent-tools/core/diagnostics";
 import type { PendingHash } from "../fast-io/hash-worker.js";
 import { preview } from "../shared/text-preview.js";
 import type { MatchStrategy } from "./edit-match.js";
@@ -29,6 +30,8 @@ export interface EditDetails {
   autoRead: boolean;
   /** The multi-edit form only: what each edit did, in order (`replacements` above is their total, `matchStrategy` the first's). */
   edits?: Array<{ replacements: number; matchStrategy: MatchStrategy }>;
+  /** What the change introduced, when a diagnostics provider (a language server plugin) answered. */
+  diagnostics?: EditDiagnosticsDetails;
 }
 
 const NOTES: Record<MatchStrategy, string> = {

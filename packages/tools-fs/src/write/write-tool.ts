@@ -1,4 +1,5 @@
 import { defineTool, type ResolvedPath, type ToolContext } from "@agent-tools/core";
+import type { EditDiagnosticsDetails } from "@agent-tools/core/diagnostics";
 import { z } from "zod";
 import { ownedArrayBuffer } from "../fast-io/hash-worker.js";
 import type { FullTextSnapshot } from "../shared/file-state.js";
@@ -39,6 +40,8 @@ export interface WriteDetails {
   totalLines: number;
   preview: string;
   autoRead: boolean;
+  /** What the change introduced, when a diagnostics provider (a language server plugin) answered. */
+  diagnostics?: EditDiagnosticsDetails;
 }
 
 const DESCRIPTION = `Creates a file or replaces its whole content; parent directories are created. For partial changes prefer Edit.
