@@ -26,6 +26,7 @@ export const LAYERS: Readonly<Record<string, number>> = {
   "tools-fs": 3,
   "tools-shell": 3,
   "tools-tasks": 3,
+  "tools-web": 3,
   memory: 3,
   mcp: 3,
   skills: 3,
