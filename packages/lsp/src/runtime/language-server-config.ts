@@ -11,8 +11,10 @@
  * a python path outside the workspace so it never runs a workspace venv's
  * interpreter (see docs/lsp.md).
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** One language server: how to start it, which files it handles, what it is told. */
 export interface LanguageServerConfig {
@@ -44,6 +46,8 @@ export interface SdkLanguageServerPaths {
   readonly typescriptLib?: string;
   /** pyright's `langserver.index.js`. */
   readonly pyrightLangserver?: string;
+  /** This package's tsserver entry (`tsserver/lib/tsserver.js`): the SDK's TypeScript with plugin loading removed. */
+  readonly tsserverEntry?: string;
 }
 
 function resolveFrom(require: NodeRequire, specifier: string): string | undefined {
@@ -60,7 +64,10 @@ export function resolveSdkLanguageServers(): SdkLanguageServerPaths {
   const tlsPackage = resolveFrom(require, "typescript-language-server/package.json");
   const typescriptPackage = resolveFrom(require, "typescript/package.json");
   const pyrightPackage = resolveFrom(require, "pyright/package.json");
+  // src/runtime and dist/runtime are both two levels under the package root.
+  const tsserverEntry = fileURLToPath(new URL("../../tsserver/lib/tsserver.js", import.meta.url));
   return {
+    ...(existsSync(tsserverEntry) ? { tsserverEntry } : {}),
     ...(tlsPackage ? { typescriptLanguageServer: join(dirname(tlsPackage), "lib", "cli.mjs") } : {}),
     ...(typescriptPackage ? { typescriptLib: join(dirname(typescriptPackage), "lib") } : {}),
     ...(pyrightPackage ? { pyrightLangserver: join(dirname(pyrightPackage), "langserver.index.js") } : {}),
@@ -87,14 +94,16 @@ export const PYRIGHT_PYTHON_PATH = "/nonexistent/agent-tools-no-python";
 
 /** The TypeScript server's config, given the SDK's paths (exported for hosts that start it their own way). */
 export function typescriptServerConfig(paths: SdkLanguageServerPaths, nodePath: string = process.execPath): LanguageServerConfig {
-  const tsserverPath = paths.typescriptLib ? join(paths.typescriptLib, "tsserver.js") : undefined;
+  // The package's own entry (no plugin loading) when present, else the SDK's tsserver.js.
+  const tsserverPath = paths.typescriptLib ? (paths.tsserverEntry ?? join(paths.typescriptLib, "tsserver.js")) : undefined;
   return {
     id: "typescript",
     extensions: Object.keys(TYPESCRIPT_LANGUAGE_IDS),
     languageId: (extension) => TYPESCRIPT_LANGUAGE_IDS[extension] ?? "typescript",
     command: paths.typescriptLanguageServer ? nodePath : "typescript-language-server",
     args: paths.typescriptLanguageServer ? [paths.typescriptLanguageServer, "--stdio"] : ["--stdio"],
-    rootMarkers: ["tsconfig.json", "jsconfig.json", "package.json"],
+    ...(paths.typescriptLib ? { env: { AGENT_TOOLS_TYPESCRIPT_LIB: paths.typescriptLib } } : {}),
+    // No root markers: one tsserver for the workspace handles every tsconfig in it.
     initializationOptions: {
       // The SDK's own tsserver, never the workspace's node_modules/typescript.
       ...(tsserverPath ? { tsserver: { path: tsserverPath, fallbackPath: tsserverPath, useSyntaxServer: "never" } } : {}),
@@ -118,7 +127,7 @@ export function pythonServerConfig(paths: SdkLanguageServerPaths, nodePath: stri
     languageId: () => "python",
     command: paths.pyrightLangserver ? nodePath : "pyright-langserver",
     args: paths.pyrightLangserver ? [paths.pyrightLangserver, "--stdio"] : ["--stdio"],
-    rootMarkers: ["pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg"],
+    rootMarkers: ["pyrightconfig.json", "pyproject.toml"],
     settings: {
       python: {
         // Pyright runs this interpreter to learn search paths: a path outside the workspace.

@@ -1,0 +1,308 @@
+/**
+ * The language servers of one workspace: started on the first request for
+ * a file they handle, restarted on the next request after a crash, stopped
+ * after an idle period and on close. Files are read through the
+ * workspace's port and sent whole (didOpen, then didChange with the full
+ * text when they differ), so a server never needs to read the file itself.
+ *
+ * Invariants: at most one instance per (server id, root); a crashed
+ * instance is replaced, never reused; after `close` nothing starts again
+ * and no server process is left.
+ */
+import { type Logger, type ProcessRunner, SdkError, type SpawnOptions } from "@agent-tools/core";
+import { DEFAULT_LANGUAGE_SERVERS, type LanguageServerConfig } from "./language-server-config.js";
+import { LanguageServerInstance } from "./language-server-instance.js";
+import type { LspDiagnostic } from "./lsp-types.js";
+import { createRootFinder } from "./root-finder.js";
+import { extensionOf, pathOfFileUri, uriOfFilePath } from "./uris.js";
+
+export type { LspDiagnostic } from "./lsp-types.js";
+
+/** Options of one request. */
+export interface LanguageServerRequestOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+/** One server's state for the tool's status lines. */
+export interface LanguageServerStatus {
+  readonly serverId: string;
+  readonly root: string;
+  readonly state: "starting" | "running" | "crashed" | "stopped";
+  readonly pid?: number;
+  readonly restarts: number;
+  readonly openDocuments: number;
+}
+
+/** The language servers of one workspace. */
+export interface LanguageServerManager {
+  /** The config that handles a path, or undefined. */
+  configFor(path: string): LanguageServerConfig | undefined;
+  /** Starts (or reuses, restarting a crashed one) the server for `path`, opens/syncs the document from disk, sends one request. Positions/URIs in params and result are raw LSP (0-based). */
+  request<T>(path: string, method: string, params: (document: { uri: string; text: string }) => unknown, options?: LanguageServerRequestOptions): Promise<T>;
+  /** Requests sent to every running server of the workspace (workspace/symbol), starting the servers for `startFor` paths if none runs. */
+  requestAll<T>(
+    method: string,
+    params: unknown,
+    options?: LanguageServerRequestOptions & { startFor?: readonly string[] },
+  ): Promise<Array<{ serverId: string; result: T }>>;
+  /** Current diagnostics of `path` after syncing it from disk, waiting up to waitMs for the server to publish. */
+  diagnostics(
+    path: string,
+    options?: { signal?: AbortSignal; waitMs?: number },
+  ): Promise<{ status: "ready" | "pending"; diagnostics: readonly LspDiagnostic[] }>;
+  /** Tells the servers about changed files (didChange/didClose/didChangeWatchedFiles). */
+  filesChanged(changes: readonly { path: string; change: "created" | "modified" | "deleted" }[]): Promise<void>;
+  /** URI -> workspace path (undefined for a URI that is not `file:`). */
+  pathOfUri(uri: string): string | undefined;
+  /** Workspace path -> `file://` URI. */
+  uriOfPath(path: string): string;
+  /** For the tool's status lines and details. */
+  status(): readonly LanguageServerStatus[];
+  close(): Promise<void>;
+}
+
+/** Options of {@link createLanguageServerManager}. */
+export interface LanguageServerManagerOptions {
+  /** Canonical absolute workspace root. */
+  readonly workspaceRoot: string;
+  /** The workspace's runner (local or SSH). */
+  readonly processes: ProcessRunner;
+  /** Reads a file through the workspace port. */
+  readonly readFile: (path: string, signal?: AbortSignal) => Promise<Buffer>;
+  /** The registry's command sandbox, when on: every server is spawned through it. */
+  readonly confine?: (spawn: SpawnOptions) => SpawnOptions;
+  /** Default {@link DEFAULT_LANGUAGE_SERVERS}. */
+  readonly servers?: readonly LanguageServerConfig[];
+  /** Default 10 minutes. */
+  readonly idleStopMs?: number;
+  /** Default 200 (LRU: didClose the least recently used). */
+  readonly maxOpenDocuments?: number;
+  /** Default 30 s (the first request may wait for the project to load). */
+  readonly requestTimeoutMs?: number;
+  readonly logger?: Logger;
+}
+
+interface Slot {
+  readonly config: LanguageServerConfig;
+  readonly root: string;
+  instance: LanguageServerInstance;
+  restarts: number;
+  lastUsed: number;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+/** At most this many servers run at once (a tree of model-written pyproject.toml files must not start hundreds): the least recently used one stops. */
+const MAX_RUNNING_SERVERS = 8;
+
+/** The diagnostics-facing internals the edit-diagnostics provider uses (not part of the tool's API). */
+export interface LanguageServerManagerInternals {
+  /** The running instance for `path` without starting one. */
+  runningInstanceFor(path: string): LanguageServerInstance | undefined;
+  /** Starts (or reuses) the instance for `path`. */
+  instanceFor(path: string): Promise<LanguageServerInstance>;
+}
+
+const INTERNALS = Symbol.for("agent-tools.lsp.manager-internals");
+
+/** The internals of a manager made by {@link createLanguageServerManager}. */
+export function managerInternals(manager: LanguageServerManager): LanguageServerManagerInternals | undefined {
+  return (manager as unknown as Record<symbol, LanguageServerManagerInternals | undefined>)[INTERNALS];
+}
+
+/**
+ * Creates the manager of one workspace's language servers.
+ *
+ * @example
+ * const manager = createLanguageServerManager({ workspaceRoot: "/repo", processes: runner, readFile: (path) => fs.readFile(path) });
+ * const hover = await manager.request("/repo/src/a.ts", "textDocument/hover", ({ uri }) => ({ textDocument: { uri }, position: { line: 0, character: 6 } }));
+ */
+export function createLanguageServerManager(options: LanguageServerManagerOptions): LanguageServerManager {
+  const servers = options.servers ?? DEFAULT_LANGUAGE_SERVERS;
+  const ids = new Set<string>();
+  for (const server of servers) {
+    if (ids.has(server.id)) throw new SdkError("invalid_options", `lsp servers: the id "${server.id}" is used twice`);
+    ids.add(server.id);
+  }
+  const workspaceRoot = options.workspaceRoot.replace(/\/+$/, "") || "/";
+  const idleStopMs = options.idleStopMs ?? 10 * 60_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const slots = new Map<string, Slot>();
+  const findRoot = createRootFinder(workspaceRoot, options.readFile);
+  let closed = false;
+
+  const configFor = (path: string) => {
+    const extension = extensionOf(path);
+    return extension ? servers.find((server) => server.extensions.includes(extension)) : undefined;
+  };
+  const requireConfig = (path: string) => {
+    const config = configFor(path);
+    if (!config) throw new Error(`no language server handles ${path}`);
+    return config;
+  };
+  let useCounter = 0;
+  const touch = (slot: Slot) => {
+    slot.lastUsed = ++useCounter;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = undefined;
+      void slot.instance.stop();
+    }, idleStopMs);
+    slot.idleTimer.unref?.();
+  };
+  const spawnInstance = (config: LanguageServerConfig, root: string) =>
+    new LanguageServerInstance({
+      config,
+      root,
+      rootUri: uriOfFilePath(root),
+      processes: options.processes,
+      ...(options.confine ? { confine: options.confine } : {}),
+      maxOpenDocuments: options.maxOpenDocuments ?? 200,
+      ...(options.logger ? { logger: options.logger } : {}),
+      onCrash: () => undefined,
+    });
+  const slotFor = async (path: string, start: boolean): Promise<Slot | undefined> => {
+    const config = requireConfig(path);
+    const root = await findRoot(path, config.rootMarkers ?? []);
+    const key = `${config.id}\u0000${root}`;
+    let slot = slots.get(key);
+    if (!start) return slot;
+    if (closed) throw new SdkError("closed", "the language server manager is closed");
+    if (!slot || slot.instance.state === "crashed" || slot.instance.state === "stopped") {
+      const live = [...slots.values()].filter((other) => other !== slot && (other.instance.state === "running" || other.instance.state === "starting"));
+      if (live.length >= MAX_RUNNING_SERVERS) {
+        const oldest = live.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
+        await oldest.instance.stop();
+      }
+    }
+    if (!slot) {
+      slot = { config, root, instance: spawnInstance(config, root), restarts: 0, lastUsed: 0 };
+      slots.set(key, slot);
+    } else if (slot.instance.state === "crashed" || slot.instance.state === "stopped") {
+      if (slot.instance.state === "crashed") slot.restarts += 1;
+      await slot.instance.stop();
+      slot.instance = spawnInstance(config, root);
+    }
+    touch(slot);
+    return slot;
+  };
+  const instanceFor = async (path: string) => {
+    const slot = (await slotFor(path, true)) as Slot;
+    await slot.instance.ready;
+    return slot.instance;
+  };
+  const syncFromDisk = async (instance: LanguageServerInstance, path: string, signal?: AbortSignal) => {
+    const text = (await options.readFile(path, signal)).toString("utf8");
+    const config = requireConfig(path);
+    await instance.syncDocument(path, uriOfFilePath(path), config.languageId(extensionOf(path) ?? ""), text);
+    return text;
+  };
+
+  const manager: LanguageServerManager = {
+    configFor,
+    uriOfPath: uriOfFilePath,
+    pathOfUri: pathOfFileUri,
+    async request<T>(
+      path: string,
+      method: string,
+      params: (document: { uri: string; text: string }) => unknown,
+      requestOptions: LanguageServerRequestOptions = {},
+    ) {
+      const instance = await instanceFor(path);
+      const text = await syncFromDisk(instance, path, requestOptions.signal);
+      return instance.request<T>(method, params({ uri: uriOfFilePath(path), text }), {
+        timeoutMs: requestOptions.timeoutMs ?? requestTimeoutMs,
+        ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
+      });
+    },
+    async requestAll<T>(method: string, params: unknown, requestOptions: LanguageServerRequestOptions & { startFor?: readonly string[] } = {}) {
+      const running = [...slots.values()].filter((slot) => slot.instance.state === "running" || slot.instance.state === "starting");
+      if (running.length === 0) {
+        for (const path of requestOptions.startFor ?? []) {
+          if (!configFor(path)) continue;
+          const instance = await instanceFor(path);
+          await syncFromDisk(instance, path, requestOptions.signal);
+        }
+      }
+      const targets = [...slots.values()].filter((slot) => slot.instance.state === "running" || slot.instance.state === "starting");
+      const settled = await Promise.allSettled(
+        targets.map(async (slot) => {
+          await slot.instance.ready;
+          touch(slot);
+          const result = await slot.instance.request<T>(method, params, {
+            timeoutMs: requestOptions.timeoutMs ?? requestTimeoutMs,
+            ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
+          });
+          return { serverId: slot.config.id, result };
+        }),
+      );
+      requestOptions.signal?.throwIfAborted();
+      const results = settled.flatMap((entry) => (entry.status === "fulfilled" ? [entry.value] : []));
+      const firstError = settled.find((entry) => entry.status === "rejected");
+      if (results.length === 0 && firstError) throw (firstError as PromiseRejectedResult).reason;
+      return results;
+    },
+    async diagnostics(path, diagnosticsOptions = {}) {
+      const instance = await instanceFor(path);
+      const uri = uriOfFilePath(path);
+      const mark = instance.publicationMark();
+      const before = instance.documents.get(path)?.version;
+      await syncFromDisk(instance, path, diagnosticsOptions.signal);
+      const after = instance.documents.get(path)?.version;
+      const known = instance.diagnosticsOf(uri);
+      // An unchanged open document whose diagnostics are known needs no wait.
+      if (before !== undefined && before === after && known.known) return { status: "ready", diagnostics: known.diagnostics };
+      const fresh = await instance.waitForDiagnostics([uri], mark, diagnosticsOptions.waitMs ?? 5000, diagnosticsOptions.signal);
+      diagnosticsOptions.signal?.throwIfAborted();
+      return { status: fresh ? "ready" : "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
+    },
+    async filesChanged(changes) {
+      const perInstance = new Map<LanguageServerInstance, { uri: string; type: 1 | 2 | 3 }[]>();
+      for (const change of changes) {
+        if (!configFor(change.path)) continue;
+        const slot = await slotFor(change.path, false);
+        const instance = slot?.instance;
+        if (instance?.state !== "running") continue;
+        if (change.change === "deleted") await instance.closeDocument(change.path);
+        else if (instance.documents.get(change.path)) await syncFromDisk(instance, change.path).catch(() => instance.closeDocument(change.path));
+        const list = perInstance.get(instance) ?? [];
+        list.push({ uri: uriOfFilePath(change.path), type: change.change === "created" ? 1 : change.change === "modified" ? 2 : 3 });
+        perInstance.set(instance, list);
+      }
+      for (const [instance, list] of perInstance) await instance.watchedFilesChanged(list);
+    },
+    status() {
+      return [...slots.values()].map((slot) => {
+        const pid = slot.instance.pid;
+        return {
+          serverId: slot.config.id,
+          root: slot.root,
+          state: slot.instance.state,
+          ...(pid !== undefined && slot.instance.state !== "stopped" ? { pid } : {}),
+          restarts: slot.restarts,
+          openDocuments: slot.instance.documents.size,
+        };
+      });
+    },
+    async close() {
+      closed = true;
+      const all = [...slots.values()];
+      for (const slot of all) if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      await Promise.all(all.map((slot) => slot.instance.stop()));
+    },
+  };
+  const internals: LanguageServerManagerInternals = {
+    runningInstanceFor(path) {
+      const config = configFor(path);
+      if (!config) return undefined;
+      for (const slot of slots.values()) {
+        if (slot.config.id !== config.id || slot.instance.state !== "running") continue;
+        if (path === slot.root || path.startsWith(slot.root === "/" ? "/" : `${slot.root}/`)) return slot.instance;
+      }
+      return undefined;
+    },
+    instanceFor,
+  };
+  Object.defineProperty(manager, INTERNALS, { value: internals, enumerable: false });
+  return manager;
+}
