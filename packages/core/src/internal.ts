@@ -25,3 +25,5 @@ export type { ApprovalVocabulary } from "./registry/approval-validation.js";
 export { readCappedBody } from "./read-capped-body.js";
 export { resolveToolEffects } from "./registry/durable-effects.js";
 export { callIdentityHash } from "./registry/durable-effects.js";
+export { StdinPipe, checkStdinOption } from "./ports/stdin-pipe.js";
+export type { StdinSink } from "./ports/stdin-pipe.js";

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, openSync } from "node:fs";
 import { execa, type ResultPromise } from "execa";
 import { SdkError } from "@agent-tools/core";
+import { StdinPipe, checkStdinOption } from "@agent-tools/core/internal";
 import type { KillOptions, ProcessExit, ProcessOutputChunk, ProcessRunner, RunningProcess, SpawnOptions } from "@agent-tools/core";
 import { HostExitWatchdog } from "./host-exit-watchdog.js";
 import { PROCESS_TREE_TAG_VARIABLE, findProcessTree, findProcessTrees, isProcessAlive, readProcessTable } from "./process-tree.js";
@@ -41,6 +42,7 @@ export class ExecaProcessRunner implements ProcessRunner {
       throw new SdkError("invalid_options", "ProcessRunner.spawn needs a command.");
     }
     if (typeof options.cwd !== "string" || options.cwd === "") throw new SdkError("invalid_options", "ProcessRunner.spawn needs an absolute cwd.");
+    checkStdinOption(options);
     if (this.closed) throw new SdkError("closed", "ProcessRunner.spawn was called after close().");
     this.counter += 1;
     const tag = options.isolated ? `i${randomUUID().replace(/-/g, "")}` : `${this.tag}.${this.counter}`;
@@ -89,6 +91,7 @@ class ExecaRunningProcess implements RunningProcess {
   readonly tag: string;
   readonly exited: Promise<ProcessExit>;
   readonly outputClosed: Promise<void>;
+  readonly stdin: StdinPipe | undefined;
   private readonly listeners = new Set<(chunk: ProcessOutputChunk) => void>();
   private readonly subprocess: ResultPromise;
   private killing: Promise<void> | undefined;
@@ -117,7 +120,7 @@ class ExecaRunningProcess implements RunningProcess {
       buffer: false,
       encoding: "buffer",
       stripFinalNewline: false,
-      stdin: options.input !== undefined ? "pipe" : "ignore",
+      stdin: options.input !== undefined || options.stdin === "pipe" ? "pipe" : "ignore",
       stdout: logTarget,
       stderr: logTarget,
       cleanup: !options.isolated,
@@ -127,6 +130,8 @@ class ExecaRunningProcess implements RunningProcess {
       this.subprocess.stdin?.on("error", () => undefined);
       this.subprocess.stdin?.end(options.input);
     }
+    this.stdin = options.stdin === "pipe" ? new StdinPipe() : undefined;
+    if (this.stdin && this.subprocess.stdin) this.stdin.attach(this.subprocess.stdin);
     this.pid = this.subprocess.pid ?? -1;
     const closes: Promise<void>[] = [];
     for (const stream of ["stdout", "stderr"] as const) {
@@ -142,6 +147,9 @@ class ExecaRunningProcess implements RunningProcess {
     this.exited = new Promise((resolve) => {
       const done = (exit: ProcessExit) => {
         this.hasExited = true;
+        // Nobody may write after the exit: pending writes reject, and the host's end of the pipe closes.
+        this.stdin?.close(exit.error === undefined ? "the process exited" : `the process did not start (${exit.error})`);
+        if (this.stdin) this.subprocess.stdin?.destroy();
         resolve(exit);
       };
       this.subprocess.once("exit", (code, signal) => done({ exitCode: code, signal: signal ?? null }));

@@ -1,6 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { SdkError } from "../errors.js";
 import type { KillOptions, ProcessExit, ProcessOutputChunk, ProcessRunner, RunningProcess, SpawnOptions } from "../ports/process-runner.js";
+import { StdinPipe, type StdinSink, checkStdinOption } from "../ports/stdin-pipe.js";
 
 /** What a script of {@link ScriptedProcessRunner} uses to play one process. */
 export interface ScriptedProcessController {
@@ -14,6 +15,14 @@ export interface ScriptedProcessController {
   exit(exitCode: number | null, signal?: string | null): void;
   /** Resolves after `ms` milliseconds, or early when the process is killed. */
   sleep(ms: number): Promise<void>;
+  /**
+   * With `stdin: "pipe"`: subscribes to the bytes the code under test writes,
+   * in order (bytes written before the first subscription are delivered to
+   * it). Returns an unsubscribe function.
+   */
+  onStdin(listener: (data: Buffer) => void): () => void;
+  /** Resolves when the code under test ended stdin (never without `stdin: "pipe"`). */
+  readonly stdinEnded: Promise<void>;
 }
 
 /** A script plays one spawned process; it may be async. */
@@ -46,6 +55,7 @@ export class ScriptedProcessRunner implements ProcessRunner {
       throw new SdkError("invalid_options", "ProcessRunner.spawn needs a command.");
     }
     if (this.closed) throw new SdkError("closed", "ProcessRunner.spawn was called after close().");
+    checkStdinOption(options);
     this.calls.push(options);
     const child = new ScriptedRunningProcess(options, this.script);
     if (!options.isolated) {
@@ -65,6 +75,7 @@ class ScriptedRunningProcess implements RunningProcess {
   readonly pid = (nextFakePid += 1);
   readonly exited: Promise<ProcessExit>;
   readonly outputClosed: Promise<void>;
+  readonly stdin: StdinPipe | undefined;
   private readonly listeners = new Set<(chunk: ProcessOutputChunk) => void>();
   private readonly killController = new AbortController();
   private resolveExit!: (exit: ProcessExit) => void;
@@ -73,6 +84,11 @@ class ScriptedRunningProcess implements RunningProcess {
   constructor(options: SpawnOptions, script: ProcessScript) {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
     this.outputClosed = this.exited.then(() => undefined);
+    const input = scriptedStdin();
+    if (options.stdin === "pipe") {
+      this.stdin = new StdinPipe();
+      this.stdin.attach(input.sink);
+    }
     const controller: ScriptedProcessController = {
       options,
       killed: this.killController.signal,
@@ -95,6 +111,8 @@ class ScriptedRunningProcess implements RunningProcess {
             { once: true },
           );
         }),
+      onStdin: input.subscribe,
+      stdinEnded: input.ended,
     };
     if (options.signal?.aborted) queueMicrotask(() => void this.kill());
     else options.signal?.addEventListener("abort", () => void this.kill(), { once: true });
@@ -113,6 +131,7 @@ class ScriptedRunningProcess implements RunningProcess {
   private finish(exit: ProcessExit): void {
     if (this.done) return;
     this.done = true;
+    this.stdin?.close("the process exited");
     this.resolveExit(exit);
   }
 
@@ -136,4 +155,32 @@ class ScriptedRunningProcess implements RunningProcess {
   livePids(): number[] {
     return this.done ? [] : [this.pid];
   }
+}
+
+/** The script's side of a scripted process's stdin: a sink for the {@link StdinPipe}, buffering until the script subscribes. */
+function scriptedStdin(): { sink: StdinSink; subscribe: (listener: (data: Buffer) => void) => () => void; ended: Promise<void> } {
+  const listeners = new Set<(data: Buffer) => void>();
+  const buffered: Buffer[] = [];
+  let resolveEnded!: () => void;
+  const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+  const sink: StdinSink = {
+    write(chunk, callback) {
+      const data = Buffer.from(chunk);
+      if (listeners.size === 0) buffered.push(data);
+      else for (const listener of listeners) listener(data);
+      queueMicrotask(() => callback());
+      return true;
+    },
+    end(callback) {
+      resolveEnded();
+      if (callback) queueMicrotask(callback);
+    },
+    on: () => undefined,
+  };
+  const subscribe = (listener: (data: Buffer) => void) => {
+    listeners.add(listener);
+    for (const data of buffered.splice(0)) listener(data);
+    return () => listeners.delete(listener);
+  };
+  return { sink, subscribe, ended };
 }

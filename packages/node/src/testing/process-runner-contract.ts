@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ProcessOutputChunk, ProcessRunner, RunningProcess } from "@agent-tools/core";
 import { isProcessAlive, readProcessInfo } from "../process-tree.js";
 import type { ProcessScript } from "@agent-tools/core/testing";
+import { runProcessRunnerStdinContract, stdinContractScript } from "./process-runner-stdin-contract.js";
 
 /** Commands the contract suite runs (through `/bin/sh -c` on a real runner). */
 export const PROCESS_RUNNER_CONTRACT_COMMANDS = {
@@ -19,6 +20,8 @@ export const PROCESS_RUNNER_CONTRACT_COMMANDS = {
  * `new ScriptedProcessRunner(processRunnerContractScript)` passes the suite.
  */
 export const processRunnerContractScript: ProcessScript = async (process) => {
+  const piped = stdinContractScript(process);
+  if (piped) return piped;
   const { command, input, cwd, env } = process.options;
   const commands = PROCESS_RUNNER_CONTRACT_COMMANDS;
   if (command === commands.output) {
@@ -102,13 +105,15 @@ export async function waitForPidFiles(pidDir: string, count: number, timeoutMs =
 }
 
 /**
- * The contract every {@link ProcessRunner} must meet, as a vitest suite.
+ * The contract every {@link ProcessRunner} must meet, as a vitest suite
+ * (with the `stdin: "pipe"` cases of `runProcessRunnerStdinContract`).
  *
  * @example
  * runProcessRunnerContract("execa", () => new ExecaProcessRunner(), { tree: true });
  * runProcessRunnerContract("scripted", () => new ScriptedProcessRunner(processRunnerContractScript));
  */
 export function runProcessRunnerContract(name: string, createRunner: () => ProcessRunner, options: ProcessRunnerContractOptions = {}): void {
+  runProcessRunnerStdinContract(name, createRunner);
   describe(`ProcessRunner contract: ${name}`, () => {
     const runners: ProcessRunner[] = [];
     const directories: string[] = [];

@@ -95,7 +95,8 @@ function innerScript(options: SpawnOptions, context: RemoteCommandContext): stri
   // Under the supervisor the command's parent is the supervisor: the marker line names it too.
   script.push(context.supervisor === undefined ? `printf '%s P %s\\n' "$M" "$$"` : `printf '%s P %s %s\\n' "$M" "$$" "$PPID"`, `printf '%s\\n' "$M" >&2`);
   if (options.logFile !== undefined) script.push(`exec >>${q(options.logFile, "logFile")} 2>&1`);
-  if (options.input === undefined) script.push("exec </dev/null");
+  // A piped stdin is the channel's own: the command reads what `stdin.write` sends.
+  if (options.input === undefined && options.stdin !== "pipe") script.push("exec </dev/null");
   const argv = shell !== undefined ? [file, "-c", q(options.command, "command")] : [file, ...(options.args ?? []).map((arg) => q(String(arg), "argument"))];
   script.push(envWords.length > 0 ? `exec env -i ${envWords.join(" ")} ${argv.join(" ")}` : `exec ${argv.join(" ")}`);
   return script.join("\n");

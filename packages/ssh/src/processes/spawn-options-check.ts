@@ -1,13 +1,14 @@
 import { SdkError, type SpawnOptions } from "@agent-tools/core";
-import { closestName } from "@agent-tools/core/internal";
+import { checkStdinOption, closestName } from "@agent-tools/core/internal";
 
 /** The keys of {@link SpawnOptions} the SSH runner understands. */
-const SPAWN_OPTION_KEYS = ["command", "args", "shell", "cwd", "env", "extendEnv", "input", "signal", "isolated", "logFile"] as const;
+const SPAWN_OPTION_KEYS = ["command", "args", "shell", "cwd", "env", "extendEnv", "input", "stdin", "signal", "isolated", "logFile"] as const;
 
 /**
  * Checks spawn options for the remote runner and fails closed: an unknown
  * key, a missing command, a relative cwd or logFile, non-string arguments
- * throw `SdkError("invalid_options")` naming the option.
+ * throw `SdkError("invalid_options")` naming the option, and so does a
+ * `stdin` other than `"pipe"` or one combined with `input` or `logFile`.
  */
 export function checkSpawnOptions(options: SpawnOptions): void {
   if (!options || typeof options !== "object") throw new SdkError("invalid_options", "ProcessRunner.spawn needs an options object.");
@@ -34,4 +35,5 @@ export function checkSpawnOptions(options: SpawnOptions): void {
     throw new SdkError("invalid_options", "ProcessRunner.spawn: args must be an array of strings.");
   }
   if (options.input !== undefined && typeof options.input !== "string") throw new SdkError("invalid_options", "ProcessRunner.spawn: input must be a string.");
+  checkStdinOption(options);
 }

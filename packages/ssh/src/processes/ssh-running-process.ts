@@ -1,4 +1,5 @@
 import type { KillOptions, ProcessExit, ProcessOutputChunk, RunningProcess, SpawnOptions } from "@agent-tools/core";
+import { StdinPipe } from "@agent-tools/core/internal";
 import type { ClientChannel } from "ssh2";
 import { MarkerLine } from "./marker-line.js";
 import { startFailureMessage } from "./remote-command.js";
@@ -32,6 +33,8 @@ export class SshRunningProcess implements RunningProcess {
   readonly tag: string;
   readonly exited: Promise<ProcessExit>;
   readonly outputClosed: Promise<void>;
+  /** With `stdin: "pipe"`: writes go over the exec channel (waiting for it to open, and for the remote window). */
+  readonly stdin: StdinPipe | undefined;
   /** Resolves with the remote pid once reported, or -1 when the process did not start. */
   readonly started: Promise<number>;
   /** True when the connection dropped while the process ran (its remote tree may still live). */
@@ -75,6 +78,7 @@ export class SshRunningProcess implements RunningProcess {
       this.resolveOutput = resolve;
     });
     if (options.logFile !== undefined) this.resolveOutput();
+    this.stdin = options.stdin === "pipe" ? new StdinPipe() : undefined;
     channel.then(
       (opened) => this.attach(opened),
       (error: unknown) => this.fail(`could not open an exec channel: ${error instanceof Error ? error.message : String(error)}`),
@@ -151,6 +155,7 @@ export class SshRunningProcess implements RunningProcess {
       this.settle(true);
     });
     if (this.options.input !== undefined) channel.end(this.options.input);
+    else if (this.stdin) this.stdin.attach(channel);
     else channel.end();
   }
 
@@ -187,6 +192,7 @@ export class SshRunningProcess implements RunningProcess {
 
   private finish(exit: ProcessExit): void {
     this.hasExited = true;
+    this.stdin?.close(exit.error === undefined ? "the process exited" : `the process did not start (${exit.error})`);
     if (this.pidValue === 0) this.pidValue = -1;
     this.resolveStarted(this.pidValue);
     this.resolveExited(exit);
