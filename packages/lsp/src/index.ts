@@ -10,3 +10,14 @@ export {
   typescriptServerConfig,
 } from "./runtime/language-server-config.js";
 export type { LanguageServerConfig, SdkLanguageServerPaths } from "./runtime/language-server-config.js";
+export { createLanguageServerManager } from "./runtime/language-server-manager.js";
+export type {
+  LanguageServerManager,
+  LanguageServerManagerOptions,
+  LanguageServerRequestOptions,
+  LanguageServerStatus,
+} from "./runtime/language-server-manager.js";
+export type { LspDiagnostic, LspPosition } from "./runtime/lsp-types.js";
+export { createLspEditDiagnostics } from "./runtime/lsp-edit-diagnostics.js";
+export type { LspEditDiagnosticsOptions } from "./runtime/lsp-edit-diagnostics.js";
+export { DEFAULT_MAX_MESSAGE_BYTES } from "./protocol/message-framing.js";

@@ -101,6 +101,10 @@ export interface LanguageServerManagerInternals {
   runningInstanceFor(path: string): LanguageServerInstance | undefined;
   /** Starts (or reuses) the instance for `path`. */
   instanceFor(path: string): Promise<LanguageServerInstance>;
+  /** The file's text through the workspace port. */
+  readText(path: string, signal?: AbortSignal): Promise<string>;
+  /** Makes the server hold `text` for `path` (didOpen / didChange). */
+  syncText(instance: LanguageServerInstance, path: string, text: string): Promise<void>;
 }
 
 const INTERNALS = Symbol.for("agent-tools.lsp.manager-internals");
@@ -302,6 +306,10 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       return undefined;
     },
     instanceFor,
+    readText: async (path, signal) => (await options.readFile(path, signal)).toString("utf8"),
+    async syncText(instance, path, text) {
+      await instance.syncDocument(path, uriOfFilePath(path), requireConfig(path).languageId(extensionOf(path) ?? ""), text);
+    },
   };
   Object.defineProperty(manager, INTERNALS, { value: internals, enumerable: false });
   return manager;
