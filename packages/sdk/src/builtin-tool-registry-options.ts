@@ -19,6 +19,7 @@ import type { MemoryToolBundleOptions } from "@agent-tools/memory";
 import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
 import type { TaskToolBundleOptions } from "@agent-tools/tools-tasks";
+import type { WebFetchOptions } from "@agent-tools/tools-web";
 import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
 import type { SdkCronOptions } from "./cron-wiring.js";
 import type { EditSurface, EditSurfaceRule } from "./edit-surface.js";
@@ -264,4 +265,13 @@ export interface BuiltinToolRegistryOptions {
    * with the registry. Off when absent; never in a worktree subagent.
    */
   ssh?: SdkSshOptions;
+  /**
+   * WebFetch (chat and cron; a worktree subagent gets it too): one public
+   * URL as text, through an SSRF guard that refuses local, private and
+   * metadata addresses unless `allowHosts` / `allowAddresses` name them.
+   * `true` for the defaults. Off when absent: network egress from the host
+   * is the host's choice. PDFs are read with the Read tool's PDF reader
+   * (the optional pdfjs-dist) unless `pdfText` is given.
+   */
+  webFetch?: true | WebFetchOptions;
 }

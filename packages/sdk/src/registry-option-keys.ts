@@ -7,6 +7,7 @@ import type { McpHostOptions } from "@agent-tools/core/mcp";
 import type { MemoryToolBundleOptions } from "@agent-tools/memory";
 import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
+import type { WebFetchOptions } from "@agent-tools/tools-web";
 import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
 import type { SdkCronOptions } from "./cron-wiring.js";
 import type { SdkInteractionOptions } from "./interaction-tools/index.js";
@@ -54,6 +55,7 @@ const REGISTRY_OPTION_KEYS = {
   checkpoints: true,
   resources: true,
   ssh: true,
+  webFetch: true,
 } as const;
 
 const FS_KEYS = {
@@ -157,6 +159,14 @@ const CRON_KEYS = { store: true, storage: true, currentModelId: true, timeZone: 
 const INTERACTION_KEYS = { planMode: true, onAskUserQuestion: true, onExitPlanMode: true } as const satisfies OptionKeyList<SdkInteractionOptions>;
 const TELEMETRY_KEYS = { tracer: true, recordArguments: true } as const satisfies OptionKeyList<ToolTelemetryOptions>;
 const CHECKPOINT_KEYS = { id: true, store: true, storage: true } as const satisfies OptionKeyList<SdkCheckpointOptions>;
+const WEB_FETCH_KEYS = {
+  allowHosts: true,
+  allowAddresses: true,
+  resolve: true,
+  pdfText: true,
+  cache: true,
+  timeoutMs: true,
+} as const satisfies OptionKeyList<WebFetchOptions>;
 
 /**
  * `true` when `List` names exactly the keys of `Options`; otherwise the keys
@@ -217,6 +227,19 @@ export function checkBuiltinToolRegistryOptionKeys<Options extends object>(
   checkOptionObject(options.telemetry, TELEMETRY_KEYS, at("telemetry"));
   checkOptionObject(options.checkpoints, CHECKPOINT_KEYS, at("checkpoints"));
   checkSdkSshOptions(options.ssh, at("ssh"));
+  // Values (allow-list entries, the cache's limits) are checked by tools-web when the plugin is created.
+  if (options.webFetch !== undefined && options.webFetch !== true) {
+    if (!isOptionObject(options.webFetch)) {
+      throw new SdkError(
+        "invalid_options",
+        `${at("webFetch")} must be true or an object (${shapeOf(WEB_FETCH_KEYS)}), not ${describeOptionValue(options.webFetch)}.`,
+        {
+          option: at("webFetch"),
+        },
+      );
+    }
+    checkOptionObject(options.webFetch, WEB_FETCH_KEYS, at("webFetch"));
+  }
   // The sandbox's own check (keys, types, paths, environment; its messages name sandbox.<key>).
   if (options.sandbox !== undefined) checkSdkSandboxOptions(options.sandbox as Parameters<typeof checkSdkSandboxOptions>[0]);
 }

@@ -12,12 +12,13 @@ import { sdkSkillsPlugin } from "./sdk-skills-plugin.js";
 import { sdkSshPlugin } from "./sdk-ssh-plugin.js";
 import { sdkSubagentsPlugin } from "./sdk-subagents-plugin.js";
 import { sdkTaskPlugin } from "./sdk-task-plugin.js";
+import { sdkWebPlugin } from "./sdk-web-plugin.js";
 import { systemToolsPlugin } from "./system-tools-plugin.js";
 
 /**
  * The plugins `buildBuiltinToolRegistry` composes, in their order (the
  * order of the tools): file tools, shell, skills, tasks, cron, memory,
- * SSHManager, interaction, subagents, system tools, the host's tools and bundles, MCP.
+ * SSHManager, WebFetch, interaction, subagents, system tools, the host's tools and bundles, MCP.
  * Each feature comes from its one option; an absent option leaves its
  * plugin out (memory and interaction are on unless turned off). The file
  * tools list Edit or ApplyPatch (or both) as `editSurface` chooses; its
@@ -34,6 +35,7 @@ export function builtinToolPlugins(options: BuiltinToolRegistryOptions): ToolPlu
   if (options.cron !== undefined) plugins.push(sdkCronPlugin(options.cron));
   if (options.memory !== false) plugins.push(sdkMemoryPlugin(options.memory ?? {}));
   if (options.ssh !== undefined) plugins.push(sdkSshPlugin(options.ssh));
+  if (options.webFetch !== undefined) plugins.push(sdkWebPlugin(options.webFetch));
   plugins.push(interactionPlugin(options.interaction));
   if (options.subagents !== undefined) plugins.push(sdkSubagentsPlugin(options.subagents));
   if (options.systemTools !== undefined) plugins.push(systemToolsPlugin(options.systemTools));
