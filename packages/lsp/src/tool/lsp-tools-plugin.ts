@@ -1,0 +1,128 @@
+/**
+ * `lspTools()`: the LSP tool and diagnostics after edits as a plugin. One
+ * language server manager per registry, on the registry's workspace (its
+ * processes and files when it is not the local disk), confined by the
+ * registry's command sandbox when it has one, closed with the registry.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { ProcessRunner, SpawnOptions, ToolPlugin, ToolPluginHost } from "@agent-tools/core";
+import { EDIT_DIAGNOSTICS_SLOT } from "@agent-tools/core/diagnostics";
+import { isWithin, tryRealpath } from "@agent-tools/core/internal";
+import { resolveSandboxPolicy } from "@agent-tools/node/internal";
+import { DEFAULT_LANGUAGE_SERVERS } from "../runtime/language-server-config.js";
+import { createLanguageServerManager } from "../runtime/language-server-manager.js";
+import { createLspEditDiagnostics } from "../runtime/lsp-edit-diagnostics.js";
+import { type LspPluginOptions, checkLspPluginOptions } from "./lsp-plugin-options.js";
+import { createLspTool } from "./lsp-tool.js";
+import type { LspToolEnvironment } from "./lsp-tool-environment.js";
+
+/** Default of `maxResults`. */
+export const DEFAULT_LSP_MAX_RESULTS = 100;
+
+/** Where the servers run: the workspace's processes and files, or the host's; or why they cannot. */
+interface ServerHome {
+  readonly root: string;
+  readonly processes: ProcessRunner;
+  readonly readFile: (file: string, signal?: AbortSignal) => Promise<Buffer>;
+  readonly confine?: (spawn: SpawnOptions) => SpawnOptions;
+  readonly unavailable?: string;
+}
+
+function serverHome(host: ToolPluginHost): ServerHome {
+  const workspace = host.ports.workspace;
+  if (workspace !== undefined && !workspace.capabilities.localPaths) {
+    const readRemote = (file: string) => workspace.fs.readFile(file);
+    if (!workspace.processes) {
+      return {
+        root: workspace.root,
+        processes: host.ports.processRunner,
+        readFile: readRemote,
+        unavailable: `the ${workspace.kind} workspace ${workspace.label} runs no processes, so no language server can start there.`,
+      };
+    }
+    if (host.ports.sandbox !== undefined) {
+      return {
+        root: workspace.root,
+        processes: workspace.processes,
+        readFile: readRemote,
+        unavailable: `the sandbox confines processes on this host only, and this registry's workspace is ${workspace.label}.`,
+      };
+    }
+    return { root: workspace.root, processes: workspace.processes, readFile: readRemote };
+  }
+  const root = tryRealpath(host.workdir) ?? host.workdir;
+  const local = { root, processes: host.ports.processRunner, readFile: (file: string, signal?: AbortSignal) => readFile(file, { signal }) };
+  const state = host.ports.sandbox;
+  if (state === undefined) return local;
+  if (state.sandbox === undefined) return { ...local, unavailable: state.unavailable };
+  const sandbox = state.sandbox;
+  // The servers read the workspace and the granted roots, and write nowhere in them.
+  const confine = (spawn: SpawnOptions) => {
+    const roots = host.registry.built ? host.registry.paths.roots().filter((item) => item.status !== "missing") : [];
+    const policy = resolveSandboxPolicy({ settings: state.settings, writableRoots: [], readOnlyRoots: [root, ...roots.map((item) => item.canonicalPath)] });
+    return sandbox.confine(spawn, policy);
+  };
+  return { ...local, confine };
+}
+
+/**
+ * The LSP tool (definitions, references, hover, symbols, diagnostics,
+ * implementations, call hierarchy) and, unless `diagnosticsAfterEdits` is
+ * false, the errors each Write, Edit, ApplyPatch and Delete introduced
+ * appended to its result. In chat and cron; a subagent's child gets its own
+ * servers on its worktree. Throws `SdkError` for unknown or invalid options.
+ *
+ * @example
+ * const registry = await composeToolRegistry({ workdir: "/repo", plugins: [fsTools(), lspTools({ maxResults: 50 })] });
+ * await registry.executeToolCall({ id: "1", name: "LSP", arguments: { action: "definition", path: "src/a.ts", line: 3, character: 10 } });
+ */
+export function lspTools(options?: LspPluginOptions): ToolPlugin {
+  const checked = checkLspPluginOptions(options);
+  return {
+    id: "lsp",
+    scopes: ["chat", "cron"],
+    child: "inherit",
+    create(host) {
+      const home = serverHome(host);
+      const servers = checked.servers ?? DEFAULT_LANGUAGE_SERVERS;
+      const manager = createLanguageServerManager({
+        workspaceRoot: home.root,
+        processes: home.processes,
+        readFile: home.readFile,
+        servers,
+        ...(home.confine ? { confine: home.confine } : {}),
+        ...(checked.idleStopMs === undefined ? {} : { idleStopMs: checked.idleStopMs }),
+        ...(checked.maxOpenDocuments === undefined ? {} : { maxOpenDocuments: checked.maxOpenDocuments }),
+        ...(host.logger ? { logger: host.logger } : {}),
+      });
+      host.onClose(() => manager.close());
+      const environment: LspToolEnvironment = {
+        manager,
+        servers,
+        maxResults: checked.maxResults ?? DEFAULT_LSP_MAX_RESULTS,
+        readFile: home.readFile,
+        gitRunner: () => home.processes,
+        async readDenied(file, signal) {
+          const policy = host.registry.registry().policy;
+          if (!policy.installed) return false;
+          // LSP is judged as a Read of its path: Read(...) deny rules (and LSP(...) ones) decide.
+          const verdict = await policy.explain(
+            { name: "LSP", arguments: { action: "document_symbols", path: file } },
+            { runHooks: false, ...(signal ? { signal } : {}) },
+          );
+          return verdict.decision === "deny";
+        },
+        ...(home.unavailable === undefined ? {} : { unavailable: home.unavailable }),
+      };
+      const diagnostics = checked.diagnosticsAfterEdits ?? true;
+      if (diagnostics !== false && home.unavailable === undefined) {
+        const tuning = typeof diagnostics === "object" ? diagnostics : {};
+        const displayPath = (file: string) => (isWithin(home.root, file) ? path.relative(home.root, file) || "." : file);
+        host.contribute(EDIT_DIAGNOSTICS_SLOT, createLspEditDiagnostics(manager, { ...tuning, displayPath }));
+      }
+      const tool = createLspTool(environment);
+      return { id: "lsp", trusted: true, listTools: () => [tool], close: () => manager.close() };
+    },
+  };
+}
