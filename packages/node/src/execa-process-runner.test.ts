@@ -3,4 +3,4 @@ import { ScriptedProcessRunner } from "@agent-tools/core/testing";
 import { runProcessRunnerContract, processRunnerContractScript } from "./testing/process-runner-contract.js";
 
 runProcessRunnerContract("ExecaProcessRunner", () => new ExecaProcessRunner(), { tree: true, treeSize: 24 });
-runProcessRunnerContract("ScriptedProcessRunner", () => new ScriptedProcessRunner(processRunnerContractScript));
+runProcessRunnerContract("ScriptedProcessRunner", () => new ScriptedProcessRunner(processRunnerContractScript), { stdinBackPressure: false });

@@ -20,5 +20,6 @@ export {
 } from "./process-runner-contract.js";
 export type { ProcessRunnerContractOptions } from "./process-runner-contract.js";
 export { STDIN_CONTRACT_COMMANDS, runProcessRunnerStdinContract, stdinContractScript } from "./process-runner-stdin-contract.js";
+export type { ProcessRunnerStdinContractOptions } from "./process-runner-stdin-contract.js";
 export { runWorkspaceContract } from "./workspace-contract.js";
 export type { WorkspaceContractFixture, WorkspaceContractOptions, WorkspaceContractTarget } from "./workspace-contract.js";

@@ -65,6 +65,8 @@ export interface ProcessRunnerContractOptions {
    * from a cached picture of a remote process table refreshes it here.
    */
   beforeTreeQuery?: (child: RunningProcess) => Promise<void>;
+  /** Run the stdin back-pressure case (see `runProcessRunnerStdinContract`); default true, false for a fake runner. */
+  stdinBackPressure?: boolean;
 }
 
 function collect(child: RunningProcess): { stdout: () => string; stderr: () => string; chunks: ProcessOutputChunk[] } {
@@ -113,7 +115,7 @@ export async function waitForPidFiles(pidDir: string, count: number, timeoutMs =
  * runProcessRunnerContract("scripted", () => new ScriptedProcessRunner(processRunnerContractScript));
  */
 export function runProcessRunnerContract(name: string, createRunner: () => ProcessRunner, options: ProcessRunnerContractOptions = {}): void {
-  runProcessRunnerStdinContract(name, createRunner);
+  runProcessRunnerStdinContract(name, createRunner, options.stdinBackPressure === false ? { backPressure: false } : {});
   describe(`ProcessRunner contract: ${name}`, () => {
     const runners: ProcessRunner[] = [];
     const directories: string[] = [];

@@ -68,6 +68,18 @@ function collect(child: RunningProcess): { stdout: () => Buffer; next: (predicat
   return { stdout, next };
 }
 
+/** Options of {@link runProcessRunnerStdinContract}. */
+export interface ProcessRunnerStdinContractOptions {
+  /** The cwd of the cases' processes; default `os.tmpdir()`. */
+  cwd?: () => string;
+  /**
+   * Run the back-pressure case (a 16 MiB write to a process that never
+   * reads stays pending until the kill rejects it). Default true; a fake
+   * runner that accepts every byte at once passes false.
+   */
+  backPressure?: boolean;
+}
+
 /**
  * The `stdin: "pipe"` cases of the ProcessRunner contract, as a vitest
  * suite (also part of `runProcessRunnerContract`): a 5 MiB round trip through
@@ -77,7 +89,7 @@ function collect(child: RunningProcess): { stdout: () => Buffer; next: (predicat
  * @example
  * runProcessRunnerStdinContract("confined", () => confinedRunner());
  */
-export function runProcessRunnerStdinContract(name: string, createRunner: () => ProcessRunner, options: { cwd?: () => string } = {}): void {
+export function runProcessRunnerStdinContract(name: string, createRunner: () => ProcessRunner, options: ProcessRunnerStdinContractOptions = {}): void {
   describe(`ProcessRunner stdin contract: ${name}`, () => {
     const runners: ProcessRunner[] = [];
     const make = () => {
@@ -138,6 +150,19 @@ export function runProcessRunnerStdinContract(name: string, createRunner: () => 
       await child.exited;
       await expect(child.stdin!.write("late\n")).rejects.toThrow(/stdin\.write failed: the process exited/);
       await child.stdin!.end();
+    });
+
+    it.skipIf(options.backPressure === false)("a write the process does not read stays pending until the kill rejects it", async () => {
+      const child = make().spawn({ command: "exec sleep 30", shell: true, cwd: cwd(), stdin: "pipe" });
+      let settled = false;
+      const write = child.stdin!.write(Buffer.alloc(16 * 1024 * 1024, 120)).finally(() => {
+        settled = true;
+      });
+      write.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(settled).toBe(false);
+      await child.kill();
+      await expect(write).rejects.toThrow(/stdin\.write failed/);
     });
 
     it("kill() and close() end a process that waits on its stdin", async () => {

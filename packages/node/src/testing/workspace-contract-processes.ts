@@ -73,6 +73,24 @@ export function processCases(context: WorkspaceContractContext): void {
     expect(text()).toBe("firstsecond");
   });
 
+  it("processes: stdin: pipe reaches the command (write a line, read the answer, write again, end)", async ({ skip }) => {
+    const { workspace, scratch } = await openWithProcesses(skip);
+    const processes = workspace.processes as NonNullable<Workspace["processes"]>;
+    const command = 'while IFS= read -r line; do printf "got:%s\\n" "$line"; done; printf done';
+    const child = processes.spawn({ command, shell: "/bin/sh", cwd: scratch, stdin: "pipe" });
+    const chunks: ProcessOutputChunk[] = [];
+    child.onOutput((chunk) => chunks.push(chunk));
+    const text = () => Buffer.concat(chunks.map((chunk) => chunk.data)).toString("utf8");
+    await child.stdin!.write("one\n");
+    await waitUntil(() => text() === "got:one\n", "the answer to the first line");
+    await child.stdin!.write("two\n");
+    await waitUntil(() => text() === "got:one\ngot:two\n", "the answer to the second line");
+    await child.stdin!.end();
+    expect((await child.exited).exitCode).toBe(0);
+    await child.outputClosed;
+    expect(text()).toBe("got:one\ngot:two\ndone");
+  });
+
   it("processes: kill() ends a whole tree (sh -c 'sleep 300 & sleep 300 & wait'): no pid stays alive", async ({ skip }) => {
     const { workspace, scratch } = await openWithProcesses(skip);
     const processes = workspace.processes as NonNullable<Workspace["processes"]>;
