@@ -14,6 +14,43 @@ import { DocumentStore, type OpenDocument } from "./document-store.js";
 import type { LanguageServerConfig } from "./language-server-config.js";
 import type { LspDiagnostic } from "./lsp-types.js";
 
+const TSSERVER_REQUEST = "typescript.tsserverRequest";
+
+function pullKind(capabilities: Record<string, unknown>): "lsp" | "tsserver" | undefined {
+  if (capabilities.diagnosticProvider) return "lsp";
+  const commands = (capabilities.executeCommandProvider as { commands?: unknown } | undefined)?.commands;
+  return Array.isArray(commands) && commands.includes(TSSERVER_REQUEST) ? "tsserver" : undefined;
+}
+
+interface TsserverDiagnostic {
+  readonly start?: { line: number; offset: number };
+  readonly end?: { line: number; offset: number };
+  readonly text?: string;
+  readonly code?: number;
+  readonly category?: string;
+}
+
+const TSSERVER_SEVERITY: Readonly<Record<string, 1 | 2 | 3 | 4>> = { error: 1, warning: 2, message: 3, suggestion: 4 };
+
+/** tsserver's diagnostics (1-based line/offset) as LSP diagnostics; accepts the response or its body. */
+export function tsserverDiagnostics(response: unknown): LspDiagnostic[] {
+  const body = Array.isArray(response) ? response : (response as { body?: unknown } | null)?.body;
+  if (!Array.isArray(body)) return [];
+  return (body as TsserverDiagnostic[]).flatMap((entry) => {
+    if (!entry.start || typeof entry.text !== "string") return [];
+    const end = entry.end ?? entry.start;
+    return [
+      {
+        range: { start: { line: entry.start.line - 1, character: entry.start.offset - 1 }, end: { line: end.line - 1, character: end.offset - 1 } },
+        severity: TSSERVER_SEVERITY[entry.category ?? "error"] ?? 1,
+        message: entry.text,
+        ...(entry.code !== undefined ? { code: entry.code } : {}),
+        source: "typescript",
+      },
+    ];
+  });
+}
+
 /** The environment a server gets: a minimal one, never the host's own (which may hold secrets). */
 export function minimalServerEnvironment(config: LanguageServerConfig): Record<string, string> {
   const env: Record<string, string> = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" };
@@ -50,6 +87,7 @@ export class LanguageServerInstance {
   private readonly published = new Map<string, PublishedDiagnostics>();
   private readonly waiters = new Set<() => void>();
   private publishSeq = 0;
+  private capabilities: Record<string, unknown> = {};
 
   constructor(private readonly options: LanguageServerInstanceOptions) {
     const { config, root } = options;
@@ -93,7 +131,7 @@ export class LanguageServerInstance {
 
   private async initialize(folder: { uri: string; name: string }): Promise<void> {
     const { config } = this.options;
-    await this.connection.request("initialize", {
+    const result = await this.connection.request<{ capabilities?: Record<string, unknown> } | null>("initialize", {
       processId: process.pid,
       clientInfo: { name: "agent-tools" },
       rootUri: folder.uri,
@@ -102,6 +140,7 @@ export class LanguageServerInstance {
       capabilities: CLIENT_CAPABILITIES,
       initializationOptions: config.initializationOptions ?? {},
     });
+    this.capabilities = result?.capabilities ?? {};
     await this.connection.notify("initialized", {});
     if (config.settings !== undefined) await this.connection.notify("workspace/didChangeConfiguration", { settings: config.settings });
     if (this.state === "starting") this.state = "running";
@@ -113,6 +152,39 @@ export class LanguageServerInstance {
     if (typeof uri !== "string" || !Array.isArray(diagnostics)) return;
     this.published.set(uri, { diagnostics: diagnostics as LspDiagnostic[], seq: ++this.publishSeq });
     for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Whether {@link pullDiagnostics} works on this server (LSP pull diagnostics, or tsserver's synchronous diagnostics through typescript-language-server). */
+  get canPull(): boolean {
+    return pullKind(this.capabilities) !== undefined;
+  }
+
+  /**
+   * The document's current diagnostics, asked for rather than waited for
+   * (a server that only publishes does not republish an unchanged empty
+   * list, so "no publication yet" cannot tell "clean" from "not done").
+   */
+  async pullDiagnostics(document: { path: string; uri: string }, options: JsonRpcRequestOptions): Promise<LspDiagnostic[]> {
+    const kind = pullKind(this.capabilities);
+    if (kind === "lsp") {
+      const report = await this.connection.request<{ kind?: string; items?: LspDiagnostic[] } | null>(
+        "textDocument/diagnostic",
+        { textDocument: { uri: document.uri } },
+        options,
+      );
+      return report?.items ?? this.diagnosticsOf(document.uri).diagnostics.slice();
+    }
+    if (kind === "tsserver") {
+      const ask = (command: string) =>
+        this.connection.request<unknown>(
+          "workspace/executeCommand",
+          { command: TSSERVER_REQUEST, arguments: [command, { file: document.path, includeLinePosition: false }] },
+          options,
+        );
+      const [syntactic, semantic] = await Promise.all([ask("syntacticDiagnosticsSync"), ask("semanticDiagnosticsSync")]);
+      return [...tsserverDiagnostics(syntactic), ...tsserverDiagnostics(semantic)];
+    }
+    throw new Error("this server has no pull diagnostics");
   }
 
   /** A mark to compare later publications against. */

@@ -10,6 +10,7 @@
  * and no server process is left.
  */
 import { type Logger, type ProcessRunner, SdkError, type SpawnOptions } from "@agent-tools/core";
+import { RequestTimeoutError } from "../protocol/json-rpc-connection.js";
 import { DEFAULT_LANGUAGE_SERVERS, type LanguageServerConfig } from "./language-server-config.js";
 import { LanguageServerInstance } from "./language-server-instance.js";
 import type { LspDiagnostic } from "./lsp-types.js";
@@ -249,14 +250,28 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
     async diagnostics(path, diagnosticsOptions = {}) {
       const instance = await instanceFor(path);
       const uri = uriOfFilePath(path);
+      const waitMs = diagnosticsOptions.waitMs ?? 5000;
       const mark = instance.publicationMark();
       const before = instance.documents.get(path)?.version;
       await syncFromDisk(instance, path, diagnosticsOptions.signal);
+      if (instance.canPull) {
+        try {
+          const diagnostics = await instance.pullDiagnostics(
+            { path, uri },
+            { timeoutMs: waitMs, ...(diagnosticsOptions.signal ? { signal: diagnosticsOptions.signal } : {}) },
+          );
+          return { status: "ready", diagnostics };
+        } catch (error) {
+          diagnosticsOptions.signal?.throwIfAborted();
+          if (!(error instanceof RequestTimeoutError)) throw error;
+          return { status: "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
+        }
+      }
       const after = instance.documents.get(path)?.version;
       const known = instance.diagnosticsOf(uri);
       // An unchanged open document whose diagnostics are known needs no wait.
       if (before !== undefined && before === after && known.known) return { status: "ready", diagnostics: known.diagnostics };
-      const fresh = await instance.waitForDiagnostics([uri], mark, diagnosticsOptions.waitMs ?? 5000, diagnosticsOptions.signal);
+      const fresh = await instance.waitForDiagnostics([uri], mark, waitMs, diagnosticsOptions.signal);
       diagnosticsOptions.signal?.throwIfAborted();
       return { status: fresh ? "ready" : "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
     },

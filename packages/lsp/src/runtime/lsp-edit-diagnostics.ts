@@ -18,6 +18,7 @@ import type {
   EditDiagnosticsDetails,
   EditDiagnosticsReport,
 } from "@agent-tools/core/diagnostics";
+import { RequestTimeoutError } from "../protocol/json-rpc-connection.js";
 import { diffDiagnostics, renderNewProblems, toEditDiagnostic } from "./diagnostics-diff.js";
 import type { LanguageServerInstance } from "./language-server-instance.js";
 import { type LanguageServerManager, managerInternals } from "./language-server-manager.js";
@@ -106,9 +107,30 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
         const oldText = await internals.readText(path, callOptions.signal).catch(() => undefined);
         const open = instance?.documents.get(path);
         const known = instance?.diagnosticsOf(manager.uriOfPath(path));
-        const current = open && known?.known && open.text === oldText ? known.diagnostics : undefined;
+        let current = open && known?.known && open.text === oldText ? known.diagnostics : undefined;
+        if (instance?.canPull && oldText !== undefined) {
+          current = await internals
+            .syncText(instance, path, oldText)
+            .then(() =>
+              instance.pullDiagnostics(
+                { path, uri: manager.uriOfPath(path) },
+                { timeoutMs: budgetMs, ...(callOptions.signal ? { signal: callOptions.signal } : {}) },
+              ),
+            )
+            .catch(() => undefined);
+        }
         files.set(path, { ...(oldText !== undefined ? { oldText } : {}), ...(current ? { diagnostics: current } : {}) });
-        if (instance) for (const document of instance.documents.list()) openDiagnostics.set(document.uri, instance.diagnosticsOf(document.uri).diagnostics);
+        if (!instance) continue;
+        for (const document of instance.documents.list()) {
+          if (openDiagnostics.has(document.uri) || paths.includes(document.path)) continue;
+          if (!instance.canPull) openDiagnostics.set(document.uri, instance.diagnosticsOf(document.uri).diagnostics);
+          else if (dependents && openDiagnostics.size < MAX_DEPENDENTS && mentionsModule(document.text, path)) {
+            const pulled = await instance
+              .pullDiagnostics(document, { timeoutMs: budgetMs, ...(callOptions.signal ? { signal: callOptions.signal } : {}) })
+              .catch(() => undefined);
+            if (pulled) openDiagnostics.set(document.uri, pulled);
+          }
+        }
       }
       const baseline: LspBaseline = { paths, files, openDiagnostics };
       return baseline;
@@ -133,6 +155,7 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
             .map((change) => change.displayPath)
             .join(", ") || relevant[0]?.displayPath
         } later.`;
+      const remaining = () => ({ timeoutMs: Math.max(1, deadline - Date.now()), ...(signal ? { signal } : {}) });
       try {
         const byInstance = new Map<LanguageServerInstance, DiagnosticsFileChange[]>();
         for (const change of relevant) {
@@ -167,7 +190,12 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
               needOld.push(manager.uriOfPath(change.path));
             } else baselines.set(change.path, []);
           }
-          if (needOld.length > 0) {
+          if (needOld.length > 0 && instance.canPull) {
+            for (const change of list) {
+              if (baselines.has(change.path)) continue;
+              baselines.set(change.path, await instance.pullDiagnostics({ path: change.path, uri: manager.uriOfPath(change.path) }, remaining()));
+            }
+          } else if (needOld.length > 0) {
             if (!(await instance.waitForDiagnostics(needOld, mark0, Math.max(0, deadline - Date.now()), signal))) {
               pending = true;
               continue;
@@ -186,15 +214,20 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
           }
           await instance.watchedFilesChanged(watched);
           const waitFor = list.filter((change) => change.change !== "deleted").map((change) => manager.uriOfPath(change.path));
-          const fresh = waitFor.length === 0 || (await instance.waitForDiagnostics(waitFor, mark, Math.max(0, deadline - Date.now()), signal));
-          if (!fresh) {
+          const pulled = new Map<string, readonly LspDiagnostic[]>();
+          if (instance.canPull) {
+            for (const change of list) {
+              if (change.change !== "deleted")
+                pulled.set(change.path, await instance.pullDiagnostics({ path: change.path, uri: manager.uriOfPath(change.path) }, remaining()));
+            }
+          } else if (waitFor.length > 0 && !(await instance.waitForDiagnostics(waitFor, mark, Math.max(0, deadline - Date.now()), signal))) {
             pending = true;
             continue;
           }
           languages.add(language);
           for (const change of list) {
             if (change.change === "deleted") continue;
-            const after = instance.diagnosticsOf(manager.uriOfPath(change.path)).diagnostics;
+            const after = pulled.get(change.path) ?? instance.diagnosticsOf(manager.uriOfPath(change.path)).diagnostics;
             const diff = diffDiagnostics(baselines.get(change.path) ?? [], after);
             resolvedCount += diff.resolvedCount;
             for (const diagnostic of diff.introduced) {
@@ -208,8 +241,20 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
               .list()
               .filter((document) => !changedPaths.has(document.path) && list.some((change) => mentionsModule(document.text, change.path)))
               .slice(-MAX_DEPENDENTS);
+            if (instance.canPull) {
+              for (const document of candidates) {
+                const before = openBefore.get(document.uri);
+                if (!before) continue;
+                const diff = diffDiagnostics(before, await instance.pullDiagnostics(document, remaining()));
+                for (const diagnostic of diff.introduced)
+                  if ((diagnostic.severity ?? 1) === 1) introduced.push(toEditDiagnostic(options.displayPath(document.path), diagnostic));
+              }
+              continue;
+            }
             const uris = candidates.map((document) => document.uri);
-            if (uris.length > 0) await instance.waitForDiagnostics(uris, mark, Math.min(300, Math.max(0, deadline - Date.now())), signal);
+            // A deletion reaches the dependents only through the server's own file watching: give it the rest of the budget.
+            const dependentWaitMs = list.some((change) => change.change === "deleted") ? deadline - Date.now() : Math.min(300, deadline - Date.now());
+            if (uris.length > 0) await instance.waitForDiagnostics(uris, mark, Math.max(0, dependentWaitMs), signal);
             for (const document of candidates) {
               const now = instance.diagnosticsOf(document.uri, mark);
               if (!now.fresh) continue;
@@ -225,6 +270,8 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
         if (pending) return report("pending", pendingText(), { resolvedCount, reason: "no fresh diagnostics within the budget" });
         return report("clean", "", { resolvedCount });
       } catch (error) {
+        if (signal?.aborted) return report("pending", "", { reason: "aborted" });
+        if (error instanceof RequestTimeoutError) return report("pending", pendingText(), { reason: "no diagnostics within the budget" });
         return report("unavailable", "", { reason: error instanceof Error ? error.message : String(error) });
       }
     },
