@@ -46,6 +46,7 @@ const EXPECTED_HINTS = {
   AskUserQuestion: CHANGES_STATE,
   ExitPlanMode: CHANGES_STATE,
   HttpGetTest: { readOnlyHint: true },
+  LSP: READ_ONLY_FILE,
 };
 
 /** Every built-in tool, an MCP server's tools (deferred behind ToolSearch), subagents, interaction, skills, cron and system tools. */
@@ -61,6 +62,7 @@ function everything(name: string, extra: Partial<BuiltinToolRegistryOptions> = {
     skills: {},
     cron: {},
     systemTools: ["HttpGetTest"],
+    lsp: true,
     ...extra,
   };
 }
@@ -90,7 +92,7 @@ describe("MCP hints of the built-in tools", () => {
     }
   }, 120_000);
 
-  it("plan mode lists the read-only tools, AskUserQuestion, ExitPlanMode, Agent and SendMessage", async () => {
+  it("plan mode lists the read-only tools (LSP among them), AskUserQuestion, ExitPlanMode, Agent and SendMessage", async () => {
     const registry = await buildBuiltinToolRegistry(
       everything("plan", {
         interaction: { planMode: true, onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
@@ -106,6 +108,7 @@ describe("MCP hints of the built-in tools", () => {
         "Grep",
         "ProcessWait",
         "TaskList",
+        "LSP",
         "AskUserQuestion",
         "ExitPlanMode",
         "Agent",

@@ -20,6 +20,7 @@ import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
 import type { TaskToolBundleOptions } from "@agent-tools/tools-tasks";
 import type { WebFetchOptions } from "@agent-tools/tools-web";
+import type { LspPluginOptions } from "@agent-tools/lsp";
 import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
 import type { SdkCronOptions } from "./cron-wiring.js";
 import type { EditSurface, EditSurfaceRule } from "./edit-surface.js";
@@ -274,4 +275,16 @@ export interface BuiltinToolRegistryOptions {
    * (the optional pdfjs-dist) unless `pdfText` is given.
    */
   webFetch?: true | WebFetchOptions;
+  /**
+   * The LSP tool (definitions, references, hover, symbols, diagnostics of
+   * TypeScript/JavaScript and Python through real language servers) and
+   * diagnostics after edits: Write, Edit, ApplyPatch and Delete append the
+   * errors their change introduced (`lsp: { diagnosticsAfterEdits: false }`
+   * turns that off). `true` for the defaults. Off when absent or false: a
+   * language server reads configuration the model can write in the
+   * workspace (tsconfig.json, pyrightconfig.json), so it is opt-in like the
+   * sandbox. Servers run on the workspace (over SSH, the remote machine's),
+   * confined by the sandbox when it is on, and stop with the registry.
+   */
+  lsp?: boolean | LspPluginOptions;
 }

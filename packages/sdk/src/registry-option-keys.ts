@@ -8,6 +8,7 @@ import type { MemoryToolBundleOptions } from "@agent-tools/memory";
 import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
 import type { WebFetchOptions } from "@agent-tools/tools-web";
+import type { LspPluginOptions } from "@agent-tools/lsp";
 import type { SdkCheckpointOptions } from "./checkpoint-wiring.js";
 import type { SdkCronOptions } from "./cron-wiring.js";
 import type { SdkInteractionOptions } from "./interaction-tools/index.js";
@@ -56,6 +57,7 @@ const REGISTRY_OPTION_KEYS = {
   resources: true,
   ssh: true,
   webFetch: true,
+  lsp: true,
 } as const;
 
 const FS_KEYS = {
@@ -168,6 +170,14 @@ const WEB_FETCH_KEYS = {
   timeoutMs: true,
 } as const satisfies OptionKeyList<WebFetchOptions>;
 
+const LSP_KEYS = {
+  servers: true,
+  idleStopMs: true,
+  maxOpenDocuments: true,
+  diagnosticsAfterEdits: true,
+  maxResults: true,
+} as const satisfies OptionKeyList<LspPluginOptions>;
+
 /**
  * `true` when `List` names exactly the keys of `Options`; otherwise the keys
  * that differ, so the call passing `true` fails `tsc` and says which.
@@ -239,6 +249,15 @@ export function checkBuiltinToolRegistryOptionKeys<Options extends object>(
       );
     }
     checkOptionObject(options.webFetch, WEB_FETCH_KEYS, at("webFetch"));
+  }
+  // Values (numbers, server configs, diagnosticsAfterEdits) are checked by @agent-tools/lsp when the plugin is created.
+  if (options.lsp !== undefined && typeof options.lsp !== "boolean") {
+    if (!isOptionObject(options.lsp)) {
+      throw new SdkError("invalid_options", `${at("lsp")} must be true, false or an object (${shapeOf(LSP_KEYS)}), not ${describeOptionValue(options.lsp)}.`, {
+        option: at("lsp"),
+      });
+    }
+    checkOptionObject(options.lsp, LSP_KEYS, at("lsp"));
   }
   // The sandbox's own check (keys, types, paths, environment; its messages name sandbox.<key>).
   if (options.sandbox !== undefined) checkSdkSandboxOptions(options.sandbox as Parameters<typeof checkSdkSandboxOptions>[0]);

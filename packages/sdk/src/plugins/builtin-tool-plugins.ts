@@ -6,6 +6,7 @@ import { resolveEditSurface, withEditSurface } from "../edit-surface.js";
 import { hostBundlesPlugin, hostToolsPlugin } from "./host-tools-plugin.js";
 import { interactionPlugin } from "./interaction-plugin.js";
 import { sdkCronPlugin } from "./sdk-cron-plugin.js";
+import { sdkLspPlugin } from "./sdk-lsp-plugin.js";
 import { sdkMcpPlugin } from "./sdk-mcp-plugin.js";
 import { sdkMemoryPlugin } from "./sdk-memory-plugin.js";
 import { sdkSkillsPlugin } from "./sdk-skills-plugin.js";
@@ -18,7 +19,7 @@ import { systemToolsPlugin } from "./system-tools-plugin.js";
 /**
  * The plugins `buildBuiltinToolRegistry` composes, in their order (the
  * order of the tools): file tools, shell, skills, tasks, cron, memory,
- * SSHManager, WebFetch, interaction, subagents, system tools, the host's tools and bundles, MCP.
+ * SSHManager, WebFetch, LSP, interaction, subagents, system tools, the host's tools and bundles, MCP.
  * Each feature comes from its one option; an absent option leaves its
  * plugin out (memory and interaction are on unless turned off). The file
  * tools list Edit or ApplyPatch (or both) as `editSurface` chooses; its
@@ -36,6 +37,7 @@ export function builtinToolPlugins(options: BuiltinToolRegistryOptions): ToolPlu
   if (options.memory !== false) plugins.push(sdkMemoryPlugin(options.memory ?? {}));
   if (options.ssh !== undefined) plugins.push(sdkSshPlugin(options.ssh));
   if (options.webFetch !== undefined) plugins.push(sdkWebPlugin(options.webFetch));
+  if (options.lsp !== undefined && options.lsp !== false) plugins.push(sdkLspPlugin(options.lsp));
   plugins.push(interactionPlugin(options.interaction));
   if (options.subagents !== undefined) plugins.push(sdkSubagentsPlugin(options.subagents));
   if (options.systemTools !== undefined) plugins.push(systemToolsPlugin(options.systemTools));
