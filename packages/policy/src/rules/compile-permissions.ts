@@ -24,6 +24,7 @@ import {
   checkPermissionSettings,
 } from "./permission-settings.js";
 import { type RuleText, invalidRule, parseRuleText } from "./rule-grammar.js";
+import { type DomainPattern, compileDomainPattern } from "./domain-pattern.js";
 import { familyOf, specifierKindOf } from "./rule-tools.js";
 
 /** What a rule names. */
@@ -47,6 +48,8 @@ export interface CompiledRule {
   readonly specifier?: string;
   readonly command?: CommandPattern;
   readonly path?: PathPattern;
+  /** The host of a `WebFetch(domain:...)` rule. */
+  readonly domain?: DomainPattern;
   /** Set when the rule was accepted by a tool-name prefix of a server not loaded yet. */
   readonly deferredPrefix?: string;
 }
@@ -124,10 +127,15 @@ function checkName(rule: string, where: string, name: string, vocabulary: Approv
   return unknownName(rule, where, name, vocabulary);
 }
 
-function compileSpecifier(rule: RuleText & { specifier: string }, where: string, shell: ShellParser): { command?: CommandPattern; path?: PathPattern } {
+function compileSpecifier(
+  rule: RuleText & { specifier: string },
+  where: string,
+  shell: ShellParser,
+): { command?: CommandPattern; path?: PathPattern; domain?: DomainPattern } {
   const { text, tool, specifier } = rule;
   const kind = specifierKindOf(tool);
   if (kind === "none") invalidRule(text, where, `gives a specifier, but ${tool} takes no specifier; write \`${tool}\` for every call of the tool.`);
+  if (kind === "domain") return { domain: compileDomainPattern(text, specifier, where) };
   try {
     if (kind === "command") return { command: compileCommandPattern(shell, specifier) };
     return { path: compilePathPattern(text, specifier) };

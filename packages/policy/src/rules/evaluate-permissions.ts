@@ -8,6 +8,7 @@
 import type { ApprovalOptions, PathPolicy, ToolMetadata } from "@agent-tools/core";
 import { defaultDecisionOf } from "./default-decision.js";
 import { isCaseInsensitive, pathBasesOf, resolveCallPath } from "./call-paths.js";
+import { callHostOf } from "./domain-pattern.js";
 import type { CompiledPermissions } from "./compile-permissions.js";
 import type { PathBases } from "./path-pattern.js";
 import { acceptEditsAllows, bypassStillAsks, planModeRefuses, protectedPlacesOf } from "./permission-modes.js";
@@ -66,6 +67,7 @@ function factsOf(compiled: CompiledPermissions, call: RuleCall, environment: Rul
           }),
         );
   const line = commandOf(call.toolName, call.input);
+  const host = callHostOf(call.toolName, call.input);
   const cwd = line !== undefined && typeof call.input.cwd === "string" ? call.input.cwd : undefined;
   const nocase = paths.length > 0 && isCaseInsensitive(bases.workdir.at(-1) ?? environment.workdir, compiled.memory.caseInsensitive);
   return {
@@ -76,6 +78,7 @@ function factsOf(compiled: CompiledPermissions, call: RuleCall, environment: Rul
     nocase,
     ...(line === undefined ? {} : { command: compiled.shell.parse(line) }),
     ...(cwd === undefined ? {} : { cwd }),
+    ...(host === undefined ? {} : { host }),
   };
 }
 
@@ -83,7 +86,7 @@ const layerWords = (layer: string): string => `${layer} settings`;
 
 function subjectWords(hit: RuleHit): string {
   if (hit.subject === undefined) return "";
-  return hit.subject.kind === "command" ? ` for the command ${JSON.stringify(hit.subject.text)}` : ` for the path ${JSON.stringify(hit.subject.text)}`;
+  return ` for the ${hit.subject.kind === "domain" ? "host" : hit.subject.kind} ${JSON.stringify(hit.subject.text)}`;
 }
 
 function denyVerdict(hit: RuleHit, toolName: string): RuleVerdict {

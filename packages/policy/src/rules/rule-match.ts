@@ -8,6 +8,7 @@ import type { CommandPart, ParsedCommandLine } from "../shell/command-parts.js";
 import { matchesCommandPart } from "../shell/command-pattern.js";
 import { type CallPath, withMirrored } from "./call-paths.js";
 import type { CompiledRule } from "./compile-permissions.js";
+import { matchesDomain } from "./domain-pattern.js";
 import { type PathBases, matchPathPattern } from "./path-pattern.js";
 import { fileRuleCovers, readsWhatItChanges, specifierKindOf } from "./rule-tools.js";
 
@@ -21,6 +22,8 @@ export interface CallFacts {
   readonly cwd?: string;
   /** The paths of a file tool call (empty for other tools). */
   readonly paths: readonly CallPath[];
+  /** The host of a WebFetch call's URL (as the URL parser writes it). */
+  readonly host?: string;
   readonly bases: PathBases;
   readonly nocase: boolean;
 }
@@ -29,7 +32,7 @@ export interface CallFacts {
 export interface RuleHit {
   readonly rule: CompiledRule;
   /** The command part (its text) or path (as given) the rule matched, when it has a specifier. */
-  readonly subject?: { readonly kind: "command" | "path"; readonly text: string };
+  readonly subject?: { readonly kind: "command" | "path" | "domain"; readonly text: string };
 }
 
 /** True when the rule's name covers the call's tool (before its specifier is looked at). */
@@ -105,6 +108,9 @@ function readRuleReachesPatch(rule: CompiledRule, facts: CallFacts): boolean {
 export function denyOrAskHit(rule: CompiledRule, facts: CallFacts): RuleHit | undefined {
   if (!ruleNamesTool(rule, facts.toolName, facts.metadata) && !bashRuleReaches(rule, facts) && !readRuleReachesPatch(rule, facts)) return undefined;
   if (rule.specifier === undefined) return { rule };
+  if (rule.domain !== undefined) {
+    return facts.host !== undefined && matchesDomain(rule.domain, facts.host) ? { rule, subject: { kind: "domain", text: facts.host } } : undefined;
+  }
   if (rule.command !== undefined) {
     const part = deniedPart(rule, facts);
     return part === undefined ? undefined : { rule, subject: { kind: "command", text: part.text } };
@@ -133,6 +139,11 @@ export function allowingRules(rules: readonly CompiledRule[], facts: CallFacts):
       if (!used.includes(rule)) used.push(rule);
     }
     return used;
+  }
+  const host = facts.host;
+  if (host !== undefined) {
+    const domainRule = named.find((rule) => rule.domain !== undefined && matchesDomain(rule.domain, host));
+    if (domainRule !== undefined) return [domainRule];
   }
   const pathRule = named.find((rule) => rule.path !== undefined && allowsPaths(rule, facts));
   return pathRule === undefined ? undefined : [pathRule];

@@ -1,13 +1,13 @@
 /**
  * Which tools a rule name covers and what its specifier means: command
- * patterns for the shell tools, path globs for the file tools, nothing for
- * every other tool.
+ * patterns for the shell tools, path globs for the file tools, `domain:`
+ * hosts for WebFetch, nothing for every other tool.
  */
 import type { PathIntent, ToolMetadata } from "@agent-tools/core";
 import { patchTargetsOf } from "@agent-tools/core/patch";
 
 /** What a rule's specifier is, by the tool it names. */
-export type SpecifierKind = "command" | "path" | "none";
+export type SpecifierKind = "command" | "path" | "domain" | "none";
 
 /** Tools whose specifier is a command pattern, and where their command is. */
 const SHELL_TOOLS: ReadonlySet<string> = new Set(["Bash", "ManagedProcess"]);
@@ -23,10 +23,12 @@ const FILE_TOOL_INTENTS: Readonly<Record<string, PathIntent>> = Object.freeze({
   Edit: "edit",
   ApplyPatch: "edit",
   Delete: "delete",
+  // LSP reads the file it asks about (and shows lines of the files its answers point into).
+  LSP: "read",
 });
 
 /** `Read(...)` covers every tool that reads a path; each other name covers itself. */
-const READ_FAMILY: ReadonlySet<string> = new Set(["Read", "Image", "List", "Glob", "Grep"]);
+const READ_FAMILY: ReadonlySet<string> = new Set(["Read", "Image", "List", "Glob", "Grep", "LSP"]);
 
 /** The file tools that change files; `Edit(...)` covers them and any later tool of a file-changing kind. */
 const EDIT_FAMILY: ReadonlySet<string> = new Set(["Write", "Edit", "ApplyPatch", "Delete"]);
@@ -43,6 +45,7 @@ const WALK_TOOLS: ReadonlySet<string> = new Set(["List", "Glob", "Grep"]);
 export function specifierKindOf(toolName: string): SpecifierKind {
   if (SHELL_TOOLS.has(toolName)) return "command";
   if (Object.hasOwn(FILE_TOOL_INTENTS, toolName)) return "path";
+  if (toolName === "WebFetch") return "domain";
   return "none";
 }
 

@@ -36,6 +36,13 @@ export const METADATA: Readonly<Record<string, ToolMetadata>> = {
   ManagedProcess: { groupId: "shell", kind: "process", isReadOnly: false, displayCategory: "terminal" },
   ProcessStop: { groupId: "shell", kind: "stop", isReadOnly: false, displayCategory: "terminal" },
   AskUser: { groupId: "system", kind: "ask_user", isReadOnly: false, displayCategory: "system" },
+  WebFetch: {
+    groupId: "web",
+    kind: "http_get",
+    isReadOnly: true,
+    displayCategory: "system",
+    annotations: { readOnly: true, listedInPlanMode: true, openWorld: true },
+  },
   mcp_github_create_issue: { groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId: "github" },
   mcp_github_list_issues: { groupId: "mcp", kind: "mcp", isReadOnly: true, displayCategory: "mcp", serverId: "github" },
   mcp_slack_post: { groupId: "mcp", kind: "mcp", isReadOnly: false, displayCategory: "mcp", serverId: "slack" },
@@ -47,7 +54,7 @@ export function testVocabulary(): ApprovalVocabulary {
     toolNames: new Set(Object.keys(METADATA).filter((name) => !name.startsWith("mcp_slack_"))),
     toolNamePrefixes: ["mcp_slack_"],
     serverIds: new Set(["github"]),
-    groupIds: new Set(["fs", "shell", "skill", "system", "mcp", "subagent", "memory", "task", "custom"]),
+    groupIds: new Set(["fs", "shell", "skill", "system", "mcp", "subagent", "memory", "task", "custom", "web"]),
     knownKeys: new Set(),
   };
 }
