@@ -13,17 +13,28 @@ afterEach(() => {
   for (const dir of extra.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const NAMES = ["Read", "Image", "Write", "Edit", "ApplyPatch", "Delete", "List", "Glob", "Grep"];
+const NAMES = ["Read", "Image", "Write", "Edit", "ApplyPatch", "NotebookEdit", "Delete", "List", "Glob", "Grep"];
 
 describe("createFsToolBundle", () => {
-  it("offers the nine file tools in both scopes with their metadata", () => {
+  it("offers the ten file tools in both scopes with their metadata", () => {
     const bundle = createFsToolBundle();
     expect(bundle.id).toBe("fs");
     expect(bundle.trusted).toBe(true);
     const tools = bundle.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(NAMES);
     const readOnly = Object.fromEntries(tools.map((tool) => [tool.name, tool.metadata.isReadOnly]));
-    expect(readOnly).toEqual({ Read: true, Image: true, Write: false, Edit: false, ApplyPatch: false, Delete: false, List: true, Glob: true, Grep: true });
+    expect(readOnly).toEqual({
+      Read: true,
+      Image: true,
+      Write: false,
+      Edit: false,
+      ApplyPatch: false,
+      NotebookEdit: false,
+      Delete: false,
+      List: true,
+      Glob: true,
+      Grep: true,
+    });
     for (const tool of tools) {
       expect(tool.metadata.groupId).toBe("fs");
       expect(tool.scopes).toEqual(["chat", "cron"]);

@@ -8,6 +8,7 @@ import { createGlobTool } from "./search/glob-tool.js";
 import { createGrepTool } from "./search/grep-tool.js";
 import { GrepWorkerHost } from "./search/grep-worker-host.js";
 import { createListTool } from "./search/list-tool.js";
+import { createNotebookEditTool } from "./notebook-edit/notebook-edit-tool.js";
 import { locateRipgrep } from "./search/ripgrep.js";
 import { SearchCaches } from "./search/search-caches.js";
 import { progressIntervalOption } from "./search/search-progress.js";
@@ -60,8 +61,8 @@ export interface FsToolBundleOptions {
 }
 
 /**
- * The file tools (Read, Image, Write, Edit, ApplyPatch, Delete, List, Glob,
- * Grep) as a bundle; each bundle, and so each registry, has its own file state.
+ * The file tools (Read, Image, Write, Edit, ApplyPatch, NotebookEdit, Delete,
+ * List, Glob, Grep) as a bundle; each bundle, and so each registry, has its own file state.
  *
  * @example
  * const registry = createToolRegistry({ workdir: "/repo", bundles: [createFsToolBundle()] });
@@ -100,6 +101,7 @@ export function assembleFsToolBundle(
     withEditDiagnostics(createWriteTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }), host.editDiagnostics, writeDiagnosed),
     withEditDiagnostics(createEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }), host.editDiagnostics, editDiagnosed),
     withEditDiagnostics(createApplyPatchTool(environment), host.editDiagnostics, applyPatchDiagnosed),
+    createNotebookEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
     withEditDiagnostics(createDeleteTool(environment), host.editDiagnostics, deleteDiagnosed),
     createListTool(environment),
     createGlobTool(environment, { progressIntervalMs }),

@@ -123,6 +123,21 @@ describe("limits and rules the file tools' schemas still state", () => {
     expect(described("Edit", "edits")).toMatch(/Instead of old_string\/new_string: .*in order, each on the result of the previous ones, all or none/);
   });
 
+  it("NotebookEdit: one cell named by id or 1-based number, insert's place and cell_type, outputs cleared, read first, stale_file", () => {
+    const notebook = text("NotebookEdit");
+    expect(notebook).toMatch(/one cell of a Jupyter notebook \(\.ipynb\)/);
+    expect(notebook).toMatch(/by cell_id \(Read shows id=\.\.\.\) or cell_index \(1-based: Read's "Cell N"\), not both/);
+    expect(notebook).toMatch(/insert adds the new cell after it \(cell_index=0: first; neither: last\)/);
+    expect(notebook).toMatch(/outputs and execution_count are cleared/);
+    expect(notebook).toMatch(/Read the notebook first.*stale_file/);
+    expect(property("NotebookEdit", "edit_mode")).toMatchObject({ default: "replace", enum: ["replace", "insert", "delete"] });
+    expect(described("NotebookEdit", "edit_mode")).toContain("Default replace");
+    expect(described("NotebookEdit", "cell_type")).toMatch(/Required by insert/);
+    expect(described("NotebookEdit", "new_source")).toMatch(/ignored by delete/);
+    expect(described("NotebookEdit", "path")).toContain("(write roots only)");
+    expect(described("NotebookEdit", "path")).toMatch(WORKSPACE_PATHS);
+  });
+
   it("Delete: recursive directories, symlinks themselves, not the root, use it instead of rm", () => {
     const remove = text("Delete");
     expect(remove).toMatch(/symlink \(the link, not its target\)/);

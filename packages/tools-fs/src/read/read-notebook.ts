@@ -5,6 +5,7 @@ export const NOTEBOOK_SOURCE_CHARS = 1200;
 
 interface NotebookCell {
   cell_type?: string;
+  id?: unknown;
   source?: string | string[];
   outputs?: Array<Record<string, unknown>>;
 }
@@ -62,7 +63,9 @@ export function renderNotebook(json: string, cellStart: number, cellLimit: numbe
     const cell = cells[index]!;
     const source = joinText(cell.source);
     const outputs = summariseOutputs(cell.outputs);
-    const block = `Cell ${index + 1} [${cell.cell_type ?? "unknown"}]\n${truncate(source, NOTEBOOK_SOURCE_CHARS)}${outputs ? `\n${outputs}` : ""}`;
+    // The id (nbformat 4.5 and later) is what NotebookEdit's cell_id takes.
+    const id = typeof cell.id === "string" ? ` id=${cell.id}` : "";
+    const block = `Cell ${index + 1} [${cell.cell_type ?? "unknown"}]${id}\n${truncate(source, NOTEBOOK_SOURCE_CHARS)}${outputs ? `\n${outputs}` : ""}`;
     if (used + block.length > maxChars && blocks.length > 0) break;
     blocks.push(block);
     used += block.length + 2;

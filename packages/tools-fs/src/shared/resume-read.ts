@@ -28,7 +28,7 @@ export type ResumeFile =
 
 /** One resume check of a Write or Edit call. */
 export interface ResumeReadCall {
-  readonly toolName: "Write" | "Edit";
+  readonly toolName: "Write" | "Edit" | "NotebookEdit";
   readonly intent: "write" | "edit";
   /** The call's `path` argument. */
   readonly path: string;
