@@ -22,6 +22,7 @@ const FILE_TOOL_INTENTS: Readonly<Record<string, PathIntent>> = Object.freeze({
   Write: "write",
   Edit: "edit",
   ApplyPatch: "edit",
+  NotebookEdit: "edit",
   Delete: "delete",
   // LSP reads the file it asks about (and shows lines of the files its answers point into).
   LSP: "read",
@@ -31,7 +32,7 @@ const FILE_TOOL_INTENTS: Readonly<Record<string, PathIntent>> = Object.freeze({
 const READ_FAMILY: ReadonlySet<string> = new Set(["Read", "Image", "List", "Glob", "Grep", "LSP"]);
 
 /** The file tools that change files; `Edit(...)` covers them and any later tool of a file-changing kind. */
-const EDIT_FAMILY: ReadonlySet<string> = new Set(["Write", "Edit", "ApplyPatch", "Delete"]);
+const EDIT_FAMILY: ReadonlySet<string> = new Set(["Write", "Edit", "ApplyPatch", "NotebookEdit", "Delete"]);
 
 /** How ApplyPatch resolves each path of its patch: an added file and a move destination as Write, an updated file as Edit, a deleted one as Delete. */
 const PATCH_TARGET_INTENTS: Readonly<Record<string, PathIntent>> = Object.freeze({ add: "write", update: "edit", delete: "delete" });

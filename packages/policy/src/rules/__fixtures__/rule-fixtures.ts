@@ -31,6 +31,7 @@ export const METADATA: Readonly<Record<string, ToolMetadata>> = {
   Write: fs("write", false),
   Edit: fs("edit", false),
   ApplyPatch: fs("edit", false),
+  NotebookEdit: fs("edit", false),
   Delete: fs("delete", false),
   Bash: { groupId: "shell", kind: "execute", isReadOnly: false, displayCategory: "terminal" },
   ManagedProcess: { groupId: "shell", kind: "process", isReadOnly: false, displayCategory: "terminal" },
