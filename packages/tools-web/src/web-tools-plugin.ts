@@ -12,7 +12,8 @@ export function webFetchUserAgent(): string {
 
 /**
  * WebFetch as a bundle, with its own page cache (dropped on close). The
- * options are checked here, failing closed.
+ * options are checked here, failing closed (`SdkError`); `where` prefixes
+ * the option names in messages (`webFetch.` names `webFetch.allowHosts[0]`).
  *
  * @example
  * const web = createWebToolBundle({ allowHosts: ["docs.internal.example"] });

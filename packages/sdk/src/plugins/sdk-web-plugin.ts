@@ -19,17 +19,16 @@ export function sdkWebPlugin(options: true | WebFetchOptions): ToolPlugin {
     id: "web",
     scopes: ["chat", "cron"],
     child: "inherit",
-    async create(host) {
-      const { webTools, resolveWebFetchOptions } = await import("@agent-tools/tools-web");
-      // Checked first with the option path the host wrote (webFetch.allowHosts[0]).
-      resolveWebFetchOptions(given, "webFetch.");
+    async create() {
+      const { createWebToolBundle } = await import("@agent-tools/tools-web");
       const pdfText =
         given.pdfText ??
         (async (bytes: Uint8Array, signal: AbortSignal) => {
           const { readPdfPages } = await import("@agent-tools/tools-fs/pdf");
           return (await readPdfPages(bytes, { pageStart: 1, pageLimit: PDF_MAX_PAGES, maxChars: PDF_MAX_CHARS, signal })).text;
         });
-      return webTools({ ...given, pdfText }).create(host);
+      // Checked here (fail closed), named by the option path the host wrote (webFetch.allowHosts[0]).
+      return createWebToolBundle({ ...given, pdfText }, "webFetch.");
     },
   };
 }
