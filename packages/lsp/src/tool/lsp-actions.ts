@@ -1,5 +1,6 @@
 /** What each action of the LSP tool asks the server, and how its answer is rendered. */
 import { type ResolvedPath, type ToolContext, ToolError, type ToolOutput } from "@agent-tools/core";
+import { ConnectionClosedError } from "../protocol/json-rpc-connection.js";
 import type { LspDiagnostic } from "../runtime/language-server-manager.js";
 import type { LspDetails, LspInput } from "./lsp-tool.js";
 import type { LspToolEnvironment } from "./lsp-tool-environment.js";
@@ -41,6 +42,20 @@ function serverFailure(error: unknown, resolved: ResolvedPath, serverId: string,
   return new ToolError("unavailable", `LSP: the ${serverId} language server failed: ${message}`, { details: { serverId } });
 }
 
+/**
+ * Runs a request, once more when the server died under it (killed or
+ * crashed before the manager noticed): the manager starts a fresh server
+ * for the next request, so one crash never fails the model's call.
+ */
+async function withRestart<T>(run: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof ConnectionClosedError) || signal.aborted) throw error;
+    return run();
+  }
+}
+
 /** Runs one validated call. */
 export async function runLspAction(input: LspInput, call: ActionCall): Promise<ToolOutput<LspDetails>> {
   if (input.action === "workspace_symbols") return workspaceSymbols(input, call);
@@ -53,15 +68,17 @@ export async function runLspAction(input: LspInput, call: ActionCall): Promise<T
   const base = { kind: "lsp" as const, action: input.action, path: resolved.displayPath, serverId: config.id };
   const ask = async <T>(method: string, params: (document: { uri: string; lines: string[] }) => unknown): Promise<T> => {
     try {
-      return await environment.manager.request<T>(
-        path,
-        method,
-        (document) => {
-          files.seed(path, document.text);
-          return params({ uri: document.uri, lines: splitLines(document.text) });
-        },
-        { signal: context.signal },
-      );
+      const send = () =>
+        environment.manager.request<T>(
+          path,
+          method,
+          (document) => {
+            files.seed(path, document.text);
+            return params({ uri: document.uri, lines: splitLines(document.text) });
+          },
+          { signal: context.signal },
+        );
+      return await withRestart(send, context.signal);
     } catch (error) {
       throw serverFailure(error, resolved, config.id, context);
     }
@@ -112,7 +129,10 @@ async function diagnostics(request: {
   const { environment, context } = call;
   let answer: { status: "ready" | "pending"; diagnostics: readonly LspDiagnostic[] };
   try {
-    answer = await environment.manager.diagnostics(resolved.absolutePath, { signal: context.signal, waitMs: DIAGNOSTICS_WAIT_MS });
+    answer = await withRestart(
+      () => environment.manager.diagnostics(resolved.absolutePath, { signal: context.signal, waitMs: DIAGNOSTICS_WAIT_MS }),
+      context.signal,
+    );
   } catch (error) {
     throw serverFailure(error, resolved, base.serverId ?? "", context);
   }

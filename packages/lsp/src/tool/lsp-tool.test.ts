@@ -52,8 +52,8 @@ describe("the LSP tool on a real TypeScript project", () => {
   });
 
   it("definition: 1-based line/character as the model counts them, answered as path:line:character: text", async () => {
-    // main.ts line 3: `export const total: number = add(1, 2);` — `add` starts at character 31.
-    const result = await registry.executeToolCall({ id: "1", name: "LSP", arguments: { action: "definition", path: "main.ts", line: 3, character: 31 } });
+    // main.ts line 3: `export const total: number = add(1, 2);` — `add` starts at character 30.
+    const result = await registry.executeToolCall({ id: "1", name: "LSP", arguments: { action: "definition", path: "main.ts", line: 3, character: 30 } });
     expect(result.isError, text(result)).toBe(false);
     // In math.ts `add` follows "☕" (two UTF-16 units, one character): character 42 as the model counts, 0-based UTF-16 column 42 for the server.
     expect(text(result)).toContain("math.ts:1:42: export const café");
@@ -77,7 +77,7 @@ describe("the LSP tool on a real TypeScript project", () => {
   }, 60_000);
 
   it("hover, document_symbols and diagnostics", async () => {
-    const hover = await registry.executeToolCall({ id: "3", name: "LSP", arguments: { action: "hover", path: "main.ts", line: 3, character: 31 } });
+    const hover = await registry.executeToolCall({ id: "3", name: "LSP", arguments: { action: "hover", path: "main.ts", line: 3, character: 30 } });
     expect(text(hover)).toContain("add(a: number, b: number): number");
     const symbols = await registry.executeToolCall({ id: "4", name: "LSP", arguments: { action: "document_symbols", path: "math.ts" } });
     expect(text(symbols)).toContain("function add (lines 1-3)");
