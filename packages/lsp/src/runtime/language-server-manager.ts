@@ -13,6 +13,7 @@ import { SdkError } from "@agent-tools/core";
 import { RequestTimeoutError } from "../protocol/json-rpc-connection.js";
 import { DEFAULT_LANGUAGE_SERVERS, type LanguageServerConfig } from "./language-server-config.js";
 import { LanguageServerInstance } from "./language-server-instance.js";
+import type { LspDiagnostic } from "./lsp-types.js";
 import type { LanguageServerManager, LanguageServerManagerOptions, LanguageServerRequestOptions } from "./language-server-manager-types.js";
 import { createRootFinder } from "./root-finder.js";
 import { extensionOf, pathOfFileUri, uriOfFilePath } from "./uris.js";
@@ -31,6 +32,8 @@ interface Slot {
   instance: LanguageServerInstance;
   restarts: number;
   lastUsed: number;
+  /** Operations in flight: an idle stop waits for them. */
+  leases: number;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
 
@@ -92,7 +95,8 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
     slot.idleTimer = setTimeout(() => {
       slot.idleTimer = undefined;
-      void slot.instance.stop();
+      if (slot.leases > 0) touch(slot);
+      else void slot.instance.stop();
     }, idleStopMs);
     slot.idleTimer.unref?.();
   };
@@ -122,7 +126,7 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       }
     }
     if (!slot) {
-      slot = { config, root, instance: spawnInstance(config, root), restarts: 0, lastUsed: 0 };
+      slot = { config, root, instance: spawnInstance(config, root), restarts: 0, lastUsed: 0, leases: 0 };
       slots.set(key, slot);
     } else if (slot.instance.state === "crashed" || slot.instance.state === "stopped") {
       if (slot.instance.state === "crashed") slot.restarts += 1;
@@ -137,11 +141,55 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
     await slot.instance.ready;
     return slot.instance;
   };
+  /** Runs `operation` on the running instance for `path`, holding off the idle stop meanwhile. */
+  const withInstance = async <T>(path: string, operation: (instance: LanguageServerInstance) => Promise<T>): Promise<T> => {
+    const slot = (await slotFor(path, true)) as Slot;
+    slot.leases += 1;
+    try {
+      await slot.instance.ready;
+      return await operation(slot.instance);
+    } finally {
+      slot.leases -= 1;
+      touch(slot);
+    }
+  };
   const syncFromDisk = async (instance: LanguageServerInstance, path: string, signal?: AbortSignal) => {
     const text = (await options.readFile(path, signal)).toString("utf8");
     const config = requireConfig(path);
     await instance.syncDocument(path, uriOfFilePath(path), config.languageId(extensionOf(path) ?? ""), text);
     return text;
+  };
+
+  const diagnosticsOf = async (
+    instance: LanguageServerInstance,
+    path: string,
+    diagnosticsOptions: { signal?: AbortSignal; waitMs?: number },
+  ): Promise<{ status: "ready" | "pending"; diagnostics: readonly LspDiagnostic[] }> => {
+    const uri = uriOfFilePath(path);
+    const waitMs = diagnosticsOptions.waitMs ?? 5000;
+    const mark = instance.publicationMark();
+    const before = instance.documents.get(path)?.version;
+    await syncFromDisk(instance, path, diagnosticsOptions.signal);
+    if (instance.canPull) {
+      try {
+        const diagnostics = await instance.pullDiagnostics(
+          { path, uri },
+          { timeoutMs: waitMs, ...(diagnosticsOptions.signal ? { signal: diagnosticsOptions.signal } : {}) },
+        );
+        return { status: "ready", diagnostics };
+      } catch (error) {
+        diagnosticsOptions.signal?.throwIfAborted();
+        if (!(error instanceof RequestTimeoutError)) throw error;
+        return { status: "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
+      }
+    }
+    const after = instance.documents.get(path)?.version;
+    const known = instance.diagnosticsOf(uri);
+    // An unchanged open document whose diagnostics are known needs no wait.
+    if (before !== undefined && before === after && known.known) return { status: "ready", diagnostics: known.diagnostics };
+    const fresh = await instance.waitForDiagnostics([uri], mark, waitMs, diagnosticsOptions.signal);
+    diagnosticsOptions.signal?.throwIfAborted();
+    return { status: fresh ? "ready" : "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
   };
 
   const manager: LanguageServerManager = {
@@ -154,11 +202,12 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       params: (document: { uri: string; text: string }) => unknown,
       requestOptions: LanguageServerRequestOptions = {},
     ) {
-      const instance = await instanceFor(path);
-      const text = await syncFromDisk(instance, path, requestOptions.signal);
-      return instance.request<T>(method, params({ uri: uriOfFilePath(path), text }), {
-        timeoutMs: requestOptions.timeoutMs ?? requestTimeoutMs,
-        ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
+      return withInstance(path, async (instance) => {
+        const text = await syncFromDisk(instance, path, requestOptions.signal);
+        return instance.request<T>(method, params({ uri: uriOfFilePath(path), text }), {
+          timeoutMs: requestOptions.timeoutMs ?? requestTimeoutMs,
+          ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
+        });
       });
     },
     async requestAll<T>(method: string, params: unknown, requestOptions: LanguageServerRequestOptions & { startFor?: readonly string[] } = {}) {
@@ -188,34 +237,7 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       if (results.length === 0 && firstError) throw (firstError as PromiseRejectedResult).reason;
       return results;
     },
-    async diagnostics(path, diagnosticsOptions = {}) {
-      const instance = await instanceFor(path);
-      const uri = uriOfFilePath(path);
-      const waitMs = diagnosticsOptions.waitMs ?? 5000;
-      const mark = instance.publicationMark();
-      const before = instance.documents.get(path)?.version;
-      await syncFromDisk(instance, path, diagnosticsOptions.signal);
-      if (instance.canPull) {
-        try {
-          const diagnostics = await instance.pullDiagnostics(
-            { path, uri },
-            { timeoutMs: waitMs, ...(diagnosticsOptions.signal ? { signal: diagnosticsOptions.signal } : {}) },
-          );
-          return { status: "ready", diagnostics };
-        } catch (error) {
-          diagnosticsOptions.signal?.throwIfAborted();
-          if (!(error instanceof RequestTimeoutError)) throw error;
-          return { status: "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
-        }
-      }
-      const after = instance.documents.get(path)?.version;
-      const known = instance.diagnosticsOf(uri);
-      // An unchanged open document whose diagnostics are known needs no wait.
-      if (before !== undefined && before === after && known.known) return { status: "ready", diagnostics: known.diagnostics };
-      const fresh = await instance.waitForDiagnostics([uri], mark, waitMs, diagnosticsOptions.signal);
-      diagnosticsOptions.signal?.throwIfAborted();
-      return { status: fresh ? "ready" : "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
-    },
+    diagnostics: (path, diagnosticsOptions = {}) => withInstance(path, (instance) => diagnosticsOf(instance, path, diagnosticsOptions)),
     async filesChanged(changes) {
       const perInstance = new Map<LanguageServerInstance, { uri: string; type: 1 | 2 | 3 }[]>();
       for (const change of changes) {
