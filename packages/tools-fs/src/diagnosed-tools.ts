@@ -9,6 +9,8 @@ import type { ApplyPatchDetails } from "./apply-patch/apply-patch-result.js";
 import type { applyPatchInputSchema } from "./apply-patch/apply-patch-tool.js";
 import type { DeleteDetails, deleteInputSchema } from "./delete/delete-tool.js";
 import type { EditDetails, editInputSchema } from "./edit/edit-tool.js";
+import type { NotebookEditDetails } from "./notebook-edit/notebook-edit-result.js";
+import type { notebookEditInputSchema } from "./notebook-edit/notebook-edit-tool.js";
 import type { DiagnosedTool } from "./shared/edit-diagnostics-call.js";
 import type { WriteDetails, writeInputSchema } from "./write/write-tool.js";
 
@@ -29,6 +31,12 @@ export const writeDiagnosed: DiagnosedTool<z.output<typeof writeInputSchema>, Wr
 
 /** Edit: the file, modified. */
 export const editDiagnosed: DiagnosedTool<z.output<typeof editInputSchema>, EditDetails> = {
+  paths: (input, context) => [resolved(context, input.path, "edit")],
+  changes: (details) => [{ path: details.absolutePath, displayPath: details.path, change: "modified" }],
+};
+
+/** NotebookEdit: the notebook, modified (no default server handles .ipynb: the provider then has nothing to say). */
+export const notebookEditDiagnosed: DiagnosedTool<z.output<typeof notebookEditInputSchema>, NotebookEditDetails> = {
   paths: (input, context) => [resolved(context, input.path, "edit")],
   changes: (details) => [{ path: details.absolutePath, displayPath: details.path, change: "modified" }],
 };

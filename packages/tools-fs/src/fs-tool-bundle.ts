@@ -16,7 +16,7 @@ import { type FastIo, createFastIo } from "./fast-io/fast-io.js";
 import { FileToolState } from "./shared/file-state.js";
 import { MutationQueue } from "./file-engine/mutation-queue.js";
 import { createWriteTool } from "./write/write-tool.js";
-import { applyPatchDiagnosed, deleteDiagnosed, editDiagnosed, writeDiagnosed } from "./diagnosed-tools.js";
+import { applyPatchDiagnosed, deleteDiagnosed, editDiagnosed, notebookEditDiagnosed, writeDiagnosed } from "./diagnosed-tools.js";
 import { type EditDiagnosticsSource, withEditDiagnostics } from "./shared/edit-diagnostics-call.js";
 
 /** Options of {@link createFsToolBundle}. */
@@ -101,7 +101,11 @@ export function assembleFsToolBundle(
     withEditDiagnostics(createWriteTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }), host.editDiagnostics, writeDiagnosed),
     withEditDiagnostics(createEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }), host.editDiagnostics, editDiagnosed),
     withEditDiagnostics(createApplyPatchTool(environment), host.editDiagnostics, applyPatchDiagnosed),
-    createNotebookEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
+    withEditDiagnostics(
+      createNotebookEditTool(environment, { inlineHashLimitBytes: options.inlineHashLimitBytes }),
+      host.editDiagnostics,
+      notebookEditDiagnosed,
+    ),
     withEditDiagnostics(createDeleteTool(environment), host.editDiagnostics, deleteDiagnosed),
     createListTool(environment),
     createGlobTool(environment, { progressIntervalMs }),

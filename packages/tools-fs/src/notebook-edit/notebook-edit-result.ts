@@ -1,4 +1,5 @@
 /** NotebookEdit's answer for a committed edit, the version check before it, and the line count of the new bytes: the same on the local disk and on a workspace. */
+import type { EditDiagnosticsDetails } from "@agent-tools/core/diagnostics";
 import { ToolError, type ResolvedPath, type ToolContext } from "@agent-tools/core";
 import type { EditTarget } from "../edit/edit-plan.js";
 import type { LineEndingCounts } from "../shared/line-ending-count.js";
@@ -25,6 +26,8 @@ export interface NotebookEditDetails {
   /** FNV-1a 64 of the new content; absent when it is hashed off the main thread after the write. */
   contentHash?: string;
   totalLines: number;
+  /** What the change introduced, when a diagnostics provider (a language server plugin) answered. */
+  diagnostics?: EditDiagnosticsDetails;
 }
 
 /**

@@ -96,6 +96,27 @@ describe("diagnostics after a change", () => {
     expect(seen).toEqual(["b.ts:created", "b.ts:deleted,c.ts:created", "c.ts:deleted"]);
   });
 
+  it("NotebookEdit reports the notebook modified", async () => {
+    const seen: string[] = [];
+    const { provider } = recordingProvider(os.tmpdir(), (changes) => {
+      seen.push(changes.map((c) => `${c.displayPath}:${c.change}`).join(","));
+      return undefined;
+    });
+    const tools = await setup(provider);
+    const notebook = {
+      cells: [{ cell_type: "code", id: "c1", metadata: {}, source: ["x = 1"], outputs: [], execution_count: null }],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
+    writeFileSync(path.join(dir, "n.ipynb"), `${JSON.stringify(notebook, null, 1)}\n`);
+    await tools.executeToolCall({ id: "0", name: "Read", arguments: { path: "n.ipynb" } });
+    const result = await tools.executeToolCall({ id: "1", name: "NotebookEdit", arguments: { path: "n.ipynb", cell_id: "c1", new_source: "x = 2" } });
+    expect(result.isError, text(result)).toBe(false);
+    expect(seen).toEqual(["n.ipynb:modified"]);
+    expect(result.details).not.toHaveProperty("diagnostics");
+  });
+
   it("a failed change asks only before; a throwing provider leaves the result whole with status unavailable", async () => {
     let afterCalls = 0;
     const throwing: EditDiagnostics = {
