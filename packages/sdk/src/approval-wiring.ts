@@ -10,6 +10,7 @@ const BUILTIN_NAMES: Readonly<Record<BuiltinToolName | UntypedBuiltinToolName, t
   Write: true,
   Edit: true,
   ApplyPatch: true,
+  NotebookEdit: true,
   Delete: true,
   List: true,
   Glob: true,

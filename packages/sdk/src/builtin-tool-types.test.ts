@@ -7,7 +7,17 @@ import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
 import type { ApplyPatchDetails } from "@agent-tools/tools-fs/apply-patch";
-import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
+import type {
+  DeleteDetails,
+  EditDetails,
+  GlobDetails,
+  GrepDetails,
+  ImageDetails,
+  ListDetails,
+  NotebookEditDetails,
+  ReadDetails,
+  WriteDetails,
+} from "@agent-tools/tools-fs";
 import type {
   applyPatchInputSchema,
   deleteInputSchema,
@@ -16,6 +26,7 @@ import type {
   grepInputSchema,
   imageInputSchema,
   listInputSchema,
+  notebookEditInputSchema,
   readInputSchema,
   writeInputSchema,
 } from "@agent-tools/tools-fs/internal";
@@ -55,6 +66,7 @@ function mapAssertions(): void {
   expectTypeOf<BuiltinToolDetails<"Write">>().toEqualTypeOf<WriteDetails>();
   expectTypeOf<BuiltinToolDetails<"Edit">>().toEqualTypeOf<EditDetails>();
   expectTypeOf<BuiltinToolDetails<"ApplyPatch">>().toEqualTypeOf<ApplyPatchDetails>();
+  expectTypeOf<BuiltinToolDetails<"NotebookEdit">>().toEqualTypeOf<NotebookEditDetails>();
   expectTypeOf<BuiltinToolDetails<"Delete">>().toEqualTypeOf<DeleteDetails>();
   expectTypeOf<BuiltinToolDetails<"List">>().toEqualTypeOf<ListDetails>();
   expectTypeOf<BuiltinToolDetails<"Glob">>().toEqualTypeOf<GlobDetails>();
@@ -76,6 +88,7 @@ function mapAssertions(): void {
   expectTypeOf<BuiltinToolInput<"Write">>().toEqualTypeOf<z.input<typeof writeInputSchema>>();
   expectTypeOf<BuiltinToolInput<"Edit">>().toEqualTypeOf<z.input<typeof editInputSchema>>();
   expectTypeOf<BuiltinToolInput<"ApplyPatch">>().toEqualTypeOf<z.input<typeof applyPatchInputSchema>>();
+  expectTypeOf<BuiltinToolInput<"NotebookEdit">>().toEqualTypeOf<z.input<typeof notebookEditInputSchema>>();
   expectTypeOf<BuiltinToolInput<"Delete">>().toEqualTypeOf<z.input<typeof deleteInputSchema>>();
   expectTypeOf<BuiltinToolInput<"List">>().toEqualTypeOf<z.input<typeof listInputSchema>>();
   expectTypeOf<BuiltinToolInput<"Glob">>().toEqualTypeOf<z.input<typeof globInputSchema>>();
@@ -169,6 +182,7 @@ describe("built-in tool types", () => {
       Write: true,
       Edit: true,
       ApplyPatch: true,
+      NotebookEdit: true,
       Delete: true,
       List: true,
       Glob: true,

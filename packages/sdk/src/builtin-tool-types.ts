@@ -3,7 +3,17 @@ import type { McpManagerDetails, McpManagerInput } from "@agent-tools/core/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
 import type { ApplyPatchDetails } from "@agent-tools/tools-fs/apply-patch";
-import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
+import type {
+  DeleteDetails,
+  EditDetails,
+  GlobDetails,
+  GrepDetails,
+  ImageDetails,
+  ListDetails,
+  NotebookEditDetails,
+  ReadDetails,
+  WriteDetails,
+} from "@agent-tools/tools-fs";
 import type {
   applyPatchInputSchema,
   deleteInputSchema,
@@ -12,6 +22,7 @@ import type {
   grepInputSchema,
   imageInputSchema,
   listInputSchema,
+  notebookEditInputSchema,
   readInputSchema,
   writeInputSchema,
 } from "@agent-tools/tools-fs/internal";
@@ -116,6 +127,7 @@ export interface BuiltinToolMap {
   Write: { input: z.input<typeof writeInputSchema>; details: WriteDetails };
   Edit: { input: z.input<typeof editInputSchema>; details: EditDetails };
   ApplyPatch: { input: z.input<typeof applyPatchInputSchema>; details: ApplyPatchDetails };
+  NotebookEdit: { input: z.input<typeof notebookEditInputSchema>; details: NotebookEditDetails };
   Delete: { input: z.input<typeof deleteInputSchema>; details: DeleteDetails };
   List: { input: z.input<typeof listInputSchema>; details: ListDetails };
   Glob: { input: z.input<typeof globInputSchema>; details: GlobDetails };

@@ -12,6 +12,7 @@ export { readInputSchema } from "./read/read-tool.js";
 export { writeInputSchema } from "./write/write-tool.js";
 export { editInputSchema } from "./edit/edit-tool.js";
 export { applyPatchInputSchema } from "./apply-patch/apply-patch-tool.js";
+export { notebookEditInputSchema } from "./notebook-edit/notebook-edit-tool.js";
 export { deleteInputSchema } from "./delete/delete-tool.js";
 export { listInputSchema } from "./search/list-tool.js";
 export { globInputSchema } from "./search/glob-tool.js";

@@ -38,7 +38,7 @@ const allowedNames = (mode: SubagentMode, tools: readonly { name: string; metada
 
 describe("child tool policy, readonly mode (the parent's tools)", () => {
   it("keeps exactly the parent's read-only file-system tools", () => {
-    expect(fs!.map((tool) => tool.name).sort()).toEqual(["ApplyPatch", "Delete", "Edit", "Glob", "Grep", "Image", "List", "Read", "Write"]);
+    expect(fs!.map((tool) => tool.name).sort()).toEqual(["ApplyPatch", "Delete", "Edit", "Glob", "Grep", "Image", "List", "NotebookEdit", "Read", "Write"]);
     expect(allowedNames("readonly", fs!)).toEqual(["Glob", "Grep", "Image", "List", "Read"]);
   });
 
