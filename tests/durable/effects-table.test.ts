@@ -30,6 +30,7 @@ const BUILTIN_EFFECTS: Readonly<Record<string, EffectsRow>> = {
   Write: "idempotent",
   Edit: "idempotent",
   ApplyPatch: "idempotent",
+  NotebookEdit: "idempotent",
   Delete: "unsafe",
   Bash: "unsafe",
   ProcessWait: "idempotent",
