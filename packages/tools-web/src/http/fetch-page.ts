@@ -45,10 +45,17 @@ export type FetchedPage =
     }
   | { readonly kind: "redirect"; readonly finalUrl: string; readonly status: number; readonly location: string; readonly redirects: number };
 
-/** Hosts that count as the same for redirects: equal, or differing by a leading `www.`. */
-function sameSite(a: URL, b: URL): boolean {
+/**
+ * What to do with a redirect from `from` to `to`: `follow` on the same host
+ * (equal, or differing by a leading `www.`; same port, or the scheme's
+ * default ports when the scheme changes), `downgrade` from https to http
+ * (refused: the page would travel unencrypted), `other_host` otherwise
+ * (returned to the caller, so its rules for that host apply to a new call).
+ */
+export function classifyRedirect(from: URL, to: URL): "follow" | "downgrade" | "other_host" {
+  if (from.protocol === "https:" && to.protocol === "http:") return "downgrade";
   const bare = (url: URL) => url.hostname.replace(/^www\./, "");
-  return bare(a) === bare(b) && (a.port === b.port || a.protocol !== b.protocol);
+  return bare(from) === bare(to) && (from.port === to.port || from.protocol !== to.protocol) ? "follow" : "other_host";
 }
 
 /**
@@ -84,14 +91,15 @@ export async function fetchPage(request: FetchPageRequest): Promise<FetchedPage>
       if (!isRefusal(error)) throw error;
       throw refusal(`${target.url.href} redirected to ${next.href}, which was not followed: ${error.message}`, "redirect", next.href);
     }
-    if (target.url.protocol === "https:" && next.protocol === "http:") {
+    const decision = classifyRedirect(target.url, next);
+    if (decision === "downgrade") {
       throw refusal(
         `${target.url.href} redirected to ${next.href}, from https to plain http; not followed. Fetch the http URL yourself only if an unencrypted page is acceptable.`,
         "downgrade",
         next.href,
       );
     }
-    if (!sameSite(target.url, next)) return { kind: "redirect", finalUrl: target.url.href, status, location: next.href, redirects };
+    if (decision === "other_host") return { kind: "redirect", finalUrl: target.url.href, status, location: next.href, redirects };
     if (redirects + 1 > WEB_FETCH_MAX_REDIRECTS) {
       throw new ToolError("limit_reached", `stopped after ${WEB_FETCH_MAX_REDIRECTS} redirects (the last one to ${next.href}).`, {
         details: { redirects: WEB_FETCH_MAX_REDIRECTS },
