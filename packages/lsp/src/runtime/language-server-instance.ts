@@ -51,12 +51,13 @@ export function tsserverDiagnostics(response: unknown): LspDiagnostic[] {
   });
 }
 
-/** The environment a server gets: a minimal one, never the host's own (which may hold secrets). */
+/**
+ * The environment a server gets: a minimal one, never the host's own (which
+ * may hold secrets). No HOME: the host's would be wrong on a remote
+ * machine, and Node falls back to the account's passwd entry.
+ */
 export function minimalServerEnvironment(config: LanguageServerConfig): Record<string, string> {
-  const env: Record<string, string> = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8" };
-  const home = process.env.HOME;
-  if (home) env.HOME = home;
-  return { ...env, ...config.env };
+  return { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", ...config.env };
 }
 
 /** What an instance needs from its manager. */
@@ -132,7 +133,9 @@ export class LanguageServerInstance {
   private async initialize(folder: { uri: string; name: string }): Promise<void> {
     const { config } = this.options;
     const result = await this.connection.request<{ capabilities?: Record<string, unknown> } | null>("initialize", {
-      processId: process.pid,
+      // null, never the host's pid: a server watches that pid and exits when it is gone, and on a
+      // remote machine (SSH) it names no process of ours (the manager ends the servers itself).
+      processId: null,
       clientInfo: { name: "agent-tools" },
       rootUri: folder.uri,
       rootPath: this.options.root,

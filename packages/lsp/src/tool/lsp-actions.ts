@@ -2,7 +2,7 @@
 import { type ResolvedPath, type ToolContext, ToolError, type ToolOutput } from "@agent-tools/core";
 import { ConnectionClosedError } from "../protocol/json-rpc-connection.js";
 import type { LspDiagnostic } from "../runtime/language-server-manager.js";
-import type { LspDetails, LspInput } from "./lsp-tool.js";
+import type { LspDetails, LspInput } from "./lsp-tool-input.js";
 import type { LspToolEnvironment } from "./lsp-tool-environment.js";
 import { FileLines, type LspLocation, normalizeLocations, renderLocations } from "./render-locations.js";
 import { hoverText, outlineOf, symbolKindName } from "./render-symbols.js";
