@@ -64,7 +64,8 @@ export function renderNotebook(json: string, cellStart: number, cellLimit: numbe
     const source = joinText(cell.source);
     const outputs = summariseOutputs(cell.outputs);
     // The id (nbformat 4.5 and later) is what NotebookEdit's cell_id takes.
-    const id = typeof cell.id === "string" ? ` id=${cell.id}` : "";
+    // Only an id of nbformat's form is shown: a free-form one could forge lines of this listing.
+    const id = typeof cell.id === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(cell.id) ? ` id=${cell.id}` : "";
     const block = `Cell ${index + 1} [${cell.cell_type ?? "unknown"}]${id}\n${truncate(source, NOTEBOOK_SOURCE_CHARS)}${outputs ? `\n${outputs}` : ""}`;
     if (used + block.length > maxChars && blocks.length > 0) break;
     blocks.push(block);
