@@ -52,6 +52,10 @@ describe("WebFetch SSRF guard: nothing is dialled for a refused target", () => {
     ["http://127.1/", "loopback"],
     ["http://017700000001/", "loopback"],
     ["http://0/", "this network"],
+    ["http://127.0.0.1./", "loopback"],
+    ["http://%31%32%37.0.0.1/", "loopback"],
+    ["http://\u2460\u2461\u2466.0.0.1/", "loopback"],
+    ["http://[0:0:0:0:0:ffff:7f00:1]/", "IPv4-mapped"],
     ["http://2852039166/", "link-local"],
     ["http://0xa9.0xfe.0xa9.0xfe/", "link-local"],
   ] as const;
@@ -71,6 +75,7 @@ describe("WebFetch SSRF guard: nothing is dialled for a refused target", () => {
     ["http://localhost/", "local machine"],
     ["http://LOCALHOST.:8080/", "local machine"],
     ["http://api.localhost/", "local machine"],
+    ["http://localhost%2e/", "local machine"],
     ["http://metadata.google.internal/computeMetadata/v1/", "metadata"],
     ["http://metadata/", "metadata"],
   ])("%s is refused before any lookup (%s)", async (url, why) => {
