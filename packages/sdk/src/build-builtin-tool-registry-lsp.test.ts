@@ -42,6 +42,21 @@ function serverPids(needle: string, cwd: string): number[] {
   return pids;
 }
 
+/** The command lines of a process's ancestors, nearest first. */
+function ancestors(pid: number): string[] {
+  const out: string[] = [];
+  for (let current = pid; current > 1; ) {
+    try {
+      const stat = fs.readFileSync(`/proc/${current}/stat`, "utf8");
+      current = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      out.push(fs.readFileSync(`/proc/${current}/cmdline`, "utf8").replaceAll("\0", " "));
+    } catch {
+      break;
+    }
+  }
+  return out;
+}
+
 const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler" }, include: ["**/*.ts"] });
 const BUDGET = { diagnosticsAfterEdits: { budgetMs: 20_000 } };
 
@@ -134,6 +149,30 @@ describe("buildBuiltinToolRegistry: lsp", () => {
       await registry.close();
     }
     expect(serverPids("langserver", options.workdir)).toEqual([]);
+  }, 120_000);
+
+  it("with the command sandbox on, the servers run confined (under bubblewrap) and still answer", async () => {
+    const options = project({
+      "tsconfig.json": TSCONFIG,
+      "src/math.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
+      "src/main.ts": 'import { add } from "./math";\nexport const total = add(1, 2);\n',
+    });
+    const registry = await buildBuiltinToolRegistry({ ...options, lsp: true, sandbox: { enabled: true } });
+    try {
+      const definition = await registry.executeToolCall({
+        id: "1",
+        name: "LSP",
+        arguments: { action: "definition", path: "src/main.ts", line: 2, character: 22 },
+      });
+      expect(definition.isError, toolResultText(definition)).toBe(false);
+      expect(toolResultText(definition)).toContain("src/math.ts:1:17:");
+      const pids = serverPids("typescript-language-server", options.workdir);
+      expect(pids.length).toBeGreaterThan(0);
+      // Confined: bubblewrap is among the server's ancestors.
+      expect(pids.some((pid) => ancestors(pid).some((cmdline) => cmdline.includes("bwrap")))).toBe(true);
+    } finally {
+      await registry.close();
+    }
   }, 120_000);
 
   it("Read deny rules: LSP on a denied file is refused; results in denied files are left out and counted", async () => {
