@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ToolRegistry, composeToolRegistry } from "@agent-tools/core";
+import { createMemoryWorkspace } from "@agent-tools/core/workspace";
 import { ExecaProcessRunner } from "@agent-tools/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lspTools } from "./lsp-tools-plugin.js";
@@ -115,3 +116,24 @@ describe("the LSP tool on a real TypeScript project", () => {
 function result2lines(value: string): string[] {
   return value.split("\n");
 }
+
+describe("lspTools on a workspace without processes", () => {
+  it("answers unavailable saying why; unknown options are rejected", async () => {
+    const workspace = createMemoryWorkspace({ files: { "src/a.ts": "export const a = 1;\n" } });
+    const registry = await composeToolRegistry({
+      workdir: workspace.root,
+      dataDir: join(tmpdir(), `lsp-memory-${process.pid}`),
+      plugins: [lspTools()],
+      ports: () => ({ workspace, processRunner: new ExecaProcessRunner() }),
+    });
+    try {
+      const result = await registry.executeToolCall({ id: "1", name: "LSP", arguments: { action: "document_symbols", path: "src/a.ts" } });
+      expect(result.error?.code).toBe("unavailable");
+      expect(text(result)).toContain("runs no processes");
+    } finally {
+      await registry.close();
+    }
+    expect(() => lspTools({ maxResult: 3 } as never)).toThrow(/lspTools options\.maxResult: did you mean lspTools options\.maxResults\?/);
+    expect(() => lspTools({ diagnosticsAfterEdits: "yes" } as never)).toThrow(/diagnosticsAfterEdits must be true, false or/);
+  });
+});
