@@ -24,6 +24,8 @@ const EXPECTED_HINTS = {
   Image: READ_ONLY_FILE,
   Write: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   Edit: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  // An insert run twice inserts two cells: not idempotent, unlike Write and Delete.
+  NotebookEdit: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   Delete: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   List: READ_ONLY_FILE,
   Glob: READ_ONLY_FILE,

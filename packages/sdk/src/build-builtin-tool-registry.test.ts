@@ -11,7 +11,7 @@ const dataDir = path.join(work, ".data");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const edgeServer = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../mcp/src/__fixtures__/edge-server.mjs");
-const FS_TOOLS = ["Read", "Image", "Write", "Edit", "Delete", "List", "Glob", "Grep"];
+const FS_TOOLS = ["Read", "Image", "Write", "Edit", "NotebookEdit", "Delete", "List", "Glob", "Grep"];
 const emptyMcp = () => ({ getSettings: () => ({ servers: [], selected: [] }) });
 
 function text(result: { content: Array<{ type: string; text?: string }> }): string {
