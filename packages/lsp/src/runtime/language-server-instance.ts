@@ -78,6 +78,9 @@ interface PublishedDiagnostics {
   readonly seq: number;
 }
 
+/** How much of a server's stderr is kept for the error of a failed start. */
+const STDERR_TAIL_CHARS = 2000;
+
 /** A started server. */
 export class LanguageServerInstance {
   state: "starting" | "running" | "crashed" | "stopped" = "starting";
@@ -88,6 +91,8 @@ export class LanguageServerInstance {
   private readonly published = new Map<string, PublishedDiagnostics>();
   private readonly waiters = new Set<() => void>();
   private publishSeq = 0;
+  /** The last characters the server wrote to stderr (shown when it fails to start). */
+  private stderrTail = "";
   private capabilities: Record<string, unknown> = {};
 
   constructor(private readonly options: LanguageServerInstanceOptions) {
@@ -115,10 +120,28 @@ export class LanguageServerInstance {
       },
     });
     this.process.onOutput((chunk) => {
-      if (chunk.stream === "stderr") options.logger?.debug("language server stderr", { server: config.id, text: chunk.data.toString("utf8").slice(0, 2000) });
+      if (chunk.stream !== "stderr") return;
+      const text = chunk.data.toString("utf8");
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+      options.logger?.debug("language server stderr", { server: config.id, text: text.slice(0, 2000) });
     });
-    this.ready = this.initialize(folder);
+    this.ready = this.initialize(folder).catch(async (error: unknown) => {
+      throw await this.startFailure(error);
+    });
     this.ready.catch(() => undefined);
+  }
+
+  /**
+   * A failed start with what the server said last on stderr (its output is
+   * read until the pipes close, at most a second, so the last line is there).
+   */
+  private async startFailure(error: unknown): Promise<Error> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.process.outputClosed, new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    clearTimeout(timer);
+    const message = error instanceof Error ? error.message : String(error);
+    const tail = this.stderrTail.trim();
+    return new Error(tail === "" ? `it did not start: ${message}` : `it did not start: ${message}; its stderr ended with:\n${tail}`);
   }
 
   get pid(): number | undefined {

@@ -137,3 +137,36 @@ describe("lspTools on a workspace without processes", () => {
     expect(() => lspTools({ diagnosticsAfterEdits: "yes" } as never)).toThrow(/diagnosticsAfterEdits must be true, false or/);
   });
 });
+
+describe("a language server that fails to start", () => {
+  it("answers unavailable with the tail of the server's stderr, and a file no server handles names the configured extensions", async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), "lsp-broken-")));
+    await writeFile(join(root, "a.broken"), "x\n");
+    const runner = new ExecaProcessRunner();
+    const broken = {
+      id: "broken",
+      extensions: [".broken"],
+      languageId: () => "broken",
+      command: process.execPath,
+      args: ["-e", 'process.stderr.write("fatal: cannot load the project config\\n"); process.exit(3)'],
+    };
+    const registry = await composeToolRegistry({
+      workdir: root,
+      dataDir: join(root, ".data"),
+      plugins: [lspTools({ servers: [broken] })],
+      ports: () => ({ processRunner: runner }),
+    });
+    try {
+      const result = await registry.executeToolCall({ id: "1", name: "LSP", arguments: { action: "document_symbols", path: "a.broken" } });
+      expect(result.error?.code).toBe("unavailable");
+      expect(text(result)).toContain("the broken language server failed");
+      expect(text(result)).toContain("fatal: cannot load the project config");
+      const other = await registry.executeToolCall({ id: "2", name: "LSP", arguments: { action: "document_symbols", path: "a.ts" } });
+      expect(text(other)).toContain("Configured extensions: .broken.");
+    } finally {
+      await registry.close();
+      await runner.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
