@@ -26,6 +26,7 @@ const BUILTIN_NAMES: Readonly<Record<BuiltinToolName | UntypedBuiltinToolName, t
   McpManager: true,
   ToolSearch: true,
   HttpGetTest: true,
+  WebFetch: true,
   AskUserQuestion: true,
   ExitPlanMode: true,
   Agent: true,

@@ -40,6 +40,7 @@ describe("buildBuiltinToolRegistry: approval rules", () => {
       interaction: { planMode: true, onAskUserQuestion: async () => ({ declined: true }), onExitPlanMode: async () => ({ approved: false }) },
       cron: {},
       skills: {},
+      webFetch: true,
     });
     try {
       const names = Object.keys(registry.metadataByName);

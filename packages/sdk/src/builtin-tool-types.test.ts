@@ -58,6 +58,7 @@ import type {
   ToolSearchInput,
 } from "./builtin-tool-types.js";
 import type { HttpGetTestDetails, httpGetTestInputSchema } from "./system-tools/http-get-test.js";
+import type { WebFetchDetails, WebFetchInput } from "@agent-tools/tools-web";
 
 // Vitest does not type-check: these assertions are checked by the first test, which compiles this file with the TypeScript API.
 function mapAssertions(): void {
@@ -82,6 +83,7 @@ function mapAssertions(): void {
   expectTypeOf<BuiltinToolDetails<"McpManager">>().toEqualTypeOf<McpManagerDetails>();
   expectTypeOf<BuiltinToolDetails<"ToolSearch">>().toEqualTypeOf<ToolSearchDetails>();
   expectTypeOf<BuiltinToolDetails<"HttpGetTest">>().toEqualTypeOf<HttpGetTestDetails>();
+  expectTypeOf<BuiltinToolDetails<"WebFetch">>().toEqualTypeOf<WebFetchDetails>();
 
   expectTypeOf<BuiltinToolInput<"Read">>().toEqualTypeOf<z.input<typeof readInputSchema>>();
   expectTypeOf<BuiltinToolInput<"Image">>().toEqualTypeOf<z.input<typeof imageInputSchema>>();
@@ -110,6 +112,7 @@ function mapAssertions(): void {
   expectTypeOf<BuiltinToolInput<"ToolSearch">>().toEqualTypeOf<ToolSearchInput>();
   expectTypeOf<ToolSearchInput>().toEqualTypeOf<z.input<typeof toolSearchInputSchema>>();
   expectTypeOf<BuiltinToolInput<"HttpGetTest">>().toEqualTypeOf<z.input<typeof httpGetTestInputSchema>>();
+  expectTypeOf<BuiltinToolInput<"WebFetch">>().toEqualTypeOf<WebFetchInput>();
 }
 
 // The tools-shell.md and README patterns, and what stays untyped.
@@ -175,7 +178,7 @@ describe("built-in tool types", () => {
     expect(diagnostics).toEqual([]);
   }, 120_000); // a program over the workspace sources: ~10 s alone, more next to other test files
 
-  it("names every tool a registry registers (chat with HttpGetTest, cron)", async () => {
+  it("names every tool a registry registers (chat with HttpGetTest and WebFetch, cron)", async () => {
     const known: Record<BuiltinToolName, true> = {
       Read: true,
       Image: true,
@@ -198,6 +201,7 @@ describe("built-in tool types", () => {
       McpManager: true,
       ToolSearch: true,
       HttpGetTest: true,
+      WebFetch: true,
       AskUserQuestion: true,
       ExitPlanMode: true,
     };
@@ -209,6 +213,7 @@ describe("built-in tool types", () => {
         runtimeScope,
         editSurface: "both",
         systemTools: ["HttpGetTest"],
+        webFetch: true,
         interaction: {
           planMode: runtimeScope === "chat",
           onAskUserQuestion: async () => ({ declined: true }),

@@ -33,6 +33,7 @@ import type { z } from "zod";
 import type { AskUserQuestionDetails, askUserQuestionInputSchema } from "./interaction-tools/ask-user-question-tool.js";
 import type { ExitPlanModeDetails, exitPlanModeInputSchema } from "./interaction-tools/exit-plan-mode-tool.js";
 import type { HttpGetTestDetails, httpGetTestInputSchema } from "./system-tools/http-get-test.js";
+import type { WebFetchDetails, WebFetchInput } from "@agent-tools/tools-web";
 
 /**
  * Arguments of Bash. In `chat` (resumable sessions) every field is accepted;
@@ -116,6 +117,7 @@ export interface ToolSearchDetails {
  * tools, ProcessWait, ProcessStop and ManagedProcess are chat only; MemoryManager
  * is left out with `memory: false` (and is read-only in cron by default); McpManager
  * and ToolSearch need `mcp`; HttpGetTest needs `systemTools: ["HttpGetTest"]`;
+ * WebFetch needs `webFetch`;
  * AskUserQuestion needs `interaction.onAskUserQuestion` and ExitPlanMode needs
  * `interaction.onExitPlanMode` and plan mode (both chat only).
  * MCP server tools (`mcp_<server>_<tool>`) and the host's own tools are not
@@ -143,6 +145,7 @@ export interface BuiltinToolMap {
   McpManager: { input: McpManagerInput; details: McpManagerDetails };
   ToolSearch: { input: ToolSearchInput; details: ToolSearchDetails };
   HttpGetTest: { input: z.input<typeof httpGetTestInputSchema>; details: HttpGetTestDetails };
+  WebFetch: { input: WebFetchInput; details: WebFetchDetails };
   AskUserQuestion: { input: z.input<typeof askUserQuestionInputSchema>; details: AskUserQuestionDetails };
   ExitPlanMode: { input: z.input<typeof exitPlanModeInputSchema>; details: ExitPlanModeDetails };
 }

@@ -119,6 +119,19 @@ describe("WebFetch SSRF guard: nothing is dialled for a refused target", () => {
   });
 });
 
+describe("WebFetch and the sandbox's network setting", () => {
+  it("fetches nothing when the registry's sandbox has no network, and fetches when it has", async () => {
+    const server = await startServer((_request, response) => response.writeHead(200, { "content-type": "text/plain" }).end("secret page"));
+    const off = { sandbox: { requested: true, settings: { allowNetwork: false }, unavailable: "no bubblewrap in this test" } } as never;
+    const refused = await setup({ allowHosts: [server.host] }, undefined, off).call({ url: `${server.origin}/` });
+    expect(refused.error?.code).toBe("permission_denied");
+    expect(refused.text).toContain("sandbox has no network");
+    expect(server.requests).toHaveLength(0);
+    const on = { sandbox: { requested: true, settings: { allowNetwork: true }, unavailable: "no bubblewrap in this test" } } as never;
+    expect((await setup({ allowHosts: [server.host] }, undefined, on).call({ url: `${server.origin}/` })).text).toContain("secret page");
+  });
+});
+
 describe("WebFetch connections and redirects", () => {
   it("dials the checked address only: one lookup, the name kept for the Host header", async () => {
     const server = await startServer((_request, response) => response.writeHead(200, { "content-type": "text/plain" }).end("pinned"));

@@ -22,6 +22,9 @@ export const webFetchInputSchema = z.object({
   offset: z.number().int().min(0).optional().describe("Character of the page text to start at, to read on after a cut page."),
 });
 
+/** The arguments of a WebFetch call. */
+export type WebFetchInput = z.input<typeof webFetchInputSchema>;
+
 /** What a UI gets of a WebFetch call. */
 export interface WebFetchDetails {
   readonly kind: "web_fetch";
@@ -67,6 +70,15 @@ export function createWebFetchTool(options: ResolvedWebFetchOptions, cache: WebF
     scopes: ["chat", "cron"],
     loopKey: (input) => `${input.url}#${input.offset ?? 0}#${input.prompt ?? ""}`,
     async execute(input, context) {
+      // The request leaves from the host, not from a confined command: a registry whose sandbox has no network gets none here either (as HttpGetTest).
+      const sandbox = context.ports.sandbox;
+      if (sandbox !== undefined && sandbox.settings.allowNetwork !== true) {
+        throw new ToolError(
+          "permission_denied",
+          `${input.url} was not fetched: this registry's sandbox has no network (allowNetwork is off), and WebFetch follows the same rule as confined commands. Do not retry; ask the user to allow the network if the page is needed.`,
+          { details: { url: input.url, sandboxNetwork: false }, recoverable: false },
+        );
+      }
       const maxBytes = input.max_bytes ?? WEB_FETCH_DEFAULT_MAX_BYTES;
       let page = cache?.get(input.url, maxBytes);
       const fromCache = page !== undefined;

@@ -76,6 +76,16 @@ describe("WebFetch(domain:...) rules", () => {
     if (suggestion !== undefined) expect((error as SdkError).details.suggestion).toBe(suggestion);
   });
 
+  test("WebFetch is read-only: no rule allows it; approval policies WebFetch: ask makes unlisted hosts ask while allow rules still allow theirs", () => {
+    expect(fetchUrl(RULES, "https://example.com/").decision).toBe("allow");
+    const compiled = compileTest(RULES, shell);
+    const environment = workspace.environment({ approval: { policies: { WebFetch: "ask" } } });
+    const decide = (url: string) => decideCall(compiled, environment, { tool: "WebFetch", input: { url } });
+    expect(decide("https://example.com/").decision).toBe("ask");
+    expect(decide("https://docs.example.com/").decision).toBe("allow");
+    expect(decide("https://evil.example/").decision).toBe("deny");
+  });
+
   test("a bare WebFetch rule still covers every call", () => {
     expect(fetchUrl({ deny: ["WebFetch"] }, "https://docs.example.com/").decision).toBe("deny");
   });

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type ModelClient, type ToolRegistry, createToolRegistry, toolResultText } from "@agent-tools/core";
+import { type ModelClient, type ToolPorts, type ToolRegistry, createToolRegistry, toolResultText } from "@agent-tools/core";
 import { afterAll, afterEach, vi } from "vitest";
 import type { WebFetchDetails } from "../web-fetch-tool.js";
 import type { WebFetchOptions } from "../web-fetch-options.js";
@@ -46,12 +46,12 @@ export function spyConnections() {
 }
 
 /** A registry with WebFetch built from `options`, and a call helper. */
-export function setup(options: WebFetchOptions = {}, modelClient?: ModelClient) {
+export function setup(options: WebFetchOptions = {}, modelClient?: ModelClient, ports: Partial<ToolPorts> = {}) {
   const registry: ToolRegistry = createToolRegistry({
     workdir,
     dataDir: path.join(workdir, ".data"),
     bundles: [createWebToolBundle(options)],
-    ...(modelClient === undefined ? {} : { ports: { modelClient } }),
+    ports: { ...ports, ...(modelClient === undefined ? {} : { modelClient }) },
   });
   cleanups.push(() => registry.close());
   let id = 0;
