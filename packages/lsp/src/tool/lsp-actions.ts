@@ -1,6 +1,6 @@
 /** What each action of the LSP tool asks the server, and how its answer is rendered. */
 import { type ResolvedPath, type ToolContext, ToolError, type ToolOutput } from "@agent-tools/core";
-import { ConnectionClosedError } from "../protocol/json-rpc-connection.js";
+import { ConnectionClosedError, RequestTimeoutError } from "../protocol/json-rpc-connection.js";
 import type { LspDiagnostic } from "../runtime/language-server-manager.js";
 import type { LspDetails, LspInput } from "./lsp-tool-input.js";
 import type { LspToolEnvironment } from "./lsp-tool-environment.js";
@@ -39,6 +39,15 @@ function serverFailure(error: unknown, resolved: ResolvedPath, serverId: string,
   if (code === "ENOENT") return new ToolError("not_found", `LSP: ${resolved.displayPath} does not exist. Check the path with Glob.`);
   if (code === "EISDIR") return new ToolError("not_a_file", `LSP: ${resolved.displayPath} is a directory; pass a file.`);
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof RequestTimeoutError) {
+    return new ToolError(
+      "timeout",
+      `LSP: the ${serverId} language server did not answer in time (${message}); it may still be loading the project: try again shortly.`,
+      {
+        details: { serverId },
+      },
+    );
+  }
   return new ToolError("unavailable", `LSP: the ${serverId} language server failed: ${message}`, { details: { serverId } });
 }
 
