@@ -142,6 +142,19 @@ describe("WebFetch connections and redirects", () => {
     expect(server.requests[0]?.headers.host).toBe(`docs.test:${server.port}`);
   });
 
+  it("a name that rebinds after the check is still dialled at the checked address (no second lookup)", async () => {
+    const server = await startServer((_request, response) => response.writeHead(200, { "content-type": "text/plain" }).end("checked address"));
+    const asked: string[] = [];
+    // First answer: the allowed test server; any later one: a documentation address that is never routed (if it were dialled, the call would fail).
+    const resolve: ResolveHost = async (hostname) => {
+      asked.push(hostname);
+      return [{ address: asked.length === 1 ? "127.0.0.1" : "192.0.2.1", family: 4 }];
+    };
+    const result = await setup({ resolve, allowAddresses: ["127.0.0.0/8"] }).call({ url: `http://rebind.test:${server.port}/` });
+    expect(result.text).toContain("checked address");
+    expect(asked).toEqual(["rebind.test"]);
+  });
+
   it("an allowHosts entry with a port allows that port only", async () => {
     const server = await startServer((_request, response) => response.writeHead(200, { "content-type": "text/plain" }).end("ok"));
     const connections = spyConnections();
