@@ -32,6 +32,13 @@ export const METADATA: Readonly<Record<string, ToolMetadata>> = {
   Edit: fs("edit", false),
   ApplyPatch: fs("edit", false),
   NotebookEdit: fs("edit", false),
+  LSP: {
+    groupId: "lsp",
+    kind: "search",
+    isReadOnly: true,
+    displayCategory: "search",
+    annotations: { readOnly: true, listedInPlanMode: true, openWorld: false },
+  },
   Delete: fs("delete", false),
   Bash: { groupId: "shell", kind: "execute", isReadOnly: false, displayCategory: "terminal" },
   ManagedProcess: { groupId: "shell", kind: "process", isReadOnly: false, displayCategory: "terminal" },
