@@ -45,7 +45,7 @@ describe("LSP under path rules and modes", () => {
     ["a Read deny elsewhere leaves it allowed (read-only)", { deny: ["Read(secret/**)"] }, { action: "document_symbols", path: "src/a.ts" }, "allow"],
     ["an LSP(...) rule names it", { deny: ["LSP(src/**)"] }, { action: "document_symbols", path: "src/a.ts" }, "deny"],
     ["workspace_symbols without a path: a Read deny does not apply", { deny: ["Read(secret/**)"] }, { action: "workspace_symbols", query: "Key" }, "allow"],
-    ["plan mode lets it run", { defaultMode: "plan", allow: ["LSP"] }, { action: "document_symbols", path: "src/a.ts" }, "allow"],
+    ["plan mode lets it run", { defaultMode: "plan" }, { action: "document_symbols", path: "src/a.ts" }, "allow"],
   ])("%s", (_name, settings, input, expected) => {
     expect(decide(settings, input).decision).toBe(expected);
   });
