@@ -89,6 +89,12 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
     if (!config) throw new Error(`no language server handles ${path}`);
     return config;
   };
+  const retiring = new Set<Promise<void>>();
+  /** Stops an instance without waiting; `close` waits for every one still stopping. */
+  const retire = (instance: LanguageServerInstance) => {
+    const stopping = instance.stop().finally(() => retiring.delete(stopping));
+    retiring.add(stopping);
+  };
   let useCounter = 0;
   const touch = (slot: Slot) => {
     slot.lastUsed = ++useCounter;
@@ -96,7 +102,7 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
     slot.idleTimer = setTimeout(() => {
       slot.idleTimer = undefined;
       if (slot.leases > 0) touch(slot);
-      else void slot.instance.stop();
+      else retire(slot.instance);
     }, idleStopMs);
     slot.idleTimer.unref?.();
   };
@@ -118,11 +124,12 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
     let slot = slots.get(key);
     if (!start) return slot;
     if (closed) throw new SdkError("closed", "the language server manager is closed");
+    // Synchronous from here to the map update: concurrent callers must not both start a server.
     if (!slot || slot.instance.state === "crashed" || slot.instance.state === "stopped") {
       const live = [...slots.values()].filter((other) => other !== slot && (other.instance.state === "running" || other.instance.state === "starting"));
       if (live.length >= MAX_RUNNING_SERVERS) {
         const oldest = live.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
-        await oldest.instance.stop();
+        retire(oldest.instance);
       }
     }
     if (!slot) {
@@ -130,7 +137,7 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       slots.set(key, slot);
     } else if (slot.instance.state === "crashed" || slot.instance.state === "stopped") {
       if (slot.instance.state === "crashed") slot.restarts += 1;
-      await slot.instance.stop();
+      retire(slot.instance);
       slot.instance = spawnInstance(config, root);
     }
     touch(slot);
@@ -270,7 +277,7 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       closed = true;
       const all = [...slots.values()];
       for (const slot of all) if (slot.idleTimer) clearTimeout(slot.idleTimer);
-      await Promise.all(all.map((slot) => slot.instance.stop()));
+      await Promise.all([...all.map((slot) => slot.instance.stop()), ...retiring]);
     },
   };
   const internals: LanguageServerManagerInternals = {

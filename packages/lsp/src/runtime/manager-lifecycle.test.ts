@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,16 @@ const fakeConfig = (extra: Partial<LanguageServerConfig> = {}): LanguageServerCo
   args: [FAKE_SERVER],
   ...extra,
 });
+
+/** Alive and not a zombie (PID 1 here does not reap). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
 
 async function until(check: () => boolean): Promise<void> {
   const end = Date.now() + 10_000;
@@ -126,6 +137,32 @@ describe("manager lifecycle (a scripted server process)", () => {
       await servers.request(join(root, "a.fk"), "echo", () => 1);
       expect(cwd).toBe(join(root, "pkg"));
       expect(servers.status().map((entry) => entry.root)).toEqual([join(root, "pkg"), root]);
+    } finally {
+      await servers.close();
+    }
+  });
+
+  it("concurrent first requests start one server; past 8 roots the least recently used stops; close leaves none", async () => {
+    for (let index = 0; index < 9; index += 1) {
+      await mkdir(join(root, `r${index}`), { recursive: true });
+      await writeFile(join(root, `r${index}`, "marker.toml"), "");
+      await writeFile(join(root, `r${index}`, "x.fk"), "x");
+    }
+    const servers = createLanguageServerManager({
+      workspaceRoot: root,
+      processes: runner,
+      readFile: (path) => readFile(path),
+      servers: [fakeConfig({ rootMarkers: ["marker.toml"] })],
+    });
+    try {
+      await Promise.all([0, 1, 2].map(() => servers.request(join(root, "r0", "x.fk"), "echo", () => 1)));
+      expect(servers.status().length).toBe(1);
+      for (let index = 1; index < 9; index += 1) await servers.request(join(root, `r${index}`, "x.fk"), "echo", () => 1);
+      await until(() => servers.status().filter((entry) => entry.state === "running").length === 8);
+      expect(servers.status().find((entry) => entry.root === join(root, "r0"))?.state).toBe("stopped");
+      const pids = servers.status().flatMap((entry) => (entry.pid ? [entry.pid] : []));
+      await servers.close();
+      expect(pids.filter(isAlive)).toEqual([]);
     } finally {
       await servers.close();
     }
