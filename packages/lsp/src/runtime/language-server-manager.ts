@@ -9,16 +9,18 @@
  * instance is replaced, never reused; after `close` nothing starts again
  * and no server process is left.
  */
-import { SdkError } from "@agent-tools/core";
-import { RequestTimeoutError } from "../protocol/json-rpc-connection.js";
+import { SdkError, ToolError } from "@agent-tools/core";
 import { DEFAULT_LANGUAGE_SERVERS, type LanguageServerConfig } from "./language-server-config.js";
 import { LanguageServerInstance } from "./language-server-instance.js";
-import type { LspDiagnostic } from "./lsp-types.js";
 import type { LanguageServerManager, LanguageServerManagerOptions, LanguageServerRequestOptions } from "./language-server-manager-types.js";
+import { currentDiagnostics } from "./current-diagnostics.js";
+import { type LanguageServerManagerInternals, MANAGER_INTERNALS } from "./manager-internals.js";
 import { createRootFinder } from "./root-finder.js";
 import { extensionOf, pathOfFileUri, uriOfFilePath } from "./uris.js";
 
 export type { LspDiagnostic } from "./lsp-types.js";
+export { managerInternals } from "./manager-internals.js";
+export type { LanguageServerManagerInternals } from "./manager-internals.js";
 export type {
   LanguageServerManager,
   LanguageServerManagerOptions,
@@ -40,24 +42,8 @@ interface Slot {
 /** At most this many servers run at once (a tree of model-written pyproject.toml files must not start hundreds): the least recently used one stops. */
 const MAX_RUNNING_SERVERS = 8;
 
-/** The diagnostics-facing internals the edit-diagnostics provider uses (not part of the tool's API). */
-export interface LanguageServerManagerInternals {
-  /** The running instance for `path` without starting one. */
-  runningInstanceFor(path: string): LanguageServerInstance | undefined;
-  /** Starts (or reuses) the instance for `path`. */
-  instanceFor(path: string): Promise<LanguageServerInstance>;
-  /** The file's text through the workspace port. */
-  readText(path: string, signal?: AbortSignal): Promise<string>;
-  /** Makes the server hold `text` for `path` (didOpen / didChange). */
-  syncText(instance: LanguageServerInstance, path: string, text: string): Promise<void>;
-}
-
-const INTERNALS = Symbol.for("agent-tools.lsp.manager-internals");
-
-/** The internals of a manager made by {@link createLanguageServerManager}. */
-export function managerInternals(manager: LanguageServerManager): LanguageServerManagerInternals | undefined {
-  return (manager as unknown as Record<symbol, LanguageServerManagerInternals | undefined>)[INTERNALS];
-}
+/** The largest file sent to a server: 8 MiB. */
+export const MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
 
 /**
  * Creates the manager of one workspace's language servers.
@@ -160,43 +146,25 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       touch(slot);
     }
   };
+  /** The file's text; a file over the cap is refused (a server holds every open document in memory). */
+  const readText = async (path: string, signal?: AbortSignal) => {
+    const bytes = await options.readFile(path, signal);
+    if (bytes.length > MAX_DOCUMENT_BYTES) {
+      throw new ToolError(
+        "too_large",
+        `${path} is ${(bytes.length / 1048576).toFixed(1)} MiB; language servers are sent files up to ${MAX_DOCUMENT_BYTES / 1048576} MiB.`,
+        {
+          details: { bytes: bytes.length, limit: MAX_DOCUMENT_BYTES },
+        },
+      );
+    }
+    return bytes.toString("utf8");
+  };
   const syncFromDisk = async (instance: LanguageServerInstance, path: string, signal?: AbortSignal) => {
-    const text = (await options.readFile(path, signal)).toString("utf8");
+    const text = await readText(path, signal);
     const config = requireConfig(path);
     await instance.syncDocument(path, uriOfFilePath(path), config.languageId(extensionOf(path) ?? ""), text);
     return text;
-  };
-
-  const diagnosticsOf = async (
-    instance: LanguageServerInstance,
-    path: string,
-    diagnosticsOptions: { signal?: AbortSignal; waitMs?: number },
-  ): Promise<{ status: "ready" | "pending"; diagnostics: readonly LspDiagnostic[] }> => {
-    const uri = uriOfFilePath(path);
-    const waitMs = diagnosticsOptions.waitMs ?? 5000;
-    const mark = instance.publicationMark();
-    const before = instance.documents.get(path)?.version;
-    await syncFromDisk(instance, path, diagnosticsOptions.signal);
-    if (instance.canPull) {
-      try {
-        const diagnostics = await instance.pullDiagnostics(
-          { path, uri },
-          { timeoutMs: waitMs, ...(diagnosticsOptions.signal ? { signal: diagnosticsOptions.signal } : {}) },
-        );
-        return { status: "ready", diagnostics };
-      } catch (error) {
-        diagnosticsOptions.signal?.throwIfAborted();
-        if (!(error instanceof RequestTimeoutError)) throw error;
-        return { status: "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
-      }
-    }
-    const after = instance.documents.get(path)?.version;
-    const known = instance.diagnosticsOf(uri);
-    // An unchanged open document whose diagnostics are known needs no wait.
-    if (before !== undefined && before === after && known.known) return { status: "ready", diagnostics: known.diagnostics };
-    const fresh = await instance.waitForDiagnostics([uri], mark, waitMs, diagnosticsOptions.signal);
-    diagnosticsOptions.signal?.throwIfAborted();
-    return { status: fresh ? "ready" : "pending", diagnostics: instance.diagnosticsOf(uri).diagnostics };
   };
 
   const manager: LanguageServerManager = {
@@ -244,7 +212,8 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       if (results.length === 0 && firstError) throw (firstError as PromiseRejectedResult).reason;
       return results;
     },
-    diagnostics: (path, diagnosticsOptions = {}) => withInstance(path, (instance) => diagnosticsOf(instance, path, diagnosticsOptions)),
+    diagnostics: (path, diagnosticsOptions = {}) =>
+      withInstance(path, (instance) => currentDiagnostics(instance, path, () => syncFromDisk(instance, path, diagnosticsOptions.signal), diagnosticsOptions)),
     async filesChanged(changes) {
       const perInstance = new Map<LanguageServerInstance, { uri: string; type: 1 | 2 | 3 }[]>();
       for (const change of changes) {
@@ -291,11 +260,11 @@ export function createLanguageServerManager(options: LanguageServerManagerOption
       return undefined;
     },
     instanceFor,
-    readText: async (path, signal) => (await options.readFile(path, signal)).toString("utf8"),
+    readText,
     async syncText(instance, path, text) {
       await instance.syncDocument(path, uriOfFilePath(path), requireConfig(path).languageId(extensionOf(path) ?? ""), text);
     },
   };
-  Object.defineProperty(manager, INTERNALS, { value: internals, enumerable: false });
+  Object.defineProperty(manager, MANAGER_INTERNALS, { value: internals, enumerable: false });
   return manager;
 }

@@ -168,6 +168,18 @@ describe("manager lifecycle (a scripted server process)", () => {
     }
   });
 
+  it("a file over 8 MiB is refused with too_large and never sent", async () => {
+    await writeFile(join(root, "big.fk"), Buffer.alloc(8 * 1024 * 1024 + 1, 0x61));
+    const servers = manager();
+    try {
+      await expect(servers.request(join(root, "big.fk"), "echo", () => 1)).rejects.toMatchObject({ code: "too_large" });
+      const log = await servers.request<string[]>(join(root, "a.fk"), "log", () => null);
+      expect(log.some((line) => line.includes("big.fk"))).toBe(false);
+    } finally {
+      await servers.close();
+    }
+  });
+
   it("a duplicate server id is a host error; files no server handles have no config", () => {
     expect(() =>
       createLanguageServerManager({ workspaceRoot: root, processes: runner, readFile: (path) => readFile(path), servers: [fakeConfig(), fakeConfig()] }),
