@@ -136,3 +136,23 @@ describe("WebFetch schema", () => {
     });
   });
 });
+
+describe("WebFetch on a very large page", () => {
+  it("cuts the HTML before converting it and says so, inline scripts not counted", async () => {
+    const script = `<script>${"x".repeat(2 * 1024 * 1024)}</script>`;
+    const small = `<html><head><title>Small</title>${script}</head><body><p>short page</p></body></html>`;
+    const big = `<html><head><title>Big</title></head><body>${`<p>${"word ".repeat(200)}</p>`.repeat(1100)}<p>THE END</p></body></html>`;
+    const server = await startServer((request, response) =>
+      response.writeHead(200, { "content-type": "text/html" }).end(request.url === "/small" ? small : big),
+    );
+    const { call } = setup({ allowHosts: [server.host] });
+    const smallResult = await call({ url: `${server.origin}/small` });
+    expect(smallResult.text).toContain("short page");
+    expect(smallResult.text).not.toContain("cut at 1 Mi characters");
+    const bigResult = await call({ url: `${server.origin}/big` });
+    expect(bigResult.text).toContain("The HTML was cut at 1 Mi characters");
+    expect(bigResult.details.title).toBe("Big");
+    const last = await call({ url: `${server.origin}/big`, offset: bigResult.details.totalChars - 100 });
+    expect(last.text).not.toContain("THE END");
+  });
+});

@@ -17,6 +17,8 @@ export interface ConvertedContent {
   readonly format: WebContentFormat;
   readonly text: string;
   readonly title?: string;
+  /** True when the HTML was cut before conversion (see `HTML_CONVERT_MAX_CHARS`). */
+  readonly htmlCut?: boolean;
 }
 
 /** What {@link convertContent} needs. */
@@ -72,8 +74,8 @@ export async function convertContent(request: ConvertRequest): Promise<Converted
   const { mediaType, charset } = parseContentType(request.contentType);
   const sniffedHtml = mediaType === undefined && /^\s*(<!doctype html|<html)/i.test(request.body.subarray(0, 1024).toString("latin1"));
   if (mediaType === "text/html" || mediaType === "application/xhtml+xml" || sniffedHtml) {
-    const { title, markdown } = htmlToMarkdown(decode(request.body, charset), request.url);
-    return { format: "markdown", text: markdown, ...(title === undefined ? {} : { title }) };
+    const { title, markdown, cut } = htmlToMarkdown(decode(request.body, charset), request.url);
+    return { format: "markdown", text: markdown, ...(title === undefined ? {} : { title }), ...(cut ? { htmlCut: true } : {}) };
   }
   if (mediaType !== undefined && JSON_TYPES.test(mediaType)) {
     const text = decode(request.body, charset);

@@ -7,6 +7,14 @@
  */
 import { createRequire } from "node:module";
 import TurndownService from "turndown";
+import { stripInertHtml } from "./strip-inert-html.js";
+
+/**
+ * Characters of HTML converted at most (after scripts, styles and comments
+ * are cut out): parsing and converting run synchronously at about 4 s per
+ * MiB of dense markup, so a larger page is cut here, not after minutes.
+ */
+export const HTML_CONVERT_MAX_CHARS = 1024 * 1024;
 
 /** The part of domino's DOM used here (the package's own types declare another module name). */
 interface MiniElement {
@@ -31,6 +39,8 @@ const DROPPED = "script, style, noscript, iframe, frame, frameset, object, embed
 export interface ConvertedHtml {
   readonly title: string | undefined;
   readonly markdown: string;
+  /** True when the HTML was cut at {@link HTML_CONVERT_MAX_CHARS} before conversion. */
+  readonly cut: boolean;
 }
 
 function absolute(value: string, base: URL): string | undefined {
@@ -51,7 +61,9 @@ function absolute(value: string, base: URL): string | undefined {
  * // "# Hi\n\n[x](https://example.com/x)"
  */
 export function htmlToMarkdown(html: string, pageUrl: URL): ConvertedHtml {
-  const document = domino.createDocument(html, true);
+  const inert = stripInertHtml(html);
+  const cut = inert.length > HTML_CONVERT_MAX_CHARS;
+  const document = domino.createDocument(cut ? inert.slice(0, HTML_CONVERT_MAX_CHARS) : inert, true);
   let base = pageUrl;
   const baseHref = document.querySelector("base[href]")?.getAttribute("href");
   if (baseHref) {
@@ -84,5 +96,5 @@ export function htmlToMarkdown(html: string, pageUrl: URL): ConvertedHtml {
     .turndown(document.body as never)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-  return { title, markdown };
+  return { title, markdown, cut };
 }
