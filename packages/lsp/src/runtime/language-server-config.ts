@@ -15,6 +15,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SdkError } from "@agent-tools/core";
 
 /** One language server: how to start it, which files it handles, what it is told. */
 export interface LanguageServerConfig {
@@ -92,21 +93,44 @@ const TYPESCRIPT_LANGUAGE_IDS: Readonly<Record<string, string>> = {
  */
 export const PYRIGHT_PYTHON_PATH = "/nonexistent/agent-tools-no-python";
 
-/** The TypeScript server's config, given the SDK's paths (exported for hosts that start it their own way). */
+function requirePaths<K extends keyof SdkLanguageServerPaths>(
+  paths: SdkLanguageServerPaths,
+  server: string,
+  keys: readonly K[],
+): Required<Pick<SdkLanguageServerPaths, K>> {
+  const missing = keys.filter((key) => typeof paths[key] !== "string" || paths[key] === "");
+  if (missing.length > 0) {
+    throw new SdkError(
+      "invalid_options",
+      `The ${server} server config needs ${missing.join(", ")} (absolute paths); without them it would run code the workspace provides.`,
+    );
+  }
+  return paths as Required<Pick<SdkLanguageServerPaths, K>>;
+}
+
+/**
+ * The TypeScript server's config for the given paths (the SDK's own by
+ * default; a remote machine's for SSH). All three paths are required: the
+ * tsserver entry is what keeps a workspace's node_modules/typescript and
+ * tsconfig plugins from running, so there is no fallback without it.
+ */
 export function typescriptServerConfig(paths: SdkLanguageServerPaths, nodePath: string = process.execPath): LanguageServerConfig {
-  // The package's own entry (no plugin loading) when present, else the SDK's tsserver.js.
-  const tsserverPath = paths.typescriptLib ? (paths.tsserverEntry ?? join(paths.typescriptLib, "tsserver.js")) : undefined;
+  const { typescriptLanguageServer, typescriptLib, tsserverEntry } = requirePaths(paths, "typescript", [
+    "typescriptLanguageServer",
+    "typescriptLib",
+    "tsserverEntry",
+  ]);
   return {
     id: "typescript",
     extensions: Object.keys(TYPESCRIPT_LANGUAGE_IDS),
     languageId: (extension) => TYPESCRIPT_LANGUAGE_IDS[extension] ?? "typescript",
-    command: paths.typescriptLanguageServer ? nodePath : "typescript-language-server",
-    args: paths.typescriptLanguageServer ? [paths.typescriptLanguageServer, "--stdio"] : ["--stdio"],
-    ...(paths.typescriptLib ? { env: { AGENT_TOOLS_TYPESCRIPT_LIB: paths.typescriptLib } } : {}),
+    command: nodePath,
+    args: [typescriptLanguageServer, "--stdio"],
+    env: { AGENT_TOOLS_TYPESCRIPT_LIB: typescriptLib },
     // No root markers: one tsserver for the workspace handles every tsconfig in it.
     initializationOptions: {
-      // The SDK's own tsserver, never the workspace's node_modules/typescript.
-      ...(tsserverPath ? { tsserver: { path: tsserverPath, fallbackPath: tsserverPath, useSyntaxServer: "never" } } : {}),
+      // The package's own tsserver entry on the SDK's TypeScript, never the workspace's node_modules/typescript.
+      tsserver: { path: tsserverEntry, fallbackPath: tsserverEntry, useSyntaxServer: "never" },
       // Automatic type acquisition downloads and runs npm: off.
       disableAutomaticTypingAcquisition: true,
       // No global plugins; tsserver's --allowLocalPluginLoads stays off and pluginProbeLocations empty.
@@ -119,14 +143,15 @@ export function typescriptServerConfig(paths: SdkLanguageServerPaths, nodePath: 
   };
 }
 
-/** Pyright's config, given the SDK's paths. */
+/** Pyright's config for the given path of `langserver.index.js` (the SDK's own by default). */
 export function pythonServerConfig(paths: SdkLanguageServerPaths, nodePath: string = process.execPath): LanguageServerConfig {
+  const { pyrightLangserver } = requirePaths(paths, "python", ["pyrightLangserver"]);
   return {
     id: "python",
     extensions: [".py", ".pyi"],
     languageId: () => "python",
-    command: paths.pyrightLangserver ? nodePath : "pyright-langserver",
-    args: paths.pyrightLangserver ? [paths.pyrightLangserver, "--stdio"] : ["--stdio"],
+    command: nodePath,
+    args: [pyrightLangserver, "--stdio"],
     rootMarkers: ["pyrightconfig.json", "pyproject.toml"],
     settings: {
       python: {
@@ -138,8 +163,16 @@ export function pythonServerConfig(paths: SdkLanguageServerPaths, nodePath: stri
   };
 }
 
-/** The servers the SDK ships, resolved from its own installation (run as `node <cli> --stdio`). */
+/**
+ * The servers the SDK ships, resolved from its own installation (run as
+ * `node <cli> --stdio`). A server whose packages are not installed next to
+ * the SDK is left out (its files then have no server), never looked up on
+ * PATH or in the workspace.
+ */
 export const DEFAULT_LANGUAGE_SERVERS: readonly LanguageServerConfig[] = (() => {
   const paths = resolveSdkLanguageServers();
-  return [typescriptServerConfig(paths), pythonServerConfig(paths)];
+  const servers: LanguageServerConfig[] = [];
+  if (paths.typescriptLanguageServer && paths.typescriptLib && paths.tsserverEntry) servers.push(typescriptServerConfig(paths));
+  if (paths.pyrightLangserver) servers.push(pythonServerConfig(paths));
+  return servers;
 })();

@@ -76,9 +76,17 @@ describe("typescript-language-server on a model-written workspace (real)", () =>
   });
 
   it("control: stock tsserver.js (no entry of ours) loads the plugin, so the marker can appear", async () => {
-    const { tsserverEntry: _dropped, ...paths } = resolveSdkLanguageServers();
-    const config = typescriptServerConfig(paths);
+    const paths = resolveSdkLanguageServers();
+    const pinned = typescriptServerConfig(paths);
+    const stock = join(paths.typescriptLib as string, "tsserver.js");
+    const options = pinned.initializationOptions as Record<string, unknown>;
+    const config = { ...pinned, initializationOptions: { ...options, tsserver: { path: stock, fallbackPath: stock, useSyntaxServer: "never" } } };
     expect(await run("stock", config)).toEqual({ plugin: true, tsserver: false });
+  });
+
+  it("a TypeScript config without the tsserver entry is refused (no fallback that would run workspace code)", () => {
+    const { tsserverEntry: _dropped, ...paths } = resolveSdkLanguageServers();
+    expect(() => typescriptServerConfig(paths)).toThrow(/needs tsserverEntry/);
   });
 
   it("the tsserver entry's package.json version is the SDK's TypeScript version", async () => {
