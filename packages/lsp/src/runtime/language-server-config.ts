@@ -29,7 +29,7 @@ export interface LanguageServerConfig {
   readonly command: string;
   /** Arguments (`--stdio` for both default servers). */
   readonly args: readonly string[];
-  /** Extra environment (merged over the minimal one the manager passes: PATH, HOME, LANG). */
+  /** Extra environment (merged over the minimal one the manager passes: PATH, LANG; never the host's environment). */
   readonly env?: Readonly<Record<string, string>>;
   /** Files whose nearest ancestor directory is the server's root; default: the workspace root. */
   readonly rootMarkers?: readonly string[];
