@@ -6,6 +6,7 @@ import { ExecaProcessRunner } from "@agent-tools/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pythonServerConfig, resolveSdkLanguageServers } from "./language-server-config.js";
 import { createLanguageServerManager } from "./language-server-manager.js";
+import { createLspEditDiagnostics } from "./lsp-edit-diagnostics.js";
 
 /** A model-written interpreter: running it leaves a marker. */
 async function plantInterpreter(root: string, marker: string): Promise<void> {
@@ -49,6 +50,21 @@ describe("pyright (real)", () => {
       expect(errors.map((diagnostic) => [diagnostic.range.start.line, diagnostic.code])).toEqual([[3, "reportAssignmentType"]]);
       expect(errors[0]?.message).toContain('"int" is not assignable to "str"');
       expect(existsSync(marker)).toBe(false);
+
+      // Diagnostics after edits: a clean change stays clean (not pending), a new error is reported.
+      const provider = createLspEditDiagnostics(manager, { budgetMs: 30_000, displayPath: (path) => path.slice(project.length + 1) });
+      const app = join(project, "app.py");
+      const change = { path: app, displayPath: "app.py", change: "modified" as const };
+      let baseline = await provider.before([app]);
+      await writeFile(app, "def twice(x: int) -> int:\n    return x * 2\n\nvalue: str = twice(2)\nother = 1\n");
+      expect((await provider.after(baseline, [change]))?.details).toMatchObject({ status: "clean", resolvedCount: 0 });
+      baseline = await provider.before([app]);
+      await writeFile(app, 'def twice(x: int) -> int:\n    return x * 2\n\nvalue: str = twice(2)\nother: int = "no"\n');
+      const report = await provider.after(baseline, [change]);
+      expect(report?.details.status).toBe("new_problems");
+      expect(report?.text).toMatch(
+        /^New problems after this change \(Python\):\n app\.py:5:14 error reportAssignmentType Type "Literal\['no'\]" is not assignable to declared type "int"/,
+      );
     } finally {
       await manager.close();
     }
