@@ -97,6 +97,9 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
       const files = new Map<string, FileBaseline>();
       const openDiagnostics = new Map<string, readonly LspDiagnostic[]>();
       if (!internals) return { paths, files, openDiagnostics } as LspBaseline;
+      // One budget for the whole snapshot, however many files.
+      const deadline = Date.now() + budgetMs;
+      const within = () => ({ timeoutMs: Math.max(1, deadline - Date.now()), ...(callOptions.signal ? { signal: callOptions.signal } : {}) });
       for (const path of paths) {
         if (!manager.configFor(path)) continue;
         const instance = internals.runningInstanceFor(path);
@@ -111,12 +114,7 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
         if (instance?.canPull && oldText !== undefined) {
           current = await internals
             .syncText(instance, path, oldText)
-            .then(() =>
-              instance.pullDiagnostics(
-                { path, uri: manager.uriOfPath(path) },
-                { timeoutMs: budgetMs, ...(callOptions.signal ? { signal: callOptions.signal } : {}) },
-              ),
-            )
+            .then(() => instance.pullDiagnostics({ path, uri: manager.uriOfPath(path) }, within()))
             .catch(() => undefined);
         }
         files.set(path, { ...(oldText !== undefined ? { oldText } : {}), ...(current ? { diagnostics: current } : {}) });
@@ -125,9 +123,7 @@ export function createLspEditDiagnostics(manager: LanguageServerManager, options
           if (openDiagnostics.has(document.uri) || paths.includes(document.path)) continue;
           if (!instance.canPull) openDiagnostics.set(document.uri, instance.diagnosticsOf(document.uri).diagnostics);
           else if (dependents && openDiagnostics.size < MAX_DEPENDENTS && mentionsModule(document.text, path)) {
-            const pulled = await instance
-              .pullDiagnostics(document, { timeoutMs: budgetMs, ...(callOptions.signal ? { signal: callOptions.signal } : {}) })
-              .catch(() => undefined);
+            const pulled = await instance.pullDiagnostics(document, within()).catch(() => undefined);
             if (pulled) openDiagnostics.set(document.uri, pulled);
           }
         }
