@@ -170,6 +170,37 @@ describe("NotebookEdit writes a cell as Jupyter does", () => {
     );
   });
 
+  it("a source that looks like JSON, with quotes, backslashes, control characters, U+2028 and a lone surrogate, reads back as given", () => {
+    const hostile = 'x"]}],"nbformat": 5, "cells": [{"a\\": 1}\n\t\u0000\u001b[31m\u2028\ud800 end';
+    for (const [name, original] of FILES) {
+      const edited = apply(original, { cell_index: 2, new_source: hostile, cell_type: "code" });
+      const after = parse(edited);
+      expect(after.nbformat, name).toBe(4);
+      expect(after.cells).toHaveLength(parse(original).cells.length);
+      expect((after.cells[1]!.source as string[]).join("")).toBe(hostile);
+    }
+  });
+
+  it("a compact notebook (JSON.stringify) stays one compact line", () => {
+    const compact = Buffer.from(
+      JSON.stringify({
+        cells: [
+          { cell_type: "code", execution_count: 3, metadata: {}, outputs: [{ output_type: "stream", name: "stdout", text: ["1"] }], source: ["print(1)"] },
+        ],
+        metadata: {},
+        nbformat: 4,
+        nbformat_minor: 5,
+      }),
+    );
+    const replaced = apply(compact, { cell_index: 1, new_source: "print(2)" }).toString("utf8");
+    expect(replaced).toBe(
+      '{"cells":[{"cell_type":"code","execution_count":null,"metadata":{},"outputs":[],"source":["print(2)"]}],"metadata":{},"nbformat":4,"nbformat_minor":5}',
+    );
+    const inserted = apply(compact, { edit_mode: "insert", cell_index: 0, cell_type: "markdown", new_source: "# T" }).toString("utf8");
+    expect(inserted).toMatch(/^\{"cells":\[\{"cell_type":"markdown","id":"[0-9a-f]{8}","metadata":\{\},"source":\["# T"\]\},\{"cell_type":"code"/);
+    expect(inserted).not.toContain("\n");
+  });
+
   it("a notebook written with ensure_ascii=True keeps non-ASCII escaped", () => {
     const ascii = Buffer.from(
       '{\n "cells": [\n  {\n   "cell_type": "markdown",\n   "metadata": {},\n   "source": [\n    "caf\\u00e9"\n   ]\n  }\n ],\n "metadata": {},\n "nbformat": 4,\n "nbformat_minor": 2\n}\n',
