@@ -13,6 +13,7 @@ import { answerServerRequest, CLIENT_CAPABILITIES } from "./client-capabilities.
 import { DocumentStore, type OpenDocument } from "./document-store.js";
 import type { LanguageServerConfig } from "./language-server-config.js";
 import type { LspDiagnostic } from "./lsp-types.js";
+import { normalizeFileUri } from "./uris.js";
 
 const TSSERVER_REQUEST = "typescript.tsserverRequest";
 
@@ -176,7 +177,7 @@ export class LanguageServerInstance {
     if (method !== "textDocument/publishDiagnostics") return;
     const { uri, diagnostics } = (params ?? {}) as { uri?: unknown; diagnostics?: unknown };
     if (typeof uri !== "string" || !Array.isArray(diagnostics)) return;
-    this.published.set(uri, { diagnostics: diagnostics as LspDiagnostic[], seq: ++this.publishSeq });
+    this.published.set(normalizeFileUri(uri), { diagnostics: diagnostics as LspDiagnostic[], seq: ++this.publishSeq });
     for (const waiter of [...this.waiters]) waiter();
   }
 
@@ -220,7 +221,7 @@ export class LanguageServerInstance {
 
   /** The last diagnostics published for `uri` and whether they came after `mark`. */
   diagnosticsOf(uri: string, mark = -1): { diagnostics: readonly LspDiagnostic[]; fresh: boolean; known: boolean } {
-    const entry = this.published.get(uri);
+    const entry = this.published.get(normalizeFileUri(uri));
     return { diagnostics: entry?.diagnostics ?? [], fresh: entry !== undefined && entry.seq > mark, known: entry !== undefined };
   }
 
@@ -267,7 +268,7 @@ export class LanguageServerInstance {
   async closeDocument(path: string): Promise<void> {
     const document = this.documents.remove(path);
     if (!document) return;
-    this.published.delete(document.uri);
+    this.published.delete(normalizeFileUri(document.uri));
     await this.connection.notify("textDocument/didClose", { textDocument: { uri: document.uri } });
   }
 

@@ -26,3 +26,9 @@ export function extensionOf(path: string): string | undefined {
   const dot = name.lastIndexOf(".");
   return dot > 0 ? name.slice(dot).toLowerCase() : undefined;
 }
+
+/** One spelling of a `file://` URI (servers percent-encode differently: `(` or `%28`), for use as a map key. */
+export function normalizeFileUri(uri: string): string {
+  const path = pathOfFileUri(uri);
+  return path === undefined ? uri : uriOfFilePath(path);
+}
