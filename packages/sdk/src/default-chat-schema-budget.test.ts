@@ -19,8 +19,11 @@ import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
  * issue 37 added Edit's `edits` form, 86 tokens after compaction (its
  * explanation moved into the property's description, its items left
  * undescribed), and the budget was raised by 100 for it, on purpose.
+ * Issue 38 added NotebookEdit to the default file tools (265 tokens, 4,330
+ * in all) and the budget was raised to 4,350 for it, on purpose; LSP and
+ * WebFetch are off by default and not counted here.
  */
-const BUDGET = 4_100;
+const BUDGET = 4_350;
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -36,7 +39,7 @@ describe("default chat tool schemas", () => {
       const tools = toOpenAITools(registry);
       const perTool = Object.fromEntries(tools.map((tool) => [tool.function.name, encode(JSON.stringify(tool)).length]));
       const total = Object.values(perTool).reduce((sum, tokens) => sum + tokens, 0);
-      expect(Object.keys(perTool)).toHaveLength(16);
+      expect(Object.keys(perTool)).toHaveLength(17);
       expect(total, JSON.stringify(perTool)).toBeLessThanOrEqual(BUDGET);
     } finally {
       await registry.close();
