@@ -95,7 +95,8 @@ export function createJsonRpcConnection(options: JsonRpcConnectionOptions): Json
       await send({ id, result: result ?? null });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await send({ id, error: { code: -32603, message } }).catch(() => undefined);
+      const code = error instanceof JsonRpcResponseError ? error.code : -32603;
+      await send({ id, error: { code, message } }).catch(() => undefined);
     }
   };
   const dispatch = (message: Record<string, unknown>) => {

@@ -3,6 +3,7 @@
  * server's own requests (workspace/configuration from the config's
  * settings, capability registration, progress tokens, workspace folders).
  */
+import { JsonRpcResponseError } from "../protocol/json-rpc-connection.js";
 import type { LanguageServerConfig } from "./language-server-config.js";
 
 /** The client capabilities: text sync, navigation, symbols, published diagnostics; no snippets, no edits applied. */
@@ -56,6 +57,7 @@ export function answerServerRequest(config: LanguageServerConfig, workspaceFolde
     case "window/showMessageRequest":
       return null;
     default:
-      throw new Error(`unhandled method ${method}`);
+      // workspace/applyEdit, window/showDocument and the rest: a server never gets the client to write or open anything.
+      throw new JsonRpcResponseError(-32601, `method not supported by this client: ${method}`);
   }
 }

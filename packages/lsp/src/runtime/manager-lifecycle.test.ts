@@ -187,6 +187,25 @@ describe("manager lifecycle (a scripted server process)", () => {
     expect(manager().configFor(join(root, "x.txt"))).toBeUndefined();
   });
 
+  it("server requests: configuration by section and workspace folders answered; workspace/applyEdit refused (method not found)", async () => {
+    const servers = createLanguageServerManager({
+      workspaceRoot: root,
+      processes: runner,
+      readFile: (path) => readFile(path),
+      servers: [fakeConfig({ settings: { fake: { level: 3 } } })],
+    });
+    try {
+      const ask = (method: string, params: unknown) =>
+        servers.request<{ answer: unknown; error: unknown }>(join(root, "a.fk"), "ask", () => ({ method, params }));
+      expect(await ask("workspace/configuration", { items: [{ section: "fake.level" }, { section: "other" }] })).toEqual({ answer: [3, null], error: null });
+      expect(await ask("workspace/workspaceFolders", null)).toEqual({ answer: [{ uri: servers.uriOfPath(root), name: root.split("/").pop() }], error: null });
+      const edit = await ask("workspace/applyEdit", { edit: { changes: { [servers.uriOfPath(join(root, "a.fk"))]: [] } } });
+      expect(edit.error).toEqual({ code: -32601, message: "method not supported by this client: workspace/applyEdit" });
+    } finally {
+      await servers.close();
+    }
+  });
+
   it("workspace/configuration answers the dotted section of the settings", () => {
     const settings = { python: { pythonPath: "/p", analysis: { mode: "x" } } };
     expect(settingsSection(settings, "python.analysis")).toEqual({ mode: "x" });
