@@ -1,0 +1,48 @@
+// A stand-in language server for lsp-sandbox-stdin.attack.test.ts (a host's own server config; the
+// model cannot set one): it answers initialize, and answers every hover with what it can see and do
+// from inside the sandbox: its open file descriptors, whether it can write the workspace, its uid.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+let buffer = Buffer.alloc(0);
+const send = (message) => {
+  const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...message }));
+  process.stdout.write(`Content-Length: ${body.length}\r\n\r\n`);
+  process.stdout.write(body);
+};
+
+function probe(uri) {
+  const fds = {};
+  for (const fd of fs.readdirSync("/proc/self/fd")) {
+    try {
+      fds[fd] = fs.readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      fds[fd] = "?";
+    }
+  }
+  let wrote = false;
+  try {
+    fs.writeFileSync(path.join(path.dirname(fileURLToPath(uri)), "probe-written.txt"), "x");
+    wrote = true;
+  } catch {}
+  return { fds, wrote, uid: process.getuid?.() };
+}
+
+process.stdin.on("data", (chunk) => {
+  buffer = Buffer.concat([buffer, chunk]);
+  for (;;) {
+    const end = buffer.indexOf("\r\n\r\n");
+    if (end === -1) return;
+    const length = Number(/Content-Length: (\d+)/i.exec(buffer.subarray(0, end).toString())?.[1]);
+    if (buffer.length < end + 4 + length) return;
+    const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString());
+    buffer = buffer.subarray(end + 4 + length);
+    if (message.method === "exit") process.exit(0);
+    if (message.id === undefined || message.method === undefined) continue;
+    if (message.method === "initialize") send({ id: message.id, result: { capabilities: { hoverProvider: true, textDocumentSync: 1 } } });
+    else if (message.method === "textDocument/hover")
+      send({ id: message.id, result: { contents: { kind: "plaintext", value: `PROBE${JSON.stringify(probe(message.params.textDocument.uri))}` } } });
+    else send({ id: message.id, result: null });
+  }
+});
