@@ -172,8 +172,11 @@ async function render(input: z.output<typeof webFetchInputSchema>, page: CachedP
     ...(page.finalUrl === input.url ? [] : [`Final URL: ${page.finalUrl}`]),
     `Status: ${page.status}; ${page.contentType ?? "no content type"}; ${page.bytes} bytes${page.truncated ? ` (cut at max_bytes)` : ""}${fromCache ? "; from cache" : ""}`,
     ...(page.content.title === undefined ? [] : [`Title: ${page.content.title}`]),
-    ...(page.content.htmlCut === true
+    ...(page.content.htmlCut === "size"
       ? ["The HTML was cut at 1 Mi characters (scripts and styles removed) before conversion: the end of the page is missing."]
+      : []),
+    ...(page.content.htmlCut === "nesting"
+      ? ["The HTML nests deeper than 256 elements and was cut there before conversion: the rest of the page is missing."]
       : []),
   ];
   if (input.prompt !== undefined) {

@@ -17,8 +17,8 @@ export interface ConvertedContent {
   readonly format: WebContentFormat;
   readonly text: string;
   readonly title?: string;
-  /** True when the HTML was cut before conversion (see `HTML_CONVERT_MAX_CHARS`). */
-  readonly htmlCut?: boolean;
+  /** Why the HTML was cut before conversion: its size, or its nesting depth. */
+  readonly htmlCut?: "size" | "nesting";
 }
 
 /** What {@link convertContent} needs. */
@@ -75,7 +75,7 @@ export async function convertContent(request: ConvertRequest): Promise<Converted
   const sniffedHtml = mediaType === undefined && /^\s*(<!doctype html|<html)/i.test(request.body.subarray(0, 1024).toString("latin1"));
   if (mediaType === "text/html" || mediaType === "application/xhtml+xml" || sniffedHtml) {
     const { title, markdown, cut } = htmlToMarkdown(decode(request.body, charset), request.url);
-    return { format: "markdown", text: markdown, ...(title === undefined ? {} : { title }), ...(cut ? { htmlCut: true } : {}) };
+    return { format: "markdown", text: markdown, ...(title === undefined ? {} : { title }), ...(cut === undefined ? {} : { htmlCut: cut }) };
   }
   if (mediaType !== undefined && JSON_TYPES.test(mediaType)) {
     const text = decode(request.body, charset);

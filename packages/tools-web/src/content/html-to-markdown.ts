@@ -7,6 +7,7 @@
  */
 import { createRequire } from "node:module";
 import TurndownService from "turndown";
+import { HTML_MAX_NESTING, nestingCutIndex } from "./limit-nesting.js";
 import { stripInertHtml } from "./strip-inert-html.js";
 
 /**
@@ -39,8 +40,8 @@ const DROPPED = "script, style, noscript, iframe, frame, frameset, object, embed
 export interface ConvertedHtml {
   readonly title: string | undefined;
   readonly markdown: string;
-  /** True when the HTML was cut at {@link HTML_CONVERT_MAX_CHARS} before conversion. */
-  readonly cut: boolean;
+  /** Why the HTML was cut before conversion: past {@link HTML_CONVERT_MAX_CHARS}, or nested deeper than `HTML_MAX_NESTING`. */
+  readonly cut: "size" | "nesting" | undefined;
 }
 
 function absolute(value: string, base: URL): string | undefined {
@@ -61,9 +62,18 @@ function absolute(value: string, base: URL): string | undefined {
  * // "# Hi\n\n[x](https://example.com/x)"
  */
 export function htmlToMarkdown(html: string, pageUrl: URL): ConvertedHtml {
-  const inert = stripInertHtml(html);
-  const cut = inert.length > HTML_CONVERT_MAX_CHARS;
-  const document = domino.createDocument(cut ? inert.slice(0, HTML_CONVERT_MAX_CHARS) : inert, true);
+  let text = stripInertHtml(html);
+  let cut: ConvertedHtml["cut"];
+  if (text.length > HTML_CONVERT_MAX_CHARS) {
+    text = text.slice(0, HTML_CONVERT_MAX_CHARS);
+    cut = "size";
+  }
+  const deepAt = nestingCutIndex(text, HTML_MAX_NESTING);
+  if (deepAt !== undefined) {
+    text = text.slice(0, deepAt);
+    cut = "nesting";
+  }
+  const document = domino.createDocument(text, true);
   let base = pageUrl;
   const baseHref = document.querySelector("base[href]")?.getAttribute("href");
   if (baseHref) {
