@@ -156,3 +156,25 @@ describe("WebFetch on a very large page", () => {
     expect(last.text).not.toContain("THE END");
   });
 });
+
+describe("WebFetch on markup that makes the parser slow", () => {
+  it("ends at the time cap and leaves the host's event loop free meanwhile", async () => {
+    // 200 open formatting elements, then paragraphs: the parser rebuilds all 200 for each paragraph (seconds for 80 KB).
+    const formatting = Array.from({ length: 200 }, (_, index) => `<b id=${index}>`).join("");
+    const html = `<html><body>${formatting}${"<p>x".repeat(100_000)}</body></html>`;
+    const server = await startServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(html));
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+    }, 20);
+    try {
+      const result = await setup({ allowHosts: [server.host], timeoutMs: 1000 }).call({ url: `${server.origin}/` });
+      expect(result.error?.code).toBe("timeout");
+      expect(result.text).toContain("did not finish within 1000 ms");
+    } finally {
+      clearInterval(timer);
+    }
+    // The loop ran while the page was being converted (a synchronous conversion would have held it the whole time).
+    expect(ticks).toBeGreaterThan(5);
+  });
+});

@@ -74,7 +74,7 @@ export async function convertContent(request: ConvertRequest): Promise<Converted
   const { mediaType, charset } = parseContentType(request.contentType);
   const sniffedHtml = mediaType === undefined && /^\s*(<!doctype html|<html)/i.test(request.body.subarray(0, 1024).toString("latin1"));
   if (mediaType === "text/html" || mediaType === "application/xhtml+xml" || sniffedHtml) {
-    const { title, markdown, cut } = htmlToMarkdown(decode(request.body, charset), request.url);
+    const { title, markdown, cut } = await htmlToMarkdown(decode(request.body, charset), request.url, request.signal);
     return { format: "markdown", text: markdown, ...(title === undefined ? {} : { title }), ...(cut === undefined ? {} : { htmlCut: cut }) };
   }
   if (mediaType !== undefined && JSON_TYPES.test(mediaType)) {

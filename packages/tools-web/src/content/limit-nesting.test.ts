@@ -20,18 +20,18 @@ describe("nestingCutIndex", () => {
 });
 
 describe("deeply nested HTML", () => {
-  it("is cut at 256 levels and converts at once (200,000 nested divs: the parser and converter recurse per level)", () => {
+  it("is cut at 256 levels and converts at once (200,000 nested divs: the parser and converter recurse per level)", async () => {
     const html = `<html><head><title>Deep</title></head><body><p>before</p>${"<div>".repeat(200_000)}deep text</body></html>`;
-    const converted = htmlToMarkdown(html, new URL("https://example.com/"));
+    const converted = await htmlToMarkdown(html, new URL("https://example.com/"), new AbortController().signal);
     expect(converted.cut).toBe("nesting");
     expect(converted.title).toBe("Deep");
     expect(converted.markdown).toContain("before");
     expect(converted.markdown).not.toContain("deep text");
   });
 
-  it("keeps a page nested 200 levels whole", () => {
+  it("keeps a page nested 200 levels whole", async () => {
     const html = `<body>${"<div>".repeat(200)}inside${"</div>".repeat(200)}<p>after</p></body>`;
-    const converted = htmlToMarkdown(html, new URL("https://example.com/"));
+    const converted = await htmlToMarkdown(html, new URL("https://example.com/"), new AbortController().signal);
     expect(converted.cut).toBeUndefined();
     expect(converted.markdown).toContain("inside");
     expect(converted.markdown).toContain("after");
