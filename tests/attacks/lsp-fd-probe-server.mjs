@@ -1,7 +1,7 @@
 // A stand-in language server for lsp-sandbox-stdin.attack.test.ts (a host's own server config; the
 // model cannot set one): it answers initialize, and answers every hover with what it can see and do
 // from inside the sandbox: its open file descriptors, whether it can write the workspace, its uid.
-import fs from "node:fs";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,21 +12,26 @@ const send = (message) => {
   process.stdout.write(body);
 };
 
+// Through child processes (not node's fs, which the SDK's read guard may wrap in a language server):
+// what the sandbox allows, not what the guard hides.
 function probe(uri) {
   const fds = {};
-  for (const fd of fs.readdirSync("/proc/self/fd")) {
-    try {
-      fds[fd] = fs.readlinkSync(`/proc/self/fd/${fd}`);
-    } catch {
-      fds[fd] = "?";
-    }
+  let listing = "";
+  try {
+    listing = execFileSync("/bin/ls", ["-l", `/proc/${process.pid}/fd`], { encoding: "utf8" });
+  } catch (error) {
+    listing = String(error);
+  }
+  for (const line of listing.split("\n")) {
+    const match = / (\d+) -> (.*)$/.exec(line);
+    if (match) fds[match[1]] = match[2];
   }
   let wrote = false;
   try {
-    fs.writeFileSync(path.join(path.dirname(fileURLToPath(uri)), "probe-written.txt"), "x");
+    execFileSync("/bin/sh", ["-c", 'echo x > "$1"', "sh", path.join(path.dirname(fileURLToPath(uri)), "probe-written.txt")], { stdio: "ignore" });
     wrote = true;
   } catch {}
-  return { fds, wrote, uid: process.getuid?.() };
+  return { fds, wrote, listing: listing.slice(0, 2000), uid: process.getuid?.() };
 }
 
 process.stdin.on("data", (chunk) => {

@@ -25,13 +25,16 @@ describe.skipIf(!hasBubblewrap && !process.env.CI)("a sandboxed language server 
     const workdir = path.join(temporary, "work");
     fs.mkdirSync(workdir, { recursive: true });
     fs.writeFileSync(path.join(workdir, "a.probe"), "probe\n");
+    // Inside the workspace, so the sandbox (which hides the home folder the repository may sit in) shows it.
+    const script = path.join(workdir, ".probe-server.mjs");
+    fs.copyFileSync(server, script);
     const registry = await buildBuiltinToolRegistry({
       workdir,
       dataDir: path.join(temporary, "data"),
       memory: false,
       sandbox: { enabled: true },
       lsp: {
-        servers: [{ id: "probe", extensions: [".probe"], languageId: () => "plaintext", command: process.execPath, args: [server] }],
+        servers: [{ id: "probe", extensions: [".probe"], languageId: () => "plaintext", command: process.execPath, args: [script] }],
         diagnosticsAfterEdits: false,
       },
       approval: { defaultDecision: "allow" },
@@ -45,7 +48,14 @@ describe.skipIf(!hasBubblewrap && !process.env.CI)("a sandboxed language server 
       const held = Object.entries(probe.fds).filter(([, target]) => !/^\/proc\/\d+\/(task\/\d+\/)?fd$/.test(target));
       // Beyond 0-2 only node's own: epoll/eventfd, its internal pipes (both ends held, so each inode twice),
       // /dev/null. A pipe held once is inherited (see lsp-sandbox-fds.attack.test.ts for the descriptors a host inherited).
-      const others = held.filter(([fd]) => !["0", "1", "2"].includes(fd));
+      // The probe's own `ls` child holds three socket pairs' parent ends while it runs: the three highest sockets.
+      const own = held
+        .filter(([fd, target]) => target.startsWith("socket:") && Number(fd) > 2 && Number(fd) < 200)
+        .map(([fd]) => Number(fd))
+        .sort((a, b) => b - a)
+        .slice(0, 3)
+        .map(String);
+      const others = held.filter(([fd]) => !["0", "1", "2", ...own].includes(fd));
       const inodes = others.map(([, target]) => target);
       const foreign = others.filter(
         ([, target]) =>
