@@ -20,6 +20,8 @@ const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "attack-
 const SECRET = "TOPSECRET-4711";
 const IGNORED = "IGNORED-SECRET-0815";
 const OUTSIDE = "OUTSIDE-SECRET-9999";
+const PY_OUTSIDE = "PY-OUTSIDE-4242";
+const PY_SECRET = "PY-DENIED-1313";
 
 type Registry = Awaited<ReturnType<typeof buildBuiltinToolRegistry>>;
 let registry: Registry;
@@ -75,6 +77,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(workdir, ".gitignore"), "local.ts\n");
   fs.writeFileSync(path.join(outside, "secret.ts"), `declare const OUTSIDE_KEY = "${OUTSIDE}";\n`);
   fs.symlinkSync(path.join(outside, "secret.ts"), path.join(workdir, "link.ts"));
+  fs.writeFileSync(path.join(outside, "outside_mod.py"), `from typing import Final\nPY_KEY: Final = "${PY_OUTSIDE}"\n`);
+  fs.writeFileSync(path.join(workdir, "secret", "pykey.py"), `from typing import Final\nPY_KEY: Final = "${PY_SECRET}"\n`);
   fs.writeFileSync(path.join(workdir, "a.ts"), "export const a = 1;\n");
   execFileSync("git", ["init", "-q"], { cwd: workdir });
   before = descendants();
@@ -139,38 +143,64 @@ describe("the LSP tool's path argument", () => {
 });
 
 describe("contents of hidden files through the server's own answers", () => {
-  // FINDING: hover shows the type the server inferred, and a const's type is its literal value:
-  // a file Read(secret/**) denies leaks through an import in a readable file (locations are
-  // screened, hover text is not).
-  it.fails("hover over an import from a Read-denied file does not show its value", async () => {
+  // Was a finding: hover shows the type the server inferred, and a const's type is its literal
+  // value. Stopped on the input side: the server's fs guard makes the Read-denied file absent.
+  it("hover over an import from a Read-denied file does not show its value", async () => {
     const written = await call("Write", { path: "leak-hover.ts", content: 'import { KEY } from "./secret/key";\nexport const copy = KEY;\n' });
     expect(written.isError, written.text).toBe(false);
     const hover = await call("LSP", { action: "hover", path: "leak-hover.ts", line: 1, character: 10 });
     expect(hover.text).not.toContain(SECRET);
   }, 60_000);
 
-  // FINDING: same through the diagnostics the Write/Edit reports and the diagnostics action:
-  // a type error quotes the literal type of the denied const.
-  it.fails("diagnostics after a Write do not quote a Read-denied file's value", async () => {
+  // Was a finding: a type error quoted the literal type of the denied const.
+  it("diagnostics after a Write do not quote a Read-denied file's value", async () => {
     const written = await call("Write", { path: "leak-diag.ts", content: 'import { KEY } from "./secret/key";\nexport const n: 1 = KEY;\n' });
     const diagnostics = await call("LSP", { action: "diagnostics", path: "leak-diag.ts" });
     expect(`${written.text}\n${diagnostics.text}`).not.toContain(SECRET);
   }, 60_000);
 
-  // FINDING: a gitignored file (results in it are left out) leaks its value the same way.
-  it.fails("hover over an import from a gitignored file does not show its value", async () => {
+  // By design: gitignored files are no boundary (Read reads them too), so the server may quote one.
+  // Only the locations in them are left out of the LSP tool's results.
+  it("hover over an import from a gitignored file shows its value (allowed by design: Read reads it)", async () => {
     await call("Write", { path: "leak-ignored.ts", content: 'import { LOCAL } from "./local";\nexport const copy = LOCAL;\n' });
     const hover = await call("LSP", { action: "hover", path: "leak-ignored.ts", line: 1, character: 10 });
-    expect(hover.text).not.toContain(IGNORED);
+    expect(hover.text).toContain(IGNORED);
+    const read = await call("Read", { path: "local.ts" });
+    expect(read.text).toContain(IGNORED);
   }, 60_000);
 
-  // FINDING: a triple-slash reference pulls a file outside the workspace into the program; hover on
-  // its declaration's name in a workspace file shows the outside file's literal.
-  it.fails("a /// reference to a file outside the workspace does not show its content", async () => {
+  // Was a finding: a triple-slash reference pulled a file outside the workspace into the program.
+  it("a /// reference to a file outside the workspace does not show its content", async () => {
     const outsideFile = path.join(temporary, "outside", "secret.ts");
     await call("Write", { path: "leak-outside.ts", content: `/// <reference path="${outsideFile}" />\nexport const copy = OUTSIDE_KEY;\n` });
     const hover = await call("LSP", { action: "hover", path: "leak-outside.ts", line: 2, character: 21 });
     expect(hover.text).not.toContain(OUTSIDE);
+  }, 60_000);
+
+  it("a /// reference to a workspace symlink pointing outside does not show the outside file", async () => {
+    await call("Write", {
+      path: "leak-link.ts",
+      content: '/// <reference path="./link.ts" />\nexport const viaLink = OUTSIDE_KEY;\nexport const n: 1 = OUTSIDE_KEY;\n',
+    });
+    const hover = await call("LSP", { action: "hover", path: "leak-link.ts", line: 2, character: 23 });
+    const diagnostics = await call("LSP", { action: "diagnostics", path: "leak-link.ts" });
+    expect(`${hover.text}\n${diagnostics.text}`).not.toContain(OUTSIDE);
+  }, 60_000);
+
+  it("Pyright: a module outside the workspace named by extraPaths does not show its value", async () => {
+    await call("Write", { path: "pyrightconfig.json", content: JSON.stringify({ extraPaths: [path.join(temporary, "outside")] }) });
+    await call("Write", { path: "leak_py.py", content: "from outside_mod import PY_KEY\nn: int = PY_KEY\nreveal_type(PY_KEY)\n" });
+    const hover = await call("LSP", { action: "hover", path: "leak_py.py", line: 1, character: 25 });
+    const diagnostics = await call("LSP", { action: "diagnostics", path: "leak_py.py" });
+    expect(diagnostics.isError, diagnostics.text).toBe(false);
+    expect(`${hover.text}\n${diagnostics.text}`).not.toContain(PY_OUTSIDE);
+  }, 60_000);
+
+  it("Pyright: a Read-denied module does not show its value", async () => {
+    await call("Write", { path: "leak_py_denied.py", content: "from secret.pykey import PY_KEY\nn: int = PY_KEY\nreveal_type(PY_KEY)\n" });
+    const hover = await call("LSP", { action: "hover", path: "leak_py_denied.py", line: 1, character: 27 });
+    const diagnostics = await call("LSP", { action: "diagnostics", path: "leak_py_denied.py" });
+    expect(`${hover.text}\n${diagnostics.text}`).not.toContain(PY_SECRET);
   }, 60_000);
 });
 

@@ -16,6 +16,9 @@ export type {
   RuleListName,
 } from "./rules/permission-settings.js";
 export { compilePermissions } from "./rules/compile-permissions.js";
+export { readHiddenPaths } from "./rules/read-hidden-paths.js";
+export type { HiddenPathData } from "./rules/read-hidden-paths.js";
+export { isCaseInsensitive, pathBasesOf } from "./rules/call-paths.js";
 export type { CompiledPermissions } from "./rules/compile-permissions.js";
 export { evaluatePermissions } from "./rules/evaluate-permissions.js";
 export type { RuleCall, RuleEnvironment, RuleVerdict } from "./rules/evaluate-permissions.js";

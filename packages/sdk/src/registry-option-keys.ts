@@ -176,6 +176,7 @@ const LSP_KEYS = {
   maxOpenDocuments: true,
   diagnosticsAfterEdits: true,
   maxResults: true,
+  hiddenPaths: true,
 } as const satisfies OptionKeyList<LspPluginOptions>;
 
 /**

@@ -22,4 +22,5 @@ export type {
 export type { LspDiagnostic, LspPosition } from "./lsp-types.js";
 export { createLspEditDiagnostics } from "./lsp-edit-diagnostics.js";
 export type { LspEditDiagnosticsOptions } from "./lsp-edit-diagnostics.js";
+export type { LspHiddenPath } from "./server-read-guard.js";
 export { DEFAULT_MAX_MESSAGE_BYTES } from "../protocol/message-framing.js";

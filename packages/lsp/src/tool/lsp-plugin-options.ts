@@ -2,6 +2,7 @@
 import { SdkError } from "@agent-tools/core";
 import { closestName } from "@agent-tools/core/internal";
 import type { LanguageServerConfig } from "../runtime/language-server-config.js";
+import type { LspHiddenPath } from "../runtime/server-read-guard.js";
 
 /** Options of `lspTools()` (and of the sdk's `lsp` option). */
 export interface LspPluginOptions {
@@ -20,9 +21,16 @@ export interface LspPluginOptions {
   readonly diagnosticsAfterEdits?: boolean | { readonly budgetMs?: number; readonly dependents?: boolean };
   /** The most locations, symbols or diagnostics one LSP answer lists; default 100. */
   readonly maxResults?: number;
+  /**
+   * Paths the servers must not read inside the registry's roots, asked at
+   * each server start (the sdk derives them from the `Read(...)` deny and ask
+   * rules). A local server then sees them as absent; a server on an SSH
+   * workspace cannot be guarded, so a non-empty list there throws `SdkError`.
+   */
+  readonly hiddenPaths?: () => readonly LspHiddenPath[];
 }
 
-const KEYS = ["servers", "idleStopMs", "maxOpenDocuments", "diagnosticsAfterEdits", "maxResults"] as const;
+const KEYS = ["servers", "idleStopMs", "maxOpenDocuments", "diagnosticsAfterEdits", "maxResults", "hiddenPaths"] as const;
 const DIAGNOSTICS_KEYS = ["budgetMs", "dependents"] as const;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -79,6 +87,9 @@ export function checkLspPluginOptions(value: unknown, where = "lspTools options"
       if (typeof server.languageId !== "function")
         throw new SdkError("invalid_options", `${at}.languageId must be a function (extension) => languageId.`, { option: `${at}.languageId` });
     });
+  }
+  if (value.hiddenPaths !== undefined && typeof value.hiddenPaths !== "function") {
+    throw new SdkError("invalid_options", `${where}.hiddenPaths must be a function returning the hidden paths.`, { option: `${where}.hiddenPaths` });
   }
   const diagnostics = value.diagnosticsAfterEdits;
   if (diagnostics !== undefined && typeof diagnostics !== "boolean") {

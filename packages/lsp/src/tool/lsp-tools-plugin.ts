@@ -6,13 +6,14 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { ProcessRunner, SpawnOptions, ToolPlugin, ToolPluginHost } from "@agent-tools/core";
+import { type ProcessRunner, SdkError, type SpawnOptions, type ToolPlugin, type ToolPluginHost } from "@agent-tools/core";
 import { EDIT_DIAGNOSTICS_SLOT } from "@agent-tools/core/diagnostics";
 import { isWithin, tryRealpath } from "@agent-tools/core/internal";
 import { resolveSandboxPolicy } from "@agent-tools/node/internal";
-import { DEFAULT_LANGUAGE_SERVERS } from "../runtime/language-server-config.js";
+import { DEFAULT_LANGUAGE_SERVERS, type LanguageServerConfig } from "../runtime/language-server-config.js";
 import { createLanguageServerManager } from "../runtime/language-server-manager.js";
 import { createLspEditDiagnostics } from "../runtime/lsp-edit-diagnostics.js";
+import { serverInstallRoots, withServerReadGuard } from "../runtime/server-read-guard.js";
 import { type LspPluginOptions, checkLspPluginOptions } from "./lsp-plugin-options.js";
 import { createLspTool } from "./lsp-tool.js";
 import type { LspToolEnvironment } from "./lsp-tool-environment.js";
@@ -29,9 +30,17 @@ interface ServerHome {
   readonly unavailable?: string;
 }
 
-function serverHome(host: ToolPluginHost): ServerHome {
+function serverHome(host: ToolPluginHost, options: LspPluginOptions, servers: readonly LanguageServerConfig[]): ServerHome {
   const workspace = host.ports.workspace;
   if (workspace !== undefined && !workspace.capabilities.localPaths) {
+    const hidden = options.hiddenPaths?.() ?? [];
+    if (hidden.length > 0) {
+      throw new SdkError(
+        "invalid_options",
+        `lsp cannot run on the ${workspace.kind} workspace ${workspace.label} with the permission rule ${JSON.stringify(hidden[0]?.rule)}: a language server there reads every file its program reaches and cannot be kept from the files that rule hides. Turn lsp off for this registry or drop the rule.`,
+        { option: "lsp", rule: hidden[0]?.rule },
+      );
+    }
     const readRemote = (file: string) => workspace.fs.readFile(file);
     if (!workspace.processes) {
       return {
@@ -52,16 +61,22 @@ function serverHome(host: ToolPluginHost): ServerHome {
     return { root: workspace.root, processes: workspace.processes, readFile: readRemote };
   }
   const root = tryRealpath(host.workdir) ?? host.workdir;
-  const local = { root, processes: host.ports.processRunner, readFile: (file: string, signal?: AbortSignal) => readFile(file, { signal }) };
+  const readableRoots = () => [
+    root,
+    ...(host.registry.built ? host.registry.paths.roots().filter((item) => item.status !== "missing") : []).map((item) => item.canonicalPath),
+  ];
+  // A server reads what its program reaches (`/// <reference>`, tsconfig paths, extraPaths): only the roots, its own installation, never a hidden path.
+  const installRoots = [...new Set(servers.flatMap(serverInstallRoots))];
+  const guard = (spawn: SpawnOptions) => withServerReadGuard(spawn, { roots: [...readableRoots(), ...installRoots], hidden: options.hiddenPaths?.() ?? [] });
+  const local = { root, processes: host.ports.processRunner, readFile: (file: string, signal?: AbortSignal) => readFile(file, { signal }), confine: guard };
   const state = host.ports.sandbox;
   if (state === undefined) return local;
   if (state.sandbox === undefined) return { ...local, unavailable: state.unavailable };
   const sandbox = state.sandbox;
   // The servers read the workspace and the granted roots, and write nowhere in them.
   const confine = (spawn: SpawnOptions) => {
-    const roots = host.registry.built ? host.registry.paths.roots().filter((item) => item.status !== "missing") : [];
-    const policy = resolveSandboxPolicy({ settings: state.settings, writableRoots: [], readOnlyRoots: [root, ...roots.map((item) => item.canonicalPath)] });
-    return sandbox.confine(spawn, policy);
+    const policy = resolveSandboxPolicy({ settings: state.settings, writableRoots: [], readOnlyRoots: readableRoots() });
+    return sandbox.confine(guard(spawn), policy);
   };
   return { ...local, confine };
 }
@@ -84,8 +99,8 @@ export function lspTools(options?: LspPluginOptions): ToolPlugin {
     scopes: ["chat", "cron"],
     child: "inherit",
     create(host) {
-      const home = serverHome(host);
       const servers = checked.servers ?? DEFAULT_LANGUAGE_SERVERS;
+      const home = serverHome(host, checked, servers);
       const manager = createLanguageServerManager({
         workspaceRoot: home.root,
         processes: home.processes,

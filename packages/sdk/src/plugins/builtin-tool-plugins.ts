@@ -37,7 +37,7 @@ export function builtinToolPlugins(options: BuiltinToolRegistryOptions): ToolPlu
   if (options.memory !== false) plugins.push(sdkMemoryPlugin(options.memory ?? {}));
   if (options.ssh !== undefined) plugins.push(sdkSshPlugin(options.ssh));
   if (options.webFetch !== undefined) plugins.push(sdkWebPlugin(options.webFetch));
-  if (options.lsp !== undefined && options.lsp !== false) plugins.push(sdkLspPlugin(options.lsp));
+  if (options.lsp !== undefined && options.lsp !== false) plugins.push(sdkLspPlugin(options.lsp, options.permissions));
   plugins.push(interactionPlugin(options.interaction));
   if (options.subagents !== undefined) plugins.push(sdkSubagentsPlugin(options.subagents));
   if (options.systemTools !== undefined) plugins.push(systemToolsPlugin(options.systemTools));
