@@ -1,6 +1,7 @@
 // A stand-in language server for lsp-sandbox-stdin.attack.test.ts (a host's own server config; the
 // model cannot set one): it answers initialize, and answers every hover with what it can see and do
 // from inside the sandbox: its open file descriptors, whether it can write the workspace, its uid.
+// With PROBE_SILENT=1 it answers nothing but initialize and shutdown (lsp-hung-server.attack.test.ts).
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,6 +46,8 @@ process.stdin.on("data", (chunk) => {
     buffer = buffer.subarray(end + 4 + length);
     if (message.method === "exit") process.exit(0);
     if (message.id === undefined || message.method === undefined) continue;
+    // PROBE_SILENT=1: a hung server (answers initialize and shutdown only).
+    if (process.env.PROBE_SILENT === "1" && message.method !== "initialize" && message.method !== "shutdown") continue;
     if (message.method === "initialize") send({ id: message.id, result: { capabilities: { hoverProvider: true, textDocumentSync: 1 } } });
     else if (message.method === "textDocument/hover")
       send({ id: message.id, result: { contents: { kind: "plaintext", value: `PROBE${JSON.stringify(probe(message.params.textDocument.uri))}` } } });
