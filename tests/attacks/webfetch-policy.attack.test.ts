@@ -85,9 +85,9 @@ describe("WebFetch(domain:...) deny", () => {
     expect(site.hosts).toEqual([]);
   });
 
-  // FINDING: WebFetch follows a redirect to the same host with `www.` added or dropped without
-  // asking the permission rules, so a denied host is read through a redirect from an allowed one.
-  it.fails("holds for a redirect WebFetch follows as the same site (www. added or dropped)", async () => {
+  // Was finding F4: WebFetch followed a redirect to the same host with `www.` added or dropped
+  // without asking the permission rules; now only exactly the same host is followed.
+  it("holds for a redirect WebFetch follows as the same site (www. added or dropped)", async () => {
     const site = await serve((request, response, port) => {
       const host = String(request.headers.host).replace(/:\d+$/, "");
       if (request.url === "/go") {

@@ -46,16 +46,16 @@ export type FetchedPage =
   | { readonly kind: "redirect"; readonly finalUrl: string; readonly status: number; readonly location: string; readonly redirects: number };
 
 /**
- * What to do with a redirect from `from` to `to`: `follow` on the same host
- * (equal, or differing by a leading `www.`; same port, or the scheme's
- * default ports when the scheme changes), `downgrade` from https to http
+ * What to do with a redirect from `from` to `to`: `follow` on exactly the
+ * same host name (a `www.` twin is another host: permission rules name
+ * hosts exactly; same port, or the scheme's default ports when the scheme
+ * changes), `downgrade` from https to http
  * (refused: the page would travel unencrypted), `other_host` otherwise
  * (returned to the caller, so its rules for that host apply to a new call).
  */
 export function classifyRedirect(from: URL, to: URL): "follow" | "downgrade" | "other_host" {
   if (from.protocol === "https:" && to.protocol === "http:") return "downgrade";
-  const bare = (url: URL) => url.hostname.replace(/^www\./, "");
-  return bare(from) === bare(to) && (from.port === to.port || from.protocol !== to.protocol) ? "follow" : "other_host";
+  return from.hostname === to.hostname && (from.port === to.port || from.protocol !== to.protocol) ? "follow" : "other_host";
 }
 
 /**
