@@ -9,8 +9,15 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without type declarations
 import { buildApiReport, countNames, diffReports, snapshotPath } from "../scripts/api-report.mjs";
 
-/** The issue's ceiling for the main entries together. */
-const MAX_PUBLIC_NAMES = 350;
+/**
+ * The ceiling for the main entries together: 350 (an earlier issue's) for
+ * the packages as they were, plus 3 for each package added since, which
+ * exports its plugin factory, options type and details type and puts
+ * everything else on subpaths: `@agent-tools/lsp` and
+ * `@agent-tools/tools-web` (issue 38).
+ */
+const PACKAGES_ADDED_SINCE = ["@agent-tools/lsp", "@agent-tools/tools-web"];
+const MAX_PUBLIC_NAMES = 350 + 3 * PACKAGES_ADDED_SINCE.length;
 
 describe("API report", () => {
   const report = buildApiReport() as Record<string, string[]>;
@@ -28,6 +35,7 @@ describe("API report", () => {
   }, 120_000);
 
   it(`keeps the main entries at ${MAX_PUBLIC_NAMES} names or fewer`, () => {
+    for (const name of PACKAGES_ADDED_SINCE) expect(report[name]?.length ?? 0, name).toBeLessThanOrEqual(3);
     expect(countNames(report)).toBeLessThanOrEqual(MAX_PUBLIC_NAMES);
   });
 

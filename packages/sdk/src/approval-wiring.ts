@@ -27,6 +27,7 @@ const BUILTIN_NAMES: Readonly<Record<BuiltinToolName | UntypedBuiltinToolName, t
   ToolSearch: true,
   HttpGetTest: true,
   WebFetch: true,
+  LSP: true,
   AskUserQuestion: true,
   ExitPlanMode: true,
   Agent: true,

@@ -7,17 +7,8 @@ import type { McpManagerDetails, McpManagerInput } from "@agent-tools/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
 import type { ApplyPatchDetails } from "@agent-tools/tools-fs/apply-patch";
-import type {
-  DeleteDetails,
-  EditDetails,
-  GlobDetails,
-  GrepDetails,
-  ImageDetails,
-  ListDetails,
-  NotebookEditDetails,
-  ReadDetails,
-  WriteDetails,
-} from "@agent-tools/tools-fs";
+import type { NotebookEditDetails } from "@agent-tools/tools-fs/notebook-edit";
+import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
 import type {
   applyPatchInputSchema,
   deleteInputSchema,
@@ -58,7 +49,10 @@ import type {
   ToolSearchInput,
 } from "./builtin-tool-types.js";
 import type { HttpGetTestDetails, httpGetTestInputSchema } from "./system-tools/http-get-test.js";
-import type { WebFetchDetails, WebFetchInput } from "@agent-tools/tools-web";
+import type { WebFetchDetails } from "@agent-tools/tools-web";
+import type { WebFetchInput } from "@agent-tools/tools-web/internal";
+import type { LspDetails } from "@agent-tools/lsp";
+import type { lspInputSchema } from "@agent-tools/lsp/internal";
 
 // Vitest does not type-check: these assertions are checked by the first test, which compiles this file with the TypeScript API.
 function mapAssertions(): void {
@@ -113,6 +107,8 @@ function mapAssertions(): void {
   expectTypeOf<ToolSearchInput>().toEqualTypeOf<z.input<typeof toolSearchInputSchema>>();
   expectTypeOf<BuiltinToolInput<"HttpGetTest">>().toEqualTypeOf<z.input<typeof httpGetTestInputSchema>>();
   expectTypeOf<BuiltinToolInput<"WebFetch">>().toEqualTypeOf<WebFetchInput>();
+  expectTypeOf<BuiltinToolInput<"LSP">>().toEqualTypeOf<z.input<typeof lspInputSchema>>();
+  expectTypeOf<BuiltinToolDetails<"LSP">>().toEqualTypeOf<LspDetails>();
 }
 
 // The tools-shell.md and README patterns, and what stays untyped.
@@ -178,7 +174,7 @@ describe("built-in tool types", () => {
     expect(diagnostics).toEqual([]);
   }, 120_000); // a program over the workspace sources: ~10 s alone, more next to other test files
 
-  it("names every tool a registry registers (chat with HttpGetTest and WebFetch, cron)", async () => {
+  it("names every tool a registry registers (chat with HttpGetTest, WebFetch and LSP, cron)", async () => {
     const known: Record<BuiltinToolName, true> = {
       Read: true,
       Image: true,
@@ -202,6 +198,7 @@ describe("built-in tool types", () => {
       ToolSearch: true,
       HttpGetTest: true,
       WebFetch: true,
+      LSP: true,
       AskUserQuestion: true,
       ExitPlanMode: true,
     };
@@ -214,6 +211,7 @@ describe("built-in tool types", () => {
         editSurface: "both",
         systemTools: ["HttpGetTest"],
         webFetch: true,
+        lsp: true,
         interaction: {
           planMode: runtimeScope === "chat",
           onAskUserQuestion: async () => ({ declined: true }),

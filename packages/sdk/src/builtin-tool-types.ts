@@ -3,17 +3,10 @@ import type { McpManagerDetails, McpManagerInput } from "@agent-tools/core/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
 import type { ApplyPatchDetails } from "@agent-tools/tools-fs/apply-patch";
-import type {
-  DeleteDetails,
-  EditDetails,
-  GlobDetails,
-  GrepDetails,
-  ImageDetails,
-  ListDetails,
-  NotebookEditDetails,
-  ReadDetails,
-  WriteDetails,
-} from "@agent-tools/tools-fs";
+import type { NotebookEditDetails } from "@agent-tools/tools-fs/notebook-edit";
+import type { LspDetails } from "@agent-tools/lsp";
+import type { lspInputSchema } from "@agent-tools/lsp/internal";
+import type { DeleteDetails, EditDetails, GlobDetails, GrepDetails, ImageDetails, ListDetails, ReadDetails, WriteDetails } from "@agent-tools/tools-fs";
 import type {
   applyPatchInputSchema,
   deleteInputSchema,
@@ -33,7 +26,8 @@ import type { z } from "zod";
 import type { AskUserQuestionDetails, askUserQuestionInputSchema } from "./interaction-tools/ask-user-question-tool.js";
 import type { ExitPlanModeDetails, exitPlanModeInputSchema } from "./interaction-tools/exit-plan-mode-tool.js";
 import type { HttpGetTestDetails, httpGetTestInputSchema } from "./system-tools/http-get-test.js";
-import type { WebFetchDetails, WebFetchInput } from "@agent-tools/tools-web";
+import type { WebFetchDetails } from "@agent-tools/tools-web";
+import type { WebFetchInput } from "@agent-tools/tools-web/internal";
 
 /**
  * Arguments of Bash. In `chat` (resumable sessions) every field is accepted;
@@ -117,7 +111,7 @@ export interface ToolSearchDetails {
  * tools, ProcessWait, ProcessStop and ManagedProcess are chat only; MemoryManager
  * is left out with `memory: false` (and is read-only in cron by default); McpManager
  * and ToolSearch need `mcp`; HttpGetTest needs `systemTools: ["HttpGetTest"]`;
- * WebFetch needs `webFetch`;
+ * WebFetch needs `webFetch`; LSP needs `lsp`;
  * AskUserQuestion needs `interaction.onAskUserQuestion` and ExitPlanMode needs
  * `interaction.onExitPlanMode` and plan mode (both chat only).
  * MCP server tools (`mcp_<server>_<tool>`) and the host's own tools are not
@@ -146,6 +140,7 @@ export interface BuiltinToolMap {
   ToolSearch: { input: ToolSearchInput; details: ToolSearchDetails };
   HttpGetTest: { input: z.input<typeof httpGetTestInputSchema>; details: HttpGetTestDetails };
   WebFetch: { input: WebFetchInput; details: WebFetchDetails };
+  LSP: { input: z.input<typeof lspInputSchema>; details: LspDetails };
   AskUserQuestion: { input: z.input<typeof askUserQuestionInputSchema>; details: AskUserQuestionDetails };
   ExitPlanMode: { input: z.input<typeof exitPlanModeInputSchema>; details: ExitPlanModeDetails };
 }

@@ -8,7 +8,6 @@ export type { FsToolBundleOptions } from "./fs-tool-bundle.js";
 export type { ReadDetails } from "./read/read-tool.js";
 export type { WriteDetails } from "./write/write-tool.js";
 export type { EditDetails } from "./edit/edit-tool.js";
-export type { NotebookEditDetails } from "./notebook-edit/notebook-edit-tool.js";
 export type { DeleteDetails } from "./delete/delete-tool.js";
 export type { ListDetails } from "./search/list-tool.js";
 export type { GlobDetails } from "./search/glob-tool.js";

@@ -5,6 +5,6 @@
  *
  * @packageDocumentation
  */
-export { webTools, createWebToolBundle } from "./web-tools-plugin.js";
-export type { WebFetchDetails, WebFetchInput } from "./web-fetch-tool.js";
+export { webTools } from "./web-tools-plugin.js";
+export type { WebFetchDetails } from "./web-fetch-tool.js";
 export type { WebFetchOptions } from "./web-fetch-options.js";

@@ -19,7 +19,7 @@ export function sdkLspPlugin(options: true | LspPluginOptions, permissions?: Per
     scopes: ["chat", "cron"],
     child: "inherit",
     async create(host) {
-      const { lspTools, checkLspPluginOptions } = await import("@agent-tools/lsp");
+      const [{ lspTools }, { checkLspPluginOptions }] = await Promise.all([import("@agent-tools/lsp"), import("@agent-tools/lsp/internal")]);
       const checked = checkLspPluginOptions(given, "lsp");
       if (permissions === undefined) return lspTools(checked).create(host);
       const { isCaseInsensitive, pathBasesOf, readHiddenPaths } = await import("@agent-tools/policy/internal");

@@ -20,7 +20,7 @@ export function sdkWebPlugin(options: true | WebFetchOptions): ToolPlugin {
     scopes: ["chat", "cron"],
     child: "inherit",
     async create() {
-      const { createWebToolBundle } = await import("@agent-tools/tools-web");
+      const { createWebToolBundle } = await import("@agent-tools/tools-web/internal");
       const pdfText =
         given.pdfText ??
         (async (bytes: Uint8Array, signal: AbortSignal) => {
