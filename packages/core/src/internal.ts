@@ -3,7 +3,8 @@
  *
  * Helpers the workspace packages use among themselves (abort races, message
  * quoting, path containment, git patch paths, the host git environment, the
- * plugin child policies). Hosts import from `@agent-tools/core`.
+ * plugin child policies, IP address parsing and the non-public address ranges
+ * of the outbound guards). Hosts import from `@agent-tools/core`.
  *
  * @packageDocumentation
  */
@@ -27,3 +28,8 @@ export { resolveToolEffects } from "./registry/durable-effects.js";
 export { callIdentityHash } from "./registry/durable-effects.js";
 export { StdinPipe, checkStdinOption } from "./ports/stdin-pipe.js";
 export type { StdinSink } from "./ports/stdin-pipe.js";
+export { formatIpAddress, networkContains, parseIpAddress, parseIpNetwork, parseIpv4, parseIpv6 } from "./net/ip-address.js";
+export type { IpAddress, IpNetwork } from "./net/ip-address.js";
+export { classifyAddress, mappedIpv4Of } from "./net/address-ranges.js";
+export type { NonPublicAddress } from "./net/address-ranges.js";
+export { decodedBody } from "./net/decoded-body.js";

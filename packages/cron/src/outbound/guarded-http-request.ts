@@ -7,9 +7,8 @@
 import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { type LookupFunction, isIP } from "node:net";
-import type { Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { ToolError } from "@agent-tools/core";
+import { decodedBody } from "@agent-tools/core/internal";
 import { type CheckedTarget, type SsrfGuard, isSsrfRefusal } from "./ssrf-guard.js";
 
 /** Redirects followed at most, by default. */
@@ -182,7 +181,7 @@ function wrapResponse(response: IncomingMessage, url: string, redirects: number,
     redirects,
     close: () => response.destroy(),
     async readText(maxChars) {
-      const stream = decoded(response);
+      const stream = decodedBody(response);
       const decoder = new TextDecoder();
       let text = "";
       const onAbort = () => stream.destroy(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
@@ -200,22 +199,4 @@ function wrapResponse(response: IncomingMessage, url: string, redirects: number,
       }
     },
   };
-}
-
-/** The body stream, decompressed when the server used gzip, deflate or br. */
-function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "")
-    .trim()
-    .toLowerCase();
-  const decoder =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? createGunzip()
-      : encoding === "deflate"
-        ? createInflate()
-        : encoding === "br"
-          ? createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined) return response;
-  response.on("error", (error) => decoder.destroy(error));
-  return response.pipe(decoder);
 }

@@ -8,8 +8,16 @@
  */
 import { lookup } from "node:dns/promises";
 import { SdkError, ToolError } from "@agent-tools/core";
-import { classifyAddress, mappedIpv4Of } from "./address-ranges.js";
-import { type IpAddress, type IpNetwork, formatIpAddress, networkContains, parseIpAddress, parseIpNetwork } from "./ip-address.js";
+import {
+  type IpAddress,
+  type IpNetwork,
+  classifyAddress,
+  formatIpAddress,
+  mappedIpv4Of,
+  networkContains,
+  parseIpAddress,
+  parseIpNetwork,
+} from "@agent-tools/core/internal";
 
 /** One address a host name resolved to. */
 export interface ResolvedHostAddress {

@@ -7,7 +7,7 @@
 import { SdkError, type ToolContext } from "@agent-tools/core";
 import { type CronTaskPolicy, cronPolicyAllowsNetwork } from "../domain/cron-task-policy.js";
 import type { CronHttpRequest, CronTaskType } from "../domain/cron-types.js";
-import { parseIpAddress } from "../outbound/ip-address.js";
+import { parseIpAddress } from "@agent-tools/core/internal";
 import { createSsrfGuard, isSsrfRefusal, parseAllowedPrivateNetworks } from "../outbound/ssrf-guard.js";
 import type { Workspace } from "@agent-tools/core/workspace";
 import { cronWorkdirRefusal, judgeCronWorkdir } from "../runtime/cron-workdir-check.js";

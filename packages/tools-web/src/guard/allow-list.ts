@@ -5,7 +5,7 @@
  * form to write.
  */
 import { SdkError } from "@agent-tools/core";
-import { type IpAddress, type IpNetwork, networkContains, parseIpAddress, parseIpNetwork } from "./ip-address.js";
+import { type IpAddress, type IpNetwork, networkContains, parseIpAddress, parseIpNetwork } from "@agent-tools/core/internal";
 
 /** One allowed host: its name as the URL parser writes it, and the port when one was given. */
 export interface AllowedHost {

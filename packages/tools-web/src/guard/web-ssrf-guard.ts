@@ -9,9 +9,8 @@
  */
 import { lookup } from "node:dns/promises";
 import { ToolError } from "@agent-tools/core";
-import { classifyAddress, mappedIpv4Of } from "./address-ranges.js";
 import { type AllowList, isAddressAllowed, isHostAllowed } from "./allow-list.js";
-import { type IpAddress, formatIpAddress, parseIpAddress } from "./ip-address.js";
+import { type IpAddress, classifyAddress, formatIpAddress, mappedIpv4Of, parseIpAddress } from "@agent-tools/core/internal";
 
 /** One address a host name resolved to. */
 export interface ResolvedAddress {

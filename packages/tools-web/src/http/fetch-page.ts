@@ -8,9 +8,8 @@
 import { type IncomingMessage, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { type LookupFunction, isIP } from "node:net";
-import type { Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { ToolError } from "@agent-tools/core";
+import { decodedBody } from "@agent-tools/core/internal";
 import type { AllowList } from "../guard/allow-list.js";
 import { type CheckedTarget, type ResolveHost, type ResolvedAddress, checkTarget, isRefusal, refusal } from "../guard/web-ssrf-guard.js";
 
@@ -154,7 +153,7 @@ function dial(target: CheckedTarget, request: FetchPageRequest): Promise<Incomin
 
 /** The body, decompressed, up to `maxBytes` (decompressed bytes count: a small gzip bomb stops at the cap). */
 async function readCapped(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<{ body: Buffer; truncated: boolean }> {
-  const stream = decoded(response);
+  const stream = decodedBody(response);
   const chunks: Buffer[] = [];
   let size = 0;
   const onAbort = () => stream.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
@@ -175,22 +174,4 @@ async function readCapped(response: IncomingMessage, maxBytes: number, signal: A
     stream.destroy();
     response.destroy();
   }
-}
-
-/** The body stream, decompressed when the server used gzip, deflate or br. */
-function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "")
-    .trim()
-    .toLowerCase();
-  const decoder =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? createGunzip()
-      : encoding === "deflate"
-        ? createInflate()
-        : encoding === "br"
-          ? createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined) return response;
-  response.on("error", (error) => decoder.destroy(error));
-  return response.pipe(decoder);
 }
