@@ -5,6 +5,7 @@ import type { SandboxPolicy } from "@agent-tools/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { BUBBLEWRAP_ISOLATION_FLAGS, type BubblewrapArgumentOptions, buildBubblewrapArguments } from "./bubblewrap-arguments.js";
 import { BubblewrapSandbox } from "./bubblewrap-sandbox.js";
+import { withDescriptorCloser } from "./descriptor-closer.js";
 import { DEFAULT_HIDDEN_HOME_DIRECTORIES, DEFAULT_HIDDEN_HOME_FILES, defaultHiddenPaths, resolveSandboxPolicy } from "./sandbox-policy.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "agent-tools-bwrap-args-")));
@@ -65,9 +66,7 @@ describe("buildBubblewrapArguments", () => {
       "--chdir",
       "/work/app",
       "--",
-      "/bin/bash",
-      "-c",
-      "npm test && echo ok",
+      ...withDescriptorCloser(["/bin/bash", "-c", "npm test && echo ok"], {}),
     ]);
   });
 
@@ -126,9 +125,9 @@ describe("buildBubblewrapArguments", () => {
     const online = { ...offline, allowNetwork: true };
     const shell = buildBubblewrapArguments({ command: "echo hi", shell: "/bin/sh", cwd: "/work/app" }, online, { kindOf: kinds() });
     expect(shell).not.toContain("--unshare-net");
-    expect(shell.slice(shell.indexOf("--"))).toEqual(["--", "/bin/sh", "-c", "echo hi"]);
+    expect(shell.slice(shell.indexOf("--"))).toEqual(["--", ...withDescriptorCloser(["/bin/sh", "-c", "echo hi"], {})]);
     const plain = buildBubblewrapArguments({ command: "node", args: ["-e", "1 + 1"], cwd: "/work/app" }, online, { kindOf: kinds() });
-    expect(plain.slice(plain.indexOf("--"))).toEqual(["--", "node", "-e", "1 + 1"]);
+    expect(plain.slice(plain.indexOf("--"))).toEqual(["--", ...withDescriptorCloser(["node", "-e", "1 + 1"], {})]);
   });
 
   it("orders mounts parents first, so a read-only root inside the workspace stays read-only, and hides paths last", () => {

@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { SandboxPolicy, SpawnOptions } from "@agent-tools/core";
+import { withDescriptorCloser } from "./descriptor-closer.js";
 import { listHostUnixSockets } from "./host-unix-sockets.js";
 
 /** The private scratch directory every confined command gets (an empty tmpfs, gone when the command ends). */
@@ -62,6 +63,8 @@ export interface BubblewrapArgumentOptions {
    * `/run/current-system`); default none.
    */
   searchPath?: string;
+  /** The environment the confined command gets (the descriptor closer keeps it as is); default the spawn's `env`. */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** `directory`, `file` or `missing` (anything not a directory counts as a file). */
@@ -152,7 +155,9 @@ class MountPlan {
  *    file; the folders between a writable root and a hidden path, masked
  *    directory or read-only root inside it are bound onto themselves with
  *    the roots, so the command cannot rename them (a mount point cannot be
- *    renamed) and have the next command miss the secret.
+ *    renamed) and have the next command miss the secret;
+ * 7. the command runs through {@link withDescriptorCloser}: only descriptors
+ *    0, 1 and 2 reach it, none the host inherited.
  *
  * @example
  * buildBubblewrapArguments({ command: "make", shell: true, cwd: "/work/app" }, { writableRoots: ["/work/app"], hiddenPaths: [], allowNetwork: false });
@@ -214,7 +219,7 @@ export function buildBubblewrapArguments(options: SpawnOptions, policy: SandboxP
     if (kind === "directory") args.push("--tmpfs", entry);
     else args.push("--ro-bind", "/dev/null", entry);
   }
-  args.push("--chdir", options.cwd, "--", ...innerCommand(options));
+  args.push("--chdir", options.cwd, "--", ...withDescriptorCloser(innerCommand(options), extra.environment ?? options.env ?? {}));
   return args;
 }
 

@@ -39,8 +39,10 @@ export class BubblewrapSandbox implements CommandSandbox {
   }
 
   /**
-   * Rewrites the spawn into `bwrap <flags> -- <shell> -c <command>` (or the
-   * plain command and its arguments). cwd, input, signal, isolation and log
+   * Rewrites the spawn into `bwrap <flags> -- <closer> <shell> -c <command>`
+   * (or the plain command and its arguments), where the closer
+   * (`withDescriptorCloser`) leaves the command only descriptors 0, 1 and 2,
+   * none the host inherited. cwd, input, signal, isolation and log
    * file are kept; the environment becomes the allowed host variables
    * (defaults plus `policy.environmentAllow`) with the spawn's `env` over
    * them, and `extendEnv: false` so the runner adds nothing of the host's.
@@ -53,6 +55,7 @@ export class BubblewrapSandbox implements CommandSandbox {
     const env = confinedEnvironment(this.hostEnvironment(), options, policy.environmentAllow);
     const args = buildBubblewrapArguments(options, policy, {
       searchPath: env.PATH,
+      environment: env,
       hostSockets: policy.allowNetwork ? [] : this.hostSockets(),
     });
     return { ...rest, command: this.executable, args, env, extendEnv: false };
