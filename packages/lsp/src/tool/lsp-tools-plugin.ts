@@ -4,19 +4,19 @@
  * processes and files when it is not the local disk), confined by the
  * registry's command sandbox when it has one, closed with the registry.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { type ProcessRunner, SdkError, type SpawnOptions, type ToolPlugin, type ToolPluginHost } from "@agent-tools/core";
 import { EDIT_DIAGNOSTICS_SLOT } from "@agent-tools/core/diagnostics";
 import { isWithin, tryRealpath } from "@agent-tools/core/internal";
 import { resolveSandboxPolicy } from "@agent-tools/node/internal";
 import { DEFAULT_LANGUAGE_SERVERS, type LanguageServerConfig } from "../runtime/language-server-config.js";
-import { createLanguageServerManager } from "../runtime/language-server-manager.js";
+import { MAX_DOCUMENT_BYTES, createLanguageServerManager } from "../runtime/language-server-manager.js";
 import { createLspEditDiagnostics } from "../runtime/lsp-edit-diagnostics.js";
 import { serverInstallRoots, withServerReadGuard } from "../runtime/server-read-guard.js";
 import { type LspPluginOptions, checkLspPluginOptions } from "./lsp-plugin-options.js";
 import { createLspTool } from "./lsp-tool.js";
 import type { LspToolEnvironment } from "./lsp-tool-environment.js";
+import { readLocalBounded, readWorkspaceBounded } from "./read-bounded-file.js";
 
 /** Default of `maxResults`. */
 export const DEFAULT_LSP_MAX_RESULTS = 100;
@@ -41,7 +41,7 @@ function serverHome(host: ToolPluginHost, options: LspPluginOptions, servers: re
         { option: "lsp", rule: hidden[0]?.rule },
       );
     }
-    const readRemote = (file: string) => workspace.fs.readFile(file);
+    const readRemote = (file: string, signal?: AbortSignal) => readWorkspaceBounded(workspace.fs, file, MAX_DOCUMENT_BYTES, signal);
     if (!workspace.processes) {
       return {
         root: workspace.root,
@@ -68,7 +68,12 @@ function serverHome(host: ToolPluginHost, options: LspPluginOptions, servers: re
   // A server reads what its program reaches (`/// <reference>`, tsconfig paths, extraPaths): only the roots, its own installation, never a hidden path.
   const installRoots = [...new Set(servers.flatMap(serverInstallRoots))];
   const guard = (spawn: SpawnOptions) => withServerReadGuard(spawn, { roots: [...readableRoots(), ...installRoots], hidden: options.hiddenPaths?.() ?? [] });
-  const local = { root, processes: host.ports.processRunner, readFile: (file: string, signal?: AbortSignal) => readFile(file, { signal }), confine: guard };
+  const local = {
+    root,
+    processes: host.ports.processRunner,
+    readFile: (file: string, signal?: AbortSignal) => readLocalBounded(file, MAX_DOCUMENT_BYTES, signal),
+    confine: guard,
+  };
   const state = host.ports.sandbox;
   if (state === undefined) return local;
   if (state.sandbox === undefined) return { ...local, unavailable: state.unavailable };
