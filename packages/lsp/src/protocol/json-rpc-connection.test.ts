@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import type { RunningProcess } from "@agent-tools/core";
 import { ExecaProcessRunner } from "@agent-tools/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { ConnectionClosedError, createJsonRpcConnection, JsonRpcResponseError, RequestTimeoutError } from "./json-rpc-connection.js";
@@ -92,5 +93,25 @@ describe("JSON-RPC connection over a real process", () => {
     const hanging = connection.request("hang", null);
     await process.stdin?.end();
     await expect(hanging).rejects.toThrow(/the server exited \(code 0\)/);
+  });
+
+  it("a write the dead server's pipe refuses closes the connection: the request fails ConnectionClosedError (so the tool retries on a fresh server)", async () => {
+    // The process died (SIGKILL) but the runner has not reported its exit yet: only the write knows.
+    const dead: RunningProcess = {
+      pid: 1,
+      onOutput: () => () => undefined,
+      exited: new Promise(() => undefined),
+      outputClosed: new Promise(() => undefined),
+      kill: async () => undefined,
+      isTreeAlive: () => false,
+      livePids: () => [],
+      stdin: { write: () => Promise.reject(new Error("stdin.write failed: the process exited.")), end: async () => undefined },
+    };
+    const connection = createJsonRpcConnection({ process: dead });
+    const failed = connection.request("textDocument/definition", {});
+    await expect(failed).rejects.toBeInstanceOf(ConnectionClosedError);
+    await expect(failed).rejects.toThrow(/writing to the server failed: stdin\.write failed: the process exited/);
+    expect(connection.closedReason).toMatch(/writing to the server failed/);
+    await expect(connection.notify("textDocument/didOpen", {})).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 });

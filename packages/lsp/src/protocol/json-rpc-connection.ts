@@ -85,9 +85,16 @@ export function createJsonRpcConnection(options: JsonRpcConnectionOptions): Json
     pending.clear();
     options.onClose?.(reason);
   };
+  // A write that fails (the server exited before the runner reported it)
+  // ends the connection: callers see ConnectionClosedError, as for any death.
   const send = async (message: unknown) => {
     if (closedReason !== undefined) throw new ConnectionClosedError(closedReason);
-    await stdin.write(encodeMessage({ jsonrpc: "2.0", ...(message as object) }));
+    try {
+      await stdin.write(encodeMessage({ jsonrpc: "2.0", ...(message as object) }));
+    } catch (error) {
+      close(`writing to the server failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ConnectionClosedError(closedReason ?? "closed");
+    }
   };
   const answer = async (id: unknown, method: string, params: unknown) => {
     try {
