@@ -12,7 +12,7 @@ import { resolveSandboxPolicy } from "@agent-tools/node/internal";
 import { DEFAULT_LANGUAGE_SERVERS, type LanguageServerConfig } from "../runtime/language-server-config.js";
 import { MAX_DOCUMENT_BYTES, createLanguageServerManager } from "../runtime/language-server-manager.js";
 import { createLspEditDiagnostics } from "../runtime/lsp-edit-diagnostics.js";
-import { serverInstallRoots, withServerReadGuard } from "../runtime/server-read-guard.js";
+import { SERVER_FS_GUARD_PATH, serverInstallRoots, withServerReadGuard } from "../runtime/server-read-guard.js";
 import { type LspPluginOptions, checkLspPluginOptions } from "./lsp-plugin-options.js";
 import { createLspTool } from "./lsp-tool.js";
 import type { LspToolEnvironment } from "./lsp-tool-environment.js";
@@ -78,9 +78,14 @@ function serverHome(host: ToolPluginHost, options: LspPluginOptions, servers: re
   if (state === undefined) return local;
   if (state.sandbox === undefined) return { ...local, unavailable: state.unavailable };
   const sandbox = state.sandbox;
-  // The servers read the workspace and the granted roots, and write nowhere in them.
+  // The servers read the workspace and the granted roots, and write nowhere in them. Their own
+  // code (the installed packages, the read guard and the matcher it loads) is bound read-only too:
+  // a sandbox's private /tmp would otherwise hide an SDK installed under /tmp.
   const confine = (spawn: SpawnOptions) => {
-    const policy = resolveSandboxPolicy({ settings: state.settings, writableRoots: [], readOnlyRoots: readableRoots() });
+    const hidden = options.hiddenPaths?.() ?? [];
+    const code = [...installRoots, path.dirname(SERVER_FS_GUARD_PATH), ...hidden.map((entry) => entry.minimatch)].map(installationRootOf);
+    const readOnlyRoots = [...new Set([...readableRoots(), ...code.map((item) => tryRealpath(item) ?? item)])];
+    const policy = resolveSandboxPolicy({ settings: state.settings, writableRoots: [], readOnlyRoots });
     return sandbox.confine(guard(spawn), policy);
   };
   return { ...local, confine };
@@ -145,4 +150,15 @@ export function lspTools(options?: LspPluginOptions): ToolPlugin {
       return { id: "lsp", trusted: true, listTools: () => [tool], close: () => manager.close() };
     },
   };
+}
+
+/**
+ * The directory that holds a server's code with its dependencies: the
+ * top-most `node_modules` above it (pnpm keeps dependencies beside the
+ * package under `node_modules/.pnpm`), else the path's own directory.
+ */
+function installationRootOf(file: string): string {
+  const marker = `${path.sep}node_modules${path.sep}`;
+  const at = file.indexOf(marker);
+  return at === -1 ? path.dirname(file) : file.slice(0, at + marker.length - 1);
 }
