@@ -1,4 +1,6 @@
-import { posix } from "node:path";
+import { chmod, cp, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path, { posix } from "node:path";
 import { createSshWorkspace } from "@agent-tools/ssh";
 import { startTestSshd, type TestSshd } from "@agent-tools/ssh/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,13 +15,41 @@ import { createLspEditDiagnostics } from "./lsp-edit-diagnostics.js";
  * path (the remote machine is this one), as a host sets `command` for a
  * remote that has the servers installed.
  */
+/**
+ * The servers copied where the test account can read them: a checkout in a
+ * private folder (a fresh clone under `mktemp -d`, mode 0700) is out of the
+ * account's reach. Node resolves typescript-language-server's dependencies
+ * from the copied `node_modules`.
+ */
+async function stageServersForAccount(): Promise<{ folder: string; paths: ReturnType<typeof resolveSdkLanguageServers> }> {
+  const own = resolveSdkLanguageServers();
+  if (!own.typescriptLanguageServer || !own.typescriptLib || !own.tsserverEntry) throw new Error("the SDK's TypeScript servers are installed for its tests");
+  const folder = await mkdtemp(path.join(os.tmpdir(), "lsp-ssh-servers-"));
+  await chmod(folder, 0o755);
+  const tlsModules = path.resolve(own.typescriptLanguageServer, "../../..");
+  await cp(tlsModules, path.join(folder, "node_modules"), { recursive: true, dereference: true });
+  await cp(path.dirname(own.typescriptLib), path.join(folder, "node_modules", "typescript"), { recursive: true, dereference: true });
+  await cp(path.resolve(own.tsserverEntry, "../.."), path.join(folder, "tsserver"), { recursive: true, dereference: true });
+  return {
+    folder,
+    paths: {
+      typescriptLanguageServer: path.join(folder, "node_modules", "typescript-language-server", "lib", "cli.mjs"),
+      typescriptLib: path.join(folder, "node_modules", "typescript", "lib"),
+      tsserverEntry: path.join(folder, "tsserver", "lib", "tsserver.js"),
+    },
+  };
+}
+
 describe("language servers over an SSH workspace (real sshd)", () => {
   let sshd: TestSshd;
+  let staged: Awaited<ReturnType<typeof stageServersForAccount>>;
   beforeAll(async () => {
     sshd = await startTestSshd();
+    staged = await stageServersForAccount();
   });
   afterAll(async () => {
     await sshd?.stop();
+    if (staged) await rm(staged.folder, { recursive: true, force: true });
   });
 
   it("definition and diagnostics after a change, then close leaves no session process", async () => {
@@ -35,7 +65,7 @@ describe("language servers over an SSH workspace (real sshd)", () => {
       workspaceRoot: root,
       processes,
       readFile: (path) => workspace.fs.readFile(path),
-      servers: [typescriptServerConfig(resolveSdkLanguageServers())],
+      servers: [typescriptServerConfig(staged.paths)],
     });
     try {
       const main = posix.join(root, "main.ts");
