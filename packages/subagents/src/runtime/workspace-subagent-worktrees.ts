@@ -78,6 +78,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
   readonly #randomSuffix: () => string;
   readonly #maxPatchBytes: number;
   readonly #applies = new KeyedMutex();
+  readonly #adds = new KeyedMutex();
   readonly #journalKey: Uint8Array;
   readonly #journalLedger: WorkspaceJournalLedger;
 
@@ -184,9 +185,10 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
       // --no-checkout: git's own checkout would run the filter drivers the repository's config and attributes name (a
       // child's Bash can write both); the files are checked out in a private git directory instead.
       const args = ["worktree", "add", "--quiet", "--no-checkout", "-b", branch, worktreePath, baseCommit];
-      const added = await git(args, root);
+      // Concurrent adds race in git ("failed to read commondir"): serialised here, retried across processes.
+      const added = await this.#adds.run(root, () => git(args, root));
       if (added.exitCode !== 0) {
-        if (/already exists/i.test(added.stderr)) {
+        if (/already exists|failed to read .*commondir/i.test(added.stderr)) {
           failures.push(added.stderr.trim());
           continue;
         }
@@ -249,7 +251,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     if (refusals.length > 0) return { applyStatus: "failed", ...none, error: describeRefusals(refusals, worktree.path) };
     // The parent's work tree must be inside the workspace: the apply writes nothing elsewhere.
     const root = await this.#workspace.fs.realpath(worktree.repositoryRoot);
-    // Nor into the worktrees' own folder, when it is inside the work tree (other worktrees, the journal, the .gitignore).
+    // Nor into the worktrees' folder inside the work tree (other worktrees, the journal, the .gitignore).
     const worktreesFolder = posix.dirname(posix.dirname(worktree.path));
     const intoWorktrees = paths.filter((changed) => isWithinWorkspacePath(worktreesFolder, posix.join(root, changed)));
     if (intoWorktrees.length > 0) {
@@ -315,7 +317,7 @@ export class WorkspaceSubagentWorktrees implements SubagentWorktrees {
     const workspace = this.#workspace;
     const root = worktree.repositoryRoot;
     const git = (args: readonly string[]) => runWorkspaceGit(workspace, args, { cwd: root, ...(signal ? { signal } : {}) });
-    // A worktree the child swapped for a link is never handed to git (it would empty the folder the link names): the link goes, git forgets it.
+    // A worktree the child swapped for a link never reaches git (it would empty the link's target): the link goes.
     const swapped = (await this.#outsideRoot(worktree.path)) !== undefined && (await lstatIn(workspace, worktree.path))?.type === "symlink";
     if (swapped) await workspace.fs.unlink(worktree.path);
     const removed = swapped
