@@ -33,3 +33,4 @@ export type { IpAddress, IpNetwork } from "./net/ip-address.js";
 export { classifyAddress, mappedIpv4Of } from "./net/address-ranges.js";
 export type { NonPublicAddress } from "./net/address-ranges.js";
 export { decodedBody } from "./net/decoded-body.js";
+export type { HiddenPathData } from "./paths/hidden-path-data.js";

@@ -12,22 +12,10 @@ import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SpawnOptions } from "@agent-tools/core";
 import type { LanguageServerConfig } from "./language-server-config.js";
+import type { HiddenPathData } from "@agent-tools/core/internal";
 
 /** A path the permission rules hide from the model (a `Read(...)` deny or ask rule), as data the guard evaluates. */
-export interface LspHiddenPath {
-  /** The rule as written. */
-  readonly rule: string;
-  /** Absolute bases; `null`: any one segment of a path matching a regex hides it. */
-  readonly bases: readonly string[] | null;
-  /** True when a base itself is hidden. */
-  readonly self: boolean;
-  /** minimatch globs over the `/`-separated path relative to a base (or one segment). */
-  readonly globs: readonly string[];
-  /** minimatch options. */
-  readonly options: Readonly<Record<string, boolean>>;
-  /** The absolute file of the minimatch (CommonJS) to match with: the policy's own, so both match alike. */
-  readonly minimatch: string;
-}
+export type LspHiddenPath = HiddenPathData;
 
 /** What a guarded server may read. */
 export interface ServerReadGuard {

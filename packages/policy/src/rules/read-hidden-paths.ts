@@ -11,22 +11,9 @@ import path from "node:path";
 import { type PathBases, type PathPattern, compilePathPattern } from "./path-pattern.js";
 import { type LayeredPermissionSettings, PERMISSION_LAYERS, type PermissionSettings, checkPermissionSettings } from "./permission-settings.js";
 import { parseRuleText } from "./rule-grammar.js";
+import type { HiddenPathData } from "@agent-tools/core/internal";
 
-/** One hidden-path rule as data: a path is hidden when it lies under a base and its relative path matches a glob. */
-export interface HiddenPathData {
-  /** The rule as written. */
-  readonly rule: string;
-  /** Absolute bases; `null`: any one segment of the path matching a regex hides it (a pattern without `/`). */
-  readonly bases: readonly string[] | null;
-  /** True when the base itself is hidden (the pattern names its anchor). */
-  readonly self: boolean;
-  /** minimatch globs over the `/`-separated path relative to a base (or one segment). */
-  readonly globs: readonly string[];
-  /** minimatch options (`dot`, `nocomment`, `nonegate`, `nocase`). */
-  readonly options: Readonly<Record<string, boolean>>;
-  /** The absolute file of the minimatch (CommonJS) the policy matches with. */
-  readonly minimatch: string;
-}
+export type { HiddenPathData };
 
 const MINIMATCH = createRequire(import.meta.url).resolve("minimatch");
 
