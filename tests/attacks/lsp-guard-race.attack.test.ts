@@ -6,13 +6,13 @@
  * The hover over an import of `./flip` must never show the denied value
  * (`ATTACK_ROUNDS` hovers, default 40).
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { toolResultText } from "@agent-tools/core";
-import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { afterAll, describe, expect, it } from "vitest";
+import { buildLspAttackRegistry } from "./__fixtures__/lsp-registry.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "attack-lsp-race-")));
 afterAll(() => fs.rmSync(temporary, { recursive: true, force: true }));
@@ -30,15 +30,7 @@ describe("the LSP read guard against a symlink swapped under it", () => {
     fs.writeFileSync(path.join(workdir, "secret", "key.ts"), `export const KEY = "${SECRET}";\n`);
     fs.writeFileSync(path.join(workdir, "flip.ts"), 'export const KEY = "decoy";\n');
     fs.writeFileSync(path.join(workdir, "via.ts"), 'import { KEY } from "./flip";\nexport const copy = KEY;\n');
-    execFileSync("git", ["init", "-q"], { cwd: workdir });
-    const registry = await buildBuiltinToolRegistry({
-      workdir,
-      dataDir: path.join(temporary, "data"),
-      memory: false,
-      lsp: true,
-      permissions: { deny: ["Read(secret/**)"] },
-      approval: { defaultDecision: "allow" },
-    } as never);
+    const registry = await buildLspAttackRegistry(workdir, temporary);
     // What the model's Bash would run in the background: swap flip.ts by atomic renames, forever.
     const swapper = spawn(
       "python3",

@@ -8,13 +8,13 @@
  * the workspace (`../`, absolute, a symlink to outside); odd positions do
  * not break the server; registry.close() leaves no server process behind.
  */
-import { execFileSync } from "node:child_process";
+
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { toolResultText } from "@agent-tools/core";
-import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildLspAttackRegistry } from "./__fixtures__/lsp-registry.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "attack-lsp-leaks-")));
 const SECRET = "TOPSECRET-4711";
@@ -23,7 +23,7 @@ const OUTSIDE = "OUTSIDE-SECRET-9999";
 const PY_OUTSIDE = "PY-OUTSIDE-4242";
 const PY_SECRET = "PY-DENIED-1313";
 
-type Registry = Awaited<ReturnType<typeof buildBuiltinToolRegistry>>;
+type Registry = Awaited<ReturnType<typeof buildLspAttackRegistry>>;
 let registry: Registry;
 let workdir: string;
 let count = 0;
@@ -80,16 +80,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(outside, "outside_mod.py"), `from typing import Final\nPY_KEY: Final = "${PY_OUTSIDE}"\n`);
   fs.writeFileSync(path.join(workdir, "secret", "pykey.py"), `from typing import Final\nPY_KEY: Final = "${PY_SECRET}"\n`);
   fs.writeFileSync(path.join(workdir, "a.ts"), "export const a = 1;\n");
-  execFileSync("git", ["init", "-q"], { cwd: workdir });
   before = descendants();
-  registry = await buildBuiltinToolRegistry({
-    workdir,
-    dataDir: path.join(temporary, "data"),
-    memory: false,
-    lsp: true,
-    permissions: { deny: ["Read(secret/**)"] },
-    approval: { defaultDecision: "allow" },
-  } as never);
+  registry = await buildLspAttackRegistry(workdir, temporary);
 }, 60_000);
 
 afterAll(async () => {

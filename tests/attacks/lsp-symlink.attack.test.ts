@@ -6,18 +6,18 @@
  * an import through the link must not show the file's content, in hover,
  * document symbols, diagnostics or the diagnostics an Edit reports.
  */
-import { execFileSync } from "node:child_process";
+
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { toolResultText } from "@agent-tools/core";
-import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildLspAttackRegistry } from "./__fixtures__/lsp-registry.js";
 
 const temporary = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "attack-lsp-symlink-")));
 const SECRET = "LINKED-SECRET-5150";
 const OUTSIDE = "LINKED-OUTSIDE-6160";
-type Registry = Awaited<ReturnType<typeof buildBuiltinToolRegistry>>;
+type Registry = Awaited<ReturnType<typeof buildLspAttackRegistry>>;
 let registry: Registry;
 let count = 0;
 
@@ -42,15 +42,7 @@ beforeAll(async () => {
   fs.symlinkSync("secret", path.join(workdir, "s"));
   fs.symlinkSync(path.join(outside, "out.ts"), path.join(workdir, "outlink.ts"));
   fs.writeFileSync(path.join(workdir, "a.ts"), "export const a = 1;\n");
-  execFileSync("git", ["init", "-q"], { cwd: workdir });
-  registry = await buildBuiltinToolRegistry({
-    workdir,
-    dataDir: path.join(temporary, "data"),
-    memory: false,
-    lsp: true,
-    permissions: { deny: ["Read(secret/**)"] },
-    approval: { defaultDecision: "allow" },
-  } as never);
+  registry = await buildLspAttackRegistry(workdir, temporary);
 }, 60_000);
 
 afterAll(async () => {
