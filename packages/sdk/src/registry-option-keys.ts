@@ -109,6 +109,10 @@ const MCP_KEYS = {
   sampling: true,
   roots: true,
   oauth: true,
+  manifestCache: true,
+  idleStopMs: true,
+  onResourceUpdated: true,
+  onUrlElicitation: true,
   onReady: true,
 } as const satisfies OptionKeyList<McpHostOptions>;
 

@@ -21,6 +21,19 @@ export type {
 } from "./mcp-client-feature-types.js";
 export { McpLoadError, McpConfigError } from "./mcp-errors.js";
 export type { McpLoadFailure, McpLoadReport, McpLoadErrorDetails, McpConfigProblem } from "./mcp-errors.js";
+export type {
+  McpManifest,
+  McpManifestStore,
+  McpManifestTool,
+  McpServerLifecycleState,
+  McpServerLifecycle,
+  McpPromptArgument,
+  McpPromptInfo,
+  McpPromptResult,
+  McpResourceUpdate,
+  McpUrlElicitationRequest,
+  McpUrlElicitationResult,
+} from "./mcp-lifecycle-types.js";
 export type { McpHostOptions, McpHostBundles, McpToolTarget } from "./mcp-host-options.js";
 export type { McpManagerAction, McpManagerInput, McpManagerServerInput, McpManagerDetails } from "./mcp-manager-types.js";
 export type {

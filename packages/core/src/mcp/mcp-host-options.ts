@@ -7,6 +7,15 @@
 import type { ToolBundle } from "../types.js";
 import type { McpElicitationRequest, McpElicitationResult, McpRootsSource, McpSamplingOptions } from "./mcp-client-feature-types.js";
 import type { McpConfigError, McpLoadError, McpLoadReport } from "./mcp-errors.js";
+import type {
+  McpManifestStore,
+  McpPromptInfo,
+  McpPromptResult,
+  McpResourceUpdate,
+  McpServerLifecycle,
+  McpUrlElicitationRequest,
+  McpUrlElicitationResult,
+} from "./mcp-lifecycle-types.js";
 import type { McpOAuthOptions } from "./mcp-oauth-types.js";
 import type { McpOp, McpSettings } from "./mcp-settings-types.js";
 
@@ -32,6 +41,12 @@ export interface McpHostBundles {
   refresh(): Promise<McpLoadReport>;
   /** Tells connected servers that the roots changed (`notifications/roots/list_changed`); a no-op without `roots`. */
   notifyRootsChanged(): Promise<void>;
+  /** Each enabled server's lifecycle state, tool count and manifest tokens, without starting any. */
+  servers?(): McpServerLifecycle[];
+  /** The prompts of every enabled server that offers prompts (starts those servers). */
+  prompts?(): Promise<McpPromptInfo[]>;
+  /** Fills in one prompt on its server. */
+  getPrompt?(serverId: string, name: string, args?: Record<string, string>): Promise<McpPromptResult>;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -85,6 +100,22 @@ export interface McpHostOptions {
    * pre-registered clients) use OAuth.
    */
   oauth?: McpOAuthOptions;
+  /**
+   * Where server manifests (tool lists) are cached so a registry lists a
+   * server's tools without starting it. Default: the SQLite file of the
+   * host's data directory; `false`: no cache, every enabled server is
+   * started when the registry is built.
+   */
+  manifestCache?: McpManifestStore | false;
+  /** A started server with no call for this long is stopped (its manifest stays). Default 600 000 (10 min); 0: never. */
+  idleStopMs?: number;
+  /** A subscribed resource changed (after `ReadMcpResource` with `subscribe: true`). */
+  onResourceUpdated?(update: McpResourceUpdate): void;
+  /**
+   * URL-mode elicitation: a server asks the user to open a URL. Without it
+   * the capability is not declared (form mode is `onElicitation`).
+   */
+  onUrlElicitation?(request: McpUrlElicitationRequest): Promise<McpUrlElicitationResult>;
   /** Receives the created bundles, e.g. to keep `resolveToolName` for approval rules. */
   onReady?(bundles: McpHostBundles): void;
 }

@@ -59,6 +59,8 @@ export interface McpServerConfig {
   messageUrl?: string;
   /** http / sse: OAuth settings (grant, pre-registered client, scope); tokens are never stored here. */
   auth?: McpServerAuthConfig;
+  /** How long a cached manifest (tool list) stays fresh, in ms; default 86 400 000 (a day); 0: refetched at every registry build. */
+  ttlMs?: number;
 }
 
 /** The MCP part of a host's settings. */
