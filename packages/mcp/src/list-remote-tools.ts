@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { z } from "zod";
 import { coerceMcpRemoteTool } from "./remote-tool-schema.js";
 import type { McpRemoteTool } from "./mcp-remote-types.js";
+import { readTaskSupport } from "./tasks/task-support.js";
 
 /** Every page of a server's `tools/list`, coerced. */
 export interface McpToolListing {
@@ -38,6 +39,10 @@ export async function listMcpRemoteTools(client: Client, serverId: string, optio
         warnings.push(`MCP server ${serverId}: ${coerced.skipped}; it is skipped, the server's other tools stay available.`);
         continue;
       }
+      const taskSupport = readTaskSupport(raw);
+      // Only `execution.taskSupport` counts; a top-level field of that name the server sent is dropped.
+      if (taskSupport !== undefined) coerced.tool.taskSupport = taskSupport;
+      else delete coerced.tool.taskSupport;
       tools.push(coerced.tool);
       if (coerced.fixes.length > 0)
         warnings.push(

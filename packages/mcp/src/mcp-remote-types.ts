@@ -7,6 +7,8 @@ export interface McpRemoteTool {
   description?: string;
   inputSchema?: unknown;
   annotations?: Record<string, unknown>;
+  /** `execution.taskSupport` of the listing, when the server named it (see tasks/task-support.ts). */
+  taskSupport?: "required" | "optional" | "forbidden";
 }
 
 /** Lifecycle of an McpServerConnection. */
