@@ -42,7 +42,7 @@ export interface McpHostBundles {
   /** Tells connected servers that the roots changed (`notifications/roots/list_changed`); a no-op without `roots`. */
   notifyRootsChanged(): Promise<void>;
   /** Each enabled server's lifecycle state, tool count and manifest tokens, without starting any. */
-  servers?(): McpServerLifecycle[];
+  servers(): McpServerLifecycle[];
   /** The prompts of every enabled server that offers prompts (starts those servers). */
   prompts?(): Promise<McpPromptInfo[]>;
   /** Fills in one prompt on its server. */

@@ -4,6 +4,7 @@
  * zod schema these types are checked against) lives in `@agent-tools/mcp`.
  */
 import type { ToolErrorCode } from "../errors.js";
+import type { McpServerLifecycle } from "./mcp-lifecycle-types.js";
 import type { McpOAuthGrant, McpTokenEndpointAuthMethod } from "./mcp-settings-types.js";
 
 /** One McpManager action. */
@@ -99,6 +100,8 @@ export interface McpManagerDetails {
   warnings?: string[];
   suggestions?: string[];
   servers?: unknown[];
+  /** list/read: each shown server's lazy lifecycle (state, tools, manifest tokens, when its manifest was fetched). */
+  lifecycles?: McpServerLifecycle[];
   tools?: unknown[];
   stderr?: string[];
   durationMs?: number;
