@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Logger, ToolRegistry, ToolUpdate } from "@agent-tools/core";
 import { previewForMessage, shortenForMessage } from "@agent-tools/core/internal";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolRequest, CallToolResult, RequestId, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolRequest, CallToolResult, LoggingLevel, RequestId, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { askApproval } from "./approval-elicitation.js";
+import { TOOL_UPDATE_LOG_LEVEL, logLevelAllows } from "./log-level.js";
 import { mcpErrorResult, toMcpCallResult } from "./result-mapping.js";
 
 /** What one `tools/call` needs from its session. */
@@ -14,6 +15,8 @@ export interface CallToolEnvironment {
   excluded: ReadonlySet<string>;
   approval: "elicit" | "deny";
   logger: Logger;
+  /** The session's `logging/setLevel` threshold, if the client set one. */
+  logLevel?(): LoggingLevel | undefined;
 }
 
 /** The parts of the SDK's request-handler `extra` a call uses. */
@@ -29,7 +32,9 @@ export interface CallToolExtra {
  * excluded names (naming the available tools), applies the approval
  * decision (`deny` refuses, `ask` goes through {@link askApproval}), streams
  * `onUpdate` events as `notifications/progress` when the request carries a
- * progress token, and maps the result. Never throws for a tool failure.
+ * progress token and as `notifications/message` (level `info`, logger: the
+ * tool's name) when the client set a log level that lets `info` through, and
+ * maps the result. Never throws for a tool failure.
  *
  * @example
  * server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(environment, request.params, extra));
@@ -68,18 +73,24 @@ export async function callTool(environment: CallToolEnvironment, params: CallToo
   const progressToken = params._meta?.progressToken;
   let progress = 0;
   let answered = false;
+  const send = (notification: ServerNotification) =>
+    // Notifications are fire and forget: a client gone mid-call must not fail the call.
+    extra.sendNotification(notification).catch((error: unknown) => environment.logger.debug("a notification was not sent", { error: String(error) }));
+  // Decided when the call starts: without a token or a log level that lets updates through,
+  // the tool gets no onUpdate (some tools skip the work of reporting then).
+  const logging = logLevelAllows(environment.logLevel?.(), TOOL_UPDATE_LOG_LEVEL);
   const onUpdate =
-    progressToken === undefined
+    progressToken === undefined && !logging
       ? undefined
       : (event: { update: ToolUpdate }) => {
           // A client treats progress for a request it already has the answer to as a protocol error.
           if (answered) return;
           const message = progressMessage(event.update);
-          progress += 1;
-          // Notifications are fire and forget: a client gone mid-call must not fail the call.
-          extra
-            .sendNotification({ method: "notifications/progress", params: { progressToken, progress, ...(message ? { message } : {}) } })
-            .catch((error: unknown) => environment.logger.debug("a progress notification was not sent", { error: String(error) }));
+          if (progressToken !== undefined) {
+            progress += 1;
+            void send({ method: "notifications/progress", params: { progressToken, progress, ...(message ? { message } : {}) } });
+          }
+          if (message && logging) void send({ method: "notifications/message", params: { level: TOOL_UPDATE_LOG_LEVEL, logger: canonical, data: message } });
         };
   const result = await registry.executeToolCall(
     // Request ids repeat across sessions; the call id must not.

@@ -1,6 +1,6 @@
 import type { Logger, ToolRegistry } from "@agent-tools/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type LoggingLevel, SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { callTool } from "./call-tool.js";
 import { listMcpTools } from "./tool-list.js";
 
@@ -44,8 +44,9 @@ export interface McpSession {
 const DEFAULT_SETTLE_MS = 15_000;
 
 /**
- * Creates a session's `Server` with the `tools/list` and `tools/call`
- * handlers; connect it to a transport with `session.server.connect(...)`.
+ * Creates a session's `Server` with the `tools/list`, `tools/call` and
+ * `logging/setLevel` handlers (capabilities `tools.listChanged` and
+ * `logging`); connect it to a transport with `session.server.connect(...)`.
  *
  * @example
  * const session = createMcpSession(settings);
@@ -54,12 +55,14 @@ const DEFAULT_SETTLE_MS = 15_000;
 export function createMcpSession(settings: McpSessionSettings): McpSession {
   const server = new Server(
     { name: settings.name, version: settings.version },
-    { capabilities: { tools: { listChanged: true } }, ...(settings.instructions ? { instructions: settings.instructions } : {}) },
+    { capabilities: { tools: { listChanged: true }, logging: {} }, ...(settings.instructions ? { instructions: settings.instructions } : {}) },
   );
   const sessionAbort = new AbortController();
   const calls = new Set<Promise<unknown>>();
   const closedListeners = new Set<() => void>();
   let initialized = false;
+  /** The threshold the client set with `logging/setLevel`; none: no log messages are sent. */
+  let logLevel: LoggingLevel | undefined;
   let closed = false;
   let closing: Promise<void> | undefined;
 
@@ -80,11 +83,17 @@ export function createMcpSession(settings: McpSessionSettings): McpSession {
   };
   server.onerror = (error) => settings.logger.warn("MCP protocol error", { error: error.message });
 
+  // Replaces the SDK's own handler (which would send every message to a client that set no level):
+  // one session is one client here, and only a client that asked for log messages gets them.
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listMcpTools(settings.registry, settings.excluded) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const signal = AbortSignal.any([extra.signal, sessionAbort.signal]);
     const running = callTool(
-      { registry: settings.registry, server, excluded: settings.excluded, approval: settings.approval, logger: settings.logger },
+      { registry: settings.registry, server, excluded: settings.excluded, approval: settings.approval, logger: settings.logger, logLevel: () => logLevel },
       request.params,
       { requestId: extra.requestId, signal, sendNotification: extra.sendNotification },
     );
