@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createToolRegistry } from "@agent-tools/core";
-import { createInMemoryMcpSettingsStore, createMcpToolBundles } from "@agent-tools/mcp";
+import { createInMemoryMcpSettingsStore, createMcpToolBundles, normalizeMcpServerConfig } from "@agent-tools/mcp";
 import { loadMcpClientSdk, percentile } from "./bench-util.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -39,7 +39,7 @@ await bare.connect(new StdioClientTransport({ command: process.execPath, args: [
 
 // agent-tools registry with the dynamic tool.
 const workdir = mkdtempSync(path.join(os.tmpdir(), "bench-mcp-"));
-const store = createInMemoryMcpSettingsStore({ servers: [{ id: "edge", command: process.execPath, args: [edgeServer, "stdio"] }] });
+const store = createInMemoryMcpSettingsStore({ servers: [normalizeMcpServerConfig({ id: "edge", command: process.execPath, args: [edgeServer, "stdio"] })] });
 const mcp = await createMcpToolBundles({ getSettings: store.getSettings, toolSearch: false });
 const registry = createToolRegistry({ workdir, dataDir: path.join(workdir, ".data"), bundles: [...mcp.bundles], loopBreaker: false });
 if (!registry.hasTool("mcp_edge_echo")) throw new Error("mcp_edge_echo was not loaded");
