@@ -7,6 +7,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { UrlElicitationBroker } from "./client-features/url-elicitation.js";
 import type { McpServerConfig } from "./settings.js";
 
 /** Client features of every connection: what the client declares and the handlers behind it. */
@@ -15,6 +16,8 @@ export interface McpClientFeatures {
   capabilities(config: McpServerConfig): ClientCapabilities;
   /** Registers request and notification handlers on a new client, before it connects. */
   install(client: Client, config: McpServerConfig): void;
+  /** URL-mode elicitation, when the host gave `onUrlElicitation`: a tool call refused with -32042 asks through it and is retried once. */
+  urlElicitation?: UrlElicitationBroker;
 }
 
 /** The part of a client transport that finishes an OAuth authorization (`StreamableHTTPClientTransport`, `SSEClientTransport`). */

@@ -126,6 +126,7 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
             const answer = await connection.callTool(remote.name, input, {
               signal: context.signal,
               onProgress: (progress) => context.onUpdate({ text: progress.message, data: { kind: "mcp_progress", ...progress } }),
+              onTaskUpdate: (update) => context.onUpdate({ text: update.message ?? update.statusMessage, data: { kind: "mcp_task", ...update } }),
             });
             if (answer.isError === true) {
               span.setAttribute("error.type", "tool_error");

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError, raceWithAbort } from "@agent-tools/core";
 import { createLegacySseTransport } from "./legacy-sse-transport.js";
 import { listMcpRemoteTools } from "./list-remote-tools.js";
@@ -11,6 +11,10 @@ import { endStdioProcess, trackStdioProcess } from "./stdio-process-end.js";
 import type { McpConnectionState, McpProgress, McpRemoteTool } from "./mcp-remote-types.js";
 import type { McpAuthProviderSource, McpAuthTransport, McpClientFeatures } from "./client-host-options.js";
 import { retryAfterAuthorization } from "./oauth/retry-after-authorization.js";
+import { isUrlElicitationRequired, retryAfterUrlElicitation } from "./client-features/url-elicitation-retry.js";
+import { type McpTaskUpdate, awaitToolTask } from "./tasks/await-tool-task.js";
+import { RunningToolTasks } from "./tasks/running-tool-tasks.js";
+import { isStartedToolTask, startToolCall } from "./tasks/start-tool-call.js";
 import type { McpServerConfig } from "./settings.js";
 
 /** Options shared by every connection of a runtime. */
@@ -24,6 +28,15 @@ export interface McpConnectionOptions {
   clientFeatures?: McpClientFeatures;
   /** OAuth providers of HTTP and SSE servers. */
   auth?: McpAuthProviderSource;
+}
+
+/** Options of {@link McpServerConnection.callTool}. */
+export interface McpCallToolOptions {
+  signal?: AbortSignal;
+  /** Progress of a plain call. */
+  onProgress?(progress: McpProgress): void;
+  /** Status, status messages and progress of a call the server runs as a task. */
+  onTaskUpdate?(update: McpTaskUpdate): void;
 }
 
 /** Identity of a configuration for connection reuse: what changes the process or endpoint. */
@@ -66,6 +79,8 @@ export class McpServerConnection {
   private lastTransport: Transport | undefined;
   /** Aborted by close(): ends a sign-in the host is still waiting for. */
   private readonly lifetime = new AbortController();
+  /** Calls waiting for their MCP task (polled outside the call queue; close() cancels them). */
+  readonly runningTasks = new RunningToolTasks();
 
   constructor(config: McpServerConfig, options: McpConnectionOptions = {}) {
     this.config = config;
@@ -181,23 +196,33 @@ export class McpServerConnection {
   /**
    * Calls a tool. Calls to one server run one at a time; an abort while
    * queued leaves the queue, an abort while running sends the server a
-   * cancellation. A 404 session loss re-initialises and retries once.
+   * cancellation. A 404 session loss re-initialises and retries once. A tool
+   * the server runs as a task (tasks/) is awaited outside the queue; a call
+   * refused with -32042 asks the host's onUrlElicitation and is retried once.
    */
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    options: { signal?: AbortSignal; onProgress?(progress: McpProgress): void } = {},
-  ): Promise<CallToolResult> {
-    return this.exclusive(options.signal, async () => {
+  async callTool(name: string, args: Record<string, unknown>, options: McpCallToolOptions = {}): Promise<CallToolResult> {
+    const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
+    return retryAfterUrlElicitation(() => this.callToolOnce(name, args, options), {
+      serverId: this.config.id,
+      broker: this.options.clientFeatures?.urlElicitation,
+      signal,
+      timeoutMs: this.config.timeoutMs,
+    });
+  }
+
+  private async callToolOnce(name: string, args: Record<string, unknown>, options: McpCallToolOptions): Promise<CallToolResult> {
+    const outcome = await this.exclusive(options.signal, async () => {
       const attempt = async () => {
         const client = await this.connect(options.signal);
         try {
-          return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+          const onTaskUpdate = options.onTaskUpdate;
+          return await startToolCall(client, name, args, {
             signal: options.signal,
             timeout: this.config.timeoutMs,
-            resetTimeoutOnProgress: true,
-            onprogress: options.onProgress ? (progress) => options.onProgress!(progress as McpProgress) : undefined,
-          })) as CallToolResult;
+            taskSupport: this.tools.find((tool) => tool.name === name)?.taskSupport,
+            onProgress: options.onProgress,
+            onTaskProgress: onTaskUpdate && ((taskId, progress) => onTaskUpdate({ taskId, status: "working", ...progress })),
+          });
         } catch (error) {
           if (isSessionLost(error) || isConnectionClosed(error)) await this.dropClient(client);
           const overflow = this.overflowLimits.get(client);
@@ -215,6 +240,19 @@ export class McpServerConnection {
         throw this.describeFailure(error, options.signal);
       }
     });
+    if (!isStartedToolTask(outcome)) return outcome;
+    const waiting = awaitToolTask(outcome, {
+      serverId: this.config.id,
+      signal: options.signal,
+      lifetime: this.lifetime.signal,
+      timeout: this.config.timeoutMs,
+      onUpdate: options.onTaskUpdate,
+    });
+    try {
+      return await this.runningTasks.track(waiting);
+    } catch (error) {
+      throw this.describeFailure(error, options.signal);
+    }
   }
 
   /**
@@ -234,7 +272,7 @@ export class McpServerConnection {
   }
 
   private describeFailure(error: unknown, signal: AbortSignal | undefined): unknown {
-    if (signal?.aborted || error instanceof ToolError) return error;
+    if (signal?.aborted || error instanceof ToolError || isUrlElicitationRequired(error)) return error;
     const id = this.config.id;
     if (isConnectionClosed(error)) {
       const tail = this.stderrTail.slice(-5).join("\n");
@@ -297,6 +335,8 @@ export class McpServerConnection {
     this.state = "closed";
     this.connectAbort?.abort();
     this.lifetime.abort();
+    // Running tasks send tasks/cancel on the lifetime's abort; let those go out before the transport closes.
+    await this.runningTasks.settle();
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
     if (!client) return;

@@ -5,7 +5,7 @@
  * schema before it goes back to the server.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type ElicitRequest, type ElicitResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type ElicitRequest, type ElicitRequestURLParams, type ElicitResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { McpElicitationRequest, McpElicitationResult, McpElicitationSchema } from "./client-feature-types.js";
 import { applyElicitationDefaults, checkElicitationContent, checkElicitationSchema } from "./elicitation-schema.js";
@@ -20,12 +20,29 @@ export type McpElicitationCallback = (request: McpElicitationRequest) => Promise
  */
 const ElicitationMethodSchema = z.object({ method: z.literal("elicitation/create"), params: z.record(z.string(), z.unknown()) });
 
-/** Registers the `elicitation/create` handler of one server's client (the capability must be declared). */
-export function installElicitationHandler(client: Client, serverId: string, onElicitation: McpElicitationCallback): void {
+/** Answers a URL-mode request (see url-elicitation-handler.ts). */
+export type McpUrlElicitationAnswer = (params: ElicitRequestURLParams, signal: AbortSignal) => Promise<ElicitResult>;
+
+/**
+ * Registers the `elicitation/create` handler of one server's client (the
+ * capability of each mode given must be declared; the SDK refuses a mode
+ * that was not).
+ */
+export function installElicitationHandler(
+  client: Client,
+  serverId: string,
+  onElicitation: McpElicitationCallback | undefined,
+  onUrlElicitation?: McpUrlElicitationAnswer,
+): void {
   client.setRequestHandler(ElicitationMethodSchema, async (request, extra) => {
     // The client has validated the params against ElicitRequestSchema before this runs.
     const params = request.params as ElicitRequest["params"];
-    if (params.mode === "url") throw new McpError(ErrorCode.InvalidParams, "This client answers form-mode elicitation only; send a form (requestedSchema).");
+    if (params.mode === "url") {
+      if (onUrlElicitation === undefined)
+        throw new McpError(ErrorCode.InvalidParams, "This client answers form-mode elicitation only; send a form (requestedSchema).");
+      return onUrlElicitation(params, extra.signal);
+    }
+    if (onElicitation === undefined) throw new McpError(ErrorCode.InvalidParams, "This client answers URL-mode elicitation only.");
     const problems = checkElicitationSchema(params.requestedSchema);
     if (problems.length > 0) {
       throw new McpError(
