@@ -284,6 +284,20 @@ function checkMcp(value: unknown, where: string): void {
   checkOptionObject(mcp.clientInfo, MCP_CLIENT_INFO_KEYS, `${where}.clientInfo`);
   checkOptionObject(mcp.sampling, MCP_SAMPLING_KEYS, `${where}.sampling`);
   checkOptionObject(mcp.oauth, MCP_OAUTH_KEYS, `${where}.oauth`);
+  checkMcpManifestCache(mcp.manifestCache, `${where}.manifestCache`);
+}
+
+/** `mcp.manifestCache`: false or an McpManifestStore (get, put, delete); anything else fails closed here, before the MCP package loads. */
+function checkMcpManifestCache(value: unknown, where: string): void {
+  if (value === undefined || value === false) return;
+  const missing = isOptionObject(value) ? ["get", "put", "delete"].filter((method) => typeof value[method] !== "function") : undefined;
+  if (missing?.length === 0) return;
+  const lacking = missing === undefined ? "" : ` (it has no ${missing.join(", ")})`;
+  throw new SdkError(
+    "invalid_options",
+    `${where} must be false or an McpManifestStore (an object with get, put and delete functions, e.g. new InMemoryMcpManifestStore()), not ${describeOptionValue(value)}${lacking}.`,
+    { option: where, suggestion: value === true ? "false" : "new InMemoryMcpManifestStore()" },
+  );
 }
 
 /** Top-level options that moved into their feature's own option object, and where they live now. */
