@@ -1,6 +1,7 @@
 import type { ToolPlugin, ToolPluginHost } from "@agent-tools/core";
 import { leaseSqliteStorage } from "@agent-tools/storage";
 import { type McpHostOptions, createMcpToolBundles } from "./mcp-tool-bundles.js";
+import { checkMcpManifestCacheOption, resolveMcpManifestCache } from "./manifest/default-mcp-manifest-store.js";
 import { KyselyMcpOAuthStore } from "./oauth/kysely-mcp-oauth-store.js";
 import { workspaceMcpRoots } from "./workspace-roots.js";
 
@@ -14,7 +15,8 @@ export interface McpToolsPlugin extends ToolPlugin {
  * MCP servers as tools, McpManager and ToolSearch (chat and cron). Settings
  * are read-only without `applyOps` and in the cron scope; load failures
  * default to `continue` in chat and `throw` in cron; OAuth tokens default to
- * the SQLite file of the host's data directory (through its resource hub);
+ * the SQLite file of the host's data directory (through its resource hub),
+ * and so does the manifest cache (`manifestCache`; `false` turns it off);
  * servers may list the workspace and the granted roots unless `roots` is the
  * host's own getter or `false`. A worktree child gets the servers read-only,
  * continuing past load failures, without calling `onReady`.
@@ -23,6 +25,7 @@ export interface McpToolsPlugin extends ToolPlugin {
  * const registry = await buildToolRegistry({ workdir, plugins: [mcpTools({ getSettings: () => settings })] });
  */
 export function mcpTools(options: McpHostOptions): McpToolsPlugin {
+  checkMcpManifestCacheOption(options.manifestCache, "mcp.manifestCache");
   let isDeferralActive: (() => boolean) | undefined;
   return {
     id: "mcp",
@@ -51,6 +54,8 @@ async function createMcpBundles(options: McpHostOptions, host: ToolPluginHost) {
   return createMcpToolBundles({
     ...mcpOptions,
     ...(oauthStorage === undefined ? {} : { oauth: { ...mcpOptions.oauth, store: async () => KyselyMcpOAuthStore.open(await oauthStorage.get()) } }),
+    // Cached tool listings default to the same host-owned SQLite file (opened on first use; no cache if it cannot open).
+    manifestCache: resolveMcpManifestCache(mcpOptions.manifestCache, host),
     runtimeScope,
     sandbox: mcpOptions.sandbox ?? host.ports.sandbox !== undefined,
     // On a non-local workspace the model's commands run there: McpManager starts no stdio server the model names here.
