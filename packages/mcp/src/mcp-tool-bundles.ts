@@ -4,6 +4,8 @@ import { type McpDynamicToolBundle, createMcpDynamicToolBundle } from "./dynamic
 import { type McpLoadReport, McpConfigError, McpLoadError } from "./mcp-errors.js";
 import { createMcpClientFeatures } from "./mcp-client-features.js";
 import { createMcpManagerTool } from "./mcp-manager-tool.js";
+import { createMcpPromptAccess } from "./prompts/mcp-prompts.js";
+import { MCP_RESOURCE_TOOL_NAMES, type McpApprovalView, createMcpResourceTools } from "./resources/mcp-resource-tools.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { createMcpOAuthControl } from "./oauth/mcp-oauth-source.js";
 import { assertCompleteMcpServers, selectEnabledMcpServers } from "./settings.js";
@@ -16,6 +18,8 @@ export interface McpToolBundleOptions extends Omit<McpHostOptions, "onReady"> {
   /** The label of the non-local workspace the registry works on: McpManager then starts no stdio server the model names (see `McpManagerEnvironment.remoteWorkspace`). */
   remoteWorkspace?: string;
   logger?: Logger;
+  /** The registry's approval (the plugin passes its registry view): ReadMcpResource and ListMcpResources refuse a server it denies as a whole. */
+  approvalView?: McpApprovalView;
 }
 
 export type { McpHostOptions } from "@agent-tools/core/mcp";
@@ -143,13 +147,23 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
       },
     }),
   ];
+  // Resources and prompts (design section 3): the resource tools are listed while a server is known to offer resources.
+  const access = { getSettings: options.getSettings, runtime, sandbox: options.sandbox === true };
+  const resources = createMcpResourceTools({
+    ...access,
+    entries: () => tools.entries(),
+    approvalView: options.approvalView,
+    onResourceUpdated: options.onResourceUpdated,
+    logger: options.logger,
+  });
+  const prompts = createMcpPromptAccess(access, options.logger);
   const toolSearch = createToolSearchTool({ entries: () => tools.entries(), activated, onActivated: () => tools.notifyToolsChanged() });
   const manager: ToolBundle = {
     id: "mcp-manager",
     trusted: true,
-    listTools: () => (deferral ? [...managerTools, toolSearch] : managerTools),
-    // ToolSearch is listed only while lazy loading is active; approval rules may name it before.
-    approvalTargets: () => ({ toolNames: searchable ? [toolSearch.name] : [] }),
+    listTools: () => [...managerTools, ...resources.listed(), ...(deferral ? [toolSearch] : [])],
+    // ToolSearch is listed only while lazy loading is active, the resource tools while a server offers resources; approval rules may name them before.
+    approvalTargets: () => ({ toolNames: [...MCP_RESOURCE_TOOL_NAMES, ...(searchable ? [toolSearch.name] : [])] }),
   };
   return {
     manager,
@@ -160,6 +174,8 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     isDeferralActive: () => deferral,
     refresh,
     notifyRootsChanged: () => clientFeatures?.notifyRootsChanged() ?? Promise.resolve(),
+    prompts: () => prompts.prompts(),
+    getPrompt: (serverId, name, args) => prompts.getPrompt(serverId, name, args),
     close: () => runtime.close(),
   };
 }

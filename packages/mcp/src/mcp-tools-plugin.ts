@@ -1,4 +1,5 @@
 import type { ToolPlugin, ToolPluginHost } from "@agent-tools/core";
+import type { McpHostBundles } from "@agent-tools/core/mcp";
 import { leaseSqliteStorage } from "@agent-tools/storage";
 import { type McpHostOptions, createMcpToolBundles } from "./mcp-tool-bundles.js";
 import { checkMcpManifestCacheOption, resolveMcpManifestCache } from "./manifest/default-mcp-manifest-store.js";
@@ -9,6 +10,8 @@ import { workspaceMcpRoots } from "./workspace-roots.js";
 export interface McpToolsPlugin extends ToolPlugin {
   /** True while the registry this plugin was last created in lists MCP tools only through ToolSearch. */
   deferralActive(): boolean;
+  /** The MCP bundles of the registry this plugin was last created in (prompts, servers, refresh); undefined before. */
+  hostBundles(): McpHostBundles | undefined;
 }
 
 /**
@@ -27,6 +30,7 @@ export interface McpToolsPlugin extends ToolPlugin {
 export function mcpTools(options: McpHostOptions): McpToolsPlugin {
   checkMcpManifestCacheOption(options.manifestCache, "mcp.manifestCache");
   let isDeferralActive: (() => boolean) | undefined;
+  let created: McpHostBundles | undefined;
   return {
     id: "mcp",
     scopes: ["chat", "cron"],
@@ -34,9 +38,11 @@ export function mcpTools(options: McpHostOptions): McpToolsPlugin {
     // onReady is the host's handle on its own registry's servers: a child's (closed with the child) is not handed over.
     readonlyChild: () => mcpTools({ ...options, applyOps: undefined, loadFailureMode: "continue", onReady: undefined }),
     deferralActive: () => isDeferralActive?.() === true,
+    hostBundles: () => created,
     async create(host) {
       const mcp = await createMcpBundles(options, host);
       isDeferralActive = () => mcp.isDeferralActive();
+      created = mcp;
       options.onReady?.(mcp);
       return mcp.bundles;
     },
@@ -61,6 +67,8 @@ async function createMcpBundles(options: McpHostOptions, host: ToolPluginHost) {
     // On a non-local workspace the model's commands run there: McpManager starts no stdio server the model names here.
     ...(host.ports.workspace?.capabilities.localPaths === false ? { remoteWorkspace: host.ports.workspace.label } : {}),
     logger: host.logger,
+    // The resource tools ask the registry's approval whether a server is denied as a whole.
+    approvalView: host.registry,
     applyOps: runtimeScope === "chat" ? mcpOptions.applyOps : undefined,
     // The workspace and the granted roots, unless the host gives its own (or false).
     roots: mcpOptions.roots ?? workspaceMcpRoots(() => (host.registry.built ? host.registry.paths : undefined), host),

@@ -98,6 +98,18 @@ export class McpServerConnection {
     return this.client?.getServerVersion();
   }
 
+  /** What the server declared at initialize, in the manifest's terms; undefined before the first connect. */
+  get serverCapabilities(): { resources?: boolean; resourceSubscribe?: boolean; prompts?: boolean; tasks?: boolean } | undefined {
+    const capabilities = this.client?.getServerCapabilities();
+    if (!capabilities) return undefined;
+    return {
+      resources: capabilities.resources !== undefined,
+      resourceSubscribe: capabilities.resources?.subscribe === true,
+      prompts: capabilities.prompts !== undefined,
+      tasks: capabilities.tasks !== undefined,
+    };
+  }
+
   /** Connects (or reuses the live connection) and returns the client; a dropped connection is reopened once per call. */
   async connect(signal?: AbortSignal): Promise<Client> {
     if (this.state === "closed") throw new ToolError("unavailable", `MCP server ${this.config.id} was stopped.`);

@@ -44,9 +44,9 @@ export interface McpHostBundles {
   /** Each enabled server's lifecycle state, tool count and manifest tokens, without starting any. */
   servers(): McpServerLifecycle[];
   /** The prompts of every enabled server that offers prompts (starts those servers). */
-  prompts?(): Promise<McpPromptInfo[]>;
+  prompts(): Promise<McpPromptInfo[]>;
   /** Fills in one prompt on its server. */
-  getPrompt?(serverId: string, name: string, args?: Record<string, string>): Promise<McpPromptResult>;
+  getPrompt(serverId: string, name: string, args?: Record<string, string>): Promise<McpPromptResult>;
   /** Closes every connection. */
   close(): Promise<void>;
 }

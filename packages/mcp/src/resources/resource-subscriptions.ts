@@ -1,0 +1,75 @@
+/**
+ * Resource subscriptions of one set of MCP bundles. A subscription lives on
+ * one client (one session of the server): after a reconnect it is gone and
+ * `isSubscribed` says so, so the next `subscribe: true` sends it again.
+ * Every `notifications/resources/updated` goes to the host's callback and
+ * marks the URI "updated since last read" until it is read again.
+ */
+import type { Logger } from "@agent-tools/core";
+import type { McpResourceUpdate } from "@agent-tools/core/mcp";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+
+/** What {@link McpResourceSubscriptions} reports to. */
+export interface McpResourceSubscriptionOptions {
+  /** The host's `onResourceUpdated`; a throw is logged, never passed on. */
+  onResourceUpdated?(update: McpResourceUpdate): void;
+  logger?: Logger;
+}
+
+const keyOf = (serverId: string, uri: string) => JSON.stringify([serverId, uri]);
+
+/** Subscribed URIs, their update marks, and the notification handler on each client. */
+export class McpResourceSubscriptions {
+  private readonly options: McpResourceSubscriptionOptions;
+  /** Clients whose notification handler is installed. */
+  private readonly installed = new WeakSet<Client>();
+  /** `[server, uri]` -> the client the subscription was made on. */
+  private readonly subscriptions = new Map<string, Client>();
+  private readonly updated = new Set<string>();
+
+  constructor(options: McpResourceSubscriptionOptions = {}) {
+    this.options = options;
+  }
+
+  /** Installs the `notifications/resources/updated` handler on `client` (once per client). */
+  install(serverId: string, client: Client): void {
+    if (this.installed.has(client)) return;
+    this.installed.add(client);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      const uri = notification.params.uri;
+      if (typeof uri !== "string") return;
+      this.updated.add(keyOf(serverId, uri));
+      try {
+        this.options.onResourceUpdated?.({ serverId, uri });
+      } catch (error) {
+        this.options.logger?.warn(`onResourceUpdated threw: ${String(error)}`);
+      }
+    });
+  }
+
+  /** True when `uri` of `serverId` is subscribed on `client` (the server's current session). */
+  isSubscribed(serverId: string, uri: string, client: Client): boolean {
+    return this.subscriptions.get(keyOf(serverId, uri)) === client;
+  }
+
+  /** Records a subscription made on `client`. */
+  recordSubscription(serverId: string, uri: string, client: Client): void {
+    this.subscriptions.set(keyOf(serverId, uri), client);
+  }
+
+  /** True when the server said `uri` changed since it was last read. */
+  isUpdated(serverId: string, uri: string): boolean {
+    return this.updated.has(keyOf(serverId, uri));
+  }
+
+  /** Marks `uri` updated again (a read that cleared the mark failed). */
+  markUpdated(serverId: string, uri: string): void {
+    this.updated.add(keyOf(serverId, uri));
+  }
+
+  /** Clears the mark of `uri` (it was just read). */
+  markRead(serverId: string, uri: string): void {
+    this.updated.delete(keyOf(serverId, uri));
+  }
+}
