@@ -4,6 +4,7 @@ import { mapMcpCallResult } from "./content-mapping.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import { coerceMcpInputSchema } from "./remote-tool-schema.js";
 import type { McpRemoteTool } from "./mcp-remote-types.js";
+import { mayMeanToolGone, toolGoneError } from "./lifecycle/tool-gone.js";
 import { mcpToolAnnotations } from "./mcp-tool-annotations.js";
 import { mcpToolEffects } from "./mcp-tool-effects.js";
 import { type McpSettings, selectEnabledMcpServers } from "./settings.js";
@@ -24,8 +25,8 @@ export interface McpDynamicToolBundle extends ToolBundle {
   /** Every dynamic tool of enabled servers, exposed or not. */
   entries(): McpToolEntry[];
   /**
-   * Rebuilds the tool list from the runtime's connections; called after
-   * loads and list_changed. Tells the `onToolsChanged` listeners when the
+   * Rebuilds the tool list from the runtime's live listings and cached
+   * manifests; called after loads, listings and list_changed. Tells the `onToolsChanged` listeners when the
    * list changed.
    */
   rebuild(): void;
@@ -73,6 +74,10 @@ export function describeMcpTool(serverLabel: string, tool: McpRemoteTool): strin
   return serverLabel ? `[MCP:${serverLabel}] ${text}` : `[MCP] ${text}`;
 }
 
+function sameRemoteTool(a: McpRemoteTool, b: McpRemoteTool): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 function allowsExtraKeys(schema: Record<string, unknown>): boolean {
   const extra = schema.additionalProperties;
   return extra === true || (typeof extra === "object" && extra !== null);
@@ -112,30 +117,52 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
         const server = selectEnabledMcpServers(options.getSettings()).find((candidate) => candidate.id === serverId);
         if (!server)
           throw new ToolError("unavailable", `MCP server ${serverId} is no longer enabled; ${name} cannot run. Use McpManager action=list to see the servers.`);
-        const connection = options.runtime.connectionFor(server);
-        if (options.sandbox && server.transport === "stdio" && connection.state !== "connected") {
-          throw new ToolError("permission_denied", `MCP server ${serverId} is a stdio server and this host runs sandboxed: it cannot be started.`, {
-            recoverable: false,
-          });
-        }
-        const result = await traceChildSpan(
-          context.telemetry,
-          `tools/call ${remote.name}`,
-          mcpCallSpanOptions(serverId, server.transport, remote.name),
-          async (span) => {
-            const answer = await connection.callTool(remote.name, input, {
-              signal: context.signal,
-              onProgress: (progress) => context.onUpdate({ text: progress.message, data: { kind: "mcp_progress", ...progress } }),
-              onTaskUpdate: (update) => context.onUpdate({ text: update.message ?? update.statusMessage, data: { kind: "mcp_task", ...update } }),
+        // One use of the server: it starts here if it is not running (lazy start), and its idle clock waits for the call.
+        return options.runtime.use(server, async (connection) => {
+          if (options.sandbox && server.transport === "stdio" && connection.state !== "connected") {
+            throw new ToolError("permission_denied", `MCP server ${serverId} is a stdio server and this host runs sandboxed: it cannot be started.`, {
+              recoverable: false,
             });
-            if (answer.isError === true) {
-              span.setAttribute("error.type", "tool_error");
-              span.setStatus({ code: 2, message: "tool_error" });
+          }
+          if (connection.listedAt === undefined) {
+            // The first call starts the server; its live listing replaces the cached manifest.
+            try {
+              await connection.connect(context.signal);
+            } catch (error) {
+              throw connection.describeFailure(error, context.signal);
             }
-            return answer;
-          },
-        );
-        return mapMcpCallResult(result, meta);
+          }
+          if (!connection.tools.some((tool) => tool.name === remote.name)) throw toolGoneError(name, remote.name, serverId);
+          const confirmGone = async () => {
+            const listed = await connection.listTools(undefined, context.signal).catch(() => undefined);
+            if (listed && !listed.some((tool) => tool.name === remote.name)) throw toolGoneError(name, remote.name, serverId);
+          };
+          let result: Awaited<ReturnType<typeof connection.callTool>>;
+          try {
+            result = await traceChildSpan(
+              context.telemetry,
+              `tools/call ${remote.name}`,
+              mcpCallSpanOptions(serverId, server.transport, remote.name),
+              async (span) => {
+                const answer = await connection.callTool(remote.name, input, {
+                  signal: context.signal,
+                  onProgress: (progress) => context.onUpdate({ text: progress.message, data: { kind: "mcp_progress", ...progress } }),
+                  onTaskUpdate: (update) => context.onUpdate({ text: update.message ?? update.statusMessage, data: { kind: "mcp_task", ...update } }),
+                });
+                if (answer.isError === true) {
+                  span.setAttribute("error.type", "tool_error");
+                  span.setStatus({ code: 2, message: "tool_error" });
+                }
+                return answer;
+              },
+            );
+          } catch (error) {
+            if (!context.signal.aborted && mayMeanToolGone({ error })) await confirmGone();
+            throw error;
+          }
+          if (mayMeanToolGone({ result })) await confirmGone();
+          return mapMcpCallResult(result, meta);
+        });
       },
     };
   }
@@ -170,14 +197,15 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
     rebuild() {
       const next = new Map<string, McpToolEntry>();
       for (const server of selectEnabledMcpServers(options.getSettings())) {
-        const connection = options.runtime.peek(server.id);
-        if (!connection || connection.state === "closed") continue;
-        for (const warning of connection.toolListWarnings) {
+        // The live listing of a running server, else its cached manifest (the server is started on the first call).
+        const listing = options.runtime.listingFor(server);
+        if (!listing) continue;
+        for (const warning of listing.warnings) {
           if (warned.has(warning)) continue;
           warned.add(warning);
           options.logger?.warn(warning);
         }
-        for (const remote of connection.tools) {
+        for (const remote of listing.tools) {
           const name = buildMcpToolName(server.id, remote.name);
           const clash = next.get(name);
           if (clash) {
@@ -191,8 +219,9 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
             continue;
           }
           const previous = entries.get(name);
-          const definition =
-            previous && previous.serverId === server.id && previous.remote === remote ? previous.definition : makeDefinition(name, server.id, remote);
+          // The same tool (a live listing equal to the manifest it replaces) keeps its definition: nothing changed for the model.
+          const same = previous && previous.serverId === server.id && (previous.remote === remote || sameRemoteTool(previous.remote, remote));
+          const definition = same ? previous.definition : makeDefinition(name, server.id, remote);
           next.set(name, { serverId: server.id, toolName: remote.name, definition, remote });
         }
       }

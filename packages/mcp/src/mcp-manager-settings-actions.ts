@@ -1,6 +1,8 @@
 import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
+import type { McpServerLifecycle } from "@agent-tools/core/mcp";
 import { type McpOp, applyMcpOps } from "./apply-mcp-ops.js";
+import { describeLifecycleLine } from "./lifecycle/server-lifecycles.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
 import { describeOAuthStatus, oauthDetails } from "./mcp-manager-oauth-actions.js";
 import {
@@ -19,10 +21,11 @@ function requireOne(input: McpManagerInput): string {
   return id;
 }
 
-function summarise(config: McpServerConfig, environment: McpManagerEnvironment): string {
+function summarise(config: McpServerConfig, environment: McpManagerEnvironment, lifecycle: McpServerLifecycle | undefined): string {
   const where = config.transport === "stdio" ? `command=${[config.command, ...config.args].join(" ")}` : `url=${config.url}`;
   const runtime = environment.runtime.status(config.id);
-  return `- ${config.id} [${config.enabled ? "enabled" : "disabled"}] transport=${config.transport} ${where} runtime=${runtime.state}${runtime.toolsCount ? ` tools=${runtime.toolsCount}` : ""}`;
+  const line = `- ${config.id} [${config.enabled ? "enabled" : "disabled"}] transport=${config.transport} ${where} runtime=${runtime.state}`;
+  return lifecycle ? `${line} ${describeLifecycleLine(lifecycle)}` : `${line}${runtime.toolsCount ? ` tools=${runtime.toolsCount}` : ""}`;
 }
 
 /** Commits ops without an `await` between reading the settings and writing them; returns whether they changed anything. */
@@ -71,8 +74,16 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       const shown = input.include_disabled === false ? selectEnabledMcpServers(settings) : servers;
       report.set({ serverCount: servers.length, enabledCount: selectEnabledMcpServers(settings).length, servers: shown.map(redactMcpServerConfig) });
       report.line(`servers=${servers.length} enabled=${report.details.enabledCount}`);
+      const lifecycles = environment.lifecycles?.(shown.filter((server) => server.enabled !== false));
+      if (lifecycles) report.set({ lifecycles });
       for (const server of shown) {
-        report.line(summarise(server, environment));
+        report.line(
+          summarise(
+            server,
+            environment,
+            lifecycles?.find((lifecycle) => lifecycle.serverId === server.id),
+          ),
+        );
         if (input.include_tools)
           report.line(`  tools: ${(environment.runtime.peek(server.id)?.tools ?? []).map((tool) => tool.name).join(", ") || "(not loaded)"}`);
       }
@@ -85,6 +96,8 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       const status = environment.runtime.status(id);
       report.set({ serverId: id, transport: server.transport, servers: [redactMcpServerConfig(server)] });
       report.line(JSON.stringify(redactMcpServerConfig(server), null, 2)).line(`runtime=${status.state} tools=${status.toolsCount}`);
+      const lifecycles = server.enabled === false ? undefined : environment.lifecycles?.([server]);
+      if (lifecycles?.[0]) report.set({ lifecycles }).line(describeLifecycleLine(lifecycles[0]));
       // OAuth: only whether tokens are stored, their expiry and scopes.
       const authStatus = await environment.oauth?.status(server).catch(() => undefined);
       if (authStatus !== undefined) report.set({ auth: oauthDetails(authStatus) }).line(describeOAuthStatus(authStatus));

@@ -1,5 +1,5 @@
 import { type RuntimeScope, type ToolErrorCode, ToolError } from "@agent-tools/core";
-import type { McpManagerAction, McpManagerDetails, McpOp } from "@agent-tools/core/mcp";
+import type { McpManagerAction, McpManagerDetails, McpOp, McpServerLifecycle } from "@agent-tools/core/mcp";
 import type { McpRuntime } from "./mcp-runtime.js";
 import type { McpOAuthControl } from "./oauth/mcp-oauth-source.js";
 import type { McpServerConfig, McpServerConfigInput, McpSettings } from "./settings.js";
@@ -59,6 +59,8 @@ export interface McpManagerEnvironment {
   scheduleRefresh(): void;
   /** Rebuilds the dynamic tools from the live connections now. */
   rebuildTools(): void;
+  /** Each server's lazy lifecycle (state, tools, manifest tokens, manifest time), started or not; absent: not shown. */
+  lifecycles?(servers: readonly McpServerConfig[]): McpServerLifecycle[];
   runtimeScope: RuntimeScope;
 }
 

@@ -1,4 +1,4 @@
-import { type Logger, type RuntimeScope, type ToolBundle, type ToolDefinition, ToolError } from "@agent-tools/core";
+import { type Logger, type RuntimeScope, SdkError, type ToolBundle, type ToolDefinition } from "@agent-tools/core";
 import type { McpHostBundles, McpHostOptions } from "@agent-tools/core/mcp";
 import { type McpDynamicToolBundle, createMcpDynamicToolBundle } from "./dynamic-tools.js";
 import { type McpLoadReport, McpConfigError, McpLoadError } from "./mcp-errors.js";
@@ -6,6 +6,8 @@ import { createMcpClientFeatures } from "./mcp-client-features.js";
 import { createMcpManagerTool } from "./mcp-manager-tool.js";
 import { createMcpPromptAccess } from "./prompts/mcp-prompts.js";
 import { MCP_RESOURCE_TOOL_NAMES, type McpApprovalView, createMcpResourceTools } from "./resources/mcp-resource-tools.js";
+import { loadMcpServer } from "./lifecycle/lazy-load.js";
+import { describeMcpServerLifecycles } from "./lifecycle/server-lifecycles.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { createMcpOAuthControl } from "./oauth/mcp-oauth-source.js";
 import { assertCompleteMcpServers, selectEnabledMcpServers } from "./settings.js";
@@ -33,7 +35,10 @@ export interface McpToolBundles extends McpHostBundles {
 
 /**
  * Loads the enabled MCP servers and returns the McpManager bundle and the
- * dynamic tool bundle, sharing one runtime.
+ * dynamic tool bundle, sharing one runtime. With a `manifestCache`, a
+ * server whose cached manifest is fresh is listed without being started;
+ * it starts on the first call of one of its tools (see docs/mcp.md, "Lazy
+ * lifecycle"). Without one every enabled server is started here.
  *
  * @example
  * const store = createInMemoryMcpSettingsStore({ servers: [{ id: "fs", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] }] });
@@ -45,7 +50,14 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
   const clientFeatures = createMcpClientFeatures(options);
   // Always created: without host options it serves only servers whose settings carry `auth`.
   const oauth = createMcpOAuthControl(options.oauth);
-  const runtime = new McpRuntime({ clientInfo: options.clientInfo, clientFeatures, auth: oauth });
+  const runtime = new McpRuntime({
+    clientInfo: options.clientInfo,
+    clientFeatures,
+    auth: oauth,
+    manifestStore: options.manifestCache === false ? undefined : options.manifestCache,
+    idleStopMs: checkIdleStopMs(options.idleStopMs),
+    logger: options.logger,
+  });
   const activated = new Set<string>();
   const budget = options.toolSearch === false ? Infinity : (options.toolSearch?.tokenBudget ?? DEFAULT_TOOL_SEARCH_TOKEN_BUDGET);
   const searchable = runtimeScope === "chat" && budget !== Infinity;
@@ -76,13 +88,9 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
         .filter((connection) => !enabledIds.has(connection.config.id))
         .map((connection) => runtime.stop(connection.config.id)),
     );
-    const results = await Promise.allSettled(
-      enabled.map(async (server) => {
-        if (options.sandbox && server.transport === "stdio")
-          throw new ToolError("permission_denied", "stdio servers cannot be started on this sandboxed host", { details: { serverId: server.id } });
-        await runtime.connectionFor(server).connect();
-      }),
-    );
+    const results = await Promise.allSettled(enabled.map((server) => loadMcpServer(server, runtime, { sandbox: options.sandbox })));
+    // The manifests of the servers started here are stored before the build returns (a next registry finds them).
+    await runtime.manifests.flush();
     const report: McpLoadReport = { loaded: [], failed: [] };
     results.forEach((result, index) => {
       const serverId = enabled[index]!.id;
@@ -142,6 +150,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
       ...(options.remoteWorkspace === undefined ? {} : { remoteWorkspace: options.remoteWorkspace }),
       runtimeScope,
       rebuildTools: rebuild,
+      lifecycles: (servers) => describeMcpServerLifecycles(servers, runtime, tools.entries()),
       scheduleRefresh: () => {
         refresh().catch((error: unknown) => options.logger?.warn(`MCP refresh failed: ${(error as Error).message}`));
       },
@@ -176,6 +185,19 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     notifyRootsChanged: () => clientFeatures?.notifyRootsChanged() ?? Promise.resolve(),
     prompts: () => prompts.prompts(),
     getPrompt: (serverId, name, args) => prompts.getPrompt(serverId, name, args),
+    servers: () => describeMcpServerLifecycles(selectEnabledMcpServers(options.getSettings()), runtime, tools.entries()),
     close: () => runtime.close(),
   };
+}
+
+/** `idleStopMs` as given, checked: a non-negative finite number (0: never stop). */
+function checkIdleStopMs(value: number | undefined): number | undefined {
+  if (value === undefined || (typeof value === "number" && Number.isFinite(value) && value >= 0)) return value;
+  throw new SdkError(
+    "invalid_options",
+    `idleStopMs must be a non-negative number of milliseconds (0: never stop), not ${String(value)}; the default is 600000.`,
+    {
+      option: "idleStopMs",
+    },
+  );
 }

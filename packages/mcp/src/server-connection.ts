@@ -22,6 +22,8 @@ export interface McpConnectionOptions {
   clientInfo?: { name: string; version: string };
   /** Called after a `tools/list_changed` notification refreshed {@link McpServerConnection.tools}. */
   onToolsChanged?(connection: McpServerConnection): void;
+  /** Called after every successful listing (at connect, after list_changed, on an explicit {@link McpServerConnection.listTools}). */
+  onToolsListed?(connection: McpServerConnection): void;
   /** Lines of stderr kept for diagnostics; default 200. */
   stderrTailLines?: number;
   /** Elicitation, sampling and roots: declared capabilities and their handlers. */
@@ -65,6 +67,8 @@ export class McpServerConnection {
   toolListWarnings: string[] = [];
   lastError: string | undefined;
   connectedAt: number | undefined;
+  /** When {@link tools} was last filled by a live listing (epoch ms); undefined before the first one. */
+  listedAt: number | undefined;
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
   private connectAbort: AbortController | undefined;
@@ -108,6 +112,11 @@ export class McpServerConnection {
       prompts: capabilities.prompts !== undefined,
       tasks: capabilities.tasks !== undefined,
     };
+  }
+
+  /** The server's `instructions` from initialize, if any. */
+  get instructions(): string | undefined {
+    return this.client?.getInstructions();
   }
 
   /** Connects (or reuses the live connection) and returns the client; a dropped connection is reopened once per call. */
@@ -202,6 +211,8 @@ export class McpServerConnection {
     const listing = await listMcpRemoteTools(active, this.config.id, { timeout: this.config.timeoutMs, signal });
     this.tools = listing.tools;
     this.toolListWarnings = listing.warnings;
+    this.listedAt = Date.now();
+    this.options.onToolsListed?.(this);
     return listing.tools;
   }
 
@@ -283,7 +294,8 @@ export class McpServerConnection {
     });
   }
 
-  private describeFailure(error: unknown, signal: AbortSignal | undefined): unknown {
+  /** The error a model sees for a failed start or call: a ToolError naming this server (an abort passes through). */
+  describeFailure(error: unknown, signal: AbortSignal | undefined): unknown {
     if (signal?.aborted || error instanceof ToolError || isUrlElicitationRequired(error)) return error;
     const id = this.config.id;
     if (isConnectionClosed(error)) {

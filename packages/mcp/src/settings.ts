@@ -55,7 +55,18 @@ export function normalizeMcpServerConfig(input: McpServerConfigInput): McpServer
   if (typeof input.messageUrl === "string" && input.messageUrl.trim() !== "") config.messageUrl = input.messageUrl.trim();
   const auth = normalizeMcpServerAuth(input.auth);
   if (auth) config.auth = auth;
+  if (input.ttlMs !== undefined) {
+    const reason = ttlMsProblem(input.ttlMs);
+    if (reason) throw new McpConfigError([{ label: config.id || "server", reason }]);
+    config.ttlMs = input.ttlMs;
+  }
   return config;
+}
+
+/** Why `value` is not a valid `ttlMs` (a non-negative finite integer of milliseconds), or undefined when it is. */
+export function ttlMsProblem(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return undefined;
+  return `ttlMs must be a non-negative integer number of milliseconds (0: refetched at every build; default 86400000), not ${JSON.stringify(value) ?? String(value)}`;
 }
 
 /** Enabled servers with a non-empty id, in settings order. */
@@ -70,6 +81,7 @@ export function incompleteReason(server: Partial<McpServerConfig> & { transport?
   if (!(MCP_TRANSPORTS as readonly string[]).includes(transport)) return `unknown transport "${transport}" (use stdio, http or sse)`;
   if (transport === "stdio" && (typeof server.command !== "string" || server.command.trim() === "")) return "stdio transport without a command";
   if (transport !== "stdio" && (typeof server.url !== "string" || server.url.trim() === "")) return `${transport} transport without a url`;
+  if (server.ttlMs !== undefined) return ttlMsProblem(server.ttlMs);
   return undefined;
 }
 
@@ -107,7 +119,9 @@ function isHttpUrl(value: string): boolean {
 export function validateMcpServerConfig(raw: McpServerConfigInput, options: { existingIds?: readonly string[] } = {}): McpValidation {
   const errors: string[] = [];
   const warnings: string[] = [];
-  const config = normalizeMcpServerConfig(raw);
+  // An invalid ttlMs is reported below with the other fields, not thrown by the normalisation.
+  const ttlProblem = raw.ttlMs === undefined ? undefined : ttlMsProblem(raw.ttlMs);
+  const config = normalizeMcpServerConfig(ttlProblem ? { ...raw, ttlMs: undefined } : raw);
   if (config.id === "") errors.push("id is required (the server name).");
   if (!(MCP_TRANSPORTS as readonly string[]).includes(config.transport)) errors.push(`transport must be stdio, http or sse, not "${config.transport}".`);
   if (config.transport === "stdio") {
@@ -127,6 +141,7 @@ export function validateMcpServerConfig(raw: McpServerConfigInput, options: { ex
   }
   if (raw.timeoutMs !== undefined && !(typeof raw.timeoutMs === "number" && raw.timeoutMs > 0)) errors.push("timeoutMs must be a number greater than 0.");
   if (config.cwd?.includes("\0")) errors.push("cwd must not contain a NUL character.");
+  if (ttlProblem) errors.push(`${ttlProblem}.`);
   errors.push(...validateMcpServerAuth(config.auth, config.transport));
   if (options.existingIds?.includes(config.id) && config.id !== "") errors.push(`a server with id "${config.id}" already exists.`);
   if (!config.enabled) warnings.push("the server is disabled; its tools will not be loaded until it is enabled.");
