@@ -93,6 +93,9 @@ describe("buildBuiltinToolRegistry: unknown option keys throw", () => {
     expect((await rejection({ fs: "fast" })).message).toMatch(/^fs must be an object/);
     expect((await rejection({ memory: true })).message).toMatch(/^memory must be false or an object/);
     expect((await rejection({ shell: [] })).message).toMatch(/^shell must be an object/);
+    const urlElicitation = await rejection({ mcp: { getSettings: () => ({ servers: [], selected: [] }), onUrlElicitation: "https://example.com" } });
+    expect(urlElicitation.message).toMatch(/^mcp\.onUrlElicitation must be a function/);
+    expect(urlElicitation.details).toEqual({ option: "mcp.onUrlElicitation" });
     const sandbox = await rejection({ sandbox: { enabled: false, allowNetwrk: true } });
     expect(sandbox.message).toMatch(/Unknown sandbox option "allowNetwrk". Did you mean "allowNetwork"\?/);
     expect(sandbox.details).toMatchObject({ option: "sandbox.allowNetwrk", suggestion: "sandbox.allowNetwork" });

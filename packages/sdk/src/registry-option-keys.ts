@@ -285,6 +285,13 @@ function checkMcp(value: unknown, where: string): void {
   checkOptionObject(mcp.sampling, MCP_SAMPLING_KEYS, `${where}.sampling`);
   checkOptionObject(mcp.oauth, MCP_OAUTH_KEYS, `${where}.oauth`);
   checkMcpManifestCache(mcp.manifestCache, `${where}.manifestCache`);
+  checkMcpCallback(mcp.onUrlElicitation, `${where}.onUrlElicitation`);
+}
+
+/** A host callback option: a function or absent. */
+function checkMcpCallback(value: unknown, where: string): void {
+  if (value === undefined || typeof value === "function") return;
+  throw new SdkError("invalid_options", `${where} must be a function, not ${describeOptionValue(value)}.`, { option: where });
 }
 
 /** `mcp.manifestCache`: false or an McpManifestStore (get, put, delete); anything else fails closed here, before the MCP package loads. */
