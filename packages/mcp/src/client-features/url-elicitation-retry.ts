@@ -75,6 +75,6 @@ function listedElicitations(error: McpError): McpUrlElicitationParams[] {
 
 function refused(serverId: string, error: McpError, reason: string): ToolError {
   return new ToolError("unavailable", `MCP server ${serverId} requires the user to open a URL first (${reason}): ${error.message}`, {
-    details: { serverId, code: ErrorCode.UrlElicitationRequired },
+    details: { serverId, mcpErrorCode: ErrorCode.UrlElicitationRequired },
   });
 }
