@@ -1,0 +1,60 @@
+// mcpTools' default manifest cache end to end: real stdio servers, the real SQLite file of the host's dataDir.
+import path from "node:path";
+import { composeToolRegistry } from "@agent-tools/core";
+import type { McpSettings } from "@agent-tools/core/mcp";
+import { openSqliteStorage } from "@agent-tools/storage";
+import { afterEach, describe, expect, it } from "vitest";
+import { recordingLogger, tempDir } from "../__fixtures__/test-servers.js";
+import { lazyServer, recordedStarts } from "../lifecycle/__fixtures__/lazy-servers.js";
+import { mcpTools } from "../mcp-tools-plugin.js";
+import { normalizeMcpServerConfig } from "../settings.js";
+import { MCP_MANIFEST_TABLE } from "./kysely-mcp-manifest-store.js";
+import { mcpConfigHash } from "./mcp-config-hash.js";
+
+describe("mcpTools: the default manifest cache", () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function build(settings: McpSettings, dataDir: string, workdir: string, manifestCache?: false) {
+    const logger = recordingLogger();
+    const registry = await composeToolRegistry({
+      workdir,
+      dataDir,
+      logger,
+      plugins: [mcpTools({ getSettings: () => settings, toolSearch: false, ...(manifestCache === undefined ? {} : { manifestCache }) })],
+    });
+    const names = registry.tools.map((tool) => tool.name).filter((name) => name.startsWith("mcp_"));
+    await registry.close();
+    return { names, warnings: logger.warnings };
+  }
+
+  it("stores the first build's listing in the SQLite file of dataDir, so the next registry lists the server without starting it", async () => {
+    const work = tempDir("mcp-manifest-default-");
+    cleanups.push(work.cleanup);
+    const dataDir = path.join(work.dir, "data");
+    const server = lazyServer("docs", work.dir, ["search"]);
+    const settings: McpSettings = { servers: [normalizeMcpServerConfig(server)], selected: [] };
+
+    const first = await build(settings, dataDir, work.dir);
+    expect(recordedStarts(work.dir).map((start) => start.name)).toEqual(["docs"]);
+    expect(first.names).toContain("mcp_docs_search");
+    const storage = await openSqliteStorage({ dataDir });
+    try {
+      const rows = await storage.db.selectFrom(MCP_MANIFEST_TABLE).select(["server_id", "config_hash"]).execute();
+      expect(rows).toEqual([{ server_id: "docs", config_hash: mcpConfigHash(settings.servers[0]!) }]);
+    } finally {
+      await storage.close();
+    }
+
+    const second = await build(settings, dataDir, work.dir);
+    expect(second.names).toEqual(first.names);
+    expect(recordedStarts(work.dir)).toHaveLength(1);
+    expect([...first.warnings, ...second.warnings]).toEqual([]);
+
+    // false: no cache, the server starts at build as before.
+    await build(settings, dataDir, work.dir, false);
+    expect(recordedStarts(work.dir)).toHaveLength(2);
+  });
+});
