@@ -29,8 +29,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type OpenAITool, type ToolRegistry, toOpenAITools } from "@agent-tools/core";
-import type { McpHostBundles, McpHostOptions, McpManifestStore } from "@agent-tools/core/mcp";
-import * as mcpPackage from "@agent-tools/mcp";
+import type { McpHostBundles, McpHostOptions } from "@agent-tools/core/mcp";
+import { InMemoryMcpManifestStore } from "@agent-tools/mcp";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { percentile } from "./bench-util.js";
@@ -44,9 +44,6 @@ const flag = (name: string, fallback: number): number => {
 const runs = flag("runs", 5);
 const calls = flag("calls", 10);
 const warmCalls = flag("warm-calls", 10);
-
-// Written against issue 39's names; absent while the manifest store is being built.
-const InMemoryStore = (mcpPackage as Record<string, unknown>).InMemoryMcpManifestStore as (new () => McpManifestStore) | undefined;
 
 const work = mkdtempSync(path.join(os.tmpdir(), "bench-mcp-lazy-"));
 const workdir = path.join(work, "project");
@@ -115,8 +112,7 @@ const load = () =>
 console.log(
   `MCP lazy lifecycle: ${servers.length} stdio servers (${[...new Set(servers.map((server) => server.kind))].join(", ")}), ${runs} runs, ${calls} first-call samples x ${warmCalls} warm calls`,
 );
-console.log(`machine: ${cpus.length} x ${cpus[0]?.model ?? "cpu"}, Node ${process.version}, load average ${load()} at the start`);
-console.log(`manifest store: ${InMemoryStore === undefined ? "InMemoryMcpManifestStore not exported yet (in-memory rows skipped)" : "present"}\n`);
+console.log(`machine: ${cpus.length} x ${cpus[0]?.model ?? "cpu"}, Node ${process.version}, load average ${load()} at the start\n`);
 
 // Tokens, once: every MCP tool listed (toolSearch: false) and with the default deferral, cold then warm on one data directory.
 const tokens: Array<[string, ReturnType<typeof mcpTokens>, boolean | undefined, number]> = [];
@@ -129,7 +125,10 @@ for (const [label, mcp] of [
   for (const phase of ["cold", "warm"]) {
     const built = await build(tokenDir, mcp);
     tokens.push([`${label}, ${phase}`, mcpTokens(built.registry), built.registry.mcpToolDeferralActive, built.starts]);
-    if (phase === "warm" && built.mcp?.servers) console.log(`states after a warm build: ${states(built.mcp)}`);
+    if (phase === "warm" && built.mcp?.servers) {
+      const estimate = built.mcp.servers().reduce((sum, server) => sum + server.manifestTokens, 0);
+      console.log(`${label}, warm build: ${states(built.mcp)}; McpManager's estimate of the manifests: ${estimate.toLocaleString("en")} tokens`);
+    }
     await built.registry.close();
   }
 }
@@ -142,11 +141,9 @@ for (let run = 0; run < runs; run += 1) {
   const dataDir = newDataDir();
   await timed("cold: SQLite cache empty", dataDir, {});
   await timed("warm: SQLite cache", dataDir, {});
-  if (InMemoryStore !== undefined) {
-    const store = new InMemoryStore();
-    await timed("cold: in-memory cache empty", newDataDir(), { manifestCache: store });
-    await timed("warm: in-memory cache", newDataDir(), { manifestCache: store });
-  }
+  const store = new InMemoryMcpManifestStore();
+  await timed("cold: in-memory cache empty", newDataDir(), { manifestCache: store });
+  await timed("warm: in-memory cache", newDataDir(), { manifestCache: store });
   await timed("no cache (manifestCache: false)", newDataDir(), { manifestCache: false });
   const before = serverStarts(servers);
   const peer = await bareConnectAll(servers);
