@@ -28,7 +28,7 @@ describe("MCP tools the server runs as tasks (real SDK task server over HTTP)", 
     expect(entries.find((entry) => entry.toolName === "quick")?.remote.taskSupport).toBe("forbidden");
   });
 
-  it("polls a task to its end, reports each status message as an mcp_task update and returns tasks/result", async () => {
+  it("polls a task to its end, reports each status message and its progress as mcp_task updates and returns tasks/result", async () => {
     const updates: ToolUpdate[] = [];
     const result = await setup.registry.executeToolCall(
       { id: "t1", name: "mcp_jobs_stepped", arguments: { label: "alpha" } },
@@ -39,6 +39,8 @@ describe("MCP tools the server runs as tasks (real SDK task server over HTTP)", 
     const seen = taskUpdates(updates);
     expect(seen.map((update) => update.statusMessage)).toEqual(expect.arrayContaining(["step 1 of 2", "step 2 of 2"]));
     expect(seen.at(-1)?.status).toBe("completed");
+    expect(seen).toContainEqual(expect.objectContaining({ status: "working", progress: 1, total: 2, message: "half way" }));
+    expect(updates.map((update) => update.text)).toContain("half way");
     const taskId = seen[0]!.taskId;
     const methods = server
       .received()

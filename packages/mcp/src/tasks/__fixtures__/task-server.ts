@@ -52,24 +52,30 @@ export async function startTaskServer(): Promise<TaskServer> {
       { capabilities: { tasks: { requests: { tools: { call: {} } }, cancel: {}, list: {} } }, taskStore },
     );
     servers.add(server);
-    const register = (name: string, support: "required" | "optional", start: (taskId: string, label: string) => Promise<void>) =>
+    const register = (
+      name: string,
+      support: "required" | "optional",
+      start: (taskId: string, label: string, progressToken: string | number | undefined) => Promise<void>,
+    ) =>
       server.experimental.tasks.registerToolTask(
         name,
         { inputSchema: { label: z.string().optional() }, execution: { taskSupport: support } },
         {
           async createTask({ label }, extra) {
             const task = await extra.taskStore.createTask({ ttl: name === "vanishing" ? 1 : 60_000, pollInterval: 10 });
-            await start(task.taskId, label ?? "");
+            await start(task.taskId, label ?? "", extra._meta?.progressToken);
             return { task: (await taskStore.getTask(task.taskId)) ?? task };
           },
           getTask: async (_args, extra) => extra.taskStore.getTask(extra.taskId),
           getTaskResult: async (_args, extra) => (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
         },
       );
-    // Status "step 1 of 2" at once, "step 2 of 2" on the second poll, completed on the third.
-    register("stepped", "required", async (taskId, label) => {
+    // Status "step 1 of 2" at once, progress 1/2 on the first poll (on the standalone SSE stream), "step 2 of 2" on the second, completed on the third.
+    register("stepped", "required", async (taskId, label, progressToken) => {
       await taskStore.updateTaskStatus(taskId, "working", "step 1 of 2");
       onPoll.set(taskId, async (count) => {
+        if (count === 1 && progressToken !== undefined)
+          await server.server.notification({ method: "notifications/progress", params: { progressToken, progress: 1, total: 2, message: "half way" } });
         if (count === 2) await taskStore.updateTaskStatus(taskId, "working", "step 2 of 2");
         if (count === 3) await taskStore.storeTaskResult(taskId, "completed", { content: [{ type: "text", text: `done ${label}` }] });
       });
