@@ -1,7 +1,7 @@
 import { buildToolRegistry } from "./build-tool-registry.js";
 import type { BuiltinToolRegistryOptions } from "./builtin-tool-registry-options.js";
 import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
-import { defineMcpToolDeferral } from "./mcp-deferral-wiring.js";
+import { defineMcpHostBundles, defineMcpToolDeferral } from "./mcp-deferral-wiring.js";
 import { builtinToolPlugins } from "./plugins/builtin-tool-plugins.js";
 import type { SdkMcpPlugin } from "./plugins/sdk-mcp-plugin.js";
 import { checkBuiltinToolRegistryOptionKeys } from "./registry-option-keys.js";
@@ -45,5 +45,5 @@ export async function buildBuiltinToolRegistry(options: BuiltinToolRegistryOptio
   });
   const mcp = plugins.find((plugin): plugin is SdkMcpPlugin => plugin.id === "mcp");
   // The same registry; BuiltinToolRegistry only types the results of built-in tools.
-  return defineMcpToolDeferral(registry as BuiltinToolRegistry, mcp?.deferralActive);
+  return defineMcpHostBundles(defineMcpToolDeferral(registry as BuiltinToolRegistry, mcp?.deferralActive), mcp?.hostBundles);
 }

@@ -1,5 +1,5 @@
 import type { ExecuteToolCallOptions, ToolCall, ToolContent, ToolRegistry, ToolResult } from "@agent-tools/core";
-import type { McpManagerDetails, McpManagerInput } from "@agent-tools/core/mcp";
+import type { McpHostBundles, McpManagerDetails, McpManagerInput } from "@agent-tools/core/mcp";
 import type { MemoryManagerDetails } from "@agent-tools/memory";
 import type { memoryManagerInputSchema } from "@agent-tools/memory/internal";
 import type { ApplyPatchDetails } from "@agent-tools/tools-fs/apply-patch";
@@ -180,6 +180,8 @@ export interface BuiltinToolCall<N extends BuiltinToolName> extends ToolCall {
 export interface BuiltinToolRegistry extends ToolRegistry {
   /** True while MCP tools are deferred behind ToolSearch (listed only once a search activates them); false otherwise and without MCP. */
   readonly mcpToolDeferralActive: boolean;
+  /** The MCP bundles of this registry (prompts, servers, refresh), or undefined without MCP. */
+  readonly mcp: McpHostBundles | undefined;
   executeToolCall<N extends BuiltinToolName>(call: BuiltinToolCall<N>, options?: ExecuteToolCallOptions | null): Promise<BuiltinToolResult<N>>;
   executeToolCall(call: ToolCall, options?: ExecuteToolCallOptions | null): Promise<ToolResult>;
 }

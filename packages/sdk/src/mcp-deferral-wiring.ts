@@ -1,3 +1,4 @@
+import type { McpHostBundles } from "@agent-tools/core/mcp";
 import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
 
 /**
@@ -13,5 +14,19 @@ import type { BuiltinToolRegistry } from "./builtin-tool-types.js";
  */
 export function defineMcpToolDeferral(registry: BuiltinToolRegistry, isDeferralActive: (() => boolean) | undefined): BuiltinToolRegistry {
   Object.defineProperty(registry, "mcpToolDeferralActive", { get: () => isDeferralActive?.() === true, enumerable: true, configurable: false });
+  return registry;
+}
+
+/**
+ * Gives `registry` its `mcp`: the MCP bundles of this registry (prompts,
+ * servers, refresh), undefined without MCP. A getter, because the bundles
+ * exist only once the MCP plugin was created.
+ *
+ * @example
+ * defineMcpHostBundles(registry, () => plugin.hostBundles());
+ * const prompts = await registry.mcp?.prompts();
+ */
+export function defineMcpHostBundles(registry: BuiltinToolRegistry, hostBundles: (() => McpHostBundles | undefined) | undefined): BuiltinToolRegistry {
+  Object.defineProperty(registry, "mcp", { get: () => hostBundles?.(), enumerable: true, configurable: false });
   return registry;
 }

@@ -1,5 +1,5 @@
 import type { ToolPlugin } from "@agent-tools/core";
-import type { McpHostOptions } from "@agent-tools/core/mcp";
+import type { McpHostBundles, McpHostOptions } from "@agent-tools/core/mcp";
 import { loadOptionalPeer } from "./load-optional-peer.js";
 
 /** The optional peer that implements the `mcp` option. */
@@ -7,7 +7,7 @@ export const MCP_PACKAGE = "@agent-tools/mcp";
 
 /** What the sdk uses of `@agent-tools/mcp` (typed here, so the sdk's declarations never name the package). */
 export interface LoadedMcpPackage {
-  mcpTools(options: McpHostOptions): ToolPlugin & { deferralActive(): boolean };
+  mcpTools(options: McpHostOptions): ToolPlugin & { deferralActive(): boolean; hostBundles(): McpHostBundles | undefined };
 }
 
 /**
