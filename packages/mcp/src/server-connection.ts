@@ -224,11 +224,10 @@ export class McpServerConnection {
    * refused with -32042 asks the host's onUrlElicitation and is retried once.
    */
   async callTool(name: string, args: Record<string, unknown>, options: McpCallToolOptions = {}): Promise<CallToolResult> {
-    const signal = options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal;
     return retryAfterUrlElicitation(() => this.callToolOnce(name, args, options), {
       serverId: this.config.id,
       broker: this.options.clientFeatures?.urlElicitation,
-      signal,
+      signal: () => (options.signal ? AbortSignal.any([options.signal, this.lifetime.signal]) : this.lifetime.signal),
       timeoutMs: this.config.timeoutMs,
     });
   }

@@ -25,8 +25,12 @@ export interface UrlElicitationRetryOptions {
   serverId: string;
   /** Absent when the host gave no `onUrlElicitation`. */
   broker: UrlElicitationBroker | undefined;
-  /** The call's signal joined with the connection's lifetime: passed to the host. */
-  signal: AbortSignal;
+  /**
+   * The call's signal joined with the connection's lifetime, passed to the
+   * host; a function so the joined signal is built only after a -32042, not
+   * on every call.
+   */
+  signal: () => AbortSignal;
   timeoutMs?: number;
 }
 
@@ -35,8 +39,10 @@ export async function retryAfterUrlElicitation<T>(call: () => Promise<T>, option
   try {
     return await call();
   } catch (error) {
-    if (!isUrlElicitationRequired(error) || options.signal.aborted) throw error;
-    const { broker, serverId, signal } = options;
+    if (!isUrlElicitationRequired(error)) throw error;
+    const signal = options.signal();
+    if (signal.aborted) throw error;
+    const { broker, serverId } = options;
     const elicitations = listedElicitations(error);
     if (broker === undefined) throw refused(serverId, error, "this host takes no URL elicitations");
     if (elicitations.length === 0) throw refused(serverId, error, "the server listed no valid URL elicitation");
