@@ -59,9 +59,10 @@ describe("buildBuiltinToolRegistry: MCP roots", () => {
   it("offers none when the host passes roots: false", async () => {
     const registry = await buildBuiltinToolRegistry({ workdir, dataDir: path.join(work, ".data"), mcp: { getSettings: settings, roots: false } });
     try {
-      expect(server.clientCapabilities()).toEqual({});
+      // The call connects (the first test cached the server's manifest in this dataDir, so the build started nothing).
       const result = await registry.executeToolCall({ id: "r", name: "mcp_feat_roots", arguments: {} });
       expect(text(result)).toContain("error -32601");
+      expect(server.clientCapabilities()).toEqual({});
     } finally {
       await registry.close();
     }
