@@ -5,7 +5,7 @@
  * the registry (running calls are aborted, their processes end).
  */
 import { statSync } from "node:fs";
-import { SdkError } from "@agent-tools/core";
+import { SdkError, type ToolDefinition } from "@agent-tools/core";
 import { type BuiltinToolRegistry, buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { createMcpServer } from "../index.js";
 import type { AgentToolsMcpServer } from "../mcp-server-options.js";
@@ -27,6 +27,12 @@ export interface RunMcpCliOptions {
   signal: AbortSignal;
   /** Printed by `--version` and sent in the MCP `initialize` answer. */
   version: string;
+  /**
+   * Tools served besides the built-ins (`BuiltinToolRegistryOptions.tools`).
+   * The `agent-tools-mcp` bin passes none; a test harness passes its fixture
+   * tools (the conformance suite's, tests/mcp-conformance/server-fixture-tools.ts).
+   */
+  tools?: readonly ToolDefinition[];
 }
 
 /** Exit code of a command line or a directory the command cannot accept. */
@@ -73,6 +79,7 @@ export async function runMcpCli(io: RunMcpCliOptions): Promise<number> {
       additionalRoots: options.additionalRoots,
       approval: { policies: options.policies, ...(options.defaultDecision === undefined ? {} : { defaultDecision: options.defaultDecision }) },
       logger,
+      ...(io.tools === undefined ? {} : { tools: io.tools }),
     });
   } catch (error) {
     // invalid_root, invalid_options: the command line named something the SDK refuses.
