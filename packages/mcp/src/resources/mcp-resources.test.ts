@@ -132,6 +132,16 @@ describe("ListMcpResources and ReadMcpResource against real stdio servers", () =
     expect((third.details as ReadMcpResourceDetails).updatedSinceLastRead).toBe(false);
   });
 
+  it("ends a read whose signal is aborted as cancelled", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await setup.registry.executeToolCall(
+      { id: "x", name: "ReadMcpResource", arguments: { server: "res", uri: "mem://big" } },
+      { signal: controller.signal },
+    );
+    expect(result.error?.code).toBe("cancelled");
+  });
+
   it("refuses subscribe on a server without resources.subscribe (invalid_arguments), reading nothing", async () => {
     const result = await run("ReadMcpResource", { server: "plain", uri: "mem://counter", subscribe: true });
     expect(result.error?.code).toBe("invalid_arguments");
