@@ -6,6 +6,7 @@ import { createMcpClientFeatures } from "./mcp-client-features.js";
 import { createMcpManagerTool } from "./mcp-manager-tool.js";
 import { createMcpPromptAccess } from "./prompts/mcp-prompts.js";
 import { MCP_RESOURCE_TOOL_NAMES, type McpApprovalView, createMcpResourceTools } from "./resources/mcp-resource-tools.js";
+import type { McpServerAccess } from "./resources/resource-access.js";
 import { loadMcpServer } from "./lifecycle/lazy-load.js";
 import { describeMcpServerLifecycles } from "./lifecycle/server-lifecycles.js";
 import { McpRuntime } from "./mcp-runtime.js";
@@ -157,7 +158,21 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     }),
   ];
   // Resources and prompts (design section 3): the resource tools are listed while a server is known to offer resources.
-  const access = { getSettings: options.getSettings, runtime, sandbox: options.sandbox === true };
+  const enabledServer = (serverId: string) => selectEnabledMcpServers(options.getSettings()).find((server) => server.id === serverId);
+  const access: McpServerAccess = {
+    getSettings: options.getSettings,
+    runtime,
+    sandbox: options.sandbox === true,
+    // A server not running offers what its cached manifest says; a read or prompt get is a use (the idle clock waits for it).
+    manifestFeatures: (serverId) => {
+      const server = enabledServer(serverId);
+      return server ? runtime.manifests.held(server)?.capabilities : undefined;
+    },
+    withUse: (serverId, run) => {
+      const server = enabledServer(serverId);
+      return server ? runtime.use(server, () => run()) : run();
+    },
+  };
   const resources = createMcpResourceTools({
     ...access,
     entries: () => tools.entries(),

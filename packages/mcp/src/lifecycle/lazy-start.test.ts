@@ -151,6 +151,18 @@ describe("lazy lifecycle: start on first use", () => {
     expect(recordedStarts(dir)).toEqual([]);
   });
 
+  it("a cached manifest that declares resources lists the resource tools without starting the server", async () => {
+    const dir = records();
+    const server = lazyServer("docs", dir, ["a"]);
+    const store = new InMemoryMcpManifestStore();
+    await store.put({ ...manifestOf(server, ["a"]), capabilities: { resources: true, resourceSubscribe: false, prompts: false, tasks: false } });
+    const made = await setup([server], store);
+    const names = made.registry.tools.map((tool) => tool.name);
+    expect(names).toContain("ListMcpResources");
+    expect(names).toContain("ReadMcpResource");
+    expect(recordedStarts(dir)).toEqual([]);
+  });
+
   it("shows lifecycle, manifest tokens and fetch time in McpManager list and read", async () => {
     const dir = records();
     const server = lazyServer("shown", dir, ["a", "b"]);
