@@ -13,7 +13,9 @@
  * An `/internal` subpath (helpers the workspace packages share, no semver
  * promise to hosts) is listed under its own key so changes to it show, but it
  * is not counted as public. core's `/mcp` subpath (the MCP contracts, public
- * through `@agent-tools/mcp`, which re-exports them) is listed the same way.
+ * through `@agent-tools/mcp`, which re-exports them) is listed the same way,
+ * and so is `@agent-tools/mcp/manifest` (the manifest cache's adapters, kept
+ * off the main entry's name budget like the other packages' subpaths).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -24,7 +26,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const snapshotPath = path.join(root, "api-report.json");
 
 /** Subpaths besides the main entry that the report lists (not counted as public). */
-const LISTED_SUBPATHS = ["./internal", "./mcp", "./workspace"];
+const LISTED_SUBPATHS = ["./internal", "./mcp", "./workspace", "./manifest"];
 
 /** The workspace packages' main entries (and listed subpaths), as `{ name, entry }`, sorted by name. */
 export function listPackages() {

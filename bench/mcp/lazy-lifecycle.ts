@@ -30,7 +30,7 @@ import os from "node:os";
 import path from "node:path";
 import { type OpenAITool, type ToolRegistry, toOpenAITools } from "@agent-tools/core";
 import type { McpHostBundles, McpHostOptions } from "@agent-tools/core/mcp";
-import { InMemoryMcpManifestStore } from "@agent-tools/mcp";
+import { InMemoryMcpManifestStore } from "@agent-tools/mcp/manifest";
 import { buildBuiltinToolRegistry } from "@agent-tools/sdk";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { percentile } from "./bench-util.js";

@@ -22,8 +22,5 @@ export type { McpManagerDetails } from "./mcp-manager-support.js";
 export type { McpOAuthStore } from "./oauth/mcp-oauth-store.js";
 export { InMemoryMcpOAuthStore } from "./oauth/in-memory-mcp-oauth-store.js";
 export { KyselyMcpOAuthStore } from "./oauth/kysely-mcp-oauth-store.js";
-export type { McpManifest, McpManifestStore } from "@agent-tools/core/mcp";
-export { InMemoryMcpManifestStore } from "./manifest/in-memory-mcp-manifest-store.js";
-export { KyselyMcpManifestStore } from "./manifest/kysely-mcp-manifest-store.js";
 export { mcpTools } from "./mcp-tools-plugin.js";
 export type { McpToolsPlugin } from "./mcp-tools-plugin.js";

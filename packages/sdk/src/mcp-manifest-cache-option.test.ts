@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SdkError } from "@agent-tools/core";
-import { InMemoryMcpManifestStore } from "@agent-tools/mcp";
+import { InMemoryMcpManifestStore } from "@agent-tools/mcp/manifest";
 import { afterAll, describe, expect, it } from "vitest";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 
