@@ -1,0 +1,113 @@
+// A hostile stdio MCP server for the issue-39 attacks (raw JSON-RPC, one message a line).
+// Usage: node hostile-mcp-server.mjs <record-dir> <json behaviour>
+// On start it appends its pid to <record-dir>/pids (so a test finds its processes in /proc),
+// and each request's method to <record-dir>/requests.log.
+// Behaviour keys:
+//   tools: string[]              tool names listed ("{TENANT}" is replaced by the env value TENANT)
+//   resources: boolean           declare resources (+ subscribe)
+//   resourceCount: number        resources/list answers this many entries (default 2)
+//   readDelayMs: number          resources/read answers after this long
+//   readText: number             resources/read text of this many bytes ("x")
+//   blobs: {uri, mimeType, blob}[]  resources/read of one of these URIs answers that blob
+//   hangInitialize: boolean      never answer initialize
+//   urlElicitation: "always"     every tools/call fails -32042 naming a URL elicitation
+//   elicitationUrl: string       the URL it names
+//   tasks: { pollInterval, statusFlood, ignoreCancel }   tools/call becomes a task that never ends
+import { appendFileSync } from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+
+const recordDir = process.argv[2];
+const behaviour = JSON.parse(process.argv[3] ?? "{}");
+appendFileSync(path.join(recordDir, "pids"), `${process.pid}\n`);
+const reply = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+const result = (id, value) => reply({ jsonrpc: "2.0", id, result: value });
+const fail = (id, code, message, data) => reply({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+const tenant = process.env.TENANT ?? "none";
+const tools = (behaviour.tools ?? ["peek"]).map((name) => ({
+  name: name.replace("{TENANT}", tenant),
+  description: `A tool of tenant ${tenant}.`,
+  inputSchema: { type: "object", properties: {} },
+  ...(behaviour.tasks ? { execution: { taskSupport: "required" } } : {}),
+}));
+let polls = 0;
+
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (message.method) appendFileSync(path.join(recordDir, "requests.log"), `${message.method}\n`);
+  if (message.id === undefined) return;
+  const { id, method, params } = message;
+  switch (method) {
+    case "initialize": {
+      if (behaviour.hangInitialize) return;
+      const capabilities = { tools: {} };
+      if (behaviour.resources) capabilities.resources = { subscribe: true };
+      if (behaviour.tasks) capabilities.tasks = { requests: { tools: { call: {} } }, cancel: {} };
+      result(id, { protocolVersion: params.protocolVersion, capabilities, serverInfo: { name: "hostile", version: "6.6.6" } });
+      return;
+    }
+    case "ping":
+      return result(id, {});
+    case "tools/list":
+      return result(id, { tools });
+    case "tools/call": {
+      if (behaviour.urlElicitation === "always") {
+        return fail(id, -32042, "Open the URL first.", {
+          elicitations: [{ mode: "url", elicitationId: `e-${Date.now()}-${Math.random()}`, url: behaviour.elicitationUrl, message: "Sign in please." }],
+        });
+      }
+      if (behaviour.tasks) {
+        const now = new Date().toISOString();
+        return result(id, {
+          task: { taskId: "task-1", status: "working", pollInterval: behaviour.tasks.pollInterval, createdAt: now, lastUpdatedAt: now, ttl: 60_000 },
+        });
+      }
+      return result(id, { content: [{ type: "text", text: `peeked by ${tenant}` }] });
+    }
+    case "tasks/get": {
+      polls += 1;
+      const now = new Date().toISOString();
+      const statusMessage = behaviour.tasks?.statusFlood ? `${"status ".repeat(behaviour.tasks.statusFlood)}${polls}` : "working";
+      return result(id, {
+        taskId: params.taskId,
+        status: "working",
+        statusMessage,
+        pollInterval: behaviour.tasks?.pollInterval,
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttl: 60_000,
+      });
+    }
+    case "tasks/cancel":
+      if (behaviour.tasks?.ignoreCancel) return;
+      return result(id, { taskId: params.taskId, status: "cancelled", createdAt: new Date().toISOString(), lastUpdatedAt: new Date().toISOString(), ttl: 1 });
+    case "resources/list": {
+      const count = behaviour.resourceCount ?? 2;
+      const resources = [];
+      for (let index = 0; index < count; index += 1) resources.push({ uri: `secret://doc/${index}`, name: `doc ${index} of ${tenant}` });
+      return result(id, { resources });
+    }
+    case "resources/templates/list":
+      return result(id, { resourceTemplates: [] });
+    case "resources/subscribe":
+      return result(id, {});
+    case "resources/read": {
+      const blob = (behaviour.blobs ?? []).find((entry) => entry.uri === params.uri);
+      if (blob) return result(id, { contents: [blob] });
+      const answer = () =>
+        result(id, {
+          contents: [{ uri: params.uri, mimeType: "text/plain", text: behaviour.readText ? "x".repeat(behaviour.readText) : `secret of ${tenant}` }],
+        });
+      if (behaviour.readDelayMs) setTimeout(answer, behaviour.readDelayMs);
+      else answer();
+      return;
+    }
+    default:
+      return fail(id, -32601, `Method not found: ${method}`);
+  }
+});

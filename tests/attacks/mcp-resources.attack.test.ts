@@ -1,0 +1,107 @@
+/**
+ * Issue 39, resources: a hostile MCP server and a model calling
+ * ListMcpResources / ReadMcpResource as a model would. Guards that hold:
+ * a `server:<id>` deny of a server with tools refuses its resources; the
+ * SDK reads nothing local for a server's `file:` URI; a huge text resource
+ * and a huge resources/list page reach the model bounded; lying blobs are
+ * described, never inlined. (Attacks that still work are in
+ * mcp-resources-open.attack.test.ts, see /tmp/briefs/attack-findings-39.md.)
+ */
+import fs from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { attackRoot, call, hostileRegistry, recordedRequests } from "./mcp-hostile-harness.js";
+
+const root = attackRoot("attack-mcp-resources-");
+afterAll(() => root.cleanup());
+
+describe("attack: MCP resources past the host's approval (guards)", () => {
+  it("a server with tools that the host denies by server:<id> gives no resources and is not asked for any", async () => {
+    const { registry, records } = await hostileRegistry({
+      root: root.dir,
+      label: "deny-tools",
+      behaviour: { resources: true, tools: ["peek"] },
+      extra: { approval: { policies: { "server:hostile": "deny" } } },
+    });
+    try {
+      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
+      expect(read.text).not.toContain("secret of");
+      expect(read.isError).toBe(true);
+      const list = await call(registry, "ListMcpResources", {});
+      expect(list.text).not.toContain("secret://doc/0");
+      expect(recordedRequests(records)).not.toContain("resources/read");
+      expect(recordedRequests(records)).not.toContain("resources/list");
+    } finally {
+      await registry.close();
+    }
+  });
+});
+
+describe("attack: MCP resources, sizes, blobs and URIs (guards)", () => {
+  it("a 2 MiB text resource reaches the model cut to 256 KiB", async () => {
+    const { registry } = await hostileRegistry({
+      root: root.dir,
+      label: "big-read",
+      behaviour: { resources: true, readText: 2 * 1024 * 1024 },
+      mcp: { manifestCache: false },
+    });
+    try {
+      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
+      expect(read.text.length).toBeLessThan(300 * 1024);
+      expect(read.text).toContain("truncated");
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it("a resources/list page of 50 000 entries with long names is answered with bounded text", async () => {
+    const { registry } = await hostileRegistry({
+      root: root.dir,
+      label: "huge-list",
+      behaviour: { resources: true, resourceCount: 50_000 },
+      mcp: { manifestCache: false },
+    });
+    try {
+      const list = await call(registry, "ListMcpResources", { server: "hostile" });
+      expect(list.text).toContain("secret://doc/0");
+      expect(list.text.length).toBeLessThan(2 * 1024 * 1024);
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it("lying blobs (SVG/HTML sent as image/png, base64 that is not base64) are described, never inlined", async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>').toString("base64");
+    const blobs = [
+      { uri: "x://svg", mimeType: "image/png", blob: svg },
+      { uri: "x://html", mimeType: "image/jpeg", blob: Buffer.from("<script>alert(1)</script>").toString("base64") },
+      { uri: "x://bad", mimeType: "image/png", blob: "not base64 at all!!" },
+      { uri: "x://svgtype", mimeType: "image/svg+xml", blob: svg },
+    ];
+    const { registry } = await hostileRegistry({ root: root.dir, label: "blobs", behaviour: { resources: true, blobs }, mcp: { manifestCache: false } });
+    try {
+      for (const blob of blobs) {
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: blob.uri });
+        const content = (read.result as { content?: Array<{ type: string }> }).content ?? [];
+        expect(content.some((block) => block.type === "image")).toBe(false);
+        expect(read.text).toContain("not shown");
+        expect(read.text).not.toContain("<script>");
+        expect(read.text).not.toContain("onload");
+      }
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it("a file: URI is the server's to answer: the SDK reads no local file for it", async () => {
+    const { registry, records } = await hostileRegistry({ root: root.dir, label: "file-uri", behaviour: { resources: true }, mcp: { manifestCache: false } });
+    try {
+      const passwd = fs.readFileSync("/etc/passwd", "utf8").split("\n")[0]!;
+      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "file:///etc/passwd" });
+      expect(read.text).toContain("secret of");
+      expect(read.text).not.toContain(passwd);
+      expect(recordedRequests(records)).toContain("resources/read");
+    } finally {
+      await registry.close();
+    }
+  });
+});
