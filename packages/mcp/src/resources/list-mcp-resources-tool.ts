@@ -10,6 +10,7 @@ import {
   resourceServerCandidates,
   useServer,
 } from "./resource-access.js";
+import { oneLine } from "./resource-content.js";
 
 /** Template pages followed on a first page at most (a server that never ends its cursor is cut there). */
 const MAX_TEMPLATE_PAGES = 10;
@@ -119,22 +120,23 @@ async function listServer(
 
 function render(page: ServerPage): string {
   const lines = [`[MCP:${page.serverId}] resources:`];
-  if (page.error !== undefined) return `${lines[0]} not listed (${page.error})`;
+  if (page.error !== undefined) return `${lines[0]} not listed (${oneLine(page.error)})`;
+  // Every field came from the server: each on one line, so none can pose as a line of ours.
+  const type = (mimeType: string | undefined, size?: number) => (mimeType ? ` (${oneLine(mimeType)}${size === undefined ? "" : `, ${size} bytes`})` : "");
+  const about = (description: string | undefined) => (description ? ` - ${oneLine(description)}` : "");
   for (const resource of page.resources) {
-    const label = resource.title ?? resource.name;
-    const type = resource.mimeType ? ` (${resource.mimeType}${resource.size === undefined ? "" : `, ${resource.size} bytes`})` : "";
     const updated = resource.updatedSinceLastRead ? " [updated since last read]" : "";
-    lines.push(`- ${resource.uri}  "${label}"${type}${updated}${resource.description ? ` - ${resource.description}` : ""}`);
+    lines.push(
+      `- ${oneLine(resource.uri)}  "${oneLine(resource.title ?? resource.name)}"${type(resource.mimeType, resource.size)}${updated}${about(resource.description)}`,
+    );
   }
   if (page.resources.length === 0) lines.push("(none on this page)");
   if (page.templates.length > 0) {
     lines.push("Templates (fill in the {placeholders} and read the URI):");
     for (const template of page.templates)
-      lines.push(
-        `- ${template.uriTemplate}  "${template.title ?? template.name}"${template.mimeType ? ` (${template.mimeType})` : ""}${template.description ? ` - ${template.description}` : ""}`,
-      );
+      lines.push(`- ${oneLine(template.uriTemplate)}  "${oneLine(template.title ?? template.name)}"${type(template.mimeType)}${about(template.description)}`);
   }
-  if (page.nextCursor !== undefined) lines.push(`More: call ListMcpResources with server="${page.serverId}" and cursor="${page.nextCursor}".`);
+  if (page.nextCursor !== undefined) lines.push(`More: call ListMcpResources with server="${page.serverId}" and cursor=${JSON.stringify(page.nextCursor)}.`);
   return lines.join("\n");
 }
 

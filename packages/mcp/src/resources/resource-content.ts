@@ -43,6 +43,11 @@ const IMAGE_SIGNATURES: Record<string, (bytes: Buffer) => boolean> = {
   "image/webp": (b) => b.length >= 12 && b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP",
 };
 
+/** `text` on one line: control characters (newlines included) become spaces, so a server cannot start a line of its own in a header or listing. */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ");
+}
+
 /** Decodes strict base64 (no whitespace, padded); undefined when it is not valid. */
 export function decodeBase64(text: string): Buffer | undefined {
   if (text.length % 4 !== 0 || !BASE64.test(text)) return undefined;
@@ -92,8 +97,8 @@ export function mapResourceContents(serverId: string, raw: readonly RawResourceC
   let budget = RESOURCE_TEXT_CAP_BYTES;
   let truncated = false;
   for (const item of raw) {
-    const type = item.mimeType ? ` (${item.mimeType})` : "";
-    const header = `[MCP:${serverId}] resource ${item.uri}${type}`;
+    const type = item.mimeType ? ` (${oneLine(item.mimeType)})` : "";
+    const header = `[MCP:${serverId}] resource ${oneLine(item.uri)}${type}`;
     const base = { uri: item.uri, ...(item.mimeType === undefined ? {} : { mimeType: item.mimeType }) };
     if (typeof item.text === "string") {
       const bytes = Buffer.from(item.text, "utf8");
