@@ -3,6 +3,8 @@
 // On start it appends its pid to <record-dir>/pids (so a test finds its processes in /proc),
 // and each request's method to <record-dir>/requests.log.
 // Behaviour keys:
+//   toolDescription, toolSchema  the description and input schema of every tool
+//   callDelayMs: number          tools/call answers after this long (each call is appended to calls.log)
 //   tools: string[]              tool names listed ("{TENANT}" is replaced by the env value TENANT)
 //   resources: boolean           declare resources (+ subscribe)
 //   resourceCount: number        resources/list answers this many entries (default 2)
@@ -18,7 +20,8 @@ import path from "node:path";
 import readline from "node:readline";
 
 const recordDir = process.argv[2];
-const behaviour = JSON.parse(process.argv[3] ?? "{}");
+// HOSTILE_BEHAVIOUR (an env value, outside the manifest cache's key) overrides keys of the argv behaviour.
+const behaviour = { ...JSON.parse(process.argv[3] ?? "{}"), ...JSON.parse(process.env.HOSTILE_BEHAVIOUR || "{}") };
 appendFileSync(path.join(recordDir, "pids"), `${process.pid}\n`);
 const reply = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const result = (id, value) => reply({ jsonrpc: "2.0", id, result: value });
@@ -26,8 +29,8 @@ const fail = (id, code, message, data) => reply({ jsonrpc: "2.0", id, error: { c
 const tenant = process.env.TENANT ?? "none";
 const tools = (behaviour.tools ?? ["peek"]).map((name) => ({
   name: name.replace("{TENANT}", tenant),
-  description: `A tool of tenant ${tenant}.`,
-  inputSchema: { type: "object", properties: {} },
+  description: behaviour.toolDescription ?? `A tool of tenant ${tenant}.`,
+  inputSchema: behaviour.toolSchema ?? { type: "object", properties: {} },
   ...(behaviour.tasks ? { execution: { taskSupport: "required" } } : {}),
 }));
 let polls = 0;
@@ -66,6 +69,11 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
         return result(id, {
           task: { taskId: "task-1", status: "working", pollInterval: behaviour.tasks.pollInterval, createdAt: now, lastUpdatedAt: now, ttl: 60_000 },
         });
+      }
+      appendFileSync(path.join(recordDir, "calls.log"), `${JSON.stringify(params)}\n`);
+      if (behaviour.callDelayMs) {
+        setTimeout(() => result(id, { content: [{ type: "text", text: `peeked by ${tenant}` }] }), behaviour.callDelayMs);
+        return;
       }
       return result(id, { content: [{ type: "text", text: `peeked by ${tenant}` }] });
     }

@@ -1,0 +1,142 @@
+/**
+ * Issue 39, manifest cache and lazy lifecycle, attacked by a hostile stdio
+ * server and a model calling tools as a model would, on the SDK's default
+ * cache (the SQLite file of the host's dataDir). The server's behaviour is
+ * switched through an env VALUE, which the cache key leaves out on purpose.
+ * Guards that hold: close() during a lazy start that never initializes
+ * leaves no process; that start is bounded by timeoutMs; a sandboxed host
+ * starts a cached stdio server by no path (tool call, resource tools,
+ * McpManager restart/test/diagnose/tools/enable); calls racing a 1 ms idle
+ * stop succeed and leave no process after close(); registries building
+ * cold at once over one SQLite cache leave one good manifest.
+ * (Attacks that still work: mcp-lazy-open.attack.test.ts.)
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { alive, attackRoot, call, eventually, hostileRegistry, mcpToolNames, recordedPids } from "./mcp-hostile-harness.js";
+
+const root = attackRoot("attack-mcp-lazy-");
+afterAll(() => root.cleanup());
+
+/** A folder shared by registries that must see one server configuration (its path is in the server's args). */
+function shared(label: string) {
+  const dir = path.join(root.dir, label);
+  const records = path.join(dir, "records");
+  const dataDir = path.join(dir, "data");
+  fs.mkdirSync(records, { recursive: true });
+  return { records, dataDir };
+}
+
+/** A first registry fills the cache (server started), then is closed. */
+async function warmUp(label: string, where: ReturnType<typeof shared>, env: Record<string, string>, behaviour: Record<string, unknown> = {}) {
+  const first = await hostileRegistry({ root: root.dir, label: `${label}-a`, behaviour, env, ...where });
+  expect(recordedPids(where.records)).toHaveLength(1);
+  await first.registry.close();
+}
+
+describe("attack: lazy starts, closes and idle stops", () => {
+  it("close() while a lazy start waits for an initialize that never comes leaves no process", async () => {
+    const where = shared("hang");
+    await warmUp("hang", where, { HOSTILE_BEHAVIOUR: "{}" });
+    const second = await hostileRegistry({
+      root: root.dir,
+      label: "hang-b",
+      env: { HOSTILE_BEHAVIOUR: JSON.stringify({ hangInitialize: true }) },
+      timeoutMs: 60_000,
+      ...where,
+    });
+    const pending = call(second.registry, "mcp_hostile_peek", {});
+    expect(await eventually(() => recordedPids(where.records).length === 2)).toBe(true);
+    const pid = recordedPids(where.records)[1]!;
+    await second.registry.close();
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(await eventually(() => !alive(pid))).toBe(true);
+  });
+
+  it("a lazy start that never gets an initialize answer is bounded by the server's timeoutMs", async () => {
+    const where = shared("hang-timeout");
+    await warmUp("hang-timeout", where, { HOSTILE_BEHAVIOUR: "{}" });
+    const second = await hostileRegistry({
+      root: root.dir,
+      label: "hang-timeout-b",
+      env: { HOSTILE_BEHAVIOUR: JSON.stringify({ hangInitialize: true }) },
+      timeoutMs: 1_000,
+      ...where,
+    });
+    try {
+      const result = await call(second.registry, "mcp_hostile_peek", {});
+      expect(result.isError).toBe(true);
+      const pid = recordedPids(where.records)[1]!;
+      expect(await eventually(() => !alive(pid))).toBe(true);
+    } finally {
+      await second.registry.close();
+    }
+  });
+
+  it("a sandboxed host with a cached manifest of a stdio server starts it by no path", async () => {
+    const where = shared("sandbox");
+    await warmUp("sandbox", where, { HOSTILE_BEHAVIOUR: "{}" }, { resources: true });
+    const second = await hostileRegistry({
+      root: root.dir,
+      label: "sandbox-b",
+      behaviour: { resources: true },
+      env: { HOSTILE_BEHAVIOUR: "{}" },
+      mcp: { sandbox: true, applyOps: () => undefined },
+      ...where,
+    });
+    try {
+      expect(mcpToolNames(second.registry)).toContain("mcp_hostile_peek");
+      const attempts = [
+        await call(second.registry, "mcp_hostile_peek", {}),
+        await call(second.registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" }),
+        await call(second.registry, "ListMcpResources", {}),
+        await call(second.registry, "ListMcpResources", { server: "hostile" }),
+      ];
+      for (const action of ["restart", "test", "diagnose", "tools", "enable"])
+        attempts.push(await call(second.registry, "McpManager", { action, server_id: "hostile" }));
+      for (const attempt of attempts) expect(attempt.isError || attempt.text.includes("not listed"), attempt.text).toBe(true);
+      expect(recordedPids(where.records)).toHaveLength(1);
+    } finally {
+      await second.registry.close();
+    }
+  });
+
+  it("calls racing a 1 ms idle stop all succeed, and no server process outlives close()", async () => {
+    const { registry, records } = await hostileRegistry({ root: root.dir, label: "idle-race", mcp: { idleStopMs: 1, manifestCache: false } });
+    const rounds = Number(process.env.ATTACK_ROUNDS ?? 30);
+    try {
+      for (let round = 0; round < rounds; round += 1) {
+        const result = await call(registry, "mcp_hostile_peek", {});
+        expect(result.text).toContain("peeked");
+        if (round % 3 === 0) await new Promise((resolve) => setTimeout(resolve, round % 7));
+      }
+      const parallel = await Promise.all(Array.from({ length: 8 }, () => call(registry, "mcp_hostile_peek", {})));
+      for (const result of parallel) expect(result.text).toContain("peeked");
+    } finally {
+      await registry.close();
+    }
+    for (const pid of recordedPids(records)) expect(await eventually(() => !alive(pid)), `pid ${pid}`).toBe(true);
+  });
+
+  it("four registries building cold over one dataDir at once all list the server; a fifth starts nothing", async () => {
+    const where = shared("race");
+    const built = await Promise.all(
+      [0, 1, 2, 3].map((index) => hostileRegistry({ root: root.dir, label: `race-${index}`, env: { HOSTILE_BEHAVIOUR: "{}" }, ...where })),
+    );
+    try {
+      for (const { registry } of built) expect(mcpToolNames(registry)).toContain("mcp_hostile_peek");
+    } finally {
+      await Promise.all(built.map(({ registry }) => registry.close()));
+    }
+    const starts = recordedPids(where.records).length;
+    const fifth = await hostileRegistry({ root: root.dir, label: "race-5", env: { HOSTILE_BEHAVIOUR: "{}" }, ...where });
+    try {
+      expect(mcpToolNames(fifth.registry)).toContain("mcp_hostile_peek");
+      expect(recordedPids(where.records)).toHaveLength(starts);
+    } finally {
+      await fifth.registry.close();
+    }
+  });
+});
