@@ -128,6 +128,18 @@ describe("lazy lifecycle: refresh and idle stop", () => {
     expect(recordedStarts(dir)).toHaveLength(1);
   });
 
+  it("McpManager stop with a cache ends the process and keeps the tools listed (manifest_known)", async () => {
+    const dir = records();
+    const server = lazyServer("halt", dir, ["ping"]);
+    const made = await setup([server], new InMemoryMcpManifestStore());
+    const [start] = recordedStarts(dir);
+    const stopped = await made.registry.executeToolCall({ id: "s", name: "McpManager", arguments: { action: "stop", server_id: "halt" } });
+    expect(stopped.details).toMatchObject({ stopped: ["halt"] });
+    await vi.waitFor(() => expect(processAlive(start!.pid)).toBe(false), { timeout: 10_000, interval: 50 });
+    expect(made.mcp.servers()[0]).toMatchObject({ state: "manifest_known", toolsCount: 4 });
+    expect(toolNames(made)).toContain("mcp_halt_ping");
+  });
+
   it("rejects an invalid idleStopMs naming the option", async () => {
     await expect(setupMcp([], { idleStopMs: -1 })).rejects.toMatchObject({ name: "SdkError", code: "invalid_options", message: /idleStopMs/ });
   });
