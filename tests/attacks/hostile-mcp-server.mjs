@@ -47,6 +47,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
   const { id, method, params } = message;
   switch (method) {
     case "initialize": {
+      appendFileSync(path.join(recordDir, "client-capabilities.log"), `${JSON.stringify(params.capabilities ?? {})}\n`);
       if (behaviour.hangInitialize) return;
       const capabilities = { tools: {} };
       if (behaviour.resources) capabilities.resources = { subscribe: true };
