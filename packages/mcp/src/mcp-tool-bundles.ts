@@ -1,4 +1,4 @@
-import { type Logger, type RuntimeScope, SdkError, type ToolBundle, type ToolDefinition } from "@agent-tools/core";
+import type { Logger, RuntimeScope, ToolBundle, ToolDefinition } from "@agent-tools/core";
 import type { McpHostBundles, McpHostOptions } from "@agent-tools/core/mcp";
 import { type McpDynamicToolBundle, createMcpDynamicToolBundle } from "./dynamic-tools.js";
 import { type McpLoadReport, McpConfigError, McpLoadError } from "./mcp-errors.js";
@@ -7,7 +7,7 @@ import { createMcpManagerTool } from "./mcp-manager-tool.js";
 import { createMcpPromptAccess } from "./prompts/mcp-prompts.js";
 import { MCP_RESOURCE_TOOL_NAMES, type McpApprovalView, createMcpResourceTools } from "./resources/mcp-resource-tools.js";
 import type { McpServerAccess } from "./resources/resource-access.js";
-import { loadMcpServer } from "./lifecycle/lazy-load.js";
+import { checkIdleStopMs, lifecycleServerAccess, loadMcpServer } from "./lifecycle/lazy-load.js";
 import { describeMcpServerLifecycles } from "./lifecycle/server-lifecycles.js";
 import { McpRuntime } from "./mcp-runtime.js";
 import { createMcpOAuthControl } from "./oauth/mcp-oauth-source.js";
@@ -158,20 +158,11 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     }),
   ];
   // Resources and prompts (design section 3): the resource tools are listed while a server is known to offer resources.
-  const enabledServer = (serverId: string) => selectEnabledMcpServers(options.getSettings()).find((server) => server.id === serverId);
   const access: McpServerAccess = {
     getSettings: options.getSettings,
     runtime,
     sandbox: options.sandbox === true,
-    // A server not running offers what its cached manifest says; a read or prompt get is a use (the idle clock waits for it).
-    manifestFeatures: (serverId) => {
-      const server = enabledServer(serverId);
-      return server ? runtime.manifests.held(server)?.capabilities : undefined;
-    },
-    withUse: (serverId, run) => {
-      const server = enabledServer(serverId);
-      return server ? runtime.use(server, () => run()) : run();
-    },
+    ...lifecycleServerAccess(options.getSettings, runtime),
   };
   const resources = createMcpResourceTools({
     ...access,
@@ -203,16 +194,4 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     servers: () => describeMcpServerLifecycles(selectEnabledMcpServers(options.getSettings()), runtime, tools.entries()),
     close: () => runtime.close(),
   };
-}
-
-/** `idleStopMs` as given, checked: a non-negative finite number (0: never stop). */
-function checkIdleStopMs(value: number | undefined): number | undefined {
-  if (value === undefined || (typeof value === "number" && Number.isFinite(value) && value >= 0)) return value;
-  throw new SdkError(
-    "invalid_options",
-    `idleStopMs must be a non-negative number of milliseconds (0: never stop), not ${String(value)}; the default is 600000.`,
-    {
-      option: "idleStopMs",
-    },
-  );
 }
