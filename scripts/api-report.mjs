@@ -14,8 +14,9 @@
  * promise to hosts) is listed under its own key so changes to it show, but it
  * is not counted as public. core's `/mcp` subpath (the MCP contracts, public
  * through `@agent-tools/mcp`, which re-exports them) is listed the same way,
- * and so is `@agent-tools/mcp/manifest` (the manifest cache's adapters, kept
- * off the main entry's name budget like the other packages' subpaths).
+ * and so are `@agent-tools/mcp/manifest` (the manifest cache's adapters) and
+ * `@agent-tools/mcp/resources` (the resource tools' details types), kept off
+ * the main entry's name budget like the other packages' subpaths.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -26,7 +27,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const snapshotPath = path.join(root, "api-report.json");
 
 /** Subpaths besides the main entry that the report lists (not counted as public). */
-const LISTED_SUBPATHS = ["./internal", "./mcp", "./workspace", "./manifest"];
+const LISTED_SUBPATHS = ["./internal", "./mcp", "./workspace", "./manifest", "./resources"];
 
 /** The workspace packages' main entries (and listed subpaths), as `{ name, entry }`, sorted by name. */
 export function listPackages() {

@@ -15,8 +15,6 @@ export type { McpOp, McpSettingsStore } from "./apply-mcp-ops.js";
 export { normalizeMcpServerConfig } from "./settings.js";
 export type { McpServerConfig, McpSettings, McpServerConfigInput } from "./settings.js";
 export type { McpToolCallDetails } from "./content-mapping.js";
-export type { ListMcpResourcesDetails } from "./resources/list-mcp-resources-tool.js";
-export type { ReadMcpResourceDetails } from "./resources/read-mcp-resource-tool.js";
 export type { McpManagerInput } from "./mcp-manager-schema.js";
 export type { McpManagerDetails } from "./mcp-manager-support.js";
 export type { McpOAuthStore } from "./oauth/mcp-oauth-store.js";
