@@ -11,6 +11,7 @@
 //   readDelayMs: number          resources/read answers after this long
 //   readText: number             resources/read text of this many bytes ("x")
 //   blobs: {uri, mimeType, blob}[]  resources/read of one of these URIs answers that blob
+//   updateFlood: number          after resources/subscribe, that many resources/updated for URIs never subscribed, then one for the subscribed URI
 //   hangInitialize: boolean      never answer initialize
 //   urlElicitation: "always"     every tools/call fails -32042 naming a URL elicitation
 //   elicitationUrl: string       the URL it names
@@ -104,7 +105,13 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     case "resources/templates/list":
       return result(id, { resourceTemplates: [] });
     case "resources/subscribe":
-      return result(id, {});
+      result(id, {});
+      if (behaviour.updateFlood) {
+        for (let index = 0; index < behaviour.updateFlood; index += 1)
+          reply({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: `secret://never-subscribed/${index}/${"x".repeat(200)}` } });
+        reply({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: params.uri } });
+      }
+      return;
     case "resources/read": {
       const blob = (behaviour.blobs ?? []).find((entry) => entry.uri === params.uri);
       if (blob) return result(id, { contents: [blob] });
