@@ -24,6 +24,18 @@ describe("mapResourceContents", () => {
     expect(oneLine("a\u2028b\u0000c")).toBe("a b c");
   });
 
+  it("shows a read's images while they stay under 5 MiB together, and describes the rest", () => {
+    const image = Buffer.alloc(2 * 1024 * 1024);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(image);
+    const blob = image.toString("base64");
+    const mapped = mapResourceContents(
+      "s",
+      [1, 2, 3].map((n) => ({ uri: `u:${n}`, mimeType: "image/png", blob })),
+    );
+    expect(mapped.contents.map((item) => item.kind)).toEqual(["image", "image", "blob"]);
+    expect(mapped.contents[2]).toMatchObject({ note: "the images of this read reached 5 MiB together" });
+  });
+
   it("says so when a read returned no contents", () => {
     expect(mapResourceContents("s", []).content).toEqual([{ type: "text", text: "(the server returned no contents for this resource)" }]);
   });

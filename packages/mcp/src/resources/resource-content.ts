@@ -10,7 +10,7 @@ import type { ToolContent } from "@agent-tools/core";
 
 /** Text of one read shown at most (UTF-8 bytes, over every content block). */
 export const RESOURCE_TEXT_CAP_BYTES = 256 * 1024;
-/** An image blob at or over this size (decoded bytes) is described, not shown. */
+/** An image blob at or over this size (decoded bytes) is described, not shown; the images of one read share this budget too. */
 export const RESOURCE_IMAGE_CAP_BYTES = 5 * 1024 * 1024;
 
 /** One content block of a read, as `details` records it. */
@@ -89,12 +89,15 @@ export interface MappedResourceContents {
  * Maps the contents of one read: a header line `[MCP:<server>] resource <uri> (<type>)`
  * before each block, text up to {@link RESOURCE_TEXT_CAP_BYTES} in all (then
  * a note saying how much was left out), images checked by
- * {@link checkImage}, other blobs described with their type and size.
+ * {@link checkImage} and shown while the read's images stay under
+ * {@link RESOURCE_IMAGE_CAP_BYTES} together, other blobs described with
+ * their type and size.
  */
 export function mapResourceContents(serverId: string, raw: readonly RawResourceContent[]): MappedResourceContents {
   const content: ToolContent[] = [];
   const contents: McpResourceContentInfo[] = [];
   let budget = RESOURCE_TEXT_CAP_BYTES;
+  let imageBudget = RESOURCE_IMAGE_CAP_BYTES;
   let truncated = false;
   for (const item of raw) {
     const type = item.mimeType ? ` (${oneLine(item.mimeType)})` : "";
@@ -120,8 +123,10 @@ export function mapResourceContents(serverId: string, raw: readonly RawResourceC
       continue;
     }
     const blob = typeof item.blob === "string" ? item.blob : "";
-    const checked = checkImage(blob, item.mimeType);
+    let checked = checkImage(blob, item.mimeType);
+    if ("image" in checked && checked.bytes >= imageBudget) checked = { note: "the images of this read reached 5 MiB together", bytes: checked.bytes };
     if ("image" in checked) {
+      imageBudget -= checked.bytes;
       content.push({ type: "text", text: header }, checked.image);
       contents.push({ ...base, kind: "image", bytes: checked.bytes });
       continue;
