@@ -205,18 +205,26 @@ callRow("bare SDK: spawn + connect + call", bareFirst);
 callRow("bare SDK: call on the open client", bareWarm);
 
 const m = (label: string) => median(samples.get(label)?.ms ?? [Number.NaN]);
-const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `x${(a / b).toFixed(2)}` : "-");
+/** `a / b` as `x1.23`; below 0.1 with two significant digits and as a fraction (`x0.011, 1/88`). */
+const ratio = (a: number, b: number): string => {
+  const value = a / b;
+  if (!Number.isFinite(value) || value <= 0) return "-";
+  return value >= 0.1 ? `x${value.toFixed(2)}` : `x${value.toPrecision(2)} (1/${Math.round(1 / value)})`;
+};
 const cold = m("cold: SQLite cache empty");
 const warm = m("warm: SQLite cache");
 const peer = m("peer: bare SDK, connect all + list");
 console.log("\nratios (medians)");
-console.log(`warm / cold build (SQLite)                 ${ratio(warm, cold)}`);
-console.log(`MCP's share: (warm - floor) / (cold - floor) ${ratio(warm - m("floor: no MCP, same data dir"), cold - m("floor: no MCP, new data dir"))}`);
-console.log(`warm / cold build (in-memory)              ${ratio(m("warm: in-memory cache"), m("cold: in-memory cache empty"))}`);
-console.log(`ours cold / bare SDK connect-all           ${ratio(cold, peer)}`);
-console.log(`ours warm / bare SDK connect-all           ${ratio(warm, peer)}`);
-console.log(`lazy first call / warm call (p50)          ${ratio(p(lazyFirst, 50), p(lazyWarm, 50))}`);
-console.log(`lazy first call / bare spawn+call (p50)    ${ratio(p(lazyFirst, 50), p(bareFirst, 50))}`);
-console.log(`warm call / bare call (p50)                ${ratio(p(lazyWarm, 50), p(bareWarm, 50))}`);
+const ratioRow = (label: string, a: number, b: number) => console.log(`${label.padEnd(46)}${ratio(a, b)}`);
+const tokensOf = (label: string) => tokens.find(([name]) => name === label)?.[1].tokens ?? Number.NaN;
+ratioRow("tokens: deferral / every tool listed (cold)", tokensOf("default ToolSearch, cold"), tokensOf("toolSearch: false, cold"));
+ratioRow("warm / cold build (SQLite)", warm, cold);
+ratioRow("MCP's share: (warm - floor) / (cold - floor)", warm - m("floor: no MCP, same data dir"), cold - m("floor: no MCP, new data dir"));
+ratioRow("warm / cold build (in-memory)", m("warm: in-memory cache"), m("cold: in-memory cache empty"));
+ratioRow("ours cold / bare SDK connect-all", cold, peer);
+ratioRow("ours warm / bare SDK connect-all", warm, peer);
+ratioRow("lazy first call / warm call (p50)", p(lazyFirst, 50), p(lazyWarm, 50));
+ratioRow("lazy first call / bare spawn+call (p50)", p(lazyFirst, 50), p(bareFirst, 50));
+ratioRow("warm call / bare call (p50)", p(lazyWarm, 50), p(bareWarm, 50));
 console.log(`load average at the end: ${load()}`);
 rmSync(work, { recursive: true, force: true });
