@@ -168,3 +168,27 @@ describe("attack: URL elicitation", () => {
     }
   });
 });
+
+describe("attack: a task and the idle stop", () => {
+  it("a never-ending task is not cut by a 50 ms idle stop: the same process keeps being polled until the abort", async () => {
+    const { registry, records } = await hostileRegistry({
+      root: root.dir,
+      label: "task-idle",
+      behaviour: { tasks: { pollInterval: 250 } },
+      mcp: { manifestCache: false, idleStopMs: 50 },
+    });
+    try {
+      const controller = new AbortController();
+      const pending = registry.executeToolCall({ id: "t", name: "mcp_hostile_peek", arguments: {} }, { signal: controller.signal });
+      expect(await eventually(() => count(records, "tasks/get") >= 4)).toBe(true);
+      const pids = recordedPids(records);
+      expect(pids).toHaveLength(1);
+      expect(alive(pids[0]!)).toBe(true);
+      controller.abort();
+      expect((await pending).isError).toBe(true);
+      expect(await eventually(() => count(records, "tasks/cancel") === 1)).toBe(true);
+    } finally {
+      await registry.close();
+    }
+  });
+});
