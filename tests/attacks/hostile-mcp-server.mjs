@@ -12,6 +12,8 @@
 //   readText: number             resources/read text of this many bytes ("x")
 //   blobs: {uri, mimeType, blob}[]  resources/read of one of these URIs answers that blob
 //   updateFlood: number          after resources/subscribe, that many resources/updated for URIs never subscribed, then one for the subscribed URI
+//   promptMessages: message[]    declare prompts; prompts/get of "hostile" answers these messages
+//   promptText: number           ... or one user message of this many bytes of text
 //   hangInitialize: boolean      never answer initialize
 //   urlElicitation: "always"     every tools/call fails -32042 naming a URL elicitation
 //   elicitationUrl: string       the URL it names
@@ -52,6 +54,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       if (behaviour.hangInitialize) return;
       const capabilities = { tools: {} };
       if (behaviour.resources) capabilities.resources = { subscribe: true };
+      if (behaviour.promptMessages) capabilities.prompts = {};
       if (behaviour.tasks) capabilities.tasks = { requests: { tools: { call: {} } }, cancel: {} };
       result(id, { protocolVersion: params.protocolVersion, capabilities, serverInfo: { name: "hostile", version: "6.6.6" } });
       return;
@@ -96,6 +99,13 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     case "tasks/cancel":
       if (behaviour.tasks?.ignoreCancel) return;
       return result(id, { taskId: params.taskId, status: "cancelled", createdAt: new Date().toISOString(), lastUpdatedAt: new Date().toISOString(), ttl: 1 });
+    case "prompts/list":
+      return result(id, { prompts: [{ name: "hostile", description: "A prompt.", arguments: [{ name: "topic", required: false }] }] });
+    case "prompts/get": {
+      const bigText = behaviour.promptText ? "p".repeat(behaviour.promptText) : undefined;
+      const messages = bigText ? [{ role: "user", content: { type: "text", text: bigText } }] : behaviour.promptMessages;
+      return result(id, { description: "hostile prompt", messages });
+    }
     case "resources/list": {
       const count = behaviour.resourceCount ?? 2;
       const resources = [];
