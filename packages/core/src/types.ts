@@ -271,6 +271,13 @@ export interface ToolDefinition<Input = any, Details = unknown> {
    */
   readonly effects?: ToolEffects | ((input: Input) => ToolEffects);
   /**
+   * The MCP server a call acts on, when the input names it (the MCP resource
+   * tools): approval and permission rules then judge the call as that
+   * server's (`server:<id>` rules apply, `onAsk` sees the id in `metadata`).
+   * Absent or undefined: `metadata.serverId`.
+   */
+  callServerId?(input: Input): string | undefined;
+  /**
    * For a call of this tool that started before a crash and has no recorded
    * outcome, when its effects are `none` or `idempotent`: run it again,
    * report it done (its result is already there) or report its outcome

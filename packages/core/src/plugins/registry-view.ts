@@ -40,7 +40,7 @@ export function createRegistryView(): RegistryViewHandle {
     },
     setPlanMode: (on) => built().setPlanMode(on),
     hasTool: (name) => built().hasTool(name),
-    approvalDecision: (name) => built().approvalDecision(name),
+    approvalDecision: (name, input) => built().approvalDecision(name, input),
     registry: built,
   };
   return {

@@ -90,7 +90,7 @@ export interface RegistryView {
   readonly planMode: boolean;
   setPlanMode(on: boolean): void;
   hasTool(name: string): boolean;
-  approvalDecision(toolName: string): ApprovalDecision;
+  approvalDecision(toolName: string, input?: unknown): ApprovalDecision;
   /** The whole registry (subagents run their read-only children on it). */
   registry(): ToolRegistry;
 }

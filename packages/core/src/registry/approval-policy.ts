@@ -1,4 +1,4 @@
-import type { ToolMetadata } from "../types.js";
+import type { ToolDefinition, ToolMetadata } from "../types.js";
 import { resolveToolAnnotations } from "./tool-annotations.js";
 
 /** Every decision an approval rule may hold. */
@@ -69,4 +69,10 @@ export function resolveApproval(toolName: string, metadata: ToolMetadata, option
   if (resolveToolAnnotations(metadata).readOnly) return "allow";
   const fallback: unknown = options?.defaultDecision ?? "allow";
   return isApprovalDecision(fallback) ? fallback : "deny";
+}
+
+/** The metadata approval and the policy judge one call by: the tool's, with the server its input names (see `ToolDefinition.callServerId`). */
+export function callMetadata(tool: Pick<ToolDefinition, "metadata" | "callServerId">, input: unknown): ToolMetadata {
+  const serverId = tool.callServerId?.(input);
+  return typeof serverId === "string" && serverId !== "" ? Object.freeze({ ...tool.metadata, serverId }) : tool.metadata;
 }

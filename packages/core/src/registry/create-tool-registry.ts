@@ -10,7 +10,7 @@ import type { ToolPorts } from "../ports/tool-ports.js";
 import { shortenForMessage } from "../quote.js";
 import { isWithinWorkspacePath } from "../workspace/resolve-in-workspace.js";
 import type { Logger, ToolCall, ToolDefinition, ToolMetadata, ToolResult, ToolUpdate } from "../types.js";
-import { resolveApproval } from "./approval-policy.js";
+import { callMetadata, resolveApproval } from "./approval-policy.js";
 import { approvalVocabulary, checkApprovalOptions, watchDeferredApprovalKeys } from "./approval-validation.js";
 import type { ToolEvent } from "./events.js";
 import { checkExecuteOptions } from "./execute-options.js";
@@ -259,10 +259,14 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     getTool(name) {
       return index.lookup(name);
     },
-    approvalDecision(toolName) {
+    approvalDecision(toolName, input) {
       const tool = typeof toolName === "string" ? index.lookup(toolName) : undefined;
       if (tool === undefined || isPlanModeRefused(tool) || isDenied(tool)) return "deny";
-      return resolveApproval(tool.name, tool.metadata, approval);
+      if (input === undefined) return resolveApproval(tool.name, tool.metadata, approval);
+      // The metadata of this very input (a server it names): a rule that denies that whatever the input denies it here too.
+      const metadata = callMetadata(tool, input);
+      if (policy?.deniesTool?.(tool.name, metadata) === true) return "deny";
+      return resolveApproval(tool.name, metadata, approval);
     },
     async executeToolCall(call, callOptions) {
       if (closed) throw new SdkError("closed", "executeToolCall was called after registry.close().");

@@ -1,6 +1,6 @@
 import { ToolError, isAbortError } from "../errors.js";
-import type { ToolCall, ToolContent, ToolContext, ToolDefinition, ToolOutput, ToolResult } from "../types.js";
-import { type ApprovalOptions, resolveApproval } from "./approval-policy.js";
+import type { ToolCall, ToolContent, ToolContext, ToolDefinition, ToolMetadata, ToolOutput, ToolResult } from "../types.js";
+import { type ApprovalOptions, callMetadata, resolveApproval } from "./approval-policy.js";
 import { checkArgumentLimits } from "./argument-limits.js";
 import { parseArguments, rejectUnknownKeys, validateArguments } from "./arguments.js";
 import type { ToolEvent } from "./events.js";
@@ -177,7 +177,7 @@ async function runCall(
       });
       runInput = admission.input;
     } else {
-      await checkApproval(tool, call, args, signal, {
+      await checkApproval(tool, call, args, callMetadata(tool, input), signal, {
         approval: environment.approval,
         granted: options.approvalGranted === true || durable?.approved === true,
         onApproved,
@@ -225,9 +225,16 @@ interface ApprovalCheck {
   readonly onApproved: (() => Promise<void>) | undefined;
 }
 
-async function checkApproval(tool: ToolDefinition, call: ToolCall, args: Record<string, unknown>, signal: AbortSignal, check: ApprovalCheck): Promise<void> {
+async function checkApproval(
+  tool: ToolDefinition,
+  call: ToolCall,
+  args: Record<string, unknown>,
+  metadata: ToolMetadata,
+  signal: AbortSignal,
+  check: ApprovalCheck,
+): Promise<void> {
   const { approval, granted } = check;
-  const decision = resolveApproval(tool.name, tool.metadata, approval);
+  const decision = resolveApproval(tool.name, metadata, approval);
   if (decision === "allow") return;
   if (decision === "deny") throw deniedError(tool.name);
   if (granted) return;
@@ -240,7 +247,7 @@ async function checkApproval(tool: ToolDefinition, call: ToolCall, args: Record<
   }
   // An onAsk that never answers (or ignores the signal) does not hold the call past its abort.
   const answer: unknown = await raceWithAbort(
-    Promise.resolve().then(() => approval.onAsk!({ callId: call.id, toolName: tool.name, arguments: args, metadata: tool.metadata, signal })),
+    Promise.resolve().then(() => approval.onAsk!({ callId: call.id, toolName: tool.name, arguments: args, metadata, signal })),
     signal,
     () => cancelledError(),
   );

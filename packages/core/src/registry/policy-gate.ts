@@ -8,7 +8,7 @@ import { raceWithAbort } from "../abort.js";
 import { ToolError } from "../errors.js";
 import { shortenForMessage } from "../quote.js";
 import type { ToolContent, ToolDefinition, ToolResult } from "../types.js";
-import type { ApprovalOptions } from "./approval-policy.js";
+import { type ApprovalOptions, callMetadata } from "./approval-policy.js";
 import { checkArgumentLimits } from "./argument-limits.js";
 import { rejectUnknownKeys, validateArguments } from "./arguments.js";
 import type { PolicyCall, PolicyVerdict, ToolCallPolicy } from "./tool-call-policy.js";
@@ -36,7 +36,7 @@ export function policyCallOf(tool: ToolDefinition, callId: string, input: unknow
     return (tool.inputSchema ? validateArguments(tool.name, next, tool.inputSchema) : next) as Record<string, unknown>;
   };
   const plain = input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-  return Object.freeze({ callId, toolName: tool.name, input: plain, metadata: tool.metadata, revalidate });
+  return Object.freeze({ callId, toolName: tool.name, input: plain, metadata: callMetadata(tool, input), revalidate });
 }
 
 /** The refusal a model reads when the policy denies a call: its reason, rule and layer. */
@@ -111,7 +111,7 @@ export async function admitByPolicy(tool: ToolDefinition, call: PolicyCall, opti
         callId: call.callId,
         toolName: tool.name,
         arguments: finalCall.input as Record<string, unknown>,
-        metadata: tool.metadata,
+        metadata: finalCall.metadata,
         signal,
         ...(verdict.decision === "defer" ? { deferred: true } : {}),
         ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),

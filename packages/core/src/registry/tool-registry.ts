@@ -126,12 +126,14 @@ export interface ToolRegistry {
    * `executeToolCall` resolves it): `allow`, `ask` (the call asks the host's
    * `onAsk`, or a host that asked the user itself passes `approvalGranted`)
    * or `deny`. A name that resolves to no tool, or to one plan mode refuses
-   * while it is on, answers `deny`.
+   * while it is on, answers `deny`. With `input`, for a tool whose calls act
+   * on the server their input names (`callServerId`, the MCP resource
+   * tools), the decision for that server: `server:<id>` rules apply.
    *
    * @example
    * const needsApproval = registry.approvalDecision("Bash") === "ask";
    */
-  approvalDecision(toolName: string): ApprovalDecision;
+  approvalDecision(toolName: string, input?: unknown): ApprovalDecision;
   /**
    * Runs a tool call. Never throws for a tool failure: returns `isError: true`
    * with a message for the model (bad, too deep or too large arguments
