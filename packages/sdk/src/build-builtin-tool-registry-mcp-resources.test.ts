@@ -51,7 +51,8 @@ describe("buildBuiltinToolRegistry: MCP resources and prompts", () => {
         expect(registry.hasTool("mcp_res_bump"), name).toBe(false);
         const refused = await registry.executeToolCall(read);
         expect(refused.error?.code, name).toBe("permission_denied");
-        expect(refused.error?.message, name).toContain("deny MCP server res");
+        // server:<id> is the registry's own check of the call (the server it names); mcp_<id>_* the resource tool's.
+        expect(refused.error?.message, name).toMatch(name === "approval" ? /ReadMcpResource is denied by the host's approval policy/ : /deny MCP server res/);
         const listed = await registry.executeToolCall({ id: "l", name: "ListMcpResources", arguments: { server: "res" } });
         expect(listed.error?.code, name).toBe("permission_denied");
         // Listing every server leaves the denied one out; the other still reads.
@@ -65,6 +66,33 @@ describe("buildBuiltinToolRegistry: MCP resources and prompts", () => {
       } finally {
         await registry.close();
       }
+    }
+  }, 60_000);
+
+  it("asks the host about a server:<id> ask rule, with the server's id in the request; without onAsk it refuses", async () => {
+    const asked: Array<string | undefined> = [];
+    const registry = await buildBuiltinToolRegistry(
+      options("ask", [resourceStdio("res")], {
+        approval: {
+          policies: { "server:res": "ask" },
+          onAsk: (request) => {
+            asked.push(request.metadata.serverId);
+            return true;
+          },
+        },
+      }),
+    );
+    try {
+      expect(registry.approvalDecision("ReadMcpResource", { server: "res" })).toBe("ask");
+      expect(registry.approvalDecision("ReadMcpResource")).toBe("allow");
+      const result = await registry.executeToolCall(read);
+      expect(result.isError).toBe(false);
+      expect(asked).toEqual(["res"]);
+      // Listing every server leaves out one that needs asking (nothing is started for it unasked).
+      const all = await registry.executeToolCall({ id: "a", name: "ListMcpResources", arguments: {} });
+      expect(all.details).toEqual({ servers: [] });
+    } finally {
+      await registry.close();
     }
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import {
   enabledServer,
   requestFailure,
   resourceServerCandidates,
+  serverOf,
   useServer,
 } from "./resource-access.js";
 import { oneLine } from "./resource-content.js";
@@ -152,7 +153,7 @@ function render(page: ServerPage): string {
 export function createListMcpResourcesTool(
   environment: McpResourceToolEnvironment,
 ): ToolDefinition<z.infer<typeof listMcpResourcesInputSchema>, ListMcpResourcesDetails> {
-  return defineTool({
+  const tool = defineTool({
     name: "ListMcpResources",
     description: DESCRIPTION,
     inputSchema: listMcpResourcesInputSchema,
@@ -171,7 +172,8 @@ export function createListMcpResourcesTool(
         return { content: render(page), details: { servers: [page] } };
       }
       if (input.cursor !== undefined) throw new ToolError("invalid_arguments", "cursor continues one server's listing: give server too.");
-      const candidates = resourceServerCandidates(environment).filter((server) => environment.isServerDenied?.(server.id) !== true);
+      // Only servers the approval allows outright: a denied one is not started, one it wants asked about is named alone (then the call asks).
+      const candidates = resourceServerCandidates(environment).filter((server) => (environment.serverDecision?.(server.id) ?? "allow") === "allow");
       const settled = await Promise.allSettled(candidates.map((server) => listServer(environment, server, undefined, context.signal)));
       if (context.signal.aborted) throw new ToolError("cancelled", "ListMcpResources was cancelled.");
       const servers: ServerPage[] = [];
@@ -186,4 +188,6 @@ export function createListMcpResourcesTool(
       return { content: servers.map(render).join("\n\n"), details: { servers } };
     },
   });
+  // Approval judges each call as the named server's: a server:<id> rule applies to its resources too.
+  return { ...tool, callServerId: serverOf };
 }

@@ -16,7 +16,8 @@ export const MCP_RESOURCE_TOOL_NAMES = Object.freeze(["ListMcpResources", "ReadM
 /** The registry's approval as the resource tools ask it: the plugin passes its registry view. */
 export interface McpApprovalView {
   readonly planMode?: boolean;
-  approvalDecision(toolName: string): ApprovalDecision;
+  /** With `input`, the decision for the server the input names (`callServerId`): `server:<id>` rules apply. */
+  approvalDecision(toolName: string, input?: unknown): ApprovalDecision;
 }
 
 /** Options of {@link createMcpResourceTools}. */
@@ -29,14 +30,15 @@ export interface McpResourceToolsOptions extends McpServerAccess {
 }
 
 /**
- * True when the approval denies every dynamic tool of a server (as a deny
- * of `server:<id>` or `mcp_<id>_*` does). Plan mode refuses every MCP tool
+ * The approval's decision for reading a server's resources: `deny` when it
+ * denies every dynamic tool of the server (as `mcp_<id>_*` does), else what
+ * it decides for ListMcpResources on that server (`server:<id>` and
+ * `group:mcp` rules apply, tools or not). Plan mode refuses every MCP tool
  * whatever the rules say, so while it is on the last answer given outside
- * it is used, and a tool never asked about outside plan mode counts as
- * denied (fail closed). A server with no listed tool cannot be asked about:
- * it is not denied.
+ * it is used for the tools, and a tool never asked about outside plan mode
+ * counts as denied (fail closed).
  */
-export function createServerDenialCheck(view: McpApprovalView, entries: McpResourceToolsOptions["entries"]): (serverId: string) => boolean {
+export function createServerDecision(view: McpApprovalView, entries: McpResourceToolsOptions["entries"]): (serverId: string) => ApprovalDecision {
   const outsidePlanMode = new Map<string, boolean>();
   const denied = (name: string) => {
     if (view.planMode === true) return outsidePlanMode.get(name) ?? true;
@@ -48,7 +50,8 @@ export function createServerDenialCheck(view: McpApprovalView, entries: McpResou
     const names = entries()
       .filter((entry) => entry.serverId === serverId)
       .map((entry) => entry.definition.name);
-    return names.length > 0 && names.every(denied);
+    if (names.length > 0 && names.every(denied)) return "deny";
+    return view.approvalDecision("ListMcpResources", { server: serverId });
   };
 }
 
@@ -72,7 +75,7 @@ export function createMcpResourceTools(options: McpResourceToolsOptions): McpRes
   const environment = {
     ...options,
     subscriptions,
-    ...(view === undefined ? {} : { isServerDenied: createServerDenialCheck(view, options.entries) }),
+    ...(view === undefined ? {} : { serverDecision: createServerDecision(view, options.entries) }),
   };
   const tools = [createListMcpResourcesTool(environment), createReadMcpResourceTool(environment)];
   return { listed: () => (anyResourceServer(options) ? tools : []), subscriptions };

@@ -1,6 +1,6 @@
 import { type ToolDefinition, ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { type McpResourceToolEnvironment, assertNotDenied, connectServer, enabledServer, requestFailure, useServer } from "./resource-access.js";
+import { type McpResourceToolEnvironment, assertNotDenied, connectServer, enabledServer, requestFailure, serverOf, useServer } from "./resource-access.js";
 import { type McpResourceContentInfo, RESOURCE_TEXT_CAP_BYTES, type RawResourceContent, mapResourceContents } from "./resource-content.js";
 
 /** The input of ReadMcpResource. */
@@ -58,7 +58,7 @@ const DESCRIPTION = [
 export function createReadMcpResourceTool(
   environment: McpResourceToolEnvironment,
 ): ToolDefinition<z.infer<typeof readMcpResourceInputSchema>, ReadMcpResourceDetails> {
-  return defineTool({
+  const tool = defineTool({
     name: "ReadMcpResource",
     description: DESCRIPTION,
     inputSchema: readMcpResourceInputSchema,
@@ -121,4 +121,6 @@ export function createReadMcpResourceTool(
       });
     },
   });
+  // Approval judges each call as the named server's: a server:<id> rule applies to its resources too.
+  return { ...tool, callServerId: serverOf };
 }

@@ -4,7 +4,7 @@
  * what a server declared (live, else from its manifest), starting it
  * through the runtime, and the failures a model reads.
  */
-import { ToolError } from "@agent-tools/core";
+import { type ApprovalDecision, ToolError } from "@agent-tools/core";
 import { closestName } from "@agent-tools/core/internal";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -104,16 +104,24 @@ export function requestFailure(serverId: string, what: string, error: unknown, s
 export interface McpResourceToolEnvironment extends McpServerAccess {
   subscriptions: McpResourceSubscriptions;
   /**
-   * True when the host's approval denies the server as a whole (a deny of
-   * `server:<id>`, `mcp_<id>_*` or of each of its tools): its resources are
-   * then refused too. Absent: nothing is denied.
+   * The host's approval for reading a server's resources (`deny` when it
+   * denies the server as a whole: `server:<id>`, `mcp_<id>_*`, each of its
+   * tools). The registry's own check of a call already applies it to the
+   * server a call names; this covers `mcp_<id>_*` and the servers of a
+   * listing without `server`. Absent: `allow`.
    */
-  isServerDenied?(serverId: string): boolean;
+  serverDecision?(serverId: string): ApprovalDecision;
 }
 
-/** Refuses a server the host's approval denies (see {@link McpResourceToolEnvironment.isServerDenied}). */
+/** The server a resource tool's input names, for approval (`callServerId`); the input may not be validated yet. */
+export function serverOf(input: unknown): string | undefined {
+  const server = input !== null && typeof input === "object" ? (input as { server?: unknown }).server : undefined;
+  return typeof server === "string" ? server : undefined;
+}
+
+/** Refuses a server the host's approval denies (see {@link McpResourceToolEnvironment.serverDecision}). */
 export function assertNotDenied(environment: McpResourceToolEnvironment, serverId: string): void {
-  if (environment.isServerDenied?.(serverId) !== true) return;
+  if (environment.serverDecision?.(serverId) !== "deny") return;
   throw new ToolError("permission_denied", `The host's approval rules deny MCP server ${serverId}; its resources cannot be read either. Do not retry.`, {
     recoverable: false,
     details: { serverId },

@@ -1,6 +1,6 @@
 import type { ApprovalDecision } from "@agent-tools/core";
 import { describe, expect, it } from "vitest";
-import { createServerDenialCheck } from "./mcp-resource-tools.js";
+import { createServerDecision } from "./mcp-resource-tools.js";
 import { RESOURCE_IMAGE_CAP_BYTES, RESOURCE_TEXT_CAP_BYTES, checkImage, decodeBase64, mapResourceContents, oneLine } from "./resource-content.js";
 
 const b64 = (bytes: number[] | Buffer) => Buffer.from(bytes).toString("base64");
@@ -59,10 +59,15 @@ describe("checkImage", () => {
   });
 });
 
-describe("createServerDenialCheck", () => {
-  it("denies a server whose every tool the approval denies, keeps the answer through plan mode, and fails closed for a tool never asked", () => {
+describe("createServerDecision", () => {
+  it("denies a server whose every tool the approval denies (keeping the answer through plan mode, failing closed for a tool never asked), else asks the approval about the server", () => {
     const decisions: Record<string, ApprovalDecision> = { mcp_a_x: "deny", mcp_a_y: "deny", mcp_b_x: "deny", mcp_b_y: "allow" };
-    const view = { planMode: false, approvalDecision: (name: string) => (view.planMode ? "deny" : (decisions[name] ?? "deny")) };
+    const servers: Record<string, ApprovalDecision> = { b: "allow", none: "ask", c: "allow" };
+    const view = {
+      planMode: false,
+      approvalDecision: (name: string, input?: unknown) =>
+        input !== undefined ? (servers[(input as { server: string }).server] ?? "allow") : view.planMode ? "deny" : (decisions[name] ?? "deny"),
+    };
     const entries = [
       { serverId: "a", definition: { name: "mcp_a_x" } },
       { serverId: "a", definition: { name: "mcp_a_y" } },
@@ -70,11 +75,11 @@ describe("createServerDenialCheck", () => {
       { serverId: "b", definition: { name: "mcp_b_y" } },
     ];
     let listed = entries;
-    const denied = createServerDenialCheck(view, () => listed);
-    expect([denied("a"), denied("b"), denied("none")]).toEqual([true, false, false]);
+    const decide = createServerDecision(view, () => listed);
+    expect([decide("a"), decide("b"), decide("none")]).toEqual(["deny", "allow", "ask"]);
     view.planMode = true;
-    expect([denied("a"), denied("b")]).toEqual([true, false]);
+    expect([decide("a"), decide("b")]).toEqual(["deny", "allow"]);
     listed = [...entries, { serverId: "c", definition: { name: "mcp_c_new" } }];
-    expect(denied("c")).toBe(true);
+    expect(decide("c")).toBe("deny");
   });
 });

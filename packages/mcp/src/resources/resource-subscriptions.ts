@@ -2,8 +2,9 @@
  * Resource subscriptions of one set of MCP bundles. A subscription lives on
  * one client (one session of the server): after a reconnect it is gone and
  * `isSubscribed` says so, so the next `subscribe: true` sends it again.
- * Every `notifications/resources/updated` goes to the host's callback and
- * marks the URI "updated since last read" until it is read again.
+ * Each `notifications/resources/updated` of a URI subscribed on that session
+ * goes to the host's callback and marks the URI "updated since last read"
+ * until it is read again; any other is dropped.
  */
 import type { Logger } from "@agent-tools/core";
 import type { McpResourceUpdate } from "@agent-tools/core/mcp";
@@ -38,7 +39,8 @@ export class McpResourceSubscriptions {
     this.installed.add(client);
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       const uri = notification.params.uri;
-      if (typeof uri !== "string") return;
+      // Only what was subscribed on this very session: a server cannot flood the host (or the marks) with URIs nobody asked about.
+      if (typeof uri !== "string" || this.subscriptions.get(keyOf(serverId, uri)) !== client) return;
       this.updated.add(keyOf(serverId, uri));
       try {
         this.options.onResourceUpdated?.({ serverId, uri });
