@@ -18,13 +18,19 @@
 //   urlElicitation: "always"     every tools/call fails -32042 naming a URL elicitation
 //   elicitationUrl: string       the URL it names
 //   tasks: { pollInterval, statusFlood, ignoreCancel }   tools/call becomes a task that never ends
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 
 const recordDir = process.argv[2];
-// HOSTILE_BEHAVIOUR (an env value, outside the manifest cache's key) overrides keys of the argv behaviour.
-const behaviour = { ...JSON.parse(process.argv[3] ?? "{}"), ...JSON.parse(process.env.HOSTILE_BEHAVIOUR || "{}") };
+// HOSTILE_BEHAVIOUR (an env value) overrides keys of the argv behaviour; <record-dir>/behaviour.json, read at
+// start, overrides both: a server that changed with its configuration unchanged (the manifest cache's key the same).
+const behaviourFile = path.join(recordDir, "behaviour.json");
+const behaviour = {
+  ...JSON.parse(process.argv[3] ?? "{}"),
+  ...JSON.parse(process.env.HOSTILE_BEHAVIOUR || "{}"),
+  ...(existsSync(behaviourFile) ? JSON.parse(readFileSync(behaviourFile, "utf8")) : {}),
+};
 appendFileSync(path.join(recordDir, "pids"), `${process.pid}\n`);
 const reply = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const result = (id, value) => reply({ jsonrpc: "2.0", id, result: value });

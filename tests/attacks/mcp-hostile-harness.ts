@@ -33,6 +33,8 @@ export interface HostileRegistryOptions {
   dataDir?: string;
   /** Record folder of the server (shared when given). */
   records?: string;
+  /** The registry's workdir (shared when given: cached manifests are kept per workspace); else `<root>/<label>/work`. */
+  workdir?: string;
   mcp?: Record<string, unknown>;
   extra?: Record<string, unknown>;
   timeoutMs?: number;
@@ -41,7 +43,7 @@ export interface HostileRegistryOptions {
 /** A registry with one hostile stdio server, and where that server records. */
 export async function hostileRegistry(options: HostileRegistryOptions) {
   const base = path.join(options.root, options.label);
-  const workdir = path.join(base, "work");
+  const workdir = options.workdir ?? path.join(base, "work");
   const records = options.records ?? path.join(base, "records");
   fs.mkdirSync(workdir, { recursive: true });
   fs.mkdirSync(records, { recursive: true });

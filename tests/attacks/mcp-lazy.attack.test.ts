@@ -2,7 +2,8 @@
  * Issue 39, manifest cache and lazy lifecycle, attacked by a hostile stdio
  * server and a model calling tools as a model would, on the SDK's default
  * cache (the SQLite file of the host's dataDir). The server's behaviour is
- * switched through an env VALUE, which the cache key leaves out on purpose.
+ * switched through an override file read at its start (the configuration,
+ * and so the cache key, stays the same: a server updated since it was cached).
  * Guards that hold: close() during a lazy start that never initializes
  * leaves no process; that start is bounded by timeoutMs; a sandboxed host
  * starts a cached stdio server by no path (tool call, resource tools,
@@ -19,18 +20,25 @@ import { alive, attackRoot, call, eventually, hostileRegistry, mcpToolNames, rec
 const root = attackRoot("attack-mcp-lazy-");
 afterAll(() => root.cleanup());
 
-/** A folder shared by registries that must see one server configuration (its path is in the server's args). */
+/** Folders shared by registries that must see one server configuration (the records path is in the server's args) in one workspace. */
 function shared(label: string) {
   const dir = path.join(root.dir, label);
   const records = path.join(dir, "records");
   const dataDir = path.join(dir, "data");
+  const workdir = path.join(dir, "work");
   fs.mkdirSync(records, { recursive: true });
-  return { records, dataDir };
+  fs.mkdirSync(workdir, { recursive: true });
+  return { records, dataDir, workdir };
+}
+
+/** The next start of the server in `where` behaves as `behaviour` says (see hostile-mcp-server.mjs). */
+function override(where: ReturnType<typeof shared>, behaviour: Record<string, unknown>): void {
+  fs.writeFileSync(path.join(where.records, "behaviour.json"), JSON.stringify(behaviour));
 }
 
 /** A first registry fills the cache (server started), then is closed. */
-async function warmUp(label: string, where: ReturnType<typeof shared>, env: Record<string, string>, behaviour: Record<string, unknown> = {}) {
-  const first = await hostileRegistry({ root: root.dir, label: `${label}-a`, behaviour, env, ...where });
+async function warmUp(label: string, where: ReturnType<typeof shared>, behaviour: Record<string, unknown> = {}) {
+  const first = await hostileRegistry({ root: root.dir, label: `${label}-a`, behaviour, ...where });
   expect(recordedPids(where.records)).toHaveLength(1);
   await first.registry.close();
 }
@@ -38,11 +46,11 @@ async function warmUp(label: string, where: ReturnType<typeof shared>, env: Reco
 describe("attack: lazy starts, closes and idle stops", () => {
   it("close() while a lazy start waits for an initialize that never comes leaves no process", async () => {
     const where = shared("hang");
-    await warmUp("hang", where, { HOSTILE_BEHAVIOUR: "{}" });
+    await warmUp("hang", where);
+    override(where, { hangInitialize: true });
     const second = await hostileRegistry({
       root: root.dir,
       label: "hang-b",
-      env: { HOSTILE_BEHAVIOUR: JSON.stringify({ hangInitialize: true }) },
       timeoutMs: 60_000,
       ...where,
     });
@@ -57,11 +65,11 @@ describe("attack: lazy starts, closes and idle stops", () => {
 
   it("a lazy start that never gets an initialize answer is bounded by the server's timeoutMs", async () => {
     const where = shared("hang-timeout");
-    await warmUp("hang-timeout", where, { HOSTILE_BEHAVIOUR: "{}" });
+    await warmUp("hang-timeout", where);
+    override(where, { hangInitialize: true });
     const second = await hostileRegistry({
       root: root.dir,
       label: "hang-timeout-b",
-      env: { HOSTILE_BEHAVIOUR: JSON.stringify({ hangInitialize: true }) },
       timeoutMs: 1_000,
       ...where,
     });
@@ -77,12 +85,11 @@ describe("attack: lazy starts, closes and idle stops", () => {
 
   it("a sandboxed host with a cached manifest of a stdio server starts it by no path", async () => {
     const where = shared("sandbox");
-    await warmUp("sandbox", where, { HOSTILE_BEHAVIOUR: "{}" }, { resources: true });
+    await warmUp("sandbox", where, { resources: true });
     const second = await hostileRegistry({
       root: root.dir,
       label: "sandbox-b",
       behaviour: { resources: true },
-      env: { HOSTILE_BEHAVIOUR: "{}" },
       mcp: { sandbox: true, applyOps: () => undefined },
       ...where,
     });
@@ -122,16 +129,14 @@ describe("attack: lazy starts, closes and idle stops", () => {
 
   it("four registries building cold over one dataDir at once all list the server; a fifth starts nothing", async () => {
     const where = shared("race");
-    const built = await Promise.all(
-      [0, 1, 2, 3].map((index) => hostileRegistry({ root: root.dir, label: `race-${index}`, env: { HOSTILE_BEHAVIOUR: "{}" }, ...where })),
-    );
+    const built = await Promise.all([0, 1, 2, 3].map((index) => hostileRegistry({ root: root.dir, label: `race-${index}`, ...where })));
     try {
       for (const { registry } of built) expect(mcpToolNames(registry)).toContain("mcp_hostile_peek");
     } finally {
       await Promise.all(built.map(({ registry }) => registry.close()));
     }
     const starts = recordedPids(where.records).length;
-    const fifth = await hostileRegistry({ root: root.dir, label: "race-5", env: { HOSTILE_BEHAVIOUR: "{}" }, ...where });
+    const fifth = await hostileRegistry({ root: root.dir, label: "race-5", ...where });
     try {
       expect(mcpToolNames(fifth.registry)).toContain("mcp_hostile_peek");
       expect(recordedPids(where.records)).toHaveLength(starts);
