@@ -25,7 +25,7 @@ export interface McpManifestTool {
  */
 export interface McpManifest {
   serverId: string;
-  /** Hash of the configuration that produced it (command, url, args, cwd, env and header names; never their values). */
+  /** Hash of the configuration that produced it and the project it was made for (`mcpConfigHash`: command, url, args, cwd, a digest of the env and header entries; never a value). */
   configHash: string;
   /** When the listing was fetched (epoch ms). */
   fetchedAt: number;
