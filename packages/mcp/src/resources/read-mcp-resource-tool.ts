@@ -39,6 +39,15 @@ const lenientReadResult = z.looseObject({
   contents: z.array(z.looseObject({ uri: z.string(), mimeType: z.string().optional(), text: z.string().optional(), blob: z.string().optional() })),
 });
 
+/** A resource whose answer was over the stdio message limit. */
+function resourceTooLargeError(serverId: string, uri: string, limitBytes: number): ToolError {
+  return new ToolError(
+    "too_large",
+    `MCP server ${serverId}: ${uri} was larger than ${limitBytes} bytes, the most one MCP message over stdio may carry, so it was discarded and the connection was reset (the server restarts on the next call). Read a smaller resource (a template or a narrower URI, if the server offers one).`,
+    { details: { serverId, uri, limitBytes, transport: "stdio" } },
+  );
+}
+
 const DESCRIPTION = [
   "Reads one resource of an MCP server by its URI (see ListMcpResources).",
   `Text is shown up to ${RESOURCE_TEXT_CAP_BYTES / 1024} KiB per read (then cut with a note); png, jpeg, gif and webp images under 5 MiB are shown as images; other binary content is described (type, size), not shown.`,
@@ -93,7 +102,10 @@ export function createReadMcpResourceTool(
         const updatedSinceLastRead = subscriptions.isUpdated(server.id, input.uri);
         subscriptions.markRead(server.id, input.uri);
         // Parsed leniently: the SDK's own schema rejects a whole answer for one invalid base64 blob, which is described instead.
-        const answer = await client.request({ method: "resources/read", params: { uri: input.uri } }, lenientReadResult, options).catch((error: unknown) => {
+        // An answer over the stdio message limit is dropped by the SDK: fail at once as too_large, not after the timeout.
+        const tooLarge = (limitBytes: number) => resourceTooLargeError(server.id, input.uri, limitBytes);
+        const reading = client.request({ method: "resources/read", params: { uri: input.uri } }, lenientReadResult, options);
+        const answer = await subscriptions.failFastOnOverflow(client, reading, tooLarge).catch((error: unknown) => {
           if (updatedSinceLastRead) subscriptions.markUpdated(server.id, input.uri);
           throw requestFailure(server.id, `Reading ${input.uri}`, error, signal, hint);
         });

@@ -10,6 +10,7 @@ import type { Logger } from "@agent-tools/core";
 import type { McpResourceUpdate } from "@agent-tools/core/mcp";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { readBufferOverflowLimit } from "../message-size-limit.js";
 
 /** What {@link McpResourceSubscriptions} reports to. */
 export interface McpResourceSubscriptionOptions {
@@ -28,15 +29,28 @@ export class McpResourceSubscriptions {
   /** `[server, uri]` -> the client the subscription was made on. */
   private readonly subscriptions = new Map<string, Client>();
   private readonly updated = new Set<string>();
+  /** Waiting requests of each client, told when its stdio transport drops a message over the size limit. */
+  private readonly overflowListeners = new WeakMap<Client, Set<(limitBytes: number) => void>>();
 
   constructor(options: McpResourceSubscriptionOptions = {}) {
     this.options = options;
   }
 
-  /** Installs the `notifications/resources/updated` handler on `client` (once per client). */
+  /**
+   * Installs the `notifications/resources/updated` handler on `client`, and
+   * a watch for the SDK's stdio overflow report (once per client).
+   */
   install(serverId: string, client: Client): void {
     if (this.installed.has(client)) return;
     this.installed.add(client);
+    const listeners = new Set<(limitBytes: number) => void>();
+    this.overflowListeners.set(client, listeners);
+    const previous = client.onerror;
+    client.onerror = (error) => {
+      previous?.(error);
+      const limit = readBufferOverflowLimit(error);
+      if (limit !== undefined) for (const listener of [...listeners]) listener(limit);
+    };
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       const uri = notification.params.uri;
       // Only what was subscribed on this very session: a server cannot flood the host (or the marks) with URIs nobody asked about.
@@ -48,6 +62,29 @@ export class McpResourceSubscriptions {
         this.options.logger?.warn(`onResourceUpdated threw: ${String(error)}`);
       }
     });
+  }
+
+  /**
+   * Runs `request` on `client` (installed first), rejecting with
+   * `tooLarge(limit)` as soon as the client's stdio transport drops a message
+   * over the SDK's size limit: the answer then never comes, and the SDK
+   * takes seconds to close the process.
+   */
+  async failFastOnOverflow<T>(client: Client, request: Promise<T>, tooLarge: (limitBytes: number) => Error): Promise<T> {
+    const listeners = this.overflowListeners.get(client);
+    if (!listeners) return request;
+    let listener: ((limitBytes: number) => void) | undefined;
+    const overflow = new Promise<never>((_, reject) => {
+      listener = (limitBytes) => reject(tooLarge(limitBytes));
+      listeners.add(listener);
+    });
+    try {
+      return await Promise.race([request, overflow]);
+    } finally {
+      if (listener) listeners.delete(listener);
+      // The request may still reject later (connection closed): that is expected and handled here.
+      request.catch(() => undefined);
+    }
   }
 
   /** True when `uri` of `serverId` is subscribed on `client` (the server's current session). */

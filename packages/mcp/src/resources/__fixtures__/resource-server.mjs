@@ -73,6 +73,8 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   if (request.params.name !== "bump") throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}`);
   counter += 1;
+  // Sent whether or not anyone subscribed to it: the client must drop it.
+  await server.sendResourceUpdated({ uri: "mem://notes/readme" });
   if (subscribed.has("mem://counter")) await server.sendResourceUpdated({ uri: "mem://counter" });
   return { content: [{ type: "text", text: `counter=${counter}; subscribed=${[...subscribed].join(",")}` }] };
 });
