@@ -19,6 +19,8 @@ export interface McpRuntimeStatus {
 export interface McpRuntimeOptions extends McpConnectionOptions {
   /** Where manifests persist; absent: only in memory, and a stop forgets them. */
   manifestStore?: McpManifestStore;
+  /** The project the manifests belong to, part of their key (see `mcpConfigHash`); default `""`. */
+  manifestScope?: string;
   /** A started server unused for this long is stopped; default 600 000; 0: never. */
   idleStopMs?: number;
   logger?: Logger;
@@ -50,8 +52,8 @@ export class McpRuntime {
   readonly activity: McpServerActivity;
 
   constructor(options: McpRuntimeOptions = {}) {
-    const { manifestStore, idleStopMs, logger, ...connectionOptions } = options;
-    this.manifests = new McpManifestBook({ store: manifestStore, logger });
+    const { manifestStore, manifestScope, idleStopMs, logger, ...connectionOptions } = options;
+    this.manifests = new McpManifestBook({ store: manifestStore, scope: manifestScope, logger });
     this.activity = new McpServerActivity(idleStopMs ?? DEFAULT_IDLE_STOP_MS, (connection) => {
       if (this.connections.get(connection.config.id) !== connection) return;
       void this.stop(connection.config.id, { keepManifest: true }).catch((error: unknown) => {

@@ -23,6 +23,11 @@ export interface McpToolBundleOptions extends Omit<McpHostOptions, "onReady"> {
   logger?: Logger;
   /** The registry's approval (the plugin passes its registry view): ReadMcpResource and ListMcpResources refuse a server it denies as a whole. */
   approvalView?: McpApprovalView;
+  /**
+   * The project cached manifests belong to (part of their key, see `mcpConfigHash`): `mcpTools` passes the
+   * workspace, so two projects sharing one store never share a manifest. Default `""` (one scope for every caller).
+   */
+  manifestScope?: string;
 }
 
 export type { McpHostOptions } from "@agent-tools/core/mcp";
@@ -56,6 +61,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
     clientFeatures,
     auth: oauth,
     manifestStore: options.manifestCache === false ? undefined : options.manifestCache,
+    manifestScope: options.manifestScope ?? "",
     idleStopMs: checkIdleStopMs(options.idleStopMs),
     logger: options.logger,
   });

@@ -8,23 +8,28 @@ import { type McpServerConfigInput, normalizeMcpServerConfig } from "../settings
 import { lazyServer, processAlive, recordedStarts } from "./__fixtures__/lazy-servers.js";
 
 const toolNames = (setup: McpTestSetup) => setup.registry.tools.map((tool) => tool.name).filter((name) => name.startsWith("mcp_"));
-const hashOf = (input: McpServerConfigInput) => mcpConfigHash(normalizeMcpServerConfig(input));
+const hashOf = (input: McpServerConfigInput) => mcpConfigHash(normalizeMcpServerConfig(input), "");
 const cachedNames = async (store: InMemoryMcpManifestStore, input: McpServerConfigInput) =>
   (await store.get(input.id!, hashOf(input)))?.tools.map((tool) => tool.name);
 
-/** The input properties of the fixture's control tools, as the server lists them. */
-const CONTROL_PROPERTIES: Record<string, Record<string, unknown>> = {
-  sleep: { ms: { type: "number" } },
-  forget: { tool: { type: "string" } },
-  remove: { tool: { type: "string" } },
+/** The descriptions and input properties of the fixture's control tools, as the server lists them. */
+const CONTROL: Record<string, { description: string; properties: Record<string, unknown> }> = {
+  sleep: { description: "Answers after ms milliseconds.", properties: { ms: { type: "number" } } },
+  forget: { description: "Drops a tool silently.", properties: { tool: { type: "string" } } },
+  remove: { description: "Drops a tool and notifies.", properties: { tool: { type: "string" } } },
 };
 
+/** The manifest the fixture server lists (same definitions: a call checked against it is sent). */
 function manifestOf(input: McpServerConfigInput, tools: readonly string[]): McpManifest {
   return {
     serverId: input.id!,
     configHash: hashOf(input),
     fetchedAt: Date.now(),
-    tools: tools.map((name) => ({ name, description: `${name}.`, inputSchema: { type: "object", properties: CONTROL_PROPERTIES[name] ?? {} } })),
+    tools: tools.map((name) => ({
+      name,
+      description: CONTROL[name]?.description ?? `${name} of ${input.id}.`,
+      inputSchema: { type: "object", properties: CONTROL[name]?.properties ?? {} },
+    })),
   };
 }
 

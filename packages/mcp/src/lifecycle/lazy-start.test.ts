@@ -14,7 +14,7 @@ function manifestOf(input: McpServerConfigInput, tools: readonly string[], ageMs
   const config = normalizeMcpServerConfig(input);
   return {
     serverId: config.id,
-    configHash: mcpConfigHash(config),
+    configHash: mcpConfigHash(config, ""),
     fetchedAt: Date.now() - ageMs,
     tools: [...tools, ...CONTROL_TOOLS].map((name) => ({ name, description: `${name} of ${config.id}.`, inputSchema: { type: "object", properties: {} } })),
   };
@@ -69,7 +69,7 @@ describe("lazy lifecycle: start on first use", () => {
     expect(new Set(recordedStarts(dir).map((start) => start.name)).size).toBe(10);
     expect(new Set(cold.mcp.servers().map((server) => server.state))).toEqual(new Set(["started"]));
     for (const server of servers) {
-      const cached = await store.get(server.id!, mcpConfigHash(normalizeMcpServerConfig(server)));
+      const cached = await store.get(server.id!, mcpConfigHash(normalizeMcpServerConfig(server), ""));
       expect(cached?.tools.map((tool) => tool.name)).toEqual([`${server.id}_a`, `${server.id}_b`, ...CONTROL_TOOLS]);
       expect(cached?.serverInfo).toEqual({ name: `lazy-${server.id}`, version: "1.0.0" });
     }
@@ -97,9 +97,9 @@ describe("lazy lifecycle: start on first use", () => {
     const made = await setup([after], store);
     expect(recordedStarts(dir).map((start) => start.name)).toEqual(["cfg"]);
     expect(toolNames(made)).toContain("mcp_cfg_two");
-    const cached = await store.get("cfg", mcpConfigHash(normalizeMcpServerConfig(after)));
+    const cached = await store.get("cfg", mcpConfigHash(normalizeMcpServerConfig(after), ""));
     expect(cached?.tools.map((tool) => tool.name)).toContain("two");
-    expect(await store.get("cfg", mcpConfigHash(normalizeMcpServerConfig(before)))).toBeUndefined();
+    expect(await store.get("cfg", mcpConfigHash(normalizeMcpServerConfig(before), ""))).toBeUndefined();
   });
 
   it("refetches a manifest older than the server's ttlMs, and one with ttlMs 0 at every build", async () => {
@@ -120,7 +120,7 @@ describe("lazy lifecycle: start on first use", () => {
     ).toEqual(["aged", "zero"]);
     expect(toolNames(made)).toContain("mcp_aged_fresh_tool");
     expect(toolNames(made)).not.toContain("mcp_aged_stale_tool");
-    const cached = await store.get("aged", mcpConfigHash(normalizeMcpServerConfig(aged)));
+    const cached = await store.get("aged", mcpConfigHash(normalizeMcpServerConfig(aged), ""));
     expect(cached?.tools.map((tool) => tool.name)).toContain("fresh_tool");
     expect(Date.now() - cached!.fetchedAt).toBeLessThan(60_000);
   });

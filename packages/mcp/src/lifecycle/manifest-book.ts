@@ -4,7 +4,7 @@
  * to and read from. Owned by one runtime; nothing here is module state.
  *
  * Invariants: a manifest is used only for a configuration with the same
- * {@link mcpConfigHash}; every live listing of the runtime's connection
+ * {@link mcpConfigHash} in the same scope (the registry's project); every live listing of the runtime's connection
  * replaces the server's manifest and is `put` (puts run one at a time, in
  * order, and a failing store is logged, never thrown to a caller).
  */
@@ -21,14 +21,16 @@ export const DEFAULT_MANIFEST_TTL_MS = 86_400_000;
 export interface McpManifestBookOptions {
   /** Where manifests persist; absent: they live only as long as the runtime. */
   store?: McpManifestStore;
+  /** The project the manifests belong to (part of every hash); default `""`. */
+  scope?: string;
   logger?: Logger;
 }
 
-/** The manifest a connection's live listing makes. */
-export function manifestOfConnection(connection: McpServerConnection, fetchedAt = connection.listedAt ?? Date.now()): McpManifest {
+/** The manifest a connection's live listing makes, keyed for `scope` (see {@link mcpConfigHash}). */
+export function manifestOfConnection(connection: McpServerConnection, scope: string, fetchedAt = connection.listedAt ?? Date.now()): McpManifest {
   const manifest: McpManifest = {
     serverId: connection.config.id,
-    configHash: mcpConfigHash(connection.config),
+    configHash: mcpConfigHash(connection.config, scope),
     fetchedAt,
     tools: connection.tools.map((tool) => ({ ...tool })),
   };
@@ -52,11 +54,13 @@ export class McpManifestBook {
   private readonly manifests = new Map<string, McpManifest>();
   private readonly store: McpManifestStore | undefined;
   private readonly logger: Logger | undefined;
+  private readonly scope: string;
   private writes: Promise<void> = Promise.resolve();
 
   constructor(options: McpManifestBookOptions = {}) {
     this.store = options.store;
     this.logger = options.logger;
+    this.scope = options.scope ?? "";
   }
 
   /** True when manifests persist in a store (a stopped server keeps its tools listed). */
@@ -67,7 +71,7 @@ export class McpManifestBook {
   /** The manifest held for `config` (same configuration hash), without reading the store. */
   held(config: McpServerConfig): McpManifest | undefined {
     const manifest = this.manifests.get(config.id);
-    return manifest && manifest.configHash === mcpConfigHash(config) ? manifest : undefined;
+    return manifest && manifest.configHash === mcpConfigHash(config, this.scope) ? manifest : undefined;
   }
 
   /**
@@ -81,7 +85,7 @@ export class McpManifestBook {
     if (held && isManifestFresh(held, config)) return held;
     let cached: McpManifest | undefined;
     try {
-      cached = await this.store.get(config.id, mcpConfigHash(config));
+      cached = await this.store.get(config.id, mcpConfigHash(config, this.scope));
     } catch (error) {
       this.logger?.warn(`MCP manifest cache: reading ${config.id} failed (${(error as Error).message}); the server is started instead.`);
       return undefined;
@@ -93,7 +97,7 @@ export class McpManifestBook {
 
   /** Records a live listing of `connection` and puts it; true when its tools differ from the manifest held before. */
   record(connection: McpServerConnection): boolean {
-    const manifest = manifestOfConnection(connection);
+    const manifest = manifestOfConnection(connection, this.scope);
     const before = this.held(connection.config);
     this.manifests.set(manifest.serverId, manifest);
     const store = this.store;

@@ -1,4 +1,5 @@
 // mcpTools' default manifest cache end to end: real stdio servers, the real SQLite file of the host's dataDir.
+import fs from "node:fs";
 import path from "node:path";
 import { composeToolRegistry } from "@agent-tools/core";
 import type { McpSettings } from "@agent-tools/core/mcp";
@@ -6,6 +7,7 @@ import { openSqliteStorage } from "@agent-tools/storage";
 import { afterEach, describe, expect, it } from "vitest";
 import { recordingLogger, tempDir } from "../__fixtures__/test-servers.js";
 import { lazyServer, recordedStarts } from "../lifecycle/__fixtures__/lazy-servers.js";
+import { mcpManifestScope } from "../lifecycle/manifest-scope.js";
 import { mcpTools } from "../mcp-tools-plugin.js";
 import { normalizeMcpServerConfig } from "../settings.js";
 import { MCP_MANIFEST_TABLE } from "./kysely-mcp-manifest-store.js";
@@ -43,7 +45,7 @@ describe("mcpTools: the default manifest cache", () => {
     const storage = await openSqliteStorage({ dataDir });
     try {
       const rows = await storage.db.selectFrom(MCP_MANIFEST_TABLE).select(["server_id", "config_hash"]).execute();
-      expect(rows).toEqual([{ server_id: "docs", config_hash: mcpConfigHash(settings.servers[0]!) }]);
+      expect(rows).toEqual([{ server_id: "docs", config_hash: mcpConfigHash(settings.servers[0]!, mcpManifestScope({ workdir: work.dir })) }]);
     } finally {
       await storage.close();
     }
@@ -56,5 +58,38 @@ describe("mcpTools: the default manifest cache", () => {
     // false: no cache, the server starts at build as before.
     await build(settings, dataDir, work.dir, false);
     expect(recordedStarts(work.dir)).toHaveLength(2);
+  });
+
+  it("keys the manifest by project and by env values: another workdir or another value on the same dataDir starts the server", async () => {
+    const work = tempDir("mcp-manifest-scope-");
+    cleanups.push(work.cleanup);
+    const dataDir = path.join(work.dir, "data");
+    const alpha = path.join(work.dir, "alpha");
+    const beta = path.join(work.dir, "beta");
+    for (const dir of [alpha, beta]) fs.mkdirSync(dir);
+    const settingsWith = (token: string): McpSettings => ({
+      servers: [normalizeMcpServerConfig(lazyServer("docs", work.dir, ["search"], { env: { TOKEN: token } }))],
+      selected: [],
+    });
+
+    await build(settingsWith("alice"), dataDir, alpha);
+    expect(recordedStarts(work.dir)).toHaveLength(1);
+    // The same project and values: a hit.
+    await build(settingsWith("alice"), dataDir, alpha);
+    expect(recordedStarts(work.dir)).toHaveLength(1);
+    // Another project sharing the dataDir: a miss, the server starts.
+    await build(settingsWith("alice"), dataDir, beta);
+    expect(recordedStarts(work.dir)).toHaveLength(2);
+    // The first project with another token (another tenant, or a rotated one): a miss.
+    await build(settingsWith("bob"), dataDir, alpha);
+    expect(recordedStarts(work.dir)).toHaveLength(3);
+    const storage = await openSqliteStorage({ dataDir });
+    try {
+      const body = JSON.stringify(await storage.db.selectFrom(MCP_MANIFEST_TABLE).selectAll().execute());
+      expect(body).not.toContain("bob");
+      expect(body).not.toContain("alice");
+    } finally {
+      await storage.close();
+    }
   });
 });
