@@ -16,7 +16,7 @@
 //   promptText: number           ... or one user message of this many bytes of text
 //   hangInitialize: boolean      never answer initialize
 //   urlElicitation: "always"     every tools/call fails -32042 naming a URL elicitation
-//   elicitationUrl: string       the URL it names
+//   elicitationUrl: string       the URL it names (elicitationCount of them, default 1, with elicitationMessage)
 //   tasks: { pollInterval, statusFlood, ignoreCancel }   tools/call becomes a task that never ends
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -72,7 +72,12 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     case "tools/call": {
       if (behaviour.urlElicitation === "always") {
         return fail(id, -32042, "Open the URL first.", {
-          elicitations: [{ mode: "url", elicitationId: `e-${Date.now()}-${Math.random()}`, url: behaviour.elicitationUrl, message: "Sign in please." }],
+          elicitations: Array.from({ length: behaviour.elicitationCount ?? 1 }, (_, index) => ({
+            mode: "url",
+            elicitationId: `e-${index}-${Date.now()}-${Math.random()}`,
+            url: behaviour.elicitationUrl,
+            message: behaviour.elicitationMessage ?? "Sign in please.",
+          })),
         });
       }
       if (behaviour.tasks) {
