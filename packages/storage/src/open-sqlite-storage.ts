@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import path from "node:path";
 import { SdkError } from "@agent-tools/core";
 import { createKyselyStorage } from "./kysely-storage.js";
 import type { SqliteConnection } from "./node-sqlite-driver.js";
+import { createPrivateDatabaseFile, createPrivateDirectory } from "./private-database-file.js";
 import { type SqliteDriverChoice, type SqliteDriverLoaders, type SqliteDriverName, loadSqliteDriver, parseSqliteDriverChoice } from "./sqlite-driver.js";
 import type { Storage } from "./storage.js";
 
@@ -11,9 +11,12 @@ export const DEFAULT_SQLITE_FILE_NAME = "agent-tools.sqlite";
 
 /** Options of {@link openSqliteStorage}: give `filename` or `dataDir`. */
 export interface SqliteStorageOptions {
-  /** The SDK's data directory; the file is `<dataDir>/agent-tools.sqlite`. Created when missing. */
+  /**
+   * The SDK's data directory; the file is `<dataDir>/agent-tools.sqlite`.
+   * Created when missing with mode 0700 (an existing one keeps its mode).
+   */
   dataDir?: string;
-  /** An explicit file path (its directory is created), or `:memory:`. Wins over `dataDir`. */
+  /** An explicit file path (its missing directories are created 0700), or `:memory:`. Wins over `dataDir`. */
   filename?: string;
   /** How long a statement waits for another connection's write lock; default 5000 ms. */
   busyTimeoutMs?: number;
@@ -51,7 +54,10 @@ export type SqliteOpenFailureReason = "driver_missing" | "driver_unloadable" | "
  * and better-sqlite3 (an optional peer dependency) elsewhere; `driver`
  * chooses. Every failure rejects with `SdkError("storage")` whose
  * `details.reason` ({@link SqliteOpenFailureReason}) and `details.transient`
- * classify it; a missing driver's message says how to get one.
+ * classify it; a missing driver's message says how to get one. A file it
+ * creates is mode 0600 whatever the umask (and so are SQLite's `-wal`, `-shm`
+ * and `-journal` files beside it), a directory it creates 0700; an existing
+ * file or directory keeps its mode.
  *
  * @example
  * const storage = await openSqliteStorage({ dataDir: "/home/me/.agent-tools" });
@@ -62,7 +68,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   const choice = parseSqliteDriverChoice(options.driver);
   const filename = resolveSqliteFilename(options);
   try {
-    if (filename !== ":memory:") fs.mkdirSync(path.dirname(filename), { recursive: true });
+    if (filename !== ":memory:") createPrivateDirectory(path.dirname(filename));
   } catch (error) {
     throw openFailure(`Cannot create the directory of the SQLite database ${filename}`, filename, error, classifyDatabaseError(error));
   }
@@ -75,6 +81,8 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   }
   let database: SqliteConnection;
   try {
+    // Made 0600 here, after the driver loaded (a missing driver leaves no empty file behind); SQLite's side files copy its mode.
+    if (filename !== ":memory:") createPrivateDatabaseFile(filename);
     database = driver.open(filename);
   } catch (error) {
     throw openFailure(`Cannot open the SQLite database ${filename}`, filename, error, classifyDatabaseError(error), driver.name);
