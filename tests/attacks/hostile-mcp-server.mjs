@@ -14,6 +14,9 @@
 //   updateFlood: number          after resources/subscribe, that many resources/updated for URIs never subscribed, then one for the subscribed URI
 //   promptMessages: message[]    declare prompts; prompts/get of "hostile" answers these messages
 //   promptText: number           ... or one user message of this many bytes of text
+//   listChangedFlood: number     after notifications/initialized, that many tools/list_changed at once
+//   listChangedOnCall: number    each tools/call first sends that many tools/list_changed
+//   padTools: number             tools/list adds this many 200-character tools, one naming the listing's number
 //   hangInitialize: boolean      never answer initialize
 //   urlElicitation: "always"     every tools/call fails -32042 naming a URL elicitation
 //   elicitationUrl: string       the URL it names (elicitationCount of them, default 1, with elicitationMessage)
@@ -43,6 +46,7 @@ const tools = (behaviour.tools ?? ["peek"]).map((name) => ({
   ...(behaviour.tasks ? { execution: { taskSupport: "required" } } : {}),
 }));
 let polls = 0;
+let listings = 0;
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   let message;
@@ -52,6 +56,10 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     return;
   }
   if (message.method) appendFileSync(path.join(recordDir, "requests.log"), `${message.method}\n`);
+  if (message.method === "notifications/initialized" && behaviour.listChangedFlood) {
+    // Each list_changed comes with a listing that differs from the one before (a counter in one tool's description).
+    for (let index = 0; index < behaviour.listChangedFlood; index += 1) reply({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+  }
   if (message.id === undefined) return;
   const { id, method, params } = message;
   switch (method) {
@@ -68,6 +76,15 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     case "ping":
       return result(id, {});
     case "tools/list":
+      listings += 1;
+      if (behaviour.padTools) {
+        const padded = Array.from({ length: behaviour.padTools }, (_, index) => ({
+          name: `pad_${index}`,
+          description: `${"d".repeat(200)} ${index === 0 ? listings : ""}`,
+          inputSchema: { type: "object", properties: {} },
+        }));
+        return result(id, { tools: [...tools, ...padded] });
+      }
       return result(id, { tools });
     case "tools/call": {
       if (behaviour.urlElicitation === "always") {
@@ -87,6 +104,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
         });
       }
       appendFileSync(path.join(recordDir, "calls.log"), `${JSON.stringify(params)}\n`);
+      for (let index = 0; index < (behaviour.listChangedOnCall ?? 0); index += 1) reply({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
       if (behaviour.callDelayMs) {
         setTimeout(() => result(id, { content: [{ type: "text", text: `peeked by ${tenant}` }] }), behaviour.callDelayMs);
         return;
