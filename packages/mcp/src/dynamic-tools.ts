@@ -4,6 +4,7 @@ import { mapMcpCallResult } from "./content-mapping.js";
 import type { McpRuntime } from "./mcp-runtime.js";
 import { coerceMcpInputSchema } from "./remote-tool-schema.js";
 import type { McpRemoteTool } from "./mcp-remote-types.js";
+import { changedToolFields, toolChangedError } from "./lifecycle/tool-changed.js";
 import { mayMeanToolGone, toolGoneError } from "./lifecycle/tool-gone.js";
 import { mcpToolAnnotations } from "./mcp-tool-annotations.js";
 import { mcpToolEffects } from "./mcp-tool-effects.js";
@@ -132,7 +133,11 @@ export function createMcpDynamicToolBundle(options: DynamicToolBundleOptions): M
               throw connection.describeFailure(error, context.signal);
             }
           }
-          if (!connection.tools.some((tool) => tool.name === remote.name)) throw toolGoneError(name, remote.name, serverId);
+          const live = connection.tools.find((tool) => tool.name === remote.name);
+          if (!live) throw toolGoneError(name, remote.name, serverId);
+          // The call was checked (and approved) against `remote`; a live definition that differs is another tool: not sent.
+          const changed = changedToolFields(remote, live);
+          if (changed.length > 0) throw toolChangedError(name, remote.name, serverId, changed);
           const confirmGone = async () => {
             const listed = await connection.listTools(undefined, context.signal).catch(() => undefined);
             if (listed && !listed.some((tool) => tool.name === remote.name)) throw toolGoneError(name, remote.name, serverId);

@@ -1,6 +1,7 @@
 // A small MCP server for the lazy-lifecycle tests, built with the MCP SDK.
 // Usage: node lazy-server.mjs <name> <record-dir> <tool,tool,...>
-// On start it appends "<name> <pid>" to <record-dir>/starts.log, so a test counts real process starts.
+// On start it appends "<name> <pid>" to <record-dir>/starts.log, so a test counts real process starts;
+// each call of a tool it has appends "<name> <tool>" to <record-dir>/calls.log.
 // Each listed tool answers "<name>:<tool>:<pid>". Control tools (always listed):
 //   sleep {ms}: answers after ms milliseconds;
 //   forget {tool}: drops a tool WITHOUT notifying list_changed (the client's list goes stale);
@@ -30,6 +31,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const { name: tool, arguments: args = {} } = request.params;
   if (!tools.has(tool)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${tool}`);
+  if (recordDir) appendFileSync(path.join(recordDir, "calls.log"), `${name} ${tool}\n`);
   const text = (value) => ({ content: [{ type: "text", text: String(value) }] });
   if (tool === "sleep") {
     await new Promise((resolve) => setTimeout(resolve, Number(args.ms ?? 100)));

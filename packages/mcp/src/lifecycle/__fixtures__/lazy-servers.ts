@@ -44,3 +44,9 @@ export function processAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** Every call a server received so far: "<server> <tool>", in order. */
+export function recordedCalls(recordDir: string): string[] {
+  const file = path.join(recordDir, "calls.log");
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+}
