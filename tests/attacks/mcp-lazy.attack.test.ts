@@ -9,8 +9,10 @@
  * starts a cached stdio server by no path (tool call, resource tools,
  * McpManager restart/test/diagnose/tools/enable); calls racing a 1 ms idle
  * stop succeed and leave no process after close(); registries building
- * cold at once over one SQLite cache leave one good manifest.
- * (Attacks that still work: mcp-lazy-open.attack.test.ts.)
+ * cold at once over one SQLite cache leave one good manifest. Findings F6
+ * and F9 of the issue-39 attack round, kept as guards since their fixes: a
+ * manifest is not reused for other env values; the cache's SQLite file is
+ * not readable by other users.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -37,8 +39,8 @@ function override(where: ReturnType<typeof shared>, behaviour: Record<string, un
 }
 
 /** A first registry fills the cache (server started), then is closed. */
-async function warmUp(label: string, where: ReturnType<typeof shared>, behaviour: Record<string, unknown> = {}) {
-  const first = await hostileRegistry({ root: root.dir, label: `${label}-a`, behaviour, ...where });
+async function warmUp(label: string, where: ReturnType<typeof shared>, behaviour: Record<string, unknown> = {}, env?: Record<string, string>) {
+  const first = await hostileRegistry({ root: root.dir, label: `${label}-a`, behaviour, ...(env === undefined ? {} : { env }), ...where });
   expect(recordedPids(where.records)).toHaveLength(1);
   await first.registry.close();
 }
@@ -143,5 +145,37 @@ describe("attack: lazy starts, closes and idle stops", () => {
     } finally {
       await fifth.registry.close();
     }
+  });
+});
+
+describe("attack: the manifest cache across tenants and local users (fixed findings)", () => {
+  it("(was F6) a registry whose server runs with other env values (another tenant's token) does not list the first one's tools", async () => {
+    const where = shared("tenant");
+    await warmUp("tenant", where, { tools: ["{TENANT}_export"] }, { TENANT: "alice" });
+    const second = await hostileRegistry({ root: root.dir, label: "tenant-b", behaviour: { tools: ["{TENANT}_export"] }, env: { TENANT: "bob" }, ...where });
+    try {
+      expect(mcpToolNames(second.registry)).not.toContain("mcp_hostile_alice_export");
+      expect(mcpToolNames(second.registry)).toContain("mcp_hostile_bob_export");
+    } finally {
+      await second.registry.close();
+    }
+  });
+
+  it("(was F9) the SQLite file the default cache creates in the dataDir is not readable by other local users", async () => {
+    const where = shared("modes");
+    // A host whose dataDir lives in a traversable place (a home of 0755, /srv/app/data): other users can reach it.
+    fs.chmodSync(root.dir, 0o755);
+    fs.chmodSync(path.dirname(where.dataDir), 0o755);
+    const { registry } = await hostileRegistry({
+      root: root.dir,
+      label: "modes-a",
+      ...where,
+      behaviour: { tools: ["{TENANT}_export"] },
+      env: { TENANT: "alice" },
+    });
+    await registry.close();
+    const file = path.join(where.dataDir, "agent-tools.sqlite");
+    expect(fs.readFileSync(file).includes("alice_export")).toBe(true);
+    expect((fs.statSync(file).mode & 0o077).toString(8)).toBe("0");
   });
 });

@@ -4,12 +4,15 @@
  * a `server:<id>` deny of a server with tools refuses its resources; the
  * SDK reads nothing local for a server's `file:` URI; a huge text resource
  * and a huge resources/list page reach the model bounded; lying blobs are
- * described, never inlined. (Attacks that still work are in
- * mcp-resources-open.attack.test.ts, see /tmp/briefs/attack-findings-39.md.)
+ * described, never inlined. Findings F1-F4 and F8 of the issue-39 attack
+ * round, kept as guards since their fixes: a `server:<id>` deny or ask holds
+ * for a resources-only server too; the idle stop cuts no read and keeps the
+ * resource tools; resources/updated of URIs nobody subscribed to reach
+ * neither the host nor the marks.
  */
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { attackRoot, call, hostileRegistry, recordedRequests } from "./mcp-hostile-harness.js";
+import { alive, attackRoot, call, eventually, hostileRegistry, recordedPids, recordedRequests } from "./mcp-hostile-harness.js";
 
 const root = attackRoot("attack-mcp-resources-");
 afterAll(() => root.cleanup());
@@ -100,6 +103,103 @@ describe("attack: MCP resources, sizes, blobs and URIs (guards)", () => {
       expect(read.text).toContain("secret of");
       expect(read.text).not.toContain(passwd);
       expect(recordedRequests(records)).toContain("resources/read");
+    } finally {
+      await registry.close();
+    }
+  });
+});
+
+describe("attack: MCP resources past the host's approval (fixed findings)", () => {
+  it("(was F1) a resources-only server the host denies by server:<id> gives no resources and is not started", async () => {
+    const { registry, records } = await hostileRegistry({
+      root: root.dir,
+      label: "deny-0",
+      behaviour: { resources: true, tools: [] },
+      extra: { approval: { policies: { "server:hostile": "deny" } } },
+    });
+    try {
+      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
+      expect(read.text).not.toContain("secret of");
+      expect(read.isError).toBe(true);
+      const list = await call(registry, "ListMcpResources", {});
+      expect(list.text).not.toContain("secret://doc/0");
+      expect(recordedRequests(records)).not.toContain("resources/read");
+    } finally {
+      await registry.close();
+    }
+  });
+
+  for (const tools of [["peek"], []] as const) {
+    const what = tools.length === 0 ? "a resources-only server" : "a server with tools";
+    it(`(was F2) a server the host wants asked about (server:<id> ask, no onAsk) gives no resources unasked (${what})`, async () => {
+      const { registry, records } = await hostileRegistry({
+        root: root.dir,
+        label: `ask-${tools.length}`,
+        behaviour: { resources: true, tools },
+        extra: { approval: { policies: { "server:hostile": "ask" } } },
+      });
+      try {
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
+        expect(read.text).not.toContain("secret of");
+        expect(read.isError).toBe(true);
+        expect(recordedRequests(records)).not.toContain("resources/read");
+      } finally {
+        await registry.close();
+      }
+    });
+  }
+});
+
+describe("attack: MCP resources and the idle stop", () => {
+  it("(was F3) a read slower than idleStopMs is not cut by the idle stop", async () => {
+    const { registry, records } = await hostileRegistry({
+      root: root.dir,
+      label: "idle-read",
+      behaviour: { resources: true, readDelayMs: 4_000 },
+      mcp: { idleStopMs: 100, manifestCache: false },
+    });
+    try {
+      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
+      expect(read.text).toContain("secret of");
+      expect(read.isError).toBe(false);
+      expect(recordedPids(records)).toHaveLength(1);
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it("(was F4) after an idle stop the resource tools are still there (the manifest says the server offers resources)", async () => {
+    const { registry, records } = await hostileRegistry({
+      root: root.dir,
+      label: "idle-gone",
+      behaviour: { resources: true },
+      mcp: { idleStopMs: 50, manifestCache: false },
+    });
+    try {
+      const [pid] = recordedPids(records);
+      expect(await eventually(() => !alive(pid!))).toBe(true);
+      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
+      expect(read.text).toContain("secret of");
+    } finally {
+      await registry.close();
+    }
+  });
+});
+
+describe("attack: resources/updated floods", () => {
+  it("(was F8) updates of URIs nobody subscribed to reach neither the host nor the marks", async () => {
+    const updates: Array<{ serverId: string; uri: string }> = [];
+    const { registry } = await hostileRegistry({
+      root: root.dir,
+      label: "update-flood",
+      behaviour: { resources: true, updateFlood: 20_000 },
+      mcp: { manifestCache: false, onResourceUpdated: (update: { serverId: string; uri: string }) => updates.push(update) },
+    });
+    try {
+      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0", subscribe: true });
+      expect(read.isError).toBe(false);
+      expect(await eventually(() => updates.some((update) => update.uri === "secret://doc/0"))).toBe(true);
+      expect(updates.filter((update) => update.uri !== "secret://doc/0")).toEqual([]);
     } finally {
       await registry.close();
     }
