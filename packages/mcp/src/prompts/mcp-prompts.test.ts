@@ -2,6 +2,7 @@ import { ToolError } from "@agent-tools/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpTestSetup, setupMcp } from "../__fixtures__/test-servers.js";
 import { FIXTURE_PNG_BASE64, resourceStdio } from "../resources/__fixtures__/resource-servers.js";
+import { capPromptMessages } from "./mcp-prompts.js";
 
 async function rejection(promise: Promise<unknown>): Promise<ToolError> {
   const error = await promise.then(
@@ -69,5 +70,24 @@ describe("McpHostBundles.prompts() and getPrompt() against two real stdio server
     const prompt = await rejection(setup.mcp.getPrompt("alpha", "alpha_gret"));
     expect(prompt.code).toBe("not_found");
     expect(prompt.message).toBe("MCP server alpha has no prompt alpha_gret. Did you mean alpha_greet?");
+  });
+});
+
+describe("capPromptMessages", () => {
+  it("cuts a prompt's text at 256 KiB over all messages with a note, and describes images past 5 MiB together", () => {
+    const image = (mib: number) => ({ type: "image" as const, data: "A".repeat(Math.ceil((mib * 1024 * 1024 * 4) / 3)), mimeType: "image/png" });
+    const capped = capPromptMessages([
+      { role: "user", content: { type: "text", text: "a".repeat(200 * 1024) } },
+      { role: "assistant", content: { type: "text", text: "b".repeat(100 * 1024) } },
+      { role: "user", content: { type: "text", text: "never shown" } },
+      { role: "user", content: image(3) },
+      { role: "user", content: image(3) },
+    ]);
+    const texts = capped.map((message) => (message.content.type === "text" ? message.content.text : "<image>"));
+    expect(texts[0]).toHaveLength(200 * 1024);
+    expect(texts[1]).toMatch(/^b{57344}\n\[truncated: 57344 of 102400 bytes shown; a prompt carries at most 256 KiB of text\]$/);
+    expect(texts[2]).toBe("\n[truncated: 0 of 11 bytes shown; a prompt carries at most 256 KiB of text]");
+    expect(texts[3]).toBe("<image>");
+    expect(texts[4]).toMatch(/^\[image image\/png, \d+ bytes; not shown: the images of this prompt reached 5 MiB together\]$/);
   });
 });

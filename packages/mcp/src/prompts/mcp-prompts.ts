@@ -12,7 +12,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { mapMcpContentBlock } from "../content-mapping.js";
 import { type McpServerAccess, connectServer, enabledServer, requestFailure, serverFeatures, useServer } from "../resources/resource-access.js";
-import { checkImage } from "../resources/resource-content.js";
+import { RESOURCE_IMAGE_CAP_BYTES, RESOURCE_TEXT_CAP_BYTES, capText, checkImage } from "../resources/resource-content.js";
 import type { McpServerConfig } from "../settings.js";
 import { selectEnabledMcpServers } from "../settings.js";
 
@@ -66,6 +66,33 @@ export function mapPromptContent(block: CallToolResult["content"][number]): Tool
   if (block.type !== "image") return mapMcpContentBlock(block);
   const checked = checkImage(block.data, block.mimeType);
   return "image" in checked ? checked.image : { type: "text", text: `[image ${block.mimeType}, ${checked.bytes} bytes; not shown: ${checked.note}]` };
+}
+
+/**
+ * The messages of one prompt within the resource tools' caps: 256 KiB of
+ * text over all messages (then cut with a note), images under 5 MiB
+ * together (the rest described): a server cannot fill the conversation.
+ */
+export function capPromptMessages(messages: McpPromptResult["messages"]): McpPromptResult["messages"] {
+  let textBudget = RESOURCE_TEXT_CAP_BYTES;
+  let imageBudget = RESOURCE_IMAGE_CAP_BYTES;
+  return messages.map((message) => {
+    const content = message.content;
+    if (content.type === "image") {
+      const bytes = Math.floor((content.data.length * 3) / 4);
+      if (bytes < imageBudget) {
+        imageBudget -= bytes;
+        return message;
+      }
+      return {
+        role: message.role,
+        content: { type: "text", text: `[image ${content.mimeType}, ${bytes} bytes; not shown: the images of this prompt reached 5 MiB together]` },
+      };
+    }
+    const capped = capText(content.text, textBudget, "a prompt carries at most 256 KiB of text");
+    textBudget -= capped.usedBytes;
+    return capped.truncated ? { role: message.role, content: { type: "text", text: capped.text } } : message;
+  });
 }
 
 function checkArguments(serverId: string, prompt: ListedPrompt, args: unknown): Record<string, string> {
@@ -152,8 +179,10 @@ export function createMcpPromptAccess(access: McpServerAccess, logger?: Logger):
           throw requestFailure(server.id, `Prompt ${name}`, error);
         });
         return {
-          ...(answer.description === undefined ? {} : { description: answer.description }),
-          messages: answer.messages.map((message) => ({ role: message.role, content: mapPromptContent(message.content as CallToolResult["content"][number]) })),
+          ...(answer.description === undefined ? {} : { description: capText(answer.description, 4096, "a prompt's description is cut at 4 KiB").text }),
+          messages: capPromptMessages(
+            answer.messages.map((message) => ({ role: message.role, content: mapPromptContent(message.content as CallToolResult["content"][number]) })),
+          ),
         };
       });
     },

@@ -78,6 +78,19 @@ function cutUtf8(bytes: Buffer, limit: number): string {
   return bytes.subarray(0, end).toString("utf8");
 }
 
+/**
+ * `text` within a shared budget of UTF-8 bytes: whole when it fits, else cut
+ * before a partial character and followed by a note naming `what` and the
+ * cap. Returns the text and the bytes it used of the budget.
+ */
+export function capText(text: string, budget: number, what: string): { text: string; usedBytes: number; truncated: boolean } {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= budget) return { text, usedBytes: bytes.length, truncated: false };
+  const shown = cutUtf8(bytes, Math.max(0, budget));
+  const usedBytes = Buffer.byteLength(shown, "utf8");
+  return { text: `${shown}\n[truncated: ${usedBytes} of ${bytes.length} bytes shown; ${what}]`, usedBytes, truncated: true };
+}
+
 /** What {@link mapResourceContents} returns. */
 export interface MappedResourceContents {
   content: ToolContent[];
