@@ -179,3 +179,36 @@ describe("attack: the manifest cache across tenants and local users (fixed findi
     expect((fs.statSync(file).mode & 0o077).toString(8)).toBe("0");
   });
 });
+
+describe("attack: racing first uses of a cold server", () => {
+  it("eight first calls, a resource read and a resource listing at once start the cached server exactly once", async () => {
+    const where = shared("first-race");
+    await warmUp("first-race", where, { resources: true });
+    const second = await hostileRegistry({ root: root.dir, label: "first-race-b", behaviour: { resources: true }, ...where });
+    try {
+      expect(recordedPids(where.records)).toHaveLength(1);
+      const results = await Promise.all([
+        ...Array.from({ length: 8 }, () => call(second.registry, "mcp_hostile_peek", {})),
+        call(second.registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" }),
+        call(second.registry, "ListMcpResources", { server: "hostile" }),
+      ]);
+      for (const result of results) expect(result.isError, result.text).toBe(false);
+      expect(recordedPids(where.records)).toHaveLength(2);
+    } finally {
+      await second.registry.close();
+    }
+    for (const pid of recordedPids(where.records)) expect(await eventually(() => !alive(pid))).toBe(true);
+  });
+
+  it("close() while ListMcpResources waits for a cold server's initialize leaves no process", async () => {
+    const where = shared("list-close");
+    await warmUp("list-close", where, { resources: true });
+    override(where, { hangInitialize: true });
+    const second = await hostileRegistry({ root: root.dir, label: "list-close-b", behaviour: { resources: true }, timeoutMs: 60_000, ...where });
+    const pending = call(second.registry, "ListMcpResources", {});
+    expect(await eventually(() => recordedPids(where.records).length === 2)).toBe(true);
+    await second.registry.close();
+    await pending;
+    for (const pid of recordedPids(where.records)) expect(await eventually(() => !alive(pid))).toBe(true);
+  });
+});
