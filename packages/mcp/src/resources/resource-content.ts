@@ -117,22 +117,12 @@ export function mapResourceContents(serverId: string, raw: readonly RawResourceC
     const header = `[MCP:${serverId}] resource ${oneLine(item.uri)}${type}`;
     const base = { uri: item.uri, ...(item.mimeType === undefined ? {} : { mimeType: item.mimeType }) };
     if (typeof item.text === "string") {
-      const bytes = Buffer.from(item.text, "utf8");
-      if (bytes.length <= budget) {
-        budget -= bytes.length;
-        content.push({ type: "text", text: `${header}\n${item.text}` });
-        contents.push({ ...base, kind: "text", bytes: bytes.length });
-        continue;
-      }
-      truncated = true;
-      const shown = cutUtf8(bytes, budget);
-      const shownBytes = Buffer.byteLength(shown, "utf8");
-      budget = 0;
-      content.push({
-        type: "text",
-        text: `${header}\n${shown}\n[truncated: ${shownBytes} of ${bytes.length} bytes shown; a read shows at most 256 KiB of text, the rest of ${item.uri} is left out]`,
-      });
-      contents.push({ ...base, kind: "text", bytes: bytes.length, shownBytes });
+      const capped = capText(item.text, budget, `a read shows at most 256 KiB of text, the rest of ${oneLine(item.uri)} is left out`);
+      budget -= capped.usedBytes;
+      truncated ||= capped.truncated;
+      const bytes = Buffer.byteLength(item.text, "utf8");
+      content.push({ type: "text", text: `${header}\n${capped.text}` });
+      contents.push({ ...base, kind: "text", bytes, ...(capped.truncated ? { shownBytes: capped.usedBytes } : {}) });
       continue;
     }
     const blob = typeof item.blob === "string" ? item.blob : "";
