@@ -1,7 +1,7 @@
 // mcpTools' default manifest cache end to end: real stdio servers, the real SQLite file of the host's dataDir.
 import fs from "node:fs";
 import path from "node:path";
-import { composeToolRegistry } from "@agent-tools/core";
+import { type ToolPluginHost, composeToolRegistry } from "@agent-tools/core";
 import type { McpSettings } from "@agent-tools/core/mcp";
 import { openSqliteStorage } from "@agent-tools/storage";
 import { afterEach, describe, expect, it } from "vitest";
@@ -91,5 +91,41 @@ describe("mcpTools: the default manifest cache", () => {
     } finally {
       await storage.close();
     }
+  });
+
+  it("a worktree child registry keeps its parent's scope: its build lists the cached server without starting it", async () => {
+    const work = tempDir("mcp-manifest-child-");
+    cleanups.push(work.cleanup);
+    const dataDir = path.join(work.dir, "data");
+    const project = path.join(work.dir, "project");
+    const worktree = path.join(work.dir, "worktree");
+    for (const dir of [project, worktree]) fs.mkdirSync(dir);
+    const settings: McpSettings = { servers: [normalizeMcpServerConfig(lazyServer("docs", work.dir, ["search"]))], selected: [] };
+    let host: ToolPluginHost | undefined;
+    const registry = await composeToolRegistry({
+      workdir: project,
+      dataDir,
+      plugins: [
+        mcpTools({ getSettings: () => settings, toolSearch: false }),
+        {
+          id: "capture",
+          scopes: ["chat"],
+          child: "omit",
+          create: (given) => {
+            host = given;
+            return [];
+          },
+        },
+      ],
+    });
+    cleanups.push(() => registry.close());
+    expect(recordedStarts(work.dir)).toHaveLength(1);
+    const child = await host!.createChildRegistry({ workdir: worktree, additionalRoots: [] });
+    cleanups.push(() => child.close());
+    expect(child.tools.map((tool) => tool.name)).toContain("mcp_docs_search");
+    expect(recordedStarts(work.dir)).toHaveLength(1);
+    // A registry of its own on that folder is another project: a miss.
+    await build(settings, dataDir, worktree);
+    expect(recordedStarts(work.dir)).toHaveLength(2);
   });
 });
