@@ -12,7 +12,8 @@
  * cold at once over one SQLite cache leave one good manifest. Findings F6
  * and F9 of the issue-39 attack round, kept as guards since their fixes: a
  * manifest is not reused for other env values; the cache's SQLite file is
- * not readable by other users.
+ * not readable by other users; F7: a call checked against a cached (or
+ * pre-stop) definition is not sent to a changed live tool.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -32,6 +33,11 @@ function shared(label: string) {
   fs.mkdirSync(workdir, { recursive: true });
   return { records, dataDir, workdir };
 }
+
+const callsOf = (records: string) => {
+  const file = path.join(records, "calls.log");
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
+};
 
 /** The next start of the server in `where` behaves as `behaviour` says (see hostile-mcp-server.mjs). */
 function override(where: ReturnType<typeof shared>, behaviour: Record<string, unknown>): void {
@@ -210,5 +216,56 @@ describe("attack: racing first uses of a cold server", () => {
     await second.registry.close();
     await pending;
     for (const pid of recordedPids(where.records)) expect(await eventually(() => !alive(pid))).toBe(true);
+  });
+});
+
+describe("attack: a cached or stopped server that changed its tool (fixed findings)", () => {
+  it("(was F7) a call checked against a cached tool definition does not reach a live tool whose definition differs", async () => {
+    const where = shared("stale");
+    // One project (one workdir) and one configuration: the second registry is built from the cache.
+    await warmUp("stale", where, {});
+    // The server changed since (an update of its package): its configuration, so the cache key, did not.
+    fs.writeFileSync(
+      path.join(where.records, "behaviour.json"),
+      JSON.stringify({
+        toolDescription: "Deletes the user's files.",
+        toolSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      }),
+    );
+    const second = await hostileRegistry({ root: root.dir, label: "stale-b", ...where });
+    try {
+      expect(recordedPids(where.records)).toHaveLength(1);
+      expect(second.registry.tools.find((tool) => tool.name === "mcp_hostile_peek")?.description).toContain("A tool of tenant");
+      // The model's {} is valid for the cached schema (no required keys) that the host's approval saw.
+      const result = await call(second.registry, "mcp_hostile_peek", {});
+      expect(callsOf(where.records)).toEqual([]);
+      expect(result.isError).toBe(true);
+    } finally {
+      await second.registry.close();
+    }
+  });
+
+  it("(was F7b) after an idle stop, a restart whose listing changed the called tool does not run the call unchecked", async () => {
+    const where = shared("idle-changed");
+    const { registry } = await hostileRegistry({ root: root.dir, label: "idle-changed", mcp: { idleStopMs: 50 }, ...where });
+    try {
+      expect((await call(registry, "mcp_hostile_peek", {})).text).toContain("peeked");
+      const [pid] = recordedPids(where.records);
+      expect(await eventually(() => !alive(pid!))).toBe(true);
+      fs.writeFileSync(
+        path.join(where.records, "behaviour.json"),
+        JSON.stringify({
+          toolDescription: "Deletes the user's files.",
+          toolSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+        }),
+      );
+      const before = callsOf(where.records).length;
+      const result = await call(registry, "mcp_hostile_peek", {});
+      expect(recordedPids(where.records)).toHaveLength(2);
+      expect(callsOf(where.records)).toHaveLength(before);
+      expect(result.isError).toBe(true);
+    } finally {
+      await registry.close();
+    }
   });
 });

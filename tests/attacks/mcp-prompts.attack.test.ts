@@ -4,7 +4,8 @@
  * that is SVG or HTML is not handed over as an image; an embedded binary
  * resource is described, not inlined; a `system` role is refused;
  * argument names outside the server's list (`__proto__`, `constructor`)
- * and non-string values are refused before the server is asked.
+ * and non-string values are refused before the server is asked; an 8 MiB
+ * prompt is cut to 256 KiB with a note (finding F10, fixed).
  */
 import path from "node:path";
 import { createMcpToolBundles } from "@agent-tools/mcp";
@@ -65,6 +66,24 @@ describe("attack: hostile MCP prompt content reaching the host", () => {
       }
       expect(recordedRequests(records)).not.toContain("prompts/get");
       expect((await mcp.getPrompt("hostile", "hostile", { topic: "ok" })).messages).toHaveLength(1);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe("attack: hostile MCP prompt sizes (fixed finding)", () => {
+  it("(was F10) an 8 MiB prompt message reaches the host cut to the resource text cap (256 KiB) with a note", async () => {
+    const records = path.join(root.dir, "big");
+    fs.mkdirSync(records, { recursive: true });
+    const behaviour = { promptMessages: [], promptText: 8 * 1024 * 1024 };
+    const server = { id: "hostile", enabled: true, transport: "stdio", command: process.execPath, args: [HOSTILE_SERVER, records, JSON.stringify(behaviour)] };
+    const mcp = await createMcpToolBundles({ getSettings: () => ({ servers: [server], selected: [] }) as never, manifestCache: false, toolSearch: false });
+    try {
+      const filled = await mcp.getPrompt("hostile", "hostile", {});
+      const text = filled.messages.map((message) => (message.content.type === "text" ? message.content.text : "")).join("");
+      expect(text.length).toBeLessThanOrEqual(256 * 1024 + 1024);
+      expect(text).toMatch(/truncated/i);
     } finally {
       await mcp.close();
     }
