@@ -45,7 +45,7 @@ export async function readMemoryFile(filePath: string): Promise<MemoryFileSnapsh
  * any moment see the old or the new content, never a mix.
  */
 export async function writeMemoryFile(directory: string, fileName: string, text: string): Promise<MemoryFileWritten> {
-  await mkdir(directory, { recursive: true });
+  await mkdir(directory, { recursive: true, mode: 0o700 });
   const bytes = Buffer.from(text, "utf8");
   const held = anchorDirectory(directory);
   let mtimeMs = Date.now();
@@ -79,7 +79,7 @@ export async function removeMemoryFile(filePath: string): Promise<boolean> {
  * turns instead of losing an update.
  */
 export async function withEntryLock<T>(location: MemoryEntryLocation, action: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  await mkdir(location.lockDirectory, { recursive: true });
+  await mkdir(location.lockDirectory, { recursive: true, mode: 0o700 });
   const held = anchorDirectory(location.lockDirectory);
   let lock: { release(): void };
   try {

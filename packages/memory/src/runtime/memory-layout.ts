@@ -50,16 +50,18 @@ export async function canonicalWorkdir(workdir: string): Promise<string> {
 }
 
 /**
- * Creates the root and its fixed directories and returns the layout with the
- * root's realpath (the atomic writes anchor on symlink-free paths).
+ * Creates the root and its fixed directories (missing ones mode 0700: the
+ * memories are the user's alone; an existing one keeps its mode) and returns
+ * the layout with the root's realpath (the atomic writes anchor on
+ * symlink-free paths).
  *
  * @example
  * const layout = await openMemoryLayout("/home/me/.agent-tools/memory");
  */
 export async function openMemoryLayout(root: string): Promise<MemoryLayout> {
-  await mkdir(path.join(root, "global", "user"), { recursive: true });
-  await mkdir(path.join(root, "global", "daily"), { recursive: true });
-  await mkdir(path.join(root, "projects"), { recursive: true });
+  await mkdir(path.join(root, "global", "user"), { recursive: true, mode: 0o700 });
+  await mkdir(path.join(root, "global", "daily"), { recursive: true, mode: 0o700 });
+  await mkdir(path.join(root, "projects"), { recursive: true, mode: 0o700 });
   return { root: await realpath(root) };
 }
 
@@ -120,7 +122,7 @@ export function fallbackTypeOf(scope: MemoryScope, directory: "global" | "user" 
  */
 export async function ensureProjectDirectory(layout: MemoryLayout, workdirHash: string, workdir: string, now: number): Promise<void> {
   const directory = projectDirectory(layout, workdirHash);
-  await mkdir(directory, { recursive: true });
+  await mkdir(directory, { recursive: true, mode: 0o700 });
   const target = path.join(directory, ".workdir.json");
   if ((await stat(target).catch(() => undefined)) !== undefined) return;
   const body = `${JSON.stringify({ path: workdir, createdAt: new Date(now).toISOString() }, null, 2)}\n`;

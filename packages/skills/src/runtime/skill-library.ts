@@ -137,10 +137,10 @@ export class SkillLibrary {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Creates the root when missing and purges staging (finishing interrupted swaps). */
+  /** Creates the root when missing (mode 0700) and purges staging (finishing interrupted swaps). */
   static async open(options: SkillLibraryOptions): Promise<SkillLibrary> {
     const library = new SkillLibrary(options);
-    await mkdir(library.rootDir, { recursive: true });
+    await mkdir(library.rootDir, { recursive: true, mode: 0o700 });
     await library.purgeStaging();
     return library;
   }

@@ -92,7 +92,7 @@ export class SkillsWriteGuard {
   }
 
   async #acquire(): Promise<string> {
-    await mkdir(this.#root, { recursive: true });
+    await mkdir(this.#root, { recursive: true, mode: 0o700 });
     const started = Date.now();
     let delay = 5;
     let holder: SkillsLockHolder | undefined;
