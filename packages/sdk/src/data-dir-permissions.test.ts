@@ -12,7 +12,7 @@ const modeOf = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
 /** The modes of `dataDir`'s own entries (what the SDK put there), by name. */
 const topLevelModes = (dataDir: string) => Object.fromEntries(fs.readdirSync(dataDir).map((name) => [name, modeOf(path.join(dataDir, name))]));
 
-/** Builds the default registry on `dataDir` and has it write there: a memory (Markdown + the SQLite index) and an installed skill. */
+/** Builds the default registry on `dataDir` and has it write there: a memory (Markdown + the SQLite index), an installed skill and a process log. */
 async function useDataDir(workdir: string, dataDir: string): Promise<void> {
   const skill = path.join(workdir, "incoming", "greeter");
   fs.mkdirSync(skill, { recursive: true });
@@ -27,6 +27,8 @@ async function useDataDir(workdir: string, dataDir: string): Promise<void> {
     expect(memory.isError).toBe(false);
     const skillInstall = await registry.executeToolCall({ id: "2", name: "SkillsManager", arguments: { action: "install", source: "incoming/greeter" } });
     expect(skillInstall.isError).toBe(false);
+    const started = await registry.executeToolCall({ id: "3", name: "ManagedProcess", arguments: { action: "start", command: "echo tenant_alice" } });
+    expect(started.isError).toBe(false);
   } finally {
     await registry.close();
   }
@@ -51,7 +53,7 @@ describe("buildBuiltinToolRegistry: what it creates in dataDir is the owner's al
       const dataDir = path.join(base, "data");
       await withUmask(mask, () => useDataDir(workdir, dataDir));
       expect(modeOf(dataDir)).toBe("700");
-      expect(topLevelModes(dataDir)).toMatchObject({ "agent-tools.sqlite": "600", memory: "700", skills: "700" });
+      expect(topLevelModes(dataDir)).toMatchObject({ "agent-tools.sqlite": "600", memory: "700", skills: "700", "process-logs": "700" });
       for (const [name, mode] of Object.entries(topLevelModes(dataDir)))
         expect({ name, others: (Number.parseInt(mode, 8) & 0o077).toString(8) }).toEqual({ name, others: "0" });
       for (const folder of ["global", "global/user", "projects"]) expect(modeOf(path.join(dataDir, "memory", folder))).toBe("700");
@@ -69,6 +71,6 @@ describe("buildBuiltinToolRegistry: what it creates in dataDir is the owner's al
     fs.chmodSync(dataDir, 0o755);
     await withUmask(0o022, () => useDataDir(workdir, dataDir));
     expect(modeOf(dataDir)).toBe("755");
-    expect(topLevelModes(dataDir)).toMatchObject({ "agent-tools.sqlite": "600", memory: "700", skills: "700" });
+    expect(topLevelModes(dataDir)).toMatchObject({ "agent-tools.sqlite": "600", memory: "700", skills: "700", "process-logs": "700" });
   });
 });

@@ -118,7 +118,7 @@ export class ManagedProcessManager {
     if (!this.durable || options.workspace !== undefined) return this.start(options);
     this.prepare(options.dataDir);
     const directory = logDirectory(options.dataDir);
-    mkdirSync(directory, { recursive: true });
+    mkdirSync(directory, { recursive: true, mode: 0o700 }); // the output of the commands: the owner's alone
     const id = randomUUID();
     const launched = await this.durable.launchManaged(id, options);
     const record: ManagedProcessRecord = {
@@ -154,7 +154,7 @@ export class ManagedProcessManager {
   start(options: ManagedStartOptions): ManagedProcessRecord {
     this.prepare(options.dataDir);
     const directory = logDirectory(options.dataDir);
-    mkdirSync(directory, { recursive: true });
+    mkdirSync(directory, { recursive: true, mode: 0o700 }); // the output of the commands: the owner's alone
     const id = randomUUID();
     const logPath = path.join(directory, `${id}.log`);
     writeFileSync(logPath, "");
