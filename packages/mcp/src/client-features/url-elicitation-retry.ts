@@ -4,8 +4,9 @@
  * in turn; when every one was accepted the call waits for the server's
  * completion notices (at most {@link URL_ELICITATION_COMPLETION_WAIT_MS} or
  * the server's timeout, whichever is shorter) and is retried once.
- * Otherwise (no callback, a decline or cancel, a second -32042) the call
- * fails with the server's message. Runs outside the per-server call queue:
+ * Otherwise (no callback, a decline or cancel, more than
+ * {@link URL_ELICITATION_MAX_PER_REFUSAL} elicitations, a second -32042) the
+ * call fails with the server's message. Runs outside the per-server call queue:
  * the user may take a while.
  */
 import { ToolError } from "@agent-tools/core";
@@ -14,6 +15,9 @@ import type { McpUrlElicitationParams, UrlElicitationBroker } from "./url-elicit
 
 /** The longest a retry waits for `notifications/elicitation/complete` after the host accepted. */
 export const URL_ELICITATION_COMPLETION_WAIT_MS = 30_000;
+
+/** The most URL elicitations one -32042 may list; with more the call fails without asking the user. */
+export const URL_ELICITATION_MAX_PER_REFUSAL = 3;
 
 /** True for a `tools/call` refused with -32042 (URL elicitation required). */
 export function isUrlElicitationRequired(error: unknown): error is McpError {
@@ -46,6 +50,12 @@ export async function retryAfterUrlElicitation<T>(call: () => Promise<T>, option
     const elicitations = listedElicitations(error);
     if (broker === undefined) throw refused(serverId, error, "this host takes no URL elicitations");
     if (elicitations.length === 0) throw refused(serverId, error, "the server listed no valid URL elicitation");
+    if (elicitations.length > URL_ELICITATION_MAX_PER_REFUSAL)
+      throw refused(
+        serverId,
+        error,
+        `the server asked for too many URLs: ${elicitations.length}, at most ${URL_ELICITATION_MAX_PER_REFUSAL} per refusal; none was shown to the user`,
+      );
     for (const elicitation of elicitations) {
       let action: string;
       try {

@@ -98,6 +98,46 @@ describe("URL-mode elicitation through the host's onUrlElicitation (real SDK ser
     expect(asked.length).toBe(shown);
     expect(server.paidCalls() - before).toBe(1);
   });
+
+  it("asks about at most 3 URL elicitations per -32042: with 4 the call fails saying the server asked for too many, nobody is asked", async () => {
+    const before = server.paidCalls();
+    const shown = asked.length;
+    reply = async () => ({ action: "accept" });
+    const result = await call("paid", { ids: "many-1,many-2,many-3,many-4" });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("the server asked for too many URLs: 4, at most 3 per refusal");
+    expect(result.text).toContain("Payment approval needed");
+    expect(asked.length).toBe(shown);
+    expect(server.paidCalls() - before).toBe(1);
+  });
+
+  it("declines a URL over 8 KiB unseen, in elicitation/create and in a -32042", async () => {
+    reply = async () => ({ action: "accept" });
+    const shown = asked.length;
+    const long = `https://example.com/${"a".repeat(8 * 1024)}`;
+    expect(JSON.parse((await call("open", { url: long, message: "m" })).text)).toEqual({ action: "decline" });
+    const before = server.paidCalls();
+    const refused = await call("paid", { ids: "long-1", url: long });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("the user answered decline");
+    expect(server.paidCalls() - before).toBe(1);
+    expect(asked.length).toBe(shown);
+    const edge = `https://example.com/${"a".repeat(8 * 1024 - "https://example.com/".length)}`;
+    expect(JSON.parse((await call("open", { url: edge, message: "m" })).text)).toEqual({ action: "accept" });
+    expect(asked.at(-1)!.url).toBe(edge);
+  });
+
+  it("cuts the message shown to the host at 1 KiB with an ellipsis (at a character boundary)", async () => {
+    reply = async () => ({ action: "accept" });
+    await call("open", { url: "https://example.com/", message: `${"m".repeat(1000)}${"\u00e9".repeat(5000)}` });
+    const message = asked.at(-1)!.message;
+    expect(Buffer.byteLength(message, "utf8")).toBeLessThanOrEqual(1024);
+    expect(message.startsWith("m".repeat(1000))).toBe(true);
+    expect(message.endsWith("\u00e9\u2026")).toBe(true);
+    expect(message).not.toContain("\uFFFD");
+    await call("open", { url: "https://example.com/", message: "short" });
+    expect(asked.at(-1)!.message).toBe("short");
+  });
 });
 
 describe("URL-mode elicitation capability", () => {

@@ -2,8 +2,10 @@
  * URL-mode elicitation (protocol 2025-11-25): a server asks the user to open
  * a URL (sign-in, payment, consent) outside the conversation. The host's
  * `onUrlElicitation` decides; the SDK never opens the URL. Only http: and
- * https: URLs reach the host (anything else, javascript: or file: say, is
- * declined unseen). `notifications/elicitation/complete` marks an
+ * https: URLs of at most {@link URL_ELICITATION_MAX_URL_BYTES} reach the host
+ * (anything else, javascript: or file: say, or a longer URL, is declined
+ * unseen), with the message cut at {@link URL_ELICITATION_MAX_MESSAGE_BYTES}.
+ * `notifications/elicitation/complete` marks an
  * elicitation finished, which a waiting retry (url-elicitation-retry.ts)
  * hears.
  *
@@ -24,6 +26,24 @@ export interface McpUrlElicitationParams {
 }
 
 const KEPT_COMPLETIONS = 64;
+
+/** The longest URL (UTF-8 bytes) shown to the host; a longer one is declined unseen. */
+export const URL_ELICITATION_MAX_URL_BYTES = 8 * 1024;
+
+/** The longest message (UTF-8 bytes) shown to the host; a longer one is cut and ends with "…". */
+export const URL_ELICITATION_MAX_MESSAGE_BYTES = 1024;
+
+/** `message` cut to {@link URL_ELICITATION_MAX_MESSAGE_BYTES} UTF-8 bytes (the ellipsis included) at a character boundary. */
+export function capElicitationMessage(message: string): string {
+  if (Buffer.byteLength(message, "utf8") <= URL_ELICITATION_MAX_MESSAGE_BYTES) return message;
+  const ellipsis = "\u2026";
+  let cut = Buffer.from(message, "utf8")
+    .subarray(0, URL_ELICITATION_MAX_MESSAGE_BYTES - Buffer.byteLength(ellipsis, "utf8"))
+    .toString("utf8");
+  // A cut inside a multi-byte character decodes to U+FFFD at the end: drop it.
+  if (cut.endsWith("\uFFFD")) cut = cut.slice(0, -1);
+  return `${cut}${ellipsis}`;
+}
 
 /** The origin of an http: or https: URL, or undefined for any other URL (or none). */
 export function urlElicitationOrigin(url: string): string | undefined {
@@ -46,13 +66,17 @@ export class UrlElicitationBroker {
   }
 
   /**
-   * The user's answer. A URL that is not http: or https: is declined without
-   * asking; an answer other than accept, decline or cancel throws.
+   * The user's answer. A URL that is not http: or https:, or is longer than
+   * {@link URL_ELICITATION_MAX_URL_BYTES}, is declined without asking; the
+   * message is cut by {@link capElicitationMessage}; an answer other than
+   * accept, decline or cancel throws.
    */
   async ask(serverId: string, params: McpUrlElicitationParams, signal: AbortSignal): Promise<McpUrlElicitationResult["action"]> {
+    if (Buffer.byteLength(params.url, "utf8") > URL_ELICITATION_MAX_URL_BYTES) return "decline";
     const origin = urlElicitationOrigin(params.url);
     if (origin === undefined) return "decline";
-    const answer = await this.callback({ serverId, elicitationId: params.elicitationId, url: params.url, origin, message: params.message, signal });
+    const message = capElicitationMessage(params.message);
+    const answer = await this.callback({ serverId, elicitationId: params.elicitationId, url: params.url, origin, message, signal });
     const action = (answer as { action?: unknown } | undefined)?.action;
     if (action === "accept" || action === "decline" || action === "cancel") return action;
     throw new Error(`onUrlElicitation answered with action ${JSON.stringify(action)}; expected accept, decline or cancel.`);
