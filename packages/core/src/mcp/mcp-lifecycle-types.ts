@@ -43,9 +43,13 @@ export interface McpManifest {
 export interface McpManifestStore {
   /** The manifest of `serverId` made with `configHash`, if cached and readable. */
   get(serverId: string, configHash: string): Promise<McpManifest | undefined>;
-  /** Stores a manifest; only the newest configuration of a server is kept. */
+  /**
+   * Stores a manifest under (serverId, configHash), replacing that pair's
+   * older one. Keeps up to 16 manifests (configuration hashes) per server
+   * id; a put beyond that drops the oldest by `fetchedAt`.
+   */
   put(manifest: McpManifest): Promise<void>;
-  /** Forgets every manifest of `serverId`. */
+  /** Forgets every manifest of `serverId` (all its configuration hashes). */
   delete(serverId: string): Promise<void>;
   /** Releases what the store opened. */
   close?(): Promise<void>;

@@ -1,12 +1,12 @@
 import type { McpManifest, McpManifestStore } from "@agent-tools/core/mcp";
 import type { Storage, StorageMigration } from "@agent-tools/storage";
 import type { Kysely } from "kysely";
-import { MAX_STORED_MCP_MANIFEST_BYTES, parseStoredMcpManifest } from "./mcp-manifest-schema.js";
+import { MAX_MCP_MANIFESTS_PER_SERVER, MAX_STORED_MCP_MANIFEST_BYTES, parseStoredMcpManifest } from "./mcp-manifest-schema.js";
 
 /** The storage namespace (migration history) of the MCP manifest store. */
 export const MCP_MANIFEST_STORAGE_NAMESPACE = "mcp_manifests";
 
-/** The table holding one manifest per server id (the newest configuration's). */
+/** The table holding the manifests, one row per (server id, configuration hash), up to 16 per server. */
 export const MCP_MANIFEST_TABLE = "agent_tools_mcp_manifests";
 
 interface McpManifestTable {
@@ -29,10 +29,11 @@ export const MCP_MANIFEST_STORAGE_MIGRATIONS: readonly StorageMigration[] = [
     async up(db) {
       await db.schema
         .createTable(MCP_MANIFEST_TABLE)
-        .addColumn("server_id", "text", (column) => column.primaryKey())
+        .addColumn("server_id", "text", (column) => column.notNull())
         .addColumn("config_hash", "text", (column) => column.notNull())
         .addColumn("fetched_at", "bigint", (column) => column.notNull())
         .addColumn("body", "text", (column) => column.notNull())
+        .addPrimaryKeyConstraint(`${MCP_MANIFEST_TABLE}_pk`, ["server_id", "config_hash"])
         .execute();
     },
   },
@@ -40,12 +41,13 @@ export const MCP_MANIFEST_STORAGE_MIGRATIONS: readonly StorageMigration[] = [
 
 /**
  * An {@link McpManifestStore} on a `Storage` (the embedded SQLite file or
- * PostgreSQL, same code): one row per server, replaced in one statement by
- * each `put`, so concurrent writers leave one whole manifest. A row that is
- * not valid JSON of a manifest, or whose hash is not the one asked for, reads
- * as a miss (never an error). A manifest over 4 MiB of JSON is not stored:
- * `put` drops the server's row instead, so the next build lists the server
- * live. The store does not own the storage: close the storage yourself.
+ * PostgreSQL, same code): one row per (server, configuration hash),
+ * replaced in one statement by each `put`, so concurrent writers leave one
+ * whole manifest; a server keeps its 16 newest rows by `fetchedAt` (each put
+ * drops the older ones). A row that is not valid JSON of a manifest, or whose
+ * hash is not the one asked for, reads as a miss (never an error). A manifest
+ * over 4 MiB of JSON is not stored: `put` drops that (server, hash) row
+ * instead, so the next build lists the server live. The store does not own the storage: close the storage yourself.
  *
  * @example
  * const storage = await openSqliteStorage({ dataDir });
@@ -66,7 +68,12 @@ export class KyselyMcpManifestStore implements McpManifestStore {
 
   /** {@inheritDoc McpManifestStore.get} */
   async get(serverId: string, configHash: string): Promise<McpManifest | undefined> {
-    const row = await this.#db.selectFrom(MCP_MANIFEST_TABLE).select(["config_hash", "body"]).where("server_id", "=", serverId).executeTakeFirst();
+    const row = await this.#db
+      .selectFrom(MCP_MANIFEST_TABLE)
+      .select(["config_hash", "body"])
+      .where("server_id", "=", serverId)
+      .where("config_hash", "=", configHash)
+      .executeTakeFirst();
     if (row === undefined || row.config_hash !== configHash) return undefined;
     return parseStoredMcpManifest(row.body, serverId, configHash);
   }
@@ -75,17 +82,31 @@ export class KyselyMcpManifestStore implements McpManifestStore {
   async put(manifest: McpManifest): Promise<void> {
     const body = JSON.stringify(manifest);
     if (Buffer.byteLength(body, "utf8") > MAX_STORED_MCP_MANIFEST_BYTES) {
-      // Too large to cache: forget the older manifest too, so no stale listing outlives this one.
-      await this.delete(manifest.serverId);
+      // Too large to cache: forget this configuration's older manifest too, so no stale listing outlives this one.
+      await this.#db.deleteFrom(MCP_MANIFEST_TABLE).where("server_id", "=", manifest.serverId).where("config_hash", "=", manifest.configHash).execute();
       return;
     }
     const fetchedAt = Number.isFinite(manifest.fetchedAt) ? Math.trunc(manifest.fetchedAt) : 0;
-    const row = { config_hash: manifest.configHash, fetched_at: fetchedAt, body };
-    // One upsert keyed by server_id: atomic on both dialects, so the row is always one writer's whole manifest.
+    const row = { fetched_at: fetchedAt, body };
+    // One upsert keyed by (server_id, config_hash): atomic on both dialects, so the row is always one writer's whole manifest.
     await this.#db
       .insertInto(MCP_MANIFEST_TABLE)
-      .values({ server_id: manifest.serverId, ...row })
-      .onConflict((conflict) => conflict.column("server_id").doUpdateSet(row))
+      .values({ server_id: manifest.serverId, config_hash: manifest.configHash, ...row })
+      .onConflict((conflict) => conflict.columns(["server_id", "config_hash"]).doUpdateSet(row))
+      .execute();
+    // Keep the server's newest rows (by fetched_at; of equals, by hash) and drop the rest.
+    await this.#db
+      .deleteFrom(MCP_MANIFEST_TABLE)
+      .where("server_id", "=", manifest.serverId)
+      .where("config_hash", "not in", (db) =>
+        db
+          .selectFrom(MCP_MANIFEST_TABLE)
+          .select("config_hash")
+          .where("server_id", "=", manifest.serverId)
+          .orderBy("fetched_at", "desc")
+          .orderBy("config_hash", "desc")
+          .limit(MAX_MCP_MANIFESTS_PER_SERVER),
+      )
       .execute();
   }
 

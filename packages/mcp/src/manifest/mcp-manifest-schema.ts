@@ -7,6 +7,9 @@ import { z } from "zod";
  */
 export const MAX_STORED_MCP_MANIFEST_BYTES = 4 * 1024 * 1024;
 
+/** How many manifests (configuration hashes) a store keeps per server id; a put beyond it drops the oldest by `fetchedAt`. */
+export const MAX_MCP_MANIFESTS_PER_SERVER = 16;
+
 const toolSchema = z.object({
   name: z.string().min(1),
   title: z.string().optional(),

@@ -49,14 +49,18 @@ runMcpManifestStoreContract({
 });
 
 describe("KyselyMcpManifestStore on the SQLite file", () => {
-  it("keeps manifests across reopening the file, one row per server", async () => {
+  it("keeps manifests across reopening the file, one row per server and configuration hash", async () => {
     const dataDir = path.join(backends.temporary, "reopen");
     const manifest = sampleManifest("docs", "h1", "a");
     const first = await openSqliteStorage({ dataDir });
     await (await KyselyMcpManifestStore.open(first)).put(manifest);
     await (await KyselyMcpManifestStore.open(first)).put(sampleManifest("docs", "h2", "b"));
     await (await KyselyMcpManifestStore.open(first)).put(manifest);
-    expect(await first.db.selectFrom(MCP_MANIFEST_TABLE).select("server_id").execute()).toEqual([{ server_id: "docs" }]);
+    const rows = await first.db.selectFrom(MCP_MANIFEST_TABLE).select(["server_id", "config_hash"]).orderBy("config_hash").execute();
+    expect(rows).toEqual([
+      { server_id: "docs", config_hash: "h1" },
+      { server_id: "docs", config_hash: "h2" },
+    ]);
     await first.close();
     const second = await openSqliteStorage({ dataDir });
     try {
@@ -66,16 +70,19 @@ describe("KyselyMcpManifestStore on the SQLite file", () => {
     }
   });
 
-  it("does not store a manifest over 4 MiB of JSON and drops the server's older row", async () => {
+  it("does not store a manifest over 4 MiB of JSON and drops the older row of that hash (not the server's other hashes)", async () => {
     const storage = await openSqliteStorage({ dataDir: path.join(backends.temporary, "oversize") });
     try {
       const store = await KyselyMcpManifestStore.open(storage);
       await store.put(sampleManifest("docs", "h1", "a"));
+      const otherHash = sampleManifest("docs", "h2", "b");
+      await store.put(otherHash);
       const huge = sampleManifest("docs", "h1", "big", 1);
       huge.tools[0]!.description = "x".repeat(MAX_STORED_MCP_MANIFEST_BYTES);
       await store.put(huge);
       expect(await store.get("docs", "h1")).toBeUndefined();
-      expect(await storage.db.selectFrom(MCP_MANIFEST_TABLE).selectAll().execute()).toEqual([]);
+      expect(await storage.db.selectFrom(MCP_MANIFEST_TABLE).select("config_hash").execute()).toEqual([{ config_hash: "h2" }]);
+      expect(await store.get("docs", "h2")).toEqual(otherHash);
       const justUnder = sampleManifest("docs", "h1", "fits", 1);
       justUnder.tools[0]!.description = "";
       const overhead = Buffer.byteLength(JSON.stringify(justUnder), "utf8");

@@ -60,44 +60,75 @@ export function runMcpManifestStoreContract(target: McpManifestStoreContractTarg
     );
 
     it(
-      "misses on another configuration hash; a newer hash replaces the older one; the same hash is overwritten",
+      "keeps each configuration hash of a server: two hashes both readable, a third a miss, the same hash overwritten",
       withStore(async ({ store }) => {
-        await store.put(sampleManifest("docs", "h1", "a"));
+        const first = sampleManifest("docs", "h1", "a");
+        await store.put(first);
         expect(await store.get("docs", "h2")).toBeUndefined();
-        const newer = sampleManifest("docs", "h2", "b", 4);
-        await store.put(newer);
-        expect(await store.get("docs", "h1")).toBeUndefined();
-        expect(await store.get("docs", "h2")).toEqual(newer);
+        const second = sampleManifest("docs", "h2", "b", 4);
+        await store.put(second);
+        expect([await store.get("docs", "h1"), await store.get("docs", "h2")]).toEqual([first, second]);
+        expect(await store.get("docs", "h3")).toBeUndefined();
         const refreshed = { ...sampleManifest("docs", "h2", "c", 1), fetchedAt: 1_800_000_000_000 };
         await store.put(refreshed);
-        expect(await store.get("docs", "h2")).toEqual(refreshed);
+        expect([await store.get("docs", "h1"), await store.get("docs", "h2")]).toEqual([first, refreshed]);
       }),
     );
 
     it(
-      "keeps servers apart; delete forgets one server and is a no-op for an unknown one",
+      "keeps 16 manifests per server: the 17th put drops the oldest by fetchedAt, other servers untouched",
+      withStore(async ({ store }) => {
+        const other = sampleManifest("files", "h0", "f");
+        await store.put(other);
+        // Put out of fetchedAt order: h6 is the oldest.
+        const manifests = Array.from({ length: 17 }, (_, index) => ({
+          ...sampleManifest("docs", `h${index}`, `v${index}`, 1),
+          fetchedAt: 1_000 + ((index + 11) % 17),
+        }));
+        for (const manifest of manifests.slice(0, 16)) await store.put(manifest);
+        expect(
+          (await Promise.all(manifests.slice(0, 16).map((manifest) => store.get("docs", manifest.configHash)))).filter((found) => found === undefined),
+        ).toEqual([]);
+        await store.put(manifests[16]!);
+        const kept = await Promise.all(manifests.map((manifest) => store.get("docs", manifest.configHash)));
+        expect(kept.map((found, index) => (found === undefined ? `h${index}` : undefined)).filter((hash) => hash !== undefined)).toEqual(["h6"]);
+        expect(kept.filter((found) => found !== undefined)).toEqual(manifests.filter((manifest) => manifest.configHash !== "h6"));
+        expect(await store.get("files", "h0")).toEqual(other);
+        // Overwriting a kept hash does not drop another.
+        await store.put({ ...manifests[3]!, fetchedAt: 5_000 });
+        expect((await Promise.all(manifests.map((manifest) => store.get("docs", manifest.configHash)))).filter((found) => found !== undefined)).toHaveLength(
+          16,
+        );
+      }),
+    );
+
+    it(
+      "keeps servers apart; delete forgets every manifest of one server and is a no-op for an unknown one",
       withStore(async ({ store }) => {
         const docs = sampleManifest("docs", "h1", "a");
+        const docsOther = sampleManifest("docs", "h2", "b");
         const files = sampleManifest("files", "h1", "f");
         await store.put(docs);
+        await store.put(docsOther);
         await store.put(files);
         expect([await store.get("docs", "h1"), await store.get("files", "h1")]).toEqual([docs, files]);
         await store.delete("docs");
-        expect([await store.get("docs", "h1"), await store.get("files", "h1")]).toEqual([undefined, files]);
+        expect([await store.get("docs", "h1"), await store.get("docs", "h2"), await store.get("files", "h1")]).toEqual([undefined, undefined, files]);
         await store.delete("missing");
         await store.put(docs);
-        expect(await store.get("docs", "h1")).toEqual(docs);
+        expect([await store.get("docs", "h1"), await store.get("docs", "h2")]).toEqual([docs, undefined]);
       }),
     );
 
     it(
-      "ends concurrent puts of one server with one of them whole, and takes concurrent puts of many servers",
+      "ends concurrent puts of one server hash with one of them whole, and takes concurrent puts of many hashes and servers",
       withStore(async ({ store }) => {
-        const candidates = Array.from({ length: 6 }, (_, index) => sampleManifest("docs", `h${index}`, `v${index}`, 1 + index * 7));
-        await Promise.all(candidates.map((manifest) => store.put(manifest)));
-        const found = (await Promise.all(candidates.map((manifest) => store.get("docs", manifest.configHash)))).filter((item) => item !== undefined);
-        expect(found).toHaveLength(1);
-        expect(candidates).toContainEqual(found[0]);
+        const sameHash = Array.from({ length: 6 }, (_, index) => sampleManifest("docs", "h", `v${index}`, 1 + index * 7));
+        await Promise.all(sameHash.map((manifest) => store.put(manifest)));
+        expect(sameHash).toContainEqual(await store.get("docs", "h"));
+        const hashes = Array.from({ length: 6 }, (_, index) => sampleManifest("docs", `h${index}`, `w${index}`, 1 + index * 7));
+        await Promise.all(hashes.map((manifest) => store.put(manifest)));
+        expect(await Promise.all(hashes.map((manifest) => store.get("docs", manifest.configHash)))).toEqual(hashes);
         const servers = Array.from({ length: 8 }, (_, index) => sampleManifest(`s${index}`, "h", `s${index}`));
         await Promise.all(servers.map((manifest) => store.put(manifest)));
         expect(await Promise.all(servers.map((manifest) => store.get(manifest.serverId, "h")))).toEqual(servers);
