@@ -74,20 +74,65 @@ describe("McpHostBundles.prompts() and getPrompt() against two real stdio server
 });
 
 describe("capPromptMessages", () => {
-  it("cuts a prompt's text at 256 KiB over all messages with a note, and describes images past 5 MiB together", () => {
-    const image = (mib: number) => ({ type: "image" as const, data: "A".repeat(Math.ceil((mib * 1024 * 1024 * 4) / 3)), mimeType: "image/png" });
+  const image = (mib: number) => ({ type: "image" as const, data: "A".repeat(Math.ceil((mib * 1024 * 1024 * 4) / 3)), mimeType: "image/png" });
+  const textOf = (messages: ReturnType<typeof capPromptMessages>) =>
+    messages.map((message) => (message.content.type === "text" ? message.content.text : "<image>"));
+  const bytesOf = (messages: ReturnType<typeof capPromptMessages>) => Buffer.byteLength(textOf(messages).join(""), "utf8");
+
+  it("describes images past 5 MiB together, counting the description as text", () => {
+    const texts = textOf(
+      capPromptMessages([
+        { role: "user", content: image(3) },
+        { role: "user", content: image(3) },
+      ]),
+    );
+    expect(texts[0]).toBe("<image>");
+    expect(texts[1]).toMatch(/^\[image image\/png, \d+ bytes; not shown: the images of this prompt reached 5 MiB together\]$/);
+    expect(texts).toHaveLength(2);
+  });
+
+  it("cuts the message that spends the 256 KiB text budget (notes included) and drops the rest with ONE note", () => {
     const capped = capPromptMessages([
       { role: "user", content: { type: "text", text: "a".repeat(200 * 1024) } },
       { role: "assistant", content: { type: "text", text: "b".repeat(100 * 1024) } },
       { role: "user", content: { type: "text", text: "never shown" } },
-      { role: "user", content: image(3) },
-      { role: "user", content: image(3) },
+      { role: "user", content: image(1) },
     ]);
-    const texts = capped.map((message) => (message.content.type === "text" ? message.content.text : "<image>"));
+    const texts = textOf(capped);
     expect(texts[0]).toHaveLength(200 * 1024);
-    expect(texts[1]).toMatch(/^b{57344}\n\[truncated: 57344 of 102400 bytes shown; a prompt carries at most 256 KiB of text\]$/);
-    expect(texts[2]).toBe("\n[truncated: 0 of 11 bytes shown; a prompt carries at most 256 KiB of text]");
-    expect(texts[3]).toBe("<image>");
-    expect(texts[4]).toMatch(/^\[image image\/png, \d+ bytes; not shown: the images of this prompt reached 5 MiB together\]$/);
+    expect(texts[1]).toMatch(/^b{56832}\n\[truncated: 56832 of 102400 bytes shown; a prompt carries at most 256 KiB of text\]$/);
+    expect(texts[2]).toBe("[2 more messages of this prompt left out; a prompt carries at most 256 KiB of text]");
+    expect(texts).toHaveLength(3);
+    expect(bytesOf(capped)).toBeLessThanOrEqual(256 * 1024);
+  });
+
+  it("50 000 one-byte messages after a big one: one cut, one note, within 256 KiB in all (attack F13 of issue 39)", () => {
+    const capped = capPromptMessages([
+      { role: "user", content: { type: "text", text: "p".repeat(300 * 1024) } },
+      ...Array.from({ length: 50_000 }, () => ({ role: "user" as const, content: { type: "text" as const, text: "x" } })),
+    ]);
+    expect(capped).toHaveLength(2);
+    expect(textOf(capped)[1]).toBe("[50000 more messages of this prompt left out; a prompt carries at most 256 KiB of text]");
+    expect(bytesOf(capped)).toBeLessThanOrEqual(256 * 1024);
+  });
+
+  it("keeps at most 200 messages and notes the rest once; a prompt within every cap is returned as it is", () => {
+    const many = Array.from({ length: 250 }, (_, index) => ({ role: "assistant" as const, content: { type: "text" as const, text: `m${index}` } }));
+    const capped = capPromptMessages(many);
+    expect(capped).toHaveLength(201);
+    expect(capped.slice(0, 200)).toEqual(many.slice(0, 200));
+    expect(textOf(capped)[200]).toBe("[50 more messages of this prompt left out; a prompt carries at most 200 messages]");
+    expect(capPromptMessages(many.slice(0, 200))).toEqual(many.slice(0, 200));
+  });
+
+  it("many image descriptions count against the text budget", () => {
+    const tooBig = { type: "image" as const, data: "A".repeat(8 * 1024 * 1024), mimeType: "image/png" };
+    const capped = capPromptMessages([
+      { role: "user", content: { type: "text", text: "t".repeat(256 * 1024 - 1024) } },
+      ...Array.from({ length: 150 }, () => ({ role: "user" as const, content: tooBig })),
+    ]);
+    expect(capped.length).toBeLessThan(150);
+    expect(textOf(capped).at(-1)).toMatch(/^\[\d+ more messages of this prompt left out; a prompt carries at most 256 KiB of text\]$/);
+    expect(bytesOf(capped)).toBeLessThanOrEqual(256 * 1024);
   });
 });

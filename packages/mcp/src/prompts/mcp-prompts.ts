@@ -68,31 +68,58 @@ export function mapPromptContent(block: CallToolResult["content"][number]): Tool
   return "image" in checked ? checked.image : { type: "text", text: `[image ${block.mimeType}, ${checked.bytes} bytes; not shown: ${checked.note}]` };
 }
 
+/** The most messages of one prompt handed to the host; the rest are left out with one note. */
+export const PROMPT_MESSAGE_CAP = 200;
+
+/** Bytes of the text budget kept for the notes (a truncation note and the left-out note). */
+const PROMPT_NOTE_RESERVE_BYTES = 512;
+
 /**
  * The messages of one prompt within the resource tools' caps: 256 KiB of
- * text over all messages (then cut with a note), images under 5 MiB
- * together (the rest described): a server cannot fill the conversation.
+ * text over all messages, notes included (the message that reaches it is
+ * cut with a note), images under 5 MiB together (the rest described, the
+ * description counted as text), at most {@link PROMPT_MESSAGE_CAP}
+ * messages. Once the text budget is spent or the count reached, the
+ * remaining messages are dropped and ONE note says how many: a server
+ * cannot fill the conversation, neither with big messages nor with many.
  */
 export function capPromptMessages(messages: McpPromptResult["messages"]): McpPromptResult["messages"] {
-  let textBudget = RESOURCE_TEXT_CAP_BYTES;
+  const textCap = RESOURCE_TEXT_CAP_BYTES - PROMPT_NOTE_RESERVE_BYTES;
+  let textBudget = textCap;
   let imageBudget = RESOURCE_IMAGE_CAP_BYTES;
-  return messages.map((message) => {
+  const out: McpPromptResult["messages"] = [];
+  let next = 0;
+  while (next < messages.length && out.length < PROMPT_MESSAGE_CAP && textBudget > 0) {
+    const message = messages[next]!;
+    next += 1;
     const content = message.content;
     if (content.type === "image") {
       const bytes = Math.floor((content.data.length * 3) / 4);
       if (bytes < imageBudget) {
         imageBudget -= bytes;
-        return message;
+        out.push(message);
+        continue;
       }
-      return {
-        role: message.role,
-        content: { type: "text", text: `[image ${content.mimeType}, ${bytes} bytes; not shown: the images of this prompt reached 5 MiB together]` },
-      };
+      const text = `[image ${content.mimeType}, ${bytes} bytes; not shown: the images of this prompt reached 5 MiB together]`;
+      textBudget -= Buffer.byteLength(text, "utf8");
+      out.push({ role: message.role, content: { type: "text", text } });
+      continue;
     }
-    const capped = capText(content.text, textBudget, "a prompt carries at most 256 KiB of text");
+    const capped = capText(content.text, Math.max(0, textBudget), "a prompt carries at most 256 KiB of text");
     textBudget -= capped.usedBytes;
-    return capped.truncated ? { role: message.role, content: { type: "text", text: capped.text } } : message;
-  });
+    if (!capped.truncated) {
+      out.push(message);
+      continue;
+    }
+    out.push({ role: message.role, content: { type: "text", text: capped.text } });
+    break;
+  }
+  const left = messages.length - next;
+  if (left > 0) {
+    const why = out.length >= PROMPT_MESSAGE_CAP ? `a prompt carries at most ${PROMPT_MESSAGE_CAP} messages` : "a prompt carries at most 256 KiB of text";
+    out.push({ role: "user", content: { type: "text", text: `[${left} more message${left === 1 ? "" : "s"} of this prompt left out; ${why}]` } });
+  }
+  return out;
 }
 
 function checkArguments(serverId: string, prompt: ListedPrompt, args: unknown): Record<string, string> {
