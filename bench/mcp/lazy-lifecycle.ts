@@ -17,8 +17,9 @@
  *   `manifestCache: false` (every server connected at build, the old way);
  * - peer: bare MCP SDK `Client`s connecting to the ten servers at once and
  *   listing their tools (bench/mcp/lazy-peer.ts).
- * Tokens: o200k (gpt-tokenizer) of the MCP tools a model is given (McpManager,
- * ToolSearch, mcp_*), each as `toOpenAITools` serialises it, with
+ * Tokens: o200k (gpt-tokenizer) of the tools MCP adds to what a model is
+ * given (McpManager, ToolSearch, the resource tools, mcp_*: every tool not
+ * listed without MCP), each as `toOpenAITools` serialises it, with
  * `toolSearch: false` and with the default ToolSearch deferral, cold and warm.
  * First call: a warm registry calls everything1's `echo` (the server starts
  * then) and `--warm-calls` more times; beside it a bare Client starts,
@@ -90,12 +91,14 @@ function record(label: string, ms: number, starts: number): void {
   samples.set(label, entry);
 }
 
-const isMcpTool = (tool: OpenAITool) => tool.function.name.startsWith("mcp_") || tool.function.name === "McpManager" || tool.function.name === "ToolSearch";
-/** The MCP tools `registry` gives a model and their o200k tokens. */
-function mcpTokens(registry: ToolRegistry): { tools: number; dynamic: number; tokens: number } {
-  const listed = toOpenAITools(registry).filter(isMcpTool);
+/** The tools the registry lists without MCP: whatever else a registry with `mcp` lists is MCP's. */
+let floorTools: ReadonlySet<string> = new Set();
+/** The tools MCP adds to what `registry` gives a model (McpManager, ToolSearch, the resource tools, mcp_*) and their o200k tokens. */
+function mcpTokens(registry: ToolRegistry): { tools: number; dynamic: number; tokens: number; names: string[] } {
+  const listed = toOpenAITools(registry).filter((tool: OpenAITool) => !floorTools.has(tool.function.name));
   const tokens = listed.reduce((sum, tool) => sum + encode(JSON.stringify(tool)).length, 0);
-  return { tools: listed.length, dynamic: listed.filter((tool) => tool.function.name.startsWith("mcp_")).length, tokens };
+  const names = listed.map((tool) => tool.function.name);
+  return { tools: listed.length, dynamic: names.filter((name) => name.startsWith("mcp_")).length, tokens, names };
 }
 
 /** Each server's lifecycle state as the host's handle shows it. */
@@ -114,6 +117,11 @@ console.log(
 );
 console.log(`machine: ${cpus.length} x ${cpus[0]?.model ?? "cpu"}, Node ${process.version}, load average ${load()} at the start\n`);
 
+{
+  const floor = await build(newDataDir());
+  floorTools = new Set(toOpenAITools(floor.registry).map((tool) => tool.function.name));
+  await floor.registry.close();
+}
 // Tokens, once: every MCP tool listed (toolSearch: false) and with the default deferral, cold then warm on one data directory.
 const tokens: Array<[string, ReturnType<typeof mcpTokens>, boolean | undefined, number]> = [];
 let tokenDir = "";
@@ -183,7 +191,7 @@ const median = (values: readonly number[]) => percentile(sorted(values), 50);
 const ms = (value: number) => `${Math.round(value).toLocaleString("en")} ms`;
 const range = (values: readonly number[]) => `${Math.round(Math.min(...values))}-${Math.round(Math.max(...values))}`;
 
-console.log("\ntokens of the MCP tools listed (McpManager, ToolSearch, mcp_*), o200k");
+console.log(`\ntokens of the tools MCP adds to the list, o200k (default ToolSearch lists: ${tokens[2]?.[1].names.join(", ") ?? "-"})`);
 console.log(`${"build".padEnd(30)}${"tools".padStart(6)}${"mcp_*".padStart(7)}${"tokens".padStart(8)}  deferral  servers started`);
 for (const [label, counted, deferral, starts] of tokens)
   console.log(
