@@ -5,7 +5,8 @@
  * resource is described, not inlined; a `system` role is refused;
  * argument names outside the server's list (`__proto__`, `constructor`)
  * and non-string values are refused before the server is asked; an 8 MiB
- * prompt is cut to 256 KiB with a note (finding F10, fixed).
+ * prompt is cut to 256 KiB with a note, and 50 000 tiny messages after the
+ * cap do not each add a note (findings F10 and F13, fixed).
  */
 import path from "node:path";
 import { createMcpToolBundles } from "@agent-tools/mcp";
@@ -72,7 +73,27 @@ describe("attack: hostile MCP prompt content reaching the host", () => {
   });
 });
 
-describe("attack: hostile MCP prompt sizes (fixed finding)", () => {
+describe("attack: hostile MCP prompt sizes (fixed findings)", () => {
+  it("(was F13) 50 000 one-character messages after the cap is spent do not add a truncation note each", async () => {
+    const records = path.join(root.dir, "many-messages");
+    fs.mkdirSync(records, { recursive: true });
+    const messages = [
+      { role: "user", content: { type: "text", text: "p".repeat(300 * 1024) } },
+      ...Array.from({ length: 50_000 }, () => ({ role: "user", content: { type: "text", text: "x" } })),
+    ];
+    // Through behaviour.json: megabytes of behaviour do not fit in the server's argv.
+    fs.writeFileSync(path.join(records, "behaviour.json"), JSON.stringify({ promptMessages: messages }));
+    const server = { id: "hostile", enabled: true, transport: "stdio", command: process.execPath, args: [HOSTILE_SERVER, records, "{}"] };
+    const mcp = await createMcpToolBundles({ getSettings: () => ({ servers: [server], selected: [] }) as never, manifestCache: false, toolSearch: false });
+    try {
+      const filled = await mcp.getPrompt("hostile", "hostile", {});
+      const text = filled.messages.map((message) => (message.content.type === "text" ? message.content.text : "")).join("");
+      expect(text.length).toBeLessThanOrEqual(256 * 1024 + 16 * 1024);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it("(was F10) an 8 MiB prompt message reaches the host cut to the resource text cap (256 KiB) with a note", async () => {
     const records = path.join(root.dir, "big");
     fs.mkdirSync(records, { recursive: true });
