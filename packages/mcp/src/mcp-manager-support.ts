@@ -64,6 +64,24 @@ export interface McpManagerEnvironment {
   runtimeScope: RuntimeScope;
 }
 
+/** Actions that start (or sign in to) the server they name: judged by approval as that server's (see {@link serverActionTarget}). */
+export const SERVER_USE_ACTIONS: ReadonlySet<McpManagerAction> = new Set(["restart", "test", "tools", "diagnose", "login"]);
+
+/**
+ * The server a McpManager call starts or signs in to (`server_id`, else an
+ * inline `server`'s id) for {@link SERVER_USE_ACTIONS}, else undefined: the
+ * tool's `callServerId`, so `server:<id>` deny and ask apply to it. The
+ * input may not be validated yet.
+ */
+export function serverActionTarget(input: unknown): string | undefined {
+  if (input === null || typeof input !== "object") return undefined;
+  const { action, server_id: serverId, server } = input as { action?: unknown; server_id?: unknown; server?: unknown };
+  if (typeof action !== "string" || !SERVER_USE_ACTIONS.has(action as McpManagerAction)) return undefined;
+  if (typeof serverId === "string" && serverId.trim() !== "") return serverId.trim();
+  const inlineId = server !== null && typeof server === "object" ? (server as { id?: unknown }).id : undefined;
+  return typeof inlineId === "string" && inlineId.trim() !== "" ? inlineId.trim() : undefined;
+}
+
 /** The facts an McpManager ToolError carries in `details`; {@link ManagerReport.reject} copies them into the result. */
 export interface McpManagerErrorFacts {
   serverId?: string;

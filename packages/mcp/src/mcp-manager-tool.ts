@@ -4,7 +4,14 @@ import { runOAuthAction } from "./mcp-manager-oauth-actions.js";
 import { runRuntimeAction } from "./mcp-manager-runtime-actions.js";
 import { mcpManagerInputSchema } from "./mcp-manager-schema.js";
 import { runSettingsAction } from "./mcp-manager-settings-actions.js";
-import { type McpManagerEnvironment, CRON_REFUSED_ACTIONS, type MCP_MANAGER_ACTIONS, SETTINGS_WRITE_ACTIONS, ManagerReport } from "./mcp-manager-support.js";
+import {
+  type McpManagerEnvironment,
+  CRON_REFUSED_ACTIONS,
+  type MCP_MANAGER_ACTIONS,
+  ManagerReport,
+  SETTINGS_WRITE_ACTIONS,
+  serverActionTarget,
+} from "./mcp-manager-support.js";
 
 const DESCRIPTION = [
   "Manages the MCP servers whose tools appear as mcp_<server>_<tool>.",
@@ -45,12 +52,16 @@ const MCP_MANAGER_EFFECTS: Readonly<Record<(typeof MCP_MANAGER_ACTIONS)[number],
  * live getter and `applyOps`, and tests, diagnoses, restarts and stops servers.
  * Failures come back as `isError` results whose text starts with
  * "McpManager failed:" and whose details carry the ToolError code.
+ * Restart, test, tools, diagnose and login are judged by the registry's
+ * approval as the named server's (the tool's `callServerId`, as for the
+ * resource tools): `server:<id>` deny refuses them before anything starts,
+ * ask asks; list, read and stop stay allowed.
  *
  * @example
  * const tool = createMcpManagerTool({ getSettings, applyOps, runtime, sandbox: false, runtimeScope: "chat", rebuildTools, scheduleRefresh });
  */
 export function createMcpManagerTool(environment: McpManagerEnvironment): ToolDefinition {
-  return defineTool({
+  const tool = defineTool({
     name: "McpManager",
     description: DESCRIPTION,
     inputSchema: mcpManagerInputSchema,
@@ -91,4 +102,6 @@ export function createMcpManagerTool(environment: McpManagerEnvironment): ToolDe
       }
     },
   });
+  // Restart, test, tools, diagnose and login are judged by approval as the named server's: server:<id> deny refuses, ask asks.
+  return { ...tool, callServerId: serverActionTarget };
 }
