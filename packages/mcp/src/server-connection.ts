@@ -16,6 +16,7 @@ import { type McpTaskUpdate, awaitToolTask } from "./tasks/await-tool-task.js";
 import { RunningToolTasks } from "./tasks/running-tool-tasks.js";
 import { isStartedToolTask, startToolCall } from "./tasks/start-tool-call.js";
 import type { McpServerConfig } from "./settings.js";
+import { singleFlightWithFollowUp } from "./lifecycle/relist-once.js";
 
 /** Options shared by every connection of a runtime. */
 export interface McpConnectionOptions {
@@ -164,7 +165,8 @@ export class McpServerConnection {
       this.client = undefined;
       if (this.state !== "closed") this.state = "disconnected";
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    // One re-list in flight per client; notifications during it ask for one more after it (a flood lists a few times).
+    const relist = singleFlightWithFollowUp(async () => {
       if (this.client !== client) return;
       try {
         await this.listTools(client);
@@ -172,6 +174,10 @@ export class McpServerConnection {
       } catch (error) {
         this.lastError = `tools/list after list_changed failed: ${(error as Error).message}`;
       }
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (this.client !== client) return;
+      await relist();
     });
     const transport = this.createTransport();
     this.lastTransport = transport;

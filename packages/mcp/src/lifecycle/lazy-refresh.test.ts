@@ -57,7 +57,7 @@ describe("lazy lifecycle: refresh and idle stop", () => {
     expect(await cachedNames(store, server)).toContain("drop");
     const removed = await made.registry.executeToolCall({ id: "r", name: "mcp_notes_remove", arguments: { tool: "drop" } });
     expect(textOf(removed)).toBe("dropped drop");
-    await vi.waitFor(async () => expect(await cachedNames(store, server)).not.toContain("drop"));
+    await vi.waitFor(async () => expect(await cachedNames(store, server)).not.toContain("drop"), { timeout: 10_000, interval: 50 });
     expect(await cachedNames(store, server)).toContain("keep");
     expect(toolNames(made)).not.toContain("mcp_notes_drop");
     expect(toolNames(made)).toContain("mcp_notes_keep");
@@ -96,7 +96,8 @@ describe("lazy lifecycle: refresh and idle stop", () => {
     expect(result.details).toMatchObject({ code: "not_found" });
     expect(textOf(result)).toContain("mcp_silent_vanishes is gone");
     expect(toolNames(made)).not.toContain("mcp_silent_vanishes");
-    await vi.waitFor(async () => expect(await cachedNames(store, server)).not.toContain("vanishes"));
+    // Puts of one server are coalesced (at most one a second; the newest listing waits): wait for it.
+    await vi.waitFor(async () => expect(await cachedNames(store, server)).not.toContain("vanishes"), { timeout: 10_000, interval: 50 });
     expect(recordedStarts(dir)).toHaveLength(1);
   });
 

@@ -6,7 +6,12 @@
  * Invariants: a manifest is used only for a configuration with the same
  * {@link mcpConfigHash} in the same scope (the registry's project); every live listing of the runtime's connection
  * replaces the server's manifest and is `put` (puts run one at a time, in
- * order, and a failing store is logged, never thrown to a caller).
+ * order, and a failing store is logged, never thrown to a caller). Puts are
+ * coalesced per server: a listing is written at once when the server had no
+ * put in the last `writeIntervalMs`, else the newest listing waits for the
+ * interval's end (or {@link McpManifestBook.flush}); a listing replaced while
+ * it waits is never written. So a burst of `tools/list_changed` writes a
+ * handful of manifests, not one per notification.
  */
 import type { Logger } from "@agent-tools/core";
 import type { McpManifest, McpManifestStore } from "@agent-tools/core/mcp";
@@ -17,6 +22,9 @@ import type { McpServerConfig } from "../settings.js";
 /** How long a cached manifest stays fresh without `ttlMs`: a day. */
 export const DEFAULT_MANIFEST_TTL_MS = 86_400_000;
 
+/** The least time between two manifest puts of one server (later listings wait, the newest is written): a second. */
+export const DEFAULT_MANIFEST_WRITE_INTERVAL_MS = 1_000;
+
 /** Options of {@link McpManifestBook}. */
 export interface McpManifestBookOptions {
   /** Where manifests persist; absent: they live only as long as the runtime. */
@@ -24,6 +32,8 @@ export interface McpManifestBookOptions {
   /** The project the manifests belong to (part of every hash); default `""`. */
   scope?: string;
   logger?: Logger;
+  /** The least time between two puts of one server; default {@link DEFAULT_MANIFEST_WRITE_INTERVAL_MS}. */
+  writeIntervalMs?: number;
 }
 
 /** The manifest a connection's live listing makes, keyed for `scope` (see {@link mcpConfigHash}). */
@@ -55,12 +65,20 @@ export class McpManifestBook {
   private readonly store: McpManifestStore | undefined;
   private readonly logger: Logger | undefined;
   private readonly scope: string;
+  private readonly writeIntervalMs: number;
   private writes: Promise<void> = Promise.resolve();
+  /** The newest listing of each server not yet handed to the store (queued or waiting for its interval). */
+  private readonly pending = new Map<string, McpManifest>();
+  /** Servers whose pending listing waits for the end of their write interval. */
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** When each server's last put was started (epoch ms). */
+  private readonly lastWrite = new Map<string, number>();
 
   constructor(options: McpManifestBookOptions = {}) {
     this.store = options.store;
     this.logger = options.logger;
     this.scope = options.scope ?? "";
+    this.writeIntervalMs = options.writeIntervalMs ?? DEFAULT_MANIFEST_WRITE_INTERVAL_MS;
   }
 
   /** True when manifests persist in a store (a stopped server keeps its tools listed). */
@@ -95,20 +113,53 @@ export class McpManifestBook {
     return cached;
   }
 
-  /** Records a live listing of `connection` and puts it; true when its tools differ from the manifest held before. */
+  /**
+   * Records a live listing of `connection` and puts it (coalesced: see the
+   * file's invariants); true when its tools differ from the manifest held before.
+   */
   record(connection: McpServerConnection): boolean {
     const manifest = manifestOfConnection(connection, this.scope);
     const before = this.held(connection.config);
     this.manifests.set(manifest.serverId, manifest);
-    const store = this.store;
-    if (store) {
-      this.writes = this.writes
-        .then(() => store.put(manifest))
-        .catch((error: unknown) => {
-          this.logger?.warn(`MCP manifest cache: storing ${manifest.serverId} failed (${(error as Error).message}).`);
-        });
-    }
+    if (this.store) this.schedule(manifest);
     return before === undefined || JSON.stringify(before.tools) !== JSON.stringify(manifest.tools);
+  }
+
+  /** Makes `manifest` its server's pending put: written now, or at the end of the server's interval. */
+  private schedule(manifest: McpManifest): void {
+    const serverId = manifest.serverId;
+    const waiting = this.pending.has(serverId);
+    this.pending.set(serverId, manifest);
+    if (waiting) return; // the queued put or the timer takes the newest pending listing
+    const wait = (this.lastWrite.get(serverId) ?? Number.NEGATIVE_INFINITY) + this.writeIntervalMs - Date.now();
+    if (wait <= 0) {
+      this.enqueue(serverId);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(serverId);
+      this.enqueue(serverId);
+    }, wait);
+    timer.unref?.();
+    this.timers.set(serverId, timer);
+  }
+
+  /** Queues the put of `serverId`'s pending listing (the newest one when the queue reaches it). */
+  private enqueue(serverId: string): void {
+    const store = this.store;
+    if (!store) return;
+    this.lastWrite.set(serverId, Date.now());
+    this.writes = this.writes
+      .then(async () => {
+        const manifest = this.pending.get(serverId);
+        if (manifest === undefined) return;
+        this.pending.delete(serverId);
+        this.lastWrite.set(serverId, Date.now());
+        await store.put(manifest);
+      })
+      .catch((error: unknown) => {
+        this.logger?.warn(`MCP manifest cache: storing ${serverId} failed (${(error as Error).message}).`);
+      });
   }
 
   /** Forgets the held manifest of `serverId` (the store keeps it). */
@@ -116,8 +167,13 @@ export class McpManifestBook {
     this.manifests.delete(serverId);
   }
 
-  /** Resolves when every put started so far has settled. */
+  /** Writes every pending listing now (none waits for its interval) and resolves when every put so far has settled. */
   flush(): Promise<void> {
+    for (const [serverId, timer] of this.timers) {
+      clearTimeout(timer);
+      this.timers.delete(serverId);
+      this.enqueue(serverId);
+    }
     return this.writes;
   }
 }
