@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { ToolContext } from "@agent-tools/core";
+import { judgeModelStdioServer } from "./mcp-manager-command-approval.js";
 import { describeOAuthStatus, oauthDetails } from "./mcp-manager-oauth-actions.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
 import {
@@ -44,6 +45,8 @@ export async function runRuntimeAction(input: McpManagerInput, context: ToolCont
   const { config, stored } = resolveTarget(input, context, environment);
   report.set({ serverId: config.id, transport: config.transport });
   if (!stored) refuseModelStdioOnRemoteWorkspace(environment, config, input.action);
+  // An inline stdio server is a command the model wrote: judged as a Bash call (and as the configured server it copies).
+  if (!stored) judgeModelStdioServer(environment, config, { action: input.action, input });
   if (environment.sandbox && config.transport === "stdio") {
     throw managerError(
       "permission_denied",

@@ -4,6 +4,7 @@ import type { McpServerLifecycle } from "@agent-tools/core/mcp";
 import { type McpOp, applyMcpOps } from "./apply-mcp-ops.js";
 import { describeLifecycleLine } from "./lifecycle/server-lifecycles.js";
 import { type McpManagerInput, targetIds } from "./mcp-manager-schema.js";
+import { judgeModelStdioServer } from "./mcp-manager-command-approval.js";
 import { describeOAuthStatus, oauthDetails } from "./mcp-manager-oauth-actions.js";
 import {
   type McpManagerEnvironment,
@@ -14,6 +15,9 @@ import {
   unknownServersError,
 } from "./mcp-manager-support.js";
 import { type McpServerConfig, type McpServerConfigInput, normalizeMcpServerConfig, selectEnabledMcpServers, validateMcpServerConfig } from "./settings.js";
+
+/** The fields of a server that decide what it runs: an update of one of them is judged as a new command. */
+const RUN_FIELDS = ["transport", "command", "args", "cwd", "env"] as const;
 
 function requireOne(input: McpManagerInput): string {
   const id = input.server_id?.trim();
@@ -128,6 +132,8 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       refuseModelStdioOnRemoteWorkspace(environment, raw, "create");
       const overwrite = input.conflict === "overwrite";
       const config = normalizeMcpServerConfig(raw);
+      // A created stdio server runs at the next refresh: a command the model wrote, judged as a Bash call.
+      judgeModelStdioServer(environment, config, { action: "create", input });
       // From here to the commit there is no await: the decision uses the live settings.
       const live = environment.getSettings().servers ?? [];
       const existed = live.some((server) => server.id === config.id);
@@ -164,6 +170,9 @@ export async function runSettingsAction(input: McpManagerInput, context: ToolCon
       if (merged.enabled) refuseStdioInSandbox(environment, merged, "update");
       // Disabled or not: a later enable would start what the model wrote.
       refuseModelStdioOnRemoteWorkspace(environment, merged, "update");
+      // A patch that changes what a stdio server runs is a command the model wrote: judged as a Bash call.
+      if (RUN_FIELDS.some((field) => Object.hasOwn(patch, field)))
+        judgeModelStdioServer(environment, normalizeMcpServerConfig(merged), { action: "update", input });
       const validation = validateMcpServerConfig(merged);
       report.set({ serverId: id, transport: merged.transport, warnings: validation.warnings });
       if (validation.errors.length) {

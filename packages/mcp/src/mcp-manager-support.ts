@@ -1,4 +1,4 @@
-import { type RuntimeScope, type ToolErrorCode, ToolError } from "@agent-tools/core";
+import { type ApprovalDecision, type RuntimeScope, type ToolErrorCode, ToolError } from "@agent-tools/core";
 import type { McpManagerAction, McpManagerDetails, McpOp, McpServerLifecycle } from "@agent-tools/core/mcp";
 import type { McpRuntime } from "./mcp-runtime.js";
 import type { McpOAuthControl } from "./oauth/mcp-oauth-source.js";
@@ -39,6 +39,12 @@ export const CRON_REFUSED_ACTIONS: ReadonlySet<McpManagerAction> = new Set([
   "logout",
 ]);
 
+/** The registry's approval as McpManager asks it (the plugin passes its registry view). */
+export interface McpManagerApprovalView {
+  /** With `input`, the decision for that call (`callServerId`, permission rules that deny the tool). */
+  approvalDecision(toolName: string, input?: unknown): ApprovalDecision;
+}
+
 /** What the McpManager needs from its bundle. */
 export interface McpManagerEnvironment {
   getSettings(): McpSettings;
@@ -62,25 +68,17 @@ export interface McpManagerEnvironment {
   /** Each server's lazy lifecycle (state, tools, manifest tokens, manifest time), started or not; absent: not shown. */
   lifecycles?(servers: readonly McpServerConfig[]): McpServerLifecycle[];
   runtimeScope: RuntimeScope;
+  /**
+   * The registry's approval: a stdio server the model writes (inline test,
+   * tools, diagnose; create; update) is judged as a Bash call, and a copy of
+   * a configured server as that server (see `judgeModelStdioServer`).
+   * Absent: not judged.
+   */
+  approvalView?: McpManagerApprovalView;
 }
 
-/** Actions that start (or sign in to) the server they name: judged by approval as that server's (see {@link serverActionTarget}). */
+/** Actions that start (or sign in to) the server they name: judged by approval as that server's (see `createServerActionTarget`). */
 export const SERVER_USE_ACTIONS: ReadonlySet<McpManagerAction> = new Set(["restart", "test", "tools", "diagnose", "login"]);
-
-/**
- * The server a McpManager call starts or signs in to (`server_id`, else an
- * inline `server`'s id) for {@link SERVER_USE_ACTIONS}, else undefined: the
- * tool's `callServerId`, so `server:<id>` deny and ask apply to it. The
- * input may not be validated yet.
- */
-export function serverActionTarget(input: unknown): string | undefined {
-  if (input === null || typeof input !== "object") return undefined;
-  const { action, server_id: serverId, server } = input as { action?: unknown; server_id?: unknown; server?: unknown };
-  if (typeof action !== "string" || !SERVER_USE_ACTIONS.has(action as McpManagerAction)) return undefined;
-  if (typeof serverId === "string" && serverId.trim() !== "") return serverId.trim();
-  const inlineId = server !== null && typeof server === "object" ? (server as { id?: unknown }).id : undefined;
-  return typeof inlineId === "string" && inlineId.trim() !== "" ? inlineId.trim() : undefined;
-}
 
 /** The facts an McpManager ToolError carries in `details`; {@link ManagerReport.reject} copies them into the result. */
 export interface McpManagerErrorFacts {

@@ -1,17 +1,11 @@
 import { type ToolDefinition, ToolError, defineTool } from "@agent-tools/core";
 import type { ToolEffects } from "@agent-tools/core/durable";
+import { createServerActionTarget } from "./mcp-manager-command-approval.js";
 import { runOAuthAction } from "./mcp-manager-oauth-actions.js";
 import { runRuntimeAction } from "./mcp-manager-runtime-actions.js";
 import { mcpManagerInputSchema } from "./mcp-manager-schema.js";
 import { runSettingsAction } from "./mcp-manager-settings-actions.js";
-import {
-  type McpManagerEnvironment,
-  CRON_REFUSED_ACTIONS,
-  type MCP_MANAGER_ACTIONS,
-  ManagerReport,
-  SETTINGS_WRITE_ACTIONS,
-  serverActionTarget,
-} from "./mcp-manager-support.js";
+import { type McpManagerEnvironment, CRON_REFUSED_ACTIONS, type MCP_MANAGER_ACTIONS, ManagerReport, SETTINGS_WRITE_ACTIONS } from "./mcp-manager-support.js";
 
 const DESCRIPTION = [
   "Manages the MCP servers whose tools appear as mcp_<server>_<tool>.",
@@ -55,7 +49,10 @@ const MCP_MANAGER_EFFECTS: Readonly<Record<(typeof MCP_MANAGER_ACTIONS)[number],
  * Restart, test, tools, diagnose and login are judged by the registry's
  * approval as the named server's (the tool's `callServerId`, as for the
  * resource tools): `server:<id>` deny refuses them before anything starts,
- * ask asks; list, read and stop stay allowed.
+ * ask asks; list, read and stop stay allowed. An inline server that runs
+ * what a configured server runs is judged as that server, and a stdio server
+ * the model writes (inline, create, update) as a Bash call (see
+ * `judgeModelStdioServer`).
  *
  * @example
  * const tool = createMcpManagerTool({ getSettings, applyOps, runtime, sandbox: false, runtimeScope: "chat", rebuildTools, scheduleRefresh });
@@ -102,6 +99,6 @@ export function createMcpManagerTool(environment: McpManagerEnvironment): ToolDe
       }
     },
   });
-  // Restart, test, tools, diagnose and login are judged by approval as the named server's: server:<id> deny refuses, ask asks.
-  return { ...tool, callServerId: serverActionTarget };
+  // Restart, test, tools, diagnose and login are judged by approval as the named server's (or the configured server an inline one copies).
+  return { ...tool, callServerId: createServerActionTarget(environment) };
 }

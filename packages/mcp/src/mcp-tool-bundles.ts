@@ -21,7 +21,10 @@ export interface McpToolBundleOptions extends Omit<McpHostOptions, "onReady"> {
   /** The label of the non-local workspace the registry works on: McpManager then starts no stdio server the model names (see `McpManagerEnvironment.remoteWorkspace`). */
   remoteWorkspace?: string;
   logger?: Logger;
-  /** The registry's approval (the plugin passes its registry view): ReadMcpResource and ListMcpResources refuse a server it denies as a whole. */
+  /**
+   * The registry's approval (the plugin passes its registry view): ReadMcpResource and ListMcpResources refuse a server it
+   * denies as a whole, and McpManager judges a stdio server the model writes as a Bash call (see docs/mcp.md, McpManager).
+   */
   approvalView?: McpApprovalView;
   /**
    * The project cached manifests belong to (part of their key, see `mcpConfigHash`): `mcpTools` passes the
@@ -156,6 +159,7 @@ export async function createMcpToolBundles(options: McpToolBundleOptions): Promi
       sandbox: options.sandbox === true,
       ...(options.remoteWorkspace === undefined ? {} : { remoteWorkspace: options.remoteWorkspace }),
       runtimeScope,
+      ...(options.approvalView === undefined ? {} : { approvalView: options.approvalView }),
       rebuildTools: rebuild,
       lifecycles: (servers) => describeMcpServerLifecycles(servers, runtime, tools.entries()),
       scheduleRefresh: () => {
