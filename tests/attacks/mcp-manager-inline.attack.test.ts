@@ -1,12 +1,13 @@
 /**
- * Issue 39, McpManager: an attack that WORKS at the time of writing (see
- * /tmp/briefs/attack-findings-39.md, F15). The test states the correct
- * expectation and fails until the finding is fixed.
+ * Issue 39, McpManager: the model ran a denied server's command as an inline
+ * server under another id (and any command with Bash denied) through
+ * test/tools/diagnose before the fix; inline stdio servers are now judged as
+ * a Bash call, and a copy of a configured server as that server.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { HOSTILE_SERVER, attackRoot, call, hostileRegistry, recordedPids } from "./mcp-hostile-harness.js";
 
-const root = attackRoot("attack-mcp-manager-inline-open-");
+const root = attackRoot("attack-mcp-manager-inline-");
 afterAll(() => root.cleanup());
 
 describe("attack: McpManager inline servers around a server deny", () => {
