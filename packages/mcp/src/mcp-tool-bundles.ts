@@ -46,7 +46,7 @@ export interface McpToolBundles extends McpHostBundles {
  * Loads the enabled MCP servers and returns the McpManager bundle and the
  * dynamic tool bundle, sharing one runtime. With a `manifestCache`, a
  * server whose cached manifest is fresh is listed without being started;
- * it starts on the first call of one of its tools (see docs/mcp.md, "Lazy
+ * it starts on the first call of one of its tools (see docs/mcp-lifecycle.md, "Lazy
  * lifecycle"). Without one every enabled server is started here.
  *
  * @example
