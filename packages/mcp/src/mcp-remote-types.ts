@@ -1,15 +1,8 @@
-/** Types of what an MCP server sends, shared by the connection and the files it uses (a leaf: it imports nothing). */
+/** Types of what an MCP server sends, shared by the connection and the files it uses (a leaf: it imports only core's contracts). */
+import type { McpManifestTool } from "@agent-tools/core/mcp";
 
-/** A tool as the server lists it. */
-export interface McpRemoteTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: unknown;
-  annotations?: Record<string, unknown>;
-  /** `execution.taskSupport` of the listing, when the server named it (see tasks/task-support.ts). */
-  taskSupport?: "required" | "optional" | "forbidden";
-}
+/** A tool as the server lists it: the shape a cached manifest keeps (`taskSupport` from `execution.taskSupport`, see tasks/task-support.ts). */
+export type McpRemoteTool = McpManifestTool;
 
 /** Lifecycle of an McpServerConnection. */
 export type McpConnectionState = "idle" | "connecting" | "connected" | "disconnected" | "failed" | "closed";
