@@ -2,11 +2,7 @@
 // the client back: elicitation/create, sampling/createMessage, roots/list.
 // Requests are sent raw (server.request), as the conformance suite does, so
 // the client's own checks and its method-not-found answers are what the tests see.
-import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
   type CallToolResult,
   CreateMessageResultSchema,
@@ -16,6 +12,7 @@ import {
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { serveStreamableHttp } from "../../__fixtures__/serve-streamable-http.js";
 
 /** A running feature server. */
 export interface FeatureServer {
@@ -40,7 +37,6 @@ export async function startFeatureServer(): Promise<FeatureServer> {
   let changes = 0;
   const waiters: Array<{ count: number; resolve(): void }> = [];
   let capabilities: unknown;
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const servers = new Set<McpServer>();
 
   const createServer = () => {
@@ -83,47 +79,15 @@ export async function startFeatureServer(): Promise<FeatureServer> {
     return server;
   };
 
-  const readBody = (request: http.IncomingMessage) =>
-    new Promise<unknown>((resolve) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => resolve(body ? JSON.parse(body) : undefined));
-    });
-  const httpServer = http.createServer(async (request, response) => {
-    const sessionId = request.headers["mcp-session-id"];
-    const body = request.method === "POST" ? await readBody(request) : undefined;
-    if (typeof sessionId === "string") {
-      const transport = sessions.get(sessionId);
-      if (transport === undefined) {
-        response.writeHead(404).end();
-        return;
-      }
-      await transport.handleRequest(request, response, body);
-      return;
-    }
-    const server = createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-      },
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-  const port = (httpServer.address() as AddressInfo).port;
+  const host = await serveStreamableHttp({ createServer });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: host.url,
     rootsChanges: () => changes,
     waitForRootsChanges: (count) => (changes >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
     clientCapabilities: () => capabilities,
     async stop() {
       await Promise.allSettled([...servers].map((server) => server.close()));
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await host.close();
     },
   };
 }

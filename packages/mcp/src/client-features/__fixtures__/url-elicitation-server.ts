@@ -4,12 +4,11 @@
 // until the user has "visited" its consent page (GET /consent/<id> on this
 // server), which also sends notifications/elicitation/complete.
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { type CallToolResult, ElicitResultSchema, McpError, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { serveStreamableHttp } from "../../__fixtures__/serve-streamable-http.js";
 
 /** A running URL-elicitation server. */
 export interface UrlElicitationServer {
@@ -25,7 +24,6 @@ export interface UrlElicitationServer {
 
 /** Starts the server on a free port of 127.0.0.1. */
 export async function startUrlElicitationServer(): Promise<UrlElicitationServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const servers = new Set<McpServer>();
   /** Consent id -> the server that asked for it (to notify completion). */
   const pending = new Map<string, McpServer>();
@@ -63,15 +61,7 @@ export async function startUrlElicitationServer(): Promise<UrlElicitationServer>
     return server;
   };
 
-  const readBody = (request: http.IncomingMessage) =>
-    new Promise<unknown>((resolve) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => resolve(body ? JSON.parse(body) : undefined));
-    });
-  const httpServer = http.createServer(async (request, response) => {
+  const intercept = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const consent = request.url?.match(/^\/consent\/([\w-]+)$/);
     if (consent) {
       const id = consent[1]!;
@@ -80,32 +70,12 @@ export async function startUrlElicitationServer(): Promise<UrlElicitationServer>
       pending.delete(id);
       await server?.server.createElicitationCompletionNotifier(id)();
       response.writeHead(200, { "content-type": "text/plain" }).end("approved");
-      return;
+      return true;
     }
-    const sessionId = request.headers["mcp-session-id"];
-    const body = request.method === "POST" ? await readBody(request) : undefined;
-    if (typeof sessionId === "string") {
-      const transport = sessions.get(sessionId);
-      if (transport === undefined) {
-        response.writeHead(404).end();
-        return;
-      }
-      await transport.handleRequest(request, response, body);
-      return;
-    }
-    const server = createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-      },
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-  const port = (httpServer.address() as AddressInfo).port;
-  base = `http://127.0.0.1:${port}`;
+    return false;
+  };
+  const host = await serveStreamableHttp({ createServer, intercept });
+  base = host.origin;
   return {
     url: `${base}/mcp`,
     consentUrl: (id) => `${base}/consent/${id}`,
@@ -113,8 +83,7 @@ export async function startUrlElicitationServer(): Promise<UrlElicitationServer>
     paidCalls: () => paid,
     async stop() {
       await Promise.allSettled([...servers].map((server) => server.close()));
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await host.close();
     },
   };
 }

@@ -3,14 +3,11 @@
 // records every JSON-RPC method it receives (tasks/get, tasks/cancel, ...)
 // and moves its tasks on by the polls it sees, never by the clock, so the
 // tests assert no timings.
-import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { serveStreamableHttp } from "../../__fixtures__/serve-streamable-http.js";
 
 /** One JSON-RPC request the server received. */
 export interface ReceivedRequest {
@@ -36,7 +33,6 @@ export interface TaskServer {
 /** Starts the server: tools `stepped`, `failing`, `forever`, `gated`, `vanishing` (tasks) and `quick` (plain). */
 export async function startTaskServer(): Promise<TaskServer> {
   const received: ReceivedRequest[] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const servers = new Set<McpServer>();
   const stores = new Set<InMemoryTaskStore>();
   const gated = new Map<string, InMemoryTaskStore>();
@@ -94,14 +90,6 @@ export async function startTaskServer(): Promise<TaskServer> {
     return server;
   };
 
-  const readBody = (request: http.IncomingMessage) =>
-    new Promise<unknown>((resolve) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => resolve(body ? JSON.parse(body) : undefined));
-    });
   const record = async (body: unknown) => {
     for (const message of Array.isArray(body) ? body : [body]) {
       const { method, params } = (message ?? {}) as { method?: string; params?: { taskId?: string; name?: string } };
@@ -114,33 +102,9 @@ export async function startTaskServer(): Promise<TaskServer> {
       }
     }
   };
-  const httpServer = http.createServer(async (request, response) => {
-    const sessionId = request.headers["mcp-session-id"];
-    const body = request.method === "POST" ? await readBody(request) : undefined;
-    await record(body);
-    if (typeof sessionId === "string") {
-      const transport = sessions.get(sessionId);
-      if (transport === undefined) {
-        response.writeHead(404).end();
-        return;
-      }
-      await transport.handleRequest(request, response, body);
-      return;
-    }
-    const server = createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-      },
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request, response, body);
-  });
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-  const port = (httpServer.address() as AddressInfo).port;
+  const host = await serveStreamableHttp({ createServer, onBody: record });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: host.url,
     received: () => [...received],
     cancelled: () => received.filter((entry) => entry.method === "tasks/cancel").map((entry) => entry.taskId ?? ""),
     async release() {
@@ -154,8 +118,7 @@ export async function startTaskServer(): Promise<TaskServer> {
     async stop() {
       for (const store of stores) store.cleanup();
       await Promise.allSettled([...servers].map((server) => server.close()));
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await host.close();
     },
   };
 }
