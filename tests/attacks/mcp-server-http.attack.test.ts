@@ -5,12 +5,12 @@
  * oversized bodies are refused and the server keeps answering; an invalid
  * `logging/setLevel` is a JSON-RPC error that turns no logging on.
  */
-import http from "node:http";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolRegistry } from "../../packages/core/src/index.js";
 import type { AgentToolsMcpServer, McpHttpListener } from "../../packages/mcp-server/src/index.js";
 import { createMcpServer } from "../../packages/mcp-server/src/index.js";
+import { rawPost } from "../../packages/mcp-server/src/testing-helpers.js";
 
 const QUIET = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const initialize = (id = 1) =>
@@ -20,51 +20,6 @@ const initialize = (id = 1) =>
     method: "initialize",
     params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attacker", version: "0" } },
   });
-
-interface RawAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** POSTs `body` (a string, or `size` bytes streamed) to `url` with these headers. */
-function post(url: string, headers: Record<string, string>, body: string | { size: number }): Promise<RawAnswer> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-      },
-      (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => {
-          text += chunk;
-          if (response.statusCode === 200 && text.includes("\n\n")) response.destroy();
-        });
-        response.on("close", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-      },
-    );
-    // The server may answer and close before the whole body is sent: that is the refusal, not a failure.
-    request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
-    if (typeof body === "string") return request.end(body);
-    const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    let sent = 0;
-    const pump = () => {
-      while (sent < body.size) {
-        sent += chunk.length;
-        if (!request.write(chunk)) return request.once("drain", pump);
-      }
-      request.end();
-    };
-    request.write('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"');
-    pump();
-  });
-}
 
 describe("agent-tools-mcp over HTTP: origins, bodies, logging", () => {
   const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [], logger: QUIET });
@@ -92,33 +47,33 @@ describe("agent-tools-mcp over HTTP: origins, bodies, logging", () => {
       "http://localhost",
       `http://xn--lcalhost-8ya:${port}`,
     ]) {
-      const answer = await post(listener.url, { origin }, initialize());
+      const answer = await rawPost(listener.url, { origin }, initialize());
       expect([origin, answer.status]).toEqual([origin, 403]);
     }
     for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
-      expect([origin, (await post(listener.url, { origin }, initialize())).status]).toEqual([origin, 200]);
+      expect([origin, (await rawPost(listener.url, { origin }, initialize())).status]).toEqual([origin, 200]);
     }
   });
 
   it("refuses a 64 MiB body and keeps answering", async () => {
-    const answer = await post(listener.url, {}, { size: 64 * 1024 * 1024 });
+    const answer = await rawPost(listener.url, {}, { size: 64 * 1024 * 1024 });
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
-    expect((await post(listener.url, {}, initialize())).status).toBe(200);
+    expect((await rawPost(listener.url, {}, initialize())).status).toBe(200);
   });
 
   it("an invalid logging/setLevel is a JSON-RPC error", async () => {
-    const opened = await post(listener.url, {}, initialize(7));
+    const opened = await rawPost(listener.url, {}, initialize(7));
     const sessionId = String(opened.headers["mcp-session-id"] ?? "");
     expect(sessionId).not.toBe("");
     const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" };
-    await post(listener.url, headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    await rawPost(listener.url, headers, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     for (const level of ["trace", "", "__proto__", "constructor"]) {
-      const answer = await post(listener.url, headers, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "logging/setLevel", params: { level } }));
+      const answer = await rawPost(listener.url, headers, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "logging/setLevel", params: { level } }));
       expect([level, answer.body]).toEqual([level, expect.stringContaining('"error"')]);
     }
     // The same session takes a valid level (so the refusals above were the level's, not the session's).
-    const valid = await post(listener.url, headers, JSON.stringify({ jsonrpc: "2.0", id: 10, method: "logging/setLevel", params: { level: "debug" } }));
+    const valid = await rawPost(listener.url, headers, JSON.stringify({ jsonrpc: "2.0", id: 10, method: "logging/setLevel", params: { level: "debug" } }));
     expect(valid.body).toContain('"result"');
     expect(valid.body).not.toContain('"error"');
   });

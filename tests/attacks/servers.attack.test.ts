@@ -5,7 +5,6 @@
  * against the real listener (node:http, WebSocket), and what must hold.
  */
 import { spawn } from "node:child_process";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
@@ -14,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createToolRegistry } from "../../packages/core/src/index.js";
 import { McpServerError, createMcpServer } from "../../packages/mcp-server/src/index.js";
 import type { AgentToolsMcpServer, McpHttpListener } from "../../packages/mcp-server/src/index.js";
+import { rawPost } from "../../packages/mcp-server/src/testing-helpers.js";
 import { TestPage, openRawSocket, waitFor } from "../../examples/web/test/gateway-test-client.js";
 import type { ConversationEvent } from "../../examples/web/src/protocol/messages.js";
 
@@ -25,39 +25,8 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attacker", version: "0" } },
 });
 
-interface RawAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 /** POSTs an initialize to `url` with exactly these headers (node:http, so Host can be anything a browser would send). */
-function rawInitialize(url: string, headers: Record<string, string>): Promise<RawAnswer> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-      },
-      (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => {
-          body += chunk;
-          // An accepted initialize answers on an event stream: the first event is all we need.
-          if (response.statusCode === 200 && body.includes("\n\n")) response.destroy();
-        });
-        response.on("close", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-      },
-    );
-    request.on("error", reject);
-    request.end(INITIALIZE);
-  });
-}
+const rawInitialize = (url: string, headers: Record<string, string>) => rawPost(url, headers, INITIALIZE);
 
 describe("MCP server over Streamable HTTP", () => {
   const registry = createToolRegistry({ workdir: os.tmpdir(), bundles: [], logger: QUIET });

@@ -114,12 +114,21 @@ export async function initializeStatus(url: string, headers: Record<string, stri
   return response.status;
 }
 
+/** The answer to {@link rawPost}. */
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body, or of a 200 answer its first event (the stream is dropped after it). */
+  body: string;
+}
+
 /**
- * POSTs {@link RAW_INITIALIZE_REQUEST} with `node:http`, which (unlike
- * `fetch`) sends any `Host` header, as a DNS-rebinding page's browser does;
- * the response's status.
+ * POSTs `body` (a string, or `size` bytes of a ping's padding streamed) to
+ * `url` with `node:http`, which (unlike `fetch`) sends any `Host` header, as a
+ * DNS-rebinding page's browser does. A server that answers and closes before
+ * a streamed body is all sent has refused it: that is no failure.
  */
-export function rawInitializeStatus(url: string, headers: Record<string, string>): Promise<number> {
+export function rawPost(url: string, headers: Record<string, string>, body: string | { size: number }): Promise<RawAnswer> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -131,13 +140,37 @@ export function rawInitializeStatus(url: string, headers: Record<string, string>
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
       },
       (response) => {
-        resolve(response.statusCode ?? 0);
-        response.destroy();
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          text += chunk;
+          if (response.statusCode === 200 && text.includes("\n\n")) response.destroy();
+        });
+        response.on("close", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
       },
     );
-    request.on("error", reject);
-    request.end(JSON.stringify(RAW_INITIALIZE_REQUEST));
+    if (typeof body === "string") {
+      request.on("error", reject);
+      return request.end(body);
+    }
+    request.on("error", (error: NodeJS.ErrnoException) => (error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error)));
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      while (sent < body.size) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return request.once("drain", pump);
+      }
+      request.end();
+    };
+    request.write('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"');
+    pump();
   });
+}
+
+/** {@link rawPost} of {@link RAW_INITIALIZE_REQUEST}: the response's status. */
+export async function rawInitializeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return (await rawPost(url, headers, JSON.stringify(RAW_INITIALIZE_REQUEST))).status;
 }
 
 /** The text of a result's text blocks. */
