@@ -5,7 +5,7 @@
  */
 import type { McpManifest, McpManifestStore } from "@agent-tools/core/mcp";
 import { afterAll, describe, expect, it } from "vitest";
-import { attackRoot, call, eventually, hostileRegistry, recordedRequests } from "./mcp-hostile-harness.js";
+import { attackRoot, call, eventually, recordedRequests, withHostileRegistry } from "./mcp-hostile-harness.js";
 
 const root = attackRoot("attack-mcp-cache-writes-");
 afterAll(() => root.cleanup());
@@ -34,22 +34,22 @@ class CountingStore implements McpManifestStore {
 describe("attack: tools/list_changed floods and the manifest store", () => {
   it("(was F12) 100 list_changed notifications of a 60 KB listing do not write 100 manifests", async () => {
     const store = new CountingStore();
-    const { registry, records } = await hostileRegistry({
-      root: root.dir,
-      label: "flood",
-      behaviour: { listChangedOnCall: 100, padTools: 300 },
-      mcp: { manifestCache: store },
-    });
-    try {
-      expect((await call(registry, "mcp_hostile_peek", {})).text).toContain("peeked");
-      // The server was re-listed after its notifications (coalesced or not).
-      expect(await eventually(() => recordedRequests(records).filter((method) => method === "tools/list").length >= 2, 200)).toBe(true);
-      await eventually(() => store.puts > 10, 60);
-      // Coalesced writes: a handful per burst, not one per notification (each is a whole manifest: 100 x 60 KB here,
-      // n x 4 MiB on a larger server, for as long as it keeps notifying).
-      expect(store.puts).toBeLessThanOrEqual(10);
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "flood",
+        behaviour: { listChangedOnCall: 100, padTools: 300 },
+        mcp: { manifestCache: store },
+      },
+      async ({ registry, records }) => {
+        expect((await call(registry, "mcp_hostile_peek", {})).text).toContain("peeked");
+        // The server was re-listed after its notifications (coalesced or not).
+        expect(await eventually(() => recordedRequests(records).filter((method) => method === "tools/list").length >= 2, 200)).toBe(true);
+        await eventually(() => store.puts > 10, 60);
+        // Coalesced writes: a handful per burst, not one per notification (each is a whole manifest: 100 x 60 KB here,
+        // n x 4 MiB on a larger server, for as long as it keeps notifying).
+        expect(store.puts).toBeLessThanOrEqual(10);
+      },
+    );
   });
 });

@@ -67,6 +67,24 @@ export async function hostileRegistry(options: HostileRegistryOptions) {
   return { registry, records, workdir, serverId };
 }
 
+/** What {@link hostileRegistry} returns. */
+export type HostileRegistry = Awaited<ReturnType<typeof hostileRegistry>>;
+
+/** Runs `test` on a {@link hostileRegistry}, closing the registry after it whatever happens. */
+export async function withHostileRegistry<T>(options: HostileRegistryOptions, test: (hostile: HostileRegistry) => Promise<T>): Promise<T> {
+  const hostile = await hostileRegistry(options);
+  try {
+    return await test(hostile);
+  } finally {
+    await hostile.registry.close();
+  }
+}
+
+/** The `extra` of a registry whose host denies or asks about server `serverId` by `server:<id>`. */
+export function serverPolicy(policy: "deny" | "ask", serverId = "hostile") {
+  return { approval: { policies: { [`server:${serverId}`]: policy } } };
+}
+
 /** Pids the server recorded (one per start). */
 export function recordedPids(records: string): number[] {
   const file = path.join(records, "pids");

@@ -18,7 +18,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { alive, attackRoot, call, eventually, hostileRegistry, mcpToolNames, recordedPids } from "./mcp-hostile-harness.js";
+import { alive, attackRoot, call, eventually, hostileRegistry, mcpToolNames, recordedPids, withHostileRegistry } from "./mcp-hostile-harness.js";
 
 const root = attackRoot("attack-mcp-lazy-");
 afterAll(() => root.cleanup());
@@ -51,17 +51,18 @@ async function warmUp(label: string, where: ReturnType<typeof shared>, behaviour
   await first.registry.close();
 }
 
+/** A registry whose lazy start of a warmed-up server (`name`) waits for an initialize answer that never comes. */
+async function hungRestart(name: string, timeoutMs: number) {
+  const where = shared(name);
+  await warmUp(name, where);
+  override(where, { hangInitialize: true });
+  const second = await hostileRegistry({ root: root.dir, label: `${name}-b`, timeoutMs, ...where });
+  return { where, second };
+}
+
 describe("attack: lazy starts, closes and idle stops", () => {
   it("close() while a lazy start waits for an initialize that never comes leaves no process", async () => {
-    const where = shared("hang");
-    await warmUp("hang", where);
-    override(where, { hangInitialize: true });
-    const second = await hostileRegistry({
-      root: root.dir,
-      label: "hang-b",
-      timeoutMs: 60_000,
-      ...where,
-    });
+    const { where, second } = await hungRestart("hang", 60_000);
     const pending = call(second.registry, "mcp_hostile_peek", {});
     expect(await eventually(() => recordedPids(where.records).length === 2)).toBe(true);
     const pid = recordedPids(where.records)[1]!;
@@ -72,15 +73,7 @@ describe("attack: lazy starts, closes and idle stops", () => {
   });
 
   it("a lazy start that never gets an initialize answer is bounded by the server's timeoutMs", async () => {
-    const where = shared("hang-timeout");
-    await warmUp("hang-timeout", where);
-    override(where, { hangInitialize: true });
-    const second = await hostileRegistry({
-      root: root.dir,
-      label: "hang-timeout-b",
-      timeoutMs: 1_000,
-      ...where,
-    });
+    const { where, second } = await hungRestart("hang-timeout", 1_000);
     try {
       const result = await call(second.registry, "mcp_hostile_peek", {});
       expect(result.isError).toBe(true);
@@ -247,8 +240,7 @@ describe("attack: a cached or stopped server that changed its tool (fixed findin
 
   it("(was F7b) after an idle stop, a restart whose listing changed the called tool does not run the call unchecked", async () => {
     const where = shared("idle-changed");
-    const { registry } = await hostileRegistry({ root: root.dir, label: "idle-changed", mcp: { idleStopMs: 50 }, ...where });
-    try {
+    await withHostileRegistry({ root: root.dir, label: "idle-changed", mcp: { idleStopMs: 50 }, ...where }, async ({ registry }) => {
       expect((await call(registry, "mcp_hostile_peek", {})).text).toContain("peeked");
       const [pid] = recordedPids(where.records);
       expect(await eventually(() => !alive(pid!))).toBe(true);
@@ -264,8 +256,6 @@ describe("attack: a cached or stopped server that changed its tool (fixed findin
       expect(recordedPids(where.records)).toHaveLength(2);
       expect(callsOf(where.records)).toHaveLength(before);
       expect(result.isError).toBe(true);
-    } finally {
-      await registry.close();
-    }
+    });
   });
 });

@@ -6,27 +6,27 @@
  * answer takes it long to notice on a loaded machine.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { attackRoot, call, hostileRegistry } from "./mcp-hostile-harness.js";
+import { attackRoot, call, withHostileRegistry } from "./mcp-hostile-harness.js";
 
 const root = attackRoot("attack-mcp-resources-open-");
 afterAll(() => root.cleanup());
 
 describe("attack: MCP resources over the stdio message limit (was F5)", () => {
   it("a 12 MiB resource fails as too large, not as a server that did not answer", async () => {
-    const { registry } = await hostileRegistry({
-      root: root.dir,
-      label: "huge-read",
-      behaviour: { resources: true, readText: 12 * 1024 * 1024 },
-      mcp: { manifestCache: false },
-      timeoutMs: 45_000,
-    });
-    try {
-      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
-      expect(read.isError).toBe(true);
-      expect(read.text).toMatch(/too large|larger than/i);
-      expect(read.text).not.toContain("in time");
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "huge-read",
+        behaviour: { resources: true, readText: 12 * 1024 * 1024 },
+        mcp: { manifestCache: false },
+        timeoutMs: 45_000,
+      },
+      async ({ registry }) => {
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
+        expect(read.isError).toBe(true);
+        expect(read.text).toMatch(/too large|larger than/i);
+        expect(read.text).not.toContain("in time");
+      },
+    );
   });
 });

@@ -12,64 +12,74 @@
  */
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { alive, attackRoot, call, eventually, hostileRegistry, recordedPids, recordedRequests } from "./mcp-hostile-harness.js";
+import {
+  alive,
+  attackRoot,
+  call,
+  eventually,
+  hostileRegistry,
+  recordedPids,
+  recordedRequests,
+  serverPolicy,
+  withHostileRegistry,
+} from "./mcp-hostile-harness.js";
 
 const root = attackRoot("attack-mcp-resources-");
 afterAll(() => root.cleanup());
 
 describe("attack: MCP resources past the host's approval (guards)", () => {
   it("a server with tools that the host denies by server:<id> gives no resources and is not asked for any", async () => {
-    const { registry, records } = await hostileRegistry({
-      root: root.dir,
-      label: "deny-tools",
-      behaviour: { resources: true, tools: ["peek"] },
-      extra: { approval: { policies: { "server:hostile": "deny" } } },
-    });
-    try {
-      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
-      expect(read.text).not.toContain("secret of");
-      expect(read.isError).toBe(true);
-      const list = await call(registry, "ListMcpResources", {});
-      expect(list.text).not.toContain("secret://doc/0");
-      expect(recordedRequests(records)).not.toContain("resources/read");
-      expect(recordedRequests(records)).not.toContain("resources/list");
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "deny-tools",
+        behaviour: { resources: true, tools: ["peek"] },
+        extra: serverPolicy("deny"),
+      },
+      async ({ registry, records }) => {
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
+        expect(read.text).not.toContain("secret of");
+        expect(read.isError).toBe(true);
+        const list = await call(registry, "ListMcpResources", {});
+        expect(list.text).not.toContain("secret://doc/0");
+        expect(recordedRequests(records)).not.toContain("resources/read");
+        expect(recordedRequests(records)).not.toContain("resources/list");
+      },
+    );
   });
 });
 
 describe("attack: MCP resources, sizes, blobs and URIs (guards)", () => {
   it("a 2 MiB text resource reaches the model cut to 256 KiB", async () => {
-    const { registry } = await hostileRegistry({
-      root: root.dir,
-      label: "big-read",
-      behaviour: { resources: true, readText: 2 * 1024 * 1024 },
-      mcp: { manifestCache: false },
-    });
-    try {
-      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
-      expect(read.text.length).toBeLessThan(300 * 1024);
-      expect(read.text).toContain("truncated");
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "big-read",
+        behaviour: { resources: true, readText: 2 * 1024 * 1024 },
+        mcp: { manifestCache: false },
+      },
+      async ({ registry }) => {
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
+        expect(read.text.length).toBeLessThan(300 * 1024);
+        expect(read.text).toContain("truncated");
+      },
+    );
   });
 
   it("a resources/list page of 50 000 entries with long names is answered with bounded text", async () => {
-    const { registry } = await hostileRegistry({
-      root: root.dir,
-      label: "huge-list",
-      behaviour: { resources: true, resourceCount: 50_000 },
-      mcp: { manifestCache: false },
-    });
-    try {
-      const list = await call(registry, "ListMcpResources", { server: "hostile" });
-      expect(list.text).toContain("secret://doc/0");
-      expect(list.text.length).toBeLessThan(2 * 1024 * 1024);
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "huge-list",
+        behaviour: { resources: true, resourceCount: 50_000 },
+        mcp: { manifestCache: false },
+      },
+      async ({ registry }) => {
+        const list = await call(registry, "ListMcpResources", { server: "hostile" });
+        expect(list.text).toContain("secret://doc/0");
+        expect(list.text.length).toBeLessThan(2 * 1024 * 1024);
+      },
+    );
   });
 
   it("lying blobs (SVG/HTML sent as image/png, base64 that is not base64) are described, never inlined", async () => {
@@ -80,109 +90,109 @@ describe("attack: MCP resources, sizes, blobs and URIs (guards)", () => {
       { uri: "x://bad", mimeType: "image/png", blob: "not base64 at all!!" },
       { uri: "x://svgtype", mimeType: "image/svg+xml", blob: svg },
     ];
-    const { registry } = await hostileRegistry({ root: root.dir, label: "blobs", behaviour: { resources: true, blobs }, mcp: { manifestCache: false } });
-    try {
-      for (const blob of blobs) {
-        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: blob.uri });
-        const content = (read.result as { content?: Array<{ type: string }> }).content ?? [];
-        expect(content.some((block) => block.type === "image")).toBe(false);
-        expect(read.text).toContain("not shown");
-        expect(read.text).not.toContain("<script>");
-        expect(read.text).not.toContain("onload");
-      }
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      { root: root.dir, label: "blobs", behaviour: { resources: true, blobs }, mcp: { manifestCache: false } },
+      async ({ registry }) => {
+        for (const blob of blobs) {
+          const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: blob.uri });
+          const content = (read.result as { content?: Array<{ type: string }> }).content ?? [];
+          expect(content.some((block) => block.type === "image")).toBe(false);
+          expect(read.text).toContain("not shown");
+          expect(read.text).not.toContain("<script>");
+          expect(read.text).not.toContain("onload");
+        }
+      },
+    );
   });
 
   it("a file: URI is the server's to answer: the SDK reads no local file for it", async () => {
-    const { registry, records } = await hostileRegistry({ root: root.dir, label: "file-uri", behaviour: { resources: true }, mcp: { manifestCache: false } });
-    try {
-      const passwd = fs.readFileSync("/etc/passwd", "utf8").split("\n")[0]!;
-      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "file:///etc/passwd" });
-      expect(read.text).toContain("secret of");
-      expect(read.text).not.toContain(passwd);
-      expect(recordedRequests(records)).toContain("resources/read");
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      { root: root.dir, label: "file-uri", behaviour: { resources: true }, mcp: { manifestCache: false } },
+      async ({ registry, records }) => {
+        const passwd = fs.readFileSync("/etc/passwd", "utf8").split("\n")[0]!;
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "file:///etc/passwd" });
+        expect(read.text).toContain("secret of");
+        expect(read.text).not.toContain(passwd);
+        expect(recordedRequests(records)).toContain("resources/read");
+      },
+    );
   });
 });
 
 describe("attack: MCP resources past the host's approval (fixed findings)", () => {
   it("(was F1) a resources-only server the host denies by server:<id> gives no resources and is not started", async () => {
-    const { registry, records } = await hostileRegistry({
-      root: root.dir,
-      label: "deny-0",
-      behaviour: { resources: true, tools: [] },
-      extra: { approval: { policies: { "server:hostile": "deny" } } },
-    });
-    try {
-      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
-      expect(read.text).not.toContain("secret of");
-      expect(read.isError).toBe(true);
-      const list = await call(registry, "ListMcpResources", {});
-      expect(list.text).not.toContain("secret://doc/0");
-      expect(recordedRequests(records)).not.toContain("resources/read");
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "deny-0",
+        behaviour: { resources: true, tools: [] },
+        extra: serverPolicy("deny"),
+      },
+      async ({ registry, records }) => {
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
+        expect(read.text).not.toContain("secret of");
+        expect(read.isError).toBe(true);
+        const list = await call(registry, "ListMcpResources", {});
+        expect(list.text).not.toContain("secret://doc/0");
+        expect(recordedRequests(records)).not.toContain("resources/read");
+      },
+    );
   });
 
   for (const tools of [["peek"], []] as const) {
     const what = tools.length === 0 ? "a resources-only server" : "a server with tools";
     it(`(was F2) a server the host wants asked about (server:<id> ask, no onAsk) gives no resources unasked (${what})`, async () => {
-      const { registry, records } = await hostileRegistry({
-        root: root.dir,
-        label: `ask-${tools.length}`,
-        behaviour: { resources: true, tools },
-        extra: { approval: { policies: { "server:hostile": "ask" } } },
-      });
-      try {
-        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
-        expect(read.text).not.toContain("secret of");
-        expect(read.isError).toBe(true);
-        expect(recordedRequests(records)).not.toContain("resources/read");
-      } finally {
-        await registry.close();
-      }
+      await withHostileRegistry(
+        {
+          root: root.dir,
+          label: `ask-${tools.length}`,
+          behaviour: { resources: true, tools },
+          extra: serverPolicy("ask"),
+        },
+        async ({ registry, records }) => {
+          const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
+          expect(read.text).not.toContain("secret of");
+          expect(read.isError).toBe(true);
+          expect(recordedRequests(records)).not.toContain("resources/read");
+        },
+      );
     });
   }
 });
 
 describe("attack: MCP resources and the idle stop", () => {
   it("(was F3) a read slower than idleStopMs is not cut by the idle stop", async () => {
-    const { registry, records } = await hostileRegistry({
-      root: root.dir,
-      label: "idle-read",
-      behaviour: { resources: true, readDelayMs: 4_000 },
-      mcp: { idleStopMs: 100, manifestCache: false },
-    });
-    try {
-      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
-      expect(read.text).toContain("secret of");
-      expect(read.isError).toBe(false);
-      expect(recordedPids(records)).toHaveLength(1);
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "idle-read",
+        behaviour: { resources: true, readDelayMs: 4_000 },
+        mcp: { idleStopMs: 100, manifestCache: false },
+      },
+      async ({ registry, records }) => {
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
+        expect(read.text).toContain("secret of");
+        expect(read.isError).toBe(false);
+        expect(recordedPids(records)).toHaveLength(1);
+      },
+    );
   });
 
   it("(was F4) after an idle stop the resource tools are still there (the manifest says the server offers resources)", async () => {
-    const { registry, records } = await hostileRegistry({
-      root: root.dir,
-      label: "idle-gone",
-      behaviour: { resources: true },
-      mcp: { idleStopMs: 50, manifestCache: false },
-    });
-    try {
-      const [pid] = recordedPids(records);
-      expect(await eventually(() => !alive(pid!))).toBe(true);
-      const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
-      expect(read.text).toContain("secret of");
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "idle-gone",
+        behaviour: { resources: true },
+        mcp: { idleStopMs: 50, manifestCache: false },
+      },
+      async ({ registry, records }) => {
+        const [pid] = recordedPids(records);
+        expect(await eventually(() => !alive(pid!))).toBe(true);
+        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/1" });
+        expect(read.text).toContain("secret of");
+      },
+    );
   });
 });
 

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { alive, attackRoot, eventually, hostileRegistry, recordedPids, recordedRequests } from "./mcp-hostile-harness.js";
+import { alive, attackRoot, eventually, hostileRegistry, recordedPids, recordedRequests, withHostileRegistry } from "./mcp-hostile-harness.js";
 
 const root = attackRoot("attack-mcp-tasks-");
 afterAll(() => root.cleanup());
@@ -30,27 +30,27 @@ const count = (records: string, method: string) => recordedRequests(records).fil
 describe("attack: MCP tasks", () => {
   for (const pollInterval of [0, -1000, 1e-9]) {
     it(`a task with pollInterval ${pollInterval} is polled at the floor, not in a hot loop; the abort sends tasks/cancel`, async () => {
-      const { registry, records } = await hostileRegistry({
-        root: root.dir,
-        label: `poll-${pollInterval}`,
-        behaviour: { tasks: { pollInterval } },
-        mcp: { manifestCache: false },
-      });
-      try {
-        const controller = new AbortController();
-        const started = Date.now();
-        const pending = registry.executeToolCall({ id: "t", name: "mcp_hostile_peek", arguments: {} }, { signal: controller.signal });
-        await new Promise((resolve) => setTimeout(resolve, 1_200));
-        controller.abort();
-        const result = await pending;
-        const elapsed = Date.now() - started;
-        expect(result.isError).toBe(true);
-        // The floor is 250 ms: a generous bound that a hot loop (thousands of polls) cannot meet.
-        expect(count(records, "tasks/get")).toBeLessThanOrEqual(Math.ceil(elapsed / 250) + 2);
-        expect(await eventually(() => count(records, "tasks/cancel") === 1)).toBe(true);
-      } finally {
-        await registry.close();
-      }
+      await withHostileRegistry(
+        {
+          root: root.dir,
+          label: `poll-${pollInterval}`,
+          behaviour: { tasks: { pollInterval } },
+          mcp: { manifestCache: false },
+        },
+        async ({ registry, records }) => {
+          const controller = new AbortController();
+          const started = Date.now();
+          const pending = registry.executeToolCall({ id: "t", name: "mcp_hostile_peek", arguments: {} }, { signal: controller.signal });
+          await new Promise((resolve) => setTimeout(resolve, 1_200));
+          controller.abort();
+          const result = await pending;
+          const elapsed = Date.now() - started;
+          expect(result.isError).toBe(true);
+          // The floor is 250 ms: a generous bound that a hot loop (thousands of polls) cannot meet.
+          expect(count(records, "tasks/get")).toBeLessThanOrEqual(Math.ceil(elapsed / 250) + 2);
+          expect(await eventually(() => count(records, "tasks/cancel") === 1)).toBe(true);
+        },
+      );
     });
   }
 
@@ -70,33 +70,33 @@ describe("attack: MCP tasks", () => {
   });
 
   it("status messages of 100 KB each reach onUpdate once per change, and the call still ends with its abort", async () => {
-    const { registry, records } = await hostileRegistry({
-      root: root.dir,
-      label: "flood",
-      behaviour: { tasks: { pollInterval: 250, statusFlood: 15_000 } },
-      mcp: { manifestCache: false },
-    });
-    try {
-      const controller = new AbortController();
-      let updates = 0;
-      const pending = registry.executeToolCall(
-        { id: "t", name: "mcp_hostile_peek", arguments: {} },
-        {
-          signal: controller.signal,
-          onUpdate: () => {
-            updates += 1;
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "flood",
+        behaviour: { tasks: { pollInterval: 250, statusFlood: 15_000 } },
+        mcp: { manifestCache: false },
+      },
+      async ({ registry, records }) => {
+        const controller = new AbortController();
+        let updates = 0;
+        const pending = registry.executeToolCall(
+          { id: "t", name: "mcp_hostile_peek", arguments: {} },
+          {
+            signal: controller.signal,
+            onUpdate: () => {
+              updates += 1;
+            },
           },
-        },
-      );
-      expect(await eventually(() => count(records, "tasks/get") >= 3)).toBe(true);
-      controller.abort();
-      const result = await pending;
-      expect(result.isError).toBe(true);
-      // One update for the created task plus at most one per poll (each poll's message differs).
-      expect(updates).toBeLessThanOrEqual(count(records, "tasks/get") + 1);
-    } finally {
-      await registry.close();
-    }
+        );
+        expect(await eventually(() => count(records, "tasks/get") >= 3)).toBe(true);
+        controller.abort();
+        const result = await pending;
+        expect(result.isError).toBe(true);
+        // One update for the created task plus at most one per poll (each poll's message differs).
+        expect(updates).toBeLessThanOrEqual(count(records, "tasks/get") + 1);
+      },
+    );
   });
 });
 
@@ -171,24 +171,24 @@ describe("attack: URL elicitation", () => {
 
 describe("attack: a task and the idle stop", () => {
   it("a never-ending task is not cut by a 50 ms idle stop: the same process keeps being polled until the abort", async () => {
-    const { registry, records } = await hostileRegistry({
-      root: root.dir,
-      label: "task-idle",
-      behaviour: { tasks: { pollInterval: 250 } },
-      mcp: { manifestCache: false, idleStopMs: 50 },
-    });
-    try {
-      const controller = new AbortController();
-      const pending = registry.executeToolCall({ id: "t", name: "mcp_hostile_peek", arguments: {} }, { signal: controller.signal });
-      expect(await eventually(() => count(records, "tasks/get") >= 4)).toBe(true);
-      const pids = recordedPids(records);
-      expect(pids).toHaveLength(1);
-      expect(alive(pids[0]!)).toBe(true);
-      controller.abort();
-      expect((await pending).isError).toBe(true);
-      expect(await eventually(() => count(records, "tasks/cancel") === 1)).toBe(true);
-    } finally {
-      await registry.close();
-    }
+    await withHostileRegistry(
+      {
+        root: root.dir,
+        label: "task-idle",
+        behaviour: { tasks: { pollInterval: 250 } },
+        mcp: { manifestCache: false, idleStopMs: 50 },
+      },
+      async ({ registry, records }) => {
+        const controller = new AbortController();
+        const pending = registry.executeToolCall({ id: "t", name: "mcp_hostile_peek", arguments: {} }, { signal: controller.signal });
+        expect(await eventually(() => count(records, "tasks/get") >= 4)).toBe(true);
+        const pids = recordedPids(records);
+        expect(pids).toHaveLength(1);
+        expect(alive(pids[0]!)).toBe(true);
+        controller.abort();
+        expect((await pending).isError).toBe(true);
+        expect(await eventually(() => count(records, "tasks/cancel") === 1)).toBe(true);
+      },
+    );
   });
 });
