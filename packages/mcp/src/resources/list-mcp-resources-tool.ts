@@ -10,6 +10,7 @@ import {
   resourceServerCandidates,
   serverOf,
   useServer,
+  resourceToolTraits,
 } from "./resource-access.js";
 import { oneLine } from "./resource-content.js";
 
@@ -157,14 +158,7 @@ export function createListMcpResourcesTool(
     name: "ListMcpResources",
     description: DESCRIPTION,
     inputSchema: listMcpResourcesInputSchema,
-    metadata: {
-      groupId: "mcp",
-      kind: "list",
-      isReadOnly: true,
-      displayCategory: "mcp",
-      annotations: { readOnly: true, openWorld: true, listedInPlanMode: true },
-    },
-    scopes: ["chat", "cron"],
+    ...resourceToolTraits("list"),
     async execute(input, context) {
       if (input.server !== undefined) {
         const server = enabledServer(environment, input.server);

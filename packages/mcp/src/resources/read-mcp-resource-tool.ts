@@ -1,6 +1,15 @@
 import { type ToolDefinition, ToolError, defineTool } from "@agent-tools/core";
 import { z } from "zod";
-import { type McpResourceToolEnvironment, assertNotDenied, connectServer, enabledServer, requestFailure, serverOf, useServer } from "./resource-access.js";
+import {
+  type McpResourceToolEnvironment,
+  assertNotDenied,
+  connectServer,
+  enabledServer,
+  requestFailure,
+  resourceToolTraits,
+  serverOf,
+  useServer,
+} from "./resource-access.js";
 import { type McpResourceContentInfo, RESOURCE_TEXT_CAP_BYTES, type RawResourceContent, mapResourceContents } from "./resource-content.js";
 
 /** The input of ReadMcpResource. */
@@ -71,14 +80,7 @@ export function createReadMcpResourceTool(
     name: "ReadMcpResource",
     description: DESCRIPTION,
     inputSchema: readMcpResourceInputSchema,
-    metadata: {
-      groupId: "mcp",
-      kind: "read",
-      isReadOnly: true,
-      displayCategory: "mcp",
-      annotations: { readOnly: true, openWorld: true, listedInPlanMode: true },
-    },
-    scopes: ["chat", "cron"],
+    ...resourceToolTraits("read"),
     // Our own cap (256 KiB of text, with a note) applies before the registry's.
     maxOutputChars: RESOURCE_TEXT_CAP_BYTES + 16_384,
     async execute(input, context) {

@@ -4,7 +4,7 @@
  * what a server declared (live, else from its manifest), starting it
  * through the runtime, and the failures a model reads.
  */
-import { type ApprovalDecision, ToolError } from "@agent-tools/core";
+import { type ApprovalDecision, type RuntimeScope, type ToolMetadata, ToolError } from "@agent-tools/core";
 import { closestName } from "@agent-tools/core/internal";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -136,4 +136,18 @@ export function resourceServerCandidates(environment: McpResourceToolEnvironment
 /** True while at least one enabled server is known to offer resources (the resource tools are listed then). */
 export function anyResourceServer(access: McpServerAccess): boolean {
   return selectEnabledMcpServers(access.getSettings()).some((server) => serverFeatures(access, server.id)?.resources === true);
+}
+
+/** The metadata and scopes ListMcpResources and ReadMcpResource share (read-only, open-world, listed in plan mode); `kind` is the tool's own. */
+export function resourceToolTraits(kind: "list" | "read"): { metadata: Partial<ToolMetadata>; scopes: readonly RuntimeScope[] } {
+  return {
+    metadata: {
+      groupId: "mcp",
+      kind,
+      isReadOnly: true,
+      displayCategory: "mcp",
+      annotations: { readOnly: true, openWorld: true, listedInPlanMode: true },
+    },
+    scopes: ["chat", "cron"],
+  };
 }
