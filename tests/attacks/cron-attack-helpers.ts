@@ -73,7 +73,8 @@ export async function runScheduler(dataDir: string, runs: number, options: Param
     },
   });
   try {
-    await waitFor(() => (finished.length >= runs ? true : undefined), `${runs} finished runs`);
+    // A sandboxed run starts bubblewrap and a registry: on a loaded machine that took over 30 s.
+    await waitFor(() => (finished.length >= runs ? true : undefined), `${runs} finished runs`, 120_000);
     await scheduler.idle();
   } finally {
     await scheduler.stop();

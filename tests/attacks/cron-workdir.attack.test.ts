@@ -150,7 +150,7 @@ describe.skipIf(sandboxSkip)("cron attacks: a task's workdir stays inside the cr
         await registry.close();
       }
     }
-  }, 60_000);
+  }, 240_000);
 });
 
 describe.skipIf(sandboxSkip)("cron attacks: a scheduler cannot widen the rules of the registry that created a task", () => {
@@ -196,7 +196,7 @@ describe.skipIf(sandboxSkip)("cron attacks: a scheduler cannot widen the rules o
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 240_000);
 
   it("runs a prompt task of a sandboxed registry with that registry's sandbox and roots, whatever the scheduler was given", async () => {
     const { workdir, outside, dataDir, shared } = directories();
@@ -229,5 +229,5 @@ describe.skipIf(sandboxSkip)("cron attacks: a scheduler cannot widen the rules o
     expect(fs.readFileSync(path.join(shared, "note.txt"), "utf8")).toBe("hi");
     const bashResult = model.requests[1]?.messages.find((message) => message.role === "tool")?.content;
     expect(String(bashResult)).toMatch(/sandbox: bubblewrap/);
-  }, 60_000);
+  }, 240_000);
 });

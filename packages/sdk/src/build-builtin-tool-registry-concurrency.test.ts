@@ -89,9 +89,12 @@ describe("buildBuiltinToolRegistry: per-tool-name concurrency", () => {
       const command = (index: number) =>
         `touch live/${index}; for i in $(seq 50); do [ "$(ls live | wc -l)" -ge 4 ] && break; sleep 0.1; done; ls live | wc -l > seen-${index}; sleep 0.2; rm live/${index}`;
       const results = await Promise.all(
-        range(20).map((index) => registry.executeToolCall({ id: `b${index}`, name: "Bash", arguments: { command: command(index) } })),
+        // The longest yield: a call queued behind the others still answers with its command finished on a loaded machine
+        // (with the default 10 s one came back still running, its seen file not yet written).
+        range(20).map((index) => registry.executeToolCall({ id: `b${index}`, name: "Bash", arguments: { command: command(index), yield_time_ms: 30_000 } })),
       );
       expect(results.filter((result) => result.isError).map((result) => result.content)).toEqual([]);
+      expect(results.filter((result) => (result.details as { status?: string }).status !== "completed").map((result) => result.details)).toEqual([]);
       const seen = range(20).map((index) => Number(fs.readFileSync(path.join(dirs.workdir, `seen-${index}`), "utf8").trim()));
       expect(Math.max(...seen)).toBe(4);
     } finally {
