@@ -1,25 +1,19 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type McpServerConfigInput, type McpSettings, normalizeMcpServerConfig } from "@agent-tools/mcp";
+import type { McpServerConfigInput } from "@agent-tools/mcp";
 import { afterAll, describe, expect, it } from "vitest";
 import { resourceStdio } from "../../mcp/src/resources/__fixtures__/resource-servers.js";
+import { mcpRegistryOptions, type Registry, manage } from "./__fixtures__/mcp-registry-options.js";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import type { BuiltinToolRegistryOptions } from "./builtin-tool-registry-options.js";
 
 const work = realpathSync(mkdtempSync(path.join(os.tmpdir(), "sdk-mcp-manager-deny-")));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function options(name: string, servers: McpServerConfigInput[], extra: Partial<BuiltinToolRegistryOptions> = {}): BuiltinToolRegistryOptions {
-  const workdir = path.join(work, name, "project");
-  mkdirSync(workdir, { recursive: true });
-  const settings: McpSettings = { servers: servers.map((server) => normalizeMcpServerConfig(server)), selected: [] };
-  return { workdir, dataDir: path.join(work, name, "data"), memory: false, mcp: { getSettings: () => settings, manifestCache: false }, ...extra };
-}
+const options = (name: string, servers: McpServerConfigInput[], extra: Partial<BuiltinToolRegistryOptions> = {}) =>
+  mcpRegistryOptions(work, name, servers, extra);
 
-type Registry = Awaited<ReturnType<typeof buildBuiltinToolRegistry>>;
-const manage = (registry: Registry, args: Record<string, unknown>) =>
-  registry.executeToolCall({ id: String(args.action), name: "McpManager", arguments: args });
 const stateOf = async (registry: Registry, serverId: string) => (await registry.mcp?.servers())?.find((server) => server.serverId === serverId)?.state;
 
 describe("McpManager and a server the host's approval denies (attack F14 of issue 39)", () => {

@@ -1,21 +1,18 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type McpServerConfigInput, type McpSettings, normalizeMcpServerConfig } from "@agent-tools/mcp";
+import type { McpServerConfigInput } from "@agent-tools/mcp";
 import { afterAll, describe, expect, it } from "vitest";
 import { resourceStdio } from "../../mcp/src/resources/__fixtures__/resource-servers.js";
+import { mcpRegistryOptions } from "./__fixtures__/mcp-registry-options.js";
 import { buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
 import type { BuiltinToolRegistryOptions } from "./builtin-tool-registry-options.js";
 
 const work = realpathSync(mkdtempSync(path.join(os.tmpdir(), "sdk-mcp-resources-")));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function options(name: string, servers: McpServerConfigInput[], extra: Partial<BuiltinToolRegistryOptions> = {}): BuiltinToolRegistryOptions {
-  const workdir = path.join(work, name, "project");
-  mkdirSync(workdir, { recursive: true });
-  const settings: McpSettings = { servers: servers.map((server) => normalizeMcpServerConfig(server)), selected: [] };
-  return { workdir, dataDir: path.join(work, name, "data"), memory: false, mcp: { getSettings: () => settings, manifestCache: false }, ...extra };
-}
+const options = (name: string, servers: McpServerConfigInput[], extra: Partial<BuiltinToolRegistryOptions> = {}) =>
+  mcpRegistryOptions(work, name, servers, extra);
 
 const read = { id: "r", name: "ReadMcpResource", arguments: { server: "res", uri: "mem://notes/readme" } };
 
