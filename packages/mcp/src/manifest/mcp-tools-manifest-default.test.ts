@@ -19,6 +19,15 @@ describe("mcpTools: the default manifest cache", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /** A temporary folder (removed after the test), its `data` path, and its sub-folders `names`, created. */
+  function workArea(prefix: string, ...names: string[]) {
+    const work = tempDir(prefix);
+    cleanups.push(work.cleanup);
+    const dirs = names.map((name) => path.join(work.dir, name));
+    for (const dir of dirs) fs.mkdirSync(dir);
+    return { work, dataDir: path.join(work.dir, "data"), dirs };
+  }
+
   async function build(settings: McpSettings, dataDir: string, workdir: string, manifestCache?: false) {
     const logger = recordingLogger();
     const registry = await composeToolRegistry({
@@ -33,9 +42,7 @@ describe("mcpTools: the default manifest cache", () => {
   }
 
   it("stores the first build's listing in the SQLite file of dataDir, so the next registry lists the server without starting it", async () => {
-    const work = tempDir("mcp-manifest-default-");
-    cleanups.push(work.cleanup);
-    const dataDir = path.join(work.dir, "data");
+    const { work, dataDir } = workArea("mcp-manifest-default-");
     const server = lazyServer("docs", work.dir, ["search"]);
     const settings: McpSettings = { servers: [normalizeMcpServerConfig(server)], selected: [] };
 
@@ -61,12 +68,8 @@ describe("mcpTools: the default manifest cache", () => {
   });
 
   it("keys the manifest by project and by env values: another workdir or another value on the same dataDir starts the server", async () => {
-    const work = tempDir("mcp-manifest-scope-");
-    cleanups.push(work.cleanup);
-    const dataDir = path.join(work.dir, "data");
-    const alpha = path.join(work.dir, "alpha");
-    const beta = path.join(work.dir, "beta");
-    for (const dir of [alpha, beta]) fs.mkdirSync(dir);
+    const { work, dataDir, dirs } = workArea("mcp-manifest-scope-", "alpha", "beta");
+    const [alpha, beta] = dirs as [string, string];
     const settingsWith = (token: string): McpSettings => ({
       servers: [normalizeMcpServerConfig(lazyServer("docs", work.dir, ["search"], { env: { TOKEN: token } }))],
       selected: [],
@@ -94,12 +97,8 @@ describe("mcpTools: the default manifest cache", () => {
   });
 
   it("a worktree child registry keeps its parent's scope: its build lists the cached server without starting it", async () => {
-    const work = tempDir("mcp-manifest-child-");
-    cleanups.push(work.cleanup);
-    const dataDir = path.join(work.dir, "data");
-    const project = path.join(work.dir, "project");
-    const worktree = path.join(work.dir, "worktree");
-    for (const dir of [project, worktree]) fs.mkdirSync(dir);
+    const { work, dataDir, dirs } = workArea("mcp-manifest-child-", "project", "worktree");
+    const [project, worktree] = dirs as [string, string];
     const settings: McpSettings = { servers: [normalizeMcpServerConfig(lazyServer("docs", work.dir, ["search"]))], selected: [] };
     let host: ToolPluginHost | undefined;
     const registry = await composeToolRegistry({
