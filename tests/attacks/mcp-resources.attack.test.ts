@@ -17,6 +17,7 @@ import {
   attackRoot,
   call,
   eventually,
+  type HostileRegistry,
   hostileRegistry,
   recordedPids,
   recordedRequests,
@@ -26,6 +27,18 @@ import {
 
 const root = attackRoot("attack-mcp-resources-");
 afterAll(() => root.cleanup());
+
+/** Reading secret://doc/0 (and with `alsoList`, listing) gives none of it, and the server was never asked for a read. */
+async function expectNothingRead({ registry, records }: Pick<HostileRegistry, "registry" | "records">, alsoList: boolean) {
+  const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
+  expect(read.text).not.toContain("secret of");
+  expect(read.isError).toBe(true);
+  if (alsoList) {
+    const list = await call(registry, "ListMcpResources", {});
+    expect(list.text).not.toContain("secret://doc/0");
+  }
+  expect(recordedRequests(records)).not.toContain("resources/read");
+}
 
 describe("attack: MCP resources past the host's approval (guards)", () => {
   it("a server with tools that the host denies by server:<id> gives no resources and is not asked for any", async () => {
@@ -37,12 +50,7 @@ describe("attack: MCP resources past the host's approval (guards)", () => {
         extra: serverPolicy("deny"),
       },
       async ({ registry, records }) => {
-        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
-        expect(read.text).not.toContain("secret of");
-        expect(read.isError).toBe(true);
-        const list = await call(registry, "ListMcpResources", {});
-        expect(list.text).not.toContain("secret://doc/0");
-        expect(recordedRequests(records)).not.toContain("resources/read");
+        await expectNothingRead({ registry, records }, true);
         expect(recordedRequests(records)).not.toContain("resources/list");
       },
     );
@@ -129,12 +137,7 @@ describe("attack: MCP resources past the host's approval (fixed findings)", () =
         extra: serverPolicy("deny"),
       },
       async ({ registry, records }) => {
-        const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
-        expect(read.text).not.toContain("secret of");
-        expect(read.isError).toBe(true);
-        const list = await call(registry, "ListMcpResources", {});
-        expect(list.text).not.toContain("secret://doc/0");
-        expect(recordedRequests(records)).not.toContain("resources/read");
+        await expectNothingRead({ registry, records }, true);
       },
     );
   });
@@ -150,10 +153,7 @@ describe("attack: MCP resources past the host's approval (fixed findings)", () =
           extra: serverPolicy("ask"),
         },
         async ({ registry, records }) => {
-          const read = await call(registry, "ReadMcpResource", { server: "hostile", uri: "secret://doc/0" });
-          expect(read.text).not.toContain("secret of");
-          expect(read.isError).toBe(true);
-          expect(recordedRequests(records)).not.toContain("resources/read");
+          await expectNothingRead({ registry, records }, false);
         },
       );
     });
