@@ -1,0 +1,67 @@
+/**
+ * The vector side of the memory index: one embedding per entry and model,
+ * stored beside the entry's row and searched by cosine similarity within
+ * the asked scopes. Every {@link MemoryIndexStore} implements it; the
+ * runtime only calls it when the host gave an `EmbeddingClient`.
+ *
+ * A vector belongs to one content version of its entry: it records the
+ * entry's `bodyHash` at the time it was embedded, and is ignored (and listed
+ * by {@link MemoryVectorIndex.vectorBacklog}) once the entry's hash moves on.
+ * Deleting an entry deletes its vectors in the same transaction.
+ */
+import type { MemoryKey, MemoryRecord, StoredMemoryType } from "../domain/memory-types.js";
+import type { MemoryScopeRef } from "./memory-index-store.js";
+
+/** One vector to store. */
+export interface MemoryVectorRow {
+  readonly key: MemoryKey;
+  /** `EmbeddingClient.modelId` of the model that made it. */
+  readonly modelId: string;
+  /** The entry's `bodyHash` the text was taken from; a row whose hash no longer matches the entry's is not stored. */
+  readonly bodyHash: string;
+  /** Unit length (the runtime normalises before storing); every component finite. */
+  readonly vector: Float32Array;
+}
+
+/** A nearest-neighbour query. */
+export interface MemoryVectorQuery {
+  readonly scopes: readonly MemoryScopeRef[];
+  /** Only these types; default every type, `daily` included (as {@link MemoryTextQuery}). */
+  readonly types?: readonly StoredMemoryType[];
+  readonly includeArchived?: boolean;
+  readonly modelId: string;
+  /** Unit length, of the model's dimension. */
+  readonly vector: Float32Array;
+  readonly limit: number;
+}
+
+/** One hit of {@link MemoryVectorIndex.searchVectors}. */
+export interface MemoryVectorHit {
+  readonly record: MemoryRecord;
+  /** Cosine similarity, -1..1, higher is better. */
+  readonly similarity: number;
+}
+
+/** How a store finds nearest neighbours. */
+export type MemoryVectorIndexKind = "scan" | "pgvector";
+
+/** The vector methods of a memory index store. */
+export interface MemoryVectorIndex {
+  /**
+   * Stores vectors, replacing an existing one of the same entry and model.
+   * Rows whose entry is gone or whose `bodyHash` is no longer the entry's
+   * are skipped (a racing write moved on). Resolves with how many were stored.
+   */
+  putVectors(rows: readonly MemoryVectorRow[]): Promise<{ readonly stored: number }>;
+  /**
+   * Entries (archived ones excluded) with no current vector of `modelId`:
+   * none stored, or one of an older `bodyHash`. Oldest `updatedAt` first.
+   */
+  vectorBacklog(query: { readonly modelId: string; readonly limit: number }): Promise<readonly MemoryRecord[]>;
+  /** The `limit` entries of the asked scopes whose current vector is most similar, best first; ties by slug. */
+  searchVectors(query: MemoryVectorQuery): Promise<readonly MemoryVectorHit[]>;
+  /** Deletes every vector of another model than `keepModelId`; resolves with how many went. */
+  pruneVectors(query: { readonly keepModelId: string }): Promise<number>;
+  /** How this store answers {@link searchVectors}, once opened. */
+  vectorIndexKind(): Promise<MemoryVectorIndexKind>;
+}
