@@ -11,6 +11,9 @@ import type {
   MemoryTextHit,
   MemoryTextQuery,
 } from "./memory-index-store.js";
+import type { MemoryVectorHit, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
+import { assertLimit, assertModelId } from "./memory-vector-rules.js";
+import { InMemoryVectorTable } from "./in-memory-memory-vectors.js";
 import { PlainBm25Index, foldText, fts5Idf } from "./plain-bm25.js";
 
 const K1 = 1.2;
@@ -40,8 +43,9 @@ function occurrences(haystack: string, needle: string): number {
  * A {@link MemoryIndexStore} in memory, for tests and hosts that keep no
  * index on disk. The word index is a {@link PlainBm25Index}; the trigram
  * index is substring containment of the folded text, ranked by BM25 over
- * the occurrence counts. Records are copied in and out, so callers never
- * share objects with the store.
+ * the occurrence counts. Vectors live in an {@link InMemoryVectorTable} and
+ * are scanned. Records are copied in and out, so callers never share
+ * objects with the store.
  *
  * @example
  * const store = new InMemoryMemoryIndexStore();
@@ -56,6 +60,7 @@ export class InMemoryMemoryIndexStore implements MemoryIndexStore {
   readonly #words = new PlainBm25Index<string>({ k1: K1, b: B, idf: "fts5", extraLength: 1 });
   readonly #audit: MemoryAuditEntry[] = [];
   readonly #runs = new Map<string, MemoryOrganizeRun>();
+  readonly #vectors = new InMemoryVectorTable();
 
   /** {@inheritDoc MemoryIndexStore.get} */
   async get(key: MemoryKey): Promise<MemoryRecord | undefined> {
@@ -163,6 +168,7 @@ export class InMemoryMemoryIndexStore implements MemoryIndexStore {
         this.#folded.delete(id);
         this.#trigramLengths.delete(id);
         this.#words.remove(id);
+        this.#vectors.deleteEntry(id);
       } else {
         this.#records.set(id, record);
         this.#folded.set(id, foldText(indexedText(record)));
@@ -210,6 +216,34 @@ export class InMemoryMemoryIndexStore implements MemoryIndexStore {
       .sort((left, right) => right.startedAt - left.startedAt || (left.id < right.id ? 1 : left.id > right.id ? -1 : 0))
       .slice(0, limit)
       .map((run) => structuredClone(run));
+  }
+
+  /** {@inheritDoc MemoryVectorIndex.putVectors} */
+  async putVectors(rows: readonly MemoryVectorRow[]): Promise<{ readonly stored: number }> {
+    return this.#vectors.put(rows, this.#records);
+  }
+
+  /** {@inheritDoc MemoryVectorIndex.vectorBacklog} */
+  async vectorBacklog(query: { readonly modelId: string; readonly limit: number }): Promise<readonly MemoryRecord[]> {
+    assertModelId(query.modelId, "vectorBacklog");
+    assertLimit(query.limit, "vectorBacklog");
+    return this.#vectors.backlog(query, this.#records.values());
+  }
+
+  /** {@inheritDoc MemoryVectorIndex.searchVectors} */
+  async searchVectors(query: MemoryVectorQuery): Promise<readonly MemoryVectorHit[]> {
+    return this.#vectors.search(query, this.#records);
+  }
+
+  /** {@inheritDoc MemoryVectorIndex.pruneVectors} */
+  async pruneVectors(query: { readonly keepModelId: string }): Promise<number> {
+    assertModelId(query.keepModelId, "pruneVectors");
+    return this.#vectors.prune(query.keepModelId);
+  }
+
+  /** Always `scan`. */
+  async vectorIndexKind(): Promise<MemoryVectorIndexKind> {
+    return "scan";
   }
 
   /** Nothing to release. */

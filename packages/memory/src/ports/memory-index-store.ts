@@ -1,10 +1,9 @@
-import type { MemoryAuditEntry, MemoryKey, MemoryOrganizeRun, MemoryRecord, MemoryScope, StoredMemoryType } from "../domain/memory-types.js";
+import type { MemoryAuditEntry, MemoryKey, MemoryOrganizeRun, MemoryRecord, StoredMemoryType } from "../domain/memory-types.js";
 
-/** One scope the query covers: `{ scope: "global", workdirHash: "" }` or a project. */
-export interface MemoryScopeRef {
-  readonly scope: MemoryScope;
-  readonly workdirHash: string;
-}
+import type { MemoryScopeRef } from "./memory-scope-ref.js";
+import type { MemoryVectorIndex } from "./memory-vector-index.js";
+
+export type { MemoryScopeRef } from "./memory-scope-ref.js";
 
 /** Filter of {@link MemoryIndexStore.list}. */
 export interface MemoryListQuery {
@@ -84,14 +83,15 @@ export interface MemoryBatchConflict {
 
 /**
  * The derived index of the memory entries: meta rows, the two full-text
- * indexes, the audit log and the organise runs. The Markdown files stay the
- * truth; everything here can be rebuilt from them.
+ * indexes, the vectors ({@link MemoryVectorIndex}), the audit log and the
+ * organise runs. The Markdown files stay the truth; everything here but the
+ * audit log and the runs can be rebuilt from them (vectors by embedding again).
  *
  * Implementations: `KyselyMemoryIndexStore` (SQLite FTS5 and PostgreSQL
  * tsvector + pg_trgm) and `InMemoryMemoryIndexStore`;
  * `runMemoryIndexStoreContract` checks any of them.
  */
-export interface MemoryIndexStore {
+export interface MemoryIndexStore extends MemoryVectorIndex {
   get(key: MemoryKey): Promise<MemoryRecord | undefined>;
   list(query: MemoryListQuery): Promise<MemoryListPage>;
   /** Non-daily, non-archived records of one scope (the quota count). */

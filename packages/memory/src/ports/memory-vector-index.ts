@@ -8,9 +8,15 @@
  * entry's `bodyHash` at the time it was embedded, and is ignored (and listed
  * by {@link MemoryVectorIndex.vectorBacklog}) once the entry's hash moves on.
  * Deleting an entry deletes its vectors in the same transaction.
+ *
+ * Every method validates its input the same way on every store
+ * (`memory-vector-rules.ts`): a vector of 1..16,384 finite components and
+ * unit length (or all zero), one dimension per model id, a non-empty model
+ * id, a whole `limit` >= 0; anything else rejects with
+ * `SdkError("invalid_options")` and stores nothing.
  */
 import type { MemoryKey, MemoryRecord, StoredMemoryType } from "../domain/memory-types.js";
-import type { MemoryScopeRef } from "./memory-index-store.js";
+import type { MemoryScopeRef } from "./memory-scope-ref.js";
 
 /** One vector to store. */
 export interface MemoryVectorRow {
@@ -19,7 +25,7 @@ export interface MemoryVectorRow {
   readonly modelId: string;
   /** The entry's `bodyHash` the text was taken from; a row whose hash no longer matches the entry's is not stored. */
   readonly bodyHash: string;
-  /** Unit length (the runtime normalises before storing); every component finite. */
+  /** Unit length (the runtime normalises before storing; the store refuses another length), every component finite; of the model's one dimension. */
   readonly vector: Float32Array;
 }
 
@@ -30,7 +36,7 @@ export interface MemoryVectorQuery {
   readonly types?: readonly StoredMemoryType[];
   readonly includeArchived?: boolean;
   readonly modelId: string;
-  /** Unit length, of the model's dimension. */
+  /** Unit length, of the model's dimension (a stored vector of another length rejects the query). */
   readonly vector: Float32Array;
   readonly limit: number;
 }
@@ -38,7 +44,7 @@ export interface MemoryVectorQuery {
 /** One hit of {@link MemoryVectorIndex.searchVectors}. */
 export interface MemoryVectorHit {
   readonly record: MemoryRecord;
-  /** Cosine similarity, -1..1, higher is better. */
+  /** Cosine similarity (the dot product of the two unit vectors, in double precision), -1..1, higher is better. */
   readonly similarity: number;
 }
 
@@ -55,13 +61,19 @@ export interface MemoryVectorIndex {
   putVectors(rows: readonly MemoryVectorRow[]): Promise<{ readonly stored: number }>;
   /**
    * Entries (archived ones excluded) with no current vector of `modelId`:
-   * none stored, or one of an older `bodyHash`. Oldest `updatedAt` first.
+   * none stored, or one of an older `bodyHash`. Oldest `updatedAt` first,
+   * then by scope, workdirHash and slug.
    */
   vectorBacklog(query: { readonly modelId: string; readonly limit: number }): Promise<readonly MemoryRecord[]>;
-  /** The `limit` entries of the asked scopes whose current vector is most similar, best first; ties by slug. */
+  /**
+   * The `limit` entries of the asked scopes (and types; archived ones only
+   * with `includeArchived`) whose current vector is most similar, best first;
+   * ties by slug, then scope and workdirHash (code-unit order). An entry
+   * whose vector has an older body hash, or none of this model, is not a hit.
+   */
   searchVectors(query: MemoryVectorQuery): Promise<readonly MemoryVectorHit[]>;
   /** Deletes every vector of another model than `keepModelId`; resolves with how many went. */
   pruneVectors(query: { readonly keepModelId: string }): Promise<number>;
-  /** How this store answers {@link searchVectors}, once opened. */
+  /** How this store answers {@link MemoryVectorIndex.searchVectors}, once opened. */
   vectorIndexKind(): Promise<MemoryVectorIndexKind>;
 }

@@ -13,6 +13,8 @@ import type {
   MemoryTextHit,
   MemoryTextQuery,
 } from "../ports/memory-index-store.js";
+import type { MemoryVectorHit, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "../ports/memory-vector-index.js";
+import { memoryVectorBacklog, pgvectorInstalled, pruneMemoryVectors, putMemoryVectors, searchMemoryVectors } from "./kysely-memory-vectors.js";
 import { MEMORY_STORAGE_MIGRATIONS, MEMORY_STORAGE_NAMESPACE } from "./memory-migrations.js";
 import {
   MEMORY_AUDIT_TABLE,
@@ -73,17 +75,21 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
   readonly #textIndex: MemoryTextIndex;
   /** Rows changed since the text index last tidied up. */
   #changesSinceTidy = 0;
+  /** Whether the PostgreSQL database had pgvector installed at open (always false on SQLite). */
+  readonly #pgvector: boolean;
 
-  private constructor(storage: Storage) {
+  private constructor(storage: Storage, pgvector: boolean) {
     this.#db = storage.db as Kysely<MemoryDatabase>;
+    this.#pgvector = pgvector;
     this.#dialect = storage.dialect;
     this.#textIndex = storage.dialect === "postgres" ? postgresMemoryTextIndex : sqliteMemoryTextIndex;
   }
 
-  /** Applies the `memory` migrations, then returns the store. */
+  /** Applies the `memory` migrations, detects pgvector on PostgreSQL, then returns the store. */
   static async open(storage: Storage): Promise<KyselyMemoryIndexStore> {
     await storage.migrate(MEMORY_STORAGE_NAMESPACE, MEMORY_STORAGE_MIGRATIONS);
-    return new KyselyMemoryIndexStore(storage);
+    const pgvector = storage.dialect === "postgres" && (await pgvectorInstalled(storage.db));
+    return new KyselyMemoryIndexStore(storage, pgvector);
   }
 
   /** {@inheritDoc MemoryIndexStore.get} */
@@ -296,6 +302,42 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
       .limit(Math.max(0, limit))
       .execute();
     return rows.map(organizeRunRowToRun);
+  }
+
+  /** {@inheritDoc MemoryVectorIndex.putVectors} */
+  async putVectors(rows: readonly MemoryVectorRow[]): Promise<{ readonly stored: number }> {
+    if (rows.length === 0) return putMemoryVectors(this.#db, this.#dialect, rows); // validates, writes nothing
+    return this.#db.transaction().execute((transaction) => putMemoryVectors(transaction, this.#dialect, rows));
+  }
+
+  /** {@inheritDoc MemoryVectorIndex.vectorBacklog} */
+  async vectorBacklog(query: { readonly modelId: string; readonly limit: number }): Promise<readonly MemoryRecord[]> {
+    return memoryVectorBacklog(this.#db, query);
+  }
+
+  /** {@inheritDoc MemoryVectorIndex.searchVectors} */
+  async searchVectors(query: MemoryVectorQuery): Promise<readonly MemoryVectorHit[]> {
+    return searchMemoryVectors(this.#db, query);
+  }
+
+  /** {@inheritDoc MemoryVectorIndex.pruneVectors} */
+  async pruneVectors(query: { readonly keepModelId: string }): Promise<number> {
+    return pruneMemoryVectors(this.#db, query.keepModelId);
+  }
+
+  /**
+   * `scan` on both dialects: the asked scopes' vectors are read in one
+   * statement and scanned in JS (see docs/memory-vectors.md). Whether the
+   * PostgreSQL database has pgvector is detected at open
+   * ({@link KyselyMemoryIndexStore.pgvectorInstalled}).
+   */
+  async vectorIndexKind(): Promise<MemoryVectorIndexKind> {
+    return "scan";
+  }
+
+  /** Whether the database had the pgvector extension (`vector`) installed when the store opened; always false on SQLite. */
+  get pgvectorInstalled(): boolean {
+    return this.#pgvector;
   }
 
   /** Releases nothing: the storage belongs to whoever opened it. */

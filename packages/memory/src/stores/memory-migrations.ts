@@ -1,11 +1,12 @@
 /**
  * The schema of the memory index, as `@agent-tools/storage` migrations in
  * the `memory` namespace. The meta, audit and organise-run tables are the
- * same on both dialects; the text indexes differ (FTS5 tables on SQLite,
- * tsvector and pg_trgm columns on PostgreSQL).
+ * same on both dialects, as is the vector table; the text indexes differ
+ * (FTS5 tables on SQLite, tsvector and pg_trgm columns on PostgreSQL).
  */
 import type { StorageMigration } from "@agent-tools/storage";
 import { sql } from "kysely";
+import { createMemoryVectorsTable } from "./kysely-memory-vectors.js";
 import { MEMORY_AUDIT_TABLE, MEMORY_META_TABLE, MEMORY_ORGANIZE_RUNS_TABLE } from "./memory-rows.js";
 import { createPostgresBm25Statistics, upgradePostgresBm25Statistics } from "./postgres-bm25-statistics.js";
 import { createPostgresMemoryTextIndexes, disablePostgresGinPendingLists } from "./postgres-memory-text-index.js";
@@ -111,6 +112,13 @@ export const MEMORY_STORAGE_MIGRATIONS: readonly StorageMigration[] = [
     name: "0007-postgres-gin-without-pending-list",
     async up(db, dialect) {
       if (dialect === "postgres") await disablePostgresGinPendingLists(db);
+    },
+  },
+  {
+    // One vector per entry and model (float32 BLOB / bytea), deleted with its entry.
+    name: "0008-create-memory-vectors",
+    async up(db, dialect) {
+      await createMemoryVectorsTable(db, dialect);
     },
   },
 ];

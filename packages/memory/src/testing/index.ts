@@ -8,3 +8,4 @@ export { runMemoryIndexStoreContract } from "./memory-index-store-contract.js";
 export type { MemoryIndexStoreContractTarget } from "./memory-index-store-contract.js";
 export { CROSS_BACKEND_BM25_TOLERANCE, runMemoryIndexCrossBackendContract } from "./memory-index-cross-backend-contract.js";
 export type { MemoryIndexBackendTarget } from "./memory-index-cross-backend-contract.js";
+export { runMemoryVectorIndexContract } from "./memory-vector-index-contract.js";
