@@ -5,6 +5,7 @@
 import { type ToolTelemetryOptions, SdkError } from "@agent-tools/core";
 import type { McpHostOptions } from "@agent-tools/core/mcp";
 import type { MemoryToolBundleOptions } from "@agent-tools/memory";
+import { checkMemoryEmbedder } from "@agent-tools/memory/embeddings";
 import type { FsToolBundleOptions } from "@agent-tools/tools-fs";
 import type { ShellToolBundleOptions } from "@agent-tools/tools-shell";
 import type { WebFetchOptions } from "@agent-tools/tools-web";
@@ -95,6 +96,7 @@ const MEMORY_KEYS = {
   historySearch: true,
   entriesPerScope: true,
   now: true,
+  embedder: true,
 } as const satisfies OptionKeyList<MemoryToolBundleOptions>;
 
 const MCP_KEYS = {
@@ -274,7 +276,9 @@ function checkMemory(memory: unknown, where: string): void {
       option: where,
     });
   }
-  checkOptionObject(memory, MEMORY_KEYS, where);
+  const checked = checkOptionObject(memory, MEMORY_KEYS, where);
+  // An embedder that is not an EmbeddingClient (a model name, an object without embed) fails here, before anything opens.
+  checkMemoryEmbedder(checked?.embedder, `${where}.embedder`);
 }
 
 function checkMcp(value: unknown, where: string): void {

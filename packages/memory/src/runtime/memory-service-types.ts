@@ -1,8 +1,9 @@
 import type { MemoryToolErrorJson } from "../domain/memory-errors.js";
 import type { MemoryRecord, MemoryScope, MemoryScopeQuery, StoredMemoryType } from "../domain/memory-types.js";
-import type { RankedMemoryHit } from "../domain/search-ranking.js";
+import type { FusedMemoryHit } from "../domain/hybrid-fusion.js";
 import type { MemoryChangeNotes, MemoryChangeOptions, MemoryEvidenceInput, MemoryUpdateMode } from "./memory-mutations.js";
 import type { MemoryHistoryHit, MemoryHistoryTimeMode } from "./memory-history.js";
+import type { MemorySearchIndex } from "./memory-hybrid-search.js";
 
 /** A refusal the model is told about (slug, quota, risk, size, not found, conflict...). */
 export interface MemoryRefusal {
@@ -75,8 +76,13 @@ export interface MemorySearchRequestInput {
 /** Answer of {@link MemoryService.search}. */
 export interface MemorySearchResult {
   readonly ok: true;
-  readonly hits: readonly RankedMemoryHit[];
+  /** Ranked hits; `matchedBy` is `vector` for an entry only the vector index found. */
+  readonly hits: readonly FusedMemoryHit[];
   readonly usedFallback: boolean;
+  /** The indexes that answered (`vector` when the embedder and the vector index did). */
+  readonly indexes: readonly MemorySearchIndex[];
+  /** Why the search answered from the lexical indexes only although an embedder is set. */
+  readonly vectorError?: string;
   /** Chat-history hits (untrusted text), when asked for and available. */
   readonly history?: readonly MemoryHistoryHit[];
   /** Why history was not searched, when it was asked for. */

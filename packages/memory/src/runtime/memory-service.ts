@@ -1,3 +1,4 @@
+import type { EmbeddingClient } from "@agent-tools/core/embedding";
 import { dailyDateLocal } from "../domain/daily-dates.js";
 import { conflict, quotaExceeded } from "../domain/memory-errors.js";
 import { MEMORY_LIMITS, type MemoryKey, type MemoryScopeQuery } from "../domain/memory-types.js";
@@ -11,7 +12,8 @@ import { canonicalWorkdir, defaultMemoryRoot, ensureProjectDirectory, type Memor
 import { type PlannedChange, planAccept, planAppendDaily, planDelete, planUpdate, planWrite } from "./memory-mutations.js";
 import { type MemoryReconcileReport, reconcileMemoryIndex } from "./memory-reconcile.js";
 import { readMemoryEntry } from "./memory-read.js";
-import { searchMemory } from "./memory-search.js";
+import { type MemoryEmbedding, createMemoryEmbedding, searchMemoryEntries } from "./memory-embedding-runtime.js";
+import type { MemoryEmbeddingStatus } from "./memory-embedding-queue.js";
 import type {
   MemoryChangeResult,
   MemoryKeyRequest,
@@ -55,6 +57,12 @@ export interface MemoryServiceOptions {
   readonly entriesPerScope?: number;
   /** Skip the reconcile on open (the caller runs `reconcile()` itself). */
   readonly skipReconcile?: boolean;
+  /**
+   * Embeds entries for search by meaning (hybrid search): changed entries in
+   * the background after each write, the store's backlog on open. Without it
+   * search is lexical only. Anything but an `EmbeddingClient` throws `SdkError`.
+   */
+  readonly embedder?: EmbeddingClient;
 }
 
 type Keyed = { ok: true; key: MemoryKey } | MemoryRefusal;
@@ -74,6 +82,7 @@ export class MemoryService implements MemoryPlanTarget {
   readonly #options: MemoryServiceOptions;
   readonly #workdir: string;
   readonly #now: () => number;
+  readonly #embedding: MemoryEmbedding | undefined;
   #closed = false;
 
   /** Use {@link openMemoryService}. */
@@ -84,6 +93,9 @@ export class MemoryService implements MemoryPlanTarget {
     this.#workdir = workdir;
     this.workdirHash = workdirHashOf(workdir);
     this.#now = options.now ?? Date.now;
+    this.#embedding = createMemoryEmbedding(options.store, options.embedder, this.#now);
+    // Prunes other models' vectors and embeds the backlog in the background (again after each reconcile).
+    this.#embedding?.queue.start();
   }
 
   /** The canonical memory root. */
@@ -97,8 +109,23 @@ export class MemoryService implements MemoryPlanTarget {
   }
 
   /** Brings the index up to the files (run on open unless `skipReconcile`). */
-  reconcile(): Promise<MemoryReconcileReport> {
-    return reconcileMemoryIndex(this.#layout, this.#store, this.#now(), this.#options.timeZone);
+  async reconcile(): Promise<MemoryReconcileReport> {
+    const report = await reconcileMemoryIndex(this.#layout, this.#store, this.#now(), this.#options.timeZone);
+    this.#embedding?.queue.requestBacklog();
+    return report;
+  }
+
+  /**
+   * Resolves when background embedding is idle: every change embedded, or a
+   * failure waiting for its retry (see {@link embeddingStatus}). At once without an embedder.
+   */
+  embeddingsSettled(): Promise<void> {
+    return this.#embedding?.queue.settled() ?? Promise.resolve();
+  }
+
+  /** What background embedding is doing and its last failure; undefined without an embedder. */
+  embeddingStatus(): MemoryEmbeddingStatus | undefined {
+    return this.#embedding?.queue.status();
   }
 
   #scopes(scope: MemoryScopeQuery | undefined): MemoryScopeRef[] {
@@ -157,7 +184,7 @@ export class MemoryService implements MemoryPlanTarget {
   /** Searches entries (and, when asked, the host's chat history). */
   async search(request: MemorySearchRequestInput): Promise<MemorySearchResult> {
     const limit = Math.min(MEMORY_LIMITS.resultLimitMax, Math.max(1, request.limit ?? MEMORY_LIMITS.resultLimitDefault));
-    const outcome = await searchMemory(this.#store, {
+    const outcome = await searchMemoryEntries(this.#store, this.#embedding, {
       query: request.query,
       scopes: this.#scopes(request.scope),
       ...(request.filterType === undefined ? {} : { types: [request.filterType] }),
@@ -166,12 +193,18 @@ export class MemoryService implements MemoryPlanTarget {
       limit,
       now: this.#now(),
       currentWorkdirHash: this.workdirHash,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
-    if (request.includeHistory !== true) return { ok: true, hits: outcome.hits, usedFallback: outcome.usedFallback };
+    const found = {
+      ok: true,
+      hits: outcome.hits,
+      usedFallback: outcome.usedFallback,
+      indexes: outcome.indexes,
+      ...(outcome.vectorError === undefined ? {} : { vectorError: outcome.vectorError }),
+    } as const;
+    if (request.includeHistory !== true) return found;
     const historySearch = this.#options.historySearch;
-    if (historySearch === undefined) {
-      return { ok: true, hits: outcome.hits, usedFallback: outcome.usedFallback, historyNote: "Chat history is not available in this context." };
-    }
+    if (historySearch === undefined) return { ...found, historyNote: "Chat history is not available in this context." };
     const history = await historySearch({
       query: request.query,
       limit,
@@ -181,7 +214,7 @@ export class MemoryService implements MemoryPlanTarget {
       ...(request.historyTimeMode === undefined ? {} : { timeMode: request.historyTimeMode }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
-    return { ok: true, hits: outcome.hits, usedFallback: outcome.usedFallback, history: history.slice(0, limit) };
+    return { ...found, history: history.slice(0, limit) };
   }
 
   /**
@@ -232,6 +265,7 @@ export class MemoryService implements MemoryPlanTarget {
     if (!planned.ok) return planned;
     const committed = await commitEntryChanges(this.#layout, this.#store, [{ change: planned.change, current }]);
     if (!committed.ok) return { ok: false, error: conflict(keyText(key)) } as MemoryRefusal;
+    this.#embedding?.queue.enqueue([key]);
     const record = committed.records[0];
     return {
       ok: true,
@@ -315,8 +349,8 @@ export class MemoryService implements MemoryPlanTarget {
    * valid ones are written and indexed in one batch (all or nothing: if the
    * batch fails, every file is put back and every item reports the error).
    */
-  applyBatch(items: readonly MemoryBatchItem[], options: { actor: "extractor"; conversationId?: string }): Promise<MemoryBatchResult> {
-    return applyMemoryBatch(
+  async applyBatch(items: readonly MemoryBatchItem[], options: { actor: "extractor"; conversationId?: string }): Promise<MemoryBatchResult> {
+    const result = await applyMemoryBatch(
       {
         layout: this.#layout,
         store: this.#store,
@@ -329,12 +363,16 @@ export class MemoryService implements MemoryPlanTarget {
       items,
       options,
     );
+    // The batch does not list the keys it wrote: the backlog holds them.
+    if (result.applied > 0) this.#embedding?.queue.requestBacklog();
+    return result;
   }
 
-  /** Closes the store when the service owns it. Idempotent. */
+  /** Stops background embedding (aborting a batch in flight), then closes the store when the service owns it. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#embedding?.queue.close();
     if (this.#options.closeStore === true) await this.#store.close?.();
   }
 }

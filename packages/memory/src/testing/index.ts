@@ -9,3 +9,5 @@ export type { MemoryIndexStoreContractTarget } from "./memory-index-store-contra
 export { CROSS_BACKEND_BM25_TOLERANCE, runMemoryIndexCrossBackendContract } from "./memory-index-cross-backend-contract.js";
 export type { MemoryIndexBackendTarget } from "./memory-index-cross-backend-contract.js";
 export { runMemoryVectorIndexContract } from "./memory-vector-index-contract.js";
+export { FunctionEmbeddingClient } from "./function-embedding-client.js";
+export type { FunctionEmbeddingClientOptions } from "./function-embedding-client.js";

@@ -15,6 +15,10 @@ export interface MemoryManagerDetails {
   readonly entries?: readonly string[];
   readonly total?: number;
   readonly usedFallback?: boolean;
+  /** The indexes a search asked: `words`, `trigram`, `scan`, and `vector` when search by meaning answered. */
+  readonly indexes?: readonly string[];
+  /** Why a search with an embedder answered from the lexical indexes only. */
+  readonly vectorError?: string;
   readonly autoDowngraded?: boolean;
   readonly riskFlags?: readonly string[];
   readonly historyHits?: number;
@@ -110,9 +114,13 @@ export function searchOutput(query: string, result: MemorySearchResult): ToolOut
       `${result.hits.length} memory entr${result.hits.length === 1 ? "y" : "ies"} for ${JSON.stringify(query)}${result.usedFallback ? " (found by a plain scan: the index had no match)" : ""}:`,
     );
     for (const hit of result.hits) {
-      parts.push(`- ${entryName(hit.record)} (${tags(hit.record)}, score ${hit.score.toFixed(2)}): ${hit.record.description}\n  ${snippet(hit.record.body)}`);
+      const how = hit.matchedBy === "vector" ? ", found by meaning" : "";
+      parts.push(
+        `- ${entryName(hit.record)} (${tags(hit.record)}${how}, score ${hit.score.toFixed(2)}): ${hit.record.description}\n  ${snippet(hit.record.body)}`,
+      );
     }
   }
+  if (result.vectorError !== undefined) parts.push(`Search by meaning was not available (${result.vectorError}); these are word matches only.`);
   if (result.historyNote !== undefined) parts.push(result.historyNote);
   if (result.history !== undefined) {
     if (result.history.length === 0) parts.push("No chat-history matches.");
@@ -132,6 +140,8 @@ export function searchOutput(query: string, result: MemorySearchResult): ToolOut
       entries: result.hits.map((hit) => entryName(hit.record)),
       total: result.hits.length,
       usedFallback: result.usedFallback,
+      indexes: result.indexes,
+      ...(result.vectorError === undefined ? {} : { vectorError: result.vectorError }),
       ...(result.history === undefined ? {} : { historyHits: result.history.length }),
     },
   };

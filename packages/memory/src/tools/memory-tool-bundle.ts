@@ -1,8 +1,10 @@
 import { type ToolBundle, type ToolContext, type ToolDefinition, ToolError } from "@agent-tools/core";
+import type { EmbeddingClient } from "@agent-tools/core/embedding";
 import type { Storage } from "@agent-tools/storage";
 import { InMemoryMemoryIndexStore } from "../ports/in-memory-memory-index-store.js";
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
 import { KyselyMemoryIndexStore } from "../stores/kysely-memory-index-store.js";
+import { checkMemoryEmbedder } from "../runtime/memory-embedding-options.js";
 import type { MemoryHistorySearch } from "../runtime/memory-history.js";
 import { type MemoryService, openMemoryService } from "../runtime/memory-service.js";
 import { type MemoryToolMode, createMemoryManagerTool } from "./memory-manager-tool.js";
@@ -36,6 +38,12 @@ export interface MemoryToolBundleOptions {
   readonly entriesPerScope?: number;
   /** Clock (epoch ms); default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * A text embedding model for search by meaning (hybrid search): entries
+   * are embedded in the background after each write and on open. Without
+   * it search is lexical only. Anything but an `EmbeddingClient` throws `SdkError`.
+   */
+  readonly embedder?: EmbeddingClient;
 }
 
 /** The memory bundle, with the service behind the tool (opened on the first call). */
@@ -57,6 +65,7 @@ export interface MemoryToolBundle extends ToolBundle {
  */
 export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): MemoryToolBundle {
   const mode = options.mode ?? "rw";
+  checkMemoryEmbedder(options.embedder, "embedder");
   const services = new Map<string, Promise<MemoryService>>();
   let closed = false;
 
@@ -91,6 +100,7 @@ export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): M
             ...(options.historySearch === undefined ? {} : { historySearch: options.historySearch }),
             ...(options.entriesPerScope === undefined ? {} : { entriesPerScope: options.entriesPerScope }),
             ...(options.now === undefined ? {} : { now: options.now }),
+            ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
           });
         } catch (error) {
           if (owned) await store.close?.().catch(() => undefined);

@@ -1,0 +1,179 @@
+/**
+ * Hybrid ranking: the lexical search's ranked hits fused with the vector
+ * index's nearest neighbours. Pure; the rules lexical search applies to its
+ * own hits (types, archived, project entries shadowing global ones of the
+ * same slug, superseded entries below their replacement) are applied to the
+ * fused list, so a hit found only by meaning obeys them too.
+ */
+import type { MemoryRecord, StoredMemoryType } from "./memory-types.js";
+import { type RankedMemoryHit, memoryRankWeight } from "./search-ranking.js";
+
+/** A nearest neighbour as fusion reads it; the vector index's `MemoryVectorHit` has this shape. */
+export interface MemoryFusionVectorHit {
+  readonly record: MemoryRecord;
+  /** Cosine similarity, -1..1. */
+  readonly similarity: number;
+}
+
+/** A fused hit: a lexical hit keeps its `matchedBy`; a hit only the vector index found says `vector`. */
+export interface FusedMemoryHit extends Omit<RankedMemoryHit, "matchedBy"> {
+  matchedBy: RankedMemoryHit["matchedBy"] | "vector";
+}
+
+/** How the two rankings are fused. */
+export interface MemoryHybridFusionSettings {
+  /**
+   * `rrf`: reciprocal rank fusion, each list adding `weight * (k + 1) / (k + rank)`
+   * (so a first place in both scores `lexicalWeight + vectorWeight`).
+   * `score`: each list's own scores scaled to 0..1 by its best, then added
+   * with the weights.
+   */
+  readonly method: "rrf" | "score";
+  /** RRF's rank constant. */
+  readonly k: number;
+  readonly lexicalWeight: number;
+  readonly vectorWeight: number;
+  /** Vector hits less similar than this are dropped. */
+  readonly similarityFloor: number;
+  /** Order the vector hits by similarity times the record's scope/type weight and daily decay (as lexical scores are). */
+  readonly rankWeighted: boolean;
+}
+
+/**
+ * The fusion the SDK uses. Chosen on the real-conversation corpus
+ * (docs/memory-retrieval.md, "Hybrid search").
+ */
+export const MEMORY_HYBRID_FUSION: MemoryHybridFusionSettings = {
+  method: "rrf",
+  k: 60,
+  lexicalWeight: 1,
+  vectorWeight: 1,
+  similarityFloor: 0,
+  rankWeighted: true,
+};
+
+/** Input of {@link fuseMemoryHits}. */
+export interface MemoryHybridFusionInput {
+  /** The lexical search's ranked hits, best first (shadowing and supersession already applied among them). */
+  readonly lexical: readonly RankedMemoryHit[];
+  /** The vector index's hits, best first. */
+  readonly vector: readonly MemoryFusionVectorHit[];
+  /** Types the search covers (vector hits of other types are dropped); undefined: every type. */
+  readonly types?: readonly StoredMemoryType[];
+  readonly includeArchived: boolean;
+  readonly now: number;
+  /** The current project: only its entries shadow global ones. */
+  readonly currentWorkdirHash?: string;
+  readonly limit: number;
+  /** Default {@link MEMORY_HYBRID_FUSION}. */
+  readonly settings?: MemoryHybridFusionSettings;
+}
+
+interface Fused {
+  hit: FusedMemoryHit;
+}
+
+const keyOf = (record: Pick<MemoryRecord, "scope" | "workdirHash" | "slug">) => `${record.scope}\u0000${record.workdirHash}\u0000${record.slug}`;
+
+/** Vector hits the search may show, in the order fusion ranks them. */
+function rankVectorHits(input: MemoryHybridFusionInput, settings: MemoryHybridFusionSettings): { record: MemoryRecord; value: number }[] {
+  const types = input.types === undefined ? undefined : new Set(input.types);
+  const seen = new Set<string>();
+  const ranked: { record: MemoryRecord; value: number }[] = [];
+  for (const { record, similarity } of input.vector) {
+    if (!(similarity >= settings.similarityFloor)) continue;
+    if (types !== undefined && !types.has(record.type)) continue;
+    if (record.archived && !input.includeArchived) continue;
+    const key = keyOf(record);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ranked.push({ record, value: settings.rankWeighted ? similarity * memoryRankWeight(record, input.now) : similarity });
+  }
+  return ranked.sort((left, right) => right.value - left.value || compareRecords(left.record, right.record));
+}
+
+/**
+ * Fuses the lexical and the vector ranking (see {@link MemoryHybridFusionSettings}).
+ * A global entry is dropped when an entry of the current project with the
+ * same slug is among either list's hits; an entry another hit supersedes is
+ * placed just below it. Order: fused score descending, then `updatedAt`
+ * descending, then slug, scope and project.
+ *
+ * @example
+ * fuseMemoryHits({ lexical, vector, includeArchived: false, now: Date.now(), currentWorkdirHash, limit: 8 });
+ */
+export function fuseMemoryHits(input: MemoryHybridFusionInput): FusedMemoryHit[] {
+  const settings = input.settings ?? MEMORY_HYBRID_FUSION;
+  const vector = rankVectorHits(input, settings);
+  const fused = new Map<string, Fused>();
+  const add = (record: MemoryRecord, share: number, matchedBy: FusedMemoryHit["matchedBy"]) => {
+    const key = keyOf(record);
+    const previous = fused.get(key);
+    if (previous === undefined) fused.set(key, { hit: { record, score: share, matchedBy } });
+    else previous.hit = { ...previous.hit, score: previous.hit.score + share };
+  };
+  const lexicalBest = Math.max(0, ...input.lexical.map((hit) => hit.score));
+  const vectorBest = Math.max(0, ...vector.map((hit) => hit.value));
+  input.lexical.forEach((hit, index) => {
+    const share = settings.method === "rrf" ? rrfShare(index, settings) : lexicalBest > 0 ? Math.max(0, hit.score) / lexicalBest : 0;
+    add(hit.record, settings.lexicalWeight * share, hit.matchedBy);
+  });
+  vector.forEach((hit, index) => {
+    const share = settings.method === "rrf" ? rrfShare(index, settings) : vectorBest > 0 ? Math.max(0, hit.value) / vectorBest : 0;
+    add(hit.record, settings.vectorWeight * share, "vector");
+  });
+  const shadowing = new Set<string>();
+  for (const { hit } of fused.values()) {
+    const { record } = hit;
+    if (record.scope === "project" && (input.currentWorkdirHash === undefined || record.workdirHash === input.currentWorkdirHash)) shadowing.add(record.slug);
+  }
+  const kept = [...fused.values()].filter(({ hit }) => hit.record.scope !== "global" || !shadowing.has(hit.record.slug));
+  placeSupersededBelow(kept);
+  kept.sort((left, right) => compareFused(left.hit, right.hit));
+  return kept.slice(0, Math.max(0, input.limit)).map(({ hit }) => hit);
+}
+
+/** RRF's share of the hit at 0-based `index`, scaled so the first place adds 1. */
+function rrfShare(index: number, settings: MemoryHybridFusionSettings): number {
+  return (settings.k + 1) / (settings.k + index + 1);
+}
+
+/**
+ * Moves every hit another hit supersedes just below it (a slightly lower
+ * score), following chains. The superseded slug is looked up in the
+ * superseding entry's scope first, then in any scope among the hits.
+ */
+function placeSupersededBelow(hits: Fused[]): void {
+  const bySlug = new Map<string, Fused[]>();
+  for (const fused of hits) bySlug.set(fused.hit.record.slug, [...(bySlug.get(fused.hit.record.slug) ?? []), fused]);
+  for (let round = 0; round < hits.length; round += 1) {
+    let moved = false;
+    for (const newer of hits) {
+      const target = newer.hit.record.links?.supersedes;
+      if (target === undefined || target === newer.hit.record.slug) continue;
+      const matches = bySlug.get(target) ?? [];
+      const sameScope = matches.filter(
+        (older) => older.hit.record.scope === newer.hit.record.scope && older.hit.record.workdirHash === newer.hit.record.workdirHash,
+      );
+      for (const older of sameScope.length > 0 ? sameScope : matches) {
+        if (compareFused(older.hit, newer.hit) < 0) {
+          older.hit = { ...older.hit, score: newer.hit.score - Math.max(Math.abs(newer.hit.score) * 1e-6, 1e-9) };
+          moved = true;
+        }
+      }
+    }
+    if (!moved) return;
+  }
+}
+
+function compareFused(left: FusedMemoryHit, right: FusedMemoryHit): number {
+  if (left.score !== right.score) return right.score - left.score;
+  return compareRecords(left.record, right.record);
+}
+
+function compareRecords(left: MemoryRecord, right: MemoryRecord): number {
+  if (left.updatedAt !== right.updatedAt) return right.updatedAt - left.updatedAt;
+  if (left.slug !== right.slug) return left.slug < right.slug ? -1 : 1;
+  if (left.scope !== right.scope) return left.scope < right.scope ? -1 : 1;
+  return left.workdirHash < right.workdirHash ? -1 : left.workdirHash > right.workdirHash ? 1 : 0;
+}

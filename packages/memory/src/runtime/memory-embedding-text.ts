@@ -1,0 +1,43 @@
+/**
+ * What the memory embeds of an entry, and the vector arithmetic around the
+ * port: the text (description, a newline, the body, capped) and unit
+ * length normalisation.
+ */
+import type { MemoryRecord } from "../domain/memory-types.js";
+
+/**
+ * The embedded text is cut at this many UTF-16 code units: every non-daily
+ * entry (a description of at most 120 characters and a body of at most
+ * 8 KB) fits whole; a daily journal (up to 32 KB) is embedded by its first
+ * 8,192. Small enough for an 8,191-token model (OpenAI's), which reads
+ * English at about 4 characters a token; a model with a shorter window
+ * truncates (or its adapter does).
+ */
+export const MEMORY_EMBEDDING_TEXT_MAX_CHARS = 8_192;
+
+/** `description + "\n" + body`, cut at {@link MEMORY_EMBEDDING_TEXT_MAX_CHARS} (never inside a surrogate pair). */
+export function memoryEmbeddingText(record: Pick<MemoryRecord, "description" | "body">): string {
+  const text = `${record.description}\n${record.body}`;
+  if (text.length <= MEMORY_EMBEDDING_TEXT_MAX_CHARS) return text;
+  let end = MEMORY_EMBEDDING_TEXT_MAX_CHARS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end);
+}
+
+/**
+ * `vector` scaled to unit length, or undefined when it has no direction
+ * (every component 0) or a component that is not finite.
+ */
+export function unitVector(vector: Float32Array): Float32Array | undefined {
+  let sum = 0;
+  for (const value of vector) {
+    if (!Number.isFinite(value)) return undefined;
+    sum += value * value;
+  }
+  const length = Math.sqrt(sum);
+  if (!(length > 0) || !Number.isFinite(length)) return undefined;
+  const unit = new Float32Array(vector.length);
+  for (let index = 0; index < vector.length; index += 1) unit[index] = vector[index]! / length;
+  return unit;
+}

@@ -1,0 +1,106 @@
+/**
+ * Hybrid search: the lexical search (unchanged) asked for more candidates,
+ * the query embedded and the vector index's nearest neighbours read, both
+ * at once, then fused (`fuseMemoryHits`). When the embedder or the vector
+ * index fails (or the call is aborted while the query is embedded) the
+ * lexical hits answer alone and the outcome says why.
+ */
+import { isAbortError } from "@agent-tools/core";
+import type { EmbeddingClient } from "@agent-tools/core/embedding";
+import { type FusedMemoryHit, type MemoryHybridFusionSettings, fuseMemoryHits } from "../domain/hybrid-fusion.js";
+import { MEMORY_LIMITS, type StoredMemoryType } from "../domain/memory-types.js";
+import type { MemoryIndexStore } from "../ports/memory-index-store.js";
+import type { MemoryVectorHit, MemoryVectorIndex } from "../ports/memory-vector-index.js";
+import { unitVector } from "./memory-embedding-text.js";
+import { type MemorySearchRequest, searchMemory } from "./memory-search.js";
+
+/** The lexical search is asked for this many ranked candidates (its own per-index cap). */
+export const HYBRID_LEXICAL_CANDIDATES = MEMORY_LIMITS.resultLimitMax;
+/** The vector index is asked for this many nearest neighbours. */
+export const HYBRID_VECTOR_CANDIDATES = 32;
+
+/** An index that answered a search. */
+export type MemorySearchIndex = "words" | "trigram" | "scan" | "vector";
+
+/** A hybrid search: the lexical request, the call's signal and, for benches, the fusion settings. */
+export interface MemoryHybridSearchRequest extends MemorySearchRequest {
+  readonly signal?: AbortSignal;
+  /** Default `MEMORY_HYBRID_FUSION`. */
+  readonly fusion?: MemoryHybridFusionSettings;
+}
+
+/** Fused hits, how they were found and why the vector side did not answer, when it did not. */
+export interface MemoryHybridSearchOutcome {
+  readonly hits: readonly FusedMemoryHit[];
+  /** True when the lexical indexes found nothing and a plain scan did. */
+  readonly usedFallback: boolean;
+  /** Which indexes were asked (`vector` when the vector index answered). */
+  readonly indexes: readonly MemorySearchIndex[];
+  /** Why the search answered from the lexical indexes only (the embedder or the vector index failed, or the call was aborted). */
+  readonly vectorError?: string;
+}
+
+type VectorSide = { ok: true; hits: readonly MemoryVectorHit[] } | { ok: false; error: string };
+
+/** The typed list the lexical search covers (daily only when asked or filtered on), for the vector query. */
+function searchedTypes(request: MemorySearchRequest): readonly StoredMemoryType[] {
+  if (request.types !== undefined) return request.types;
+  return request.includeDaily ? ["user", "feedback", "project", "reference", "daily"] : ["user", "feedback", "project", "reference"];
+}
+
+async function vectorSide(store: MemoryVectorIndex, embedder: EmbeddingClient, request: MemoryHybridSearchRequest): Promise<VectorSide> {
+  try {
+    const [embedded] = await embedder.embed([request.query], request.signal === undefined ? {} : { signal: request.signal });
+    if (embedded === undefined || embedded.length !== embedder.dimension) {
+      return { ok: false, error: `the embedder ${embedder.modelId} returned no vector of dimension ${embedder.dimension} for the query` };
+    }
+    const vector = unitVector(embedded);
+    // A query the model gives no direction (no word it knows): nothing is near it.
+    if (vector === undefined) return { ok: true, hits: [] };
+    const hits = await store.searchVectors({
+      scopes: request.scopes,
+      types: searchedTypes(request),
+      includeArchived: request.includeArchived,
+      modelId: embedder.modelId,
+      vector,
+      limit: HYBRID_VECTOR_CANDIDATES,
+    });
+    return { ok: true, hits };
+  } catch (error) {
+    if (isAbortError(error)) return { ok: false, error: "the search was aborted while its query was embedded" };
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Runs the lexical search with {@link HYBRID_LEXICAL_CANDIDATES} candidates
+ * and the vector side together, and fuses them into `request.limit` hits.
+ *
+ * @example
+ * const outcome = await searchMemoryHybrid(store, embedder, { query: "where do we eat on fridays", scopes, includeDaily: false, includeArchived: false, limit: 8, now: Date.now() });
+ * outcome.indexes; // ["words", "vector"]
+ */
+export async function searchMemoryHybrid(
+  store: MemoryIndexStore & MemoryVectorIndex,
+  embedder: EmbeddingClient,
+  request: MemoryHybridSearchRequest,
+): Promise<MemoryHybridSearchOutcome> {
+  const [lexical, vector] = await Promise.all([
+    searchMemory(store, { ...request, limit: Math.max(request.limit, HYBRID_LEXICAL_CANDIDATES) }),
+    vectorSide(store, embedder, request),
+  ]);
+  if (!vector.ok) {
+    return { hits: lexical.hits.slice(0, request.limit), usedFallback: lexical.usedFallback, indexes: lexical.indexes, vectorError: vector.error };
+  }
+  const hits = fuseMemoryHits({
+    lexical: lexical.hits,
+    vector: vector.hits,
+    types: searchedTypes(request),
+    includeArchived: request.includeArchived,
+    now: request.now,
+    ...(request.currentWorkdirHash === undefined ? {} : { currentWorkdirHash: request.currentWorkdirHash }),
+    limit: request.limit,
+    ...(request.fusion === undefined ? {} : { settings: request.fusion }),
+  });
+  return { hits, usedFallback: lexical.usedFallback, indexes: [...lexical.indexes, "vector"] };
+}
