@@ -16,7 +16,8 @@
  * through `@agent-tools/mcp`, which re-exports them) is listed the same way,
  * and so are `@agent-tools/mcp/manifest` (the manifest cache's adapters) and
  * `@agent-tools/mcp/resources` (the resource tools' details types), kept off
- * the main entry's name budget like the other packages' subpaths.
+ * the main entry's name budget like the other packages' subpaths, and
+ * `@agent-tools/models/embeddings` (the EmbeddingClient adapters).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -27,7 +28,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const snapshotPath = path.join(root, "api-report.json");
 
 /** Subpaths besides the main entry that the report lists (not counted as public). */
-const LISTED_SUBPATHS = ["./internal", "./mcp", "./workspace", "./manifest", "./resources"];
+const LISTED_SUBPATHS = ["./internal", "./mcp", "./workspace", "./manifest", "./resources", "./embeddings"];
 
 /** The workspace packages' main entries (and listed subpaths), as `{ name, entry }`, sorted by name. */
 export function listPackages() {

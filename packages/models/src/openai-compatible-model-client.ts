@@ -4,6 +4,7 @@ import { abortErrorFor, throwIfAborted } from "@agent-tools/core/internal";
 import { ChatCompletionsStreamAccumulator, parseChatCompletion, toChatCompletionsBody } from "./chat-completions-format.js";
 import { ModelClientError } from "@agent-tools/core";
 import { readServerSentEvents } from "./server-sent-events.js";
+import { MAX_BODY_IN_ERROR, networkErrorDetail, providerErrorOf as providerError, providerMessageOf } from "./openai-compatible-http.js";
 
 /** Options of {@link OpenAICompatibleModelClient}. */
 export interface OpenAICompatibleModelClientOptions {
@@ -36,8 +37,6 @@ export interface OpenAICompatibleModelClientOptions {
   /** The fetch implementation; default the global one. */
   fetch?: typeof fetch;
 }
-
-const MAX_BODY_IN_ERROR = 4_000;
 
 /**
  * A {@link ModelClient} that speaks the OpenAI chat-completions protocol with
@@ -91,8 +90,7 @@ export class OpenAICompatibleModelClient implements ModelClient {
       response = await fetchImplementation(this.#url, { method: "POST", headers, body: JSON.stringify(body), signal });
     } catch (error) {
       if (signal?.aborted) throw abortErrorFor(signal);
-      const cause = (error as { cause?: { message?: string; code?: string } }).cause;
-      const detail = cause?.code ?? cause?.message ?? (error as Error).message;
+      const detail = networkErrorDetail(error);
       throw new ModelClientError(
         "network_error",
         `Could not reach the model server at ${this.#url}: ${detail}.`,
@@ -112,17 +110,7 @@ export class OpenAICompatibleModelClient implements ModelClient {
 
   async #httpError(response: Response): Promise<ModelClientError> {
     const text = await response.text().catch(() => "");
-    let providerMessage = "";
-    try {
-      const json = JSON.parse(text) as { error?: unknown; message?: unknown };
-      const errorField = json.error;
-      if (typeof errorField === "string") providerMessage = errorField;
-      else if (errorField && typeof errorField === "object" && typeof (errorField as { message?: unknown }).message === "string")
-        providerMessage = (errorField as { message: string }).message;
-      else if (typeof json.message === "string") providerMessage = json.message;
-    } catch {
-      providerMessage = text.trim().slice(0, 300);
-    }
+    const providerMessage = providerMessageOf(text);
     const statusText = response.statusText ? ` ${response.statusText}` : "";
     return new ModelClientError(
       "http_error",
@@ -198,14 +186,4 @@ export class OpenAICompatibleModelClient implements ModelClient {
       clientId: this.id,
     });
   }
-}
-
-/** The message of an `{ "error": ... }` object, if the JSON is one. */
-function providerError(json: unknown): string | undefined {
-  if (!json || typeof json !== "object" || !("error" in json)) return undefined;
-  const error = (json as { error: unknown }).error;
-  if (error === null || error === undefined) return undefined;
-  if (typeof error === "string") return error;
-  if (typeof error === "object" && typeof (error as { message?: unknown }).message === "string") return (error as { message: string }).message;
-  return JSON.stringify(error);
 }
