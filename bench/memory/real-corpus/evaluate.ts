@@ -84,75 +84,92 @@ function unavailable(ranking: RetrievalRanking, backend: RetrievalBackend, note:
   return { ranking, backend, available: false, note, questions: [], seconds: 0, ...breakdownOf([]) };
 }
 
-/** Evaluates several rankings over one store (loaded once); reports in the order asked. */
+/** One ranking's answers on one dataset, or why it could not run. */
+type DatasetOutcome = { readonly keys: RankedKeys; readonly seconds: number } | { readonly note: string };
+
+/**
+ * Evaluates several rankings; reports in the order asked. Each dataset gets a
+ * store of its own (loaded once for all rankings), so the index statistics
+ * (BM25's document frequencies) of one dataset never depend on which others
+ * are evaluated with it.
+ */
 export async function evaluateRankings(options: EvaluateRankingsOptions): Promise<RetrievalReport[]> {
   const backend = options.backend ?? "memory";
   const datasets = datasetsOf(options);
-  const questions = datasets.flatMap((dataset) => dataset.questions);
-  const needsStore = options.rankings.some((ranking) => ranking !== "plain-bm25");
-  const loaded = needsStore ? await loadCorpusStore(backend, datasets) : undefined;
-  const reports: RetrievalReport[] = [];
+  const outcomes = new Map<RetrievalRanking, DatasetOutcome[]>(options.rankings.map((ranking) => [ranking, []]));
+  for (const dataset of datasets) {
+    const answers = await rankDataset(dataset, backend, options.rankings, options.embedder);
+    for (const ranking of options.rankings) outcomes.get(ranking)!.push(answers.get(ranking)!);
+  }
+  return options.rankings.map((ranking) => {
+    const perDataset = outcomes.get(ranking)!;
+    const failed = perDataset.find((outcome) => "note" in outcome);
+    if (failed !== undefined && "note" in failed) return unavailable(ranking, backend, failed.note);
+    const results = datasets.flatMap((dataset, index) => resultsOf(dataset.questions, (perDataset[index] as { keys: RankedKeys }).keys));
+    const seconds = perDataset.reduce((sum, outcome) => sum + ("seconds" in outcome ? outcome.seconds : 0), 0);
+    return { ranking, backend, available: true, questions: results, seconds, ...breakdownOf(results) };
+  });
+}
+
+async function rankDataset(
+  dataset: RealDataset,
+  backend: RetrievalBackend,
+  rankings: readonly RetrievalRanking[],
+  embedder: EmbeddingClient | undefined,
+): Promise<Map<RetrievalRanking, DatasetOutcome>> {
+  const answers = new Map<RetrievalRanking, DatasetOutcome>();
+  const questions = dataset.questions;
+  const timed = async (run: () => Promise<RankedKeys> | RankedKeys): Promise<DatasetOutcome> => {
+    const started = performance.now();
+    const keys = await run();
+    return { keys, seconds: (performance.now() - started) / 1000 };
+  };
+  const needsStore = rankings.some((ranking) => ranking !== "plain-bm25");
+  const loaded = needsStore ? await loadCorpusStore(backend, [dataset]) : undefined;
   let vectorsNote: string | undefined;
   let vectorsPut = false;
   try {
-    for (const ranking of options.rankings) {
-      if (typeof loaded === "string") {
-        reports.push(unavailable(ranking, backend, loaded));
+    for (const ranking of rankings) {
+      if (ranking === "plain-bm25") {
+        answers.set(ranking, await timed(() => plainBm25Keys([dataset], questions)));
         continue;
       }
-      const started = performance.now();
-      let keys: RankedKeys;
-      if (ranking === "plain-bm25") keys = plainBm25Keys(datasets, questions);
-      else if (ranking === "lexical") keys = await withServices(loaded!, undefined, (services) => serviceKeys(loaded!, services, questions));
-      else {
-        const embedder = options.embedder;
-        if (embedder === undefined) {
-          reports.push(unavailable(ranking, backend, "no embedder given"));
-          continue;
-        }
-        if (!vectorsPut) {
-          vectorsNote = await putCorpusVectors(loaded!, datasets, embedder);
-          vectorsPut = true;
-        }
-        if (vectorsNote !== undefined) {
-          reports.push(unavailable(ranking, backend, vectorsNote));
-          continue;
-        }
-        const vectorStarted = performance.now();
-        if (ranking === "vector") keys = await vectorKeys(loaded!, questions, embedder);
-        else {
-          const outcome = await withServices(loaded!, embedder, async (services) => {
-            const first = services.values().next().value as { embeddingsSettled?: () => Promise<void> } | undefined;
-            if (typeof first?.embeddingsSettled !== "function") return "MemoryServiceOptions.embedder has not landed (no embeddingsSettled)";
-            for (const service of services.values()) await (service as unknown as { embeddingsSettled(): Promise<void> }).embeddingsSettled();
-            return serviceKeys(loaded!, services, questions);
-          });
-          if (typeof outcome === "string") {
-            reports.push(unavailable(ranking, backend, outcome));
-            continue;
-          }
-          keys = outcome;
-        }
-        reports.push(report(ranking, backend, questions, keys, vectorStarted));
+      if (typeof loaded !== "object") {
+        answers.set(ranking, { note: loaded ?? "no store" });
         continue;
       }
-      reports.push(report(ranking, backend, questions, keys, started));
+      if (ranking === "lexical") {
+        answers.set(ranking, await timed(() => withServices(loaded, undefined, (services) => serviceKeys(loaded, services, questions))));
+        continue;
+      }
+      if (embedder === undefined) {
+        answers.set(ranking, { note: "no embedder given" });
+        continue;
+      }
+      if (!vectorsPut) {
+        vectorsNote = await putCorpusVectors(loaded, [dataset], embedder);
+        vectorsPut = true;
+      }
+      if (vectorsNote !== undefined) answers.set(ranking, { note: vectorsNote });
+      else if (ranking === "vector") answers.set(ranking, await timed(() => vectorKeys(loaded, questions, embedder)));
+      else answers.set(ranking, await hybridOutcome(loaded, questions, embedder));
     }
   } finally {
     if (typeof loaded === "object") await loaded.close();
   }
-  return reports;
+  return answers;
 }
 
-function report(
-  ranking: RetrievalRanking,
-  backend: RetrievalBackend,
-  questions: readonly RealCorpusQuestion[],
-  keys: RankedKeys,
-  started: number,
-): RetrievalReport {
-  const results = resultsOf(questions, keys);
-  return { ranking, backend, available: true, questions: results, seconds: (performance.now() - started) / 1000, ...breakdownOf(results) };
+/** MemoryService.search with the embedder, once every service's embedding queue is empty. */
+async function hybridOutcome(loaded: LoadedCorpusStore, questions: readonly RealCorpusQuestion[], embedder: EmbeddingClient): Promise<DatasetOutcome> {
+  return withServices(loaded, embedder, async (services) => {
+    const settles = [...services.values()].map((service) => (service as { embeddingsSettled?: () => Promise<void> }).embeddingsSettled?.bind(service));
+    if (settles.some((settle) => settle === undefined)) return { note: "MemoryServiceOptions.embedder has not landed (no embeddingsSettled)" };
+    for (const settle of settles) await settle!();
+    const started = performance.now();
+    const keys = await serviceKeys(loaded, services, questions);
+    return { keys, seconds: (performance.now() - started) / 1000 };
+  });
 }
 
 async function withServices<T>(
