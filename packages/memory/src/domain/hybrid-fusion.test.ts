@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { MEMORY_HYBRID_FUSION, type MemoryHybridFusionSettings, fuseMemoryHits } from "./hybrid-fusion.js";
+import type { MemoryRecord } from "./memory-types.js";
+import type { RankedMemoryHit } from "./search-ranking.js";
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 5, 30, 12);
+const PROJECT = "0123456789abcdef";
+
+function record(overrides: Partial<MemoryRecord> & Pick<MemoryRecord, "slug">): MemoryRecord {
+  return {
+    scope: "global",
+    workdirHash: "",
+    type: "reference",
+    description: overrides.slug,
+    body: "",
+    unreviewed: false,
+    riskFlags: [],
+    source: { confidence: "low" },
+    links: {},
+    appendCount: 0,
+    archived: false,
+    bodyHash: "h",
+    fileMtimeMs: 0,
+    fileSize: 0,
+    createdAt: 0,
+    updatedAt: NOW - DAY,
+    ...overrides,
+  };
+}
+
+const lexical = (...records: MemoryRecord[]): RankedMemoryHit[] => records.map((record, index) => ({ record, score: 10 - index, matchedBy: "words" }));
+const vector = (...pairs: [MemoryRecord, number][]) => pairs.map(([record, similarity]) => ({ record, similarity }));
+const slugs = (hits: readonly { record: { slug: string; scope: string } }[]) => hits.map((hit) => `${hit.record.scope}/${hit.record.slug}`);
+const base = { includeArchived: false, now: NOW, currentWorkdirHash: PROJECT, limit: 10 };
+
+describe("fuseMemoryHits", () => {
+  it("adds the reciprocal ranks of both lists (k 60, first place worth 1 per list)", () => {
+    const a = record({ slug: "a" });
+    const b = record({ slug: "b" });
+    const c = record({ slug: "c" });
+    const hits = fuseMemoryHits({ ...base, lexical: lexical(a, b), vector: vector([b, 0.9], [c, 0.8]) });
+    expect(slugs(hits)).toEqual(["global/b", "global/a", "global/c"]);
+    expect(hits[0]).toMatchObject({ matchedBy: "words", score: 61 / 62 + 1 });
+    expect(hits[1]?.score).toBe(1);
+    expect(hits[2]).toMatchObject({ matchedBy: "vector", score: 61 / 62 });
+  });
+
+  it("keeps the lexical order when there are no vector hits, and the vector order when there are no lexical ones", () => {
+    const [a, b, c] = ["a", "b", "c"].map((slug) => record({ slug }));
+    expect(slugs(fuseMemoryHits({ ...base, lexical: lexical(a!, b!, c!), vector: [] }))).toEqual(["global/a", "global/b", "global/c"]);
+    expect(slugs(fuseMemoryHits({ ...base, lexical: [], vector: vector([c!, 0.2], [a!, 0.9], [b!, 0.5]) }))).toEqual(["global/a", "global/b", "global/c"]);
+  });
+
+  it("drops vector hits of other types, archived ones (unless asked) and those below the similarity floor", () => {
+    const daily = record({ slug: "daily-2026-06-29", type: "daily", dateLocal: "2026-06-29" });
+    const archived = record({ slug: "old", archived: true });
+    const weak = record({ slug: "weak" });
+    const kept = record({ slug: "kept" });
+    const settings: MemoryHybridFusionSettings = { ...MEMORY_HYBRID_FUSION, similarityFloor: 0.3 };
+    const input = { ...base, lexical: [], vector: vector([daily, 0.9], [archived, 0.8], [weak, 0.1], [kept, 0.5]), settings };
+    expect(slugs(fuseMemoryHits({ ...input, types: ["reference", "user"] }))).toEqual(["global/kept"]);
+    // The day-old journal weighs 0.35 * exp(-1/30): 0.9 * 0.34 ranks it below the plain entries.
+    expect(slugs(fuseMemoryHits({ ...input, types: ["reference", "daily"], includeArchived: true }))).toEqual([
+      "global/old",
+      "global/kept",
+      "global/daily-2026-06-29",
+    ]);
+  });
+
+  it("drops a global entry when the current project's entry of the same slug is a hit of either list", () => {
+    const globalPet = record({ slug: "pet" });
+    const projectPet = record({ slug: "pet", scope: "project", workdirHash: PROJECT });
+    const otherProjectFood = record({ slug: "food", scope: "project", workdirHash: "ffffffffffffffff" });
+    const globalFood = record({ slug: "food" });
+    const hits = fuseMemoryHits({ ...base, lexical: lexical(globalPet, globalFood), vector: vector([projectPet, 0.7], [otherProjectFood, 0.6]) });
+    // project/pet: first of the vector list (1); global/food and another project's food tie at second places (61/62).
+    expect(slugs(hits)).toEqual(["project/pet", "global/food", "project/food"]);
+  });
+
+  it("places a superseded entry just below its replacement, whichever list ranked it higher", () => {
+    const older = record({ slug: "lunch-old" });
+    const newer = record({ slug: "lunch", links: { supersedes: "lunch-old" } });
+    const other = record({ slug: "other" });
+    const hits = fuseMemoryHits({ ...base, lexical: lexical(older, other), vector: vector([older, 0.9], [other, 0.5], [newer, 0.4]) });
+    expect(slugs(hits)).toEqual(["global/other", "global/lunch", "global/lunch-old"]);
+    expect(hits[2]!.score).toBeLessThan(hits[1]!.score);
+  });
+
+  it("orders vector hits by similarity times the record's weight (daily journals decay)", () => {
+    const staleDaily = record({ slug: "daily-2026-01-01", type: "daily", dateLocal: "2026-01-01", updatedAt: NOW - 180 * DAY });
+    const user = record({ slug: "likes", type: "user" });
+    const hits = fuseMemoryHits({ ...base, lexical: [], vector: vector([staleDaily, 0.95], [user, 0.6]) });
+    expect(slugs(hits)).toEqual(["global/likes", "global/daily-2026-01-01"]);
+    const unweighted = fuseMemoryHits({
+      ...base,
+      lexical: [],
+      vector: vector([staleDaily, 0.95], [user, 0.6]),
+      settings: { ...MEMORY_HYBRID_FUSION, rankWeighted: false },
+    });
+    expect(slugs(unweighted)).toEqual(["global/daily-2026-01-01", "global/likes"]);
+  });
+
+  it("fuses scaled scores with the score method and cuts at the limit", () => {
+    const [a, b, c] = ["a", "b", "c"].map((slug) => record({ slug }));
+    const settings: MemoryHybridFusionSettings = { ...MEMORY_HYBRID_FUSION, method: "score", lexicalWeight: 1, vectorWeight: 2 };
+    const hits = fuseMemoryHits({ ...base, limit: 2, lexical: lexical(a!, b!), vector: vector([c!, 0.8], [b!, 0.4]), settings });
+    // a: 10/10 = 1; b: 9/10 + 2 * 0.4/0.8 = 1.9; c: 2 * 1 = 2.
+    expect(slugs(hits)).toEqual(["global/c", "global/b"]);
+    expect(hits[1]!.score).toBeCloseTo(1.9, 10);
+  });
+});

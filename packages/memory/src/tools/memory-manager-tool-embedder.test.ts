@@ -1,0 +1,58 @@
+import { SdkError } from "@agent-tools/core";
+import { describe, expect, it } from "vitest";
+import { conceptEmbedder } from "../runtime/__fixtures__/concept-embedder.js";
+import { inMemoryBackend, setup } from "./__fixtures__/memory-registry.js";
+import { createMemoryToolBundle } from "./memory-tool-bundle.js";
+
+const petEntry = { action: "write", slug: "family-pet", scope: "global", type: "user", description: "Family pet", body: "Rex the hound sleeps on the sofa." };
+
+describe("MemoryManager with an embedder", () => {
+  it("finds an entry by meaning and says which indexes answered", async () => {
+    const embedder = conceptEmbedder();
+    const { call, service } = await setup(inMemoryBackend, { embedder });
+    expect((await call(petEntry)).isError).toBe(false);
+    await (await service()).embeddingsSettled();
+
+    const search = await call({ action: "search", query: "which puppy" });
+    expect(search.isError).toBe(false);
+    expect(search.details).toMatchObject({ entries: ["global/family-pet"], usedFallback: false });
+    expect(search.details.indexes).toContain("vector");
+    expect(search.details.vectorError).toBeUndefined();
+    expect(search.text).toMatch(/^1 memory entry for "which puppy":\n- global\/family-pet \(user, found by meaning, score [\d.]+\): Family pet/);
+    // A word match is not marked.
+    const byWord = await call({ action: "search", query: "hound" });
+    expect(byWord.text).toMatch(/- global\/family-pet \(user, score /);
+  });
+
+  it("answers with word matches and a note when the embedder fails", async () => {
+    const embedder = conceptEmbedder({
+      beforeEmbed: () => {
+        throw new Error("connect ECONNREFUSED 127.0.0.1:9");
+      },
+    });
+    const { call, service } = await setup(inMemoryBackend, { embedder });
+    expect((await call(petEntry)).isError).toBe(false);
+    await (await service()).embeddingsSettled();
+    const search = await call({ action: "search", query: "hound" });
+    expect(search.isError).toBe(false);
+    expect(search.details.entries).toEqual(["global/family-pet"]);
+    expect(search.details.indexes).not.toContain("vector");
+    expect(search.details.vectorError).toContain("ECONNREFUSED");
+    expect(search.text).toContain("Search by meaning was not available (connect ECONNREFUSED 127.0.0.1:9); these are word matches only.");
+  });
+
+  it("reports the indexes without an embedder too (no vector)", async () => {
+    const { call } = await setup(inMemoryBackend);
+    expect((await call(petEntry)).isError).toBe(false);
+    const search = await call({ action: "search", query: "hound" });
+    expect(search.details.indexes).toContain("words");
+    expect(search.details.indexes).not.toContain("vector");
+  });
+
+  it("refuses an embedder that is not an EmbeddingClient when the bundle is created", () => {
+    expect(() => createMemoryToolBundle({ embedder: { modelId: "m", dimension: 3, maxBatchSize: 4 } as never })).toThrow(
+      /^embedder must be an EmbeddingClient .*: embed is not a function\.$/,
+    );
+    expect(() => createMemoryToolBundle({ embedder: "openai" as never })).toThrow(SdkError);
+  });
+});
