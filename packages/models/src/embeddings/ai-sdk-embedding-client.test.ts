@@ -140,6 +140,7 @@ describe("AiSdkEmbeddingClient over a specification v2 model", () => {
     expect(embedder.maxBatchSize).toBe(4);
     await embedder.embed(["a", "b", "c", "d", "e", "f"]);
     expect(calls.map((values) => values.length)).toEqual([4, 2]);
+    await expect(AiSdkEmbeddingClient.create(v2Model(4, calls), { dimensions: 3, maxBatchSize: 5 })).rejects.toThrow(/above the model's limit of 4/);
   });
 
   it("refuses a NaN the model returns, and a batch size above a stated limit", async () => {

@@ -102,7 +102,13 @@ export class AiSdkEmbeddingClient implements EmbeddingClient {
     checkModel(model);
     checkCommonOptions(options);
     const limit = await raceAbortError(Promise.resolve(model.maxEmbeddingsPerCall), callOptions.signal);
-    const maxBatchSize = options.maxBatchSize ?? Math.min(resolveBatchSize(OWNER, undefined), modelLimit(limit));
+    if (typeof options.maxBatchSize === "number" && options.maxBatchSize > modelLimit(limit) && Number.isInteger(options.maxBatchSize)) {
+      throw new SdkError(
+        "invalid_options",
+        `${OWNER}: maxBatchSize ${options.maxBatchSize} is above the model's limit of ${modelLimit(limit)} values per call.`,
+      );
+    }
+    const maxBatchSize = options.maxBatchSize ?? resolveBatchSize(OWNER, undefined, modelLimit(limit));
     if (options.dimensions !== undefined) return new AiSdkEmbeddingClient(model, { ...options, dimensions: options.dimensions, maxBatchSize });
     const [probe] = await callModel(
       model,
