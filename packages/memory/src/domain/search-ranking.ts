@@ -43,11 +43,14 @@ export interface MemoryRankInputHit {
   readonly bm25: number;
 }
 
-/** One ranked hit. `matchedBy` names the query that found its best score. */
+/**
+ * One ranked hit. `matchedBy` names the query that found its best score
+ * (`vector` only for a hit of a hybrid search that the vector index alone found).
+ */
 export interface RankedMemoryHit {
   record: MemoryRecord;
   score: number;
-  matchedBy: "words" | "trigram" | "scan";
+  matchedBy: "words" | "trigram" | "scan" | "vector";
 }
 
 const DAY_MS = 86_400_000;
