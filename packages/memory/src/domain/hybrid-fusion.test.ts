@@ -35,15 +35,24 @@ const slugs = (hits: readonly { record: { slug: string; scope: string } }[]) => 
 const base = { includeArchived: false, now: NOW, currentWorkdirHash: PROJECT, limit: 10 };
 
 describe("fuseMemoryHits", () => {
-  it("adds the reciprocal ranks of both lists (k 60, first place worth 1 per list)", () => {
+  it("adds the reciprocal ranks of both lists (first place worth the list's weight)", () => {
     const a = record({ slug: "a" });
     const b = record({ slug: "b" });
     const c = record({ slug: "c" });
-    const hits = fuseMemoryHits({ ...base, lexical: lexical(a, b), vector: vector([b, 0.9], [c, 0.8]) });
+    const settings: MemoryHybridFusionSettings = { ...MEMORY_HYBRID_FUSION, k: 60, vectorWeight: 1 };
+    const hits = fuseMemoryHits({ ...base, lexical: lexical(a, b), vector: vector([b, 0.9], [c, 0.8]), settings });
     expect(slugs(hits)).toEqual(["global/b", "global/a", "global/c"]);
     expect(hits[0]).toMatchObject({ matchedBy: "words", score: 61 / 62 + 1 });
     expect(hits[1]?.score).toBe(1);
     expect(hits[2]).toMatchObject({ matchedBy: "vector", score: 61 / 62 });
+  });
+
+  it("by default lets the lexical order lead: a vector-only first place ranks near the lexical sixth", () => {
+    const words = ["w1", "w2", "w3", "w4", "w5", "w6", "w7"].map((slug) => record({ slug }));
+    const meaning = record({ slug: "meaning" });
+    const hits = fuseMemoryHits({ ...base, lexical: lexical(...words), vector: vector([meaning, 0.9], [words[3]!, 0.8]) });
+    // w4 (lexical 4th: 2/5 = 0.4, vector 2nd: 0.3 * 2/3 = 0.2) passes w3 (0.5); meaning (0.3) lands between w5 (1/3) and w6 (2/7).
+    expect(slugs(hits).map((name) => name.slice("global/".length))).toEqual(["w1", "w2", "w4", "w3", "w5", "meaning", "w6", "w7"]);
   });
 
   it("keeps the lexical order when there are no vector hits, and the vector order when there are no lexical ones", () => {
@@ -74,8 +83,8 @@ describe("fuseMemoryHits", () => {
     const otherProjectFood = record({ slug: "food", scope: "project", workdirHash: "ffffffffffffffff" });
     const globalFood = record({ slug: "food" });
     const hits = fuseMemoryHits({ ...base, lexical: lexical(globalPet, globalFood), vector: vector([projectPet, 0.7], [otherProjectFood, 0.6]) });
-    // project/pet: first of the vector list (1); global/food and another project's food tie at second places (61/62).
-    expect(slugs(hits)).toEqual(["project/pet", "global/food", "project/food"]);
+    // global/food: lexical 2nd (2/3); project/pet: vector 1st (0.3); another project's food (it shadows nothing): vector 2nd (0.2).
+    expect(slugs(hits)).toEqual(["global/food", "project/pet", "project/food"]);
   });
 
   it("places a superseded entry just below its replacement, whichever list ranked it higher", () => {

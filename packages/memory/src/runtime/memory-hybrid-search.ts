@@ -16,8 +16,8 @@ import { type MemorySearchRequest, searchMemory } from "./memory-search.js";
 
 /** The lexical search is asked for this many ranked candidates (its own per-index cap). */
 export const HYBRID_LEXICAL_CANDIDATES = MEMORY_LIMITS.resultLimitMax;
-/** The vector index is asked for this many nearest neighbours. */
-export const HYBRID_VECTOR_CANDIDATES = 32;
+/** The vector index is asked for this many nearest neighbours (20 measured best with the fusion; 5, 10 and 32 within 0.3 points). */
+export const HYBRID_VECTOR_CANDIDATES = 20;
 
 /** An index that answered a search. */
 export type MemorySearchIndex = "words" | "trigram" | "scan" | "vector";
