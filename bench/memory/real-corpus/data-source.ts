@@ -47,6 +47,10 @@ export function openDataSource(dir: string, probe: string, howToGet: string): Da
     const found = execFileSync("git", ["-C", root, "rev-parse", "--git-dir"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
     gitDir = path.resolve(root, found);
   } catch {
+    gitDir = "";
+  }
+  // Only the directory's own repository: not one that merely encloses it.
+  if (gitDir !== root && gitDir !== path.join(root, ".git")) {
     throw new Error(`no data at ${root}: neither ${probe} on disk nor a git directory there. ${howToGet}`);
   }
   const git = (args: string[]): string => execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
