@@ -1,15 +1,16 @@
 import { SdkError } from "@agent-tools/core";
 import { describe, expect, it } from "vitest";
 import { conceptEmbedder } from "../runtime/__fixtures__/concept-embedder.js";
+import { MEMORY_TEST_BACKENDS } from "./__fixtures__/memory-backends.js";
 import { inMemoryBackend, setup } from "./__fixtures__/memory-registry.js";
 import { createMemoryToolBundle } from "./memory-tool-bundle.js";
 
 const petEntry = { action: "write", slug: "family-pet", scope: "global", type: "user", description: "Family pet", body: "Rex the hound sleeps on the sofa." };
 
-describe("MemoryManager with an embedder", () => {
+describe.each(MEMORY_TEST_BACKENDS)("MemoryManager with an embedder on the $name index", (backend) => {
   it("finds an entry by meaning and says which indexes answered", async () => {
     const embedder = conceptEmbedder();
-    const { call, service } = await setup(inMemoryBackend, { embedder });
+    const { call, service } = await setup(backend, { embedder });
     expect((await call(petEntry)).isError).toBe(false);
     await (await service()).embeddingsSettled();
 
@@ -24,6 +25,22 @@ describe("MemoryManager with an embedder", () => {
     expect(byWord.text).toMatch(/- global\/family-pet \(user, score /);
   });
 
+  it("deletes the vector with its entry, and re-embeds an update", async () => {
+    const { call, service } = await setup(backend, { embedder: conceptEmbedder() });
+    expect((await call(petEntry)).isError).toBe(false);
+    await (await service()).embeddingsSettled();
+    expect((await call({ action: "update", slug: "family-pet", scope: "global", body: "Rex now means our pizza night." })).isError).toBe(false);
+    await (await service()).embeddingsSettled();
+    expect((await call({ action: "search", query: "trattoria" })).details.entries).toEqual(["global/family-pet"]);
+    expect((await call({ action: "delete", slug: "family-pet", scope: "global" })).isError).toBe(false);
+    await (await service()).embeddingsSettled();
+    const after = await call({ action: "search", query: "trattoria" });
+    expect(after.details.entries).toEqual([]);
+    expect(after.details.indexes).toContain("vector");
+  });
+});
+
+describe("MemoryManager with an embedder", () => {
   it("answers with word matches and a note when the embedder fails", async () => {
     const embedder = conceptEmbedder({
       beforeEmbed: () => {
