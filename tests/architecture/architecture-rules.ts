@@ -20,6 +20,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   git: 2,
   storage: 2,
   models: 2,
+  // The offline embedder (word vectors from a data package): core only.
+  "word-vectors": 2,
   // The SSH workspace adapter (and SSHManager, its chat tool): core only.
   ssh: 2,
   // Tool packages: core, adapters, file-io, storage; never another tool package or a composer.
