@@ -14,7 +14,7 @@
  *
  * Run: pnpm exec tsx --conditions=@agent-tools/source bench/memory/retrieval-quality.ts
  *   [--corpus=real|written|all] [--backend=memory,sqlite,postgres] [--data=<dir with REALTALK/ and FriendsQA/ clones>]
- *   [--rankings=plain-bm25,lexical,vector,hybrid] [--json=<file>] [--seed=42] [--distractors=360] (the last two: written corpus)
+ *   [--rankings=plain-bm25,lexical,vector,hybrid] [--json=<file>] [--markdown=<file>] [--seed=42] [--distractors=360] (the last two: written corpus)
  * Default backends: memory and sqlite. Takes about a minute per backend.
  */
 import fs from "node:fs/promises";
@@ -25,10 +25,10 @@ import type { RealDataset } from "./real-corpus/corpus-types.js";
 import { type RetrievalReport, evaluateRankings } from "./real-corpus/evaluate.js";
 import { describeRealCorpus, loadRealCorpus, sourcesUnder } from "./real-corpus/load-corpus.js";
 import { RETRIEVAL_RANKINGS, type RetrievalRanking } from "./real-corpus/rankings.js";
-import { backendAgreement, printReports, verdictLines } from "./real-corpus/report-table.js";
+import { backendAgreement, markdownTable, printReports, verdictLines } from "./real-corpus/report-table.js";
 import { runWrittenCorpusQuality } from "./written-corpus-quality.js";
 
-const OPTIONS = ["corpus", "backend", "data", "rankings", "json", "seed", "distractors"] as const;
+const OPTIONS = ["corpus", "backend", "data", "rankings", "json", "markdown", "seed", "distractors"] as const;
 const CORPORA = ["real", "written", "all"] as const;
 
 function option(name: (typeof OPTIONS)[number], fallback: string): string {
@@ -66,7 +66,9 @@ async function offlineEmbedder(): Promise<EmbeddingClient | string> {
   }
 }
 
-async function runRealCorpus(backends: readonly RetrievalBackend[], rankings: readonly RetrievalRanking[], jsonFile: string | undefined): Promise<void> {
+async function runRealCorpus(backends: readonly RetrievalBackend[], rankings: readonly RetrievalRanking[]): Promise<void> {
+  const jsonFile = option("json", "");
+  const markdownFile = option("markdown", "");
   const dataDir = option("data", "");
   const datasets = loadRealCorpus(undefined, dataDir === "" ? {} : sourcesUnder(dataDir));
   console.log("real corpus (bench/memory/real-corpus):");
@@ -100,7 +102,12 @@ async function runRealCorpus(backends: readonly RetrievalBackend[], rankings: re
     console.log("");
     for (const line of backendAgreement(all)) console.log(line);
   }
-  if (jsonFile !== undefined) {
+  if (markdownFile !== "") {
+    const sections = all.map((run) => `${run.set}, ${run.reports[0]?.backend} (recall@1 / @5 / @10 / MRR):\n\n${markdownTable(run.reports)}`);
+    await fs.writeFile(markdownFile, `${machineLine()}, ${new Date().toISOString()}\n\n${sections.join("\n\n")}\n`);
+    console.log(`\nMarkdown tables written to ${markdownFile}`);
+  }
+  if (jsonFile !== "") {
     await fs.writeFile(jsonFile, `${JSON.stringify({ machine: machineLine(), date: new Date().toISOString(), runs: all }, null, 1)}\n`);
     console.log(`\nper-question results written to ${jsonFile}`);
   }
@@ -111,9 +118,8 @@ async function main(): Promise<void> {
   const corpus = option("corpus", "real") as (typeof CORPORA)[number];
   const backends = option("backend", "memory,sqlite").split(",") as RetrievalBackend[];
   const rankings = option("rankings", RETRIEVAL_RANKINGS.join(",")).split(",") as RetrievalRanking[];
-  const jsonFile = option("json", "");
   console.log(`${machineLine()}, ${new Date().toISOString()}`);
-  if (corpus === "real" || corpus === "all") await runRealCorpus(backends, rankings, jsonFile === "" ? undefined : jsonFile);
+  if (corpus === "real" || corpus === "all") await runRealCorpus(backends, rankings);
   if (corpus === "written" || corpus === "all") {
     console.log("\nwritten corpus (conversation-corpus.ts):");
     await runWrittenCorpusQuality({ seed: Number(option("seed", "42")), distractors: Number(option("distractors", "360")), backends });

@@ -32,8 +32,9 @@ export function reportRows(reports: readonly RetrievalReport[]): string[][] {
   const reference = reports.find((report) => report.available) ?? reports[0]!;
   const groups: [string, (report: RetrievalReport) => RetrievalMetrics | undefined][] = [["all", (report) => report.overall]];
   for (const kind of QUESTION_KINDS) if (reference.byKind[kind] !== undefined) groups.push([`  ${kind}`, (report) => report.byKind[kind]]);
-  for (const dataset of REAL_DATASET_NAMES) {
-    if (reference.byDataset[dataset] === undefined) continue;
+  const datasets = REAL_DATASET_NAMES.filter((dataset) => reference.byDataset[dataset] !== undefined);
+  // With one dataset its rows would repeat the kinds above.
+  for (const dataset of datasets.length > 1 ? datasets : []) {
     groups.push([dataset, (report) => report.byDataset[dataset]]);
     for (const kind of QUESTION_KINDS) {
       if (reference.byDatasetKind[dataset]?.[kind] !== undefined) groups.push([`  ${kind}`, (report) => report.byDatasetKind[dataset]?.[kind]]);
@@ -126,4 +127,28 @@ export function backendAgreement(runs: readonly { readonly set: string; readonly
     }
   }
   return lines;
+}
+
+/**
+ * A Markdown table of `reports` for the docs: one row per group, one column
+ * per ranking, each cell `recall@1 / @5 / @10 / MRR` (two decimals).
+ */
+export function markdownTable(reports: readonly RetrievalReport[]): string {
+  const rows = reportRows(reports).slice(1);
+  const short = (value: string) => (value === "n/a" ? value : Number(value).toFixed(2));
+  const lines = [
+    `| questions | n | ${reports.map((report) => RANKING_TITLES[report.ranking]).join(" | ")} |`,
+    `|---|---:|${reports.map(() => "---").join("|")}|`,
+  ];
+  for (const row of rows) {
+    const label = row[0]!.startsWith("  ") ? `&nbsp;&nbsp;${row[0]!.trim()}` : `**${row[0]}**`;
+    const figures = reports.map((_, index) =>
+      row
+        .slice(2 + index * 4, 6 + index * 4)
+        .map(short)
+        .join(" / "),
+    );
+    lines.push(`| ${label} | ${row[1]} | ${figures.join(" | ")} |`);
+  }
+  return lines.join("\n");
 }
