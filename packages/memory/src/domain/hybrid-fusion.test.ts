@@ -61,7 +61,15 @@ describe("fuseMemoryHits", () => {
     expect(slugs(fuseMemoryHits({ ...base, lexical: [], vector: vector([c!, 0.2], [a!, 0.9], [b!, 0.5]) }))).toEqual(["global/a", "global/b", "global/c"]);
   });
 
-  it("drops vector hits of other types, archived ones (unless asked) and those below the similarity floor", () => {
+  it("drops vector hits that share nothing with the query (similarity 0 or below) by default", () => {
+    const related = record({ slug: "related" });
+    const orthogonal = record({ slug: "orthogonal" });
+    const opposite = record({ slug: "opposite" });
+    const hits = fuseMemoryHits({ ...base, lexical: [], vector: vector([related, 0.2], [orthogonal, 0], [opposite, -0.4]) });
+    expect(slugs(hits)).toEqual(["global/related"]);
+  });
+
+  it("drops vector hits of other types, archived ones (unless asked) and those not above the similarity floor", () => {
     const daily = record({ slug: "daily-2026-06-29", type: "daily", dateLocal: "2026-06-29" });
     const archived = record({ slug: "old", archived: true });
     const weak = record({ slug: "weak" });

@@ -33,7 +33,7 @@ export interface MemoryHybridFusionSettings {
   readonly k: number;
   readonly lexicalWeight: number;
   readonly vectorWeight: number;
-  /** Vector hits less similar than this are dropped. */
+  /** Vector hits whose similarity is not above this are dropped (with 0: orthogonal and opposite ones, which share nothing with the query). */
   readonly similarityFloor: number;
   /** Order the vector hits by similarity times the record's scope/type weight and daily decay (as lexical scores are). */
   readonly rankWeighted: boolean;
@@ -87,7 +87,7 @@ function rankVectorHits(input: MemoryHybridFusionInput, settings: MemoryHybridFu
   const seen = new Set<string>();
   const ranked: { record: MemoryRecord; value: number }[] = [];
   for (const { record, similarity } of input.vector) {
-    if (!(similarity >= settings.similarityFloor)) continue;
+    if (!(similarity > settings.similarityFloor)) continue;
     if (types !== undefined && !types.has(record.type)) continue;
     if (record.archived && !input.includeArchived) continue;
     const key = keyOf(record);
