@@ -61,11 +61,17 @@ describe("fuseMemoryHits", () => {
     expect(slugs(fuseMemoryHits({ ...base, lexical: [], vector: vector([c!, 0.2], [a!, 0.9], [b!, 0.5]) }))).toEqual(["global/a", "global/b", "global/c"]);
   });
 
-  it("drops vector hits that share nothing with the query (similarity 0 or below) by default", () => {
+  it("drops vector hits that share nothing with the query (similarity 0 or below) and similarities that are not cosines", () => {
     const related = record({ slug: "related" });
     const orthogonal = record({ slug: "orthogonal" });
     const opposite = record({ slug: "opposite" });
-    const hits = fuseMemoryHits({ ...base, lexical: [], vector: vector([related, 0.2], [orthogonal, 0], [opposite, -0.4]) });
+    // A damaged stored vector can give NaN or a "similarity" past 1: neither is a cosine, neither is ranked.
+    const broken = [record({ slug: "nan" }), record({ slug: "huge" }), record({ slug: "infinite" })];
+    const hits = fuseMemoryHits({
+      ...base,
+      lexical: [],
+      vector: vector([broken[2]!, Number.POSITIVE_INFINITY], [broken[1]!, 1e38], [related, 0.2], [broken[0]!, Number.NaN], [orthogonal, 0], [opposite, -0.4]),
+    });
     expect(slugs(hits)).toEqual(["global/related"]);
   });
 

@@ -79,6 +79,9 @@ interface Fused {
   hit: FusedMemoryHit;
 }
 
+/** Largest similarity taken as a cosine (float32 rounding of unit vectors stays well within it). */
+const MAX_SIMILARITY = 1.001;
+
 const keyOf = (record: Pick<MemoryRecord, "scope" | "workdirHash" | "slug">) => `${record.scope}\u0000${record.workdirHash}\u0000${record.slug}`;
 
 /** Vector hits the search may show, in the order fusion ranks them. */
@@ -87,7 +90,8 @@ function rankVectorHits(input: MemoryHybridFusionInput, settings: MemoryHybridFu
   const seen = new Set<string>();
   const ranked: { record: MemoryRecord; value: number }[] = [];
   for (const { record, similarity } of input.vector) {
-    if (!(similarity > settings.similarityFloor)) continue;
+    // NaN fails the floor; a similarity past 1 (a damaged stored vector, not unit length) is not a cosine: dropped, never ranked first.
+    if (!(similarity > settings.similarityFloor) || !(similarity <= MAX_SIMILARITY)) continue;
     if (types !== undefined && !types.has(record.type)) continue;
     if (record.archived && !input.includeArchived) continue;
     const key = keyOf(record);
