@@ -56,6 +56,8 @@ export class WinkVectorScanner {
   private stoppedEarly = false;
   private bytesRead = 0;
   private readonly number: JsonNumberResult = { value: 0, end: 0 };
+  /** The numbers of the entry being read, reused from entry to entry. */
+  private entryNumbers = new Float64Array(0);
 
   /**
    * @param wantedRows rows to keep: the entries of rank `0 .. wantedRows - 1`.
@@ -285,8 +287,6 @@ export class WinkVectorScanner {
     if (this.inRankOrder && this.entriesSeen >= this.rowCount) return this.finishVectors(this.rowCount < this.fileWordCount);
     return true;
   }
-
-  private entryNumbers = new Float64Array(0);
 
   /** The numbers of one entry, in a reused array (valid until the next call). */
   private parseEntry(word: string, from: number, close: number): Float64Array {
