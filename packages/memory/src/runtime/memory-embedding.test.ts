@@ -173,6 +173,42 @@ describe("MemoryService with an embedder: embedding on write", () => {
     await memory.embeddingsSettled();
   });
 
+  it("coalesces changes made while a batch is in flight, and stores no vector of a text that moved on", async () => {
+    const dirs = directories();
+    const store = new InMemoryMemoryIndexStore();
+    let release: () => void = () => {};
+    let held = true;
+    const embedder = conceptEmbedder({
+      beforeEmbed: () => {
+        if (!held) return;
+        held = false;
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    });
+    const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.workdir, store, embedder });
+    try {
+      expect((await memory.write(entry("note", "Note", "A terrier."))).ok).toBe(true);
+      await vi.waitFor(() => expect(embedder.calls).toHaveLength(1));
+      // While the first batch (of "A terrier.") is held, the entry changes three times and another entry is written.
+      for (const body of ["A pizza.", "A pasta lunch.", "A flight to Rome."])
+        expect((await memory.update({ slug: "note", scope: "global", body })).ok).toBe(true);
+      expect((await memory.write(entry("other", "Other", "The compiler."))).ok).toBe(true);
+      expect(memory.embeddingStatus()).toMatchObject({ state: "embedding", queued: 2 });
+      release();
+      await memory.embeddingsSettled();
+      // The held batch's vector was refused (its body hash moved on); the next batch embedded each entry once, as it is now.
+      expect(embedder.calls.slice(1).flat().sort()).toEqual(["Note\nA flight to Rome.", "Other\nThe compiler."]);
+      expect(await store.vectorBacklog({ modelId: embedder.modelId, limit: 10 })).toEqual([]);
+      expect(memory.embeddingStatus()).toMatchObject({ state: "idle", queued: 0, embedded: 2 });
+      expect(slugs(await memory.search({ query: "airport", limit: 1 }))).toEqual(["note"]);
+      expect(slugs(await memory.search({ query: "canine", limit: 8 }))).toEqual([]);
+    } finally {
+      await memory.close();
+    }
+  });
+
   it("never answers one project's search with another project's vectors", async () => {
     const dirs = directories();
     const store = new InMemoryMemoryIndexStore();
