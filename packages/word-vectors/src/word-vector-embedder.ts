@@ -22,8 +22,8 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * Loads the word vectors (once, for this embedder: about a second for the
- * default 50,000 words) and resolves with an embedder over them. Share the
+ * Loads the word vectors (once, for this embedder: about half a second of
+ * CPU for the default 50,000 words) and resolves with an embedder over them. Share the
  * embedder between registries and memory services rather than create one
  * per use: each holds its own copy of the vectors.
  *

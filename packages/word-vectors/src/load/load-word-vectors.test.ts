@@ -92,7 +92,11 @@ describe("WinkVectorScanner on small files", () => {
   function scanByteByByte(json: string, wanted: number): WordVectorTable {
     const scanner = new WinkVectorScanner(wanted, "test.json");
     const bytes = Buffer.from(json);
-    for (let index = 0; index < bytes.length; index += 1) if (scanner.feed(bytes.subarray(index, index + 1))) break;
+    let held = Buffer.alloc(0);
+    for (let index = 0; index < bytes.length && !scanner.done; index += 1) {
+      const view = Buffer.concat([held, bytes.subarray(index, index + 1)]);
+      held = view.subarray(scanner.scan(view));
+    }
     return scanner.finish();
   }
 

@@ -1,9 +1,9 @@
 /**
- * Streams a wink word-vector file from disk into a {@link WordVectorTable},
+ * Reads a wink word-vector file from disk in 1 MiB pieces into a {@link WordVectorTable},
  * keeping only the most frequent words and stopping the read as soon as they
  * are in (see {@link WinkVectorScanner}).
  */
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { SdkError } from "@agent-tools/core";
@@ -46,17 +46,27 @@ export function winkVectorsFile(): string {
 export async function loadWordVectors(file: string, wantedRows: number, signal?: AbortSignal): Promise<WordVectorTable> {
   signal?.throwIfAborted();
   const scanner = new WinkVectorScanner(wantedRows, file);
-  const stream = createReadStream(file, { highWaterMark: CHUNK_BYTES });
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    for await (const chunk of stream) {
+    handle = await open(file, "r");
+    // One buffer for the whole read: the bytes an entry left unfinished move to its front, new bytes follow.
+    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let held = 0;
+    while (!scanner.done) {
       signal?.throwIfAborted();
-      if (scanner.feed(chunk as Buffer)) break;
+      if (held === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
+      const { bytesRead } = await handle.read(buffer, held, buffer.length - held, null);
+      if (bytesRead === 0) break;
+      held += bytesRead;
+      const used = scanner.scan(buffer.subarray(0, held));
+      buffer.copyWithin(0, used, held);
+      held -= used;
     }
   } catch (error) {
     if (signal?.aborted || error instanceof SdkError) throw error;
     throw new SdkError("unsupported", `The word vectors file ${file} could not be read: ${(error as Error).message}`, { file }, { cause: error });
   } finally {
-    stream.destroy();
+    await handle?.close();
   }
   return scanner.finish();
 }

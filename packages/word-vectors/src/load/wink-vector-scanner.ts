@@ -35,7 +35,12 @@ function isWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
-/** Scans one wink word-vector file; call {@link WinkVectorScanner.feed} per chunk of bytes, then {@link WinkVectorScanner.finish}. */
+/**
+ * Scans one wink word-vector file. The caller reads the file into a buffer,
+ * calls {@link WinkVectorScanner.scan} with the bytes it holds, keeps the
+ * bytes past the returned count in front of the next read, and calls
+ * {@link WinkVectorScanner.finish} once `done` or at the end of the file.
+ */
 export class WinkVectorScanner {
   private buffer: Buffer = EMPTY;
   private position = 0;
@@ -44,7 +49,6 @@ export class WinkVectorScanner {
   private readonly header = new Map<string, number>();
   private skipDepth = 0;
   private skipInString = false;
-  private skipEscape = false;
   private dimension = 0;
   private rankIndex = 0;
   private rowCount = 0;
@@ -54,7 +58,8 @@ export class WinkVectorScanner {
   private entriesSeen = 0;
   private inRankOrder = true;
   private stoppedEarly = false;
-  private bytesRead = 0;
+  /** Bytes of the file before the current view. */
+  private viewStart = 0;
   private readonly number: JsonNumberResult = { value: 0, end: 0 };
   /** The numbers of the entry being read, reused from entry to entry. */
   private entryNumbers = new Float64Array(0);
@@ -68,20 +73,26 @@ export class WinkVectorScanner {
     private readonly source: string,
   ) {}
 
-  /** Scans one more chunk; true once the scanner has all it needs (the caller stops reading). */
-  feed(chunk: Buffer): boolean {
-    if (this.isDone()) return true;
-    this.bytesRead += chunk.length;
-    this.buffer = this.position < this.buffer.length ? Buffer.concat([this.buffer.subarray(this.position), chunk]) : chunk;
-    this.position = 0;
-    while (!this.isDone()) {
-      if (!this.step()) return false;
-    }
-    return true;
+  /** True once the scanner holds everything it needs (the caller stops reading). */
+  get done(): boolean {
+    return this.phase === "done";
   }
 
-  private isDone(): boolean {
-    return this.phase === "done";
+  /**
+   * Scans `view` (the bytes left over from the last call, then new ones) as
+   * far as it can; returns how many bytes it used. The rest (an entry cut by
+   * the end of the view) must start the next view.
+   */
+  scan(view: Buffer): number {
+    this.buffer = view;
+    this.position = 0;
+    while (this.phase !== "done" && this.step()) {
+      // each step moves the scanner on; it stops when the view holds too little
+    }
+    const used = this.position;
+    this.viewStart += used;
+    this.buffer = EMPTY;
+    return used;
   }
 
   /** The table read; throws when the file ended before its vectors section did. */
@@ -94,7 +105,7 @@ export class WinkVectorScanner {
       vectors: this.vectors,
       rows: this.rows,
       stoppedEarly: this.stoppedEarly,
-      bytesRead: this.bytesRead,
+      bytesRead: this.viewStart,
     };
   }
 
@@ -132,7 +143,7 @@ export class WinkVectorScanner {
   private expect(wanted: number, next: Phase): boolean {
     const code = this.skipWhitespace();
     if (code === -1) return false;
-    if (code !== wanted) this.fail(`expected "${String.fromCharCode(wanted)}" at byte ${this.bytesRead - this.buffer.length + this.position}`);
+    if (code !== wanted) this.fail(`expected "${String.fromCharCode(wanted)}" at byte ${this.viewStart + this.position}`);
     this.position += 1;
     this.phase = next;
     return true;
@@ -179,7 +190,6 @@ export class WinkVectorScanner {
     if (code === OPEN_BRACKET || code === OPEN_BRACE || code === QUOTE) {
       this.skipDepth = 0;
       this.skipInString = false;
-      this.skipEscape = false;
       this.phase = "skip";
       return true;
     }
@@ -199,26 +209,36 @@ export class WinkVectorScanner {
     return true;
   }
 
-  /** Skips a string, array or object value without building it; the state survives chunk ends. */
+  /** Skips a string, array or object value without building it; the state survives view ends. */
   private skipValue(): boolean {
     const buffer = this.buffer;
-    for (let index = this.position; index < buffer.length; index += 1) {
-      const code = buffer[index];
+    let index = this.position;
+    while (index < buffer.length) {
       if (this.skipInString) {
-        if (this.skipEscape) this.skipEscape = false;
-        else if (code === BACKSLASH) this.skipEscape = true;
-        else if (code === QUOTE) {
-          this.skipInString = false;
-          if (this.skipDepth === 0) return this.endSkip(index + 1);
-        }
-      } else if (code === QUOTE) this.skipInString = true;
+        // Jump to the next quote; it ends the string unless an odd run of backslashes precedes it.
+        const quote = buffer.indexOf(QUOTE, index);
+        if (quote === -1) break;
+        let backslashes = 0;
+        while (quote - backslashes - 1 >= index && buffer[quote - backslashes - 1] === BACKSLASH) backslashes += 1;
+        index = quote + 1;
+        if (backslashes % 2 === 1) continue;
+        this.skipInString = false;
+        if (this.skipDepth === 0) return this.endSkip(index);
+        continue;
+      }
+      const code = buffer[index];
+      index += 1;
+      if (code === QUOTE) this.skipInString = true;
       else if (code === OPEN_BRACKET || code === OPEN_BRACE) this.skipDepth += 1;
       else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
         this.skipDepth -= 1;
-        if (this.skipDepth === 0) return this.endSkip(index + 1);
+        if (this.skipDepth === 0) return this.endSkip(index);
       }
     }
-    this.position = buffer.length;
+    // Keep an unfinished run of backslashes for the next view, so an escaped quote is still seen as one.
+    let keep = 0;
+    if (this.skipInString) while (keep < buffer.length - this.position && buffer[buffer.length - keep - 1] === BACKSLASH) keep += 1;
+    this.position = buffer.length - keep;
     return false;
   }
 
@@ -274,22 +294,24 @@ export class WinkVectorScanner {
 
   /** Reads the numbers of one entry (bytes `from .. close`) and keeps the vector when its rank is wanted. */
   private keepEntry(word: string, from: number, close: number): boolean {
-    const components = this.parseEntry(word, from, close);
-    const rank = components[this.rankIndex];
-    if (rank === undefined) this.fail(`the entry of "${word}" has ${components.length} numbers, fewer than ${this.rankIndex + 1}`);
+    const count = this.parseEntry(word, from, close);
+    if (count <= this.rankIndex) this.fail(`the entry of "${word}" has ${count} numbers, fewer than ${this.rankIndex + 1}`);
+    const numbers = this.entryNumbers;
+    const rank = numbers[this.rankIndex]!;
     if (!Number.isInteger(rank) || rank < 0) this.fail(`the entry of "${word}" has no valid rank`);
     if (rank !== this.entriesSeen) this.inRankOrder = false;
     this.entriesSeen += 1;
     if (rank < this.rowCount && !this.rows.has(word)) {
-      this.vectors.set(components.subarray(0, this.dimension), rank * this.dimension);
+      const offset = rank * this.dimension;
+      for (let component = 0; component < this.dimension; component += 1) this.vectors[offset + component] = numbers[component]!;
       this.rows.set(word, rank);
     }
     if (this.inRankOrder && this.entriesSeen >= this.rowCount) return this.finishVectors(this.rowCount < this.fileWordCount);
     return true;
   }
 
-  /** The numbers of one entry, in a reused array (valid until the next call). */
-  private parseEntry(word: string, from: number, close: number): Float64Array {
+  /** Reads the numbers of one entry into {@link entryNumbers} (those past the rank are counted, not kept); returns their count. */
+  private parseEntry(word: string, from: number, close: number): number {
     if (this.entryNumbers.length < this.rankIndex + 1) this.entryNumbers = new Float64Array(this.rankIndex + 1);
     const numbers = this.entryNumbers;
     const buffer = this.buffer;
@@ -309,7 +331,7 @@ export class WinkVectorScanner {
         index += 1;
       }
     }
-    return numbers.subarray(0, Math.min(count, numbers.length));
+    return count;
   }
 
   private fail(reason: string): never {
