@@ -15,10 +15,8 @@ export interface MemoryFusionVectorHit {
   readonly similarity: number;
 }
 
-/** A fused hit: a lexical hit keeps its `matchedBy`; a hit only the vector index found says `vector`. */
-export interface FusedMemoryHit extends Omit<RankedMemoryHit, "matchedBy"> {
-  matchedBy: RankedMemoryHit["matchedBy"] | "vector";
-}
+/** A fused hit (a ranked hit): a lexical hit keeps its `matchedBy`; a hit only the vector index found says `vector`. */
+export type FusedMemoryHit = RankedMemoryHit;
 
 /** How the two rankings are fused. */
 export interface MemoryHybridFusionSettings {
