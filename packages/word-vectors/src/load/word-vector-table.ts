@@ -18,6 +18,6 @@ export interface WordVectorTable {
   readonly rows: ReadonlyMap<string, number>;
   /** Whether the loader stopped before the end of the file (the vectors section was in frequency order). */
   readonly stoppedEarly: boolean;
-  /** Bytes of the file the loader read. */
+  /** Bytes of the file the scanner went through (up to the last entry it needed). */
   readonly bytesRead: number;
 }
