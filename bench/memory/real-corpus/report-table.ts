@@ -74,6 +74,14 @@ const points = (delta: number) => `${delta >= 0 ? "+" : ""}${(delta * 100).toFix
 export function verdictLines(reports: readonly RetrievalReport[]): string[] {
   const byRanking = new Map(reports.filter((report) => report.available).map((report) => [report.ranking, report]));
   const lines: string[] = [];
+  const lexical = byRanking.get("lexical");
+  const bm25 = byRanking.get("plain-bm25");
+  if (lexical !== undefined && bm25 !== undefined) {
+    const gain = lexical.overall.recallAt5 - bm25.overall.recallAt5;
+    lines.push(
+      `target (lexical beats plain BM25 by at least 5 points of recall@5): ${gain >= 0.05 ? "met" : "NOT met"}, ${points(gain)} points (${cell(bm25.overall.recallAt5)} -> ${cell(lexical.overall.recallAt5)})`,
+    );
+  }
   for (const [challenger, baseline] of [
     ["lexical", "plain-bm25"],
     ["hybrid", "lexical"],
