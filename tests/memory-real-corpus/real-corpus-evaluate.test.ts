@@ -3,6 +3,7 @@ import { FunctionEmbeddingClient } from "@agent-tools/memory/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateRankings, evaluateRetrieval } from "../../bench/memory/real-corpus/evaluate.js";
 import { loadRealCorpus, sourcesUnder } from "../../bench/memory/real-corpus/load-corpus.js";
+import { compareRuns } from "../../bench/memory/real-corpus/compare-reports.js";
 import { metricsOf } from "../../bench/memory/real-corpus/retrieval-metrics.js";
 import { writeFixtureClones } from "./real-corpus-fixture.js";
 
@@ -59,5 +60,29 @@ describe("evaluateRetrieval on the fixture corpus", () => {
   it("says why a ranking cannot run instead of reporting figures", async () => {
     const report = await evaluateRetrieval({ datasets: loadRealCorpus(["friendsqa-test"], sourcesUnder(dir)), ranking: "hybrid" });
     expect(report).toMatchObject({ ranking: "hybrid", backend: "memory", available: false, note: "no embedder given", questions: [] });
+  });
+});
+
+describe("compareRuns", () => {
+  it("lists the questions a second run ranks better and worse, a miss counting below rank 10", () => {
+    const question = (id: string, rank: number | null) => ({
+      id,
+      dataset: "realtalk" as const,
+      kind: "single" as const,
+      text: id,
+      evidence: ["p/a"],
+      rank,
+      top: [],
+    });
+    const comparison = compareRuns(
+      [question("a", 1), question("b", null), question("c", 3), question("d", 2), question("gone", 1)],
+      [question("a", 1), question("b", 4), question("c", null), question("d", 1), question("new", 1)],
+    );
+    expect(comparison.improved.map((change) => [change.id, change.before, change.after])).toEqual([
+      ["b", null, 4],
+      ["d", 2, 1],
+    ]);
+    expect(comparison.worsened.map((change) => [change.id, change.before, change.after])).toEqual([["c", 3, null]]);
+    expect(comparison.unmatched).toBe(2);
   });
 });
