@@ -11,7 +11,7 @@ import type {
   MemoryTextHit,
   MemoryTextQuery,
 } from "./memory-index-store.js";
-import type { MemoryVectorHit, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
+import type { MemoryVectorHits, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
 import { assertLimit, assertModelId } from "./memory-vector-rules.js";
 import { InMemoryVectorTable } from "./in-memory-memory-vectors.js";
 import { PlainBm25Index, foldText, fts5Idf } from "./plain-bm25.js";
@@ -231,7 +231,7 @@ export class InMemoryMemoryIndexStore implements MemoryIndexStore {
   }
 
   /** {@inheritDoc MemoryVectorIndex.searchVectors} */
-  async searchVectors(query: MemoryVectorQuery): Promise<readonly MemoryVectorHit[]> {
+  async searchVectors(query: MemoryVectorQuery): Promise<MemoryVectorHits> {
     return this.#vectors.search(query, this.#records);
   }
 

@@ -7,7 +7,7 @@
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { compareForList, memoryKeyId, searchTypes } from "./memory-index-query.js";
 import type { MemoryScopeRef } from "./memory-scope-ref.js";
-import type { MemoryVectorHit, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
+import type { MemoryVectorHit, MemoryVectorHits, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
 import { VectorTopK, assertVectorQuery, assertVectorRows, dimensionMismatch, dotProduct } from "./memory-vector-rules.js";
 
 interface StoredVector {
@@ -64,7 +64,7 @@ export class InMemoryVectorTable {
   }
 
   /** {@inheritDoc MemoryVectorIndex.searchVectors} */
-  search(query: MemoryVectorQuery, records: ReadonlyMap<string, MemoryRecord>): MemoryVectorHit[] {
+  search(query: MemoryVectorQuery, records: ReadonlyMap<string, MemoryRecord>): MemoryVectorHits {
     assertVectorQuery(query);
     const types = new Set(searchTypes(query));
     const scopes = new Set(query.scopes.map((scope: MemoryScopeRef) => `${scope.scope}\u0000${scope.workdirHash}`));
@@ -79,7 +79,8 @@ export class InMemoryVectorTable {
       const similarity = dotProduct(query.vector, stored.vector);
       if (top.admits(similarity)) top.offer({ scope: record.scope, workdirHash: record.workdirHash, slug: record.slug, similarity, item: record });
     }
-    return top.sorted().map((candidate) => ({ record: structuredClone(candidate.item), similarity: candidate.similarity }));
+    // Vectors are validated on the way in and copied: none is ever damaged here, so nothing is skipped.
+    return top.sorted().map((candidate): MemoryVectorHit => ({ record: structuredClone(candidate.item), similarity: candidate.similarity }));
   }
 
   /** {@inheritDoc MemoryVectorIndex.pruneVectors} */

@@ -48,6 +48,19 @@ export interface MemoryVectorHit {
   readonly similarity: number;
 }
 
+/** A stored vector a search left out because it is damaged (the store never writes one; a damaged database may hold one). */
+export interface MemoryVectorSkip {
+  readonly key: MemoryKey;
+  /** `dimension`: not the query's length (or its bytes are not whole float32s); `invalid`: a component not finite, or not unit length. */
+  readonly reason: "dimension" | "invalid";
+}
+
+/**
+ * The hits of {@link MemoryVectorIndex.searchVectors}: an array of hits,
+ * carrying `skipped` when the scan left damaged vectors out (absent otherwise).
+ */
+export type MemoryVectorHits = readonly MemoryVectorHit[] & { readonly skipped?: readonly MemoryVectorSkip[] };
+
 /** How a store finds nearest neighbours. */
 export type MemoryVectorIndexKind = "scan" | "pgvector";
 
@@ -70,8 +83,14 @@ export interface MemoryVectorIndex {
    * with `includeArchived`) whose current vector is most similar, best first;
    * ties by slug, then scope and workdirHash (code-unit order). An entry
    * whose vector has an older body hash, or none of this model, is not a hit.
+   *
+   * A stored vector that is damaged (bytes that are not the query's length,
+   * a non-finite component, not unit length) is left out and listed in the
+   * result's `skipped`; the rest still answer. Only when no stored vector of
+   * the asked scopes has the query's length does the query itself count as
+   * wrong (`SdkError("invalid_options")`, a dimension mismatch).
    */
-  searchVectors(query: MemoryVectorQuery): Promise<readonly MemoryVectorHit[]>;
+  searchVectors(query: MemoryVectorQuery): Promise<MemoryVectorHits>;
   /** Deletes every vector of another model than `keepModelId`; resolves with how many went. */
   pruneVectors(query: { readonly keepModelId: string }): Promise<number>;
   /** How this store answers {@link MemoryVectorIndex.searchVectors}, once opened. */

@@ -102,6 +102,24 @@ export function dotProduct(left: Float32Array, right: Float32Array): number {
   return sum;
 }
 
+/**
+ * The similarity of `query` with the stored vector of the same length at
+ * `offset` in `vectors` (many vectors one after the other): their dot
+ * product, or NaN when the stored vector is damaged (a component not finite,
+ * or not unit length and not all zero). One pass computes both.
+ */
+export function storedSimilarity(query: Float32Array, vectors: Float32Array, offset = 0): number {
+  let sum = 0;
+  let squared = 0;
+  for (let index = 0; index < query.length; index += 1) {
+    const component = vectors[offset + index] as number;
+    sum += (query[index] as number) * component;
+    squared += component * component;
+  }
+  if (!Number.isFinite(sum) || !Number.isFinite(squared) || (squared !== 0 && Math.abs(squared - 1) > UNIT_LENGTH_TOLERANCE)) return Number.NaN;
+  return sum;
+}
+
 /** A scanned candidate: its key and similarity, plus whatever the store needs to fetch it. */
 export interface VectorCandidate<T> extends MemoryKey {
   readonly similarity: number;

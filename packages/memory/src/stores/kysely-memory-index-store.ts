@@ -13,7 +13,7 @@ import type {
   MemoryTextHit,
   MemoryTextQuery,
 } from "../ports/memory-index-store.js";
-import type { MemoryVectorHit, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "../ports/memory-vector-index.js";
+import type { MemoryVectorHits, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "../ports/memory-vector-index.js";
 import { memoryVectorBacklog, pgvectorInstalled, pruneMemoryVectors, putMemoryVectors, searchMemoryVectors } from "./kysely-memory-vectors.js";
 import { MEMORY_STORAGE_MIGRATIONS, MEMORY_STORAGE_NAMESPACE } from "./memory-migrations.js";
 import {
@@ -316,8 +316,8 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
   }
 
   /** {@inheritDoc MemoryVectorIndex.searchVectors} */
-  async searchVectors(query: MemoryVectorQuery): Promise<readonly MemoryVectorHit[]> {
-    return searchMemoryVectors(this.#db, query);
+  async searchVectors(query: MemoryVectorQuery): Promise<MemoryVectorHits> {
+    return searchMemoryVectors(this.#db, this.#dialect, query);
   }
 
   /** {@inheritDoc MemoryVectorIndex.pruneVectors} */

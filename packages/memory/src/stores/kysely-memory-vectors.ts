@@ -3,14 +3,23 @@
  * PostgreSQL: the `memory_vectors` table (float32 BLOB / bytea, a foreign
  * key to the meta row that cascades its deletes), writes that store a row
  * only while the entry still has the row's body hash, and a search that
- * reads the asked scopes' current vectors in one statement and scans them
- * in JS (dot product, top-K), then reads the meta rows of the best ones.
+ * reads the asked scopes' entries and vectors (two range reads), scans the
+ * current vectors in JS (dot product, top-K), then reads the best ones'
+ * meta rows.
  */
 import { type RawBuilder, sql } from "kysely";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { memoryKeyId, searchTypes } from "../ports/memory-index-query.js";
-import type { MemoryVectorHit, MemoryVectorQuery, MemoryVectorRow } from "../ports/memory-vector-index.js";
-import { VectorTopK, assertLimit, assertModelId, assertVectorQuery, assertVectorRows, dimensionMismatch, dotProduct } from "../ports/memory-vector-rules.js";
+import type { MemoryVectorHit, MemoryVectorHits, MemoryVectorQuery, MemoryVectorRow, MemoryVectorSkip } from "../ports/memory-vector-index.js";
+import {
+  VectorTopK,
+  assertLimit,
+  assertModelId,
+  assertVectorQuery,
+  assertVectorRows,
+  dimensionMismatch,
+  storedSimilarity,
+} from "../ports/memory-vector-rules.js";
 import { MEMORY_META_TABLE, type MemoryMetaRow, metaRowToRecord } from "./memory-rows.js";
 import { META_COLUMNS_SQL, type MemorySqlExecutor, scopeFilterSql, typeAndArchiveFilterSql } from "./memory-text-index.js";
 import { decodeVector, encodeVector } from "./memory-vector-blob.js";
@@ -37,24 +46,20 @@ export async function createMemoryVectorsTable(db: MemorySqlExecutor, dialect: "
     )
     .addCheckConstraint("memory_vectors_length", sql`dimension > 0 and length(vector) = 4 * dimension`)
     .execute();
-  // Pruning, the dimension check of a write and a model's backlog read by model id.
+  // Pruning and the dimension check of a write read by model id.
   await db.schema.createIndex("memory_vectors_model").on(MEMORY_VECTORS_TABLE).columns(["model_id", "dimension"]).execute();
+  // The scan's read of the asked scopes' entries (key, type, archived, body hash) from the index alone: the meta rows
+  // hold the bodies, which SQLite would read (overflow pages included) to reach body_hash.
+  await db.schema
+    .createIndex("memory_meta_vector_scan")
+    .on(MEMORY_META_TABLE)
+    .columns(["scope", "workdir_hash", "type", "archived", "slug", "body_hash"])
+    .execute();
 }
 
 /** A parameter with its type on PostgreSQL (whose INSERT ... SELECT would read an untyped one as text); bare on SQLite. */
 function typed(dialect: "sqlite" | "postgres", value: unknown, type: "text" | "integer" | "bytea"): RawBuilder<unknown> {
   return dialect === "postgres" ? sql`cast(${value} as ${sql.raw(type)})` : sql`${value}`;
-}
-
-/** A vector row as the scan reads it. */
-interface ScanRow {
-  id: number | string;
-  scope: string;
-  workdir_hash: string;
-  slug: string;
-  body_hash: string;
-  dimension: number;
-  vector: Uint8Array;
 }
 
 /** {@inheritDoc MemoryVectorIndex.putVectors}; `transaction` is the write transaction. */
@@ -91,11 +96,18 @@ export async function putMemoryVectors(
       returning slug`.execute(transaction);
     stored += written.length;
   }
-  // One model id has one dimension: a stored vector of another length rolls the whole call back.
+  // One model id has one dimension: a call whose dimension is not the model's rolls back. A few rows of another length
+  // (a damaged database) do not block the model's own: the call is refused only when, with its rows written, rows of
+  // another dimension are at least as many as those of its own.
   for (const [modelId, dimension] of dimensions) {
     const { rows: other } = await sql<{ dimension: number }>`select dimension from ${table}
       where model_id = ${modelId} and dimension <> ${dimension} limit 1`.execute(transaction);
-    if (other[0] !== undefined) throw dimensionMismatch(modelId, Number(other[0].dimension), dimension);
+    if (other[0] === undefined) continue;
+    const { rows: counts } = await sql<{ dimension: number; total: number | string }>`select dimension, count(*) as total from ${table}
+      where model_id = ${modelId} group by dimension order by count(*) desc`.execute(transaction);
+    const own = Number(counts.find((count) => Number(count.dimension) === dimension)?.total ?? 0);
+    const major = counts.find((count) => Number(count.dimension) !== dimension);
+    if (major !== undefined && Number(major.total) >= own) throw dimensionMismatch(modelId, Number(major.dimension), dimension);
   }
   return { stored };
 }
@@ -106,45 +118,145 @@ export async function memoryVectorBacklog(db: MemorySqlExecutor, query: { readon
   assertLimit(query.limit, "vectorBacklog");
   const { rows } = await sql<MemoryMetaRow>`select ${META_COLUMNS_SQL} from ${sql.table(MEMORY_META_TABLE)} m
     where m.archived = 0 and not exists (select 1 from ${sql.table(MEMORY_VECTORS_TABLE)} v
-      where v.scope = m.scope and v.workdir_hash = m.workdir_hash and v.slug = m.slug and v.model_id = ${query.modelId} and v.body_hash = m.body_hash)
+      where v.scope = m.scope and v.workdir_hash = m.workdir_hash and v.slug = m.slug and v.model_id = ${query.modelId} and v.body_hash = m.body_hash
+        and length(v.vector) = 4 * v.dimension)
     order by m.updated_at, m.scope, m.workdir_hash, m.slug
     limit ${query.limit}`.execute(db);
   return rows.map(metaRowToRecord);
 }
 
+/** `(v.scope, v.workdir_hash)` in the given scopes (there is at least one). */
+function vectorScopeFilterSql(scopes: MemoryVectorQuery["scopes"]): RawBuilder<unknown> {
+  return sql`(${sql.join(
+    scopes.map((scope) => sql`(v.scope = ${scope.scope} and v.workdir_hash = ${scope.workdirHash})`),
+    sql` or `,
+  )})`;
+}
+
+/** An entry's key and body hash in one string, as the scan's statements build it: `workdir_hash slug body_hash`. */
+const ENTRY_STAMP_SQL = (alias: "m" | "v") => sql.raw(`${alias}.workdir_hash || ' ' || ${alias}.slug || ' ' || ${alias}.body_hash`);
+
+/** The key and body hash of a stamp (workdir hashes and body hashes hold no space; a slug's spaces, if any, stay in it). */
+function parseStamp(stamp: string): { scope: MemoryRecord["scope"]; workdirHash: string; slug: string } {
+  const first = stamp.indexOf(" ");
+  const workdirHash = stamp.slice(0, first);
+  // The schema ties the scope to the workdir hash: global has none, a project one.
+  return { scope: workdirHash === "" ? "global" : "project", workdirHash, slug: stamp.slice(first + 1, stamp.lastIndexOf(" ")) };
+}
+
+/** The stamps of the asked scopes' entries and vectors, and the vectors, as the scan reads them. */
+interface ScanInput {
+  /** Stamps of the entries (types, archived filters applied). */
+  readonly entries: readonly string[];
+  /** Stamps of the model's vectors, in the order of `vectors`. */
+  readonly stamps: readonly string[];
+  /** Every vector's bytes, one after the other. */
+  readonly vectors: readonly Uint8Array[] | Float32Array;
+}
+
 /**
- * {@inheritDoc MemoryVectorIndex.searchVectors}: one statement reads the
- * id, key and vector of every entry of the asked scopes (types, archived)
- * whose vector of the model has the entry's current body hash; the scan
- * keeps the best `limit`; a second statement reads their meta rows (an entry
- * whose hash moved on in between is left out).
+ * Reads the scan's input in two aggregate statements: every entry stamp in
+ * one string, every vector stamp in one string and every vector in one
+ * BLOB/bytea (`group_concat` / `string_agg` feed both aggregates the same
+ * rows in the same order). One JS value per statement instead of one row
+ * object per entry: at 1,000 entries this took the reads from 3.8 to 2.2 ms
+ * of CPU on SQLite. Falls back to a row per vector when the aggregate does
+ * not add up (a slug holding a newline, or vectors of another length).
  */
-export async function searchMemoryVectors(db: MemorySqlExecutor, query: MemoryVectorQuery): Promise<MemoryVectorHit[]> {
+async function readScanInput(db: MemorySqlExecutor, dialect: "sqlite" | "postgres", query: MemoryVectorQuery): Promise<ScanInput> {
+  const joinText = (expression: RawBuilder<unknown>) =>
+    dialect === "postgres" ? sql`string_agg(${expression}, chr(10))` : sql`group_concat(${expression}, char(10))`;
+  const joinBytes = dialect === "postgres" ? sql`string_agg(v.vector, ''::bytea)` : sql`cast(group_concat(v.vector, '') as blob)`;
+  const entryFilter = sql`${scopeFilterSql(query.scopes)} and ${typeAndArchiveFilterSql(searchTypes(query), query.includeArchived)}`;
+  const vectorFilter = sql`v.model_id = ${query.modelId} and ${vectorScopeFilterSql(query.scopes)}`;
+  const [entries, vectors] = await Promise.all([
+    sql<{ count: number | string; stamps: string | null }>`select count(*) as count, ${joinText(ENTRY_STAMP_SQL("m"))} as stamps
+      from ${sql.table(MEMORY_META_TABLE)} m where ${entryFilter}`.execute(db),
+    sql<{ count: number | string; stamps: string | null; vectors: Uint8Array | null }>`select count(*) as count,
+      ${joinText(ENTRY_STAMP_SQL("v"))} as stamps, ${joinBytes} as vectors from ${sql.table(MEMORY_VECTORS_TABLE)} v where ${vectorFilter}`.execute(db),
+  ]);
+  const entryRow = entries.rows[0];
+  const vectorRow = vectors.rows[0];
+  const entryStamps = entryRow?.stamps ? entryRow.stamps.split("\n") : [];
+  const vectorStamps = vectorRow?.stamps ? vectorRow.stamps.split("\n") : [];
+  const bytes = vectorRow?.vectors ?? new Uint8Array(0);
+  const dimension = query.vector.length;
+  if (
+    entryStamps.length === Number(entryRow?.count ?? 0) &&
+    vectorStamps.length === Number(vectorRow?.count ?? 0) &&
+    bytes.byteLength === vectorStamps.length * dimension * 4
+  ) {
+    return { entries: entryStamps, stamps: vectorStamps, vectors: decodeVector(bytes, vectorStamps.length * dimension) };
+  }
+  // The exact path: one row per entry and per vector.
+  const [entryRows, vectorRows] = await Promise.all([
+    sql<{ stamp: string }>`select ${ENTRY_STAMP_SQL("m")} as stamp from ${sql.table(MEMORY_META_TABLE)} m where ${entryFilter}`.execute(db),
+    sql<{
+      stamp: string;
+      vector: Uint8Array;
+    }>`select ${ENTRY_STAMP_SQL("v")} as stamp, v.vector from ${sql.table(MEMORY_VECTORS_TABLE)} v where ${vectorFilter}`.execute(db),
+  ]);
+  return {
+    entries: entryRows.rows.map((row) => row.stamp),
+    stamps: vectorRows.rows.map((row) => row.stamp),
+    vectors: vectorRows.rows.map((row) => row.vector),
+  };
+}
+
+/**
+ * {@inheritDoc MemoryVectorIndex.searchVectors}: reads the asked scopes'
+ * entries and the model's vectors there (two range reads on the primary
+ * keys, see `readScanInput`), each carrying one string of key and body hash,
+ * so a vector counts only when the same string names an entry. The scan
+ * keeps the best `limit`; a third statement reads their meta rows, and an
+ * entry whose hash moved on in between is left out. (A join in SQL costs a
+ * B-tree lookup per row: at 1,000 rows on SQLite five times the two reads;
+ * on a PostgreSQL without statistics yet it planned a nested loop.)
+ */
+export async function searchMemoryVectors(db: MemorySqlExecutor, dialect: "sqlite" | "postgres", query: MemoryVectorQuery): Promise<MemoryVectorHits> {
   assertVectorQuery(query);
   if (query.limit === 0 || query.scopes.length === 0) return [];
-  const { rows } = await sql<ScanRow>`select m.id, m.scope, m.workdir_hash, m.slug, m.body_hash, v.dimension, v.vector
-    from ${sql.table(MEMORY_META_TABLE)} m join ${sql.table(MEMORY_VECTORS_TABLE)} v
-      on v.scope = m.scope and v.workdir_hash = m.workdir_hash and v.slug = m.slug and v.body_hash = m.body_hash
-    where v.model_id = ${query.modelId} and ${scopeFilterSql(query.scopes)} and ${typeAndArchiveFilterSql(searchTypes(query), query.includeArchived)}`.execute(
-    db,
-  );
-  const top = new VectorTopK<ScanRow>(query.limit);
+  const input = await readScanInput(db, dialect, query);
+  const current = new Set(input.entries);
+  const top = new VectorTopK<string>(query.limit);
   const dimension = query.vector.length;
-  for (const row of rows) {
-    if (Number(row.dimension) !== dimension) throw dimensionMismatch(query.modelId, Number(row.dimension), dimension);
-    const similarity = dotProduct(query.vector, decodeVector(row.vector, dimension));
-    if (top.admits(similarity)) top.offer({ scope: row.scope as MemoryRecord["scope"], workdirHash: row.workdir_hash, slug: row.slug, similarity, item: row });
+  const skipped: MemoryVectorSkip[] = [];
+  let otherLength: number | undefined;
+  let sameLength = 0;
+  for (let index = 0; index < input.stamps.length; index += 1) {
+    const stamp = input.stamps[index] as string;
+    if (!current.has(stamp)) continue;
+    let similarity: number;
+    if (input.vectors instanceof Float32Array) {
+      similarity = storedSimilarity(query.vector, input.vectors, index * dimension);
+    } else {
+      const bytes = input.vectors[index] as Uint8Array;
+      if (bytes.byteLength !== dimension * 4) {
+        otherLength ??= bytes.byteLength / 4;
+        skipped.push({ key: parseStamp(stamp), reason: "dimension" });
+        continue;
+      }
+      similarity = storedSimilarity(query.vector, decodeVector(bytes, dimension));
+    }
+    sameLength += 1;
+    if (Number.isNaN(similarity)) skipped.push({ key: parseStamp(stamp), reason: "invalid" });
+    else if (top.admits(similarity)) top.offer({ ...parseStamp(stamp), similarity, item: stamp });
   }
+  // Not one stored vector of the query's length: the query is the odd one.
+  if (sameLength === 0 && otherLength !== undefined) throw dimensionMismatch(query.modelId, otherLength, dimension);
+  const hits: MemoryVectorHit[] & { skipped?: readonly MemoryVectorSkip[] } = [];
+  if (skipped.length > 0) hits.skipped = skipped;
   const best = top.sorted();
-  if (best.length === 0) return [];
+  if (best.length === 0) return hits;
   const { rows: metaRows } = await sql<MemoryMetaRow>`select ${META_COLUMNS_SQL} from ${sql.table(MEMORY_META_TABLE)} m
-    where m.id in (${sql.join(best.map((candidate) => candidate.item.id))})`.execute(db);
-  const byId = new Map(metaRows.map((row) => [String(row.id), row]));
-  const hits: MemoryVectorHit[] = [];
+    where ${sql.join(
+      best.map((candidate) => sql`(m.scope = ${candidate.scope} and m.workdir_hash = ${candidate.workdirHash} and m.slug = ${candidate.slug})`),
+      sql` or `,
+    )}`.execute(db);
+  const byStamp = new Map(metaRows.map((row) => [`${row.workdir_hash} ${row.slug} ${row.body_hash}`, row]));
   for (const candidate of best) {
-    const row = byId.get(String(candidate.item.id));
-    if (row === undefined || row.body_hash !== candidate.item.body_hash) continue;
-    hits.push({ record: metaRowToRecord(row), similarity: candidate.similarity });
+    const row = byStamp.get(candidate.item);
+    if (row !== undefined) hits.push({ record: metaRowToRecord(row), similarity: candidate.similarity });
   }
   return hits;
 }

@@ -231,6 +231,20 @@ export function describeMemoryVectorIndexContract(context: ContractContext): voi
     });
   });
 
+  it("finds entries whose slug holds a space or a newline (stores index any slug)", async () => {
+    await withStore(async (store) => {
+      const f = fixture();
+      const model = modelOf(f.prefix);
+      const spaced = f.record("with space");
+      const broken = f.record("with\nnewline");
+      const plain = f.record("plain");
+      await put(store, spaced, broken, plain);
+      await store.putVectors([vectorRow(spaced, model, unit(1, 0)), vectorRow(broken, model, unit(0.6, 0.8)), vectorRow(plain, model, unit(0, 1))]);
+      const hits = await store.searchVectors({ scopes: [f.project], modelId: model, vector: unit(1, 0), limit: 8 });
+      expect(hits.map((hit) => hit.record)).toEqual([spaced, broken, plain]);
+    });
+  });
+
   it("lists the backlog oldest first, then by key, up to the limit", async () => {
     await withStore(async (store) => {
       const f = fixture();
