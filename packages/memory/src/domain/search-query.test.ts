@@ -14,12 +14,25 @@ describe("buildMemorySearchTerms", () => {
   it("puts the whole query first as a phrase, then the words minus stop words; stop words apart", () => {
     expect(buildMemorySearchTerms("The dark mode of VS Code")).toEqual({
       words: ['"the dark mode of vs code"', "dark", "mode", "vs", "code"],
+      // "VS" and "Code" are written with capitals after the first word: names, not inflected.
+      inflections: ["darks", "darking", "darked", "modes", "moding", "moded"],
       expansions: [],
       stopWords: ["the", "of"],
       trigram: ["dark", "mode", "code"],
       scan: ["dark", "mode", "code"],
       hasCjk: false,
     });
+  });
+
+  it("adds the regular inflections of the words, not of names, stop words or single letters", () => {
+    const terms = buildMemorySearchTerms("What are Kate's hobbies?");
+    expect(terms.words).toEqual(['"what are kate s hobbies"', "kate", "hobbies"]);
+    expect(terms.inflections).toEqual(["hobby"]);
+    expect(terms.stopWords).toEqual(["what", "are", "s"]);
+    expect(buildMemorySearchTerms("when did Elise start skiing").inflections).toEqual(["starts", "starting", "started", "skiings", "ski"]);
+    // The first word's capital is the question's, not a name's.
+    expect(buildMemorySearchTerms("Hobbies of Kate").inflections).toEqual(["hobby"]);
+    expect(buildMemorySearchTerms("I don't like it").words).toEqual(['"i don t like it"', "don", "like"]);
   });
 
   it("has no phrase for a single word", () => {
@@ -33,7 +46,7 @@ describe("buildMemorySearchTerms", () => {
   });
 
   it("returns nothing for an empty or punctuation-only query", () => {
-    expect(buildMemorySearchTerms("  ?! ")).toEqual({ words: [], expansions: [], stopWords: [], trigram: [], scan: [], hasCjk: false });
+    expect(buildMemorySearchTerms("  ?! ")).toEqual({ words: [], inflections: [], expansions: [], stopWords: [], trigram: [], scan: [], hasCjk: false });
   });
 
   it("keeps the expansions of identity questions apart from the words", () => {

@@ -1,13 +1,22 @@
 /**
  * Turns a search query into full-text terms: normalised words, one phrase,
- * fixed expansions for identity and preference questions, and the terms of
- * the trigram index (CJK runs and longer words).
+ * the words' regular inflections, fixed expansions for identity and
+ * preference questions, and the terms of the trigram index (CJK runs and
+ * longer words).
  */
+import { inflectionsOf } from "./search-inflections.js";
 
 /** Terms of one query, as {@link buildMemorySearchTerms} returns them. */
 export interface MemorySearchTerms {
   /** For the word index: the quoted phrase (2+ words) first, then the words that are not stop words. */
   words: string[];
+  /**
+   * For the word index, asked together with `words`: the regular inflections
+   * ({@link inflectionsOf}) of the words that are not names (a word written
+   * with a capital letter after the query's first word is a name and kept as
+   * written); none of `words` or the stop words.
+   */
+  inflections: string[];
   /** For the word index, asked separately and weighted lower: the terms of the fixed expansions the query matches (none of `words`). */
   expansions: string[];
   /** For the word index, asked only when nothing else matched: the query's stop words (none of `words`). */
@@ -28,7 +37,7 @@ export interface MemorySearchTerms {
   hasCjk: boolean;
 }
 
-/** Words left out of the word terms (kept inside the phrase). */
+/** Words left out of the word terms (kept inside the phrase); a single Latin letter (the `s` of "Kate's", the `t` of "don't") is one too. */
 export const MEMORY_STOP_WORDS: ReadonlySet<string> = new Set(
   (
     "a an the and or but of to in on at for from by with about as is are was were be been am do does did i me my mine myself " +
@@ -36,6 +45,11 @@ export const MEMORY_STOP_WORDS: ReadonlySet<string> = new Set(
     "shall may might must have has had not no so if then than there here any some all into onto out up he she him her they them their"
   ).split(" "),
 );
+
+/** True for a stop word of {@link MEMORY_STOP_WORDS} or a single Latin letter. */
+export function isMemoryStopWord(token: string): boolean {
+  return MEMORY_STOP_WORDS.has(token) || /^[a-z]$/.test(token);
+}
 
 /** One row of {@link MEMORY_QUERY_EXPANSIONS}: a question pattern and the terms it adds. */
 export interface MemoryQueryExpansion {
@@ -112,12 +126,14 @@ export function normalizeSearchText(text: string): string {
 /**
  * Builds the terms of a query. Word terms are OR-ed by the store: the whole
  * query as a quoted phrase (when it has 2+ words), then its words minus stop
- * words. The expansions its question matches and its stop words are kept
- * apart, for the lower-weighted queries of the search; no duplicates.
+ * words, then (in `inflections`) their regular inflections. The expansions
+ * its question matches and its stop words are kept apart, for the
+ * lower-weighted queries of the search; no duplicates.
  *
  * @example
  * buildMemorySearchTerms("Who am I?");
- * // { words: ['"who am i"'], expansions: ["name", "identity", ...], stopWords: ["who", "am", "i"], ... }
+ * // { words: ['"who am i"'], inflections: [], expansions: ["name", "identity", ...], stopWords: ["who", "am", "i"], ... }
+ * buildMemorySearchTerms("Kate's hobbies").inflections; // ["hobby"] ("kate" is a name, "s" a stop word)
  */
 export function buildMemorySearchTerms(query: string): MemorySearchTerms {
   const normalized = normalizeSearchText(query);
@@ -127,15 +143,34 @@ export function buildMemorySearchTerms(query: string): MemorySearchTerms {
     if (term !== "" && !words.includes(term) && !list.includes(term)) list.push(term);
   };
   if (tokens.length >= 2) add(words, `"${tokens.join(" ")}"`);
-  const content = tokens.filter((token) => !MEMORY_STOP_WORDS.has(token));
+  const content = tokens.filter((token) => !isMemoryStopWord(token));
   for (const token of content) add(words, token);
+  const names = nameTokens(query);
+  const inflections: string[] = [];
+  for (const token of content) {
+    if (names.has(token)) continue;
+    for (const form of inflectionsOf(token)) if (!isMemoryStopWord(form)) add(inflections, form);
+  }
   const expansions: string[] = [];
   for (const expansion of MEMORY_QUERY_EXPANSIONS) {
     if (expansion.pattern.test(normalized)) for (const term of expansion.terms) add(expansions, term);
   }
   const stopWords: string[] = [];
-  for (const token of tokens) if (MEMORY_STOP_WORDS.has(token)) add(stopWords, token);
-  return { words, expansions, stopWords, trigram: trigramTerms(content), scan: scanNeedles(query), hasCjk: hasCjkText(normalized) };
+  for (const token of tokens) if (isMemoryStopWord(token)) add(stopWords, token);
+  return { words, inflections, expansions, stopWords, trigram: trigramTerms(content), scan: scanNeedles(query), hasCjk: hasCjkText(normalized) };
+}
+
+const CAPITALISED_WORD = /\p{Lu}[\p{L}\p{M}\p{N}]*/gu;
+
+/** Normalised tokens of the words written with a capital letter, except the query's first word (a question's own capital). */
+function nameTokens(query: string): Set<string> {
+  const names = new Set<string>();
+  const first = query.search(/[\p{L}\p{N}]/u);
+  for (const match of query.matchAll(CAPITALISED_WORD)) {
+    if (match.index === first) continue;
+    for (const token of normalizeSearchText(match[0]).split(" ")) if (token !== "") names.add(token);
+  }
+  return names;
 }
 
 const HAN_PAIR = /^\p{Script=Han}{2}$/u;

@@ -3,9 +3,11 @@ import type { MemoryRecord } from "./memory-types.js";
 import {
   bm25Score,
   MEMORY_EXPANSION_WEIGHT,
+  MEMORY_INFLECTION_WEIGHT,
   MEMORY_RANK_WEIGHTS,
   MEMORY_STOP_WORD_WEIGHT,
   memoryRankWeight,
+  mergeInflectedHits,
   rankMemoryHits,
   shouldQueryTrigram,
 } from "./search-ranking.js";
@@ -152,8 +154,59 @@ describe("shouldQueryTrigram", () => {
   });
 });
 
+describe("mergeInflectedHits", () => {
+  it("adds the inflection weight's share of what the inflections add to a word hit, and of an inflection-only hit's score", () => {
+    const both = record({ slug: "both" });
+    const onlyWords = record({ slug: "only-words" });
+    const onlyInflected = record({ slug: "only-inflected" });
+    const merged = mergeInflectedHits(
+      [
+        { record: both, bm25: -2 },
+        { record: onlyWords, bm25: -3 },
+      ],
+      [
+        { record: both, bm25: -4 },
+        { record: onlyInflected, bm25: -5 },
+      ],
+    );
+    const scores = Object.fromEntries(merged.map((hit) => [hit.record.slug, hit.bm25]));
+    expect(scores.both).toBeCloseTo(-(2 + MEMORY_INFLECTION_WEIGHT * 2));
+    expect(scores["only-words"]).toBe(-3);
+    expect(scores["only-inflected"]).toBeCloseTo(-MEMORY_INFLECTION_WEIGHT * 5);
+  });
+
+  it("never lets the inflected query lower a word hit's score", () => {
+    const hit = record({ slug: "a" });
+    expect(mergeInflectedHits([{ record: hit, bm25: -3 }], [{ record: hit, bm25: -1 }])).toEqual([{ record: hit, bm25: -3 }]);
+  });
+});
+
 describe("rankMemoryHits: tiers, expansions and supersedes", () => {
   const base = { now: NOW, limit: 10, trigramHits: [] };
+
+  it("counts what the inflections add at the inflection weight, and ranks inflection-only hits with trigram hits when asked", () => {
+    const exact = record({ slug: "hobby-exact" });
+    const inflected = record({ slug: "hobby-inflected" });
+    const substring = record({ slug: "substring" });
+    const input = {
+      ...base,
+      wordHits: [{ record: exact, bm25: -1 }],
+      inflectedHits: [
+        { record: exact, bm25: -1 },
+        { record: inflected, bm25: -4 },
+      ],
+      trigramHits: [{ record: substring, bm25: -3 }],
+      trigramBelowWords: true,
+    };
+    const ranked = rankMemoryHits(input);
+    expect(ranked.map((hit) => [hit.record.slug, hit.score])).toEqual([
+      ["hobby-inflected", 4 * MEMORY_INFLECTION_WEIGHT],
+      ["hobby-exact", 1],
+      ["substring", 3],
+    ]);
+    const below = rankMemoryHits({ ...input, inflectionsBelowWords: true });
+    expect(below.map((hit) => hit.record.slug)).toEqual(["hobby-exact", "substring", "hobby-inflected"]);
+  });
 
   it("ranks trigram-only hits of a query without CJK after every word hit, whatever their score", () => {
     const word = record({ slug: "go-rewrite" });

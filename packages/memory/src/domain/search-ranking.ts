@@ -30,6 +30,18 @@ export const MEMORY_EXPANSION_WEIGHT = 0.5;
  */
 export const MEMORY_STOP_WORD_WEIGHT = 0.25;
 
+/**
+ * An inflection of a query word (`hobby` for "hobbies") counts this much of
+ * the word itself: a hit gains this share of what the inflections add to its
+ * BM25 (its score on the words with their inflections minus its score on the
+ * words alone). Measured (docs/memory-retrieval.md, "Lexical ranking"):
+ * counted fully, recall@5 on the real corpus is 52.4 and the written
+ * corpus's preference and superseded questions lose ground; at 0.65 the
+ * real corpus gives 53.1 and no written kind is below its figure without
+ * inflections.
+ */
+export const MEMORY_INFLECTION_WEIGHT = 0.65;
+
 /** Below this many word-index hits the trigram index is asked too. */
 export const MEMORY_TRIGRAM_MIN_WORD_HITS = 8;
 
@@ -94,13 +106,16 @@ interface Candidate {
 const KEY = (record: Pick<MemoryRecord, "scope" | "workdirHash" | "slug">) => JSON.stringify([record.scope, record.workdirHash, record.slug]);
 
 /**
- * Merges and ranks the hits of the word index (the query's words, its
- * expansions at {@link MEMORY_EXPANSION_WEIGHT}, and its words together with
- * its stop words), the trigram index and a scan fallback. Each hit scores
+ * Merges and ranks the hits of the word index (the query's words, its words
+ * with their inflections, whose share counts {@link MEMORY_INFLECTION_WEIGHT}
+ * ({@link mergeInflectedHits}), its expansions at
+ * {@link MEMORY_EXPANSION_WEIGHT}, and its words together with its stop
+ * words), the trigram index and a scan fallback. Each hit scores
  * `bm25Score(bm25) * memoryRankWeight(record)` (times the expansion weight
  * for expansion hits). Hits fall in tiers ranked one after the other: word
- * and expansion hits (and trigram hits when `trigramBelowWords` is false),
- * then trigram-only hits, then hits found only with the stop words, then
+ * and expansion hits (and trigram hits when `trigramBelowWords` is false,
+ * inflection-only hits unless `inflectionsBelowWords`), then trigram-only
+ * hits, then hits found only with the stop words, then
  * scan hits. A key found more than once keeps its best tier and score. The
  * stop words then break ties: a hit of the other queries also found with the
  * stop words gains {@link MEMORY_STOP_WORD_WEIGHT} of the score they add
@@ -116,6 +131,8 @@ const KEY = (record: Pick<MemoryRecord, "scope" | "workdirHash" | "slug">) => JS
  */
 export function rankMemoryHits(input: {
   wordHits: readonly MemoryRankInputHit[];
+  /** Hits of the query's words and their inflections OR-ed together; their share over `wordHits` counts {@link MEMORY_INFLECTION_WEIGHT}. */
+  inflectedHits?: readonly MemoryRankInputHit[];
   expansionHits?: readonly MemoryRankInputHit[];
   trigramHits: readonly MemoryRankInputHit[];
   /** Hits of the query's words and stop words OR-ed together (the stop words alone when it has no other words). */
@@ -123,32 +140,45 @@ export function rankMemoryHits(input: {
   scanHits?: readonly MemoryRankInputHit[];
   /** Rank trigram-only hits after every word hit (queries without CJK). */
   trigramBelowWords?: boolean;
+  /**
+   * Rank hits found only through the inflections with the trigram-only hits,
+   * after every hit of the words themselves (the search sets it when the words
+   * alone found fewer than {@link MEMORY_TRIGRAM_MIN_WORD_HITS} hits: a
+   * substring of a word then outweighs an inflection).
+   */
+  inflectionsBelowWords?: boolean;
   now: number;
   currentWorkdirHash?: string;
   limit: number;
 }): RankedMemoryHit[] {
   const best = new Map<string, Candidate>();
+  const inflected = input.inflectedHits ?? [];
+  const wordHits = inflected.length === 0 ? input.wordHits : mergeInflectedHits(input.wordHits, inflected);
   const sources: [HitSource, readonly MemoryRankInputHit[]][] = [
-    ["words", input.wordHits],
+    ["words", wordHits],
     ["expansion", input.expansionHits ?? []],
     ["trigram", input.trigramHits],
     ["scan", input.scanHits ?? []],
   ];
+  const wordKeys = new Set(input.wordHits.map((hit) => KEY(hit.record)));
+  const inflectionOnlyTier = input.inflectionsBelowWords === true ? 1 : 0;
   for (const [source, hits] of sources) {
-    const tier = source === "trigram" ? (input.trigramBelowWords === true ? 1 : 0) : source === "scan" ? 3 : 0;
+    const sourceTier = source === "trigram" ? (input.trigramBelowWords === true ? 1 : 0) : source === "scan" ? 3 : 0;
     const factor = source === "expansion" ? MEMORY_EXPANSION_WEIGHT : 1;
     const matchedBy: RankedMemoryHit["matchedBy"] = source === "trigram" || source === "scan" ? source : "words";
     for (const hit of hits) {
       const weight = memoryRankWeight(hit.record, input.now);
       const score = bm25Score(hit.bm25) * weight * factor;
       const key = KEY(hit.record);
+      const tier = source === "words" && !wordKeys.has(key) ? inflectionOnlyTier : sourceTier;
       const previous = best.get(key);
       if (previous === undefined || tier < previous.tier || (tier === previous.tier && score > previous.hit.score)) {
         best.set(key, { hit: { record: hit.record, score, matchedBy }, tier, weight });
       }
     }
   }
-  addStopWordShares(best, input.wordHits, input.stopWordHits ?? [], input.now);
+  // The stop-word query holds the inflections too: its share is what it adds over the words with their inflections.
+  addStopWordShares(best, [...input.wordHits, ...inflected], input.stopWordHits ?? [], input.now);
   const shadowing = new Set<string>();
   for (const { hit } of best.values()) {
     const { record } = hit;
@@ -160,6 +190,38 @@ export function rankMemoryHits(input: {
   placeSupersededBelow(ranked);
   ranked.sort(compareCandidates);
   return ranked.slice(0, Math.max(0, input.limit)).map(({ hit }) => hit);
+}
+
+/**
+ * The word hits with the inflections' share discounted: a key's score is its
+ * score on the words alone plus {@link MEMORY_INFLECTION_WEIGHT} of what the
+ * inflections add (never negative); a key only the inflected query found
+ * keeps that weight of its score. Returned as BM25 values (SQLite's
+ * convention), in no particular order.
+ *
+ * @example
+ * mergeInflectedHits([{ record, bm25: -2 }], [{ record, bm25: -3 }]); // [{ record, bm25: -2.75 }]
+ */
+export function mergeInflectedHits(wordHits: readonly MemoryRankInputHit[], inflectedHits: readonly MemoryRankInputHit[]): MemoryRankInputHit[] {
+  const merged = new Map<string, { record: MemoryRecord; words: number; inflected: number }>();
+  for (const hit of wordHits) {
+    const key = KEY(hit.record);
+    const previous = merged.get(key);
+    merged.set(key, { record: hit.record, words: Math.max(previous?.words ?? 0, bm25Score(hit.bm25)), inflected: previous?.inflected ?? 0 });
+  }
+  for (const hit of inflectedHits) {
+    const key = KEY(hit.record);
+    const previous = merged.get(key);
+    merged.set(key, {
+      record: previous?.record ?? hit.record,
+      words: previous?.words ?? 0,
+      inflected: Math.max(previous?.inflected ?? 0, bm25Score(hit.bm25)),
+    });
+  }
+  return [...merged.values()].map(({ record, words, inflected }) => ({
+    record,
+    bm25: -(words + MEMORY_INFLECTION_WEIGHT * Math.max(0, inflected - words)),
+  }));
 }
 
 /**

@@ -58,16 +58,11 @@ describe("searchMemory through the service", () => {
     await write("a-web-notes", "Web api notes", "web api live together here");
     store.searches.length = 0;
     expect(await slugs("why do web and api live together")).toEqual(["b-web-decision", "a-web-notes"]);
-    expect(store.searches.map((query) => query.terms)).toContainEqual([
-      '"why do web and api live together"',
-      "web",
-      "api",
-      "live",
-      "together",
-      "why",
-      "do",
-      "and",
-    ]);
+    // The word query holds the words and their inflections; the stop-word query adds the stop words.
+    const inflections = ["webs", "webing", "webed", "apis", "apiing", "apied", "lives", "living", "lived", "togethers", "togethering", "togethered"];
+    const ownWords = ['"why do web and api live together"', "web", "api", "live", "together", ...inflections];
+    expect(store.searches.map((query) => query.terms)).toContainEqual(ownWords);
+    expect(store.searches.map((query) => query.terms)).toContainEqual([...ownWords, "why", "do", "and"]);
     // A query of stop words only still finds the entries that hold them, without a scan.
     store.lists = 0;
     const only = await memory.search({ query: "and so", limit: 10 });
@@ -101,6 +96,16 @@ describe("searchMemory through the service", () => {
     await write("indentation", "Indent width", "Two spaces of indent width everywhere");
     expect((await slugs("what indent width do I prefer"))[0]).toBe("indentation");
     expect((await slugs("which theme do I like"))[0]).toBe("theme-preference");
+  });
+
+  it("finds an entry by the inflections of the question's words, below an entry that holds the words themselves", async () => {
+    const { write, slugs } = await open();
+    await write("hobby-skiing", "Kate's hobby", "Kate started to ski in 2013 and likes it a lot");
+    await write("weather", "Weather notes", "Snow in the mountains this week");
+    // "hobbies" -> "hobby", "skiing" -> "ski": no word of the question is in the entry as written.
+    expect(await slugs("What are Kate's hobbies, is skiing one?")).toEqual(["hobby-skiing"]);
+    await write("hobbies-list", "Hobbies", "Her hobbies: skiing and cooking");
+    expect(await slugs("hobbies skiing")).toEqual(["hobbies-list", "hobby-skiing"]);
   });
 
   it("ranks an entry below the hit that supersedes it", async () => {

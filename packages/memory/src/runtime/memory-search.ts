@@ -1,5 +1,5 @@
 import { buildMemorySearchTerms } from "../domain/search-query.js";
-import { type RankedMemoryHit, rankMemoryHits, shouldQueryTrigram } from "../domain/search-ranking.js";
+import { MEMORY_TRIGRAM_MIN_WORD_HITS, type RankedMemoryHit, rankMemoryHits, shouldQueryTrigram } from "../domain/search-ranking.js";
 import { isTrigramMatch } from "../domain/search-trigram-match.js";
 import type { StoredMemoryType } from "../domain/memory-types.js";
 import type { MemoryIndexStore, MemoryScopeRef, MemoryTextHit } from "../ports/memory-index-store.js";
@@ -36,8 +36,9 @@ function typesOf(request: MemorySearchRequest): readonly StoredMemoryType[] | un
 }
 
 /**
- * Runs a search: the word index with the query's words first, and with the
- * terms of the fixed expansions its question matches (weighted lower); the
+ * Runs a search: the word index with the query's words first, with the
+ * words and their regular inflections (what the inflections add weighted
+ * lower), and with the terms of the fixed expansions its question matches (weighted lower); the
  * trigram index too when the query holds CJK or the words found fewer than 8
  * hits (for a query without CJK its hits rank after the word hits, and a
  * three-letter term found only inside a longer word does not count). When
@@ -69,17 +70,22 @@ export async function searchMemory(store: MemoryIndexStore, request: MemorySearc
   // without CJK waits, on the word hits' count. (Asking it together too, and dropping its answer when the words found
   // enough, made PostgreSQL's p50 at 100,000 entries worse, 7.0 -> 11.7 ms: it is the costliest statement.)
   const trigramFirst = terms.trigram.length > 0 && terms.hasCjk;
-  const [wordHits, expansionHits, stopWordHits, cjkTrigramHits] = await Promise.all([
+  // The words' inflections: light stemming done on the query side, the same on every backend. Asked with the words in
+  // a query of their own, so that what they add is weighted below the words' own score.
+  const ownWords = [...terms.words, ...terms.inflections];
+  const [wordHits, inflectedHits, expansionHits, stopWordHits, cjkTrigramHits] = await Promise.all([
     words(terms.words),
+    terms.inflections.length === 0 ? [] : words(ownWords),
     words(terms.expansions),
     // The stop words break ties among the other hits (and find something when nothing else did).
-    terms.stopWords.length === 0 ? [] : words([...terms.words, ...terms.stopWords]),
+    terms.stopWords.length === 0 ? [] : words([...ownWords, ...terms.stopWords]),
     trigramFirst ? trigram() : undefined,
   ]);
   let trigramHits: readonly MemoryTextHit[] = cjkTrigramHits ?? [];
+  // Whether the words found enough is judged on the words alone: an inflection is weaker evidence than a substring.
   if (!trigramFirst && terms.trigram.length > 0 && shouldQueryTrigram(terms.hasCjk, wordHits.length)) trigramHits = await trigram();
   let scanHits: MemoryTextHit[] = [];
-  if (wordHits.length === 0 && expansionHits.length === 0 && trigramHits.length === 0 && stopWordHits.length === 0) {
+  if (wordHits.length === 0 && inflectedHits.length === 0 && expansionHits.length === 0 && trigramHits.length === 0 && stopWordHits.length === 0) {
     // The trigram index already looked for every needle it could hold and found none of them.
     const needles = terms.scan.filter((needle) => !terms.trigram.includes(needle));
     if (needles.length > 0) {
@@ -89,11 +95,13 @@ export async function searchMemory(store: MemoryIndexStore, request: MemorySearc
   }
   const hits = rankMemoryHits({
     wordHits,
+    inflectedHits,
     expansionHits,
     trigramHits,
     stopWordHits,
     scanHits,
     trigramBelowWords: !terms.hasCjk,
+    inflectionsBelowWords: wordHits.length < MEMORY_TRIGRAM_MIN_WORD_HITS,
     now: request.now,
     currentWorkdirHash: request.currentWorkdirHash,
     limit: request.limit,
