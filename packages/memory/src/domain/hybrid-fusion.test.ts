@@ -47,12 +47,12 @@ describe("fuseMemoryHits", () => {
     expect(hits[2]).toMatchObject({ matchedBy: "vector", score: 61 / 62 });
   });
 
-  it("by default lets the lexical order lead: a vector-only first place ranks near the lexical sixth", () => {
-    const words = ["w1", "w2", "w3", "w4", "w5", "w6", "w7"].map((slug) => record({ slug }));
+  it("by default lets the lexical order lead: a vector-only first place ranks below the lexical sixth", () => {
+    const words = ["w1", "w2", "w3", "w4", "w5", "w6"].map((slug) => record({ slug }));
     const meaning = record({ slug: "meaning" });
     const hits = fuseMemoryHits({ ...base, lexical: lexical(...words), vector: vector([meaning, 0.9], [words[3]!, 0.8]) });
-    // w4 (lexical 4th: 2/5 = 0.4, vector 2nd: 0.3 * 2/3 = 0.2) passes w3 (0.5); meaning (0.3) lands between w5 (1/3) and w6 (2/7).
-    expect(slugs(hits).map((name) => name.slice("global/".length))).toEqual(["w1", "w2", "w4", "w3", "w5", "meaning", "w6", "w7"]);
+    // w4 (lexical 4th: 2/5 = 0.4, vector 2nd: 0.25 * 2/3 = 0.17) passes w3 (0.5); meaning (0.25) comes after w6 (2/7).
+    expect(slugs(hits).map((name) => name.slice("global/".length))).toEqual(["w1", "w2", "w4", "w3", "w5", "w6", "meaning"]);
   });
 
   it("keeps the lexical order when there are no vector hits, and the vector order when there are no lexical ones", () => {
@@ -97,7 +97,7 @@ describe("fuseMemoryHits", () => {
     const otherProjectFood = record({ slug: "food", scope: "project", workdirHash: "ffffffffffffffff" });
     const globalFood = record({ slug: "food" });
     const hits = fuseMemoryHits({ ...base, lexical: lexical(globalPet, globalFood), vector: vector([projectPet, 0.7], [otherProjectFood, 0.6]) });
-    // global/food: lexical 2nd (2/3); project/pet: vector 1st (0.3); another project's food (it shadows nothing): vector 2nd (0.2).
+    // global/food: lexical 2nd (2/3); project/pet: vector 1st (0.25); another project's food (it shadows nothing): vector 2nd (0.17).
     expect(slugs(hits)).toEqual(["global/food", "project/pet", "project/food"]);
   });
 

@@ -40,18 +40,18 @@ export interface MemoryHybridFusionSettings {
 /**
  * The fusion the SDK uses, chosen on the real-conversation corpus's tuning
  * sets (bench/memory/hybrid-fusion-tuning.ts; docs/memory-retrieval.md,
- * "Hybrid search"): rank fusion with k 1 and the vector list at 0.3, so
+ * "Hybrid search"): rank fusion with k 1 and the vector list at 0.25, so
  * the lexical order leads (its first place adds 1, its fifth 0.33) and the
- * vector index's first place (0.3) lifts an entry both found, or brings in
- * one the words missed at about the lexical sixth place. Plain RRF (k 60,
- * equal weights) lost 4.7 points of recall@5 to lexical alone with the
- * offline embedder; this gains 0.5 and loses no question kind.
+ * vector index's first place (0.25) lifts an entry both found, or brings in
+ * one the words missed just below the lexical sixth place. Plain RRF (k 60,
+ * equal weights) lost about 5 points of recall@5 to lexical alone with the
+ * offline embedder; this gains 0.3 and loses no question kind at recall@5.
  */
 export const MEMORY_HYBRID_FUSION: MemoryHybridFusionSettings = {
   method: "rrf",
   k: 1,
   lexicalWeight: 1,
-  vectorWeight: 0.3,
+  vectorWeight: 0.25,
   similarityFloor: 0,
   rankWeighted: true,
 };

@@ -5,6 +5,10 @@
  */
 import { SdkError } from "@agent-tools/core";
 import type { EmbeddingClient } from "@agent-tools/core/embedding";
+import { MAX_VECTOR_DIMENSION } from "../ports/memory-vector-rules.js";
+
+/** Longest accepted `modelId` (it is stored with every vector). */
+export const MAX_EMBEDDING_MODEL_ID_CHARS = 256;
 
 function describe(value: unknown): string {
   if (value === null) return "null";
@@ -20,7 +24,11 @@ function embeddingClientFaults(value: Record<string, unknown>): string[] {
   const faults: string[] = [];
   if (typeof value.embed !== "function") faults.push("embed is not a function");
   if (typeof value.modelId !== "string" || value.modelId.trim() === "") faults.push("modelId is not a non-empty string");
+  else if (value.modelId.length > MAX_EMBEDDING_MODEL_ID_CHARS) faults.push(`modelId is longer than ${MAX_EMBEDDING_MODEL_ID_CHARS} characters`);
+  // PostgreSQL's text refuses NUL: a model id every backend stores alike has no control character.
+  else if (/\p{Cc}/u.test(value.modelId)) faults.push("modelId holds a control character");
   if (typeof value.dimension !== "number" || !Number.isInteger(value.dimension) || value.dimension < 1) faults.push("dimension is not a positive integer");
+  else if (value.dimension > MAX_VECTOR_DIMENSION) faults.push(`dimension is over ${MAX_VECTOR_DIMENSION}, the largest vector the memory stores`);
   if (typeof value.maxBatchSize !== "number" || !Number.isInteger(value.maxBatchSize) || value.maxBatchSize < 1) {
     faults.push("maxBatchSize is not a positive integer");
   }
@@ -31,7 +39,8 @@ function embeddingClientFaults(value: Record<string, unknown>): string[] {
  * Returns `value` as an `EmbeddingClient` (or undefined when absent); throws
  * `SdkError("invalid_options")` with `details.option` = `where` when it is
  * anything else (a string, a model name, an object without `embed`, a
- * dimension of 0...).
+ * dimension of 0 or over 16,384, a model id with a control character or
+ * over 256 characters...).
  *
  * @example
  * checkMemoryEmbedder(options.embedder, "memory.embedder"); // throws for "text-embedding-3-small": memory.embedder must be an EmbeddingClient ...

@@ -14,6 +14,7 @@ import type { MemoryKey, MemoryRecord } from "../domain/memory-types.js";
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
 import { memoryKeyId } from "../ports/memory-index-query.js";
 import type { MemoryVectorIndex, MemoryVectorRow } from "../ports/memory-vector-index.js";
+import { embedWithin } from "./memory-embedding-call.js";
 import { memoryEmbeddingText, unitVector } from "./memory-embedding-text.js";
 
 /** Largest number of entries the queue embeds in one call (the embedder's `maxBatchSize`, when smaller). */
@@ -22,6 +23,8 @@ export const MEMORY_EMBEDDING_BATCH_MAX = 64;
 export const MEMORY_EMBEDDING_RETRY_FIRST_MS = 5_000;
 /** Longest wait between retries of a failing embedder. */
 export const MEMORY_EMBEDDING_RETRY_MAX_MS = 300_000;
+/** A batch taking longer than this fails (and is retried later): a hung embedder does not stop the queue for good. */
+export const MEMORY_EMBEDDING_BATCH_TIMEOUT_MS = 120_000;
 
 /** The last failure of the queue (the embedder's or the store's). */
 export interface MemoryEmbeddingError {
@@ -222,7 +225,11 @@ export class MemoryEmbeddingQueue {
   }
 
   async #embedAndStore(records: readonly MemoryRecord[]): Promise<void> {
-    const vectors = await this.#embedder.embed(records.map(memoryEmbeddingText), { signal: this.#abort.signal });
+    // Raced with close()'s abort: an embedder ignoring its signal cannot hold close(); its late answer is dropped.
+    const vectors = await embedWithin(this.#embedder, records.map(memoryEmbeddingText), {
+      signal: this.#abort.signal,
+      timeoutMs: MEMORY_EMBEDDING_BATCH_TIMEOUT_MS,
+    });
     if (vectors.length !== records.length) {
       throw new ModelClientError("invalid_response", `The embedder ${this.#embedder.modelId} returned ${vectors.length} vectors for ${records.length} texts.`);
     }
@@ -250,7 +257,7 @@ export class MemoryEmbeddingQueue {
         vector: unit,
       });
     });
-    if (rows.length === 0) return;
+    if (rows.length === 0 || this.#closed) return;
     const { stored } = await this.#store.putVectors(rows);
     this.#embedded += stored;
   }

@@ -17,7 +17,11 @@ export const MEMORY_EMBEDDING_TEXT_MAX_CHARS = 8_192;
 
 /** `description + "\n" + body`, cut at {@link MEMORY_EMBEDDING_TEXT_MAX_CHARS} (never inside a surrogate pair). */
 export function memoryEmbeddingText(record: Pick<MemoryRecord, "description" | "body">): string {
-  const text = `${record.description}\n${record.body}`;
+  return capEmbeddingText(`${record.description}\n${record.body}`);
+}
+
+/** `text` cut at {@link MEMORY_EMBEDDING_TEXT_MAX_CHARS} (never inside a surrogate pair): what an entry or a search query sends to the embedder. */
+export function capEmbeddingText(text: string): string {
   if (text.length <= MEMORY_EMBEDDING_TEXT_MAX_CHARS) return text;
   let end = MEMORY_EMBEDDING_TEXT_MAX_CHARS;
   const last = text.charCodeAt(end - 1);

@@ -2,10 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ModelClientError, SdkError } from "@agent-tools/core";
+import type { EmbeddingClient } from "@agent-tools/core/embedding";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { InMemoryMemoryIndexStore } from "../ports/in-memory-memory-index-store.js";
 import { conceptEmbedder, conceptVector } from "./__fixtures__/concept-embedder.js";
-import { unitVector } from "./memory-embedding-text.js";
+import { MEMORY_EMBEDDING_TEXT_MAX_CHARS, unitVector } from "./memory-embedding-text.js";
 import { openMemoryService } from "./memory-service.js";
 
 const roots: string[] = [];
@@ -209,6 +210,52 @@ describe("MemoryService with an embedder: embedding on write", () => {
     }
   });
 
+  it("does not wait on an embedder that ignores its signal: an aborted search answers lexically, close() returns", async () => {
+    const dirs = directories();
+    const store = new InMemoryMemoryIndexStore();
+    const calls: string[][] = [];
+    // Never answers and never looks at the signal.
+    const deaf: EmbeddingClient = {
+      modelId: "test:deaf@2",
+      dimension: 2,
+      maxBatchSize: 8,
+      embed: (texts) => {
+        calls.push([...texts]);
+        return new Promise(() => {});
+      },
+    };
+    const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.workdir, store, embedder: deaf });
+    expect((await memory.write(entry("family-pet", "Family pet", "Rex the hound."))).ok).toBe(true);
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const controller = new AbortController();
+    const searching = memory.search({ query: "hound", signal: controller.signal });
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    controller.abort();
+    const search = await searching;
+    expect(slugs(search)).toEqual(["family-pet"]);
+    expect(search.vectorError).toBe("the search was aborted while its query was embedded");
+    await memory.close();
+    expect(memory.embeddingStatus()).toMatchObject({ state: "closed", embedded: 0 });
+    expect(memory.embeddingStatus()?.lastError).toBeUndefined();
+  });
+
+  it("embeds at most the first 8,192 characters of a query, as of an entry", async () => {
+    const dirs = directories();
+    const embedder = conceptEmbedder();
+    const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.workdir, store: new InMemoryMemoryIndexStore(), embedder });
+    try {
+      expect((await memory.write(entry("long", "Long", `puppy ${"x".repeat(8_000)}`))).ok).toBe(true);
+      await memory.embeddingsSettled();
+      const found = await memory.search({ query: `puppy ${"y".repeat(1_000_000)}` });
+      expect(found.vectorError).toBeUndefined();
+      expect(embedder.calls.flat().map((text) => text.length)).toEqual(["Long\npuppy ".length + 8_000, MEMORY_EMBEDDING_TEXT_MAX_CHARS]);
+      expect(found.indexes).toContain("vector");
+      expect(found.hits[0]?.record.slug).toBe("long");
+    } finally {
+      await memory.close();
+    }
+  });
+
   it("never answers one project's search with another project's vectors", async () => {
     const dirs = directories();
     const store = new InMemoryMemoryIndexStore();
@@ -284,6 +331,9 @@ describe("MemoryService without an embedder, and the option check", () => {
       "text-embedding-3-small",
       { modelId: "x", dimension: 0, maxBatchSize: 1, embed: () => [] },
       { modelId: "x", dimension: 4, maxBatchSize: 8 },
+      { modelId: "x", dimension: 20_000, maxBatchSize: 8, embed: () => [] },
+      { modelId: "model:\u0000nul@4", dimension: 4, maxBatchSize: 8, embed: () => [] },
+      { modelId: "m".repeat(257), dimension: 4, maxBatchSize: 8, embed: () => [] },
     ]) {
       const opening = openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.workdir, store: new InMemoryMemoryIndexStore(), embedder: embedder as never });
       await expect(opening).rejects.toBeInstanceOf(SdkError);

@@ -72,4 +72,10 @@ describe("MemoryManager with an embedder", () => {
     );
     expect(() => createMemoryToolBundle({ embedder: "openai" as never })).toThrow(SdkError);
   });
+
+  it("refuses an embedder beside a ready service (the service has its own), naming both", async () => {
+    const { service } = await setup(inMemoryBackend);
+    const ready = await service();
+    expect(() => createMemoryToolBundle({ service: ready, embedder: conceptEmbedder() })).toThrow(/^embedder cannot be given with service/);
+  });
 });

@@ -1,4 +1,4 @@
-import { type ToolBundle, type ToolContext, type ToolDefinition, ToolError } from "@agent-tools/core";
+import { SdkError, type ToolBundle, type ToolContext, type ToolDefinition, ToolError } from "@agent-tools/core";
 import type { EmbeddingClient } from "@agent-tools/core/embedding";
 import type { Storage } from "@agent-tools/storage";
 import { InMemoryMemoryIndexStore } from "../ports/in-memory-memory-index-store.js";
@@ -66,6 +66,12 @@ export interface MemoryToolBundle extends ToolBundle {
 export function createMemoryToolBundle(options: MemoryToolBundleOptions = {}): MemoryToolBundle {
   const mode = options.mode ?? "rw";
   checkMemoryEmbedder(options.embedder, "embedder");
+  if (options.service !== undefined && options.embedder !== undefined) {
+    // A ready service has its embedder (or none) from openMemoryService: this one would be silently unused.
+    throw new SdkError("invalid_options", "embedder cannot be given with service: pass the embedder to openMemoryService when opening the service.", {
+      option: "embedder",
+    });
+  }
   const services = new Map<string, Promise<MemoryService>>();
   let closed = false;
 
