@@ -58,8 +58,7 @@ function checkArguments(): void {
 /** The offline embedder, or why it is not available. */
 async function offlineEmbedder(): Promise<EmbeddingClient | string> {
   try {
-    // The package is not a dependency of the bench workspace: its source is imported by path.
-    const { createWordVectorEmbedder } = await import("../../packages/word-vectors/src/index.js");
+    const { createWordVectorEmbedder } = await import("@agent-tools/word-vectors");
     return await createWordVectorEmbedder();
   } catch (error) {
     return `the offline embedder did not load: ${(error as Error).message}`;
