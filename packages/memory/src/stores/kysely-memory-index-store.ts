@@ -14,7 +14,8 @@ import type {
   MemoryTextQuery,
 } from "../ports/memory-index-store.js";
 import type { MemoryVectorHits, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "../ports/memory-vector-index.js";
-import { memoryVectorBacklog, pgvectorInstalled, pruneMemoryVectors, putMemoryVectors, searchMemoryVectors } from "./kysely-memory-vectors.js";
+import { memoryVectorBacklog, pruneMemoryVectors, putMemoryVectors, searchMemoryVectors } from "./kysely-memory-vectors.js";
+import { preparePgvector, searchPgvector } from "./postgres-pgvector.js";
 import { MEMORY_STORAGE_MIGRATIONS, MEMORY_STORAGE_NAMESPACE } from "./memory-migrations.js";
 import {
   MEMORY_AUDIT_TABLE,
@@ -75,7 +76,7 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
   readonly #textIndex: MemoryTextIndex;
   /** Rows changed since the text index last tidied up. */
   #changesSinceTidy = 0;
-  /** Whether the PostgreSQL database had pgvector installed at open (always false on SQLite). */
+  /** Whether the PostgreSQL database had pgvector installed at open, so searches use it (always false on SQLite). */
   readonly #pgvector: boolean;
 
   private constructor(storage: Storage, pgvector: boolean) {
@@ -85,11 +86,16 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
     this.#textIndex = storage.dialect === "postgres" ? postgresMemoryTextIndex : sqliteMemoryTextIndex;
   }
 
-  /** Applies the `memory` migrations, detects pgvector on PostgreSQL, then returns the store. */
+  /**
+   * Applies the `memory` migrations, then returns the store. On PostgreSQL
+   * it detects pgvector (`vector` in pg_extension): where it is installed,
+   * the `memory-pgvector` migrations add the `embedding` column, its trigger
+   * and backfill, and `searchVectors` orders by pgvector's inner product
+   * (see docs/memory-vectors.md); elsewhere it scans.
+   */
   static async open(storage: Storage): Promise<KyselyMemoryIndexStore> {
     await storage.migrate(MEMORY_STORAGE_NAMESPACE, MEMORY_STORAGE_MIGRATIONS);
-    const pgvector = storage.dialect === "postgres" && (await pgvectorInstalled(storage.db));
-    return new KyselyMemoryIndexStore(storage, pgvector);
+    return new KyselyMemoryIndexStore(storage, await preparePgvector(storage));
   }
 
   /** {@inheritDoc MemoryIndexStore.get} */
@@ -317,7 +323,7 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
 
   /** {@inheritDoc MemoryVectorIndex.searchVectors} */
   async searchVectors(query: MemoryVectorQuery): Promise<MemoryVectorHits> {
-    return searchMemoryVectors(this.#db, this.#dialect, query);
+    return this.#pgvector ? searchPgvector(this.#db, query) : searchMemoryVectors(this.#db, this.#dialect, query);
   }
 
   /** {@inheritDoc MemoryVectorIndex.pruneVectors} */
@@ -325,17 +331,12 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
     return pruneMemoryVectors(this.#db, query.keepModelId);
   }
 
-  /**
-   * `scan` on both dialects: the asked scopes' vectors are read in one
-   * statement and scanned in JS (see docs/memory-vectors.md). Whether the
-   * PostgreSQL database has pgvector is detected at open
-   * ({@link KyselyMemoryIndexStore.pgvectorInstalled}).
-   */
+  /** `pgvector` on a PostgreSQL database with the extension installed at open, else `scan` (see docs/memory-vectors.md). */
   async vectorIndexKind(): Promise<MemoryVectorIndexKind> {
-    return "scan";
+    return this.#pgvector ? "pgvector" : "scan";
   }
 
-  /** Whether the database had the pgvector extension (`vector`) installed when the store opened; always false on SQLite. */
+  /** Whether the database had the pgvector extension (`vector`) installed when the store opened, so searches use it; always false on SQLite. */
   get pgvectorInstalled(): boolean {
     return this.#pgvector;
   }

@@ -267,9 +267,3 @@ export async function pruneMemoryVectors(db: MemorySqlExecutor, keepModelId: str
   const result = await db.deleteFrom(MEMORY_VECTORS_TABLE).where("model_id", "<>", keepModelId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/** Whether the PostgreSQL database has the pgvector extension installed (`vector` in pg_extension). */
-export async function pgvectorInstalled(db: MemorySqlExecutor): Promise<boolean> {
-  const { rows } = await sql<{ installed: number }>`select 1 as installed from pg_extension where extname = 'vector'`.execute(db);
-  return rows.length > 0;
-}
