@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SdkError, toolResultText } from "@agent-tools/core";
-import { InMemoryMemoryIndexStore, type MemoryManagerDetails } from "@agent-tools/memory";
+import { InMemoryMemoryIndexStore, type MemoryManagerDetails, openMemoryService } from "@agent-tools/memory";
 import { FunctionEmbeddingClient } from "@agent-tools/memory/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { type BuiltinToolRegistryOptions, buildBuiltinToolRegistry } from "./build-builtin-tool-registry.js";
@@ -68,13 +68,22 @@ describe("buildBuiltinToolRegistry: memory.embedder", () => {
     }
   });
 
-  it("refuses a value that is not an EmbeddingClient, and a misspelt key, naming them", async () => {
+  it("refuses a value that is not an EmbeddingClient, one beside a ready service, and a misspelt key, naming them", async () => {
     const notClient = await rejection({ memory: { embedder: "text-embedding-3-small" as never } });
     expect(notClient.code).toBe("invalid_options");
     expect(notClient.details).toEqual({ option: "memory.embedder" });
     expect(notClient.message).toMatch(/^memory\.embedder must be an EmbeddingClient/);
     const noEmbed = await rejection({ memory: { embedder: { modelId: "m", dimension: 2, maxBatchSize: 8 } as never } });
     expect(noEmbed.message).toContain("embed is not a function");
+    const { workdir, dataDir } = directories();
+    const ready = await openMemoryService({ dataDir, workdir, store: new InMemoryMemoryIndexStore() });
+    try {
+      const beside = await rejection({ memory: { service: ready, embedder: conceptEmbedder() } });
+      expect(beside.details).toEqual({ option: "memory.embedder" });
+      expect(beside.message).toMatch(/^memory\.embedder cannot be given with memory\.service/);
+    } finally {
+      await ready.close();
+    }
     const misspelt = await rejection({ memory: { embeder: conceptEmbedder() } as never });
     expect(misspelt.details).toEqual({ option: "memory.embeder", suggestion: "memory.embedder" });
   });

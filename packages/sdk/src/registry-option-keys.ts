@@ -279,6 +279,13 @@ function checkMemory(memory: unknown, where: string): void {
   const checked = checkOptionObject(memory, MEMORY_KEYS, where);
   // An embedder that is not an EmbeddingClient (a model name, an object without embed) fails here, before anything opens.
   checkMemoryEmbedder(checked?.embedder, `${where}.embedder`);
+  if (checked?.service !== undefined && checked.embedder !== undefined) {
+    throw new SdkError(
+      "invalid_options",
+      `${where}.embedder cannot be given with ${where}.service: pass the embedder to openMemoryService when opening the service.`,
+      { option: `${where}.embedder` },
+    );
+  }
 }
 
 function checkMcp(value: unknown, where: string): void {
