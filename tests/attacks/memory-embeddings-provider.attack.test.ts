@@ -235,4 +235,19 @@ describe("attack: hostile embeddings provider (OpenAI-compatible adapter)", () =
     const badHeader = await rejection(client(baseURL, { headers: { "x-api-key": `${AZURE_KEY}\r\nX` } }).embed(["a"]));
     expect(everythingShown(badHeader)).not.toContain(AZURE_KEY);
   });
+
+  // Finding P4: a baseURL with user:password@ is accepted; fetch refuses it on every call and the error's message and
+  // data.url quote the password. A query string (`?api-key=...`) gets `/embeddings` appended inside the query.
+  it.fails("(P4, open) refuses a baseURL with credentials, a query or a fragment at construction, without quoting it", () => {
+    for (const baseURL of ["http://user:hunter2secret@127.0.0.1:9/v1", "http://127.0.0.1:9/v1?api-key=hunter2secret", "http://127.0.0.1:9/v1#hunter2secret"]) {
+      let error: unknown;
+      try {
+        client(baseURL);
+      } catch (caught) {
+        error = caught;
+      }
+      expect((error as { code?: string } | undefined)?.code, baseURL).toBe("invalid_options");
+      expect(everythingShown(error)).not.toContain("hunter2secret");
+    }
+  });
 });

@@ -201,4 +201,28 @@ describe.each(backends.list)("attack: the embedding runtime under stress on $lab
       await opened.dispose();
     }
   });
+
+  // Finding R3: the backlog a service embeds on open is the whole store's (vectorBacklog has no scope), so project B's
+  // entries go to project A's embedder (its provider and key), although A's searches can never show them.
+  it.fails("(R3, open) a service sends only entries it can search (global and its project) to its embedder", async () => {
+    const dirs = folders.next();
+    const opened = await backend.open();
+    const b = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.projectB, store: opened.store });
+    try {
+      expect((await b.write(entry("b-private", "B private", "Project B's private hound notes."))).ok).toBe(true);
+    } finally {
+      await b.close();
+    }
+    const embedderOfA = conceptEmbedder({ modelId: "attack:a-only@4" });
+    const a = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.projectA, store: opened.store, embedder: embedderOfA });
+    try {
+      expect((await a.write(entry("a-own", "A own", "Rex the hound."))).ok).toBe(true);
+      await a.embeddingsSettled();
+      expect(embedderOfA.calls.flat().some((text) => text.includes("A own"))).toBe(true);
+      expect(embedderOfA.calls.flat().filter((text) => text.includes("B private"))).toEqual([]);
+    } finally {
+      await a.close();
+      await opened.dispose();
+    }
+  });
 });
