@@ -109,15 +109,15 @@ describe("attack: the memory embedder option", () => {
     }
   });
 
-  // Finding C1: the option check takes any positive whole dimension; the vector index refuses vectors over 16,384
-  // components, so such a client is accepted and then fails every batch (retried for ever) instead of failing the build.
-  it.fails("(C1, open) refuses a dimension the vector index cannot hold at build, not on every batch", async () => {
+  // Finding C1 (fixed): the option check took any positive whole dimension; the vector index refuses vectors over 16,384
+  // components, so such a client was accepted and then failed every batch (retried for ever) instead of the build.
+  it("(was C1) refuses a dimension the vector index cannot hold at build, not on every batch", async () => {
     const huge = new FunctionEmbeddingClient({ dimension: 20_000, modelId: "attack:huge", vectorOf: () => Float32Array.from({ length: 20_000 }, () => 1) });
     expectOptionError(await buildRejection({ store: new InMemoryMemoryIndexStore(), embedder: huge }), "memory.embedder");
   });
 
-  // Finding C3: with `service` given the bundle uses it as it is: an `embedder` beside it is dropped without a word.
-  it.fails("(C3, open) refuses memory.embedder beside a ready memory.service instead of ignoring it", async () => {
+  // Finding C3 (fixed): with `service` given, an `embedder` beside it was dropped without a word.
+  it("(was C3) refuses memory.embedder beside a ready memory.service instead of ignoring it", async () => {
     const dirs = folders.next();
     const service = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.projectA, store: new InMemoryMemoryIndexStore() });
     try {
@@ -147,11 +147,10 @@ describe("attack: the memory embedder option", () => {
   });
 });
 
-// Finding C2: PostgreSQL text cannot hold NUL; a model id with one passes the option check, then every putVectors
-// and every search by meaning fails on PostgreSQL (retried for ever) while SQLite and memory take it.
+// Finding C2 (fixed): PostgreSQL text cannot hold NUL; a model id with one passed the option check, then every
+// putVectors and search by meaning failed on PostgreSQL (retried for ever) while SQLite and memory took it.
 describe.each(backends.list)("attack: a model id the database cannot store, on $label", (backend) => {
-  const check = backend.label === "postgres" ? it.fails : it;
-  check(`${backend.label === "postgres" ? "(C2, open) " : ""}a NUL in the model id is refused at open or stored like any other character`, async () => {
+  it(`${backend.label === "postgres" ? "(was C2) " : ""}a NUL in the model id is refused at open or stored like any other character`, async () => {
     const dirs = folders.next();
     const opened = await backend.open();
     const embedder = conceptEmbedder({ modelId: "attack:\u0000nul@4" });

@@ -110,10 +110,10 @@ describe("attack: what the memory hands to its embedder", () => {
     }
   });
 
-  // Finding W2: the search query goes to the embedder whole (the query has no length limit in the tool's schema):
+  // Finding W2 (fixed): the search query went to the embedder whole (the query has no length limit in the tool's schema):
   // a 1 MB query is posted to a paid provider as it is (or over its token window, so the vector side fails), and
   // with the offline embedder W1's cost lands on every search.
-  it.fails("(W2, open) caps the search query before it is embedded", async () => {
+  it("(was W2) caps the search query before it is embedded", async () => {
     const counting = conceptEmbedder();
     const dirs = folders.next();
     const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.projectA, store: new InMemoryMemoryIndexStore(), embedder: counting });

@@ -120,9 +120,9 @@ describe.each(backends.list)("attack: the embedding runtime under stress on $lab
     }
   });
 
-  // Finding R1: the runtime trusts the host's embedder to honour the abort signal. One that ignores it keeps
-  // close() waiting for ever, and a search whose caller aborted waits for it too.
-  it.fails("(R1, open) close() and an aborted search end although the embedder ignores the signal and never answers", async () => {
+  // Finding R1 (fixed): the runtime trusted the host's embedder to honour the abort signal. One that ignored it kept
+  // close() waiting for ever, and a search whose caller aborted waited for it too.
+  it("(was R1) close() and an aborted search end although the embedder ignores the signal and never answers", async () => {
     const never = new Promise<never>(() => {});
     let hang = false;
     const embedder = new FunctionEmbeddingClient({ dimension: 4, modelId: "attack:deaf@4", vectorOf: conceptVector });
