@@ -101,10 +101,10 @@ function evaluate(all: readonly Candidates[], rank: (candidate: Candidates) => r
 function grid(): { name: string; settings: MemoryHybridFusionSettings; vectorCandidates: number }[] {
   const settings: { name: string; settings: MemoryHybridFusionSettings; vectorCandidates: number }[] = [];
   if (args.get("grid") === "fine") {
-    for (const vectorCandidates of [5, 10, 20, 32]) {
-      for (const k of [1, 2, 5, 10]) {
-        for (const vectorWeight of [0.15, 0.2, 0.25, 0.3, 0.35]) {
-          for (const rankWeighted of [true, false]) {
+    for (const vectorCandidates of [5, 10, 20]) {
+      for (const k of [1, 2, 5, 10, 20, 60]) {
+        for (const vectorWeight of [0.05, 0.1, 0.15, 0.2, 0.25, 0.3]) {
+          for (const rankWeighted of [true]) {
             settings.push({
               name: `rrf k=${k} w=${vectorWeight} K=${vectorCandidates}${rankWeighted ? "" : " unweighted"}`,
               settings: { ...MEMORY_HYBRID_FUSION, method: "rrf", k, vectorWeight, similarityFloor: -1, rankWeighted },
