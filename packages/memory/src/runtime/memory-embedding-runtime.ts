@@ -39,12 +39,20 @@ export function createMemoryEmbedding(store: MemoryIndexStore, embedder: unknown
   return { embedder: client, store: vectorStore, queue: new MemoryEmbeddingQueue({ store: vectorStore, embedder: client, now }) };
 }
 
-/** Hybrid search with an embedder; without one, the lexical search as it is (no query embedded, no vector read). */
+/**
+ * Hybrid search with an embedder; without one, the lexical search as it is
+ * (no query embedded, no vector read). A hybrid search whose vector index
+ * returned nothing has the queue read the backlog again.
+ */
 export async function searchMemoryEntries(
   store: MemoryIndexStore,
   embedding: MemoryEmbedding | undefined,
   request: MemoryHybridSearchRequest,
 ): Promise<MemoryHybridSearchOutcome> {
   if (embedding === undefined) return searchMemory(store, request);
-  return searchMemoryHybrid(embedding.store, embedding.embedder, request);
+  const outcome = await searchMemoryHybrid(embedding.store, embedding.embedder, request);
+  // No vector at all in the asked scopes: not embedded yet, or pruned by a service with another embedder on this
+  // store. The backlog says which; reading it is cheap when there is nothing to embed.
+  if (outcome.vectorCandidates === 0) embedding.queue.requestBacklog();
+  return outcome;
 }

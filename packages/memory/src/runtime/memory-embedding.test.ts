@@ -256,6 +256,35 @@ describe("MemoryService with an embedder: embedding on write", () => {
     }
   });
 
+  it("re-embeds its entries when a service with another embedder pruned them, once a search finds no vector", async () => {
+    const dirs = directories();
+    const store = new InMemoryMemoryIndexStore();
+    const first = conceptEmbedder({ modelId: "test:concepts@first" });
+    const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.workdir, store, embedder: first });
+    try {
+      expect((await memory.write(entry("family-pet", "Family pet", "Rex the hound."))).ok).toBe(true);
+      await memory.embeddingsSettled();
+      // Opening another service with another model id prunes the first model's vectors.
+      const pruning = await openMemoryService({
+        dataDir: dirs.dataDir,
+        workdir: dirs.other,
+        store,
+        embedder: conceptEmbedder({ modelId: "test:concepts@second" }),
+      });
+      await pruning.embeddingsSettled();
+      await pruning.close();
+      expect(await store.vectorBacklog({ modelId: first.modelId, limit: 10 })).toHaveLength(1);
+      const blind = await memory.search({ query: "puppy" });
+      expect(blind.indexes).toContain("vector");
+      expect(blind.hits).toEqual([]);
+      await memory.embeddingsSettled();
+      expect(await store.vectorBacklog({ modelId: first.modelId, limit: 10 })).toEqual([]);
+      expect((await memory.search({ query: "puppy" })).hits[0]).toMatchObject({ record: { slug: "family-pet" }, matchedBy: "vector" });
+    } finally {
+      await memory.close();
+    }
+  });
+
   it("never answers one project's search with another project's vectors", async () => {
     const dirs = directories();
     const store = new InMemoryMemoryIndexStore();

@@ -42,6 +42,8 @@ export interface MemoryHybridSearchOutcome {
   readonly indexes: readonly MemorySearchIndex[];
   /** Why the search answered from the lexical indexes only (the embedder or the vector index failed, or the call was aborted). */
   readonly vectorError?: string;
+  /** How many nearest neighbours the vector index returned (before fusion's rules), when it answered. */
+  readonly vectorCandidates?: number;
 }
 
 type VectorSide = { ok: true; hits: readonly MemoryVectorHit[] } | { ok: false; error: string };
@@ -110,5 +112,5 @@ export async function searchMemoryHybrid(
     limit: request.limit,
     ...(request.fusion === undefined ? {} : { settings: request.fusion }),
   });
-  return { hits, usedFallback: lexical.usedFallback, indexes: [...lexical.indexes, "vector"] };
+  return { hits, usedFallback: lexical.usedFallback, indexes: [...lexical.indexes, "vector"], vectorCandidates: vector.hits.length };
 }
