@@ -197,25 +197,28 @@ describe("attack: hostile embeddings provider (OpenAI-compatible adapter)", () =
     expect((await rejection(client(ok.baseURL).embed(["a"]))).code).toBe("invalid_response");
   });
 
-  // Finding P1: fetch follows redirects; undici drops Authorization on a cross-origin redirect but not a secret header
+  // Finding P1 (fixed): fetch followed redirects; undici drops Authorization on a cross-origin redirect but not a secret header
   // such as Azure's `api-key`, and a 307/308 re-posts the texts (the user's memories) to the other origin.
-  it.fails.each([307, 308, 302])("(P1, open) sends neither a secret header nor the texts to another origin a %i redirect names", async (status) => {
+  it.each([307, 308, 302])("(was P1) sends neither a secret header nor the texts to another origin a %i redirect names", async (status) => {
     const thief = await serve((_request, response) => json(response, 200, { data: [item(0, [1, 0, 0])] }));
     const redirecting = await serve((_request, response) => {
       response.writeHead(status, { location: `${thief.origin}/steal` });
       response.end();
     });
     const embedder = client(redirecting.baseURL, { apiKey: KEY, headers: { "api-key": AZURE_KEY } });
-    await embedder.embed(["my private memory"]).catch(() => undefined);
+    const error = await rejection(embedder.embed(["my private memory"]));
+    expect(error.code).toBe("http_error");
+    expect(error.message).toMatch(/redirect/);
+    expect(thief.seen).toEqual([]);
     const reached = thief.seen.map((request) => JSON.stringify(request));
     expect(reached.join("\n")).not.toContain(KEY);
     expect(reached.join("\n")).not.toContain(AZURE_KEY);
     expect(reached.join("\n")).not.toContain("my private memory");
   });
 
-  // Finding P2: the body is redacted as text, then parsed: a key the provider writes with JSON escapes (\u0073k-...)
+  // Finding P2 (fixed): the body was redacted as text, then parsed: a key the provider writes with JSON escapes (\u0073k-...)
   // is unescaped by the parse into the error message, after the redaction ran.
-  it.fails("(P2, open) never shows the key when the provider echoes it, also JSON-escaped, in an error or a 2xx error object", async () => {
+  it("(was P2) never shows the key when the provider echoes it, also JSON-escaped, in an error or a 2xx error object", async () => {
     const escaped = [...KEY].map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
     const bodies: [number, string][] = [
       [401, JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}` } })],
@@ -232,8 +235,8 @@ describe("attack: hostile embeddings provider (OpenAI-compatible adapter)", () =
     }
   });
 
-  // Finding P3: a fetch rejection is kept as the error's `cause` unredacted; undici's message quotes the header value.
-  it.fails("(P3, open) never shows the key through a rejected fetch's cause (a key fetch refuses as a header value)", async () => {
+  // Finding P3 (fixed): a fetch rejection was kept as the error's `cause` unredacted; undici's message quotes the header value.
+  it("(was P3) never shows the key through a rejected fetch's cause (a key fetch refuses as a header value)", async () => {
     const { baseURL } = await serve((_request, response) => json(response, 200, { data: [item(0, [1, 0, 0])] }));
     const badKey = `${KEY}\nX`;
     const error = await rejection(client(baseURL, { apiKey: badKey }).embed(["a"]));
@@ -242,9 +245,9 @@ describe("attack: hostile embeddings provider (OpenAI-compatible adapter)", () =
     expect(everythingShown(badHeader)).not.toContain(AZURE_KEY);
   });
 
-  // Finding P4: a baseURL with user:password@ is accepted; fetch refuses it on every call and the error's message and
+  // Finding P4 (fixed): a baseURL with user:password@ was accepted; fetch refused it on every call and the error's message and
   // data.url quote the password. A query string (`?api-key=...`) gets `/embeddings` appended inside the query.
-  it.fails("(P4, open) refuses a baseURL with credentials, a query or a fragment at construction, without quoting it", () => {
+  it("(was P4) refuses a baseURL with credentials, a query or a fragment at construction, without quoting it", () => {
     for (const baseURL of ["http://user:hunter2secret@127.0.0.1:9/v1", "http://127.0.0.1:9/v1?api-key=hunter2secret", "http://127.0.0.1:9/v1#hunter2secret"]) {
       let error: unknown;
       try {

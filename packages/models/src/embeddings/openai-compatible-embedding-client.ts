@@ -92,13 +92,37 @@ function probedDimension(json: unknown): number | undefined {
   return length >= 1 && length <= MAX_DIMENSION ? length : undefined;
 }
 
+/**
+ * Throws `SdkError` unless `baseURL` is an http(s) URL without credentials,
+ * query or fragment (`/embeddings` is appended to its path; a key belongs in
+ * `apiKey` or `headers`, where errors redact it). Such a URL is not quoted.
+ */
+function checkBaseURL(baseURL: unknown): void {
+  let url: URL | undefined;
+  try {
+    url = typeof baseURL === "string" ? new URL(baseURL) : undefined;
+  } catch {
+    url = undefined;
+  }
+  const hidden = url !== undefined && (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "");
+  if (hidden) {
+    throw new SdkError(
+      "invalid_options",
+      `${OWNER}: baseURL must not hold credentials, a query or a fragment (it is not shown here); put a key in apiKey or headers.`,
+      { option: "baseURL" },
+    );
+  }
+  if (url === undefined || !/^https?:$/.test(url.protocol) || !/^https?:\/\//.test(String(baseURL))) {
+    const shown = typeof baseURL === "string" && /[@?#]/.test(baseURL) ? "a value with credentials, a query or a fragment" : JSON.stringify(baseURL);
+    throw new SdkError("invalid_options", `${OWNER} needs an http(s) baseURL, not ${shown}.`, { option: "baseURL" });
+  }
+}
+
 /** Checks every option but `dimensions`, throwing an `SdkError` that names the first wrong one. */
 function checkCommonOptions(options: OpenAICompatibleEmbeddingClientCreateOptions): void {
   if (!options || typeof options !== "object") throw new SdkError("invalid_options", `${OWNER} needs an options object.`);
   checkOptionKeys(OWNER, options, OPTION_KEYS);
-  if (typeof options.baseURL !== "string" || !/^https?:\/\//.test(options.baseURL)) {
-    throw new SdkError("invalid_options", `${OWNER} needs an http(s) baseURL, not ${JSON.stringify(options.baseURL)}.`);
-  }
+  checkBaseURL(options.baseURL);
   if (typeof options.model !== "string" || options.model === "") throw new SdkError("invalid_options", `${OWNER} needs a model name.`);
   if (options.sendDimensions !== undefined && typeof options.sendDimensions !== "boolean") {
     throw new SdkError("invalid_options", `${OWNER}: sendDimensions must be true or false.`);

@@ -17,6 +17,43 @@ export interface EmbeddingsRequestConfig {
   readonly clientId: string;
 }
 
+/** Longest provider message an error quotes (the whole body stays out of messages; `data.body` keeps its start). */
+const MAX_PROVIDER_MESSAGE = 500;
+
+/**
+ * `error` as a cause safe to keep: its name, code and message with the
+ * secrets redacted, one level of its own cause likewise (undici's messages
+ * quote header values, the key among them).
+ */
+function redactedCause(error: unknown, clean: (text: string) => string, depth = 0): Error {
+  const original = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown } | null;
+  const copy = new Error(clean(String(original?.message ?? error)));
+  if (typeof original?.name === "string") copy.name = original.name;
+  if (typeof original?.code === "string") Object.assign(copy, { code: original.code });
+  if (depth === 0 && original?.cause !== undefined) Object.assign(copy, { cause: redactedCause(original.cause, clean, 1) });
+  return copy;
+}
+
+/** `text` cut at {@link MAX_PROVIDER_MESSAGE} characters. */
+function capped(text: string): string {
+  return text.length > MAX_PROVIDER_MESSAGE ? `${text.slice(0, MAX_PROVIDER_MESSAGE)}...` : text;
+}
+
+/**
+ * The body as `data.body` shows it: a JSON body re-serialised (so an escaped
+ * secret, `\u0073k-...`, is written plainly and redacted), cut at
+ * `MAX_BODY_IN_ERROR`.
+ */
+function shownBody(text: string, clean: (text: string) => string): string {
+  let plain = text;
+  try {
+    plain = JSON.stringify(JSON.parse(text));
+  } catch {
+    // Not JSON: shown as it came.
+  }
+  return clean(plain).slice(0, MAX_BODY_IN_ERROR);
+}
+
 /**
  * POSTs `body` and resolves with the parsed JSON of a 2xx answer. Rejects
  * with an `AbortError` when `signal` aborts (the request is cancelled), or a
@@ -24,7 +61,9 @@ export interface EmbeddingsRequestConfig {
  * within `timeoutMs`), `http_error` (status and the provider's message),
  * `provider_error` (a 2xx `{ error }` body), `invalid_response` (not JSON,
  * or larger than `maxResponseBytes`). Secrets are redacted from every
- * message and `data` field.
+ * message, `data` field and cause, also where the provider escaped them in
+ * JSON. Redirects are not followed (a 3xx is an `http_error`): the headers,
+ * a secret one among them, and the texts would go to the other address.
  */
 export async function postEmbeddings(config: EmbeddingsRequestConfig, body: unknown, signal: AbortSignal | undefined): Promise<unknown> {
   throwIfAborted(signal);
@@ -44,15 +83,29 @@ export async function postEmbeddings(config: EmbeddingsRequestConfig, body: unkn
     if (error instanceof ModelClientError) return error;
     if (timedOut) return new ModelClientError("network_error", `The embeddings server at ${url} did not ${stage} within ${config.timeoutMs} ms.`, data());
     return new ModelClientError("network_error", `Could not ${stage} from the embeddings server at ${url}: ${clean(networkErrorDetail(error))}.`, data(), {
-      cause: error,
+      cause: redactedCause(error, clean),
     });
   };
   try {
     let response: Response;
     try {
-      response = await config.fetch(config.url, { method: "POST", headers: { ...config.headers }, body: JSON.stringify(body), signal: controller.signal });
+      response = await config.fetch(config.url, {
+        method: "POST",
+        headers: { ...config.headers },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        redirect: "manual",
+      });
     } catch (error) {
       throw failure(error, "get an answer");
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new ModelClientError(
+        "http_error",
+        `The embeddings server at ${url} answered HTTP ${response.status} (a redirect); redirects are not followed, so the key and the texts stay with this address: set baseURL to the final address.`,
+        data({ status: response.status }),
+      );
     }
     let bytes: Uint8Array | undefined;
     try {
@@ -69,12 +122,13 @@ export async function postEmbeddings(config: EmbeddingsRequestConfig, body: unkn
     }
     const text = clean(new TextDecoder().decode(bytes ?? new Uint8Array(0)));
     if (!response.ok) {
-      const providerMessage = providerMessageOf(text);
+      // Redacted again after the JSON is read: a secret the provider escaped (\u0073k-...) is plain text only then.
+      const providerMessage = capped(clean(providerMessageOf(text)));
       const statusText = response.statusText ? ` ${response.statusText}` : "";
       throw new ModelClientError(
         "http_error",
         `The embeddings server answered HTTP ${response.status}${statusText} for ${url}${providerMessage ? `: ${providerMessage}` : "."}`,
-        data({ status: response.status, body: text.slice(0, MAX_BODY_IN_ERROR) }),
+        data({ status: response.status, body: shownBody(text, clean) }),
       );
     }
     let json: unknown;
@@ -84,12 +138,16 @@ export async function postEmbeddings(config: EmbeddingsRequestConfig, body: unkn
       throw new ModelClientError(
         "invalid_response",
         `The embeddings server at ${url} sent an unexpected answer: the body is not JSON.`,
-        data({ body: text.slice(0, MAX_BODY_IN_ERROR) }),
+        data({ body: shownBody(text, clean) }),
       );
     }
     const embedded = providerErrorOf(json);
     if (embedded !== undefined) {
-      throw new ModelClientError("provider_error", `The embeddings server reported an error: ${embedded}`, data({ body: text.slice(0, MAX_BODY_IN_ERROR) }));
+      throw new ModelClientError(
+        "provider_error",
+        `The embeddings server reported an error: ${capped(clean(embedded))}`,
+        data({ body: shownBody(text, clean) }),
+      );
     }
     return json;
   } finally {
