@@ -226,3 +226,63 @@ describe.each(backends.list)("attack: the embedding runtime under stress on $lab
     }
   });
 });
+
+describe("attack: two processes on one SQLite memory index, each embedding", () => {
+  it("loses no write and no vector when a second process writes and embeds at the same time (same model id)", async () => {
+    const { spawn } = await import("node:child_process");
+    const path = await import("node:path");
+    const { openSqliteStorage } = await import("@agent-tools/storage");
+    const { KyselyMemoryIndexStore } = await import("@agent-tools/memory");
+    const dirs = folders.next();
+    const filename = path.join(dirs.dataDir, "..", "shared.sqlite");
+    const storage = await openSqliteStorage({ filename });
+    const store = await KyselyMemoryIndexStore.open(storage);
+    const embedder = conceptEmbedder({ modelId: "attack:two-processes@4", maxBatchSize: 8 });
+    const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.projectA, store, embedder });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--conditions=@agent-tools/source",
+        path.join(import.meta.dirname, "__fixtures__", "memory-embeddings-child.ts"),
+        dirs.dataDir,
+        dirs.projectB,
+        filename,
+        embedder.modelId,
+        "150",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      err += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    try {
+      for (let index = 0; index < 150; index += 1) {
+        expect((await memory.write(entry(`parent-${index}`, `Parent ${index}`, "The hound sleeps."))).ok).toBe(true);
+      }
+      expect(await exited, err).toBe(0);
+      const report = JSON.parse(out.trim().split("\n").pop() as string) as { failed: number; workdirHash: string; status: { consecutiveFailures: number } };
+      expect(report.failed).toBe(0);
+      await memory.embeddingsSettled();
+      // Vectors the other process wrote after this one read the backlog: read it again until both are complete.
+      await expect.poll(async () => (await store.vectorBacklog({ modelId: embedder.modelId, limit: 10 })).length, { timeout: 60_000 }).toBe(0);
+      const scopes = [
+        { scope: "project" as const, workdirHash: memory.workdirHash },
+        { scope: "project" as const, workdirHash: report.workdirHash },
+      ];
+      const hits = await store.searchVectors({ scopes, modelId: embedder.modelId, vector: Float32Array.from([1, 0, 0, 0]), limit: 400 });
+      expect(hits.length).toBe(300);
+    } finally {
+      child.kill("SIGKILL");
+      await memory.close();
+      await storage.close();
+    }
+  }, 180_000);
+});
