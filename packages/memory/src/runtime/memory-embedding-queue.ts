@@ -4,9 +4,11 @@
  * reads them as stored, embeds them in batches through the host's
  * `EmbeddingClient` and stores the vectors (`putVectors`, with the body
  * hash as read, so a racing write's newer version is never overwritten by
- * an older vector). On open it prunes other models' vectors and embeds the
- * store's backlog. A failure is kept for `status()` and retried later; it
- * never fails a write.
+ * an older vector). On open it embeds the backlog of its model id (entries
+ * with no current vector of it); other models' vectors are left alone, so
+ * services with different embedders share a store (pruning them is the
+ * host's call: `store.pruneVectors({ keepModelId })`). A failure is kept
+ * for `status()` and retried later; it never fails a write.
  */
 import { ModelClientError, isAbortError } from "@agent-tools/core";
 import type { EmbeddingClient } from "@agent-tools/core/embedding";
@@ -75,7 +77,7 @@ const versionId = (record: MemoryRecord) => `${memoryKeyId(record)}\u0000${recor
  *
  * @example
  * const queue = new MemoryEmbeddingQueue({ store, embedder, now: Date.now });
- * queue.start(); // prune other models, embed the backlog
+ * queue.start(); // embed the backlog of this model id
  * queue.enqueue([{ scope: "global", workdirHash: "", slug: "editor-theme" }]);
  * await queue.settled();
  */
@@ -90,7 +92,6 @@ export class MemoryEmbeddingQueue {
   readonly #unembeddable = new Set<string>();
   readonly #abort = new AbortController();
   #backlogWanted = false;
-  #pruned = false;
   #worker: Promise<void> | undefined;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
@@ -107,7 +108,7 @@ export class MemoryEmbeddingQueue {
     this.#batchSize = Math.max(1, Math.min(MEMORY_EMBEDDING_BATCH_MAX, Math.floor(options.embedder.maxBatchSize) || 1));
   }
 
-  /** Prunes other models' vectors and embeds the store's backlog, in the background. */
+  /** Embeds the store's backlog of this model id, in the background (other models' vectors are never touched). */
   start(): void {
     this.requestBacklog();
   }
@@ -160,7 +161,7 @@ export class MemoryEmbeddingQueue {
   }
 
   #hasWork(): boolean {
-    return this.#queued.size > 0 || this.#backlogWanted || !this.#pruned;
+    return this.#queued.size > 0 || this.#backlogWanted;
   }
 
   #kick(): void {
@@ -178,10 +179,6 @@ export class MemoryEmbeddingQueue {
     const attempted = new Set<string>();
     let batch: Batch | undefined;
     try {
-      if (!this.#pruned) {
-        await this.#store.pruneVectors({ keepModelId: this.#embedder.modelId });
-        this.#pruned = true;
-      }
       while (!this.#closed) {
         batch = await this.#nextBatch(attempted);
         if (batch === undefined) return;

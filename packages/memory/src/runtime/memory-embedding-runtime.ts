@@ -41,8 +41,8 @@ export function createMemoryEmbedding(store: MemoryIndexStore, embedder: unknown
 
 /**
  * Hybrid search with an embedder; without one, the lexical search as it is
- * (no query embedded, no vector read). A hybrid search whose vector index
- * returned nothing has the queue read the backlog again.
+ * (no query embedded, no vector read). A search never reads the backlog:
+ * the queue reads it on open, after a reconcile and after a failure.
  */
 export async function searchMemoryEntries(
   store: MemoryIndexStore,
@@ -50,9 +50,5 @@ export async function searchMemoryEntries(
   request: MemoryHybridSearchRequest,
 ): Promise<MemoryHybridSearchOutcome> {
   if (embedding === undefined) return searchMemory(store, request);
-  const outcome = await searchMemoryHybrid(embedding.store, embedding.embedder, request);
-  // No vector at all in the asked scopes: not embedded yet, or pruned by a service with another embedder on this
-  // store. The backlog says which; reading it is cheap when there is nothing to embed.
-  if (outcome.vectorCandidates === 0) embedding.queue.requestBacklog();
-  return outcome;
+  return searchMemoryHybrid(embedding.store, embedding.embedder, request);
 }

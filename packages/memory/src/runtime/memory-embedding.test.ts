@@ -78,7 +78,7 @@ describe("MemoryService with an embedder: embedding on write", () => {
     }
   });
 
-  it("embeds the backlog on open and prunes the vectors of another model id", async () => {
+  it("embeds the backlog of a new model id on open and leaves the old model's vectors until the host prunes them", async () => {
     const dirs = directories();
     const store = new InMemoryMemoryIndexStore();
     const first = conceptEmbedder({ modelId: "test:concepts@v1" });
@@ -95,13 +95,17 @@ describe("MemoryService with an embedder: embedding on write", () => {
     const scopes = [{ scope: "global" as const, workdirHash: "" }];
     expect(await store.searchVectors({ scopes, modelId: first.modelId, vector: queryVector("dog"), limit: 10 })).toHaveLength(3);
 
-    // A new model: every entry is in its backlog; the old model's vectors are pruned.
+    // A new model: every entry is in its backlog; the old model's vectors stay (pruning is the host's call).
     const second = conceptEmbedder({ modelId: "test:concepts@v2", maxBatchSize: 2 });
     const after = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.workdir, store, embedder: second });
     try {
       await after.embeddingsSettled();
       expect(await store.vectorBacklog({ modelId: second.modelId, limit: 10 })).toEqual([]);
+      expect(await store.searchVectors({ scopes, modelId: first.modelId, vector: queryVector("dog"), limit: 10 })).toHaveLength(3);
+      // Switching models for good: the host reclaims the old model's space.
+      expect(await store.pruneVectors({ keepModelId: second.modelId })).toBe(3);
       expect(await store.searchVectors({ scopes, modelId: first.modelId, vector: queryVector("dog"), limit: 10 })).toEqual([]);
+      expect(await store.searchVectors({ scopes, modelId: second.modelId, vector: queryVector("dog"), limit: 10 })).toHaveLength(3);
       // Batches of at most maxBatchSize, every entry once.
       expect(second.calls.every((texts) => texts.length <= 2)).toBe(true);
       expect(second.calls.flat().sort()).toEqual([
@@ -256,7 +260,7 @@ describe("MemoryService with an embedder: embedding on write", () => {
     }
   });
 
-  it("re-embeds its entries when a service with another embedder pruned them, once a search finds no vector", async () => {
+  it("keeps the vectors of a running service when a service with another embedder opens on its store; a search reads no backlog", async () => {
     const dirs = directories();
     const store = new InMemoryMemoryIndexStore();
     const first = conceptEmbedder({ modelId: "test:concepts@first" });
@@ -264,22 +268,30 @@ describe("MemoryService with an embedder: embedding on write", () => {
     try {
       expect((await memory.write(entry("family-pet", "Family pet", "Rex the hound."))).ok).toBe(true);
       await memory.embeddingsSettled();
-      // Opening another service with another model id prunes the first model's vectors.
-      const pruning = await openMemoryService({
-        dataDir: dirs.dataDir,
-        workdir: dirs.other,
-        store,
-        embedder: conceptEmbedder({ modelId: "test:concepts@second" }),
-      });
-      await pruning.embeddingsSettled();
-      await pruning.close();
-      expect(await store.vectorBacklog({ modelId: first.modelId, limit: 10 })).toHaveLength(1);
-      const blind = await memory.search({ query: "puppy" });
-      expect(blind.indexes).toContain("vector");
-      expect(blind.hits).toEqual([]);
-      await memory.embeddingsSettled();
-      expect(await store.vectorBacklog({ modelId: first.modelId, limit: 10 })).toEqual([]);
+      const second = conceptEmbedder({ modelId: "test:concepts@second" });
+      const other = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.other, store, embedder: second });
+      try {
+        await other.embeddingsSettled();
+        // Both models' vectors coexist: each service finds the entry by meaning with its own.
+        expect(await store.vectorBacklog({ modelId: first.modelId, limit: 10 })).toEqual([]);
+        expect(await store.vectorBacklog({ modelId: second.modelId, limit: 10 })).toEqual([]);
+        expect((await memory.search({ query: "puppy" })).hits[0]).toMatchObject({ record: { slug: "family-pet" }, matchedBy: "vector" });
+        expect((await other.search({ query: "puppy" })).hits[0]).toMatchObject({ record: { slug: "family-pet" }, matchedBy: "vector" });
+      } finally {
+        await other.close();
+      }
       expect((await memory.search({ query: "puppy" })).hits[0]).toMatchObject({ record: { slug: "family-pet" }, matchedBy: "vector" });
+
+      // Searches that find no vector (a scope with no entries, a query of no concept) never read the backlog.
+      const backlogReads = vi.spyOn(store, "vectorBacklog");
+      for (let round = 0; round < 20; round += 1) {
+        const empty = await memory.search({ query: "puppy", scope: "project" });
+        expect(empty).toMatchObject({ hits: [] });
+        expect(empty.indexes).toContain("vector");
+      }
+      await memory.embeddingsSettled();
+      expect(backlogReads).not.toHaveBeenCalled();
+      backlogReads.mockRestore();
     } finally {
       await memory.close();
     }

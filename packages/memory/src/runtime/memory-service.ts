@@ -94,7 +94,7 @@ export class MemoryService implements MemoryPlanTarget {
     this.workdirHash = workdirHashOf(workdir);
     this.#now = options.now ?? Date.now;
     this.#embedding = createMemoryEmbedding(options.store, options.embedder, this.#now);
-    // Prunes other models' vectors and embeds the backlog in the background (again after each reconcile).
+    // Embeds the backlog of its model id in the background (again after each reconcile); other models' vectors stay.
     this.#embedding?.queue.start();
   }
 
