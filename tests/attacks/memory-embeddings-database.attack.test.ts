@@ -99,7 +99,7 @@ describe.each(sqlBackends)("attack: damaged memory_vectors rows on $label", (bac
     },
   );
 
-  it("takes model ids holding quotes, SQL and NUL-free oddities as plain text (stores, searches, prunes only others)", async () => {
+  it("takes model ids holding quotes, SQL and NUL-free oddities as plain text (stores, searches, an explicit prune keeps only the named one)", async () => {
     const dirs = folders.next();
     const opened = await backend.open();
     const odd = ["x'); drop table memory_meta; --", 'q"uote\\back', "%_ like", "model id with spaces and ünïcode 🙂"];
@@ -120,8 +120,11 @@ describe.each(sqlBackends)("attack: damaged memory_vectors rows on $label", (bac
       }
       const storage = opened.storage as Storage;
       const { rows } = await sql<{ model_id: string }>`select distinct model_id from memory_vectors`.execute(storage.db);
-      // Each service pruned the ones before it: only the last model's vectors are left, and memory_meta is still there.
-      expect(rows.map((row) => row.model_id)).toEqual([odd[odd.length - 1]]);
+      // Each model's vectors are kept beside the others' (no prune on open); an explicit prune keeps only the one named.
+      expect(rows.map((row) => row.model_id).sort()).toEqual([...odd].sort());
+      await opened.store.pruneVectors({ keepModelId: odd[0] as string });
+      const { rows: left } = await sql<{ model_id: string }>`select distinct model_id from memory_vectors`.execute(storage.db);
+      expect(left.map((row) => row.model_id)).toEqual([odd[0]]);
       const meta = await sql<{ total: number }>`select count(*) as total from memory_meta`.execute(storage.db);
       expect(Number(meta.rows[0]?.total)).toBeGreaterThanOrEqual(odd.length);
     } finally {

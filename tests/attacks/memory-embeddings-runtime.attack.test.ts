@@ -147,10 +147,10 @@ describe.each(backends.list)("attack: the embedding runtime under stress on $lab
     }
   });
 
-  // Finding R2: every service prunes the other model ids' vectors when it opens, so a second service with another
-  // embedder on the same store deletes the running one's vectors; the first never re-embeds them (its backlog is
-  // read on open only) and its search by meaning goes quiet without a vectorError.
-  it.fails("(R2, open) two services with different embedders on one store keep each other's vectors", async () => {
+  // Finding R2 (fixed): every service pruned the other model ids' vectors when it opened, so a second service with
+  // another embedder on the same store deleted the running one's vectors; the first never re-embedded them (its backlog
+  // was read on open only) and its search by meaning went quiet without a vectorError.
+  it("(was R2) two services with different embedders on one store keep each other's vectors", async () => {
     const dirs = folders.next();
     const opened = await backend.open();
     const first = conceptEmbedder({ modelId: "attack:first@4" });
