@@ -15,6 +15,7 @@ import type { EmbeddingClient } from "@agent-tools/core/embedding";
 import type { MemoryKey, MemoryRecord } from "../domain/memory-types.js";
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
 import { memoryKeyId } from "../ports/memory-index-query.js";
+import type { MemoryScopeRef } from "../ports/memory-scope-ref.js";
 import type { MemoryVectorIndex, MemoryVectorRow } from "../ports/memory-vector-index.js";
 import { embedWithin } from "./memory-embedding-call.js";
 import { memoryEmbeddingText, unitVector } from "./memory-embedding-text.js";
@@ -55,12 +56,24 @@ export interface MemoryEmbeddingStatus {
   readonly consecutiveFailures: number;
   /** The last failure, kept until a batch succeeds. */
   readonly lastError?: MemoryEmbeddingError;
+  /**
+   * The last failure of a search's vector side (embedding its query or
+   * reading the vector index), whole: the search's `vectorError` only
+   * names its kind. Kept until the next one.
+   */
+  readonly lastSearchError?: MemoryEmbeddingError;
 }
 
 /** Options of {@link MemoryEmbeddingQueue}. */
 export interface MemoryEmbeddingQueueOptions {
   readonly store: MemoryIndexStore & MemoryVectorIndex;
   readonly embedder: EmbeddingClient;
+  /**
+   * The scopes the service searches (global and its project): the backlog
+   * is read for these only, so a service never sends another project's
+   * entries to its embedder.
+   */
+  readonly scopes: readonly MemoryScopeRef[];
   /** Clock (epoch ms) of `lastError.at`. */
   readonly now: () => number;
   /** First retry wait; default {@link MEMORY_EMBEDDING_RETRY_FIRST_MS}. */
@@ -76,7 +89,7 @@ const versionId = (record: MemoryRecord) => `${memoryKeyId(record)}\u0000${recor
  * in flight; keys changed while it runs are coalesced into the next batch.
  *
  * @example
- * const queue = new MemoryEmbeddingQueue({ store, embedder, now: Date.now });
+ * const queue = new MemoryEmbeddingQueue({ store, embedder, scopes: [{ scope: "global", workdirHash: "" }], now: Date.now });
  * queue.start(); // embed the backlog of this model id
  * queue.enqueue([{ scope: "global", workdirHash: "", slug: "editor-theme" }]);
  * await queue.settled();
@@ -84,6 +97,7 @@ const versionId = (record: MemoryRecord) => `${memoryKeyId(record)}\u0000${recor
 export class MemoryEmbeddingQueue {
   readonly #store: MemoryIndexStore & MemoryVectorIndex;
   readonly #embedder: EmbeddingClient;
+  readonly #scopes: readonly MemoryScopeRef[];
   readonly #now: () => number;
   readonly #retryFirstMs: number;
   readonly #batchSize: number;
@@ -99,10 +113,12 @@ export class MemoryEmbeddingQueue {
   #skipped = 0;
   #consecutiveFailures = 0;
   #lastError: MemoryEmbeddingError | undefined;
+  #lastSearchError: MemoryEmbeddingError | undefined;
 
   constructor(options: MemoryEmbeddingQueueOptions) {
     this.#store = options.store;
     this.#embedder = options.embedder;
+    this.#scopes = options.scopes.map((ref) => ({ scope: ref.scope, workdirHash: ref.workdirHash }));
     this.#now = options.now;
     this.#retryFirstMs = options.retryFirstMs ?? MEMORY_EMBEDDING_RETRY_FIRST_MS;
     this.#batchSize = Math.max(1, Math.min(MEMORY_EMBEDDING_BATCH_MAX, Math.floor(options.embedder.maxBatchSize) || 1));
@@ -147,7 +163,13 @@ export class MemoryEmbeddingQueue {
       skipped: this.#skipped,
       consecutiveFailures: this.#consecutiveFailures,
       ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }),
+      ...(this.#lastSearchError === undefined ? {} : { lastSearchError: this.#lastSearchError }),
     };
+  }
+
+  /** Keeps the failure of a search's vector side for {@link status} (`lastSearchError`). */
+  noteSearchFailure(error: unknown): void {
+    this.#lastSearchError = this.#errorOf(error);
   }
 
   /** Aborts the batch in flight, drops the queue and waits for the worker to stop. Idempotent. */
@@ -211,7 +233,8 @@ export class MemoryEmbeddingQueue {
       if (records.length > 0) return { records, takenKeys };
     }
     if (!this.#backlogWanted) return undefined;
-    const backlog = await this.#store.vectorBacklog({ modelId: this.#embedder.modelId, limit: this.#batchSize + this.#unembeddable.size });
+    const query = { modelId: this.#embedder.modelId, scopes: this.#scopes, limit: this.#batchSize + this.#unembeddable.size };
+    const backlog = await this.#store.vectorBacklog(query);
     // A version tried in this pass and still listed (a store that skipped it) is not asked again until the next pass.
     const records = backlog.filter((record) => !this.#unembeddable.has(versionId(record)) && !attempted.has(versionId(record))).slice(0, this.#batchSize);
     if (records.length === 0) {
@@ -259,14 +282,14 @@ export class MemoryEmbeddingQueue {
     this.#embedded += stored;
   }
 
+  #errorOf(error: unknown): MemoryEmbeddingError {
+    const code = (error as { code?: unknown } | null)?.code;
+    return { message: error instanceof Error ? error.message : String(error), ...(typeof code === "string" ? { code } : {}), at: this.#now() };
+  }
+
   #fail(error: unknown): void {
     this.#consecutiveFailures += 1;
-    const code = (error as { code?: unknown } | null)?.code;
-    this.#lastError = {
-      message: error instanceof Error ? error.message : String(error),
-      ...(typeof code === "string" ? { code } : {}),
-      at: this.#now(),
-    };
+    this.#lastError = this.#errorOf(error);
     const wait = Math.min(MEMORY_EMBEDDING_RETRY_MAX_MS, this.#retryFirstMs * 2 ** (this.#consecutiveFailures - 1));
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;

@@ -6,6 +6,7 @@
 import { SdkError } from "@agent-tools/core";
 import type { EmbeddingClient } from "@agent-tools/core/embedding";
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
+import type { MemoryScopeRef } from "../ports/memory-scope-ref.js";
 import type { MemoryVectorIndex } from "../ports/memory-vector-index.js";
 import { checkMemoryEmbedder } from "./memory-embedding-options.js";
 import { MemoryEmbeddingQueue } from "./memory-embedding-queue.js";
@@ -24,9 +25,16 @@ const VECTOR_METHODS = ["putVectors", "vectorBacklog", "searchVectors", "pruneVe
 /**
  * Checks `embedder` (`SdkError` naming `where` when it is not an
  * `EmbeddingClient`) and that `store` has the vector methods; returns the
- * queue (not started) or undefined without an embedder.
+ * queue (not started), embedding the backlog of `scopes` only (the scopes
+ * the service searches), or undefined without an embedder.
  */
-export function createMemoryEmbedding(store: MemoryIndexStore, embedder: unknown, now: () => number, where = "embedder"): MemoryEmbedding | undefined {
+export function createMemoryEmbedding(
+  store: MemoryIndexStore,
+  embedder: unknown,
+  scopes: readonly MemoryScopeRef[],
+  now: () => number,
+  where = "embedder",
+): MemoryEmbedding | undefined {
   const client = checkMemoryEmbedder(embedder, where);
   if (client === undefined) return undefined;
   const missing = VECTOR_METHODS.filter((method) => typeof (store as unknown as Record<string, unknown>)[method] !== "function");
@@ -36,7 +44,7 @@ export function createMemoryEmbedding(store: MemoryIndexStore, embedder: unknown
     });
   }
   const vectorStore = store as MemoryIndexStore & MemoryVectorIndex;
-  return { embedder: client, store: vectorStore, queue: new MemoryEmbeddingQueue({ store: vectorStore, embedder: client, now }) };
+  return { embedder: client, store: vectorStore, queue: new MemoryEmbeddingQueue({ store: vectorStore, embedder: client, scopes, now }) };
 }
 
 /**
@@ -50,5 +58,8 @@ export async function searchMemoryEntries(
   request: MemoryHybridSearchRequest,
 ): Promise<MemoryHybridSearchOutcome> {
   if (embedding === undefined) return searchMemory(store, request);
-  return searchMemoryHybrid(embedding.store, embedding.embedder, request);
+  const outcome = await searchMemoryHybrid(embedding.store, embedding.embedder, request);
+  // The whole error stays with the host; the outcome's vectorError only names its kind.
+  if (outcome.vectorFailure !== undefined) embedding.queue.noteSearchFailure(outcome.vectorFailure);
+  return outcome;
 }

@@ -12,6 +12,7 @@ import { MEMORY_LIMITS, type StoredMemoryType } from "../domain/memory-types.js"
 import type { MemoryIndexStore } from "../ports/memory-index-store.js";
 import type { MemoryVectorHit, MemoryVectorIndex } from "../ports/memory-vector-index.js";
 import { embedWithin } from "./memory-embedding-call.js";
+import { capVectorError, describeVectorFailure } from "./memory-embedding-failure.js";
 import { capEmbeddingText, unitVector } from "./memory-embedding-text.js";
 import { type MemorySearchRequest, searchMemory } from "./memory-search.js";
 
@@ -40,13 +41,20 @@ export interface MemoryHybridSearchOutcome {
   readonly usedFallback: boolean;
   /** Which indexes were asked (`vector` when the vector index answered). */
   readonly indexes: readonly MemorySearchIndex[];
-  /** Why the search answered from the lexical indexes only (the embedder or the vector index failed, or the call was aborted). */
+  /**
+   * Why the search answered from the lexical indexes only (the embedder or
+   * the vector index failed, or the call was aborted): a short sentence in
+   * the SDK's words (the error's kind, code and HTTP status, at most 200
+   * characters), never the provider's message; safe to show the model.
+   */
   readonly vectorError?: string;
+  /** The error the vector side threw, whole (for the host's logs; never shown to the model). */
+  readonly vectorFailure?: unknown;
   /** How many nearest neighbours the vector index returned (before fusion's rules), when it answered. */
   readonly vectorCandidates?: number;
 }
 
-type VectorSide = { ok: true; hits: readonly MemoryVectorHit[] } | { ok: false; error: string };
+type VectorSide = { ok: true; hits: readonly MemoryVectorHit[] } | { ok: false; error: string; failure?: unknown };
 
 /** The typed list the lexical search covers (daily only when asked or filtered on), for the vector query. */
 function searchedTypes(request: MemorySearchRequest): readonly StoredMemoryType[] {
@@ -55,18 +63,24 @@ function searchedTypes(request: MemorySearchRequest): readonly StoredMemoryType[
 }
 
 async function vectorSide(store: MemoryVectorIndex, embedder: EmbeddingClient, request: MemoryHybridSearchRequest): Promise<VectorSide> {
+  let embedded: Float32Array | undefined;
   try {
     // The query is cut like an entry's text (a 1 MB query is not sent whole), and given up after a time limit.
-    const [embedded] = await embedWithin(embedder, [capEmbeddingText(request.query)], {
+    [embedded] = await embedWithin(embedder, [capEmbeddingText(request.query)], {
       timeoutMs: HYBRID_QUERY_EMBED_TIMEOUT_MS,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
-    if (embedded === undefined || embedded.length !== embedder.dimension) {
-      return { ok: false, error: `the embedder ${embedder.modelId} returned no vector of dimension ${embedder.dimension} for the query` };
-    }
-    const vector = unitVector(embedded);
-    // A query the model gives no direction (no word it knows): nothing is near it.
-    if (vector === undefined) return { ok: true, hits: [] };
+  } catch (error) {
+    if (isAbortError(error)) return { ok: false, error: "the search was aborted while its query was embedded" };
+    return { ok: false, error: describeVectorFailure(error, "embedder"), failure: error };
+  }
+  if (embedded === undefined || embedded.length !== embedder.dimension) {
+    return { ok: false, error: capVectorError(`the embedder returned no vector of its dimension ${embedder.dimension} for the query`) };
+  }
+  const vector = unitVector(embedded);
+  // A query the model gives no direction (no word it knows): nothing is near it.
+  if (vector === undefined) return { ok: true, hits: [] };
+  try {
     const hits = await store.searchVectors({
       scopes: request.scopes,
       types: searchedTypes(request),
@@ -77,8 +91,7 @@ async function vectorSide(store: MemoryVectorIndex, embedder: EmbeddingClient, r
     });
     return { ok: true, hits };
   } catch (error) {
-    if (isAbortError(error)) return { ok: false, error: "the search was aborted while its query was embedded" };
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: describeVectorFailure(error, "vector index"), failure: error };
   }
 }
 
@@ -100,7 +113,13 @@ export async function searchMemoryHybrid(
     vectorSide(store, embedder, request),
   ]);
   if (!vector.ok) {
-    return { hits: lexical.hits.slice(0, request.limit), usedFallback: lexical.usedFallback, indexes: lexical.indexes, vectorError: vector.error };
+    return {
+      hits: lexical.hits.slice(0, request.limit),
+      usedFallback: lexical.usedFallback,
+      indexes: lexical.indexes,
+      vectorError: vector.error,
+      ...(vector.failure === undefined ? {} : { vectorFailure: vector.failure }),
+    };
   }
   const hits = fuseMemoryHits({
     lexical: lexical.hits,

@@ -93,7 +93,8 @@ export class MemoryService implements MemoryPlanTarget {
     this.#workdir = workdir;
     this.workdirHash = workdirHashOf(workdir);
     this.#now = options.now ?? Date.now;
-    this.#embedding = createMemoryEmbedding(options.store, options.embedder, this.#now);
+    // A service embeds only what it can search: global and its project.
+    this.#embedding = createMemoryEmbedding(options.store, options.embedder, this.#scopes("auto"), this.#now);
     // Embeds the backlog of its model id in the background (again after each reconcile); other models' vectors stay.
     this.#embedding?.queue.start();
   }

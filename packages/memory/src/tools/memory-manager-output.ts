@@ -1,6 +1,7 @@
 import { type ToolErrorCode, type ToolOutput, ToolError } from "@agent-tools/core";
 import type { MemoryErrorCode, MemoryToolErrorJson } from "../domain/memory-errors.js";
 import type { MemoryRecord } from "../domain/memory-types.js";
+import { capVectorError } from "../runtime/memory-embedding-failure.js";
 import type { MemoryChangeResult, MemoryListResult, MemoryReadResult, MemorySearchResult } from "../runtime/memory-service-types.js";
 
 /** What MemoryManager reports in `details`. */
@@ -120,7 +121,9 @@ export function searchOutput(query: string, result: MemorySearchResult): ToolOut
       );
     }
   }
-  if (result.vectorError !== undefined) parts.push(`Search by meaning was not available (${result.vectorError}); these are word matches only.`);
+  // Capped again here: the text goes to the model, and a provider's words never should.
+  const vectorError = result.vectorError === undefined ? undefined : capVectorError(result.vectorError);
+  if (vectorError !== undefined) parts.push(`Search by meaning was not available (${vectorError}); these are word matches only.`);
   if (result.historyNote !== undefined) parts.push(result.historyNote);
   if (result.history !== undefined) {
     if (result.history.length === 0) parts.push("No chat-history matches.");
@@ -141,7 +144,7 @@ export function searchOutput(query: string, result: MemorySearchResult): ToolOut
       total: result.hits.length,
       usedFallback: result.usedFallback,
       indexes: result.indexes,
-      ...(result.vectorError === undefined ? {} : { vectorError: result.vectorError }),
+      ...(vectorError === undefined ? {} : { vectorError }),
       ...(result.history === undefined ? {} : { historyHits: result.history.length }),
     },
   };
