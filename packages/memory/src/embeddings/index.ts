@@ -3,7 +3,8 @@
  * host passes an `EmbeddingClient` as `embedder` (MemoryServiceOptions,
  * the memory tool bundle, the sdk's `memory.embedder`); this subpath holds
  * the names around it: the option check, the background queue's status,
- * the embedded text and the hybrid fusion.
+ * the embedded text, the hybrid fusion, and the vector index types a host
+ * implementing its own `MemoryIndexStore` needs.
  *
  * @packageDocumentation
  */
@@ -14,3 +15,12 @@ export { MEMORY_HYBRID_FUSION, fuseMemoryHits } from "../domain/hybrid-fusion.js
 export type { FusedMemoryHit, MemoryFusionVectorHit, MemoryHybridFusionInput, MemoryHybridFusionSettings } from "../domain/hybrid-fusion.js";
 export { HYBRID_LEXICAL_CANDIDATES, HYBRID_VECTOR_CANDIDATES, searchMemoryHybrid } from "../runtime/memory-hybrid-search.js";
 export type { MemoryHybridSearchOutcome, MemoryHybridSearchRequest, MemorySearchIndex } from "../runtime/memory-hybrid-search.js";
+export type {
+  MemoryVectorHit,
+  MemoryVectorHits,
+  MemoryVectorIndex,
+  MemoryVectorIndexKind,
+  MemoryVectorQuery,
+  MemoryVectorRow,
+  MemoryVectorSkip,
+} from "../ports/memory-vector-index.js";
