@@ -173,25 +173,26 @@ interface ScanInput {
 }
 
 /**
- * Reads the scan's input in two aggregate statements: every entry stamp in
- * one string, every vector stamp in one string and every vector in one
- * BLOB/bytea (`group_concat` / `string_agg` feed both aggregates the same
- * rows in the same order). One JS value per statement instead of one row
- * object per entry: at 1,000 entries this took the reads from 3.8 to 2.2 ms
- * of CPU on SQLite. Falls back to a row per vector when the aggregate does
- * not add up (a slug holding a newline, or vectors of another length).
+ * Reads the scan's input. On SQLite in two aggregate statements: every
+ * entry stamp in one string, every vector stamp in one string and every
+ * vector in one BLOB (`group_concat` feeds both aggregates the same rows in
+ * the same order). One JS value per statement instead of one row object per
+ * entry: at 1,000 entries this took the reads from 3.8 to 2.2 ms of CPU.
+ * Falls back to a row per vector when the aggregate does not add up (a slug
+ * holding a newline, or vectors of another length). On PostgreSQL a row per
+ * entry and per vector.
  */
 async function readScanInput(db: MemorySqlExecutor, dialect: "sqlite" | "postgres", query: MemoryVectorQuery): Promise<ScanInput> {
-  const joinText = (expression: RawBuilder<unknown>) =>
-    dialect === "postgres" ? sql`string_agg(${expression}, chr(10))` : sql`group_concat(${expression}, char(10))`;
-  const joinBytes = dialect === "postgres" ? sql`string_agg(v.vector, ''::bytea)` : sql`cast(group_concat(v.vector, '') as blob)`;
   const entryFilter = sql`${scopeFilterSql(query.scopes)} and ${typeAndArchiveFilterSql(searchTypes(query), query.includeArchived)}`;
   const vectorFilter = sql`v.model_id = ${query.modelId} and ${vectorScopeFilterSql(query.scopes)}`;
+  // PostgreSQL sends a bytea as hex text: one field of every vector took longer than a row each (299 against 34 ms at 5,000).
+  if (dialect === "postgres") return readScanRows(db, entryFilter, vectorFilter);
   const [entries, vectors] = await Promise.all([
-    sql<{ count: number | string; stamps: string | null }>`select count(*) as count, ${joinText(ENTRY_STAMP_SQL("m"))} as stamps
+    sql<{ count: number | string; stamps: string | null }>`select count(*) as count, group_concat(${ENTRY_STAMP_SQL("m")}, char(10)) as stamps
       from ${sql.table(MEMORY_META_TABLE)} m where ${entryFilter}`.execute(db),
     sql<{ count: number | string; stamps: string | null; vectors: Uint8Array | null }>`select count(*) as count,
-      ${joinText(ENTRY_STAMP_SQL("v"))} as stamps, ${joinBytes} as vectors from ${sql.table(MEMORY_VECTORS_TABLE)} v where ${vectorFilter}`.execute(db),
+      group_concat(${ENTRY_STAMP_SQL("v")}, char(10)) as stamps, cast(group_concat(v.vector, '') as blob) as vectors
+      from ${sql.table(MEMORY_VECTORS_TABLE)} v where ${vectorFilter}`.execute(db),
   ]);
   const entryRow = entries.rows[0];
   const vectorRow = vectors.rows[0];
@@ -206,13 +207,15 @@ async function readScanInput(db: MemorySqlExecutor, dialect: "sqlite" | "postgre
   ) {
     return { entries: entryStamps, stamps: vectorStamps, vectors: decodeVector(bytes, vectorStamps.length * dimension) };
   }
-  // The exact path: one row per entry and per vector.
+  return readScanRows(db, entryFilter, vectorFilter);
+}
+
+/** The exact path: one row per entry and per vector. */
+async function readScanRows(db: MemorySqlExecutor, entryFilter: RawBuilder<unknown>, vectorFilter: RawBuilder<unknown>): Promise<ScanInput> {
   const [entryRows, vectorRows] = await Promise.all([
     sql<{ stamp: string }>`select ${ENTRY_STAMP_SQL("m")} as stamp from ${sql.table(MEMORY_META_TABLE)} m where ${entryFilter}`.execute(db),
-    sql<{
-      stamp: string;
-      vector: Uint8Array;
-    }>`select ${ENTRY_STAMP_SQL("v")} as stamp, v.vector from ${sql.table(MEMORY_VECTORS_TABLE)} v where ${vectorFilter}`.execute(db),
+    sql<{ stamp: string; vector: Uint8Array }>`select ${ENTRY_STAMP_SQL("v")} as stamp, v.vector from ${sql.table(MEMORY_VECTORS_TABLE)} v
+      where ${vectorFilter}`.execute(db),
   ]);
   return {
     entries: entryRows.rows.map((row) => row.stamp),
