@@ -102,7 +102,10 @@ async function runRealCorpus(backends: readonly RetrievalBackend[], rankings: re
     for (const line of backendAgreement(all)) console.log(line);
   }
   if (markdownFile !== "") {
-    const sections = all.map((run) => `${run.set}, ${run.reports[0]?.backend} (recall@1 / @5 / @10 / MRR):\n\n${markdownTable(run.reports)}`);
+    const sections = all.flatMap((run) => [
+      `${run.set}, ${run.reports[0]?.backend} (recall@1 / @5 / @10 / MRR):\n\n${markdownTable(run.reports)}`,
+      `compact:\n\n${markdownTable(run.reports, false)}`,
+    ]);
     await fs.writeFile(markdownFile, `${machineLine()}, ${new Date().toISOString()}\n\n${sections.join("\n\n")}\n`);
     console.log(`\nMarkdown tables written to ${markdownFile}`);
   }

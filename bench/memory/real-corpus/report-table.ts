@@ -27,8 +27,8 @@ function cells(metrics: RetrievalMetrics | undefined, available: boolean): strin
   return [cell(metrics.recallAt1), cell(metrics.recallAt5), cell(metrics.recallAt10), cell(metrics.mrr)];
 }
 
-/** Rows of a table of `reports`: label, then per report its four figures. */
-export function reportRows(reports: readonly RetrievalReport[]): string[][] {
+/** Rows of a table of `reports`: label, then per report its four figures; `datasetKinds` false leaves out each dataset's kind rows. */
+export function reportRows(reports: readonly RetrievalReport[], datasetKinds = true): string[][] {
   const reference = reports.find((report) => report.available) ?? reports[0]!;
   const groups: [string, (report: RetrievalReport) => RetrievalMetrics | undefined][] = [["all", (report) => report.overall]];
   for (const kind of QUESTION_KINDS) if (reference.byKind[kind] !== undefined) groups.push([`  ${kind}`, (report) => report.byKind[kind]]);
@@ -36,7 +36,7 @@ export function reportRows(reports: readonly RetrievalReport[]): string[][] {
   // With one dataset its rows would repeat the kinds above.
   for (const dataset of datasets.length > 1 ? datasets : []) {
     groups.push([dataset, (report) => report.byDataset[dataset]]);
-    for (const kind of QUESTION_KINDS) {
+    for (const kind of datasetKinds ? QUESTION_KINDS : []) {
       if (reference.byDatasetKind[dataset]?.[kind] !== undefined) groups.push([`  ${kind}`, (report) => report.byDatasetKind[dataset]?.[kind]]);
     }
   }
@@ -139,10 +139,11 @@ export function backendAgreement(runs: readonly { readonly set: string; readonly
 
 /**
  * A Markdown table of `reports` for the docs: one row per group, one column
- * per ranking, each cell `recall@1 / @5 / @10 / MRR` (two decimals).
+ * per ranking, each cell `recall@1 / @5 / @10 / MRR` (two decimals);
+ * `datasetKinds` false leaves out each dataset's kind rows (the compact table of the docs).
  */
-export function markdownTable(reports: readonly RetrievalReport[]): string {
-  const rows = reportRows(reports).slice(1);
+export function markdownTable(reports: readonly RetrievalReport[], datasetKinds = true): string {
+  const rows = reportRows(reports, datasetKinds).slice(1);
   const short = (value: string) => (value === "n/a" ? value : Number(value).toFixed(2));
   const lines = [
     `| questions | n | ${reports.map((report) => RANKING_TITLES[report.ranking]).join(" | ")} |`,
