@@ -93,7 +93,7 @@ describe("hybrid memory search on SQLite with the offline word-vector embedder",
       await reopened.close();
     }
 
-    // Another model id: every entry is re-embedded and the old vectors are pruned.
+    // Another model id: every entry is re-embedded; the old vectors stay until the host prunes them.
     const next = counted(wordVectors, `${wordVectors.modelId}+renamed`);
     const renamed = await open(filename, next);
     try {
@@ -103,8 +103,11 @@ describe("hybrid memory search on SQLite with the offline word-vector embedder",
       const [vector] = await next.embed(["puppy"]);
       const norm = Math.hypot(...vector!);
       const unit = vector!.map((value) => value / norm);
-      expect(await renamed.store.searchVectors({ scopes, modelId: wordVectors.modelId, vector: unit, limit: 4 })).toEqual([]);
+      expect(await renamed.store.searchVectors({ scopes, modelId: wordVectors.modelId, vector: unit, limit: 4 })).toHaveLength(4);
       expect((await renamed.store.searchVectors({ scopes, modelId: next.modelId, vector: unit, limit: 1 }))[0]?.record.slug).toBe("family-pet");
+      // Switching for good: the host reclaims the old model's space.
+      expect(await renamed.store.pruneVectors({ keepModelId: next.modelId })).toBe(4);
+      expect(await renamed.store.searchVectors({ scopes, modelId: wordVectors.modelId, vector: unit, limit: 4 })).toEqual([]);
     } finally {
       await renamed.close();
     }

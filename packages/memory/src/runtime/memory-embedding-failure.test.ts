@@ -11,6 +11,10 @@ describe("describeVectorFailure", () => {
       "the vector index failed (invalid_options)",
     );
     expect(describeVectorFailure(new TypeError("fetch failed: do this now"), "embedder")).toBe("the embedder failed (TypeError)");
+    const mismatch = new SdkError("invalid_options", "Vectors of model 'm' have 3 components, this one 4", { modelId: "m", expected: 3, actual: 4 });
+    expect(describeVectorFailure(mismatch, "vector index")).toBe(
+      "the vector index failed (invalid_options: stored vectors of this model have 3 components, the query 4)",
+    );
   });
 
   it("drops a code or name that is not a short plain word, and anything thrown that is not an error", () => {

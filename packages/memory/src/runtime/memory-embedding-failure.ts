@@ -54,5 +54,11 @@ export function describeVectorFailure(error: unknown, side: "embedder" | "vector
   const code = plainWord((error as { code?: unknown } | null)?.code);
   const name = plainWord((error as { name?: unknown } | null)?.name);
   const kind = code ?? (name !== undefined && name !== "Error" ? name : undefined);
-  return capVectorError(`the ${side} failed${kind === undefined ? "" : ` (${kind})`}`);
+  // The store's dimension mismatch (numbers only): the model id kept its name but changed its dimension.
+  const details = (error as { details?: { expected?: unknown; actual?: unknown } } | null)?.details;
+  const mismatch =
+    Number.isInteger(details?.expected) && Number.isInteger(details?.actual)
+      ? `: stored vectors of this model have ${details?.expected} components, the query ${details?.actual}`
+      : "";
+  return capVectorError(`the ${side} failed${kind === undefined ? "" : ` (${kind}${mismatch})`}`);
 }
