@@ -177,8 +177,7 @@ export function rankMemoryHits(input: {
       }
     }
   }
-  // The stop-word query holds the inflections too: its share is what it adds over the words with their inflections.
-  addStopWordShares(best, [...input.wordHits, ...inflected], input.stopWordHits ?? [], input.now);
+  addStopWordShares(best, input.wordHits, input.stopWordHits ?? [], input.now);
   const shadowing = new Set<string>();
   for (const { hit } of best.values()) {
     const { record } = hit;
