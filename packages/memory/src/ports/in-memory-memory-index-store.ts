@@ -11,8 +11,8 @@ import type {
   MemoryTextHit,
   MemoryTextQuery,
 } from "./memory-index-store.js";
-import type { MemoryVectorHits, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
-import { assertLimit, assertModelId } from "./memory-vector-rules.js";
+import type { MemoryVectorBacklogQuery, MemoryVectorHits, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
+import { assertBacklogQuery, assertModelId } from "./memory-vector-rules.js";
 import { InMemoryVectorTable } from "./in-memory-memory-vectors.js";
 import { PlainBm25Index, foldText, fts5Idf } from "./plain-bm25.js";
 
@@ -224,9 +224,8 @@ export class InMemoryMemoryIndexStore implements MemoryIndexStore {
   }
 
   /** {@inheritDoc MemoryVectorIndex.vectorBacklog} */
-  async vectorBacklog(query: { readonly modelId: string; readonly limit: number }): Promise<readonly MemoryRecord[]> {
-    assertModelId(query.modelId, "vectorBacklog");
-    assertLimit(query.limit, "vectorBacklog");
+  async vectorBacklog(query: MemoryVectorBacklogQuery): Promise<readonly MemoryRecord[]> {
+    assertBacklogQuery(query);
     return this.#vectors.backlog(query, this.#records.values());
   }
 

@@ -7,7 +7,7 @@
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { compareForList, memoryKeyId, searchTypes } from "./memory-index-query.js";
 import type { MemoryScopeRef } from "./memory-scope-ref.js";
-import type { MemoryVectorHit, MemoryVectorHits, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
+import type { MemoryVectorBacklogQuery, MemoryVectorHit, MemoryVectorHits, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
 import { VectorTopK, assertVectorQuery, assertVectorRows, dimensionMismatch, dotProduct } from "./memory-vector-rules.js";
 
 interface StoredVector {
@@ -52,10 +52,11 @@ export class InMemoryVectorTable {
   }
 
   /** {@inheritDoc MemoryVectorIndex.vectorBacklog} */
-  backlog(query: { readonly modelId: string; readonly limit: number }, records: Iterable<MemoryRecord>): MemoryRecord[] {
+  backlog(query: MemoryVectorBacklogQuery, records: Iterable<MemoryRecord>): MemoryRecord[] {
+    const scopes = query.scopes === undefined ? undefined : new Set(query.scopes.map((scope: MemoryScopeRef) => `${scope.scope}\u0000${scope.workdirHash}`));
     const missing: MemoryRecord[] = [];
     for (const record of records) {
-      if (record.archived) continue;
+      if (record.archived || (scopes !== undefined && !scopes.has(`${record.scope}\u0000${record.workdirHash}`))) continue;
       const current = this.#byEntry.get(memoryKeyId(record))?.get(query.modelId);
       if (current === undefined || current.bodyHash !== record.bodyHash) missing.push(record);
     }

@@ -41,6 +41,19 @@ export interface MemoryVectorQuery {
   readonly limit: number;
 }
 
+/** A backlog query: the entries of `scopes` (every scope when absent) with no current vector of `modelId`. */
+export interface MemoryVectorBacklogQuery {
+  readonly modelId: string;
+  /**
+   * Only entries of these scopes (a service passes the ones it searches:
+   * global and its project, so it never embeds another project's entries);
+   * `[]` lists nothing; absent: every scope of the store (a host's
+   * maintenance pass).
+   */
+  readonly scopes?: readonly MemoryScopeRef[];
+  readonly limit: number;
+}
+
 /** One hit of {@link MemoryVectorIndex.searchVectors}. */
 export interface MemoryVectorHit {
   readonly record: MemoryRecord;
@@ -73,11 +86,12 @@ export interface MemoryVectorIndex {
    */
   putVectors(rows: readonly MemoryVectorRow[]): Promise<{ readonly stored: number }>;
   /**
-   * Entries (archived ones excluded) with no current vector of `modelId`:
-   * none stored, or one of an older `bodyHash`. Oldest `updatedAt` first,
-   * then by scope, workdirHash and slug.
+   * Entries (archived ones excluded) of the asked `scopes` (every scope
+   * when absent) with no current vector of `modelId`: none stored, or one
+   * of an older `bodyHash`. Oldest `updatedAt` first, then by scope,
+   * workdirHash and slug.
    */
-  vectorBacklog(query: { readonly modelId: string; readonly limit: number }): Promise<readonly MemoryRecord[]>;
+  vectorBacklog(query: MemoryVectorBacklogQuery): Promise<readonly MemoryRecord[]>;
   /**
    * The `limit` entries of the asked scopes (and types; archived ones only
    * with `includeArchived`) whose current vector is most similar, best first;

@@ -6,7 +6,7 @@
  */
 import { SdkError } from "@agent-tools/core";
 import type { MemoryKey } from "../domain/memory-types.js";
-import type { MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
+import type { MemoryVectorBacklogQuery, MemoryVectorQuery, MemoryVectorRow } from "./memory-vector-index.js";
 
 /** How far a vector's squared length may be from 1 (float32 rounding of a normalised vector is far below). */
 export const UNIT_LENGTH_TOLERANCE = 1e-3;
@@ -76,6 +76,13 @@ export function assertLimit(limit: unknown, method: string): void {
   if (!Number.isInteger(limit) || (limit as number) < 0) {
     throw new SdkError("invalid_options", `${method}: limit must be a whole number >= 0 (got ${String(limit)}).`, { method, limit });
   }
+}
+
+/** Checks a backlog query's model id, limit and (optional) scopes. */
+export function assertBacklogQuery(query: MemoryVectorBacklogQuery): void {
+  assertModelId(query.modelId, "vectorBacklog");
+  assertLimit(query.limit, "vectorBacklog");
+  if (query.scopes !== undefined && !Array.isArray(query.scopes)) throw new SdkError("invalid_options", "vectorBacklog: scopes must be an array.");
 }
 
 /** Checks a query's model id, scopes, vector and limit. */

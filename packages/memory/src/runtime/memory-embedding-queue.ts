@@ -233,8 +233,11 @@ export class MemoryEmbeddingQueue {
       if (records.length > 0) return { records, takenKeys };
     }
     if (!this.#backlogWanted) return undefined;
-    const query = { modelId: this.#embedder.modelId, scopes: this.#scopes, limit: this.#batchSize + this.#unembeddable.size };
-    const backlog = await this.#store.vectorBacklog(query);
+    const backlog = await this.#store.vectorBacklog({
+      modelId: this.#embedder.modelId,
+      scopes: this.#scopes,
+      limit: this.#batchSize + this.#unembeddable.size,
+    });
     // A version tried in this pass and still listed (a store that skipped it) is not asked again until the next pass.
     const records = backlog.filter((record) => !this.#unembeddable.has(versionId(record)) && !attempted.has(versionId(record))).slice(0, this.#batchSize);
     if (records.length === 0) {

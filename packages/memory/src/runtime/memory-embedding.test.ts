@@ -297,6 +297,58 @@ describe("MemoryService with an embedder: embedding on write", () => {
     }
   });
 
+  it("embeds only the scopes it searches: global and its project, never another project's entries", async () => {
+    const dirs = directories();
+    const store = new InMemoryMemoryIndexStore();
+    const projectB = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.other, store });
+    try {
+      expect((await projectB.write(entry("b-secret", "B secret", "The hound of project B.", "project"))).ok).toBe(true);
+      expect((await projectB.write(entry("shared-trip", "Shared trip", "The airline lost the bag.", "global"))).ok).toBe(true);
+    } finally {
+      await projectB.close();
+    }
+    const embedder = conceptEmbedder();
+    const projectA = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.workdir, store, embedder });
+    try {
+      expect((await projectA.write(entry("a-pet", "A pet", "Rex the terrier.", "project"))).ok).toBe(true);
+      await projectA.embeddingsSettled();
+      const sent = embedder.calls.flat();
+      expect(sent).toContain("Shared trip\nThe airline lost the bag.");
+      expect(sent).toContain("A pet\nRex the terrier.");
+      expect(sent.some((text) => text.includes("project B"))).toBe(false);
+      expect(projectA.embeddingStatus()).toMatchObject({ embedded: 2, backlogPending: false });
+      // B's entry stays in the model's backlog of B's scope, for a service of project B with this embedder.
+      const other = [{ scope: "project" as const, workdirHash: projectB.workdirHash }];
+      const backlogOfB = await store.vectorBacklog({ modelId: embedder.modelId, scopes: other, limit: 10 });
+      expect(backlogOfB.map((record) => record.slug)).toEqual(["b-secret"]);
+    } finally {
+      await projectA.close();
+    }
+  });
+
+  it("embeds a daily journal longer than the cap by its description and its newest appends", async () => {
+    const dirs = directories();
+    const embedder = conceptEmbedder();
+    const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.workdir, store: new InMemoryMemoryIndexStore(), embedder, timeZone: "UTC" });
+    try {
+      // About 12,000 characters of notes without a concept word, then the newest append, past the first 8,192.
+      for (let line = 0; line < 12; line += 1) expect((await memory.appendDaily(`Note ${line}: ${"nothing notable today ".repeat(45)}`)).ok).toBe(true);
+      expect((await memory.appendDaily("Walked the canine along the river.")).ok).toBe(true);
+      await memory.embeddingsSettled();
+      const last = embedder.calls.at(-1)?.at(-1) ?? "";
+      expect(last.length).toBeLessThanOrEqual(MEMORY_EMBEDDING_TEXT_MAX_CHARS);
+      expect(last.trimEnd().endsWith("Walked the canine along the river.")).toBe(true);
+      const [daily] = (await memory.list({ includeDaily: true, filterType: "daily" })).items;
+      expect(daily?.record.body.length).toBeGreaterThan(MEMORY_EMBEDDING_TEXT_MAX_CHARS);
+      expect(last.startsWith(`${daily?.record.description}\n`)).toBe(true);
+      // The newest append is found by meaning.
+      const found = await memory.search({ query: "puppy", includeDaily: true });
+      expect(found.hits[0]).toMatchObject({ record: { type: "daily" }, matchedBy: "vector" });
+    } finally {
+      await memory.close();
+    }
+  });
+
   it("never answers one project's search with another project's vectors", async () => {
     const dirs = directories();
     const store = new InMemoryMemoryIndexStore();

@@ -13,7 +13,7 @@ import type {
   MemoryTextHit,
   MemoryTextQuery,
 } from "../ports/memory-index-store.js";
-import type { MemoryVectorHits, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "../ports/memory-vector-index.js";
+import type { MemoryVectorBacklogQuery, MemoryVectorHits, MemoryVectorIndexKind, MemoryVectorQuery, MemoryVectorRow } from "../ports/memory-vector-index.js";
 import { memoryVectorBacklog, pruneMemoryVectors, putMemoryVectors, searchMemoryVectors } from "./kysely-memory-vectors.js";
 import { preparePgvector, searchPgvector } from "./postgres-pgvector.js";
 import { MEMORY_STORAGE_MIGRATIONS, MEMORY_STORAGE_NAMESPACE } from "./memory-migrations.js";
@@ -317,7 +317,7 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
   }
 
   /** {@inheritDoc MemoryVectorIndex.vectorBacklog} */
-  async vectorBacklog(query: { readonly modelId: string; readonly limit: number }): Promise<readonly MemoryRecord[]> {
+  async vectorBacklog(query: MemoryVectorBacklogQuery): Promise<readonly MemoryRecord[]> {
     return memoryVectorBacklog(this.#db, query);
   }
 

@@ -10,10 +10,17 @@
 import { type RawBuilder, sql } from "kysely";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { memoryKeyId, searchTypes } from "../ports/memory-index-query.js";
-import type { MemoryVectorHit, MemoryVectorHits, MemoryVectorQuery, MemoryVectorRow, MemoryVectorSkip } from "../ports/memory-vector-index.js";
+import type {
+  MemoryVectorBacklogQuery,
+  MemoryVectorHit,
+  MemoryVectorHits,
+  MemoryVectorQuery,
+  MemoryVectorRow,
+  MemoryVectorSkip,
+} from "../ports/memory-vector-index.js";
 import {
   VectorTopK,
-  assertLimit,
+  assertBacklogQuery,
   assertModelId,
   assertVectorQuery,
   assertVectorRows,
@@ -119,13 +126,13 @@ export async function putMemoryVectors(
  * meta row is read: when nothing is missing, 100,000 entries cost a pass over
  * two indexes), then the meta rows of the `limit` found.
  */
-export async function memoryVectorBacklog(db: MemorySqlExecutor, query: { readonly modelId: string; readonly limit: number }): Promise<MemoryRecord[]> {
-  assertModelId(query.modelId, "vectorBacklog");
-  assertLimit(query.limit, "vectorBacklog");
-  if (query.limit === 0) return [];
+export async function memoryVectorBacklog(db: MemorySqlExecutor, query: MemoryVectorBacklogQuery): Promise<MemoryRecord[]> {
+  assertBacklogQuery(query);
+  if (query.limit === 0 || query.scopes?.length === 0) return [];
+  const scopeFilter = query.scopes === undefined ? sql`1 = 1` : scopeFilterSql(query.scopes);
   const { rows: keys } = await sql<{ scope: string; workdir_hash: string; slug: string }>`select m.scope, m.workdir_hash, m.slug
     from ${sql.table(MEMORY_META_TABLE)} m
-    where m.archived = 0 and not exists (select 1 from ${sql.table(MEMORY_VECTORS_TABLE)} v
+    where m.archived = 0 and ${scopeFilter} and not exists (select 1 from ${sql.table(MEMORY_VECTORS_TABLE)} v
       where v.scope = m.scope and v.workdir_hash = m.workdir_hash and v.slug = m.slug and v.model_id = ${query.modelId} and v.body_hash = m.body_hash
         and length(v.vector) = 4 * v.dimension)
     order by m.updated_at, m.scope, m.workdir_hash, m.slug

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { type ContractContext, type MemoryIndexStoreContractTarget, GLOBAL, contractContext, fixture, keyOf } from "./memory-contract-fixtures.js";
 import { backlogSlugs, expectInvalid, unit, vectorRow, vectorSlugs } from "./memory-vector-contract-helpers.js";
+import type { MemoryScopeRef } from "../ports/memory-scope-ref.js";
 import { describeMemoryVectorRaceContract } from "./memory-vector-race-contract.js";
 
 /** A model id no other test uses. */
@@ -262,6 +263,27 @@ export function describeMemoryVectorIndexContract(context: ContractContext): voi
       const limited = await store.vectorBacklog({ modelId: model, limit: 2 });
       expect(limited).toHaveLength(2);
       expect(await store.vectorBacklog({ modelId: model, limit: 0 })).toEqual([]);
+    });
+  });
+
+  it("lists the backlog of the asked scopes only ([] lists nothing, absent every scope)", async () => {
+    await withStore(async (store) => {
+      const f = fixture();
+      const model = modelOf(f.prefix);
+      const mine = f.record("mine");
+      const shared = f.global("shared");
+      const other = f.record("other", { workdirHash: fixture().project.workdirHash });
+      await put(store, mine, shared, other);
+      const slugsOf = async (scopes?: readonly MemoryScopeRef[]) =>
+        (await store.vectorBacklog({ modelId: model, limit: 100_000, ...(scopes === undefined ? {} : { scopes }) }))
+          .filter((record) => record.slug.startsWith(`${f.prefix}-`))
+          .map((record) => record.slug)
+          .sort();
+      expect(await slugsOf([GLOBAL, f.project])).toEqual([mine.slug, shared.slug].sort());
+      expect(await slugsOf([f.project])).toEqual([mine.slug]);
+      expect(await slugsOf([])).toEqual([]);
+      expect(await slugsOf()).toEqual([mine.slug, other.slug, shared.slug].sort());
+      await expectInvalid(store.vectorBacklog({ modelId: model, limit: 1, scopes: "global" as never }), /scopes/);
     });
   });
 
