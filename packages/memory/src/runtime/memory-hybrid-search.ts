@@ -52,9 +52,15 @@ export interface MemoryHybridSearchOutcome {
   readonly vectorFailure?: unknown;
   /** How many nearest neighbours the vector index returned (before fusion's rules), when it answered. */
   readonly vectorCandidates?: number;
+  /**
+   * How many stored vectors the vector index left out as damaged (wrong
+   * length, a non-finite component, not unit length), when it left any out:
+   * those entries are found by their words until they are embedded again.
+   */
+  readonly vectorSkipped?: number;
 }
 
-type VectorSide = { ok: true; hits: readonly MemoryVectorHit[] } | { ok: false; error: string; failure?: unknown };
+type VectorSide = { ok: true; hits: readonly MemoryVectorHit[]; skipped?: number } | { ok: false; error: string; failure?: unknown };
 
 /** The typed list the lexical search covers (daily only when asked or filtered on), for the vector query. */
 function searchedTypes(request: MemorySearchRequest): readonly StoredMemoryType[] {
@@ -89,7 +95,8 @@ async function vectorSide(store: MemoryVectorIndex, embedder: EmbeddingClient, r
       vector,
       limit: HYBRID_VECTOR_CANDIDATES,
     });
-    return { ok: true, hits };
+    const skipped = hits.skipped?.length ?? 0;
+    return { ok: true, hits, ...(skipped > 0 ? { skipped } : {}) };
   } catch (error) {
     return { ok: false, error: describeVectorFailure(error, "vector index"), failure: error };
   }
@@ -131,5 +138,11 @@ export async function searchMemoryHybrid(
     limit: request.limit,
     ...(request.fusion === undefined ? {} : { settings: request.fusion }),
   });
-  return { hits, usedFallback: lexical.usedFallback, indexes: [...lexical.indexes, "vector"], vectorCandidates: vector.hits.length };
+  return {
+    hits,
+    usedFallback: lexical.usedFallback,
+    indexes: [...lexical.indexes, "vector"],
+    vectorCandidates: vector.hits.length,
+    ...(vector.skipped === undefined ? {} : { vectorSkipped: vector.skipped }),
+  };
 }

@@ -83,6 +83,8 @@ export interface MemorySearchResult {
   readonly indexes: readonly MemorySearchIndex[];
   /** Why the search answered from the lexical indexes only although an embedder is set. */
   readonly vectorError?: string;
+  /** How many stored vectors the vector index left out as damaged (present only when it left any out). */
+  readonly vectorSkipped?: number;
   /** Chat-history hits (untrusted text), when asked for and available. */
   readonly history?: readonly MemoryHistoryHit[];
   /** Why history was not searched, when it was asked for. */

@@ -202,6 +202,7 @@ export class MemoryService implements MemoryPlanTarget {
       usedFallback: outcome.usedFallback,
       indexes: outcome.indexes,
       ...(outcome.vectorError === undefined ? {} : { vectorError: outcome.vectorError }),
+      ...(outcome.vectorSkipped === undefined ? {} : { vectorSkipped: outcome.vectorSkipped }),
     } as const;
     if (request.includeHistory !== true) return found;
     const historySearch = this.#options.historySearch;

@@ -20,6 +20,8 @@ export interface MemoryManagerDetails {
   readonly indexes?: readonly string[];
   /** Why a search with an embedder answered from the lexical indexes only. */
   readonly vectorError?: string;
+  /** How many damaged stored vectors a search left out (present only when it left any out). */
+  readonly vectorSkipped?: number;
   readonly autoDowngraded?: boolean;
   readonly riskFlags?: readonly string[];
   readonly historyHits?: number;
@@ -124,6 +126,12 @@ export function searchOutput(query: string, result: MemorySearchResult): ToolOut
   // Capped again here: the text goes to the model, and a provider's words never should.
   const vectorError = result.vectorError === undefined ? undefined : capVectorError(result.vectorError);
   if (vectorError !== undefined) parts.push(`Search by meaning was not available (${vectorError}); these are word matches only.`);
+  const skipped = result.vectorSkipped ?? 0;
+  if (skipped > 0) {
+    parts.push(
+      `${skipped} stored vector${skipped === 1 ? " was" : "s were"} skipped as damaged: ${skipped === 1 ? "its entry is" : "their entries are"} found by words only until re-embedded.`,
+    );
+  }
   if (result.historyNote !== undefined) parts.push(result.historyNote);
   if (result.history !== undefined) {
     if (result.history.length === 0) parts.push("No chat-history matches.");
@@ -145,6 +153,7 @@ export function searchOutput(query: string, result: MemorySearchResult): ToolOut
       usedFallback: result.usedFallback,
       indexes: result.indexes,
       ...(vectorError === undefined ? {} : { vectorError }),
+      ...(skipped > 0 ? { vectorSkipped: skipped } : {}),
       ...(result.history === undefined ? {} : { historyHits: result.history.length }),
     },
   };

@@ -1,5 +1,5 @@
 import { ModelClientError, SdkError } from "@agent-tools/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { conceptEmbedder } from "../runtime/__fixtures__/concept-embedder.js";
 import { MEMORY_TEST_BACKENDS } from "./__fixtures__/memory-backends.js";
 import { inMemoryBackend, setup } from "./__fixtures__/memory-registry.js";
@@ -78,6 +78,31 @@ describe("MemoryManager with an embedder", () => {
     expect(search.text.length).toBeLessThan(1_000);
     const status = (await service()).embeddingStatus();
     expect(status?.lastSearchError).toMatchObject({ code: "http_error", message: `HTTP 500: ${injected}` });
+  });
+
+  it("says how many damaged stored vectors a search skipped", async () => {
+    const { call, service } = await setup(inMemoryBackend, { embedder: conceptEmbedder() });
+    expect((await call(petEntry)).isError).toBe(false);
+    const ready = await service();
+    await ready.embeddingsSettled();
+    const store = ready.store;
+    const search = store.searchVectors.bind(store);
+    // The store's answer when its scan left a damaged row out (the contract's `skipped`).
+    const spy = vi
+      .spyOn(store, "searchVectors")
+      .mockImplementation(async (query) =>
+        Object.assign([...(await search(query))], {
+          skipped: [{ key: { scope: "global" as const, workdirHash: "", slug: "other" }, reason: "invalid" as const }],
+        }),
+      );
+    const found = await call({ action: "search", query: "which puppy" });
+    expect(found.details).toMatchObject({ entries: ["global/family-pet"], vectorSkipped: 1 });
+    expect(found.text).toContain("1 stored vector was skipped as damaged: its entry is found by words only until re-embedded.");
+    expect((await ready.search({ query: "which puppy" })).vectorSkipped).toBe(1);
+    spy.mockRestore();
+    const clean = await call({ action: "search", query: "which puppy" });
+    expect(clean.details.vectorSkipped).toBeUndefined();
+    expect(clean.text).not.toContain("damaged");
   });
 
   it("reports the indexes without an embedder too (no vector)", async () => {
