@@ -88,13 +88,11 @@ describe("MemoryManager with an embedder", () => {
     const store = ready.store;
     const search = store.searchVectors.bind(store);
     // The store's answer when its scan left a damaged row out (the contract's `skipped`).
-    const spy = vi
-      .spyOn(store, "searchVectors")
-      .mockImplementation(async (query) =>
-        Object.assign([...(await search(query))], {
-          skipped: [{ key: { scope: "global" as const, workdirHash: "", slug: "other" }, reason: "invalid" as const }],
-        }),
-      );
+    const spy = vi.spyOn(store, "searchVectors").mockImplementation(async (query) =>
+      Object.assign([...(await search(query))], {
+        skipped: [{ key: { scope: "global" as const, workdirHash: "", slug: "other" }, reason: "invalid" as const }],
+      }),
+    );
     const found = await call({ action: "search", query: "which puppy" });
     expect(found.details).toMatchObject({ entries: ["global/family-pet"], vectorSkipped: 1 });
     expect(found.text).toContain("1 stored vector was skipped as damaged: its entry is found by words only until re-embedded.");
