@@ -56,48 +56,45 @@ const damages: [string, { vector: Uint8Array; dimension?: number }][] = [
 const sqlBackends = backends.list.filter((backend) => backend.label !== "memory");
 
 describe.each(sqlBackends)("attack: damaged memory_vectors rows on $label", (backend) => {
-  // Finding S1 (open): one damaged row turns the whole vector side off (truncated/other dimension: every search falls
-  // back to lexical with a misleading "one model id has one dimension" error) or ranks garbage (NaN, Infinity, 1e38
-  // similarities come back from searchVectors, Infinity/1e38 first); nothing says a row was skipped.
-  it.fails.each(damages)(
-    "(S1, open) a row with %s: the search answers, by meaning from the sound rows, says what it skipped, and heals",
-    async (_what, damage) => {
-      models += 1;
-      const embedder = conceptEmbedder({ modelId: `attack:damaged-${models}@4` });
-      const dirs = folders.next();
-      const opened = await backend.open();
-      const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.projectA, store: opened.store, embedder });
-      try {
-        expect((await memory.write(entry("pet-a", "First pet", "Rex the hound."))).ok).toBe(true);
-        expect((await memory.write(entry("pet-b", "Second pet", "Bo the terrier."))).ok).toBe(true);
-        expect((await memory.write(entry("food", "Food", "Pasta at the trattoria."))).ok).toBe(true);
-        await memory.embeddingsSettled();
-        await plantVector(opened.storage as Storage, "pet-a", embedder.modelId, damage);
+  // Finding S1 (fixed): one damaged row turned the whole vector side off (truncated/other dimension: every search fell
+  // back to lexical with a misleading "one model id has one dimension" error) or ranked garbage (NaN, Infinity, 1e38
+  // similarities came back from searchVectors, Infinity/1e38 first); nothing said a row was skipped.
+  it.each(damages)("(was S1) a row with %s: the search answers, by meaning from the sound rows, says what it skipped, and heals", async (_what, damage) => {
+    models += 1;
+    const embedder = conceptEmbedder({ modelId: `attack:damaged-${models}@4` });
+    const dirs = folders.next();
+    const opened = await backend.open();
+    const memory = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.projectA, store: opened.store, embedder });
+    try {
+      expect((await memory.write(entry("pet-a", "First pet", "Rex the hound."))).ok).toBe(true);
+      expect((await memory.write(entry("pet-b", "Second pet", "Bo the terrier."))).ok).toBe(true);
+      expect((await memory.write(entry("food", "Food", "Pasta at the trattoria."))).ok).toBe(true);
+      await memory.embeddingsSettled();
+      await plantVector(opened.storage as Storage, "pet-a", embedder.modelId, damage);
 
-        const raw = await opened.store
-          .searchVectors({ scopes: [{ scope: "project", workdirHash: memory.workdirHash }], modelId: embedder.modelId, vector: unit(1, 0, 0, 0), limit: 10 })
-          .catch((error: Error) => error);
-        // Never garbage: whatever comes back is a real similarity of two unit vectors.
-        if (!(raw instanceof Error)) for (const hit of raw) expect(Math.abs(hit.similarity)).toBeLessThanOrEqual(1.001);
+      const raw = await opened.store
+        .searchVectors({ scopes: [{ scope: "project", workdirHash: memory.workdirHash }], modelId: embedder.modelId, vector: unit(1, 0, 0, 0), limit: 10 })
+        .catch((error: Error) => error);
+      // Never garbage: whatever comes back is a real similarity of two unit vectors.
+      if (!(raw instanceof Error)) for (const hit of raw) expect(Math.abs(hit.similarity)).toBeLessThanOrEqual(1.001);
 
-        const found = await memory.search({ query: "canine", limit: 10 });
-        expect(found.ok).toBe(true);
-        // The sound rows still answer by meaning ("canine" is in no entry's text) ...
-        expect(found.indexes).toContain("vector");
-        expect(slugsOf(found)[0]).toBe("pet-b");
-        // ... and the answer says a vector was skipped.
-        expect(JSON.stringify(found)).toMatch(/skipp|corrupt|damaged/i);
-        // Writes go on, and once pet-a is embedded again (its text changed) it is found by meaning again.
-        expect((await memory.update({ slug: "pet-a", scope: "project", body: "Rex the old hound." })).ok).toBe(true);
-        await memory.embeddingsSettled();
-        expect(memory.embeddingStatus()?.consecutiveFailures).toBe(0);
-        expect(slugsOf(await memory.search({ query: "canine", limit: 2 })).sort()).toEqual(["pet-a", "pet-b"]);
-      } finally {
-        await memory.close();
-        await opened.dispose();
-      }
-    },
-  );
+      const found = await memory.search({ query: "canine", limit: 10 });
+      expect(found.ok).toBe(true);
+      // The sound rows still answer by meaning ("canine" is in no entry's text) ...
+      expect(found.indexes).toContain("vector");
+      expect(slugsOf(found)[0]).toBe("pet-b");
+      // ... and the answer says a vector was skipped.
+      expect(JSON.stringify(found)).toMatch(/skipp|corrupt|damaged/i);
+      // Writes go on, and once pet-a is embedded again (its text changed) it is found by meaning again.
+      expect((await memory.update({ slug: "pet-a", scope: "project", body: "Rex the old hound." })).ok).toBe(true);
+      await memory.embeddingsSettled();
+      expect(memory.embeddingStatus()?.consecutiveFailures).toBe(0);
+      expect(slugsOf(await memory.search({ query: "canine", limit: 2 })).sort()).toEqual(["pet-a", "pet-b"]);
+    } finally {
+      await memory.close();
+      await opened.dispose();
+    }
+  });
 
   it("takes model ids holding quotes, SQL and NUL-free oddities as plain text (stores, searches, an explicit prune keeps only the named one)", async () => {
     const dirs = folders.next();

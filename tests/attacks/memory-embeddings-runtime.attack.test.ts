@@ -202,9 +202,9 @@ describe.each(backends.list)("attack: the embedding runtime under stress on $lab
     }
   });
 
-  // Finding R3: the backlog a service embeds on open is the whole store's (vectorBacklog has no scope), so project B's
-  // entries go to project A's embedder (its provider and key), although A's searches can never show them.
-  it.fails("(R3, open) a service sends only entries it can search (global and its project) to its embedder", async () => {
+  // Finding R3 (fixed): the backlog a service embedded on open was the whole store's (vectorBacklog had no scope), so
+  // project B's entries went to project A's embedder (its provider and key), although A's searches never show them.
+  it("(was R3) a service sends only entries it can search (global and its project) to its embedder", async () => {
     const dirs = folders.next();
     const opened = await backend.open();
     const b = await openMemoryService({ dataDir: dirs.dataDir, workdir: dirs.projectB, store: opened.store });
