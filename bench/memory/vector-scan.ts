@@ -14,10 +14,12 @@
  *   a meta table for the 32 rows (the same work the store does after its scan);
  * - `store postgres` (for N up to `--postgres-max`, default 20,000):
  *   `searchVectors` on PostgreSQL (bytea read in one statement, scanned in JS).
- * Each figure is the median of Q queries after 3 warm-up ones (Q = 60 up to
- * 5,000 entries, 25 at 20,000, 10 at 100,000), with the load average. The
- * last lines give the crossover per dimension: the smallest N at which
- * sqlite-vec answers faster than the store's SQLite scan.
+ * Each figure is the median wall time of Q queries after 3 warm-up ones (Q =
+ * 60 up to 5,000 entries, 25 at 20,000, 10 at 100,000) and, in brackets, the
+ * CPU time of this process per query (PostgreSQL's own work is not in it),
+ * with the load average. The last lines give the crossover per dimension:
+ * the smallest N at which sqlite-vec takes less CPU than the store's SQLite
+ * scan.
  *
  * Run: pnpm exec tsx --conditions=@agent-tools/source bench/memory/vector-scan.ts [--sizes=500,1000,5000,20000,100000] [--dims=100,1536] [--postgres-max=20000]
  */
@@ -145,24 +147,35 @@ function openSqliteVec(directory: string, vectors: Float32Array, dimension: numb
   return db;
 }
 
-/** Median ms of `run` over `queries` (after 3 warm-up calls). */
-async function time(queries: readonly Float32Array[], run: (query: Float32Array) => unknown): Promise<number> {
+/** A timing: the median wall time of a query, and this process's CPU time per query (less moved by the machine's load). */
+interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+/** Times `run` over `queries` (after 3 warm-up calls). */
+async function time(queries: readonly Float32Array[], run: (query: Float32Array) => unknown): Promise<Timing> {
   for (const query of queries.slice(0, 3)) await run(query);
   const times: number[] = [];
+  const cpuStart = process.cpuUsage();
   for (const query of queries.slice(3)) {
     const start = performance.now();
     await run(query);
     times.push(performance.now() - start);
   }
-  return median(times);
+  const cpu = process.cpuUsage(cpuStart);
+  return { wall: median(times), cpu: (cpu.user + cpu.system) / 1000 / times.length };
 }
+
+const NONE: Timing = { wall: Number.NaN, cpu: Number.NaN };
+const show = (timing: Timing) => (Number.isNaN(timing.wall) ? "-" : `${ms(timing.wall)} (${ms(timing.cpu)})`);
 
 async function main(): Promise<void> {
   const sizes = option("sizes", "500,1000,5000,20000,100000").split(",").map(Number);
   const dims = option("dims", "100,1536").split(",").map(Number);
   const postgresMax = Number(option("postgres-max", "20000"));
   console.log(machineLine());
-  console.log(`top-${TOP_K} of N unit vectors in one scope; median ms per query\n`);
+  console.log(`top-${TOP_K} of N unit vectors in one scope; median wall ms per query (this process's CPU ms per query)\n`);
   const workdirHash = projectHash("vector-scan");
   const scope = { scope: "project" as const, workdirHash };
   const rows: string[][] = [["dim", "N", "js decoded", "store sqlite", "sqlite-vec", "store postgres", "queries"]];
@@ -177,8 +190,8 @@ async function main(): Promise<void> {
       const sqlite = await openSqliteBackend();
       if (typeof sqlite === "string") throw new Error(sqlite);
       const backends: IndexBackend[] = [sqlite];
-      let store = Number.NaN;
-      let postgres = Number.NaN;
+      let store = NONE;
+      let postgres = NONE;
       try {
         await loadStore(sqlite.store, vectors, dimension, workdirHash);
         store = await time(queries, (query) => sqlite.store.searchVectors({ scopes: [scope], modelId: MODEL, vector: query, limit: TOP_K }));
@@ -196,7 +209,7 @@ async function main(): Promise<void> {
       }
 
       const directory = await fs.mkdtemp(path.join(os.tmpdir(), "memory-bench-vec-"));
-      let vec = Number.NaN;
+      let vec = NONE;
       try {
         const db = openSqliteVec(directory, vectors, dimension);
         const knn = db.prepare(
@@ -208,11 +221,9 @@ async function main(): Promise<void> {
       } finally {
         await fs.rm(directory, { recursive: true, force: true });
       }
-      if (vec < store && !crossover.has(dimension)) crossover.set(dimension, size);
-      rows.push([String(dimension), size.toLocaleString("en"), ms(js), ms(store), ms(vec), Number.isNaN(postgres) ? "-" : ms(postgres), String(queryCount)]);
-      console.log(
-        `  dim ${dimension}, N ${size}: js ${ms(js)}, store sqlite ${ms(store)}, sqlite-vec ${ms(vec)}, store postgres ${Number.isNaN(postgres) ? "-" : ms(postgres)} ms`,
-      );
+      if (vec.cpu < store.cpu && !crossover.has(dimension)) crossover.set(dimension, size);
+      rows.push([String(dimension), size.toLocaleString("en"), show(js), show(store), show(vec), show(postgres), String(queryCount)]);
+      console.log(`  dim ${dimension}, N ${size}: js ${show(js)}, store sqlite ${show(store)}, sqlite-vec ${show(vec)}, store postgres ${show(postgres)} ms`);
     }
   }
   console.log("");

@@ -194,13 +194,15 @@ async function readScanInput(db: MemorySqlExecutor, dialect: "sqlite" | "postgre
   const vectorFilter = sql`v.model_id = ${query.modelId} and ${vectorScopeFilterSql(query.scopes)}`;
   // PostgreSQL sends a bytea as hex text: one field of every vector took longer than a row each (299 against 34 ms at 5,000).
   if (dialect === "postgres") return readScanRows(db, entryFilter, vectorFilter);
-  const [entries, vectors] = await Promise.all([
-    sql<{ count: number | string; stamps: string | null }>`select count(*) as count, group_concat(${ENTRY_STAMP_SQL("m")}, char(10)) as stamps
-      from ${sql.table(MEMORY_META_TABLE)} m where ${entryFilter}`.execute(db),
-    sql<{ count: number | string; stamps: string | null; vectors: Uint8Array | null }>`select count(*) as count,
-      group_concat(${ENTRY_STAMP_SQL("v")}, char(10)) as stamps, cast(group_concat(v.vector, '') as blob) as vectors
-      from ${sql.table(MEMORY_VECTORS_TABLE)} v where ${vectorFilter}`.execute(db),
-  ]);
+  let aggregates: Awaited<ReturnType<typeof readScanAggregates>>;
+  try {
+    aggregates = await readScanAggregates(db, entryFilter, vectorFilter);
+  } catch (error) {
+    // Vectors past SQLite's longest value (a scope far beyond the quota: 100,000 vectors of 1,536 components) go row by row.
+    if ((error as { code?: unknown } | null)?.code === "SQLITE_TOOBIG") return readScanRows(db, entryFilter, vectorFilter);
+    throw error;
+  }
+  const [entries, vectors] = aggregates;
   const entryRow = entries.rows[0];
   const vectorRow = vectors.rows[0];
   const entryStamps = entryRow?.stamps ? entryRow.stamps.split("\n") : [];
@@ -215,6 +217,17 @@ async function readScanInput(db: MemorySqlExecutor, dialect: "sqlite" | "postgre
     return { entries: entryStamps, stamps: vectorStamps, vectors: decodeVector(bytes, vectorStamps.length * dimension) };
   }
   return readScanRows(db, entryFilter, vectorFilter);
+}
+
+/** SQLite's two aggregate reads of the scan's input. */
+function readScanAggregates(db: MemorySqlExecutor, entryFilter: RawBuilder<unknown>, vectorFilter: RawBuilder<unknown>) {
+  return Promise.all([
+    sql<{ count: number | string; stamps: string | null }>`select count(*) as count, group_concat(${ENTRY_STAMP_SQL("m")}, char(10)) as stamps
+      from ${sql.table(MEMORY_META_TABLE)} m where ${entryFilter}`.execute(db),
+    sql<{ count: number | string; stamps: string | null; vectors: Uint8Array | null }>`select count(*) as count,
+      group_concat(${ENTRY_STAMP_SQL("v")}, char(10)) as stamps, cast(group_concat(v.vector, '') as blob) as vectors
+      from ${sql.table(MEMORY_VECTORS_TABLE)} v where ${vectorFilter}`.execute(db),
+  ]);
 }
 
 /** The exact path: one row per entry and per vector. */
