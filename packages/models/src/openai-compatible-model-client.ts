@@ -4,7 +4,16 @@ import { abortErrorFor, throwIfAborted } from "@agent-tools/core/internal";
 import { ChatCompletionsStreamAccumulator, parseChatCompletion, toChatCompletionsBody } from "./chat-completions-format.js";
 import { ModelClientError } from "@agent-tools/core";
 import { readServerSentEvents } from "./server-sent-events.js";
-import { MAX_BODY_IN_ERROR, networkErrorDetail, providerErrorOf as providerError, providerMessageOf } from "./openai-compatible-http.js";
+import {
+  cappedProviderMessage,
+  networkErrorDetail,
+  providerErrorOf as providerError,
+  providerMessageOf,
+  redactSecrets,
+  redactedCause,
+  secretsOf,
+  shownBody,
+} from "./openai-compatible-http.js";
 
 /** Options of {@link OpenAICompatibleModelClient}. */
 export interface OpenAICompatibleModelClientOptions {
@@ -28,7 +37,7 @@ export interface OpenAICompatibleModelClientOptions {
    * default true. Set false for an older server that rejects `stream_options`.
    */
   includeUsage?: boolean;
-  /** Extra headers (e.g. `OpenAI-Organization`). */
+  /** Extra headers (e.g. `OpenAI-Organization`); values of headers whose name mentions auth, key, token, secret or cookie are redacted from errors. */
   headers?: Record<string, string>;
   /** Extra body fields merged under the ones the client sets (e.g. `{ top_p: 0.9 }`). */
   extraBody?: Record<string, unknown>;
@@ -50,11 +59,19 @@ export interface OpenAICompatibleModelClientOptions {
  *   model: "qwen2.5-coder:7b",
  * });
  * const response = await model.generate({ messages, tools: registry.tools, onTextDelta: (text) => process.stdout.write(text) });
+ *
+ * Redirects are not followed (a 3xx is an `http_error`): the headers, a
+ * secret one among them, and the conversation would go to the other address.
+ * The API key and secret header values are redacted from every error's
+ * message, `data` and cause, also where the provider JSON-escaped them.
  */
 export class OpenAICompatibleModelClient implements ModelClient {
   readonly id: string;
   readonly #options: OpenAICompatibleModelClientOptions;
   readonly #url: string;
+  /** `#url` as errors quote it (secrets redacted). */
+  readonly #shownUrl: string;
+  readonly #secrets: readonly string[];
 
   constructor(options: OpenAICompatibleModelClientOptions) {
     if (typeof options?.baseURL !== "string" || !/^https?:\/\//.test(options.baseURL)) {
@@ -66,7 +83,16 @@ export class OpenAICompatibleModelClient implements ModelClient {
     this.#options = options;
     this.#url = `${options.baseURL.replace(/\/+$/, "")}/chat/completions`;
     this.id = options.id ?? `openai-compatible:${options.model}`;
+    this.#secrets = secretsOf(options.apiKey, options.headers);
+    this.#shownUrl = this.#clean(this.#url);
   }
+
+  /** `text` with the API key and secret header values redacted. */
+  #clean(text: string): string {
+    return redactSecrets(text, this.#secrets);
+  }
+
+  readonly #cleaner = (text: string): string => this.#clean(text);
 
   async generate(request: ModelRequest): Promise<ModelResponse> {
     const signal = request.signal;
@@ -87,18 +113,25 @@ export class OpenAICompatibleModelClient implements ModelClient {
     const fetchImplementation = this.#options.fetch ?? fetch;
     let response: Response;
     try {
-      response = await fetchImplementation(this.#url, { method: "POST", headers, body: JSON.stringify(body), signal });
+      response = await fetchImplementation(this.#url, { method: "POST", headers, body: JSON.stringify(body), signal, redirect: "manual" });
     } catch (error) {
       if (signal?.aborted) throw abortErrorFor(signal);
-      const detail = networkErrorDetail(error);
       throw new ModelClientError(
         "network_error",
-        `Could not reach the model server at ${this.#url}: ${detail}.`,
-        { url: this.#url, clientId: this.id },
-        { cause: error },
+        `Could not reach the model server at ${this.#shownUrl}: ${this.#clean(networkErrorDetail(error))}.`,
+        { url: this.#shownUrl, clientId: this.id },
+        { cause: redactedCause(error, this.#cleaner) },
       );
     }
     try {
+      if ((response.status >= 300 && response.status < 400) || response.type === "opaqueredirect") {
+        await response.body?.cancel().catch(() => undefined);
+        throw new ModelClientError(
+          "http_error",
+          `The model server at ${this.#shownUrl} answered HTTP ${response.status} (a redirect); redirects are not followed, so the key and the conversation stay with this address: set baseURL to the final address.`,
+          { status: response.status, url: this.#shownUrl, clientId: this.id },
+        );
+      }
       if (!response.ok) throw await this.#httpError(response);
       if (!stream) return await this.#readWhole(response);
       return await this.#readStream(response, request);
@@ -109,13 +142,14 @@ export class OpenAICompatibleModelClient implements ModelClient {
   }
 
   async #httpError(response: Response): Promise<ModelClientError> {
-    const text = await response.text().catch(() => "");
-    const providerMessage = providerMessageOf(text);
+    const text = this.#clean(await response.text().catch(() => ""));
+    // Redacted again after the JSON is read: a secret the provider escaped (\u0073k-...) is plain text only then.
+    const providerMessage = cappedProviderMessage(this.#clean(providerMessageOf(text)));
     const statusText = response.statusText ? ` ${response.statusText}` : "";
     return new ModelClientError(
       "http_error",
-      `The model server answered HTTP ${response.status}${statusText} for ${this.#url}${providerMessage ? `: ${providerMessage}` : "."}`,
-      { status: response.status, body: text.slice(0, MAX_BODY_IN_ERROR), url: this.#url, clientId: this.id },
+      `The model server answered HTTP ${response.status}${statusText} for ${this.#shownUrl}${providerMessage ? `: ${providerMessage}` : "."}`,
+      { status: response.status, body: shownBody(text, this.#cleaner), url: this.#shownUrl, clientId: this.id },
     );
   }
 
@@ -129,9 +163,9 @@ export class OpenAICompatibleModelClient implements ModelClient {
     }
     const embedded = providerError(json);
     if (embedded)
-      throw new ModelClientError("provider_error", `The model server reported an error: ${embedded}`, {
-        body: text.slice(0, MAX_BODY_IN_ERROR),
-        url: this.#url,
+      throw new ModelClientError("provider_error", `The model server reported an error: ${cappedProviderMessage(this.#clean(embedded))}`, {
+        body: shownBody(text, this.#cleaner),
+        url: this.#shownUrl,
         clientId: this.id,
       });
     const parsed = parseChatCompletion(json);
@@ -166,9 +200,9 @@ export class OpenAICompatibleModelClient implements ModelClient {
       }
       const embedded = providerError(chunk) ?? (event.event === "error" ? data : undefined);
       if (embedded)
-        throw new ModelClientError("provider_error", `The model server reported an error mid-stream: ${embedded}`, {
-          body: data.slice(0, MAX_BODY_IN_ERROR),
-          url: this.#url,
+        throw new ModelClientError("provider_error", `The model server reported an error mid-stream: ${cappedProviderMessage(this.#clean(embedded))}`, {
+          body: shownBody(data, this.#cleaner),
+          url: this.#shownUrl,
           clientId: this.id,
         });
       sawChunk = true;
@@ -180,9 +214,9 @@ export class OpenAICompatibleModelClient implements ModelClient {
   }
 
   #invalid(reason: string, body: string): ModelClientError {
-    return new ModelClientError("invalid_response", `The model server at ${this.#url} sent an unexpected answer: ${reason}.`, {
-      body: body.slice(0, MAX_BODY_IN_ERROR),
-      url: this.#url,
+    return new ModelClientError("invalid_response", `The model server at ${this.#shownUrl} sent an unexpected answer: ${reason}.`, {
+      body: shownBody(body, this.#cleaner),
+      url: this.#shownUrl,
       clientId: this.id,
     });
   }

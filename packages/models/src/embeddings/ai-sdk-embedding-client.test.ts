@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { ModelClientError, SdkError } from "@agent-tools/core";
 import { afterEach, describe, expect, it } from "vitest";
@@ -84,6 +85,19 @@ describe("AiSdkEmbeddingClient over @ai-sdk/openai-compatible", () => {
       expect(JSON.stringify({ message: error.message, json: error.toJSON() })).not.toContain(KEY);
     });
   }
+
+  it("keeps a cause without the request body: the memory texts stay out of util.inspect", async () => {
+    const fake = await serve(() => ({ status: 500, json: { error: { message: "Internal failure." } } }));
+    const text = "my private memory about the 4th-floor door code 7734";
+    const error = (await rejection(new AiSdkEmbeddingClient(providerModel(fake.baseURL), { dimensions: 6 }).embed([text]))) as ModelClientError;
+    expect(error.code).toBe("http_error");
+    expect(fake.requests[0]!.body.input).toEqual([text]);
+    const cause = error.cause as Error;
+    expect(cause.name).toBe("AI_APICallError");
+    expect(cause.message).toContain("Internal failure.");
+    expect(inspect(error, { depth: 8 })).not.toContain("door code");
+    expect(inspect(error, { depth: 8 })).not.toContain(KEY);
+  });
 
   it("maps an unreachable server to network_error", async () => {
     const fake = await serve(() => ({ vectors: "auto", dimension: 6 }));

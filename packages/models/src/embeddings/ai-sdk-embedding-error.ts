@@ -1,5 +1,5 @@
 import { ModelClientError } from "@agent-tools/core";
-import { MAX_BODY_IN_ERROR } from "../openai-compatible-http.js";
+import { MAX_BODY_IN_ERROR, redactedCause } from "../openai-compatible-http.js";
 
 /** The fields of the AI SDK's `APICallError` (and its other `AI_*` errors) that the mapping reads. */
 interface AiSdkErrorFields {
@@ -10,6 +10,9 @@ interface AiSdkErrorFields {
   url?: unknown;
 }
 
+/** No secret is known here (the AI SDK model holds the key): texts are kept as they are. */
+const keepText = (text: string): string => text;
+
 /**
  * Turns what an AI SDK embedding model threw into a {@link ModelClientError}:
  * an `APICallError` with a non-2xx `statusCode` -> `http_error` (status,
@@ -18,7 +21,9 @@ interface AiSdkErrorFields {
  * `JSONParseError`, `TypeValidationError` or `InvalidResponseDataError` ->
  * `invalid_response`; anything else -> `provider_error`. The request's
  * headers (and so the API key) are never copied: only the message, status,
- * URL and response body.
+ * URL and response body. The cause kept is a copy of the AI SDK error's
+ * name, code and message (one level of its own cause likewise), not the
+ * error itself: that one holds the request body, the texts embedded.
  */
 export function aiSdkEmbeddingError(error: unknown, clientId: string): ModelClientError {
   const fields = (error && typeof error === "object" ? error : {}) as AiSdkErrorFields;
@@ -30,21 +35,27 @@ export function aiSdkEmbeddingError(error: unknown, clientId: string): ModelClie
   const status = typeof fields.statusCode === "number" ? fields.statusCode : undefined;
   if (name === "AI_APICallError" && status !== undefined && status >= 200 && status < 300) {
     // The provider got a 2xx answer it could not parse (the AI SDK reports that as an APICallError too).
-    return new ModelClientError("invalid_response", `The embedding provider sent an unexpected answer for ${clientId}: ${message}`, data, { cause: error });
+    return new ModelClientError("invalid_response", `The embedding provider sent an unexpected answer for ${clientId}: ${message}`, data, {
+      cause: redactedCause(error, keepText),
+    });
   }
   if (name === "AI_APICallError" && status !== undefined) {
     return new ModelClientError(
       "http_error",
       `The embedding provider answered HTTP ${status} for ${clientId}: ${message}`,
       { ...data, status },
-      { cause: error },
+      { cause: redactedCause(error, keepText) },
     );
   }
   if (name === "AI_APICallError") {
-    return new ModelClientError("network_error", `Could not reach the embedding provider for ${clientId}: ${message}`, data, { cause: error });
+    return new ModelClientError("network_error", `Could not reach the embedding provider for ${clientId}: ${message}`, data, {
+      cause: redactedCause(error, keepText),
+    });
   }
   if (name === "AI_JSONParseError" || name === "AI_TypeValidationError" || name === "AI_InvalidResponseDataError") {
-    return new ModelClientError("invalid_response", `The embedding provider sent an unexpected answer for ${clientId}: ${message}`, data, { cause: error });
+    return new ModelClientError("invalid_response", `The embedding provider sent an unexpected answer for ${clientId}: ${message}`, data, {
+      cause: redactedCause(error, keepText),
+    });
   }
-  return new ModelClientError("provider_error", `The embedding provider failed for ${clientId}: ${message}`, data, { cause: error });
+  return new ModelClientError("provider_error", `The embedding provider failed for ${clientId}: ${message}`, data, { cause: redactedCause(error, keepText) });
 }

@@ -2,7 +2,7 @@ import type { EmbeddingClient, EmbedOptions } from "@agent-tools/core/embedding"
 import { ModelClientError, SdkError } from "@agent-tools/core";
 import { embedInBatches } from "./embed-in-batches.js";
 import { checkInteger, checkOptionKeys, MAX_EMBEDDING_BATCH_SIZE, resolveBatchSize } from "./embedding-options.js";
-import { redactSecrets } from "../openai-compatible-http.js";
+import { redactSecrets, secretsOf } from "../openai-compatible-http.js";
 import { parseEmbeddingsResponse } from "./openai-embeddings-response.js";
 import { postEmbeddings } from "./openai-embeddings-request.js";
 import type { EmbeddingsRequestConfig } from "./openai-embeddings-request.js";
@@ -62,17 +62,11 @@ const OPTION_KEYS = [
 ] as const;
 const MAX_DIMENSION = 65_536;
 const DEFAULT_TIMEOUT_MS = 60_000;
-const SECRET_HEADER = /auth|key|token|secret|cookie/i;
 
 function requestConfig(options: OpenAICompatibleEmbeddingClientCreateOptions, clientId: string, maxResponseBytes: number): EmbeddingsRequestConfig {
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  const secrets = [
-    ...(options.apiKey ? [options.apiKey] : []),
-    ...Object.entries(options.headers ?? {})
-      .filter(([name]) => SECRET_HEADER.test(name))
-      .flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic)\s+/i, "")]),
-  ];
+  const secrets = secretsOf(options.apiKey, options.headers);
   return {
     url: `${options.baseURL.replace(/\/+$/, "")}/embeddings`,
     headers,

@@ -1,6 +1,14 @@
 import { ModelClientError } from "@agent-tools/core";
 import { abortErrorFor, readCappedBody, throwIfAborted } from "@agent-tools/core/internal";
-import { MAX_BODY_IN_ERROR, networkErrorDetail, providerErrorOf, providerMessageOf, redactSecrets } from "../openai-compatible-http.js";
+import {
+  cappedProviderMessage as capped,
+  networkErrorDetail,
+  providerErrorOf,
+  providerMessageOf,
+  redactSecrets,
+  redactedCause,
+  shownBody,
+} from "../openai-compatible-http.js";
 
 /** What one POST to an OpenAI-compatible `/embeddings` endpoint needs. */
 export interface EmbeddingsRequestConfig {
@@ -15,43 +23,6 @@ export interface EmbeddingsRequestConfig {
   readonly fetch: typeof fetch;
   /** The client's `modelId`, put in errors' `data.clientId`. */
   readonly clientId: string;
-}
-
-/** Longest provider message an error quotes (the whole body stays out of messages; `data.body` keeps its start). */
-const MAX_PROVIDER_MESSAGE = 500;
-
-/**
- * `error` as a cause safe to keep: its name, code and message with the
- * secrets redacted, one level of its own cause likewise (undici's messages
- * quote header values, the key among them).
- */
-function redactedCause(error: unknown, clean: (text: string) => string, depth = 0): Error {
-  const original = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown } | null;
-  const copy = new Error(clean(String(original?.message ?? error)));
-  if (typeof original?.name === "string") copy.name = original.name;
-  if (typeof original?.code === "string") Object.assign(copy, { code: original.code });
-  if (depth === 0 && original?.cause !== undefined) Object.assign(copy, { cause: redactedCause(original.cause, clean, 1) });
-  return copy;
-}
-
-/** `text` cut at {@link MAX_PROVIDER_MESSAGE} characters. */
-function capped(text: string): string {
-  return text.length > MAX_PROVIDER_MESSAGE ? `${text.slice(0, MAX_PROVIDER_MESSAGE)}...` : text;
-}
-
-/**
- * The body as `data.body` shows it: a JSON body re-serialised (so an escaped
- * secret, `\u0073k-...`, is written plainly and redacted), cut at
- * `MAX_BODY_IN_ERROR`.
- */
-function shownBody(text: string, clean: (text: string) => string): string {
-  let plain = text;
-  try {
-    plain = JSON.stringify(JSON.parse(text));
-  } catch {
-    // Not JSON: shown as it came.
-  }
-  return clean(plain).slice(0, MAX_BODY_IN_ERROR);
 }
 
 /**
