@@ -39,8 +39,8 @@ export interface MemoryHybridFusionSettings {
 
 /**
  * The fusion the SDK uses, chosen on the real-conversation corpus's tuning
- * sets (bench/memory/hybrid-fusion-tuning.ts; docs/memory-retrieval.md,
- * "Hybrid search"): rank fusion with k 1 and the vector list at 0.25, so
+ * sets (bench/memory/hybrid-fusion-tuning.ts; docs/memory-hybrid-search.md,
+ * "The measured choice"): rank fusion with k 1 and the vector list at 0.25, so
  * the lexical order leads (its first place adds 1, its fifth 0.33) and the
  * vector index's first place (0.25) lifts an entry both found, or brings in
  * one the words missed just below the lexical sixth place. Plain RRF (k 60,
