@@ -6,7 +6,7 @@
  * fused list, so a hit found only by meaning obeys them too.
  */
 import type { MemoryRecord, StoredMemoryType } from "./memory-types.js";
-import { type RankedMemoryHit, memoryRankWeight } from "./search-ranking.js";
+import { type RankedMemoryHit, memoryRankWeight, placeSupersededHitsBelow } from "./search-ranking.js";
 
 /** A nearest neighbour as fusion reads it; the vector index's `MemoryVectorHit` has this shape. */
 export interface MemoryFusionVectorHit {
@@ -146,32 +146,9 @@ function rrfShare(index: number, settings: MemoryHybridFusionSettings): number {
   return (settings.k + 1) / (settings.k + index + 1);
 }
 
-/**
- * Moves every hit another hit supersedes just below it (a slightly lower
- * score), following chains. The superseded slug is looked up in the
- * superseding entry's scope first, then in any scope among the hits.
- */
+/** Moves every hit another hit supersedes just below it, following chains. */
 function placeSupersededBelow(hits: Fused[]): void {
-  const bySlug = new Map<string, Fused[]>();
-  for (const fused of hits) bySlug.set(fused.hit.record.slug, [...(bySlug.get(fused.hit.record.slug) ?? []), fused]);
-  for (let round = 0; round < hits.length; round += 1) {
-    let moved = false;
-    for (const newer of hits) {
-      const target = newer.hit.record.links?.supersedes;
-      if (target === undefined || target === newer.hit.record.slug) continue;
-      const matches = bySlug.get(target) ?? [];
-      const sameScope = matches.filter(
-        (older) => older.hit.record.scope === newer.hit.record.scope && older.hit.record.workdirHash === newer.hit.record.workdirHash,
-      );
-      for (const older of sameScope.length > 0 ? sameScope : matches) {
-        if (compareFused(older.hit, newer.hit) < 0) {
-          older.hit = { ...older.hit, score: newer.hit.score - Math.max(Math.abs(newer.hit.score) * 1e-6, 1e-9) };
-          moved = true;
-        }
-      }
-    }
-    if (!moved) return;
-  }
+  placeSupersededHitsBelow(hits, (older, newer) => compareFused(older.hit, newer.hit) < 0);
 }
 
 function compareFused(left: FusedMemoryHit, right: FusedMemoryHit): number {

@@ -250,22 +250,39 @@ function addStopWordShares(
   }
 }
 
-/**
- * Moves every hit that another hit supersedes just below that hit (same
- * tier, a slightly lower score), following chains of replacements. A
- * superseded slug is looked up in the superseding entry's own scope first,
- * then in any scope among the hits.
- */
 function placeSupersededBelow(candidates: Candidate[]): void {
-  const bySlug = new Map<string, Candidate[]>();
-  for (const candidate of candidates) {
-    const list = bySlug.get(candidate.hit.record.slug) ?? [];
-    list.push(candidate);
-    bySlug.set(candidate.hit.record.slug, list);
+  placeSupersededHitsBelow(
+    candidates,
+    (older, newer) => compareCandidates(older, newer) < 0 || older.tier < newer.tier,
+    (older, newer) => {
+      older.tier = newer.tier;
+    },
+  );
+}
+
+/**
+ * Moves every entry whose hit another hit supersedes just below that hit (a
+ * slightly lower score), following chains of replacements. A superseded slug
+ * is looked up in the superseding entry's own scope first, then in any scope
+ * among the hits. `outranks(older, newer)` says whether the superseded entry
+ * still sits above the superseding one; `demote` adjusts any extra ordering
+ * state (such as a tier) before the score is lowered. Shared by the lexical
+ * ranking and the hybrid fusion.
+ */
+export function placeSupersededHitsBelow<T extends { hit: RankedMemoryHit }>(
+  entries: T[],
+  outranks: (older: T, newer: T) => boolean,
+  demote?: (older: T, newer: T) => void,
+): void {
+  const bySlug = new Map<string, T[]>();
+  for (const entry of entries) {
+    const list = bySlug.get(entry.hit.record.slug) ?? [];
+    list.push(entry);
+    bySlug.set(entry.hit.record.slug, list);
   }
-  for (let round = 0; round < candidates.length; round += 1) {
+  for (let round = 0; round < entries.length; round += 1) {
     let moved = false;
-    for (const newer of candidates) {
+    for (const newer of entries) {
       const target = newer.hit.record.links?.supersedes;
       if (target === undefined || target === newer.hit.record.slug) continue;
       const matches = bySlug.get(target) ?? [];
@@ -273,8 +290,8 @@ function placeSupersededBelow(candidates: Candidate[]): void {
         (older) => older.hit.record.scope === newer.hit.record.scope && older.hit.record.workdirHash === newer.hit.record.workdirHash,
       );
       for (const older of sameScope.length > 0 ? sameScope : matches) {
-        if (compareCandidates(older, newer) < 0 || older.tier < newer.tier) {
-          older.tier = newer.tier;
+        if (outranks(older, newer)) {
+          demote?.(older, newer);
           older.hit = { ...older.hit, score: newer.hit.score - Math.max(Math.abs(newer.hit.score) * 1e-6, 1e-9) };
           moved = true;
         }
