@@ -2,31 +2,14 @@ import { describe, expect, it } from "vitest";
 import { MEMORY_HYBRID_FUSION, type MemoryHybridFusionSettings, fuseMemoryHits } from "./hybrid-fusion.js";
 import type { MemoryRecord } from "./memory-types.js";
 import type { RankedMemoryHit } from "./search-ranking.js";
+import { memoryRecord } from "../testing/memory-contract-fixtures.js";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 30, 12);
 const PROJECT = "0123456789abcdef";
 
 function record(overrides: Partial<MemoryRecord> & Pick<MemoryRecord, "slug">): MemoryRecord {
-  return {
-    scope: "global",
-    workdirHash: "",
-    type: "reference",
-    description: overrides.slug,
-    body: "",
-    unreviewed: false,
-    riskFlags: [],
-    source: { confidence: "low" },
-    links: {},
-    appendCount: 0,
-    archived: false,
-    bodyHash: "h",
-    fileMtimeMs: 0,
-    fileSize: 0,
-    createdAt: 0,
-    updatedAt: NOW - DAY,
-    ...overrides,
-  };
+  return memoryRecord({ type: "reference", body: "", createdAt: 0, updatedAt: NOW - DAY, ...overrides });
 }
 
 const lexical = (...records: MemoryRecord[]): RankedMemoryHit[] => records.map((record, index) => ({ record, score: 10 - index, matchedBy: "words" }));

@@ -12,6 +12,7 @@ import { createStoreTestBackends, findPostgresBinDir } from "@agent-tools/storag
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../domain/memory-types.js";
+import { memoryRecord } from "../testing/memory-contract-fixtures.js";
 import { runMemoryIndexStoreContract } from "../testing/memory-index-store-contract.js";
 import { KyselyMemoryIndexStore } from "./kysely-memory-index-store.js";
 
@@ -47,24 +48,16 @@ describe.skipIf(!available)("pgvector", () => {
       const scanStore = await KyselyMemoryIndexStore.open(storage);
       expect(await scanStore.vectorIndexKind()).toBe("scan");
       const project = { scope: "project" as const, workdirHash: "00112233aabbccdd" };
-      const records: MemoryRecord[] = Array.from({ length: 300 }, (_, index) => ({
-        ...project,
-        slug: `entry-${String(index).padStart(3, "0")}`,
-        type: index % 7 === 0 ? "user" : "project",
-        description: `entry ${index}`,
-        body: `body ${index}`,
-        unreviewed: false,
-        riskFlags: [],
-        source: { confidence: "low" },
-        links: {},
-        appendCount: 0,
-        archived: false,
-        bodyHash: `hash-${index}`,
-        fileMtimeMs: 1,
-        fileSize: 1,
-        createdAt: 1,
-        updatedAt: 1,
-      }));
+      const records: MemoryRecord[] = Array.from({ length: 300 }, (_, index) =>
+        memoryRecord({
+          ...project,
+          slug: `entry-${String(index).padStart(3, "0")}`,
+          type: index % 7 === 0 ? "user" : "project",
+          description: `entry ${index}`,
+          body: `body ${index}`,
+          bodyHash: `hash-${index}`,
+        }),
+      );
       expect(
         await scanStore.applyBatch(
           records.map((record) => ({ kind: "upsert" as const, record })),

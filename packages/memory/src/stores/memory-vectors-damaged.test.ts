@@ -3,6 +3,7 @@ import { startPostgresTestCluster, type PostgresTestCluster } from "@agent-tools
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../domain/memory-types.js";
+import { memoryRecord } from "../testing/memory-contract-fixtures.js";
 import { KyselyMemoryIndexStore } from "./kysely-memory-index-store.js";
 
 let cluster: PostgresTestCluster | undefined;
@@ -15,24 +16,7 @@ const PROJECT = { scope: "project" as const, workdirHash: "0123456789abcdef" };
 const MODEL = "test:damaged@4";
 
 function record(slug: string): MemoryRecord {
-  return {
-    ...PROJECT,
-    slug,
-    type: "project",
-    description: slug,
-    body: `body of ${slug}`,
-    unreviewed: false,
-    riskFlags: [],
-    source: { confidence: "low" },
-    links: {},
-    appendCount: 0,
-    archived: false,
-    bodyHash: `hash-${slug}`,
-    fileMtimeMs: 1,
-    fileSize: 1,
-    createdAt: 1,
-    updatedAt: 1,
-  };
+  return memoryRecord({ ...PROJECT, slug });
 }
 
 const bytes = (values: number[]) => Buffer.from(Float32Array.from(values).buffer);
