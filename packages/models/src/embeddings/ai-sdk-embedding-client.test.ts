@@ -1,35 +1,17 @@
 import { inspect } from "node:util";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { ModelClientError, SdkError } from "@agent-tools/core";
-import { afterEach, describe, expect, it } from "vitest";
-import { fakeVector, startEmbeddingsTestServer } from "./__fixtures__/embeddings-test-server.js";
-import type { EmbeddingsTestReply, EmbeddingsTestRequest, EmbeddingsTestServer } from "./__fixtures__/embeddings-test-server.js";
+import { describe, expect, it } from "vitest";
+import { fakeVector, rejection, useEmbeddingsTestServer } from "./__fixtures__/embeddings-test-server.js";
 import { AiSdkEmbeddingClient } from "./index.js";
 import type { AiSdkEmbeddingModel } from "./index.js";
 
 const KEY = "sk-aisdk-7d3e9b1c5a2f4e68";
-let server: EmbeddingsTestServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(respond: (request: EmbeddingsTestRequest, index: number) => EmbeddingsTestReply): Promise<EmbeddingsTestServer> {
-  server = await startEmbeddingsTestServer(respond);
-  return server;
-}
+const serve = useEmbeddingsTestServer();
 
 /** The AI SDK's own OpenAI-compatible provider, pointed at the fake server: its real request and parsing code runs. */
 function providerModel(baseURL: string) {
   return createOpenAICompatible({ name: "fake", baseURL, apiKey: KEY }).textEmbeddingModel("fake-embed");
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable("the call should have failed"),
-    (error: unknown) => error,
-  );
 }
 
 describe("AiSdkEmbeddingClient over @ai-sdk/openai-compatible", () => {
@@ -103,7 +85,6 @@ describe("AiSdkEmbeddingClient over @ai-sdk/openai-compatible", () => {
     const fake = await serve(() => ({ vectors: "auto", dimension: 6 }));
     const baseURL = fake.baseURL;
     await fake.close();
-    server = undefined;
     const error = (await rejection(new AiSdkEmbeddingClient(providerModel(baseURL), { dimensions: 6 }).embed(["a"]))) as ModelClientError;
     expect(error.code).toBe("network_error");
     expect(JSON.stringify(error.toJSON())).not.toContain(KEY);

@@ -1,21 +1,10 @@
 import { ModelClientError, SdkError } from "@agent-tools/core";
-import { afterEach, describe, expect, it } from "vitest";
-import { fakeVector, startEmbeddingsTestServer, toBase64Float32 } from "./__fixtures__/embeddings-test-server.js";
-import type { EmbeddingsTestReply, EmbeddingsTestRequest, EmbeddingsTestServer } from "./__fixtures__/embeddings-test-server.js";
+import { describe, expect, it } from "vitest";
+import { fakeVector, rejection, toBase64Float32, useEmbeddingsTestServer } from "./__fixtures__/embeddings-test-server.js";
 import { OpenAICompatibleEmbeddingClient } from "./index.js";
 
 const KEY = "sk-test-4f9c2a7e1b3d5f60";
-let server: EmbeddingsTestServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(respond: (request: EmbeddingsTestRequest, index: number) => EmbeddingsTestReply): Promise<EmbeddingsTestServer> {
-  server = await startEmbeddingsTestServer(respond);
-  return server;
-}
+const serve = useEmbeddingsTestServer();
 
 function client(baseURL: string, extra: Partial<ConstructorParameters<typeof OpenAICompatibleEmbeddingClient>[0]> = {}) {
   return new OpenAICompatibleEmbeddingClient({ baseURL, model: "fake-embed", dimensions: 8, apiKey: KEY, ...extra });
@@ -23,13 +12,6 @@ function client(baseURL: string, extra: Partial<ConstructorParameters<typeof Ope
 
 function expectFloat32Close(actual: Float32Array, expected: number[]): void {
   expect(Array.from(actual)).toEqual(Array.from(Float32Array.from(expected)));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable("the call should have failed"),
-    (error: unknown) => error,
-  );
 }
 
 function expectNoKey(error: unknown): void {
@@ -156,7 +138,6 @@ describe("OpenAICompatibleEmbeddingClient", () => {
     const fake = await serve(() => ({ vectors: "auto", dimension: 8 }));
     const baseURL = fake.baseURL;
     await fake.close();
-    server = undefined;
     const error = (await rejection(client(baseURL).embed(["a"]))) as ModelClientError;
     expect(error.code).toBe("network_error");
     expect(error.message).toContain("ECONNREFUSED");

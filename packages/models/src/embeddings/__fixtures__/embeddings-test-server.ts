@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach, expect } from "vitest";
 
 /** A request the fake embeddings server received. */
 export interface EmbeddingsTestRequest {
@@ -132,4 +133,28 @@ export async function startEmbeddingsTestServer(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Returns `serve(respond)`, which starts a fake server for the current test;
+ * registers an `afterEach` that closes it.
+ */
+export function useEmbeddingsTestServer(): (respond: (request: EmbeddingsTestRequest, index: number) => EmbeddingsTestReply) => Promise<EmbeddingsTestServer> {
+  let server: EmbeddingsTestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (respond) => {
+    server = await startEmbeddingsTestServer(respond);
+    return server;
+  };
+}
+
+/** The error `promise` rejects with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.unreachable("the call should have failed"),
+    (error: unknown) => error,
+  );
 }
