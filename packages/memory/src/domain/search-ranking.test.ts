@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { memoryRecord } from "../testing/memory-contract-fixtures.js";
 import type { MemoryRecord } from "./memory-types.js";
 import {
   bm25Score,
@@ -16,25 +17,7 @@ const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 30, 12);
 
 function record(overrides: Partial<MemoryRecord> & Pick<MemoryRecord, "slug">): MemoryRecord {
-  return {
-    scope: "global",
-    workdirHash: "",
-    type: "reference",
-    description: overrides.slug,
-    body: "",
-    unreviewed: false,
-    riskFlags: [],
-    source: { confidence: "low" },
-    links: {},
-    appendCount: 0,
-    archived: false,
-    bodyHash: "h",
-    fileMtimeMs: 0,
-    fileSize: 0,
-    createdAt: 0,
-    updatedAt: NOW - DAY,
-    ...overrides,
-  };
+  return memoryRecord({ type: "reference", body: "", bodyHash: "h", fileMtimeMs: 0, fileSize: 0, createdAt: 0, updatedAt: NOW - DAY, ...overrides });
 }
 
 describe("bm25Score", () => {

@@ -7,6 +7,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { InMemoryMemoryIndexStore } from "../ports/in-memory-memory-index-store.js";
+import { memoryRecord } from "../testing/memory-contract-fixtures.js";
 import { runMemoryIndexStoreContract } from "../testing/memory-index-store-contract.js";
 import { KyselyMemoryIndexStore } from "./kysely-memory-index-store.js";
 import { SQLITE_MEMORY_FTS_TABLE, SQLITE_MEMORY_TRIGRAM_TABLE } from "./sqlite-memory-text-index.js";
@@ -38,26 +39,7 @@ runMemoryIndexStoreContract("Kysely on PostgreSQL (real server)", {
 
 /** A global project entry with the given slug (description = slug), every other field fixed. */
 function globalRecord(slug: string, overrides: Partial<MemoryRecord> = {}): MemoryRecord {
-  return {
-    scope: "global",
-    workdirHash: "",
-    slug,
-    type: "project",
-    description: slug,
-    body: `body of ${slug}`,
-    unreviewed: false,
-    riskFlags: [],
-    source: { confidence: "low" },
-    links: {},
-    appendCount: 0,
-    archived: false,
-    bodyHash: "h",
-    fileMtimeMs: 1,
-    fileSize: 1,
-    createdAt: 1,
-    updatedAt: 1,
-    ...overrides,
-  };
+  return memoryRecord({ slug, bodyHash: "h", ...overrides });
 }
 
 describe("Kysely on SQLite: the FTS5 tables", () => {
