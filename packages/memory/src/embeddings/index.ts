@@ -3,8 +3,9 @@
  * host passes an `EmbeddingClient` as `embedder` (MemoryServiceOptions,
  * the memory tool bundle, the sdk's `memory.embedder`); this subpath holds
  * the names around it: the option check, the background queue's status,
- * the embedded text, the hybrid fusion, and the vector index types a host
- * implementing its own `MemoryIndexStore` needs.
+ * the embedded text, the hybrid fusion, the vector index types a host
+ * implementing its own `MemoryIndexStore` needs, and the options of
+ * `KyselyMemoryIndexStore.open` (the budget of its decoded-vector cache).
  *
  * @packageDocumentation
  */
@@ -24,3 +25,5 @@ export type {
   MemoryVectorRow,
   MemoryVectorSkip,
 } from "../ports/memory-vector-index.js";
+export { DEFAULT_VECTOR_CACHE_BYTES } from "../stores/memory-vector-cache.js";
+export type { KyselyMemoryIndexStoreOptions } from "../stores/kysely-memory-index-store.js";

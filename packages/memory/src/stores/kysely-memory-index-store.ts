@@ -1,3 +1,5 @@
+import { SdkError } from "@agent-tools/core";
+import { closestName } from "@agent-tools/core/internal";
 import type { Storage } from "@agent-tools/storage";
 import { type Kysely, sql } from "kysely";
 import type { MemoryAuditEntry, MemoryKey, MemoryOrganizeRun, MemoryRecord } from "../domain/memory-types.js";
@@ -17,6 +19,9 @@ import type { MemoryVectorBacklogQuery, MemoryVectorHits, MemoryVectorIndexKind,
 import { memoryVectorBacklog, pruneMemoryVectors, putMemoryVectors, searchMemoryVectors } from "./kysely-memory-vectors.js";
 import { preparePgvector, searchPgvector } from "./postgres-pgvector.js";
 import { MEMORY_STORAGE_MIGRATIONS, MEMORY_STORAGE_NAMESPACE } from "./memory-migrations.js";
+import { bumpMemoryScopeVersions } from "./memory-scope-versions.js";
+import type { ScopeVectors } from "./memory-scope-vectors.js";
+import { DEFAULT_VECTOR_CACHE_BYTES, ScopeValueCache, assertVectorCacheBytes } from "./memory-vector-cache.js";
 import {
   MEMORY_AUDIT_TABLE,
   MEMORY_META_TABLE,
@@ -49,6 +54,38 @@ class BatchConflict {
 
 /** Meta columns an unconditional upsert replaces (all but the key and the id). */
 const UPDATABLE_COLUMNS = META_VALUE_COLUMNS;
+const STORE_OPTION_KEYS = ["vectorCacheBytes"] as const;
+
+/** Options of {@link KyselyMemoryIndexStore.open}. */
+export interface KyselyMemoryIndexStoreOptions {
+  /**
+   * Bytes of decoded vectors the store keeps between vector searches, per
+   * scope, model id and dimension (least recently used out first). A kept
+   * scope is read again once any writer, in this process or another, has
+   * changed its entries or vectors. Default {@link DEFAULT_VECTOR_CACHE_BYTES}
+   * (64 MiB); 0 reads the vectors from the database on every search.
+   */
+  readonly vectorCacheBytes?: number;
+}
+
+/** The cache budget of `options`; throws `SdkError("invalid_options")` naming an unknown key or an invalid value. */
+function resolveStoreOptions(options: unknown): number {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new SdkError("invalid_options", "KyselyMemoryIndexStore.open: options must be an object.");
+  }
+  for (const key of Object.keys(options)) {
+    if ((STORE_OPTION_KEYS as readonly string[]).includes(key)) continue;
+    const suggestion = closestName(key, STORE_OPTION_KEYS);
+    throw new SdkError(
+      "invalid_options",
+      `KyselyMemoryIndexStore.open has no option ${JSON.stringify(key)}${suggestion === undefined ? "" : `; did you mean \`${suggestion}\`?`} Known options: ${STORE_OPTION_KEYS.join(", ")}.`,
+      { option: key },
+    );
+  }
+  const bytes = (options as KyselyMemoryIndexStoreOptions).vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES;
+  assertVectorCacheBytes(bytes);
+  return bytes;
+}
 const DEFAULT_AUDIT_LIMIT = 100;
 const DEFAULT_RUN_LIMIT = 50;
 
@@ -78,10 +115,13 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
   #changesSinceTidy = 0;
   /** Whether the PostgreSQL database had pgvector installed at open, so searches use it (always false on SQLite). */
   readonly #pgvector: boolean;
+  /** Decoded vectors per scope, model and dimension, kept while the scope's version stands. */
+  readonly #vectorCache: ScopeValueCache<ScopeVectors>;
 
-  private constructor(storage: Storage, pgvector: boolean) {
+  private constructor(storage: Storage, pgvector: boolean, vectorCacheBytes: number) {
     this.#db = storage.db as Kysely<MemoryDatabase>;
     this.#pgvector = pgvector;
+    this.#vectorCache = new ScopeValueCache(vectorCacheBytes);
     this.#dialect = storage.dialect;
     this.#textIndex = storage.dialect === "postgres" ? postgresMemoryTextIndex : sqliteMemoryTextIndex;
   }
@@ -93,9 +133,10 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
    * and backfill, and `searchVectors` orders by pgvector's inner product
    * (see docs/memory-vectors.md); elsewhere it scans.
    */
-  static async open(storage: Storage): Promise<KyselyMemoryIndexStore> {
+  static async open(storage: Storage, options: KyselyMemoryIndexStoreOptions = {}): Promise<KyselyMemoryIndexStore> {
+    const vectorCacheBytes = resolveStoreOptions(options);
     await storage.migrate(MEMORY_STORAGE_NAMESPACE, MEMORY_STORAGE_MIGRATIONS);
-    return new KyselyMemoryIndexStore(storage, await preparePgvector(storage));
+    return new KyselyMemoryIndexStore(storage, await preparePgvector(storage), vectorCacheBytes);
   }
 
   /** {@inheritDoc MemoryIndexStore.get} */
@@ -170,6 +211,11 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
             .execute();
         }
         await this.#textIndex.beforeCommit?.(transaction);
+        // Last: the scopes' versions, so searches read their vectors again.
+        await bumpMemoryScopeVersions(
+          transaction,
+          ordered.map((change) => (change.kind === "upsert" ? change.record : change.key)),
+        );
       });
     } catch (error) {
       if (error instanceof BatchConflict) return { ok: false, conflicts: error.conflicts };
@@ -323,12 +369,12 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
 
   /** {@inheritDoc MemoryVectorIndex.searchVectors} */
   async searchVectors(query: MemoryVectorQuery): Promise<MemoryVectorHits> {
-    return this.#pgvector ? searchPgvector(this.#db, query) : searchMemoryVectors(this.#db, this.#dialect, query);
+    return this.#pgvector ? searchPgvector(this.#db, query) : searchMemoryVectors(this.#db, this.#dialect, query, this.#vectorCache);
   }
 
   /** {@inheritDoc MemoryVectorIndex.pruneVectors} */
   async pruneVectors(query: { readonly keepModelId: string }): Promise<number> {
-    return pruneMemoryVectors(this.#db, query.keepModelId);
+    return this.#db.transaction().execute((transaction) => pruneMemoryVectors(transaction, this.#dialect, query.keepModelId));
   }
 
   /** `pgvector` on a PostgreSQL database with the extension installed at open, else `scan` (see docs/memory-vectors.md). */
@@ -341,6 +387,8 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
     return this.#pgvector;
   }
 
-  /** Releases nothing: the storage belongs to whoever opened it. */
-  async close(): Promise<void> {}
+  /** Drops the decoded vectors it kept; releases nothing else: the storage belongs to whoever opened it. */
+  async close(): Promise<void> {
+    this.#vectorCache.clear();
+  }
 }

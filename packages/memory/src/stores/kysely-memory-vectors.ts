@@ -2,10 +2,10 @@
  * The vector side of {@link KyselyMemoryIndexStore}, same SQL on SQLite and
  * PostgreSQL: the `memory_vectors` table (float32 BLOB / bytea, a foreign
  * key to the meta row that cascades its deletes), writes that store a row
- * only while the entry still has the row's body hash, and a search that
- * reads the asked scopes' entries and vectors (two range reads), scans the
- * current vectors in JS (dot product, top-K), then reads the best ones'
- * meta rows.
+ * only while the entry still has the row's body hash (and move the scope's
+ * version, `memory_scope_versions`), and a search that scans each asked
+ * scope's decoded vectors in JS (dot product, top-K), kept between searches
+ * while the scope's version stands, then reads the best ones' meta rows.
  */
 import { type RawBuilder, sql } from "kysely";
 import type { MemoryRecord } from "../domain/memory-types.js";
@@ -18,18 +18,13 @@ import type {
   MemoryVectorRow,
   MemoryVectorSkip,
 } from "../ports/memory-vector-index.js";
-import {
-  VectorTopK,
-  assertBacklogQuery,
-  assertModelId,
-  assertVectorQuery,
-  assertVectorRows,
-  dimensionMismatch,
-  storedSimilarity,
-} from "../ports/memory-vector-rules.js";
+import { VectorTopK, assertBacklogQuery, assertModelId, assertVectorQuery, assertVectorRows, dimensionMismatch } from "../ports/memory-vector-rules.js";
 import { MEMORY_META_TABLE, type MemoryMetaRow, metaRowToRecord } from "./memory-rows.js";
-import { META_COLUMNS_SQL, type MemorySqlExecutor, scopeFilterSql, typeAndArchiveFilterSql } from "./memory-text-index.js";
-import { decodeVector, encodeVector } from "./memory-vector-blob.js";
+import { bumpAllMemoryScopeVersions, bumpMemoryScopeVersions, readMemoryScopeVersions, scopeVersionKey } from "./memory-scope-versions.js";
+import { type ScopeScanTally, type ScopeVectorRef, type ScopeVectors, readScopeVectors, scanScopeVectors } from "./memory-scope-vectors.js";
+import { META_COLUMNS_SQL, type MemorySqlExecutor, scopeFilterSql } from "./memory-text-index.js";
+import { encodeVector } from "./memory-vector-blob.js";
+import type { ScopeValueCache } from "./memory-vector-cache.js";
 
 /** One vector per entry and model id. */
 export const MEMORY_VECTORS_TABLE = "memory_vectors";
@@ -117,6 +112,11 @@ export async function putMemoryVectors(
     const major = counts.find((count) => Number(count.dimension) !== dimension);
     if (major !== undefined && Number(major.total) >= own) throw dimensionMismatch(modelId, Number(major.dimension), dimension);
   }
+  if (stored > 0)
+    await bumpMemoryScopeVersions(
+      transaction,
+      rows.map((row) => row.key),
+    );
   return { stored };
 }
 
@@ -150,153 +150,62 @@ export async function memoryVectorBacklog(db: MemorySqlExecutor, query: MemoryVe
   });
 }
 
-/** `(v.scope, v.workdir_hash)` in the given scopes (there is at least one). */
-function vectorScopeFilterSql(scopes: MemoryVectorQuery["scopes"]): RawBuilder<unknown> {
-  return sql`(${sql.join(
-    scopes.map((scope) => sql`(v.scope = ${scope.scope} and v.workdir_hash = ${scope.workdirHash})`),
-    sql` or `,
-  )})`;
-}
-
-/** An entry's key and body hash in one string, as the scan's statements build it: `workdir_hash slug body_hash`. */
-const ENTRY_STAMP_SQL = (alias: "m" | "v") => sql.raw(`${alias}.workdir_hash || ' ' || ${alias}.slug || ' ' || ${alias}.body_hash`);
-
-/** The key and body hash of a stamp (workdir hashes and body hashes hold no space; a slug's spaces, if any, stay in it). */
-function parseStamp(stamp: string): { scope: MemoryRecord["scope"]; workdirHash: string; slug: string } {
-  const first = stamp.indexOf(" ");
-  const workdirHash = stamp.slice(0, first);
-  // The schema ties the scope to the workdir hash: global has none, a project one.
-  return { scope: workdirHash === "" ? "global" : "project", workdirHash, slug: stamp.slice(first + 1, stamp.lastIndexOf(" ")) };
-}
-
-/** The stamps of the asked scopes' entries and vectors, and the vectors, as the scan reads them. */
-interface ScanInput {
-  /** Stamps of the entries (types, archived filters applied). */
-  readonly entries: readonly string[];
-  /** Stamps of the model's vectors, in the order of `vectors`. */
-  readonly stamps: readonly string[];
-  /** Every vector's bytes, one after the other. */
-  readonly vectors: readonly Uint8Array[] | Float32Array;
-}
-
-/**
- * Reads the scan's input. On SQLite in two aggregate statements: every
- * entry stamp in one string, every vector stamp in one string and every
- * vector in one BLOB (`group_concat` feeds both aggregates the same rows in
- * the same order). One JS value per statement instead of one row object per
- * entry: at 1,000 entries this took the reads from 3.8 to 2.2 ms of CPU.
- * Falls back to a row per vector when the aggregate does not add up (a slug
- * holding a newline, or vectors of another length). On PostgreSQL a row per
- * entry and per vector.
- */
-async function readScanInput(db: MemorySqlExecutor, dialect: "sqlite" | "postgres", query: MemoryVectorQuery): Promise<ScanInput> {
-  const entryFilter = sql`${scopeFilterSql(query.scopes)} and ${typeAndArchiveFilterSql(searchTypes(query), query.includeArchived)}`;
-  // SQLite without statistics would read the vectors by memory_vectors_model (every vector of the model: 100,000 rows a
-  // search at 100,000 entries) rather than the primary key's range of the asked scopes; unary + keeps it off that index.
-  const modelColumn = dialect === "sqlite" ? sql`+v.model_id` : sql`v.model_id`;
-  const vectorFilter = sql`${modelColumn} = ${query.modelId} and ${vectorScopeFilterSql(query.scopes)}`;
-  // PostgreSQL sends a bytea as hex text: one field of every vector took longer than a row each (299 against 34 ms at 5,000).
-  if (dialect === "postgres") return readScanRows(db, entryFilter, vectorFilter);
-  let aggregates: Awaited<ReturnType<typeof readScanAggregates>>;
-  try {
-    aggregates = await readScanAggregates(db, entryFilter, vectorFilter);
-  } catch (error) {
-    // Vectors past SQLite's longest value (a scope far beyond the quota: 100,000 vectors of 1,536 components) go row by row.
-    if ((error as { code?: unknown } | null)?.code === "SQLITE_TOOBIG") return readScanRows(db, entryFilter, vectorFilter);
-    throw error;
-  }
-  const [entries, vectors] = aggregates;
-  const entryRow = entries.rows[0];
-  const vectorRow = vectors.rows[0];
-  const entryStamps = entryRow?.stamps ? entryRow.stamps.split("\n") : [];
-  const vectorStamps = vectorRow?.stamps ? vectorRow.stamps.split("\n") : [];
-  const bytes = vectorRow?.vectors ?? new Uint8Array(0);
-  const dimension = query.vector.length;
-  if (
-    entryStamps.length === Number(entryRow?.count ?? 0) &&
-    vectorStamps.length === Number(vectorRow?.count ?? 0) &&
-    bytes.byteLength === vectorStamps.length * dimension * 4
-  ) {
-    return { entries: entryStamps, stamps: vectorStamps, vectors: decodeVector(bytes, vectorStamps.length * dimension) };
-  }
-  return readScanRows(db, entryFilter, vectorFilter);
-}
-
-/** SQLite's two aggregate reads of the scan's input. */
-function readScanAggregates(db: MemorySqlExecutor, entryFilter: RawBuilder<unknown>, vectorFilter: RawBuilder<unknown>) {
-  return Promise.all([
-    sql<{ count: number | string; stamps: string | null }>`select count(*) as count, group_concat(${ENTRY_STAMP_SQL("m")}, char(10)) as stamps
-      from ${sql.table(MEMORY_META_TABLE)} m where ${entryFilter}`.execute(db),
-    sql<{ count: number | string; stamps: string | null; vectors: Uint8Array | null }>`select count(*) as count,
-      group_concat(${ENTRY_STAMP_SQL("v")}, char(10)) as stamps, cast(group_concat(v.vector, '') as blob) as vectors
-      from ${sql.table(MEMORY_VECTORS_TABLE)} v where ${vectorFilter}`.execute(db),
-  ]);
-}
-
-/** The exact path: one row per entry and per vector. */
-async function readScanRows(db: MemorySqlExecutor, entryFilter: RawBuilder<unknown>, vectorFilter: RawBuilder<unknown>): Promise<ScanInput> {
-  const [entryRows, vectorRows] = await Promise.all([
-    sql<{ stamp: string }>`select ${ENTRY_STAMP_SQL("m")} as stamp from ${sql.table(MEMORY_META_TABLE)} m where ${entryFilter}`.execute(db),
-    sql<{ stamp: string; vector: Uint8Array }>`select ${ENTRY_STAMP_SQL("v")} as stamp, v.vector from ${sql.table(MEMORY_VECTORS_TABLE)} v
-      where ${vectorFilter}`.execute(db),
-  ]);
-  return {
-    entries: entryRows.rows.map((row) => row.stamp),
-    stamps: vectorRows.rows.map((row) => row.stamp),
-    vectors: vectorRows.rows.map((row) => row.vector),
-  };
-}
-
 /**
  * {@inheritDoc MemoryVectorIndex.searchVectors}: reads the asked scopes'
- * entries and the model's vectors there (two range reads on the primary
- * keys, see `readScanInput`), each carrying one string of key and body hash,
- * so a vector counts only when the same string names an entry. The scan
- * keeps the best `limit`; a third statement reads their meta rows, and an
- * entry whose hash moved on in between is left out. (A join in SQL costs a
- * B-tree lookup per row: at 1,000 rows on SQLite five times the two reads;
- * on a PostgreSQL without statistics yet it planned a nested loop.)
+ * versions (`memory_scope_versions`), then takes each scope's decoded
+ * vectors from `cache` when they were read at that version, else reads them
+ * (`readScopeVectors`: the scope's entries and the model's vectors there,
+ * matched by slug and body hash) and keeps them. The scan applies the
+ * query's type and archived filters and keeps the best `limit`; a last
+ * statement reads their meta rows, and an entry that moved on in between
+ * (another body, type or archived state) is left out. At 1,000 vectors of
+ * 100 components on SQLite the cached search costs about a tenth of the
+ * reads it saves (docs/memory-vectors.md).
  */
-export async function searchMemoryVectors(db: MemorySqlExecutor, dialect: "sqlite" | "postgres", query: MemoryVectorQuery): Promise<MemoryVectorHits> {
+export async function searchMemoryVectors(
+  db: MemorySqlExecutor,
+  dialect: "sqlite" | "postgres",
+  query: MemoryVectorQuery,
+  cache: ScopeValueCache<ScopeVectors>,
+): Promise<MemoryVectorHits> {
   assertVectorQuery(query);
   if (query.limit === 0 || query.scopes.length === 0) return [];
-  const input = await readScanInput(db, dialect, query);
-  const current = new Set(input.entries);
-  const top = new VectorTopK<string>(query.limit);
+  const scopes = [...new Map(query.scopes.map((scope) => [scopeVersionKey(scope), scope])).values()];
   const dimension = query.vector.length;
-  const skipped: MemoryVectorSkip[] = [];
-  let otherLength: number | undefined;
-  let sameLength = 0;
-  for (let index = 0; index < input.stamps.length; index += 1) {
-    const stamp = input.stamps[index] as string;
-    if (!current.has(stamp)) continue;
-    let similarity: number;
-    if (input.vectors instanceof Float32Array) {
-      similarity = storedSimilarity(query.vector, input.vectors, index * dimension);
-    } else {
-      const bytes = input.vectors[index] as Uint8Array;
-      if (bytes.byteLength !== dimension * 4) {
-        otherLength ??= bytes.byteLength / 4;
-        skipped.push({ key: parseStamp(stamp), reason: "dimension" });
-        continue;
-      }
-      similarity = storedSimilarity(query.vector, decodeVector(bytes, dimension));
-    }
-    sameLength += 1;
-    if (Number.isNaN(similarity)) skipped.push({ key: parseStamp(stamp), reason: "invalid" });
-    else if (top.admits(similarity)) top.offer({ ...parseStamp(stamp), similarity, item: stamp });
-  }
+  // The versions first, then the data: what is read is at least as new as the version it is kept under.
+  const versions = await readMemoryScopeVersions(db, scopes);
+  const values = await Promise.all(
+    scopes.map(async (scope) => {
+      const version = versions.get(scopeVersionKey(scope)) ?? 0;
+      const key = JSON.stringify([scope.scope, scope.workdirHash, query.modelId, dimension]);
+      const cached = cache.get(key, version);
+      if (cached !== undefined) return cached;
+      const value = await readScopeVectors(db, dialect, scope, query.modelId, dimension, version);
+      cache.set(key, value);
+      return value;
+    }),
+  );
+  const types = new Set<string>(searchTypes(query));
+  const includeArchived = query.includeArchived === true;
+  const top = new VectorTopK<ScopeVectorRef>(query.limit);
+  const tally: ScopeScanTally = { skipped: [], sameLength: 0 };
+  for (const value of values) scanScopeVectors(value, { vector: query.vector, types, includeArchived }, top, tally);
   // Not one stored vector of the query's length: the query is the odd one.
-  if (sameLength === 0 && otherLength !== undefined) throw dimensionMismatch(query.modelId, otherLength, dimension);
+  if (tally.sameLength === 0 && tally.otherLength !== undefined) throw dimensionMismatch(query.modelId, tally.otherLength, dimension);
   const hits: MemoryVectorHit[] & { skipped?: readonly MemoryVectorSkip[] } = [];
-  if (skipped.length > 0) hits.skipped = skipped;
+  if (tally.skipped.length > 0) hits.skipped = tally.skipped;
   const best = top.sorted();
   if (best.length === 0) return hits;
   const metaRows = await metaRowsOf(db, best);
-  const byStamp = new Map(metaRows.map((row) => [`${row.workdir_hash} ${row.slug} ${row.body_hash}`, row]));
+  const byKey = new Map(
+    metaRows.map((row) => [memoryKeyId({ scope: row.scope as MemoryRecord["scope"], workdirHash: row.workdir_hash, slug: row.slug }), row]),
+  );
   for (const candidate of best) {
-    const row = byStamp.get(candidate.item);
-    if (row !== undefined) hits.push({ record: metaRowToRecord(row), similarity: candidate.similarity });
+    const row = byKey.get(memoryKeyId(candidate));
+    const { value, index } = candidate.item;
+    if (row === undefined || row.body_hash !== value.bodyHashes[index]) continue;
+    if (!types.has(row.type) || (!includeArchived && Number(row.archived) === 1)) continue;
+    hits.push({ record: metaRowToRecord(row), similarity: candidate.similarity });
   }
   return hits;
 }
@@ -315,9 +224,11 @@ async function metaRowsOf(db: MemorySqlExecutor, keys: readonly { scope: string;
   return rows;
 }
 
-/** {@inheritDoc MemoryVectorIndex.pruneVectors} */
-export async function pruneMemoryVectors(db: MemorySqlExecutor, keepModelId: string): Promise<number> {
+/** {@inheritDoc MemoryVectorIndex.pruneVectors}; `transaction` is the write transaction (every scope's version moves when a row goes). */
+export async function pruneMemoryVectors(transaction: MemorySqlExecutor, dialect: "sqlite" | "postgres", keepModelId: string): Promise<number> {
   assertModelId(keepModelId, "pruneVectors");
-  const result = await db.deleteFrom(MEMORY_VECTORS_TABLE).where("model_id", "<>", keepModelId).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const result = await transaction.deleteFrom(MEMORY_VECTORS_TABLE).where("model_id", "<>", keepModelId).executeTakeFirst();
+  const deleted = Number(result.numDeletedRows);
+  if (deleted > 0) await bumpAllMemoryScopeVersions(transaction, dialect);
+  return deleted;
 }

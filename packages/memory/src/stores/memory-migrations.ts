@@ -7,6 +7,7 @@
 import type { StorageMigration } from "@agent-tools/storage";
 import { sql } from "kysely";
 import { createMemoryVectorsTable } from "./kysely-memory-vectors.js";
+import { createMemoryScopeVersionsTable } from "./memory-scope-versions.js";
 import { MEMORY_AUDIT_TABLE, MEMORY_META_TABLE, MEMORY_ORGANIZE_RUNS_TABLE } from "./memory-rows.js";
 import { createPostgresBm25Statistics, upgradePostgresBm25Statistics } from "./postgres-bm25-statistics.js";
 import { createPostgresMemoryTextIndexes, disablePostgresGinPendingLists } from "./postgres-memory-text-index.js";
@@ -119,6 +120,13 @@ export const MEMORY_STORAGE_MIGRATIONS: readonly StorageMigration[] = [
     name: "0008-create-memory-vectors",
     async up(db, dialect) {
       await createMemoryVectorsTable(db, dialect);
+    },
+  },
+  {
+    // A change counter per scope that every write moves, so searches keep decoded vectors until it moves.
+    name: "0009-create-memory-scope-versions",
+    async up(db) {
+      await createMemoryScopeVersionsTable(db);
     },
   },
 ];

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { type ContractContext, type MemoryIndexStoreContractTarget, GLOBAL, contractContext, fixture, keyOf } from "./memory-contract-fixtures.js";
 import { backlogSlugs, expectInvalid, unit, vectorRow, vectorSlugs } from "./memory-vector-contract-helpers.js";
 import type { MemoryScopeRef } from "../ports/memory-scope-ref.js";
+import { describeMemoryVectorFreshnessContract } from "./memory-vector-freshness-contract.js";
 import { describeMemoryVectorRaceContract } from "./memory-vector-race-contract.js";
 
 /** A model id no other test uses. */
@@ -318,6 +319,7 @@ export function describeMemoryVectorIndexContract(context: ContractContext): voi
   });
 
   describeMemoryVectorRaceContract(context);
+  describeMemoryVectorFreshnessContract(context);
 }
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * A change counter per scope (`memory_scope_versions`): every write
+ * transaction of the store that changes a scope's entries or vectors adds
+ * one to the scope's row before it commits. A reader that reads the
+ * counters first and the data after can keep what it derived from the data
+ * (decoded vectors) until a counter moves: the data it read is at least as
+ * new as the counters, so an unchanged counter means an unchanged scope, in
+ * this process or any other on the same database.
+ *
+ * The counters are the last rows a write transaction locks, in sorted order
+ * (after the BM25 totals on PostgreSQL, which follow the same rule), so two
+ * writers never wait on each other in a circle. A scope without a row has
+ * version 0.
+ */
+import { sql } from "kysely";
+import type { MemoryScopeRef } from "../ports/memory-scope-ref.js";
+import type { MemorySqlExecutor } from "./memory-text-index.js";
+
+/** One row per scope that was ever written: `(scope, workdir_hash, version)`. */
+export const MEMORY_SCOPE_VERSIONS_TABLE = "memory_scope_versions";
+
+/** Creates {@link MEMORY_SCOPE_VERSIONS_TABLE} (a migration step calls it). */
+export async function createMemoryScopeVersionsTable(db: MemorySqlExecutor): Promise<void> {
+  await db.schema
+    .createTable(MEMORY_SCOPE_VERSIONS_TABLE)
+    .addColumn("scope", "text", (column) => column.notNull())
+    .addColumn("workdir_hash", "text", (column) => column.notNull())
+    .addColumn("version", "bigint", (column) => column.notNull())
+    .addPrimaryKeyConstraint("memory_scope_versions_pk", ["scope", "workdir_hash"])
+    .execute();
+}
+
+/** The map key of a scope in {@link readMemoryScopeVersions}' answer. */
+export function scopeVersionKey(scope: MemoryScopeRef): string {
+  return `${scope.scope}\u0000${scope.workdirHash}`;
+}
+
+function compareScopes(left: MemoryScopeRef, right: MemoryScopeRef): number {
+  if (left.scope !== right.scope) return left.scope < right.scope ? -1 : 1;
+  return left.workdirHash < right.workdirHash ? -1 : left.workdirHash > right.workdirHash ? 1 : 0;
+}
+
+/**
+ * Adds one to the version of each of `scopes` (duplicates counted once),
+ * inside the write transaction `transaction`, as its last writes: one
+ * statement, rows in sorted order.
+ */
+export async function bumpMemoryScopeVersions(transaction: MemorySqlExecutor, scopes: Iterable<MemoryScopeRef>): Promise<void> {
+  const unique = new Map<string, MemoryScopeRef>();
+  for (const scope of scopes) unique.set(scopeVersionKey(scope), { scope: scope.scope, workdirHash: scope.workdirHash });
+  if (unique.size === 0) return;
+  const sorted = [...unique.values()].sort(compareScopes);
+  const table = sql.table(MEMORY_SCOPE_VERSIONS_TABLE);
+  await sql`insert into ${table} (scope, workdir_hash, version)
+    values ${sql.join(sorted.map((scope) => sql`(${scope.scope}, ${scope.workdirHash}, 1)`))}
+    on conflict (scope, workdir_hash) do update set version = ${table}.version + 1`.execute(transaction);
+}
+
+/**
+ * Adds one to the version of every scope that has a row (a write that may
+ * touch any scope, such as pruning another model's vectors), locking the
+ * rows in sorted order first on PostgreSQL.
+ */
+export async function bumpAllMemoryScopeVersions(transaction: MemorySqlExecutor, dialect: "sqlite" | "postgres"): Promise<void> {
+  const table = sql.table(MEMORY_SCOPE_VERSIONS_TABLE);
+  if (dialect === "postgres") {
+    await sql`select scope from ${table} order by scope collate "C", workdir_hash collate "C" for update`.execute(transaction);
+  }
+  await sql`update ${table} set version = version + 1`.execute(transaction);
+}
+
+/** The versions of `scopes` (0 for a scope never written), keyed by {@link scopeVersionKey}. */
+export async function readMemoryScopeVersions(db: MemorySqlExecutor, scopes: readonly MemoryScopeRef[]): Promise<Map<string, number>> {
+  const versions = new Map<string, number>(scopes.map((scope) => [scopeVersionKey(scope), 0]));
+  if (scopes.length === 0) return versions;
+  const { rows } = await sql<{ scope: string; workdir_hash: string; version: number | string }>`select scope, workdir_hash, version
+    from ${sql.table(MEMORY_SCOPE_VERSIONS_TABLE)}
+    where ${sql.join(
+      scopes.map((scope) => sql`(scope = ${scope.scope} and workdir_hash = ${scope.workdirHash})`),
+      sql` or `,
+    )}`.execute(db);
+  for (const row of rows) versions.set(`${row.scope}\u0000${row.workdir_hash}`, Number(row.version));
+  return versions;
+}
