@@ -172,11 +172,28 @@ export function projectHash(name: string): string {
 export interface IndexBackend {
   readonly name: "sqlite" | "postgres";
   readonly store: MemoryIndexStore;
+  /** Opens another store over the same database, with the given store options (closed by `close`). */
+  openStore(options: { readonly vectorCacheBytes?: number }): Promise<MemoryIndexStore>;
   /** Closes the store, its storage and (PostgreSQL) the throwaway cluster; removes temp files. */
   close(): Promise<void>;
 }
 
-type KyselyStoreModule = { KyselyMemoryIndexStore: { open(storage: Storage): Promise<MemoryIndexStore> } };
+type KyselyStoreModule = {
+  KyselyMemoryIndexStore: { open(storage: Storage, options?: { readonly vectorCacheBytes?: number }): Promise<MemoryIndexStore> };
+};
+
+/** `openStore` and the list of stores it opened, for a backend over `storage`. */
+function extraStores(Store: KyselyStoreModule["KyselyMemoryIndexStore"], storage: Storage) {
+  const opened: MemoryIndexStore[] = [];
+  return {
+    opened,
+    async openStore(options: { readonly vectorCacheBytes?: number }): Promise<MemoryIndexStore> {
+      const store = await Store.open(storage, options);
+      opened.push(store);
+      return store;
+    },
+  };
+}
 
 /** The Kysely index store, or a note why it cannot be loaded (it lives in the memory package's stores). */
 export async function loadKyselyStore(): Promise<KyselyStoreModule["KyselyMemoryIndexStore"] | string> {
@@ -196,10 +213,13 @@ export async function openSqliteBackend(): Promise<IndexBackend | string> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "memory-bench-sqlite-"));
   const storage = await openSqliteStorage({ dataDir });
   const store = await Store.open(storage);
+  const extra = extraStores(Store, storage);
   return {
     name: "sqlite",
     store,
+    openStore: extra.openStore,
     async close() {
+      for (const other of extra.opened) await other.close?.();
       await store.close?.();
       await storage.close();
       await fs.rm(dataDir, { recursive: true, force: true });
@@ -217,11 +237,14 @@ export async function openPostgresBackend(): Promise<IndexBackend | string> {
     cluster = await startPostgresTestCluster();
     const storage = await openPostgresStorage({ connectionString: await cluster.createDatabase("memory_bench") });
     const store = await Store.open(storage);
+    const extra = extraStores(Store, storage);
     const running = cluster;
     return {
       name: "postgres",
       store,
+      openStore: extra.openStore,
       async close() {
+        for (const other of extra.opened) await other.close?.();
         await store.close?.();
         await storage.close();
         await running.stop();

@@ -6,19 +6,24 @@
  * by similarity, timed four ways:
  * - `js decoded`: the dot-product scan and top-K of the store over vectors
  *   already decoded in one Float32Array (the floor of any JS scan);
- * - `store sqlite`: `KyselyMemoryIndexStore.searchVectors` on SQLite (what
- *   the SDK ships: one statement reads the scope's current BLOBs, decode as
- *   views, scan, then the 32 meta rows);
+ * - `store sqlite`: `KyselyMemoryIndexStore.searchVectors` on SQLite as the
+ *   SDK ships it: the scope's version read, its decoded vectors taken from
+ *   the store's cache (read once, then kept while no write moves the
+ *   version), the scan, then the 32 meta rows;
+ * - `sqlite uncached`: the same on a store opened with `vectorCacheBytes: 0`,
+ *   which reads the scope's entries and vectors (two aggregate statements)
+ *   and decodes them on every query;
  * - `sqlite-vec`: a `vec0` table (sqlite-vec 0.1.9, exact brute-force KNN in
  *   C) in a better-sqlite3 database, `embedding match ? and k = 32`, joined to
  *   a meta table for the 32 rows (the same work the store does after its scan);
- * - `store postgres` (for N up to `--postgres-max`, default 20,000):
- *   `searchVectors` on PostgreSQL (bytea read in one statement, scanned in JS).
+ * - `store postgres` and `pg uncached` (for N up to `--postgres-max`, default
+ *   20,000): the same two on PostgreSQL without pgvector (uncached: a row per
+ *   entry and per vector, the bytea parsed from hex text).
  * Each figure is the median wall time of Q queries after 3 warm-up ones (Q =
  * 60 up to 5,000 entries, 25 at 20,000, 10 at 100,000) and, in brackets, the
  * CPU time of this process per query (PostgreSQL's own work is not in it),
  * with the load average. The last lines give the crossover per dimension:
- * the smallest N at which sqlite-vec takes less CPU than the store's SQLite
+ * the smallest N at which sqlite-vec takes less CPU than the store's cached SQLite
  * scan.
  *
  * Run: pnpm exec tsx --conditions=@agent-tools/source bench/memory/vector-scan.ts [--sizes=500,1000,5000,20000,100000] [--dims=100,1536] [--postgres-max=20000]
@@ -178,7 +183,7 @@ async function main(): Promise<void> {
   console.log(`top-${TOP_K} of N unit vectors in one scope; median wall ms per query (this process's CPU ms per query)\n`);
   const workdirHash = projectHash("vector-scan");
   const scope = { scope: "project" as const, workdirHash };
-  const rows: string[][] = [["dim", "N", "js decoded", "store sqlite", "sqlite-vec", "store postgres", "queries"]];
+  const rows: string[][] = [["dim", "N", "js decoded", "store sqlite", "sqlite uncached", "sqlite-vec", "store postgres", "pg uncached", "queries"]];
   const crossover = new Map<number, number | undefined>();
   for (const dimension of dims) {
     for (const size of sizes) {
@@ -191,17 +196,23 @@ async function main(): Promise<void> {
       if (typeof sqlite === "string") throw new Error(sqlite);
       const backends: IndexBackend[] = [sqlite];
       let store = NONE;
+      let storeUncached = NONE;
       let postgres = NONE;
+      let postgresUncached = NONE;
+      const search = (target: MemoryIndexStore) => (query: Float32Array) =>
+        target.searchVectors({ scopes: [scope], modelId: MODEL, vector: query, limit: TOP_K });
       try {
         await loadStore(sqlite.store, vectors, dimension, workdirHash);
-        store = await time(queries, (query) => sqlite.store.searchVectors({ scopes: [scope], modelId: MODEL, vector: query, limit: TOP_K }));
+        store = await time(queries, search(sqlite.store));
+        storeUncached = await time(queries, search(await sqlite.openStore({ vectorCacheBytes: 0 })));
         if (size <= postgresMax) {
           const pg = await openPostgresBackend();
           if (typeof pg === "string") console.log(`(PostgreSQL skipped: ${pg})`);
           else {
             backends.push(pg);
             await loadStore(pg.store, vectors, dimension, workdirHash);
-            postgres = await time(queries, (query) => pg.store.searchVectors({ scopes: [scope], modelId: MODEL, vector: query, limit: TOP_K }));
+            postgres = await time(queries, search(pg.store));
+            postgresUncached = await time(queries, search(await pg.openStore({ vectorCacheBytes: 0 })));
           }
         }
       } finally {
@@ -222,8 +233,20 @@ async function main(): Promise<void> {
         await fs.rm(directory, { recursive: true, force: true });
       }
       if (vec.cpu < store.cpu && !crossover.has(dimension)) crossover.set(dimension, size);
-      rows.push([String(dimension), size.toLocaleString("en"), show(js), show(store), show(vec), show(postgres), String(queryCount)]);
-      console.log(`  dim ${dimension}, N ${size}: js ${show(js)}, store sqlite ${show(store)}, sqlite-vec ${show(vec)}, store postgres ${show(postgres)} ms`);
+      rows.push([
+        String(dimension),
+        size.toLocaleString("en"),
+        show(js),
+        show(store),
+        show(storeUncached),
+        show(vec),
+        show(postgres),
+        show(postgresUncached),
+        String(queryCount),
+      ]);
+      console.log(
+        `  dim ${dimension}, N ${size}: js ${show(js)}, store sqlite ${show(store)} (uncached ${show(storeUncached)}), sqlite-vec ${show(vec)}, store postgres ${show(postgres)} (uncached ${show(postgresUncached)}) ms`,
+      );
     }
   }
   console.log("");
