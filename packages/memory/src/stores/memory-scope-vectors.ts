@@ -170,7 +170,20 @@ export async function readScopeVectors(
       return { slug: vector.slug, type: entry.type, archived: entry.archived, length: vector.bytes.byteLength / 4 };
     });
   bytes += otherLengths.length * 128;
-  return { version, bytes, scope, dimension, slugs, bodyHashes, types, archived, invalid, vectors, otherLengths };
+  // A copy: the caller's object may change after the search, and the value outlives it in the cache.
+  return {
+    version,
+    bytes,
+    scope: { scope: scope.scope, workdirHash: scope.workdirHash },
+    dimension,
+    slugs,
+    bodyHashes,
+    types,
+    archived,
+    invalid,
+    vectors,
+    otherLengths,
+  };
 }
 
 /** A scanned candidate's index in its scope's {@link ScopeVectors}. */
