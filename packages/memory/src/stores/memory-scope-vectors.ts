@@ -54,9 +54,10 @@ function inScope(alias: "m" | "v", scope: MemoryScopeRef) {
  * Reads the scope on SQLite in two aggregate statements (one JS value each
  * instead of a row object per entry: at 1,000 entries 2.2 against 3.8 ms),
  * falling back to a row each when the aggregate does not add up (a slug
- * holding a newline, vectors of another length, or more bytes than SQLite
- * returns in one value). PostgreSQL reads a row each (it sends a bytea as
- * hex text: one value of every vector took longer than a row each).
+ * holding a newline, a type or body hash holding a space, vectors of another
+ * length, or more bytes than SQLite returns in one value). PostgreSQL reads
+ * a row each (it sends a bytea as hex text: one value of every vector took
+ * longer than a row each).
  */
 async function readScope(db: MemorySqlExecutor, dialect: "sqlite" | "postgres", scope: MemoryScopeRef, modelId: string, dimension: number): Promise<ScopeRead> {
   // Unary + keeps SQLite without statistics off memory_vectors_model (every vector of the model) for the primary key's range.
@@ -86,19 +87,26 @@ async function readScopeAggregates(
   modelFilter: ReturnType<typeof sql>,
   dimension: number,
 ): Promise<ScopeRead | undefined> {
+  const size = dimension * 4;
+  // `unsplittable` counts what the stamps cannot carry: a space in a type or body hash (the fields before the slug,
+  // split at spaces), and a vector of another length than the query's (the concatenation splits at `size` bytes:
+  // vectors of 3 and 5 components would read as two of 4).
   const [entryResult, vectorResult] = await Promise.all([
-    sql<{ count: number; stamps: string | null }>`select count(*) as count,
-      group_concat(m.type || ' ' || m.archived || ' ' || m.body_hash || ' ' || m.slug, char(10)) as stamps
+    sql<{ count: number; stamps: string | null; unsplittable: number | null }>`select count(*) as count,
+      group_concat(m.type || ' ' || m.archived || ' ' || m.body_hash || ' ' || m.slug, char(10)) as stamps,
+      sum(instr(m.type, ' ') > 0 or instr(m.body_hash, ' ') > 0) as unsplittable
       from ${sql.table(MEMORY_META_TABLE)} m where ${inScope("m", scope)}`.execute(db),
-    sql<{ count: number; stamps: string | null; vectors: Uint8Array | null }>`select count(*) as count,
-      group_concat(v.body_hash || ' ' || v.slug, char(10)) as stamps, cast(group_concat(v.vector, '') as blob) as vectors
+    sql<{ count: number; stamps: string | null; vectors: Uint8Array | null; unsplittable: number | null }>`select count(*) as count,
+      group_concat(v.body_hash || ' ' || v.slug, char(10)) as stamps, cast(group_concat(v.vector, '') as blob) as vectors,
+      sum(instr(v.body_hash, ' ') > 0 or length(v.vector) <> ${size}) as unsplittable
       from memory_vectors v where ${modelFilter} and ${inScope("v", scope)}`.execute(db),
   ]);
   const entryStamps = entryResult.rows[0]?.stamps ? (entryResult.rows[0].stamps as string).split("\n") : [];
   const vectorStamps = vectorResult.rows[0]?.stamps ? (vectorResult.rows[0].stamps as string).split("\n") : [];
   const bytes = vectorResult.rows[0]?.vectors ?? new Uint8Array(0);
-  const size = dimension * 4;
   if (
+    Number(entryResult.rows[0]?.unsplittable ?? 0) > 0 ||
+    Number(vectorResult.rows[0]?.unsplittable ?? 0) > 0 ||
     entryStamps.length !== Number(entryResult.rows[0]?.count ?? 0) ||
     vectorStamps.length !== Number(vectorResult.rows[0]?.count ?? 0) ||
     bytes.byteLength !== vectorStamps.length * size
