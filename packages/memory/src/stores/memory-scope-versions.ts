@@ -30,9 +30,9 @@ export async function createMemoryScopeVersionsTable(db: MemorySqlExecutor): Pro
     .execute();
 }
 
-/** The map key of a scope in {@link readMemoryScopeVersions}' answer. */
+/** The map key of a scope in {@link readMemoryScopeVersions}' answer (JSON: no two scopes share one, whatever their text holds). */
 export function scopeVersionKey(scope: MemoryScopeRef): string {
-  return `${scope.scope}\u0000${scope.workdirHash}`;
+  return JSON.stringify([scope.scope, scope.workdirHash]);
 }
 
 function compareScopes(left: MemoryScopeRef, right: MemoryScopeRef): number {
@@ -79,6 +79,6 @@ export async function readMemoryScopeVersions(db: MemorySqlExecutor, scopes: rea
       scopes.map((scope) => sql`(scope = ${scope.scope} and workdir_hash = ${scope.workdirHash})`),
       sql` or `,
     )}`.execute(db);
-  for (const row of rows) versions.set(`${row.scope}\u0000${row.workdir_hash}`, Number(row.version));
+  for (const row of rows) versions.set(scopeVersionKey({ scope: row.scope as MemoryScopeRef["scope"], workdirHash: row.workdir_hash }), Number(row.version));
   return versions;
 }
