@@ -159,8 +159,8 @@ export async function memoryVectorBacklog(db: MemorySqlExecutor, query: MemoryVe
  * query's type and archived filters and keeps the best `limit`; a last
  * statement reads their meta rows, and an entry that moved on in between
  * (another body, type or archived state) is left out. At 1,000 vectors of
- * 100 components on SQLite the cached search costs about a tenth of the
- * reads it saves (docs/memory-vectors.md).
+ * 100 components on SQLite a search over a kept scope took 0.9 ms against
+ * 2.4 ms reading it (docs/memory-vectors.md).
  */
 export async function searchMemoryVectors(
   db: MemorySqlExecutor,
