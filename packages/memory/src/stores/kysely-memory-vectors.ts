@@ -20,7 +20,7 @@ import type {
 } from "../ports/memory-vector-index.js";
 import { VectorTopK, assertBacklogQuery, assertModelId, assertVectorQuery, assertVectorRows, dimensionMismatch } from "../ports/memory-vector-rules.js";
 import { MEMORY_META_TABLE, type MemoryMetaRow, metaRowToRecord } from "./memory-rows.js";
-import { bumpAllMemoryScopeVersions, bumpMemoryScopeVersions, readMemoryScopeVersions, scopeVersionKey } from "./memory-scope-versions.js";
+import { bumpAllMemoryScopeVersions, bumpMemoryScopeVersions, readMemoryScopeVersions, scopeVersionKey, wellFormedScope } from "./memory-scope-versions.js";
 import { type ScopeScanTally, type ScopeVectorRef, type ScopeVectors, readScopeVectors, scanScopeVectors } from "./memory-scope-vectors.js";
 import { META_COLUMNS_SQL, type MemorySqlExecutor, scopeFilterSql } from "./memory-text-index.js";
 import { encodeVector } from "./memory-vector-blob.js";
@@ -170,7 +170,8 @@ export async function searchMemoryVectors(
 ): Promise<MemoryVectorHits> {
   assertVectorQuery(query);
   if (query.limit === 0 || query.scopes.length === 0) return [];
-  const scopes = [...new Map(query.scopes.map((scope) => [scopeVersionKey(scope), scope])).values()];
+  // As the database holds them (a lone surrogate is U+FFFD there), so versions, cache keys and hits all match its rows.
+  const scopes = [...new Map(query.scopes.map((scope) => [scopeVersionKey(scope), wellFormedScope(scope)])).values()];
   const dimension = query.vector.length;
   // The versions first, then the data: what is read is at least as new as the version it is kept under.
   const versions = await readMemoryScopeVersions(db, scopes);

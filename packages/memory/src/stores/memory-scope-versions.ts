@@ -30,9 +30,22 @@ export async function createMemoryScopeVersionsTable(db: MemorySqlExecutor): Pro
     .execute();
 }
 
-/** The map key of a scope in {@link readMemoryScopeVersions}' answer (JSON: no two scopes share one, whatever their text holds). */
+/** `String#toWellFormed` (ES2024, in every Node the package supports; the compiler's lib is ES2023). */
+type WellFormable = string & { toWellFormed(): string };
+
+/**
+ * The scope as the database holds it: both drivers store a lone UTF-16
+ * surrogate as U+FFFD, so a workdir hash holding one comes back from the
+ * database as another string than the one asked.
+ */
+export function wellFormedScope(scope: MemoryScopeRef): MemoryScopeRef {
+  return { scope: (scope.scope as WellFormable).toWellFormed() as MemoryScopeRef["scope"], workdirHash: (scope.workdirHash as WellFormable).toWellFormed() };
+}
+
+/** The map key of a scope in {@link readMemoryScopeVersions}' answer: JSON of its well-formed text (no two database scopes share one). */
 export function scopeVersionKey(scope: MemoryScopeRef): string {
-  return JSON.stringify([scope.scope, scope.workdirHash]);
+  const stored = wellFormedScope(scope);
+  return JSON.stringify([stored.scope, stored.workdirHash]);
 }
 
 function compareScopes(left: MemoryScopeRef, right: MemoryScopeRef): number {
