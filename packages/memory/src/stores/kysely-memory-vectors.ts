@@ -181,7 +181,9 @@ export async function searchMemoryVectors(
       const key = JSON.stringify([scope.scope, scope.workdirHash, query.modelId, dimension]);
       const cached = cache.get(key, version);
       if (cached !== undefined) return cached;
-      const value = await readScopeVectors(db, dialect, scope, query.modelId, dimension, version);
+      const read = await readScopeVectors(db, dialect, scope, query.modelId, dimension, version);
+      // The key (long model ids and workdir hashes) is held as long as the value: it counts against the budget too.
+      const value = { ...read, bytes: read.bytes + 2 * key.length };
       cache.set(key, value);
       return value;
     }),
