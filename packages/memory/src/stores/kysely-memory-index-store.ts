@@ -19,7 +19,7 @@ import type { MemoryVectorBacklogQuery, MemoryVectorHits, MemoryVectorIndexKind,
 import { memoryVectorBacklog, pruneMemoryVectors, putMemoryVectors, searchMemoryVectors } from "./kysely-memory-vectors.js";
 import { preparePgvector, searchPgvector } from "./postgres-pgvector.js";
 import { MEMORY_STORAGE_MIGRATIONS, MEMORY_STORAGE_NAMESPACE } from "./memory-migrations.js";
-import { bumpMemoryScopeVersions } from "./memory-scope-versions.js";
+import { bumpMemoryScopeVersions, compareCodePoints } from "./memory-scope-versions.js";
 import type { ScopeVectors } from "./memory-scope-vectors.js";
 import { DEFAULT_VECTOR_CACHE_BYTES, ScopeValueCache, assertVectorCacheBytes } from "./memory-vector-cache.js";
 import {
@@ -181,10 +181,11 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
   /** {@inheritDoc MemoryIndexStore.applyBatch} */
   async applyBatch(changes: readonly MemoryIndexChange[], audit: readonly MemoryAuditEntry[]): Promise<BatchResult> {
     for (const change of changes) if (change.kind === "upsert") assertStorableRecord(change.record);
-    // Writers lock rows in one order (by key; a key's own changes keep theirs), so two batches cannot deadlock.
+    // Writers lock rows in one order (by key in code-point order, PostgreSQL's collate "C" that putVectors locks in;
+    // a key's own changes keep theirs), so two writers cannot deadlock.
     const ordered = changes
       .map((change, index) => ({ change, index, id: memoryKeyId(change.kind === "upsert" ? change.record : change.key) }))
-      .sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : left.index - right.index))
+      .sort((left, right) => compareCodePoints(left.id, right.id) || left.index - right.index)
       .map(({ change }) => change);
     try {
       await this.#db.transaction().execute(async (transaction) => {

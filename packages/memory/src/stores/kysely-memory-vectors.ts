@@ -20,7 +20,14 @@ import type {
 } from "../ports/memory-vector-index.js";
 import { VectorTopK, assertBacklogQuery, assertModelId, assertVectorQuery, assertVectorRows, dimensionMismatch } from "../ports/memory-vector-rules.js";
 import { MEMORY_META_TABLE, type MemoryMetaRow, metaRowToRecord } from "./memory-rows.js";
-import { bumpAllMemoryScopeVersions, bumpMemoryScopeVersions, readMemoryScopeVersions, scopeVersionKey, wellFormedScope } from "./memory-scope-versions.js";
+import {
+  bumpAllMemoryScopeVersions,
+  bumpMemoryScopeVersions,
+  compareCodePoints,
+  readMemoryScopeVersions,
+  scopeVersionKey,
+  wellFormedScope,
+} from "./memory-scope-versions.js";
 import { type ScopeScanTally, type ScopeVectorRef, type ScopeVectors, readScopeVectors, scanScopeVectors } from "./memory-scope-vectors.js";
 import { META_COLUMNS_SQL, type MemorySqlExecutor, scopeFilterSql } from "./memory-text-index.js";
 import { encodeVector } from "./memory-vector-blob.js";
@@ -78,9 +85,7 @@ export async function putMemoryVectors(
   if (dialect === "postgres") {
     // Share-lock the meta rows (in the writers' key order) so no write of them commits before this transaction does:
     // a hash checked here stays the entry's hash, and a deleted entry cannot leave a vector behind.
-    const keys = [...new Map(rows.map((row) => [memoryKeyId(row.key), row.key])).entries()].sort(([left], [right]) =>
-      left < right ? -1 : left > right ? 1 : 0,
-    );
+    const keys = [...new Map(rows.map((row) => [memoryKeyId(row.key), row.key])).entries()].sort(([left], [right]) => compareCodePoints(left, right));
     for (let start = 0; start < keys.length; start += LOCK_CHUNK) {
       const chunk = keys
         .slice(start, start + LOCK_CHUNK)

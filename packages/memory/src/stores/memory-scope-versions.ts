@@ -48,15 +48,35 @@ export function scopeVersionKey(scope: MemoryScopeRef): string {
   return JSON.stringify([stored.scope, stored.workdirHash]);
 }
 
+/**
+ * Code-point order, which is UTF-8 byte order and so PostgreSQL's
+ * `collate "C"` (the order of `bumpAllMemoryScopeVersions` and of
+ * putVectors' share locks). JavaScript's `<` compares UTF-16 code units
+ * instead: the two differ between a character above U+FFFF (a surrogate
+ * pair) and one in U+E000..U+FFFF, and two writers locking rows in the two
+ * orders could deadlock.
+ */
+export function compareCodePoints(left: string, right: string): number {
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index += 1) {
+    const leftUnit = left.charCodeAt(index);
+    const rightUnit = right.charCodeAt(index);
+    if (leftUnit === rightUnit) continue;
+    const leftSurrogate = leftUnit >= 0xd800 && leftUnit <= 0xdfff;
+    if (leftSurrogate !== (rightUnit >= 0xd800 && rightUnit <= 0xdfff)) return leftSurrogate ? 1 : -1;
+    return leftUnit < rightUnit ? -1 : 1;
+  }
+  return left.length === right.length ? 0 : left.length < right.length ? -1 : 1;
+}
+
 function compareScopes(left: MemoryScopeRef, right: MemoryScopeRef): number {
-  if (left.scope !== right.scope) return left.scope < right.scope ? -1 : 1;
-  return left.workdirHash < right.workdirHash ? -1 : left.workdirHash > right.workdirHash ? 1 : 0;
+  return compareCodePoints(left.scope, right.scope) || compareCodePoints(left.workdirHash, right.workdirHash);
 }
 
 /**
  * Adds one to the version of each of `scopes` (duplicates counted once),
  * inside the write transaction `transaction`, as its last writes: one
- * statement, rows in sorted order.
+ * statement, rows in code-point order ({@link compareCodePoints}).
  */
 export async function bumpMemoryScopeVersions(transaction: MemorySqlExecutor, scopes: Iterable<MemoryScopeRef>): Promise<void> {
   const unique = new Map<string, MemoryScopeRef>();
