@@ -82,7 +82,9 @@ function resolveStoreOptions(options: unknown): number {
       { option: key },
     );
   }
-  const bytes = (options as KyselyMemoryIndexStoreOptions).vectorCacheBytes ?? DEFAULT_VECTOR_CACHE_BYTES;
+  // Only a missing value takes the default: null (a config file's "no value") is refused like any other non-number.
+  const given = (options as KyselyMemoryIndexStoreOptions).vectorCacheBytes;
+  const bytes = given === undefined ? DEFAULT_VECTOR_CACHE_BYTES : given;
   assertVectorCacheBytes(bytes);
   return bytes;
 }
