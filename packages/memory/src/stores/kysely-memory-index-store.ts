@@ -377,7 +377,7 @@ export class KyselyMemoryIndexStore implements MemoryIndexStore {
 
   /** {@inheritDoc MemoryVectorIndex.pruneVectors} */
   async pruneVectors(query: { readonly keepModelId: string }): Promise<number> {
-    return this.#db.transaction().execute((transaction) => pruneMemoryVectors(transaction, this.#dialect, query.keepModelId));
+    return this.#db.transaction().execute((transaction) => pruneMemoryVectors(transaction, query.keepModelId));
   }
 
   /** `pgvector` on a PostgreSQL database with the extension installed at open, else `scan` (see docs/memory-vectors.md). */

@@ -10,6 +10,7 @@
 import { type RawBuilder, sql } from "kysely";
 import type { MemoryRecord } from "../domain/memory-types.js";
 import { memoryKeyId, searchTypes } from "../ports/memory-index-query.js";
+import type { MemoryScopeRef } from "../ports/memory-scope-ref.js";
 import type {
   MemoryVectorBacklogQuery,
   MemoryVectorHit,
@@ -20,14 +21,7 @@ import type {
 } from "../ports/memory-vector-index.js";
 import { VectorTopK, assertBacklogQuery, assertModelId, assertVectorQuery, assertVectorRows, dimensionMismatch } from "../ports/memory-vector-rules.js";
 import { MEMORY_META_TABLE, type MemoryMetaRow, metaRowToRecord } from "./memory-rows.js";
-import {
-  bumpAllMemoryScopeVersions,
-  bumpMemoryScopeVersions,
-  compareCodePoints,
-  readMemoryScopeVersions,
-  scopeVersionKey,
-  wellFormedScope,
-} from "./memory-scope-versions.js";
+import { bumpMemoryScopeVersions, compareCodePoints, readMemoryScopeVersions, scopeVersionKey, wellFormedScope } from "./memory-scope-versions.js";
 import { type ScopeScanTally, type ScopeVectorRef, type ScopeVectors, readScopeVectors, scanScopeVectors } from "./memory-scope-vectors.js";
 import { META_COLUMNS_SQL, type MemorySqlExecutor, scopeFilterSql } from "./memory-text-index.js";
 import { encodeVector } from "./memory-vector-blob.js";
@@ -232,11 +226,21 @@ async function metaRowsOf(db: MemorySqlExecutor, keys: readonly { scope: string;
   return rows;
 }
 
-/** {@inheritDoc MemoryVectorIndex.pruneVectors}; `transaction` is the write transaction (every scope's version moves when a row goes). */
-export async function pruneMemoryVectors(transaction: MemorySqlExecutor, dialect: "sqlite" | "postgres", keepModelId: string): Promise<number> {
+/**
+ * {@inheritDoc MemoryVectorIndex.pruneVectors}; `transaction` is the write
+ * transaction. The versions of the scopes it deleted rows from move (a row
+ * is created for a scope that had none: a database written before migration
+ * 0009), locked in the same order as every other writer's.
+ */
+export async function pruneMemoryVectors(transaction: MemorySqlExecutor, keepModelId: string): Promise<number> {
   assertModelId(keepModelId, "pruneVectors");
-  const result = await transaction.deleteFrom(MEMORY_VECTORS_TABLE).where("model_id", "<>", keepModelId).executeTakeFirst();
-  const deleted = Number(result.numDeletedRows);
-  if (deleted > 0) await bumpAllMemoryScopeVersions(transaction, dialect);
-  return deleted;
+  const { rows } = await sql<{ scope: string; workdir_hash: string }>`delete from ${sql.table(MEMORY_VECTORS_TABLE)}
+    where model_id <> ${keepModelId} returning scope, workdir_hash`.execute(transaction);
+  if (rows.length > 0) {
+    await bumpMemoryScopeVersions(
+      transaction,
+      rows.map((row) => ({ scope: row.scope as MemoryScopeRef["scope"], workdirHash: row.workdir_hash })),
+    );
+  }
+  return rows.length;
 }

@@ -19,6 +19,9 @@ import type { MemorySqlExecutor } from "./memory-text-index.js";
 /** One row per scope that was ever written: `(scope, workdir_hash, version)`. */
 export const MEMORY_SCOPE_VERSIONS_TABLE = "memory_scope_versions";
 
+/** Scopes one bump statement writes (two parameters each). */
+const BUMP_CHUNK = 500;
+
 /** Creates {@link MEMORY_SCOPE_VERSIONS_TABLE} (a migration step calls it). */
 export async function createMemoryScopeVersionsTable(db: MemorySqlExecutor): Promise<void> {
   await db.schema
@@ -50,8 +53,7 @@ export function scopeVersionKey(scope: MemoryScopeRef): string {
 
 /**
  * Code-point order, which is UTF-8 byte order and so PostgreSQL's
- * `collate "C"` (the order of `bumpAllMemoryScopeVersions` and of
- * putVectors' share locks). JavaScript's `<` compares UTF-16 code units
+ * `collate "C"` (the order of putVectors' share locks). JavaScript's `<` compares UTF-16 code units
  * instead: the two differ between a character above U+FFFF (a surrogate
  * pair) and one in U+E000..U+FFFF, and two writers locking rows in the two
  * orders could deadlock.
@@ -75,8 +77,8 @@ function compareScopes(left: MemoryScopeRef, right: MemoryScopeRef): number {
 
 /**
  * Adds one to the version of each of `scopes` (duplicates counted once),
- * inside the write transaction `transaction`, as its last writes: one
- * statement, rows in code-point order ({@link compareCodePoints}).
+ * inside the write transaction `transaction`, as its last writes: rows in
+ * code-point order ({@link compareCodePoints}).
  */
 export async function bumpMemoryScopeVersions(transaction: MemorySqlExecutor, scopes: Iterable<MemoryScopeRef>): Promise<void> {
   const unique = new Map<string, MemoryScopeRef>();
@@ -84,22 +86,12 @@ export async function bumpMemoryScopeVersions(transaction: MemorySqlExecutor, sc
   if (unique.size === 0) return;
   const sorted = [...unique.values()].sort(compareScopes);
   const table = sql.table(MEMORY_SCOPE_VERSIONS_TABLE);
-  await sql`insert into ${table} (scope, workdir_hash, version)
-    values ${sql.join(sorted.map((scope) => sql`(${scope.scope}, ${scope.workdirHash}, 1)`))}
-    on conflict (scope, workdir_hash) do update set version = ${table}.version + 1`.execute(transaction);
-}
-
-/**
- * Adds one to the version of every scope that has a row (a write that may
- * touch any scope, such as pruning another model's vectors), locking the
- * rows in sorted order first on PostgreSQL.
- */
-export async function bumpAllMemoryScopeVersions(transaction: MemorySqlExecutor, dialect: "sqlite" | "postgres"): Promise<void> {
-  const table = sql.table(MEMORY_SCOPE_VERSIONS_TABLE);
-  if (dialect === "postgres") {
-    await sql`select scope from ${table} order by scope collate "C", workdir_hash collate "C" for update`.execute(transaction);
+  // Chunks in order keep the lock order (a prune may move thousands of scopes: past one statement's parameters).
+  for (let start = 0; start < sorted.length; start += BUMP_CHUNK) {
+    await sql`insert into ${table} (scope, workdir_hash, version)
+      values ${sql.join(sorted.slice(start, start + BUMP_CHUNK).map((scope) => sql`(${scope.scope}, ${scope.workdirHash}, 1)`))}
+      on conflict (scope, workdir_hash) do update set version = ${table}.version + 1`.execute(transaction);
   }
-  await sql`update ${table} set version = version + 1`.execute(transaction);
 }
 
 /** The versions of `scopes` (0 for a scope never written), keyed by {@link scopeVersionKey}. */
