@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { KyselyMemoryIndexStore, type MemoryIndexStore, type MemoryRecord } from "@agent-tools/memory";
+import { memoryRecord } from "@agent-tools/memory/testing";
 import { type Storage, openPostgresStorage, openSqliteStorage } from "@agent-tools/storage";
 import { createStoreTestBackends } from "@agent-tools/storage/testing";
 
@@ -27,26 +28,7 @@ let clock = 1_000;
 /** A record of `ref` (a fresh updatedAt each call unless given). */
 export function rec(ref: Ref, slug: string, set: Partial<Rec> = {}): Rec {
   clock += 1;
-  return {
-    scope: ref.scope,
-    workdirHash: ref.workdirHash,
-    slug,
-    type: "project",
-    description: `about ${slug}`,
-    body: `body of ${slug}`,
-    unreviewed: false,
-    riskFlags: [],
-    source: { confidence: "low" },
-    links: {},
-    appendCount: 0,
-    archived: false,
-    bodyHash: `h-${slug}`,
-    fileMtimeMs: 1,
-    fileSize: 1,
-    createdAt: 1,
-    updatedAt: clock,
-    ...set,
-  } as Rec;
+  return memoryRecord({ ...ref, slug, description: `about ${slug}`, bodyHash: `h-${slug}`, updatedAt: clock, ...set });
 }
 
 /** Upserts `records` unconditionally; throws unless the batch landed. */

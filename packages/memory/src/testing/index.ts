@@ -10,4 +10,5 @@ export { CROSS_BACKEND_BM25_TOLERANCE, runMemoryIndexCrossBackendContract } from
 export type { MemoryIndexBackendTarget } from "./memory-index-cross-backend-contract.js";
 export { runMemoryVectorIndexContract } from "./memory-vector-index-contract.js";
 export { FunctionEmbeddingClient } from "./function-embedding-client.js";
+export { memoryRecord } from "./memory-record-builder.js";
 export type { FunctionEmbeddingClientOptions } from "./function-embedding-client.js";

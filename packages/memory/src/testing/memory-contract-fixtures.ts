@@ -61,31 +61,7 @@ export function fixture() {
   return { project, prefix, word, record, daily, global, number: counter };
 }
 
-/**
- * A plain record with fixed, deterministic fields (global scope unless
- * overridden), for tests that build records by hand rather than through
- * {@link fixture}'s fresh names.
- */
-export function memoryRecord(overrides: Partial<MemoryRecord> & Pick<MemoryRecord, "slug">): MemoryRecord {
-  return {
-    ...GLOBAL,
-    type: "project",
-    description: overrides.slug,
-    body: `body of ${overrides.slug}`,
-    unreviewed: false,
-    riskFlags: [],
-    source: { confidence: "low" },
-    links: {},
-    appendCount: 0,
-    archived: false,
-    bodyHash: `hash-${overrides.slug}`,
-    fileMtimeMs: 1,
-    fileSize: 1,
-    createdAt: 1,
-    updatedAt: 1,
-    ...overrides,
-  };
-}
+export { memoryRecord } from "./memory-record-builder.js";
 
 /** The key of a record. */
 export const keyOf = (record: MemoryKey): MemoryKey => ({ scope: record.scope, workdirHash: record.workdirHash, slug: record.slug });

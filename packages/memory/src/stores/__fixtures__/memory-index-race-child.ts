@@ -2,7 +2,7 @@
 // every key with expectedUpdatedAt null (must not exist) and prints which of its batches won, as JSON.
 // Usage: node --import tsx --conditions=@agent-tools/source memory-index-race-child.ts <sqliteFile> <keys> <writer>
 import { openSqliteStorage } from "@agent-tools/storage";
-import type { MemoryRecord } from "../../domain/memory-types.js";
+import { memoryRecord } from "../../testing/memory-record-builder.js";
 import { KyselyMemoryIndexStore } from "../kysely-memory-index-store.js";
 
 const [filename, keysText, writerText] = process.argv.slice(2) as [string, string, string];
@@ -14,25 +14,13 @@ await new Promise<void>((resolve) => process.stdin.once("data", () => resolve())
 
 const won: boolean[] = [];
 for (let index = 0; index < Number(keysText); index += 1) {
-  const record: MemoryRecord = {
-    scope: "global",
-    workdirHash: "",
+  const record = memoryRecord({
     slug: `race-${index}`,
-    type: "project",
     description: `Written by ${writer}`,
     body: `writer${writer} wrote key ${index}`,
-    unreviewed: false,
-    riskFlags: [],
-    source: { confidence: "low" },
-    links: {},
-    appendCount: 0,
-    archived: false,
     bodyHash: "h",
-    fileMtimeMs: 1,
-    fileSize: 1,
-    createdAt: 1,
     updatedAt: 1000 + writer,
-  };
+  });
   const result = await store.applyBatch(
     [{ kind: "upsert", record, expectedUpdatedAt: null }],
     [{ at: 1, op: "write", actor: "tool", scope: "global", workdirHash: "", slug: record.slug, detail: { writer } }],
