@@ -7,6 +7,9 @@
  * `--conditions=@agent-tools/source` to use their sources rather than a build.
  */
 import { createHash } from "node:crypto";
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -172,6 +175,12 @@ export function projectHash(name: string): string {
 export interface IndexBackend {
   readonly name: "sqlite" | "postgres";
   readonly store: MemoryIndexStore;
+  /**
+   * Puts what the load wrote on disk (SQLite: every file of the data
+   * directory fsynced; PostgreSQL: `CHECKPOINT`), so that timed queries do
+   * not share the machine with the write-back of a bulk load.
+   */
+  flush(): Promise<void>;
   /** Opens another store over the same database, with the given store options (closed by `close`). */
   openStore(options: { readonly vectorCacheBytes?: number }): Promise<MemoryIndexStore>;
   /** Closes the store, its storage and (PostgreSQL) the throwaway cluster; removes temp files. */
@@ -218,6 +227,12 @@ export async function openSqliteBackend(): Promise<IndexBackend | string> {
     name: "sqlite",
     store,
     openStore: extra.openStore,
+    async flush() {
+      for (const name of await fs.readdir(dataDir)) {
+        const handle = await fs.open(path.join(dataDir, name), "r+");
+        await handle.sync().finally(() => handle.close());
+      }
+    },
     async close() {
       for (const other of extra.opened) await other.close?.();
       await store.close?.();
@@ -235,7 +250,9 @@ export async function openPostgresBackend(): Promise<IndexBackend | string> {
   let cluster: PostgresTestCluster | undefined;
   try {
     cluster = await startPostgresTestCluster();
-    const storage = await openPostgresStorage({ connectionString: await cluster.createDatabase("memory_bench") });
+    const connectionString = await cluster.createDatabase("memory_bench");
+    const storage = await openPostgresStorage({ connectionString });
+    const psql = path.join(findPostgresBinDir() as string, "psql");
     const store = await Store.open(storage);
     const extra = extraStores(Store, storage);
     const running = cluster;
@@ -243,6 +260,9 @@ export async function openPostgresBackend(): Promise<IndexBackend | string> {
       name: "postgres",
       store,
       openStore: extra.openStore,
+      async flush() {
+        await promisify(execFile)(psql, ["--no-psqlrc", "-q", "-d", connectionString, "-c", "checkpoint"]);
+      },
       async close() {
         for (const other of extra.opened) await other.close?.();
         await store.close?.();
@@ -254,4 +274,31 @@ export async function openPostgresBackend(): Promise<IndexBackend | string> {
     await cluster?.stop();
     return `PostgreSQL did not start: ${(error as Error).message}`;
   }
+}
+
+/** The kernel's dirty page cache in MB (`Dirty:` of /proc/meminfo), or undefined off Linux. */
+function dirtyMegabytes(): number | undefined {
+  try {
+    const match = /^Dirty:\s+(\d+) kB/m.exec(readFileSync("/proc/meminfo", "utf8"));
+    return match === null ? undefined : Number(match[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Flushes every backend's writes ({@link IndexBackend.flush}), then waits
+ * (up to `maxSeconds`) until the kernel holds less than 64 MB of dirty
+ * pages; returns a line saying how long that took and what was left.
+ */
+export async function settleAfterLoad(backends: readonly IndexBackend[], maxSeconds = 120): Promise<string> {
+  const start = performance.now();
+  await Promise.all(backends.map((backend) => backend.flush()));
+  let dirty = dirtyMegabytes();
+  while (dirty !== undefined && dirty >= 64 && performance.now() - start < maxSeconds * 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    dirty = dirtyMegabytes();
+  }
+  const left = dirty === undefined ? "no /proc/meminfo" : `${dirty.toFixed(0)} MB dirty left`;
+  return `settled after the load in ${((performance.now() - start) / 1000).toFixed(1)} s (databases flushed; ${left})`;
 }

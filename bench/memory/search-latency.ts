@@ -6,7 +6,10 @@
  * (3 % of the entries Chinese or Japanese), loaded straight into the index
  * store with `applyBatch` in batches of 1,000 (the index, not the files), on
  * SQLite (a temp data directory) and PostgreSQL (a throwaway cluster; skipped
- * with a note when there are no PostgreSQL binaries).
+ * with a note when there are no PostgreSQL binaries). After the load both
+ * databases are flushed (SQLite's files fsynced, PostgreSQL `CHECKPOINT`)
+ * and the bench waits for the kernel's dirty pages to drop under 64 MB, so
+ * the queries do not share the machine with the load's write-back.
  *
  * Then 500 searches (after 50 warm-up ones) through MemoryService.search,
  * scope auto (global + one project): the word index with the terms of
@@ -53,6 +56,7 @@ import {
   pick,
   printTable,
   seededRandom,
+  settleAfterLoad,
 } from "./bench-util.js";
 
 const PROJECTS = 200;
@@ -271,6 +275,8 @@ async function main(): Promise<void> {
   if (sequential) for (const backend of opened) sides.push(await load(backend));
   else sides.push(...(await Promise.all(opened.map(load))));
   if (sides.length === 0) return;
+  // Timed queries should not share the machine with the write-back of the bulk load (hundreds of MB of dirty pages).
+  console.log(await settleAfterLoad(sides.map((side) => side.backend)));
 
   const queries = makeQueries(WARMUP + queryCount, vocabulary);
   const random = seededRandom(11);
